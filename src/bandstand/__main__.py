@@ -1,0 +1,3 @@
+from bandstand.cli import main
+
+main()

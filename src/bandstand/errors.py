@@ -1,0 +1,213 @@
+"""The exception tree of bandstand.
+
+Library code raises these; only the CLI layer turns them into messages and
+exit codes (user mistakes → one line on stderr, exit 2). Three kinds are kept
+apart: user mistakes, runtime failures, and control-flow signals::
+
+    BandstandError
+    ├── UserError                      bad input from a person: exit 2, one clear line
+    │   ├── InvalidInput               a value out of range, an unknown name, an empty prompt
+    │   ├── ConfigError                bad bandstand.toml / environment / flags
+    │   ├── TheoryError                a note, chord, scale, key or numeral that does not parse
+    │   ├── PatternError               a pattern that does not parse or evaluate
+    │   │   ├── PatternParseError      with source, column and a caret
+    │   │   └── UnknownFunctionError   names the function and the closest known one
+    │   ├── MidiFileError              a file that is not a readable Standard MIDI File
+    │   ├── SoundFontNotFound          no SoundFont; names $BANDSTAND_SOUNDFONT
+    │   ├── OutputNotWritable          an output folder that cannot be written
+    │   ├── CheckpointError            a corrupt or incompatible checkpoint
+    │   └── BoardUsageError            a board command used wrongly (unknown task, ...)
+    ├── RuntimeFailure                 something failed while running; `retryable` says
+    │   ├── StageFailed                a compose stage failed (carries stage and code)
+    │   ├── AgentError                 an agent backend or session failed
+    │   │   ├── BackendUnavailable     a backend's dependency or binary is missing
+    │   │   ├── TurnTimeout            a turn did not finish in time
+    │   │   ├── TurnFailed             a turn ended in an error
+    │   │   └── CircuitOpen            calls refused while the breaker is open
+    │   ├── BoardError                 the task board refused an operation
+    │   │   ├── IllegalTransition      names the from and to states
+    │   │   ├── TerminalState          a terminal task cannot change
+    │   │   └── FencingError           only the holding session may move a task
+    │   └── RenderError                audio or picture rendering failed
+    └── (control-flow signals are not errors: see `Signal`)
+
+    Signal                             control flow, never shown to a user
+    ├── RetryStage
+    └── UseFallback
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BandstandError(Exception):
+    """Base of every error bandstand raises on purpose."""
+
+    def __init__(self, message: str, **context: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.context = context
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# --------------------------------------------------------------------------- user mistakes
+
+
+class UserError(BandstandError):
+    """A mistake in what a person gave us. The CLI prints it on one line and exits 2."""
+
+    exit_code = 2
+
+
+class InvalidInput(UserError):
+    """A value out of range, an unknown name, an empty prompt."""
+
+
+class ConfigError(UserError):
+    """Bad configuration: bandstand.toml, environment variables or flags."""
+
+
+class _SourceError(UserError):
+    """An error that points at a position in a piece of source text."""
+
+    def __init__(self, message: str, *, text: str = "", position: int | None = None, **context: Any) -> None:
+        self.text = text
+        self.position = position
+        super().__init__(message, text=text, position=position, **context)
+
+    @property
+    def column(self) -> int | None:
+        """1-based column of the offending character, if known."""
+        return None if self.position is None else self.position + 1
+
+    def caret(self) -> str:
+        """The source line with a caret under the offending position."""
+        if self.position is None or not self.text:
+            return ""
+        return f"{self.text}\n{' ' * self.position}^"
+
+
+class TheoryError(_SourceError):
+    """A note, chord symbol, scale, key or Roman numeral that does not parse."""
+
+
+class PatternError(_SourceError):
+    """A pattern that does not parse or cannot be evaluated."""
+
+
+class PatternParseError(PatternError):
+    """A syntax error in mini-notation or the expression language (has a column and caret)."""
+
+
+class UnknownFunctionError(PatternError):
+    """A function or method that the expression language does not know."""
+
+    def __init__(self, message: str, *, name: str = "", suggestion: str | None = None, **context: Any) -> None:
+        self.name = name
+        self.suggestion = suggestion
+        super().__init__(message, name=name, suggestion=suggestion, **context)
+
+
+class MidiFileError(UserError):
+    """A file that is not a readable Standard MIDI File."""
+
+
+class SoundFontNotFound(UserError):
+    """No General MIDI SoundFont could be found."""
+
+
+class OutputNotWritable(UserError):
+    """An output folder or file that cannot be written."""
+
+
+class CheckpointError(UserError):
+    """A checkpoint that is corrupt or from an incompatible schema version."""
+
+
+class BoardUsageError(UserError):
+    """A board command used wrongly: unknown task, bad arguments."""
+
+
+# --------------------------------------------------------------------------- runtime failures
+
+
+class RuntimeFailure(BandstandError):
+    """Something failed while running. `retryable` tells whether trying again may help."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, retryable: bool = False, **context: Any) -> None:
+        self.retryable = retryable
+        super().__init__(message, retryable=retryable, **context)
+
+
+class StageFailed(RuntimeFailure):
+    """A compose pipeline stage failed."""
+
+    def __init__(self, message: str, *, stage: int = 0, code: str = "UNKNOWN", **context: Any) -> None:
+        self.stage = stage
+        self.code = code
+        super().__init__(message, stage=stage, code=code, **context)
+
+
+class AgentError(RuntimeFailure):
+    """An agent backend or session failed."""
+
+
+class BackendUnavailable(AgentError):
+    """A backend cannot be used here: a client library or binary is missing."""
+
+
+class TurnTimeout(AgentError):
+    """A turn did not finish within its timeout."""
+
+
+class TurnFailed(AgentError):
+    """A turn ended in an error reported by the backend."""
+
+
+class CircuitOpen(AgentError):
+    """Calls are refused while the circuit breaker is open."""
+
+
+class BoardError(RuntimeFailure):
+    """The task board refused an operation."""
+
+
+class IllegalTransition(BoardError):
+    """A state change that the protocol does not allow."""
+
+    def __init__(self, message: str, *, from_state: str = "", to_state: str = "", **context: Any) -> None:
+        self.from_state = from_state
+        self.to_state = to_state
+        super().__init__(message, from_state=from_state, to_state=to_state, **context)
+
+
+class TerminalState(IllegalTransition):
+    """A task in a terminal state cannot change."""
+
+
+class FencingError(BoardError):
+    """Only the session that holds a task may move it."""
+
+
+class RenderError(RuntimeFailure):
+    """Rendering audio or a picture failed."""
+
+
+# --------------------------------------------------------------------------- control flow
+
+
+class Signal(Exception):
+    """Control flow between layers; never shown to a user."""
+
+
+class RetryStage(Signal):
+    """Ask the pipeline engine to run the current stage again."""
+
+
+class UseFallback(Signal):
+    """Ask the caller to use its fallback result."""
