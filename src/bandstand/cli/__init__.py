@@ -1,24 +1,27 @@
 """The `bandstand` command line.
 
-The root is a small click group that knows its sub-commands by name and
-imports each one only when it is invoked, so `bandstand --help` and
-`--version` stay fast. Each sub-command lives in its own module under
-`bandstand.cli` as a Typer app named `app`. This is the one place where
+The root is a Typer group that knows its sub-commands by name and imports
+each one only when it is invoked (or when its own help is asked for), so
+`bandstand --help` and `--version` stay fast. Each sub-command lives in its
+own module under `bandstand.cli` as a Typer app. This is the one place where
 errors become messages and exit codes.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
 from typing import Any
 
-import click
+import typer
+import typer.main
+from typer.core import TyperGroup
 
 from bandstand import __version__
 
-# name → (module, one-line help). Order is the order shown in --help.
+# name → ("module:attribute" of a Typer app, one-line help). Order is the order shown in --help.
 COMMANDS: dict[str, tuple[str, str]] = {
     "compose": ("bandstand.cli.compose:compose_app", "Compose a finished multi-track song from a prompt."),
     "resume": ("bandstand.cli.compose:resume_app", "Resume an interrupted compose session."),
@@ -33,94 +36,112 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def _load(name: str) -> click.Command:
+def load_command(name: str) -> Any:
+    """Import the sub-command `name` and return it as a click-style command."""
     target, _ = COMMANDS[name]
     module_name, _, attr = target.partition(":")
     module = importlib.import_module(module_name)
-    obj: Any = getattr(module, attr)
-    if isinstance(obj, click.Command):
-        command = obj
-    else:
-        import typer.main
-
-        command = typer.main.get_command(obj)
+    command = typer.main.get_command(getattr(module, attr))
     command.name = name
     return command
 
 
-class LazyGroup(click.Group):
+class LazyGroup(TyperGroup):
     """A group whose sub-commands are imported on first use."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in COMMANDS:
             return None
-        return _load(cmd_name)
+        return load_command(cmd_name)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, help_) for name, (_, help_) in COMMANDS.items()]
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
         with formatter.section("Commands"):
-            formatter.write_dl(rows)
+            formatter.write_dl([(name, help_) for name, (_, help_) in COMMANDS.items()])
 
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         name = args[0] if args else ""
         if name and not name.startswith("-") and name not in COMMANDS:
-            import difflib
-
             close = difflib.get_close_matches(name, list(COMMANDS), n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise click.UsageError(f"no such command '{name}'.{hint}", ctx)
+            raise UsageFailure(f"no such command '{name}'.{hint}", "bandstand")
         return super().resolve_command(ctx, args)
 
 
-@click.group(
+class UsageFailure(Exception):
+    """A usage mistake found by the root group itself."""
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+app = typer.Typer(
     cls=LazyGroup,
+    add_completion=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="bandstand — a band of AI musicians that you direct.\n\n"
     "Compose a finished song from a prompt, or jam live with a band of musician "
     "agents. Everything works offline with the built-in musicians.",
 )
-@click.version_option(__version__, "-V", "--version", prog_name="bandstand")
-def root() -> None:
-    """bandstand's root command group."""
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"bandstand {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """bandstand — a band of AI musicians that you direct."""
 
 
 def _fail(message: str, code: int) -> int:
-    click.echo(f"bandstand: error: {message}", err=True)
+    print(f"bandstand: error: {message}", file=sys.stderr)
     return code
 
 
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI and return an exit code (never raises for user mistakes)."""
+    from typer._click.exceptions import ClickException
+    from typer._click.exceptions import UsageError as ClickUsageError
+
     from bandstand.errors import BandstandError, UserError
 
+    command = typer.main.get_command(app)
     try:
-        rv = root.main(args=argv, prog_name="bandstand", standalone_mode=False)
-    except click.exceptions.Exit as exc:
+        rv = command.main(args=argv, prog_name="bandstand", standalone_mode=False)
+    except typer.Exit as exc:
         return int(exc.exit_code or 0)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+    except typer.Abort:
+        print("aborted", file=sys.stderr)
         return 130
-    except click.UsageError as exc:
-        where = exc.ctx.command_path if exc.ctx else "bandstand"
+    except UsageFailure as exc:
+        return _fail(f"{exc} (see '{exc.where} --help')", 2)
+    except ClickUsageError as exc:
+        ctx = getattr(exc, "ctx", None)
+        where = ctx.command_path if ctx is not None else "bandstand"
         return _fail(f"{exc.format_message()} (see '{where} --help')", 2)
-    except click.ClickException as exc:
+    except ClickException as exc:
         return _fail(exc.format_message(), exc.exit_code)
     except UserError as exc:
-        caret = getattr(exc, "caret", None)
-        text = caret() if callable(caret) else ""
         code = _fail(str(exc), 2)
-        if text:
-            click.echo(text, err=True)
+        caret = exc.caret() if hasattr(exc, "caret") else ""
+        if caret:
+            print(caret, file=sys.stderr)
         return code
     except BandstandError as exc:
         return _fail(str(exc), getattr(exc, "exit_code", 1))
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
