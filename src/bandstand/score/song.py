@@ -1,0 +1,257 @@
+"""The song: tracks (one per part), sections, tempo map, time signature, key
+and markers. Times are beats; bars are 1-based. A `Track` and a `Song` are
+mutable containers of frozen events so stages can build them up in place;
+the channel each part plays on comes from one table (`CHANNEL_BY_ROLE`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bandstand.errors import InvalidInput
+from bandstand.score.events import (
+    ChannelAftertouch,
+    ControlChange,
+    Note,
+    PitchBend,
+    PolyAftertouch,
+    ProgramChange,
+)
+
+DRUM_CHANNEL = 9
+MIDI_CHANNELS = 16
+# Zero-based MIDI channels per role; roles not listed get the next free channel (never 9).
+CHANNEL_BY_ROLE: dict[str, int] = {"drums": 9, "bass": 1, "chords": 2, "lead": 3, "pad": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class TimeSignature:
+    """A time signature such as 4/4, 6/8 or 7/8 (the denominator is a power of two)."""
+
+    numerator: int = 4
+    denominator: int = 4
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.numerator <= 64:
+            raise InvalidInput(f"time signature numerator {self.numerator} is out of range; use 1..64")
+        if self.denominator not in (1, 2, 4, 8, 16, 32, 64):
+            raise InvalidInput(
+                f"time signature denominator {self.denominator} is not a power of two (1..64)"
+            )
+
+    @property
+    def beats_per_bar(self) -> float:
+        """Quarter-note beats in one bar (6/8 → 3.0)."""
+        return self.numerator * 4.0 / self.denominator
+
+    def __str__(self) -> str:
+        return f"{self.numerator}/{self.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class TempoChange:
+    """From `beat` on, the tempo is `bpm` quarter notes per minute."""
+
+    beat: float
+    bpm: float
+
+    def __post_init__(self) -> None:
+        if not self.beat >= 0.0:
+            raise InvalidInput(f"tempo change at beat {self.beat} is negative")
+        if not 1.0 <= self.bpm <= 1000.0:
+            raise InvalidInput(f"tempo {self.bpm} bpm is out of range; use 1..1000")
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A text marker at `beat` (section names are written as markers too)."""
+
+    beat: float
+    text: str
+
+    def __post_init__(self) -> None:
+        if not self.beat >= 0.0:
+            raise InvalidInput(f"marker '{self.text}' at beat {self.beat} is negative")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A named span of whole bars: `start_bar` is 1-based, `energy` is 0..1."""
+
+    name: str
+    start_bar: int
+    bars: int
+    energy: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.start_bar < 1:
+            raise InvalidInput(f"section '{self.name}' starts at bar {self.start_bar}; bars start at 1")
+        if self.bars < 1:
+            raise InvalidInput(f"section '{self.name}' has {self.bars} bars; it needs at least 1")
+        if not 0.0 <= self.energy <= 1.0:
+            raise InvalidInput(f"section '{self.name}' energy {self.energy} is out of range; use 0..1")
+
+    @property
+    def end_bar(self) -> int:
+        """The first bar after the section (1-based, exclusive)."""
+        return self.start_bar + self.bars
+
+
+@dataclass(slots=True)
+class Track:
+    """One part: its notes and controller data, GM `program`, and MIDI channel
+    (`None` means "by role", see `assign_channels`)."""
+
+    name: str
+    role: str
+    program: int = 0
+    is_drum: bool = False
+    channel: int | None = None
+    notes: list[Note] = field(default_factory=list)
+    controls: list[ControlChange] = field(default_factory=list)
+    pitch_bends: list[PitchBend] = field(default_factory=list)
+    aftertouch: list[ChannelAftertouch] = field(default_factory=list)
+    poly_aftertouch: list[PolyAftertouch] = field(default_factory=list)
+    program_changes: list[ProgramChange] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.program <= 127:
+            raise InvalidInput(f"track '{self.name}' program {self.program} is out of range; use 0..127")
+        if self.channel is not None and not 0 <= self.channel < MIDI_CHANNELS:
+            raise InvalidInput(f"track '{self.name}' channel {self.channel} is out of range; use 0..15")
+
+    @property
+    def end_beat(self) -> float:
+        """The last beat any note of this track sounds (0.0 when empty)."""
+        return max((n.start + n.duration for n in self.notes), default=0.0)
+
+    def sort(self) -> None:
+        """Sort every event list by time (notes by start, then pitch), in place."""
+        self.notes.sort(key=lambda n: (n.start, n.pitch, n.duration, n.velocity))
+        self.controls.sort(key=lambda c: (c.time, c.control))
+        self.pitch_bends.sort(key=lambda b: b.time)
+        self.aftertouch.sort(key=lambda a: a.time)
+        self.poly_aftertouch.sort(key=lambda a: (a.time, a.pitch))
+        self.program_changes.sort(key=lambda p: p.time)
+
+
+@dataclass(slots=True)
+class Song:
+    """A whole song. `tempo` is the starting bpm; `tempo_changes` may follow.
+    `key` is a key name such as "C minor" or None when unknown."""
+
+    title: str = ""
+    tempo: float = 120.0
+    time_signature: TimeSignature = field(default_factory=TimeSignature)
+    key: str | None = None
+    sections: list[Section] = field(default_factory=list)
+    tracks: list[Track] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    tempo_changes: list[TempoChange] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 1.0 <= self.tempo <= 1000.0:
+            raise InvalidInput(f"tempo {self.tempo} bpm is out of range; use 1..1000")
+
+    @property
+    def beats_per_bar(self) -> float:
+        """Quarter-note beats per bar from the time signature."""
+        return self.time_signature.beats_per_bar
+
+    @property
+    def length_beats(self) -> float:
+        """Length in beats: the end of the last note or the last section, whichever is later."""
+        sections_end = max((self.bar_to_beat(s.end_bar) for s in self.sections), default=0.0)
+        notes_end = max((t.end_beat for t in self.tracks), default=0.0)
+        return max(sections_end, notes_end)
+
+    @property
+    def length_bars(self) -> int:
+        """Whole bars needed to hold the song (a partial last bar counts)."""
+        bars = self.length_beats / self.beats_per_bar
+        whole = int(bars)
+        return whole + (1 if bars - whole > 1e-9 else 0)
+
+    def bar_to_beat(self, bar: int | float) -> float:
+        """The beat at which 1-based `bar` starts."""
+        return (bar - 1) * self.beats_per_bar
+
+    def beat_to_bar(self, beat: float) -> int:
+        """The 1-based bar that contains `beat`."""
+        return int(beat // self.beats_per_bar) + 1
+
+    def track(self, role_or_name: str) -> Track:
+        """The first track whose role (or failing that, name) is `role_or_name`."""
+        for t in self.tracks:
+            if t.role == role_or_name:
+                return t
+        for t in self.tracks:
+            if t.name == role_or_name:
+                return t
+        known = ", ".join(sorted({t.role for t in self.tracks})) or "none"
+        raise KeyError(f"no track with role or name '{role_or_name}' (roles: {known})")
+
+    def tempo_map(self) -> list[TempoChange]:
+        """The tempo at beat 0 followed by the later changes, sorted, one per beat."""
+        changes = {0.0: self.tempo}
+        for c in sorted(self.tempo_changes, key=lambda c: c.beat):
+            changes[c.beat] = c.bpm
+        return [TempoChange(b, bpm) for b, bpm in sorted(changes.items())]
+
+    def tempo_at(self, beat: float) -> float:
+        """The bpm in force at `beat`."""
+        bpm = self.tempo
+        for c in self.tempo_map():
+            if c.beat > beat:
+                break
+            bpm = c.bpm
+        return bpm
+
+    def beats_to_seconds(self, beat: float) -> float:
+        """Seconds from the start to `beat`, following the tempo map."""
+        seconds, at, bpm = 0.0, 0.0, self.tempo
+        for c in self.tempo_map():
+            if c.beat >= beat:
+                break
+            seconds += (c.beat - at) * 60.0 / bpm
+            at, bpm = c.beat, c.bpm
+        return seconds + (beat - at) * 60.0 / bpm
+
+    @property
+    def duration_seconds(self) -> float:
+        """Length of the song in seconds."""
+        return self.beats_to_seconds(self.length_beats)
+
+
+def assign_channels(song: Song) -> list[int]:
+    """The zero-based MIDI channel of each track, in track order.
+
+    An explicit `Track.channel` wins; drum tracks play on 9; a role in
+    `CHANNEL_BY_ROLE` gets its channel while free; the rest take the lowest
+    free channel, never 9 (past 15 melodic parts, channels are shared)."""
+    result: list[int | None] = [t.channel for t in song.tracks]
+    used = {c for c in result if c is not None}
+    for i, t in enumerate(song.tracks):
+        if result[i] is not None:
+            continue
+        if t.is_drum or CHANNEL_BY_ROLE.get(t.role) == DRUM_CHANNEL:
+            result[i] = DRUM_CHANNEL
+            used.add(DRUM_CHANNEL)
+            continue
+        wanted = CHANNEL_BY_ROLE.get(t.role)
+        if wanted is not None and wanted not in used:
+            result[i] = wanted
+            used.add(wanted)
+    melodic = [c for c in range(MIDI_CHANNELS) if c != DRUM_CHANNEL]
+    shared = 0
+    for i in range(len(result)):
+        if result[i] is not None:
+            continue
+        free = [c for c in melodic if c not in used and c not in CHANNEL_BY_ROLE.values()]
+        free = free or [c for c in melodic if c not in used]
+        if free:
+            result[i] = free[0]
+            used.add(free[0])
+        else:
+            result[i] = melodic[shared % len(melodic)]
+            shared += 1
+    return [c for c in result if c is not None]
