@@ -1,0 +1,13 @@
+"""The expression language: the only way agent text becomes sound.
+
+A lexer, a recursive-descent parser producing a small syntax tree, and an
+evaluator that applies only functions and methods the pattern registry
+declares. It reads the JavaScript subset musicians write in Strudel's REPL
+("…" and `…` are mini-notation, '…' is a plain string) and nothing else: no
+`eval`, no attribute access outside the registry, no statements.
+"""
+
+from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
+from bandstand.patterns.expr.parser import parse
+
+__all__ = ["DEFAULT_LIMITS", "Limits", "parse"]

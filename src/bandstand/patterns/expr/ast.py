@@ -1,0 +1,109 @@
+"""The syntax tree of the expression language.
+
+Each node is a frozen value with the 0-based source offset of the token that
+names it (for error messages). The tree has no statements, assignments or
+computed members: only what builds patterns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """A number literal (or a constant folded from number arithmetic)."""
+
+    value: int | float
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    """A string literal. `mini` is true for "…" and `…` (the REPL wraps those in mini())."""
+
+    value: str
+    mini: bool
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    """`true` or `false`."""
+
+    value: bool
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A bare identifier: a function, a constant, or an arrow function's parameter."""
+
+    name: str
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Array:
+    """`[a, b, …]`."""
+
+    items: tuple[Node, ...]
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Object:
+    """`{key: value, …}` with identifier, string or number keys."""
+
+    entries: tuple[tuple[str, Node], ...]
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """`target.name` — a method (or a method's variant such as `add.squeeze`)."""
+
+    target: Node
+    name: str
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`callee(args…)`."""
+
+    callee: Node
+    args: tuple[Node, ...]
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow:
+    """`x => body` or `(x) => body`: a function of one pattern."""
+
+    param: str
+    body: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    """`-x` or `+x` on a number."""
+
+    op: str
+    operand: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    """`a + b`, `a - b`, `a * b`, `a / b` on numbers (like `1/8` in `.late(1/8)`)."""
+
+    op: str
+    left: Node
+    right: Node
+    pos: int
+
+
+Node: TypeAlias = Num | Str | Bool | Name | Array | Object | Member | Call | Arrow | Unary | Binary

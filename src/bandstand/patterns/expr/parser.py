@@ -1,0 +1,361 @@
+"""Parser: tokens → syntax tree, for the JavaScript subset musicians write.
+
+Grammar (one expression, optionally followed by semicolons)::
+
+    program   := expr ';'* END
+    expr      := additive
+    argument  := arrow | expr                       (call arguments, array items, object values)
+    arrow     := NAME '=>' expr | '(' NAME ')' '=>' expr
+    additive  := term (('+' | '-') term)*            numbers only (checked when evaluating)
+    term      := unary (('*' | '/') unary)*
+    unary     := ('-' | '+') unary | postfix
+    postfix   := primary ('.' NAME | '(' arguments ')')*
+    primary   := NUMBER | STRING | NAME | 'true' | 'false' | '[' items ']' | '{' entries '}' | '(' expr ')'
+
+Keywords of JavaScript (`new`, `this`, `function`, …) are rejected by name.
+Nesting depth, arguments per call and token count are bounded (`Limits`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from bandstand.errors import PatternParseError
+from bandstand.patterns.expr import ast
+from bandstand.patterns.expr._errors import parse_error
+from bandstand.patterns.expr._lexer import END, NAME, NUMBER, PUNCT, STRING, Token, tokenize
+from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
+
+_KEYWORDS: Final = frozenset(
+    [
+        "new",
+        "this",
+        "function",
+        "return",
+        "var",
+        "let",
+        "const",
+        "class",
+        "import",
+        "export",
+        "delete",
+        "typeof",
+        "void",
+        "await",
+        "async",
+        "yield",
+        "in",
+        "of",
+        "instanceof",
+        "if",
+        "else",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "case",
+        "break",
+        "continue",
+        "throw",
+        "try",
+        "catch",
+        "finally",
+        "with",
+        "debugger",
+        "super",
+        "extends",
+        "static",
+        "get",
+        "set",
+    ]
+)
+
+# Object keys that would be dangerous in JavaScript; refused so code never even looks like an attack.
+_FORBIDDEN_KEYS: Final = frozenset({"__proto__", "constructor", "prototype"})
+
+
+class Parser:
+    """A recursive-descent parser over one piece of code."""
+
+    def __init__(self, source: str, limits: Limits = DEFAULT_LIMITS) -> None:
+        if len(source) > limits.max_source_length:
+            raise PatternParseError(
+                f"code too long ({len(source)} characters, the limit is {limits.max_source_length})",
+                text="",
+                position=None,
+            )
+        self.source = source
+        self.limits = limits
+        self.tokens = tokenize(source, limits)
+        self.i = 0
+        self.depth = 0
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.i]
+
+    def _peek(self, ahead: int) -> Token:
+        return self.tokens[min(self.i + ahead, len(self.tokens) - 1)]
+
+    def _is(self, value: str, tok: Token | None = None) -> bool:
+        t = self.tok if tok is None else tok
+        return t.kind == PUNCT and t.value == value
+
+    def _advance(self) -> Token:
+        tok = self.tok
+        if tok.kind != END:
+            self.i += 1
+        return tok
+
+    def _expect(self, value: str, opened: Token | None = None) -> Token:
+        if self._is(value):
+            return self._advance()
+        found = _show(self.tok)
+        extra = (
+            f" to close {opened.value!r} at column {opened.pos + 1}" if opened is not None else ""
+        )
+        raise parse_error(self.source, self.tok.pos, f"expected {value!r}{extra} but found {found}")
+
+    def _enter(self, pos: int) -> None:
+        self.depth += 1
+        if self.depth > self.limits.max_depth:
+            raise parse_error(
+                self.source,
+                pos,
+                f"code nested too deeply (the limit is {self.limits.max_depth} levels)",
+            )
+
+    # ------------------------------------------------------------------ grammar
+
+    def parse(self) -> ast.Node:
+        if self.tok.kind == END:
+            raise parse_error(self.source, 0, 'empty code: write a pattern such as s("bd sd")')
+        node = self.expr()
+        while self._is(";"):
+            self._advance()
+        if self.tok.kind != END:
+            tok = self.tok
+            hint = ""
+            if tok.kind in (NAME, STRING, NUMBER) or self._is("("):
+                hint = " (one expression only; join parts with stack(...) or a method chain)"
+            raise parse_error(self.source, tok.pos, f"unexpected {_show(tok)}{hint}")
+        return node
+
+    def expr(self) -> ast.Node:
+        if self._starts_arrow():
+            raise parse_error(
+                self.source,
+                self.tok.pos,
+                "an arrow function is only allowed as an argument, e.g. .every(4, x => x.fast(2))",
+            )
+        return self._additive()
+
+    def argument(self) -> ast.Node:
+        if self._starts_arrow():
+            return self._arrow()
+        return self.expr()
+
+    def _starts_arrow(self) -> bool:
+        if self.tok.kind == NAME and self._is("=>", self._peek(1)):
+            return True
+        return (
+            self._is("(")
+            and self._peek(1).kind == NAME
+            and self._is(")", self._peek(2))
+            and self._is("=>", self._peek(3))
+        )
+
+    def _arrow(self) -> ast.Node:
+        start = self.tok
+        if self._is("("):
+            self._advance()
+        param = self._advance()
+        name = str(param.value)
+        if name in _KEYWORDS:
+            raise parse_error(self.source, param.pos, f"'{name}' cannot name a parameter")
+        if self._is(")"):
+            self._advance()
+        self._expect("=>")
+        self._enter(start.pos)
+        body = self.expr()
+        self.depth -= 1
+        return ast.Arrow(name, body, start.pos)
+
+    def _additive(self) -> ast.Node:
+        node = self._term()
+        entered = 0
+        while self._is("+") or self._is("-"):
+            op = self._advance()
+            self._enter(op.pos)
+            entered += 1
+            node = ast.Binary(str(op.value), node, self._term(), op.pos)
+        self.depth -= entered
+        return node
+
+    def _term(self) -> ast.Node:
+        node = self._unary()
+        entered = 0
+        while self._is("*") or self._is("/"):
+            op = self._advance()
+            self._enter(op.pos)
+            entered += 1
+            node = ast.Binary(str(op.value), node, self._unary(), op.pos)
+        self.depth -= entered
+        return node
+
+    def _unary(self) -> ast.Node:
+        if self._is("-") or self._is("+"):
+            op = self._advance()
+            self._enter(op.pos)
+            operand = self._unary()
+            self.depth -= 1
+            if isinstance(operand, ast.Num):
+                value = -operand.value if op.value == "-" else operand.value
+                return ast.Num(value, op.pos)
+            return ast.Unary(str(op.value), operand, op.pos)
+        return self._postfix()
+
+    def _postfix(self) -> ast.Node:
+        node = self._primary()
+        entered = 0
+        while True:
+            if self._is("."):
+                dot = self._advance()
+                name = self.tok
+                if name.kind != NAME:
+                    raise parse_error(
+                        self.source,
+                        name.pos,
+                        f"expected a method name after '.' but found {_show(name)}",
+                    )
+                self._advance()
+                self._enter(dot.pos)
+                entered += 1
+                node = ast.Member(node, str(name.value), name.pos)
+            elif self._is("("):
+                opened = self._advance()
+                self._enter(opened.pos)
+                entered += 1
+                args = self._list(")", opened, self.argument)
+                node = ast.Call(node, tuple(args), _callee_pos(node, opened.pos))
+            elif self._is("["):
+                raise parse_error(
+                    self.source,
+                    self.tok.pos,
+                    "computed member access 'x[...]' is not part of the pattern language",
+                )
+            else:
+                break
+        self.depth -= entered
+        return node
+
+    def _primary(self) -> ast.Node:
+        tok = self.tok
+        if tok.kind == NUMBER:
+            self._advance()
+            assert isinstance(tok.value, int | float)
+            return ast.Num(tok.value, tok.pos)
+        if tok.kind == STRING:
+            self._advance()
+            return ast.Str(str(tok.value), tok.quote != "'", tok.pos)
+        if tok.kind == NAME:
+            name = str(tok.value)
+            if name in ("true", "false"):
+                self._advance()
+                return ast.Bool(name == "true", tok.pos)
+            if name in _KEYWORDS:
+                raise parse_error(
+                    self.source,
+                    tok.pos,
+                    f"'{name}' is JavaScript, not part of the pattern language",
+                )
+            self._advance()
+            return ast.Name(name, tok.pos)
+        if self._is("("):
+            opened = self._advance()
+            self._enter(opened.pos)
+            node = self.expr()
+            self.depth -= 1
+            self._expect(")", opened)
+            return node
+        if self._is("["):
+            opened = self._advance()
+            self._enter(opened.pos)
+            items = self._list("]", opened, self.argument)
+            self.depth -= 1
+            return ast.Array(tuple(items), opened.pos)
+        if self._is("{"):
+            return self._object()
+        if tok.kind == END:
+            raise parse_error(self.source, tok.pos, "unexpected end of code")
+        raise parse_error(self.source, tok.pos, f"unexpected {_show(tok)}")
+
+    def _object(self) -> ast.Node:
+        opened = self._advance()
+        self._enter(opened.pos)
+        entries: list[tuple[str, ast.Node]] = []
+        seen: set[str] = set()
+
+        def entry() -> ast.Node:
+            key = self.tok
+            if key.kind not in (NAME, STRING, NUMBER):
+                raise parse_error(self.source, key.pos, f"expected a key but found {_show(key)}")
+            text = str(key.value)
+            if text in _FORBIDDEN_KEYS:
+                raise parse_error(self.source, key.pos, f"the key '{text}' is not allowed")
+            if text in seen:
+                raise parse_error(self.source, key.pos, f"the key '{text}' appears twice")
+            seen.add(text)
+            self._advance()
+            self._expect(":")
+            value = self.argument()
+            entries.append((text, value))
+            return value
+
+        self._list("}", opened, entry)
+        self.depth -= 1
+        return ast.Object(tuple(entries), opened.pos)
+
+    def _list(self, close: str, opened: Token, item: Callable[[], ast.Node]) -> list[ast.Node]:
+        """Comma-separated items up to `close` (a trailing comma is allowed, as in JavaScript)."""
+        items: list[ast.Node] = []
+        while not self._is(close):
+            if self.tok.kind == END:
+                self._expect(close, opened)
+            items.append(item())
+            if len(items) > self.limits.max_arguments:
+                raise parse_error(
+                    self.source,
+                    opened.pos,
+                    f"too many items (the limit is {self.limits.max_arguments})",
+                )
+            if self._is(","):
+                self._advance()
+            elif not self._is(close):
+                self._expect(close, opened)
+        self._advance()
+        return items
+
+
+def _callee_pos(node: ast.Node, fallback: int) -> int:
+    return node.pos if isinstance(node, ast.Name | ast.Member) else fallback
+
+
+def _show(tok: Token) -> str:
+    if tok.kind == END:
+        return "the end of the code"
+    if tok.kind == STRING:
+        return "a string"
+    if tok.kind == NUMBER:
+        return f"the number {tok.value}"
+    if tok.kind == NAME:
+        return f"'{tok.value}'"
+    return repr(tok.value)
+
+
+def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
+    """Parse `source` into a syntax tree, or raise `PatternParseError`."""
+    return Parser(source, limits).parse()
