@@ -1,0 +1,95 @@
+"""The compose lexicons: genres, artists, mood words and instruments, and the
+two lookups every generator uses — `genre_traits(name)` for one genre and
+`primary_genre(intent)` for the blend of the genres an intent asks for."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bandstand.compose.lexicon.artists import ARTIST_BY_NAME, ARTISTS, Artist
+from bandstand.compose.lexicon.genres import (
+    ALIASES,
+    BASS_STYLES,
+    COMP_STYLES,
+    DRUM_FAMILIES,
+    GENRE_BY_NAME,
+    GENRES,
+    HARMONY_FAMILIES,
+    LEAD_STYLES,
+    GenreTraits,
+)
+from bandstand.compose.lexicon.instruments import INSTRUMENTS, Instrument
+from bandstand.compose.lexicon.moods import MOOD_BY_LABEL, MOODS, Mood
+from bandstand.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from bandstand.compose.models.intent import Intent
+
+__all__ = [
+    "ARTISTS", "ARTIST_BY_NAME", "BASS_STYLES", "COMP_STYLES", "DEFAULT_GENRE", "DRUM_FAMILIES",
+    "GENRES", "GENRE_BY_NAME", "HARMONY_FAMILIES", "INSTRUMENTS", "LEAD_STYLES", "MOODS",
+    "MOOD_BY_LABEL", "Artist", "GenreTraits", "Instrument", "Mood", "genre_traits", "primary_genre",
+]
+
+DEFAULT_GENRE = "hip-hop"
+
+# A structure hint that names a drum feel overrides the blended genre's drums.
+_DRUM_HINTS = {
+    "four-on-the-floor": "four_on_floor", "half-time": "halftime", "breakbeat": "breakbeat",
+    "shuffle": "shuffle", "2-step": "two_step",
+}
+
+
+def genre_traits(name: str) -> GenreTraits:
+    """The traits of genre `name` (canonical name or any alias, any case)."""
+    key = name.strip().lower()
+    canonical = ALIASES.get(key)
+    if canonical is None:
+        close = difflib.get_close_matches(key, list(ALIASES), n=1)
+        hint = f"; did you mean '{ALIASES[close[0]]}'?" if close else ""
+        raise InvalidInput(f"unknown genre '{name}'{hint}", genre=name)
+    return GENRE_BY_NAME[canonical]
+
+
+def _rhythm_donor(genres: list[GenreTraits], bpm: float) -> GenreTraits:
+    """The genre that decides the groove: the most specific one whose range holds the tempo."""
+    holding = [g for g in genres if g.tempo_range[0] <= bpm <= g.tempo_range[1]]
+    if not holding:
+        return genres[0]
+    return min(holding, key=lambda g: (g.tempo_range[1] - g.tempo_range[0], genres.index(g)))
+
+
+def primary_genre(intent: Intent) -> GenreTraits:
+    """The blended traits the generators play: harmony, chords, lead colour from the first
+    genre; drums, bass, comping, lead style, swing and form from the genre that owns the
+    tempo; dials from the intent; a drum-feel structure hint wins over both."""
+    genres = [GENRE_BY_NAME[g] for g in intent.genre if g in GENRE_BY_NAME]
+    if not genres:
+        genres = [GENRE_BY_NAME[DEFAULT_GENRE]]
+    harmony = genres[0]
+    rhythm = _rhythm_donor(genres, intent.tempo)
+    dials = (intent.creativity_dials.harmonic, intent.creativity_dials.rhythmic)
+    drum_family = rhythm.drum_family
+    for hint in intent.structure_hints:
+        drum_family = _DRUM_HINTS.get(hint, drum_family)
+    if rhythm is harmony:
+        return replace(harmony, dials=dials, drum_family=drum_family, swing=intent.genre_dna.swing)
+    programs = dict(harmony.instrumentation)
+    programs["bass"] = rhythm.program("bass")
+    return replace(
+        harmony,
+        name=f"{harmony.name} × {rhythm.name}",
+        tempo_range=rhythm.tempo_range,
+        swing=round((harmony.swing + 2 * rhythm.swing) / 3, 3),
+        drum_family=drum_family,
+        bass_style=rhythm.bass_style,
+        comp_style=rhythm.comp_style,
+        lead_style=rhythm.lead_style,
+        instrumentation=tuple(programs.items()),
+        dials=dials,
+        form=rhythm.form,
+        energy=round((harmony.energy + rhythm.energy) / 2, 3),
+        electronic=round((harmony.electronic + rhythm.electronic) / 2, 3),
+    )

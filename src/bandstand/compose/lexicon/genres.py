@@ -1,0 +1,205 @@
+"""The genre lexicon: one row per genre with the traits the generators use.
+
+Each row gives the genre's family, tempo range, swing, typical modes and keys,
+the drum / harmony / bass / comping / lead styles (closed vocabularies shared
+with the part generators), the instrumentation as role → General MIDI program
+(0-based), the default creativity dials, the song form, and the energy and
+"electronic-ness" used when genres are blended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DRUM_FAMILIES = frozenset({
+    "boom_bap", "trap", "four_on_floor", "two_step", "breakbeat", "dnb", "jazz_ride",
+    "rock_backbeat", "dembow", "afrobeat", "bossa", "funk", "shuffle", "one_drop",
+    "halftime", "ambient",
+})
+HARMONY_FAMILIES = frozenset({
+    "neosoul", "jazz", "trap", "house", "pop", "rock", "lofi", "ambient", "gospel",
+    "blues", "latin", "afrobeat", "edm", "funk", "dnb",
+})
+BASS_STYLES = frozenset({
+    "sub_808", "root_fifth", "walking", "synth_pulse", "syncopated_funk", "reggae",
+    "dnb_reese", "tumbao", "picked_rock", "sustained",
+})
+COMP_STYLES = frozenset({
+    "stabs", "sustained", "jazz_comp", "offbeat_skank", "arpeggiated", "strummed",
+    "gospel_shout", "piano_ballad", "house_chops",
+})
+LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient"})
+
+
+@dataclass(frozen=True, slots=True)
+class GenreTraits:
+    """What a genre sounds like, as data the generators read."""
+
+    name: str
+    family: str
+    tempo_range: tuple[float, float]
+    swing: float
+    modes: tuple[str, ...]
+    keys: tuple[str, ...]
+    drum_family: str
+    harmony_family: str
+    bass_style: str
+    comp_style: str
+    lead_style: str
+    instrumentation: tuple[tuple[str, int], ...]
+    dials: tuple[float, float]
+    form: str
+    energy: float
+    electronic: float
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def default_tempo(self) -> float:
+        lo, hi = self.tempo_range
+        return round((lo + hi) / 2)
+
+    def program(self, role: str, default: int = 0) -> int:
+        """The GM program (0-based) this genre uses for `role`."""
+        return dict(self.instrumentation).get(role, default)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return tuple(role for role, _ in self.instrumentation)
+
+
+def _g(name: str, family: str, aliases: str, tempo: tuple[float, float], swing: float, modes: str,
+       keys: str, styles: str, programs: tuple[int, int, int, int], dials: tuple[float, float],
+       form: str, energy: float, electronic: float) -> GenreTraits:
+    drum, harmony, bass, comp, lead = styles.split()
+    b, c, ld, p = programs
+    return GenreTraits(
+        name=name, family=family, tempo_range=tempo, swing=swing,
+        modes=tuple(modes.split(",")), keys=tuple(keys.split()),
+        drum_family=drum, harmony_family=harmony, bass_style=bass, comp_style=comp,
+        lead_style=lead,
+        instrumentation=(("drums", 0), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
+        dials=dials, form=form, energy=energy, electronic=electronic,
+        aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()),
+    )
+
+
+# name, family, aliases, tempo, swing, modes, keys,
+# "drums harmony bass comp lead", (bass, chords, lead, pad programs), (harmonic, rhythmic), form, energy, electronic
+GENRES: tuple[GenreTraits, ...] = (
+    _g("trap", "hip-hop", "trap|trap beat|trap music", (130, 170), 0.0, "minor,phrygian,harmonic minor",
+       "A C# F G D E", "trap trap sub_808 sustained hook", (38, 0, 10, 89), (0.3, 0.6), "trap", 0.7, 0.9),
+    _g("drill", "hip-hop", "drill|uk drill|ny drill|brooklyn drill", (138, 146), 0.0, "minor,harmonic minor",
+       "C# F# D A E", "trap trap sub_808 sustained sparse", (38, 48, 10, 49), (0.35, 0.7), "trap", 0.75, 0.85),
+    _g("hip-hop", "hip-hop", "hip-hop|hip hop|hiphop|boom bap|boom-bap|rap|golden era|old school hip hop",
+       (84, 98), 0.12, "minor,dorian", "C D E F G A", "boom_bap lofi root_fifth stabs sparse",
+       (33, 4, 11, 89), (0.35, 0.45), "hiphop", 0.6, 0.5),
+    _g("lo-fi", "hip-hop", "lo-fi|lofi|lo fi|lofi hip hop|lo-fi hip hop|chillhop|study beats|jazzhop",
+       (70, 90), 0.15, "minor,dorian,major", "C D Eb F G A", "boom_bap lofi root_fifth jazz_comp sparse",
+       (33, 4, 11, 89), (0.45, 0.35), "lofi", 0.35, 0.5),
+    _g("neo-soul", "soul", "neo-soul|neo soul|neosoul|alt r&b|alternative r&b", (65, 95), 0.14,
+       "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk jazz_comp lyrical",
+       (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3),
+    _g("r&b", "soul", "r&b|rnb|r 'n' b|r and b|contemporary r&b|slow jam", (60, 100), 0.08, "minor,major",
+       "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 81, 89), (0.5, 0.4),
+       "pop", 0.5, 0.6),
+    _g("soul", "soul", "soul|motown|classic soul|northern soul|southern soul", (70, 110), 0.1, "major,minor",
+       "C F G Bb Eb", "rock_backbeat gospel syncopated_funk stabs lyrical", (33, 4, 61, 48), (0.45, 0.4),
+       "pop", 0.6, 0.1),
+    _g("gospel", "soul", "gospel|church|praise|worship", (70, 120), 0.12, "major",
+       "Ab Db Eb F C", "rock_backbeat gospel syncopated_funk gospel_shout lyrical", (33, 0, 52, 16),
+       (0.6, 0.4), "pop", 0.65, 0.1),
+    _g("pop", "pop", "pop|pop song|top 40|synth-pop|synthpop|k-pop|kpop|dance-pop|electropop",
+       (95, 130), 0.0, "major,minor", "C G D A F E", "rock_backbeat pop root_fifth stabs hook",
+       (33, 0, 80, 89), (0.2, 0.3), "pop", 0.65, 0.6),
+    _g("house", "electronic", "house|house music|chicago house|funky house|piano house|french house|jackin",
+       (118, 128), 0.05, "major,minor,dorian", "C F G A D", "four_on_floor house synth_pulse house_chops hook",
+       (38, 0, 81, 89), (0.4, 0.4), "house", 0.75, 0.95),
+    _g("deep house", "electronic", "deep house|lo-fi house|lofi house|soulful house", (118, 124), 0.08,
+       "dorian,minor", "A D E F G", "four_on_floor house synth_pulse house_chops sparse", (38, 4, 81, 89),
+       (0.5, 0.4), "house", 0.6, 0.95),
+    _g("techno", "electronic", "techno|detroit techno|berlin techno|minimal techno|industrial techno|acid techno",
+       (125, 140), 0.0, "minor,phrygian", "A D E F C", "four_on_floor edm synth_pulse stabs riffy",
+       (38, 90, 81, 95), (0.3, 0.5), "house", 0.8, 1.0),
+    _g("edm", "electronic", "edm|electro|big room|festival|electronic dance|dance music|future bass|electro house",
+       (124, 132), 0.0, "minor,major", "F A C G D", "four_on_floor edm synth_pulse stabs hook",
+       (38, 90, 81, 89), (0.25, 0.4), "house", 0.85, 1.0),
+    _g("trance", "electronic", "trance|psytrance|uplifting trance|progressive trance", (132, 140), 0.0,
+       "minor", "A F# G# B D", "four_on_floor edm synth_pulse arpeggiated hook", (38, 90, 81, 89),
+       (0.3, 0.35), "house", 0.85, 1.0),
+    _g("disco", "electronic", "disco|nu-disco|nu disco|boogie|italo disco", (110, 125), 0.05, "major,dorian,minor",
+       "A D E G C", "four_on_floor funk syncopated_funk stabs hook", (33, 27, 61, 48), (0.4, 0.5),
+       "pop", 0.8, 0.5),
+    _g("uk garage", "electronic", "uk garage|ukg|2-step|2 step|two-step|two step|garage|future garage|speed garage",
+       (128, 140), 0.2, "minor,dorian", "F# G# C# A Eb", "two_step house synth_pulse house_chops sparse",
+       (38, 4, 54, 89), (0.45, 0.6), "house", 0.6, 0.95),
+    _g("dubstep", "electronic", "dubstep|brostep|riddim|post-dubstep", (138, 142), 0.05, "minor,phrygian",
+       "F E G A D", "halftime edm dnb_reese sustained sparse", (38, 90, 81, 95), (0.35, 0.55), "house",
+       0.8, 1.0),
+    _g("drum & bass", "electronic", "drum & bass|drum and bass|drum n bass|drum'n'bass|d&b|dnb|liquid dnb|neurofunk",
+       (165, 178), 0.0, "minor,dorian", "F G A D E", "dnb dnb dnb_reese sustained sparse", (38, 4, 81, 89),
+       (0.4, 0.7), "dnb", 0.85, 0.95),
+    _g("jungle", "electronic", "jungle|ragga jungle|oldschool jungle|amen break", (160, 175), 0.05, "minor",
+       "A D E G", "breakbeat dnb sustained sustained sparse", (38, 89, 81, 89), (0.35, 0.8), "dnb", 0.8, 0.9),
+    _g("breakbeat", "electronic", "breakbeat|breaks|big beat|nu skool breaks", (120, 140), 0.05, "minor,dorian",
+       "A D E G", "breakbeat edm synth_pulse stabs riffy", (38, 90, 81, 89), (0.3, 0.6), "house", 0.8, 0.9),
+    _g("jazz", "jazz", "jazz|jazzy|hard bop|cool jazz|jazz standard|big band|modal jazz", (100, 200), 0.3,
+       "major,dorian,minor", "F Bb Eb C G Ab", "jazz_ride jazz walking jazz_comp bebop", (32, 0, 65, 48),
+       (0.75, 0.55), "jazz", 0.55, 0.05),
+    _g("bebop", "jazz", "bebop|be-bop", (180, 280), 0.28, "major,minor", "F Bb Eb C",
+       "jazz_ride jazz walking jazz_comp bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0),
+    _g("bossa nova", "latin", "bossa nova|bossa|samba|mpb|tropicalia", (110, 145), 0.05, "major,minor,dorian",
+       "D F G C A", "bossa jazz root_fifth strummed lyrical", (32, 24, 73, 48), (0.6, 0.4), "latin", 0.4, 0.05),
+    _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba|latin jazz|cumbia", (170, 200), 0.0, "minor,major",
+       "A D G C E", "bossa latin tumbao arpeggiated riffy", (32, 0, 56, 48), (0.5, 0.6), "latin", 0.8, 0.1),
+    _g("reggaeton", "latin", "reggaeton|reggaetón|dembow|perreo|latin trap|urbano", (88, 100), 0.0,
+       "minor", "A D E G C", "dembow latin sub_808 stabs hook", (38, 4, 81, 89), (0.25, 0.45), "pop",
+       0.75, 0.85),
+    _g("dancehall", "caribbean", "dancehall|bashment|riddim dancehall", (90, 110), 0.05, "minor,major",
+       "A D G E", "dembow pop reggae offbeat_skank riffy", (38, 16, 81, 89), (0.25, 0.5), "pop", 0.75, 0.7),
+    _g("reggae", "caribbean", "reggae|roots reggae|dub|rocksteady|ska|lovers rock", (60, 90), 0.1, "major,minor",
+       "G A D C F", "one_drop pop reggae offbeat_skank lyrical", (33, 16, 56, 48), (0.3, 0.45), "pop", 0.45,
+       0.2),
+    _g("afrobeat", "african", "afrobeat|afrobeats|afro|afropop|afro-pop|afro fusion|afroswing|highlife|alte",
+       (95, 115), 0.1, "minor,major,dorian", "A C D F G", "afrobeat afrobeat syncopated_funk arpeggiated hook",
+       (33, 26, 73, 89), (0.4, 0.65), "afrobeat", 0.7, 0.6),
+    _g("amapiano", "african", "amapiano|piano house south africa|log drum", (108, 116), 0.08, "minor,dorian",
+       "F A D G", "four_on_floor house sub_808 sustained sparse", (38, 0, 81, 89), (0.5, 0.55), "house", 0.6,
+       0.85),
+    _g("funk", "funk", "funk|funky|p-funk|g-funk|funk rock", (95, 120), 0.08, "dorian,mixolydian,minor",
+       "E A D G C", "funk funk syncopated_funk stabs riffy", (36, 28, 61, 16), (0.45, 0.6), "pop", 0.75, 0.3),
+    _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|grunge|hard rock|classic rock|punk|pop punk",
+       (100, 140), 0.0, "major,minor,mixolydian", "E A D G C", "rock_backbeat rock picked_rock strummed riffy",
+       (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1),
+    _g("indie", "rock", "indie|indie rock|indie pop|dream pop|shoegaze|bedroom pop|post-rock|math rock",
+       (100, 130), 0.0, "major,minor", "D G A E C", "rock_backbeat pop root_fifth strummed lyrical",
+       (33, 27, 80, 89), (0.35, 0.35), "rock", 0.6, 0.3),
+    _g("metal", "rock", "metal|heavy metal|thrash|metalcore|doom|djent|death metal", (120, 180), 0.0,
+       "minor,phrygian", "E D C# B", "rock_backbeat rock picked_rock strummed riffy", (34, 30, 30, 48),
+       (0.3, 0.6), "rock", 0.95, 0.1),
+    _g("blues", "blues", "blues|delta blues|chicago blues|blues rock|rhythm and blues|12-bar", (70, 120), 0.25,
+       "mixolydian,minor", "E A G C Bb", "shuffle blues walking strummed riffy", (33, 0, 22, 16), (0.4, 0.4),
+       "blues", 0.55, 0.05),
+    _g("country", "country", "country|americana|bluegrass|folk|country pop|honky tonk|acoustic folk", (90, 130),
+       0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 40, 48),
+       (0.2, 0.3), "pop", 0.55, 0.05),
+    _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|new age|ambient electronic|meditation",
+       (60, 90), 0.0, "major,lydian,minor", "C D E F A", "ambient ambient sustained sustained ambient",
+       (39, 89, 88, 95), (0.5, 0.2), "ambient", 0.2, 0.8),
+    _g("cinematic", "ambient", "cinematic|orchestral|film score|soundtrack|epic orchestral|trailer music",
+       (70, 110), 0.0, "minor,major", "D C E A G", "halftime ambient sustained sustained lyrical",
+       (43, 48, 60, 52), (0.5, 0.35), "ambient", 0.6, 0.2),
+    _g("synthwave", "electronic", "synthwave|retrowave|outrun|darksynth|80s synth|vaporwave|chillsynth",
+       (80, 118), 0.0, "minor", "A E F# D C", "rock_backbeat edm synth_pulse arpeggiated hook",
+       (38, 90, 81, 89), (0.3, 0.3), "pop", 0.65, 1.0),
+    _g("trip-hop", "electronic", "trip-hop|trip hop|downtempo|bristol sound|chillout|chill out", (70, 95),
+       0.1, "minor,dorian", "A D E C G", "halftime lofi root_fifth sustained sparse", (33, 4, 48, 89),
+       (0.5, 0.4), "lofi", 0.4, 0.6),
+)
+
+GENRE_BY_NAME: dict[str, GenreTraits] = {g.name: g for g in GENRES}
+
+ALIASES: dict[str, str] = {}
+for _genre in GENRES:
+    ALIASES[_genre.name] = _genre.name
+    for _alias in _genre.aliases:
+        ALIASES.setdefault(_alias, _genre.name)
