@@ -1,0 +1,481 @@
+"""`bandstand board …` — the conductor/musician task board from the shell.
+
+Every protocol operation is a command; `--board URL` (or $BANDSTAND_BOARD)
+chooses the store, `--session` (or $CLAUDE_SESSION_ID) says who acts. The
+three checks exit 0 healthy, 1 issues (and 2 critical for headroom)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from bandstand.board import Board
+
+app = typer.Typer(
+    help="The conductor/musician task board (SQLite by default, PostgreSQL with --board postgresql://…).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+hook_app = typer.Typer(help="Hooks for agent sessions (JSON on stdin, decision JSON on stdout).", no_args_is_help=True)
+app.add_typer(hook_app, name="hook")
+
+_STATE: dict[str, Any] = {}
+
+SessionOpt = typer.Option(None, "--session", "-s", help="Acting session id (default: $CLAUDE_SESSION_ID).")
+
+
+@app.callback()
+def _options(
+    board: str = typer.Option(None, "--board", envvar="BANDSTAND_BOARD",
+                              help="Board URL: sqlite:///PATH (default sqlite:///.bandstand/board.db) or postgresql://…"),
+    workdir: str = typer.Option(".", "--workdir", help="Folder holding temp/ and docs/ for the task files."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    _STATE.update(board=board, workdir=workdir, json=as_json)
+
+
+def _board() -> Board:
+    from bandstand.board import Board
+
+    return Board.open(_STATE.get("board"), workdir=_STATE.get("workdir", "."))
+
+
+def _session(session: str | None) -> str:
+    from bandstand.errors import BoardUsageError
+
+    value = session or os.environ.get("CLAUDE_SESSION_ID")
+    if not value:
+        raise BoardUsageError("say who acts: --session ID (or set CLAUDE_SESSION_ID)")
+    return value
+
+
+def _out(obj: Any, text: str) -> None:
+    if _STATE.get("json"):
+        typer.echo(json.dumps(obj, indent=2, default=str))
+    else:
+        typer.echo(text)
+
+
+def _task_out(task: Any) -> None:
+    _out(task.as_dict(), f"{task.task_id}: {task.state} (worked by {task.worked_by or 'nobody'})")
+
+
+@app.command()
+def init(session: str = SessionOpt) -> None:
+    """Create the board (migrations) and the conductor's own row, task-00."""
+    with _board() as b:
+        _task_out(b.init(_session(session)))
+
+
+@app.command()
+def create(task_id: str, instructions: str = typer.Option(None, help="Path of the instruction file."),
+           phase: str = typer.Option(None, help="Phase name.")) -> None:
+    """Create a task in state watching."""
+    with _board() as b:
+        _task_out(b.create_task(task_id, instruction_path=instructions, phase=phase))
+
+
+@app.command("list")
+def list_tasks() -> None:
+    """All tasks and their states."""
+    with _board() as b:
+        tasks = b.tasks()
+    _out([t.as_dict() for t in tasks],
+         "\n".join(f"{t.task_id:<14} {t.state:<16} {t.worked_by or '-':<24} hb {t.last_heartbeat or '-'}" for t in tasks)
+         or "the board is empty")
+
+
+@app.command()
+def show(task_id: str) -> None:
+    """One task in full."""
+    with _board() as b:
+        task = b.task(task_id)
+    _out(task.as_dict(), "\n".join(f"{k}: {v}" for k, v in task.as_dict().items()))
+
+
+@app.command()
+def instruct(task_id: str, text: str, session: str = SessionOpt) -> None:
+    """(conductor) Post an instruction to a task."""
+    with _board() as b:
+        mid = b.instruct(task_id, text, conductor_session=_session(session))
+    _out({"id": mid}, f"message #{mid}")
+
+
+@app.command()
+def claim(task_id: str = typer.Argument(None, help="Task to claim; omit with --next."),
+          next_: bool = typer.Option(False, "--next", help="Claim the first watching task."),
+          session: str = SessionOpt) -> None:
+    """(musician) Claim a task. Exit 1 when the claim is blocked (a fallback row is written)."""
+    from bandstand.errors import BoardUsageError
+
+    sid = _session(session)
+    with _board() as b:
+        if next_:
+            result = b.claim_next(sid)
+            if result is None:
+                _out({"claimed": False, "reason": "no watching task"}, "no watching task left")
+                raise typer.Exit(1)
+        elif task_id:
+            result = b.claim(task_id, sid)
+        else:
+            raise BoardUsageError("name the task to claim, or use --next")
+    from dataclasses import asdict
+
+    _out(asdict(result), f"claimed {result.task_id} as {result.worked_by}" if result.claimed
+         else f"claim blocked: {result.reason} (fallback row {result.fallback_task_id})")
+    if not result.claimed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def heartbeat(task_id: str, session: str = SessionOpt) -> None:
+    """(musician) Refresh the heartbeat."""
+    with _board() as b:
+        b.heartbeat(task_id, _session(session))
+        _task_out(b.task(task_id))
+
+
+def _outputs(values: list[str]) -> list[Any]:
+    from bandstand.board import KeyOutput
+
+    out = []
+    for v in values:
+        path, _, kind = v.rpartition(":") if v.endswith((":created", ":modified", ":rag-addition")) else (v, "", "created")
+        out.append(KeyOutput(path=path, kind=kind))  # type: ignore[arg-type]
+    return out
+
+
+def _review_fields(smoothness: int, checkpoint: str, context: float, summary: str, self_correction: str | None,
+                   deviations: int, severity: str | None, agents: int, agent_cost: float, proposal: str | None,
+                   files: str, tests: str, output: list[str]) -> dict[str, Any]:
+    from bandstand.board import AgentsRemaining, Deviations
+    from bandstand.errors import BoardUsageError
+
+    n, _, m = checkpoint.partition("/")
+    if not (n.isdigit() and m.isdigit()):
+        raise BoardUsageError(f"--checkpoint takes n/m, e.g. 2/4; got {checkpoint!r}")
+    return dict(
+        smoothness=smoothness, checkpoint=int(n), checkpoints_total=int(m), context_usage=context, summary=summary,
+        self_correction=bool(self_correction), self_correction_detail=self_correction or "",
+        deviations=Deviations(count=deviations, severity=severity),  # type: ignore[arg-type]
+        agents_remaining=AgentsRemaining(count=agents, percent_each=agent_cost), proposal_path=proposal,
+        files_modified=[f for f in files.split(",") if f], tests=tests, key_outputs=_outputs(output),
+    )
+
+
+_REVIEW_OPTS: dict[str, Any] = dict(
+    smoothness=typer.Option(..., min=0, max=9, help="How smooth the work went, 0–9."),
+    checkpoint=typer.Option(..., help="n/m, e.g. 2/4."),
+    context=typer.Option(..., min=0, max=100, help="Context usage, percent."),
+    summary=typer.Option(..., help="One-paragraph summary."),
+    self_correction=typer.Option(None, help="Describe a self-correction, if any."),
+    deviations=typer.Option(0, help="Number of deviations."),
+    severity=typer.Option(None, help="Highest deviation severity: Low, Medium or High."),
+    agents=typer.Option(0, help="Agents remaining."),
+    agent_cost=typer.Option(8.0, help="Context percent per agent."),
+    proposal=typer.Option(None, help="Proposal path."),
+    files=typer.Option("", help="Files modified, comma-separated."),
+    tests=typer.Option("", help="Tests run and their result."),
+    output=typer.Option([], help="Key output PATH[:created|modified|rag-addition]; repeatable."),
+)
+
+
+@app.command("request-review")
+def request_review(task_id: str, session: str = SessionOpt, smoothness: int = _REVIEW_OPTS["smoothness"],
+                   checkpoint: str = _REVIEW_OPTS["checkpoint"], context: float = _REVIEW_OPTS["context"],
+                   summary: str = _REVIEW_OPTS["summary"], self_correction: str = _REVIEW_OPTS["self_correction"],
+                   deviations: int = _REVIEW_OPTS["deviations"], severity: str = _REVIEW_OPTS["severity"],
+                   agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
+                   proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
+                   tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
+    """(musician) Checkpoint reached: send a review request and wait in needs_review."""
+    from bandstand.board import ReviewRequest
+
+    fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
+                            agents, agent_cost, proposal, files, tests, output)
+    with _board() as b:
+        _task_out(b.request_review(task_id, _session(session), ReviewRequest(**fields)))
+
+
+@app.command("report-completion")
+def report_completion(task_id: str, session: str = SessionOpt, smoothness: int = _REVIEW_OPTS["smoothness"],
+                      checkpoint: str = _REVIEW_OPTS["checkpoint"], context: float = _REVIEW_OPTS["context"],
+                      summary: str = _REVIEW_OPTS["summary"], self_correction: str = _REVIEW_OPTS["self_correction"],
+                      deviations: int = _REVIEW_OPTS["deviations"], severity: str = _REVIEW_OPTS["severity"],
+                      agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
+                      proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
+                      tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
+    """(musician) The final review: the completion report."""
+    from bandstand.board import CompletionReport
+
+    fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
+                            agents, agent_cost, proposal, files, tests, output)
+    with _board() as b:
+        _task_out(b.report_completion(task_id, _session(session), CompletionReport(**fields)))
+
+
+@app.command("report-error")
+def report_error(task_id: str, error: str = typer.Option(..., help="What failed."),
+                 retry: int = typer.Option(..., min=0, max=5, help="Retry number, 0–5."),
+                 context: float = typer.Option(..., min=0, max=100, help="Context usage, percent."),
+                 report: str = typer.Option(None, help="Path of a longer error report."),
+                 session: str = SessionOpt) -> None:
+    """(musician) Report a failure and wait in error."""
+    from bandstand.board import ErrorReport
+
+    with _board() as b:
+        _task_out(b.report_error(task_id, _session(session),
+                                 ErrorReport(context_usage=context, retry=retry, error=error, report_path=report)))
+
+
+@app.command("context-warning")
+def context_warning(task_id: str, context: float = typer.Option(..., min=0, max=100),
+                    agent_cost: float = typer.Option(8.0, help="Average context percent per agent."),
+                    session: str = SessionOpt) -> None:
+    """(musician) Report context usage; above 80% this stops the task in error."""
+    from bandstand.board import ContextWarning
+
+    with _board() as b:
+        _task_out(b.warn_context(task_id, _session(session),
+                                 ContextWarning(context_usage=context, average_agent_cost=agent_cost)))
+
+
+@app.command()
+def handoff(task_id: str, reason: str = typer.Option(...), last_step: str = typer.Option(..., help="Last completed step."),
+            remaining: list[str] = typer.Option([], help="A remaining step; repeatable."),
+            context: float = typer.Option(..., min=0, max=100), session: str = SessionOpt) -> None:
+    """(musician) Clean exit: write temp/task-NN-HANDOFF, the handoff message, then exited."""
+    from bandstand.board import Handoff
+    from bandstand.board.taskfiles import HandoffDoc, TaskFiles
+
+    sid = _session(session)
+    with _board() as b:
+        task = b.task(task_id)
+        files = TaskFiles(b.workdir, task_id)
+        path = files.write_handoff(HandoffDoc(
+            session_id=sid, worked_by=task.worked_by or "", completed_steps=[last_step], pending_steps=remaining,
+            deviations=[f"{s}: {t}" for s, t in files.deviations()],
+            next_session_instructions="Re-run verification, then continue with: " + (remaining[0] if remaining else "review"),
+        ))
+        _task_out(b.handoff(task_id, sid, Handoff(context_usage=context, reason=reason, handoff_path=str(path),
+                                                  last_completed_step=last_step, remaining_steps=remaining)))
+
+
+def _conductor(name: str, method: str, arg: str, help_: str) -> None:
+    def command(task_id: str, text: str = typer.Option(..., f"--{arg}", help=help_), session: str = SessionOpt) -> None:
+        with _board() as b:
+            _task_out(getattr(b, method)(task_id, text, conductor_session=_session(session)))
+
+    command.__doc__ = f"(conductor) {help_}"
+    app.command(name)(command)
+
+
+_conductor("approve", "approve", "note", "Approve the review.")
+_conductor("reject", "reject", "feedback", "Reject the review with feedback (review_failed).")
+_conductor("propose-fix", "propose_fix", "fix", "Propose a fix (needs_review, error, or stale working → fix_proposed).")
+_conductor("request-exit", "request_exit", "reason", "Ask the musician to hand off and exit.")
+
+
+@app.command()
+def resume(task_id: str, session: str = SessionOpt) -> None:
+    """(musician) Back to work after an approval or a fix proposal."""
+    with _board() as b:
+        _task_out(b.resume(task_id, _session(session)))
+
+
+@app.command()
+def complete(task_id: str, summary: str = typer.Option("complete"), session: str = SessionOpt) -> None:
+    """(musician) Finish: allowed only after the conductor approved the completion report. The last write."""
+    with _board() as b:
+        _task_out(b.complete(task_id, _session(session), summary))
+
+
+@app.command("exit")
+def exit_(task_id: str, reason: str = typer.Option(...), session: str = SessionOpt) -> None:
+    """(musician) Exit the task (working or error → exited). The last write."""
+    with _board() as b:
+        _task_out(b.exit(task_id, _session(session), reason))
+
+
+@app.command()
+def messages(since: int = typer.Option(0, help="Only messages with a larger id."),
+             task: str = typer.Option(None, help="Only this task's messages.")) -> None:
+    """Messages with id > SINCE, oldest first."""
+    with _board() as b:
+        found = b.messages_since(since, task_id=task)
+    _out([m.as_dict() for m in found],
+         "\n\n".join(f"#{m.id} {m.timestamp} {m.task_id} {m.message_type} from {m.from_session}\n{m.message}"
+                     for m in found) or "no messages")
+
+
+@app.command()
+def siblings(task_id: str) -> None:
+    """The other musicians' tasks."""
+    with _board() as b:
+        found = b.siblings(task_id)
+    _out([t.as_dict() for t in found], "\n".join(f"{t.task_id}: {t.state} ({t.worked_by or '-'})" for t in found) or "none")
+
+
+@app.command()
+def health(task_id: str = typer.Argument("task-00")) -> None:
+    """Heartbeat health of a task (default: the conductor). Exit 1 when stale."""
+    from dataclasses import asdict
+
+    with _board() as b:
+        h = b.health(task_id)
+    age = "never" if h.heartbeat_age_s is None else f"{h.heartbeat_age_s:.0f} s ago"
+    _out(asdict(h), f"{h.task_id}: {h.state or 'missing'}, heartbeat {age} — {'STALE' if h.stale else 'fresh'}")
+    if h.stale:
+        raise typer.Exit(1)
+
+
+@app.command()
+def stale(minutes: float = typer.Option(9.0, help="Staleness threshold.")) -> None:
+    """Working tasks whose heartbeat is older than the threshold (probably crashed)."""
+    from datetime import timedelta
+
+    with _board() as b:
+        found = b.stale_tasks(timedelta(minutes=minutes))
+    _out([t.as_dict() for t in found], "\n".join(f"{t.task_id}: last heartbeat {t.last_heartbeat} ({t.worked_by})"
+                                                  for t in found) or "no stale tasks")
+
+
+@app.command()
+def status(task_id: str, text: str, ctx: float = typer.Option(None, help="Context usage percent to record.")) -> None:
+    """Append a line to temp/task-NN-status (e.g. 'step 2 started' --ctx 30)."""
+    from bandstand.board.taskfiles import TaskFiles
+
+    TaskFiles(_STATE.get("workdir", "."), task_id).status(text, ctx=ctx)
+
+
+@app.command()
+def deviation(task_id: str, severity: str, text: str, ctx: float = typer.Option(None)) -> None:
+    """Record a deviation: SEVERITY is Low, Medium or High."""
+    from bandstand.board.taskfiles import TaskFiles
+
+    TaskFiles(_STATE.get("workdir", "."), task_id).deviation(severity, text, ctx=ctx)  # type: ignore[arg-type]
+
+
+@app.command()
+def proposal(kind: str, slug: str, title: str = typer.Option(...), rationale: str = typer.Option(...),
+             body: str = typer.Option("")) -> None:
+    """Write docs/implementation/proposals/YYYY-MM-DD-SLUG.md (KIND: PATTERN, ANTI_PATTERN, MEMORY, …)."""
+    from bandstand.board.taskfiles import write_proposal
+
+    path = write_proposal(_STATE.get("workdir", "."), kind, slug, title, rationale, body)
+    _out({"path": str(path)}, str(path))
+
+
+@app.command("assess-resumption")
+def assess_resumption(task_id: str) -> None:
+    """What a resuming session finds: clean or forced previous exit, deviations, mismatches."""
+    from dataclasses import asdict
+
+    from bandstand.board.taskfiles import TaskFiles
+    from bandstand.board.taskfiles import assess_resumption as assess
+
+    with _board() as b:
+        task = b.task(task_id)
+        result = assess(TaskFiles(b.workdir, task_id), str(task.state), task.worked_by)
+    _out(asdict(result), result.summary())
+    if result.report_to_conductor:
+        raise typer.Exit(1)
+
+
+@app.command()
+def wait(task_id: str, kind: str = typer.Option("pause", help="pause (needs_review/error) or background (working)."),
+         since: int = typer.Option(0, help="(background) last processed message id."),
+         poll: float = typer.Option(5.0, help="Poll interval, seconds."),
+         timeout: float = typer.Option(900.0, help="(pause) seconds before checking the conductor's heartbeat."),
+         session: str = SessionOpt) -> None:
+    """Run a watcher until it reports: a conductor message, a state change, or a timeout (exit 3)."""
+    import asyncio
+
+    from bandstand.board.watchers import WatchTimings, background_watcher, pause_watcher
+
+    sid = _session(session)
+    timings = WatchTimings(poll_interval=poll, pause_timeout=timeout)
+
+    async def run() -> int:
+        with _board() as b:
+            if kind == "background":
+                async for m in background_watcher(b, task_id, sid, since, timings):
+                    _out(m.as_dict(), f"#{m.id} {m.message_type}: {m.message}")
+                return 0
+            async for event in pause_watcher(b, task_id, sid, timings):
+                _out({"kind": event.kind, "state": str(event.state), "detail": event.detail},
+                     f"{event.kind}: {event.state} {event.detail}".strip())
+                return 3 if event.kind == "timeout" else 0
+        return 0
+
+    code = asyncio.run(run())
+    if code:
+        raise typer.Exit(code)
+
+
+def _check(report: Any) -> None:
+    _out({"name": report.name, "code": report.code, "lines": report.lines, "data": report.data}, report.render())
+    if report.code:
+        raise typer.Exit(report.code)
+
+
+@app.command("check-state")
+def check_state(task_id: str, session_id: str = typer.Argument(None)) -> None:
+    """Task exists, session match, heartbeat OK/STALE/ALARM, pending messages, fallback rows. Exit 0 / 1."""
+    from bandstand.board.checks import check_state as run
+
+    with _board() as b:
+        _check(run(b, task_id, session_id))
+
+
+@app.command("check-temp")
+def check_temp(task_id: str) -> None:
+    """Status/deviation files, severity breakdown, self-corrections, HANDOFF. Exit 0 / 1."""
+    from bandstand.board.checks import check_temp as run
+
+    _check(run(_STATE.get("workdir", "."), task_id))
+
+
+@app.command("check-headroom")
+def check_headroom(task_id: str) -> None:
+    """Context trajectory from [ctx: N%] entries. Exit 0 healthy, 1 caution, 2 critical."""
+    from bandstand.board.checks import check_headroom as run
+
+    _check(run(_STATE.get("workdir", "."), task_id))
+
+
+def _read_hook_payload() -> dict[str, Any]:
+    from bandstand.errors import BoardUsageError
+
+    raw = sys.stdin.read()
+    try:
+        payload = json.loads(raw or "{}")
+    except json.JSONDecodeError as exc:
+        raise BoardUsageError(f"the hook expects JSON on stdin: {exc.msg} at column {exc.colno}") from exc
+    if not isinstance(payload, dict):
+        raise BoardUsageError("the hook expects a JSON object on stdin")
+    return payload
+
+
+@hook_app.command("session-start")
+def hook_session_start() -> None:
+    """SessionStart hook: inject CLAUDE_SESSION_ID into the session's context."""
+    from bandstand.board.hooks import session_start
+
+    typer.echo(json.dumps(session_start(_read_hook_payload())))
+
+
+@hook_app.command("stop")
+def hook_stop() -> None:
+    """Stop hook: block the stop until the session's task allows it."""
+    from bandstand.board.hooks import stop
+
+    payload = _read_hook_payload()
+    with _board() as b:
+        typer.echo(json.dumps(stop(payload, b)))
