@@ -1,0 +1,53 @@
+"""The built-in musicians: deterministic responders that write idiomatic pattern
+code for their role in the current key, scale and chords, listen to the others,
+evolve gradually, obey directives and talk in character.
+
+`Musician(persona, seed)` is a responder for `bandstand.agents.AlgorithmicBackend`:
+it reads the structured `TurnInput` of each turn and answers a `JamReply`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bandstand.jam.musicians import bass, drums, fx, melody
+from bandstand.jam.musicians._craft import rng
+from bandstand.jam.musicians.voice import speak
+from bandstand.jam.persona import Persona
+from bandstand.jam.turn import JamReply, TurnInput
+
+Craft = Callable[[TurnInput, int], tuple[str, dict[str, object]]]
+
+CRAFTS: dict[str, Craft] = {
+    "drums": drums.play,
+    "percussion": drums.play,
+    "bass": bass.play,
+    "melody": melody.play,
+    "keys": melody.play,
+    "lead": melody.play,
+    "fx": fx.play,
+    "texture": fx.play,
+}
+
+
+class Musician:
+    """A built-in band member: `musician(request) -> JamReply` (request.data is a TurnInput)."""
+
+    def __init__(self, persona: Persona, seed: int = 0) -> None:
+        self.persona = persona
+        self.seed = seed
+        self.craft = CRAFTS.get(persona.role, melody.play)
+
+    def __call__(self, request: Any) -> JamReply:
+        data = getattr(request, "data", request)
+        turn = data if isinstance(data, TurnInput) else TurnInput.model_validate(data)
+        return self.play(turn)
+
+    def play(self, turn: TurnInput) -> JamReply:
+        pattern, facts = self.craft(turn, self.seed)
+        thoughts, reaction, comply = speak(self.persona, turn, facts, rng(turn, self.seed, "voice", turn.round))
+        return JamReply(pattern=pattern, thoughts=thoughts, reaction=reaction, comply_with_boss=comply)
+
+
+__all__ = ["CRAFTS", "Musician"]

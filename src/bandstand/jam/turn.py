@@ -1,0 +1,108 @@
+"""A member's turn: what it receives and what it answers.
+
+`TurnInput` is the structured form (algorithmic members read it directly);
+`render_turn_text` is the same information as the text LLM members get, in the
+format of the spec. `JamReply` is the one JSON object a member answers with.
+`Style` is what the boss has asked of one member (density, time feel, swing,
+drop out, solo); the engine keeps it per member and updates it from directives.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from bandstand.jam.context import MusicalContext
+
+
+class JamReply(BaseModel):
+    """A member's answer: its new pattern and what it thinks."""
+
+    pattern: str = Field(min_length=1, max_length=4000)
+    thoughts: str = Field(default="", max_length=600)
+    reaction: str = Field(default="", max_length=600)
+    comply_with_boss: bool = True
+
+
+class Style(BaseModel):
+    """How the boss wants one member to play, accumulated from directives."""
+
+    density: int = Field(default=0, ge=-2, le=2)
+    time: float = 1.0  # 0.5 half time, 1 normal, 2 double time
+    swing: bool = False
+    out: bool = False
+    solo: bool = False
+    since: int = 0  # the round of the last key or style change: a rewrite starts there
+
+    def apply(self, intents: frozenset[str], round_: int) -> Style:
+        """The style after a directive's intents (unchanged when there are none)."""
+        if not intents:
+            return self
+        data = self.model_dump()
+        table = {
+            "simpler": lambda d: d.update(density=max(-2, d["density"] - 1)),
+            "busier": lambda d: d.update(density=min(2, d["density"] + 1)),
+            "double_time": lambda d: d.update(time=min(2.0, d["time"] * 2)),
+            "half_time": lambda d: d.update(time=max(0.5, d["time"] / 2)),
+            "swing": lambda d: d.update(swing=True),
+            "straight": lambda d: d.update(swing=False),
+            "drop_out": lambda d: d.update(out=True, solo=False),
+            "come_back": lambda d: d.update(out=False),
+            "solo": lambda d: d.update(solo=True, out=False),
+        }
+        for intent in sorted(intents):
+            table[intent](data)
+        if data != self.model_dump():
+            data["since"] = round_
+        return Style.model_validate(data)
+
+
+class BandMate(BaseModel):
+    """Another member as seen from inside a turn."""
+
+    name: str
+    emoji: str
+    role: str
+    thoughts: str = ""
+    pattern: str = ""
+    status: str = "idle"
+    solo: bool = False
+    out: bool = False
+
+
+class TurnInput(BaseModel):
+    """Everything a member sees when it is asked to play."""
+
+    round: int
+    member: str
+    role: str
+    context: MusicalContext
+    band: list[BandMate]
+    directive: str | None = None
+    directive_to_you: bool = False
+    intents: list[str] = Field(default_factory=list)
+    energy_delta: int = 0
+    key_changed: bool = False
+    style: Style = Field(default_factory=Style)
+    last_pattern: str | None = None
+
+
+def render_turn_text(turn: TurnInput) -> str:
+    """The turn as text, exactly in the spec's layout."""
+    ctx = turn.context
+    lines = [
+        f"ROUND {turn.round} — JAM CONTEXT",
+        f"Key: {ctx.key} | Scale: {' '.join(ctx.scale)} | BPM: {ctx.bpm:g} | Time: {ctx.time_signature} | Energy: {ctx.energy}/10",
+        f"Chords: {' '.join(ctx.chords)}",
+        "BAND:",
+    ]
+    for mate in turn.band:
+        pattern = mate.pattern or "silence"
+        lines.append(f'{mate.emoji} {mate.name} ({mate.role}): "{mate.thoughts}" | {pattern}')
+    if turn.directive and turn.directive_to_you:
+        lines.append(f"BOSS SAYS TO YOU: {turn.directive}")
+    elif turn.directive:
+        lines.append(f"BOSS SAYS: {turn.directive}")
+    else:
+        lines.append("No directives — free jam.")
+    lines.append(f"YOUR LAST PATTERN: {turn.last_pattern}" if turn.last_pattern else "YOUR LAST PATTERN: None yet — this is your first round.")
+    return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""The wire protocol: registered message models, one emitter, one guard.
+
+Every message that leaves the process is a registered pydantic model; the
+emitter refuses anything else, and the guard checks ordering invariants.
+"""
+
+from bandstand.protocol.emitter import Emitter, UnregisteredMessage
+from bandstand.protocol.guard import Guard, ProtocolViolation
+from bandstand.protocol.models import (
+    AgentStatus,
+    AgentThought,
+    BossDirective,
+    BossEcho,
+    ContextView,
+    ErrorMessage,
+    Events,
+    Execute,
+    JamStateUpdate,
+    Layer,
+    MemberView,
+    MusicalContextUpdate,
+    SetAutopilot,
+    SetMute,
+    SetSolo,
+    SoundEvent,
+    StartJam,
+    StopJam,
+)
+from bandstand.protocol.registry import Registry, jam_registry
+
+__all__ = [
+    "AgentStatus",
+    "AgentThought",
+    "BossDirective",
+    "BossEcho",
+    "ContextView",
+    "Emitter",
+    "ErrorMessage",
+    "Events",
+    "Execute",
+    "Guard",
+    "JamStateUpdate",
+    "Layer",
+    "MemberView",
+    "MusicalContextUpdate",
+    "ProtocolViolation",
+    "Registry",
+    "SetAutopilot",
+    "SetMute",
+    "SetSolo",
+    "SoundEvent",
+    "StartJam",
+    "StopJam",
+    "UnregisteredMessage",
+    "jam_registry",
+]

@@ -1,0 +1,199 @@
+"""The jam's wire messages: every message that crosses the WebSocket is one of
+these pydantic models, tagged by its `type` field. Server → client messages
+describe the jam (state, thoughts, statuses, context, the playing pattern and
+the scheduled sound events); client → server messages are the boss's controls.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Status = Literal["idle", "thinking", "error", "timeout"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- shared parts
+
+
+class ContextView(BaseModel):
+    """The musical context as clients see it."""
+
+    key: str
+    scale: list[str]
+    chords: list[str]
+    bpm: float
+    time_signature: str
+    energy: int = Field(ge=1, le=10)
+
+
+class MemberView(BaseModel):
+    """One band member as clients see it."""
+
+    name: str
+    emoji: str
+    role: str
+    colour: str
+    status: Status
+    pattern: str
+    fallback_pattern: str
+    using_fallback: bool
+    thoughts: str
+    reaction: str
+    muted: bool
+    soloed: bool
+    active: bool
+    last_updated: float
+
+
+class Layer(BaseModel):
+    """One member's pattern inside the combined pattern."""
+
+    member: str
+    code: str
+
+
+class SoundEvent(BaseModel):
+    """One scheduled sound: times are in cycles, relative to the cycle's start."""
+
+    begin: float
+    duration: float
+    member: str
+    sound: str
+    note: float | None = None
+    gain: float = 0.8
+    pan: float = 0.5
+    cutoff: float | None = None
+    delay: float = 0.0
+    room: float = 0.0
+    crush: float | None = None
+
+
+# --------------------------------------------------------------------------- server → client
+
+
+class JamStateUpdate(_Message):
+    type: Literal["jam_state_update"] = "jam_state_update"
+    running: bool
+    round: int
+    members: list[MemberView]
+    context: ContextView
+    combined_pattern: str
+    layers: list[Layer]
+    autopilot: bool
+    autopilot_interval: float
+
+
+class AgentThought(_Message):
+    type: Literal["agent_thought"] = "agent_thought"
+    member: str
+    emoji: str
+    thought: str
+    reaction: str
+    pattern: str
+    complied_with_boss: bool
+    round: int
+    timestamp: float
+    status: Status = "idle"
+    note: str = ""
+
+
+class AgentStatus(_Message):
+    type: Literal["agent_status"] = "agent_status"
+    member: str
+    status: Status
+    round: int
+
+
+class MusicalContextUpdate(_Message):
+    type: Literal["musical_context_update"] = "musical_context_update"
+    context: ContextView
+    changed: list[str]
+
+
+class Execute(_Message):
+    type: Literal["execute"] = "execute"
+    code: str
+    layers: list[Layer]
+    from_cycle: int
+    round: int
+
+
+class Events(_Message):
+    type: Literal["events"] = "events"
+    cycle: int
+    cycle_seconds: float
+    events: list[SoundEvent]
+
+
+class BossEcho(_Message):
+    """A boss directive as the chat shows it, with whom it was routed to."""
+
+    type: Literal["boss_directive_echo"] = "boss_directive_echo"
+    text: str
+    to: list[str]
+    round: int
+
+
+class ErrorMessage(_Message):
+    type: Literal["error"] = "error"
+    message: str
+
+
+# --------------------------------------------------------------------------- client → server
+
+
+class StartJam(_Message):
+    type: Literal["start_jam"] = "start_jam"
+    members: list[str] | None = None
+
+
+class StopJam(_Message):
+    type: Literal["stop_jam"] = "stop_jam"
+
+
+class BossDirective(_Message):
+    type: Literal["boss_directive"] = "boss_directive"
+    text: str = Field(min_length=1, max_length=2000)
+
+
+class SetMute(_Message):
+    type: Literal["set_mute"] = "set_mute"
+    member: str
+    muted: bool
+
+
+class SetSolo(_Message):
+    type: Literal["set_solo"] = "set_solo"
+    member: str
+    soloed: bool
+
+
+class SetAutopilot(_Message):
+    type: Literal["set_autopilot"] = "set_autopilot"
+    enabled: bool
+    interval: float = Field(default=16.0, ge=8.0, le=30.0)
+
+
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
+    JamStateUpdate,
+    AgentThought,
+    AgentStatus,
+    MusicalContextUpdate,
+    Execute,
+    Events,
+    BossEcho,
+    ErrorMessage,
+)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
+    StartJam,
+    StopJam,
+    BossDirective,
+    SetMute,
+    SetSolo,
+    SetAutopilot,
+)
