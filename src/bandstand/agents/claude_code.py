@@ -1,0 +1,418 @@
+"""The `claude-code` backend: one persistent `claude` CLI process per conversation.
+
+The process runs ``claude -p --output-format stream-json --verbose
+--input-format stream-json --system-prompt <persona> --tools "" …`` in its own
+process group. A turn writes one ``user`` line and reads stdout until the
+``result`` line (the end-of-turn signal); ``assistant`` text and tool-use blocks
+become ``text_delta`` / ``tool_use`` events. Non-JSON stdout lines are skipped.
+A result with ``is_error`` (or a non-success subtype, or a missing structured
+output when a JSON schema is enforced) fails the turn.
+
+After a per-turn timeout the session calls `interrupt()`: an ``interrupt``
+control request first; if no ``result`` follows within the grace period the
+group gets SIGTERM, then SIGKILL. A process that died (crash, kill) is
+restarted at the next turn, and the conversation so far is replayed to it in
+that turn's message. `close()` interrupts a running turn, closes stdin, waits,
+then SIGTERM/SIGKILL. Children are recorded in a `ProcessRegistry`; the
+backend reaps leftovers of crashed hosts when it opens its first conversation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bandstand.agents.base import Conversation, Emit, Message, TurnReply, TurnRequest, Usage
+from bandstand.agents.breaker import CircuitBreaker
+from bandstand.agents.procs import ProcessRegistry, terminate_group
+from bandstand.errors import BackendUnavailable, TurnFailed
+
+_LINE_LIMIT = 32 * 1024 * 1024
+
+
+def schema_instruction(schema: Mapping[str, Any]) -> str:
+    """What an LLM is told when a turn's reply must follow a JSON schema."""
+    return (
+        "\n\nReply with only one JSON object (no prose, no code fence) matching this JSON schema: "
+        + json.dumps(schema, separators=(",", ":"))
+    )
+
+
+def replay_text(history: Sequence[Message], text: str) -> str:
+    """One message that gives a restarted process the conversation so far."""
+    lines = [f"[{m.role}] {m.content}" for m in history]
+    return (
+        "(The conversation so far, replayed after a restart:)\n"
+        + "\n".join(lines)
+        + "\n(End of the replay. The next message follows.)\n"
+        + text
+    )
+
+
+class ClaudeCodeBackend:
+    """``ClaudeCodeBackend(bin="claude", model=None, …)``; one process per conversation."""
+
+    name = "claude-code"
+
+    def __init__(
+        self,
+        *,
+        bin: str = "claude",
+        model: str | None = None,
+        thinking: bool = False,
+        bare: bool = False,
+        extra_args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        registry: ProcessRegistry | None = None,
+        init_timeout: float = 60.0,
+        interrupt_grace: float = 2.0,
+        term_grace: float = 2.0,
+        breaker_threshold: int = 3,
+        breaker_cooldown: float = 30.0,
+    ) -> None:
+        self.bin = bin
+        self.model = model
+        self.thinking = thinking
+        self.bare = bare
+        self.extra_args = tuple(extra_args)
+        self.env = dict(env or {})
+        self.registry = registry or ProcessRegistry()
+        self.init_timeout = init_timeout
+        self.interrupt_grace = interrupt_grace
+        self.term_grace = term_grace
+        self.breaker_threshold = breaker_threshold
+        self.breaker_cooldown = breaker_cooldown
+        self._reaped = False
+
+    def executable(self) -> str:
+        """The resolved path of the CLI, or `BackendUnavailable` saying how to get it."""
+        found = shutil.which(self.bin)
+        if found is None:
+            raise BackendUnavailable(
+                f"claude-code: the Claude Code CLI '{self.bin}' was not found; install it "
+                "(npm install -g @anthropic-ai/claude-code) or set BANDSTAND_CLAUDE_BIN",
+                backend=self.name,
+            )
+        return found
+
+    def command(self, persona: str, options: Mapping[str, Any]) -> list[str]:
+        cmd = [
+            self.executable(),
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--system-prompt",
+            persona,
+            "--tools",
+            "",
+            "--strict-mcp-config",
+            "--no-session-persistence",
+        ]
+        model = options.get("model") or self.model
+        if model:
+            cmd += ["--model", str(model)]
+        if not (options.get("thinking", self.thinking)):
+            cmd += ["--thinking", "disabled"]
+        if options.get("bare", self.bare):
+            cmd.append("--bare")
+        if options.get("json_schema") is not None:
+            cmd += ["--json-schema", json.dumps(options["json_schema"], separators=(",", ":"))]
+        if options.get("max_budget_usd") is not None:
+            cmd += ["--max-budget-usd", str(options["max_budget_usd"])]
+        cmd += [*self.extra_args, *map(str, options.get("extra_args", ()))]
+        return cmd
+
+    async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
+        if not self._reaped:
+            self._reaped = True
+            self.registry.reap_stale()
+        conversation = ClaudeCodeConversation(self, self.command(persona, options), options)
+        try:
+            await conversation.spawn()
+        except BaseException:
+            await conversation.close()
+            raise
+        return conversation
+
+
+class ClaudeCodeConversation:
+    """One live `claude` process and the turns run on it."""
+
+    def __init__(
+        self, backend: ClaudeCodeBackend, cmd: list[str], options: Mapping[str, Any]
+    ) -> None:
+        self.backend = backend
+        self.cmd = cmd
+        self.enforced_schema = options.get("json_schema") is not None
+        self.proc: asyncio.subprocess.Process | None = None
+        self.restarts = 0
+        self.breaker = CircuitBreaker(
+            threshold=backend.breaker_threshold,
+            cooldown=backend.breaker_cooldown,
+            name="claude-code",
+        )
+        self._busy = False
+        self._replay = False
+        self._cost_seen = 0.0
+        self._requests = 0
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    # ------------------------------------------------------------------ process
+
+    async def spawn(self) -> None:
+        env = {**os.environ, **self.backend.env}
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.cmd,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+                limit=_LINE_LIMIT,
+                env=env,
+            )
+        except OSError as exc:
+            raise BackendUnavailable(
+                f"claude-code: cannot run {self.cmd[0]}: {exc}", retryable=False
+            ) from exc
+        self.backend.registry.register(self.proc.pid, self.proc.pid, self.cmd)
+        self._cost_seen = 0.0
+        self._busy = False
+        self._stderr_task = asyncio.create_task(self._drain_stderr(self.proc))
+        request_id = self._request_id()
+        self._write(
+            {
+                "type": "control_request",
+                "request_id": request_id,
+                "request": {"subtype": "initialize", "hooks": None},
+            }
+        )
+        try:
+            async with asyncio.timeout(self.backend.init_timeout):
+                while True:
+                    msg = await self._read()
+                    if msg is None:
+                        raise BackendUnavailable(
+                            f"claude-code: the CLI exited at start (code {await self.proc.wait()}): {self.stderr_tail()}",
+                            retryable=True,
+                        )
+                    if (
+                        msg.get("type") == "control_response"
+                        and msg.get("response", {}).get("request_id") == request_id
+                    ):
+                        return
+        except TimeoutError:
+            raise BackendUnavailable(
+                f"claude-code: no answer to initialize within {self.backend.init_timeout} s",
+                retryable=True,
+            ) from None
+
+    async def _drain_stderr(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stderr is not None
+        with contextlib.suppress(Exception):
+            while line := await proc.stderr.readline():
+                self._stderr.append(line.decode("utf-8", "replace").rstrip())
+
+    def stderr_tail(self) -> str:
+        return " | ".join(self._stderr) or "(no stderr)"
+
+    def _alive(self) -> bool:
+        proc = self.proc
+        return (
+            proc is not None
+            and proc.returncode is None
+            and proc.stdout is not None
+            and not proc.stdout.at_eof()
+        )
+
+    def _request_id(self) -> str:
+        self._requests += 1
+        return f"req_{self._requests}_bandstand"
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(obj, ensure_ascii=False) + "\n").encode())
+
+    async def _read(self) -> dict[str, Any] | None:
+        """The next JSON object from stdout, None at EOF; non-JSON lines are skipped."""
+        assert self.proc is not None and self.proc.stdout is not None
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                return None
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(msg, dict):
+                return msg
+
+    async def _kill(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        await terminate_group(proc, grace=self.backend.term_grace)
+        self.backend.registry.unregister(proc.pid)
+        if self._stderr_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._stderr_task, 1.0)
+
+    async def _restart(self) -> None:
+        await self._kill()
+        self.restarts += 1
+        try:
+            await self.spawn()
+        except BaseException:
+            self.breaker.failure()
+            raise
+        self._replay = True
+
+    # ------------------------------------------------------------------ turns
+
+    async def turn(self, request: TurnRequest, emit: Emit) -> TurnReply:
+        if self._closed:
+            raise TurnFailed("claude-code: the conversation is closed")
+        self.breaker.before_call()  # crash loops and failing starts open the breaker
+        if not self._alive():
+            await self._restart()
+            emit("backend_restarted", {"restarts": self.restarts, "pid": self.pid})
+        text = request.text
+        if request.schema is not None and not self.enforced_schema:
+            text += schema_instruction(request.schema)
+        if self._replay and request.history:
+            text = replay_text(request.history, text)
+        self._replay = False
+        try:
+            reply = await self._run_turn(text, emit)
+        except TurnFailed as exc:
+            # a crash or API error counts against the process; a bad reply from a healthy one does not
+            (self.breaker.failure if exc.retryable else self.breaker.success)()
+            raise
+        except asyncio.CancelledError:  # timed out or stopped
+            self.breaker.failure()
+            raise
+        self.breaker.success()
+        return reply
+
+    async def _run_turn(self, text: str, emit: Emit) -> TurnReply:
+        assert self.proc is not None and self.proc.stdin is not None
+        self._write(
+            {
+                "type": "user",
+                "message": {"role": "user", "content": text},
+                "parent_tool_use_id": None,
+                "session_id": "default",
+            }
+        )
+        self._busy = True
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            await self.proc.stdin.drain()
+        while True:
+            msg = await self._read()
+            if msg is None:
+                self._busy = False
+                code = await self.proc.wait()
+                raise TurnFailed(
+                    f"claude-code: the CLI exited mid-turn (code {code}): {self.stderr_tail()}",
+                    retryable=True,
+                    exit_code=code,
+                )
+            kind = msg.get("type")
+            if kind == "assistant":
+                for block in msg.get("message", {}).get("content", ()) or ():
+                    if block.get("type") == "text" and block.get("text"):
+                        emit("text_delta", {"text": block["text"]})
+                    elif block.get("type") == "tool_use":
+                        emit("tool_use", {"tool": block.get("name"), "input": block.get("input")})
+            elif kind == "result":
+                self._busy = False
+                return self._finish(msg)
+
+    def _finish(self, msg: dict[str, Any]) -> TurnReply:
+        total = float(msg.get("total_cost_usd") or 0.0)
+        cost, self._cost_seen = max(0.0, total - self._cost_seen), max(total, self._cost_seen)
+        raw = msg.get("usage") or {}
+        usage = Usage(
+            int(raw.get("input_tokens") or 0),
+            int(raw.get("output_tokens") or 0),
+            int(raw.get("cache_read_input_tokens") or 0),
+            int(raw.get("cache_creation_input_tokens") or 0),
+            cost,
+        )
+        subtype = msg.get("subtype")
+        if msg.get("is_error") or subtype != "success":
+            raise TurnFailed(
+                f"claude-code: turn ended with {subtype}{' (is_error)' if msg.get('is_error') else ''}: "
+                f"{str(msg.get('result') or '')[:300]}",
+                retryable=True,
+                subtype=subtype,
+            )
+        structured = msg.get("structured_output")
+        if self.enforced_schema and structured is None:
+            raise TurnFailed("claude-code: the reply has no structured output", retryable=False)
+        meta = {
+            "session_id": msg.get("session_id"),
+            "duration_ms": msg.get("duration_ms"),
+            "pid": self.pid,
+        }
+        return TurnReply(str(msg.get("result") or ""), structured, usage, meta)
+
+    async def interrupt(self) -> None:
+        """Interrupt the running turn; kill and mark for restart if it does not end in time."""
+        if not self._busy or not self._alive():
+            return
+        try:
+            self._write(
+                {
+                    "type": "control_request",
+                    "request_id": self._request_id(),
+                    "request": {"subtype": "interrupt"},
+                }
+            )
+            async with asyncio.timeout(self.backend.interrupt_grace):
+                while (msg := await self._read()) is not None:
+                    if msg.get("type") == "result":
+                        self._busy = False
+                        total = float(msg.get("total_cost_usd") or 0.0)
+                        self._cost_seen = max(total, self._cost_seen)
+                        return
+        except (TimeoutError, OSError):
+            pass
+        await self._kill()
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        proc = self.proc
+        if proc is None:
+            return
+        if self._busy and self._alive():
+            with contextlib.suppress(Exception):
+                self._write(
+                    {
+                        "type": "control_request",
+                        "request_id": self._request_id(),
+                        "request": {"subtype": "interrupt"},
+                    }
+                )
+        if proc.stdin is not None:
+            with contextlib.suppress(Exception):
+                proc.stdin.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), self.backend.interrupt_grace)
+        await self._kill()

@@ -1,0 +1,35 @@
+"""pytest fixtures for the faithful local peers. Import them into a conftest:
+
+from tests.peers.fixtures import claude_bin, claude_backend, openai_server, anthropic_server  # noqa: F401
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bandstand.agents.claude_code import ClaudeCodeBackend
+from bandstand.agents.procs import ProcessRegistry
+from tests.peers.claude import fake_claude_bin
+
+
+@pytest.fixture
+def claude_bin(tmp_path: Path) -> Path:
+    """An executable fake `claude` in a temporary folder."""
+    return fake_claude_bin(tmp_path / "bin")
+
+
+@pytest.fixture
+def claude_backend(tmp_path: Path, claude_bin: Path) -> Iterator[ClaudeCodeBackend]:
+    """A claude-code backend on the fake CLI, with its own PID registry and short graces."""
+    backend = ClaudeCodeBackend(
+        bin=str(claude_bin),
+        registry=ProcessRegistry(tmp_path / "pids"),
+        init_timeout=10.0,
+        interrupt_grace=0.5,
+        term_grace=0.5,
+    )
+    yield backend
+    backend.registry.reap_own()
