@@ -407,10 +407,10 @@ class Board:
         check_transition(Role.MUSICIAN, current.state, to_state, task_id=task_id)
         if to_state is State.COMPLETE and task_id != CONDUCTOR_TASK:
             self._require_final_approval(task_id)
-        now = self._now()
         terminal = to_state in TERMINAL
         if message_type and terminal:
             self.post(task_id, message_type, message or "", from_session=session_id)
+        now = self._now()
         with self.store.transaction(write=True) as tx:
             if message_type and not terminal:
                 tx.one("lock_messages")

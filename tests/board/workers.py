@@ -1,0 +1,47 @@
+"""Worker processes for the concurrency and fault tests (run with `python -m`).
+
+    python -m tests.board.workers claim-all URL SESSION OUT      claim until none is left; write claimed ids to OUT
+    python -m tests.board.workers claim-one URL SESSION TASK     try one claim; exit 0 won, 1 blocked
+    python -m tests.board.workers post URL SESSION N             post N messages
+    python -m tests.board.workers work URL SESSION TASK WORKDIR  claim, log a step, heartbeat forever (to be killed)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from bandstand.board import Board
+from bandstand.board.taskfiles import TaskFiles
+
+
+def main(argv: list[str]) -> int:
+    cmd, url, session, *rest = argv
+    board = Board.open(url, migrate=False, workdir=rest[-1] if cmd == "work" else ".")
+    if cmd == "claim-all":
+        claimed = []
+        while (result := board.claim_next(session)) is not None:
+            claimed.append(result.task_id)
+        Path(rest[0]).write_text("\n".join(claimed))
+        return 0
+    if cmd == "claim-one":
+        return 0 if board.claim(rest[0], session).claimed else 1
+    if cmd == "post":
+        for i in range(int(rest[0])):
+            board.post("task-01", "status", f"{session} {i}", from_session=session)
+        return 0
+    if cmd == "work":
+        task_id = rest[0]
+        assert board.claim(task_id, session).claimed
+        files = TaskFiles(rest[1], task_id)
+        files.step_started(1, ctx=12)
+        print("working", flush=True)
+        while True:
+            board.heartbeat(task_id, session)
+            time.sleep(0.05)
+    raise SystemExit(f"unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
