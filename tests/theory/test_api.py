@@ -1,0 +1,69 @@
+"""The public API of bandstand.theory is pinned."""
+
+from __future__ import annotations
+
+import bandstand.theory as theory
+
+
+def test_exports_are_pinned() -> None:
+    assert theory.__all__ == [
+        "BASE_SUFFIXES",
+        "KEY_MODES",
+        "PROFILES",
+        "SCALES",
+        "SCALE_ALIASES",
+        "Chord",
+        "Interval",
+        "Key",
+        "KeyEstimate",
+        "NoteName",
+        "RomanFigure",
+        "RomanNumeral",
+        "Scale",
+        "analyse_chord",
+        "chord_from_notes",
+        "detect_key",
+        "format_chord",
+        "get_scale",
+        "interval_between",
+        "make_chord",
+        "midi_to_note",
+        "motion",
+        "note_to_midi",
+        "parse_chord",
+        "parse_interval",
+        "parse_key",
+        "parse_note_name",
+        "parse_roman",
+        "pitch_class",
+        "pitch_class_histogram",
+        "roman_to_chord",
+        "scale_type",
+        "spell_pitch_class",
+        "transpose",
+        "transpose_midi",
+        "voice_chord",
+        "voice_progression",
+    ]
+    for name in theory.__all__:
+        assert getattr(theory, name) is not None
+
+
+def test_the_briefs_examples() -> None:
+    assert theory.note_to_midi("C#4") == 61
+    assert theory.midi_to_note(61) == "C#4"
+    assert theory.midi_to_note(61, key="Ab major") == "Db4"
+    assert theory.pitch_class("Eb") == 3
+    assert theory.spell_pitch_class(3, "Bb major") == "Eb"
+    assert theory.transpose("C#4", "M3") == "E#4"
+    assert theory.get_scale("Eb dorian").notes == ("Eb", "F", "Gb", "Ab", "Bb", "C", "Db")
+    key = theory.parse_key("F# minor")
+    assert (key.tonic, key.mode, key.signature) == ("F#", "minor", 3)
+    chord = theory.parse_chord("Cm7b5/Gb")
+    assert (chord.root, chord.root_name, chord.quality, chord.bass) == (0, "C", "m7b5", 6)
+    assert chord.pitch_classes == (0, 3, 6, 10)
+    assert theory.format_chord(chord) == "Cm7b5/Gb"
+    assert theory.voice_chord("C", 48, 72) == (48, 52, 55)
+    assert theory.roman_to_chord("V7/ii", "C major").symbol == "A7"
+    assert theory.analyse_chord("A7", "C major") == "V7/ii"
+    assert theory.detect_key([60, 62, 64, 65, 67, 69, 71, 72]).key.name == "C major"
