@@ -1,0 +1,77 @@
+"""The pattern engine: a Strudel-compatible pattern language in Python.
+
+Patterns are queries over exact rational time (cycles) answering haps; see
+`bandstand.patterns.pattern`. Build them with mini-notation (`mini`), the
+constructors below, registered transforms (also methods: `p.fast(2)`), or
+from expression text with `evaluate` (the safe expression language).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.pattern import (
+    Pattern,
+    fastcat,
+    gap,
+    nothing,
+    pure,
+    reify,
+    sequence,
+    silence,
+    slowcat,
+    stack,
+    steady,
+    stepcat,
+)
+from bandstand.patterns.time import TimeSpan, to_time
+
+__all__ = [
+    "Hap",
+    "Pattern",
+    "TimeSpan",
+    "cat",
+    "evaluate",
+    "fastcat",
+    "gap",
+    "mini",
+    "nothing",
+    "pattern_to_song",
+    "pure",
+    "reify",
+    "seq",
+    "sequence",
+    "silence",
+    "slowcat",
+    "stack",
+    "steady",
+    "stepcat",
+    "timecat",
+    "to_time",
+    "validate_pattern",
+]
+
+cat = slowcat
+seq = sequence
+timecat = stepcat
+
+# The expression language, validation and score rendering live in their own
+# modules (another engineer's); they are imported on first use.
+_LAZY = {
+    "mini": ("bandstand.patterns.mini", "mini"),
+    "evaluate": ("bandstand.patterns.expr", "evaluate"),
+    "validate_pattern": ("bandstand.patterns.validate", "validate_pattern"),
+    "pattern_to_song": ("bandstand.patterns.to_score", "pattern_to_song"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'bandstand.patterns' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(target[0]), target[1])
+    globals()[name] = value
+    return value

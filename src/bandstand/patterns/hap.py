@@ -1,0 +1,68 @@
+"""Haps: one value active over a time span.
+
+A hap (Strudel's name for an event) has a `whole` (the event's full span, or
+None for a continuous value sampled from a signal), a `part` (the fragment
+inside the query span, never outside the whole) and a `value`. `context` holds
+the source locations ((start, end) character offsets) that produced it, for
+highlighting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bandstand.patterns.time import TimeSpan, show_time
+
+__all__ = ["Hap"]
+
+Location = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Hap:
+    """A value active over `part`, a fragment of the event `whole` (None if continuous)."""
+
+    whole: TimeSpan | None
+    part: TimeSpan
+    value: Any
+    context: tuple[Location, ...] = ()
+
+    def has_onset(self) -> bool:
+        """True if this fragment contains the start of its event."""
+        return self.whole is not None and self.whole.begin == self.part.begin
+
+    def whole_or_part(self) -> TimeSpan:
+        return self.part if self.whole is None else self.whole
+
+    def with_span(self, func: Any) -> Hap:
+        whole = self.whole
+        return Hap(None if whole is None else func(whole), func(self.part), self.value, self.context)
+
+    def with_value(self, func: Any) -> Hap:
+        return Hap(self.whole, self.part, func(self.value), self.context)
+
+    def with_context(self, context: tuple[Location, ...]) -> Hap:
+        return Hap(self.whole, self.part, self.value, context)
+
+    def combine_context(self, other: Hap) -> tuple[Location, ...]:
+        """This hap's locations followed by `other`'s."""
+        if not other.context:
+            return self.context
+        if not self.context:
+            return other.context
+        return self.context + other.context
+
+    def span_equals(self, other: Hap) -> bool:
+        return self.whole == other.whole
+
+    def show(self) -> str:
+        """A compact readable form, like Strudel's `Hap.show`."""
+        part = self.part
+        if self.whole is None:
+            return f"~{part.show()} {self.value!r}"
+        w = self.whole
+        prefix = f"{show_time(w.begin)} ⇜ " if w.begin != part.begin else ""
+        suffix = f" ⇝ {show_time(w.end)}" if w.end != part.end else ""
+        inner = part.show() if w == part else f"({part.show()})"
+        return f"[ {prefix}{inner}{suffix} | {self.value!r} ]"

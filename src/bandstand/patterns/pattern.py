@@ -1,0 +1,691 @@
+"""The Pattern: a function from a query span to the haps active in it.
+
+A pattern is queried with a `TimeSpan` and a controls mapping (the random
+seed lives there) and answers a list of `Hap`s. Everything else is built from
+the few combinators here: mapping values, mapping query and hap time,
+applicative combination (`app_left/right/both`) and monadic joins
+(`inner/outer/squeeze/reset/restart`). Public transforms (fast, every, ...)
+are plain functions registered in `bandstand.patterns.registry`, which also
+makes them reachable as methods (`p.fast(2)`) through `__getattr__`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from gmpy2 import mpq
+
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.time import ONE, ZERO, Time, TimeSpan, to_time
+
+__all__ = [
+    "EMPTY_CONTROLS",
+    "Pattern",
+    "fastcat",
+    "gap",
+    "is_pattern",
+    "nothing",
+    "pure",
+    "reify",
+    "sequence",
+    "silence",
+    "slowcat",
+    "slowcat_prime",
+    "stack",
+    "steady",
+    "stepcat",
+    "time_lcm",
+]
+
+Controls = dict[str, Any]
+Query = Callable[[TimeSpan, Controls], list[Hap]]
+EMPTY_CONTROLS: Controls = {}
+_NOT_PURE = object()
+
+
+def time_lcm(*values: Time | None) -> Time | None:
+    """fraction.js's lcm over the defined values (None if there are none)."""
+    xs = [v for v in values if v is not None]
+    if not xs:
+        return None
+    result = xs[-1]
+    for x in xs[:-1]:
+        if result == 0 and x == 0:
+            result = ZERO
+            continue
+        n = result.numerator * x.numerator
+        d = math.gcd(int(result.numerator), int(x.numerator)) * math.gcd(
+            int(result.denominator), int(x.denominator)
+        )
+        result = mpq(n, d) if d else ZERO
+    return result
+
+
+class Pattern:
+    """A query from a time span to haps. Build with the constructors, never by hand."""
+
+    __slots__ = ("_pure", "_pure_loc", "query", "steps", "steps_source", "weight")
+
+    def __init__(self, query: Query, steps: Any = None) -> None:
+        self.query = query
+        self.steps: Time | None = None if steps is None else to_time(steps)
+        self._pure: Any = _NOT_PURE
+        self._pure_loc: tuple[int, int] | None = None
+        self.weight: Time | None = None
+        self.steps_source = False
+
+    # ------------------------------------------------------------------ querying
+
+    def query_arc(self, begin: Any, end: Any, controls: Controls | None = None) -> list[Hap]:
+        """The haps active between `begin` and `end` (cycles, any exact or float number)."""
+        return self.query(TimeSpan(to_time(begin), to_time(end)), controls or EMPTY_CONTROLS)
+
+    def first_cycle(self) -> list[Hap]:
+        return self.query_arc(0, 1)
+
+    @property
+    def is_pure(self) -> bool:
+        return self._pure is not _NOT_PURE
+
+    @property
+    def pure_value(self) -> Any:
+        return self._pure
+
+    def has_steps(self) -> bool:
+        return self.steps is not None
+
+    def copy(self) -> Pattern:
+        """A new pattern object with the same query and attributes."""
+        result = Pattern(self.query)
+        result.steps, result._pure, result._pure_loc = self.steps, self._pure, self._pure_loc
+        result.weight, result.steps_source = self.weight, self.steps_source
+        return result
+
+    def set_steps(self, steps: Any) -> Pattern:
+        self.steps = None if steps is None else to_time(steps)
+        return self
+
+    def with_steps(self, func: Callable[[Time], Any]) -> Pattern:
+        return Pattern(self.query, None if self.steps is None else func(self.steps))
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        # Registered transforms are methods: p.fast(2) == fast(2, p).
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from bandstand.patterns.registry import bound_method
+
+        method = bound_method(self, name)
+        if method is None:
+            raise AttributeError(f"Pattern has no method {name!r}")
+        return method
+
+    def __repr__(self) -> str:
+        haps = self.first_cycle()
+        shown = " ".join(h.show() for h in haps[:8])
+        more = " …" if len(haps) > 8 else ""
+        return f"Pattern({shown}{more})"
+
+    # ------------------------------------------------------------------ values
+
+    def with_value(self, func: Callable[[Any], Any]) -> Pattern:
+        query = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            return [Hap(h.whole, h.part, func(h.value), h.context) for h in query(span, ctl)]
+
+        return Pattern(q, self.steps)
+
+    fmap = with_value
+
+    def with_haps(self, func: Callable[[list[Hap], TimeSpan, Controls], list[Hap]]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: func(query(span, ctl), span, ctl), self.steps)
+
+    def with_hap(self, func: Callable[[Hap], Hap]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: [func(h) for h in query(span, ctl)], self.steps)
+
+    def filter_haps(self, test: Callable[[Hap], bool]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: [h for h in query(span, ctl) if test(h)])
+
+    def filter_values(self, test: Callable[[Any], bool]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: [h for h in query(span, ctl) if test(h.value)], self.steps)
+
+    def remove_undefineds(self) -> Pattern:
+        return self.filter_values(lambda v: v is not None)
+
+    def onsets_only(self) -> Pattern:
+        return self.filter_haps(Hap.has_onset)
+
+    def discrete_only(self) -> Pattern:
+        return self.filter_haps(lambda h: h.whole is not None)
+
+    def with_context(self, func: Callable[[tuple[tuple[int, int], ...]], Any]) -> Pattern:
+        result = self.with_hap(lambda h: Hap(h.whole, h.part, h.value, func(h.context)))
+        result._pure, result._pure_loc = self._pure, self._pure_loc
+        return result
+
+    def with_loc(self, start: int, end: int) -> Pattern:
+        loc = (start, end)
+        result = self.with_context(lambda ctx: (*ctx, loc))
+        if self.is_pure:
+            result._pure_loc = loc
+        return result
+
+    def strip_context(self) -> Pattern:
+        return self.with_hap(lambda h: Hap(h.whole, h.part, h.value, ()))
+
+    # ------------------------------------------------------------------ time
+
+    def with_query_span(self, func: Callable[[TimeSpan], TimeSpan]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: query(func(span), ctl))
+
+    def with_query_span_maybe(self, func: Callable[[TimeSpan], TimeSpan | None]) -> Pattern:
+        query = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            new = func(span)
+            return [] if new is None else query(new, ctl)
+
+        return Pattern(q)
+
+    def with_query_time(self, func: Callable[[Time], Time]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: query(TimeSpan(func(span.begin), func(span.end)), ctl))
+
+    def with_hap_span(self, func: Callable[[TimeSpan], TimeSpan]) -> Pattern:
+        query = self.query
+        return Pattern(lambda span, ctl: [h.with_span(func) for h in query(span, ctl)])
+
+    def with_hap_time(self, func: Callable[[Time], Time]) -> Pattern:
+        return self.with_hap_span(lambda s: TimeSpan(func(s.begin), func(s.end)))
+
+    def split_queries(self) -> Pattern:
+        """Query each cycle separately."""
+        query = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            b, e = span.begin, span.end
+            fb = math.floor(b)
+            if b == e or e <= fb + 1:
+                return query(span, ctl)
+            out: list[Hap] = []
+            for sub in span.span_cycles():
+                out.extend(query(sub, ctl))
+            return out
+
+        return Pattern(q)
+
+    def _fast(self, factor: Any) -> Pattern:
+        if isinstance(factor, (int, float)) and factor == 0:
+            return silence
+        f = to_time(factor)
+        if f == 0:
+            return silence
+        query = self.query
+        if f < 0:
+            # Strudel maps query times through a negative factor, giving reversed spans.
+            return Pattern(lambda span, ctl: [], self.steps)
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for h in query(TimeSpan(span.begin * f, span.end * f), ctl):
+                w = h.whole
+                p = h.part
+                out.append(
+                    Hap(
+                        None if w is None else TimeSpan(w.begin / f, w.end / f),
+                        TimeSpan(p.begin / f, p.end / f),
+                        h.value,
+                        h.context,
+                    )
+                )
+            return out
+
+        return Pattern(q, self.steps)
+
+    def _slow(self, factor: Any) -> Pattern:
+        if isinstance(factor, (int, float)) and factor == 0:
+            return silence
+        f = to_time(factor)
+        if f == 0:
+            return silence
+        return self._fast(ONE / f)
+
+    def _early(self, offset: Any) -> Pattern:
+        o = to_time(offset)
+        if o == 0:
+            return Pattern(self.query, self.steps)
+        query = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for h in query(TimeSpan(span.begin + o, span.end + o), ctl):
+                w = h.whole
+                p = h.part
+                out.append(
+                    Hap(
+                        None if w is None else TimeSpan(w.begin - o, w.end - o),
+                        TimeSpan(p.begin - o, p.end - o),
+                        h.value,
+                        h.context,
+                    )
+                )
+            return out
+
+        return Pattern(q, self.steps)
+
+    def _late(self, offset: Any) -> Pattern:
+        return self._early(-to_time(offset))
+
+    # ------------------------------------------------------------------ applicative
+
+    def app_whole(self, whole_func: Callable[[Any, Any], Any], pat_val: Pattern) -> Pattern:
+        pat_func = self
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            hap_vals = pat_val.query(span, ctl)
+            out = []
+            for hf in pat_func.query(span, ctl):
+                for hv in hap_vals:
+                    s = hf.part.intersection(hv.part)
+                    if s is None:
+                        continue
+                    out.append(Hap(whole_func(hf.whole, hv.whole), s, hf.value(hv.value), hv.combine_context(hf)))
+            return out
+
+        return Pattern(q)
+
+    def app_both(self, pat_val: Pattern) -> Pattern:
+        def whole_func(a: TimeSpan | None, b: TimeSpan | None) -> TimeSpan | None:
+            if a is None or b is None:
+                return None
+            return a.intersection_e(b)
+
+        result = self.app_whole(whole_func, pat_val)
+        result.steps = time_lcm(pat_val.steps, self.steps)
+        return result
+
+    def app_left(self, pat_val: Pattern) -> Pattern:
+        fq, vq = self.query, pat_val.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for hf in fq(span, ctl):
+                w = hf.whole
+                for hv in vq(hf.part if w is None else w, ctl):
+                    part = hf.part.intersection(hv.part)
+                    if part is not None:
+                        out.append(Hap(w, part, hf.value(hv.value), hv.combine_context(hf)))
+            return out
+
+        return Pattern(q, self.steps)
+
+    def app_right(self, pat_val: Pattern) -> Pattern:
+        fq, vq = self.query, pat_val.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for hv in vq(span, ctl):
+                w = hv.whole
+                for hf in fq(hv.part if w is None else w, ctl):
+                    part = hf.part.intersection(hv.part)
+                    if part is not None:
+                        out.append(Hap(w, part, hf.value(hv.value), hv.combine_context(hf)))
+            return out
+
+        return Pattern(q, pat_val.steps)
+
+    # ------------------------------------------------------------------ monadic joins
+
+    def bind_whole(self, choose_whole: Callable[[Any, Any], Any], func: Callable[[Any], Pattern]) -> Pattern:
+        outer = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for a in outer(span, ctl):
+                for b in func(a.value).query(a.part, ctl):
+                    out.append(Hap(choose_whole(a.whole, b.whole), b.part, b.value, a.context + b.context))
+            return out
+
+        return Pattern(q)
+
+    def bind(self, func: Callable[[Any], Pattern]) -> Pattern:
+        def whole_func(a: TimeSpan | None, b: TimeSpan | None) -> TimeSpan | None:
+            if a is None or b is None:
+                return None
+            return a.intersection_e(b)
+
+        return self.bind_whole(whole_func, func)
+
+    def join(self) -> Pattern:
+        return self.bind(lambda p: p)
+
+    def outer_bind(self, func: Callable[[Any], Pattern]) -> Pattern:
+        return self.bind_whole(lambda a, _b: a, func).set_steps(self.steps)
+
+    def outer_join(self) -> Pattern:
+        return self.outer_bind(lambda p: p)
+
+    def inner_bind(self, func: Callable[[Any], Pattern]) -> Pattern:
+        return self.bind_whole(lambda _a, b: b, func)
+
+    def inner_join(self) -> Pattern:
+        outer = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for a in outer(span, ctl):
+                for b in a.value.query(a.part, ctl):
+                    out.append(Hap(b.whole, b.part, b.value, a.context + b.context))
+            return out
+
+        return Pattern(q)
+
+    def reset_join(self, restart: bool = False) -> Pattern:
+        outer = self.discrete_only().query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for oh in outer(span, ctl):
+                wb = oh.whole.begin  # type: ignore[union-attr]
+                shift = wb if restart else wb - math.floor(wb)
+                for ih in oh.value._late(shift).query(span, ctl):
+                    whole = None if ih.whole is None else ih.whole.intersection(oh.whole)
+                    part = ih.part.intersection(oh.part)
+                    if part is not None:
+                        out.append(Hap(whole, part, ih.value, oh.combine_context(ih)))
+            return out
+
+        return Pattern(q)
+
+    def restart_join(self) -> Pattern:
+        return self.reset_join(True)
+
+    def squeeze_join(self) -> Pattern:
+        outer = self.discrete_only().query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            out = []
+            for oh in outer(span, ctl):
+                inner = oh.value._focus_span(oh.whole_or_part())
+                ow = oh.whole
+                for ih in inner.query(oh.part, ctl):
+                    whole = None
+                    if ih.whole is not None and ow is not None:
+                        whole = ih.whole.intersection(ow)
+                        if whole is None:
+                            continue
+                    part = ih.part.intersection(oh.part)
+                    if part is None:
+                        continue
+                    out.append(Hap(whole, part, ih.value, ih.combine_context(oh)))
+            return out
+
+        return Pattern(q)
+
+    def squeeze_bind(self, func: Callable[[Any], Pattern]) -> Pattern:
+        return self.fmap(func).squeeze_join()
+
+    def poly_join(self) -> Pattern:
+        pp = self
+        return pp.fmap(lambda p: p._extend(pp.steps / p.steps)).outer_join()
+
+    def _extend(self, factor: Any) -> Pattern:
+        return self._fast(factor)._expand(factor)
+
+    def _expand(self, factor: Any) -> Pattern:
+        return self.with_steps(lambda t: t * to_time(factor))
+
+    # ------------------------------------------------------------------ core time transforms
+
+    def _focus(self, b: Any, e: Any) -> Pattern:
+        b, e = to_time(b), to_time(e)
+        return self._early(mpq(math.floor(b)))._fast(ONE / (e - b))._late(b)
+
+    def _focus_span(self, span: TimeSpan) -> Pattern:
+        return self._focus(span.begin, span.end)
+
+    def _fast_gap(self, factor: Any) -> Pattern:
+        factor = to_time(factor)
+        query = self.query
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            cycle = mpq(math.floor(span.begin))
+            bpos = min((span.begin - cycle) * factor, ONE)
+            epos = min((span.end - cycle) * factor, ONE)
+            if bpos >= 1:
+                return []
+            out = []
+            for h in query(TimeSpan(cycle + bpos, cycle + epos), ctl):
+                begin, end = h.part.begin, h.part.end
+                hc = mpq(math.floor(begin))
+                nb = hc + min((begin - hc) / factor, ONE)
+                ne = hc + min((end - hc) / factor, ONE)
+                w = h.whole
+                whole = None if w is None else TimeSpan(nb - (begin - w.begin) / factor, ne + (w.end - end) / factor)
+                out.append(Hap(whole, TimeSpan(nb, ne), h.value, h.context))
+            return out
+
+        return Pattern(q).split_queries()
+
+    def _compress(self, b: Any, e: Any) -> Pattern:
+        b, e = to_time(b), to_time(e)
+        if b > e or b > 1 or e > 1 or b < 0 or e < 0:
+            return silence
+        if b == e:
+            # fastGap by an infinite factor: Strudel's division by zero yields nothing useful
+            return silence
+        return self._fast_gap(ONE / (e - b))._late(b)
+
+    def _zoom(self, s: Any, e: Any) -> Pattern:
+        s, e = to_time(s), to_time(e)
+        if s >= e:
+            return nothing
+        d = e - s
+        steps = None if self.steps is None else self.steps * d
+        return (
+            self.with_query_span(lambda span: span.with_cycle(lambda t: t * d + s))
+            .with_hap_span(lambda span: span.with_cycle(lambda t: (t - s) / d))
+            .split_queries()
+            .set_steps(steps)
+        )
+
+    def _repeat_cycles(self, n: Any) -> Pattern:
+        query = self.query
+        n = to_time(n)
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            cycle = mpq(math.floor(span.begin))
+            source = mpq(math.floor(cycle / n))
+            delta = cycle - source
+            out = []
+            for h in query(TimeSpan(span.begin - delta, span.end - delta), ctl):
+                out.append(h.with_span(lambda s: TimeSpan(s.begin + delta, s.end + delta)))
+            return out
+
+        return Pattern(q).split_queries().set_steps(self.steps)
+
+    def _segment(self, rate: Any) -> Pattern:
+        from bandstand.patterns.ops import keepif_out
+
+        return keepif_out(self, pure(True)._fast(rate)).set_steps(rate)
+
+
+# ---------------------------------------------------------------------- constructors
+
+
+def is_pattern(x: Any) -> bool:
+    return isinstance(x, Pattern)
+
+
+def gap(steps: Any) -> Pattern:
+    return Pattern(lambda span, ctl: [], steps)
+
+
+silence = gap(1)
+nothing = gap(0)
+
+
+def pure(value: Any) -> Pattern:
+    """`value` once per cycle, with the cycle as its whole."""
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        b, e = span.begin, span.end
+        fb = math.floor(b)
+        if b == e or e <= fb + 1:
+            s = mpq(fb)
+            return [Hap(TimeSpan(s, s + 1), span, value)]
+        out = []
+        for sub in span.span_cycles():
+            s = mpq(math.floor(sub.begin))
+            out.append(Hap(TimeSpan(s, s + 1), sub, value))
+        return out
+
+    result = Pattern(q, 1)
+    result._pure = value
+    return result
+
+
+def steady(value: Any) -> Pattern:
+    """`value` continuously (no whole)."""
+    return Pattern(lambda span, ctl: [Hap(None, span, value)])
+
+
+def reify(x: Any) -> Pattern:
+    """A pattern as is; anything else as `pure(x)` (strings stay plain, as in Strudel)."""
+    if isinstance(x, Pattern):
+        return x
+    return pure(x)
+
+
+def _seq_arg(x: Any) -> Pattern:
+    return sequence(*x) if isinstance(x, list) else reify(x)
+
+
+def stack(*pats: Any) -> Pattern:
+    """Play the patterns at once."""
+    ps = [_seq_arg(p) for p in pats]
+    queries = [p.query for p in ps]
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        out: list[Hap] = []
+        for query in queries:
+            out.extend(query(span, ctl))
+        return out
+
+    return Pattern(q, time_lcm(*(p.steps for p in ps)))
+
+
+def slowcat(*pats: Any) -> Pattern:
+    """One pattern per cycle, in turn; each keeps its own cycle count."""
+    ps = [fastcat(*p) if isinstance(p, list) else reify(p) for p in pats]
+    if len(ps) == 1:
+        return ps[0]
+    n = len(ps)
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        if n == 0:
+            return []
+        cyc = math.floor(span.begin)
+        pat: Pattern = ps[cyc % n]
+        offset = mpq(cyc - math.floor(span.begin / n))
+        if offset == 0:
+            return pat.query(span, ctl)
+        out = []
+        for h in pat.query(TimeSpan(span.begin - offset, span.end - offset), ctl):
+            w = h.whole
+            p = h.part
+            out.append(
+                Hap(
+                    None if w is None else TimeSpan(w.begin + offset, w.end + offset),
+                    TimeSpan(p.begin + offset, p.end + offset),
+                    h.value,
+                    h.context,
+                )
+            )
+        return out
+
+    return Pattern(q).split_queries().set_steps(time_lcm(*(p.steps for p in ps)))
+
+
+def slowcat_prime(*pats: Any) -> Pattern:
+    """Like slowcat, but each pattern is queried at the global cycle (no offset)."""
+    ps = [reify(p) for p in pats]
+    n = len(ps)
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        cyc = math.floor(span.begin)
+        if n == 0 or (cyc < 0 and cyc % n):
+            return []  # JavaScript's % keeps the sign: negative cycles index nothing
+        pat: Pattern = ps[cyc % n]
+        return pat.query(span, ctl)
+
+    return Pattern(q).split_queries()
+
+
+def fastcat(*pats: Any) -> Pattern:
+    """The patterns squeezed into one cycle each in turn."""
+    result = slowcat(*pats)
+    if len(pats) > 1:
+        result = result._fast(len(pats))
+        result.steps = mpq(len(pats))
+    return result
+
+
+def sequence(*pats: Any) -> Pattern:
+    return fastcat(*pats)
+
+
+def stepcat(*timepats: Any) -> Pattern:
+    """Concatenate patterns, each taking a share of the cycle proportional to its steps.
+
+    Each argument is a pattern (its steps, default 1) or a `[steps, pattern]` pair.
+    """
+    if not timepats:
+        return nothing
+    pairs: list[list[Any]] = []
+    for x in timepats:
+        if isinstance(x, (list, tuple)):
+            pairs.append([None if x[0] is None else to_time(x[0]), x[1]])
+        else:
+            p = reify(x)
+            pairs.append([p.steps if p.steps is not None else ONE, p])
+    if len(pairs) == 1:
+        only = reify(pairs[0][1])
+        return only.with_steps(lambda _t: pairs[0][0])
+    total = sum((p[0] for p in pairs), ZERO)
+    begin = ZERO
+    parts = []
+    for time, pat in pairs:
+        if time == 0:
+            continue
+        end = begin + time
+        parts.append(reify(pat)._compress(begin / total, end / total))
+        begin = end
+    result = stack(*parts)
+    result.steps = total
+    return result
+
+
+def sequence_p(pats: Sequence[Pattern]) -> Pattern:
+    """A pattern of lists, one element from each pattern."""
+    def appender(pat: Pattern) -> Callable[[list[Any]], Pattern]:
+        return lambda lst: pat.fmap(lambda v: [*lst, v])
+
+    result = pure([])
+    for pat in pats:
+        result = result.bind(appender(pat))
+    return result
+
+
+def flatten_haps(groups: Iterable[list[Hap]]) -> list[Hap]:
+    out: list[Hap] = []
+    for g in groups:
+        out.extend(g)
+    return out

@@ -1,0 +1,328 @@
+"""Continuous signals and seeded randomness, bit-exact with Strudel.
+
+A signal is sampled at the *begin* of each query span and has no whole.
+Randomness is Strudel's "legacy" xorshift generator over time: the value at
+time t (plus the seed set by ``.seed(n)``) repeats every 300 cycles, and
+``rand(0) == 0``. Random transforms (degrade, sometimes, shuffle, choose, ...)
+sample it at the start of each event, exactly as Strudel does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gmpy2 import mpq
+
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.ops import apply_op
+from bandstand.patterns.pattern import (
+    Pattern,
+    fastcat,
+    pure,
+    reify,
+    sequence_p,
+    silence,
+    stack,
+)
+from bandstand.patterns.time import TimeSpan, to_time
+from bandstand.patterns.transforms import from_bipolar, range_, round_, to_bipolar
+from bandstand.patterns.values import norm_number
+
+_2_29 = 536870912
+PatFunc = Callable[[Pattern], Pattern]
+
+
+# ---------------------------------------------------------------------- the generator
+
+
+def _i32(x: int) -> int:
+    x &= 0xFFFFFFFF
+    return x - 0x100000000 if x & 0x80000000 else x
+
+
+def _xorwise(x: int) -> int:
+    a = _i32(_i32(x << 13) ^ x)
+    b = _i32((a >> 17) ^ a)
+    return _i32(_i32(b << 5) ^ b)
+
+
+def _js_rem(a: float, b: float) -> float:
+    return math.fmod(a, b)
+
+
+def _time_to_int_seed(x: float) -> int:
+    y = x / 300
+    frac = y - math.trunc(y)
+    return _xorwise(math.trunc(frac * _2_29))
+
+
+def _int_seed_to_rand(x: int) -> float:
+    return _js_rem(x, _2_29) / _2_29
+
+
+def rands_at(t: Any, n: int = 1, seed: Any = None) -> Any:
+    """Strudel's getRandsAtTime: one value in [0, 1) for n == 1, else a list of n (signed)."""
+    x = float(t) + (0 if seed is None else seed)
+    s = _time_to_int_seed(x)
+    if n == 1:
+        return abs(_int_seed_to_rand(s))
+    out = []
+    for _ in range(n):
+        out.append(_int_seed_to_rand(s))
+        s = _xorwise(s)
+    return out
+
+
+# ---------------------------------------------------------------------- signals
+
+
+def signal(func: Callable[[Any, dict[str, Any]], Any]) -> Pattern:
+    """A continuous pattern whose value is `func(begin, controls)` for each query."""
+    return Pattern(lambda span, ctl: [Hap(None, span, func(span.begin, ctl))])
+
+
+def _seed(ctl: dict[str, Any]) -> Any:
+    return ctl.get("randSeed")
+
+
+saw = signal(lambda t, c: math.fmod(float(t), 1))
+saw2 = to_bipolar(saw)
+isaw = signal(lambda t, c: 1 - math.fmod(float(t), 1))
+isaw2 = to_bipolar(isaw)
+sine2 = signal(lambda t, c: math.sin(math.pi * 2 * float(t)))
+sine = from_bipolar(sine2)
+cosine = sine._early(mpq(1, 4))
+cosine2 = sine2._early(mpq(1, 4))
+square = signal(lambda t, c: math.floor(math.fmod(float(t) * 2, 2)))
+square2 = to_bipolar(square)
+tri = fastcat(saw, isaw)
+tri2 = fastcat(saw2, isaw2)
+itri = fastcat(isaw, saw)
+itri2 = fastcat(isaw2, saw2)
+rand = signal(lambda t, c: rands_at(t, 1, _seed(c)))
+rand2 = to_bipolar(rand)
+
+
+def _perlin_at(t: Any, seed: Any) -> float:
+    ft = float(t)
+    ta = math.floor(ft)
+    tb = ta + 1
+
+    def smoother(x: float) -> float:
+        return 6.0 * x**5 - 15.0 * x**4 + 10.0 * x**3
+
+    ra = rands_at(ta, 1, seed)
+    rb = rands_at(tb, 1, seed)
+    return float(ra + smoother(ft - ta) * (rb - ra))
+
+
+perlin = signal(lambda t, c: _perlin_at(t, _seed(c)))
+
+
+def run(n: Any) -> Pattern:
+    """0 .. n-1, one per step."""
+    return round_(range_(0, n, saw))._segment(n)
+
+
+def _brand_by(p: Any) -> Pattern:
+    return rand.fmap(lambda x: x < p)
+
+
+brand = _brand_by(0.5)
+
+
+def brand_by(p: Any) -> Pattern:
+    return reify(p).fmap(_brand_by).inner_join()
+
+
+def _irand(i: Any) -> Pattern:
+    return rand.fmap(lambda x: math.trunc(x * i))
+
+
+def irand(n: Any) -> Pattern:
+    """Random integers 0 .. n-1 (continuous; use with segment or struct)."""
+    return reify(n).fmap(_irand).inner_join()
+
+
+def _randrun_value(t: Any, ctl: dict[str, Any], n: int) -> Any:
+    base = mpq(math.floor(t)) + mpq(1, 2)
+    rs = rands_at(base, n, _seed(ctl))
+    values = rs if isinstance(rs, list) else [rs]
+    order = [i for _, i in sorted(((v, i) for i, v in enumerate(values)), key=lambda p: p[0])]
+    i = math.floor((t - math.floor(t)) * n) % n
+    return order[i]
+
+
+def randrun(n: Any) -> Pattern:
+    count = int(n)
+    return signal(lambda t, c: _randrun_value(t, c, count))._segment(n)
+
+
+# ---------------------------------------------------------------------- choosing
+
+
+def _choose_with(pat: Pattern, xs: list[Any]) -> Pattern | None:
+    pats = [reify(x) for x in xs]
+    if not pats:
+        return None
+    n = len(pats)
+    return range_(0, n, pat).fmap(lambda i: pats[min(max(math.floor(i), 0), n - 1)])
+
+
+def choose_with(pat: Pattern, *xs: Any) -> Pattern:
+    chosen = _choose_with(reify(pat), list(xs))
+    return silence if chosen is None else chosen.outer_join()
+
+
+def choose_in_with(pat: Pattern, *xs: Any) -> Pattern:
+    chosen = _choose_with(reify(pat), list(xs))
+    return silence if chosen is None else chosen.inner_join()
+
+
+def choose(*xs: Any) -> Pattern:
+    """A random choice among `xs` (continuous: sampled per event of what it is used with)."""
+    return choose_with(rand, *xs)
+
+
+def choose_in(*xs: Any) -> Pattern:
+    return choose_in_with(rand, *xs)
+
+
+def choose_cycles(*xs: Any) -> Pattern:
+    """One random pattern of `xs` per cycle."""
+    return choose_in_with(rand._segment(1), *xs)
+
+
+def _wchoose_with(pat: Pattern, *pairs: Any) -> Pattern:
+    values = [reify(p[0]) for p in pairs]
+    weights = []
+    total: Pattern = pure(0)
+    for p in pairs:
+        total = apply_op("add", "in", total, p[1])
+        weights.append(total)
+    weightspat = sequence_p(weights)
+
+    def match(r: Any) -> Pattern:
+        findpat = apply_op("mul", "in", total, r)
+
+        def pick(ws: list[Any]) -> Callable[[Any], Any]:
+            def find(f: Any) -> Any:
+                for i, w in enumerate(ws):
+                    if w > f:
+                        return values[i]
+                return None
+
+            return find
+
+        return weightspat.fmap(pick).app_left(findpat)
+
+    return pat.bind(match)
+
+
+def wchoose(*pairs: Any) -> Pattern:
+    return _wchoose_with(rand, *pairs).outer_join()
+
+
+def wchoose_cycles(*pairs: Any) -> Pattern:
+    """One pattern per cycle, chosen with the given weights: ``[[pat, weight], ...]``."""
+    return _wchoose_with(rand._segment(1), *pairs).inner_join()
+
+
+# ---------------------------------------------------------------------- random transforms
+
+
+def degrade_by_with(with_pat: Pattern, x: Any, pat: Pattern) -> Pattern:
+    return pat.fmap(lambda a: lambda _: a).app_left(with_pat.filter_values(lambda v: v > x))
+
+
+def degrade_by(x: Any, pat: Pattern) -> Pattern:
+    return degrade_by_with(rand, x, pat)
+
+
+def undegrade_by(x: Any, pat: Pattern) -> Pattern:
+    return degrade_by_with(rand.fmap(lambda r: 1 - r), x, pat)
+
+
+def degrade(pat: Pattern) -> Pattern:
+    return degrade_by(0.5, pat)
+
+
+def undegrade(pat: Pattern) -> Pattern:
+    return undegrade_by(0.5, pat)
+
+
+def sometimes_by(x: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return (
+        reify(x)
+        .fmap(lambda v: stack(degrade_by(v, pat), reify(func(undegrade_by(1 - v, pat)))))
+        .inner_join()
+    )
+
+
+def _sometimes(amount: float) -> Callable[[PatFunc, Pattern], Pattern]:
+    def f(func: PatFunc, pat: Pattern) -> Pattern:
+        return sometimes_by(amount, func, pat)
+
+    return f
+
+
+sometimes = _sometimes(0.5)
+often = _sometimes(0.75)
+rarely = _sometimes(0.25)
+almost_never = _sometimes(0.1)
+almost_always = _sometimes(0.9)
+
+
+def some_cycles_by(x: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    def both(v: Any) -> Pattern:
+        return stack(
+            degrade_by_with(rand._segment(1), v, pat),
+            reify(func(degrade_by_with(rand.fmap(lambda r: 1 - r)._segment(1), 1 - v, pat))),
+        )
+
+    return reify(x).fmap(both).inner_join()
+
+
+def some_cycles(func: PatFunc, pat: Pattern) -> Pattern:
+    return some_cycles_by(0.5, func, pat)
+
+
+def never(_func: PatFunc, pat: Pattern) -> Pattern:
+    return pat
+
+
+def always(func: PatFunc, pat: Pattern) -> Pattern:
+    return reify(func(pat))
+
+
+def seed(n: Any, pat: Pattern) -> Pattern:
+    """Use `n` as the random seed for everything random inside `pat`."""
+    query = pat.query
+
+    def q(span: TimeSpan, ctl: dict[str, Any]) -> list[Hap]:
+        return query(span, {**ctl, "randSeed": n})
+
+    return Pattern(q, pat.steps)
+
+
+def _rearrange_with(ipat: Pattern, n: Any, pat: Pattern) -> Pattern:
+    count = int(n)
+    nn = to_time(n)
+    pats = [pat._zoom(mpq(i) / nn, mpq(i + 1) / nn) for i in range(count)]
+    return ipat.fmap(lambda i: pats[int(i)]._repeat_cycles(n)._fast(n)).inner_join()
+
+
+def shuffle(n: Any, pat: Pattern) -> Pattern:
+    """Each cycle, play the n parts of `pat` in a random order (each once)."""
+    return _rearrange_with(randrun(n), n, pat)
+
+
+def scramble(n: Any, pat: Pattern) -> Pattern:
+    """Each step, play a randomly chosen part of `pat` (with repeats)."""
+    return _rearrange_with(_irand(n)._segment(n), n, pat)
+
+
+def norm_signal_value(v: Any) -> Any:
+    return norm_number(v) if isinstance(v, float) else v

@@ -1,0 +1,634 @@
+"""Pattern transforms of time and structure, each written once with plain arguments.
+
+Every function here takes its arguments as plain values (numbers, functions)
+and the pattern last, exactly like the function Strudel passes to
+``register``; `bandstand.patterns.library` registers them, which derives the
+patternified function form and the method. Semantics follow @strudel/core
+1.2.6 (pattern.mjs, euclid.mjs, pick.mjs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gmpy2 import mpq
+
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.ops import apply_op, keepif_out
+from bandstand.patterns.pattern import (
+    Pattern,
+    fastcat,
+    nothing,
+    pure,
+    reify,
+    sequence,
+    silence,
+    slowcat,
+    slowcat_prime,
+    stack,
+    stepcat,
+    time_lcm,
+)
+from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
+from bandstand.patterns.values import js_truthy, norm_number, parse_numeral
+
+PatFunc = Callable[[Pattern], Pattern]
+
+
+def js_round(x: float) -> int:
+    """JavaScript's Math.round (halves go up)."""
+    return math.floor(x + 0.5)
+
+
+def _call(method: str, pat: Pattern, *args: Any) -> Pattern:
+    """A registered method by name (the patternified form), e.g. ``pat.late(x)``."""
+    from bandstand.patterns.registry import get_registry
+
+    return get_registry().call_method(pat, method, *args)
+
+
+# ---------------------------------------------------------------------- time
+
+
+def fast(factor: Any, pat: Pattern) -> Pattern:
+    return pat._fast(factor)
+
+
+def slow(factor: Any, pat: Pattern) -> Pattern:
+    return pat._slow(factor)
+
+
+def early(offset: Any, pat: Pattern) -> Pattern:
+    return pat._early(offset)
+
+
+def late(offset: Any, pat: Pattern) -> Pattern:
+    return pat._late(offset)
+
+
+def hurry(r: Any, pat: Pattern) -> Pattern:
+    return apply_op("mul", "in", pat._fast(r), pure({"speed": r}))
+
+
+def cpm(c: Any, pat: Pattern) -> Pattern:
+    return pat._fast(c / 60)
+
+
+def compress(b: Any, e: Any, pat: Pattern) -> Pattern:
+    return pat._compress(b, e)
+
+
+def fast_gap(factor: Any, pat: Pattern) -> Pattern:
+    return pat._fast_gap(factor)
+
+
+def focus(b: Any, e: Any, pat: Pattern) -> Pattern:
+    return pat._focus(b, e)
+
+
+def zoom(s: Any, e: Any, pat: Pattern) -> Pattern:
+    return pat._zoom(s, e)
+
+
+def linger(t: Any, pat: Pattern) -> Pattern:
+    if t == 0:
+        return silence
+    tt = to_time(t)
+    if tt < 0:
+        return pat._zoom(tt + 1, 1)._slow(tt)
+    return pat._zoom(0, tt)._slow(tt)
+
+
+def inside(factor: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return reify(func(pat._slow(factor)))._fast(factor)
+
+
+def outside(factor: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return reify(func(pat._fast(factor)))._slow(factor)
+
+
+def rev(pat: Pattern) -> Pattern:
+    query = pat.query
+
+    def q(span: TimeSpan, ctl: Any) -> list[Hap]:
+        cycle = mpq(math.floor(span.begin))
+        nxt = cycle + 1
+
+        def reflect(s: TimeSpan) -> TimeSpan:
+            return TimeSpan(cycle + (nxt - s.end), cycle + (nxt - s.begin))
+
+        return [h.with_span(reflect) for h in query(reflect(span), ctl)]
+
+    return Pattern(q).split_queries()
+
+
+def revv(pat: Pattern) -> Pattern:
+    def neg(s: TimeSpan) -> TimeSpan:
+        return TimeSpan(-s.end, -s.begin)
+
+    return pat.with_query_span(neg).with_hap_span(neg)
+
+
+def repeat_cycles(n: Any, pat: Pattern) -> Pattern:
+    return pat._repeat_cycles(n)
+
+
+def ply(factor: Any, pat: Pattern) -> Pattern:
+    result = pat.fmap(lambda x: pure(x)._fast(factor)).squeeze_join()
+    result.steps = None if pat.steps is None else to_time(factor) * pat.steps
+    return result
+
+
+def apply_n(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    result = pat
+    i = 0
+    while i < n:
+        result = reify(func(result))
+        i += 1
+    return result
+
+
+def ply_with(factor: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    count = math.ceil(factor) if factor > 0 else 0
+
+    def expand(x: Any) -> Pattern:
+        return slowcat(*[apply_n(i, func, pure(x)) for i in range(count)])._fast(factor)
+
+    result = pat.fmap(expand).squeeze_join()
+    result.steps = None if pat.steps is None else to_time(factor) * pat.steps
+    return result
+
+
+def _list_range(lo: Any, hi: Any) -> list[Any]:
+    n = math.floor(hi - lo + 1) if hi - lo + 1 > 0 else 0
+    return [i + lo for i in range(n)]
+
+
+def _iter(times: Any, pat: Pattern, back: bool) -> Pattern:
+    t = to_time(times)
+    pats = [pat._late(mpq(i) / t) if back else pat._early(mpq(i) / t) for i in _list_range(0, t - 1)]
+    return slowcat(*pats)
+
+
+def iter_(times: Any, pat: Pattern) -> Pattern:
+    return _iter(times, pat, False)
+
+
+def iter_back(times: Any, pat: Pattern) -> Pattern:
+    return _iter(times, pat, True)
+
+
+def every(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    pats = [pat] * max(int(n) - 1, 0)
+    return slowcat_prime(reify(func(pat)), *pats)
+
+
+def last_of(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    pats = [pat] * max(int(n) - 1, 0)
+    return slowcat_prime(*pats, reify(func(pat)))
+
+
+def palindrome(pat: Pattern) -> Pattern:
+    return last_of(2, rev, pat)
+
+
+def when(on: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return reify(func(pat)) if js_truthy(on) else pat
+
+
+def within(a: Any, b: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    def pos(h: Hap) -> float:
+        t = h.whole.begin  # type: ignore[union-attr]
+        return float(t - math.floor(t))
+
+    inside_ = pat.filter_haps(lambda h: a <= pos(h) <= b)
+    outside_ = pat.filter_haps(lambda h: pos(h) < a or pos(h) > b)
+    return stack(reify(func(inside_)), outside_)
+
+
+def _chunk(n: Any, func: PatFunc, pat: Pattern, back: bool = False, fast_: bool = False) -> Pattern:
+    count = int(n)
+    binary = [True] + [False] * (count - 1)
+    binary_pat = _iter(n, sequence(*binary), not back)
+    if not fast_:
+        pat = pat._repeat_cycles(n)
+    return _call("when", pat, binary_pat, func)
+
+
+def chunk(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return _chunk(n, func, pat)
+
+
+def chunk_back(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return _chunk(n, func, pat, back=True)
+
+
+def fast_chunk(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return _chunk(n, func, pat, fast_=True)
+
+
+def off(time: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    return stack(pat, reify(func(_call("late", pat, time))))
+
+
+def superimpose(*args: Any) -> Pattern:
+    *funcs, pat = args
+    return stack(pat, *[reify(f(pat)) for f in funcs])
+
+
+def layer(*args: Any) -> Pattern:
+    *funcs, pat = args
+    return stack(*[reify(f(pat)) for f in funcs])
+
+
+def apply_(func: PatFunc, pat: Pattern) -> Pattern:
+    return reify(func(pat))
+
+
+def brak(pat: Pattern) -> Pattern:
+    return _call("when", pat, slowcat(False, True), lambda x: fastcat(x, silence)._late(mpq(1, 4)))
+
+
+def press_by(r: Any, pat: Pattern) -> Pattern:
+    return pat.fmap(lambda x: pure(x)._compress(r, 1)).squeeze_join()
+
+
+def press(pat: Pattern) -> Pattern:
+    return press_by(0.5, pat)
+
+
+def swing_by(swing: Any, n: Any, pat: Pattern) -> Pattern:
+    return inside(n, lambda p: _call("late", p, sequence(0, swing / 2)), pat)
+
+
+def swing(n: Any, pat: Pattern) -> Pattern:
+    return swing_by(1 / 3, n, pat)
+
+
+def segment(rate: Any, pat: Pattern) -> Pattern:
+    return pat._segment(rate)
+
+
+def invert(pat: Pattern) -> Pattern:
+    return pat.fmap(lambda x: not js_truthy(x))
+
+
+def echo_with(times: Any, time: Any, func: Callable[..., Any], pat: Pattern) -> Pattern:
+    t = to_time(time)
+    layers = []
+    for i in _list_range(0, times - 1):
+        layers.append(reify(_call_func(func, _call("late", pat, t * i), i)))
+    return stack(*layers)
+
+
+def _call_func(func: Callable[..., Any], pat: Pattern, i: int) -> Any:
+    try:
+        return func(pat, i)
+    except TypeError:
+        return func(pat)
+
+
+def echo(times: Any, time: Any, feedback: Any, pat: Pattern) -> Pattern:
+    return echo_with(times, time, lambda p, i: _call("gain", p, norm_number(math.pow(feedback, i))), pat)
+
+
+def stut(times: Any, feedback: Any, time: Any, pat: Pattern) -> Pattern:
+    return echo(times, time, feedback, pat)
+
+
+def jux_by(by: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    half = by / 2
+
+    def panned(delta: float) -> Callable[[Any], Any]:
+        def f(v: Any) -> Any:
+            base = v if isinstance(v, dict) else {}
+            return {**base, "pan": norm_number(base.get("pan", 0.5) + delta)}
+
+        return f
+
+    left = pat.with_value(panned(-half))
+    right = reify(func(pat.with_value(panned(half))))
+    return stack(left, right).set_steps(time_lcm(left.steps, right.steps))
+
+
+def jux(func: PatFunc, pat: Pattern) -> Pattern:
+    return jux_by(1, func, pat)
+
+
+def bite(npat: Pattern, ipat: Pattern, pat: Pattern) -> Pattern:
+    def slicer(i: Any) -> Callable[[Any], Pattern]:
+        def with_n(n: Any) -> Pattern:
+            a = (to_time(i) / to_time(n)) % 1
+            return pat._zoom(a, a + ONE / to_time(n))
+
+        return with_n
+
+    return ipat.fmap(slicer).app_left(npat).squeeze_join()
+
+
+def ribbon(offset: Any, cycles: Any, pat: Pattern) -> Pattern:
+    return apply_op("keepif", "restart", _call("early", pat, offset), pure(1)._slow(cycles))
+
+
+def chop(n: Any, pat: Pattern) -> Pattern:
+    count = int(n)
+    slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
+
+    def merge(a: Any, b: dict[str, Any]) -> Any:
+        if isinstance(a, dict) and a.get("begin") is not None and a.get("end") is not None:
+            d = a["end"] - a["begin"]
+            b = {"begin": norm_number(a["begin"] + b["begin"] * d), "end": norm_number(a["begin"] + b["end"] * d)}
+        base = a if isinstance(a, dict) else {}
+        return {**base, **b}
+
+    result = pat.squeeze_bind(lambda o: sequence(*[merge(o, s) for s in slices]))
+    result.steps = None if pat.steps is None else to_time(n) * pat.steps
+    return result
+
+
+def striate(n: Any, pat: Pattern) -> Pattern:
+    count = int(n)
+    slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
+    result = apply_op("set", "in", pat, slowcat(*slices))._fast(n)
+    result.steps = None if pat.steps is None else to_time(n) * pat.steps
+    return result
+
+
+# ---------------------------------------------------------------------- numbers
+
+
+def round_(pat: Pattern) -> Pattern:
+    return pat.fmap(lambda v: js_round(parse_numeral(v)))
+
+
+def floor_(pat: Pattern) -> Pattern:
+    return pat.fmap(lambda v: math.floor(parse_numeral(v)))
+
+
+def ceil_(pat: Pattern) -> Pattern:
+    return pat.fmap(lambda v: math.ceil(parse_numeral(v)))
+
+
+def to_bipolar(pat: Pattern) -> Pattern:
+    return pat.fmap(lambda x: norm_number(x * 2 - 1))
+
+
+def from_bipolar(pat: Pattern) -> Pattern:
+    return pat.fmap(lambda x: norm_number((x + 1) / 2))
+
+
+def range_(lo: Any, hi: Any, pat: Pattern) -> Pattern:
+    return apply_op("add", "in", apply_op("mul", "in", pat, norm_number(hi - lo)), lo)
+
+
+def rangex(lo: Any, hi: Any, pat: Pattern) -> Pattern:
+    return range_(math.log(lo), math.log(hi), pat).fmap(lambda v: norm_number(math.exp(v)))
+
+
+def range2(lo: Any, hi: Any, pat: Pattern) -> Pattern:
+    return range_(lo, hi, from_bipolar(pat))
+
+
+# ---------------------------------------------------------------------- structure
+
+
+def struct(b: Any, pat: Pattern) -> Pattern:
+    return keepif_out(pat, b)
+
+
+def mask(b: Any, pat: Pattern) -> Pattern:
+    return apply_op("keepif", "in", pat, b)
+
+
+def _bjorklund_steps(n: tuple[int, int], x: tuple[list[list[int]], list[list[int]]]) -> Any:
+    ons, offs = n
+    if min(ons, offs) <= 1:
+        return n, x
+    xs, ys = x
+    if ons > offs:
+        head, rest = xs[:offs], xs[offs:]
+        return _bjorklund_steps((offs, ons - offs), ([a + b for a, b in zip(head, ys, strict=False)], rest))
+    head_y, rest_y = ys[:ons], ys[ons:]
+    return _bjorklund_steps((ons, offs - ons), ([a + b for a, b in zip(xs, head_y, strict=False)], rest_y))
+
+
+def bjorklund(ons: Any, steps: Any) -> list[int]:
+    """Strudel's Bjorklund: (3, 8) → 1 0 0 1 0 0 1 0; negative `ons` gives the complement."""
+    inverted = ons < 0
+    absons = int(abs(ons))
+    offs = int(steps) - absons
+    if offs < 0:
+        raise ValueError(f"euclid: {absons} pulses do not fit in {int(steps)} steps")
+    _, (a, b) = _bjorklund_steps((absons, offs), ([[1]] * absons, [[0]] * offs))
+    result = [v for group in a for v in group] + [v for group in b for v in group]
+    return [1 - v for v in result] if inverted else result
+
+
+def euclid_rot_list(pulses: Any, steps: Any, rotation: Any) -> list[int]:
+    b = bjorklund(pulses, steps)
+    r = int(rotation) if rotation else 0
+    if r:
+        k = -r
+        return b[k:] + b[:k]
+    return b
+
+
+def euclid(pulses: Any, steps: Any, pat: Pattern) -> Pattern:
+    return keepif_out(pat, [euclid_rot_list(pulses, steps, 0)])
+
+
+def euclid_rot(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
+    return keepif_out(pat, [euclid_rot_list(pulses, steps, rotation)])
+
+
+def bjork(euc: Any, pat: Pattern) -> Pattern:
+    e = euc if isinstance(euc, list) else [euc]
+    pulses = e[0]
+    steps = e[1] if len(e) > 1 else pulses
+    rot = e[2] if len(e) > 2 else 0
+    return keepif_out(pat, [euclid_rot_list(pulses, steps, rot)])
+
+
+def _euclid_legato(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
+    if pulses < 1:
+        return silence
+    bits = "".join(str(b) for b in euclid_rot_list(pulses, steps, 0))
+    gapless = [[len(s) + 1, True] for s in bits.split("1")[1:]]
+    return _call("late", keepif_out(pat, stepcat(*gapless)), to_time(rotation) / to_time(steps))
+
+
+def euclid_legato(pulses: Any, steps: Any, pat: Pattern) -> Pattern:
+    return _euclid_legato(pulses, steps, 0, pat)
+
+
+def euclid_legato_rot(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
+    return _euclid_legato(pulses, steps, rotation, pat)
+
+
+# ---------------------------------------------------------------------- steps
+
+
+def take(i: Any, pat: Pattern) -> Pattern:
+    if pat.steps is None or pat.steps <= 0:
+        return nothing
+    ii = to_time(i)
+    if ii == 0:
+        return nothing
+    flip = ii < 0
+    frac = abs(ii) / pat.steps
+    if frac <= 0:
+        return nothing
+    if frac >= 1:
+        return pat
+    if flip:
+        return pat._zoom(ONE - frac, 1)
+    return pat._zoom(0, frac)
+
+
+def drop(i: Any, pat: Pattern) -> Pattern:
+    if pat.steps is None:
+        return nothing
+    ii = to_time(i)
+    if ii < 0:
+        return _step_join_call(take, pat.steps + ii, pat)
+    return _step_join_call(take, ZERO - (pat.steps - ii), pat)
+
+
+def _step_join_call(func: Callable[[Any, Pattern], Pattern], arg: Any, pat: Pattern) -> Pattern:
+    return func(arg, pat)
+
+
+def pace(target: Any, pat: Pattern) -> Pattern:
+    if pat.steps is None:
+        return pat
+    if pat.steps == 0:
+        return nothing
+    return pat._fast(to_time(target) / pat.steps).set_steps(target)
+
+
+def expand(factor: Any, pat: Pattern) -> Pattern:
+    return pat._expand(factor)
+
+
+def contract(factor: Any, pat: Pattern) -> Pattern:
+    return pat.with_steps(lambda t: t / to_time(factor))
+
+
+def extend(factor: Any, pat: Pattern) -> Pattern:
+    return _call("fast", pat, factor)._expand(factor)
+
+
+def replicate(factor: Any, pat: Pattern) -> Pattern:
+    return _call("fast", pat._repeat_cycles(factor), factor)._expand(factor)
+
+
+# ---------------------------------------------------------------------- arpeggios and picking
+
+
+def _collect(pat: Pattern) -> Pattern:
+    def group(haps: list[Hap], span: TimeSpan, ctl: Any) -> list[Hap]:
+        groups: list[list[Hap]] = []
+        for h in haps:
+            for g in groups:
+                if g[0].whole == h.whole:
+                    g.append(h)
+                    break
+            else:
+                groups.append([h])
+        return [Hap(g[0].whole, g[0].part, g, ()) for g in groups]
+
+    return pat.with_haps(group)
+
+
+def arp_with(func: Callable[[list[Hap]], Any], pat: Pattern) -> Pattern:
+    joined = _collect(pat).fmap(lambda v: reify(func(v))).inner_join()
+    return joined.with_hap(lambda h: Hap(h.whole, h.part, h.value.value, h.value.context + h.context))
+
+
+def arp(indices: Pattern, pat: Pattern) -> Pattern:
+    return arp_with(lambda haps: indices.fmap(lambda i: haps[int(i) % len(haps)]), pat)
+
+
+def _pick(lookup: Any, pat: Pattern, modulo: bool) -> Pattern | None:
+    is_list = isinstance(lookup, list)
+    n = len(lookup)
+    if n == 0:
+        return None
+    table = [reify(x) for x in lookup] if is_list else {k: reify(v) for k, v in lookup.items()}
+
+    def choose(i: Any) -> Any:
+        if is_list:
+            k = js_round(i)
+            k = (k % n if k >= 0 else -((-k) % n)) if modulo else min(max(k, 0), n - 1)
+            return table[k] if 0 <= k < n else silence
+        return table.get(str(i) if not isinstance(i, str) else i, silence)  # type: ignore[union-attr]
+
+    return pat.fmap(choose)
+
+
+def _pick_join(how: str, modulo: bool) -> Callable[[Any, Pattern], Pattern]:
+    def f(lookup: Any, pat: Pattern) -> Pattern:
+        picked = _pick(lookup, pat, modulo)
+        if picked is None:
+            return silence
+        return {
+            "inner": picked.inner_join,
+            "outer": picked.outer_join,
+            "squeeze": picked.squeeze_join,
+            "restart": picked.restart_join,
+            "reset": picked.reset_join,
+        }[how]()
+
+    return f
+
+
+def squeeze(pat: Any, *xs: Any) -> Pattern:
+    items = xs[0] if len(xs) == 1 and isinstance(xs[0], list) else list(xs)
+    pats = [reify(x) for x in items]
+    if not pats:
+        return silence
+    n = len(pats)
+    return reify(pat).fmap(lambda i: pats[js_round(i) % n]).squeeze_join()
+
+
+def arrange(*sections: Any) -> Pattern:
+    total = sum(s[0] for s in sections)
+    parts = [[s[0], reify(s[1])._fast(s[0])] for s in sections]
+    return stepcat(*parts)._slow(total)
+
+
+def polymeter(*args: Any) -> Pattern:
+    """Strudel's ``polymeter()`` function: each pattern paced to the lcm of their steps."""
+    if args and isinstance(args[0], list):
+        return _polymeter_lists(0, *args)
+    pats = [reify(a) for a in args]
+    pats = [p for p in pats if p.steps is not None]
+    if not pats:
+        return silence
+    steps = time_lcm(*(p.steps for p in pats))
+    if steps == 0:
+        return nothing
+    result = stack(*[pace(steps, p) for p in pats])
+    result.steps = steps
+    return result
+
+
+def _polymeter_lists(steps: Any, *args: Any) -> Pattern:
+    def count(x: Any) -> tuple[Pattern, int]:
+        if isinstance(x, list):
+            if not x:
+                return silence, 0
+            if len(x) == 1:
+                return count(x[0])
+            return fastcat(*[count(a)[0] for a in x]), len(x)
+        return reify(x), 1
+
+    seqs = [count(a) for a in args]
+    if not seqs:
+        return silence
+    if steps == 0:
+        steps = seqs[0][1]
+    pats = [p if steps == c else p._fast(mpq(steps, c)) for p, c in seqs if c != 0]
+    return stack(*pats)
