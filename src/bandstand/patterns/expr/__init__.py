@@ -7,7 +7,8 @@ declares. It reads the JavaScript subset musicians write in Strudel's REPL
 `eval`, no attribute access outside the registry, no statements.
 """
 
+from bandstand.patterns.expr.evaluator import evaluate
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "parse"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "evaluate", "parse"]

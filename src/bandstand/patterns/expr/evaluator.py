@@ -1,0 +1,277 @@
+"""Evaluator: syntax tree → Pattern, applying only what the registry declares.
+
+Names resolve to an arrow function's parameter or to a registry entry
+(functions, controls, constants such as `sine` or `silence`); `.name(...)`
+calls a registered method; `.name.variant(...)` a declared variant such as
+`add.squeeze`. "…" and `…` strings become `mini(...)` patterns whose haps point
+into the code; '…' strings stay plain text. Numbers combine with + - * / like
+JavaScript numbers. Nothing reaches Python attributes: there is no `getattr`
+on user-supplied names, only dictionary look-ups in the registry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from bandstand.errors import PatternError, PatternParseError
+from bandstand.patterns.expr import ast
+from bandstand.patterns.expr._errors import eval_error, parse_error, unknown_error
+from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
+from bandstand.patterns.expr.parser import parse
+
+_ARITHMETIC: Final[dict[str, Callable[[float, float], float]]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+}
+
+Scope = Mapping[str, Any]
+
+
+def _registry() -> Any:
+    from bandstand.patterns.registry import get_registry
+
+    return get_registry()
+
+
+def _mini(text: str, offset: int) -> Any:
+    from bandstand.patterns.mini import mini
+
+    return mini(text, offset=offset)
+
+
+def _is_pattern(x: Any) -> bool:
+    from bandstand.patterns.pattern import Pattern
+
+    return isinstance(x, Pattern)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _norm(x: float) -> int | float:
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53:
+        return int(x)
+    return x
+
+
+def _kind_of(x: Any) -> str:
+    if _is_pattern(x):
+        return "a pattern"
+    if isinstance(x, bool):
+        return "a boolean"
+    if _is_number(x):
+        return "a number"
+    if isinstance(x, str):
+        return "a plain '…' string"
+    if isinstance(x, list):
+        return "an array"
+    if isinstance(x, dict):
+        return "an object"
+    return "a function"
+
+
+class Evaluator:
+    """Evaluates one parsed piece of code against the registry."""
+
+    def __init__(self, source: str, registry: Any, limits: Limits) -> None:
+        self.source = source
+        self.registry = registry
+        self.limits = limits
+
+    # ------------------------------------------------------------------ dispatch
+
+    def eval(self, node: ast.Node, scope: Scope) -> Any:
+        if isinstance(node, ast.Num):
+            return self._number(node.value, node.pos)
+        if isinstance(node, ast.Str):
+            return self._string(node)
+        if isinstance(node, ast.Bool):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self._name(node, scope)
+        if isinstance(node, ast.Array):
+            return [self.eval(item, scope) for item in node.items]
+        if isinstance(node, ast.Object):
+            return {key: self.eval(value, scope) for key, value in node.entries}
+        if isinstance(node, ast.Call):
+            return self._call(node, scope)
+        if isinstance(node, ast.Arrow):
+            return self._arrow(node, scope)
+        if isinstance(node, ast.Unary):
+            operand = self._numeric(node.operand, scope, node.op)
+            return self._number(-operand if node.op == "-" else operand, node.pos)
+        if isinstance(node, ast.Binary):
+            return self._binary(node, scope)
+        # A bare member (`p.fast` without a call) is the only node left.
+        self.eval(node.target, scope)
+        self._method(node)
+        raise eval_error(
+            self.source, node.pos, f"'.{node.name}' must be called, e.g. .{node.name}(...)"
+        )
+
+    # ------------------------------------------------------------------ leaves
+
+    def _number(self, value: float, pos: int) -> int | float:
+        if not math.isfinite(value) or abs(value) > self.limits.max_number:
+            raise eval_error(
+                self.source,
+                pos,
+                f"number {value} is out of range (the limit is ±{self.limits.max_number:g})",
+            )
+        return _norm(value)
+
+    def _string(self, node: ast.Str) -> Any:
+        if not node.mini:
+            return node.value
+        offset = node.pos + 1  # the first character inside the quotes
+        try:
+            return _mini(node.value, offset)
+        except PatternParseError as exc:
+            inner = exc.context.get("offset", exc.position)
+            pos = offset + inner if isinstance(inner, int) else node.pos
+            message = exc.message.split(" at column")[0].split(" at line")[0]
+            raise parse_error(self.source, pos, f"in mini-notation: {message}") from None
+
+    def _name(self, node: ast.Name, scope: Scope) -> Any:
+        if node.name in scope:
+            return scope[node.name]
+        entry = self.registry.get(node.name)
+        if entry is None:
+            raise unknown_error(self.source, node.pos, node.name, "name", self.registry.names())
+        if entry.kind == "value":
+            return entry.value
+        return entry
+
+    def _numeric(self, node: ast.Node, scope: Scope, op: str) -> float:
+        value = self.eval(node, scope)
+        if not _is_number(value):
+            raise eval_error(
+                self.source,
+                node.pos,
+                f"'{op}' works on numbers only, not on {_kind_of(value)}; for patterns use .add(), .sub(), .mul() or .div()",
+            )
+        return float(value)
+
+    def _binary(self, node: ast.Binary, scope: Scope) -> int | float:
+        left = self._numeric(node.left, scope, node.op)
+        right = self._numeric(node.right, scope, node.op)
+        if node.op == "/" and right == 0:
+            raise eval_error(self.source, node.pos, "division by zero")
+        return self._number(_ARITHMETIC[node.op](left, right), node.pos)
+
+    def _arrow(self, node: ast.Arrow, scope: Scope) -> Callable[[Any], Any]:
+        def function(pat: Any, *_ignored: Any) -> Any:  # JavaScript drops extra arguments
+            inner = dict(scope)
+            inner[node.param] = pat
+            result = self.eval(node.body, inner)
+            if not _is_pattern(result):
+                raise eval_error(
+                    self.source,
+                    node.body.pos,
+                    f"the function must return a pattern, not {_kind_of(result)}",
+                )
+            return result
+
+        return function
+
+    # ------------------------------------------------------------------ calls
+
+    def _call(self, node: ast.Call, scope: Scope) -> Any:
+        callee = node.callee
+        if isinstance(callee, ast.Member):
+            target = callee.target
+            if isinstance(target, ast.Member):
+                return self._variant_call(node, target, callee.name, scope)
+            return self._method_call(node, callee, scope)
+        if isinstance(callee, ast.Name) and callee.name not in scope:
+            entry = self.registry.get(callee.name)
+            if entry is None:
+                raise unknown_error(
+                    self.source, callee.pos, callee.name, "function", self.registry.names()
+                )
+            if entry.kind == "value":
+                raise eval_error(
+                    self.source,
+                    callee.pos,
+                    f"'{callee.name}' is a pattern, not a function; use it without ( )",
+                )
+            args = self._args(node, scope)
+            return self._apply(node.pos, callee.name, lambda: entry(*args))
+        function = self.eval(callee, scope)
+        if _is_pattern(function) or not callable(function):
+            raise eval_error(self.source, node.pos, f"{_kind_of(function)} cannot be called")
+        args = self._args(node, scope)
+        return self._apply(node.pos, "function", lambda: function(*args))
+
+    def _method(self, member: ast.Member) -> Any:
+        """The registry entry of method `member.name`, or UnknownFunctionError."""
+        entry = self.registry.get(member.name)
+        if entry is None or not entry.method or entry.kind == "value":
+            methods = [n for n, e in self.registry.items() if e.method and e.kind != "value"]
+            raise unknown_error(self.source, member.pos, member.name, "method", methods)
+        return entry
+
+    def _method_call(self, node: ast.Call, callee: ast.Member, scope: Scope) -> Any:
+        target = self.eval(callee.target, scope)
+        entry = self._method(callee)
+        pat = self._receiver(target, callee)
+        args = self._args(node, scope)
+        return self._apply(callee.pos, f".{callee.name}", lambda: entry.call_method(pat, *args))
+
+    def _variant_call(self, node: ast.Call, member: ast.Member, variant: str, scope: Scope) -> Any:
+        target = self.eval(member.target, scope)
+        entry = self._method(member)
+        func = entry.variants.get(variant)
+        if func is None:
+            callee = node.callee
+            assert isinstance(callee, ast.Member)
+            known = [f"{member.name}.{v}" for v in entry.variants]
+            raise unknown_error(
+                self.source, callee.pos, f"{member.name}.{variant}", "method", known
+            )
+        pat = self._receiver(target, member)
+        args = self._args(node, scope)
+        return self._apply(member.pos, f".{member.name}.{variant}", lambda: func(pat, *args))
+
+    def _receiver(self, target: Any, member: ast.Member) -> Any:
+        if _is_pattern(target):
+            return target
+        hint = ""
+        if isinstance(target, str):
+            hint = '; write "…" (double quotes) to make it mini-notation'
+        raise eval_error(
+            self.source,
+            member.pos,
+            f"'.{member.name}' needs a pattern before the dot, not {_kind_of(target)}{hint}",
+        )
+
+    def _args(self, node: ast.Call, scope: Scope) -> list[Any]:
+        return [self.eval(arg, scope) for arg in node.args]
+
+    def _apply(self, pos: int, name: str, run: Callable[[], Any]) -> Any:
+        """Run one registry call; anything it raises becomes a PatternError at `pos`."""
+        try:
+            return run()
+        except PatternError:
+            raise
+        except RecursionError:
+            raise eval_error(
+                self.source, pos, f"{name}: the pattern is nested too deeply"
+            ) from None
+        except Exception as exc:
+            raise eval_error(self.source, pos, f"{name}: {exc}") from None
+
+
+def evaluate(code: str, *, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Parse and evaluate `code` into a Pattern (PatternError subclasses on failure)."""
+    tree = parse(code, limits)
+    evaluator = Evaluator(code, _registry(), limits)
+    result = evaluator.eval(tree, {})
+    if _is_pattern(result):
+        return result
+    raise eval_error(code, tree.pos, f"the code must make a pattern, not {_kind_of(result)}")

@@ -1,0 +1,261 @@
+"""Events → score: turn a pattern's haps into a `bandstand.score.Song`.
+
+Every hap with an onset becomes a note: drum sounds (bd, sd, hh, …) become
+hits on the General MIDI drum channel, every other sound a pitched note on a
+track of its own with a GM program. Pitch comes from `note` (a MIDI number or
+a note name, c3 = 48 as in Strudel), else `freq`, else superdough's default
+note 36; velocity from `gain` × `velocity`; duration from the hap's whole ×
+`legato`. Cycles become beats through `beats_per_cycle`. The tables here are
+also the "known sounds" the validator checks against.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from bandstand.errors import InvalidInput
+from bandstand.midi.gm import GM_DRUMS, program_by_name
+from bandstand.patterns.values import is_note, js_number, note_to_midi
+
+if TYPE_CHECKING:
+    from bandstand.score import Song
+
+SoundKind = Literal["drum", "synth", "instrument"]
+
+# Strudel's drum-machine names (and a few everyday words), all keys of the GM drum map.
+DRUM_SOUNDS: Final = (
+    "bd", "sd", "hh", "oh", "cp", "rim", "lt", "mt", "ht", "cr", "rd", "cb", "sh", "tb", "perc",
+    "kick", "snare", "clap", "hihat", "openhat", "crash", "ride", "tom", "cowbell", "shaker",
+    "tambourine",
+)  # fmt: skip
+_DRUM_EXTRA: Final = {"sh": "shaker", "tb": "tambourine"}
+
+# superdough's oscillators and noises → the GM program that sounds closest.
+SYNTH_SOUNDS: Final[dict[str, str]] = {
+    "sawtooth": "Lead 2 (sawtooth)", "saw": "Lead 2 (sawtooth)", "supersaw": "Lead 2 (sawtooth)",
+    "square": "Lead 1 (square)", "sqr": "Lead 1 (square)", "pulse": "Lead 1 (square)",
+    "triangle": "Lead 3 (calliope)", "tri": "Lead 3 (calliope)",
+    "sine": "Ocarina", "sin": "Ocarina",
+    "white": "Breath Noise", "pink": "Breath Noise", "brown": "Breath Noise",
+}  # fmt: skip
+
+# Instrument words musicians use (Strudel's sample and soundfont names included) → GM program.
+INSTRUMENT_SOUNDS: Final[dict[str, str]] = {
+    "piano": "Acoustic Grand Piano", "superpiano": "Acoustic Grand Piano",
+    "epiano": "Electric Piano 1", "rhodes": "Electric Piano 1", "organ": "Drawbar Organ",
+    "harpsichord": "Harpsichord", "clavinet": "Clavinet", "celesta": "Celesta",
+    "glockenspiel": "Glockenspiel", "musicbox": "Music Box", "vibraphone": "Vibraphone",
+    "marimba": "Marimba", "xylophone": "Xylophone", "bell": "Tubular Bells", "accordion": "Accordion",
+    "harmonica": "Harmonica", "guitar": "Acoustic Guitar (steel)", "nylon": "Acoustic Guitar (nylon)",
+    "bass": "Electric Bass (finger)", "jvbass": "Synth Bass 1", "synthbass": "Synth Bass 1",
+    "violin": "Violin", "viola": "Viola", "cello": "Cello", "contrabass": "Contrabass",
+    "harp": "Orchestral Harp", "timpani": "Timpani", "strings": "String Ensemble 1",
+    "choir": "Choir Aahs", "voice": "Voice Oohs", "trumpet": "Trumpet", "trombone": "Trombone",
+    "tuba": "Tuba", "horn": "French Horn", "brass": "Brass Section", "sax": "Alto Sax",
+    "oboe": "Oboe", "bassoon": "Bassoon", "clarinet": "Clarinet", "piccolo": "Piccolo",
+    "flute": "Flute", "recorder": "Recorder", "panflute": "Pan Flute", "ocarina": "Ocarina",
+    "lead": "Lead 2 (sawtooth)", "pad": "Pad 2 (warm)", "sitar": "Sitar", "banjo": "Banjo",
+    "koto": "Koto", "kalimba": "Kalimba", "steeldrums": "Steel Drums",
+}  # fmt: skip
+
+DEFAULT_SOUND: Final = "triangle"  # superdough plays notes without `s` on a triangle
+DEFAULT_NOTE: Final = 36  # superdough's note when neither note nor freq is given
+DEFAULT_VELOCITY: Final = 0.9  # Strudel's MIDI output default
+_GM_PREFIX: Final = "gm_"
+_BANK_SEPARATOR: Final = "_"
+
+
+@dataclass(frozen=True, slots=True)
+class Sound:
+    """A known sound: its kind and its GM number (drum key for drums, program otherwise)."""
+
+    name: str
+    kind: SoundKind
+    number: int
+
+
+def _drum_key(name: str) -> int:
+    return GM_DRUMS.note(_DRUM_EXTRA.get(name, name))
+
+
+def _build_table() -> dict[str, Sound]:
+    table: dict[str, Sound] = {}
+    for name in DRUM_SOUNDS:
+        table[name] = Sound(name, "drum", _drum_key(name))
+    for name, program in SYNTH_SOUNDS.items():
+        table[name] = Sound(name, "synth", program_by_name(program))
+    for name, program in INSTRUMENT_SOUNDS.items():
+        table[name] = Sound(name, "instrument", program_by_name(program))
+    return table
+
+
+SOUNDS: Final[Mapping[str, Sound]] = _build_table()
+
+
+def lookup_sound(name: str) -> Sound | None:
+    """The sound called `name`: a table entry, `gm_<program>` (Strudel's soundfonts), or
+    `<bank>_<drum>` (a drum machine bank such as RolandTR909_bd); None if unknown."""
+    key = name.strip().lower()
+    found = SOUNDS.get(key)
+    if found is not None:
+        return found
+    if key.startswith(_GM_PREFIX):
+        rest = key[len(_GM_PREFIX) :]
+        try:
+            return Sound(name, "instrument", program_by_name(re.sub(r"\d+$", "", rest) or rest))
+        except InvalidInput:
+            return None
+    _, sep, tail = key.rpartition(_BANK_SEPARATOR)
+    if sep and tail in SOUNDS and SOUNDS[tail].kind == "drum":
+        return Sound(name, "drum", SOUNDS[tail].number)
+    return None
+
+
+def known_sound_names() -> list[str]:
+    """Every plain sound name in the tables (for suggestions)."""
+    return sorted(SOUNDS)
+
+
+# --------------------------------------------------------------------------- hap values
+
+
+def value_sound(value: Any) -> str | None:
+    """The `s` of a hap value (None when the value names no sound)."""
+    if isinstance(value, Mapping):
+        s = value.get("s")
+        return str(s) if s is not None else None
+    if isinstance(value, str) and lookup_sound(value) is not None:
+        return value
+    return None
+
+
+def note_number(note: Any) -> float | None:
+    """A MIDI number from a `note` value: a number, or a note name (octave 3 by default)."""
+    if isinstance(note, bool):
+        return None
+    if isinstance(note, int | float):
+        return float(note) if math.isfinite(note) else None
+    if isinstance(note, str):
+        if is_note(note):
+            return float(note_to_midi(note))
+        number = js_number(note)
+        return None if number is None or not math.isfinite(number) else float(number)
+    try:
+        return float(note)
+    except (TypeError, ValueError):
+        return None
+
+
+def freq_to_midi(freq: float) -> float:
+    """The (fractional) MIDI number of a frequency in Hz (A4 = 440 Hz = 69)."""
+    return 69.0 + 12.0 * math.log2(freq / 440.0)
+
+
+def value_pitch(value: Any) -> float | None:
+    """The explicit pitch of a hap value: `note`, else `freq`; None when the value has neither.
+
+    A bare value (not a control map) is read as a note name or number unless it names a sound.
+    """
+    if isinstance(value, Mapping):
+        if "note" in value:
+            return note_number(value["note"])
+        freq = value.get("freq")
+        if isinstance(freq, int | float) and not isinstance(freq, bool) and freq > 0:
+            return freq_to_midi(float(freq))
+        return None
+    if isinstance(value, str) and lookup_sound(value) is not None:
+        return None
+    return note_number(value)
+
+
+def value_velocity(value: Any) -> int:
+    """MIDI velocity 1..127 from `gain` × `velocity` (defaults 1 and 0.9)."""
+    gain, velocity = 1.0, DEFAULT_VELOCITY
+    if isinstance(value, Mapping):
+        gain = _number(value.get("gain"), gain)
+        velocity = _number(value.get("velocity"), velocity)
+    return max(1, min(127, round(127 * gain * velocity)))
+
+
+def _number(x: Any, default: float) -> float:
+    if isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x):
+        return float(x)
+    return default
+
+
+# --------------------------------------------------------------------------- song
+
+
+def _legato(value: Any) -> float:
+    if isinstance(value, Mapping):
+        for key in ("legato", "clip"):
+            if key in value:
+                return max(0.0, _number(value[key], 1.0))
+    return 1.0
+
+
+def pattern_to_song(
+    pattern: Any,
+    cycles: int | float = 4,
+    bpm: float = 120.0,
+    beats_per_cycle: int = 4,
+    *,
+    start: int | float = 0,
+    title: str = "",
+    key: str | None = None,
+) -> Song:
+    """Render `cycles` cycles of `pattern` (from cycle `start`) as a song at `bpm`.
+
+    Drum sounds share one drum track; each other sound gets a track with its GM
+    program. Notes outside MIDI's 0..127 and events of zero length are left out.
+    """
+    from bandstand.score import Note, Song, TimeSignature, Track
+
+    if not cycles > 0:
+        raise InvalidInput(f"cycles must be positive, got {cycles}")
+    if not 1 <= beats_per_cycle <= 64:
+        raise InvalidInput(f"beats per cycle {beats_per_cycle} is out of range; use 1..64")
+    tracks: dict[str, Track] = {}
+    origin = Fraction(start)
+    for hap in pattern.query_arc(start, origin + Fraction(cycles)):
+        if not hap.has_onset():
+            continue
+        whole = hap.whole
+        begin = float((Fraction(whole.begin) - origin) * beats_per_cycle)
+        length = float(Fraction(whole.end) - Fraction(whole.begin)) * beats_per_cycle
+        duration = length * _legato(hap.value)
+        if not duration > 0 or begin < 0:
+            continue
+        name = value_sound(hap.value) or DEFAULT_SOUND
+        sound = lookup_sound(name) or Sound(name, "instrument", 0)
+        velocity = value_velocity(hap.value)
+        pitch = value_pitch(hap.value)
+        if sound.kind == "drum" and pitch is None:
+            track = tracks.get("drums")
+            if track is None:
+                track = tracks["drums"] = Track(name="drums", role="drums", is_drum=True)
+            track.notes.append(Note(begin, duration, sound.number, velocity))
+            continue
+        midi = round(DEFAULT_NOTE if pitch is None else pitch)
+        if not 0 <= midi <= 127:
+            continue
+        track = tracks.get(sound.name)
+        if track is None:
+            track = tracks[sound.name] = Track(
+                name=sound.name, role=sound.name, program=sound.number
+            )
+        track.notes.append(Note(begin, duration, midi, velocity))
+    for track in tracks.values():
+        track.sort()
+    return Song(
+        title=title,
+        tempo=float(bpm),
+        time_signature=TimeSignature(beats_per_cycle, 4),
+        key=key,
+        tracks=list(tracks.values()),
+    )

@@ -1,0 +1,100 @@
+"""Evaluating code: the same events as the Python API, unknown names, errors at positions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from bandstand.errors import PatternError, UnknownFunctionError
+from bandstand.patterns import evaluate
+from bandstand.patterns.registry import REGISTRY
+
+
+def events(pat: Any, begin: Any = 0, end: Any = 2) -> list[tuple[Any, ...]]:
+    out = []
+    for h in pat.query_arc(begin, end):
+        whole = None if h.whole is None else (Fraction(h.whole.begin), Fraction(h.whole.end))
+        out.append((whole, Fraction(h.part.begin), Fraction(h.part.end), repr(h.value)))
+    return sorted(out, key=repr)
+
+
+def same(code: str, api: Any, begin: Any = 0, end: Any = 2) -> None:
+    assert events(evaluate(code), begin, end) == events(api, begin, end)
+
+
+def call(name: str, *args: Any) -> Any:
+    return REGISTRY.call(name, *args)
+
+
+def test_method_chain_equals_the_api() -> None:
+    same("s('bd').fast(2)", call("s", "bd").fast(2))
+    same("fast(2, s('bd'))", call("s", "bd").fast(2))
+    same("note(60).s('sawtooth').lpf(600)", call("note", 60).s("sawtooth").lpf(600))
+
+
+def test_arrow_functions_and_partial_application() -> None:
+    base = call("s", "bd")
+    expected = base.every(2, lambda p: p.fast(2))
+    same("s('bd').every(2, x => x.fast(2))", expected, 0, 4)
+    same("s('bd').every(2, (x) => x.fast(2))", expected, 0, 4)
+    same("s('bd').every(2, fast(2))", expected, 0, 4)
+    same("s('bd').every(2, rev)", base.every(2, lambda p: p.rev()), 0, 4)
+
+
+def test_arrays_numbers_and_arithmetic() -> None:
+    same(
+        "stack(s('bd'), [s('sd'), s('hh')])",
+        call("stack", call("s", "bd"), [call("s", "sd"), call("s", "hh")]),
+    )
+    same("s('bd').late(1/8)", call("s", "bd").late(0.125))
+    same("s('bd').late(-1/8 + 0.25 * 2)", call("s", "bd").late(0.375))
+    same("n(-1.5)", call("n", -1.5))
+
+
+def test_variants_and_constants() -> None:
+    same("n(1).add.squeeze(seq(0, 10))", call("n", 1).add.squeeze(call("seq", 0, 10)))
+    same("sine.range(1, 5).segment(4)", REGISTRY.get("sine").value.range(1, 5).segment(4))
+    same("silence", REGISTRY.get("silence").value)
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "column", "suggestion"),
+    [
+        ("s('bd').fsat(2)", "fsat", 9, "fast"),
+        ("sond('bd')", "sond", 1, "sound"),
+        ("n(1).add.sqeeze(2)", "add.sqeeze", 10, "add.squeeze"),
+        ("stack(s('bd'), s('sd').revv2())", "revv2", 24, "revv"),
+    ],
+)
+def test_unknown_functions_name_the_column_and_the_closest(
+    code: str, name: str, column: int, suggestion: str
+) -> None:
+    with pytest.raises(UnknownFunctionError) as info:
+        evaluate(code)
+    err = info.value
+    assert err.name == name
+    assert err.column == column
+    assert err.suggestion == suggestion
+    assert f"'{name}'" in str(err) and f"column {column}" in str(err) and suggestion in str(err)
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("'bd'.fast(2)", "needs a pattern before the dot"),
+        ("s('bd').fast", "must be called"),
+        ("sine(1)", "is a pattern, not a function"),
+        ("1 + s('bd')", "works on numbers only"),
+        ("s('bd').late(1/0)", "division by zero"),
+        ("s('bd').fast(1e9)", "out of range"),
+        ("42", "must make a pattern"),
+        ("s('bd').every(2, x => 1)", "must return a pattern"),
+    ],
+)
+def test_evaluation_errors(code: str, words: str) -> None:
+    with pytest.raises(PatternError, match=words) as info:
+        pat = evaluate(code)
+        pat.query_arc(0, 4)
+    assert info.value.column is not None
