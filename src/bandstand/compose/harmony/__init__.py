@@ -1,0 +1,113 @@
+"""Stage 2 — harmony: a chord progression fitted to the intent.
+
+The genre's harmony family picks a progression from its vocabulary
+(`vocab`), the harmonic dial colours it (`dial`: diatonic → borrowed →
+modal interchange → polytonal colour → free chromaticism), the chords are
+spelled in the key, parsed and voiced by `bandstand.theory` with minimal
+motion from chord to chord. `progression_file` writes the plan as the
+documented `main.progression` text.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bandstand.compose.harmony.dial import (
+    SIMPLER,
+    Slot,
+    apply_dial,
+    diatonicize,
+    numeral_case,
+    tension,
+)
+from bandstand.compose.harmony.file import progression_file
+from bandstand.compose.harmony.vocab import MAJOR_MODES, parse_token, progressions
+from bandstand.compose.lexicon import primary_genre
+from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord
+from bandstand.compose.models.intent import Intent
+from bandstand.errors import InvalidInput, TheoryError
+from bandstand.theory import Chord, Key, get_scale, parse_chord, parse_key, voice_chord
+
+__all__ = ["CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"]
+
+CHORD_REGISTER = (50, 74)  # D3..D5: where comping voicings live
+# Modes a Key cannot hold are spelled with the nearest key mode.
+_SPELLING_MODE: dict[str, str] = {"harmonic minor": "minor", "melodic minor": "minor",
+                                  "phrygian dominant": "phrygian", "lydian dominant": "lydian",
+                                  "minor pentatonic": "minor", "major pentatonic": "major",
+                                  "blues": "minor", "major blues": "major"}
+
+
+def _key_for(tonic: str, mode: str) -> Key:
+    try:
+        return parse_key(f"{tonic} {_SPELLING_MODE.get(mode, mode)}")
+    except TheoryError:
+        return parse_key(f"{tonic} {'major' if mode in MAJOR_MODES else 'minor'}")
+
+
+def spell_slot(slot: Slot, key: Key) -> Chord:
+    """The chord of `slot` spelled in `key`; a quality the chord grammar refuses is
+    simplified step by step (13sus4 → 7sus4 → sus4) rather than dropped."""
+    root = key.spell((key.tonic_pc + slot.semis) % 12)
+    quality = slot.quality
+    for _ in range(4):
+        try:
+            return parse_chord(root + quality)
+        except TheoryError:
+            quality = SIMPLER.get(quality, "m" if quality.startswith("m") and not quality.startswith("maj") else "")
+    return parse_chord(root)
+
+
+def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
+    """The progression for `intent`: same intent and seed → same plan."""
+    rng = random.Random(seed)
+    traits = primary_genre(intent)
+    mode = intent.mode.strip().lower()
+    try:
+        scale = get_scale(f"{intent.key} {mode}")
+    except TheoryError as exc:
+        raise InvalidInput(f"unknown key or mode '{intent.key} {intent.mode}': {exc.message}",
+                           field="key") from None
+    key = _key_for(scale.tonic, mode)
+    family = traits.harmony_family
+    dial = intent.creativity_dials.harmonic
+    choice = rng.choice(progressions(family, mode))
+    slots = []
+    for token in choice.split():
+        degree, semis, quality = parse_token(token)
+        slots.append(Slot(numeral_case(degree, quality), semis, quality))
+    scale_pcs = tuple(scale.pitch_classes)
+    tonic = scale.tonic_pc
+    # A mode's own chords (dorian's IV, mixolydian's bVII …) replace what leaves it,
+    # always at the bottom of the dial and for modal keys while the dial is low.
+    if family != "blues" and (dial < 0.15 or (dial < 0.5 and mode not in ("major", "minor"))):
+        rel_scale = tuple((p - tonic) % 12 for p in scale_pcs)
+        rel = [frozenset((p - tonic) % 12 for p in spell_slot(s, key).pitch_classes) for s in slots]
+        slots = diatonicize(slots, rel_scale, rel, simple=dial < 0.15)
+    slots = apply_dial(slots, dial, mode, family, rng)
+    chords: list[ProgressionChord] = []
+    previous: tuple[int, ...] | None = None
+    low, high = CHORD_REGISTER
+    for slot in slots:
+        chord = spell_slot(slot, key)
+        pitches = voice_chord(chord, low, high, previous)
+        previous = pitches
+        chords.append(ProgressionChord(
+            symbol=chord.symbol, roman=_roman(slot), pitches=list(pitches), bars=1, tension=tension(slot),
+            root=chord.root, bass=chord.bass, pitch_classes=sorted(set(chord.pitch_classes)), colour=slot.colour,
+        ))
+    summary = f"{scale.tonic} {mode} — " + " → ".join(c.symbol for c in chords)
+    return HarmonyPlan(key=scale.tonic, mode=mode, family=family, harmonic_dial=dial,
+                       scale_pitch_classes=list(scale_pcs), chords=chords, summary=summary)
+
+
+_FIGURES: dict[str, str] = {"m7b5": "ø7", "dim7": "°7", "dim": "°", "m": "", "maj7": "maj7", "": ""}
+
+
+def _roman(slot: Slot) -> str:
+    q = slot.quality
+    if q in _FIGURES:
+        return slot.degree + _FIGURES[q]
+    if q.startswith("m") and not q.startswith("maj"):
+        q = q[1:]
+    return slot.degree + q

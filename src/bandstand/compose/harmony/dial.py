@@ -1,0 +1,158 @@
+"""The harmonic dial: how far a progression strays from its key.
+
+    0     diatonic               chords re-spelled to the mode's own triads/sevenths
+    0.25  borrowed               one chord from the parallel mode (iv, bVI, bVII / IV, V7)
+    0.5   modal interchange      a colour from another mode (bII, II7, IV7, bIII) and richer extensions
+    0.75  polytonal colour       upper-structure alterations (7#11, 13b9, maj7#11), tritone substitution
+    0.9   free chromaticism      a chromatic mediant or a half-step approach chord
+
+Each step includes the ones below it. Chords are worked on as
+`Slot(degree, semitones, quality, colour)`; the caller spells and voices them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from bandstand.compose.harmony.vocab import MAJOR_MODES
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    degree: str
+    semis: int  # root, semitones above the tonic
+    quality: str
+    colour: str = "diatonic"
+
+
+SIMPLER: dict[str, str] = {
+    "m9": "m7", "m11": "m7", "maj9": "maj7", "9": "7", "13": "7", "9sus4": "7sus4", "13sus4": "7sus4",
+    "add9": "", "m(add9)": "m", "7b9": "7", "13b9": "7", "7#11": "7", "maj7#11": "maj7", "sus2": "",
+    "6/9": "6", "m11b5": "m7b5",
+}
+RICHER: dict[str, str] = {"m7": "m9", "maj7": "maj9", "7": "9", "": "add9", "m": "m7", "6": "6/9"}
+POLY: dict[str, str] = {"7": "7#11", "9": "13b9", "13": "13b9", "maj7": "maj7#11", "maj9": "maj7#11",
+                        "m9": "m11", "7b9": "7alt", "7sus4": "7b9sus4"}
+# Thirds/sevenths stacked from the scale → chord quality (intervals above the root).
+STACKED: dict[tuple[int, ...], str] = {
+    (4, 7): "", (3, 7): "m", (3, 6): "dim", (4, 8): "aug",
+    (4, 7, 11): "maj7", (4, 7, 10): "7", (3, 7, 10): "m7", (3, 6, 10): "m7b5", (3, 6, 9): "dim7",
+    (3, 7, 11): "mMaj7", (4, 8, 11): "maj7#5",
+}
+# Borrowed chords from the parallel mode, by the function of the slot they replace.
+BORROW_MAJOR = (("iv", 5, "m7"), ("bVI", 8, "maj7"), ("bVII", 10, "7"), ("bIII", 3, "maj7"))
+BORROW_MINOR = (("IV", 5, "7"), ("V", 7, "7"), ("bII", 1, "maj7"), ("IV", 5, "9"))
+BORROW_TRAP = (("V", 7, ""), ("bII", 1, ""), ("iv", 5, "m"))
+MODAL_MAJOR = (("II", 2, "7"), ("bII", 1, "maj7"), ("bVII", 10, "9"), ("#IV", 6, "m7b5"))
+MODAL_MINOR = (("bII", 1, "maj7"), ("II", 2, "7"), ("VI", 9, "m7b5"), ("bVII", 10, "13"))
+
+
+def _colourable(slots: list[Slot]) -> list[int]:
+    """Positions a colour chord may take: not the opening tonic, and not a dominant
+    that resolves (the ii–V stays intact) unless nothing else is left."""
+    keep = [j for j in range(1, len(slots)) if slots[j].semis not in (0, 7)]
+    return keep or list(range(1, len(slots)))
+
+
+def is_minorish(quality: str) -> bool:
+    return (quality.startswith("m") and not quality.startswith("maj")) or quality.startswith("dim")
+
+
+def numeral_case(degree: str, quality: str) -> str:
+    """Upper-case numerals for major/dominant chords, lower-case for minor and diminished."""
+    acc = degree[0] if degree[:1] in ("b", "#") else ""
+    body = degree[len(acc):]
+    return acc + (body.lower() if is_minorish(quality) else body.upper())
+
+
+def diatonic_quality(semis: int, scale: tuple[int, ...], size: int) -> str | None:
+    """The mode's own chord on a root `semis` above the tonic (triad when `size` is 3,
+    seventh chord when 4), or None when the root is not in the scale."""
+    if semis % 12 not in scale:
+        return None
+    ladder = sorted(scale)
+    i = ladder.index(semis % 12)
+    tones = []
+    for k in range(1, size):
+        pc = ladder[(i + 2 * k) % len(ladder)]
+        tones.append((pc - semis) % 12)
+    return STACKED.get(tuple(tones))
+
+
+def diatonicize(slots: list[Slot], scale: tuple[int, ...], chord_pcs: list[frozenset[int]], simple: bool) -> list[Slot]:
+    """Replace chords that leave the mode with the mode's own chord on the same root
+    (or the nearest scale root), keeping sevenths where the original had them."""
+    out = []
+    for slot, pcs in zip(slots, chord_pcs, strict=True):
+        if all(p in scale for p in pcs):
+            out.append(slot)
+            continue
+        size = 3 if simple or slot.quality in ("", "m", "dim", "aug", "sus2", "sus4") else 4
+        semis = slot.semis
+        quality = diatonic_quality(semis, scale, size)
+        if quality is None:
+            semis = min(scale, key=lambda pc: (abs(pc - semis), pc))
+            quality = diatonic_quality(semis, scale, size) or ""
+        out.append(Slot(numeral_case(slot.degree, quality), semis, quality, "diatonic"))
+    return out
+
+
+def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: random.Random) -> list[Slot]:
+    """The progression coloured by the harmonic dial (see the module docstring)."""
+    out = list(slots)
+    major = mode in MAJOR_MODES
+    n = len(out)
+    if dial < 0.15:
+        out = [replace(s, quality=SIMPLER.get(s.quality, s.quality)) for s in out]
+    if dial >= 0.25 and n >= 3:
+        i = rng.choice(_colourable(out))
+        pool = BORROW_TRAP if family == "trap" and not major else BORROW_MAJOR if major else BORROW_MINOR
+        degree, semis, quality = rng.choice(pool)
+        if family == "trap":  # keep trap's dark triads
+            quality = "m" if is_minorish(quality) else ""
+        out[i] = Slot(degree, semis, quality, "borrowed")
+    if dial >= 0.5 and n >= 3:
+        out = [replace(s, quality=RICHER.get(s.quality, s.quality)) if s.colour == "diatonic" else s for s in out]
+        candidates = [j for j in _colourable(out) if out[j].colour == "diatonic"]
+        if candidates:
+            j = rng.choice(candidates)
+            degree, semis, quality = rng.choice(MODAL_MAJOR if major else MODAL_MINOR)
+            out[j] = Slot(degree, semis, quality, "modal")
+    if dial >= 0.75:
+        for j, s in enumerate(out):
+            if s.semis == 7 and s.quality in ("7", "9", "13", "7b9") and family in ("jazz", "neosoul", "lofi", "gospel", "latin"):
+                out[j] = Slot("bII", 1, "7#11" if s.quality == "7" else "9", "polytonal")  # tritone substitution
+            elif s.quality in POLY and rng.random() < 0.5:
+                out[j] = replace(s, quality=POLY[s.quality], colour="polytonal")
+    if dial >= 0.9 and n >= 3:
+        j = rng.randrange(1, n)
+        if rng.random() < 0.5:  # chromatic mediant
+            shift = rng.choice((4, 8, 3, 9))
+            semis = (out[j - 1].semis + shift) % 12
+            out[j] = Slot(_degree_name(semis), semis, "maj7", "chromatic")
+        else:  # half-step approach into the next chord
+            target = out[(j + 1) % n]
+            semis = (target.semis + 1) % 12
+            out[j] = Slot(_degree_name(semis), semis, "7" if not is_minorish(target.quality) else "m7", "chromatic")
+    return [replace(s, degree=numeral_case(s.degree, s.quality)) for s in out]
+
+
+_NAMES = ("I", "bII", "II", "bIII", "III", "IV", "#IV", "V", "bVI", "VI", "bVII", "VII")
+
+
+def _degree_name(semis: int) -> str:
+    return _NAMES[semis % 12]
+
+
+def tension(slot: Slot) -> float:
+    """0 = at rest on the tonic … 1 = maximal pull: function, dominant-ness, alterations, colour."""
+    base = {0: 0.1, 1: 0.7, 2: 0.45, 3: 0.3, 4: 0.3, 5: 0.4, 6: 0.8, 7: 0.7, 8: 0.35, 9: 0.35,
+            10: 0.5, 11: 0.75}[slot.semis % 12]
+    q = slot.quality
+    if ("7" in q or q in ("9", "13")) and not q.startswith(("maj", "m")):
+        base += 0.12
+    if any(a in q for a in ("b9", "#9", "#11", "b13", "alt", "dim", "b5")):
+        base += 0.12
+    base += {"diatonic": 0.0, "borrowed": 0.08, "modal": 0.12, "polytonal": 0.18, "chromatic": 0.22}[slot.colour]
+    return round(min(1.0, base), 3)

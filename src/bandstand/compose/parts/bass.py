@@ -1,0 +1,240 @@
+"""The bassist: locked to the kick (it reads the same kick grid the drummer
+plays) and to the harmony (chord roots on the downbeats, fifths and octaves
+between, approach notes into chord changes). One function per bass style:
+808 sub with pitch-bend glides, root–fifth, walking lines, synth pulses,
+syncopated funk, reggae, reese, tumbao/bossa, picked rock, sustained."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from itertools import pairwise
+
+from bandstand.compose.parts.context import Bar, PartContext, pitch_near
+from bandstand.compose.parts.drum_patterns import family, fill_length, kick_steps
+from bandstand.score import ControlChange, Note, PitchBend, Track
+
+LOW, HIGH = 28, 52  # E1..E3
+BEND_RANGE = 12  # semitones, set by RPN 0 at the start of the track
+
+# A bass event inside a bar: (step, length in steps, pitch, velocity)
+Event = tuple[int, float, int, int]
+Style = Callable[[PartContext, Bar, list[tuple[int, int]], random.Random, int], list[Event]]
+
+
+def _kicks(ctx: PartContext, bar: Bar) -> list[tuple[int, int]]:
+    fam = family(ctx.traits.drum_family)
+    fill = fill_length(bar.energy) if bar.section_end else 0
+    hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, ctx.steps, fill)
+    return hits or [(0, 100)]
+
+
+def _lengths(starts: list[int], steps: int, cap: float) -> list[float]:
+    out = []
+    for i, s in enumerate(starts):
+        nxt = starts[i + 1] if i + 1 < len(starts) else steps
+        out.append(max(1.0, min(cap, nxt - s)))
+    return out
+
+
+def _approach(ctx: PartContext, bar: Bar, rng: random.Random, center: int) -> int:
+    """A note leading into the next chord's root: a half step below/above or the scale step."""
+    target = pitch_near(bar.next_chord.root, center, LOW, HIGH)
+    options = [target - 1, target + 1]
+    options += [p for p in (target - 2, target + 2) if p % 12 in ctx.scale]
+    return rng.choice(options)
+
+
+def _sub_808(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, 24, 43)
+    starts = [s for s, _ in kicks]
+    lengths = _lengths(starts, ctx.steps, 8.0)
+    events: list[Event] = []
+    for i, (s, v) in enumerate(kicks):
+        pitch = root
+        if i > 0 and rng.random() < 0.18:
+            pitch = root + 12 if root + 12 <= 48 else root - 12 if root - 12 >= 24 else root
+        events.append((s, lengths[i] - 0.1, pitch, min(127, v)))
+    return events
+
+
+def _root_fifth(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    fifth = pitch_near(bar.chord.fifth, root + 5, LOW, HIGH)
+    if ctx.traits.drum_family == "bossa":
+        return [(0, 5.5, root, 96), (6, 1.8, root, 80), (8, 5.5, fifth, 90), (14, 1.8, fifth, 78)]
+    starts = [s for s, _ in kicks]
+    lengths = _lengths(starts, ctx.steps, 6.0)
+    events: list[Event] = []
+    for i, (s, v) in enumerate(kicks):
+        pitch = root if i == 0 or rng.random() < 0.65 else rng.choice((fifth, root + 12 if root + 12 <= HIGH else root))
+        events.append((s, lengths[i] * 0.9, pitch, min(127, v - 6)))
+    if bar.chord_changes and bar.energy >= 0.4 and starts[-1] < ctx.steps - 2:
+        events.append((ctx.steps - 2, 1.8, _approach(ctx, bar, rng, root), 82))
+    return events
+
+
+def _walking(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    beats = max(1, ctx.steps // 4)
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    target = pitch_near(bar.next_chord.root, root, LOW, HIGH)
+    pool = sorted({p for p in range(LOW, HIGH + 1) if p % 12 in ctx.scale or p % 12 in bar.chord.pcs})
+    line = [root]
+    for beat in range(1, beats - 1):
+        cur = line[-1]
+        remaining = beats - beat
+        direction = 1 if target > cur else -1 if target < cur else rng.choice((1, -1))
+        want_chord = beat % 2 == 0
+        cands = [p for p in pool if 1 <= (p - cur) * direction <= max(2, abs(target - cur) // remaining + 3)
+                 and (not want_chord or p % 12 in bar.chord.pcs)]
+        if not cands:
+            cands = [p for p in pool if 1 <= abs(p - cur) <= 4]
+        line.append(rng.choice(cands) if cands else cur)
+    if beats > 1:
+        line.append(target + (1 if line[-1] > target else -1) if rng.random() < 0.7
+                    else pitch_near(bar.next_chord.fifth, target, LOW, HIGH))
+    events = [(b * 4, 3.6, p, 92 if b % 2 == 0 else 86) for b, p in enumerate(line)]
+    if bar.energy >= 0.6 and rng.random() < 0.2 and beats >= 3:  # a triplet skip into beat 3
+        events.append((7, 0.9, line[1], 62))
+    return events
+
+
+def _synth_pulse(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    octave = root + 12 if root + 12 <= HIGH + 7 else root
+    events: list[Event] = []
+    if ctx.traits.drum_family == "four_on_floor":  # house: root with the kick, pumping off-beats
+        for s in range(0, ctx.steps, 4):
+            if s % 8 == 0 or bar.energy >= 0.75:
+                events.append((s, 1.6, root, 100))
+            events.append((s + 2, 1.6, octave if bar.energy >= 0.7 and s % 8 == 4 else root, 92))
+        return events
+    step = 2 if bar.energy >= 0.45 else 4
+    for s in range(0, ctx.steps, step):
+        pitch = octave if bar.energy >= 0.7 and s % 8 == 6 else root
+        events.append((s, step * 0.85, pitch, 98 if s % 4 == 0 else 82))
+    return events
+
+
+FUNK_FIGURES = ("R..gR.O.5.R..7a.", "R.gR..O..R.5.Oa.", "R..R.gO.R..5g7a.", "R.O..gR.5..RgO..")
+
+
+def _funk(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH - 5)
+    tones = {"R": root, "O": root + 12, "5": pitch_near(bar.chord.fifth, root + 7, LOW, HIGH + 7),
+             "7": pitch_near(bar.chord.seventh, root + 10, LOW, HIGH + 7), "g": root}
+    figure = FUNK_FIGURES[(bar.bar_in_phrase + rng.randrange(2)) % len(FUNK_FIGURES)]
+    kick_set = {s for s, _ in kicks}
+    events: list[Event] = []
+    starts = sorted({i for i, ch in enumerate(figure[: ctx.steps]) if ch != "."} | kick_set)
+    if bar.energy < 0.45:
+        starts = sorted(kick_set | {0})
+    lengths = _lengths(starts, ctx.steps, 3.0)
+    for i, s in enumerate(starts):
+        ch = figure[s % len(figure)]
+        if ch == "a":
+            pitch = _approach(ctx, bar, rng, root) if bar.chord_changes else tones["5"]
+        else:
+            pitch = tones.get(ch, root)
+        ghost = ch == "g"
+        events.append((s, 0.5 if ghost else lengths[i] * 0.7, pitch, 48 if ghost else (104 if s in kick_set else 88)))
+    return events
+
+
+REGGAE_FIGURES = ("R.....R.R..5.3..", "..R..R..R.5..3.R", "R.....5.R...3.5.")
+
+
+def _reggae(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    tones = {"R": root, "5": pitch_near(bar.chord.fifth, root + 7, LOW, HIGH + 5),
+             "3": pitch_near(bar.chord.third, root + 4, LOW, HIGH + 5)}
+    figure = REGGAE_FIGURES[rng.randrange(len(REGGAE_FIGURES))]
+    starts = sorted({i for i, ch in enumerate(figure[: ctx.steps]) if ch != "."} | {s for s, _ in kicks})
+    lengths = _lengths(starts, ctx.steps, 4.0)
+    return [(s, lengths[i] * 0.85, tones.get(figure[s % len(figure)], root), 96) for i, s in enumerate(starts)]
+
+
+def _reese(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center - 2, 26, 45)
+    starts = [s for s, _ in kicks]
+    lengths = _lengths(starts, ctx.steps, 16.0)
+    return [(s, lengths[i] - 0.2, root if i % 2 == 0 or rng.random() < 0.5 else root + 12, 100)
+            for i, s in enumerate(starts)]
+
+
+def _tumbao(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    fifth = pitch_near(bar.chord.fifth, root, LOW, HIGH)
+    nxt = pitch_near(bar.next_chord.root, root, LOW, HIGH)
+    events: list[Event] = [(6, 6.0, fifth, 96), (12, 6.0, nxt, 100)]
+    if bar.bar_in_section == 0:  # establish the root on the first downbeat of a section
+        events.insert(0, (0, 5.5, root, 92))
+    return events
+
+
+def _picked(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    step = 2 if bar.energy >= 0.45 else 4
+    events: list[Event] = [(s, step * 0.8, root, 100 if s % 4 == 0 else 86) for s in range(0, ctx.steps, step)]
+    if bar.chord_changes and step == 2:
+        events[-1] = (events[-1][0], 1.6, _approach(ctx, bar, rng, root), 90)
+    kick_set = {s for s, _ in kicks}
+    events += [(s, 1.6, root, 96) for s in kick_set if s % step]
+    return events
+
+
+def _sustained(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    return [(0, ctx.steps - 0.3, root, 88)]
+
+
+STYLES: dict[str, Style] = {
+    "sub_808": _sub_808, "root_fifth": _root_fifth, "walking": _walking, "synth_pulse": _synth_pulse,
+    "syncopated_funk": _funk, "reggae": _reggae, "dnb_reese": _reese, "tumbao": _tumbao,
+    "picked_rock": _picked, "sustained": _sustained,
+}
+CENTER: dict[str, int] = {"sub_808": 33, "dnb_reese": 35, "walking": 38, "sustained": 36}
+
+
+def _glides(notes: list[Note], rng: random.Random, chance: float) -> list[PitchBend]:
+    """808 glides: the end of a note bends into the next one's pitch (within the bend range)."""
+    bends: list[PitchBend] = []
+    for a, b in pairwise(notes):
+        gap = b.start - a.end
+        interval = b.pitch - a.pitch
+        if interval == 0 or abs(interval) > BEND_RANGE or gap > 0.3 or rng.random() >= chance:
+            continue
+        t0 = max(a.start + 0.05, a.end - 0.3)
+        for i in range(1, 5):
+            value = round(interval / BEND_RANGE * 8191 * i / 4)
+            bends.append(PitchBend(t0 + (a.end - t0) * i / 4, max(-8192, min(8191, value))))
+        bends.append(PitchBend(b.start, 0))
+    return bends
+
+
+def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str = "bass") -> tuple[Track, str]:
+    style = ctx.traits.bass_style if role == "bass" else "sustained"
+    fn = STYLES.get(style, _root_fifth)
+    center = CENTER.get(style, 38) - (7 if role == "sub_bass" else 0)
+    notes: list[Note] = []
+    for bar in ctx.active_bars(role):
+        for step, length, pitch, vel in fn(ctx, bar, _kicks(ctx, bar), rng, center):
+            v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
+            notes.append(Note(bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
+    notes.sort(key=lambda n: (n.start, n.pitch))
+    notes = ctx.humanizer(0.6).apply(notes, rng, "bass")
+    # keep notes monophonic after humanization: cut each at the next one's start
+    mono: list[Note] = []
+    for i, n in enumerate(notes):
+        nxt = notes[i + 1].start if i + 1 < len(notes) else None
+        dur = min(n.duration, nxt - n.start - 0.01) if nxt is not None and nxt > n.start + 0.02 else n.duration
+        if nxt is not None and nxt <= n.start + 0.02:
+            continue
+        mono.append(Note(n.start, max(0.03, dur), n.pitch, n.velocity))
+    track = Track(name="Bass" if role == "bass" else "Sub Bass", role=role, program=program, notes=mono)
+    if style == "sub_808":
+        # RPN 0 (pitch-bend range); data entry a moment later so a time sort keeps the order
+        track.controls = [ControlChange(0.0, 101, 0), ControlChange(0.0, 100, 0),
+                          ControlChange(0.02, 6, BEND_RANGE), ControlChange(0.02, 38, 0)]
+        track.pitch_bends = _glides(mono, rng, 0.25 + 0.3 * ctx.rhythmic_dial)
+    return track, style

@@ -1,0 +1,137 @@
+"""The keyboard/guitar comper: plays the voicings stage 2 voice-led, in the
+genre's comping rhythm (stabs, sustained pads of keys, jazz comping,
+reggae skanks, arpeggios, strums, gospel shouts, ballad piano, house chops),
+with the sustain pedal (CC64) for pianos and electric pianos."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bandstand.compose.parts.context import Bar, PartContext
+from bandstand.score import ControlChange, Note, Track
+
+# A comp hit inside a bar: (step, length in steps, velocity, pitches)
+Hit = tuple[float, float, int, tuple[int, ...]]
+Comp = Callable[[PartContext, Bar, tuple[int, ...], random.Random], list[Hit]]
+
+# (step, length) rhythm cells; a style picks one per bar, denser as energy rises.
+STAB_CELLS = (((0, 3), (6, 2), (10, 3)), ((0, 2), (3, 2), (8, 3), (14, 2)), ((0, 4), (7, 2), (10, 2)))
+JAZZ_CELLS = (((0, 5), (6, 2)), ((2, 2), (8, 4)), ((6, 2), (14, 2)), ((0, 2), (10, 3)), ((4, 2), (12, 3)), ((6, 3),))
+HOUSE_CELLS = (((2, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (5, 1), (10, 1), (13, 1)), ((0, 1), (3, 1), (6, 1), (10, 1), (14, 1)))
+GOSPEL_CELLS = (((0, 3), (3, 2), (6, 2), (8, 3), (11, 2), (14, 2)), ((0, 6), (6, 2), (8, 4), (12, 4)))
+STRUM = ((0, 4, "d"), (4, 2, "d"), (6, 4, "u"), (10, 2, "u"), (12, 2, "d"), (14, 2, "u"))
+KEYS_PROGRAMS = frozenset(range(0, 8))  # pianos and electric pianos use the sustain pedal
+
+
+def _scaled(cells: tuple[tuple[tuple[int, int], ...], ...], bar: Bar, rng: random.Random) -> tuple[tuple[int, int], ...]:
+    hi = 1 + round(bar.energy * (len(cells) - 1))
+    return cells[rng.randrange(hi)]
+
+
+def _stabs(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    if bar.energy < 0.35:
+        return [(0, ctx.steps - 1, 78, voicing)]
+    return [(s, ln, 92 if s == 0 else 82, voicing) for s, ln in _scaled(STAB_CELLS, bar, rng)]
+
+
+def _sustained(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    hits: list[Hit] = [(0, ctx.steps - 0.5, 80, voicing)]
+    if bar.energy >= 0.7 and ctx.steps >= 16:  # re-strike on 3 when the song is up
+        hits = [(0, 7.5, 84, voicing), (8, 7.5, 76, voicing)]
+    return hits
+
+
+def _jazz(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    rootless = voicing[1:] if len(voicing) >= 4 else voicing  # the bass has the root
+    cells = JAZZ_CELLS[: 3 + round(bar.energy * 3)]
+    return [(s, ln, rng.randint(62, 86), rootless) for s, ln in rng.choice(cells)]
+
+
+def _skank(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    top = voicing[-3:]
+    every = 4 if ctx.traits.drum_family == "one_drop" else 8 if bar.energy < 0.5 else 4
+    first = 4 if every == 8 else 2
+    if ctx.traits.drum_family == "one_drop":
+        first, every = 4, 8
+    return [(s, 1.2, 88, top) for s in range(first, ctx.steps, every)]
+
+
+def _arp(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    step = 1 if bar.energy >= 0.7 else 2
+    tones = [*voicing, voicing[1] + 12] if len(voicing) > 1 else list(voicing)
+    shape = rng.choice(("up", "updown", "down"))
+    seq = tones if shape == "up" else tones[::-1] if shape == "down" else tones + tones[-2:0:-1]
+    return [(s, step * 0.9, 84 if s % 4 == 0 else 70, (seq[i % len(seq)],))
+            for i, s in enumerate(range(0, ctx.steps, step))]
+
+
+def _strum(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    pattern = STRUM if bar.energy >= 0.45 else ((0, 8, "d"), (8, 8, "d"))
+    hits: list[Hit] = []
+    for s, ln, direction in pattern:
+        if s >= ctx.steps:
+            continue
+        notes = voicing if direction == "d" else tuple(reversed(voicing[-3:]))
+        for i, p in enumerate(notes):  # one string after another, ~15 ms apart
+            hits.append((s + i * 0.12, ln - i * 0.12, 90 if direction == "d" else 70, (p,)))
+    return hits
+
+
+def _gospel(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    big = voicing + ((voicing[-1] + 12,) if voicing[-1] + 12 <= 88 else ())
+    if bar.energy < 0.5:
+        return [(0, ctx.steps - 0.5, 80, big)]
+    return [(s, ln, 96 if s % 8 == 0 else 84, big) for s, ln in rng.choice(GOSPEL_CELLS)]
+
+
+def _ballad(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    root = voicing[0] - 12 if voicing[0] - 12 >= 36 else voicing[0]
+    left = [(0.0, 8.0, 84, (root, root + 7)), (8.0, 8.0, 76, (root + 12,))]
+    right = [(float(s), 2.0, 72 + (8 if s % 8 == 0 else 0), (voicing[(s // 2) % len(voicing)],))
+             for s in range(0, ctx.steps, 2)]
+    return left + right
+
+
+def _house(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    return [(s, ln, 94, voicing) for s, ln in _scaled(HOUSE_CELLS, bar, rng)]
+
+
+COMPS: dict[str, Comp] = {
+    "stabs": _stabs, "sustained": _sustained, "jazz_comp": _jazz, "offbeat_skank": _skank,
+    "arpeggiated": _arp, "strummed": _strum, "gospel_shout": _gospel, "piano_ballad": _ballad,
+    "house_chops": _house,
+}
+
+
+def pedal(bars: list[Bar], beats_per_bar: float) -> list[ControlChange]:
+    """Sustain pedal: down just after each chord starts, up just before the next chord."""
+    ccs: list[ControlChange] = []
+    for bar in bars:
+        ccs.append(ControlChange(bar.start + 0.05, 64, 127))
+        ccs.append(ControlChange(bar.start + beats_per_bar - 0.06, 64, 0))
+    return ccs
+
+
+def generate_chords(ctx: PartContext, rng: random.Random, program: int, role: str = "chords",
+                    style: str | None = None) -> tuple[Track, str]:
+    name = style or ctx.traits.comp_style
+    comp = COMPS.get(name, _sustained)
+    notes: list[Note] = []
+    bars = ctx.active_bars(role)
+    for bar in bars:
+        voicing = bar.chord.pitches
+        for step, length, vel, pitches in comp(ctx, bar, voicing, rng):
+            if step >= ctx.steps:
+                continue
+            v = max(1, min(127, round(vel * (0.78 + 0.3 * bar.energy))))
+            dur = max(0.05, min(length, ctx.steps - step) * 0.25)
+            for p in pitches:
+                notes.append(Note(bar.start + step * 0.25, dur, p, v))
+    notes.sort(key=lambda n: (n.start, n.pitch))
+    notes = ctx.humanizer(0.5).apply(notes, rng, "chords")
+    track = Track(name="Chords" if role == "chords" else role.replace("_", " ").title(), role=role,
+                  program=program, notes=notes)
+    if program in KEYS_PROGRAMS and name not in ("house_chops", "offbeat_skank", "stabs", "arpeggiated"):
+        track.controls = pedal(bars, ctx.beats_per_bar)
+    return track, name

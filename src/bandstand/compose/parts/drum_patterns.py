@@ -1,0 +1,232 @@
+"""Drum pattern families: one table per genre family of 16-step layers (one
+GM drum note each) that switch on as the energy rises, plus the fill style
+and cymbal habits of the family.
+
+A layer's pattern strings are read one character per sixteenth: ``X`` accent,
+``x`` normal, ``o`` soft, ``g`` ghost, ``.`` rest. A layer with several
+strings cycles through them bar by bar within a 4-bar phrase (A A A B when
+two are given), so the fourth bar answers the first three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# General MIDI percussion notes (channel 10).
+KICK, RIM, SNARE, CLAP = 36, 37, 38, 39
+CLOSED_HAT, PEDAL_HAT, OPEN_HAT = 42, 44, 46
+LOW_TOM, MID_TOM, HIGH_MID_TOM, HIGH_TOM = 45, 47, 48, 50
+CRASH, RIDE, RIDE_BELL, TAMBOURINE, COWBELL = 49, 51, 53, 54, 56
+HIGH_BONGO, LOW_BONGO, MUTE_CONGA, OPEN_CONGA, LOW_CONGA = 60, 61, 62, 63, 64
+HIGH_TIMBALE, CABASA, SHAKER, CLAVES = 65, 69, 70, 75
+
+STEP_VELOCITY: dict[str, int] = {"X": 118, "x": 96, "o": 72, "g": 44}
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """One drum voice of a family: plays from `min_energy` up to (not incl.) `max_energy`."""
+
+    note: int
+    patterns: tuple[str, ...]
+    min_energy: float = 0.0
+    max_energy: float = 1.01
+
+    def pattern_for(self, bar_in_phrase: int) -> str:
+        """The pattern of this layer for bar 0..3 of a 4-bar phrase."""
+        if len(self.patterns) == 1:
+            return self.patterns[0]
+        if len(self.patterns) == 2:  # A A A B
+            return self.patterns[1 if bar_in_phrase % 4 == 3 else 0]
+        return self.patterns[bar_in_phrase % len(self.patterns)]
+
+
+@dataclass(frozen=True, slots=True)
+class DrumFamily:
+    """A genre family's drums: layers, fill style, whether hats roll (trap)."""
+
+    name: str
+    layers: tuple[Layer, ...]
+    fill: str  # key into FILLS
+    hat_rolls: bool = False
+    comping_snare: bool = False  # jazz: seeded snare comping
+    crash: bool = True
+
+
+def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
+    return Layer(note, tuple(patterns), lo, hi)
+
+
+FAMILIES: dict[str, DrumFamily] = {
+    "boom_bap": DrumFamily("boom_bap", (
+        _l(KICK, "X......x..X.....", "X......x..X..x.."),
+        _l(SNARE, "....X.......X...", lo=0.12),
+        _l(CLOSED_HAT, "x.o.x.o.x.o.x.o.", hi=0.7),
+        _l(CLOSED_HAT, "x.oxx.o.x.oxx.ox", lo=0.7),
+        _l(SNARE, ".......g.......g", lo=0.55),
+        _l(OPEN_HAT, "..............o.", lo=0.78),
+    ), fill="toms"),
+    "trap": DrumFamily("trap", (
+        _l(KICK, "X......X.X......", "X.X.......X..X.."),
+        _l(CLAP, "........X.......", lo=0.15),
+        _l(SNARE, "........x.......", lo=0.5),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
+        _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.6),
+        _l(OPEN_HAT, "......o.........", lo=0.8),
+    ), fill="snare_roll", hat_rolls=True),
+    "four_on_floor": DrumFamily("four_on_floor", (
+        _l(KICK, "X...X...X...X..."),
+        _l(CLAP, "....X.......X...", lo=0.3),
+        _l(CLOSED_HAT, "..x...x...x...x.", hi=0.5),
+        _l(OPEN_HAT, "..o...o...o...o.", lo=0.5),
+        _l(CLOSED_HAT, "xo.oxo.oxo.oxo.o", lo=0.72),
+        _l(SHAKER, "ogogogogogogogog", lo=0.4),
+        _l(RIDE, "..x...x...x...x.", lo=0.88),
+    ), fill="snare_roll"),
+    "two_step": DrumFamily("two_step", (
+        _l(KICK, "X.........X.....", "X......X...x...."),
+        _l(SNARE, "....X.......X...", lo=0.15),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.45),
+        _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.45),
+        _l(RIM, "...g......g..g..", lo=0.55),
+        _l(OPEN_HAT, "......o.......o.", lo=0.7),
+    ), fill="snare_roll"),
+    "breakbeat": DrumFamily("breakbeat", (
+        _l(KICK, "X.X.......X.....", "X.X.......XX...."),
+        _l(SNARE, "....X..g.g..X..g", "....X..g.X..X..."),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
+        _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
+        _l(OPEN_HAT, "..............o.", lo=0.6),
+    ), fill="toms"),
+    "dnb": DrumFamily("dnb", (
+        _l(KICK, "X.........X.....", "X.........X..X.."),
+        _l(SNARE, "....X.......X...", lo=0.1),
+        _l(SNARE, ".......g......g.", lo=0.5),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
+        _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.6),
+        _l(RIDE, "x...x...x...x...", lo=0.8),
+    ), fill="snare_roll"),
+    "jazz_ride": DrumFamily("jazz_ride", (
+        _l(RIDE, "X...x.o.X...x.o."),
+        _l(PEDAL_HAT, "....x.......x..."),
+        _l(KICK, "g...g...g...g..."),
+    ), fill="jazz", comping_snare=True, crash=False),
+    "rock_backbeat": DrumFamily("rock_backbeat", (
+        _l(KICK, "X.......X.X.....", "X.x.....X.X....."),
+        _l(SNARE, "....X.......X...", lo=0.1),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.78),
+        _l(OPEN_HAT, "x.o.x.o.x.o.x.o.", lo=0.78),
+        _l(KICK, "...............x", lo=0.7),
+    ), fill="toms"),
+    "dembow": DrumFamily("dembow", (
+        _l(KICK, "X...X...X...X..."),
+        _l(SNARE, "...x..x....x..x.", lo=0.15),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", lo=0.3),
+        _l(RIM, "..o...o...o...o.", lo=0.65),
+        _l(OPEN_HAT, "..............o.", lo=0.8),
+    ), fill="snare_roll"),
+    "afrobeat": DrumFamily("afrobeat", (
+        _l(KICK, "X.....x...X..x..", "X.....x.X.....x."),
+        _l(RIM, "...x..x....x..x.", lo=0.15),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.45),
+        _l(CLOSED_HAT, "xoxxxoxxxoxxxoxo", lo=0.45),
+        _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.3),
+        _l(OPEN_CONGA, "..x...x...x.x...", lo=0.5),
+        _l(LOW_CONGA, "......x.x.....x.", lo=0.5),
+        _l(COWBELL, "x.x.xx.x.x.xx.x.", lo=0.75),
+    ), fill="toms"),
+    "bossa": DrumFamily("bossa", (
+        _l(KICK, "x..ox..ox..ox..o"),
+        _l(RIM, "x..x..x...x..x..", "..x..x..x......."),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
+        _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.35),
+        _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.6),
+    ), fill="latin", crash=False),
+    "funk": DrumFamily("funk", (
+        _l(KICK, "X.x...x...X..x..", "X.....x.X.x....."),
+        _l(SNARE, "....X..g.g..X..g", lo=0.1),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.5),
+        _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.5),
+        _l(OPEN_HAT, "..............o.", lo=0.65),
+    ), fill="toms"),
+    "shuffle": DrumFamily("shuffle", (
+        _l(KICK, "X.......X.......", "X.......X.....x."),
+        _l(SNARE, "....X.......X...", lo=0.1),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
+        _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
+    ), fill="toms"),
+    "one_drop": DrumFamily("one_drop", (
+        _l(KICK, "........X......."),
+        _l(RIM, "........X.......", lo=0.1),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
+        _l(CLOSED_HAT, "x.xox.xox.xox.xo", lo=0.6),
+        _l(OPEN_HAT, "..............o.", lo=0.7),
+    ), fill="toms", crash=False),
+    "halftime": DrumFamily("halftime", (
+        _l(KICK, "X.........X.....", "X......x..X....."),
+        _l(SNARE, "........X.......", lo=0.12),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.65),
+        _l(CLOSED_HAT, "x.xox.xox.xox.xo", lo=0.65),
+        _l(SNARE, "...........g...g", lo=0.55),
+    ), fill="snare_roll"),
+    "ambient": DrumFamily("ambient", (
+        _l(SHAKER, "o...o...o...o..."),
+        _l(KICK, "X.........x.....", lo=0.35),
+        _l(RIM, "........o.......", lo=0.5),
+        _l(RIDE, "o.......o.......", lo=0.7),
+    ), fill="ambient", crash=False),
+}
+
+# Fills: (steps from the end, list of (step offset into the fill, note, char)).
+# Tom runs go high → low; snare rolls crescendo; jazz fills are triplet-ish "bombs".
+FILLS: dict[str, dict[int, tuple[tuple[int, int, str], ...]]] = {
+    "toms": {
+        4: ((0, SNARE, "x"), (1, SNARE, "o"), (2, HIGH_TOM, "x"), (3, LOW_TOM, "X")),
+        8: ((0, SNARE, "x"), (1, SNARE, "o"), (2, HIGH_TOM, "x"), (3, HIGH_TOM, "o"),
+            (4, HIGH_MID_TOM, "x"), (5, MID_TOM, "o"), (6, LOW_TOM, "x"), (7, LOW_TOM, "X")),
+    },
+    "snare_roll": {
+        4: ((0, SNARE, "o"), (1, SNARE, "o"), (2, SNARE, "x"), (3, SNARE, "X")),
+        8: ((0, SNARE, "g"), (1, SNARE, "g"), (2, SNARE, "o"), (3, SNARE, "o"),
+            (4, SNARE, "x"), (5, SNARE, "x"), (6, SNARE, "X"), (7, SNARE, "X")),
+    },
+    "jazz": {
+        4: ((0, SNARE, "o"), (2, SNARE, "x"), (3, KICK, "X")),
+        8: ((0, SNARE, "g"), (2, SNARE, "o"), (3, SNARE, "o"), (4, SNARE, "x"),
+            (6, HIGH_MID_TOM, "x"), (7, KICK, "X")),
+    },
+    "latin": {
+        4: ((0, HIGH_TIMBALE, "x"), (1, HIGH_TIMBALE, "o"), (2, RIM, "x"), (3, LOW_TOM, "X")),
+        8: ((0, HIGH_TIMBALE, "x"), (1, HIGH_TIMBALE, "o"), (2, HIGH_TIMBALE, "x"),
+            (3, HIGH_TIMBALE, "o"), (4, HIGH_MID_TOM, "x"), (5, MID_TOM, "o"),
+            (6, LOW_TOM, "x"), (7, LOW_TOM, "X")),
+    },
+    "ambient": {4: ((0, RIDE_BELL, "o"),), 8: ((0, RIDE_BELL, "o"), (4, RIDE_BELL, "o"))},
+}
+
+
+def family(name: str) -> DrumFamily:
+    """The drum family named `name`, falling back to a rock backbeat for unknown names."""
+    return FAMILIES.get(name, FAMILIES["rock_backbeat"])
+
+
+def fill_length(energy: float) -> int:
+    """Sixteenths a fill takes at this energy: one beat when calm, two when high."""
+    return 8 if energy >= 0.6 else 4
+
+
+def kick_steps(fam: DrumFamily, energy: float, bar_in_phrase: int, steps: int,
+               fill_steps: int = 0) -> list[tuple[int, int]]:
+    """The kick hits (step, velocity) of one bar; shared by the drums and the
+    bass so the bass can lock to the kick without seeing the drum part.
+    Kicks inside the fill (the last `fill_steps` sixteenths) are left to the fill."""
+    hits: dict[int, int] = {}
+    for layer in fam.layers:
+        if layer.note != KICK or not layer.min_energy <= energy < layer.max_energy:
+            continue
+        pattern = layer.pattern_for(bar_in_phrase)
+        for step in range(steps - fill_steps):
+            ch = pattern[step % len(pattern)]
+            if ch != ".":
+                hits[step] = max(hits.get(step, 0), STEP_VELOCITY[ch])
+    return sorted(hits.items())

@@ -1,0 +1,136 @@
+"""The drummer: plays the genre family's pattern layers bar by bar, adds the
+family's habits (trap hi-hat rolls, jazz comping snare and feathered kick,
+crashes into loud sections), fills into section changes and builds, and
+thins or thickens with the energy of each bar. GM drum map, channel 10."""
+
+from __future__ import annotations
+
+import random
+
+from bandstand.compose.parts.context import Bar, PartContext
+from bandstand.compose.parts.drum_patterns import (
+    CLAP,
+    CLOSED_HAT,
+    CRASH,
+    FILLS,
+    KICK,
+    OPEN_HAT,
+    RIDE,
+    SNARE,
+    STEP_VELOCITY,
+    DrumFamily,
+    family,
+    fill_length,
+)
+from bandstand.score import Note, Track
+
+HIT = 0.2  # drum note length in beats (drums ignore note-off, readers want one)
+HATS = (CLOSED_HAT, OPEN_HAT)
+
+
+def _vel(base: int, energy: float) -> int:
+    return max(1, min(127, round(base * (0.72 + 0.38 * energy))))
+
+
+def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Note]) -> None:
+    e = bar.energy
+    for layer in fam.layers:
+        if not layer.min_energy <= e < layer.max_energy:
+            continue
+        pattern = layer.pattern_for(bar.bar_in_phrase)
+        for step in range(until):
+            ch = pattern[step % len(pattern)]
+            if ch != ".":
+                out.append(Note(bar.start + step * 0.25, HIT, layer.note, _vel(STEP_VELOCITY[ch], e)))
+
+
+def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Note]) -> None:
+    table = FILLS[fam.fill]
+    hits = table.get(length) or table[max(table)]
+    first = steps - length
+    for offset, note, ch in hits:
+        out.append(Note(bar.start + (first + offset) * 0.25, HIT, note, _vel(STEP_VELOCITY[ch], bar.energy)))
+
+
+def _build_roll(bar: Bar, steps: int, out: list[Note]) -> None:
+    """A snare roll that doubles its rate every bar over the last four bars of a build."""
+    left = bar.bars_in_section - bar.bar_in_section  # 4, 3, 2, 1
+    per_beat = {4: 1, 3: 2, 2: 4, 1: 4}.get(left, 1)
+    count = int(steps / 4 * per_beat)
+    span = steps * 0.25
+    for i in range(count):
+        t = i * span / count
+        ramp = (4 - left + t / span) / 4
+        out.append(Note(bar.start + t, HIT, SNARE, max(1, min(127, round(45 + 75 * ramp)))))
+    if left == 1:  # last beat in 32nds
+        for i in range(8):
+            out.append(Note(bar.start + span - 1.0 + i * 0.125, HIT * 0.5, SNARE, min(127, 100 + i * 3)))
+
+
+def _hat_roll(bar: Bar, rng: random.Random, notes: list[Note]) -> list[Note]:
+    """Trap hi-hat roll: one beat of the bar re-cut into 16th triplets or 32nds, rising."""
+    beat = rng.choice((1, 3, 3, 2))
+    div = rng.choice((6, 8, 8, 12))
+    t0 = bar.start + beat
+    kept = [n for n in notes if not (n.pitch in HATS and t0 - 1e-6 <= n.start < t0 + 1.0 - 1e-6)]
+    for i in range(div):
+        kept.append(Note(t0 + i / div, 0.5 / div, CLOSED_HAT, _vel(round(60 + 55 * i / div), bar.energy)))
+    return kept
+
+
+def _jazz_comping(bar: Bar, rng: random.Random, steps: int, out: list[Note]) -> None:
+    """Comping snare on swung eighths, an occasional kick 'bomb' at higher energy."""
+    offbeats = [s for s in range(2, steps, 4)] + [s for s in range(4, steps, 8)]
+    for _ in range(rng.choice((0, 1, 1, 2, 2, 3))):
+        step = rng.choice(offbeats)
+        out.append(Note(bar.start + step * 0.25, HIT, SNARE, rng.randint(32, 62)))
+    if bar.energy > 0.6 and rng.random() < 0.25:
+        out.append(Note(bar.start + rng.choice(offbeats) * 0.25, HIT, KICK, rng.randint(70, 90)))
+
+
+def _ghosts(bar: Bar, rng: random.Random, dial: float, steps: int, out: list[Note]) -> None:
+    """Rhythmic dial above 0.5: seeded ghost snares on sixteenth off-beats."""
+    chance = (dial - 0.5) * 0.35
+    for step in range(1, steps, 2):
+        if rng.random() < chance:
+            out.append(Note(bar.start + step * 0.25, HIT, SNARE, rng.randint(28, 46)))
+
+
+def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
+    fam = family(ctx.traits.drum_family)
+    steps = ctx.steps
+    notes: list[Note] = []
+    prev_energy = 0.0
+    for bar in ctx.active_bars("drums"):
+        out: list[Note] = []
+        fill = fill_length(bar.energy) if bar.section_end else 0
+        phrase_fill = (not fill and bar.bar_in_section % 8 == 7 and bar.bar_in_section < bar.bars_in_section - 1
+                       and rng.random() < 0.5)
+        if phrase_fill:
+            fill = 4
+        building = bar.kind == "build" and bar.bars_in_section - bar.bar_in_section <= 4
+        _layers(fam, bar, steps, steps - fill, out)
+        if building:
+            out = [n for n in out if n.pitch != SNARE and n.pitch != CLAP]
+            _build_roll(bar, steps, out)
+        elif fill:
+            _fill(fam, bar, steps, fill, out)
+        if fam.hat_rolls and bar.energy >= 0.3 and rng.random() < 0.45 + 0.3 * ctx.rhythmic_dial:
+            out = _hat_roll(bar, rng, out)
+        if fam.comping_snare:
+            _jazz_comping(bar, rng, steps, out)
+        elif ctx.rhythmic_dial > 0.5 and bar.energy >= 0.4:
+            _ghosts(bar, rng, ctx.rhythmic_dial, steps, out)
+        lift = bar.energy - prev_energy
+        if fam.crash and bar.index > 0 and bar.bar_in_section == 0 and (bar.energy >= 0.5 or lift >= 0.25):
+            out.append(Note(bar.start, 1.0, CRASH, _vel(110, bar.energy)))
+        elif not fam.crash and bar.index > 0 and bar.bar_in_section == 0 and bar.energy >= 0.5:
+            out.append(Note(bar.start, 1.0, RIDE, _vel(100, bar.energy)))
+        notes.extend(out)
+        prev_energy = bar.energy
+    if ctx.only_kick:
+        notes = [n for n in notes if n.pitch == KICK]
+    notes.sort(key=lambda n: (n.start, n.pitch))
+    notes = ctx.humanizer().apply(notes, rng, "drums", per_note_key=True)
+    track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=notes)
+    return track, fam.name

@@ -1,0 +1,96 @@
+"""Groove templates and humanization.
+
+A groove template says how a drum family feels: which subdivision swings
+(sixteenths for boom-bap, house and garage; eighths for jazz and shuffles),
+how loosely each role sits (timing spread in milliseconds), how much the
+velocity breathes, and which roles lean behind the beat (the lazy snare of
+boom-bap and neo-soul). The swing amount comes from the genre's traits.
+
+Swing moves every off-beat of the swing unit later by ``swing × unit`` beats:
+0.33 is a triplet feel, 0 is straight.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bandstand.score import Note
+
+
+@dataclass(frozen=True, slots=True)
+class GrooveTemplate:
+    name: str
+    swing_unit: float  # beats: 0.25 (16ths) or 0.5 (8ths)
+    timing_ms: float  # standard deviation of the timing spread
+    velocity_spread: int  # standard deviation of the velocity spread
+    lay_back_ms: dict[str, float]  # per role (or drum note as str) lean behind the beat
+
+
+GROOVES: dict[str, GrooveTemplate] = {
+    "boom_bap": GrooveTemplate("boom_bap", 0.25, 7.0, 7, {"38": 12.0, "bass": 6.0}),
+    "trap": GrooveTemplate("trap", 0.25, 2.0, 5, {}),
+    "four_on_floor": GrooveTemplate("four_on_floor", 0.25, 2.5, 5, {}),
+    "two_step": GrooveTemplate("two_step", 0.25, 4.0, 8, {"38": 4.0}),
+    "breakbeat": GrooveTemplate("breakbeat", 0.25, 4.0, 8, {}),
+    "dnb": GrooveTemplate("dnb", 0.25, 2.5, 7, {}),
+    "jazz_ride": GrooveTemplate("jazz_ride", 0.5, 9.0, 9, {"bass": -3.0, "chords": 8.0}),
+    "rock_backbeat": GrooveTemplate("rock_backbeat", 0.25, 6.0, 7, {"38": 4.0}),
+    "dembow": GrooveTemplate("dembow", 0.25, 3.0, 6, {}),
+    "afrobeat": GrooveTemplate("afrobeat", 0.25, 6.0, 8, {"37": 5.0}),
+    "bossa": GrooveTemplate("bossa", 0.25, 6.0, 7, {}),
+    "funk": GrooveTemplate("funk", 0.25, 4.0, 9, {"38": 3.0}),
+    "shuffle": GrooveTemplate("shuffle", 0.5, 7.0, 8, {"38": 6.0}),
+    "one_drop": GrooveTemplate("one_drop", 0.5, 6.0, 7, {"37": 8.0, "bass": 8.0}),
+    "halftime": GrooveTemplate("halftime", 0.25, 4.0, 6, {"38": 6.0}),
+    "ambient": GrooveTemplate("ambient", 0.25, 10.0, 6, {}),
+}
+
+
+def groove(drum_family: str) -> GrooveTemplate:
+    """The groove template of a drum family (a straight rock feel when unknown)."""
+    return GROOVES.get(drum_family, GROOVES["rock_backbeat"])
+
+
+def swing_time(beat: float, swing: float, unit: float) -> float:
+    """`beat` moved by swing: off-beats of `unit` are delayed by `swing × unit`."""
+    if swing <= 0.0:
+        return beat
+    pos = beat / unit
+    index = round(pos)
+    if abs(pos - index) > 1e-6 or index % 2 == 0:
+        return beat
+    return beat + swing * unit
+
+
+@dataclass(frozen=True, slots=True)
+class Humanizer:
+    """Seeded timing and velocity spread for one part (and the swing of its groove)."""
+
+    template: GrooveTemplate
+    swing: float
+    tempo: float
+    amount: float = 1.0  # 0 = quantized
+
+    def ms_to_beats(self, ms: float) -> float:
+        return ms / 1000.0 * self.tempo / 60.0
+
+    def apply(self, notes: list[Note], rng: random.Random, role: str,
+              per_note_key: bool = False, swing: bool = True) -> list[Note]:
+        """Swung, humanized copies of `notes` (order kept). With `per_note_key`
+        the lay-back is looked up by pitch (drum voices), else by `role`."""
+        tpl = self.template
+        spread = self.ms_to_beats(tpl.timing_ms) * self.amount
+        role_lay = self.ms_to_beats(tpl.lay_back_ms.get(role, 0.0))
+        vel_sd = tpl.velocity_spread * self.amount
+        unit = tpl.swing_unit
+        out: list[Note] = []
+        gauss = rng.gauss
+        for n in notes:
+            start = swing_time(n.start, self.swing, unit) if swing else n.start
+            lay = self.ms_to_beats(tpl.lay_back_ms.get(str(n.pitch), 0.0)) if per_note_key else role_lay
+            jitter = max(-2.5 * spread, min(2.5 * spread, gauss(0.0, spread))) if spread else 0.0
+            start = max(0.0, start + lay + jitter)
+            vel = n.velocity + (round(gauss(0.0, vel_sd)) if vel_sd else 0)
+            out.append(Note(start, n.duration, n.pitch, max(1, min(127, vel))))
+        return out

@@ -1,0 +1,148 @@
+"""The melodist: builds each section's line from a motif.
+
+A motif is a one-bar rhythm cell (from the genre's lead style) plus a
+contour in scale steps. Four-bar phrases develop it — statement,
+repetition (re-fitted to the new chord), sequence (moved by scale steps) or
+variation (new ending), and a cadence that lands on a chord tone and leaves
+room to breathe. Strong beats take chord tones, the notes between walk the
+scale. Sections of the same kind share their motif, so a chorus comes back
+recognisable. The same code, lower and sparser, answers the lead as the
+counter-melody.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+
+from bandstand.compose.parts.context import Bar, PartContext
+from bandstand.score import Note, Track
+
+Cell = tuple[tuple[float, float], ...]  # (onset beat, length beats)
+
+RHYTHMS: dict[str, tuple[Cell, ...]] = {
+    "hook": (((0, 0.5), (0.5, 0.5), (1, 1), (2.5, 0.5), (3, 0.75)),
+             ((0, 0.75), (0.75, 0.75), (1.5, 0.5), (2, 1.5)),
+             ((0.5, 0.5), (1, 0.5), (1.5, 1), (3, 0.5), (3.5, 0.5))),
+    "sparse": (((0, 1.5), (2, 1.75)), ((0.5, 1), (2, 1.5)), ((0, 2.5), (3, 0.75))),
+    "lyrical": (((0, 1), (1, 0.5), (1.5, 0.5), (2, 1.75)),
+                ((0, 1.5), (1.5, 0.5), (2, 1), (3, 0.75)),
+                ((0.5, 0.5), (1, 1), (2, 0.5), (2.5, 1.25))),
+    "riffy": (((0, 0.25), (0.25, 0.25), (0.5, 0.5), (1.5, 0.25), (1.75, 0.25), (2, 0.5), (3, 0.5)),
+              ((0, 0.5), (0.75, 0.25), (1, 0.5), (2, 0.25), (2.25, 0.25), (2.5, 0.5), (3.5, 0.25)),
+              ((0, 0.25), (0.5, 0.25), (0.75, 0.5), (2, 0.5), (2.75, 0.25), (3, 0.75))),
+    "bebop": (tuple((i * 0.5, 0.5) for i in range(8)),
+              tuple((0.5 + i * 0.5, 0.5) for i in range(7)),
+              ((0, 0.5), (0.5, 0.5), (1, 0.5), (1.5, 0.5), (2, 1), (3, 0.5), (3.5, 0.5))),
+    "ambient": (((0, 3.75),), ((0, 2), (2, 1.75)), ((1, 2.75),)),
+}
+# Four-bar phrase plans; each step develops the section's motif.
+PLANS = (("motif", "repeat", "sequence", "cadence"), ("motif", "variation", "motif", "cadence"),
+         ("motif", "sequence", "variation", "cadence"))
+REGISTER: dict[str, tuple[int, int]] = {"lead": (62, 86), "counter_melody": (52, 72)}
+
+
+@dataclass(frozen=True, slots=True)
+class Motif:
+    rhythm: Cell
+    contour: tuple[int, ...]  # scale steps between consecutive notes
+    plan: tuple[str, ...]
+    answer: Cell  # a second cell used by variations
+
+
+def _contour(rng: random.Random, n: int, bebop: bool) -> tuple[int, ...]:
+    steps: list[int] = []
+    for _ in range(max(0, n - 1)):
+        if steps and abs(steps[-1]) >= 3:  # a leap is answered by a step back
+            steps.append(-1 if steps[-1] > 0 else 1)
+        else:
+            steps.append(rng.choice((-1, 1, -1, 1, 2, -2) if bebop else (-1, 1, 2, -2, 1, -1, 3, -3, 0)))
+    return tuple(steps)
+
+
+def make_motif(rng: random.Random, style: str) -> Motif:
+    cells = RHYTHMS.get(style, RHYTHMS["lyrical"])
+    rhythm = rng.choice(cells)
+    return Motif(rhythm, _contour(rng, len(rhythm), style == "bebop"), rng.choice(PLANS), rng.choice(cells))
+
+
+def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
+    """The chord tone nearest to `pitch` (ties go down)."""
+    for d in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6):
+        if (pitch + d) % 12 in pcs:
+            return pitch + d
+    return pitch
+
+
+def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...], anchor: int,
+             ladder: list[int], lo: int, hi: int, bebop: bool) -> list[tuple[float, float, int]]:
+    """Pitches for one bar: walk the scale ladder by the contour from `anchor`;
+    notes on strong beats (1 and 3) become chord tones."""
+    idx = anchor
+    out: list[tuple[float, float, int]] = []
+    beats = ctx.beats_per_bar
+    for i, (onset, length) in enumerate(rhythm):
+        if onset >= beats:
+            break
+        if i > 0:
+            idx += contour[(i - 1) % len(contour)] if contour else 0
+        idx = max(0, min(len(ladder) - 1, idx))
+        pitch = ladder[idx]
+        if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0:
+            pitch = _snap(pitch, bar.chord.pcs)
+        out.append((onset, min(length, beats - onset), max(lo, min(hi, pitch))))
+    if bebop and len(out) >= 3:  # chromatic approach into beat 3
+        for j, (onset, length, _) in enumerate(out):
+            if abs(onset - 1.5) < 1e-6 and j + 1 < len(out):
+                out[j] = (onset, length, out[j + 1][2] - 1)
+    return out
+
+
+def _nearest_index(ladder: list[int], pitch: int) -> int:
+    return min(range(len(ladder)), key=lambda i: abs(ladder[i] - pitch))
+
+
+def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str = "lead") -> tuple[Track, str]:
+    style = ctx.traits.lead_style
+    if role == "counter_melody":
+        style = "sparse" if style in ("hook", "riffy", "bebop") else style
+    lo, hi = REGISTER.get(role, REGISTER["lead"])
+    ladder = [p for p in range(lo, hi + 1) if p % 12 in ctx.scale]
+    base = rng.getrandbits(32)
+    motifs: dict[str, Motif] = {}
+    notes: list[Note] = []
+    anchor = _nearest_index(ladder, (lo + hi) // 2)
+    offset = 2.0 if role == "counter_melody" else 0.0  # the counter-melody answers in the gaps
+    for bar in ctx.active_bars(role):
+        if bar.kind not in motifs:
+            motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), style)
+        motif = motifs[bar.kind]
+        op = motif.plan[bar.bar_in_section % 4]
+        if bar.bar_in_section % 4 == 0:  # each phrase restarts near the middle of the register
+            anchor = _nearest_index(ladder, _snap(ladder[anchor], bar.chord.pcs))
+        rhythm, contour, start = motif.rhythm, motif.contour, anchor
+        if op == "sequence":
+            start = anchor + rng.choice((2, -2, 1))
+        elif op == "variation":
+            rhythm = motif.answer
+            contour = motif.contour[:-1] + tuple(-c for c in motif.contour[-1:])
+        elif op == "cadence":
+            rhythm = tuple((o, ln) for o, ln in motif.rhythm if o < 2.0) or motif.rhythm[:1]
+            last_on, _ = rhythm[-1]
+            rhythm = (*rhythm[:-1], (last_on, max(1.0, 3.0 - last_on)))  # land and hold, then breathe
+        if bar.energy < 0.35 and len(rhythm) > 2:
+            rhythm = rhythm[::2]
+        events = _realise(ctx, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop")
+        if role == "counter_melody":
+            events = [(o + offset, ln, p) for o, ln, p in events if o + offset < ctx.beats_per_bar][:2]
+        for onset, length, pitch in events:
+            accent = 10 if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0 else 0
+            vel = round((84 + accent) * (0.78 + 0.3 * bar.energy)) - (14 if role == "counter_melody" else 0)
+            notes.append(Note(bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
+        if events:
+            anchor = _nearest_index(ladder, events[-1][2])
+    notes.sort(key=lambda n: (n.start, n.pitch))
+    notes = ctx.humanizer(0.7).apply(notes, rng, role)
+    name = "Lead" if role == "lead" else "Counter Melody"
+    return Track(name=name, role=role, program=program, notes=notes), style

@@ -1,0 +1,87 @@
+"""The pad and the extra colours: sustained voicings held across repeated
+chords with expression swells (CC11) that follow the energy, an arpeggiator,
+and a hand-percussion layer per drum family."""
+
+from __future__ import annotations
+
+import random
+
+from bandstand.compose.parts.context import Bar, PartContext
+from bandstand.compose.parts.drum_patterns import (
+    CABASA,
+    CLAVES,
+    COWBELL,
+    HIGH_BONGO,
+    LOW_BONGO,
+    LOW_CONGA,
+    MUTE_CONGA,
+    OPEN_CONGA,
+    SHAKER,
+    STEP_VELOCITY,
+    TAMBOURINE,
+)
+from bandstand.score import ControlChange, Note, Track
+
+PAD_LOW = 52
+
+# Hand percussion per drum family: (note, 16-step pattern).
+PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
+    "afrobeat": ((OPEN_CONGA, "..x...x...x.x..."), (LOW_CONGA, "......x.x.....x."), (SHAKER, "xoxoxoxoxoxoxoxo")),
+    "bossa": ((CABASA, "xoxoxoxoxoxoxoxo"), (CLAVES, "x..x..x...x..x..")),
+    "dembow": ((HIGH_BONGO, "..x...x...x...x."), (LOW_BONGO, "...x.......x...."), (SHAKER, "x.x.x.x.x.x.x.x.")),
+    "four_on_floor": ((TAMBOURINE, "..x...x...x...x."), (SHAKER, "xoxoxoxoxoxoxoxo")),
+    "funk": ((TAMBOURINE, "....x.......x..."), (MUTE_CONGA, "..o...x...o..x..")),
+    "jazz_ride": ((SHAKER, "o.o.o.o.o.o.o.o."),),
+    "trap": ((SHAKER, "..x...x...x...x."),),
+    "one_drop": ((SHAKER, "x.x.x.x.x.x.x.x."), (COWBELL, "........x.......")),
+}
+DEFAULT_PERCUSSION = ((SHAKER, "xoxoxoxoxoxoxoxo"), (TAMBOURINE, "....x.......x..."))
+
+
+def _pad_voicing(pitches: tuple[int, ...]) -> tuple[int, ...]:
+    shift = 12 if pitches and pitches[0] < PAD_LOW else 0
+    return tuple(sorted({p + shift for p in pitches}))
+
+
+def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
+    bars = ctx.active_bars("pad")
+    notes: list[Note] = []
+    ccs: list[ControlChange] = []
+    spans: list[tuple[float, float, Bar]] = []
+    for bar in bars:  # merge held chords
+        end = bar.start + ctx.beats_per_bar
+        if spans and spans[-1][2].chord.symbol == bar.chord.symbol and abs(spans[-1][1] - bar.start) < 1e-6 \
+                and bar.bar_in_section != 0:
+            spans[-1] = (spans[-1][0], end, spans[-1][2])
+        else:
+            spans.append((bar.start, end, bar))
+    for start, end, bar in spans:
+        length = end - start
+        vel = max(1, min(127, round(62 + 30 * bar.energy)))
+        for p in _pad_voicing(bar.chord.pitches):
+            notes.append(Note(start, length - 0.05, p, vel))
+        peak = round(70 + 50 * bar.energy)
+        floor = round(peak * 0.55)
+        points = max(4, int(length * 2))
+        for i in range(points):  # swell up over the first 40 %, ease back after
+            x = i / points
+            level = floor + (peak - floor) * (x / 0.4 if x < 0.4 else 1.0 - 0.35 * (x - 0.4) / 0.6)
+            ccs.append(ControlChange(start + x * length, 11, max(0, min(127, round(level)))))
+    track = Track(name="Pad", role="pad", program=program, notes=notes, controls=ccs)
+    return track, "sustained_swells"
+
+
+def generate_percussion(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
+    layers = PERCUSSION.get(ctx.traits.drum_family, DEFAULT_PERCUSSION)
+    notes: list[Note] = []
+    for bar in ctx.active_bars("percussion"):
+        for i, (note, pattern) in enumerate(layers):
+            if bar.energy < 0.3 + 0.15 * i:
+                continue
+            for step in range(ctx.steps):
+                ch = pattern[step % len(pattern)]
+                if ch != "." and rng.random() < 0.92:
+                    vel = round(STEP_VELOCITY[ch] * (0.6 + 0.35 * bar.energy))
+                    notes.append(Note(bar.start + step * 0.25, 0.2, note, max(1, min(127, vel))))
+    notes = ctx.humanizer().apply(notes, rng, "percussion")
+    return Track(name="Percussion", role="percussion", program=program, is_drum=True, notes=notes), "hand_percussion"
