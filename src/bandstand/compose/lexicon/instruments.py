@@ -42,7 +42,7 @@ INSTRUMENTS: tuple[Instrument, ...] = (
     _i("synth lead|lead synth|lead|melody|hook|topline|whistle", "lead", 80),
     _i("vocal chops|vocal chop|chopped vocals|vocal samples|vox", "lead", 54),
     _i("bells|bell|music box|glockenspiel|celesta", "lead", 10),
-    _i("vibraphone|vibes|marimba|kalimba|steel drums|steel pan", "lead", 11),
+    _i("vibraphone|marimba|kalimba|steel drums|steel pan", "lead", 11),
     _i("harmonica", "lead", 22),
     _i("violin|fiddle", "lead", 40),
     _i("arp|arps|arpeggio|arpeggios|arpeggiator|arpeggiated synth|sequence", "arp", 81),

@@ -1,0 +1,330 @@
+"""Stage 3 — arrangement: the song's sections, per-bar energy arc and who plays where.
+
+A genre's form (a table of sections) is shaped by structure hints, scaled to
+the requested length (sections ≥ 4 bars; middle sections dropped or the body
+repeated when the length demands it), given energies by section kind,
+smoothed into a per-bar arc (adjacent bars differ by at most 0.3), and
+activated role by role: intros are sparse, verses add the rhythm section,
+choruses and drops bring everyone, breaks strip down, outros thin out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bandstand.compose.lexicon import primary_genre
+from bandstand.compose.models.arrangement import (
+    ArrangementPlan,
+    SectionKind,
+    SectionPlan,
+    Transition,
+)
+from bandstand.compose.models.intent import Intent
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    kind: SectionKind
+    name: str
+    bars: int
+    activation: str = ""  # which activation rule to use; defaults to the kind
+
+
+def _form(spec: str) -> tuple[Slot, ...]:
+    slots = []
+    for item in spec.split(","):
+        kind, name, bars, *act = item.strip().split(":")
+        slots.append(Slot(kind, name, int(bars), act[0] if act else kind))  # type: ignore[arg-type]
+    return tuple(slots)
+
+
+FORMS: dict[str, tuple[Slot, ...]] = {
+    "pop": _form("intro:Intro:4, verse:Verse:8, prechorus:Pre-Chorus:4, chorus:Chorus:8, verse:Verse:8, "
+                 "chorus:Chorus:8, bridge:Bridge:8, chorus:Chorus:8, outro:Outro:4"),
+    "house": _form("intro:Intro:16, build:Build:8, drop:Drop:16, break:Break:8, build:Build:8, drop:Drop:16, "
+                   "outro:Outro:8"),
+    "trap": _form("intro:Intro:4, verse:Verse:16, hook:Hook:8, verse:Verse:16, hook:Hook:8, outro:Outro:4"),
+    "hiphop": _form("intro:Intro:4, verse:Verse:16, hook:Hook:8, verse:Verse:16, hook:Hook:8, outro:Outro:4"),
+    "jazz": _form("head:Head:16, solo:Solo A:16, solo:Solo B:16, head:Head:16"),
+    "lofi": _form("intro:Intro:4, loop:Loop A:16:verse, loop:Loop B:16:chorus, loop:Loop A:16:verse, outro:Outro:4"),
+    "rock": _form("intro:Intro:4, verse:Verse:8, chorus:Chorus:8, verse:Verse:8, chorus:Chorus:8, solo:Solo:8, "
+                  "chorus:Chorus:8, outro:Outro:4"),
+    "ambient": _form("intro:Intro:8, loop:Drift A:16:verse, chorus:Swell:16, loop:Drift B:8:break, outro:Outro:8"),
+    "dnb": _form("intro:Intro:16, build:Build:8, drop:Drop:16, break:Break:16, build:Build:8, drop:Drop:16, "
+                 "outro:Outro:8"),
+    "afrobeat": _form("intro:Intro:4, verse:Verse:8, hook:Hook:8, verse:Verse:8, hook:Hook:8, break:Break:4, "
+                      "hook:Hook:8, outro:Outro:4"),
+    "latin": _form("intro:Intro:4, verse:Verse:8, chorus:Coro:8, verse:Verse:8, chorus:Coro:8, solo:Montuno:8, "
+                   "chorus:Coro:8, outro:Outro:4"),
+    "blues": _form("intro:Intro:4, verse:Verse:12, verse:Verse:12, solo:Solo:12, verse:Verse:12, outro:Outro:4"),
+}
+GENERIC = _form("verse:A:8, chorus:B:8, verse:A:8, chorus:B:8")
+
+ENERGY: dict[str, float] = {
+    "intro": 0.2, "verse": 0.5, "prechorus": 0.65, "chorus": 0.9, "drop": 0.9, "hook": 0.9, "build": 0.65,
+    "break": 0.3, "bridge": 0.5, "loop": 0.5, "head": 0.65, "solo": 0.75, "outro": 0.2,
+}
+MAX_STEP = 0.3
+PEAKS = ("chorus", "drop", "hook")
+ELECTRONIC_FORMS = ("house", "dnb")
+
+# Activation: which roles play, by rule. Roles not named in a rule's tiers stay out.
+_CORE = ("drums", "bass", "sub_bass", "percussion")
+_ACTIVATION: dict[str, tuple[str, ...]] = {
+    "verse": ("drums", "bass", "sub_bass", "percussion", "chords", "lead"),
+    "prechorus": ("drums", "bass", "sub_bass", "percussion", "chords", "pad", "arp", "lead"),
+    "build": ("drums", "chords", "pad", "arp", "percussion"),
+    "bridge": ("bass", "sub_bass", "chords", "pad", "lead", "counter_melody"),
+    "solo": ("drums", "bass", "sub_bass", "chords", "lead", "percussion"),
+    "loop": ("drums", "bass", "sub_bass", "chords", "lead", "pad"),
+}
+_FULL = ("chorus", "drop", "hook", "head")
+
+# Hints that pick a different form outright.
+_FORM_HINTS = {"loop-based": "lofi", "verse-chorus": "pop"}
+
+
+def chord_cycle(chord_bars: Sequence[float]) -> list[int]:
+    """The chord index sounding at the start of each bar of one pass of the progression."""
+    if not chord_bars:
+        return [0]
+    starts, t = [], 0.0
+    for bars in chord_bars:
+        starts.append(t)
+        t += max(bars, 0.25)
+    length = max(1, round(t + 0.49))
+    cycle = []
+    for bar in range(length):
+        index = max(i for i, s in enumerate(starts) if s <= bar + 1e-9)
+        cycle.append(index)
+    return cycle
+
+
+def _apply_hints(slots: list[Slot], hints: Sequence[str], electronic: bool) -> list[Slot]:
+    def insert_before_last_peak(slot: Slot) -> None:
+        peaks = [i for i, s in enumerate(slots) if s.kind in PEAKS]
+        at = peaks[-1] if peaks else max(1, len(slots) - 1)
+        slots.insert(at, slot)
+
+    if "no chorus" in hints:
+        slots = [s for s in slots if s.kind != "prechorus"]
+        slots = [Slot("loop", "Theme", s.bars, "chorus") if s.kind in ("chorus", "hook") else s for s in slots]
+    if "no drop" in hints:
+        slots = [Slot("loop", "Theme", s.bars, "chorus") if s.kind == "drop" else s for s in slots]
+    if "no intro" in hints:
+        slots = [s for s in slots if s.kind != "intro"] or slots
+    for i, s in enumerate(slots):
+        if s.kind == "intro":
+            if "long intro" in hints:
+                slots[i] = Slot("intro", s.name, max(16 if electronic else 8, s.bars * 2), s.activation)
+            elif "short intro" in hints:
+                slots[i] = Slot("intro", s.name, 4, s.activation)
+    if "bridge" in hints and not any(s.kind == "bridge" for s in slots):
+        insert_before_last_peak(Slot("bridge", "Bridge", 8))
+    if "breakdown" in hints and not any(s.kind == "break" for s in slots):
+        insert_before_last_peak(Slot("break", "Breakdown", 8))
+    if "build" in hints and not any(s.kind == "build" for s in slots):
+        peaks = [i for i, s in enumerate(slots) if s.kind in PEAKS]
+        if peaks:
+            slots.insert(peaks[0], Slot("build", "Build", 4))
+    if "long outro" in hints:
+        slots = [Slot("outro", s.name, s.bars * 2, s.activation) if s.kind == "outro" else s for s in slots]
+    return slots
+
+
+def _drop_order(slots: list[Slot]) -> list[int]:
+    """Indices of sections that may be removed to fit a short length, most expendable first."""
+    peaks = [i for i, s in enumerate(slots) if s.kind in PEAKS]
+    keep = {0, len(slots) - 1, *(peaks[-1:])}
+    firsts: set[str] = set()
+    for i, s in enumerate(slots):
+        if s.kind not in firsts:
+            firsts.add(s.kind)
+            if s.kind in ("verse", "loop", "head", "solo"):
+                keep.add(i)
+    rank = ("bridge", "break", "solo", "prechorus", "build", "verse", "loop", "chorus", "hook", "drop", "head",
+            "intro", "outro")
+    candidates = [i for i in range(len(slots)) if i not in keep]
+    last_resort = [i for i in sorted(keep) if slots[i].kind not in PEAKS]
+    return sorted(candidates, key=lambda i: (rank.index(slots[i].kind), -i)) + last_resort
+
+
+def _fit(slots: list[Slot], target: int) -> list[Slot]:
+    """Scale section lengths so they sum to `target` (sections ≥ 4 bars, multiples of 4 where possible)."""
+    natural = sum(s.bars for s in slots)
+    if target > natural * 1.5 and len(slots) > 2:
+        head, body, tail = slots[:1], slots[1:-1], slots[-1:]
+        reps = max(1, round((target - natural) / max(1, sum(s.bars for s in body)))) + 1
+        slots = head + body * reps + tail
+    if target < 12 and len(slots) > 2:
+        peaks = [s for s in slots if s.kind in PEAKS] or [slots[len(slots) // 2]]
+        slots = [peaks[-1]]
+    while len(slots) > 1 and 4 * len(slots) > target:
+        order = _drop_order(slots)
+        slots.pop(order[0] if order else len(slots) // 2)
+        slots = _merge_neighbours(slots)
+    total = sum(s.bars for s in slots)
+    bars = [max(4, round(s.bars * target / total / 4) * 4) for s in slots]
+    diff = target - sum(bars)
+    step = 4 if diff % 4 == 0 else 1
+    guard = 0
+    while diff != 0 and guard < 10_000:
+        guard += 1
+        if diff > 0:
+            i = max(range(len(bars)), key=lambda k: (slots[k].bars, -k))
+            add = min(step, diff)
+            bars[i] += add
+            diff -= add
+        else:
+            shrinkable = [k for k in range(len(bars)) if bars[k] - min(step, -diff) >= 4]
+            if not shrinkable:
+                break
+            i = max(shrinkable, key=lambda k: (bars[k], k))
+            take = min(step, -diff)
+            bars[i] -= take
+            diff += take
+    return [Slot(s.kind, s.name, b, s.activation) for s, b in zip(slots, bars, strict=True)]
+
+
+def _merge_neighbours(slots: list[Slot]) -> list[Slot]:
+    """Join adjacent sections of the same kind and name (left behind when a section is removed)."""
+    merged: list[Slot] = []
+    for slot in slots:
+        if merged and merged[-1].kind == slot.kind and merged[-1].name == slot.name:
+            last = merged.pop()
+            slot = Slot(slot.kind, slot.name, last.bars + slot.bars, slot.activation)
+        merged.append(slot)
+    return merged
+
+
+def _label(name: str, kind: str, nth: int, total: int) -> str:
+    """'Verse 2' for repeated sections; lettered names ('Loop A') and intro/outro stay as they are."""
+    lettered = len(name.split()) > 1 and len(name.split()[-1]) == 1
+    if total > 1 and kind not in ("intro", "outro") and not lettered:
+        return f"{name} {nth}"
+    return name
+
+
+def _drop_at(slots: list[Slot], bar: int) -> list[Slot]:
+    peaks = [i for i, s in enumerate(slots) if s.kind in ("drop", "chorus", "hook")]
+    if not peaks or bar < 5:
+        return slots
+    first = peaks[0]
+    before = slots[:first]
+    if not before:
+        return slots
+    fitted = _fit(list(before), bar - 1) if bar - 1 >= 4 * len(before) else _fit(list(before[-1:]), bar - 1)
+    return fitted + slots[first:]
+
+
+def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int) -> list[str]:
+    rule = slot.activation or slot.kind
+    if rule in _FULL:
+        return list(roles)
+    if rule == "intro":
+        first = next((r for r in ("pad", "chords", "arp", "lead") if r in roles), roles[0] if roles else "")
+        chosen = [first] if first else []
+        if electronic and bars >= 8 and "drums" in roles and "drums" not in chosen:
+            chosen.append("drums")
+        return chosen
+    if rule == "break":
+        return [r for r in ("pad", "chords", "lead") if r in roles][:2] or list(roles[:1])
+    if rule == "outro":
+        keep = [r for r in ("chords", "pad", "drums") if r in roles][:2]
+        return keep or list(roles[:1])
+    allowed = _ACTIVATION.get(rule, tuple(roles))
+    chosen = [r for r in roles if r in allowed]
+    if not chosen or (rule == "build" and not any(r in chosen for r in roles if r not in _CORE)):
+        chosen = list(roles[:2])
+    return chosen
+
+
+def _transition(slot: Slot, nxt: Slot | None, electronic: bool, hints: Sequence[str]) -> Transition:
+    if nxt is None:
+        return "fade" if "fade out" in hints or slot.kind == "outro" else "cut"
+    if slot.kind in ("build", "prechorus") and nxt.kind in PEAKS:
+        return "build"
+    if slot.kind == "break" or (slot.kind == "intro" and electronic):
+        return "filter_sweep"
+    if nxt.kind == "outro" and slot.kind not in PEAKS:
+        return "fade"
+    return "cut"
+
+
+def _energy_arc(sections: list[tuple[Slot, int]]) -> list[float]:
+    targets: list[float] = []
+    for i, (slot, bars) in enumerate(sections):
+        level = ENERGY[slot.kind]
+        if slot.kind in PEAKS and not any(s.kind in PEAKS for s, _ in sections[i + 1:]):
+            level = min(1.0, level + 0.05)
+        if slot.kind == "build":
+            start = targets[-1] if targets else ENERGY["intro"]
+            end = next((ENERGY[s.kind] for s, _ in sections[i + 1:]), ENERGY["chorus"])
+            targets.extend(start + (end - start) * (b + 1) / (bars + 1) for b in range(bars))
+        else:
+            targets.extend([level] * bars)
+    arc: list[float] = []
+    for value in targets:
+        if arc:
+            value = min(arc[-1] + MAX_STEP - 0.01, max(arc[-1] - MAX_STEP + 0.01, value))
+        arc.append(round(value, 3))
+    return arc
+
+
+def _cover_every_role(sections: list[SectionPlan], roles: Sequence[str]) -> None:
+    """Every role plays somewhere: a role no rule activated joins the most energetic section."""
+    playing = {r for s in sections for r in s.roles}
+    missing = [r for r in roles if r not in playing]
+    if missing and sections:
+        peak = max(sections, key=lambda s: s.energy)
+        peak.roles = [r for r in roles if r in peak.roles or r in missing]
+
+
+def resolve_target(natural: int, intent: Intent) -> int:
+    lo, hi = intent.duration.min_bars, intent.duration.max_bars
+    if "duration" in intent.inferred_fields:
+        return natural
+    return max(lo, min(hi, natural))
+
+
+def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequence[str], seed: int = 0,
+                      form: str | None = None) -> ArrangementPlan:
+    """The arrangement plan for `intent` with a progression of `chord_bars` and these `roles`.
+
+    `seed` is accepted for the stage interface; the plan is fully determined by its inputs.
+    """
+    del seed
+    genre = primary_genre(intent)
+    name = form or next((_FORM_HINTS[h] for h in intent.structure_hints if h in _FORM_HINTS), genre.form)
+    generic = name not in FORMS
+    slots = list(GENERIC if generic else FORMS[name])
+    electronic = name in ELECTRONIC_FORMS
+    slots = _apply_hints(slots, intent.structure_hints, electronic)
+    target = resolve_target(sum(s.bars for s in slots), intent)
+    slots = _fit(slots, target)
+    for hint in intent.structure_hints:
+        if hint.startswith("drop at bar "):
+            slots = _drop_at(slots, int(hint.rsplit(" ", 1)[1]))
+    cycle = chord_cycle(chord_bars)
+    arc = _energy_arc([(s, s.bars) for s in slots])
+    counts: dict[str, int] = {}
+    totals = {s.name: sum(1 for t in slots if t.name == s.name) for s in slots}
+    sections: list[SectionPlan] = []
+    start = 1
+    for i, slot in enumerate(slots):
+        counts[slot.name] = counts.get(slot.name, 0) + 1
+        label = _label(slot.name, slot.kind, counts[slot.name], totals[slot.name])
+        bars_energy = arc[start - 1:start - 1 + slot.bars]
+        sections.append(SectionPlan(
+            name=label, kind=slot.kind, start_bar=start, bars=slot.bars,
+            energy=round(sum(bars_energy) / len(bars_energy), 3),
+            roles=_roles_for(slot, roles, electronic, slot.bars),
+            chord_indices=[cycle[b % len(cycle)] for b in range(slot.bars)],
+            transition=_transition(slot, slots[i + 1] if i + 1 < len(slots) else None, electronic,
+                                   intent.structure_hints),
+        ))
+        start += slot.bars
+    _cover_every_role(sections, roles)
+    return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
+                           total_bars=start - 1, sections=sections, bar_energy=arc)

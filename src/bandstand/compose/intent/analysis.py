@@ -1,0 +1,157 @@
+"""The deterministic enrichment rules of stage 1: tempo (with the half-time
+rule), key and mode, creativity dials, energy and the genre DNA blend."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from bandstand.compose.lexicon import GENRE_BY_NAME, Artist, GenreTraits, Mood
+from bandstand.compose.models.intent import (
+    CreativityDials,
+    GenreDNA,
+    KeyAnalysis,
+    KeySource,
+    TempoAnalysis,
+    TempoSource,
+)
+
+Range = tuple[float, float]
+
+
+def _overlap(a: Range, b: Range) -> Range | None:
+    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+    return (lo, hi) if lo <= hi else None
+
+
+def _mid(r: Range) -> float:
+    return round((r[0] + r[1]) / 2, 1)
+
+
+def _fmt(r: Range) -> str:
+    return f"{r[0]:g}–{r[1]:g}"
+
+
+def tempo_from_ranges(named: Sequence[tuple[str, Range]]) -> TempoAnalysis:
+    """Intersect the influences' tempo ranges; when two do not overlap, try halving the
+    faster one: if that overlaps the slower, the song is half-time at the faster range."""
+    (first_name, current), *rest = named
+    half = False
+    notes = [f"{first_name} {_fmt(current)}"]
+    confidence = 0.85
+    for name, rng in rest:
+        notes.append(f"{name} {_fmt(rng)}")
+        both = _overlap(current, rng)
+        if both is not None:
+            current = both
+            continue
+        faster, slower = (current, rng) if current[0] > rng[0] else (rng, current)
+        halved = (faster[0] / 2, faster[1] / 2)
+        if _overlap(halved, slower) is not None:
+            half = True
+            current = faster
+            notes.append(f"no overlap; half of {_fmt(faster)} is {_fmt(halved)}, which meets {_fmt(slower)}: half-time")
+        else:
+            confidence = 0.5
+            notes.append(f"no overlap even at half speed; keeping {_fmt(current)}")
+    bpm = _mid(current)
+    perceived = bpm / 2 if half else bpm
+    return TempoAnalysis(bpm=bpm, source="influence_intersection", half_time=half, perceived_bpm=perceived,
+                         confidence=confidence, reasoning="; ".join(notes) + f" → {bpm:g} BPM")
+
+
+def tempo_from_genre(genre: GenreTraits, bias: int, half_hint: bool) -> TempoAnalysis:
+    lo, hi = genre.tempo_range
+    step = (hi - lo) / 4
+    bpm = round(_mid(genre.tempo_range) + max(-1, min(1, bias)) * step)
+    source: TempoSource = "mood_inferred" if bias else "genre_default"
+    why = f"{genre.name} usually sits at {_fmt(genre.tempo_range)} BPM"
+    if bias:
+        why += f"; the mood pulls it {'up' if bias > 0 else 'down'}"
+    return TempoAnalysis(bpm=float(bpm), source=source, half_time=half_hint,
+                         perceived_bpm=bpm / 2 if half_hint else float(bpm),
+                         confidence=0.6, reasoning=why + f" → {bpm} BPM")
+
+
+def explicit_tempo(bpm: float, half_hint: bool) -> TempoAnalysis:
+    return TempoAnalysis(bpm=bpm, source="explicit", half_time=half_hint,
+                         perceived_bpm=bpm / 2 if half_hint else bpm, confidence=1.0,
+                         reasoning=f"{bpm:g} BPM was asked for" + (" (half-time feel)" if half_hint else ""))
+
+
+def mood_mode(moods: Sequence[Mood]) -> tuple[str | None, bool]:
+    """The mode the moods vote for, and whether they disagree."""
+    votes = Counter(m.mode for m in moods if m.mode)
+    if not votes:
+        return None, False
+    ranked = votes.most_common()
+    conflict = len(ranked) > 1 and {"major", "minor"} <= set(votes)
+    return ranked[0][0], conflict
+
+
+def key_analysis(root: str | None, mode: str | None, genre: GenreTraits, moods: Sequence[Mood],
+                 rng: random.Random) -> KeyAnalysis:
+    """Explicit root/mode win; a missing mode comes from the moods, else the genre; a missing
+    root is one of the genre's usual keys (picked with the stage's seed)."""
+    if root and mode:
+        return KeyAnalysis(root=root, mode=mode, source="explicit", confidence=1.0,
+                           reasoning=f"{root} {mode} was asked for")
+    reasons = []
+    source: KeySource = "genre_convention"
+    confidence = 0.6
+    if mode:
+        reasons.append(f"{mode} was asked for")
+        confidence = 0.8
+    else:
+        mood_pick, _ = mood_mode(moods)
+        if mood_pick:
+            mode, source, confidence = mood_pick, "mood_mapping", 0.7
+            reasons.append(f"{', '.join(m.label for m in moods if m.mode)} → {mood_pick}")
+        else:
+            mode = genre.modes[0]
+            reasons.append(f"{genre.name} is usually {mode}")
+    if root is None:
+        root = rng.choice(genre.keys)
+        reasons.append(f"{root} is a common {genre.name} key")
+    else:
+        reasons.append(f"{root} was asked for")
+    return KeyAnalysis(root=root, mode=mode, source=source, confidence=confidence, reasoning="; ".join(reasons))
+
+
+def genre_weights(explicit: Sequence[str], artists: Sequence[Artist]) -> dict[str, float]:
+    weights: dict[str, float] = {}
+    for name in explicit:
+        weights[name] = weights.get(name, 0.0) + 1.0
+    for artist in artists:
+        for i, name in enumerate(artist.genres):
+            weights[name] = weights.get(name, 0.0) + (0.6 if i == 0 else 0.3)
+    total = sum(weights.values()) or 1.0
+    return {k: round(v / total, 3) for k, v in weights.items()}
+
+
+def blend(weights: dict[str, float]) -> GenreDNA:
+    def mix(attr: str) -> float:
+        return round(sum(w * _trait(GENRE_BY_NAME[g], attr) for g, w in weights.items()), 3)
+
+    return GenreDNA(weights=weights, swing=mix("swing"), tempo_center=mix("tempo"), harmonic=mix("harmonic"),
+                    rhythmic=mix("rhythmic"), energy=mix("energy"), electronic=mix("electronic"))
+
+
+def _trait(g: GenreTraits, attr: str) -> float:
+    table = {"swing": g.swing, "tempo": _mid(g.tempo_range), "harmonic": g.dials[0], "rhythmic": g.dials[1],
+             "energy": g.energy, "electronic": g.electronic}
+    return table[attr]
+
+
+def dials(dna: GenreDNA, moods: Sequence[Mood]) -> CreativityDials:
+    harmonic = dna.harmonic + sum(m.harmonic for m in moods)
+    rhythmic = dna.rhythmic + sum(m.rhythmic for m in moods)
+    return CreativityDials(harmonic=round(min(1.0, max(0.0, harmonic)), 3),
+                           rhythmic=round(min(1.0, max(0.0, rhythmic)), 3))
+
+
+def energy(dna: GenreDNA, moods: Sequence[Mood]) -> float:
+    if not moods:
+        return dna.energy
+    return round(0.3 * dna.energy + 0.7 * sum(m.energy for m in moods) / len(moods), 3)

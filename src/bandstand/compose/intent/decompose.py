@@ -1,0 +1,238 @@
+"""The rule-based decomposer: prompt (+ explicit settings) → `Intent`.
+
+It reads explicit parameters and constraints with patterns, finds genres,
+artists, moods and instruments with the lexicons, and then applies the
+enrichment rules (half-time, key conventions, dials from moods). The same
+prompt and seed always give the same intent.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from bandstand.compose.intent import analysis
+from bandstand.compose.intent.explicit import MODES, find_explicit, normalize_root
+from bandstand.compose.intent.scan import Hit, mask, modifier_before, scan
+from bandstand.compose.lexicon import (
+    ARTIST_BY_NAME,
+    GENRE_BY_NAME,
+    INSTRUMENTS,
+    MOOD_BY_LABEL,
+    Artist,
+    Mood,
+)
+from bandstand.compose.lexicon.moods import OBJECT_DEFAULTS
+from bandstand.compose.models.intent import (
+    Ambiguity,
+    Constraint,
+    Duration,
+    InfluenceAnalysis,
+    InstrumentRequest,
+    Intent,
+)
+from bandstand.errors import InvalidInput
+
+MAX_PROMPT = 2000
+MAX_BARS = 512
+DEFAULT_DURATION = Duration(min_bars=16, max_bars=128)
+FALLBACK_OPTIONS = ["pop", "hip-hop", "house", "lo-fi"]
+_KEY_RE = re.compile(r"^\s*([A-Ga-g])([#♯b♭]?)\s*(m|min|minor|maj|major)?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Overrides:
+    """Settings given outside the prompt (CLI flags, API keywords); they beat the prompt."""
+
+    tempo: float | None = None
+    key: str | None = None
+    mode: str | None = None
+    bars: int | None = None
+    genre: str | None = None
+
+    def validated(self) -> Overrides:
+        if self.tempo is not None and not 30 <= self.tempo <= 300:
+            raise InvalidInput(f"tempo {self.tempo:g} is out of range; use 30–300 BPM")
+        if self.bars is not None and not 4 <= self.bars <= MAX_BARS:
+            raise InvalidInput(f"--bars {self.bars} is out of range; use 4–{MAX_BARS} bars")
+        if self.key is not None and not _KEY_RE.match(self.key):
+            raise InvalidInput(f"unknown key '{self.key}'; use a note name such as A, F#, Eb or Am")
+        if self.mode is not None and self.mode.lower() not in MODES:
+            raise InvalidInput(f"unknown mode '{self.mode}'; use one of: {', '.join(MODES)}")
+        if self.genre is not None and self.genre.lower() not in {g.lower() for g in GENRE_BY_NAME}:
+            from bandstand.compose.lexicon import genre_traits
+
+            genre_traits(self.genre)  # raises with a suggestion, or resolves an alias
+        return self
+
+    def key_parts(self) -> tuple[str | None, str | None]:
+        if self.key is None:
+            return None, self.mode.lower() if self.mode else None
+        m = _KEY_RE.match(self.key)
+        assert m is not None
+        mode_word = (m.group(3) or "").lower()
+        mode = self.mode.lower() if self.mode else {"m": "minor", "min": "minor", "minor": "minor",
+                                                    "maj": "major", "major": "major"}.get(mode_word)
+        return normalize_root(m.group(1), m.group(2) or None), mode
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None) -> Intent:
+    """Read `prompt` into an `Intent` (deterministic for prompt, seed and overrides)."""
+    if not prompt or not prompt.strip():
+        raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
+    if len(prompt) > MAX_PROMPT:
+        raise InvalidInput(f"the prompt is {len(prompt)} characters long; keep it under {MAX_PROMPT}")
+    over = (overrides or Overrides()).validated()
+    text = " ".join(prompt.split())
+    artist_spans = [(h.start, h.end) for h in scan(text) if h.kind == "artist"]
+    ex = find_explicit(text, artist_spans)
+    hits = scan(mask(text, ex.spans))
+    ambiguities: list[Ambiguity] = []
+    inferred: list[str] = []
+
+    explicit_genres = _dedupe([h.target for h in hits if h.kind == "genre"])
+    if over.genre:
+        from bandstand.compose.lexicon import genre_traits
+
+        explicit_genres = _dedupe([genre_traits(over.genre).name, *explicit_genres])
+    artists: list[Artist] = [ARTIST_BY_NAME[n] for n in _dedupe([h.target for h in hits if h.kind == "artist"])]
+    moods: list[Mood] = [MOOD_BY_LABEL[n] for n in _dedupe([h.target for h in hits if h.kind == "mood"])]
+    objects = [h.target for h in hits if h.kind == "object"]
+
+    genres = _dedupe(explicit_genres + [a.genres[0] for a in artists])
+    sub_genres = [g for g in _dedupe([g for a in artists for g in a.genres[1:]]) if g not in genres]
+    if not genres:
+        suggestions = _dedupe([g for m in moods for g in m.genres])
+        inferred.append("genre")
+        if objects:
+            default = suggestions[0] if suggestions else OBJECT_DEFAULTS[objects[0]]
+            genres = [default]
+            if suggestions:
+                ambiguities.append(Ambiguity(
+                    field="genre", reason=f"no genre named; the mood suggests {default}",
+                    options=_dedupe([default, *suggestions])[:4], default=default, severity="optional"))
+        else:
+            options = suggestions[:4] or FALLBACK_OPTIONS
+            genres = [options[0]]
+            ambiguities.append(Ambiguity(
+                field="genre", reason="the prompt names no genre, artist or kind of track",
+                options=options, default=options[0], severity="blocking"))
+    weights = analysis.genre_weights(genres if not artists else explicit_genres, artists) or {genres[0]: 1.0}
+    dna = analysis.blend(weights)
+    main = GENRE_BY_NAME[genres[0]]
+
+    half_hint = "half-time" in ex.hints
+    if over.tempo is not None:
+        tempo = analysis.explicit_tempo(over.tempo, half_hint)
+    elif ex.bpm is not None:
+        tempo = analysis.explicit_tempo(ex.bpm, half_hint)
+    else:
+        if ex.bpm_out_of_range is not None:
+            ambiguities.append(Ambiguity(
+                field="tempo", reason=f"{ex.bpm_out_of_range:g} BPM is not a playable tempo (30–300)",
+                options=[f"{main.default_tempo:g}"], default=f"{main.default_tempo:g}", severity="optional"))
+        named = [(a.name, a.tempo_range) for a in artists]
+        if named:
+            named += [(g, GENRE_BY_NAME[g].tempo_range) for g in explicit_genres]
+            tempo = analysis.tempo_from_ranges(named)
+        elif len(explicit_genres) > 1:
+            tempo = analysis.tempo_from_ranges([(g, GENRE_BY_NAME[g].tempo_range) for g in explicit_genres])
+            tempo = tempo.model_copy(update={"source": "genre_default"})
+        else:
+            bias = ex.tempo_bias + sum(m.tempo_bias for m in moods)
+            tempo = analysis.tempo_from_genre(main, bias, half_hint)
+        inferred.append("tempo")
+    if tempo.source == "explicit":
+        lo, hi = main.tempo_range
+        if not lo * 0.9 <= tempo.bpm <= hi * 1.1:
+            feel = " (a half-time feel of it)" if lo <= tempo.bpm * 2 <= hi else ""
+            ambiguities.append(Ambiguity(
+                field="tempo", reason=f"{tempo.bpm:g} BPM is outside {main.name}'s usual {lo:g}–{hi:g} BPM{feel}; "
+                f"proceeding with {tempo.bpm:g}",
+                options=[f"{tempo.bpm:g}", f"{main.default_tempo:g}"], default=f"{tempo.bpm:g}", severity="optional"))
+
+    root, mode = over.key_parts()
+    root, mode = root or ex.root, mode or ex.mode
+    if ex.unknown_key and root is None:
+        ambiguities.append(Ambiguity(
+            field="key", reason=f"'{ex.unknown_key}' is not a key bandstand knows; choosing one from the genre",
+            options=list(main.keys[:4]), default=main.keys[0], severity="optional"))
+    _, conflict = analysis.mood_mode(moods)
+    if conflict and mode is None:
+        ambiguities.append(Ambiguity(
+            field="mode", reason="the mood words pull towards both major and minor",
+            options=["minor", "major"], default=analysis.mood_mode(moods)[0] or "minor", severity="optional"))
+    key = analysis.key_analysis(root, mode, main, moods, random.Random(seed))
+    if root is None:
+        inferred.append("key")
+    if mode is None:
+        inferred.append("mode")
+
+    if over.bars is not None:
+        duration = Duration(min_bars=over.bars, max_bars=over.bars)
+    elif ex.bars is not None:
+        duration = Duration(min_bars=ex.bars[0], max_bars=ex.bars[1])
+    elif ex.minutes is not None:
+        beats = ex.minutes * tempo.bpm
+        bars = max(4, min(MAX_BARS, round(beats / (ex.time_signature or (4, 4))[0])))
+        duration = Duration(min_bars=max(4, bars - 4), max_bars=bars + 4)
+    else:
+        duration = DEFAULT_DURATION
+        inferred.append("duration")
+        if ex.bad_bars is not None:
+            ambiguities.append(Ambiguity(
+                field="duration", reason=f"{ex.bad_bars} bars is outside 4–{MAX_BARS}; using the form's length",
+                options=[], default="form length", severity="optional"))
+    if ex.time_signature is None:
+        inferred.append("time_signature")
+
+    instrument_requests = _instruments(text, ex.spans, hits)
+    creativity = analysis.dials(dna, moods)
+    intent = Intent(
+        raw_prompt=prompt, genre=genres, sub_genre=sub_genres, tempo=tempo.bpm, key=key.root, mode=key.mode,
+        mood=[m.label for m in moods], influences=[a.name for a in artists],
+        influence_analysis=[InfluenceAnalysis(
+            name=a.name, genres=list(a.genres), traits=list(a.traits),
+            weight=round(1 / len(artists), 3), tempo_range=a.tempo_range) for a in artists],
+        instrument_requests=instrument_requests, structure_hints=ex.hints, duration=duration,
+        constraints=[Constraint(kind=k, text=t) for k, t in ex.constraints],
+        time_signature=ex.time_signature or (4, 4), tempo_analysis=tempo, key_analysis=key,
+        creativity_dials=creativity, genre_dna=dna, energy=analysis.energy(dna, moods),
+        requested_outputs=["midi", "wav", "pianoroll", "notes"], ambiguities=ambiguities,
+        inferred_fields=inferred,
+        ready_to_execute=not any(a.severity == "blocking" for a in ambiguities),
+    )
+    return intent.model_copy(update={"summary": summarize(intent)})
+
+
+def _instruments(text: str, spans: list[tuple[int, int]], hits: list[Hit]) -> list[InstrumentRequest]:
+    requests: list[InstrumentRequest] = []
+    for hit in hits:
+        if hit.kind != "instrument":
+            continue
+        instrument = INSTRUMENTS[int(hit.target)]
+        modifier = modifier_before(text, hit.start)
+        words = f"{modifier} {hit.text}" if modifier else hit.text
+        if any(r.text.lower() == words.lower() for r in requests):
+            continue
+        requests.append(InstrumentRequest(text=words, role=instrument.role, program=instrument.program))
+    return requests
+
+
+def summarize(intent: Intent) -> str:
+    """One line: genres, tempo, key, mood, influences."""
+    tempo = intent.tempo_analysis
+    feel = f" (feels {tempo.perceived_bpm:g}, half-time)" if tempo.half_time else ""
+    parts = [" + ".join(intent.genre), f"{intent.tempo:g} BPM{feel}", f"{intent.key} {intent.mode}"]
+    if intent.time_signature != (4, 4):
+        parts.append(f"{intent.time_signature[0]}/{intent.time_signature[1]}")
+    if intent.mood:
+        parts.append(", ".join(intent.mood))
+    if intent.influences:
+        parts.append("after " + " & ".join(intent.influences))
+    return " · ".join(parts)
