@@ -127,13 +127,13 @@ def resolve_members(names: list[str] | None, extra: list[Persona] | None = None)
     wanted = [n.strip() for n in (names or [*DEFAULT_BAND, *(p.name for p in extra or [])]) if n.strip()]
     chosen: list[Persona] = []
     for name in wanted:
-        persona = known.get(name.upper())
-        if persona is None:
+        found = known.get(name.upper())
+        if found is None:
             raise InvalidInput(
                 f"unknown band member {name!r}; known: {', '.join(sorted(known))} (or add a persona file)"
             )
-        if persona not in chosen:
-            chosen.append(persona)
+        if found not in chosen:
+            chosen.append(found)
     if not chosen:
         raise InvalidInput("a jam needs at least one member")
     return chosen

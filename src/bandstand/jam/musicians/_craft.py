@@ -126,3 +126,33 @@ def kick_steps(code: str | None, length: int) -> list[int]:
 
 def events_per_cycle(code: str | None, cycles: int = 4) -> float:
     return len(listen(code, cycles)) / cycles
+
+
+def _knows_scale() -> bool:
+    try:
+        from bandstand.patterns.registry import get_registry
+
+        return "scale" in get_registry()
+    except Exception:
+        return False
+
+
+def degree_note(turn: TurnInput, degree: int, octave: int) -> str:
+    """Scale degree (0-based, any integer) as a note name with octave, counted from the tonic."""
+    scale = turn.context.scale
+    tonic_pc = pitch_class(scale[0])
+    steps, index = divmod(degree, len(scale))
+    name = scale[index]
+    midi = (octave + 1) * 12 + tonic_pc + ((pitch_class(name) - tonic_pc) % 12) + 12 * steps
+    return place(name, midi, midi)
+
+
+def degree_line(turn: TurnInput, line: str, octave: int) -> str:
+    """A line of scale degrees in mini-notation as pattern code: `n("…").scale("C4:minor")`
+    when the engine has `scale`, else the same degrees spelled as notes (`note("c4 eb4 …")`)."""
+    if _knows_scale():
+        return f'n("{line}").scale("{scale_arg(turn, octave)}")'
+    import re
+
+    spelled = re.sub(r"-?\d+", lambda m: degree_note(turn, int(m.group()), octave), line)
+    return f'note("{spelled}")'

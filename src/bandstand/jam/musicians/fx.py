@@ -8,7 +8,7 @@ degree.
 
 from __future__ import annotations
 
-from bandstand.jam.musicians._craft import epoch_rng, gain, num, rng, scale_arg
+from bandstand.jam.musicians._craft import degree_line, epoch_rng, gain, num, rng
 from bandstand.jam.turn import TurnInput
 
 BLIP_SETS: tuple[tuple[int, ...], ...] = ((0, 4), (2, 6), (4, 7), (0, 2, 4), (6, 4, 2))
@@ -37,7 +37,7 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     crush = max(3, 10 - ctx.energy // 2 - (1 if age % 2 else 0))
     delay_time = ("0.375", "0.25", "0.1875")[idea.randrange(3)]
     blip = (
-        f'n("<[{pitched}] ~>").scale("{scale_arg(turn, 6)}").s("{idea.choice(("sine", "square"))}")'
+        f'{degree_line(turn, f"<[{pitched}] ~>", 6)}.s("{idea.choice(("sine", "square"))}")'
         f".crush({crush}).delay({num(0.5 + 0.05 * min(age, 4))}).delaytime({delay_time})"
         f".delayfeedback({num(0.45)}).gain({gain(turn, -0.35)}).pan({num(round(mood.uniform(0.2, 0.8), 2))})"
     )

@@ -10,7 +10,7 @@ and fills in when ARIA solos.
 from __future__ import annotations
 
 from bandstand.jam._harmony import pitch_class
-from bandstand.jam.musicians._craft import epoch_rng, events_per_cycle, gain, num, rng, scale_arg
+from bandstand.jam.musicians._craft import degree_line, epoch_rng, events_per_cycle, gain, num, rng
 from bandstand.jam.turn import TurnInput
 
 MOTIFS: tuple[tuple[int, ...], ...] = (
@@ -82,7 +82,7 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     sound = SOUNDS[idea.randrange(len(SOUNDS))] if not style.solo else "sawtooth"
     cutoff = 1200 + 180 * ctx.energy
     code = (
-        f'n("{line}").scale("{scale_arg(turn, octave)}").s("{sound}")'
+        f'{degree_line(turn, line, octave)}.s("{sound}")'
         f".lpf({cutoff}).gain({gain(turn, -0.12 if not style.solo else 0.05)}).room({num(0.35)})"
     )
     if style.time == 2:

@@ -1,0 +1,96 @@
+"""`bandstand jam`: the live jam in the browser, or headless in the terminal.
+
+    bandstand jam [--port N] [--no-browser] [--members beat,groove,aria,glitch]
+    bandstand jam --headless [--directive "…"]… [--cycles N] [--out DIR] [--json]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+
+def _members(members: str | None, persona_files: list[Path] | None) -> list[object]:
+    from bandstand.jam.persona import load_persona, resolve_members
+
+    extra = [load_persona(p) for p in persona_files or []]
+    names = [n for n in (members or "").split(",") if n.strip()] or None
+    return list(resolve_members(names, extra))
+
+
+@app.command()
+def jam(
+    headless: bool = typer.Option(False, "--headless", help="Run without a browser and record to --out."),
+    members: str = typer.Option(None, "--members", "-m", help="Who plays, comma-separated (default beat,groove,aria,glitch plus --persona files)."),
+    persona: list[Path] = typer.Option(None, "--persona", help="A persona file (markdown with front matter) to add to the band; repeatable."),
+    backend: str = typer.Option("algorithmic", "--backend", help="algorithmic | claude-code | openai | anthropic."),
+    model: str = typer.Option(None, "--model", help="Model name for an LLM backend."),
+    base_url: str = typer.Option(None, "--base-url", help="Base URL for the openai backend (any OpenAI-compatible server)."),
+    directive: list[str] = typer.Option(None, "--directive", "-d", help="Headless: a boss directive; repeatable; prefix 'CYCLE:' to place it."),
+    cycles: int = typer.Option(16, "--cycles", min=1, max=2000, help="Headless: cycles (bars) to play."),
+    every: int = typer.Option(None, "--every", min=1, help="Headless: cycles between directives (default: evenly spaced)."),
+    out: Path = typer.Option(Path("jam-out"), "--out", "-o", help="Headless: folder for jam.mid, jam.wav, transcript.md, rounds.jsonl."),
+    no_wav: bool = typer.Option(False, "--no-wav", help="Headless: skip the WAV render."),
+    as_json: bool = typer.Option(False, "--json", help="Headless: print the messages and the summary as JSON lines."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the built-in musicians."),
+    turn_timeout: float = typer.Option(30.0, "--turn-timeout", min=0.1, help="Seconds a member may think per turn."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Server address."),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="Server port (0: a free one)."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Do not open the page."),
+) -> None:
+    """Jam live with a band of musician agents (browser or headless)."""
+    import asyncio
+    import json
+
+    from bandstand.jam.backends import backend_factory
+
+    band = _members(members, persona)
+    factory, llm = backend_factory(backend, model=model, base_url=base_url) if backend != "algorithmic" else backend_factory(backend)
+    if headless:
+        from bandstand.jam.headless import run_headless
+
+        summary = asyncio.run(
+            run_headless(
+                band,  # type: ignore[arg-type]
+                directives=list(directive or []),
+                cycles=cycles,
+                every=every,
+                out=out,
+                backend=factory,
+                llm=llm,
+                seed=seed,
+                turn_timeout=turn_timeout,
+                wav=not no_wav,
+                echo=typer.echo,
+                as_json=as_json,
+            )
+        )
+        if as_json:
+            typer.echo(json.dumps({"type": "summary", **summary}, ensure_ascii=False))
+        else:
+            typer.echo(f"recorded {summary['cycles']} cycles, {summary['rounds']} rounds → {out}")
+        return
+    _serve(band, factory, llm, seed, turn_timeout, host, port, no_browser)
+
+
+def _serve(band: list[object], factory: object, llm: bool, seed: int, turn_timeout: float, host: str, port: int, no_browser: bool) -> None:
+    import socket
+    import webbrowser
+
+    import uvicorn
+
+    from bandstand.server import create_app
+
+    app_ = create_app(band, backend=factory, llm=llm, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    url = f"http://{host}:{sock.getsockname()[1]}/"
+    typer.echo(f"bandstand jam: {url}  (Ctrl-C to stop)", err=False)
+    if not no_browser:
+        webbrowser.open(url)
+    server = uvicorn.Server(uvicorn.Config(app_, log_level="warning"))
+    server.run(sockets=[sock])

@@ -1,0 +1,339 @@
+"""The jam engine: rounds, routing, validation, fallback, composition.
+
+`JamEngine` owns the band. `start` opens every member's session in parallel
+and plays a first round; `directive` parses what the boss said, applies any
+context change first, updates the style of the members it is addressed to and
+runs a round for them (every member when the key, chords or metre changed).
+Each reply is validated by the pattern engine; an invalid pattern, an
+unparseable reply, an error or a timeout keeps the member's last good pattern
+with status error/timeout and a chat line saying so. The sounding patterns are
+stacked in code and every change goes out through the protocol emitter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bandstand.agents.algorithmic import AlgorithmicBackend
+from bandstand.agents.base import AgentBackend
+from bandstand.errors import InvalidInput
+from bandstand.jam.autopilot import Autopilot
+from bandstand.jam.band import Composition, Member, compose
+from bandstand.jam.context import MusicalContext, apply_directive
+from bandstand.jam.directives import Directive, parse_directive
+from bandstand.jam.musicians import Musician
+from bandstand.jam.persona import Persona
+from bandstand.jam.sound import SILENCE, validate
+from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
+from bandstand.protocol import (
+    AgentStatus,
+    AgentThought,
+    ContextView,
+    Emitter,
+    JamStateUpdate,
+    MusicalContextUpdate,
+)
+from bandstand.protocol.models import BossEcho
+from bandstand.runtime import Session, SessionLimits
+
+BackendFactory = Callable[[Persona, int], AgentBackend]
+NOTES = {
+    "timeout": "[timed out — playing last known pattern]",
+    "error": "[error — playing last known pattern]",
+    "invalid": "[invalid pattern — playing last known pattern]",
+}
+
+
+def algorithmic_backend(persona: Persona, seed: int) -> AgentBackend:
+    """The built-in musician for `persona`, behind the runtime's algorithmic backend."""
+    return AlgorithmicBackend(Musician(persona, seed))
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    """One round as recorded in rounds.jsonl and the transcript."""
+
+    round: int
+    directive: str | None
+    to: list[str]
+    context: dict[str, Any]
+    members: dict[str, dict[str, Any]] = field(default_factory=dict)
+    combined: str = SILENCE
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "directive": self.directive,
+            "to": self.to,
+            "context": self.context,
+            "members": self.members,
+            "combined": self.combined,
+        }
+
+
+class JamEngine:
+    """A live band directed by the boss. See the module docstring."""
+
+    def __init__(
+        self,
+        personas: list[Persona],
+        *,
+        backend: BackendFactory = algorithmic_backend,
+        llm: bool = False,
+        context: MusicalContext | None = None,
+        seed: int = 0,
+        turn_timeout: float = 30.0,
+        emitter: Emitter | None = None,
+        log_dir: str | None = None,
+    ) -> None:
+        if not personas:
+            raise InvalidInput("a jam needs at least one member")
+        self.personas = personas
+        self.backend = backend
+        self.llm = llm
+        self.context = context or MusicalContext()
+        self.seed = seed
+        self.turn_timeout = turn_timeout
+        self.emitter = emitter or Emitter()
+        self.log_dir = log_dir
+        self.members: dict[str, Member] = {p.name: Member(p) for p in personas}
+        self.round = 0
+        self.running = False
+        self.composition = Composition(SILENCE, ())
+        self.rounds: list[RoundRecord] = []
+        self.autopilot = Autopilot()
+        self._round_lock = asyncio.Lock()
+        self.on_round: list[Callable[[RoundRecord], None]] = []
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, names: list[str] | None = None) -> RoundRecord:
+        """Open the members' sessions in parallel and play the first round."""
+        if self.running:
+            raise InvalidInput("the jam is already running; stop it first")
+        wanted = {n.upper() for n in names} if names else set(self.members)
+        unknown = wanted - set(self.members)
+        if unknown:
+            raise InvalidInput(f"unknown member(s) {', '.join(sorted(unknown))}; the band is {', '.join(self.members)}")
+        for member in self.members.values():
+            member.active = member.name in wanted
+        active = self.active()
+        for member in active:
+            member.session = Session(
+                self.backend(member.persona, self.seed),
+                name=member.name,
+                persona=member.persona.system_prompt(),
+                limits=SessionLimits(turn_timeout=self.turn_timeout, start_timeout=self.turn_timeout),
+                seed=self.seed,
+                log_dir=self.log_dir,
+            )
+        results = await asyncio.gather(*(m.session.start() for m in active), return_exceptions=True)
+        for member, result in zip(active, results, strict=True):
+            if isinstance(result, BaseException):
+                member.status = "error"
+                member.thoughts = f"could not start: {result}"
+        self.running = True
+        self.emit_state()
+        return await self.play_round(None, [m.name for m in active])
+
+    async def stop(self) -> None:
+        """End every member session (no process left behind) and stop the jam. Idempotent."""
+        sessions = [m.session for m in self.members.values() if m.session is not None]
+        await asyncio.gather(*(s.stop() for s in sessions), return_exceptions=True)
+        for member in self.members.values():
+            member.session = None
+            member.status = "idle"
+        was_running, self.running = self.running, False
+        if was_running:
+            self.emit_state()
+
+    def active(self) -> list[Member]:
+        return [m for m in self.members.values() if m.active]
+
+    # ------------------------------------------------------------------ the boss
+
+    def parse(self, text: str) -> Directive:
+        return parse_directive(text, [m.persona for m in self.active()])
+
+    async def directive(self, text: str) -> RoundRecord:
+        """Apply a boss directive: context first, then a round for whom it concerns."""
+        if not self.running:
+            raise InvalidInput("start the jam before giving directives")
+        directive = self.parse(text)
+        self.emitter.emit(BossEcho(text=directive.text, to=list(directive.to), round=self.round))
+        if directive.changes_context:
+            self.context, changed = apply_directive(self.context, directive)
+            self.emitter.emit(MusicalContextUpdate(context=self.context_view(), changed=changed))
+        for member in self.active():
+            if directive.addressed_to(member.name):
+                member.style = member.style.apply(directive.intents, self.round + 1)
+        names = [m.name for m in self.active() if directive.addressed_to(m.name)]
+        if directive.key or directive.chords or directive.time_signature:
+            names = [m.name for m in self.active()]  # everyone must re-spell their part
+        return await self.play_round(directive, names)
+
+    def set_mute(self, name: str, muted: bool) -> None:
+        self._member(name).muted = muted
+        self._recompose()
+
+    def set_solo(self, name: str, soloed: bool) -> None:
+        self._member(name).soloed = soloed
+        self._recompose()
+
+    def _member(self, name: str) -> Member:
+        member = self.members.get(name.upper())
+        if member is None:
+            raise InvalidInput(f"no band member {name!r}; the band is {', '.join(self.members)}")
+        return member
+
+    # ------------------------------------------------------------------ rounds
+
+    @property
+    def round_running(self) -> bool:
+        return self._round_lock.locked()
+
+    async def play_round(self, directive: Directive | None, names: list[str]) -> RoundRecord:
+        """One round: ask `names` in parallel, validate, fall back, recompose, emit."""
+        async with self._round_lock:
+            self.round += 1
+            round_ = self.round
+            record = RoundRecord(round_, directive.text if directive else None, list(directive.to) if directive else [], self.context.view())
+            targets = [self.members[n] for n in names if self.members[n].session is not None]
+            inputs = {m.name: self._turn_input(m, directive) for m in targets}
+            for member in targets:
+                member.status = "thinking"
+                self.emitter.emit(AgentStatus(member=member.name, status="thinking", round=round_))
+            replies = await asyncio.gather(*(self._ask(m, inputs[m.name]) for m in targets))
+            changed = False
+            for member, (reply, outcome) in zip(targets, replies, strict=True):
+                changed |= self._settle(member, reply, outcome, inputs[member.name], round_)
+            for member in self.active():
+                record.members[member.name] = {
+                    "pattern": member.pattern,
+                    "thoughts": member.thoughts,
+                    "reaction": member.reaction,
+                    "status": member.status,
+                    "complied_with_boss": member.complied,
+                    "fallback": member.using_fallback,
+                    "asked": member in targets,
+                }
+            self._recompose(emit_state=False)
+            record.combined = self.composition.code
+            self.rounds.append(record)
+            self.autopilot.round_done(changed or directive is not None)
+            self.emit_state()
+            for callback in self.on_round:
+                callback(record)
+            return record
+
+    def _turn_input(self, member: Member, directive: Directive | None) -> TurnInput:
+        to_member = directive is not None and directive.addressed_to(member.name)
+        key_changed = bool(member.seen_key) and member.seen_key != self.context.key
+        if key_changed:
+            member.style = member.style.model_copy(update={"since": self.round})
+        band = [
+            BandMate(
+                name=m.name, emoji=m.persona.emoji, role=m.persona.role, thoughts=m.thoughts,
+                pattern=m.pattern, status=m.status, solo=m.style.solo, out=m.style.out,
+            )
+            for m in self.active()
+            if m is not member
+        ]
+        return TurnInput(
+            round=self.round,
+            member=member.name,
+            role=member.persona.role,
+            context=self.context,
+            band=band,
+            directive=directive.body or directive.text if directive and to_member else None,
+            directive_to_you=bool(directive and directive.to and to_member),
+            intents=sorted(directive.intents) if directive and to_member else [],
+            energy_delta=(directive.energy_delta or (directive.energy or self.context.energy) - self.context.energy) if directive and to_member else 0,
+            key_changed=key_changed,
+            style=member.style,
+            last_pattern=None if member.pattern == SILENCE and not member.seen_key else member.pattern,
+        )
+
+    async def _ask(self, member: Member, turn: TurnInput) -> tuple[JamReply | None, str]:
+        """The member's reply and 'ok' | 'timeout' | 'error' (no exception escapes)."""
+        data: Any = render_turn_text(turn) if self.llm else turn
+        fallback = JamReply(pattern=member.fallback_pattern or SILENCE, thoughts="", comply_with_boss=True)
+        try:
+            verdict = await member.session.ask(data, JamReply, fallback=fallback)
+        except Exception as exc:  # a broken session must not take the band down
+            return None, f"error:{exc}"
+        if verdict.fallback:
+            return None, "timeout" if verdict.reason == "timeout" else f"error:{verdict.error or verdict.reason}"
+        return verdict.value, "ok"
+
+    def _settle(self, member: Member, reply: JamReply | None, outcome: str, turn: TurnInput, round_: int) -> bool:
+        """Apply one reply to the member; returns whether its sounding pattern changed."""
+        before = member.pattern
+        note = ""
+        member.seen_key = self.context.key
+        if reply is not None:
+            verdict = validate(reply.pattern, self.context.scale)
+            if verdict.ok:
+                member.pattern = member.fallback_pattern = reply.pattern.strip()
+                member.using_fallback = False
+                member.status = "idle"
+            else:
+                outcome, note = "invalid", verdict.error
+            member.thoughts, member.reaction, member.complied = reply.thoughts, reply.reaction, reply.comply_with_boss
+        if outcome != "ok":
+            kind = "timeout" if outcome == "timeout" else "error"
+            member.status = kind
+            member.pattern = member.fallback_pattern
+            member.using_fallback = True
+            key = "invalid" if outcome == "invalid" else kind
+            detail = note or outcome.partition(":")[2]
+            if reply is None:
+                member.thoughts, member.reaction, member.complied = NOTES[key], "", True
+            note = NOTES[key] + (f" ({detail[:160]})" if detail else "")
+        member.last_updated = time.time()
+        self.emitter.emit(
+            AgentThought(
+                member=member.name,
+                emoji=member.persona.emoji,
+                thought=member.thoughts,
+                reaction=member.reaction,
+                pattern=member.pattern,
+                complied_with_boss=member.complied,
+                round=round_,
+                timestamp=member.last_updated,
+                status=member.status,  # type: ignore[arg-type]
+                note=note,
+            )
+        )
+        self.emitter.emit(AgentStatus(member=member.name, status=member.status, round=round_))  # type: ignore[arg-type]
+        return member.pattern != before
+
+    # ------------------------------------------------------------------ state out
+
+    def _recompose(self, emit_state: bool = True) -> None:
+        # the transport swaps the new composition in at the next cycle boundary (and says so)
+        self.composition = compose(self.active())
+        if emit_state and self.running:
+            self.emit_state()
+
+    def context_view(self) -> ContextView:
+        return ContextView.model_validate(self.context.view())
+
+    def state(self) -> JamStateUpdate:
+        return JamStateUpdate(
+            running=self.running,
+            round=self.round,
+            members=[m.view() for m in self.members.values()],
+            context=self.context_view(),
+            combined_pattern=self.composition.code,
+            layers=self.composition.layer_views(),
+            autopilot=self.autopilot.enabled,
+            autopilot_interval=self.autopilot.interval,
+        )
+
+    def emit_state(self) -> None:
+        self.emitter.emit(self.state())

@@ -1,0 +1,104 @@
+"""A headless jam: the same engine in the terminal, recorded to a folder.
+
+Directives are applied in order, either one every `every` cycles or at the
+cycle given as a `CYCLE:` prefix (`"8:switch to D major"`). The transport
+advances without waiting for the clock (a recording, not a performance); the
+chat is printed as it happens; the folder receives jam.mid, jam.wav,
+transcript.md and rounds.jsonl.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
+from bandstand.jam.persona import Persona
+from bandstand.jam.recording import export
+from bandstand.jam.transport import Transport
+from bandstand.protocol import Emitter
+
+_AT = re.compile(r"^\s*(\d+)\s*:\s*(.+)$", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    cycle: int
+    text: str
+
+
+def schedule(directives: list[str], cycles: int, every: int | None = None) -> list[Scheduled]:
+    """When each directive is given: its `CYCLE:` prefix, else evenly spaced."""
+    step = every or max(1, cycles // (len(directives) + 1))
+    out = []
+    for i, text in enumerate(directives):
+        match = _AT.match(text)
+        out.append(Scheduled(int(match.group(1)), match.group(2).strip()) if match else Scheduled(step * (i + 1), text))
+    return sorted(out, key=lambda s: s.cycle)
+
+
+def chat_line(message: dict[str, Any]) -> str | None:
+    """One emitted message as a chat line (None for messages the chat does not show)."""
+    kind = message["type"]
+    if kind == "agent_thought":
+        flag = "" if message["complied_with_boss"] else "  ✋(did not comply)"
+        note = f"  {message['note']}" if message.get("note") else ""
+        return f"[r{message['round']}] {message['emoji']} {message['member']}: {message['thought']} — {message['reaction']}{flag}{note}\n      {message['pattern']}"
+    if kind == "boss_directive_echo":
+        to = f" → {', '.join(message['to'])}" if message["to"] else ""
+        return f"🎤 BOSS{to}: {message['text']}"
+    if kind == "musical_context_update":
+        ctx = message["context"]
+        return f"   context: {ctx['key']} | {' '.join(ctx['chords'])} | {ctx['bpm']:g} BPM | energy {ctx['energy']}/10"
+    return None
+
+
+async def run_headless(
+    personas: list[Persona],
+    *,
+    directives: list[str],
+    cycles: int = 16,
+    every: int | None = None,
+    out: str | Path = "jam-out",
+    backend: BackendFactory = algorithmic_backend,
+    llm: bool = False,
+    seed: int = 0,
+    turn_timeout: float = 30.0,
+    wav: bool = True,
+    echo: Callable[[str], None] = print,
+    as_json: bool = False,
+) -> dict[str, Any]:
+    """Run a jam for `cycles` cycles with `directives`; returns a summary."""
+    emitter = Emitter()
+
+    def show(message: dict[str, Any]) -> None:
+        if as_json:
+            if message["type"] != "events":
+                echo(json.dumps(message, ensure_ascii=False))
+        elif (line := chat_line(message)) is not None:
+            echo(line)
+
+    emitter.subscribe(show)
+    engine = JamEngine(personas, backend=backend, llm=llm, seed=seed, turn_timeout=turn_timeout, emitter=emitter)
+    transport = Transport(engine)
+    plan = schedule(directives, cycles, every)
+    try:
+        await engine.start()
+        for cycle in range(cycles):
+            for item in [p for p in plan if p.cycle == cycle]:
+                await engine.directive(item.text)
+            transport.advance()
+    finally:
+        await engine.stop()
+    paths = export(engine, transport.played, out, wav=wav)
+    return {
+        "cycles": cycles,
+        "rounds": engine.round,
+        "events": transport.scheduled,
+        "context": engine.context.view(),
+        "files": {k: str(v) for k, v in paths.items()},
+    }

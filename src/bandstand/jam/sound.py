@@ -1,0 +1,111 @@
+"""The jam's bridge to the pattern engine: validate a member's code, evaluate
+it once (cached by text), and turn one cycle of haps into timed sound events.
+
+Validation is the pattern engine's (`validate_pattern`): the code parses in the
+safe expression language, uses known functions and sounds, stays under the
+density limit, and its pitched notes are in the scale (passing tones allowed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from bandstand.jam._harmony import pitch_class
+from bandstand.protocol.models import SoundEvent
+
+SILENCE = "silence"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of validating one pattern."""
+
+    ok: bool
+    error: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=512)
+def compile_pattern(code: str) -> Any:
+    """The Pattern for `code` (cached: members repeat themselves)."""
+    from bandstand.patterns import evaluate
+
+    return evaluate(code)
+
+
+def validate(code: str, scale: list[str]) -> Verdict:
+    """Check a member's pattern before it may sound (the pattern engine's verdict)."""
+    text = code.strip()
+    if text == SILENCE:
+        return Verdict(True)
+    from bandstand.patterns import validate_pattern
+
+    try:
+        report = validate_pattern(text, scale=[pitch_class(n) for n in scale])
+    except Exception as exc:  # the validator never raises for bad code; this is a guard
+        return Verdict(False, f"{type(exc).__name__}: {exc}")
+    if report.valid:
+        return Verdict(True, warnings=tuple(report.warnings))
+    reasons = [report.error] if report.error else []
+    if report.unknown_functions:
+        reasons.append("unknown function " + ", ".join(report.unknown_functions))
+    if report.unknown_sounds:
+        reasons.append("unknown sound " + ", ".join(report.unknown_sounds))
+    reasons.extend(report.warnings)
+    return Verdict(False, "; ".join(r for r in reasons if r) or "invalid pattern")
+
+
+def _num(value: dict[str, Any], *names: str) -> float | None:
+    for name in names:
+        v = value.get(name)
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            return float(v)
+    return None
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
+def _pitch(value: dict[str, Any]) -> float | None:
+    from bandstand.patterns.to_score import value_pitch
+
+    pitch = value_pitch(value)
+    return None if pitch is None else float(pitch)
+
+
+def cycle_events(member: str, code: str, cycle: int) -> list[SoundEvent]:
+    """The sound events of `code` starting inside `cycle`, times relative to the cycle."""
+    if code.strip() == SILENCE:
+        return []
+    haps = compile_pattern(code).query_arc(cycle, cycle + 1)
+    out = []
+    for hap in haps:
+        if not hap.has_onset() or not isinstance(hap.value, dict):
+            continue
+        value = hap.value
+        sound = str(value.get("s", "") or ("triangle" if "note" in value or "n" in value else ""))
+        if not sound:
+            continue
+        begin = Fraction(hap.whole.begin) - cycle
+        duration = Fraction(hap.whole.end) - Fraction(hap.whole.begin)
+        legato = _num(value, "legato") or 1.0
+        out.append(
+            SoundEvent(
+                begin=float(begin),
+                duration=float(duration) * legato,
+                member=member,
+                sound=sound.split(":")[0],
+                note=_pitch(value),
+                gain=_or(_num(value, "gain", "velocity"), 0.8),
+                pan=_or(_num(value, "pan"), 0.5),
+                cutoff=_num(value, "cutoff", "lpf"),
+                delay=_num(value, "delay") or 0.0,
+                room=_num(value, "room") or 0.0,
+                crush=_num(value, "crush"),
+            )
+        )
+    return out

@@ -1,0 +1,73 @@
+"""The transport clock: cycle by cycle, swap in the band's newest composition at
+the boundary, query it, send the cycle's timed sound events ahead of time, and
+remember what was played (for MIDI, WAV and the transcript).
+
+`advance()` does one cycle and needs no clock (headless recording uses it
+directly); `run()` paces it in real time, `lookahead` seconds before each
+cycle begins, so clients can schedule on their audio clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from bandstand.jam.band import Composition
+from bandstand.jam.engine import JamEngine
+from bandstand.jam.sound import SILENCE, cycle_events
+from bandstand.protocol import Events, Execute, SoundEvent
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedCycle:
+    """One cycle as it was played."""
+
+    cycle: int
+    round: int
+    layers: tuple[tuple[str, str], ...]
+    bpm: float
+    seconds: float
+
+
+class Transport:
+    """Plays the engine's composition cycle by cycle. See the module docstring."""
+
+    def __init__(self, engine: JamEngine, *, lookahead: float = 0.3) -> None:
+        self.engine = engine
+        self.lookahead = lookahead
+        self.cycle = 0
+        self.playing = Composition(SILENCE, ())
+        self.played: list[PlayedCycle] = []
+        self.scheduled = 0
+
+    def advance(self) -> list[SoundEvent]:
+        """Play one cycle: swap at the boundary, query, record, send."""
+        engine = self.engine
+        if engine.composition != self.playing:
+            self.playing = engine.composition
+            engine.emitter.emit(
+                Execute(code=self.playing.code, layers=self.playing.layer_views(), from_cycle=self.cycle, round=engine.round)
+            )
+        events: list[SoundEvent] = []
+        for member, code in self.playing.layers:
+            try:
+                events.extend(cycle_events(member, code, self.cycle))
+            except Exception:  # a pattern that validated but fails to query is skipped, not fatal
+                continue
+        events.sort(key=lambda e: e.begin)
+        seconds = engine.context.cycle_seconds
+        self.played.append(PlayedCycle(self.cycle, engine.round, self.playing.layers, engine.context.bpm, seconds))
+        engine.emitter.emit(Events(cycle=self.cycle, cycle_seconds=seconds, events=events))
+        self.scheduled += len(events)
+        self.cycle += 1
+        return events
+
+    async def run(self) -> None:
+        """Advance in real time until the engine stops (or the task is cancelled)."""
+        loop = asyncio.get_running_loop()
+        next_start = loop.time() + self.lookahead
+        while self.engine.running:
+            seconds = self.engine.context.cycle_seconds
+            self.advance()
+            next_start += seconds
+            await asyncio.sleep(max(0.0, next_start - loop.time() - self.lookahead))

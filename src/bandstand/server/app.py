@@ -1,0 +1,96 @@
+"""The FastAPI app: the jam page, its static files, the jam WebSocket and the
+protocol schemas. It holds no music logic; the hub and the engine do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from bandstand.errors import UserError
+from bandstand.jam.engine import BackendFactory, algorithmic_backend
+from bandstand.jam.persona import Persona
+from bandstand.protocol import ErrorMessage, jam_registry
+from bandstand.server.hub import JamHub
+
+
+def web_root() -> Path:
+    """The folder of the browser UI (plain ES modules and CSS)."""
+    return Path(str(resources.files("bandstand") / "web"))
+
+
+def create_app(
+    personas: list[Persona],
+    *,
+    backend: BackendFactory = algorithmic_backend,
+    llm: bool = False,
+    seed: int = 0,
+    turn_timeout: float = 30.0,
+) -> FastAPI:
+    """The jam server for `personas` (the band the page can start)."""
+    registry = jam_registry()
+    hub_box: dict[str, JamHub] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub_box["hub"] = JamHub(personas, backend=backend, llm=llm, seed=seed, turn_timeout=turn_timeout)
+        app.state.hub = hub_box["hub"]
+        try:
+            yield
+        finally:
+            await hub_box["hub"].close()
+
+    app = FastAPI(title="bandstand jam", lifespan=lifespan)
+    root = web_root()
+    app.mount("/static", StaticFiles(directory=root), name="static")
+
+    @app.get("/")
+    async def index() -> FileResponse:
+        return FileResponse(root / "index.html", media_type="text/html")
+
+    @app.get("/api/schemas")
+    async def schemas() -> JSONResponse:
+        return JSONResponse(registry.schemas())
+
+    @app.get("/api/state")
+    async def state() -> JSONResponse:
+        return JSONResponse(hub_box["hub"].engine.state().model_dump(mode="json"))
+
+    @app.websocket("/ws/jam")
+    async def jam_socket(socket: WebSocket) -> None:
+        await socket.accept()
+        hub = hub_box["hub"]
+        queue = hub.connect()
+
+        async def pump() -> None:
+            while (data := await queue.get()) is not None:
+                await socket.send_json(data)
+            await socket.close()
+
+        sender = asyncio.ensure_future(pump())
+        try:
+            while True:
+                raw: Any = await socket.receive_json()
+                try:
+                    message = registry.parse_incoming(raw)
+                except UserError as exc:
+                    queue.put_nowait(ErrorMessage(message=str(exc)).model_dump(mode="json"))
+                    continue
+                await hub.handle(message, queue)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.disconnect(queue)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    return app
