@@ -55,7 +55,7 @@ ALTERATIONS: dict[tuple[int, str], str] = {
     (-1, "5"): "5d", (1, "5"): "5A",
     (-1, "9"): "9m", (1, "9"): "9A",
     (1, "11"): "11A",
-    (-1, "13"): "13m", (-1, "6"): "6m",
+    (-1, "13"): "13m", (-1, "6"): "6m", (1, "6"): "6A",
     (1, "4"): "4A",
 }
 NATURALS: dict[str, str] = {"5": "5P", "9": "9M", "11": "11P", "13": "13M", "6": "6M", "4": "4P"}
@@ -210,7 +210,7 @@ BASE_SUFFIXES: tuple[str, ...] = (
 )
 #: Added or altered tone → the modifier that produces it on top of a base.
 MODIFIER_FOR: dict[str, str] = {
-    "5d": "b5", "5A": "#5", "9m": "b9", "9A": "#9", "11A": "#11", "13m": "b13", "6m": "b6", "4A": "#4",
+    "5d": "b5", "5A": "#5", "9m": "b9", "9A": "#9", "11A": "#11", "13m": "b13", "6m": "b6", "6A": "#6", "4A": "#4",
     "9M": "add9", "11P": "add11", "13M": "add13", "2M": "add2", "4P": "add4", "6M": "add6",
 }
 

@@ -100,20 +100,24 @@ def parse_note_name(text: str, *, offset: int = 0, source: str | None = None,
         step = _ACCIDENTAL_CHARS[stripped[i]]
         kinds.add(1 if step > 0 else -1)
         alter += step
+        if len(kinds) > 1 or abs(alter) > 3:
+            raise TheoryError(
+                f"mixed or too many accidentals in {stripped!r} at position {offset + lead + i}",
+                text=src, position=offset + lead + i,
+            )
         i += 1
-    if len(kinds) > 1 or abs(alter) > 3:
-        raise TheoryError(
-            f"mixed or too many accidentals in {stripped!r} at position {offset + lead + 1}",
-            text=src, position=offset + lead + 1,
-        )
     octave: int | None = None
     rest = stripped[i:]
     if rest:
-        digits = rest[1:] if rest[0] == "-" else rest
-        if not digits.isdigit() or not digits.isascii():
+        j = 1 if rest[0] == "-" else 0
+        while j < len(rest) and rest[j] in "0123456789":
+            j += 1
+        if j < len(rest) or rest in ("", "-"):
+            at = offset + lead + i + min(j, len(rest) - 1)
+            bad = rest[min(j, len(rest) - 1)]
             raise TheoryError(
-                f"not a note name: {stripped!r}, unexpected {rest[0]!r} at position {offset + lead + i} ({_NOTE_HELP})",
-                text=src, position=offset + lead + i,
+                f"not a note name: {stripped!r}, unexpected {bad!r} at position {at} ({_NOTE_HELP})",
+                text=src, position=at,
             )
         octave = int(rest)
     elif octave_required:

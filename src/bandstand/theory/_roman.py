@@ -41,7 +41,7 @@ _FIGURE_NAMES: dict[tuple[int, int], str] = {(3, 0): "", (3, 1): "6", (3, 2): "6
                                               (4, 0): "7", (4, 1): "65", (4, 2): "43", (4, 3): "42",
                                               (5, 0): "9"}
 _RE = re.compile(
-    r"^(?P<acc>[b#♭♯]?)(?P<num>VII|VI|IV|V|III|II|I|vii|vi|iv|v|iii|ii|i|N)"
+    r"^(?P<acc>[b#♭♯]?)(?P<num>VII|VI|IV|V|III|II|I|vii|vi|iv|v|iii|ii|i|N|It|Ger|Fr)"
     r"(?P<sym>[°oøØ+]?)(?P<maj>maj|M)?(?P<fig>\d*)$"
 )
 #: chords a secondary dominant or leading-tone chord may tonicise
@@ -52,6 +52,12 @@ _TARGETS: dict[str, tuple[str, ...]] = {
 _SECONDARY = re.compile(r"^(V|vii[°ø])(7|65|43|42|6|64|9)?$")
 _SLASH_FIGURE = re.compile(r"(\d)/(\d)")
 _MAJOR_SCALE = (0, 2, 4, 5, 7, 9, 11)
+#: augmented sixth chords on the lowered sixth degree: name → (tones, figures accepted)
+AUGMENTED_SIXTHS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "It": (("1P", "3M", "6A"), ("", "6")),
+    "Ger": (("1P", "3M", "5P", "6A"), ("", "6", "65")),
+    "Fr": (("1P", "3M", "4A", "6A"), ("", "6", "43")),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,13 @@ def _numeral(text: str, source: str, offset: int) -> RomanNumeral:
             text=source, position=offset,
         )
     num, sym, fig = m.group("num"), m.group("sym"), m.group("fig")
+    if num in AUGMENTED_SIXTHS:
+        if sym or m.group("maj") or fig not in AUGMENTED_SIXTHS[num][1]:
+            raise TheoryError(
+                f"the {num} sixth is written {num}{AUGMENTED_SIXTHS[num][1][-1]}, not {text!r}",
+                text=source, position=offset + len(num),
+            )
+        return RomanNumeral(text, 6, -1, num, len(AUGMENTED_SIXTHS[num][0]), 0)
     if num == "N":  # the Neapolitan: a major triad on the lowered second, first inversion unless said
         fig = fig or "6"
         if fig not in ("6", "53", "64"):
@@ -150,6 +163,8 @@ def _diatonic(root: NoteName, steps: int, key: Key) -> Interval:
 
 def _tones(numeral: RomanNumeral, key: Key) -> tuple[NoteName, list[str]]:
     root = _root(numeral, key)
+    if numeral.quality in AUGMENTED_SIXTHS:
+        return root, list(AUGMENTED_SIXTHS[numeral.quality][0])
     third, fifth, forced = _QUALITIES[numeral.quality]
     tones = ["1P", third, fifth]
     if numeral.size >= 4:
@@ -250,8 +265,9 @@ def analyse_chord(chord: Chord | str, key: Key | str) -> str:
                 continue
             if same(f"{figure}/{target}"):
                 return f"{figure}/{target}"
-    if same("N6"):
-        return "N6"
+    for figure in ("N6", "It6", "Ger65", "Fr43"):
+        if same(figure):
+            return figure
     for figure in direct:
         if same(figure):
             return figure
