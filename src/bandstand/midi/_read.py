@@ -1,0 +1,297 @@
+"""Standard MIDI File bytes → Song, for files of any format and resolution.
+
+Ticks are rescaled to beats with the file's own PPQ. Each (track chunk,
+channel) with channel events becomes one `Track`; note-ons and note-offs
+pair first-in first-out per pitch. Files we wrote carry a bandstand text
+event in track 0 with what MIDI cannot say (roles, explicit channels,
+sections); other files get roles guessed from name, channel and program."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bandstand.errors import InvalidInput, MidiFileError
+from bandstand.midi._keys import key_name
+from bandstand.midi._roles import guess_role, track_display_name
+from bandstand.midi._write import BANDSTAND_TAG
+from bandstand.score import (
+    ChannelAftertouch,
+    ControlChange,
+    Marker,
+    Note,
+    PitchBend,
+    PolyAftertouch,
+    ProgramChange,
+    Section,
+    Song,
+    TempoChange,
+    TimeSignature,
+    Track,
+)
+
+_DATA_BYTES = {0x80: 2, 0x90: 2, 0xA0: 2, 0xB0: 2, 0xC0: 1, 0xD0: 1, 0xE0: 2}
+
+
+@dataclass(slots=True)
+class _Channel:
+    """Raw events of one channel inside one track chunk, times in ticks."""
+
+    notes: list[tuple[int, int, int, int]] = field(default_factory=list)  # start, end, pitch, vel
+    controls: list[tuple[int, int, int]] = field(default_factory=list)
+    bends: list[tuple[int, int]] = field(default_factory=list)
+    pressure: list[tuple[int, int]] = field(default_factory=list)
+    poly: list[tuple[int, int, int]] = field(default_factory=list)
+    programs: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Chunk:
+    name: str | None = None
+    channels: dict[int, _Channel] = field(default_factory=dict)
+    metas: list[tuple[int, int, bytes]] = field(default_factory=list)  # tick, type, data
+
+
+def _fail(source: str, why: str) -> MidiFileError:
+    return MidiFileError(f"{source} is not a readable MIDI file: {why}", path=source)
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _parse_track(data: bytes, source: str) -> _Chunk:
+    chunk = _Chunk()
+    channels = chunk.channels
+    open_notes: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    pos, end, tick, status = 0, len(data), 0, 0
+    try:
+        while pos < end:
+            delta = 0
+            while True:
+                byte = data[pos]
+                pos += 1
+                delta = (delta << 7) | (byte & 0x7F)
+                if byte < 0x80:
+                    break
+            tick += delta
+            byte = data[pos]
+            if byte >= 0x80:
+                pos += 1
+                if byte == 0xFF:
+                    kind = data[pos]
+                    pos += 1
+                    length = 0
+                    while True:
+                        b = data[pos]
+                        pos += 1
+                        length = (length << 7) | (b & 0x7F)
+                        if b < 0x80:
+                            break
+                    if kind == 0x2F:
+                        break
+                    if kind == 0x03 and chunk.name is None:
+                        chunk.name = _text(data[pos : pos + length])
+                    else:
+                        chunk.metas.append((tick, kind, data[pos : pos + length]))
+                    pos += length
+                    continue
+                if byte in (0xF0, 0xF7):
+                    length = 0
+                    while True:
+                        b = data[pos]
+                        pos += 1
+                        length = (length << 7) | (b & 0x7F)
+                        if b < 0x80:
+                            break
+                    pos += length
+                    status = 0
+                    continue
+                if byte >= 0xF0:
+                    raise _fail(source, f"system message 0x{byte:02X} inside a track")
+                status = byte
+            elif status == 0:
+                raise _fail(source, "running status without a previous status byte")
+            kind, ch = status & 0xF0, status & 0x0F
+            d1 = data[pos]
+            if _DATA_BYTES[kind] == 2:
+                d2 = data[pos + 1]
+                pos += 2
+            else:
+                d2 = 0
+                pos += 1
+            c = channels.get(ch)
+            if c is None:
+                c = channels[ch] = _Channel()
+            if kind == 0x90 and d2:
+                open_notes.setdefault((ch, d1), []).append((tick, d2))
+            elif kind == 0x80 or kind == 0x90:
+                started = open_notes.get((ch, d1))
+                if started:
+                    on, velocity = started.pop(0)
+                    c.notes.append((on, tick, d1, velocity))
+            elif kind == 0xB0:
+                c.controls.append((tick, d1, d2))
+            elif kind == 0xE0:
+                c.bends.append((tick, (d2 << 7 | d1) - 8192))
+            elif kind == 0xC0:
+                c.programs.append((tick, d1))
+            elif kind == 0xD0:
+                c.pressure.append((tick, d1))
+            else:
+                c.poly.append((tick, d1, d2))
+    except IndexError:
+        raise _fail(source, "a track ends in the middle of an event") from None
+    for (ch, pitch), started in open_notes.items():  # notes never released end with the track
+        for on, velocity in started:
+            channels[ch].notes.append((on, tick, pitch, velocity))
+    return chunk
+
+
+def _chunks(data: bytes, source: str) -> tuple[int, int, list[_Chunk]]:
+    if len(data) < 14 or data[:4] != b"MThd":
+        raise _fail(source, "it does not start with an 'MThd' header")
+    length, fmt, ntracks, division = struct.unpack(">IHHH", data[4:14])
+    if length < 6 or fmt > 2:
+        raise _fail(source, f"unsupported header (format {fmt})")
+    if division & 0x8000 or division == 0:
+        raise _fail(source, "SMPTE time division is not supported; save it with ticks per beat")
+    pos, chunks = 8 + length, list[_Chunk]()
+    while pos + 8 <= len(data) and len(chunks) < ntracks:
+        kind, size = data[pos : pos + 4], struct.unpack(">I", data[pos + 4 : pos + 8])[0]
+        body = data[pos + 8 : pos + 8 + size]
+        if len(body) < size:
+            raise _fail(source, "the file is truncated")
+        if kind == b"MTrk":
+            chunks.append(_parse_track(body, source))
+        pos += 8 + size
+    if len(chunks) < ntracks:
+        raise _fail(source, f"the header promises {ntracks} tracks but {len(chunks)} were found")
+    return fmt, division, chunks
+
+
+def _bpm(micros: int) -> float:
+    """The shortest decimal bpm (up to 3 places) that encodes back to `micros`."""
+    exact = 60_000_000 / micros
+    for places in range(4):
+        candidate = round(exact, places)
+        if candidate > 0 and round(60_000_000 / candidate) == micros:
+            return candidate
+    return exact
+
+
+def _track(name: str | None, channel: int, c: _Channel, ppq: int) -> Track:
+    programs = c.programs
+    program = 0
+    if programs and programs[0][0] == 0:
+        program, programs = programs[0][1], programs[1:]
+    return Track(
+        name=name if name is not None else track_display_name(channel, program),
+        role=guess_role(name or "", channel, program),
+        program=program,
+        is_drum=channel == 9,
+        channel=channel,
+        notes=[
+            Note(on / ppq, length / ppq, pitch, velocity)
+            for on, pitch, length, velocity in sorted(
+                (on, pitch, max(off - on, 1), velocity) for on, off, pitch, velocity in c.notes
+            )
+        ],
+        controls=[ControlChange(t / ppq, k, v) for t, k, v in c.controls],
+        pitch_bends=[PitchBend(t / ppq, v) for t, v in c.bends],
+        aftertouch=[ChannelAftertouch(t / ppq, v) for t, v in c.pressure],
+        poly_aftertouch=[PolyAftertouch(t / ppq, p, v) for t, p, v in c.poly],
+        program_changes=[ProgramChange(t / ppq, p) for t, p in programs],
+    )
+
+
+def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
+    tracks = meta.get("tracks", [])
+    if len(tracks) == len(song.tracks):
+        for track, info in zip(song.tracks, tracks, strict=True):
+            track.role = str(info["role"])
+            track.is_drum = bool(info["drum"])
+            track.channel = info["channel"]
+    song.sections = [Section(str(n), int(s), int(b), float(e)) for n, s, b, e in meta.get("sections", [])]
+    for section in song.sections:  # the section's own marker is not a song marker
+        beat = song.bar_to_beat(section.start_bar)
+        for i, marker in enumerate(song.markers):
+            if marker.text == section.name and abs(marker.beat - beat) < 1e-9:
+                del song.markers[i]
+                break
+    if "key" in meta:
+        song.key = meta["key"]
+
+
+def midi_bytes_to_song(data: bytes, source: str = "<bytes>") -> Song:
+    """Parse Standard MIDI File bytes into a Song (see the module docstring)."""
+    fmt, ppq, chunks = _chunks(data, source)
+    try:
+        return _song(fmt, ppq, chunks, source)
+    except InvalidInput as exc:
+        raise _fail(source, str(exc)) from None
+
+
+def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
+    song = Song()
+    tempos: list[tuple[int, float]] = []
+    meta: dict[str, Any] | None = None
+    time_signature: TimeSignature | None = None
+    for chunk in chunks:
+        for tick, kind, payload in chunk.metas:
+            if kind == 0x51 and len(payload) == 3:
+                tempos.append((tick, _bpm(int.from_bytes(payload, "big"))))
+            elif kind == 0x58 and len(payload) >= 2 and time_signature is None:
+                time_signature = TimeSignature(payload[0], 2 ** payload[1])
+            elif kind == 0x59 and len(payload) == 2 and song.key is None:
+                song.key = key_name(struct.unpack(">b", payload[:1])[0], payload[1] == 1)
+            elif kind == 0x06:
+                song.markers.append(Marker(tick / ppq, _text(payload)))
+            elif kind == 0x01 and meta is None and payload.startswith(BANDSTAND_TAG.encode()):
+                meta = json.loads(payload[len(BANDSTAND_TAG) :].decode("utf-8"))
+    song.time_signature = time_signature or TimeSignature()
+    tempos.sort(key=lambda t: t[0])
+    if tempos and tempos[0][0] == 0:
+        song.tempo = tempos[0][1]
+        tempos = tempos[1:]
+    song.tempo_changes = [TempoChange(t / ppq, bpm) for t, bpm in tempos]
+    song.markers.sort(key=lambda m: m.beat)
+    conductor = chunks[0] if fmt == 1 and chunks and not chunks[0].channels else None
+    if conductor is not None:
+        song.title = conductor.name or ""
+    for chunk in chunks:
+        several = len(chunk.channels) > 1
+        for channel, c in sorted(chunk.channels.items()):
+            name = chunk.name
+            if name is not None and several:
+                name = f"{name} {channel + 1}"
+            song.tracks.append(_track(name, channel, c, ppq))
+    if meta is not None:
+        try:
+            _apply_metadata(song, meta)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _fail(source, f"its bandstand metadata is damaged ({exc})") from None
+    return song
+
+
+def read_midi(path_or_bytes: str | os.PathLike[str] | bytes) -> Song:
+    """Read a Standard MIDI File from a path or from bytes into a Song."""
+    if isinstance(path_or_bytes, bytes | bytearray | memoryview):
+        return midi_bytes_to_song(bytes(path_or_bytes))
+    path = Path(path_or_bytes)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise MidiFileError(f"{path}: no such file; check the path", path=str(path)) from None
+    except IsADirectoryError:
+        raise MidiFileError(f"{path} is a folder, not a MIDI file", path=str(path)) from None
+    except OSError as exc:
+        raise MidiFileError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
+    return midi_bytes_to_song(data, str(path))

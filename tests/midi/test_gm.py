@@ -1,0 +1,66 @@
+"""General MIDI tables and key signatures."""
+
+from __future__ import annotations
+
+import pytest
+
+import bandstand.midi as midi
+from bandstand.errors import InvalidInput
+from bandstand.midi import GM_DRUMS, GM_PROGRAMS, key_name, key_signature, program_by_name
+
+
+def test_public_exports_are_pinned() -> None:
+    assert set(midi.__all__) == {
+        "GM_DRUMS", "GM_PROGRAMS", "PPQ", "DrumMap", "KeySignature", "beats_to_ticks", "guess_role",
+        "key_name", "key_signature", "midi_bytes_to_song", "program_by_name", "read_midi",
+        "song_to_midi_bytes", "write_midi",
+    }
+
+
+def test_program_table() -> None:
+    assert len(GM_PROGRAMS) == len(set(GM_PROGRAMS)) == 128
+    assert (GM_PROGRAMS[0], GM_PROGRAMS[33], GM_PROGRAMS[81], GM_PROGRAMS[127]) == (
+        "Acoustic Grand Piano", "Electric Bass (finger)", "Lead 2 (sawtooth)", "Gunshot")
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [("Acoustic Grand Piano", 0), ("fretless bass", 35), ("ELECTRIC BASS (FINGER)", 33),
+     ("electric bass finger", 33), ("strings", 48), ("pad", 89), ("harp", 46), ("Lead 2 (sawtooth)", 81)],
+)
+def test_program_by_name(name: str, number: int) -> None:
+    assert program_by_name(name) == number
+
+
+def test_unknown_program_suggests_one() -> None:
+    with pytest.raises(InvalidInput, match="did you mean 'Trumpet'"):
+        program_by_name("trumpett")
+    with pytest.raises(InvalidInput, match="empty"):
+        program_by_name("  ")
+
+
+def test_drum_map_both_ways() -> None:
+    assert GM_DRUMS[36] == "Bass Drum 1" and GM_DRUMS["Bass Drum 1"] == 36
+    assert GM_DRUMS["closed hi-hat"] == 42 and GM_DRUMS["hh"] == 42 and GM_DRUMS["sd"] == 38
+    assert all(GM_DRUMS[GM_DRUMS[note]] == note for note in GM_DRUMS)
+    assert len(GM_DRUMS) == 47 and min(GM_DRUMS) == 35 and max(GM_DRUMS) == 81
+    assert GM_DRUMS.name(90) == "Drum 90"
+    with pytest.raises(InvalidInput, match="unknown General MIDI drum 'kik'"):
+        GM_DRUMS["kik"]
+
+
+@pytest.mark.parametrize(
+    ("key", "sharps", "minor", "name"),
+    [("C major", 0, False, "C major"), ("C minor", -3, True, "C minor"), ("Eb major", -3, False, "Eb major"),
+     ("f# minor", 3, True, "F# minor"), ("Cb major", -7, False, "Cb major"), ("A# minor", 7, True, "A# minor"),
+     ("Cm", -3, True, "C minor"), ("CM", 0, False, "C major"), ("Bb", -2, False, "Bb major")],
+)
+def test_key_signatures(key: str, sharps: int, minor: bool, name: str) -> None:
+    sig = key_signature(key)
+    assert sig is not None and (sig.sharps, sig.minor, sig.name) == (sharps, minor, name)
+    assert key_name(sharps, minor) == name
+
+
+@pytest.mark.parametrize("key", ["D dorian", "G# major", "H minor", ""])
+def test_keys_without_a_signature(key: str) -> None:
+    assert key_signature(key) is None
