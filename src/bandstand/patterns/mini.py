@@ -1,0 +1,186 @@
+"""Mini-notation → Pattern, following @strudel/mini 1.2.6's patternifyAST.
+
+``mini("bd [sd sd] <hh oh>*2")`` parses the text (`mini_parse`) and builds the
+pattern exactly as Strudel does: a sequence is a `stepcat` of its weighted
+elements, ``<…>`` stacks each layer slowed by its weight, ``{…}`` aligns
+layers to the first layer's steps (or ``%n``), ``?`` and ``|`` draw from the
+seeded random signal offset by 0.0003 × their seed. Each atom carries its
+(start, end) character offsets in the text (+ `offset`) as hap context.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gmpy2 import mpq
+
+from bandstand.errors import PatternError, PatternParseError
+from bandstand.patterns.mini_parse import LIMITS, Atom, Element, MiniLimits, Seq, parse_mini
+from bandstand.patterns.pattern import (
+    Pattern,
+    fastcat,
+    pure,
+    reify,
+    silence,
+    stack,
+    stepcat,
+    time_lcm,
+)
+from bandstand.patterns.registry import get_registry
+from bandstand.patterns.signals import choose_in_with, degrade_by_with, rand
+from bandstand.patterns.time import ONE, ZERO, to_time
+from bandstand.patterns.values import js_number
+
+__all__ = ["RAND_OFFSET", "mini", "mini_ast"]
+
+RAND_OFFSET = 0.0003
+
+
+def mini_ast(text: str, limits: MiniLimits = LIMITS) -> Seq:
+    """The parsed tree of a mini-notation string."""
+    return parse_mini(text, limits)
+
+
+def mini(text: str, offset: int = 0, limits: MiniLimits = LIMITS) -> Pattern:
+    """Parse mini-notation into a Pattern (PatternParseError on bad syntax or beyond limits)."""
+    ast = parse_mini(text, limits)
+    try:
+        return _Builder(offset).enter(ast)
+    except PatternError:
+        raise
+    except (ValueError, TypeError, ZeroDivisionError, ArithmeticError) as exc:
+        raise PatternParseError(f"mini-notation: {exc}", text=text, position=0) from None
+
+
+def _method(pat: Pattern, name: str, *args: Any) -> Pattern:
+    return get_registry().call_method(pat, name, *args)
+
+
+def _array_range(start: Any, stop: Any) -> list[Any]:
+    if not isinstance(start, (int, float)) or not isinstance(stop, (int, float)):
+        return []
+    length = int(abs(stop - start) + 1)
+    return [start + i if start < stop else start - i for i in range(length)]
+
+
+def _ranger(friend: Pattern) -> Any:
+    return lambda a: friend.bind(lambda b: fastcat(*_array_range(a, b)))
+
+
+def _divider(weight: Any) -> Any:
+    return lambda x: x / weight
+
+
+def _append(a: Any) -> Any:
+    return lambda b: [*a, b] if isinstance(a, list) else [a, b]
+
+
+class _Builder:
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+    def enter(self, node: Any) -> Pattern:
+        if isinstance(node, Element):
+            return self.enter(node.source)
+        if isinstance(node, Atom):
+            return self.atom(node)
+        return self.seq(node)
+
+    def atom(self, node: Atom) -> Pattern:
+        if node.source in ("~", "-"):
+            return silence
+        number = js_number(node.source)
+        value = node.source if number is None else number
+        return pure(value).with_loc(node.start + self.offset, node.end + self.offset)
+
+    def options(self, node: Any, pat: Pattern) -> Pattern:
+        if not isinstance(node, Element):
+            return pat
+        steps_source = pat.steps_source
+        for op in node.ops:
+            args = op.args
+            if op.kind == "stretch":
+                pat = _method(reify(pat), args["type"], self.enter(args["amount"]))
+            elif op.kind == "replicate":
+                amount = args["amount"]
+                pat = reify(pat)._repeat_cycles(amount)._fast(amount)
+            elif op.kind == "bjorklund":
+                pulse, steps = self.enter(args["pulse"]), self.enter(args["step"])
+                if args["rotation"] is not None:
+                    pat = _method(pat, "euclidRot", pulse, steps, self.enter(args["rotation"]))
+                else:
+                    pat = _method(pat, "euclid", pulse, steps)
+            elif op.kind == "degradeBy":
+                amount = 0.5 if args["amount"] is None else args["amount"]
+                randomness = _method(rand, "early", RAND_OFFSET * args["seed"])
+                pat = degrade_by_with(randomness, amount, reify(pat)).set_steps(pat.steps)
+            elif op.kind == "tail":
+                pat = pat.fmap(_append).app_left(self.enter(args["element"]))
+            elif op.kind == "range":
+                pat = reify(pat).squeeze_bind(_ranger(self.enter(args["element"])))
+        if not pat.steps_source and steps_source:
+            pat = pat.copy()
+            pat.steps_source = True
+        return pat
+
+    def seq(self, node: Seq) -> Pattern:
+        children = [self.enter(child) for child in node.source]
+        children = [self.options(child, pat) for child, pat in zip(node.source, children, strict=True)]
+        with_steps = [c for c in children if c.steps_source]
+        steps_lcm = time_lcm(*(c.steps for c in with_steps)) if with_steps else None
+        alignment = node.alignment
+        if alignment == "stack":
+            pat = stack(*children)
+            if with_steps:
+                pat.steps = steps_lcm
+        elif alignment == "polymeter_slowcat":
+            pat = stack(*[c._slow(c.weight if c.weight is not None else ONE) for c in children])
+            if with_steps:
+                pat.steps = steps_lcm
+        elif alignment == "polymeter":
+            pat = self.polymeter(node, children)
+        elif alignment == "rand":
+            randomness = _method(_method(rand, "early", RAND_OFFSET * (node.seed or 0)), "segment", 1)
+            pat = choose_in_with(randomness, *children)
+            if with_steps:
+                pat.steps = steps_lcm
+        elif alignment == "feet":
+            pat = fastcat(*children)
+        else:
+            pat = self.weighted(node, children, steps_lcm if with_steps else None)
+        if with_steps:
+            pat.steps_source = True
+        return pat
+
+    def weighted(self, node: Seq, children: list[Pattern], steps_lcm: Any) -> Pattern:
+        weights = [el.weight if isinstance(el, Element) else 1 for el in node.source]
+        if any(w != 0 for w in weights):
+            total = ZERO
+            pairs = []
+            for w, child in zip(weights, children, strict=True):
+                weight = to_time(w) if w != 0 else ONE
+                total += weight
+                pairs.append([weight, child])
+            pat = stepcat(*pairs)
+            if pat is silence or len(pairs) == 1:
+                pat = pat.copy()
+            pat.weight = total
+            pat.steps = total if steps_lcm is None else total * steps_lcm
+        else:
+            pat = fastcat(*children).copy()
+            pat.steps = mpq(len(children))
+        if node.steps_marker:
+            pat.steps_source = True
+        return pat
+
+    def polymeter(self, node: Seq, children: list[Pattern]) -> Pattern:
+        if node.steps_per_cycle is not None:
+            steps_pat = self.enter(node.steps_per_cycle).fmap(to_time)
+        else:
+            first = children[0].weight if children and children[0].weight is not None else ONE
+            steps_pat = pure(first)
+        aligned = []
+        for child in children:
+            weight = child.weight if child.weight is not None else ONE
+            aligned.append(_method(child, "fast", steps_pat.fmap(_divider(weight))))
+        return stack(*aligned)
