@@ -191,6 +191,12 @@ def _number(x: Any, default: float) -> float:
 # --------------------------------------------------------------------------- song
 
 
+def as_fraction(t: Any) -> Fraction:
+    """An exact time (int, Fraction, gmpy2 mpq) as a `Fraction` with plain int terms."""
+    f = Fraction(t)
+    return Fraction(int(f.numerator), int(f.denominator))
+
+
 def _legato(value: Any) -> float:
     if isinstance(value, Mapping):
         for key in ("legato", "clip"):
@@ -221,13 +227,13 @@ def pattern_to_song(
     if not 1 <= beats_per_cycle <= 64:
         raise InvalidInput(f"beats per cycle {beats_per_cycle} is out of range; use 1..64")
     tracks: dict[str, Track] = {}
-    origin = Fraction(start)
-    for hap in pattern.query_arc(start, origin + Fraction(cycles)):
+    origin = as_fraction(start)
+    for hap in pattern.query_arc(origin, origin + as_fraction(cycles)):
         if not hap.has_onset():
             continue
         whole = hap.whole
-        begin = float((Fraction(whole.begin) - origin) * beats_per_cycle)
-        length = float(Fraction(whole.end) - Fraction(whole.begin)) * beats_per_cycle
+        begin = float((as_fraction(whole.begin) - origin) * beats_per_cycle)
+        length = float(as_fraction(whole.end) - as_fraction(whole.begin)) * beats_per_cycle
         duration = length * _legato(hap.value)
         if not duration > 0 or begin < 0:
             continue

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from bandstand.errors import PatternError
+from bandstand.errors import InvalidInput, PatternError
 from bandstand.patterns.expr import ast
 from bandstand.patterns.expr.evaluator import evaluate
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
@@ -163,7 +163,7 @@ def validate_pattern(
     from bandstand.patterns.registry import get_registry
 
     if not 1 <= cycles <= 64:
-        raise PatternError(f"cycles must be 1..64, got {cycles}")
+        raise InvalidInput(f"cycles must be 1..64, got {cycles}")
     classes, scale_name = _scale_classes(scale) if scale is not None else (set(), "")
     report: dict[str, Any] = {"code": code, "cycles": cycles, "valid": False, "parses": False}
     warnings: list[str] = []

@@ -12,6 +12,7 @@ on user-supplied names, only dictionary look-ups in the registry.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -29,6 +30,9 @@ _ARITHMETIC: Final[dict[str, Callable[[float, float], float]]] = {
 }
 
 Scope = Mapping[str, Any]
+
+# "… at column 3" / "(column 3)" in mini-notation errors: replaced by the column in the whole code.
+_MINI_COLUMN: Final = re.compile(r" ?(?:at column \d+|\(column \d+\))")
 
 
 def _registry() -> Any:
@@ -132,9 +136,10 @@ class Evaluator:
         try:
             return _mini(node.value, offset)
         except PatternParseError as exc:
-            inner = exc.context.get("offset", exc.position)
-            pos = offset + inner if isinstance(inner, int) else node.pos
-            message = exc.message.split(" at column")[0].split(" at line")[0]
+            # Point at the same character in the whole code (exact for strings without escapes).
+            inner = exc.position if exc.position is not None else -1
+            pos = offset + inner if 0 <= inner <= len(node.value) else node.pos
+            message = _MINI_COLUMN.sub("", exc.message).removeprefix("mini-notation: ")
             raise parse_error(self.source, pos, f"in mini-notation: {message}") from None
 
     def _name(self, node: ast.Name, scope: Scope) -> Any:

@@ -1,0 +1,107 @@
+"""validate_pattern: parses, names, sounds, density, scale, warnings — never raises for bad code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bandstand.errors import InvalidInput, TheoryError
+from bandstand.patterns import validate_pattern
+from bandstand.patterns.validate import ValidationReport
+
+GOOD = "stack(s('bd').fast(4), note(seq(60, 63, 67)).s('sawtooth'))"
+
+
+def test_a_good_pattern() -> None:
+    report = validate_pattern(GOOD, scale="C minor", cycles=2)
+    assert report.valid and report.parses and report.error is None
+    assert report.functions == ["stack", "s", "fast", "note", "seq"]
+    assert report.unknown_functions == []
+    assert report.sounds == ["bd", "sawtooth"]
+    assert report.events == 14 and report.events_per_cycle == 7
+    assert report.pitched_notes == 6 and report.notes_in_scale == 6 and report.in_scale_ratio == 1
+    assert (report.lowest_note, report.highest_note) == (60, 67)
+    assert report.warnings == []
+
+
+def test_report_is_frozen_and_json_round_trips() -> None:
+    report = validate_pattern(GOOD)
+    again = ValidationReport.model_validate(json.loads(report.model_dump_json()))
+    assert again == report
+    with pytest.raises(ValueError):
+        report.valid = False  # type: ignore[misc]
+
+
+def test_parse_errors_are_reported_not_raised() -> None:
+    report = validate_pattern("s('bd'")
+    assert not report.valid and not report.parses
+    assert report.error is not None and "expected ')'" in report.error
+    assert report.error_column == 7
+
+
+def test_unknown_functions_are_all_listed() -> None:
+    report = validate_pattern("s('bd').fsat(2).revv2().add.sqeeze(1)")
+    assert not report.valid and report.parses
+    assert report.unknown_functions == ["fsat", "revv2", "add.sqeeze"]
+    assert report.functions == ["s", "add"]
+    assert report.error is not None and "did you mean 'fast'" in report.error
+
+
+def test_unknown_sounds() -> None:
+    report = validate_pattern("stack(s('bd'), s('kazoo'))")
+    assert not report.valid
+    assert report.sounds == ["bd"] and report.unknown_sounds == ["kazoo"]
+    assert any("kazoo" in w for w in report.warnings)
+
+
+def test_scale_ratio_and_tolerance() -> None:
+    code = "note(seq(60, 62, 63, 66)).s('piano')"
+    report = validate_pattern(code, scale="C minor")
+    assert report.in_scale_ratio == 0.75 and report.valid
+    assert any("outside C minor" in w and "66" in w for w in report.warnings)
+    strict = validate_pattern(code, scale="C minor", min_in_scale=0.9)
+    assert not strict.valid
+    by_classes = validate_pattern(code, scale=[0, 2, 3, 6])
+    assert by_classes.in_scale_ratio == 1
+
+
+def test_bad_scale_is_the_callers_mistake() -> None:
+    with pytest.raises(TheoryError):
+        validate_pattern(GOOD, scale="H blues")
+
+
+def test_density_limit_and_huge_repeats_do_not_hang() -> None:
+    busy = validate_pattern("s('hh').fast(100)")
+    assert not busy.valid and busy.events_per_cycle == 100
+    assert any("too dense" in w for w in busy.warnings)
+    assert validate_pattern("s('hh').fast(100)", max_events_per_cycle=128).valid
+    huge = validate_pattern("s('bd').fast(1000000)")
+    assert not huge.valid and huge.error is not None and "too dense" in huge.error
+
+
+def test_silence_is_valid_with_a_warning() -> None:
+    report = validate_pattern("silence")
+    assert report.valid and report.events == 0
+    assert report.warnings == ["silent: no events in 4 cycles"]
+
+
+def test_other_warnings() -> None:
+    fixed = validate_pattern("n(seq(0, 2)).s('sawtooth')")
+    assert any("scale" in w for w in fixed.warnings)
+    loud = validate_pattern("s('bd').gain(3)")
+    assert any("loud" in w for w in loud.warnings)
+    low = validate_pattern("note(5).s('piano')")
+    assert any("out of range" in w for w in low.warnings)
+
+
+def test_failures_while_playing_become_errors() -> None:
+    report = validate_pattern("s('bd').every(2, x => 1)")
+    assert not report.valid
+    assert report.error is not None and "must return a pattern" in report.error
+
+
+def test_cycles_bounds() -> None:
+    assert validate_pattern(GOOD, cycles=1).cycles == 1
+    with pytest.raises(InvalidInput):
+        validate_pattern(GOOD, cycles=0)
