@@ -1,0 +1,57 @@
+"""Personas: the built-in band and user persona files."""
+
+from __future__ import annotations
+
+import pytest
+
+from bandstand.errors import InvalidInput
+from bandstand.jam.persona import builtin_personas, load_persona, resolve_members
+
+KEYS = """---
+name: KEYS
+emoji: 🎹
+role: melody
+aliases: [keys, organ]
+stubbornness: 20
+catchphrases: ["Comping is listening"]
+register: c3-c5
+palette: [square, sine]
+---
+You are KEYS, a soul organ player.
+"""
+
+
+def test_the_default_band_matches_the_spec() -> None:
+    band = builtin_personas()
+    assert {n: (p.role, p.stubbornness, p.ego) for n, p in band.items()} == {
+        "BEAT": ("drums", 70, "high"),
+        "GROOVE": ("bass", 30, "low"),
+        "ARIA": ("melody", 50, "medium"),
+        "GLITCH": ("fx", 60, "high"),
+    }
+    assert "The groove is sacred" in band["BEAT"].catchphrases
+    assert band["GROOVE"].pitch_range == "c1-c3"
+    assert band["BEAT"].colour == "#e5484d"
+
+
+def test_a_user_persona_file_joins_the_band(tmp_path) -> None:
+    path = tmp_path / "keys.md"
+    path.write_text(KEYS, encoding="utf-8")
+    keys = load_persona(path)
+    assert keys.handles() == {"keys", "melody", "organ"}
+    assert "soul organ" in keys.system_prompt() and '"pattern"' in keys.system_prompt()
+    band = resolve_members(["beat", "keys"], [keys])
+    assert [p.name for p in band] == ["BEAT", "KEYS"]
+    assert [p.name for p in resolve_members(None, [keys])] == ["BEAT", "GROOVE", "ARIA", "GLITCH", "KEYS"]
+
+
+def test_bad_persona_files_and_names_are_user_errors(tmp_path) -> None:
+    path = tmp_path / "bad.md"
+    path.write_text("no front matter", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="front matter"):
+        load_persona(path)
+    path.write_text("---\nname: X\nrole: drums\nstubbornness: 300\n---\n", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="stubbornness"):
+        load_persona(path)
+    with pytest.raises(InvalidInput, match="unknown band member 'tuba'; known: ARIA, BEAT"):
+        resolve_members(["tuba"])
