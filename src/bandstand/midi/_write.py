@@ -120,10 +120,11 @@ def _channel_events(track: Track, channel: int) -> tuple[IntArray, IntArray, Int
     one = np.zeros(1, dtype=np.int64)
     add(one, _ORDER_PROGRAM - 1, 0xC0, one + track.program, None)
     if track.notes:
-        a = _columns([(n.start, n.duration, n.pitch, n.velocity) for n in track.notes], 4)
-        start = np.rint(a[:, 0] * PPQ).astype(np.int64)
-        length = np.maximum(np.rint(a[:, 1] * PPQ).astype(np.int64), 1)
-        pitch, velocity = a[:, 2].astype(np.int64), a[:, 3].astype(np.int64)
+        ns = track.notes  # one list per field is faster than an array of tuples
+        start = np.rint(np.array([n.start for n in ns]) * PPQ).astype(np.int64)
+        length = np.maximum(np.rint(np.array([n.duration for n in ns]) * PPQ).astype(np.int64), 1)
+        pitch = np.array([n.pitch for n in ns], dtype=np.int64)
+        velocity = np.array([n.velocity for n in ns], dtype=np.int64)
         add(start + length, _ORDER_OFF, 0x80, pitch, np.full(len(pitch), NOTE_OFF_VELOCITY))
         add(start, _ORDER_ON, 0x90, pitch, velocity)
     if track.controls:
