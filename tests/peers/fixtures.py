@@ -12,7 +12,9 @@ import pytest
 
 from bandstand.agents.claude_code import ClaudeCodeBackend
 from bandstand.agents.procs import ProcessRegistry
+from tests.peers.anthropic_server import AnthropicServer
 from tests.peers.claude import fake_claude_bin
+from tests.peers.openai_server import OpenAIServer
 
 
 @pytest.fixture
@@ -33,3 +35,17 @@ def claude_backend(tmp_path: Path, claude_bin: Path) -> Iterator[ClaudeCodeBacke
     )
     yield backend
     backend.registry.reap_own()
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIServer]:
+    """A running OpenAI-compatible server on 127.0.0.1 (key ``test-key``)."""
+    with OpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def anthropic_server() -> Iterator[AnthropicServer]:
+    """A running Anthropic-Messages-compatible server on 127.0.0.1 (key ``test-key``)."""
+    with AnthropicServer(cache_min_tokens=16) as server:
+        yield server

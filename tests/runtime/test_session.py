@@ -142,7 +142,7 @@ async def test_max_turns_completes_the_session() -> None:
     session = Session(AlgorithmicBackend(echo), limits=SessionLimits(max_turns=2))
     await session.send("a")
     await session.send("b")
-    await asyncio.sleep(0.01)
+    await session.wait()
     assert session.state is SessionState.COMPLETED and session.end_reason == "max_turns"
     with pytest.raises(AgentError):
         await session.send("c")
@@ -156,7 +156,7 @@ async def test_consecutive_failures_fail_the_session() -> None:
     for _ in range(2):
         with pytest.raises(TurnFailed, match="responder bug"):
             await session.send("x")
-    await asyncio.sleep(0.01)
+    await session.wait()
     assert session.state is SessionState.FAILED and session.end_reason == "too_many_failures"
 
 

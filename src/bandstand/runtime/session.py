@@ -165,6 +165,7 @@ class Session:
         self._ending: asyncio.Task[None] | None = None
         self._start_task: asyncio.Task[None] | None = None
         self._watchdog: asyncio.TimerHandle | None = None
+        self._ended = asyncio.Event()
         self.log_path = Path(log_dir) / f"{name}-{self.id}.jsonl" if log_dir is not None else None
         self._log = EventLog(self.log_path) if self.log_path is not None else None
 
@@ -236,6 +237,11 @@ class Session:
             return await self._submit(pending)  # type: ignore[no-any-return]
         except AgentError as exc:
             return Validated(_fallback(fallback, str(exc)), "fallback", str(exc), "ended")
+
+    async def wait(self) -> str:
+        """Wait until the session has ended (by a limit, a failure or `stop`); return the reason."""
+        await self._ended.wait()
+        return self.end_reason or ""
 
     async def stop(self) -> None:
         """End the session now, from any state and any task. Idempotent."""
@@ -492,6 +498,7 @@ class Session:
             queue.put_nowait(None)
         if self._log is not None:
             self._log.close()
+        self._ended.set()
 
     # ------------------------------------------------------------------ events
 

@@ -1,0 +1,202 @@
+"""The `anthropic` backend: the Messages API, history kept by the session.
+
+The persona is sent as a system block marked ``cache_control: ephemeral`` so
+the API can cache it across turns (below the model's minimum prefix size
+nothing is cached, silently; `Usage.cache_read_tokens` shows what was). When
+a turn needs JSON, the reply is forced through a tool whose input schema is
+the turn's schema (``tool_choice: {"type": "tool", "name": "reply"}``); the
+tool input is the structured reply. Replies stream (``text_delta`` events).
+Requests go through the backend's circuit breaker with retry and backoff; the
+official ``anthropic`` client (the ``llm`` extra) is imported only when used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Usage
+from bandstand.agents.breaker import CircuitBreaker
+from bandstand.agents.costs import cost_of, price_for
+from bandstand.agents.remote import call_out, import_client
+from bandstand.errors import TurnFailed
+
+REPLY_TOOL = "reply"
+
+
+class AnthropicBackend:
+    """``AnthropicBackend(base_url=…, model=…, api_key=…)``; one HTTP client shared by its conversations."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        model: str = "claude-haiku-4-5",
+        api_key: str | None = None,
+        max_tokens: int = 1024,
+        stream: bool = True,
+        cache_persona: bool = True,
+        temperature: float | None = None,
+        price: list[float] | None = None,
+        request_timeout: float = 120.0,
+        retries: int = 3,
+        backoff: float = 0.25,
+        breaker_threshold: int = 5,
+        breaker_cooldown: float = 30.0,
+    ) -> None:
+        self.base_url = base_url
+        self.model = model
+        self.api_key = api_key
+        self.max_tokens = max_tokens
+        self.stream = stream
+        self.cache_persona = cache_persona
+        self.temperature = temperature
+        self.price = price
+        self.request_timeout = request_timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.breaker = CircuitBreaker(
+            threshold=breaker_threshold, cooldown=breaker_cooldown, name="anthropic"
+        )
+        self._client: Any = None
+
+    def client(self) -> Any:
+        if self._client is None:
+            anthropic = import_client("anthropic", self.name)
+            self._client = anthropic.AsyncAnthropic(
+                base_url=self.base_url,
+                api_key=self.api_key,
+                max_retries=0,
+                timeout=self.request_timeout,
+            )
+        return self._client
+
+    async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
+        return AnthropicConversation(self, self.client(), persona, options)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+class AnthropicConversation:
+    def __init__(
+        self, backend: AnthropicBackend, client: Any, persona: str, options: Mapping[str, Any]
+    ) -> None:
+        self.backend = backend
+        self.client = client
+        self.persona = persona
+        self.model = str(options.get("model") or backend.model)
+        self.max_tokens = int(options.get("max_tokens") or backend.max_tokens)
+        self.price = price_for(self.model, options.get("price") or backend.price)
+
+    def request(self, request: TurnRequest) -> dict[str, Any]:
+        messages = [{"role": m.role, "content": m.content} for m in request.history]
+        messages.append({"role": "user", "content": request.text})
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": messages,
+        }
+        if self.persona:
+            block: dict[str, Any] = {"type": "text", "text": self.persona}
+            if self.backend.cache_persona:
+                block["cache_control"] = {"type": "ephemeral"}
+            kwargs["system"] = [block]
+        if self.backend.temperature is not None:
+            kwargs["temperature"] = self.backend.temperature
+        if request.schema is not None:
+            kwargs["tools"] = [
+                {
+                    "name": REPLY_TOOL,
+                    "description": "Give your reply.",
+                    "input_schema": dict(request.schema),
+                }
+            ]
+            kwargs["tool_choice"] = {"type": "tool", "name": REPLY_TOOL}
+        return kwargs
+
+    async def turn(self, request: TurnRequest, emit: Emit) -> TurnReply:
+        kwargs = self.request(request)
+        once = self._stream if self.backend.stream else self._plain
+        return await call_out(
+            lambda: once(kwargs, emit),
+            backend=self.backend.name,
+            breaker=self.backend.breaker,
+            attempts=self.backend.retries,
+            base_delay=self.backend.backoff,
+        )
+
+    async def _plain(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+        message = await self.client.messages.create(**kwargs)
+        texts, structured = [], None
+        for block in message.content:
+            if block.type == "text":
+                texts.append(block.text)
+            elif block.type == "tool_use":
+                structured = block.input
+                emit("tool_use", {"tool": block.name, "input": block.input})
+        text = json.dumps(structured) if structured is not None else "".join(texts)
+        if texts:
+            emit("text_delta", {"text": "".join(texts)})
+        return self._reply(text, structured, message.usage, message.usage)
+
+    async def _stream(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+        stream = await self.client.messages.create(**kwargs, stream=True)
+        texts: list[str] = []
+        tool_json: list[str] = []
+        tool_name = None
+        start_usage = end_usage = None
+        async for event in stream:
+            kind = event.type
+            if kind == "message_start":
+                start_usage = event.message.usage
+            elif kind == "content_block_start" and event.content_block.type == "tool_use":
+                tool_name = event.content_block.name
+            elif kind == "content_block_delta":
+                if event.delta.type == "text_delta":
+                    texts.append(event.delta.text)
+                    emit("text_delta", {"text": event.delta.text})
+                elif event.delta.type == "input_json_delta":
+                    tool_json.append(event.delta.partial_json)
+            elif kind == "message_delta":
+                end_usage = event.usage
+        if end_usage is None:
+            raise TurnFailed(
+                "anthropic: the stream ended before the reply was finished", retryable=True
+            )
+        structured = None
+        if tool_name is not None:
+            structured = json.loads("".join(tool_json) or "{}")
+            emit("tool_use", {"tool": tool_name, "input": structured})
+        text = json.dumps(structured) if structured is not None else "".join(texts)
+        return self._reply(text, structured, start_usage, end_usage)
+
+    def _reply(self, text: str, structured: Any, start: Any, end: Any) -> TurnReply:
+        def get(obj: Any, name: str) -> int:
+            return int(getattr(obj, name, 0) or 0)
+
+        usage = Usage(
+            get(start, "input_tokens"),
+            get(end, "output_tokens"),
+            get(start, "cache_read_input_tokens"),
+            get(start, "cache_creation_input_tokens"),
+        )
+        usage = Usage(
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_tokens,
+            usage.cache_write_tokens,
+            cost_of(usage, self.price),
+        )
+        return TurnReply(text, structured, usage, {"model": self.model})
+
+    async def interrupt(self) -> None:
+        return None  # the cancelled request closed its stream; nothing else runs
+
+    async def close(self) -> None:
+        return None  # the HTTP client belongs to the backend and is shared

@@ -1,0 +1,173 @@
+"""The `openai` backend: any OpenAI-compatible chat-completions endpoint (Ollama, vLLM, llama.cpp…).
+
+Stateless per turn: the session's history becomes ``messages`` (persona as the
+system message). Replies stream (``text_delta`` events) with usage requested
+in the last chunk. When a turn needs JSON, the request asks for
+``response_format: {"type": "json_object"}`` and states the schema in the
+message; ``json_mode="auto"`` drops the response format for the rest of the
+conversation if the server refuses it with HTTP 400. The reply is validated
+by the session either way. Requests go through the backend's circuit breaker
+with retry and backoff; the official ``openai`` client (the ``llm`` extra) is
+imported only when the backend is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Usage
+from bandstand.agents.breaker import CircuitBreaker
+from bandstand.agents.claude_code import schema_instruction
+from bandstand.agents.costs import cost_of, price_for
+from bandstand.agents.remote import call_out, import_client
+from bandstand.errors import TurnFailed
+
+
+class OpenAIBackend:
+    """``OpenAIBackend(base_url=…, model=…, api_key=…)``; one HTTP client shared by its conversations."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        model: str = "gpt-4o-mini",
+        api_key: str | None = None,
+        json_mode: str | bool = "auto",
+        stream: bool = True,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        price: list[float] | None = None,
+        request_timeout: float = 120.0,
+        retries: int = 3,
+        backoff: float = 0.25,
+        breaker_threshold: int = 5,
+        breaker_cooldown: float = 30.0,
+    ) -> None:
+        self.base_url = base_url
+        self.model = model
+        self.api_key = api_key
+        self.json_mode = json_mode
+        self.stream = stream
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.price = price
+        self.request_timeout = request_timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.breaker = CircuitBreaker(
+            threshold=breaker_threshold, cooldown=breaker_cooldown, name="openai"
+        )
+        self._client: Any = None
+
+    def client(self) -> Any:
+        if self._client is None:
+            openai = import_client("openai", self.name)
+            self._client = openai.AsyncOpenAI(
+                base_url=self.base_url,
+                api_key=self.api_key or "not-needed",
+                max_retries=0,
+                timeout=self.request_timeout,
+            )
+        return self._client
+
+    async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
+        return OpenAIConversation(self, self.client(), persona, options)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+class OpenAIConversation:
+    def __init__(
+        self, backend: OpenAIBackend, client: Any, persona: str, options: Mapping[str, Any]
+    ) -> None:
+        self.backend = backend
+        self.client = client
+        self.persona = persona
+        self.model = str(options.get("model") or backend.model)
+        self.json_mode: str | bool = options.get("json_mode", backend.json_mode)
+        self.price = price_for(self.model, options.get("price") or backend.price)
+
+    def messages(self, request: TurnRequest) -> list[dict[str, str]]:
+        text = request.text + (
+            schema_instruction(request.schema) if request.schema is not None else ""
+        )
+        out = [{"role": "system", "content": self.persona}] if self.persona else []
+        out += [{"role": m.role, "content": m.content} for m in request.history]
+        out.append({"role": "user", "content": text})
+        return out
+
+    async def turn(self, request: TurnRequest, emit: Emit) -> TurnReply:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": self.messages(request)}
+        if self.backend.max_tokens:
+            kwargs["max_tokens"] = self.backend.max_tokens
+        if self.backend.temperature is not None:
+            kwargs["temperature"] = self.backend.temperature
+        if request.schema is not None and self.json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        try:
+            return await self._call(kwargs, emit)
+        except TurnFailed as exc:
+            refused = exc.context.get("status") == 400 and "response_format" in str(exc)
+            if not (refused and self.json_mode == "auto" and "response_format" in kwargs):
+                raise
+        self.json_mode = False  # this server has no JSON mode: rely on the prompt and validation
+        kwargs.pop("response_format")
+        return await self._call(kwargs, emit)
+
+    async def _call(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+        backend = self.backend
+        once = self._stream if backend.stream else self._plain
+        return await call_out(
+            lambda: once(kwargs, emit),
+            backend=backend.name,
+            breaker=backend.breaker,
+            attempts=backend.retries,
+            base_delay=backend.backoff,
+        )
+
+    async def _plain(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+        response = await self.client.chat.completions.create(**kwargs)
+        text = (response.choices[0].message.content or "") if response.choices else ""
+        if text:
+            emit("text_delta", {"text": text})
+        return self._reply(text, response.usage)
+
+    async def _stream(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+        stream = await self.client.chat.completions.create(
+            **kwargs, stream=True, stream_options={"include_usage": True}
+        )
+        parts: list[str] = []
+        usage = finish = None
+        async for chunk in stream:
+            if chunk.usage is not None:
+                usage = chunk.usage
+            for choice in chunk.choices or ():
+                finish = choice.finish_reason or finish
+                piece = choice.delta.content if choice.delta is not None else None
+                if piece:
+                    parts.append(piece)
+                    emit("text_delta", {"text": piece})
+        if finish is None:
+            raise TurnFailed(
+                "openai: the stream ended before the reply was finished", retryable=True
+            )
+        return self._reply("".join(parts), usage)
+
+    def _reply(self, text: str, raw: Any) -> TurnReply:
+        tokens_in = int(getattr(raw, "prompt_tokens", 0) or 0)
+        tokens_out = int(getattr(raw, "completion_tokens", 0) or 0)
+        usage = Usage(tokens_in, tokens_out)
+        usage = Usage(tokens_in, tokens_out, cost_usd=cost_of(usage, self.price))
+        return TurnReply(text, None, usage, {"model": self.model})
+
+    async def interrupt(self) -> None:
+        return None  # the cancelled request closed its connection; nothing else runs
+
+    async def close(self) -> None:
+        return None  # the HTTP client belongs to the backend and is shared

@@ -1,0 +1,82 @@
+"""What the backends that call out over HTTP share: client import, errors, breaker and retry.
+
+Client libraries are an optional extra (``pip install 'bandstand[llm]'``) and
+are imported only when a backend is used; `import_client` turns their absence
+into `BackendUnavailable` with the install command. `as_agent_error` maps a
+client's exception to `TurnFailed`, retryable for rate limits, server errors,
+timeouts and dropped connections. `call_out` runs one request through the
+backend's circuit breaker with retry and backoff.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable
+from types import ModuleType
+from typing import TypeVar
+
+from bandstand.agents.breaker import CircuitBreaker, retry
+from bandstand.errors import AgentError, BackendUnavailable, TurnFailed
+
+R = TypeVar("R")
+
+INSTALL = "pip install 'bandstand[llm]'"
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+_TRANSIENT = frozenset(
+    {
+        "APIConnectionError",
+        "APITimeoutError",
+        "RemoteProtocolError",
+        "ReadError",
+        "ConnectError",
+        "ReadTimeout",
+    }
+)
+
+
+def import_client(module: str, backend: str) -> ModuleType:
+    """Import an optional client library or say what to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise BackendUnavailable(
+            f"{backend}: the '{module}' package is not installed; run: {INSTALL}", backend=backend
+        ) from exc
+
+
+def as_agent_error(exc: BaseException, backend: str) -> AgentError:
+    """A client exception as an `AgentError` (retryable when trying again may help)."""
+    if isinstance(exc, AgentError):
+        return exc
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        retryable = status in RETRYABLE_STATUS or status >= 500
+        hint = "; check the API key" if status in (401, 403) else ""
+        return TurnFailed(
+            f"{backend}: HTTP {status}: {exc}{hint}", retryable=retryable, status=status
+        )
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & _TRANSIENT or isinstance(exc, OSError):
+        return TurnFailed(f"{backend}: connection failed: {exc}", retryable=True)
+    return TurnFailed(f"{backend}: {type(exc).__name__}: {exc}", retryable=False)
+
+
+async def call_out(
+    fn: Callable[[], Awaitable[R]],
+    *,
+    backend: str,
+    breaker: CircuitBreaker,
+    attempts: int = 3,
+    base_delay: float = 0.25,
+) -> R:
+    """One request through the breaker, retried with backoff on retryable failures."""
+
+    async def once() -> R:
+        try:
+            return await fn()
+        except AgentError:
+            raise
+        except Exception as exc:
+            raise as_agent_error(exc, backend) from exc
+
+    return await breaker.call(lambda: retry(once, attempts=attempts, base_delay=base_delay))
