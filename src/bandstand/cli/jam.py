@@ -48,7 +48,7 @@ def jam(
     from bandstand.jam.backends import backend_factory
 
     band = _members(members, persona)
-    factory, llm = backend_factory(backend, model=model, base_url=base_url) if backend != "algorithmic" else backend_factory(backend)
+    factory = backend_factory(backend, model=model, base_url=base_url) if backend != "algorithmic" else backend_factory(backend)
     if headless:
         from bandstand.jam.headless import run_headless
 
@@ -60,7 +60,6 @@ def jam(
                 every=every,
                 out=out,
                 backend=factory,
-                llm=llm,
                 seed=seed,
                 turn_timeout=turn_timeout,
                 wav=not no_wav,
@@ -73,10 +72,10 @@ def jam(
         else:
             typer.echo(f"recorded {summary['cycles']} cycles, {summary['rounds']} rounds → {out}")
         return
-    _serve(band, factory, llm, seed, turn_timeout, host, port, no_browser)
+    _serve(band, factory, seed, turn_timeout, host, port, no_browser)
 
 
-def _serve(band: list[object], factory: object, llm: bool, seed: int, turn_timeout: float, host: str, port: int, no_browser: bool) -> None:
+def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, host: str, port: int, no_browser: bool) -> None:
     import socket
     import webbrowser
 
@@ -84,7 +83,7 @@ def _serve(band: list[object], factory: object, llm: bool, seed: int, turn_timeo
 
     from bandstand.server import create_app
 
-    app_ = create_app(band, backend=factory, llm=llm, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
+    app_ = create_app(band, backend=factory, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))

@@ -22,10 +22,10 @@ LLM_BACKENDS: dict[str, tuple[str, str]] = {
 BACKENDS = ("algorithmic", *LLM_BACKENDS)
 
 
-def backend_factory(name: str, **options: Any) -> tuple[BackendFactory, bool]:
-    """(factory, is_llm) for a backend name; options go to the backend's constructor."""
+def backend_factory(name: str, **options: Any) -> BackendFactory:
+    """The backend factory for a backend name; options go to the backend's constructor."""
     if name == "algorithmic":
-        return algorithmic_backend, False
+        return algorithmic_backend
     if name not in LLM_BACKENDS:
         raise ConfigError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
     module_name, class_name = LLM_BACKENDS[name]
@@ -39,4 +39,4 @@ def backend_factory(name: str, **options: Any) -> tuple[BackendFactory, bool]:
     def factory(persona: Persona, seed: int) -> Any:
         return shared
 
-    return factory, True
+    return factory

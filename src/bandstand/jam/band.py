@@ -36,6 +36,7 @@ class Member:
     active: bool = True
     style: Style = field(default_factory=Style)
     seen_key: str = ""
+    llm: bool = False  # LLM members get the turn as text, algorithmic ones as a TurnInput
 
     @property
     def name(self) -> str:

@@ -83,7 +83,6 @@ class JamEngine:
         personas: list[Persona],
         *,
         backend: BackendFactory = algorithmic_backend,
-        llm: bool = False,
         context: MusicalContext | None = None,
         seed: int = 0,
         turn_timeout: float = 30.0,
@@ -94,7 +93,6 @@ class JamEngine:
             raise InvalidInput("a jam needs at least one member")
         self.personas = personas
         self.backend = backend
-        self.llm = llm
         self.context = context or MusicalContext()
         self.seed = seed
         self.turn_timeout = turn_timeout
@@ -123,8 +121,10 @@ class JamEngine:
             member.active = member.name in wanted
         active = self.active()
         for member in active:
+            backend = self.backend(member.persona, self.seed)
+            member.llm = getattr(backend, "name", "") != "algorithmic"
             member.session = Session(
-                self.backend(member.persona, self.seed),
+                backend,
                 name=member.name,
                 persona=member.persona.system_prompt(),
                 limits=SessionLimits(turn_timeout=self.turn_timeout, start_timeout=self.turn_timeout),
@@ -260,7 +260,7 @@ class JamEngine:
 
     async def _ask(self, member: Member, turn: TurnInput) -> tuple[JamReply | None, str]:
         """The member's reply and 'ok' | 'timeout' | 'error' (no exception escapes)."""
-        data: Any = render_turn_text(turn) if self.llm else turn
+        data: Any = render_turn_text(turn) if member.llm else turn
         fallback = JamReply(pattern=member.fallback_pattern or SILENCE, thoughts="", comply_with_boss=True)
         try:
             verdict = await member.session.ask(data, JamReply, fallback=fallback)

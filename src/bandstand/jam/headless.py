@@ -65,7 +65,6 @@ async def run_headless(
     every: int | None = None,
     out: str | Path = "jam-out",
     backend: BackendFactory = algorithmic_backend,
-    llm: bool = False,
     seed: int = 0,
     turn_timeout: float = 30.0,
     wav: bool = True,
@@ -83,7 +82,7 @@ async def run_headless(
             echo(line)
 
     emitter.subscribe(show)
-    engine = JamEngine(personas, backend=backend, llm=llm, seed=seed, turn_timeout=turn_timeout, emitter=emitter)
+    engine = JamEngine(personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=emitter)
     transport = Transport(engine)
     plan = schedule(directives, cycles, every)
     try:

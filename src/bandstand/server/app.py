@@ -31,7 +31,6 @@ def create_app(
     personas: list[Persona],
     *,
     backend: BackendFactory = algorithmic_backend,
-    llm: bool = False,
     seed: int = 0,
     turn_timeout: float = 30.0,
 ) -> FastAPI:
@@ -41,7 +40,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub_box["hub"] = JamHub(personas, backend=backend, llm=llm, seed=seed, turn_timeout=turn_timeout)
+        hub_box["hub"] = JamHub(personas, backend=backend, seed=seed, turn_timeout=turn_timeout)
         app.state.hub = hub_box["hub"]
         try:
             yield

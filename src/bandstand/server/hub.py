@@ -41,13 +41,12 @@ class JamHub:
         personas: list[Persona],
         *,
         backend: BackendFactory = algorithmic_backend,
-        llm: bool = False,
         seed: int = 0,
         turn_timeout: float = 30.0,
     ) -> None:
         self.personas = personas
         self.make_engine: Callable[[], JamEngine] = lambda: JamEngine(
-            personas, backend=backend, llm=llm, seed=seed, turn_timeout=turn_timeout, emitter=self.emitter
+            personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=self.emitter
         )
         self.emitter = Emitter()
         self.emitter.subscribe(self._broadcast)

@@ -61,7 +61,7 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     tweak = rng(turn, seed, "tweak", min(age, 4))
     ghost_level = max(0, min(len(GHOSTS) - 1, level - 1 + (1 if age >= 2 else 0)))
     use_ghosts = energy >= 4 and style.density >= -1 and (age >= 1 or level >= 2)
-    open_hat = energy >= 6 and age % 3 == 2
+    open_hat = energy >= 6 and age >= 2
     kick_steps = _scale_positions(kick, length)
     if age >= 3 and not ironic and tweak.random() < 0.5:
         kick_steps = sorted({*kick_steps, (length * 3) // 4 + 3})

@@ -34,7 +34,7 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
         cell = row[i : i + 4]
         beats.append("~" if all(c == "~" for c in cell) else "[" + " ".join(cell) + "]")
     pitched = " ".join(beats)
-    crush = max(3, 10 - ctx.energy // 2 - (1 if age % 2 else 0))
+    crush = max(3, 10 - ctx.energy // 2 - (1 if min(age, 5) % 2 else 0))
     delay_time = ("0.375", "0.25", "0.1875")[idea.randrange(3)]
     blip = (
         f'{degree_line(turn, f"<[{pitched}] ~>", 6)}.s("{idea.choice(("sine", "square"))}")'

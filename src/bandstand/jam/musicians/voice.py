@@ -29,7 +29,7 @@ FREE: dict[str, tuple[str, ...]] = {
 OBEY: tuple[str, ...] = (
     "You got it, boss: {ask}.",
     "{ask} — on it.",
-    "Sure thing. {ask}, coming up at the next bar.",
+    "Sure thing — {ask}, coming up at the next bar.",
     "Heard you: {ask}.",
 )
 GRUMBLE: dict[str, tuple[str, ...]] = {
