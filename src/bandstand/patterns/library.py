@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bandstand.patterns import signals as sig
+from bandstand.patterns import tonal
 from bandstand.patterns import transforms as tr
 from bandstand.patterns.controls import CONTROLS, control_function
 from bandstand.patterns.ops import ALIGNMENTS, OPERATORS, apply_op
@@ -300,6 +301,7 @@ ENTRIES: list[PatternFunction] = [
     _t("seed", sig.seed, 2),
     _t("shuffle", sig.shuffle, 2),
     _t("scramble", sig.scramble, 2),
+    _t("scale", tonal.scale, 2, preserve_steps=True),
     *_pick_entries(),
     *_operator_entries(),
     *_controls(),

@@ -27,8 +27,7 @@ from bandstand.patterns.pattern import (
     stack,
 )
 from bandstand.patterns.time import TimeSpan, to_time
-from bandstand.patterns.transforms import from_bipolar, range_, round_, to_bipolar
-from bandstand.patterns.values import norm_number
+from bandstand.patterns.transforms import from_bipolar, range_, to_bipolar
 
 _2_29 = 536870912
 PatFunc = Callable[[Pattern], Pattern]
@@ -123,7 +122,9 @@ perlin = signal(lambda t, c: _perlin_at(t, _seed(c)))
 
 def run(n: Any) -> Pattern:
     """0 .. n-1, one per step."""
-    return round_(range_(0, n, saw))._segment(n)
+    from bandstand.patterns.transforms import _call
+
+    return _call("segment", _call("round", _call("range", saw, 0, n)), n)
 
 
 def _brand_by(p: Any) -> Pattern:
@@ -322,7 +323,3 @@ def shuffle(n: Any, pat: Pattern) -> Pattern:
 def scramble(n: Any, pat: Pattern) -> Pattern:
     """Each step, play a randomly chosen part of `pat` (with repeats)."""
     return _rearrange_with(_irand(n)._segment(n), n, pat)
-
-
-def norm_signal_value(v: Any) -> Any:
-    return norm_number(v) if isinstance(v, float) else v

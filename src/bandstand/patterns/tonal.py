@@ -1,0 +1,172 @@
+"""``scale``: scale degrees to spelled notes, and notes quantized to a scale.
+
+Follows @strudel/tonal 1.2.6: ``n("0 2 4").scale("C4:minor")`` gives the notes
+C4 Eb4 G4 (spelled as tonal spells them), negative and large degrees wrap by
+octaves, ``"3#"``/``"2b"`` shift by semitones, and note names are moved to the
+nearest scale note (ties go up). Scale names come from `bandstand.theory`
+(the names tonal accepts: ``"D:dorian"``, ``"C:minor:pentatonic"``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from bandstand.errors import PatternError, TheoryError
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.pattern import Pattern
+from bandstand.patterns.time import TimeSpan
+from bandstand.patterns.values import is_note, js_number, note_to_midi
+
+__all__ = ["scale", "scale_note"]
+
+_LETTERS = "CDEFGAB"
+_NATURAL = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
+_TONIC = re.compile(r"^([a-gA-G])(#+|b+|s+|f+)?(-?\d+)?$")
+_STEP = re.compile(r"^(-?\d+)([#bsf]*)$")
+_INTERVAL = re.compile(r"^(\d+)([PMmAd]+)$")
+
+
+def _parse_scale(name: str) -> tuple[str, int, int | None, list[tuple[int, int]]]:
+    """(tonic letter, tonic accidental, tonic octave or None, [(letter steps, semitones)])."""
+    from bandstand.theory import SCALES, scale_type
+    from bandstand.theory import parse_interval as theory_interval
+
+    text = name.replace(":", " ").strip()
+    head, _, rest = text.partition(" ")
+    m = _TONIC.match(head)
+    if m is None or not rest.strip():
+        raise PatternError(
+            f'scale name "{name}" is incomplete or invalid (use a tonic and a scale, like "C:major")',
+            text=name,
+            position=0,
+        )
+    letter, acc, octave = m.groups()
+    accidental = 0
+    if acc:
+        accidental = len(acc) if acc[0] in "#s" else -len(acc)
+    try:
+        mode = scale_type(rest.strip())
+    except TheoryError as exc:
+        raise PatternError(f'invalid scale name "{name}": {exc.message}', text=name, position=0) from None
+    steps = []
+    for iv in SCALES[mode]:
+        im = _INTERVAL.match(iv)
+        assert im is not None
+        steps.append((int(im.group(1)) - 1, theory_interval(iv).semitones))
+    return letter.upper(), accidental, None if octave is None else int(octave), steps
+
+
+def _spell(letter: str, accidental: int, octave: int, letter_steps: int, semitones: int) -> str:
+    """The note `semitones` above the tonic, on the letter `letter_steps` above it."""
+    index = _LETTERS.index(letter) + letter_steps
+    new_letter = _LETTERS[index % 7]
+    new_octave = octave + index // 7
+    tonic_midi = (octave + 1) * 12 + _NATURAL[letter] + accidental
+    natural = (new_octave + 1) * 12 + _NATURAL[new_letter]
+    shift = tonic_midi + semitones - natural
+    acc = "#" * shift if shift > 0 else "b" * -shift
+    return f"{new_letter}{acc}{new_octave}"
+
+
+def _transpose_semitones(note: str, offset: int) -> str:
+    """tonal's Note.transpose(note, Interval.fromSemitones(offset)) for small offsets."""
+    m = re.match(r"^([A-G])(#*|b*)(-?\d+)$", note)
+    assert m is not None
+    letter, acc, octave = m.groups()
+    accidental = len(acc) if acc.startswith("#") else -len(acc)
+    # fromSemitones spells 1 as 2m, 2 as 2M, 3 as 3m, 4 as 3M, 5 as 4P, 6 as 5d, ...
+    table = [(0, 0), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 6), (4, 7), (5, 8), (5, 9), (6, 10), (6, 11)]
+    octaves, rem = divmod(abs(offset), 12)
+    steps, semis = table[rem]
+    steps += 7 * octaves
+    semis += 12 * octaves
+    if offset < 0:
+        steps, semis = -steps, -semis
+    return _spell(letter, accidental, int(octave), steps, semis)
+
+
+def scale_note(step: Any, name: str) -> str:
+    """Scale degree `step` (0-based; may wrap by octaves) of the scale `name` as a spelled note."""
+    letter, accidental, octave, steps = _parse_scale(name)
+    number = js_number(step) if isinstance(step, str) else step
+    offset = 0
+    if number is None:
+        m = _STEP.match(str(step))
+        if m is None:
+            raise PatternError(f'invalid scale step "{step}"', text=str(step), position=0)
+        number = int(m.group(1))
+        offset = sum(1 if c in "#s" else -1 for c in m.group(2))
+    if number != number or math.isinf(number):
+        raise PatternError(f'invalid scale step "{step}"', text=str(step), position=0)
+    k = math.ceil(number)
+    n = len(steps)
+    octs = math.floor(k / n)
+    letter_steps, semitones = steps[k % n]
+    result = _spell(letter, accidental, 3 if octave is None else octave, letter_steps + 7 * octs, semitones + 12 * octs)
+    if offset:
+        result = _transpose_semitones(result, offset)
+    return result
+
+
+def _nearest(name: str, note: str) -> str:
+    letter, accidental, _, steps = _parse_scale(name)
+    spelled = [_spell(letter, accidental, 0, ls, st) for ls, st in [*steps, (7, 12)]]
+    midis = [note_to_midi(s) for s in spelled]
+    midi = note_to_midi(note)
+    octave_diff = math.floor((midi - midis[0]) / 12)
+    aligned = [m + 12 * octave_diff for m in midis]
+    best, best_diff = 0, math.inf
+    for i, m in enumerate(aligned):
+        diff = abs(m - midi)
+        if diff <= best_diff:
+            best, best_diff = i, diff
+    return _transpose_semitones(spelled[best], 12 * octave_diff)
+
+
+def _scale_value(value: Any, name: str) -> Any:
+    is_obj = isinstance(value, dict)
+    h = value if is_obj else {"n": value}
+    other = {k: v for k, v in h.items() if k not in ("note", "n", "value")}
+    note_or_step = h.get("note", h.get("n", h.get("value")))
+    if note_or_step is None:
+        return value
+    if is_note(note_or_step):
+        result = _nearest(name, note_or_step)
+    else:
+        try:
+            result = scale_note(note_or_step, name)
+        except PatternError as exc:
+            if "scale name" in exc.message:
+                raise
+            return _DROP
+    return {**other, "note": result} if is_obj else result
+
+
+_DROP = object()
+
+
+def scale(name: Any, pat: Pattern) -> Pattern:
+    """Turn scale degrees (n or plain numbers) into notes of the scale; quantize note names."""
+    if isinstance(name, list):
+        name = " ".join(str(x) for x in _flat(name))
+    name = str(name)
+    query = pat.query
+
+    def q(span: TimeSpan, ctl: Any) -> list[Hap]:
+        out = []
+        for h in query(span, ctl):
+            v = _scale_value(h.value, name)
+            if v is not _DROP:
+                out.append(Hap(h.whole, h.part, v, h.context))
+        return out
+
+    return Pattern(q, pat.steps)
+
+
+def _flat(xs: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in xs:
+        out.extend(_flat(x) if isinstance(x, list) else [x])
+    return out
