@@ -291,6 +291,9 @@ class Fake:
         self.result(text, structured=structured, started=started)
 
     def main(self) -> int:
+        if "version" in self.opts:
+            print("2.1.330 (Claude Code, bandstand test fake)")
+            return 0
         if os.environ.get("FAKE_CLAUDE_START") == "crash":
             sys.stderr.write("fake claude: cannot start (FAKE_CLAUDE_START=crash)\n")
             return 2

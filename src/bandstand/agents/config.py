@@ -1,0 +1,147 @@
+"""Agent configuration: the ``[agents]`` table of ``bandstand.toml``, environment variables, flags.
+
+Precedence, highest first: flags (the ``overrides`` mapping, dotted keys such
+as ``"openai.model"``), environment variables (`ENV`), the file, defaults. The
+file is ``--config PATH``, else ``$BANDSTAND_CONFIG``, else ``./bandstand.toml``
+when it exists. Unknown keys and bad values are a `ConfigError` naming the
+key and the file. API keys are never stored in the file: each HTTP backend
+names the environment variable that holds its key (``api_key_env``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bandstand.errors import ConfigError
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ClaudeCodeConfig(_Section):
+    bin: str = "claude"
+    model: str | None = None
+    thinking: bool = False
+    bare: bool = False
+    extra_args: list[str] = Field(default_factory=list)
+    pid_dir: str | None = None
+    interrupt_grace: float = 2.0
+    term_grace: float = 2.0
+    init_timeout: float = 60.0
+
+
+class AnthropicConfig(_Section):
+    base_url: str | None = None
+    model: str = "claude-haiku-4-5"
+    api_key_env: str = "ANTHROPIC_API_KEY"
+    max_tokens: int = 1024
+    stream: bool = True
+    cache_persona: bool = True
+    price: list[float] | None = None
+
+
+class OpenAIConfig(_Section):
+    base_url: str | None = None
+    model: str = "gpt-4o-mini"
+    api_key_env: str = "OPENAI_API_KEY"
+    json_mode: bool | str = "auto"
+    stream: bool = True
+    max_tokens: int | None = None
+    price: list[float] | None = None
+
+
+class BreakerConfig(_Section):
+    threshold: int = 5
+    cooldown: float = 30.0
+    retries: int = 3
+    backoff: float = 0.25
+
+
+class AgentsConfig(_Section):
+    """Everything the agent layer reads from configuration."""
+
+    backend: str = "algorithmic"
+    runs_dir: str = "runs"
+    turn_timeout: float = 60.0
+    claude_code: ClaudeCodeConfig = Field(default_factory=ClaudeCodeConfig, alias="claude-code")
+    anthropic: AnthropicConfig = Field(default_factory=AnthropicConfig)
+    openai: OpenAIConfig = Field(default_factory=OpenAIConfig)
+    breaker: BreakerConfig = Field(default_factory=BreakerConfig)
+    source: str | None = Field(default=None, exclude=True)
+
+
+# environment variable → dotted key
+ENV: dict[str, str] = {
+    "BANDSTAND_BACKEND": "backend",
+    "BANDSTAND_RUNS_DIR": "runs_dir",
+    "BANDSTAND_TURN_TIMEOUT": "turn_timeout",
+    "BANDSTAND_CLAUDE_BIN": "claude-code.bin",
+    "BANDSTAND_CLAUDE_MODEL": "claude-code.model",
+    "ANTHROPIC_BASE_URL": "anthropic.base_url",
+    "BANDSTAND_ANTHROPIC_MODEL": "anthropic.model",
+    "OPENAI_BASE_URL": "openai.base_url",
+    "BANDSTAND_OPENAI_MODEL": "openai.model",
+}
+
+
+def config_path(explicit: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
+    if explicit is not None:
+        path = Path(explicit)
+        if not path.is_file():
+            raise ConfigError(f"config file {path} does not exist; pass an existing bandstand.toml")
+        return path
+    if env.get("BANDSTAND_CONFIG"):
+        path = Path(env["BANDSTAND_CONFIG"])
+        if not path.is_file():
+            raise ConfigError(f"BANDSTAND_CONFIG names {path}, which does not exist")
+        return path
+    local = Path("bandstand.toml")
+    return local if local.is_file() else None
+
+
+def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:
+    *parents, leaf = dotted.split(".")
+    for key in parents:
+        tree = tree.setdefault(key, {})
+    tree[leaf] = value
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> AgentsConfig:
+    """The agent configuration from file, environment and flags (see the module docstring)."""
+    env = os.environ if env is None else env
+    source = config_path(path, env)
+    tree: dict[str, Any] = {}
+    if source is not None:
+        try:
+            tree = dict(tomllib.loads(source.read_text(encoding="utf-8")).get("agents", {}))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+    for name, dotted in ENV.items():
+        if env.get(name):
+            _set(tree, dotted, env[name])
+    for dotted, value in (overrides or {}).items():
+        if value is not None:
+            _set(tree, dotted, value)
+    where = str(source) if source is not None else "configuration"
+    try:
+        config = AgentsConfig.model_validate(tree)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        key = ".".join(str(p) for p in first.get("loc", ()))
+        raise ConfigError(
+            f"{where}: agents.{key}: {first.get('msg')}; fix the [agents] table"
+        ) from exc
+    config.source = str(source) if source is not None else None
+    return config

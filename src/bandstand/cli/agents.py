@@ -1,0 +1,60 @@
+"""`bandstand agents check` — which musician backends work here, and what is missing for the others."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    help="Musician backends: check which ones are usable here.",
+)
+
+
+@app.callback()
+def _group() -> None:
+    """Musician backends: check which ones are usable here."""
+
+
+@app.command("check")
+def check(
+    config: Path | None = typer.Option(
+        None, "--config", help="A bandstand.toml (default: ./bandstand.toml)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    probe: bool = typer.Option(
+        False, "--probe", help="Also send one short turn to each usable backend."
+    ),
+) -> None:
+    """Say which backends are usable here and what the others need."""
+    from bandstand.agents.config import load_config
+    from bandstand.agents.registry import check_backends
+
+    settings = load_config(config)
+    rows = [
+        {"backend": s.name, "usable": s.usable, "detail": s.detail}
+        for s in check_backends(settings)
+    ]
+    if probe:
+        import asyncio
+
+        from bandstand.runtime.probe import probe_backends
+
+        results = asyncio.run(probe_backends(settings, [r["backend"] for r in rows if r["usable"]]))
+        for row in rows:
+            if row["backend"] in results:
+                row["probe"] = results[row["backend"]]
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(r["backend"]) for r in rows)
+    for row in rows:
+        mark = "ok  " if row["usable"] else "no  "
+        line = f"{mark}{row['backend']:<{width}}  {row['detail']}"
+        if "probe" in row:
+            line += f"  [probe: {row['probe']}]"
+        typer.echo(line)
