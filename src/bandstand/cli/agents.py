@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -35,7 +36,7 @@ def check(
     from bandstand.agents.registry import check_backends
 
     settings = load_config(config)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"backend": s.name, "usable": s.usable, "detail": s.detail}
         for s in check_backends(settings)
     ]
