@@ -10,35 +10,12 @@ console.log = (...args) => console.error(...args);
 const core = await import('@strudel/core');
 const miniModule = await import('@strudel/mini');
 const tonal = await import('@strudel/tonal');
+const { transpile } = await import('./transpile.mjs');
 
 const Fraction = core.Fraction;
 const scope = { ...core, ...miniModule, ...tonal };
 delete scope.default;
 const names = Object.keys(scope).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
-
-// Wrap every double-quoted string literal in m(...), leaving single-quoted and template strings.
-function transpile(code) {
-  let out = '';
-  let i = 0;
-  while (i < code.length) {
-    const c = code[i];
-    if (c === "'" || c === '`') {
-      let j = i + 1;
-      while (j < code.length && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
-      out += code.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '"') {
-      let j = i + 1;
-      while (j < code.length && code[j] !== '"') j += code[j] === '\\' ? 2 : 1;
-      out += `m(${code.slice(i, j + 1)}, ${i})`;
-      i = j + 1;
-    } else {
-      out += c;
-      i += 1;
-    }
-  }
-  return out;
-}
 
 function frac(x) {
   const f = Fraction(x);
