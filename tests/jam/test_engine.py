@@ -12,7 +12,7 @@ from bandstand.agents.openai_backend import OpenAIBackend
 from bandstand.errors import InvalidInput
 from bandstand.jam.context import MusicalContext
 from bandstand.jam.engine import JamEngine, algorithmic_backend
-from bandstand.jam.persona import builtin_personas, resolve_members
+from bandstand.jam.persona import resolve_members
 from bandstand.runtime import SessionState
 from tests.jam.helpers import Recorder, pitch_classes
 from tests.peers.claude import children_of

@@ -23,11 +23,11 @@ MOTIFS: tuple[tuple[int, ...], ...] = (
 )
 # rhythms on an 8-step bar: where the motif's notes fall (the rest is space)
 RHYTHMS: tuple[tuple[int, ...], ...] = (
+    (0, 4),
     (0, 3, 4),
     (0, 2, 3, 6),
-    (0, 3, 5, 6),
-    (0, 1, 2, 4, 6),
-    (0, 1, 3, 4, 5, 7),
+    (0, 1, 3, 4, 6),
+    (0, 1, 2, 4, 5, 6, 7),
 )
 SOUNDS = ("triangle", "sine", "square")
 
@@ -66,7 +66,8 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
         root_pc, _ = ctx.chord_pcs(bar)
         start = scale_pcs.index(root_pc) if root_pc in scale_pcs else 0
         start = start - 7 if start > 4 else start  # stay near the tonic
-        degrees = [start + d for d in motif]
+        # the motif, then (in busier rhythms) its echo a third higher
+        degrees = [start + motif[i % len(motif)] + 2 * (i // len(motif)) for i in range(max(len(motif), len(slots)))]
         if bar == len(ctx.chords) - 1 and len(ctx.chords) > 1:
             # the answer: the motif turned around, shorter, landing on a chord tone
             degrees = [*[start + d for d in reversed(motif)][:3], start]

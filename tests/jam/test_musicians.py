@@ -1,0 +1,128 @@
+"""The built-in musicians play idiomatically, listen, evolve and obey."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bandstand.jam._harmony import pitch_class
+from bandstand.jam.context import MusicalContext
+from bandstand.jam.musicians import Musician
+from bandstand.jam.persona import builtin_personas
+from bandstand.jam.turn import BandMate, Style, TurnInput
+from bandstand.patterns import evaluate, validate_pattern
+from bandstand.patterns.to_score import value_pitch
+from tests.jam.helpers import pitch_classes
+
+P = builtin_personas()
+KEYS = [("c", "minor"), ("d", "major"), ("f#", "minor"), ("eb", "dorian"), ("a", "mixolydian"), ("bb", "major")]
+
+
+def turn(name: str, ctx: MusicalContext | None = None, *, round_: int = 1, band: list[BandMate] | None = None,
+         style: Style | None = None, directive: str | None = None, **kw) -> TurnInput:
+    return TurnInput(round=round_, member=name, role=P[name].role, context=ctx or MusicalContext(), band=band or [],
+                     style=style or Style(), directive=directive, **kw)
+
+
+def play(name: str, *args, seed: int = 0, **kw):
+    return Musician(P[name], seed).play(turn(name, *args, **kw))
+
+
+def onsets(code: str, cycle: int = 0) -> int:
+    return sum(1 for h in evaluate(code).query_arc(cycle, cycle + 1) if h.has_onset())
+
+
+def test_the_bass_follows_the_progression_bar_by_bar_in_its_register() -> None:
+    assert play("GROOVE", MusicalContext(energy=2)).pattern.startswith('note("<c2 ab1 eb2 bb1>")')
+    code = play("GROOVE", MusicalContext(tonic="d", mode="major", chords=["D", "Bm", "G", "A"], energy=2)).pattern
+    for bar, root in enumerate([2, 11, 7, 9]):
+        notes = {round(value_pitch(h.value)) for h in evaluate(code).query_arc(bar, bar + 1)}
+        assert {n % 12 for n in notes} == {root} and all(24 <= n <= 48 for n in notes)
+
+
+def test_the_bass_locks_to_the_kick() -> None:
+    drums = BandMate(name="BEAT", emoji="🥁", role="drums", pattern='s("bd ~ ~ ~ ~ ~ ~ ~ ~ ~ bd ~ ~ ~ ~ ~, ~ sd")')
+    code = play("GROOVE", MusicalContext(energy=6), band=[drums]).pattern
+    starts = sorted({h.whole.begin % 1 for h in evaluate(code).query_arc(0, 1) if h.has_onset()})
+    assert [float(s) for s in starts] == [0.0, 10 / 16]
+
+
+def test_the_melody_uses_scale_degrees_leaves_space_and_thins_out_for_busy_fx() -> None:
+    code = play("ARIA").pattern
+    assert code.startswith('n("<') and '.scale("C4:minor")' in code and "~" in code
+    busy_fx = BandMate(name="GLITCH", emoji="🎛️", role="fx", pattern='s("hh*16")')
+    calm, crowded = play("ARIA", MusicalContext(energy=8)).pattern, play("ARIA", MusicalContext(energy=8), band=[busy_fx]).pattern
+    assert onsets(crowded) < onsets(calm)
+
+
+def test_drums_groove_with_a_fill_on_the_last_bar_and_follow_energy() -> None:
+    code = play("BEAT").pattern
+    sounds = [{h.value["s"] for h in evaluate(code).query_arc(bar, bar + 1)} for bar in range(4)]
+    assert {"bd", "sd", "hh"} <= sounds[0] and not sounds[0] & {"lt", "mt", "ht"}
+    assert sounds[3] & {"lt", "mt", "ht"} or sounds[3] == sounds[0] | {"sd"}
+    assert onsets(play("BEAT", MusicalContext(energy=9)).pattern) > onsets(play("BEAT", MusicalContext(energy=2)).pattern)
+    gains = [[h.value.get("gain", 1) for h in evaluate(play("BEAT", MusicalContext(energy=e)).pattern).query_arc(0, 1) if h.value["s"] == "bd"] for e in (2, 9)]
+    assert max(gains[0]) < max(gains[1])
+
+
+def test_fx_is_sparse() -> None:
+    for energy in (1, 5, 10):
+        code = play("GLITCH", MusicalContext(energy=energy)).pattern
+        assert sum(onsets(code, c) for c in range(4)) / 4 <= 8
+
+
+def test_directives_shape_the_pattern_whatever_the_words() -> None:
+    assert play("BEAT", style=Style(out=True)).pattern == "silence"
+    assert play("BEAT", style=Style(time=2)).pattern.endswith(".fast(2)")
+    assert ".swingBy(1/3, 4)" in play("GROOVE", style=Style(swing=True)).pattern
+    simple, busy = play("BEAT", style=Style(density=-2)).pattern, play("BEAT", style=Style(density=2)).pattern
+    assert onsets(simple) < onsets(busy)
+    solo = play("ARIA", style=Style(solo=True)).pattern
+    assert '"C5:minor"' in solo and onsets(solo) > onsets(play("ARIA").pattern)
+
+
+def test_a_stubborn_drummer_may_grumble_but_still_plays_the_energy() -> None:
+    ctx_low, ctx_high = MusicalContext(energy=5), MusicalContext(energy=7)
+    replies = [Musician(P["BEAT"], seed).play(turn("BEAT", ctx_high, directive="more energy", energy_delta=2, last_pattern="x"))
+               for seed in range(30)]
+    refused = [r for r in replies if not r.comply_with_boss]
+    assert 10 <= len(refused) <= 25  # 70% stubborn, scaled: about half the time
+    assert all(onsets(r.pattern) >= onsets(play("BEAT", ctx_low).pattern) for r in refused)
+    groove = [Musician(P["GROOVE"], s).play(turn("GROOVE", ctx_high, directive="more energy", energy_delta=2)) for s in range(30)]
+    assert sum(not r.comply_with_boss for r in groove) < len(refused)
+
+
+def test_words_are_in_character_varied_and_refer_to_the_others_and_the_boss() -> None:
+    band = [BandMate(name=n, emoji=p.emoji, role=p.role, pattern='s("bd")') for n, p in P.items() if n != "GROOVE"]
+    lines = {Musician(P["GROOVE"], 0).play(turn("GROOVE", round_=r, band=band, last_pattern="x")).thoughts for r in range(2, 12)}
+    assert len(lines) >= 3
+    words = " ".join(lines)
+    assert "BEAT" in words or "ARIA" in words
+    reply = Musician(P["ARIA"], 1).play(turn("ARIA", directive="take a solo", intents=["solo"], style=Style(solo=True), last_pattern="x"))
+    assert "solo" in reply.reaction.lower() or "solo" in reply.thoughts.lower()
+
+
+def test_the_same_seed_and_turn_give_the_same_reply() -> None:
+    assert play("ARIA", seed=3) == play("ARIA", seed=3)
+    assert play("BEAT", seed=3, round_=5) == play("BEAT", seed=3, round_=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(P)),
+    st.sampled_from(KEYS),
+    st.integers(1, 10),
+    st.integers(1, 8),
+    st.builds(Style, density=st.integers(-2, 2), time=st.sampled_from([0.5, 1.0, 2.0]), swing=st.booleans(), solo=st.booleans()),
+)
+def test_every_pattern_is_valid_and_entirely_in_the_scale(name, key, energy, round_, style) -> None:
+    chords = {"minor": ["{}m"], "major": ["{}"], "dorian": ["{}m"], "mixolydian": ["{}"]}
+    tonic, mode = key
+    ctx = MusicalContext(tonic=tonic, mode=mode, chords=[chords[mode][0].format(tonic.upper() if len(tonic) == 1 else tonic[0].upper() + tonic[1:])], energy=energy)
+    from bandstand.jam.context import reharmonize
+
+    ctx = ctx.model_copy(update={"chords": reharmonize(["Cm", "Ab", "Eb", "Bb"], MusicalContext().scale, ctx.scale)})
+    code = play(name, ctx, round_=round_, style=style).pattern
+    report = validate_pattern(code, scale=[pitch_class(n) for n in ctx.scale])
+    assert report.valid, (code, report.error, report.warnings)
+    assert pitch_classes(code) <= {pitch_class(n) for n in ctx.scale}
