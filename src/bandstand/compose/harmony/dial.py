@@ -123,10 +123,11 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
         for j, s in enumerate(out):
             if s.semis == 7 and s.quality in ("7", "9", "13", "7b9") and family in ("jazz", "neosoul", "lofi", "gospel", "latin"):
                 out[j] = Slot("bII", 1, "7#11" if s.quality == "7" else "9", "polytonal")  # tritone substitution
-            elif s.quality in POLY and rng.random() < 0.5:
+            elif s.quality in POLY and rng.random() < (0.85 if dial >= 0.9 else 0.5):
                 out[j] = replace(s, quality=POLY[s.quality], colour="polytonal")
     if dial >= 0.9 and n >= 3:
-        j = rng.randrange(1, n)
+        plain = [k for k in range(1, n) if out[k].colour == "diatonic"]
+        j = rng.choice(plain) if plain else rng.randrange(1, n)
         if rng.random() < 0.5:  # chromatic mediant
             shift = rng.choice((4, 8, 3, 9))
             semis = (out[j - 1].semis + shift) % 12

@@ -12,6 +12,7 @@ from itertools import pairwise
 
 from bandstand.compose.parts.context import Bar, PartContext, pitch_near
 from bandstand.compose.parts.drum_patterns import family, fill_length, kick_steps
+from bandstand.compose.parts.groove import Raw
 from bandstand.score import ControlChange, Note, PitchBend, Track
 
 LOW, HIGH = 28, 52  # E1..E3
@@ -94,7 +95,7 @@ def _walking(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rand
         line.append(target + (1 if line[-1] > target else -1) if rng.random() < 0.7
                     else pitch_near(bar.next_chord.fifth, target, LOW, HIGH))
     events = [(b * 4, 3.6, p, 92 if b % 2 == 0 else 86) for b, p in enumerate(line)]
-    if bar.energy >= 0.6 and rng.random() < 0.2 and beats >= 3:  # a triplet skip into beat 3
+    if rng.random() < bar.energy * 0.5 - 0.1 and beats >= 3:  # a skip note into beat 3, likelier when up
         events.append((7, 0.9, line[1], 62))
     return events
 
@@ -216,17 +217,18 @@ def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str 
     style = ctx.traits.bass_style if role == "bass" else "sustained"
     fn = STYLES.get(style, _root_fifth)
     center = CENTER.get(style, 38) - (7 if role == "sub_bass" else 0)
-    notes: list[Note] = []
+    notes: list[Raw] = []
     for bar in ctx.active_bars(role):
         for step, length, pitch, vel in fn(ctx, bar, _kicks(ctx, bar), rng, center):
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
-            notes.append(Note(bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
-    notes.sort(key=lambda n: (n.start, n.pitch))
-    notes = ctx.humanizer(0.6).apply(notes, rng, "bass")
+            notes.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
+    notes.sort(key=lambda n: (n[0], n[2]))
+    humanized = ctx.humanizer(0.6).apply(notes, rng, role)
     # keep notes monophonic after humanization: cut each at the next one's start
+    humanized.sort(key=lambda n: (n.start, n.pitch))
     mono: list[Note] = []
-    for i, n in enumerate(notes):
-        nxt = notes[i + 1].start if i + 1 < len(notes) else None
+    for i, n in enumerate(humanized):
+        nxt = humanized[i + 1].start if i + 1 < len(humanized) else None
         dur = min(n.duration, nxt - n.start - 0.01) if nxt is not None and nxt > n.start + 0.02 else n.duration
         if nxt is not None and nxt <= n.start + 0.02:
             continue

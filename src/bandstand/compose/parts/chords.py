@@ -9,7 +9,8 @@ import random
 from collections.abc import Callable
 
 from bandstand.compose.parts.context import Bar, PartContext
-from bandstand.score import ControlChange, Note, Track
+from bandstand.compose.parts.groove import Raw
+from bandstand.score import ControlChange, Track
 
 # A comp hit inside a bar: (step, length in steps, velocity, pitches)
 Hit = tuple[float, float, int, tuple[int, ...]]
@@ -45,7 +46,12 @@ def _sustained(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random
 def _jazz(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     rootless = voicing[1:] if len(voicing) >= 4 else voicing  # the bass has the root
     cells = JAZZ_CELLS[: 3 + round(bar.energy * 3)]
-    return [(s, ln, rng.randint(62, 86), rootless) for s, ln in rng.choice(cells)]
+    hits = {s: ln for s, ln in rng.choice(cells)}
+    if bar.energy >= 0.7:  # busier comping when the band is up: a second cell, overlaps dropped
+        for s, ln in rng.choice(cells):
+            if all(abs(s - t) >= 2 for t in hits):
+                hits[s] = ln
+    return [(s, ln, rng.randint(62, 86), rootless) for s, ln in sorted(hits.items())]
 
 
 def _skank(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
@@ -117,7 +123,7 @@ def generate_chords(ctx: PartContext, rng: random.Random, program: int, role: st
                     style: str | None = None) -> tuple[Track, str]:
     name = style or ctx.traits.comp_style
     comp = COMPS.get(name, _sustained)
-    notes: list[Note] = []
+    notes: list[Raw] = []
     bars = ctx.active_bars(role)
     for bar in bars:
         voicing = bar.chord.pitches
@@ -127,11 +133,11 @@ def generate_chords(ctx: PartContext, rng: random.Random, program: int, role: st
             v = max(1, min(127, round(vel * (0.78 + 0.3 * bar.energy))))
             dur = max(0.05, min(length, ctx.steps - step) * 0.25)
             for p in pitches:
-                notes.append(Note(bar.start + step * 0.25, dur, p, v))
-    notes.sort(key=lambda n: (n.start, n.pitch))
-    notes = ctx.humanizer(0.5).apply(notes, rng, "chords")
+                notes.append((bar.start + step * 0.25, dur, p, v))
+    notes.sort(key=lambda n: (n[0], n[2]))
+    played = ctx.humanizer(0.5).apply(notes, rng, "chords")
     track = Track(name="Chords" if role == "chords" else role.replace("_", " ").title(), role=role,
-                  program=program, notes=notes)
+                  program=program, notes=played)
     if program in KEYS_PROGRAMS and name not in ("house_chops", "offbeat_skank", "stabs", "arpeggiated"):
         track.controls = pedal(bars, ctx.beats_per_bar)
     return track, name

@@ -51,6 +51,7 @@ class DrumFamily:
     hat_rolls: bool = False
     comping_snare: bool = False  # jazz: seeded snare comping
     crash: bool = True
+    steady_kick: bool = False  # the kick keeps going through fills (four-on-the-floor, dembow)
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
@@ -82,7 +83,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "xo.oxo.oxo.oxo.o", lo=0.72),
         _l(SHAKER, "ogogogogogogogog", lo=0.4),
         _l(RIDE, "..x...x...x...x.", lo=0.88),
-    ), fill="snare_roll"),
+    ), fill="snare_roll", steady_kick=True),
     "two_step": DrumFamily("two_step", (
         _l(KICK, "X.........X.....", "X......X...x...."),
         _l(SNARE, "....X.......X...", lo=0.15),
@@ -124,7 +125,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", lo=0.3),
         _l(RIM, "..o...o...o...o.", lo=0.65),
         _l(OPEN_HAT, "..............o.", lo=0.8),
-    ), fill="snare_roll"),
+    ), fill="snare_roll", steady_kick=True),
     "afrobeat": DrumFamily("afrobeat", (
         _l(KICK, "X.....x...X..x..", "X.....x.X.....x."),
         _l(RIM, "...x..x....x..x.", lo=0.15),
@@ -221,6 +222,8 @@ def kick_steps(fam: DrumFamily, energy: float, bar_in_phrase: int, steps: int,
     bass so the bass can lock to the kick without seeing the drum part.
     Kicks inside the fill (the last `fill_steps` sixteenths) are left to the fill."""
     hits: dict[int, int] = {}
+    if fam.steady_kick:
+        fill_steps = 0
     for layer in fam.layers:
         if layer.note != KICK or not layer.min_energy <= energy < layer.max_energy:
             continue

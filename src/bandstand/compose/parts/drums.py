@@ -22,7 +22,8 @@ from bandstand.compose.parts.drum_patterns import (
     family,
     fill_length,
 )
-from bandstand.score import Note, Track
+from bandstand.compose.parts.groove import Raw
+from bandstand.score import Track
 
 HIT = 0.2  # drum note length in beats (drums ignore note-off, readers want one)
 HATS = (CLOSED_HAT, OPEN_HAT)
@@ -32,27 +33,28 @@ def _vel(base: int, energy: float) -> int:
     return max(1, min(127, round(base * (0.72 + 0.38 * energy))))
 
 
-def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Note]) -> None:
+def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -> None:
     e = bar.energy
     for layer in fam.layers:
         if not layer.min_energy <= e < layer.max_energy:
             continue
         pattern = layer.pattern_for(bar.bar_in_phrase)
-        for step in range(until):
+        last = steps if fam.steady_kick and layer.note == KICK else until
+        for step in range(last):
             ch = pattern[step % len(pattern)]
             if ch != ".":
-                out.append(Note(bar.start + step * 0.25, HIT, layer.note, _vel(STEP_VELOCITY[ch], e)))
+                out.append((bar.start + step * 0.25, HIT, layer.note, _vel(STEP_VELOCITY[ch], e)))
 
 
-def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Note]) -> None:
+def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw]) -> None:
     table = FILLS[fam.fill]
     hits = table.get(length) or table[max(table)]
     first = steps - length
     for offset, note, ch in hits:
-        out.append(Note(bar.start + (first + offset) * 0.25, HIT, note, _vel(STEP_VELOCITY[ch], bar.energy)))
+        out.append((bar.start + (first + offset) * 0.25, HIT, note, _vel(STEP_VELOCITY[ch], bar.energy)))
 
 
-def _build_roll(bar: Bar, steps: int, out: list[Note]) -> None:
+def _build_roll(bar: Bar, steps: int, out: list[Raw]) -> None:
     """A snare roll that doubles its rate every bar over the last four bars of a build."""
     left = bar.bars_in_section - bar.bar_in_section  # 4, 3, 2, 1
     per_beat = {4: 1, 3: 2, 2: 4, 1: 4}.get(left, 1)
@@ -61,48 +63,53 @@ def _build_roll(bar: Bar, steps: int, out: list[Note]) -> None:
     for i in range(count):
         t = i * span / count
         ramp = (4 - left + t / span) / 4
-        out.append(Note(bar.start + t, HIT, SNARE, max(1, min(127, round(45 + 75 * ramp)))))
+        out.append((bar.start + t, HIT, SNARE, max(1, min(127, round(45 + 75 * ramp)))))
     if left == 1:  # last beat in 32nds
         for i in range(8):
-            out.append(Note(bar.start + span - 1.0 + i * 0.125, HIT * 0.5, SNARE, min(127, 100 + i * 3)))
+            out.append((bar.start + span - 1.0 + i * 0.125, HIT * 0.5, SNARE, min(127, 100 + i * 3)))
 
 
-def _hat_roll(bar: Bar, rng: random.Random, notes: list[Note]) -> list[Note]:
+def _hat_roll(bar: Bar, rng: random.Random, notes: list[Raw]) -> list[Raw]:
     """Trap hi-hat roll: one beat of the bar re-cut into 16th triplets or 32nds, rising."""
     beat = rng.choice((1, 3, 3, 2))
     div = rng.choice((6, 8, 8, 12))
     t0 = bar.start + beat
-    kept = [n for n in notes if not (n.pitch in HATS and t0 - 1e-6 <= n.start < t0 + 1.0 - 1e-6)]
+    kept = [n for n in notes if not (n[2] in HATS and t0 - 1e-6 <= n[0] < t0 + 1.0 - 1e-6)]
     for i in range(div):
-        kept.append(Note(t0 + i / div, 0.5 / div, CLOSED_HAT, _vel(round(60 + 55 * i / div), bar.energy)))
+        kept.append((t0 + i / div, 0.5 / div, CLOSED_HAT, _vel(round(60 + 55 * i / div), bar.energy)))
     return kept
 
 
-def _jazz_comping(bar: Bar, rng: random.Random, steps: int, out: list[Note]) -> None:
-    """Comping snare on swung eighths, an occasional kick 'bomb' at higher energy."""
+def _jazz_comping(bar: Bar, rng: random.Random, steps: int, out: list[Raw]) -> None:
+    """Comping snare on swung eighths (more of it as the energy rises), ride skips and
+    an occasional kick 'bomb' when the band is up."""
     offbeats = [s for s in range(2, steps, 4)] + [s for s in range(4, steps, 8)]
-    for _ in range(rng.choice((0, 1, 1, 2, 2, 3))):
+    for _ in range(max(0, round(bar.energy * 5 + rng.uniform(-1.5, 1.0)))):
         step = rng.choice(offbeats)
-        out.append(Note(bar.start + step * 0.25, HIT, SNARE, rng.randint(32, 62)))
+        out.append((bar.start + step * 0.25, HIT, SNARE, rng.randint(32, 62)))
+    if bar.energy >= 0.7:
+        for step in (2, 10):
+            if step < steps and rng.random() < (bar.energy - 0.55) * 2:
+                out.append((bar.start + step * 0.25, HIT, RIDE, rng.randint(58, 76)))
     if bar.energy > 0.6 and rng.random() < 0.25:
-        out.append(Note(bar.start + rng.choice(offbeats) * 0.25, HIT, KICK, rng.randint(70, 90)))
+        out.append((bar.start + rng.choice(offbeats) * 0.25, HIT, KICK, rng.randint(70, 90)))
 
 
-def _ghosts(bar: Bar, rng: random.Random, dial: float, steps: int, out: list[Note]) -> None:
+def _ghosts(bar: Bar, rng: random.Random, dial: float, steps: int, out: list[Raw]) -> None:
     """Rhythmic dial above 0.5: seeded ghost snares on sixteenth off-beats."""
     chance = (dial - 0.5) * 0.35
     for step in range(1, steps, 2):
         if rng.random() < chance:
-            out.append(Note(bar.start + step * 0.25, HIT, SNARE, rng.randint(28, 46)))
+            out.append((bar.start + step * 0.25, HIT, SNARE, rng.randint(28, 46)))
 
 
 def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
     fam = family(ctx.traits.drum_family)
     steps = ctx.steps
-    notes: list[Note] = []
+    notes: list[Raw] = []
     prev_energy = 0.0
     for bar in ctx.active_bars("drums"):
-        out: list[Note] = []
+        out: list[Raw] = []
         fill = fill_length(bar.energy) if bar.section_end else 0
         phrase_fill = (not fill and bar.bar_in_section % 8 == 7 and bar.bar_in_section < bar.bars_in_section - 1
                        and rng.random() < 0.5)
@@ -111,7 +118,7 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
         building = bar.kind == "build" and bar.bars_in_section - bar.bar_in_section <= 4
         _layers(fam, bar, steps, steps - fill, out)
         if building:
-            out = [n for n in out if n.pitch != SNARE and n.pitch != CLAP]
+            out = [n for n in out if n[2] != SNARE and n[2] != CLAP]
             _build_roll(bar, steps, out)
         elif fill:
             _fill(fam, bar, steps, fill, out)
@@ -123,14 +130,14 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
             _ghosts(bar, rng, ctx.rhythmic_dial, steps, out)
         lift = bar.energy - prev_energy
         if fam.crash and bar.index > 0 and bar.bar_in_section == 0 and (bar.energy >= 0.5 or lift >= 0.25):
-            out.append(Note(bar.start, 1.0, CRASH, _vel(110, bar.energy)))
+            out.append((bar.start, 1.0, CRASH, _vel(110, bar.energy)))
         elif not fam.crash and bar.index > 0 and bar.bar_in_section == 0 and bar.energy >= 0.5:
-            out.append(Note(bar.start, 1.0, RIDE, _vel(100, bar.energy)))
+            out.append((bar.start, 1.0, RIDE, _vel(100, bar.energy)))
         notes.extend(out)
         prev_energy = bar.energy
     if ctx.only_kick:
-        notes = [n for n in notes if n.pitch == KICK]
-    notes.sort(key=lambda n: (n.start, n.pitch))
-    notes = ctx.humanizer().apply(notes, rng, "drums", per_note_key=True)
-    track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=notes)
+        notes = [n for n in notes if n[2] == KICK]
+    notes.sort(key=lambda n: (n[0], n[2]))
+    played = ctx.humanizer().apply(notes, rng, "drums", per_note_key=True)
+    track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=played)
     return track, fam.name

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 
 from bandstand.score import Note
 
+# A note before humanization: (start, duration, pitch, velocity) — plain tuples keep generation fast.
+Raw = tuple[float, float, int, int]
+
 
 @dataclass(frozen=True, slots=True)
 class GrooveTemplate:
@@ -75,9 +78,9 @@ class Humanizer:
     def ms_to_beats(self, ms: float) -> float:
         return ms / 1000.0 * self.tempo / 60.0
 
-    def apply(self, notes: list[Note], rng: random.Random, role: str,
+    def apply(self, notes: list[Raw], rng: random.Random, role: str,
               per_note_key: bool = False, swing: bool = True) -> list[Note]:
-        """Swung, humanized copies of `notes` (order kept). With `per_note_key`
+        """Swung, humanized `Note`s from raw notes (order kept). With `per_note_key`
         the lay-back is looked up by pitch (drum voices), else by `role`."""
         tpl = self.template
         spread = self.ms_to_beats(tpl.timing_ms) * self.amount
@@ -86,11 +89,15 @@ class Humanizer:
         unit = tpl.swing_unit
         out: list[Note] = []
         gauss = rng.gauss
-        for n in notes:
-            start = swing_time(n.start, self.swing, unit) if swing else n.start
-            lay = self.ms_to_beats(tpl.lay_back_ms.get(str(n.pitch), 0.0)) if per_note_key else role_lay
-            jitter = max(-2.5 * spread, min(2.5 * spread, gauss(0.0, spread))) if spread else 0.0
-            start = max(0.0, start + lay + jitter)
-            vel = n.velocity + (round(gauss(0.0, vel_sd)) if vel_sd else 0)
-            out.append(Note(start, n.duration, n.pitch, max(1, min(127, vel))))
+        lays = {int(k): self.ms_to_beats(v) for k, v in tpl.lay_back_ms.items() if k.isdigit()}
+        do_swing = swing and self.swing > 0.0
+        limit = 2.5 * spread
+        for start, dur, pitch, vel in notes:
+            if do_swing:
+                start = swing_time(start, self.swing, unit)
+            lay = lays.get(pitch, 0.0) if per_note_key else role_lay
+            jitter = max(-limit, min(limit, gauss(0.0, spread))) if spread else 0.0
+            start = start + lay + jitter
+            v = vel + (round(gauss(0.0, vel_sd)) if vel_sd else 0)
+            out.append(Note(start if start > 0.0 else 0.0, dur, pitch, 1 if v < 1 else 127 if v > 127 else v))
         return out

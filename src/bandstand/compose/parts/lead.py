@@ -17,7 +17,8 @@ import zlib
 from dataclasses import dataclass
 
 from bandstand.compose.parts.context import Bar, PartContext
-from bandstand.score import Note, Track
+from bandstand.compose.parts.groove import Raw
+from bandstand.score import Track
 
 Cell = tuple[tuple[float, float], ...]  # (onset beat, length beats)
 
@@ -86,12 +87,16 @@ def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...],
         if onset >= beats:
             break
         if i > 0:
-            idx += contour[(i - 1) % len(contour)] if contour else 0
-        idx = max(0, min(len(ladder) - 1, idx))
+            step = contour[(i - 1) % len(contour)] if contour else 0
+            if not 0 <= idx + step < len(ladder):  # at the edge of the register the line turns back
+                step = -step
+            idx = max(0, min(len(ladder) - 1, idx + step))
         pitch = ladder[idx]
         if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0:
             pitch = _snap(pitch, bar.chord.pcs)
-        out.append((onset, min(length, beats - onset), max(lo, min(hi, pitch))))
+            if not lo <= pitch <= hi:
+                pitch += 12 if pitch < lo else -12
+        out.append((onset, min(length, beats - onset), pitch))
     if bebop and len(out) >= 3:  # chromatic approach into beat 3
         for j, (onset, length, _) in enumerate(out):
             if abs(onset - 1.5) < 1e-6 and j + 1 < len(out):
@@ -111,38 +116,46 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
     ladder = [p for p in range(lo, hi + 1) if p % 12 in ctx.scale]
     base = rng.getrandbits(32)
     motifs: dict[str, Motif] = {}
-    notes: list[Note] = []
-    anchor = _nearest_index(ladder, (lo + hi) // 2)
+    notes: list[Raw] = []
+    centre = _nearest_index(ladder, (lo + hi) // 2)
+    anchor = centre
     offset = 2.0 if role == "counter_melody" else 0.0  # the counter-melody answers in the gaps
     for bar in ctx.active_bars(role):
         if bar.kind not in motifs:
             motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), style)
         motif = motifs[bar.kind]
         op = motif.plan[bar.bar_in_section % 4]
-        if bar.bar_in_section % 4 == 0:  # each phrase restarts near the middle of the register
-            anchor = _nearest_index(ladder, _snap(ladder[anchor], bar.chord.pcs))
-        rhythm, contour, start = motif.rhythm, motif.contour, anchor
+        # every phrase starts from home (the register's centre, a chord tone); the
+        # repetition and variation restate the motif from there, the sequence moves it
+        home = _nearest_index(ladder, _snap(ladder[centre + (2 if bar.bar_in_section % 8 >= 4 else 0)],
+                                            bar.chord.pcs))
+        rhythm, contour, start = motif.rhythm, motif.contour, home
         if op == "sequence":
-            start = anchor + rng.choice((2, -2, 1))
+            start = home + rng.choice((2, -2, 1))
         elif op == "variation":
             rhythm = motif.answer
             contour = motif.contour[:-1] + tuple(-c for c in motif.contour[-1:])
         elif op == "cadence":
+            start = anchor
             rhythm = tuple((o, ln) for o, ln in motif.rhythm if o < 2.0) or motif.rhythm[:1]
             last_on, _ = rhythm[-1]
             rhythm = (*rhythm[:-1], (last_on, max(1.0, 3.0 - last_on)))  # land and hold, then breathe
         if bar.energy < 0.35 and len(rhythm) > 2:
             rhythm = rhythm[::2]
         events = _realise(ctx, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop")
+        if op == "cadence" and events:  # the phrase lands on the root or third
+            onset, length, pitch = events[-1]
+            landed = _snap(pitch, (bar.chord.root, bar.chord.third))
+            events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
         if role == "counter_melody":
             events = [(o + offset, ln, p) for o, ln, p in events if o + offset < ctx.beats_per_bar][:2]
         for onset, length, pitch in events:
             accent = 10 if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0 else 0
             vel = round((84 + accent) * (0.78 + 0.3 * bar.energy)) - (14 if role == "counter_melody" else 0)
-            notes.append(Note(bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
+            notes.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
         if events:
             anchor = _nearest_index(ladder, events[-1][2])
-    notes.sort(key=lambda n: (n.start, n.pitch))
-    notes = ctx.humanizer(0.7).apply(notes, rng, role)
+    notes.sort(key=lambda n: (n[0], n[2]))
+    played = ctx.humanizer(0.7).apply(notes, rng, role)
     name = "Lead" if role == "lead" else "Counter Melody"
-    return Track(name=name, role=role, program=program, notes=notes), style
+    return Track(name=name, role=role, program=program, notes=played), style

@@ -20,7 +20,8 @@ from bandstand.compose.parts.drum_patterns import (
     STEP_VELOCITY,
     TAMBOURINE,
 )
-from bandstand.score import ControlChange, Note, Track
+from bandstand.compose.parts.groove import Raw
+from bandstand.score import ControlChange, Track
 
 PAD_LOW = 52
 
@@ -45,7 +46,7 @@ def _pad_voicing(pitches: tuple[int, ...]) -> tuple[int, ...]:
 
 def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
     bars = ctx.active_bars("pad")
-    notes: list[Note] = []
+    notes: list[Raw] = []
     ccs: list[ControlChange] = []
     spans: list[tuple[float, float, Bar]] = []
     for bar in bars:  # merge held chords
@@ -59,21 +60,23 @@ def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Tr
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
         for p in _pad_voicing(bar.chord.pitches):
-            notes.append(Note(start, length - 0.05, p, vel))
+            notes.append((start, length - 0.05, p, vel))
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)
         points = max(4, int(length * 2))
-        for i in range(points):  # swell up over the first 40 %, ease back after
+        crest = rng.uniform(0.3, 0.5)  # where the swell peaks, varied per chord
+        for i in range(points):  # swell up to the crest, ease back after
             x = i / points
-            level = floor + (peak - floor) * (x / 0.4 if x < 0.4 else 1.0 - 0.35 * (x - 0.4) / 0.6)
+            level = floor + (peak - floor) * (x / crest if x < crest else 1.0 - 0.35 * (x - crest) / (1 - crest))
             ccs.append(ControlChange(start + x * length, 11, max(0, min(127, round(level)))))
-    track = Track(name="Pad", role="pad", program=program, notes=notes, controls=ccs)
+    played = ctx.humanizer(0.3).apply(notes, rng, "pad", swing=False)
+    track = Track(name="Pad", role="pad", program=program, notes=played, controls=ccs)
     return track, "sustained_swells"
 
 
 def generate_percussion(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
     layers = PERCUSSION.get(ctx.traits.drum_family, DEFAULT_PERCUSSION)
-    notes: list[Note] = []
+    raw: list[Raw] = []
     for bar in ctx.active_bars("percussion"):
         for i, (note, pattern) in enumerate(layers):
             if bar.energy < 0.3 + 0.15 * i:
@@ -82,6 +85,6 @@ def generate_percussion(ctx: PartContext, rng: random.Random, program: int) -> t
                 ch = pattern[step % len(pattern)]
                 if ch != "." and rng.random() < 0.92:
                     vel = round(STEP_VELOCITY[ch] * (0.6 + 0.35 * bar.energy))
-                    notes.append(Note(bar.start + step * 0.25, 0.2, note, max(1, min(127, vel))))
-    notes = ctx.humanizer().apply(notes, rng, "percussion")
+                    raw.append((bar.start + step * 0.25, 0.2, note, max(1, min(127, vel))))
+    notes = ctx.humanizer().apply(raw, rng, "percussion")
     return Track(name="Percussion", role="percussion", program=program, is_drum=True, notes=notes), "hand_percussion"

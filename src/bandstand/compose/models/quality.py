@@ -1,0 +1,35 @@
+"""Stage 7's verdict: a `QualityScore` (four axes in 0–1 with the measured
+numbers behind them) and the `GateResult` that decides whether the song
+passes or which stage must be regenerated."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+AXES = ("harmony", "rhythm", "arrangement", "vibe")
+
+
+class QualityScore(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    axes: dict[str, float] = Field(description="harmony, rhythm, arrangement, vibe — each 0..1")
+    metrics: dict[str, float | None] = Field(
+        description="the measured numbers (rates, correlations, similarities); None when not measurable")
+    metric_scores: dict[str, float] = Field(description="each measured number mapped onto 0..1")
+    notes: list[str] = Field(default_factory=list, description="why a number could not be measured, etc.")
+
+    @property
+    def mean(self) -> float:
+        return sum(self.axes.values()) / len(self.axes) if self.axes else 0.0
+
+    def axis(self, name: str) -> float:
+        return self.axes[name]
+
+
+class GateResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    passed: bool
+    failing_axes: list[str]
+    responsible_stage: int = Field(ge=0, le=8, description="0 when passed; else the stage to regenerate")
+    reason: str

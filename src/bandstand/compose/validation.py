@@ -1,0 +1,321 @@
+"""Stage 7 — validation: measure the assembled song and gate it.
+
+Four axes, each the mean of measured numbers mapped onto 0–1:
+
+- harmony: in-scale rate (pitched notes whose pitch class is in the key's
+  scale, judged against what the harmonic dial allows), in-harmony rate
+  (in the scale or in the chord sounding in that bar), chord-tone rate on
+  strong beats (bass and melody notes starting on beats 1 and 3);
+- rhythm: kick/bass lock (kicks answered by a bass onset within a 32nd, or
+  bass onsets that land on a kick, whichever is higher, against what the bass
+  style aims for) and groove consistency (each drum bar's 16-step onset
+  vector against its section's average, cosine);
+- arrangement: energy ↔ density correlation (Pearson, per bar, the plan's
+  energy against notes started) and section contrast (adjacent sections
+  differing in density or roles);
+- vibe: fidelity to the intent — tempo, key (Krumhansl–Schmuckler on the
+  pitched notes: the intended key ranked first, or its relative), genre
+  (kick and backbeat placement against the drum family's template, swing
+  measured from the off-beats against the genre's, tempo inside the genre's
+  range or its half/double).
+
+The gate passes when no axis is below 0.5 and the mean is at least 0.7;
+otherwise it names the stage whose output the weakest number measures.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from statistics import fmean
+
+from bandstand.compose.lexicon import GenreTraits, primary_genre
+from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.models.harmony import HarmonyPlan
+from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.quality import AXES, GateResult, QualityScore
+from bandstand.compose.parts.drum_patterns import CLAP, KICK, RIM, SNARE, family, kick_steps
+from bandstand.compose.parts.groove import groove
+from bandstand.errors import TheoryError
+from bandstand.score import Note, Song
+from bandstand.theory import detect_key, get_scale
+
+__all__ = ["AXIS_MIN", "MEAN_MIN", "METRIC_STAGE", "evaluate_quality", "gate"]
+
+AXIS_MIN, MEAN_MIN = 0.5, 0.7
+TOL = 0.125  # beats: a 32nd note either side counts as together
+MELODIC_ROLES = frozenset({"bass", "lead", "counter_melody", "sub_bass"})
+BASS_ROLES = frozenset({"bass", "sub_bass"})
+BACKBEAT = frozenset({SNARE, CLAP, RIM})
+# What share of kick/bass lock each bass style aims for (tumbao and house bass play around the kick).
+EXPECTED_LOCK: dict[str, float] = {"tumbao": 0.4, "synth_pulse": 0.5, "syncopated_funk": 0.7, "reggae": 0.7}
+# Which stage produced what a metric measures: the stage to regenerate when it fails.
+METRIC_STAGE: dict[str, int] = {
+    "in_scale_rate": 2, "in_harmony_rate": 4, "chord_tone_rate_strong": 4,
+    "kick_bass_lock": 4, "groove_consistency": 4,
+    "energy_density_corr": 3, "section_contrast": 3,
+    "tempo_fidelity": 6, "key_fidelity": 2, "genre_fidelity": 4,
+}
+AXIS_METRICS: dict[str, tuple[str, ...]] = {
+    "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong"),
+    "rhythm": ("kick_bass_lock", "groove_consistency"),
+    "arrangement": ("energy_density_corr", "section_contrast"),
+    "vibe": ("tempo_fidelity", "key_fidelity", "genre_fidelity"),
+}
+
+
+def _clamp(x: float) -> float:
+    return max(0.0, min(1.0, x))
+
+
+def _ramp(value: float, zero: float, full: float) -> float:
+    """0 at `zero`, 1 at `full`, linear between."""
+    return _clamp((value - zero) / (full - zero))
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(x * x for x in b))
+    return sum(x * y for x, y in zip(a, b, strict=True)) / (na * nb) if na and nb else 0.0
+
+
+def _pearson(xs: list[float], ys: list[float]) -> float | None:
+    if len(xs) < 3:
+        return None
+    mx, my = fmean(xs), fmean(ys)
+    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
+    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
+    if sx < 1e-9 or sy < 1e-9:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (sx * sy)
+
+
+class _View:
+    """The song cut into what the measures need: pitched notes, kicks, bass onsets, per-bar chords."""
+
+    def __init__(self, song: Song, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> None:
+        self.bpb = song.beats_per_bar
+        self.bars = arrangement.total_bars
+        self.pitched = [(t.role, n) for t in song.tracks if not t.is_drum for n in t.notes]
+        self.drums = sorted((n for t in song.tracks if t.is_drum for n in t.notes), key=lambda n: n.start)
+        self.kicks = [n.start for n in self.drums if n.pitch in (KICK, 35)]
+        self.bass = sorted(n.start for t in song.tracks if t.role in BASS_ROLES for n in t.notes)
+        chords = harmony.chords
+        self.chord_pcs = [frozenset(chords[arrangement.chord_index_at(b + 1) % len(chords)].pitch_classes)
+                          for b in range(self.bars)] if chords else [frozenset()] * self.bars
+        self.all_notes = [n for t in song.tracks for n in t.notes]
+
+    def bar_of(self, beat: float) -> int:
+        return min(self.bars - 1, max(0, int((beat + TOL) // self.bpb)))
+
+
+def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict[str, float]) -> None:
+    scale = frozenset(harmony.scale_pitch_classes)
+    notes = v.pitched
+    if not notes:
+        m["in_scale_rate"] = m["in_harmony_rate"] = m["chord_tone_rate_strong"] = None
+        s["in_scale_rate"] = s["in_harmony_rate"] = s["chord_tone_rate_strong"] = 1.0
+        return
+    in_scale = sum(1 for _, n in notes if n.pitch % 12 in scale) / len(notes)
+    in_harm = sum(1 for _, n in notes if n.pitch % 12 in scale or n.pitch % 12 in v.chord_pcs[v.bar_of(n.start)])
+    in_harm_rate = in_harm / len(notes)
+    strong = [n for role, n in notes if role in MELODIC_ROLES and _on_strong_beat(n.start, v.bpb)]
+    ct = sum(1 for n in strong if n.pitch % 12 in v.chord_pcs[v.bar_of(n.start)]) / len(strong) if strong else None
+    expected_scale = 0.95 - 0.45 * harmony.harmonic_dial  # colour chords are allowed to leave the scale
+    m["in_scale_rate"], m["in_harmony_rate"], m["chord_tone_rate_strong"] = in_scale, in_harm_rate, ct
+    s["in_scale_rate"] = _clamp(in_scale / expected_scale)
+    s["in_harmony_rate"] = _ramp(in_harm_rate, 0.6, 0.92)
+    s["chord_tone_rate_strong"] = 1.0 if ct is None else _ramp(ct, 0.3, 0.75)
+
+
+def _on_strong_beat(t: float, bpb: float) -> bool:
+    pos = t % bpb
+    strong = (0.0, bpb / 2) if bpb >= 4 else (0.0,)
+    return any(abs(pos - b) <= TOL or abs(pos - b - bpb) <= TOL for b in strong)
+
+
+def _near(sorted_times: list[float], t: float) -> bool:
+    i = bisect_left(sorted_times, t - TOL)
+    return i < len(sorted_times) and sorted_times[i] <= t + TOL
+
+
+def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: int,
+            m: dict[str, float | None], s: dict[str, float], notes: list[str]) -> None:
+    bass_bars = {v.bar_of(t) for t in v.bass}
+    kick_bars = {v.bar_of(t) for t in v.kicks}
+    both = bass_bars & kick_bars
+    kicks = [t for t in v.kicks if v.bar_of(t) in both]
+    bass = [t for t in v.bass if v.bar_of(t) in both]
+    if kicks and bass:
+        coverage = sum(1 for k in kicks if _near(bass, k)) / len(kicks)
+        precision = sum(1 for b in bass if _near(v.kicks, b)) / len(bass)
+        lock = max(coverage, precision)
+        m["kick_bass_coverage"], m["kick_bass_precision"], m["kick_bass_lock"] = coverage, precision, lock
+        s["kick_bass_lock"] = _clamp(lock / EXPECTED_LOCK.get(traits.bass_style, 0.8))
+    else:
+        m["kick_bass_lock"] = None
+        s["kick_bass_lock"] = 1.0
+        notes.append("kick/bass lock not measurable: no bar has both kick and bass")
+    sims: list[float] = []
+    step_len = v.bpb / steps
+    for sec in arrangement.sections:
+        vectors: list[list[float]] = []
+        for b in range(sec.start_bar - 1, sec.start_bar - 1 + sec.bars):
+            vec = [0.0] * steps
+            lo, hi = b * v.bpb, (b + 1) * v.bpb
+            for n in v.drums:
+                if lo - TOL <= n.start < hi - TOL:
+                    vec[min(steps - 1, max(0, round((n.start - lo) / step_len)))] += 1.0
+            if any(vec):
+                vectors.append(vec)
+        if len(vectors) >= 2:
+            mean = [fmean(col) for col in zip(*vectors, strict=True)]
+            sims.extend(_cosine(vec, mean) for vec in vectors)
+    consistency = fmean(sims) if sims else None
+    m["groove_consistency"] = consistency
+    s["groove_consistency"] = 1.0 if consistency is None else _ramp(consistency, 0.45, 0.8)
+
+
+def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | None], s: dict[str, float],
+                 notes: list[str]) -> None:
+    density = [0.0] * v.bars
+    for n in v.all_notes:
+        density[v.bar_of(n.start)] += 1.0
+    energy = list(arrangement.bar_energy[: v.bars])
+    r = _pearson(energy, density[: len(energy)])
+    m["energy_density_corr"] = r
+    if r is None:
+        notes.append("energy/density correlation not measurable: energy or density is flat")
+    s["energy_density_corr"] = 1.0 if r is None else _ramp(r, 0.0, 0.6)
+    secs = arrangement.sections
+    if len(secs) < 2:
+        m["section_contrast"] = None
+        s["section_contrast"] = 1.0
+        notes.append("section contrast not measurable: one section")
+        return
+    per_sec = [fmean(density[sec.start_bar - 1: sec.start_bar - 1 + sec.bars]) for sec in secs]
+    contrasts = []
+    for i in range(len(secs) - 1):
+        a, b = per_sec[i], per_sec[i + 1]
+        dens = abs(a - b) / max(a, b, 1e-9)
+        ra, rb = set(secs[i].roles), set(secs[i + 1].roles)
+        roles = 1 - len(ra & rb) / max(1, len(ra | rb))
+        contrasts.append(max(dens, roles))
+    contrast = fmean(contrasts)
+    m["section_contrast"] = contrast
+    s["section_contrast"] = _ramp(contrast, 0.0, 0.2)
+
+
+def _template(traits: GenreTraits, steps: int, notes: frozenset[int]) -> list[float]:
+    fam = family(traits.drum_family)
+    vec = [0.0] * steps
+    if KICK in notes:
+        for step, _ in kick_steps(fam, 0.9, 0, steps):
+            vec[step] += 1.0
+    for layer in fam.layers:
+        if layer.note in notes and layer.note != KICK and layer.min_energy <= 0.9 < layer.max_energy:
+            for step in range(steps):
+                if layer.patterns[0][step % len(layer.patterns[0])] in "Xx":
+                    vec[step] += 1.0
+    return vec
+
+
+def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: GenreTraits, steps: int,
+          m: dict[str, float | None], s: dict[str, float], notes: list[str]) -> None:
+    m["tempo"] = song.tempo
+    s["tempo_fidelity"] = _clamp(1.0 - abs(song.tempo - intent.tempo) / (0.1 * intent.tempo))
+    m["tempo_fidelity"] = s["tempo_fidelity"]
+    key_score = 1.0
+    pitched = [(n.pitch, n.duration) for _, n in v.pitched]
+    if pitched:
+        try:
+            est = detect_key(pitched)
+            scale = get_scale(f"{harmony.key} {harmony.mode}")
+            minor = scale.intervals[2] == 3 if len(scale.intervals) > 2 else False
+            wanted = [(k, c) for k, c in est.ranking if k.tonic_pc == scale.tonic_pc and k.is_minor == minor]
+            top_key, top = est.ranking[0]
+            if top_key.tonic_pc == scale.tonic_pc and top_key.is_minor == minor:
+                key_score = 1.0
+            elif set(top_key.scale.pitch_classes) == set(scale.pitch_classes) or (
+                    wanted and est.ranking.index(wanted[0]) <= 2):
+                key_score = 0.9
+            else:
+                key_score = _clamp(wanted[0][1] / top) if wanted and top > 0 else 0.0
+            m["key_detected_confidence"] = est.confidence
+        except TheoryError as exc:
+            notes.append(f"key not measurable: {exc.message}")
+    m["key_fidelity"] = key_score
+    s["key_fidelity"] = key_score
+    parts: list[float] = []
+    lo, hi = traits.tempo_range
+    bpm = intent.tempo
+    in_range = any(lo - 3 <= t <= hi + 3 for t in (bpm, bpm * 2, bpm / 2))
+    parts.append(1.0 if in_range else 0.6)
+    if v.drums:
+        kick_vec, back_vec = [0.0] * steps, [0.0] * steps
+        step_len = v.bpb / steps
+        for n in v.drums:
+            pos = round((n.start % v.bpb) / step_len) % steps
+            if n.pitch in (KICK, 35):
+                kick_vec[pos] += 1.0
+            elif n.pitch in BACKBEAT and n.velocity >= 60:
+                back_vec[pos] += 1.0
+        kick_sim = _cosine(kick_vec, _template(traits, steps, frozenset({KICK})))
+        back_t = _template(traits, steps, BACKBEAT)
+        back_sim = _cosine(back_vec, back_t) if any(back_t) and any(back_vec) else kick_sim
+        m["kick_template_similarity"], m["backbeat_template_similarity"] = kick_sim, back_sim
+        parts += [_ramp(kick_sim, 0.3, 0.8), _ramp(back_sim, 0.3, 0.8)]
+        swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, song.tempo)
+        if swing is not None:
+            m["swing_measured"] = swing
+            parts.append(_clamp(1.0 - max(0.0, abs(swing - traits.swing) - 0.06) / 0.15))
+    genre = fmean(parts)
+    m["genre_fidelity"] = genre
+    s["genre_fidelity"] = genre
+
+
+def _measured_swing(drums: list[Note], unit: float, tempo: float) -> float | None:
+    """Median delay of notes near the off-beats of `unit`, as a fraction of `unit`."""
+    delays = []
+    for n in drums:
+        pos = n.start / unit
+        k = math.floor(pos + 0.2)
+        if k % 2 == 1 and -0.2 <= pos - k <= 0.45:
+            delays.append(pos - k)
+    if len(delays) < 8:
+        return None
+    delays.sort()
+    return max(0.0, delays[len(delays) // 2])
+
+
+def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> QualityScore:
+    """Measure `song` on the four axes (see the module docstring)."""
+    traits = primary_genre(intent)
+    steps = max(1, round(song.beats_per_bar * 4))
+    view = _View(song, harmony, arrangement)
+    metrics: dict[str, float | None] = {}
+    scores: dict[str, float] = {}
+    notes: list[str] = []
+    _harmony(view, harmony, metrics, scores)
+    _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
+    _arrangement(view, arrangement, metrics, scores, notes)
+    _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
+    axes = {axis: round(fmean(scores[k] for k in AXIS_METRICS[axis]), 4) for axis in AXES}
+    clean = {k: (None if val is None else round(val, 4)) for k, val in metrics.items()}
+    return QualityScore(axes=axes, metrics=clean, metric_scores={k: round(x, 4) for k, x in scores.items()},
+                        notes=notes)
+
+
+def gate(score: QualityScore) -> GateResult:
+    """Pass when no axis is below 0.5 and the mean is at least 0.7; else name the stage to redo."""
+    failing = [a for a in AXES if score.axes.get(a, 0.0) < AXIS_MIN]
+    mean = score.mean
+    if not failing and mean >= MEAN_MIN:
+        return GateResult(passed=True, failing_axes=[], responsible_stage=0,
+                          reason=f"all axes ≥ {AXIS_MIN}, mean {mean:.2f} ≥ {MEAN_MIN}")
+    axis = min(failing or list(AXES), key=lambda a: score.axes.get(a, 0.0))
+    metric = min(AXIS_METRICS[axis], key=lambda k: score.metric_scores.get(k, 1.0))
+    why = (f"{', '.join(failing)} below {AXIS_MIN}" if failing else f"mean {mean:.2f} below {MEAN_MIN}")
+    return GateResult(passed=False, failing_axes=failing, responsible_stage=METRIC_STAGE[metric],
+                      reason=f"{why}; weakest: {metric} = {score.metric_scores.get(metric, 0.0):.2f} "
+                             f"(stage {METRIC_STAGE[metric]})")

@@ -1,0 +1,303 @@
+"""Stage 4 — parts: each generator against the musical facts it promises
+(drum families, fills, density following energy, bass locked to kick and
+harmony, walking lines, 808 glides, comping with pedal, motif-built leads,
+pad swells, humanization and swing), determinism, extra roles."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from statistics import fmean
+
+import pytest
+
+from bandstand.compose.harmony import build_harmony
+from bandstand.compose.parts import ROLES, build_context, generate_part
+from bandstand.compose.parts.drum_patterns import (
+    CLAP,
+    CLOSED_HAT,
+    CRASH,
+    KICK,
+    OPEN_HAT,
+    PEDAL_HAT,
+    RIDE,
+    SNARE,
+)
+from bandstand.compose.parts.groove import swing_time
+from bandstand.errors import InvalidInput
+
+from .musicfix import make_arrangement, make_intent
+
+
+def _song(genre: str, seed: int = 1, **kw):
+    intent = make_intent(genre, **kw)
+    harmony = build_harmony(intent, seed)
+    arrangement = make_arrangement(len(harmony.chords))
+    return intent, harmony, arrangement
+
+
+def _part(role: str, genre: str, seed: int = 5, **kw):
+    intent, harmony, arrangement = _song(genre, **kw)
+    return generate_part(role, intent, harmony, arrangement, seed), intent, harmony, arrangement
+
+
+def _bar_steps(notes, bar: int, pitch: int, tol: float = 0.06) -> set[int]:
+    """Sixteenth steps (0..15) of `pitch` hits in 0-based `bar`, when close to the grid."""
+    out = set()
+    for n in notes:
+        if n.pitch == pitch and bar * 4 - tol <= n.start < bar * 4 + 4 - tol:
+            pos = (n.start - bar * 4) * 4
+            if abs(pos - round(pos)) * 0.25 <= tol:
+                out.add(round(pos) % 16)
+    return out
+
+
+CHORUS = range(12, 19)  # 0-based bars of the first chorus in the test form (energy 0.9), fill bar excluded
+VERSE = range(4, 11)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("genre", ["trap", "house", "jazz", "neo-soul", "rock", "afrobeat", "bossa nova",
+                                   "drum & bass", "reggae", "reggaeton", "uk garage", "ambient", "funk"])
+def test_every_role_generates_valid_deterministic_parts(role, genre):
+    intent, harmony, arrangement = _song(genre)
+    a = generate_part(role, intent, harmony, arrangement, 11)
+    b = generate_part(role, intent, harmony, arrangement, 11)
+    assert a.track.notes == b.track.notes and a.track.controls == b.track.controls
+    assert a.track.pitch_bends == b.track.pitch_bends
+    assert a.track.notes, (role, genre)
+    assert a.stats.role == role and a.stats.note_count == len(a.track.notes)
+    assert a.track.is_drum == (role in ("drums", "percussion"))
+    end = arrangement.total_bars * 4
+    assert all(0 <= n.start < end + 0.1 for n in a.track.notes)
+    c = generate_part(role, intent, harmony, arrangement, 12)
+    assert c.track.notes != a.track.notes  # the seed matters (humanization at least)
+
+
+def test_unknown_role_is_refused():
+    intent, harmony, arrangement = _song("pop")
+    with pytest.raises(InvalidInput, match="unknown part role"):
+        generate_part("kazoo", intent, harmony, arrangement, 1)
+
+
+def test_parts_play_only_in_their_sections():
+    intent, harmony, arrangement = _song("pop")
+    lead = generate_part("lead", intent, harmony, arrangement, 3).track
+    assert all(12 * 4 - 0.1 <= n.start < 20 * 4 or 24 * 4 - 0.1 <= n.start < 32 * 4 for n in lead.notes)
+    pad = generate_part("pad", intent, harmony, arrangement, 3).track
+    assert any(n.start < 16 for n in pad.notes)  # the intro has the pad
+
+
+# --------------------------------------------------------------------------- drums
+
+
+def test_four_on_the_floor_with_open_hats_and_claps():
+    part, *_ = _part("drums", "house")
+    notes = part.track.notes
+    for bar in CHORUS:
+        assert _bar_steps(notes, bar, KICK) >= {0, 4, 8, 12}
+        assert {4, 12} <= _bar_steps(notes, bar, CLAP)
+    assert {2, 6, 10, 14} <= _bar_steps(notes, 13, OPEN_HAT, tol=0.08)
+
+
+def test_trap_half_time_snare_hat_rolls_and_sparse_kick():
+    part, *_ = _part("drums", "trap")
+    notes = part.track.notes
+    assert all(_bar_steps(notes, b, CLAP) == {8} for b in CHORUS)  # backbeat on 3 (half-time)
+    hats = sorted(n.start for n in notes if n.pitch == CLOSED_HAT)
+    gaps = [b - a for a, b in itertools.pairwise(hats)]
+    assert sum(1 for g in gaps if g < 0.2) >= 20, "hi-hat rolls (16th triplets / 32nds)"
+    assert max(len(_bar_steps(notes, b, KICK)) for b in CHORUS) <= 4
+
+
+def test_jazz_ride_pedal_hat_feathered_kick_and_comping_snare():
+    part, *_ = _part("drums", "jazz")
+    notes = part.track.notes
+    verse = [n for n in notes if 16 <= n.start < 48]
+    assert Counter(n.pitch for n in verse).most_common(1)[0][0] == RIDE
+    assert all({4, 12} <= _bar_steps(notes, b, PEDAL_HAT, tol=0.1) for b in VERSE)
+    kicks = [n for n in verse if n.pitch == KICK]
+    assert kicks and fmean(n.velocity for n in kicks) < 60  # feathered
+    snares = [n for n in verse if n.pitch == SNARE]
+    assert snares and len({round(n.start % 4, 1) for n in snares}) >= 3  # comping, not a fixed backbeat
+    assert part.stats.swing >= 0.2  # swung eighths from the genre
+
+
+def test_dembow_and_rock_backbeat_and_boom_bap_patterns():
+    dembow, *_ = _part("drums", "reggaeton")
+    assert _bar_steps(dembow.track.notes, 13, SNARE) >= {3, 6, 11, 14}
+    assert _bar_steps(dembow.track.notes, 13, KICK) >= {0, 4, 8, 12}
+    rock, *_ = _part("drums", "rock")
+    for b in VERSE:
+        assert {4, 12} <= _bar_steps(rock.track.notes, b, SNARE, tol=0.1)
+        assert 0 in _bar_steps(rock.track.notes, b, KICK, tol=0.1)
+
+
+def test_fills_into_section_changes_and_crash_on_arrival():
+    part, _, _, arrangement = _part("drums", "rock")
+    notes = part.track.notes
+    toms = {45, 47, 48, 50}
+    verse_end = arrangement.sections[1].end_bar  # 1-based last bar of the verse
+    last_beat = [n for n in notes if (verse_end - 1) * 4 + 2 <= n.start < verse_end * 4]
+    assert any(n.pitch in toms for n in last_beat), "tom fill before the chorus"
+    chorus_start = arrangement.sections[2].start_bar
+    assert any(n.pitch == CRASH and abs(n.start - (chorus_start - 1) * 4) < 0.1 for n in notes)
+    middle = [n for n in notes if 6 * 4 <= n.start < 7 * 4]
+    assert not any(n.pitch in toms for n in middle)
+
+
+def test_density_follows_energy():
+    for genre in ("house", "trap", "rock", "afrobeat", "drum & bass"):
+        part, _, _, _arrangement = _part("drums", genre)
+        per_bar = Counter(int(n.start // 4) for n in part.track.notes)
+        verse = fmean(per_bar[b] for b in range(4, 11))
+        chorus = fmean(per_bar[b] for b in range(12, 19))
+        assert chorus > verse, (genre, verse, chorus)
+
+
+def test_only_kick_constraint_keeps_only_the_kick():
+    part, *_ = _part("drums", "lo-fi", constraints=("only_kick",))
+    assert {n.pitch for n in part.track.notes} == {KICK}
+
+
+def test_swing_and_humanization_from_the_groove_template():
+    part, _intent, _harmony, _arrangement = _part("drums", "hip-hop")
+    notes = part.track.notes
+    offbeats = [n.start % 0.5 for n in notes if n.pitch == CLOSED_HAT and 0.2 < n.start % 0.5 < 0.45]
+    assert offbeats and fmean(offbeats) > 0.26  # swung sixteenths land late
+    assert len({n.velocity for n in notes}) > 10
+    straight = [n for n in notes if n.pitch == KICK]
+    assert any(abs(n.start * 4 - round(n.start * 4)) > 0.01 for n in straight)  # not quantized
+    assert swing_time(0.25, 0.33, 0.25) == pytest.approx(0.3325)
+    assert swing_time(0.5, 0.33, 0.25) == 0.5
+
+
+# --------------------------------------------------------------------------- bass
+
+
+def _onsets(track, lo, hi):
+    return [n.start for n in track.notes if lo <= n.start < hi]
+
+
+def test_808_locks_to_the_kick_plays_roots_and_glides():
+    intent, harmony, arrangement = _song("trap")
+    bass = generate_part("bass", intent, harmony, arrangement, 2).track
+    drums = generate_part("drums", intent, harmony, arrangement, 3).track
+    kicks = [n.start for n in drums.notes if n.pitch == KICK and 16 <= n.start < 80]
+    for k in kicks:
+        assert any(abs(k - b) < 0.1 for b in _onsets(bass, 15.8, 80.2)), k
+    ctx = build_context(intent, harmony, arrangement)
+    roots = sum(1 for n in bass.notes if n.pitch % 12 == ctx.bars[int(n.start // 4)].chord.root)
+    assert roots / len(bass.notes) > 0.75
+    assert bass.pitch_bends and any(b.value != 0 for b in bass.pitch_bends)
+    rpn = [c.control for c in bass.controls[:4]]
+    assert set(rpn[:2]) == {100, 101} and rpn[2:] == [6, 38]  # bend range by RPN, data entry after
+    assert all(24 <= n.pitch <= 48 for n in bass.notes)
+
+
+def test_walking_bass_for_jazz():
+    part, intent, harmony, arrangement = _part("bass", "jazz")
+    ctx = build_context(intent, harmony, arrangement)
+    notes = part.track.notes
+    quarter = [n for n in notes if abs(n.start * 2 - round(n.start * 2)) < 0.1 and n.duration > 0.5]
+    per_bar = Counter(int(n.start // 4) for n in quarter)
+    assert fmean(per_bar.values()) >= 3.5  # four to the bar
+    downbeats = [n for n in notes if abs(n.start % 4) < 0.1 or abs(n.start % 4 - 4) < 0.1]
+    roots = sum(1 for n in downbeats if n.pitch % 12 == ctx.bars[round(n.start / 4) % len(ctx.bars)].chord.root)
+    assert roots / len(downbeats) > 0.85
+    leaps = [abs(b.pitch - a.pitch) for a, b in itertools.pairwise(notes)]
+    assert fmean(leaps) < 5  # a line, mostly steps
+
+
+@pytest.mark.parametrize("genre", ["rock", "pop", "hip-hop", "funk", "reggae", "drum & bass"])
+def test_bass_sits_on_the_kick_and_the_harmony(genre):
+    intent, harmony, arrangement = _song(genre)
+    bass = generate_part("bass", intent, harmony, arrangement, 2).track
+    drums = generate_part("drums", intent, harmony, arrangement, 3).track
+    ctx = build_context(intent, harmony, arrangement)
+    kicks = [n.start for n in drums.notes if n.pitch == KICK and 16 <= n.start < 80]
+    covered = sum(1 for k in kicks if any(abs(k - b) < 0.125 for b in _onsets(bass, 15, 81)))
+    assert covered / len(kicks) >= 0.8, genre
+    in_chord = sum(1 for n in bass.notes if n.pitch % 12 in ctx.bars[min(len(ctx.bars) - 1, int((n.start + 0.1) // 4))].chord.pcs
+                   or n.pitch % 12 in ctx.scale)
+    assert in_chord / len(bass.notes) > 0.85
+
+
+# --------------------------------------------------------------------------- chords, lead, pad
+
+
+def test_chords_use_the_voicings_with_pedal_for_keys():
+    part, intent, harmony, arrangement = _part("chords", "gospel")
+    ctx = build_context(intent, harmony, arrangement)
+    assert any(c.control == 64 and c.value == 127 for c in part.track.controls)
+    assert any(c.control == 64 and c.value == 0 for c in part.track.controls)
+    bar = ctx.bars[5]
+    pitches = {n.pitch for n in part.track.notes if bar.start <= n.start < bar.start + 4}
+    assert set(bar.chord.pitches) <= pitches
+
+
+def test_jazz_comping_is_rootless_and_syncopated():
+    part, intent, harmony, arrangement = _part("chords", "jazz")
+    ctx = build_context(intent, harmony, arrangement)
+    off = [n for n in part.track.notes if abs((n.start % 1) - 0.5) < 0.2]
+    assert len(off) / len(part.track.notes) > 0.25
+    root_hits = sum(1 for n in part.track.notes
+                    if n.pitch == min(ctx.bars[int(n.start // 4)].chord.pitches))
+    assert root_hits / len(part.track.notes) < 0.1
+
+
+def test_reggae_skank_on_the_offbeats():
+    part, *_ = _part("chords", "reggae")
+    positions = Counter(round((n.start % 4) * 2) / 2 for n in part.track.notes if 16 <= n.start < 48)
+    assert set(positions) <= {1.0, 3.0, 1.5, 3.5}
+
+
+def test_lead_motifs_chord_tones_on_strong_beats_and_breath():
+    for genre in ("pop", "neo-soul", "house", "jazz", "trap"):
+        part, intent, harmony, arrangement = _part("lead", genre)
+        ctx = build_context(intent, harmony, arrangement)
+        notes = part.track.notes
+        strong = [n for n in notes if min(abs(n.start % 2), abs(n.start % 2 - 2)) < 0.1]
+        ct = sum(1 for n in strong if n.pitch % 12 in ctx.bars[round(n.start) // 4 % len(ctx.bars)].chord.pcs)
+        assert ct / len(strong) >= 0.8, genre
+        assert all(60 <= n.pitch <= 88 for n in notes)
+        in_scale = sum(1 for n in notes if n.pitch % 12 in ctx.scale or
+                       n.pitch % 12 in ctx.bars[int(n.start // 4)].chord.pcs)
+        assert in_scale / len(notes) > 0.9
+        # phrases breathe: every 4-bar phrase has a rest of at least a beat
+        for phrase in range(12, 20, 4):
+            ps = sorted((n.start, n.end) for n in notes if phrase * 4 <= n.start < phrase * 4 + 16)
+            gaps = [b[0] - a[1] for a, b in itertools.pairwise(ps)] + [phrase * 4 + 16 - ps[-1][1]]
+            assert max(gaps) >= 0.9, (genre, phrase)
+
+
+def test_lead_repeats_its_motif_when_the_section_returns():
+    part, *_ = _part("lead", "pop")
+    notes = part.track.notes
+
+    def rhythm(bar):
+        return [round(n.start - bar * 4, 1) for n in notes if bar * 4 - 0.1 <= n.start < bar * 4 + 3.9]
+    assert rhythm(12) == rhythm(24)  # chorus 1 and chorus 2 open with the same motif rhythm
+    assert rhythm(12) == rhythm(16)
+
+
+def test_pad_sustains_and_swells():
+    part, *_ = _part("pad", "ambient")
+    notes = part.track.notes
+    assert fmean(n.duration for n in notes) >= 3.5
+    cc11 = [c for c in part.track.controls if c.control == 11]
+    assert len(cc11) > 20
+    first = [c.value for c in cc11 if c.time < 4]
+    assert max(first) > first[0]  # a swell rises
+
+
+def test_extra_roles_follow_their_parents_and_registers():
+    intent, harmony, arrangement = _song("house")
+    counter = generate_part("counter_melody", intent, harmony, arrangement, 4).track
+    assert counter.notes and all(50 <= n.pitch <= 74 for n in counter.notes)
+    sub = generate_part("sub_bass", intent, harmony, arrangement, 4).track
+    assert sub.notes and max(n.pitch for n in sub.notes) <= 43
+    perc = generate_part("percussion", intent, harmony, arrangement, 4).track
+    assert perc.is_drum and perc.notes
+    arp = generate_part("arp", intent, harmony, arrangement, 4).track
+    assert all(len([m for m in arp.notes if abs(m.start - n.start) < 0.01]) == 1 for n in arp.notes[:32])
