@@ -1,0 +1,86 @@
+"""The jam page in a real browser (Debian's chromium driven by Playwright).
+
+Start the jam, see all four members' thoughts, direct the band, watch the
+context bar, the patterns and the page's audio scheduler change, stop.
+Screenshots are kept under test-artifacts/jam/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.server.jam_process import jam_server
+
+pytestmark = pytest.mark.e2e
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "jam"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+def chromium() -> str:
+    found = os.environ.get("BANDSTAND_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(found).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/setup.d/chromium.sh installs it)")
+    return found
+
+
+def test_jam_in_the_browser() -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    executable = chromium()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with jam_server() as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 960})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(url)
+            expect(page.locator("#conn")).to_have_text("connected")
+            expect(page.locator(".card")).to_have_count(4)
+            expect(page.locator("#ctx-key")).to_have_text("C minor")
+
+            page.click("#start")
+            for name in ("BEAT", "GROOVE", "ARIA", "GLITCH"):
+                bubble = page.locator(f'.card[data-member="{name}"] .bubble')
+                expect(bubble).not_to_have_text("…", timeout=20_000)
+            expect(page.locator(".msg", has_text="BEAT")).not_to_have_count(0)
+            page.wait_for_function("window.bandstand.scheduled > 0", timeout=20_000)
+            page.screenshot(path=str(ARTIFACTS / "1-started.png"))
+
+            before = {n: page.locator(f'.card[data-member="{n}"] .pattern').inner_text() for n in ("GROOVE", "ARIA")}
+            energy_before = int(page.locator("#ctx-energy").inner_text())
+            scheduled_before = page.evaluate("window.bandstand.scheduled")
+            page.fill("#directive", "Switch to D major, more energy!")
+            page.press("#directive", "Enter")
+            expect(page.locator("#ctx-key")).to_have_text("D major", timeout=20_000)
+            expect(page.locator("#ctx-scale")).to_contain_text("f#")
+            assert int(page.locator("#ctx-energy").inner_text()) > energy_before
+            for name, old in before.items():
+                expect(page.locator(f'.card[data-member="{name}"] .pattern')).not_to_have_text(old, timeout=20_000)
+            expect(page.locator(".msg.boss")).to_contain_text("Switch to D major")
+            page.wait_for_function(f"window.bandstand.scheduled > {scheduled_before}", timeout=20_000)
+            expect(page.locator(".layer")).to_have_count(4)
+
+            page.fill("#directive", "@gr")
+            expect(page.locator("#mention-menu")).to_contain_text("@GROOVE")
+            page.press("#directive", "Tab")
+            assert page.input_value("#directive") == "@GROOVE "
+            page.fill("#directive", "")
+            page.screenshot(path=str(ARTIFACTS / "2-d-major.png"))
+
+            page.click("#stop")
+            expect(page.locator("#start")).to_be_enabled(timeout=20_000)
+            expect(page.locator("#stop")).to_be_disabled()
+            page.screenshot(path=str(ARTIFACTS / "3-stopped.png"))
+            assert errors == []
+        finally:
+            browser.close()

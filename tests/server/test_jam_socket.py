@@ -1,0 +1,74 @@
+"""The jam server as a real process: the page, the schemas and the WebSocket protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.server.jam_process import jam_server
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def url() -> Any:
+    with jam_server() as found:
+        yield found
+
+
+async def _until(socket: Any, predicate: Any, seen: list[dict[str, Any]], timeout: float = 30) -> dict[str, Any]:
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await socket.recv())
+            seen.append(message)
+            if predicate(message):
+                return message
+
+
+def test_the_page_and_the_schemas_are_served(url: str) -> None:
+    page = httpx.get(url)
+    assert page.status_code == 200 and "bandstand" in page.text and "/static/app.js" in page.text
+    assert httpx.get(url + "static/audio.js").status_code == 200
+    schemas = httpx.get(url + "api/schemas").json()
+    assert "agent_thought" in schemas["server_to_client"] and "boss_directive" in schemas["client_to_server"]
+
+
+async def test_a_jam_over_the_websocket(url: str) -> None:
+    ws_url = url.replace("http://", "ws://") + "ws/jam"
+    seen: list[dict[str, Any]] = []
+    async with websockets.connect(ws_url) as socket:
+        first = json.loads(await socket.recv())
+        assert first["type"] == "jam_state_update" and first["running"] is False
+        assert [m["name"] for m in first["members"]] == ["BEAT", "GROOVE", "ARIA", "GLITCH"]
+
+        await socket.send(json.dumps({"type": "start_jam"}))
+        thoughts: set[str] = set()
+        await _until(socket, lambda m: m["type"] == "agent_thought" and (thoughts.add(m["member"]) or len(thoughts) == 4), seen)
+        execute = await _until(socket, lambda m: m["type"] == "execute", seen)
+        assert [layer["member"] for layer in execute["layers"]] == ["BEAT", "GROOVE", "ARIA", "GLITCH"]
+        events = await _until(socket, lambda m: m["type"] == "events" and m["events"], seen)
+        assert events["cycle_seconds"] == 2.0 and {e["member"] for e in events["events"]} >= {"BEAT", "GROOVE"}
+
+        await socket.send(json.dumps({"type": "boss_directive", "text": "Switch to D major, more energy!"}))
+        ctx = await _until(socket, lambda m: m["type"] == "musical_context_update", seen)
+        assert ctx["context"]["key"] == "D major" and ctx["context"]["energy"] == 7
+        await _until(socket, lambda m: m["type"] == "jam_state_update" and m["round"] == 2, seen)
+
+        await socket.send(json.dumps({"type": "boss_directive", "text": "@TUBA play"}))
+        error = await _until(socket, lambda m: m["type"] == "error", seen)
+        assert "@TUBA" in error["message"]
+        await socket.send(json.dumps({"type": "set_mute", "member": "BEAT", "muted": True}))
+        muted = await _until(socket, lambda m: m["type"] == "jam_state_update" and m["members"][0]["muted"], seen)
+        assert "BEAT" not in [layer["member"] for layer in muted["layers"]]
+        await socket.send(json.dumps({"type": "nonsense"}))
+        assert "unknown jam message type" in (await _until(socket, lambda m: m["type"] == "error", seen))["message"]
+
+        await socket.send(json.dumps({"type": "stop_jam"}))
+        await _until(socket, lambda m: m["type"] == "jam_state_update" and not m["running"], seen)
+    sequence = [m["seq"] for m in seen if m["type"] != "error"]
+    assert sequence == sorted(sequence)
