@@ -29,7 +29,6 @@ from bandstand.compose.models.intent import Intent
 from bandstand.compose.parts.context import active_in
 from bandstand.score import (
     ControlChange,
-    Marker,
     Section,
     Song,
     TimeSignature,
@@ -119,8 +118,8 @@ def assemble(parts: list[Track], intent: Intent, harmony: HarmonyPlan, arrangeme
     song = Song(
         title=intent.summary or intent.raw_prompt[:80], tempo=intent.tempo, time_signature=signature,
         key=f"{harmony.key} {harmony.mode}",
+        # the MIDI writer puts one marker per section on the conductor track
         sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections],
-        markers=[Marker((s.start_bar - 1) * bpb, s.name) for s in arrangement.sections],
     )
     named = frozenset(arrangement.all_roles())
     tracks = [_silence(t, active_spans(t.role, arrangement, bpb)) for t in parts]
