@@ -19,9 +19,9 @@ from bandstand.agents.base import TurnRequest
 from bandstand.errors import ConfigError
 
 
-def echo(request: TurnRequest) -> dict[str, Any]:
-    """``{"reply": "<name>: <input>", "turn": n}`` — deterministic, useful for wiring and tests."""
-    return {"reply": f"{request.name}: {request.text}", "turn": request.turn}
+def echo(request: TurnRequest) -> str:
+    """``"<name>: <input>"`` — deterministic, useful for wiring and tests."""
+    return f"{request.name}: {request.text}"
 
 
 def delegating_leader(request: TurnRequest) -> dict[str, Any]:

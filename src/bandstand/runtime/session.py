@@ -406,6 +406,7 @@ class Session:
             duration_s=round(duration, 6),
             usage=reply.usage.as_dict(),
             cost_usd=reply.usage.cost_usd,
+            meta=dict(reply.meta),
         )
         self._back_to_waiting()
         return TurnResult(n, reply.text, reply.structured, reply.usage, duration)
