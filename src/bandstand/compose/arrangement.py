@@ -328,3 +328,35 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
     _cover_every_role(sections, roles)
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
                            total_bars=start - 1, sections=sections, bar_energy=arc)
+
+
+CORE = ("drums", "bass", "chords", "lead", "pad")
+# constraint kind → roles it removes
+_REMOVES: dict[str, tuple[str, ...]] = {
+    "no_drums": ("drums", "percussion"), "no_bass": ("bass", "sub_bass"), "no_808": ("sub_bass",),
+    "no_lead": ("lead", "counter_melody"), "no_pad": ("pad",), "no_chords": ("chords",),
+}
+
+
+def resolve_roles(intent: Intent, parts: Sequence[str] | None, supported: Sequence[str]) -> list[str]:
+    """The roles that will play: the asked-for `parts`, or the core five plus the extra roles
+    the prompt's instrument requests name (an 808 / sub bass request takes the bass's place),
+    minus what the constraints rule out."""
+    from bandstand.errors import InvalidInput
+
+    if parts:
+        roles = list(dict.fromkeys(parts))
+    else:
+        roles = list(CORE)
+        requested = intent.requested_roles()
+        for role in requested:
+            if role in supported and role not in roles:
+                roles.append(role)
+        if "sub_bass" in roles and "bass" not in requested:
+            roles.remove("bass")
+    for constraint in intent.constraints:
+        removed = _REMOVES.get(constraint.kind, ())
+        roles = [r for r in roles if r not in removed]
+    if not roles:
+        raise InvalidInput("the prompt's constraints rule out every part; allow at least one instrument")
+    return roles

@@ -1,0 +1,247 @@
+"""The Python API of compose: `compose(prompt, **config)`, `resume(session_dir)` and
+`Pipeline` for callers that need to cancel, pause, approve or reject.
+
+Everything a person can get wrong (an empty prompt, bars out of range, an
+unknown key, mode, part or stage, an output folder that cannot be written)
+is checked before the session folder is created, so a bad call leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bandstand.compose.checkpoint import FileCheckpoint
+from bandstand.compose.engine import Approver, Engine, EventSink
+from bandstand.compose.state import (
+    CRITICAL_STAGES,
+    STAGE_NAMES,
+    PipelineConfig,
+    PipelineState,
+    SongState,
+)
+from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
+
+Handlers = Mapping[int | str, Callable[..., Any]]
+
+
+def _stage_numbers(values: Iterable[int | str], what: str) -> list[int]:
+    by_name = {name: n for n, name in STAGE_NAMES.items()}
+    out = []
+    for v in values:
+        text = str(v).strip().lower()
+        n = by_name.get(text) or (int(text) if text.isdigit() else 0)
+        if not 1 <= n <= 8:
+            raise InvalidInput(f"unknown stage '{v}' for {what}; use 1–8 or a name ({', '.join(by_name)})")
+        out.append(n)
+    return sorted(set(out))
+
+
+def make_config(**options: Any) -> PipelineConfig:
+    """A validated `PipelineConfig` from keyword options (CLI flags and API keywords)."""
+    from bandstand.compose.intent import Overrides
+    from bandstand.compose.stages import supported_roles
+
+    if "skip_stages" in options:
+        options["skip_stages"] = _stage_numbers(options["skip_stages"] or [], "skip")
+        critical = [n for n in options["skip_stages"] if n in CRITICAL_STAGES]
+        if critical:
+            raise InvalidInput(f"stage {critical[0]} ({STAGE_NAMES[critical[0]]}) is critical and cannot be skipped; "
+                               "skip 3, 5, 6, 7 or 8")
+    if "approval_gates" in options:
+        options["approval_gates"] = _stage_numbers(options["approval_gates"] or [], "approval")
+    parts = options.get("parts")
+    if parts is not None:
+        parts = [p.strip().lower().replace("-", "_") for p in ([parts] if isinstance(parts, str) else parts)]
+        parts = [p for part in parts for p in part.split(",") if p]
+        roles = supported_roles()
+        unknown = [p for p in parts if p not in roles]
+        if unknown or not parts:
+            raise InvalidInput(f"unknown part '{unknown[0] if unknown else ''}'; use any of: {', '.join(roles)}")
+        options["parts"] = parts
+    Overrides(tempo=options.get("tempo"), key=options.get("key"), mode=options.get("mode"),
+              bars=options.get("bars"), genre=options.get("genre")).validated()
+    try:
+        return PipelineConfig(**options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"bad compose option {where}: {first['msg']}") from exc
+    except TypeError as exc:
+        raise ConfigError(f"bad compose option: {exc}") from exc
+
+
+def _create_session(out_dir: str, session_id: str) -> Path:
+    root = Path(out_dir).expanduser()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputNotWritable(f"cannot create output folder {root}: {exc.strerror or exc}; choose another with --out") from exc
+    if not root.is_dir() or not os.access(root, os.W_OK | os.X_OK):
+        raise OutputNotWritable(f"output folder {root} is not writable; choose another with --out")
+    session = root / session_id
+    try:
+        session.mkdir(parents=False, exist_ok=True)
+    except OSError as exc:
+        raise OutputNotWritable(f"cannot create {session}: {exc.strerror or exc}; choose another folder with --out") from exc
+    return session
+
+
+@dataclass(slots=True)
+class ComposeResult:
+    """What a run produced: the pipeline state, the song, the manifest and where it all is."""
+
+    state: PipelineState
+    session_dir: Path
+    song: Any | None
+    manifest: dict[str, Any] | None
+
+    @property
+    def status(self) -> str:
+        return self.state.status
+
+    @property
+    def song_state(self) -> SongState:
+        return self.state.song_state
+
+    @property
+    def intent(self) -> Any:
+        return self.state.intent
+
+    @property
+    def files(self) -> list[Path]:
+        return [self.session_dir / f for f in self.state.song_state.files]
+
+    def summary(self) -> dict[str, Any]:
+        """The run as one JSON-able object (what `bandstand compose --json` prints)."""
+        state, intent = self.state, self.state.intent
+        arrangement = state.stages[3].output if state.stages[3].status == "completed" else None
+        quality = state.stages[7].output if isinstance(state.stages[7].output, dict) else None
+        return {
+            "session_dir": str(self.session_dir),
+            "session_id": state.session_id,
+            "status": state.status,
+            "seed": state.seed,
+            "prompt": state.raw_prompt,
+            "intent": None if intent is None else {
+                "genre": intent.genre, "sub_genre": intent.sub_genre, "tempo": intent.tempo, "key": intent.key,
+                "mode": intent.mode, "half_time": intent.tempo_analysis.half_time,
+                "perceived_bpm": intent.tempo_analysis.perceived_bpm, "mood": intent.mood,
+                "influences": intent.influences, "time_signature": list(intent.time_signature),
+                "ambiguities": [a.model_dump(mode="json") for a in intent.ambiguities],
+                "summary": intent.summary,
+            },
+            "progression": state.song_state.progression,
+            "sections": [] if not arrangement else [
+                {"name": s["name"], "kind": s["kind"], "start_bar": s["start_bar"], "bars": s["bars"],
+                 "energy": s["energy"], "roles": s["roles"]} for s in arrangement["sections"]],
+            "total_bars": state.song_state.total_bars,
+            "parts": state.song_state.parts,
+            "files": state.song_state.files,
+            "quality": None if not quality else {
+                "axes": quality["score"]["axes"], "mean": state.stages[7].quality_score,
+                "passed": quality["gate"]["passed"], "failing_axes": quality["gate"]["failing_axes"]},
+            "timings_ms": {rec.name: rec.duration_ms for rec in state.stages.values()},
+            "total_ms": state.total_duration_ms,
+            "stages": {rec.name: rec.status for rec in state.stages.values()},
+            "retries": state.recovery.total_retries,
+            "error": None if state.error is None else state.error.model_dump(mode="json"),
+        }
+
+
+class Pipeline:
+    """A compose run you can drive: `run()`, `cancel()`, `approve()`, `reject()`."""
+
+    def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
+                 on_event: EventSink | None = None, approver: Approver | None = None) -> None:
+        from bandstand.compose.stages import build_nodes
+
+        self.state = state
+        self.session_dir = Path(state.session_dir)
+        self.engine = Engine(state, build_nodes(handlers), checkpoint=FileCheckpoint.in_session(self.session_dir),
+                             on_event=on_event, approver=approver)
+
+    @classmethod
+    def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
+               approver: Approver | None = None, **options: Any) -> Pipeline:
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
+        config = make_config(**options)
+        seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
+        state = PipelineState.start(prompt, config, seed)
+        state.session_dir = str(_create_session(config.out_dir, state.session_id))
+        pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver)
+        pipeline.engine.checkpoint.save(state)  # type: ignore[union-attr]
+        return pipeline
+
+    @classmethod
+    def load(cls, session_dir: str | Path, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
+             approver: Approver | None = None) -> Pipeline:
+        root = Path(session_dir)
+        if not root.is_dir():
+            raise InvalidInput(f"no session folder at {root}; see 'bandstand sessions list'")
+        state = FileCheckpoint.in_session(root).load()
+        state.session_dir = str(root)
+        if state.status not in ("completed", "completed_partial", "paused"):
+            for rec in state.stages.values():
+                if rec.status in ("running", "retrying") or (rec.status == "failed" and rec.critical):
+                    rec.status, rec.retry_count, rec.error, rec.attempts = "pending", 0, None, []
+            state.recovery.previous_pipeline_id = state.pipeline_id
+            state.pipeline_id = str(uuid.uuid4())
+            state.recovery.is_resumed = True
+            state.recovery.resume_count += 1
+            state.error = None
+        return cls(state, handlers=handlers, on_event=on_event, approver=approver)
+
+    def run(self) -> ComposeResult:
+        state = self.engine.run()
+        return self.result(state)
+
+    def result(self, state: PipelineState | None = None) -> ComposeResult:
+        import json
+
+        state = state or self.state
+        manifest_path = self.session_dir / "manifest.json"
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else None
+        return ComposeResult(state=state, session_dir=self.session_dir, song=self.engine.artifacts.get(6),
+                             manifest=manifest)
+
+    def cancel(self) -> None:
+        self.engine.cancel()
+
+    def approve(self) -> None:
+        self.engine.approve()
+
+    def reject(self) -> None:
+        self.engine.reject()
+
+
+def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
+            approver: Approver | None = None, **config: Any) -> ComposeResult:
+    """Compose a song from `prompt` and return the result.
+
+    Keywords are `PipelineConfig` fields: seed, bars, parts, tempo, key, mode, genre, out_dir,
+    skip_stages, approval_gates, max_retries_per_stage, stage_timeout, pipeline_timeout,
+    parallel_parts, quality_gate, checkpoints, render_audio, render_pianoroll.
+    """
+    return Pipeline.create(prompt, handlers=handlers, on_event=on_event, approver=approver, **config).run()
+
+
+def resume(session_dir: str | Path, *, approve: bool | None = None, handlers: Handlers | None = None,
+           on_event: EventSink | None = None, approver: Approver | None = None) -> ComposeResult:
+    """Continue an interrupted, failed, cancelled or paused session where it stopped.
+    For a paused session `approve=True` continues and `approve=False` redoes the paused stage."""
+    pipeline = Pipeline.load(session_dir, handlers=handlers, on_event=on_event, approver=approver)
+    if approve is True:
+        pipeline.approve()
+    elif approve is False:
+        pipeline.reject()
+    return pipeline.run()

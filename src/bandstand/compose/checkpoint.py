@@ -1,0 +1,86 @@
+"""Checkpoint stores for the pipeline state.
+
+`FileCheckpoint` writes `state/pipeline-state.json` atomically after copying
+the previous checkpoint to `pipeline-state.json.bak`; loading falls back to
+the `.bak` when the main file is missing or corrupt, checks the schema
+version, and otherwise fails with one clear `CheckpointError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Protocol
+
+from pydantic import ValidationError
+
+from bandstand.compose.state import SCHEMA_VERSION, PipelineState
+from bandstand.errors import CheckpointError
+from bandstand.files import write_bytes
+
+STATE_FILE = Path("state") / "pipeline-state.json"
+
+
+class CheckpointStore(Protocol):
+    path: Path
+
+    def save(self, state: PipelineState) -> None: ...
+
+    def load(self) -> PipelineState: ...
+
+
+def _major(version: str) -> str:
+    return version.split(".", 1)[0]
+
+
+class FileCheckpoint:
+    """The pipeline state as a JSON file, with the previous version kept as `.bak`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.backup = self.path.with_name(self.path.name + ".bak")
+
+    @classmethod
+    def in_session(cls, session_dir: str | Path) -> FileCheckpoint:
+        return cls(Path(session_dir) / STATE_FILE)
+
+    def save(self, state: PipelineState) -> None:
+        # The previous checkpoint becomes the .bak by a rename (atomic); until the new one is
+        # in place, `load` falls back to it.
+        if self.path.exists():
+            os.replace(self.path, self.backup)
+        write_bytes(self.path, state.model_dump_json().encode("utf-8") + b"\n")
+
+    def _read(self, path: Path) -> PipelineState:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CheckpointError(f"checkpoint {path} is corrupt ({exc})") from exc
+        if not isinstance(data, dict):
+            raise CheckpointError(f"checkpoint {path} is corrupt (not a JSON object)")
+        version = str(data.get("version", "?"))
+        if _major(version) != _major(SCHEMA_VERSION):
+            raise CheckpointError(
+                f"checkpoint {path} has state schema {version}, which cannot be migrated to {SCHEMA_VERSION}; "
+                "compose the song again")
+        try:
+            return PipelineState.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise CheckpointError(f"checkpoint {path} is corrupt ({where}: {first['msg']})") from exc
+
+    def load(self) -> PipelineState:
+        if not self.path.exists() and not self.backup.exists():
+            raise CheckpointError(f"no checkpoint at {self.path}; is this a bandstand session folder?")
+        try:
+            return self._read(self.path)
+        except CheckpointError as main_error:
+            if "cannot be migrated" in str(main_error) or not self.backup.exists():
+                raise
+            try:
+                return self._read(self.backup)
+            except CheckpointError:
+                raise CheckpointError(f"{main_error}; the backup {self.backup.name} is unusable too; "
+                                      "compose the song again") from main_error

@@ -1,0 +1,179 @@
+"""The pipeline state: one pydantic object owns a run and is the checkpoint.
+
+It records the prompt, the config, the status of the run and of each of the
+eight stages (attempts, retries, errors with their codes, tool calls,
+timings, the stage's output), the song as built so far and the recovery
+information used by resume. It round-trips through JSON and carries a
+schema version that resume checks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bandstand.compose.models.intent import Intent
+
+SCHEMA_VERSION = "1.0.0"
+
+STAGE_NAMES: dict[int, str] = {
+    1: "intent", 2: "harmony", 3: "arrangement", 4: "parts",
+    5: "sound", 6: "assembly", 7: "validation", 8: "output",
+}
+CRITICAL_STAGES = frozenset({1, 2, 4})
+
+PipelineStatus = Literal["pending", "running", "paused", "recovering", "completed", "completed_partial",
+                         "failed", "cancelled"]
+StageStatus = Literal["pending", "running", "completed", "failed", "retrying", "skipped"]
+ErrorCode = Literal["TOOL_EXECUTION_FAILED", "QUALITY_GATE_FAILED", "TIMEOUT", "INVALID_INPUT",
+                    "DEPENDENCY_MISSING", "USER_CANCELLED", "FILE_WRITE_FAILED", "LLM_PARSE_FAILED", "UNKNOWN"]
+TERMINAL: frozenset[str] = frozenset({"completed", "completed_partial", "failed", "cancelled"})
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def new_session_id(when: dt.datetime | None = None) -> str:
+    """`session-YYYYMMDD-xxxxxx` with six random hex digits."""
+    return f"session-{(when or now()):%Y%m%d}-{uuid.uuid4().hex[:6]}"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolCall(_Model):
+    name: str
+    invoked_at: dt.datetime
+    duration_ms: float
+    success: bool
+    error: str | None = None
+
+
+class StageError(_Model):
+    code: ErrorCode
+    message: str
+    failed_tool_call: str | None = None
+    recoverable: bool = True
+    recovery_hint: str = ""
+    attempt: int = 1
+
+
+class StageRecord(_Model):
+    stage: int = Field(ge=1, le=8)
+    name: str
+    status: StageStatus = "pending"
+    critical: bool = False
+    started_at: dt.datetime | None = None
+    completed_at: dt.datetime | None = None
+    duration_ms: float = 0.0
+    retry_count: int = 0
+    max_retries: int = 3
+    variant: int = 0
+    summary: str = ""
+    output: Any = None
+    error: StageError | None = None
+    attempts: list[StageError] = []
+    tool_calls: list[ToolCall] = []
+    quality_score: float | None = None
+
+
+class PipelineConfig(_Model):
+    """How a run behaves. Defaults follow the spec; `seed` is filled in when not given."""
+
+    max_retries_per_stage: int = Field(default=3, ge=0, le=20)
+    pipeline_timeout: float = Field(default=300.0, gt=0)
+    stage_timeout: float = Field(default=60.0, gt=0)
+    parallel_parts: bool = True
+    quality_gate: bool = True
+    quality_regenerations: int = Field(default=2, ge=0, le=10)
+    skip_stages: list[int] = []
+    checkpoints: bool = True
+    approval_gates: list[int] = []
+    alternatives: bool = False
+    seed: int | None = Field(default=None, ge=0)
+    parts: list[str] | None = None
+    bars: int | None = None
+    tempo: float | None = None
+    key: str | None = None
+    mode: str | None = None
+    genre: str | None = None
+    out_dir: str = "output"
+    render_audio: bool = True
+    render_pianoroll: bool = True
+
+
+class Recovery(_Model):
+    last_successful_stage: int = 0
+    checkpoint_path: str | None = None
+    total_retries: int = 0
+    is_resumed: bool = False
+    previous_pipeline_id: str | None = None
+    resume_count: int = 0
+
+
+class HistoryEntry(_Model):
+    at: dt.datetime
+    stage: int
+    action: str
+    detail: str = ""
+
+
+class SongState(_Model):
+    """The song as built so far: what each stage has decided, and the history of it."""
+
+    title: str = ""
+    genre: list[str] = []
+    key: str | None = None
+    mode: str | None = None
+    tempo: float | None = None
+    time_signature: tuple[int, int] = (4, 4)
+    progression: list[str] = []
+    sections: list[str] = []
+    total_bars: int = 0
+    parts: list[str] = []
+    files: list[str] = []
+    history: list[HistoryEntry] = []
+
+
+class PipelineState(_Model):
+    """Everything about one run; written as the checkpoint after every completed stage."""
+
+    version: str = SCHEMA_VERSION
+    pipeline_id: str = Field(default_factory=lambda: str(uuid.uuid4()))
+    session_id: str = Field(default_factory=new_session_id)
+    session_dir: str = ""
+    raw_prompt: str
+    seed: int
+    intent: Intent | None = None
+    status: PipelineStatus = "pending"
+    current_stage: int = Field(default=0, ge=0, le=9)
+    stages: dict[int, StageRecord] = {}
+    song_state: SongState = SongState()
+    alternatives: list[dict[str, Any]] = []
+    config: PipelineConfig = PipelineConfig()
+    recovery: Recovery = Recovery()
+    created_at: dt.datetime = Field(default_factory=now)
+    updated_at: dt.datetime = Field(default_factory=now)
+    completed_at: dt.datetime | None = None
+    total_duration_ms: float = 0.0
+    paused_at_stage: int | None = None
+    error: StageError | None = None
+
+    @classmethod
+    def start(cls, prompt: str, config: PipelineConfig, seed: int) -> PipelineState:
+        stages = {
+            n: StageRecord(stage=n, name=name, critical=n in CRITICAL_STAGES, max_retries=config.max_retries_per_stage)
+            for n, name in STAGE_NAMES.items()
+        }
+        return cls(raw_prompt=prompt, seed=seed, config=config.model_copy(update={"seed": seed}), stages=stages)
+
+    def record(self, stage: int) -> StageRecord:
+        return self.stages[stage]
+
+    def note(self, stage: int, action: str, detail: str = "") -> None:
+        self.song_state.history.append(HistoryEntry(at=now(), stage=stage, action=action, detail=detail))
