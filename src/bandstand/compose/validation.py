@@ -1,6 +1,7 @@
 """Stage 7 — validation: measure the assembled song and gate it.
 
-Four axes, each the mean of measured numbers mapped onto 0–1:
+Four axes, each combining measured numbers mapped onto 0–1 (half their mean,
+half the weakest of them, so one bad number cannot hide behind good ones):
 
 - harmony: in-scale rate (pitched notes whose pitch class is in the key's
   scale, judged against what the harmonic dial allows), in-harmony rate
@@ -8,8 +9,8 @@ Four axes, each the mean of measured numbers mapped onto 0–1:
   strong beats (bass and melody notes starting on beats 1 and 3);
 - rhythm: kick/bass lock (kicks answered by a bass onset within a 32nd, or
   bass onsets that land on a kick, whichever is higher, against what the bass
-  style aims for) and groove consistency (each drum bar's 16-step onset
-  vector against its section's average, cosine);
+  style aims for) and groove consistency (cosine between consecutive bars of a
+  section, each bar a 16-step onset vector per drum voice group);
 - arrangement: energy ↔ density correlation (Pearson, per bar, the plan's
   energy against notes started) and section contrast (adjacent sections
   differing in density or roles);
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from itertools import pairwise
 from statistics import fmean
 
 from bandstand.compose.lexicon import GenreTraits, primary_genre
@@ -47,6 +49,9 @@ TOL = 0.125  # beats: a 32nd note either side counts as together
 MELODIC_ROLES = frozenset({"bass", "lead", "counter_melody", "sub_bass"})
 BASS_ROLES = frozenset({"bass", "sub_bass"})
 BACKBEAT = frozenset({SNARE, CLAP, RIM})
+# Drum voices grouped for groove comparison: kicks, backbeat, hats and cymbals, the rest.
+VOICE_GROUPS = (frozenset({KICK, 35}), BACKBEAT, frozenset({42, 44, 46, 49, 51, 53, 57, 59}))
+VOICE_GROUP = {note: i for i, group in enumerate(VOICE_GROUPS) for note in group}
 # What share of kick/bass lock each bass style aims for (tumbao and house bass play around the kick).
 EXPECTED_LOCK: dict[str, float] = {"tumbao": 0.4, "synth_pulse": 0.5, "syncopated_funk": 0.7, "reggae": 0.7}
 # Which stage produced what a metric measures: the stage to regenerate when it fails.
@@ -156,24 +161,21 @@ def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: 
         m["kick_bass_lock"] = None
         s["kick_bass_lock"] = 1.0
         notes.append("kick/bass lock not measurable: no bar has both kick and bass")
-    sims: list[float] = []
+    # one vector per bar: the onsets of each drum voice group on the sixteenth grid
     step_len = v.bpb / steps
-    for sec in arrangement.sections:
-        vectors: list[list[float]] = []
-        for b in range(sec.start_bar - 1, sec.start_bar - 1 + sec.bars):
-            vec = [0.0] * steps
-            lo, hi = b * v.bpb, (b + 1) * v.bpb
-            for n in v.drums:
-                if lo - TOL <= n.start < hi - TOL:
-                    vec[min(steps - 1, max(0, round((n.start - lo) / step_len)))] += 1.0
-            if any(vec):
-                vectors.append(vec)
-        if len(vectors) >= 2:
-            mean = [fmean(col) for col in zip(*vectors, strict=True)]
-            sims.extend(_cosine(vec, mean) for vec in vectors)
+    vectors: dict[int, list[float]] = {}
+    for n in v.drums:
+        b = v.bar_of(n.start)
+        pos = min(steps - 1, max(0, round((n.start - b * v.bpb) / step_len)))
+        vec = vectors.setdefault(b, [0.0] * (steps * len(VOICE_GROUPS)))
+        vec[VOICE_GROUP.get(n.pitch, len(VOICE_GROUPS) - 1) * steps + pos] += 1.0
+    sims: list[float] = []
+    for sec in arrangement.sections:  # each bar against the next one in the same section
+        bars = [vectors[b] for b in range(sec.start_bar - 1, sec.start_bar - 1 + sec.bars) if b in vectors]
+        sims.extend(_cosine(a, b) for a, b in pairwise(bars))
     consistency = fmean(sims) if sims else None
     m["groove_consistency"] = consistency
-    s["groove_consistency"] = 1.0 if consistency is None else _ramp(consistency, 0.45, 0.8)
+    s["groove_consistency"] = 1.0 if consistency is None else _ramp(consistency, 0.55, 0.85)
 
 
 def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | None], s: dict[str, float],
@@ -288,6 +290,11 @@ def _measured_swing(drums: list[Note], unit: float, tempo: float) -> float | Non
     return max(0.0, delays[len(delays) // 2])
 
 
+def _combine(values: list[float]) -> float:
+    """An axis: half the mean of its numbers, half the weakest, so one bad number cannot hide."""
+    return 0.5 * fmean(values) + 0.5 * min(values)
+
+
 def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> QualityScore:
     """Measure `song` on the four axes (see the module docstring)."""
     traits = primary_genre(intent)
@@ -300,7 +307,7 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
-    axes = {axis: round(fmean(scores[k] for k in AXIS_METRICS[axis]), 4) for axis in AXES}
+    axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]), 4) for axis in AXES}
     clean = {k: (None if val is None else round(val, 4)) for k, val in metrics.items()}
     return QualityScore(axes=axes, metrics=clean, metric_scores={k: round(x, 4) for k, x in scores.items()},
                         notes=notes)
