@@ -1,0 +1,142 @@
+"""Song → piano-roll PNG that a person reads at a glance.
+
+One horizontal lane per part (drums on top, then bass, chords, lead, pad and
+the rest), each in its role's colour and labelled on the left; notes are bars
+whose brightness follows velocity. Drum lanes give each drum its own row.
+Behind the notes: section bands with their names, a bar grid with numbers,
+song markers; the title line carries tempo, key and time signature."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from bandstand.files import atomic_open
+from bandstand.score import Song, Track
+
+BACKGROUND = (24, 25, 31)
+PANEL = (33, 35, 43)
+GRID = (58, 61, 74)
+GRID_STRONG = (92, 96, 115)
+TEXT = (226, 228, 236)
+MUTED = (150, 154, 170)
+SECTION_SHADES = ((44, 47, 60), (36, 38, 48))
+# One colour per role; unknown roles take the fallbacks in turn.
+ROLE_COLOURS: dict[str, tuple[int, int, int]] = {
+    "drums": (245, 158, 66), "bass": (76, 154, 255), "chords": (80, 200, 120),
+    "lead": (240, 82, 110), "pad": (170, 120, 240), "fx": (64, 210, 210),
+}  # fmt: skip
+FALLBACK_COLOURS = ((230, 210, 80), (200, 200, 200), (255, 130, 200), (140, 220, 90))
+ROLE_ORDER = ("drums", "bass", "chords", "lead", "pad", "fx")
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    left: int
+    top: int
+    right: int
+    bottom: int
+    beats: float
+
+    def x(self, beat: float) -> float:
+        return self.left + (self.right - self.left) * beat / self.beats
+
+
+def role_colour(role: str, index: int = 0) -> tuple[int, int, int]:
+    """The colour of a role (fallback colours cycle by `index` for unknown roles)."""
+    return ROLE_COLOURS.get(role, FALLBACK_COLOURS[index % len(FALLBACK_COLOURS)])
+
+
+def _shade(colour: tuple[int, int, int], velocity: int) -> tuple[int, int, int]:
+    """Mix the colour toward the panel for soft notes (velocity 1 → 35 %, 127 → 100 %)."""
+    k = 0.35 + 0.65 * velocity / 127
+    return tuple(round(p + (c - p) * k) for c, p in zip(colour, PANEL, strict=True))  # type: ignore[return-value]
+
+
+def _ordered(tracks: list[Track]) -> list[Track]:
+    rank = {role: i for i, role in enumerate(ROLE_ORDER)}
+    return sorted(tracks, key=lambda t: rank.get(t.role, len(ROLE_ORDER)))
+
+
+def title_line(song: Song) -> str:
+    """"Title | 96 BPM · C minor · 4/4 · 8 bars" (tempo changes shown as a range)."""
+    bpms = [c.bpm for c in song.tempo_map()]
+    tempo = f"{min(bpms):g}-{max(bpms):g} BPM" if len(set(bpms)) > 1 else f"{bpms[0]:g} BPM"
+    parts = [tempo, song.key or "key unknown", str(song.time_signature), f"{song.length_bars} bars"]
+    return f"{song.title or 'Untitled'} | " + " · ".join(parts)  # the bundled font has no em dash
+
+
+def render_pianoroll(
+    song: Song, out_path: str | os.PathLike[str], width: int = 1600, height: int = 900
+) -> Path:
+    """Draw the song's piano roll as a `width` × `height` PNG at `out_path`; returns the path."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    title_size = max(12, height // 36)
+    text_size = max(10, height // 60)
+    font = ImageFont.load_default(size=text_size)
+    title_font = ImageFont.load_default(size=title_size)
+    label_width = min(200, width // 7)
+    header = title_size + 12 + text_size * 2 + 8
+    beats = max(song.length_beats, song.beats_per_bar)
+    box = _Layout(label_width, header, width - 12, height - 10, beats)
+    draw.text((12, 8), title_line(song), fill=TEXT, font=title_font)
+    draw.rectangle((box.left, box.top, box.right, box.bottom), fill=PANEL)
+
+    section_y = title_size + 14
+    for i, section in enumerate(song.sections):  # shaded bands with their names
+        x0 = box.x(song.bar_to_beat(section.start_bar))
+        x1 = box.x(min(song.bar_to_beat(section.end_bar), beats))
+        draw.rectangle((x0, box.top, x1, box.bottom), fill=SECTION_SHADES[i % 2])
+        draw.line((x0, section_y, x0, box.bottom), fill=TEXT, width=2)
+        draw.text((x0 + 4, section_y), section.name, fill=TEXT, font=font)
+
+    bars = song.length_bars or 1
+    step = max(1, round(bars / max(1, (box.right - box.left) // 40)))  # keep numbers apart
+    for bar in range(1, bars + 2):
+        x = box.x(song.bar_to_beat(bar))
+        if x > box.right + 0.5:
+            break
+        strong = (bar - 1) % 4 == 0
+        draw.line((x, box.top, x, box.bottom), fill=GRID_STRONG if strong else GRID, width=1)
+        if (bar - 1) % step == 0 and bar <= bars:
+            draw.text((x + 2, box.top - text_size - 4), str(bar), fill=MUTED, font=font)
+    markers_y = box.top + 2
+
+    tracks = _ordered([t for t in song.tracks if t.notes]) or _ordered(song.tracks)
+    lane_height = (box.bottom - box.top) / max(1, len(tracks))
+    for lane, track in enumerate(tracks):
+        top = box.top + lane * lane_height
+        colour = role_colour(track.role, lane)
+        if lane:
+            draw.line((0, top, box.right, top), fill=GRID_STRONG, width=1)
+        draw.rectangle((0, top + 1, 6, top + lane_height - 1), fill=colour)
+        draw.text((12, top + 4), track.name or track.role, fill=TEXT, font=font)
+        draw.text((12, top + 6 + text_size), track.role, fill=colour, font=font)
+        if not track.notes:
+            continue
+        if track.is_drum or track.role == "drums":
+            rows = {p: i for i, p in enumerate(sorted({n.pitch for n in track.notes}))}
+            count = len(rows)
+        else:
+            low = min(n.pitch for n in track.notes) - 1
+            rows = {p: p - low for p in range(low, max(n.pitch for n in track.notes) + 2)}
+            count = len(rows)
+        row_height = (lane_height - 6) / count
+        for note in track.notes:
+            y1 = top + lane_height - 3 - rows[note.pitch] * row_height
+            y0 = y1 - max(1.0, row_height - 1)
+            x0, x1 = box.x(note.start), box.x(note.end)
+            draw.rectangle((x0, y0, max(x0 + 1, x1 - 1), y1), fill=_shade(colour, note.velocity))
+    for marker in song.markers:  # drawn last, on a dark label, so notes never hide them
+        x = box.x(marker.beat)
+        draw.line((x, box.top, x, box.bottom), fill=TEXT, width=1)
+        left, top, right, bottom = draw.textbbox((x + 4, markers_y), marker.text, font=font)
+        draw.rectangle((left - 3, top - 2, right + 3, bottom + 2), fill=BACKGROUND, outline=TEXT)
+        draw.text((x + 4, markers_y), marker.text, fill=TEXT, font=font)
+    with atomic_open(out_path, "wb") as fh:
+        image.save(fh, format="PNG", compress_level=3)
+    return Path(out_path)
