@@ -111,7 +111,7 @@ def apply_arrangement(state: PipelineState, plan: ArrangementPlan) -> None:
         return
     state.song_state.sections = [s.name for s in plan.sections]
     state.song_state.total_bars = plan.total_bars
-    state.song_state.parts = plan.all_roles()
+    state.song_state.parts = sorted(plan.all_roles(), key=role_order)
 
 
 # ----------------------------------------------------------------------------- 4 parts
@@ -187,8 +187,9 @@ def run_assembly(ctx: StageContext) -> StageResult:
     song = ctx.tool("assemble", assemble, [p.track for p in parts.values()], ctx.artifact(1), ctx.artifact(2),
                     ctx.artifact(3))
     notes = sum(len(t.notes) for t in song.tracks)
-    output = {"tracks": len(song.tracks), "notes": notes, "markers": len(song.markers)}
-    return StageResult(song, output, f"{len(song.tracks)} tracks + conductor, {notes} notes, {len(song.markers)} markers")
+    markers = len(song.markers) or len(song.sections)
+    output = {"tracks": len(song.tracks), "notes": notes, "markers": markers}
+    return StageResult(song, output, f"{len(song.tracks)} tracks + conductor, {notes} notes, {markers} section markers")
 
 
 # ----------------------------------------------------------------------------- 7 validation

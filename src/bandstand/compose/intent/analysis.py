@@ -90,6 +90,19 @@ def mood_mode(moods: Sequence[Mood]) -> tuple[str | None, bool]:
     return ranked[0][0], conflict
 
 
+# Tonics whose key signature would need double flats or sharps in that mode family, and the
+# enharmonic spelling players use instead (Db minor → C# minor, C# major → Db major).
+_MINORISH = {"minor", "dorian", "phrygian", "locrian", "harmonic minor", "melodic minor", "aeolian"}
+_FOR_MINOR = {"Db": "C#", "Gb": "F#", "Ab": "G#", "Cb": "B", "Fb": "E"}
+_FOR_MAJOR = {"C#": "Db", "D#": "Eb", "G#": "Ab", "A#": "Bb", "Cb": "B", "Fb": "E", "E#": "F", "B#": "C"}
+
+
+def playable_spelling(root: str, mode: str) -> str:
+    """The usual spelling of a tonic chosen by bandstand for `mode` (explicit keys are kept)."""
+    table = _FOR_MINOR if mode in _MINORISH else _FOR_MAJOR
+    return table.get(root, root)
+
+
 def key_analysis(root: str | None, mode: str | None, genre: GenreTraits, moods: Sequence[Mood],
                  rng: random.Random) -> KeyAnalysis:
     """Explicit root/mode win; a missing mode comes from the moods, else the genre; a missing
@@ -112,7 +125,7 @@ def key_analysis(root: str | None, mode: str | None, genre: GenreTraits, moods: 
             mode = genre.modes[0]
             reasons.append(f"{genre.name} is usually {mode}")
     if root is None:
-        root = rng.choice(genre.keys)
+        root = playable_spelling(rng.choice(genre.keys), mode)
         reasons.append(f"{root} is a common {genre.name} key")
     else:
         reasons.append(f"{root} was asked for")
