@@ -5,10 +5,16 @@ assembly → validation → output).
 `compose(prompt, **config)` runs it in process and returns a `ComposeResult`.
 Names are imported lazily so that the models and lexicons can be used
 without loading the whole pipeline.
+
+Importing this package makes `bandstand.compose` (the attribute Python sets on
+`bandstand` to this module) callable, so `bandstand.compose(prompt, ...)` is
+the API whether or not the package was imported before.
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
 __all__ = ["ComposeResult", "PipelineConfig", "PipelineState", "compose", "resume"]
@@ -29,3 +35,13 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(module), name)
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self, prompt: str, **config: Any) -> Any:
+        from bandstand.compose.api import compose
+
+        return compose(prompt, **config)
+
+
+sys.modules[__name__].__class__ = _CallableModule
