@@ -11,9 +11,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from bandstand.errors import BandstandError
 from bandstand.files import atomic_open
 from bandstand.score import Song, Track
+
+if TYPE_CHECKING:
+    from PIL import ImageDraw, ImageFont
 
 BACKGROUND = (24, 25, 31)
 PANEL = (33, 35, 43)
@@ -65,6 +70,28 @@ def title_line(song: Song) -> str:
     tempo = f"{min(bpms):g}-{max(bpms):g} BPM" if len(set(bpms)) > 1 else f"{bpms[0]:g} BPM"
     parts = [tempo, song.key or "key unknown", str(song.time_signature), f"{song.length_bars} bars"]
     return f"{song.title or 'Untitled'} | " + " · ".join(parts)  # the bundled font has no em dash
+
+
+def _row_labels(
+    draw: ImageDraw.ImageDraw, track: Track, rows: dict[int, int], row_height: float, base: float,
+    right: int, key: str | None, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, size: int,
+) -> None:
+    """Name the rows at the lane's right edge: each drum, or a pitched lane's lowest and highest note."""
+    from bandstand.midi import GM_DRUMS
+    from bandstand.theory import midi_to_note
+
+    if track.is_drum or track.role == "drums":
+        labels = {p: GM_DRUMS.name(p) for p in rows} if row_height >= size else {}
+    else:
+        low, high = min(n.pitch for n in track.notes), max(n.pitch for n in track.notes)
+        try:
+            labels = {low: midi_to_note(low, key), high: midi_to_note(high, key)}
+        except BandstandError:  # a key theory cannot read: plain sharps
+            labels = {low: midi_to_note(low), high: midi_to_note(high)}
+    for pitch, text in labels.items():
+        y = base - rows[pitch] * row_height - row_height / 2 - size / 2 - 1
+        width = draw.textlength(text, font=font)
+        draw.text((right - width - 6, y), text, fill=MUTED, font=font)
 
 
 def render_pianoroll(
@@ -126,6 +153,7 @@ def render_pianoroll(
             rows = {p: p - low for p in range(low, max(n.pitch for n in track.notes) + 2)}
             count = len(rows)
         row_height = (lane_height - 6) / count
+        _row_labels(draw, track, rows, row_height, top + lane_height - 3, label_width, song.key, font, text_size)
         for note in track.notes:
             y1 = top + lane_height - 3 - rows[note.pitch] * row_height
             y0 = y1 - max(1.0, row_height - 1)
