@@ -8,12 +8,15 @@ re-harmonization used on key changes (`diatonic_triad`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bandstand import theory
 
 LETTER_PC = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}
 MODES: tuple[str, ...] = tuple(theory.KEY_MODES)
 
 
+@lru_cache(maxsize=1024)
 def pitch_class(name: str) -> int:
     """Pitch class 0–11 of a note name such as `f#` or `Eb` (octave optional)."""
     return theory.pitch_class(name)
@@ -26,13 +29,24 @@ def note_to_midi(name: str) -> int:
 
 def spell_scale(tonic: str, mode: str) -> list[str]:
     """The scale of `tonic` `mode`, spelled one letter per degree (`d major` → d e f# …)."""
-    return [n.lower() for n in theory.get_scale(f"{tonic} {mode}").notes]
+    return list(_scale(tonic, mode))
+
+
+@lru_cache(maxsize=256)
+def _scale(tonic: str, mode: str) -> tuple[str, ...]:
+    return tuple(n.lower() for n in theory.get_scale(f"{tonic} {mode}").notes)
 
 
 def chord_tones(symbol: str) -> tuple[int, list[int]]:
     """(root pitch class, pitch classes) of a chord symbol like `Cm`, `Ab7`, `F#m7b5`."""
+    root, pcs = _chord(symbol)
+    return root, list(pcs)
+
+
+@lru_cache(maxsize=1024)
+def _chord(symbol: str) -> tuple[int, tuple[int, ...]]:
     chord = theory.parse_chord(symbol)
-    return chord.root, sorted(set(chord.pitch_classes))
+    return chord.root, tuple(sorted(set(chord.pitch_classes)))
 
 
 def name_in_scale(pc: int, scale: list[str]) -> str | None:

@@ -37,14 +37,20 @@ def compile_pattern(code: str) -> Any:
 
 
 def validate(code: str, scale: list[str]) -> Verdict:
-    """Check a member's pattern before it may sound (the pattern engine's verdict)."""
+    """Check a member's pattern before it may sound (the pattern engine's verdict).
+    Verdicts are cached by code and scale: members often repeat themselves."""
     text = code.strip()
     if text == SILENCE:
         return Verdict(True)
+    return _validate(text, tuple(pitch_class(n) for n in scale))
+
+
+@lru_cache(maxsize=2048)
+def _validate(text: str, scale: tuple[int, ...]) -> Verdict:
     from bandstand.patterns import validate_pattern
 
     try:
-        report = validate_pattern(text, scale=[pitch_class(n) for n in scale])
+        report = validate_pattern(text, scale=list(scale))
     except Exception as exc:  # the validator never raises for bad code; this is a guard
         return Verdict(False, f"{type(exc).__name__}: {exc}")
     if report.valid:

@@ -9,6 +9,9 @@ drop out, solo); the engine keeps it per member and updates it from directives.
 
 from __future__ import annotations
 
+import copy
+from typing import Any, ClassVar
+
 from pydantic import BaseModel, Field
 
 from bandstand.jam.context import MusicalContext
@@ -21,6 +24,18 @@ class JamReply(BaseModel):
     thoughts: str = Field(default="", max_length=600)
     reaction: str = Field(default="", max_length=600)
     comply_with_boss: bool = True
+
+    _schema: ClassVar[dict[str, Any] | None] = None
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The schema, built once: the session asks for it on every turn and pydantic
+        rebuilds it each time (milliseconds per member per round)."""
+        if args or kwargs:
+            return super().model_json_schema(*args, **kwargs)
+        if cls._schema is None:
+            cls._schema = super().model_json_schema()
+        return copy.deepcopy(cls._schema)
 
 
 class Style(BaseModel):

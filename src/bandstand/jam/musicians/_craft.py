@@ -9,6 +9,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from bandstand.jam._harmony import LETTER_PC, pitch_class
 from bandstand.jam.turn import TurnInput
@@ -97,22 +98,25 @@ def scale_arg(turn: TurnInput, octave: int) -> str:
     return f"{tonic[0].upper()}{tonic[1:]}{octave}:{turn.context.mode}"
 
 
-def listen(code: str | None, cycles: int = 1) -> list[tuple[Fraction, dict[str, object]]]:
+def listen(code: str | None, cycles: int = 1) -> tuple[tuple[Fraction, dict[str, object]], ...]:
     """The onsets of another member's pattern over its first cycles, as (time, value);
     empty when the code is missing or does not evaluate (listening never fails a turn)."""
     if not code or code.strip() == "silence":
-        return []
+        return ()
+    return _listen(code, cycles)
+
+
+@lru_cache(maxsize=512)
+def _listen(code: str, cycles: int) -> tuple[tuple[Fraction, dict[str, object]], ...]:
     try:
         from bandstand.patterns import evaluate
 
         haps = evaluate(code).query_arc(0, cycles)
     except Exception:
-        return []
-    out = []
-    for hap in haps:
-        if hap.has_onset() and isinstance(hap.value, dict):
-            out.append((Fraction(hap.whole.begin), hap.value))
-    return out
+        return ()
+    return tuple(
+        (Fraction(hap.whole.begin), hap.value) for hap in haps if hap.has_onset() and isinstance(hap.value, dict)
+    )
 
 
 def kick_steps(code: str | None, length: int) -> list[int]:

@@ -1,0 +1,198 @@
+"""Jam speed: start with four members, and directive → new combined pattern ready.
+
+With the built-in (algorithmic) band, cold (a new seed per jam, so every
+pattern is new to the pattern engine) and warm (the same jams again, so
+patterns played before skip re-validation): the time for `JamEngine.start()` (four
+sessions opened in parallel, a first round, validation, composition) and for
+`JamEngine.directive(text)` (parse, context, a round for the addressed
+members, validation, composition). With a fake LLM backend whose every turn
+takes a fixed latency: the time a directive takes over that latency, i.e. the
+engine's own overhead around LLM members. The seed's LLM band is the
+reference peer for start: 5.3 s, 7.0 s, 6.7 s. Prints JSON with p50/p95 and
+the budgets (start ≤ 50 ms, directive ≤ 20 ms p95, LLM overhead ≤ 5 ms).
+
+    python benchmarks/jam.py [--runs 40] [--latency-ms 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from bandstand.agents.base import Emit, TurnReply, TurnRequest, Usage
+from bandstand.jam.engine import JamEngine
+from bandstand.jam.persona import Persona, resolve_members
+
+DIRECTIVES = [
+    "more energy",
+    "@BEAT double time",
+    "Switch to D major",
+    "@groove @aria simpler",
+    "calm down",
+    "go to F# minor, busier",
+    "@GLITCH drop out",
+    "@glitch come back, swing",
+    "key of C minor, energy 5",
+    "@drums half time",
+]
+LLM_DIRECTIVES = ["more energy", "simpler", "calm down", "busier", "@BEAT double time", "@BEAT half time"]
+SEED_LLM_BAND_START_S = [5.3, 7.0, 6.7]
+FIXED = {
+    "drums": 's("bd ~ sd ~, hh*8")',
+    "bass": 'note("<c2 ab1 eb2 bb1>").s("sawtooth")',
+    "melody": 'n("0 2 ~ 4").scale("C4:minor").s("triangle")',
+    "fx": 's("~ ~ rim ~").delay(0.5)',
+}
+
+
+class FakeLLM:
+    """A backend that answers every turn after `latency` seconds with a valid reply for the
+    member's role (it reads the persona to know the role, as a model would)."""
+
+    name = "fake-llm"
+
+    def __init__(self, latency: float) -> None:
+        self.latency = latency
+
+    async def open(self, persona: str, options: Mapping[str, Any]) -> Any:
+        role = next((r for r in FIXED if f"the {r} player" in persona), "melody")
+        return _Conversation(self.latency, FIXED[role])
+
+
+class _Conversation:
+    def __init__(self, latency: float, pattern: str) -> None:
+        self.latency = latency
+        self.text = json.dumps({"pattern": pattern, "thoughts": "ok", "reaction": "ok", "comply_with_boss": True})
+
+    async def turn(self, request: TurnRequest, emit: Emit) -> TurnReply:
+        await asyncio.sleep(self.latency)
+        return TurnReply(text=self.text, usage=Usage())
+
+    async def interrupt(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def summary(timings: list[Timing]) -> dict[str, float]:
+    """Wall-clock p50/p95/max, and the CPU time p50/p95 (what the jam itself costs, apart
+    from other processes competing for the machine)."""
+    ms = [w * 1000 for w, _ in timings]
+    cpu = [c * 1000 for _, c in timings]
+    return {
+        "p50_ms": round(statistics.median(ms), 3),
+        "p95_ms": round(pct(ms, 0.95), 3),
+        "max_ms": round(max(ms), 3),
+        "cpu_p50_ms": round(statistics.median(cpu), 3),
+        "cpu_p95_ms": round(pct(cpu, 0.95), 3),
+    }
+
+
+Timing = tuple[float, float]  # (wall seconds, CPU seconds of this process)
+
+
+def _now() -> Timing:
+    return time.perf_counter(), time.process_time()
+
+
+def _since(t0: Timing, minus: float = 0.0) -> Timing:
+    wall, cpu = _now()
+    return wall - t0[0] - minus, cpu - t0[1]
+
+
+async def _jam(band: list[Persona], seed: int) -> tuple[Timing, list[Timing]]:
+    engine = JamEngine(band, seed=seed)
+    gc.collect()
+    t0 = _now()
+    await engine.start()
+    started = _since(t0)
+    directives = []
+    for text in DIRECTIVES:
+        t0 = _now()
+        await engine.directive(text)
+        directives.append(_since(t0))
+    await engine.stop()
+    return started, directives
+
+
+async def measure(band: list[Persona], runs: int, latency: float) -> dict[str, Any]:
+    await _jam(band, 10_000)  # warm up imports and code paths
+    # cold: every run has its own seed, so every pattern is new to the pattern engine
+    cold = [await _jam(band, seed) for seed in range(runs)]
+    # warm: the same jams again; patterns the band has played before are not re-validated
+    warm = [await _jam(band, seed) for seed in range(runs)]
+    llm_directives = []
+    fake = FakeLLM(latency)
+    for run in range(max(3, runs // 4)):
+        engine = JamEngine(band, backend=lambda persona, seed: fake, turn_timeout=latency * 20 + 5)
+        await engine.start()
+        for text in LLM_DIRECTIVES:
+            t0 = _now()
+            await engine.directive(text)
+            llm_directives.append(_since(t0, minus=latency))
+        await engine.stop()
+    return {
+        "cold_start": [s for s, _ in cold],
+        "cold_directive": [d for _, ds in cold for d in ds],
+        "warm_start": [s for s, _ in warm],
+        "warm_directive": [d for _, ds in warm for d in ds],
+        "llm_overhead": llm_directives,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--latency-ms", type=float, default=200.0)
+    args = parser.parse_args()
+    band = resolve_members(None)
+    found = asyncio.run(measure(band, args.runs, args.latency_ms / 1000))
+    overhead = summary(found["llm_overhead"])
+    seed_median_ms = statistics.median(SEED_LLM_BAND_START_S) * 1000
+
+    def block(kind: str) -> dict[str, Any]:
+        start, directive = summary(found[f"{kind}_start"]), summary(found[f"{kind}_directive"])
+        return {
+            "start": {**start, "budget_ms": 50.0, "within_budget": start["p95_ms"] <= 50.0},
+            "directive": {**directive, "samples": len(found[f"{kind}_directive"]), "budget_p95_ms": 20.0, "within_budget": directive["p95_ms"] <= 20.0},
+        }
+
+    report = {
+        "benchmark": "jam: start with 4 members, directive → new combined pattern ready",
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "cpus": os.cpu_count(),
+        "members": [p.name for p in band],
+        "runs": args.runs,
+        "algorithmic_cold": block("cold"),
+        "algorithmic_warm": block("warm"),
+        "fake_llm": {
+            "latency_ms": args.latency_ms,
+            "overhead": {**overhead, "samples": len(found["llm_overhead"]), "budget_ms": 5.0, "within_budget": overhead["p95_ms"] <= 5.0},
+        },
+        "peer": {
+            "name": "the seed's LLM band (start)",
+            "start_s": SEED_LLM_BAND_START_S,
+            "speedup_vs_peer_median_cold": round(seed_median_ms / summary(found["cold_start"])["p50_ms"], 1),
+        },
+    }
+    json.dump(report, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
