@@ -109,6 +109,15 @@ def test_family_vocabulary_character():
     assert len(blues.chords) == 12 and blues.chords[8].roman == "V7", blues.summary
 
 
+def test_every_progression_contains_its_tonic():
+    for family, genre in FAMILY_GENRES.items():
+        for seed in range(8):
+            for dial in (0.0, 0.5, 0.95):
+                plan = build_harmony(make_intent(genre, harmonic=dial), seed=seed)
+                tonic = plan.scale_pitch_classes[0]
+                assert any(c.root == tonic for c in plan.chords), (family, plan.summary)
+
+
 def test_modal_keys_use_the_modes_own_chords():
     plan = build_harmony(make_intent("funk", key="E", mode="dorian", harmonic=0.3), seed=0)
     assert _outside(plan) == 0.0, plan.summary

@@ -15,7 +15,8 @@ half the weakest of them, so one bad number cannot hide behind good ones):
   energy against notes started) and section contrast (adjacent sections
   differing in density or roles);
 - vibe: fidelity to the intent — tempo, key (Krumhansl–Schmuckler on the
-  pitched notes: the intended key ranked first, or its relative), genre
+  pitched notes: where the intended key ranks among the 24, first or its
+  relative counting fully, less expected as the harmonic dial rises), genre
   (kick and backbeat placement against the drum family's template, swing
   measured from the off-beats against the genre's, tempo inside the genre's
   range or its half/double).
@@ -233,17 +234,16 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
         try:
             est = detect_key(pitched)
             scale = get_scale(f"{harmony.key} {harmony.mode}")
-            minor = scale.intervals[2] == 3 if len(scale.intervals) > 2 else False
-            wanted = [(k, c) for k, c in est.ranking if k.tonic_pc == scale.tonic_pc and k.is_minor == minor]
-            top_key, top = est.ranking[0]
-            if top_key.tonic_pc == scale.tonic_pc and top_key.is_minor == minor:
-                key_score = 1.0
-            elif set(top_key.scale.pitch_classes) == set(scale.pitch_classes) or (
-                    wanted and est.ranking.index(wanted[0]) <= 2):
-                key_score = 0.9
-            else:
-                key_score = _clamp(wanted[0][1] / top) if wanted and top > 0 else 0.0
-            m["key_detected_confidence"] = est.confidence
+            minor = len(scale.intervals) > 2 and scale.intervals[2] == 3
+            keys = [k for k, _ in est.ranking]
+            rank = next(i for i, k in enumerate(keys) if k.tonic_pc == scale.tonic_pc and k.is_minor == minor)
+            top = keys[0]
+            heard = 1.0 if rank == 0 else 0.9 if (rank <= 2 or set(top.scale.pitch_classes) == set(scale.pitch_classes)) \
+                else max(0.0, 1.0 - rank / 12)
+            # a high harmonic dial asks for colour that blurs the key: expect less
+            expected = 1.0 - 1.2 * max(0.0, harmony.harmonic_dial - 0.5)
+            key_score = _clamp(heard / expected)
+            m["key_rank"], m["key_detected_confidence"] = float(rank), est.confidence
         except TheoryError as exc:
             notes.append(f"key not measurable: {exc.message}")
     m["key_fidelity"] = key_score

@@ -76,6 +76,11 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     for token in choice.split():
         degree, semis, quality = parse_token(token)
         slots.append(Slot(numeral_case(degree, quality), semis, quality))
+    if all(sl.semis != 0 for sl in slots):  # a loop with no tonic loses the key: open on it
+        first = slots[0].quality
+        extended = any(ch.isdigit() for ch in first)
+        quality = ("m7" if extended else "m") if mode not in MAJOR_MODES else ("maj7" if extended else "")
+        slots[0] = Slot(numeral_case("I", quality), 0, quality)
     scale_pcs = tuple(scale.pitch_classes)
     tonic = scale.tonic_pc
     # A mode's own chords (dorian's IV, mixolydian's bVII …) replace what leaves it,

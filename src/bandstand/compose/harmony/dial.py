@@ -52,7 +52,9 @@ def _colourable(slots: list[Slot]) -> list[int]:
     """Positions a colour chord may take: not the opening tonic, and not a dominant
     that resolves (the ii–V stays intact) unless nothing else is left."""
     keep = [j for j in range(1, len(slots)) if slots[j].semis not in (0, 7)]
-    return keep or list(range(1, len(slots)))
+    if keep:
+        return keep
+    return [j for j in range(1, len(slots)) if slots[j].semis != 0] or list(range(1, len(slots)))
 
 
 def is_minorish(quality: str) -> bool:
@@ -117,7 +119,9 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
         candidates = [j for j in _colourable(out) if out[j].colour == "diatonic"]
         if candidates:
             j = rng.choice(candidates)
-            degree, semis, quality = rng.choice(MODAL_MAJOR if major else MODAL_MINOR)
+            taken = {out[k % n].semis for k in (j - 1, j + 1)}  # no colour chord twice in a row
+            options = [o for o in (MODAL_MAJOR if major else MODAL_MINOR) if o[1] not in taken]
+            degree, semis, quality = rng.choice(options)
             out[j] = Slot(degree, semis, quality, "modal")
     if dial >= 0.75:
         for j, s in enumerate(out):
@@ -126,8 +130,8 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
             elif s.quality in POLY and rng.random() < (0.85 if dial >= 0.9 else 0.5):
                 out[j] = replace(s, quality=POLY[s.quality], colour="polytonal")
     if dial >= 0.9 and n >= 3:
-        plain = [k for k in range(1, n) if out[k].colour == "diatonic"]
-        j = rng.choice(plain) if plain else rng.randrange(1, n)
+        plain = [k for k in _colourable(out) if out[k].colour == "diatonic"]
+        j = rng.choice(plain or _colourable(out))
         if rng.random() < 0.5:  # chromatic mediant
             shift = rng.choice((4, 8, 3, 9))
             semis = (out[j - 1].semis + shift) % 12

@@ -137,7 +137,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(COWBELL, "x.x.xx.x.x.xx.x.", lo=0.75),
     ), fill="toms"),
     "bossa": DrumFamily("bossa", (
-        _l(KICK, "x..ox..ox..ox..o"),
+        _l(KICK, "x.....o.x.....o."),  # with the bass: 1, 2-and, 3, 4-and
         _l(RIM, "x..x..x...x..x..", "..x..x..x......."),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
         _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.35),
