@@ -40,7 +40,7 @@ def _render(genre: str, seed: int):
 
 @pytest.mark.parametrize("genre", GENRE_NAMES)
 def test_genre_clears_the_musical_bar(genre):
-    song, intent, harmony, plan, q = _render(genre, 1)
+    _, intent, _, _, q = _render(genre, 1)
     m = q.metrics
     assert m["in_harmony_rate"] >= 0.95, (genre, m)
     assert m["chord_tone_rate_strong"] >= 0.75, (genre, m)
