@@ -105,7 +105,7 @@ def _read(suffix: str, symbol: str, offset: int) -> _State:
     state = _State()
     i = 0
     words = sorted(QUALITY_WORDS, key=len, reverse=True)
-    if suffix[:1] == "5" and suffix[1:2] in ("", "("):
+    if suffix[:1] == "5":
         state.quality = "power"
         i = 1
     for word in words if i == 0 and not suffix.startswith("omit") else ():
@@ -234,8 +234,9 @@ def _modifiers(base: frozenset[str], target: frozenset[str]) -> list[str] | None
             mods.append("sus2")
         else:
             mods.append("no3")
-    fifths = removed & {"5P"}
-    for name in sort_tones(added):
+    fifths = removed & {"5P", "5d", "5A"} if not target & {"5P", "5d", "5A"} else set()
+    # alterations before add-tones: an alteration replaces the natural tone an add would bring
+    for name in sorted(sort_tones(added), key=lambda t: MODIFIER_FOR.get(t, "b")[0] not in "b#"):
         modifier = MODIFIER_FOR.get(name)
         if modifier is None:
             return None
@@ -243,7 +244,7 @@ def _modifiers(base: frozenset[str], target: frozenset[str]) -> list[str] | None
         natural = NATURALS.get(str(tone_number(name)))
         removed.discard(natural or "")
     if fifths & removed:
-        removed.discard("5P")
+        removed -= fifths
         mods.append("no5")
     return None if removed else mods
 
@@ -277,5 +278,5 @@ def _join(suffix: str, mods: list[str]) -> str:
     if suffix == "maj":
         return "(" + ",".join(mods) + ")" if mods[0][0] in "b#" else "".join(mods)
     if suffix == "5":
-        return "5(" + ",".join(mods) + ")"
+        return "5(" + ",".join(mods) + ")" if mods[0][0] in "b#" else "5" + "".join(mods)
     return suffix + "".join(mods)

@@ -68,13 +68,22 @@ class Chord:
 
 
 def make_chord(root: NoteName, tones: frozenset[str], bass: NoteName | None = None,
-               symbol: str | None = None) -> Chord:
-    """Build a `Chord` from a spelled root, its tones and an optional spelled bass."""
+               symbol: str | None = None, written: str | None = None) -> Chord:
+    """Build a `Chord` from a spelled root, its tones and an optional spelled bass.
+
+    `written` is the suffix as the user wrote it, kept as the quality when no
+    canonical name covers these tones (it parses back to the same tones).
+    """
     root = root.with_octave(None)
     bass = root if bass is None else bass.with_octave(None)
     ordered = sort_tones(tones)
     spelled = tuple(transpose_name(root, tone(t)) for t in ordered)
-    quality = format_suffix(frozenset(ordered))
+    try:
+        quality = format_suffix(frozenset(ordered))
+    except TheoryError:
+        if written is None:
+            raise
+        quality = written
     pcs = {n.pc for n in spelled} | {bass.pc}
     canonical = _symbol(root, quality, bass)
     return Chord(
@@ -119,14 +128,16 @@ def parse_chord(symbol: str) -> Chord:
     if slash is not None:
         bass = parse_note_name(slash.group(1), offset=lead + slash.start(1), source=symbol)
         body_end = slash.start()
-    elif "/" in text[m.end():] and not text[m.end():].replace(" ", "").endswith("6/9"):
-        at = text.rindex("/") + 1
+    stray = text[m.end():body_end].replace("6/9", "6_9").find("/")
+    if stray >= 0:
+        at = m.end() + stray + 1
         raise TheoryError(
             f"the bass after '/' must be a note A-G in chord {symbol!r} at position {lead + at}",
             text=symbol, position=lead + at,
         )
-    tones = suffix_tones(text[m.end():body_end], symbol, lead + m.end())
-    return make_chord(root, tones, bass, symbol=symbol.strip())
+    written = text[m.end():body_end]
+    tones = suffix_tones(written, symbol, lead + m.end())
+    return make_chord(root, tones, bass, symbol=symbol.strip(), written=written.strip() or "maj")
 
 
 def format_chord(chord: Chord | str) -> str:

@@ -12,6 +12,7 @@ Secondary chords tonicise their target: V7/ii is the V7 of the ii chord's key.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bandstand.errors import TheoryError
@@ -48,6 +49,11 @@ _RE = re.compile(
 _TARGETS: dict[str, tuple[str, ...]] = {
     "major": ("V", "ii", "IV", "vi", "iii"),
     "minor": ("V", "iv", "III", "VI", "VII", "v"),
+}
+#: targets tried only after borrowed and chromatic figures
+_RARE_TARGETS: dict[str, tuple[str, ...]] = {
+    "major": ("bVII", "bVI", "bIII", "iv", "II", "III", "VI"),
+    "minor": ("ii", "II", "IV", "bII", "vi"),
 }
 _SECONDARY = re.compile(r"^(V|vii[°ø])(7|65|43|42|6|64|9)?$")
 _SLASH_FIGURE = re.compile(r"(\d)/(\d)")
@@ -234,6 +240,16 @@ def _candidates(chord: Chord, key: Key) -> list[str]:
     return out
 
 
+def _secondary(c: Chord, k: Key, targets: tuple[str, ...], same: Callable[[str], bool]) -> str | None:
+    for target in targets:
+        target_chord = roman_to_chord(target, k)
+        local = _tonicised(parse_note_name(target_chord.root_name), target_chord.tones[1], k)
+        for figure in _candidates(c, local):
+            if _SECONDARY.match(figure) and same(f"{figure}/{target}"):
+                return f"{figure}/{target}"
+    return None
+
+
 def analyse_chord(chord: Chord | str, key: Key | str) -> str:
     """The Roman figure of a chord in a key: ``analyse_chord("A7", "C major") == "V7/ii"``.
 
@@ -257,20 +273,16 @@ def analyse_chord(chord: Chord | str, key: Key | str) -> str:
         for figure in direct:
             if same(figure):
                 return figure
-    for target in _TARGETS["minor" if k.is_minor else "major"]:
-        target_chord = roman_to_chord(target, k)
-        local = _tonicised(parse_note_name(target_chord.root_name), target_chord.tones[1], k)
-        for figure in _candidates(c, local):
-            if not _SECONDARY.match(figure):
-                continue
-            if same(f"{figure}/{target}"):
-                return f"{figure}/{target}"
-    for figure in ("N6", "It6", "Ger65", "Fr43"):
+    mode = "minor" if k.is_minor else "major"
+    found = _secondary(c, k, _TARGETS[mode], same)
+    if found:
+        return found
+    for figure in ("N6", "It6", "Ger65", "Fr43", *direct):
         if same(figure):
             return figure
-    for figure in direct:
-        if same(figure):
-            return figure
+    found = _secondary(c, k, _RARE_TARGETS[mode], same)
+    if found:
+        return found
     if not direct:
         raise TheoryError(f"cannot analyse {c.symbol!r} in {k.name}: it has no triad",
                           text=c.symbol, position=0)

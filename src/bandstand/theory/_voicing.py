@@ -5,7 +5,7 @@ bottom. With one, each pitch class is placed at one of its two instances
 nearest the previous notes, and the combination with the least total motion
 (each new note to its nearest old one, and each old note to its nearest new
 one) wins; ties go to the narrower, then the lower voicing. Slash chords keep
-their bass at the bottom.
+their bass at the bottom whenever the register leaves room for it.
 """
 
 from __future__ import annotations
@@ -46,12 +46,11 @@ def _close(order: list[int], low: int, high: int) -> Voicing:
     notes = [start]
     for pc in order[1:]:
         note = notes[-1] + 1 + (pc - notes[-1] - 1) % 12
-        while note > high:
-            note -= 12
-        if note < low or note in notes:
-            note += 12
-        if low <= note <= high and note not in notes:
-            notes.append(note)
+        if note > high:  # fold back down, staying above the bass when the register allows
+            note = start + 1 + (pc - start - 1) % 12
+        if note > high:
+            note = low + (pc - low) % 12
+        notes.append(note)
     return tuple(sorted(notes))
 
 
@@ -80,17 +79,15 @@ def voice_chord(chord: Chord | str, low: int = 48, high: int = 72,
     for pc in order:
         here = sorted(_instances(pc, low, high), key=lambda n: (min(abs(n - p) for p in prev), n))
         options.append(here[:2])
-    best: tuple[int, int, int, Voicing] | None = None
+    best: tuple[bool, int, int, int, Voicing] | None = None
     for combo in product(*options):
-        if c.is_slash and min(combo) != combo[0]:
-            continue
         voicing = tuple(sorted(combo))
-        rank = (motion(prev, voicing), voicing[-1] - voicing[0], sum(voicing), voicing)
+        bass_misplaced = c.is_slash and voicing[0] != combo[0]
+        rank = (bass_misplaced, motion(prev, voicing), voicing[-1] - voicing[0], sum(voicing), voicing)
         if best is None or rank < best:
             best = rank
-    if best is None:
-        return _close(order, low, high)
-    return best[3]
+    assert best is not None
+    return best[4]
 
 
 def voice_progression(chords: Iterable[Chord | str], low: int = 48, high: int = 72,
