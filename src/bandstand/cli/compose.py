@@ -29,6 +29,14 @@ STAGES = ("intent", "harmony", "arrangement", "parts", "sound", "assembly", "val
 EXIT = {"completed": 0, "completed_partial": 0, "paused": 0, "failed": 1, "cancelled": 130}
 
 
+def _console(stderr: bool = False) -> Any:
+    """A rich console; when the output is a pipe or a file, wide enough not to wrap rows."""
+    from rich.console import Console
+
+    console = Console(stderr=stderr, highlight=False)
+    return console if console.is_terminal else Console(stderr=stderr, highlight=False, width=160)
+
+
 def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stderr.isatty()
 
@@ -37,10 +45,8 @@ class Progress:
     """Draws engine events: a live table on a terminal, one line per event otherwise."""
 
     def __init__(self, quiet: bool) -> None:
-        from rich.console import Console
-
         self.quiet = quiet
-        self.console = Console(stderr=True, highlight=False)
+        self.console = _console(stderr=True)
         self.live_mode = self.console.is_terminal and not quiet
         self.rows: dict[int, tuple[str, str]] = {n: ("·", "") for n in range(1, 9)}
         self.parts: list[str] = []
@@ -187,9 +193,7 @@ def _finish(result: Any, as_json: bool, progress: Progress) -> None:
     if as_json:
         typer.echo(json.dumps(result.summary(), indent=2, ensure_ascii=False))
     else:
-        from rich.console import Console
-
-        _summary_table(result, Console(highlight=False))
+        _summary_table(result, _console())
         hint = state.error.recovery_hint if state.error else ""
         where = result.session_dir
         if state.status == "paused":
@@ -280,14 +284,16 @@ def sessions_list(
     if not infos:
         typer.echo(f"no sessions in {out}")
         return
-    from rich.console import Console
     from rich.table import Table
 
-    table = Table("session", "date", "genre", "key", "tempo", "status", "prompt")
+    table = Table()
+    for name in ("session", "date", "genre", "key", "tempo", "status"):
+        table.add_column(name, no_wrap=True)
+    table.add_column("prompt", overflow="ellipsis", no_wrap=True)
     for i in infos:
         table.add_row(i.session_id, f"{i.created_at:%Y-%m-%d %H:%M}", i.genre, i.key,
                       f"{i.tempo:g}" if i.tempo else "", i.status, i.prompt[:40])
-    Console(highlight=False).print(table)
+    _console().print(table)
 
 
 @sessions_app.command("clean")
