@@ -137,7 +137,7 @@ async def measure(band: list[Persona], runs: int, latency: float) -> dict[str, A
     warm = [await _jam(band, seed) for seed in range(runs)]
     llm_directives = []
     fake = FakeLLM(latency)
-    for run in range(max(3, runs // 4)):
+    for _ in range(max(3, runs // 4)):
         engine = JamEngine(band, backend=lambda persona, seed: fake, turn_timeout=latency * 20 + 5)
         await engine.start()
         for text in LLM_DIRECTIVES:
