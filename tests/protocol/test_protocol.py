@@ -11,6 +11,7 @@ from bandstand.protocol import (
     AgentThought,
     ContextView,
     Emitter,
+    ErrorMessage,
     Events,
     JamStateUpdate,
     ProtocolViolation,
@@ -93,3 +94,19 @@ def test_guard_orders_the_stream() -> None:
     emitter.emit(state(False, 2))
     emitter.emit(state(True, 0))  # a new jam counts rounds and cycles afresh
     emitter.emit(Events(cycle=0, cycle_seconds=2.0, events=[]))
+
+
+def test_private_messages_are_registered_but_not_broadcast() -> None:
+    sent: list[dict] = []
+    emitter = Emitter()
+    emitter.subscribe(sent.append)
+    emitter.emit(state(True))
+    data = emitter.private(ErrorMessage(message="no such member"))
+    assert data == {"type": "error", "message": "no such member", "seq": 1} and len(sent) == 1
+
+    class Sneaky(BaseModel):
+        type: str = "error"
+        message: str = "x"
+
+    with pytest.raises(UnregisteredMessage):
+        emitter.private(Sneaky())

@@ -104,6 +104,7 @@ class JamEngine:
         self.composition = Composition(SILENCE, ())
         self.rounds: list[RoundRecord] = []
         self.autopilot = Autopilot()
+        self._energy_delta = 0
         self._round_lock = asyncio.Lock()
         self.on_round: list[Callable[[RoundRecord], None]] = []
 
@@ -165,8 +166,11 @@ class JamEngine:
             raise InvalidInput("start the jam before giving directives")
         directive = self.parse(text)
         self.emitter.emit(BossEcho(text=directive.text, to=list(directive.to), round=self.round))
+        self._energy_delta = 0
         if directive.changes_context:
+            before = self.context.energy
             self.context, changed = apply_directive(self.context, directive)
+            self._energy_delta = self.context.energy - before
             self.emitter.emit(MusicalContextUpdate(context=self.context_view(), changed=changed))
         for member in self.active():
             if directive.addressed_to(member.name):
@@ -241,7 +245,6 @@ class JamEngine:
                 pattern=m.pattern, status=m.status, solo=m.style.solo, out=m.style.out,
             )
             for m in self.active()
-            if m is not member
         ]
         return TurnInput(
             round=self.round,
@@ -249,10 +252,10 @@ class JamEngine:
             role=member.persona.role,
             context=self.context,
             band=band,
-            directive=directive.body or directive.text if directive and to_member else None,
+            directive=(directive.body or directive.text) if directive and to_member else None,
             directive_to_you=bool(directive and directive.to and to_member),
             intents=sorted(directive.intents) if directive and to_member else [],
-            energy_delta=(directive.energy_delta or (directive.energy or self.context.energy) - self.context.energy) if directive and to_member else 0,
+            energy_delta=self._energy_delta if to_member else 0,
             key_changed=key_changed,
             style=member.style,
             last_pattern=None if member.pattern == SILENCE and not member.seen_key else member.pattern,

@@ -100,6 +100,10 @@ class TurnInput(BaseModel):
     style: Style = Field(default_factory=Style)
     last_pattern: str | None = None
 
+    def others(self) -> list[BandMate]:
+        """The band without this member (the band list includes everyone, as in the text)."""
+        return [m for m in self.band if m.name != self.member]
+
 
 def render_turn_text(turn: TurnInput) -> str:
     """The turn as text, exactly in the spec's layout."""

@@ -35,9 +35,8 @@ class Emitter:
         return lambda: self._sinks.remove(sink) if sink in self._sinks else None
 
     def emit(self, message: BaseModel) -> dict[str, Any]:
-        """Check and send one message; returns the dict that was sent."""
-        if not self.registry.is_outgoing(message):
-            raise UnregisteredMessage(f"{type(message).__name__} is not a registered outgoing message")
+        """Check and send one message to every sink; returns the dict that was sent."""
+        self._registered(message)
         self.guard.check(message)
         self.seq += 1
         data = message.model_dump(mode="json")
@@ -45,3 +44,16 @@ class Emitter:
         for sink in list(self._sinks):
             sink(data)
         return data
+
+    def private(self, message: BaseModel) -> dict[str, Any]:
+        """Serialize a message meant for one client only (a state snapshot on connect, an
+        error about its own request): registered types only, numbered with the current
+        sequence number, not broadcast and not part of the ordered stream."""
+        self._registered(message)
+        data = message.model_dump(mode="json")
+        data["seq"] = self.seq
+        return data
+
+    def _registered(self, message: BaseModel) -> None:
+        if not self.registry.is_outgoing(message):
+            raise UnregisteredMessage(f"{type(message).__name__} is not a registered outgoing message")

@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from bandstand.errors import UserError
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.persona import Persona
-from bandstand.protocol import ErrorMessage, jam_registry
+from bandstand.protocol import jam_registry
 from bandstand.server.hub import JamHub
 
 
@@ -81,7 +81,7 @@ def create_app(
                 try:
                     message = registry.parse_incoming(raw)
                 except UserError as exc:
-                    queue.put_nowait(ErrorMessage(message=str(exc)).model_dump(mode="json"))
+                    hub.reply_error(queue, str(exc))
                     continue
                 await hub.handle(message, queue)
         except (WebSocketDisconnect, RuntimeError):

@@ -63,9 +63,7 @@ class JamHub:
     def connect(self) -> Queue:
         queue: Queue = asyncio.Queue()
         self.clients.add(queue)
-        snapshot = self.engine.state().model_dump(mode="json")
-        snapshot["seq"] = self.emitter.seq
-        queue.put_nowait(snapshot)
+        queue.put_nowait(self.emitter.private(self.engine.state()))
         return queue
 
     def disconnect(self, queue: Queue) -> None:
@@ -94,13 +92,16 @@ class JamHub:
             elif isinstance(message, SetAutopilot):
                 self.set_autopilot(message.enabled, message.interval)
         except UserError as exc:
-            reply.put_nowait(ErrorMessage(message=str(exc)).model_dump(mode="json"))
+            self.reply_error(reply, str(exc))
+
+    def reply_error(self, reply: Queue, message: str) -> None:
+        reply.put_nowait(self.emitter.private(ErrorMessage(message=message)))
 
     async def _directive(self, text: str, reply: Queue) -> None:
         try:
             await self.engine.directive(text)
         except UserError as exc:
-            reply.put_nowait(ErrorMessage(message=str(exc)).model_dump(mode="json"))
+            self.reply_error(reply, str(exc))
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)

@@ -62,7 +62,7 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     length = steps_per_bar(turn)
     group = group_size(turn)
     idea = epoch_rng(turn, seed, "bass")
-    drums = next((m for m in turn.band if m.role == "drums" and not m.out), None)
+    drums = next((m for m in turn.others() if m.role == "drums" and not m.out), None)
     kicks = kick_steps(drums.pattern if drums else None, length)
     voiced = roots(turn)
     line = "<" + " ".join(voiced) + ">" if len(voiced) > 1 else voiced[0]

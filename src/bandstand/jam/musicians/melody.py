@@ -51,9 +51,9 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     ctx = turn.context
     idea = epoch_rng(turn, seed, "motif")
     motif = list(MOTIFS[idea.randrange(len(MOTIFS))])
-    fx = next((m for m in turn.band if m.role == "fx" and not m.out), None)
+    fx = next((m for m in turn.others() if m.role == "fx" and not m.out), None)
     fx_busy = events_per_cycle(fx.pattern if fx else None) > 5
-    other_solo = any(m.solo and not m.out for m in turn.band)
+    other_solo = any(m.solo and not m.out for m in turn.others())
     level = (ctx.energy - 1) // 3 + style.density - (1 if fx_busy else 0) - (1 if other_solo else 0)
     if style.solo:
         level = len(RHYTHMS) - 1

@@ -58,7 +58,7 @@ ASKS = {
 
 
 def _mate(turn: TurnInput, role: str, fallback: str) -> str:
-    return next((m.name for m in turn.band if m.role == role), fallback)
+    return next((m.name for m in turn.others() if m.role == role), fallback)
 
 
 def _ask(turn: TurnInput) -> str:
@@ -106,7 +106,7 @@ def speak(persona: Persona, turn: TurnInput, facts: dict[str, object], rand: ran
     if turn.directive:
         reaction = rand.choice(OBEY if comply else GRUMBLE[role])
     else:
-        mates = {m.role for m in turn.band if m.pattern and m.pattern != "silence"}
+        mates = {m.role for m in turn.others() if m.pattern and m.pattern != "silence"}
         options = [r for r in REACTIONS[role] if not any("{" + k + "}" in r for k in ("drums", "bass", "melody", "fx") if k not in mates)]
         reaction = rand.choice(options or REACTIONS[role][-1:])
     return _sentence(thought.format(**fields)), _sentence(reaction.format(**fields)), comply
