@@ -301,3 +301,31 @@ def test_extra_roles_follow_their_parents_and_registers():
     assert perc.is_drum and perc.notes
     arp = generate_part("arp", intent, harmony, arrangement, 4).track
     assert all(len([m for m in arp.notes if abs(m.start - n.start) < 0.01]) == 1 for n in arp.notes[:32])
+
+
+def test_intro_drums_keep_time_only():
+    intent, harmony, _ = _song("house")
+    form = (("Intro", "intro", 4, 0.2, ["drums", "pad"], "cut"), ("Drop", "drop", 4, 0.9, ["drums", "pad"], "cut"))
+    arrangement = make_arrangement(len(harmony.chords), form=form)
+    notes = generate_part("drums", intent, harmony, arrangement, 1).track.notes
+    intro = {n.pitch for n in notes if n.start < 11.5}  # before the fill into the drop
+    assert KICK in intro and CLAP not in intro and SNARE not in intro
+    assert CLAP in {n.pitch for n in notes if n.start >= 16.5}
+
+
+@pytest.mark.parametrize("signature", [(3, 4), (6, 8), (7, 8), (5, 4)])
+def test_odd_meters_fill_their_bars_and_swing_alike_in_every_bar(signature):
+    intent = make_intent("jazz", time_signature=signature)
+    harmony = build_harmony(intent, 1)
+    arrangement = make_arrangement(len(harmony.chords))
+    bar = signature[0] * 4 / signature[1]
+    end = arrangement.total_bars * bar
+    for role in ROLES:
+        notes = generate_part(role, intent, harmony, arrangement, 2).track.notes
+        assert notes and all(n.start < end for n in notes), role
+    ride = [n.start for n in generate_part("drums", intent, harmony, arrangement, 2).track.notes if n.pitch == RIDE]
+    swung = {parity: [t % bar for t in ride if int(t // bar) % 2 == parity and 1.4 < t % bar < 1.9] for parity in (0, 1)}
+    swing = make_intent("jazz").genre_dna.swing
+    for parity in (0, 1):  # the "and" of 2 lands late by the same amount in even and odd bars
+        assert fmean(swung[parity]) == pytest.approx(1.5 + swing * 0.5, abs=0.04)
+    assert swing_time(3.5 + 0.5, 0.3, 0.5, 3.5) == pytest.approx(4.15)  # the 2nd eighth of bar 2 in 7/8

@@ -267,7 +267,7 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
         back_sim = _cosine(back_vec, back_t) if any(back_t) and any(back_vec) else kick_sim
         m["kick_template_similarity"], m["backbeat_template_similarity"] = kick_sim, back_sim
         parts += [_ramp(kick_sim, 0.3, 0.8), _ramp(back_sim, 0.3, 0.8)]
-        swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, song.tempo)
+        swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, v.bpb)
         if swing is not None:
             m["swing_measured"] = swing
             parts.append(_clamp(1.0 - max(0.0, abs(swing - traits.swing) - 0.06) / 0.15))
@@ -276,11 +276,12 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
     s["genre_fidelity"] = genre
 
 
-def _measured_swing(drums: list[Note], unit: float, tempo: float) -> float | None:
-    """Median delay of notes near the off-beats of `unit`, as a fraction of `unit`."""
+def _measured_swing(drums: list[Note], unit: float, bar: float) -> float | None:
+    """Median delay of notes near the off-beats of `unit` (counted within each bar),
+    as a fraction of `unit`."""
     delays = []
     for n in drums:
-        pos = n.start / unit
+        pos = (n.start % bar) / unit
         k = math.floor(pos + 0.2)
         if k % 2 == 1 and -0.2 <= pos - k <= 0.45:
             delays.append(pos - k)

@@ -112,7 +112,7 @@ class PartContext:
         return [b for b in self.bars if self.is_active(role, b)]
 
     def humanizer(self, amount: float = 1.0) -> Humanizer:
-        return Humanizer(self.groove, self.swing, self.tempo, amount)
+        return Humanizer(self.groove, self.swing, self.tempo, amount, self.beats_per_bar)
 
     def program(self, role: str, default: int) -> int:
         for r, p in self.program_overrides:

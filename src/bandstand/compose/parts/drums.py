@@ -15,7 +15,9 @@ from bandstand.compose.parts.drum_patterns import (
     FILLS,
     KICK,
     OPEN_HAT,
+    PEDAL_HAT,
     RIDE,
+    SHAKER,
     SNARE,
     STEP_VELOCITY,
     DrumFamily,
@@ -27,6 +29,8 @@ from bandstand.score import Track
 
 HIT = 0.2  # drum note length in beats (drums ignore note-off, readers want one)
 HATS = (CLOSED_HAT, OPEN_HAT)
+SPARSE_BELOW = 0.3
+SPARSE_VOICES = frozenset({KICK, CLOSED_HAT, PEDAL_HAT, RIDE, SHAKER})
 
 
 def _vel(base: int, energy: float) -> int:
@@ -37,6 +41,8 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -
     e = bar.energy
     for layer in fam.layers:
         if not layer.min_energy <= e < layer.max_energy:
+            continue
+        if e < SPARSE_BELOW and layer.note not in SPARSE_VOICES:  # intros and breaks: time-keepers only
             continue
         pattern = layer.pattern_for(bar.bar_in_phrase)
         last = steps if fam.steady_kick and layer.note == KICK else until

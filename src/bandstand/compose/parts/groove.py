@@ -55,11 +55,13 @@ def groove(drum_family: str) -> GrooveTemplate:
     return GROOVES.get(drum_family, GROOVES["rock_backbeat"])
 
 
-def swing_time(beat: float, swing: float, unit: float) -> float:
-    """`beat` moved by swing: off-beats of `unit` are delayed by `swing × unit`."""
+def swing_time(beat: float, swing: float, unit: float, bar: float = 4.0) -> float:
+    """`beat` moved by swing: off-beats of `unit` (counted from the start of its
+    `bar`, so odd meters such as 7/8 swing the same in every bar) are delayed by
+    `swing × unit`."""
     if swing <= 0.0:
         return beat
-    pos = beat / unit
+    pos = (beat % bar) / unit
     index = round(pos)
     if abs(pos - index) > 1e-6 or index % 2 == 0:
         return beat
@@ -74,6 +76,7 @@ class Humanizer:
     swing: float
     tempo: float
     amount: float = 1.0  # 0 = quantized
+    bar: float = 4.0  # beats per bar
 
     def ms_to_beats(self, ms: float) -> float:
         return ms / 1000.0 * self.tempo / 60.0
@@ -94,7 +97,7 @@ class Humanizer:
         limit = 2.5 * spread
         for start, dur, pitch, vel in notes:
             if do_swing:
-                start = swing_time(start, self.swing, unit)
+                start = swing_time(start, self.swing, unit, self.bar)
             lay = lays.get(pitch, 0.0) if per_note_key else role_lay
             jitter = max(-limit, min(limit, gauss(0.0, spread))) if spread else 0.0
             start = start + lay + jitter
