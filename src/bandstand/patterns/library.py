@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bandstand.patterns import signals as sig
+from bandstand.patterns import steps as st
 from bandstand.patterns import tonal
 from bandstand.patterns import transforms as tr
 from bandstand.patterns.controls import CONTROLS, control_function
@@ -40,11 +41,13 @@ def _t(
     aliases: tuple[str, ...] = (),
     patternify: bool = True,
     preserve_steps: bool = False,
+    join: str = "inner",
     doc: str = "",
 ) -> PatternFunction:
     return PatternFunction(
         name=name,
         kind="transform",
+        join=join,
         func=func,
         arity=arity,
         patternify=patternify,
@@ -171,7 +174,7 @@ ENTRIES: list[PatternFunction] = [
     _c("sequence", fastcat, method=True, aliases=("seq", "fastcat"), doc="patterns squeezed into one cycle"),
     _c("cat", slowcat, method=True, aliases=("slowcat",), doc="one pattern per cycle, in turn"),
     _c("stepcat", _seq_pairs, aliases=("timeCat", "timecat", "s_cat"), doc="concatenate [steps, pattern] pairs"),
-    _c("polymeter", tr.polymeter, aliases=("pm", "s_polymeter"), doc="patterns aligned to a common step count"),
+    _c("polymeter", st.polymeter, aliases=("pm", "s_polymeter"), doc="patterns aligned to a common step count"),
     _c("arrange", tr.arrange, doc="sections of [cycles, pattern]"),
     _c("run", sig.run, doc="0 .. n-1, one per step"),
     _c("irand", sig.irand, doc="random integers 0 .. n-1"),
@@ -249,13 +252,13 @@ ENTRIES: list[PatternFunction] = [
     _t("ribbon", tr.ribbon, 3, aliases=("rib",)),
     _t("chop", tr.chop, 2),
     _t("striate", tr.striate, 2),
-    _t("take", tr.take, 2, aliases=("s_add",)),
-    _t("drop", tr.drop, 2, aliases=("s_sub",)),
-    _t("pace", tr.pace, 2, aliases=("steps",)),
-    _t("expand", tr.expand, 2, aliases=("s_expand",)),
-    _t("contract", tr.contract, 2, aliases=("s_contract",)),
-    _t("extend", tr.extend, 2, aliases=("s_extend",)),
-    _t("replicate", tr.replicate, 2),
+    _t("take", st.take, 2, aliases=("s_add",), join="step"),
+    _t("drop", st.drop, 2, aliases=("s_sub",), join="step"),
+    _t("pace", st.pace, 2, aliases=("steps",)),
+    _t("expand", st.expand, 2, aliases=("s_expand",), join="step"),
+    _t("contract", st.contract, 2, aliases=("s_contract",), join="step"),
+    _t("extend", st.extend, 2, aliases=("s_extend",), join="step"),
+    _t("replicate", st.replicate, 2, join="step"),
     # numbers
     _t("round", tr.round_, 1),
     _t("floor", tr.floor_, 1),

@@ -453,36 +453,47 @@ def _min_abs(node: Any) -> float:
 
 
 def density(node: Any) -> float:
-    """A static upper bound on the events per cycle that `node` can produce."""
+    """A static upper bound on the events per cycle that `node` can produce.
+
+    Factors multiply (``*4`` makes four times the events); a patterned argument
+    adds its own events (each of its events can cut the pattern's once more).
+    """
     if isinstance(node, Atom):
         return 1.0
     if isinstance(node, Element):
         d = density(node.source)
         for op in node.ops:
+            args = op.args
             if op.kind == "stretch":
-                amount = op.args["amount"]
-                d *= max(1.0, _max_abs(amount) if op.args["type"] == "fast" else 1 / _min_abs(amount))
-                d *= density(amount)
+                amount = args["amount"]
+                factor = _max_abs(amount) if args["type"] == "fast" else 1 / _min_abs(amount)
+                d = d * max(1.0, factor) + density(amount)
             elif op.kind == "replicate":
-                d *= max(1.0, abs(op.args["amount"]))
+                d *= max(1.0, abs(args["amount"]))
             elif op.kind == "bjorklund":
-                d = (d + _max_abs(op.args["step"])) * density(op.args["step"]) * density(op.args["pulse"])
+                d = d + _max_abs(args["step"]) + density(args["step"]) + density(args["pulse"])
+                if args["rotation"] is not None:
+                    d += density(args["rotation"])
             elif op.kind == "tail":
-                d *= density(op.args["element"])
+                d += density(args["element"])
             elif op.kind == "range":
-                d *= (_max_abs(node.source) + _max_abs(op.args["element"]) + 1) * density(op.args["element"])
+                d *= _max_abs(node.source) + _max_abs(args["element"]) + 1
+                d += density(args["element"])
         return d
     if isinstance(node, Seq):
-        total = sum(density(child) for child in node.source)
-        if node.alignment == "polymeter":
-            steps = node.steps_per_cycle
-            if steps is not None:
-                factor = _max_abs(steps) * density(steps)
-            else:
-                first = node.source[0]
-                factor = sum(max(1.0, abs(e.weight)) for e in first.source) if isinstance(first, Seq) else 1.0
-            total *= max(1.0, factor)
-        return total
+        if node.alignment != "polymeter":
+            return sum(density(child) for child in node.source)
+        steps = node.steps_per_cycle
+        if steps is not None:
+            target = _max_abs(steps)
+        else:
+            first = node.source[0]
+            target = sum(abs(e.weight) for e in first.source) if isinstance(first, Seq) else 1.0
+        total = 0.0
+        for layer in node.source:
+            weight = sum(abs(e.weight) for e in layer.source) if isinstance(layer, Seq) else 1.0
+            total += density(layer) * max(1.0, target / max(weight, 1e-9))
+        return total + (density(steps) if steps is not None else 0.0)
     return 1.0
 
 

@@ -32,6 +32,8 @@ Shape of an entry (`PatternFunction`):
   take a function ``Pattern -> Pattern`` (``x => x.fast(2)`` or a partial
   application such as ``fast(2)``); ``variadic_functions`` for
   ``superimpose``/``layer`` which take any number of them.
+- ``join``: how a patterned argument is joined — ``"inner"`` (most) or
+  ``"step"`` (``take``, ``drop``, ``extend``... rebuild each cycle by steps).
 - ``method``: reachable as ``p.name(...)``.
 - ``variants``: methods reached as ``p.name.variant(...)``, e.g. ``add.out``,
   ``add.squeeze``; each is a function ``(pat, *args) -> Pattern``.
@@ -77,6 +79,7 @@ class PatternFunction:
     variadic_functions: bool = False
     method: bool = True
     preserve_steps: bool = False
+    join: str = "inner"
     variants: Mapping[str, Callable[..., Pattern]] = field(default_factory=dict)
     value: Pattern | None = None
     aliases: tuple[str, ...] = ()
@@ -112,7 +115,7 @@ class PatternFunction:
                 acc = first[0].fmap(lambda v: curried(v))
                 for p in first[1:]:
                     acc = acc.app_left(p)
-                result = acc.inner_join()
+                result = acc.inner_join() if self.join == "inner" else _step_join(acc)
         if self.preserve_steps:
             result = result.copy()
             result.steps = pat.steps
@@ -227,6 +230,12 @@ class Registry:
 
     def call_variant(self, pat: Pattern, name: str, variant: str, *args: Any) -> Pattern:
         return self._table[name].variants[variant](pat, *args)
+
+
+def _step_join(pat: Pattern) -> Pattern:
+    from bandstand.patterns.steps import step_join
+
+    return step_join(pat)
 
 
 def _build() -> Registry:

@@ -20,7 +20,6 @@ from bandstand.patterns.ops import apply_op, keepif_out
 from bandstand.patterns.pattern import (
     Pattern,
     fastcat,
-    nothing,
     pure,
     reify,
     sequence,
@@ -31,10 +30,19 @@ from bandstand.patterns.pattern import (
     stepcat,
     time_lcm,
 )
-from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
+from bandstand.patterns.time import ONE, TimeSpan, to_time
 from bandstand.patterns.values import js_truthy, norm_number, parse_numeral
 
 PatFunc = Callable[[Pattern], Pattern]
+
+
+def js_object(v: Any) -> dict[str, Any]:
+    """``Object.assign({}, v)``: objects copy, arrays and strings by index, the rest empty."""
+    if isinstance(v, dict):
+        return dict(v)
+    if isinstance(v, (list, str)):
+        return {str(i): x for i, x in enumerate(v)}
+    return {}
 
 
 def js_round(x: float) -> int:
@@ -303,7 +311,7 @@ def jux_by(by: Any, func: PatFunc, pat: Pattern) -> Pattern:
 
     def panned(delta: float) -> Callable[[Any], Any]:
         def f(v: Any) -> Any:
-            base = v if isinstance(v, dict) else {}
+            base = js_object(v)
             return {**base, "pan": norm_number(base.get("pan", 0.5) + delta)}
 
         return f
@@ -340,8 +348,7 @@ def chop(n: Any, pat: Pattern) -> Pattern:
         if isinstance(a, dict) and a.get("begin") is not None and a.get("end") is not None:
             d = a["end"] - a["begin"]
             b = {"begin": norm_number(a["begin"] + b["begin"] * d), "end": norm_number(a["begin"] + b["end"] * d)}
-        base = a if isinstance(a, dict) else {}
-        return {**base, **b}
+        return {**js_object(a), **b}
 
     result = pat.squeeze_bind(lambda o: sequence(*[merge(o, s) for s in slices]))
     result.steps = None if pat.steps is None else to_time(n) * pat.steps
@@ -467,63 +474,6 @@ def euclid_legato_rot(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> P
     return _euclid_legato(pulses, steps, rotation, pat)
 
 
-# ---------------------------------------------------------------------- steps
-
-
-def take(i: Any, pat: Pattern) -> Pattern:
-    if pat.steps is None or pat.steps <= 0:
-        return nothing
-    ii = to_time(i)
-    if ii == 0:
-        return nothing
-    flip = ii < 0
-    frac = abs(ii) / pat.steps
-    if frac <= 0:
-        return nothing
-    if frac >= 1:
-        return pat
-    if flip:
-        return pat._zoom(ONE - frac, 1)
-    return pat._zoom(0, frac)
-
-
-def drop(i: Any, pat: Pattern) -> Pattern:
-    if pat.steps is None:
-        return nothing
-    ii = to_time(i)
-    if ii < 0:
-        return _step_join_call(take, pat.steps + ii, pat)
-    return _step_join_call(take, ZERO - (pat.steps - ii), pat)
-
-
-def _step_join_call(func: Callable[[Any, Pattern], Pattern], arg: Any, pat: Pattern) -> Pattern:
-    return func(arg, pat)
-
-
-def pace(target: Any, pat: Pattern) -> Pattern:
-    if pat.steps is None:
-        return pat
-    if pat.steps == 0:
-        return nothing
-    return pat._fast(to_time(target) / pat.steps).set_steps(target)
-
-
-def expand(factor: Any, pat: Pattern) -> Pattern:
-    return pat._expand(factor)
-
-
-def contract(factor: Any, pat: Pattern) -> Pattern:
-    return pat.with_steps(lambda t: t / to_time(factor))
-
-
-def extend(factor: Any, pat: Pattern) -> Pattern:
-    return _call("fast", pat, factor)._expand(factor)
-
-
-def replicate(factor: Any, pat: Pattern) -> Pattern:
-    return _call("fast", pat._repeat_cycles(factor), factor)._expand(factor)
-
-
 # ---------------------------------------------------------------------- arpeggios and picking
 
 
@@ -597,38 +547,3 @@ def arrange(*sections: Any) -> Pattern:
     total = sum(s[0] for s in sections)
     parts = [[s[0], reify(s[1])._fast(s[0])] for s in sections]
     return stepcat(*parts)._slow(total)
-
-
-def polymeter(*args: Any) -> Pattern:
-    """Strudel's ``polymeter()`` function: each pattern paced to the lcm of their steps."""
-    if args and isinstance(args[0], list):
-        return _polymeter_lists(0, *args)
-    pats = [reify(a) for a in args]
-    pats = [p for p in pats if p.steps is not None]
-    if not pats:
-        return silence
-    steps = time_lcm(*(p.steps for p in pats))
-    if steps == 0:
-        return nothing
-    result = stack(*[pace(steps, p) for p in pats])
-    result.steps = steps
-    return result
-
-
-def _polymeter_lists(steps: Any, *args: Any) -> Pattern:
-    def count(x: Any) -> tuple[Pattern, int]:
-        if isinstance(x, list):
-            if not x:
-                return silence, 0
-            if len(x) == 1:
-                return count(x[0])
-            return fastcat(*[count(a)[0] for a in x]), len(x)
-        return reify(x), 1
-
-    seqs = [count(a) for a in args]
-    if not seqs:
-        return silence
-    if steps == 0:
-        steps = seqs[0][1]
-    pats = [p if steps == c else p._fast(mpq(steps, c)) for p, c in seqs if c != 0]
-    return stack(*pats)
