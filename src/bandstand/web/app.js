@@ -25,6 +25,12 @@ function send(msg) { if (state.socket?.readyState === 1) state.socket.send(JSON.
 
 const HANDLERS = {
   jam_state_update(m) {
+    const was = state.jam?.running;
+    if (was !== undefined && was !== m.running) {
+      chat(m.running ? `▶ Jam started — ${esc(m.context.key)}, ${m.context.bpm} BPM` : `■ Jam stopped after ${m.round} round${m.round === 1 ? "" : "s"}`, "system");
+      if (!m.running) audio.stop();
+    }
+    $("now-label").textContent = m.running ? "Now playing" : "Stopped — last combined pattern";
     state.jam = m;
     for (const member of m.members) state.members[member.name] = member;
     renderBand(); renderContext(m.context, []); renderLayers(m.layers);
