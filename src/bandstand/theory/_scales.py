@@ -9,6 +9,7 @@ and lookup ignores case, spaces, hyphens and underscores.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from bandstand.errors import TheoryError
@@ -108,9 +109,9 @@ def scale_type(name: str) -> str:
     """The canonical scale name for a name or alias; raises `TheoryError` if unknown."""
     found = _LOOKUP.get(_key(name))
     if found is None:
-        raise TheoryError(
-            f"unknown scale {name!r} (known: {', '.join(SCALES)})", text=name, position=0
-        )
+        close = difflib.get_close_matches(name.lower(), [*SCALES, *SCALE_ALIASES], n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise TheoryError(f"unknown scale {name!r} ({hint}known: {', '.join(SCALES)})", text=name, position=0)
     return found
 
 
@@ -187,5 +188,5 @@ def get_scale(name: str) -> Scale:
     try:
         return scale_from(tonic, kind)
     except TheoryError as exc:
-        position = name.find(rest.strip()) if rest.strip() else len(name)
-        raise TheoryError(exc.message, text=name, position=max(position, 0)) from None
+        position = max(name.find(rest.strip()) if rest.strip() else len(name), 0)
+        raise TheoryError(f"{exc.message} in {name!r} at position {position}", text=name, position=position) from None

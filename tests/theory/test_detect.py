@@ -1,0 +1,92 @@
+"""Key detection from notes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bandstand.errors import TheoryError
+from bandstand.theory import PROFILES, detect_key, get_scale, parse_key, voice_progression
+
+
+def _progression(symbols: str, beats: float = 2.0) -> list[tuple[int, float]]:
+    voicings = voice_progression(symbols.split(), 48, 72)
+    return [(n, beats) for v in voicings for n in v]
+
+
+@pytest.mark.parametrize(
+    ("progression", "key"),
+    [
+        ("C F G7 C Am Dm G7 C", "C major"),
+        ("Am Dm E7 Am F Dm E7 Am", "A minor"),
+        ("Eb Ab Bb7 Eb Cm Fm Bb7 Eb", "Eb major"),
+        ("F#m Bm C#7 F#m D Bm C#7 F#m", "F# minor"),
+        ("D G A7 D Bm Em A7 D", "D major"),
+        ("Cm Fm G7 Cm Ab Fm G7 Cm", "C minor"),
+    ],
+)
+def test_detects_the_key_of_cadential_progressions(progression: str, key: str) -> None:
+    for profile in PROFILES:
+        estimate = detect_key(_progression(progression), profile=profile)
+        assert estimate.key.name == key, profile
+        assert 0.5 < estimate.confidence <= 1.0
+
+
+def test_durations_weigh_in() -> None:
+    # the same pitches: long A-minor tones outweigh short C-major passing notes
+    notes = [(57, 4.0), (60, 2.0), (64, 4.0), (68, 3.0), (62, 0.25), (65, 0.25), (67, 0.25), (71, 0.25)]
+    assert detect_key(notes).key.name == "A minor"
+    short = [(57, 0.25), (60, 0.25), (64, 0.25), (68, 0.25), (62, 4.0), (65, 4.0), (67, 4.0), (71, 4.0)]
+    assert detect_key(short).key != detect_key(notes).key
+
+
+def test_a_scale_alone_leans_to_its_tonic_but_is_less_certain_than_a_cadence() -> None:
+    scale = get_scale("G major")
+    notes = [scale.degree_to_midi(i, 55) for i in range(8)]
+    estimate = detect_key(notes)
+    assert estimate.key.name == "G major"
+    cadence = detect_key(_progression("G C D7 G"))
+    assert cadence.confidence >= estimate.confidence
+
+
+def test_ranking_covers_all_24_keys_best_first() -> None:
+    estimate = detect_key(_progression("C F G7 C"))
+    assert len(estimate.ranking) == 24
+    assert len({k.name for k, _ in estimate.ranking}) == 24
+    scores = [s for _, s in estimate.ranking]
+    assert scores == sorted(scores, reverse=True)
+    assert estimate.ranking[0][0] == estimate.key
+
+
+def test_a_single_pitch_is_ambiguous() -> None:
+    assert detect_key([60]).confidence < 0.6
+
+
+@pytest.mark.parametrize("bad", [[], [(60, 0.0)]])
+def test_no_notes_is_an_error(bad: list[tuple[int, float]]) -> None:
+    with pytest.raises(TheoryError):
+        detect_key(bad)
+
+
+def test_unknown_profile() -> None:
+    with pytest.raises(TheoryError):
+        detect_key([60], profile="nope")
+
+
+PROGRESSIONS = ["C F G7 C", "Am Dm E7 Am", "C Am F G", "Dm G7 Cmaj7", "Cm Ab Bb Cm", "C Em F G C"]
+
+
+@given(st.sampled_from(PROGRESSIONS), st.integers(1, 11), st.sampled_from(sorted(PROFILES)))
+def test_transposing_the_notes_transposes_the_key(progression: str, semitones: int, profile: str) -> None:
+    notes = _progression(progression)
+    base = detect_key(notes, profile=profile)
+    moved = detect_key([(p + semitones, d) for p, d in notes], profile=profile)
+    assert moved.key.tonic_pc == (base.key.tonic_pc + semitones) % 12
+    assert moved.key.mode == base.key.mode
+    assert moved.confidence == pytest.approx(base.confidence, abs=1e-6)
+
+
+def test_detected_keys_are_parseable_keys() -> None:
+    for name in {k.name for k, _ in detect_key([60, 64, 67]).ranking}:
+        assert parse_key(name).name == name
