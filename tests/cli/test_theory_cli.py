@@ -100,7 +100,7 @@ def test_key_of_a_midi_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert out["key"] == "A minor"
     assert 0.5 < out["confidence"] <= 1.0
     assert out["notes"] == sum(len(c) for c in A_MINOR)  # the drum track is ignored
-    assert [r["key"] for r in out["ranking"]][0] == "A minor"
+    assert out["ranking"][0]["key"] == "A minor"
     assert run(["theory", "key", str(path)]) == 0
     assert capsys.readouterr().out.startswith(f"{path}: A minor  confidence ")
 
