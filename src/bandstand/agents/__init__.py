@@ -2,12 +2,17 @@
 
 - `base` — `AgentBackend`, `Conversation`, `TurnRequest`, `TurnReply`, `Usage`, `Message`.
 - `algorithmic` — `AlgorithmicBackend(responder)`: offline and deterministic.
+- `claude_code` — `ClaudeCodeBackend`: one persistent `claude` process per conversation.
+- `anthropic_backend`, `openai_backend` — the HTTP backends (clients imported lazily).
 - `replies` — `extract_json`, `parse_reply(text, Model)`, `repair_prompt`.
+- `breaker` — `CircuitBreaker`, `retry`; `procs` — `ProcessRegistry`.
+- `config`, `registry` — `load_config`, `make_backend`, `check_backends`.
 
 Sessions, teams and event logs live one layer up, in `bandstand.runtime`.
 """
 
 from bandstand.agents.algorithmic import AlgorithmicBackend, Responder
+from bandstand.agents.anthropic_backend import AnthropicBackend
 from bandstand.agents.base import (
     AgentBackend,
     Conversation,
@@ -17,6 +22,12 @@ from bandstand.agents.base import (
     TurnRequest,
     Usage,
 )
+from bandstand.agents.breaker import CircuitBreaker, retry
+from bandstand.agents.claude_code import ClaudeCodeBackend
+from bandstand.agents.config import AgentsConfig, load_config
+from bandstand.agents.openai_backend import OpenAIBackend
+from bandstand.agents.procs import ProcessRegistry
+from bandstand.agents.registry import BACKEND_NAMES, BackendStatus, check_backends, make_backend
 from bandstand.agents.replies import (
     Parsed,
     ReplyFormatError,
@@ -27,19 +38,31 @@ from bandstand.agents.replies import (
 )
 
 __all__ = [
+    "BACKEND_NAMES",
     "AgentBackend",
+    "AgentsConfig",
     "AlgorithmicBackend",
+    "AnthropicBackend",
+    "BackendStatus",
+    "CircuitBreaker",
+    "ClaudeCodeBackend",
     "Conversation",
     "Emit",
     "Message",
+    "OpenAIBackend",
     "Parsed",
+    "ProcessRegistry",
     "ReplyFormatError",
     "Responder",
     "TurnReply",
     "TurnRequest",
     "Usage",
+    "check_backends",
     "extract_json",
     "json_schema",
+    "load_config",
+    "make_backend",
     "parse_reply",
     "repair_prompt",
+    "retry",
 ]

@@ -1,8 +1,9 @@
 """Sessions, teams and event logs on top of the agent backends.
 
-- `session` — `Session` (start, send, ask, events, stop, close), `SessionLimits`,
+- `session` — `Session` (start, send, ask, events, wait, stop, close), `SessionLimits`,
   `SessionState`, `TurnResult`, `Validated`.
 - `events` — the event types (`EVENT_FIELDS`), `EventLog`, `read_log`, `history_from_log`.
+- `team`, `teamfile` — `Team`, `TeamResult`, `LeaderReply`, `TeamSpec`, `load_team`, `parse_team`.
 """
 
 from bandstand.runtime.events import EVENT_FIELDS, EventLog, history_from_log, read_log
@@ -14,16 +15,25 @@ from bandstand.runtime.session import (
     TurnResult,
     Validated,
 )
+from bandstand.runtime.team import TEAM_EVENT_FIELDS, LeaderReply, Team, TeamResult
+from bandstand.runtime.teamfile import TeamSpec, load_team, parse_team
 
 __all__ = [
     "EVENT_FIELDS",
+    "TEAM_EVENT_FIELDS",
     "TERMINAL",
     "EventLog",
+    "LeaderReply",
     "Session",
     "SessionLimits",
     "SessionState",
+    "Team",
+    "TeamResult",
+    "TeamSpec",
     "TurnResult",
     "Validated",
     "history_from_log",
+    "load_team",
+    "parse_team",
     "read_log",
 ]
