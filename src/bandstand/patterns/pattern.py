@@ -17,6 +17,7 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from bandstand.errors import BandstandError, PatternError
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.time import ONE, ZERO, Time, TimeSpan, to_time
 
@@ -79,8 +80,18 @@ class Pattern:
     # ------------------------------------------------------------------ querying
 
     def query_arc(self, begin: Any, end: Any, controls: Controls | None = None) -> list[Hap]:
-        """The haps active between `begin` and `end` (cycles, any exact or float number)."""
-        return self.query(TimeSpan(to_time(begin), to_time(end)), controls or EMPTY_CONTROLS)
+        """The haps active between `begin` and `end` (cycles, any exact or float number).
+
+        A value the pattern cannot work with (``"x".add(1)``, a bad scale name)
+        raises `PatternError`; Strudel logs the same cases and plays nothing.
+        """
+        span = TimeSpan(to_time(begin), to_time(end))
+        try:
+            return self.query(span, controls or EMPTY_CONTROLS)
+        except BandstandError:
+            raise
+        except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+            raise PatternError(f"cannot query the pattern: {exc}") from exc
 
     def first_cycle(self) -> list[Hap]:
         return self.query_arc(0, 1)
