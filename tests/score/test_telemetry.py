@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bandstand.score import Note, Section, Song, Track, section_telemetry, track_telemetry
 
@@ -41,6 +44,14 @@ def test_kick_fingerprint_ignores_a_one_bar_fill() -> None:
     assert track_telemetry(song.tracks[0], song).kick == "x...x...x...x..."
 
 
+def test_irregular_kicks_fall_back_to_the_most_common_bar() -> None:
+    # bars 1 and 2 kick on 1 and the "and" of 2, bars 3-5 once each elsewhere:
+    # no step has kicks in half of the five bars, so the repeated bar wins
+    starts = [0.0, 1.5, 4.0, 5.5, 8.75, 14.25, 19.0]
+    song = Song(tracks=[Track("Drums", "drums", notes=[Note(s, 0.25, 36, 100) for s in starts])])
+    assert track_telemetry(song.tracks[0], song).kick == "x.....x........."
+
+
 def test_velocity_statistics_and_energy() -> None:
     notes = [Note(0.0, 1.0, 60, 40), Note(1.0, 1.0, 62, 80), Note(2.0, 1.0, 64, 120)]
     song = Song(sections=[Section("A", 1, 1, 0.5)], tracks=[Track("Lead", "lead", notes=notes)])
@@ -74,3 +85,22 @@ def test_empty_section_measures_zero() -> None:
     (t,) = section_telemetry(song)
     assert t.notes == 0 and t.energy == 0.0 and t.complexity == 0.0 and t.kick is None
     assert not any(t.groove) and not math.isnan(t.velocity_variance)
+
+
+@settings(max_examples=150)
+@given(st.lists(st.builds(Note, st.integers(0, 16 * 32).map(lambda s: s / 16), st.integers(1, 32).map(lambda d: d / 16),
+                          st.integers(30, 90), st.integers(1, 127)), max_size=60),
+       st.integers(1, 4))
+def test_telemetry_stays_in_range(notes: list[Note], bars: int) -> None:
+    song = Song(sections=[Section("a", 1, bars, 0.5), Section("b", bars + 1, 8, 0.5)],
+                tracks=[Track("Drums", "drums", notes=[dataclasses.replace(n, pitch=36) for n in notes]),
+                        Track("Lead", "lead", notes=notes)])
+    for t in [*section_telemetry(song), *(track_telemetry(tr, song) for tr in song.tracks)]:
+        assert 0.0 <= t.energy <= 1.0 and 0.0 <= t.complexity <= 1.0 and t.density >= 0.0
+        assert len(t.groove) == 16 and all(0.0 <= g <= 1.0 for g in t.groove)
+        assert max(t.groove) == (1.0 if t.notes else 0.0)
+        assert t.velocity_variance >= 0.0 and (t.notes == 0 or 1 <= t.velocity_mean <= 127)
+        assert t.kick is None or (len(t.kick) == 16 and set(t.kick) <= {"x", "."} and "x" in t.kick)
+    sections = section_telemetry(song)
+    assert sum(s.notes for s in sections) == 2 * sum(1 for n in notes if n.start < (bars + 8) * 4)
+    assert (sections[0].kick is None) == all(n.start >= bars * 4 for n in notes)

@@ -5,7 +5,8 @@ composer's quality checks and the jam's musical context.
 - groove: a 16-bin vector, each bar cut in 16 equal steps, velocity-weighted
   onsets per step, scaled so the strongest step is 1.0;
 - kick: the kick-drum fingerprint, 16 characters (``x`` where a kick falls
-  in at least half of the bars that have kicks, ``.`` elsewhere), or None;
+  in at least half of the bars that have kicks, ``.`` elsewhere; when no step
+  is that regular, the most common bar pattern), or None without kicks;
 - complexity: 0..1, the mean of the normalized entropy of the onset
   distribution over the 16 steps and the share of onsets on weak steps
   (the odd sixteenths);
@@ -17,6 +18,7 @@ composer's quality checks and the jam's musical context.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -77,7 +79,8 @@ def _complexity(counts: Sequence[int]) -> float:
 
 
 def kick_fingerprint(notes: Iterable[Note], beats_per_bar: float) -> str | None:
-    """The 16-step kick pattern shared by at least half the bars with kicks, or None without kicks."""
+    """The 16-step kick pattern shared by at least half the bars with kicks (when no step
+    is, the most common bar pattern), or None without kicks."""
     by_bar: dict[int, set[int]] = {}
     for n in notes:
         if n.pitch in KICK_PITCHES:
@@ -89,7 +92,11 @@ def kick_fingerprint(notes: Iterable[Note], beats_per_bar: float) -> str | None:
     for steps in by_bar.values():
         for s in steps:
             hits[s] += 1
-    return "".join("x" if 2 * h >= len(by_bar) and h else "." for h in hits)
+    shared = {s for s, h in enumerate(hits) if 2 * h >= len(by_bar)}
+    if not shared:  # no step in half the bars: the most common bar pattern (earliest on ties)
+        patterns = Counter(frozenset(by_bar[bar]) for bar in sorted(by_bar))
+        shared = set(patterns.most_common(1)[0][0])
+    return "".join("x" if s in shared else "." for s in range(GROOVE_STEPS))
 
 
 def measure(
