@@ -20,9 +20,10 @@ async def test_autopilot_offers_rounds_and_stop_cancels_the_tasks() -> None:
     hub = JamHub(resolve_members(["beat", "groove"]))
     a, b = hub.connect(), hub.connect()
     try:
+        await hub.handle(SetAutopilot(enabled=True, interval=8), a)  # switched on before the start
         await hub.handle(StartJam(members=None), a)
-        await hub.handle(SetAutopilot(enabled=True, interval=8), a)
-        assert hub.engine.autopilot.interval == 8
+        assert hub.engine.autopilot.enabled and hub.engine.autopilot.interval == 8
+        assert hub._autopilot_task is not None
         hub.engine.autopilot.interval = 0.05  # the clamp is for people; the loop itself is tested fast
         for _ in range(200):
             if hub.engine.round >= 3:

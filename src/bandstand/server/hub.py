@@ -114,7 +114,9 @@ class JamHub:
     async def start(self, members: list[str] | None) -> None:
         if self.engine.running:
             await self.stop()
+        pilot = self.engine.autopilot  # the autopilot switch outlives a jam
         self.engine = self.make_engine()
+        self.engine.autopilot.set(pilot.enabled, pilot.interval)
         await self.engine.start(members)
         self.transport = Transport(self.engine)
         self._transport_task = asyncio.ensure_future(self.transport.run())

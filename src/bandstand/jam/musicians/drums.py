@@ -52,8 +52,11 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     group = group_size(turn)
     idea = epoch_rng(turn, seed, "groove")
     level = max(0, min(len(KICKS) - 1, (energy - 1) // 2 + style.density + idea.choice((0, 0, 1)) - 1))
+    someone_solos = any(m.solo and not m.out for m in turn.others())
     if style.solo:
         level = len(KICKS) - 1
+    elif someone_solos:
+        level = max(0, level - 1)  # make room for the soloist
     ironic = energy >= 9 and idea.random() < 0.35
     kick = FOUR_ON_THE_FLOOR if ironic else KICKS[level]
     # one small change per round since the idea was born: the groove evolves, it is not rewritten
@@ -61,7 +64,7 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     tweak = rng(turn, seed, "tweak", min(age, 4))
     ghost_level = max(0, min(len(GHOSTS) - 1, level - 1 + (1 if age >= 2 else 0)))
     use_ghosts = energy >= 4 and style.density >= -1 and (age >= 1 or level >= 2)
-    open_hat = energy >= 6 and age >= 2
+    open_hat = energy >= 6 and age >= 2 and not someone_solos
     kick_steps = _scale_positions(kick, length)
     if age >= 3 and not ironic and tweak.random() < 0.5:
         kick_steps = sorted({*kick_steps, (length * 3) // 4 + 3})
