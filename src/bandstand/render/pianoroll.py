@@ -9,6 +9,7 @@ song markers; the title line carries tempo, key and time signature."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,6 +73,16 @@ def title_line(song: Song) -> str:
     return f"{song.title or 'Untitled'} | " + " · ".join(parts)  # the bundled font has no em dash
 
 
+def _note_name(spell: Callable[..., str], pitch: int, key: str | None) -> str:
+    """The pitch spelled in the key ("Ab2" in F minor), or plainly when the key
+    is unreadable or asks for a double accidental (a glance wants "D5", not "C##5")."""
+    try:
+        name = spell(pitch, key)
+    except BandstandError:
+        return spell(pitch)
+    return spell(pitch) if "##" in name or "bb" in name[1:] or "x" in name else name
+
+
 def _row_labels(
     draw: ImageDraw.ImageDraw, track: Track, rows: dict[int, int], row_height: float, base: float,
     right: int, key: str | None, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, size: int,
@@ -84,10 +95,7 @@ def _row_labels(
         labels = {p: GM_DRUMS.name(p) for p in rows} if row_height >= size else {}
     else:
         low, high = min(n.pitch for n in track.notes), max(n.pitch for n in track.notes)
-        try:
-            labels = {low: midi_to_note(low, key), high: midi_to_note(high, key)}
-        except BandstandError:  # a key theory cannot read: plain sharps
-            labels = {low: midi_to_note(low), high: midi_to_note(high)}
+        labels = {low: _note_name(midi_to_note, low, key), high: _note_name(midi_to_note, high, key)}
     for pitch, text in labels.items():
         y = base - rows[pitch] * row_height - row_height / 2 - size / 2 - 1
         width = draw.textlength(text, font=font)
