@@ -329,3 +329,25 @@ def test_odd_meters_fill_their_bars_and_swing_alike_in_every_bar(signature):
     for parity in (0, 1):  # the "and" of 2 lands late by the same amount in even and odd bars
         assert fmean(swung[parity]) == pytest.approx(1.5 + swing * 0.5, abs=0.04)
     assert swing_time(3.5 + 0.5, 0.3, 0.5, 3.5) == pytest.approx(4.15)  # the 2nd eighth of bar 2 in 7/8
+
+
+def test_the_lead_sings_higher_when_the_energy_is_up():
+    intent, harmony, _ = _song("pop")
+    form = (("Verse", "verse", 8, 0.5, ["lead"], "cut"), ("Chorus", "chorus", 8, 0.9, ["lead"], "cut"))
+    arrangement = make_arrangement(len(harmony.chords), form=form)
+    lifts = []
+    for seed in range(10):
+        notes = generate_part("lead", intent, harmony, arrangement, seed).track.notes
+        lifts.append(fmean(n.pitch for n in notes if n.start >= 32) - fmean(n.pitch for n in notes if n.start < 32))
+    assert fmean(lifts) > 2.5 and sum(x > 0 for x in lifts) >= 7
+
+
+def test_arp_above_the_comping_and_feel_reported_per_role():
+    intent, harmony, arrangement = _song("trance")
+    arp = generate_part("arp", intent, harmony, arrangement, 1)
+    chords = generate_part("chords", intent, harmony, arrangement, 1)
+    assert fmean(n.pitch for n in arp.track.notes) > fmean(n.pitch for n in chords.track.notes) + 6
+    drums = generate_part("drums", intent, harmony, arrangement, 1).stats
+    pad = generate_part("pad", intent, harmony, arrangement, 1).stats
+    assert drums.humanization["amount"] == 1.0 and pad.humanization["amount"] < 0.5
+    assert drums.groove == "four_on_floor" and drums.style == "four_on_floor"

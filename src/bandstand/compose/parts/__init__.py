@@ -59,7 +59,8 @@ def _stats(track: Track, role: str, style: str, ctx: PartContext, bars: int) -> 
     notes = track.notes
     vels = [n.velocity for n in notes]
     pitches = [n.pitch for n in notes]
-    tpl = ctx.groove
+    feel = ctx.humanizer(role)
+    tpl = feel.template
     return PartStats(
         track_id=f"{role}-1", role=role, program=track.program, is_drum=track.is_drum, style=style,
         note_count=len(notes), notes_per_bar=round(len(notes) / max(1, bars), 3),
@@ -67,7 +68,8 @@ def _stats(track: Track, role: str, style: str, ctx: PartContext, bars: int) -> 
         velocity_mean=round(fmean(vels), 2) if vels else 0.0,
         velocity_sd=round(pstdev(vels), 2) if len(vels) > 1 else 0.0,
         control_count=len(track.controls), pitch_bend_count=len(track.pitch_bends),
-        humanization={"timing_ms": tpl.timing_ms, "velocity_sd": float(tpl.velocity_spread), "amount": 1.0},
+        humanization={"timing_ms": round(tpl.timing_ms * feel.amount, 2),
+                      "velocity_sd": round(tpl.velocity_spread * feel.amount, 2), "amount": feel.amount},
         groove=tpl.name, swing=round(ctx.swing, 3),
     )
 

@@ -223,7 +223,7 @@ def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str 
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
             notes.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
     notes.sort(key=lambda n: (n[0], n[2]))
-    humanized = ctx.humanizer(0.6).apply(notes, rng, role)
+    humanized = ctx.humanizer(role).apply(notes, rng, "bass")
     # keep notes monophonic after humanization: cut each at the next one's start
     humanized.sort(key=lambda n: (n.start, n.pitch))
     mono: list[Note] = []

@@ -125,8 +125,9 @@ def generate_chords(ctx: PartContext, rng: random.Random, program: int, role: st
     comp = COMPS.get(name, _sustained)
     notes: list[Raw] = []
     bars = ctx.active_bars(role)
+    lift = 12 if role == "arp" else 0  # the arpeggiator sparkles an octave above the comping
     for bar in bars:
-        voicing = bar.chord.pitches
+        voicing = tuple(p + lift for p in bar.chord.pitches)
         for step, length, vel, pitches in comp(ctx, bar, voicing, rng):
             if step >= ctx.steps:
                 continue
@@ -135,7 +136,7 @@ def generate_chords(ctx: PartContext, rng: random.Random, program: int, role: st
             for p in pitches:
                 notes.append((bar.start + step * 0.25, dur, p, v))
     notes.sort(key=lambda n: (n[0], n[2]))
-    played = ctx.humanizer(0.5).apply(notes, rng, "chords")
+    played = ctx.humanizer(role).apply(notes, rng, "chords")
     track = Track(name="Chords" if role == "chords" else role.replace("_", " ").title(), role=role,
                   program=program, notes=played)
     if program in KEYS_PROGRAMS and name not in ("house_chops", "offbeat_skank", "stabs", "arpeggiated"):

@@ -24,6 +24,14 @@ ROLE_PARENT: dict[str, str] = {
 }
 
 
+# How loosely each role plays against the groove's timing and velocity spread
+# (drums define the pocket; sustained parts barely move).
+ROLE_FEEL: dict[str, float] = {
+    "drums": 1.0, "percussion": 1.0, "bass": 0.6, "sub_bass": 0.4, "chords": 0.5, "arp": 0.4,
+    "lead": 0.7, "counter_melody": 0.7, "pad": 0.3,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ChordSpan:
     """The chord sounding in a bar, as the generators need it."""
@@ -111,8 +119,9 @@ class PartContext:
     def active_bars(self, role: str) -> list[Bar]:
         return [b for b in self.bars if self.is_active(role, b)]
 
-    def humanizer(self, amount: float = 1.0) -> Humanizer:
-        return Humanizer(self.groove, self.swing, self.tempo, amount, self.beats_per_bar)
+    def humanizer(self, role: str) -> Humanizer:
+        """The role's humanizer: the groove's spread scaled by how loose the role plays."""
+        return Humanizer(self.groove, self.swing, self.tempo, ROLE_FEEL.get(role, 0.7), self.beats_per_bar)
 
     def program(self, role: str, default: int) -> int:
         for r, p in self.program_overrides:

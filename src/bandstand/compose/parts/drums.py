@@ -144,6 +144,6 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
     if ctx.only_kick:
         notes = [n for n in notes if n[2] == KICK]
     notes.sort(key=lambda n: (n[0], n[2]))
-    played = ctx.humanizer().apply(notes, rng, "drums", per_note_key=True)
+    played = ctx.humanizer("drums").apply(notes, rng, "drums", per_note_key=True)
     track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=played)
     return track, fam.name

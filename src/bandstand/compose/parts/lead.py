@@ -59,6 +59,12 @@ def _contour(rng: random.Random, n: int, bebop: bool) -> tuple[int, ...]:
             steps.append(-1 if steps[-1] > 0 else 1)
         else:
             steps.append(rng.choice((-1, 1, -1, 1, 2, -2) if bebop else (-1, 1, 2, -2, 1, -1, 3, -3, 0)))
+    # a motif comes back near where it started (an arch or a wave, not a slide):
+    # shrink the steps pulling it away until it ends within two scale steps
+    while abs(sum(steps)) > 2:
+        drift = 1 if sum(steps) > 0 else -1
+        i = max(range(len(steps)), key=lambda k: steps[k] * drift)
+        steps[i] -= drift
     return tuple(steps)
 
 
@@ -80,7 +86,7 @@ def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...],
              ladder: list[int], lo: int, hi: int, bebop: bool) -> list[tuple[float, float, int]]:
     """Pitches for one bar: walk the scale ladder by the contour from `anchor`;
     notes on strong beats (1 and 3) become chord tones."""
-    idx = anchor
+    idx = max(0, min(len(ladder) - 1, anchor))
     out: list[tuple[float, float, int]] = []
     beats = ctx.beats_per_bar
     for i, (onset, length) in enumerate(rhythm):
@@ -125,10 +131,11 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
             motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), style)
         motif = motifs[bar.kind]
         op = motif.plan[bar.bar_in_section % 4]
-        # every phrase starts from home (the register's centre, a chord tone); the
-        # repetition and variation restate the motif from there, the sequence moves it
-        home = _nearest_index(ladder, _snap(ladder[centre + (2 if bar.bar_in_section % 8 >= 4 else 0)],
-                                            bar.chord.pcs))
+        # every phrase starts from home (the register's centre, a chord tone, lifted
+        # when the energy is up so choruses sing higher); the repetition and
+        # variation restate the motif from there, the sequence moves it
+        lift = round((bar.energy - 0.5) * 8) + (2 if bar.bar_in_section % 8 >= 4 else 0)
+        home = _nearest_index(ladder, _snap(ladder[max(0, min(len(ladder) - 1, centre + lift))], bar.chord.pcs))
         rhythm, contour, start = motif.rhythm, motif.contour, home
         if op == "sequence":
             start = home + rng.choice((2, -2, 1))
@@ -156,6 +163,6 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
         if events:
             anchor = _nearest_index(ladder, events[-1][2])
     notes.sort(key=lambda n: (n[0], n[2]))
-    played = ctx.humanizer(0.7).apply(notes, rng, role)
+    played = ctx.humanizer(role).apply(notes, rng, role)
     name = "Lead" if role == "lead" else "Counter Melody"
     return Track(name=name, role=role, program=program, notes=played), style

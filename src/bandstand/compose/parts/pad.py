@@ -69,7 +69,7 @@ def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Tr
             x = i / points
             level = floor + (peak - floor) * (x / crest if x < crest else 1.0 - 0.35 * (x - crest) / (1 - crest))
             ccs.append(ControlChange(start + x * length, 11, max(0, min(127, round(level)))))
-    played = ctx.humanizer(0.3).apply(notes, rng, "pad", swing=False)
+    played = ctx.humanizer("pad").apply(notes, rng, "pad", swing=False)
     track = Track(name="Pad", role="pad", program=program, notes=played, controls=ccs)
     return track, "sustained_swells"
 
@@ -86,5 +86,5 @@ def generate_percussion(ctx: PartContext, rng: random.Random, program: int) -> t
                 if ch != "." and rng.random() < 0.92:
                     vel = round(STEP_VELOCITY[ch] * (0.6 + 0.35 * bar.energy))
                     raw.append((bar.start + step * 0.25, 0.2, note, max(1, min(127, vel))))
-    notes = ctx.humanizer().apply(raw, rng, "percussion")
+    notes = ctx.humanizer("percussion").apply(raw, rng, "percussion")
     return Track(name="Percussion", role="percussion", program=program, is_drum=True, notes=notes), "hand_percussion"
