@@ -141,15 +141,17 @@ class Board:
         *,
         workdir: str | Path = ".",
         clock: Callable[[], datetime] = utcnow,
+        stale_after: timedelta = HEARTBEAT_STALE,
     ) -> None:
         self.store = store
         self.workdir = Path(workdir)
         self.clock = clock
+        self.stale_after = stale_after
 
     @classmethod
     def open(cls, url: str | None = None, *, workdir: str | Path = ".", migrate: bool = True,
-             clock: Callable[[], datetime] = utcnow) -> Board:
-        board = cls(open_store(url), workdir=workdir, clock=clock)
+             clock: Callable[[], datetime] = utcnow, stale_after: timedelta = HEARTBEAT_STALE) -> Board:
+        board = cls(open_store(url), workdir=workdir, clock=clock, stale_after=stale_after)
         if migrate:
             board.store.migrate()
         return board
@@ -215,12 +217,13 @@ class Board:
             return Health(task_id, None, None, True)
         age = task.heartbeat_age(self.clock())
         seconds = None if age is None else age.total_seconds()
-        return Health(task_id, task.state, seconds, age is None or age > HEARTBEAT_STALE)
+        return Health(task_id, task.state, seconds, age is None or age > self.stale_after)
 
-    def stale_tasks(self, threshold: timedelta = HEARTBEAT_STALE) -> list[Task]:
-        """Working tasks whose heartbeat is older than `threshold`: probably crashed."""
+    def stale_tasks(self, threshold: timedelta | None = None) -> list[Task]:
+        """Working tasks whose heartbeat is older than `threshold` (default: the board's): probably crashed."""
+        cutoff = self.clock() - (self.stale_after if threshold is None else threshold)
         with self.store.transaction() as tx:
-            rows = tx.all("stale_tasks", cutoff=format_ts(self.clock() - threshold))
+            rows = tx.all("stale_tasks", cutoff=format_ts(cutoff))
         return [Task.from_row(r) for r in rows]
 
     # ------------------------------------------------------------------ conductor
@@ -286,7 +289,7 @@ class Board:
             check_transition(Role.CONDUCTOR, current.state, to_state, task_id=task_id)
             if (current.state, to_state) in NEEDS_STALE:
                 age = current.heartbeat_age(now_dt)
-                if age is not None and age <= HEARTBEAT_STALE:
+                if age is not None and age <= self.stale_after:
                     raise IllegalTransition(
                         f"{task_id} is working with a fresh heartbeat ({int(age.total_seconds())} s old); "
                         "a fix can only be proposed for a stale working task",

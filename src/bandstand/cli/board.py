@@ -36,14 +36,19 @@ def _options(
                               help="Board URL: sqlite:///PATH (default sqlite:///.bandstand/board.db) or postgresql://…"),
     workdir: str = typer.Option(".", "--workdir", help="Folder holding temp/ and docs/ for the task files."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    stale_after: float = typer.Option(540.0, "--stale-after", envvar="BANDSTAND_BOARD_STALE_AFTER",
+                                      help="Seconds after which a heartbeat is stale (default 540 = 9 minutes)."),
 ) -> None:
-    _STATE.update(board=board, workdir=workdir, json=as_json)
+    _STATE.update(board=board, workdir=workdir, json=as_json, stale_after=stale_after)
 
 
 def _board() -> Board:
+    from datetime import timedelta
+
     from bandstand.board import Board
 
-    return Board.open(_STATE.get("board"), workdir=_STATE.get("workdir", "."))
+    return Board.open(_STATE.get("board"), workdir=_STATE.get("workdir", "."),
+                      stale_after=timedelta(seconds=_STATE.get("stale_after", 540.0)))
 
 
 def _session(session: str | None) -> str:
@@ -267,6 +272,25 @@ def handoff(task_id: str, reason: str = typer.Option(...), last_step: str = type
                                                   last_completed_step=last_step, remaining_steps=remaining)))
 
 
+@app.command("write-handoff")
+def write_handoff(task_id: str, completed: list[str] = typer.Option([], help="A completed step; repeatable."),
+                  pending: list[str] = typer.Option([], help="A pending step; repeatable."),
+                  self_correction: str = typer.Option("none"), next_steps: str = typer.Option("", "--next"),
+                  session: str = SessionOpt) -> None:
+    """(musician) Write temp/task-NN-HANDOFF for the next session, without changing the task."""
+    from bandstand.board.taskfiles import HandoffDoc, TaskFiles
+
+    sid = _session(session)
+    with _board() as b:
+        task = b.task(task_id)
+        files = TaskFiles(b.workdir, task_id)
+        path = files.write_handoff(HandoffDoc(
+            session_id=sid, worked_by=task.worked_by or "", completed_steps=completed, pending_steps=pending,
+            deviations=[f"{s}: {t}" for s, t in files.deviations()], self_correction=self_correction,
+            next_session_instructions=next_steps))
+    _out({"path": str(path)}, str(path))
+
+
 def _conductor(name: str, method: str, arg: str, help_: str) -> None:
     def command(task_id: str, text: str = typer.Option(..., f"--{arg}", help=help_), session: str = SessionOpt) -> None:
         with _board() as b:
@@ -336,12 +360,10 @@ def health(task_id: str = typer.Argument("task-00")) -> None:
 
 
 @app.command()
-def stale(minutes: float = typer.Option(9.0, help="Staleness threshold.")) -> None:
-    """Working tasks whose heartbeat is older than the threshold (probably crashed)."""
-    from datetime import timedelta
-
+def stale() -> None:
+    """Working tasks whose heartbeat is older than --stale-after (probably crashed)."""
     with _board() as b:
-        found = b.stale_tasks(timedelta(minutes=minutes))
+        found = b.stale_tasks()
     _out([t.as_dict() for t in found], "\n".join(f"{t.task_id}: last heartbeat {t.last_heartbeat} ({t.worked_by})"
                                                   for t in found) or "no stale tasks")
 
