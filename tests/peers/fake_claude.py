@@ -68,6 +68,8 @@ def parse_args(argv: list[str]) -> dict[str, str | None]:
     i = 0
     while i < len(argv):
         arg = argv[i]
+        if arg == "-v":
+            opts["v"] = None
         if arg.startswith("--"):
             if i + 1 < len(argv) and not argv[i + 1].startswith("--"):
                 opts[arg[2:]] = argv[i + 1]
@@ -291,7 +293,7 @@ class Fake:
         self.result(text, structured=structured, started=started)
 
     def main(self) -> int:
-        if "version" in self.opts:
+        if "version" in self.opts or "v" in self.opts:
             print("2.1.330 (Claude Code, bandstand test fake)")
             return 0
         if os.environ.get("FAKE_CLAUDE_START") == "crash":

@@ -1,20 +1,14 @@
 """Sessions, teams and event logs on top of the agent backends.
 
-- `session` — `Session` (start, send, ask, events, wait, stop, close), `SessionLimits`,
-  `SessionState`, `TurnResult`, `Validated`.
+- `session` — `Session` (start, send, ask, events, wait, stop, close).
+- `states` — `SessionState`, `SessionLimits`, `TurnResult`, `Validated`.
 - `events` — the event types (`EVENT_FIELDS`), `EventLog`, `read_log`, `history_from_log`.
 - `team`, `teamfile` — `Team`, `TeamResult`, `LeaderReply`, `TeamSpec`, `load_team`, `parse_team`.
 """
 
 from bandstand.runtime.events import EVENT_FIELDS, EventLog, history_from_log, read_log
-from bandstand.runtime.session import (
-    TERMINAL,
-    Session,
-    SessionLimits,
-    SessionState,
-    TurnResult,
-    Validated,
-)
+from bandstand.runtime.session import Session
+from bandstand.runtime.states import TERMINAL, SessionLimits, SessionState, TurnResult, Validated
 from bandstand.runtime.team import TEAM_EVENT_FIELDS, LeaderReply, Team, TeamResult
 from bandstand.runtime.teamfile import TeamSpec, load_team, parse_team
 

@@ -31,9 +31,8 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -41,68 +40,20 @@ from bandstand.agents.base import AgentBackend, Conversation, Message, TurnReque
 from bandstand.agents.replies import json_schema, parse_reply, repair_prompt
 from bandstand.errors import AgentError, TurnFailed, TurnTimeout
 from bandstand.runtime.events import EventLog
+from bandstand.runtime.states import TERMINAL, SessionLimits, SessionState, TurnResult, Validated
+
+__all__ = [
+    "TERMINAL",
+    "Listener",
+    "Session",
+    "SessionLimits",
+    "SessionState",
+    "TurnResult",
+    "Validated",
+]
 
 T = TypeVar("T", bound=BaseModel)
 Listener = Callable[[dict[str, Any]], None]
-
-
-class SessionState(StrEnum):
-    STARTING = "starting"
-    WAITING = "waiting_for_input"
-    PROCESSING = "processing"
-    COMPLETED = "completed"
-    FAILED = "failed"
-    TIMED_OUT = "timed_out"
-    STOPPED = "stopped"
-
-
-TERMINAL = frozenset(
-    {SessionState.COMPLETED, SessionState.FAILED, SessionState.TIMED_OUT, SessionState.STOPPED}
-)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionLimits:
-    """Timeouts (seconds), turn and cost limits. ``None`` means no limit."""
-
-    turn_timeout: float | None = 60.0
-    start_timeout: float | None = 60.0
-    session_timeout: float | None = None
-    max_turns: int | None = None
-    budget_usd: float | None = None
-    max_consecutive_failures: int = 3
-    interrupt_timeout: float = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class TurnResult:
-    """A completed turn."""
-
-    turn: int
-    text: str
-    structured: Any
-    usage: Usage
-    duration_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class Validated(Generic[T]):
-    """A validated reply. ``status`` is ``ok``, ``repaired`` or ``fallback``.
-
-    For a fallback, ``reason`` says why: ``invalid`` (still invalid after the
-    repair turn), ``timeout``, ``failed`` (the turn failed) or ``ended`` (the
-    session is over); ``error`` holds the message.
-    """
-
-    value: T
-    status: str = "ok"
-    error: str | None = None
-    reason: str | None = None
-    turn: TurnResult | None = None
-
-    @property
-    def fallback(self) -> bool:
-        return self.status == "fallback"
 
 
 @dataclass(slots=True)

@@ -1,0 +1,78 @@
+"""The values a session hands out: its states, its limits, turn results and validated replies.
+
+`SessionState` is the lifecycle (`TERMINAL` are the end states);
+`SessionLimits` the timeouts and limits; `TurnResult` one completed turn;
+`Validated` the outcome of `Session.ask` — the value, and whether it is the
+reply as given, repaired, or the caller's fallback (and why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from bandstand.agents.base import Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class SessionState(StrEnum):
+    STARTING = "starting"
+    WAITING = "waiting_for_input"
+    PROCESSING = "processing"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+    STOPPED = "stopped"
+
+
+TERMINAL = frozenset(
+    {SessionState.COMPLETED, SessionState.FAILED, SessionState.TIMED_OUT, SessionState.STOPPED}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLimits:
+    """Timeouts (seconds), turn and cost limits. ``None`` means no limit."""
+
+    turn_timeout: float | None = 60.0
+    start_timeout: float | None = 60.0
+    session_timeout: float | None = None
+    max_turns: int | None = None
+    budget_usd: float | None = None
+    max_consecutive_failures: int = 3
+    interrupt_timeout: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    """A completed turn."""
+
+    turn: int
+    text: str
+    structured: Any
+    usage: Usage
+    duration_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class Validated(Generic[T]):
+    """A validated reply. ``status`` is ``ok``, ``repaired`` or ``fallback``.
+
+    For a fallback, ``reason`` says why: ``invalid`` (still invalid after the
+    repair turn), ``timeout``, ``failed`` (the turn failed) or ``ended`` (the
+    session is over); ``error`` holds the message.
+    """
+
+    value: T
+    status: str = "ok"
+    error: str | None = None
+    reason: str | None = None
+    turn: TurnResult | None = None
+
+    @property
+    def fallback(self) -> bool:
+        return self.status == "fallback"
