@@ -222,7 +222,7 @@ def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str 
         for step, length, pitch, vel in fn(ctx, bar, _kicks(ctx, bar), rng, center):
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
             notes.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
-    notes.sort(key=lambda n: (n[0], n[2]))
+    notes.sort()
     humanized = ctx.humanizer(role).apply(notes, rng, "bass")
     # keep notes monophonic after humanization: cut each at the next one's start
     humanized.sort(key=lambda n: (n.start, n.pitch))

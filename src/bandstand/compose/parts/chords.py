@@ -135,7 +135,7 @@ def generate_chords(ctx: PartContext, rng: random.Random, program: int, role: st
             dur = max(0.05, min(length, ctx.steps - step) * 0.25)
             for p in pitches:
                 notes.append((bar.start + step * 0.25, dur, p, v))
-    notes.sort(key=lambda n: (n[0], n[2]))
+    notes.sort()
     played = ctx.humanizer(role).apply(notes, rng, "chords")
     track = Track(name="Chords" if role == "chords" else role.replace("_", " ").title(), role=role,
                   program=program, notes=played)

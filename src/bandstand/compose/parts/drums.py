@@ -6,6 +6,7 @@ thins or thickens with the energy of each bar. GM drum map, channel 10."""
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from bandstand.compose.parts.context import Bar, PartContext
 from bandstand.compose.parts.drum_patterns import (
@@ -21,6 +22,7 @@ from bandstand.compose.parts.drum_patterns import (
     SNARE,
     STEP_VELOCITY,
     DrumFamily,
+    Layer,
     family,
     fill_length,
 )
@@ -37,6 +39,14 @@ def _vel(base: int, energy: float) -> int:
     return max(1, min(127, round(base * (0.72 + 0.38 * energy))))
 
 
+@lru_cache(maxsize=4096)
+def _hits(layer: Layer, bar_in_phrase: int, until: int) -> tuple[tuple[int, int], ...]:
+    """(step, base velocity) of a layer's hits in the first `until` steps of a bar."""
+    pattern = layer.pattern_for(bar_in_phrase)
+    return tuple((step, STEP_VELOCITY[ch]) for step in range(until)
+                 if (ch := pattern[step % len(pattern)]) != ".")
+
+
 def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -> None:
     e = bar.energy
     for layer in fam.layers:
@@ -44,12 +54,10 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -
             continue
         if e < SPARSE_BELOW and layer.note not in SPARSE_VOICES:  # intros and breaks: time-keepers only
             continue
-        pattern = layer.pattern_for(bar.bar_in_phrase)
         last = steps if fam.steady_kick and layer.note == KICK else until
-        for step in range(last):
-            ch = pattern[step % len(pattern)]
-            if ch != ".":
-                out.append((bar.start + step * 0.25, HIT, layer.note, _vel(STEP_VELOCITY[ch], e)))
+        scale = 0.72 + 0.38 * e
+        for step, base in _hits(layer, bar.bar_in_phrase, last):
+            out.append((bar.start + step * 0.25, HIT, layer.note, max(1, min(127, round(base * scale)))))
 
 
 def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw]) -> None:
@@ -143,7 +151,7 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
         prev_energy = bar.energy
     if ctx.only_kick:
         notes = [n for n in notes if n[2] == KICK]
-    notes.sort(key=lambda n: (n[0], n[2]))
+    notes.sort()
     played = ctx.humanizer("drums").apply(notes, rng, "drums", per_note_key=True)
     track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=played)
     return track, fam.name

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import numpy as np
+
 from bandstand.score import Note
 
 # A note before humanization: (start, duration, pitch, velocity) — plain tuples keep generation fast.
@@ -85,22 +87,30 @@ class Humanizer:
               per_note_key: bool = False, swing: bool = True) -> list[Note]:
         """Swung, humanized `Note`s from raw notes (order kept). With `per_note_key`
         the lay-back is looked up by pitch (drum voices), else by `role`."""
+        if not notes:
+            return []
         tpl = self.template
         spread = self.ms_to_beats(tpl.timing_ms) * self.amount
-        role_lay = self.ms_to_beats(tpl.lay_back_ms.get(role, 0.0))
         vel_sd = tpl.velocity_spread * self.amount
         unit = tpl.swing_unit
-        out: list[Note] = []
-        gauss = rng.gauss
-        lays = {int(k): self.ms_to_beats(v) for k, v in tpl.lay_back_ms.items() if k.isdigit()}
-        do_swing = swing and self.swing > 0.0
-        limit = 2.5 * spread
-        for start, dur, pitch, vel in notes:
-            if do_swing:
-                start = swing_time(start, self.swing, unit, self.bar)
-            lay = lays.get(pitch, 0.0) if per_note_key else role_lay
-            jitter = max(-limit, min(limit, gauss(0.0, spread))) if spread else 0.0
-            start = start + lay + jitter
-            v = vel + (round(gauss(0.0, vel_sd)) if vel_sd else 0)
-            out.append(Note(start if start > 0.0 else 0.0, dur, pitch, 1 if v < 1 else 127 if v > 127 else v))
-        return out
+        table = np.array(notes, dtype=np.float64)
+        starts, pitches = table[:, 0], table[:, 2].astype(np.int64)
+        if swing and self.swing > 0.0:  # off-beats of the swing unit, counted within the bar
+            pos = np.mod(starts, self.bar) / unit
+            index = np.rint(pos)
+            starts = starts + ((np.abs(pos - index) <= 1e-6) & (index % 2 == 1)) * (self.swing * unit)
+        if per_note_key:
+            lays = {int(k): self.ms_to_beats(v) for k, v in tpl.lay_back_ms.items() if k.isdigit()}
+            starts = starts + np.array([lays.get(p, 0.0) for p in pitches.tolist()])
+        else:
+            starts = starts + self.ms_to_beats(tpl.lay_back_ms.get(role, 0.0))
+        gen = np.random.default_rng(rng.getrandbits(64))
+        if spread:
+            starts = starts + np.clip(gen.normal(0.0, spread, len(notes)), -2.5 * spread, 2.5 * spread)
+        vels = table[:, 3]
+        if vel_sd:
+            vels = vels + np.rint(gen.normal(0.0, vel_sd, len(notes)))
+        starts = np.maximum(starts, 0.0).tolist()
+        velocities = np.clip(vels, 1, 127).astype(np.int64).tolist()
+        return [Note(t, d, p, v) for t, d, p, v in
+                zip(starts, table[:, 1].tolist(), pitches.tolist(), velocities, strict=True)]

@@ -162,7 +162,7 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
             notes.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
         if events:
             anchor = _nearest_index(ladder, events[-1][2])
-    notes.sort(key=lambda n: (n[0], n[2]))
+    notes.sort()
     played = ctx.humanizer(role).apply(notes, rng, role)
     name = "Lead" if role == "lead" else "Counter Melody"
     return Track(name=name, role=role, program=program, notes=played), style
