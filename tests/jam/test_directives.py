@@ -69,6 +69,14 @@ def test_key_changes(text: str, key: tuple[str, str] | None) -> None:
     assert parse_directive(text, BAND).key == key
 
 
+def test_a_mode_change_keeps_the_tonic() -> None:
+    directive = parse_directive("switch to dorian", BAND)
+    assert directive.key is None and directive.mode == "dorian"
+    ctx, changed = apply_directive(MusicalContext(), directive)
+    assert ctx.key == "C dorian" and ctx.scale == ["c", "d", "eb", "f", "g", "a", "bb"] and changed == ["key"]
+    assert parse_directive("switch to D major", BAND).mode is None
+
+
 def test_context_changes_are_applied_before_the_members_are_asked() -> None:
     ctx, changed = apply_directive(MusicalContext(), parse_directive("Switch to D major, more energy!", BAND))
     assert ctx.key == "D major" and ctx.scale == ["d", "e", "f#", "g", "a", "b", "c#"]

@@ -114,14 +114,18 @@ def test_the_same_seed_and_turn_give_the_same_reply() -> None:
     st.integers(1, 10),
     st.integers(1, 8),
     st.builds(Style, density=st.integers(-2, 2), time=st.sampled_from([0.5, 1.0, 2.0]), swing=st.booleans(), solo=st.booleans()),
+    st.sampled_from([(4, 4), (3, 4), (7, 8), (5, 4)]),
 )
-def test_every_pattern_is_valid_and_entirely_in_the_scale(name, key, energy, round_, style) -> None:
+def test_every_pattern_is_valid_and_entirely_in_the_scale(name, key, energy, round_, style, metre) -> None:
     chords = {"minor": ["{}m"], "major": ["{}"], "dorian": ["{}m"], "mixolydian": ["{}"]}
     tonic, mode = key
     ctx = MusicalContext(tonic=tonic, mode=mode, chords=[chords[mode][0].format(tonic.upper() if len(tonic) == 1 else tonic[0].upper() + tonic[1:])], energy=energy)
     from bandstand.jam.context import reharmonize
 
-    ctx = ctx.model_copy(update={"chords": reharmonize(["Cm", "Ab", "Eb", "Bb"], MusicalContext().scale, ctx.scale)})
+    ctx = ctx.model_copy(update={
+        "chords": reharmonize(["Cm", "Ab", "Eb", "Bb"], MusicalContext().scale, ctx.scale),
+        "beats_per_bar": metre[0], "beat_unit": metre[1],
+    })
     code = play(name, ctx, round_=round_, style=style).pattern
     report = validate_pattern(code, scale=[pitch_class(n) for n in ctx.scale])
     assert report.valid, (code, report.error, report.warnings)

@@ -94,8 +94,9 @@ def apply_directive(context: MusicalContext, directive: Directive) -> tuple[Musi
     """The context after `directive`, and the names of the fields it changed."""
     data = context.model_dump()
     changed: list[str] = []
-    if directive.key:
-        tonic, mode = directive.key
+    key = directive.key or ((context.tonic, directive.mode) if directive.mode else None)
+    if key:
+        tonic, mode = key
         try:
             new_scale = spell_scale(tonic, mode)
         except TheoryError as exc:

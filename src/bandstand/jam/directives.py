@@ -55,6 +55,11 @@ _KEY_TRIGGER = re.compile(
     re.I,
 )
 _KEY_BARE = re.compile(r"(?<![\w#])([A-G])([#b♯♭]?)\s+((?i:major|minor|dorian|phrygian|lydian|mixolydian|locrian))\b")
+_MODE_ONLY = re.compile(
+    r"\b(?:switch|change|go|move|modulate)\s+(?:it\s+)?(?:to|into)\s+(?:the\s+)?"
+    r"(major|minor|dorian|phrygian|lydian|mixolydian|locrian|aeolian|ionian)\b(?:\s+mode)?",
+    re.I,
+)
 _KEY_IN = re.compile(r"\bin\s+([A-G])([#b♯♭]?)\s*(" + _MODE_ALT + r")?\b")
 
 _CHORDS = re.compile(r"\b(?:chords?|progression|changes)\s*(?:to|:|=|are|is)?\s*((?:[A-G][#b♯♭]?[\w#°ø+/()-]*[\s,|–-]*)+)", re.I)
@@ -76,6 +81,7 @@ class Directive:
     body: str
     to: tuple[str, ...] = ()  # member names; empty = broadcast to every active member
     key: tuple[str, str] | None = None  # (tonic, mode), tonic lower-case like "f#"
+    mode: str | None = None  # a new mode on the same tonic ("switch to dorian")
     chords: tuple[str, ...] | None = None
     bpm: float | None = None
     bpm_delta: float = 0.0
@@ -91,7 +97,7 @@ class Directive:
     @property
     def changes_context(self) -> bool:
         return bool(
-            self.key or self.chords or self.bpm or self.bpm_delta or self.time_signature
+            self.key or self.mode or self.chords or self.bpm or self.bpm_delta or self.time_signature
             or self.energy is not None or self.energy_delta
         )
 
@@ -123,6 +129,11 @@ def _key(text: str) -> tuple[str, str] | None:
                 mode = "major"
             return _tonic(match.group(1), match.group(2)), mode
     return None
+
+
+def _mode_only(text: str) -> str | None:
+    match = _MODE_ONLY.search(text)
+    return _MODES[match.group(1).lower()] if match else None
 
 
 def _chords(text: str) -> tuple[str, ...] | None:
@@ -162,7 +173,8 @@ def parse_directive(text: str, members: Iterable[Persona]) -> Directive:
         text=stripped,
         body=body,
         to=tuple(to),
-        key=_key(body),
+        key=(key := _key(body)),
+        mode=None if key else _mode_only(body),
         chords=_chords(body),
         bpm=bpm,
         bpm_delta=bpm_delta,

@@ -176,7 +176,7 @@ class JamEngine:
             if directive.addressed_to(member.name):
                 member.style = member.style.apply(directive.intents, self.round + 1)
         names = [m.name for m in self.active() if directive.addressed_to(m.name)]
-        if directive.key or directive.chords or directive.time_signature:
+        if directive.key or directive.mode or directive.chords or directive.time_signature:
             names = [m.name for m in self.active()]  # everyone must re-spell their part
         return await self.play_round(directive, names)
 
