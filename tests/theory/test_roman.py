@@ -132,3 +132,11 @@ def test_transposing_the_key_transposes_the_chord(figure: str, key: str, semiton
     a, b = roman_to_chord(figure, k), roman_to_chord(figure, other)
     assert b.pitch_classes == tuple(sorted((pc + semitones) % 12 for pc in a.pitch_classes))
     assert b.bass == (a.bass + semitones) % 12
+
+
+def test_chords_without_an_exact_figure_get_the_nearest_plain_one_unless_strict() -> None:
+    assert analyse_chord("Csus4", "C major") == "I"
+    assert analyse_chord("G7sus4", "C major") == "V7"
+    with pytest.raises(TheoryError):
+        analyse_chord("G7sus4", "C major", strict=True)
+    assert analyse_chord("G7", "C major", strict=True) == "V7"

@@ -39,6 +39,7 @@ QUALITY_WORDS: dict[str, str] = {
 }
 #: a major word after a minor or augmented quality makes it minor-major / augmented-major.
 _MAJOR_AFTER: dict[str, str] = {"min": "minmaj", "aug": "augmaj"}
+_WORDS_LONGEST_FIRST: tuple[str, ...] = tuple(sorted(QUALITY_WORDS, key=len, reverse=True))
 _IMPLIES_SEVENTH = frozenset({"Δ", "^", "ø", "Ø"})
 #: extension number → tones it adds ("7" stands for the quality's seventh).
 EXTENSIONS: dict[str, tuple[str, ...]] = {
@@ -104,7 +105,7 @@ def _fail(symbol: str, position: int, why: str) -> TheoryError:
 def _read(suffix: str, symbol: str, offset: int) -> _State:
     state = _State()
     i = 0
-    words = sorted(QUALITY_WORDS, key=len, reverse=True)
+    words = _WORDS_LONGEST_FIRST
     if suffix[:1] == "5":
         state.quality = "power"
         i = 1

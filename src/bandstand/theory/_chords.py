@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bandstand.errors import TheoryError
 from bandstand.theory._chord_grammar import format_suffix, sort_tones, suffix_tones, tone, tone_name
@@ -107,10 +108,15 @@ def _symbol(root: NoteName, quality: str, bass: NoteName) -> str:
     return body if bass == root else f"{body}/{bass.pc_name}"
 
 
-def parse_chord(symbol: str) -> Chord:
+def parse_chord(symbol: str | Chord) -> Chord:
     """Parse a chord symbol: ``parse_chord("Cm7b5/Gb").pitch_classes == (0, 3, 6, 10)``."""
     if isinstance(symbol, Chord):
         return symbol
+    return _parse_chord(symbol)
+
+
+@lru_cache(maxsize=4096)
+def _parse_chord(symbol: str) -> Chord:
     lead = len(symbol) - len(symbol.lstrip())
     text = symbol.strip()
     if not text:

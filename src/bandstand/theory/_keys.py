@@ -8,6 +8,7 @@ so F# in C major and Eb in C minor come out as musicians write them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from bandstand.errors import TheoryError
@@ -63,6 +64,11 @@ class Key:
         """Major ↔ minor on the same tonic; any other mode → major on the same tonic."""
         return key_from(parse_note_name(self.tonic), "minor" if self.mode == "major" else "major")
 
+    @property
+    def spelled(self) -> tuple[NoteName, ...]:
+        """The scale's notes as spelled pitch classes."""
+        return _spelled(self.scale.notes)
+
     def spell_name(self, pc: int) -> NoteName:
         """The spelled pitch class `pc` in this key."""
         pc %= 12
@@ -89,6 +95,11 @@ class Key:
         )
 
 
+@lru_cache(maxsize=1024)
+def _spelled(notes: tuple[str, ...]) -> tuple[NoteName, ...]:
+    return tuple(parse_note_name(n) for n in notes)
+
+
 def key_from(tonic: NoteName, mode: str) -> Key:
     """The key of `mode` (a name or alias of one of `KEY_MODES`) on a spelled tonic."""
     canonical = scale_type(mode)
@@ -105,6 +116,11 @@ def parse_key(text: str | Key) -> Key:
     """A key from ``"F# minor"``, ``"F#m"``, ``"Eb"``, ``"D dorian"``, ``"c:minor"``; a bare tonic is major."""
     if isinstance(text, Key):
         return text
+    return _parse_key(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_key(text: str) -> Key:
     source = text
     body = text.replace(":", " ").strip()
     start = len(text) - len(text.lstrip())

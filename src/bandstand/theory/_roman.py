@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bandstand.errors import TheoryError
 from bandstand.theory._chord_grammar import tone, tone_name
@@ -162,7 +163,7 @@ def _root(numeral: RomanNumeral, key: Key) -> NoteName:
 
 def _diatonic(root: NoteName, steps: int, key: Key) -> Interval:
     letter = (root.letter + steps) % 7
-    target = next(parse_note_name(n) for n in key.scale.notes if parse_note_name(n).letter == letter)
+    target = next(n for n in key.spelled if n.letter == letter)
     iv = interval_of(root, target)
     return Interval(steps, iv.semitones + (12 if iv.steps < steps else 0))
 
@@ -195,6 +196,11 @@ def _tonicised(chord_root: NoteName, third: str, base: Key) -> Key:
 
 def roman_to_chord(figure: str | RomanFigure, key: Key | str) -> Chord:
     """The chord a figure names in a key: ``roman_to_chord("V7/ii", "C major")`` is A7."""
+    return _roman_to_chord(figure, key)
+
+
+@lru_cache(maxsize=4096)
+def _roman_to_chord(figure: str | RomanFigure, key: Key | str) -> Chord:
     parsed = parse_roman(figure) if isinstance(figure, str) else figure
     current = parse_key(key)
     for target in reversed(parsed.targets):
@@ -217,9 +223,8 @@ def _triad_quality(chord: Chord) -> str | None:
 
 
 def _candidates(chord: Chord, key: Key) -> list[str]:
-    quality = _triad_quality(chord)
-    if quality is None:
-        return []
+    # chords without a plain triad (sus, power, augmented sixths) get the case of their third
+    quality = _triad_quality(chord) or ("minor" if "3m" in chord.tones else "major")
     sevenths = [t for t in chord.tones if t.startswith("7")]
     size = (5 if "9M" in chord.tones or "9m" in chord.tones else 4) if sevenths else 3
     if quality == "dim" and sevenths == ["7m"]:
@@ -250,15 +255,19 @@ def _secondary(c: Chord, k: Key, targets: tuple[str, ...], same: Callable[[str],
     return None
 
 
-def analyse_chord(chord: Chord | str, key: Key | str) -> str:
+def analyse_chord(chord: Chord | str, key: Key | str, strict: bool = False) -> str:
     """The Roman figure of a chord in a key: ``analyse_chord("A7", "C major") == "V7/ii"``.
 
     Tries diatonic and borrowed figures, then secondary dominants and leading-tone
     chords, then the Neapolitan; the first whose chord has the same pitch classes
-    and bass wins. A chord no figure names exactly gets its nearest plain figure.
+    and bass wins. A chord no figure names exactly (a sus chord, an 11th) gets its
+    nearest plain figure, or with ``strict=True`` raises `TheoryError`.
     """
-    c = parse_chord(chord) if isinstance(chord, str) else chord
-    k = parse_key(key)
+    return _analyse(parse_chord(chord), parse_key(key), strict)
+
+
+@lru_cache(maxsize=4096)
+def _analyse(c: Chord, k: Key, strict: bool) -> str:
     direct = _candidates(c, k)
 
     def same(figure: str) -> bool:
@@ -283,7 +292,6 @@ def analyse_chord(chord: Chord | str, key: Key | str) -> str:
     found = _secondary(c, k, _RARE_TARGETS[mode], same)
     if found:
         return found
-    if not direct:
-        raise TheoryError(f"cannot analyse {c.symbol!r} in {k.name}: it has no triad",
-                          text=c.symbol, position=0)
+    if strict:
+        raise TheoryError(f"no Roman numeral names {c.symbol!r} exactly in {k.name}", text=c.symbol, position=0)
     return direct[0]

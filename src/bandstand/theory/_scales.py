@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bandstand.errors import TheoryError
 from bandstand.theory._intervals import Interval, parse_interval, transpose_name
@@ -177,6 +178,7 @@ def scale_from(tonic: NoteName, kind: str) -> Scale:
     )
 
 
+@lru_cache(maxsize=1024)
 def get_scale(name: str) -> Scale:
     """A scale from ``"Eb dorian"``, ``"C4:minor"``, ``"c minor pentatonic"``; a bare tonic is major."""
     text = name.replace(":", " ").strip()

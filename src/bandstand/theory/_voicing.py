@@ -11,6 +11,7 @@ their bass at the bottom whenever the register leaves room for it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import product
 
 from bandstand.errors import TheoryError
@@ -65,16 +66,19 @@ def voice_chord(chord: Chord | str, low: int = 48, high: int = 72,
     ``voice_chord("C", 48, 72) == (48, 52, 55)``; with `previous`, the voicing
     that moves least from it.
     """
-    c = parse_chord(chord) if isinstance(chord, str) else chord
+    return _voice(parse_chord(chord), low, high, tuple(previous) if previous else None)
+
+
+@lru_cache(maxsize=8192)
+def _voice(c: Chord, low: int, high: int, prev: Voicing | None) -> Voicing:
     if high - low < 11:
         raise TheoryError(
             f"register {low}-{high} is narrower than an octave; every pitch class needs room",
             text=f"{low}-{high}", position=0,
         )
     order = _order(c)
-    if not previous:
+    if prev is None:
         return _close(order, low, high)
-    prev = tuple(previous)
     options: list[list[int]] = []
     for pc in order:
         here = sorted(_instances(pc, low, high), key=lambda n: (min(abs(n - p) for p in prev), n))
