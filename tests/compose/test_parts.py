@@ -351,3 +351,15 @@ def test_arp_above_the_comping_and_feel_reported_per_role():
     pad = generate_part("pad", intent, harmony, arrangement, 1).stats
     assert drums.humanization["amount"] == 1.0 and pad.humanization["amount"] < 0.5
     assert drums.groove == "four_on_floor" and drums.style == "four_on_floor"
+
+
+def test_part_level_constraints():
+    hats = {CLOSED_HAT, OPEN_HAT, PEDAL_HAT}
+    part, *_ = _part("drums", "trap", constraints=("no_hihats",))
+    assert not hats & {n.pitch for n in part.track.notes} and part.track.notes
+    bass, *_ = _part("bass", "trap", constraints=("no_808",))
+    assert bass.stats.style == "root_fifth" and not bass.track.pitch_bends
+    straight, *_ = _part("drums", "hip-hop", constraints=("no_swing",))
+    assert straight.stats.swing == 0.0
+    offbeats = [n.start % 0.5 for n in straight.track.notes if n.pitch == CLOSED_HAT and 0.15 < n.start % 0.5 < 0.4]
+    assert offbeats and fmean(offbeats) < 0.26

@@ -110,6 +110,7 @@ class PartContext:
     harmonic_dial: float
     rhythmic_dial: float
     only_kick: bool
+    constraints: frozenset[str]
     program_overrides: tuple[tuple[str, int], ...]
     named_roles: frozenset[str]
 
@@ -175,9 +176,11 @@ def build_context(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangement
         traits=traits, tempo=intent.tempo, beats_per_bar=beats_per_bar, steps=steps,
         key_pc=harmony.scale_pitch_classes[0] if harmony.scale_pitch_classes else 0,
         scale=tuple(sorted(harmony.scale_pitch_classes)), bars=tuple(bars),
-        swing=max(0.0, min(0.33, dna_swing)), groove=groove(traits.drum_family),
+        swing=0.0 if intent.has_constraint("no_swing") else max(0.0, min(0.33, dna_swing)),
+        groove=groove(traits.drum_family),
         harmonic_dial=intent.creativity_dials.harmonic, rhythmic_dial=intent.creativity_dials.rhythmic,
         only_kick=intent.has_constraint("only_kick"),
+        constraints=frozenset(c.kind for c in intent.constraints),
         program_overrides=tuple((r.role, r.program) for r in intent.instrument_requests if r.program is not None),
         named_roles=frozenset(arrangement.all_roles()),
     )

@@ -31,6 +31,7 @@ from bandstand.score import Track
 
 HIT = 0.2  # drum note length in beats (drums ignore note-off, readers want one)
 HATS = (CLOSED_HAT, OPEN_HAT)
+HIHATS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT})
 SPARSE_BELOW = 0.3
 SPARSE_VOICES = frozenset({KICK, CLOSED_HAT, PEDAL_HAT, RIDE, SHAKER})
 
@@ -151,6 +152,8 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
         prev_energy = bar.energy
     if ctx.only_kick:
         notes = [n for n in notes if n[2] == KICK]
+    elif "no_hihats" in ctx.constraints:
+        notes = [n for n in notes if n[2] not in HIHATS]
     notes.sort()
     played = ctx.humanizer("drums").apply(notes, rng, "drums", per_note_key=True)
     track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=played)
