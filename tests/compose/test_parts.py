@@ -281,6 +281,18 @@ def test_lead_repeats_its_motif_when_the_section_returns():
     assert rhythm(12) == rhythm(16)
 
 
+def test_pad_keeps_the_voice_leading_of_stage_2():
+    for genre in ("afrobeat", "neo-soul", "ambient", "trap"):
+        part, intent, harmony, arrangement = _part("pad", genre)
+        ctx = build_context(intent, harmony, arrangement)
+        shifts = set()
+        for bar in ctx.active_bars("pad"):
+            played = sorted(n.pitch for n in part.track.notes if abs(n.start - bar.start) < 0.1)
+            if played:
+                shifts |= {p - q for p, q in zip(played, bar.chord.pitches, strict=True)}
+        assert len(shifts) == 1, (genre, shifts)  # one transposition for the whole song
+
+
 def test_pad_sustains_and_swells():
     part, *_ = _part("pad", "ambient")
     notes = part.track.notes

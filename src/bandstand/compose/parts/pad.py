@@ -23,7 +23,7 @@ from bandstand.compose.parts.drum_patterns import (
 from bandstand.compose.parts.groove import Raw
 from bandstand.score import ControlChange, Track
 
-PAD_LOW = 52
+PAD_CENTRE = 64  # the pad sits around E4, above the comping
 
 # Hand percussion per drum family: (note, 16-step pattern).
 PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
@@ -39,9 +39,12 @@ PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
 DEFAULT_PERCUSSION = ((SHAKER, "xoxoxoxoxoxoxoxo"), (TAMBOURINE, "....x.......x..."))
 
 
-def _pad_voicing(pitches: tuple[int, ...]) -> tuple[int, ...]:
-    shift = 12 if pitches and pitches[0] < PAD_LOW else 0
-    return tuple(sorted({p + shift for p in pitches}))
+def pad_shift(bars: list[Bar]) -> int:
+    """One octave shift for the whole pad, so the voice leading of stage 2 survives intact."""
+    pitches = sorted(p for b in bars for p in b.chord.pitches)
+    if not pitches:
+        return 0
+    return 12 * round((PAD_CENTRE - pitches[len(pitches) // 2]) / 12)
 
 
 def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
@@ -56,11 +59,11 @@ def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Tr
             spans[-1] = (spans[-1][0], end, spans[-1][2])
         else:
             spans.append((bar.start, end, bar))
+    shift = pad_shift(bars)
     for start, end, bar in spans:
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
-        for p in _pad_voicing(bar.chord.pitches):
-            notes.append((start, length - 0.05, p, vel))
+        notes.extend((start, length - 0.05, p + shift, vel) for p in bar.chord.pitches)
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)
         points = max(4, int(length * 2))
