@@ -8,6 +8,7 @@ Screenshots are kept under test-artifacts/jam/.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -48,6 +49,12 @@ def test_jam_in_the_browser() -> None:
             expect(page.locator(".card")).to_have_count(4)
             expect(page.locator("#ctx-key")).to_have_text("C minor")
 
+            # before the start, a click on a card benches that member; another brings it back
+            page.click('.card[data-member="GLITCH"] .bubble')
+            expect(page.locator('.card[data-member="GLITCH"]')).to_have_class(re.compile("inactive"))
+            page.click('.card[data-member="GLITCH"] .bubble')
+            expect(page.locator('.card[data-member="GLITCH"]')).not_to_have_class(re.compile("inactive"))
+
             page.click("#start")
             for name in ("BEAT", "GROOVE", "ARIA", "GLITCH"):
                 bubble = page.locator(f'.card[data-member="{name}"] .bubble')
@@ -81,6 +88,16 @@ def test_jam_in_the_browser() -> None:
             expect(page.locator("#start")).to_be_enabled(timeout=20_000)
             expect(page.locator("#stop")).to_be_disabled()
             page.screenshot(path=str(ARTIFACTS / "3-stopped.png"))
+
+            # choose who plays: GLITCH sits the next jam out
+            page.click('.card[data-member="GLITCH"] .bubble')
+            page.click("#start")
+            expect(page.locator("#round")).to_have_text("1", timeout=20_000)
+            expect(page.locator(".layer")).to_have_count(3, timeout=20_000)
+            expect(page.locator('.card[data-member="GLITCH"]')).to_have_class(re.compile("inactive"))
+            assert "GLITCH" not in page.locator("#layers").inner_text()
+            page.click("#stop")
+            expect(page.locator("#start")).to_be_enabled(timeout=20_000)
             assert errors == []
         finally:
             browser.close()

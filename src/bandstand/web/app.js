@@ -6,7 +6,7 @@ import { Engine } from "/static/audio.js";
 const $ = (id) => document.getElementById(id);
 const ROLE_COLOURS = { drums: "var(--drums)", bass: "var(--bass)", melody: "var(--melody)", fx: "var(--fx)" };
 const audio = new Engine();
-const state = { jam: null, members: {}, socket: null, roundSeen: 0, lastRoundAt: 0, stickToBottom: true };
+const state = { jam: null, members: {}, socket: null, roundSeen: 0, lastRoundAt: 0, stickToBottom: true, benched: new Set() };
 window.bandstand = { audio, state, get scheduled() { return audio.scheduled; }, messages: [] };
 
 function esc(text) {
@@ -84,7 +84,7 @@ function renderBand() {
   const box = $("band");
   const members = Object.values(state.members);
   box.innerHTML = members.map((m) => `
-    <article class="card ${m.active === false ? "inactive" : ""}" style="--role:${colour(m)}" data-member="${esc(m.name)}">
+    <article class="card ${isOut(m) ? "inactive" : ""} ${state.jam?.running ? "" : "pickable"}" style="--role:${colour(m)}" data-member="${esc(m.name)}" title="${state.jam?.running ? "" : "click to choose who plays"}">
       <div class="card-head"><span class="emoji">${esc(m.emoji)}</span><span class="name">${esc(m.name)}</span>
         <span class="role">${esc(m.role)}</span><span class="light ${lightClass(m.status, m.pattern)}" title="${esc(m.status)}"></span></div>
       <div class="bubble">${esc(m.thoughts || "…")}${m.reaction ? `<span class="reaction">${esc(m.reaction)}</span>` : ""}</div>
@@ -95,6 +95,9 @@ function renderBand() {
         ${m.using_fallback || m.status === "error" || m.status === "timeout" ? `<span class="fallback">(fallback)</span>` : ""}
       </div>
     </article>`).join("");
+}
+function isOut(m) {
+  return state.jam?.running ? m.active === false : state.benched.has(m.name);
 }
 function lightClass(status, pattern) {
   if (status === "idle") return state.jam?.running && pattern && pattern !== "silence" ? "ok" : "";
@@ -148,13 +151,28 @@ function tickProgress() {
 }
 
 function wire() {
-  $("start").onclick = async () => { await audio.resume(); send({ type: "start_jam", members: null }); };
+  $("start").onclick = async () => {
+    await audio.resume();
+    const chosen = Object.keys(state.members).filter((n) => !state.benched.has(n));
+    send({ type: "start_jam", members: state.benched.size ? chosen : null });
+  };
   $("stop").onclick = () => { send({ type: "stop_jam" }); audio.stop(); };
   $("autopilot").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
   $("interval").oninput = () => { $("interval-label").textContent = `${$("interval").value} s`; };
   $("interval").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
   $("band").onclick = (e) => {
-    const button = e.target.closest("button[data-act]"); if (!button) return;
+    const button = e.target.closest("button[data-act]");
+    if (!button) {
+      // before the jam starts, clicking a card chooses who plays
+      const card = e.target.closest(".card");
+      if (card && !state.jam?.running) {
+        const name = card.dataset.member;
+        if (state.benched.has(name)) state.benched.delete(name);
+        else if (state.benched.size < Object.keys(state.members).length - 1) state.benched.add(name);
+        renderBand();
+      }
+      return;
+    }
     const name = button.closest(".card").dataset.member, m = state.members[name];
     if (button.dataset.act === "mute") send({ type: "set_mute", member: name, muted: !m.muted });
     else send({ type: "set_solo", member: name, soloed: !m.soloed });
