@@ -86,6 +86,10 @@ FACTS: dict[str, tuple[str, str, str]] = {
     "Abm6/9": ("m6/9", "Ab Cb Eb F Bb", "Ab"),
     "C#7sus4/B": ("7sus4", "C# F# G# B", "B"),
     "cm7": ("m7", "C Eb G Bb", "C"),
+    "C7(9)": ("9", "C E G Bb D", "C"),
+    "Cm7(11)": ("m7add11", "C Eb G Bb F", "C"),
+    "C7(9,13)": ("13", "C E G Bb D A", "C"),
+    "B♭7♭9": ("7b9", "Bb D F Ab Cb", "Bb"),
     "bb7": ("7", "Bb D F Ab", "Bb"),
 }
 
@@ -125,7 +129,7 @@ def test_extensions_and_alterations() -> None:
         ["Cdim7", "C°7", "Co7"],
         ["Caug7", "C+7", "C7#5", "C7+5", "C7(#5)"],
         ["CmMaj7", "Cm(maj7)", "CmM7", "C-Δ7", "CminMaj7", "Cm^7"],
-        ["C6/9", "C69"],
+        ["C6/9", "C69", "C6(9)", "C6add9"],
         ["Csus4", "Csus"],
         ["C7alt", "Calt"],
     ],

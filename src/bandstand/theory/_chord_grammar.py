@@ -68,6 +68,7 @@ _SEPARATORS = frozenset("(), ")
 _ALTER_RE = re.compile(r"(b|♭|-|#|♯|\+)(13|11|9|6|5|4)")
 _ADD_RE = re.compile(r"add(b|♭|#|♯)?(13|11|9|6|4|2)")
 _EXT_RE = re.compile(r"6/9|69|13|11|9|7|6")
+_TENSION_RE = re.compile(r"13|11|9")
 _WORD_RE = re.compile(r"sus2|sus4|sus|alt|no3|no5|omit3|omit5")
 
 
@@ -144,6 +145,8 @@ def _read(suffix: str, symbol: str, offset: int) -> _State:
             state.steps.append(("word", m.group(0)))
         elif state.extension is None and (m := _EXT_RE.match(rest)):
             state.extension = m.group(0).replace("/", "")
+        elif m := _TENSION_RE.match(rest):  # "C7(9)", "Cm7(11)": a bare tension after the extension
+            state.steps.append(("add", "add" + m.group(0)))
         else:
             what = "second extension" if _EXT_RE.match(rest) else "unknown chord quality"
             raise _fail(symbol, offset + i, f"{what} {rest!r}")
