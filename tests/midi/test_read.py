@@ -3,12 +3,13 @@ unnamed tracks, and files that are not MIDI at all."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 
 import mido
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import MidiFileError
@@ -131,3 +132,23 @@ def test_missing_file_and_folder(tmp_path: Path) -> None:
         read_midi(tmp_path / "nope.mid")
     with pytest.raises(MidiFileError, match="folder"):
         read_midi(tmp_path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_damaged_files_raise_midi_file_error_or_read(data: st.DataObject) -> None:
+    """Flip, drop or cut bytes of a good file: the reader returns a Song or says the file is bad."""
+    raw = bytearray(GOOD)
+    for _ in range(data.draw(st.integers(1, 8))):
+        at = data.draw(st.integers(0, len(raw) - 1))
+        action = data.draw(st.sampled_from(["flip", "drop", "cut"]))
+        if action == "flip":
+            raw[at] = data.draw(st.integers(0, 255))
+        elif action == "drop":
+            del raw[at]
+        else:
+            del raw[at:]
+        if not raw:
+            break
+    with contextlib.suppress(MidiFileError):
+        read_midi(bytes(raw))

@@ -212,13 +212,26 @@ def _track(name: str | None, channel: int, c: _Channel, ppq: int) -> Track:
     )
 
 
+def _metadata(data: bytes, source: str) -> dict[str, Any]:
+    try:
+        meta = json.loads(data.decode("utf-8"))
+    except ValueError as exc:  # also UnicodeDecodeError
+        raise _fail(source, f"its bandstand metadata is damaged ({exc})") from None
+    if not isinstance(meta, dict):
+        raise _fail(source, "its bandstand metadata is damaged (not an object)")
+    return meta
+
+
 def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
     tracks = meta.get("tracks", [])
     if len(tracks) == len(song.tracks):
         for track, info in zip(song.tracks, tracks, strict=True):
+            channel = info["channel"]
+            if channel is not None and (type(channel) is not int or not 0 <= channel <= 15):
+                raise ValueError(f"channel {channel!r}")
             track.role = str(info["role"])
             track.is_drum = bool(info["drum"])
-            track.channel = info["channel"]
+            track.channel = channel
     song.sections = [Section(str(n), int(s), int(b), float(e)) for n, s, b, e in meta.get("sections", [])]
     for section in song.sections:  # the section's own marker is not a song marker
         beat = song.bar_to_beat(section.start_bar)
@@ -227,6 +240,8 @@ def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
                 del song.markers[i]
                 break
     if "key" in meta:
+        if not isinstance(meta["key"], str):
+            raise ValueError(f"key {meta['key']!r}")
         song.key = meta["key"]
 
 
@@ -246,7 +261,7 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
     time_signature: TimeSignature | None = None
     for chunk in chunks:
         for tick, kind, payload in chunk.metas:
-            if kind == 0x51 and len(payload) == 3:
+            if kind == 0x51 and len(payload) == 3 and int.from_bytes(payload, "big") > 0:
                 tempos.append((tick, _bpm(int.from_bytes(payload, "big"))))
             elif kind == 0x58 and len(payload) >= 2 and time_signature is None:
                 time_signature = TimeSignature(payload[0], 2 ** payload[1])
@@ -255,7 +270,7 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
             elif kind == 0x06:
                 song.markers.append(Marker(tick / ppq, _text(payload)))
             elif kind == 0x01 and meta is None and payload.startswith(BANDSTAND_TAG.encode()):
-                meta = json.loads(payload[len(BANDSTAND_TAG) :].decode("utf-8"))
+                meta = _metadata(payload[len(BANDSTAND_TAG) :], source)
     song.time_signature = time_signature or TimeSignature()
     tempos.sort(key=lambda t: t[0])
     if tempos and tempos[0][0] == 0:
