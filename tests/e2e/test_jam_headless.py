@@ -4,6 +4,7 @@ by independent readers (mido for MIDI, the wave module for audio)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import wave
@@ -90,3 +91,35 @@ def test_user_mistakes_are_one_line_with_exit_2(tmp_path: Path) -> None:
         done = jam(*args, "--cycles", "2", "--no-wav", "--out", str(tmp_path / "x"), cwd=tmp_path)
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr.count("\n") == 1 and needle in done.stderr and done.stderr.startswith("bandstand: error: ")
+
+
+def test_headless_jam_with_llm_members_over_an_openai_compatible_server(tmp_path: Path) -> None:
+    from tests.peers.openai_server import OpenAIServer
+
+    patterns = {
+        "drums": 's("bd ~ sd ~, hh*8")',
+        "bass": 'note("<c2 ab1 eb2 bb1>").s("sawtooth")',
+    }
+
+    def reply(user: str, system: str, n: int) -> str:
+        role = next(r for r in patterns if f"the {r} player" in system)
+        assert user.startswith("ROUND ") and "JAM CONTEXT" in user
+        pattern = patterns[role] if "more energy" not in user else patterns[role] + ".gain(0.9)"
+        return json.dumps({"pattern": pattern, "thoughts": f"{role} here", "reaction": "ok", "comply_with_boss": True})
+
+    with OpenAIServer() as server:
+        server.reply_for = reply
+        done = subprocess.run(
+            [sys.executable, "-m", "bandstand", "jam", "--headless", "--members", "beat,groove", "--backend", "openai",
+             "--base-url", server.url + "/v1", "--model", "local", "--cycles", "4", "--no-wav",
+             "--directive", "2:more energy", "--out", str(tmp_path / "llm")],
+            capture_output=True, text=True, timeout=240, cwd=tmp_path,
+            env={**os.environ, "OPENAI_API_KEY": "test-key"},
+        )
+        assert done.returncode == 0, done.stderr
+        systems = {r["body"]["messages"][0]["content"] for r in server.requests}
+    assert any("You are BEAT" in s for s in systems) and any("You are GROOVE" in s for s in systems)
+    rounds = [json.loads(line) for line in (tmp_path / "llm" / "rounds.jsonl").read_text().splitlines()]
+    assert rounds[0]["members"]["BEAT"]["pattern"] == patterns["drums"]
+    assert rounds[1]["members"]["GROOVE"]["pattern"] == patterns["bass"] + ".gain(0.9)"
+    assert "drums here" in done.stdout
