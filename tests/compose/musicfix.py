@@ -4,6 +4,7 @@ small form, so each test states exactly what it feeds the generators."""
 
 from __future__ import annotations
 
+from bandstand.compose.arrangement import chord_cycle
 from bandstand.compose.lexicon import genre_traits
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.intent import (
@@ -53,20 +54,22 @@ POP_FORM = (
 )
 
 
-def make_arrangement(n_chords: int, form: tuple[tuple[str, str, int, float, list[str], str], ...] = POP_FORM,
+def make_arrangement(chords: int | list[int], form: tuple[tuple[str, str, int, float, list[str], str], ...] = POP_FORM,
                      scale_to: int | None = None) -> ArrangementPlan:
-    """Sections looping the progression one chord per bar; energy ramps by ≤ 0.3 per bar.
+    """Sections looping the progression (a chord count for one chord per bar, or the
+    bars of each chord); energy ramps by ≤ 0.3 per bar.
     `scale_to` repeats the form's middle until the song has at least that many bars."""
     rows = list(form)
     if scale_to is not None:
         while sum(r[2] for r in rows) < scale_to:
             rows.insert(-1, rows[1 + (len(rows) % max(1, len(form) - 2))])
+    cycle = chord_cycle([1] * chords if isinstance(chords, int) else chords)
     sections: list[SectionPlan] = []
     bar = 1
     for name, kind, bars, energy, roles, transition in rows:
         sections.append(SectionPlan.model_validate({
             "name": name, "kind": kind, "start_bar": bar, "bars": bars, "energy": energy, "roles": list(roles),
-            "chord_indices": [i % n_chords for i in range(bars)], "transition": transition}))
+            "chord_indices": [cycle[i % len(cycle)] for i in range(bars)], "transition": transition}))
         bar += bars
     energies: list[float] = []
     for s in sections:

@@ -32,7 +32,7 @@ GENRE_NAMES = [g.name for g in GENRES]
 def _render(genre: str, seed: int):
     intent = make_intent(genre)
     harmony = build_harmony(intent, seed)
-    plan = make_arrangement(len(harmony.chords), scale_to=64)
+    plan = make_arrangement([c.bars for c in harmony.chords], scale_to=64)
     tracks = [generate_part(r, intent, harmony, plan, seed * 100 + i).track for i, r in enumerate(CORE_ROLES)]
     song = assemble(tracks, intent, harmony, plan)
     return song, intent, harmony, plan, evaluate_quality(song, intent, harmony, plan)

@@ -32,7 +32,7 @@ from .musicfix import make_arrangement, make_intent
 def _song(genre: str, seed: int = 1, **kw):
     intent = make_intent(genre, **kw)
     harmony = build_harmony(intent, seed)
-    arrangement = make_arrangement(len(harmony.chords))
+    arrangement = make_arrangement([c.bars for c in harmony.chords])
     return intent, harmony, arrangement
 
 
@@ -318,7 +318,7 @@ def test_extra_roles_follow_their_parents_and_registers():
 def test_intro_drums_keep_time_only():
     intent, harmony, _ = _song("house")
     form = (("Intro", "intro", 4, 0.2, ["drums", "pad"], "cut"), ("Drop", "drop", 4, 0.9, ["drums", "pad"], "cut"))
-    arrangement = make_arrangement(len(harmony.chords), form=form)
+    arrangement = make_arrangement([c.bars for c in harmony.chords], form=form)
     notes = generate_part("drums", intent, harmony, arrangement, 1).track.notes
     intro = {n.pitch for n in notes if n.start < 11.5}  # before the fill into the drop
     assert KICK in intro and CLAP not in intro and SNARE not in intro
@@ -329,7 +329,7 @@ def test_intro_drums_keep_time_only():
 def test_odd_meters_fill_their_bars_and_swing_alike_in_every_bar(signature):
     intent = make_intent("jazz", time_signature=signature)
     harmony = build_harmony(intent, 1)
-    arrangement = make_arrangement(len(harmony.chords))
+    arrangement = make_arrangement([c.bars for c in harmony.chords])
     bar = signature[0] * 4 / signature[1]
     end = arrangement.total_bars * bar
     for role in ROLES:
@@ -346,7 +346,7 @@ def test_odd_meters_fill_their_bars_and_swing_alike_in_every_bar(signature):
 def test_the_lead_sings_higher_when_the_energy_is_up():
     intent, harmony, _ = _song("pop")
     form = (("Verse", "verse", 8, 0.5, ["lead"], "cut"), ("Chorus", "chorus", 8, 0.9, ["lead"], "cut"))
-    arrangement = make_arrangement(len(harmony.chords), form=form)
+    arrangement = make_arrangement([c.bars for c in harmony.chords], form=form)
     lifts = []
     for seed in range(10):
         notes = generate_part("lead", intent, harmony, arrangement, seed).track.notes

@@ -22,7 +22,7 @@ from .musicfix import make_arrangement, make_intent
 def _full(genre: str, seed: int = 1, **kw):
     intent = make_intent(genre, **kw)
     harmony = build_harmony(intent, seed)
-    plan = make_arrangement(len(harmony.chords))
+    plan = make_arrangement([c.bars for c in harmony.chords])
     tracks = [generate_part(r, intent, harmony, plan, seed * 10 + i).track for i, r in enumerate(CORE_ROLES)]
     return assemble(tracks, intent, harmony, plan), intent, harmony, plan
 
@@ -40,7 +40,7 @@ def _map(song: Song, role: str, fn) -> Song:
 def test_rates_on_a_hand_built_song():
     intent = make_intent("pop", key="C", mode="major", harmonic=0.0)
     harmony = build_harmony(intent, 0)
-    plan = make_arrangement(len(harmony.chords), form=(("A", "verse", 4, 0.5, ["bass", "lead"], "cut"),))
+    plan = make_arrangement([c.bars for c in harmony.chords], form=(("A", "verse", 4, 0.5, ["bass", "lead"], "cut"),))
     chord0 = harmony.chords[0]
     root = 36 + chord0.root
     lead = [Note(0.0, 1.0, 60 + chord0.pitch_classes[0], 90),  # strong beat, chord tone

@@ -31,6 +31,8 @@ from bandstand.theory import Chord, Key, get_scale, parse_chord, parse_key, voic
 __all__ = ["CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"]
 
 CHORD_REGISTER = (50, 74)  # D3..D5: where comping voicings live
+# Bars per chord by family (the harmonic rhythm); families not listed change chord every bar.
+HARMONIC_RHYTHM: dict[str, int] = {"ambient": 2}
 # Modes a Key cannot hold are spelled with the nearest key mode.
 _SPELLING_MODE: dict[str, str] = {"harmonic minor": "minor", "melodic minor": "minor",
                                   "phrygian dominant": "phrygian", "lydian dominant": "lydian",
@@ -98,7 +100,8 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
         pitches = voice_chord(chord, low, high, previous)
         previous = pitches
         chords.append(ProgressionChord(
-            symbol=chord.symbol, roman=_roman(slot), pitches=list(pitches), bars=1, tension=tension(slot),
+            symbol=chord.symbol, roman=_roman(slot), pitches=list(pitches), bars=HARMONIC_RHYTHM.get(family, 1),
+            tension=tension(slot),
             root=chord.root, bass=chord.bass, pitch_classes=sorted(set(chord.pitch_classes)), colour=slot.colour,
         ))
     summary = f"{scale.tonic} {mode} — " + " → ".join(c.symbol for c in chords)
