@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bandstand.midi import write_midi
 from bandstand.render import TAIL_SECONDS, render_wav
 from bandstand.render.audio import PEAK, _allpass, _feedback, reverb, synthesize
-from bandstand.score import Note, Song, Track
+from bandstand.score import Note, Song, TempoChange, Track
 from tests.midi.songs import demo_song
 
 
@@ -97,3 +97,13 @@ def test_vectorized_filters_match_the_recurrence(xs: list[float], delay: int, ga
     for i in range(delay, len(u)):
         u[i] += gain * u[i - delay]
     assert np.allclose(_allpass(x, delay, gain), u, atol=1e-4)
+
+
+def test_tempo_changes_set_the_length(tmp_path: Path) -> None:
+    # 4 beats at 120 (2 s) then 4 beats at 60 (4 s)
+    song = Song(tempo=120.0, tempo_changes=[TempoChange(4.0, 60.0)],
+                tracks=[Track("Keys", "chords", notes=[Note(float(b), 1.0, 60, 90) for b in range(8)])])
+    rate, audio = read_wav(render_wav(song, tmp_path / "t.wav"))
+    assert len(audio) == int((6.0 + TAIL_SECONDS) * rate)
+    loudness = rms_per_second(audio, rate)
+    assert (loudness[:6] > 0.02).all(), loudness

@@ -142,3 +142,16 @@ def test_melodic_tracks_never_get_the_drum_channel(roles: list[str]) -> None:
     melodic = [c for r, c in zip(roles, channels, strict=True) if r != "drums"]
     if len(melodic) <= 15:
         assert len(set(melodic)) == len(melodic)
+
+
+@given(st.integers(3000, 30000), st.lists(st.tuples(st.integers(1, 400), st.integers(3000, 30000)), max_size=5),
+       st.lists(st.integers(0, 500), min_size=2, max_size=10))
+def test_seconds_follow_the_tempo_map(tempo: int, changes: list[tuple[int, int]], quarters: list[int]) -> None:
+    song = Song(tempo=tempo / 100, tempo_changes=[TempoChange(b / 4, bpm / 100) for b, bpm in changes])
+    beats = sorted(q / 4 for q in quarters)
+    seconds = [song.beats_to_seconds(b) for b in beats]
+    assert seconds == sorted(seconds) and song.beats_to_seconds(0.0) == 0.0
+    for b in beats:  # a short step forward lasts as long as the tempo in force says
+        step = 1 / 64
+        assert song.beats_to_seconds(b + step) - song.beats_to_seconds(b) == pytest.approx(
+            step * 60 / song.tempo_at(b), rel=1e-6)
