@@ -22,6 +22,7 @@ from bandstand.theory._chords import Chord, make_chord, parse_chord
 from bandstand.theory._intervals import Interval, interval_of, transpose_name
 from bandstand.theory._keys import Key, key_from, parse_key
 from bandstand.theory._notes import NoteName, parse_note_name
+from bandstand.theory._scales import get_scale
 
 _NUMERALS: dict[str, int] = {"i": 0, "ii": 1, "iii": 2, "iv": 3, "v": 4, "vi": 5, "vii": 6}
 _ACCIDENTALS: dict[str, int] = {"b": -1, "♭": -1, "#": 1, "♯": 1}
@@ -277,8 +278,9 @@ def _analyse(c: Chord, k: Key, strict: bool) -> str:
             return False
         return other.pitch_classes == c.pitch_classes and other.bass == c.bass
 
-    diatonic = all(pc in k.scale.pitch_classes for pc in c.pitch_classes)
-    if diatonic:
+    # a minor key's own chords include those of its harmonic and melodic forms (V, IV, vii°)
+    own = [k.scale] + [get_scale(f"{k.tonic} {form} minor") for form in ("harmonic", "melodic") if k.mode == "minor"]
+    if any(all(pc in scale.pitch_classes for pc in c.pitch_classes) for scale in own):
         for figure in direct:
             if same(figure):
                 return figure
