@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -269,3 +273,45 @@ def test_cli_team_mistakes_exit_2(tmp_path, capsys) -> None:
     assert "cannot read team file" in capsys.readouterr().err
     assert run(["team", "run", str(EXAMPLE), "--prompt", "  "]) == 2
     assert "prompt is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_cli_signal_stops_the_team_and_its_processes(tmp_path, claude_bin, sig) -> None:
+    team_file = tmp_path / "team.toml"
+    team_file.write_text(
+        'name = "stuck"\nleader = "lead"\n[members.lead]\nbackend = "algorithmic"\nresponder = "delegating_leader"\n'
+        '[members.a]\nbackend = "claude-code"\n[members.b]\nbackend = "claude-code"\n'
+    )
+    pid_dir = tmp_path / "pids"
+    env = {**os.environ, "BANDSTAND_CLAUDE_BIN": str(claude_bin), "BANDSTAND_PID_DIR": str(pid_dir)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "bandstand",
+        "team",
+        "run",
+        str(team_file),
+        "--prompt",
+        "[[hang_hard]] play",
+    ]
+    cli = subprocess.Popen(
+        [*cmd, "--runs-dir", str(tmp_path / "runs")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert cli.stdout is not None
+    started = 0
+    for line in cli.stdout:  # wait until both teammates are inside their hanging turn
+        started += "] turn_started turn=0 input=[[hang_hard]]" in line
+        if started == 2:
+            break
+    children = [int(p.stem) for p in pid_dir.glob("*.json")]
+    assert len(children) == 2 and all(process_exists(p) for p in children)
+    cli.send_signal(sig)
+    _out, err = cli.communicate(timeout=60)
+    assert cli.returncode == 130, err
+    assert "interrupted" in err
+    assert not any(process_exists(p) for p in children)
+    assert list(pid_dir.glob("*.json")) == []

@@ -65,6 +65,7 @@ def run_team(
 ) -> None:
     """Run the team on PROMPT, printing the live events; then the answer."""
     import asyncio
+    import signal
     import time
 
     from bandstand.agents.config import load_config
@@ -86,7 +87,20 @@ def run_team(
             typer.echo(line)
 
     team.add_listener(show)
-    result = asyncio.run(team.run(prompt))
+
+    async def supervised() -> Any:
+        # Ctrl-C or SIGTERM cancels the run; Team.run stops every member (no process left behind)
+        loop, task = asyncio.get_running_loop(), asyncio.current_task()
+        assert task is not None
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, task.cancel)
+        return await team.run(prompt)
+
+    try:
+        result = asyncio.run(supervised())
+    except asyncio.CancelledError:
+        typer.echo("interrupted: the team was stopped", err=True)
+        raise typer.Exit(130) from None
     if not as_json:
         typer.echo(f"\n{result.answer}" if result.answer else f"\n(no answer: {result.reason})")
         typer.echo(f"log: {log_dir}")
