@@ -305,6 +305,7 @@ ENTRIES: list[PatternFunction] = [
     _t("shuffle", sig.shuffle, 2),
     _t("scramble", sig.scramble, 2),
     _t("scale", tonal.scale, 2, preserve_steps=True),
+    _t("transpose", tonal.transpose, 2, aliases=("trans",)),
     *_pick_entries(),
     *_operator_entries(),
     *_controls(),

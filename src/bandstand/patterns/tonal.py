@@ -36,6 +36,9 @@ def _parse_scale(name: str) -> tuple[str, int, int | None, list[tuple[int, int]]
     text = name.replace(":", " ").strip()
     head, _, rest = text.partition(" ")
     m = _TONIC.match(head)
+    if m is None:
+        # tonal accepts a scale without a tonic ("minor"): Strudel then builds it on C3
+        m, rest = _TONIC.match("C"), text
     if m is None or not rest.strip():
         raise PatternError(
             f'scale name "{name}" is incomplete or invalid (use a tonic and a scale, like "C:major")',
@@ -137,10 +140,8 @@ def _scale_value(value: Any, name: str) -> Any:
     else:
         try:
             result = scale_note(note_or_step, name)
-        except PatternError as exc:
-            if "scale name" in exc.message:
-                raise
-            return _DROP
+        except PatternError:
+            return _DROP  # Strudel logs the error and drops the event
     return {**other, "note": result} if is_obj else result
 
 
@@ -170,3 +171,63 @@ def _flat(xs: list[Any]) -> list[Any]:
     for x in xs:
         out.extend(_flat(x) if isinstance(x, list) else [x])
     return out
+
+
+_NOTE_NAME = re.compile(r"^([a-gA-G])(#*|b*)(-?\d*)$")
+
+
+def _interval_steps(text: str) -> tuple[int, int] | None:
+    """(letter steps, semitones) of a tonal interval name like "3M", "-2m", "P5"; None if invalid."""
+    from bandstand.theory import parse_interval as theory_interval
+
+    try:
+        iv = theory_interval(text)
+    except TheoryError:
+        return None
+    return int(iv.steps), int(iv.semitones)
+
+
+def _transpose_note(note: str, amount: Any) -> str:
+    m = _NOTE_NAME.match(note)
+    if m is None:
+        return ""  # tonal gives an empty name for what it cannot read
+    letter, acc, octave = m.groups()
+    accidental = len(acc) if acc.startswith("#") else -len(acc)
+    number = js_number(amount) if isinstance(amount, str) else amount
+    if isinstance(number, (int, float)) and not isinstance(number, bool):
+        table = [(0, 0), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 6), (4, 7), (5, 8), (5, 9), (6, 10), (6, 11)]
+        octaves, rem = divmod(abs(int(number)), 12)
+        steps, semis = table[rem]
+        steps, semis = steps + 7 * octaves, semis + 12 * octaves
+        if number < 0:
+            steps, semis = -steps, -semis
+    else:
+        parsed = _interval_steps(str(amount))
+        if parsed is None:
+            return ""
+        steps, semis = parsed
+    spelled = _spell(letter.upper(), accidental, int(octave) if octave else 4, steps, semis)
+    return spelled if octave else re.sub(r"-?\d+$", "", spelled)
+
+
+def transpose(amount: Any, pat: Pattern) -> Pattern:
+    """Move notes by semitones (a number) or by an interval ("3M", "-2m"), keeping spelling."""
+
+    def move(h: Hap) -> Hap:
+        value = h.value
+        note = value.get("note", value) if isinstance(value, dict) else value
+        if isinstance(note, (int, float)) and not isinstance(note, bool):
+            if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+                semitones: Any = amount
+            else:
+                parsed = _interval_steps(str(amount))
+                semitones = parsed[1] if parsed else 0
+            target: Any = note + semitones
+        elif isinstance(note, str) and is_note(note):
+            target = _transpose_note(note, amount)
+        else:
+            return h
+        new = {**value, "note": target} if isinstance(value, dict) else target
+        return Hap(h.whole, h.part, new, h.context)
+
+    return pat.with_hap(move)
