@@ -61,7 +61,7 @@ def _chord_line(chord: Chord) -> str:
 
 @app.command("chord")
 def chord_command(
-    symbols: Annotated[list[str], typer.Argument(help="Chord symbols, e.g. Cm7b5/Gb F#13#11 'Bb6/9'.")],
+    symbols: Annotated[list[str], typer.Argument(metavar="SYMBOL", help="Chord symbols, e.g. Cm7b5/Gb F#13#11 'Bb6/9'.")],
     as_json: JsonOpt = False,
 ) -> None:
     """Parse chord symbols: root, quality, notes, bass."""
@@ -77,7 +77,7 @@ def chord_command(
 
 @app.command("scale")
 def scale_command(
-    names: Annotated[list[str], typer.Argument(help="Scales, e.g. 'Eb dorian' 'A minor pentatonic' C4:major.")],
+    names: Annotated[list[str], typer.Argument(metavar="SCALE", help="Scales, e.g. 'Eb dorian' 'A minor pentatonic' C4:major.")],
     as_json: JsonOpt = False,
 ) -> None:
     """Spell scales: notes and pitch classes."""
@@ -104,8 +104,8 @@ def scale_command(
 
 @app.command("roman")
 def roman_command(
-    figures: Annotated[list[str], typer.Argument(help="Roman figures, e.g. ii7 V7/ii bVII N6 It6.")],
-    key: Annotated[str, typer.Option("--key", "-k", help="The key, e.g. 'C major', 'F# minor', 'Eb'.")],
+    figures: Annotated[list[str], typer.Argument(metavar="FIGURE", help="Roman figures, e.g. ii7 V7/ii bVII N6 It6.")],
+    key: Annotated[str, typer.Option("--key", "-k", metavar="KEY", help="The key, e.g. 'C major', 'F# minor', 'Eb'.")],
     as_json: JsonOpt = False,
 ) -> None:
     """The chord each Roman numeral names in a key."""
@@ -122,9 +122,9 @@ def roman_command(
 
 @app.command("key")
 def key_command(
-    path: Annotated[str, typer.Argument(help="A Standard MIDI File.")],
+    path: Annotated[str, typer.Argument(metavar="FILE.mid", help="A Standard MIDI File.")],
     as_json: JsonOpt = False,
-    profile: Annotated[str, typer.Option("--profile", help="Key profile: temperley, krumhansl or aarden.")] = "temperley",
+    profile: Annotated[str, typer.Option("--profile", metavar="NAME", help="Key profile: temperley, krumhansl or aarden.")] = "temperley",
 ) -> None:
     """Detect the key of a MIDI file (pitched tracks, weighted by duration)."""
     from bandstand.errors import InvalidInput
