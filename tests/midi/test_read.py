@@ -49,6 +49,7 @@ def test_960_ppq_file_is_rescaled_to_beats() -> None:
     assert track.pitch_bends == [PitchBend(3.0, -4096)]
 
 
+@settings(deadline=None)
 @given(st.integers(1, 4000), st.lists(st.tuples(st.integers(0, 5000), st.integers(1, 5000)), max_size=10))
 def test_any_ppq_reads_to_the_same_beats(ppq: int, spans: list[tuple[int, int]]) -> None:
     midi = mido.MidiFile(type=1, ticks_per_beat=ppq)

@@ -90,14 +90,14 @@ def check_conductor(song: Song, track: mido.MidiTrack) -> None:
     assert sorted(markers) == sorted(want)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(songs())
 def test_write_then_read_is_identity(song: Song) -> None:
     data = song_to_midi_bytes(song)
     assert normalized(read_midi(data)) == normalized(song)
 
 
-@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(songs())
 def test_mido_reads_the_same_events(song: Song) -> None:
     midi = mido.MidiFile(file=io.BytesIO(song_to_midi_bytes(song)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import wave
 from pathlib import Path
 
+import mido
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -70,6 +71,8 @@ def test_drums_play_on_channel_10(tmp_path: Path) -> None:
 
 def test_render_from_a_midi_file(tmp_path: Path) -> None:
     midi = write_midi(demo_song(2, tempo=120.0), tmp_path / "in.mid")
+    assert sum(m.type == "note_on" for m in mido.MidiFile(midi).merged_track) == sum(
+        len(t.notes) for t in demo_song(2).tracks)
     rate, audio = read_wav(render_wav(midi, tmp_path / "out.wav"))
     assert len(audio) == int((4.0 + TAIL_SECONDS) * rate)
     assert rms_per_second(audio, rate)[:4].min() > 0.05
@@ -83,7 +86,7 @@ def test_reverb_adds_a_tail_after_the_last_note() -> None:
     assert np.sqrt((wet[late] ** 2).mean()) > 2 * np.sqrt((dry[late] ** 2).mean())
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(st.floats(-1, 1, width=32), min_size=1, max_size=300), st.integers(1, 40),
        st.sampled_from([0.5, 0.78, 0.8]))
 def test_vectorized_filters_match_the_recurrence(xs: list[float], delay: int, gain: float) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import mido
 import pytest
 from PIL import Image
 
@@ -14,6 +15,7 @@ from tests.midi.songs import demo_song
 
 def test_writes_wav_and_png_beside_the_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     midi = write_midi(demo_song(2, tempo=120.0), tmp_path / "song.mid")
+    assert [t.name for t in mido.MidiFile(midi).tracks] == ["Demo", "Drums", "Bass", "Keys", "Lead", "Pad"]
     assert run(["render", str(midi)]) == 0
     out = capsys.readouterr().out
     assert "Demo | 120 BPM · C minor" in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bandstand.score as score
@@ -130,6 +130,7 @@ def test_explicit_channel_and_drum_flag_win() -> None:
     assert assign_channels(song) == [9, 0, 1]
 
 
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(["drums", "bass", "chords", "lead", "pad", "fx", "vox", "keys"]),
                 max_size=24))
 def test_melodic_tracks_never_get_the_drum_channel(roles: list[str]) -> None:
@@ -144,6 +145,7 @@ def test_melodic_tracks_never_get_the_drum_channel(roles: list[str]) -> None:
         assert len(set(melodic)) == len(melodic)
 
 
+@settings(deadline=None)
 @given(st.integers(3000, 30000), st.lists(st.tuples(st.integers(1, 400), st.integers(3000, 30000)), max_size=5),
        st.lists(st.integers(0, 500), min_size=2, max_size=10))
 def test_seconds_follow_the_tempo_map(tempo: int, changes: list[tuple[int, int]], quarters: list[int]) -> None:

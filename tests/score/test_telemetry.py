@@ -87,7 +87,7 @@ def test_empty_section_measures_zero() -> None:
     assert not any(t.groove) and not math.isnan(t.velocity_variance)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.builds(Note, st.integers(0, 16 * 32).map(lambda s: s / 16), st.integers(1, 32).map(lambda d: d / 16),
                           st.integers(30, 90), st.integers(1, 127)), max_size=60),
        st.integers(1, 4))
