@@ -105,6 +105,7 @@ class JamEngine:
         self.rounds: list[RoundRecord] = []
         self.autopilot = Autopilot()
         self._energy_delta = 0
+        self._changed: list[str] = []
         self._round_lock = asyncio.Lock()
         self.on_round: list[Callable[[RoundRecord], None]] = []
 
@@ -166,11 +167,11 @@ class JamEngine:
             raise InvalidInput("start the jam before giving directives")
         directive = self.parse(text)
         self.emitter.emit(BossEcho(text=directive.text, to=list(directive.to), round=self.round))
-        self._energy_delta = 0
+        self._energy_delta, self._changed = 0, []
         if directive.changes_context:
             before = self.context.energy
             self.context, changed = apply_directive(self.context, directive)
-            self._energy_delta = self.context.energy - before
+            self._energy_delta, self._changed = self.context.energy - before, changed
             self.emitter.emit(MusicalContextUpdate(context=self.context_view(), changed=changed))
         for member in self.active():
             if directive.addressed_to(member.name):
@@ -257,6 +258,7 @@ class JamEngine:
             intents=sorted(directive.intents) if directive and to_member else [],
             energy_delta=self._energy_delta if to_member else 0,
             key_changed=key_changed,
+            context_changed=list(self._changed) if directive else [],
             style=member.style,
             last_pattern=None if member.pattern == SILENCE and not member.seen_key else member.pattern,
         )

@@ -97,6 +97,7 @@ class TurnInput(BaseModel):
     intents: list[str] = Field(default_factory=list)
     energy_delta: int = 0
     key_changed: bool = False
+    context_changed: list[str] = Field(default_factory=list)  # what the boss changed this round
     style: Style = Field(default_factory=Style)
     last_pattern: str | None = None
 
