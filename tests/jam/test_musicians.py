@@ -130,3 +130,14 @@ def test_every_pattern_is_valid_and_entirely_in_the_scale(name, key, energy, rou
     report = validate_pattern(code, scale=[pitch_class(n) for n in ctx.scale])
     assert report.valid, (code, report.error, report.warnings)
     assert pitch_classes(code) <= {pitch_class(n) for n in ctx.scale}
+
+
+def test_words_fit_what_is_happening() -> None:
+    drums = BandMate(name="BEAT", emoji="🥁", role="drums", pattern='s("bd ~ sd ~")')
+    alone = [Musician(P["ARIA"], s).play(turn("ARIA", round_=3, band=[drums], last_pattern="x")).thoughts for s in range(25)]
+    assert not any("GLITCH" in t or "busy" in t for t in alone)
+    changed = Musician(P["GROOVE"], 0).play(turn("GROOVE", round_=3, last_pattern="x", directive="chords Fm Db",
+                                                 context_changed=["chords"]))
+    assert "Cm Ab Eb Bb" in changed.thoughts  # the context of this turn
+    out = Musician(P["GLITCH"], 0).play(turn("GLITCH", round_=4, style=Style(out=True), last_pattern="silence"))
+    assert out.pattern == "silence" and ("sitting" in out.thoughts or "Listening" in out.thoughts)
