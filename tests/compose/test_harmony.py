@@ -6,6 +6,8 @@ from __future__ import annotations
 from statistics import fmean
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bandstand.compose.harmony import CHORD_REGISTER, build_harmony, progression_file
 from bandstand.compose.harmony.vocab import VOCAB, parse_token
@@ -147,3 +149,24 @@ def test_unknown_key_is_a_clear_input_error():
     it = make_intent("pop").model_copy(update={"key": "H", "mode": "major"})
     with pytest.raises(InvalidInput, match="unknown key or mode"):
         build_harmony(it, 0)
+
+
+GENRE_NAMES = sorted({g for g in FAMILY_GENRES.values()} | {"trap", "deep house", "dubstep", "synthwave", "gospel"})
+KEYS = ["C", "C#", "Db", "D", "Eb", "E", "F", "F#", "Gb", "G", "Ab", "A", "Bb", "B"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(genre=st.sampled_from(GENRE_NAMES), key=st.sampled_from(KEYS),
+       mode=st.sampled_from(["major", "minor", "dorian", "mixolydian", "lydian", "phrygian", "harmonic minor"]),
+       dial=st.floats(0.0, 1.0), seed=st.integers(0, 2**32 - 1))
+def test_any_intent_gives_a_sound_plan(genre, key, mode, dial, seed):
+    plan = build_harmony(make_intent(genre, key=key, mode=mode, harmonic=dial), seed)
+    low, high = CHORD_REGISTER
+    assert 4 <= len(plan.chords) <= 12
+    assert any(c.root == plan.scale_pitch_classes[0] for c in plan.chords)  # the tonic is there
+    for c in plan.chords:
+        assert all(low <= p <= high for p in c.pitches) and 0.0 <= c.tension <= 1.0
+        assert sorted({p % 12 for p in c.pitches}) == c.pitch_classes
+    if dial < 0.15 and plan.family != "blues":
+        assert all(pc in plan.scale_pitch_classes for c in plan.chords for pc in c.pitch_classes)
+    assert build_harmony(make_intent(genre, key=key, mode=mode, harmonic=dial), seed) == plan

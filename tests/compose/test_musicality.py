@@ -13,13 +13,15 @@ from functools import cache
 import mido
 import pretty_midi
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bandstand.compose.arrangement import build_arrangement
 from bandstand.compose.assembly import assemble
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.intent import decompose
 from bandstand.compose.lexicon import GENRES, primary_genre
-from bandstand.compose.parts import CORE_ROLES, generate_part
+from bandstand.compose.parts import CORE_ROLES, ROLES, generate_part
 from bandstand.compose.validation import EXPECTED_LOCK, evaluate_quality, gate
 from bandstand.midi import song_to_midi_bytes
 
@@ -104,3 +106,20 @@ def test_prompts_through_the_real_intent_and_arrangement_pass_the_gate(prompt):
     assert q.metrics["chord_tone_rate_strong"] >= 0.75
     if intent.has_constraint("only_kick"):
         assert {n.pitch for n in song.track("drums").notes} <= {36}
+
+
+@settings(max_examples=25, deadline=None)
+@given(genre=st.sampled_from(GENRE_NAMES), harmonic=st.floats(0, 1), rhythmic=st.floats(0, 1),
+       seed=st.integers(0, 2**31), signature=st.sampled_from([(4, 4), (3, 4), (6, 8), (5, 4)]))
+def test_any_genre_dials_seed_and_meter_give_a_well_formed_song(genre, harmonic, rhythmic, seed, signature):
+    intent = make_intent(genre, harmonic=harmonic, rhythmic=rhythmic, time_signature=signature)
+    harmony = build_harmony(intent, seed)
+    plan = make_arrangement([c.bars for c in harmony.chords])
+    song = assemble([generate_part(r, intent, harmony, plan, seed + i).track for i, r in enumerate(ROLES)],
+                    intent, harmony, plan)
+    end = plan.total_bars * song.beats_per_bar
+    assert all(n.start < end and n.end <= end + 1e-6 for t in song.tracks for n in t.notes)
+    q = evaluate_quality(song, intent, harmony, plan)
+    assert all(0.0 <= v <= 1.0 for v in q.axes.values())
+    mid = mido.MidiFile(file=io.BytesIO(song_to_midi_bytes(song)))
+    assert len(mid.tracks) == len(ROLES) + 1

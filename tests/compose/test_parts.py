@@ -10,6 +10,8 @@ from collections import Counter
 from statistics import fmean
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.parts import ROLES, build_context, generate_part
@@ -375,3 +377,17 @@ def test_part_level_constraints():
     assert straight.stats.swing == 0.0
     offbeats = [n.start % 0.5 for n in straight.track.notes if n.pitch == CLOSED_HAT and 0.15 < n.start % 0.5 < 0.4]
     assert offbeats and fmean(offbeats) < 0.26
+
+
+@settings(max_examples=200, deadline=None)
+@given(beat=st.floats(0, 64), swing=st.floats(0, 0.33), unit=st.sampled_from([0.25, 0.5]),
+       bar=st.sampled_from([3.0, 3.5, 4.0, 5.0]))
+def test_swing_moves_only_off_beats_and_keeps_order(beat, swing, unit, bar):
+    grid = round(beat / unit) * unit
+    moved = swing_time(grid, swing, unit, bar)
+    index = round((grid % bar) / unit)
+    if index % 2 == 0:
+        assert moved == grid
+    else:
+        assert moved == pytest.approx(grid + swing * unit)
+    assert swing_time(grid + unit, swing, unit, bar) >= moved  # the next grid point never overtakes
