@@ -9,14 +9,14 @@ spelling, its tones and its bass, not by how its symbol was written.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bandstand.errors import TheoryError
 from bandstand.theory._chord_grammar import format_suffix, sort_tones, suffix_tones, tone, tone_name
-from bandstand.theory._intervals import interval_of, transpose_name
-from bandstand.theory._notes import LETTERS, NoteName, parse_note_name
+from bandstand.theory._intervals import Interval, interval_of, transpose_name
+from bandstand.theory._notes import NoteName, parse_note_name
 
 _ROOT_RE = re.compile(r"[A-Ga-g][#b♯♭]*")
 _BASS_RE = re.compile(r"/\s*([A-Ga-g][#b♯♭]*)\s*$")
@@ -57,8 +57,6 @@ class Chord:
 
     def transpose(self, semitones: int) -> Chord:
         """The same chord moved by `semitones` (spelled with the usual interval for that distance)."""
-        from bandstand.theory._intervals import Interval
-
         step = Interval.from_semitones(semitones)
         root = transpose_name(parse_note_name(self.root_name), step)
         bass = transpose_name(parse_note_name(self.bass_name), step)
@@ -171,15 +169,3 @@ _COMPOUND: dict[str, str] = {"2M": "9M", "2m": "9m", "2A": "9A", "4P": "11P", "4
 
 def _compound(name: str) -> str:
     return _COMPOUND.get(name, name)
-
-
-def chord_root_letter(chord: Chord) -> int:
-    return LETTERS.index(chord.root_name[0])
-
-
-def parse_chords(symbols: Iterable[str]) -> list[Chord]:
-    """Parse many symbols (whitespace-separated strings are split)."""
-    out: list[Chord] = []
-    for item in symbols:
-        out.extend(parse_chord(s) for s in item.split())
-    return out

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from bandstand.errors import TheoryError
-from bandstand.theory._notes import LETTER_PCS, NoteName, parse_note_name
+from bandstand.theory._notes import LETTER_PCS, NoteName, note_to_midi, parse_note_name
 
 #: Semitones of the perfect/major interval for each simple step count (unison … seventh).
 _BASE_SEMITONES: tuple[int, ...] = (0, 2, 4, 5, 7, 9, 11)
@@ -157,8 +157,6 @@ def interval_between(a: str | int, b: str | int) -> Interval:
     """The interval from `a` to `b`: spelled for two note names, by semitones for MIDI numbers."""
     if isinstance(a, str) and isinstance(b, str):
         return interval_of(parse_note_name(a), parse_note_name(b))
-    from bandstand.theory._notes import note_to_midi
-
     ma = a if isinstance(a, int) else note_to_midi(a)
     mb = b if isinstance(b, int) else note_to_midi(b)
     return Interval.from_semitones(mb - ma)

@@ -191,7 +191,7 @@ def _tones(numeral: RomanNumeral, key: Key) -> tuple[NoteName, list[str]]:
     return root, tones
 
 
-def _tonicised(chord_root: NoteName, third: str, base: Key) -> Key:
+def _tonicised(chord_root: NoteName, third: str) -> Key:
     return key_from(chord_root, "major" if third == "3M" else "minor")
 
 
@@ -206,7 +206,7 @@ def _roman_to_chord(figure: str | RomanFigure, key: Key | str) -> Chord:
     current = parse_key(key)
     for target in reversed(parsed.targets):
         root, tones = _tones(target, current)
-        current = _tonicised(root, tones[1], current)
+        current = _tonicised(root, tones[1])
     root, tones = _tones(parsed.numeral, current)
     bass_tone = tones[parsed.numeral.inversion]
     bass = transpose_name(root, tone(bass_tone))
@@ -249,7 +249,7 @@ def _candidates(chord: Chord, key: Key) -> list[str]:
 def _secondary(c: Chord, k: Key, targets: tuple[str, ...], same: Callable[[str], bool]) -> str | None:
     for target in targets:
         target_chord = roman_to_chord(target, k)
-        local = _tonicised(parse_note_name(target_chord.root_name), target_chord.tones[1], k)
+        local = _tonicised(parse_note_name(target_chord.root_name), target_chord.tones[1])
         for figure in _candidates(c, local):
             if _SECONDARY.match(figure) and same(f"{figure}/{target}"):
                 return f"{figure}/{target}"
