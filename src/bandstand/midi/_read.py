@@ -34,8 +34,6 @@ from bandstand.score import (
     Track,
 )
 
-_DATA_BYTES = {0x80: 2, 0x90: 2, 0xA0: 2, 0xB0: 2, 0xC0: 1, 0xD0: 1, 0xE0: 2}
-
 
 @dataclass(slots=True)
 class _Channel:
@@ -70,18 +68,23 @@ def _text(data: bytes) -> str:
 def _parse_track(data: bytes, source: str) -> _Chunk:
     chunk = _Chunk()
     channels = chunk.channels
-    open_notes: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    open_notes: dict[int, list[tuple[int, int]]] = {}  # (note-on status << 8 | pitch) → starts
     pos, end, tick, status = 0, len(data), 0, 0
     try:
         while pos < end:
-            delta = 0
-            while True:
-                byte = data[pos]
-                pos += 1
-                delta = (delta << 7) | (byte & 0x7F)
-                if byte < 0x80:
-                    break
-            tick += delta
+            byte = data[pos]
+            pos += 1
+            if byte < 0x80:  # most delta times fit in one byte
+                tick += byte
+            else:
+                delta = byte & 0x7F
+                while True:
+                    byte = data[pos]
+                    pos += 1
+                    delta = (delta << 7) | (byte & 0x7F)
+                    if byte < 0x80:
+                        break
+                tick += delta
             byte = data[pos]
             if byte >= 0x80:
                 pos += 1
@@ -121,19 +124,24 @@ def _parse_track(data: bytes, source: str) -> _Chunk:
                 raise _fail(source, "running status without a previous status byte")
             kind, ch = status & 0xF0, status & 0x0F
             d1 = data[pos]
-            if _DATA_BYTES[kind] == 2:
-                d2 = data[pos + 1]
-                pos += 2
-            else:
+            if kind == 0xC0 or kind == 0xD0:
                 d2 = 0
                 pos += 1
+            else:
+                d2 = data[pos + 1]
+                pos += 2
             c = channels.get(ch)
             if c is None:
                 c = channels[ch] = _Channel()
             if kind == 0x90 and d2:
-                open_notes.setdefault((ch, d1), []).append((tick, d2))
+                key = status << 8 | d1  # channel and pitch in one int
+                started = open_notes.get(key)
+                if started is None:
+                    open_notes[key] = [(tick, d2)]
+                else:
+                    started.append((tick, d2))
             elif kind == 0x80 or kind == 0x90:
-                started = open_notes.get((ch, d1))
+                started = open_notes.get((0x90 | ch) << 8 | d1)
                 if started:
                     on, velocity = started.pop(0)
                     c.notes.append((on, tick, d1, velocity))
@@ -149,9 +157,9 @@ def _parse_track(data: bytes, source: str) -> _Chunk:
                 c.poly.append((tick, d1, d2))
     except IndexError:
         raise _fail(source, "a track ends in the middle of an event") from None
-    for (ch, pitch), started in open_notes.items():  # notes never released end with the track
+    for key, started in open_notes.items():  # notes never released end with the track
         for on, velocity in started:
-            channels[ch].notes.append((on, tick, pitch, velocity))
+            channels[key >> 8 & 0x0F].notes.append((on, tick, key & 0x7F, velocity))
     return chunk
 
 

@@ -33,11 +33,13 @@ class Note:
     velocity: int
 
     def __post_init__(self) -> None:
-        _check_time("note", "start", self.start)
-        if not self.duration > 0.0:
-            raise InvalidInput(f"note duration {self.duration} must be positive (beats)", field="duration")
-        _check_range("note", "pitch", self.pitch, 0, 127)
-        _check_range("note", "velocity", self.velocity, 1, 127)
+        # one expression on the hot path; the checks that name the culprit run only on failure
+        if not (self.start >= 0.0 and self.duration > 0.0 and 0 <= self.pitch <= 127 and 1 <= self.velocity <= 127):
+            _check_time("note", "start", self.start)
+            if not self.duration > 0.0:
+                raise InvalidInput(f"note duration {self.duration} must be positive (beats)", field="duration")
+            _check_range("note", "pitch", self.pitch, 0, 127)
+            _check_range("note", "velocity", self.velocity, 1, 127)
 
     @property
     def end(self) -> float:
