@@ -90,3 +90,13 @@ def test_transposing_the_notes_transposes_the_key(progression: str, semitones: i
 def test_detected_keys_are_parseable_keys() -> None:
     for name in {k.name for k, _ in detect_key([60, 64, 67]).ranking}:
         assert parse_key(name).name == name
+
+
+def test_accepts_score_notes_and_lists() -> None:
+    from bandstand.score import Note
+
+    pairs = _progression("Am Dm E7 Am")
+    notes = [Note(start=float(i), duration=d, pitch=p, velocity=80) for i, (p, d) in enumerate(pairs)]
+    as_lists = [[p, d] for p, d in pairs]
+    assert detect_key(notes).key == detect_key(pairs).key == detect_key(as_lists).key
+    assert detect_key(notes).confidence == detect_key(pairs).confidence

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bandstand.errors import TheoryError
 from bandstand.theory._keys import Key, parse_key
@@ -52,14 +53,29 @@ class KeyEstimate:
         return self.ranking[0][1]
 
 
-def pitch_class_histogram(notes: Iterable[int] | Iterable[tuple[int, float]]) -> list[float]:
+class PitchedNote(Protocol):
+    """Anything with a MIDI `pitch` and a `duration` (a `bandstand.score.Note`, say)."""
+
+    @property
+    def pitch(self) -> int: ...
+
+    @property
+    def duration(self) -> float: ...
+
+
+Notes = Iterable[int] | Iterable[tuple[int, float]] | Iterable[PitchedNote]
+
+
+def pitch_class_histogram(notes: Notes) -> list[float]:
     """Duration-weighted pitch-class histogram; bare MIDI numbers count 1 each."""
     hist = [0.0] * 12
     for item in notes:
-        if isinstance(item, tuple):
+        if isinstance(item, int):
+            pitch, weight = item, 1.0
+        elif isinstance(item, tuple | list):
             pitch, weight = item
         else:
-            pitch, weight = item, 1.0
+            pitch, weight = item.pitch, item.duration
         if weight < 0:
             raise TheoryError(f"negative duration {weight} for pitch {pitch}", text=str(item), position=0)
         hist[int(pitch) % 12] += float(weight)
@@ -79,8 +95,9 @@ def _keys() -> list[Key]:
     return [parse_key(f"{t} major") for t in _MAJOR_TONICS] + [parse_key(f"{t} minor") for t in _MINOR_TONICS]
 
 
-def detect_key(notes: Iterable[int] | Iterable[tuple[int, float]], profile: str = "temperley") -> KeyEstimate:
-    """Estimate the key of some notes: MIDI numbers, or (MIDI number, duration) pairs."""
+def detect_key(notes: Notes, profile: str = "temperley") -> KeyEstimate:
+    """Estimate the key of some notes: MIDI numbers, (MIDI number, duration) pairs, or notes
+    with `pitch` and `duration`."""
     if profile not in PROFILES:
         raise TheoryError(f"unknown key profile {profile!r} (known: {', '.join(PROFILES)})",
                           text=profile, position=0)
