@@ -1,13 +1,13 @@
 // The jam page: connects to /ws/jam, renders the band, the chat, the context bar
 // and the combined pattern, and plays the scheduled events through audio.js.
 // `window.bandstand` exposes state for tests (scheduled notes, last messages).
-import { Engine } from "/static/audio.js";
+import { Engine, SOUND_NAMES } from "/static/audio.js";
 
 const $ = (id) => document.getElementById(id);
 const ROLE_COLOURS = { drums: "var(--drums)", bass: "var(--bass)", melody: "var(--melody)", fx: "var(--fx)" };
 const audio = new Engine();
 const state = { jam: null, members: {}, socket: null, roundSeen: 0, lastRoundAt: 0, stickToBottom: true, benched: new Set() };
-window.bandstand = { audio, state, get scheduled() { return audio.scheduled; }, messages: [] };
+window.bandstand = { audio, state, soundNames: SOUND_NAMES, get scheduled() { return audio.scheduled; }, messages: [] };
 
 function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);

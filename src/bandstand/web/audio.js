@@ -1,11 +1,33 @@
 // Web Audio playback from the page's own synthesized voices (no sample files):
 // kick, snare, hats, clap, rim, toms, crash from noise and oscillators; bass, keys,
-// leads and blips from oscillators through a filter and an envelope; a shared
-// delay and a reverb send. Events arrive per cycle and are scheduled ahead on
+// leads, pads and blips from (detuned) oscillators through a filter and an envelope;
+// a shared delay and a reverb send. Events arrive per cycle and are scheduled ahead on
 // the audio clock; `scheduled` counts the notes scheduled so far.
 
 const DRUMS = new Set(["bd", "kick", "sd", "snare", "hh", "hihat", "oh", "openhat", "cp", "clap", "rim", "lt", "mt", "ht", "tom", "cr", "crash", "rd", "ride", "cb", "cowbell", "sh", "shaker", "perc", "tambourine"]);
-const WAVES = { sawtooth: "sawtooth", saw: "sawtooth", supersaw: "sawtooth", square: "square", sqr: "square", pulse: "square", triangle: "triangle", tri: "triangle", sine: "sine", sin: "sine" };
+const WAVES = { sawtooth: "sawtooth", saw: "sawtooth", square: "square", sqr: "square", pulse: "square", triangle: "triangle", tri: "triangle", sine: "sine", sin: "sine" };
+// named instruments: oscillator voices with their own envelope and a detuned second oscillator
+const VOICES = {
+  pad: { wave: "sawtooth", attack: 0.35, detune: 9, level: 0.55, cutoff: 1400 },
+  strings: { wave: "sawtooth", attack: 0.25, detune: 6, level: 0.55, cutoff: 2200 },
+  choir: { wave: "triangle", attack: 0.3, detune: 7, level: 0.6, cutoff: 1800 },
+  supersaw: { wave: "sawtooth", attack: 0.01, detune: 14, level: 0.6, cutoff: 3500 },
+  lead: { wave: "square", attack: 0.01, detune: 5, level: 0.6, cutoff: 3000 },
+  piano: { wave: "triangle", attack: 0.003, decay: 0.9, level: 0.9 },
+  superpiano: { wave: "triangle", attack: 0.003, decay: 0.9, level: 0.9 },
+  keys: { wave: "triangle", attack: 0.003, decay: 0.7, level: 0.9 },
+  epiano: { wave: "sine", attack: 0.003, decay: 1.1, detune: 3, level: 1.0 },
+  rhodes: { wave: "sine", attack: 0.003, decay: 1.1, detune: 3, level: 1.0 },
+  organ: { wave: "square", attack: 0.01, level: 0.45, cutoff: 2500 },
+  bass: { wave: "sawtooth", attack: 0.005, level: 1.0, cutoff: 700 },
+  synthbass: { wave: "sawtooth", attack: 0.005, level: 1.0, cutoff: 900 },
+  jvbass: { wave: "square", attack: 0.005, level: 0.9, cutoff: 800 },
+  bell: { wave: "sine", attack: 0.002, decay: 1.5, detune: 1200, level: 0.6 },
+  marimba: { wave: "sine", attack: 0.002, decay: 0.35, level: 1.0 },
+  vibraphone: { wave: "sine", attack: 0.002, decay: 1.2, detune: 4, level: 0.8 },
+};
+
+export const SOUND_NAMES = [...DRUMS, ...Object.keys(WAVES), ...Object.keys(VOICES)];
 
 export class Engine {
   constructor() {
@@ -101,7 +123,7 @@ export class Engine {
   play(ev, t, dur) {
     const name = ev.sound;
     if (DRUMS.has(name)) return this.drum(name, ev, t);
-    return this.synth(WAVES[name] || "triangle", ev, t, dur);
+    return this.synth(VOICES[name] || { wave: WAVES[name] || "triangle" }, ev, t, dur);
   }
 
   env(gainNode, t, peak, attack, release) {
@@ -151,24 +173,28 @@ export class Engine {
     }
   }
 
-  synth(wave, ev, t, dur) {
+  synth(voice, ev, t, dur) {
     const ctx = this.ctx;
     const midi = ev.note ?? 60;
     const freq = 440 * Math.pow(2, (midi - 69) / 12);
-    const osc = ctx.createOscillator(); osc.type = wave; osc.frequency.setValueAtTime(freq, t);
     const filter = ctx.createBiquadFilter(); filter.type = "lowpass";
-    const cutoff = ev.cutoff ?? (midi < 48 ? 900 : 3200);
+    const cutoff = ev.cutoff ?? voice.cutoff ?? (midi < 48 ? 900 : 3200);
     filter.frequency.setValueAtTime(Math.min(18000, cutoff * 2), t);
     filter.frequency.exponentialRampToValueAtTime(Math.max(80, cutoff), t + Math.min(0.25, dur));
     filter.Q.value = 2;
+    const oscs = [0, voice.detune || 0].filter((d, i) => i === 0 || d).map((cents) => {
+      const osc = ctx.createOscillator(); osc.type = voice.wave; osc.frequency.setValueAtTime(freq, t); osc.detune.value = cents;
+      osc.connect(filter); return osc;
+    });
     const g = ctx.createGain();
-    const level = 0.32 * (ev.gain ?? 0.8) * (midi < 48 ? 1.5 : 1);
-    const release = Math.min(1.5, dur * 0.9 + 0.08);
+    const level = 0.32 * (ev.gain ?? 0.8) * (midi < 48 ? 1.5 : 1) * (voice.level ?? 1) / oscs.length;
+    const attack = voice.attack ?? 0.01;
+    const release = voice.decay ? Math.min(2.5, voice.decay) : Math.min(1.5, dur * 0.9 + 0.08) + attack;
     g.gain.setValueAtTime(0.0001, t);
-    g.gain.exponentialRampToValueAtTime(level, t + 0.01);
-    g.gain.setValueAtTime(level, t + Math.max(0.011, dur * 0.6));
+    g.gain.exponentialRampToValueAtTime(level, t + attack);
+    if (!voice.decay) g.gain.setValueAtTime(level, t + Math.max(attack + 0.001, dur * 0.6));
     g.gain.exponentialRampToValueAtTime(0.0001, t + release);
-    let chain = osc.connect(filter);
+    let chain = filter;
     if (ev.crush) {
       const shaper = ctx.createWaveShaper();
       const steps = Math.pow(2, Math.max(1, Math.min(16, ev.crush)) - 1), curve = new Float32Array(256);
@@ -176,6 +202,6 @@ export class Engine {
       shaper.curve = curve; chain = chain.connect(shaper);
     }
     chain.connect(g).connect(this.out(ev, t));
-    osc.start(t); osc.stop(t + release + 0.05);
+    for (const osc of oscs) { osc.start(t); osc.stop(t + release + 0.05); }
   }
 }
