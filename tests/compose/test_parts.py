@@ -5,8 +5,8 @@ pad swells, humanization and swing), determinism, extra roles."""
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
+from itertools import pairwise
 from statistics import fmean
 
 import pytest
@@ -72,6 +72,13 @@ def test_every_role_generates_valid_deterministic_parts(role, genre):
     assert a.track.is_drum == (role in ("drums", "percussion"))
     end = arrangement.total_bars * 4
     assert all(0 <= n.start < end + 0.1 for n in a.track.notes)
+    if not a.track.is_drum:  # no key struck again while still held
+        by_pitch: dict[int, list] = {}
+        for n in a.track.notes:
+            by_pitch.setdefault(n.pitch, []).append(n)
+        for notes in by_pitch.values():
+            notes.sort(key=lambda n: n.start)
+            assert all(x.end <= y.start + 1e-9 for x, y in pairwise(notes)), role
     c = generate_part(role, intent, harmony, arrangement, 12)
     assert c.track.notes != a.track.notes  # the seed matters (humanization at least)
 
@@ -107,7 +114,7 @@ def test_trap_half_time_snare_hat_rolls_and_sparse_kick():
     notes = part.track.notes
     assert all(_bar_steps(notes, b, CLAP) == {8} for b in CHORUS)  # backbeat on 3 (half-time)
     hats = sorted(n.start for n in notes if n.pitch == CLOSED_HAT)
-    gaps = [b - a for a, b in itertools.pairwise(hats)]
+    gaps = [b - a for a, b in pairwise(hats)]
     assert sum(1 for g in gaps if g < 0.2) >= 20, "hi-hat rolls (16th triplets / 32nds)"
     assert max(len(_bar_steps(notes, b, KICK)) for b in CHORUS) <= 4
 
@@ -207,7 +214,7 @@ def test_walking_bass_for_jazz():
     downbeats = [n for n in notes if abs(n.start % 4) < 0.1 or abs(n.start % 4 - 4) < 0.1]
     roots = sum(1 for n in downbeats if n.pitch % 12 == ctx.bars[round(n.start / 4) % len(ctx.bars)].chord.root)
     assert roots / len(downbeats) > 0.85
-    leaps = [abs(b.pitch - a.pitch) for a, b in itertools.pairwise(notes)]
+    leaps = [abs(b.pitch - a.pitch) for a, b in pairwise(notes)]
     assert fmean(leaps) < 5  # a line, mostly steps
 
 
@@ -269,7 +276,7 @@ def test_lead_motifs_chord_tones_on_strong_beats_and_breath():
         # phrases breathe: every 4-bar phrase has a rest of at least a beat
         for phrase in range(12, 20, 4):
             ps = sorted((n.start, n.end) for n in notes if phrase * 4 <= n.start < phrase * 4 + 16)
-            gaps = [b[0] - a[1] for a, b in itertools.pairwise(ps)] + [phrase * 4 + 16 - ps[-1][1]]
+            gaps = [b[0] - a[1] for a, b in pairwise(ps)] + [phrase * 4 + 16 - ps[-1][1]]
             assert max(gaps) >= 0.9, (genre, phrase)
 
 

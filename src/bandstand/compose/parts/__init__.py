@@ -23,7 +23,7 @@ from bandstand.compose.parts.drums import generate_drums
 from bandstand.compose.parts.lead import generate_lead
 from bandstand.compose.parts.pad import generate_pad, generate_percussion
 from bandstand.errors import InvalidInput
-from bandstand.score import Track
+from bandstand.score import Note, Track
 
 __all__ = ["CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "PartContext", "build_context", "generate_part"]
 
@@ -74,6 +74,26 @@ def _stats(track: Track, role: str, style: str, ctx: PartContext, bars: int) -> 
     )
 
 
+def untangle(notes: list[Note]) -> list[Note]:
+    """Cut each note where the next note of the same pitch starts (a key cannot be
+    struck while it is still held: MIDI readers would pair the note-offs wrongly)."""
+    out: list[Note] = []
+    last: dict[int, int] = {}  # pitch → index in out of its latest note
+    for n in sorted(notes, key=lambda n: (n.start, n.pitch)):
+        i = last.get(n.pitch)
+        if i is not None:
+            prev = out[i]
+            if prev.start + prev.duration > n.start - 0.01:
+                if n.start - prev.start < 0.02:  # the same strike twice: keep the longer
+                    if n.duration > prev.duration:
+                        out[i] = n
+                    continue
+                out[i] = Note(prev.start, n.start - prev.start - 0.01, prev.pitch, prev.velocity)
+        last[n.pitch] = len(out)
+        out.append(n)
+    return out
+
+
 def generate_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan,
                   seed: int) -> PartResult:
     """Generate the part for `role`; the same inputs and seed give the same part."""
@@ -83,6 +103,8 @@ def generate_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: 
     ctx = build_context(intent, harmony, arrangement)
     program = ctx.program(role, DEFAULT_PROGRAMS[role])
     track, style = gen(ctx, random.Random(seed), program)
+    if not track.is_drum:
+        track.notes = untangle(track.notes)
     track.sort()
     active = len(ctx.active_bars(role))
     return PartResult(track=track, stats=_stats(track, role, style, ctx, active))
