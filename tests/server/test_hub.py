@@ -42,3 +42,39 @@ async def test_autopilot_offers_rounds_and_stop_cancels_the_tasks() -> None:
         assert hub.engine.round == rounds
     finally:
         await hub.close()
+
+
+async def test_stop_during_a_slow_round_ends_it_cleanly() -> None:
+    from bandstand.agents import AlgorithmicBackend
+    from bandstand.jam.musicians import Musician
+
+    release = asyncio.Event()
+
+    def factory(persona, seed):
+        musician = Musician(persona, seed)
+
+        async def slow(request):
+            if request.turn >= 1:
+                await release.wait()  # a member that thinks forever after its first turn
+            return musician(request)
+
+        return AlgorithmicBackend(slow)
+
+    hub = JamHub(resolve_members(["beat", "groove"]), backend=factory)
+    queue = hub.connect()
+    try:
+        await hub.handle(StartJam(members=None), queue)
+        await hub.handle(BossDirective(text="more energy"), queue)
+        for _ in range(500):
+            if hub.engine.round_running:
+                break
+            await asyncio.sleep(0.01)
+        assert hub.engine.round_running and {m.status for m in hub.engine.members.values()} == {"thinking"}
+        await asyncio.wait_for(hub.handle(StopJam(), queue), 30)
+        assert not hub.engine.running and not hub.engine.round_running and not hub._tasks
+        assert {m.status for m in hub.engine.members.values()} == {"idle"}
+        states = [m for m in await drain(queue) if m["type"] == "jam_state_update"]
+        assert states[-1]["running"] is False
+    finally:
+        release.set()
+        await hub.close()
