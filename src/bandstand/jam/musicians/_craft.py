@@ -109,9 +109,9 @@ def listen(code: str | None, cycles: int = 1) -> tuple[tuple[Fraction, dict[str,
 @lru_cache(maxsize=512)
 def _listen(code: str, cycles: int) -> tuple[tuple[Fraction, dict[str, object]], ...]:
     try:
-        from bandstand.patterns import evaluate
+        from bandstand.jam.sound import compile_pattern
 
-        haps = evaluate(code).query_arc(0, cycles)
+        haps = compile_pattern(code).query_arc(0, cycles)
     except Exception:
         return ()
     return tuple(
