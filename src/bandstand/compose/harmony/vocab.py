@@ -27,51 +27,56 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
     "jazz": {
         "major": ("ii:m9 V:13 I:maj9 VI:7b9", "I:maj7 vi:m7 ii:m7 V:7", "iii:m7 VI:7 ii:m9 V:13",
                   "I:maj9 IV:maj7 iii:m7 VI:7 ii:m7 V:7 I:6 V:7"),
-        "minor": ("ii:m7b5 V:7b9 i:m9 i:m6", "i:m7 iv:m7 ii:m7b5 V:7b9", "i:m9 bVI:maj7 ii:m7b5 V:7"),
+        "minor": ("ii:m7b5 V:7b9 i:m9 i:m6", "i:m7 iv:m7 ii:m7b5 V:7b9", "i:m9 bVI:maj7 ii:m7b5 V:7",
+                  "i:m9 iv:m9 bVII:13 bIII:maj7"),
     },
     "trap": {
-        "major": ("vi:m IV: I: V:", "vi:m iii:m IV: V:"),
+        "major": ("vi:m IV: I: V:", "vi:m iii:m IV: V:", "I: iii:m vi:m IV:"),
         "minor": ("i:m bVI: bIII: bVII:", "i:m iv:m bVI: V:", "i:m bII: i:m bVII:", "i:m bVI: iv:m V:"),
     },
     "house": {
-        "major": ("I:maj7 vi:m7 ii:m7 V:7sus4", "IV:maj7 V:sus4 iii:m7 vi:m9", "ii:m9 V:9sus4 I:maj9 vi:m7"),
+        "major": ("I:maj7 vi:m7 ii:m7 V:7sus4", "IV:maj7 V:sus4 iii:m7 vi:m9", "ii:m9 V:9sus4 I:maj9 vi:m7",
+                  "I:maj9 iii:m7 IV:maj9 V:7sus4"),
         "minor": ("i:m7 bVII:add9 bVI:maj7 v:m7", "i:m9 iv:m7 bVII:7sus4 bIII:maj7", "i:m7 iv:m9 v:m7 i:m7"),
     },
     "pop": {
         "major": ("I: V: vi:m IV:", "vi:m IV: I: V:", "I: vi:m IV: V:", "IV: I: V: vi:m"),
-        "minor": ("i:m bVI: bIII: bVII:", "i:m bVII: bVI: bVII:", "i:m iv:m bVI: bVII:"),
+        "minor": ("i:m bVI: bIII: bVII:", "i:m bVII: bVI: bVII:", "i:m iv:m bVI: bVII:", "i:m bIII: bVII: iv:m"),
     },
     "rock": {
         "major": ("I: bVII: IV: I:", "I: IV: V: IV:", "vi:m IV: I: V:", "I: V: IV: IV:"),
-        "minor": ("i:m bVII: bVI: bVII:", "i:m bIII: bVII: IV:", "i:m bVI: bIII: bVII:"),
+        "minor": ("i:m bVII: bVI: bVII:", "i:m bIII: bVII: IV:", "i:m bVI: bIII: bVII:", "i:m bVI: bVII: i:m"),
     },
     "lofi": {
-        "major": ("ii:m9 V:9 I:maj7 vi:m7", "IV:maj7 iii:m7 vi:m9 I:maj7", "I:maj7 vi:m9 ii:m7 V:7"),
+        "major": ("ii:m9 V:9 I:maj7 vi:m7", "IV:maj7 iii:m7 vi:m9 I:maj7", "I:maj7 vi:m9 ii:m7 V:7",
+                  "I:maj9 iii:m7 ii:m9 V:13"),
         "minor": ("i:m9 iv:m9 bVII:9 bIII:maj7", "ii:m7b5 V:7b9 i:m9 bVI:maj7", "i:m7 bVI:maj7 iv:m7 v:m7"),
     },
     "ambient": {
         "major": ("I:add9 IV:maj7 vi:m9 V:sus2", "I:maj7 II:add9 I:maj7 IV:maj7", "I:add9 iii:m7 IV:maj9 IV:maj9"),
-        "minor": ("i:m9 bVI:maj7 bIII:add9 bVII:sus2", "i:m(add9) iv:m9 i:m(add9) bVI:maj9"),
+        "minor": ("i:m9 bVI:maj7 bIII:add9 bVII:sus2", "i:m(add9) iv:m9 i:m(add9) bVI:maj9",
+                  "i:m(add9) bVII:add9 bVI:maj7 bVII:sus2"),
     },
     "gospel": {
         "major": ("I:maj9 iii:m7 vi:m9 I:7 IV:maj9 #IV:dim7 ii:m9 V:13", "IV:maj9 iii:m7 ii:m9 I:maj9",
                   "I:maj7 VI:7 ii:m9 V:13sus4"),
-        "minor": ("i:m9 iv:m9 bVII:13 bIII:maj9", "iv:m9 V:7b9 i:m9 bVI:maj7"),
+        "minor": ("i:m9 iv:m9 bVII:13 bIII:maj9", "iv:m9 V:7b9 i:m9 bVI:maj7", "i:m9 bVI:maj9 bVII:13 i:m9"),
     },
     "blues": {
         "major": ("I:7 IV:7 I:7 I:7 IV:7 IV:7 I:7 I:7 V:7 IV:7 I:7 V:7",),
         "minor": ("i:m7 iv:m7 i:m7 i:m7 iv:m7 iv:m7 i:m7 i:m7 bVI:7 V:7 i:m7 V:7",),
     },
     "latin": {
-        "major": ("I:maj7 II:7 ii:m7 bII:7", "I:maj7 vi:m7 ii:m7 V:7", "I:6 ii:m7 V:7 I:6"),
+        "major": ("I:maj7 II:7 ii:m7 bII:7", "I:maj7 vi:m7 ii:m7 V:7", "I:6 ii:m7 V:7 I:6",
+                  "I:maj7 #I:dim7 ii:m7 V:7"),
         "minor": ("i:m7 iv:m7 ii:m7b5 V:7b9", "i:m iv:m V:7 i:m", "i:m6 ii:m7b5 V:7 i:m6"),
     },
     "afrobeat": {
-        "major": ("I:maj7 IV:maj7 vi:m7 V:", "I: IV: I: V:"),
+        "major": ("I:maj7 IV:maj7 vi:m7 V:", "I: IV: I: V:", "I:maj9 ii:m7 I:maj9 ii:m7"),
         "minor": ("i:m7 IV:9 i:m7 IV:9", "i:m7 bVII: bVI:maj7 bVII:", "i:m9 iv:m7 bVII:7 bIII:maj7"),
     },
     "edm": {
-        "major": ("vi:m IV: I: V:", "I: V: vi:m IV:"),
+        "major": ("vi:m IV: I: V:", "I: V: vi:m IV:", "IV: V: vi:m I:"),
         "minor": ("i:m bVI: bIII: bVII:", "i:m bVII: bVI: bVII:", "i:m bVI: bVII:sus4 bVII:"),
     },
     "funk": {
@@ -80,7 +85,8 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "dnb": {
         "major": ("I:maj7 vi:m9 IV:maj7 V:sus4", "IV:maj9 V:9sus4 iii:m7 vi:m9"),
-        "minor": ("i:m9 bVI:maj7 bVII:add9 v:m7", "i:m7 bIII:maj7 bVI:maj9 bVII:7sus4"),
+        "minor": ("i:m9 bVI:maj7 bVII:add9 v:m7", "i:m7 bIII:maj7 bVI:maj9 bVII:7sus4",
+                  "i:m9 bVII:add9 bVI:maj7 bVII:add9"),
     },
 }
 
