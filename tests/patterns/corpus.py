@@ -243,6 +243,20 @@ CONTROLS = [
 ]
 
 MORE = [
+    'berlin.segment(4)',
+    'binaryN(5, 4)',
+    'binary(10)',
+    'binaryN("<5 9>", 4)',
+    'n("[1,2] [3,4]".ratio())',
+    '"1:2 3:4".ratio()',
+    'n("0 1").bypass("<0 1>")',
+    'n("0 1 2").beat("0 3", 4)',
+    'n("0 1").s("x").ph(2).phaser("1:2")',
+    'n("0").fm(2).fmh(3)',
+    'n("0 1").s("x").tremolosync("1:2")',
+    'steady(3).segment(2)',
+    'seq("a", gap(2), "b")',
+    'n("0 1").compressor("-20:4")',
     'n("0 1 2 3").hurry(2)',
     's("bev").striate(4)',
     'sine.range2(1, 5).segment(4)',

@@ -19,12 +19,14 @@ from bandstand.patterns.ops import ALIGNMENTS, OPERATORS, apply_op
 from bandstand.patterns.pattern import (
     Pattern,
     fastcat,
+    gap,
     nothing,
     pure,
     reify,
     silence,
     slowcat,
     stack,
+    steady,
     stepcat,
 )
 from bandstand.patterns.registry import PatternFunction
@@ -206,6 +208,11 @@ ENTRIES: list[PatternFunction] = [
     _v("rand2", sig.rand2),
     _v("perlin", sig.perlin),
     _v("brand", sig.brand),
+    _v("berlin", sig.berlin),
+    _c("binary", sig.binary, doc="the bits of a number as a 0/1 sequence"),
+    _c("binaryN", sig.binary_n, doc="the bits of a number, with a given bit count"),
+    _c("steady", steady, doc="a continuous constant value"),
+    _c("gap", gap, doc="silence taking the given steps"),
     # time
     _t("fast", tr.fast, 2, aliases=("density",), preserve_steps=True),
     _t("slow", tr.slow, 2, aliases=("sparsity",)),
@@ -285,6 +292,10 @@ ENTRIES: list[PatternFunction] = [
     _c("superimpose", _superimpose, method=True, variadic_functions=True, doc="stack the pattern with functions of it"),
     _c("layer", _layer, method=True, variadic_functions=True, doc="stack functions of the pattern"),
     _t("apply", tr.apply_, 2, fn=(0,)),
+    _t("ratio", tr.ratio, 1),
+    _t("bypass", tr.bypass, 2, preserve_steps=True),
+    _t("hush", tr.hush, 1),
+    _t("beat", tr.beat, 3),
     _t("applyN", tr.apply_n, 3, fn=(1,)),
     # randomness
     _t("degradeBy", sig.degrade_by, 2, preserve_steps=True),

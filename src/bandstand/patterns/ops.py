@@ -64,6 +64,14 @@ def _js_pow(a: Any, b: Any) -> Any:
         return math.nan
 
 
+def _js_log2(a: Any) -> Any:
+    if a == 0:
+        return -math.inf
+    if a < 0 or a != a:
+        return math.nan
+    return norm_number(math.log2(a))
+
+
 def _int32(x: Any) -> int:
     if x != x or math.isinf(x):
         return 0
@@ -89,6 +97,7 @@ OPERATORS: dict[str, BinOp] = {
     "div": _numeral(_js_div),
     "mod": _numeral(_js_mod),
     "pow": _numeral(_js_pow),
+    "log2": _numeral(lambda a, b: _js_log2(a)),
     "band": _numeral(lambda a, b: _int32(a) & _int32(b)),
     "bor": _numeral(lambda a, b: _int32(a) | _int32(b)),
     "bxor": _numeral(lambda a, b: _int32(a) ^ _int32(b)),

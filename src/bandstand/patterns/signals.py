@@ -120,6 +120,36 @@ def _perlin_at(t: Any, seed: Any) -> float:
 perlin = signal(lambda t, c: _perlin_at(t, _seed(c)))
 
 
+def _berlin_at(t: Any, seed: Any) -> float:
+    ft = float(t)
+    prev = math.floor(ft)
+    bottom = rands_at(prev, 1, seed)
+    height = rands_at(prev + 1, 1, seed)
+    top = bottom + height
+    return float((bottom + (ft - prev) * (top - bottom)) / 2)
+
+
+berlin = signal(lambda t, c: _berlin_at(t, _seed(c)))
+
+
+def binary_n(n: Any, bits: Any = 16) -> Pattern:
+    """The bits of `n` (most significant first) as a sequence of 0/1, `bits` steps per cycle."""
+    from bandstand.patterns.transforms import _call
+
+    nbits = reify(bits)
+    positions = apply_op("add", "in", apply_op("mul", "in", run(nbits), -1), apply_op("sub", "in", nbits, 1))
+    shifted = apply_op("brshift", "in", _call("segment", reify(n), nbits), positions)
+    return apply_op("band", "in", shifted, pure(1))
+
+
+def binary(n: Any) -> Pattern:
+    """The bits of `n`, as many as it needs."""
+    from bandstand.patterns.transforms import _call
+
+    nbits = apply_op("add", "in", _call("floor", apply_op("log2", "in", reify(n), 0)), 1)
+    return binary_n(n, nbits)
+
+
 def run(n: Any) -> Pattern:
     """0 .. n-1, one per step."""
     from bandstand.patterns.transforms import _call

@@ -10,6 +10,7 @@ patternified function form and the method. Semantics follow @strudel/core
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -547,3 +548,44 @@ def arrange(*sections: Any) -> Pattern:
     total = sum(s[0] for s in sections)
     parts = [[s[0], reify(s[1])._fast(s[0])] for s in sections]
     return stepcat(*parts)._slow(total)
+
+
+def ratio(pat: Pattern) -> Pattern:
+    """[a, b, c] → a / b / c (other values unchanged)."""
+
+    def divide(v: Any) -> Any:
+        if not isinstance(v, list) or not v:
+            return v
+        out = parse_numeral(v[0])
+        for x in v[1:]:
+            out = out / x if x != 0 else (math.copysign(math.inf, out) if out else math.nan)
+        return norm_number(out)
+
+    return pat.fmap(divide)
+
+
+def _parse_int(x: Any) -> int | None:
+    """JavaScript's parseInt for the values patterns carry."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, float)):
+        return None if x != x or math.isinf(x) else int(x)
+    m = re.match(r"\s*([+-]?\d+)", str(x))
+    return int(m.group(1)) if m else None
+
+
+def bypass(on: Any, pat: Pattern) -> Pattern:
+    """Silence the pattern while `on` is a non-zero integer."""
+    return silence if _parse_int(on) else pat
+
+
+def hush(pat: Pattern) -> Pattern:
+    return silence
+
+
+def beat(t: Any, div: Any, pat: Pattern) -> Pattern:
+    """Place each event at step `t` of `div` steps."""
+    d = to_time(div)
+    tt = to_time(t) % d
+    b, e = tt / d, (tt + 1) / d
+    return pat.fmap(lambda x: pure(x)._compress(b, e)).inner_join()
