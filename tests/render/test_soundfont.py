@@ -36,3 +36,13 @@ def test_nothing_found_names_the_variable(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.delenv(ENV_VAR, raising=False)
     with pytest.raises(SoundFontNotFound, match=r"set \$BANDSTAND_SOUNDFONT"):
         find_soundfont([tmp_path / "a.sf2", tmp_path / "b.sf2"])
+
+
+def test_render_exports_are_pinned() -> None:
+    import bandstand.render as render
+
+    assert set(render.__all__) == {
+        "ENV_VAR", "ROLE_COLOURS", "TAIL_SECONDS", "find_soundfont", "render_pianoroll", "render_wav",
+        "role_colour", "title_line",
+    }
+    assert all(hasattr(render, name) for name in render.__all__)
