@@ -178,31 +178,41 @@ FAMILIES: dict[str, DrumFamily] = {
     ), fill="ambient", crash=False),
 }
 
-# Fills: (steps from the end, list of (step offset into the fill, note, char)).
-# Tom runs go high → low; snare rolls crescendo; jazz fills are triplet-ish "bombs".
-FILLS: dict[str, dict[int, tuple[tuple[int, int, str], ...]]] = {
+# Fills: style → fill length in sixteenths → variants, each a tuple of
+# (step offset into the fill, note, velocity char). Tom runs go high → low,
+# snare rolls crescendo, jazz fills are "bombs" that set up the next section.
+Fill = tuple[tuple[int, int, str], ...]
+FILLS: dict[str, dict[int, tuple[Fill, ...]]] = {
     "toms": {
-        4: ((0, SNARE, "x"), (1, SNARE, "o"), (2, HIGH_TOM, "x"), (3, LOW_TOM, "X")),
-        8: ((0, SNARE, "x"), (1, SNARE, "o"), (2, HIGH_TOM, "x"), (3, HIGH_TOM, "o"),
-            (4, HIGH_MID_TOM, "x"), (5, MID_TOM, "o"), (6, LOW_TOM, "x"), (7, LOW_TOM, "X")),
+        4: (((0, SNARE, "x"), (1, SNARE, "o"), (2, HIGH_TOM, "x"), (3, LOW_TOM, "X")),
+            ((0, SNARE, "x"), (1, HIGH_TOM, "x"), (2, MID_TOM, "x"), (3, LOW_TOM, "X"), (3, KICK, "x"))),
+        8: (((0, SNARE, "x"), (1, SNARE, "o"), (2, HIGH_TOM, "x"), (3, HIGH_TOM, "o"),
+             (4, HIGH_MID_TOM, "x"), (5, MID_TOM, "o"), (6, LOW_TOM, "x"), (7, LOW_TOM, "X")),
+            ((0, SNARE, "o"), (1, SNARE, "o"), (2, SNARE, "x"), (3, SNARE, "x"),
+             (4, HIGH_TOM, "x"), (5, HIGH_MID_TOM, "x"), (6, LOW_TOM, "X"), (7, KICK, "X"))),
     },
     "snare_roll": {
-        4: ((0, SNARE, "o"), (1, SNARE, "o"), (2, SNARE, "x"), (3, SNARE, "X")),
-        8: ((0, SNARE, "g"), (1, SNARE, "g"), (2, SNARE, "o"), (3, SNARE, "o"),
-            (4, SNARE, "x"), (5, SNARE, "x"), (6, SNARE, "X"), (7, SNARE, "X")),
+        4: (((0, SNARE, "o"), (1, SNARE, "o"), (2, SNARE, "x"), (3, SNARE, "X")),
+            ((0, SNARE, "x"), (2, SNARE, "x"), (3, SNARE, "X"))),
+        8: (((0, SNARE, "g"), (1, SNARE, "g"), (2, SNARE, "o"), (3, SNARE, "o"),
+             (4, SNARE, "x"), (5, SNARE, "x"), (6, SNARE, "X"), (7, SNARE, "X")),
+            ((0, SNARE, "o"), (2, SNARE, "o"), (4, SNARE, "x"), (5, SNARE, "x"), (6, SNARE, "X"),
+             (7, SNARE, "X"))),
     },
     "jazz": {
-        4: ((0, SNARE, "o"), (2, SNARE, "x"), (3, KICK, "X")),
-        8: ((0, SNARE, "g"), (2, SNARE, "o"), (3, SNARE, "o"), (4, SNARE, "x"),
-            (6, HIGH_MID_TOM, "x"), (7, KICK, "X")),
+        4: (((0, SNARE, "o"), (2, SNARE, "x"), (3, KICK, "X")), ((1, SNARE, "o"), (3, KICK, "X"))),
+        8: (((0, SNARE, "g"), (2, SNARE, "o"), (3, SNARE, "o"), (4, SNARE, "x"),
+             (6, HIGH_MID_TOM, "x"), (7, KICK, "X")),
+            ((0, SNARE, "g"), (1, SNARE, "o"), (3, SNARE, "x"), (5, HIGH_MID_TOM, "x"), (6, LOW_TOM, "x"),
+             (7, KICK, "X"))),
     },
     "latin": {
-        4: ((0, HIGH_TIMBALE, "x"), (1, HIGH_TIMBALE, "o"), (2, RIM, "x"), (3, LOW_TOM, "X")),
-        8: ((0, HIGH_TIMBALE, "x"), (1, HIGH_TIMBALE, "o"), (2, HIGH_TIMBALE, "x"),
-            (3, HIGH_TIMBALE, "o"), (4, HIGH_MID_TOM, "x"), (5, MID_TOM, "o"),
-            (6, LOW_TOM, "x"), (7, LOW_TOM, "X")),
+        4: (((0, HIGH_TIMBALE, "x"), (1, HIGH_TIMBALE, "o"), (2, RIM, "x"), (3, LOW_TOM, "X")),),
+        8: (((0, HIGH_TIMBALE, "x"), (1, HIGH_TIMBALE, "o"), (2, HIGH_TIMBALE, "x"),
+             (3, HIGH_TIMBALE, "o"), (4, HIGH_MID_TOM, "x"), (5, MID_TOM, "o"),
+             (6, LOW_TOM, "x"), (7, LOW_TOM, "X")),),
     },
-    "ambient": {4: ((0, RIDE_BELL, "o"),), 8: ((0, RIDE_BELL, "o"), (4, RIDE_BELL, "o"))},
+    "ambient": {4: (((0, RIDE_BELL, "o"),),), 8: (((0, RIDE_BELL, "o"), (4, RIDE_BELL, "o")),)},
 }
 
 

@@ -61,9 +61,9 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -
             out.append((bar.start + step * 0.25, HIT, layer.note, max(1, min(127, round(base * scale)))))
 
 
-def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw]) -> None:
+def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw], rng: random.Random) -> None:
     table = FILLS[fam.fill]
-    hits = table.get(length) or table[max(table)]
+    hits = rng.choice(table.get(length) or table[max(table)])
     first = steps - length
     for offset, note, ch in hits:
         out.append((bar.start + (first + offset) * 0.25, HIT, note, _vel(STEP_VELOCITY[ch], bar.energy)))
@@ -136,7 +136,7 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
             out = [n for n in out if n[2] != SNARE and n[2] != CLAP]
             _build_roll(bar, steps, out)
         elif fill:
-            _fill(fam, bar, steps, fill, out)
+            _fill(fam, bar, steps, fill, out, rng)
         if fam.hat_rolls and bar.energy >= 0.3 and rng.random() < 0.45 + 0.3 * ctx.rhythmic_dial:
             out = _hat_roll(bar, rng, out)
         if fam.comping_snare:
