@@ -398,3 +398,13 @@ def test_swing_moves_only_off_beats_and_keeps_order(beat, swing, unit, bar):
     else:
         assert moved == pytest.approx(grid + swing * unit)
     assert swing_time(grid + unit, swing, unit, bar) >= moved  # the next grid point never overtakes
+
+
+def test_public_exports_are_pinned():
+    import bandstand.compose.harmony as harmony_pkg
+    import bandstand.compose.parts as parts_pkg
+
+    assert sorted(parts_pkg.__all__) == ["CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "PartContext", "build_context",
+                                         "generate_part"]
+    assert sorted(harmony_pkg.__all__) == ["CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"]
+    assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass"}

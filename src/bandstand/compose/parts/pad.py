@@ -1,6 +1,6 @@
-"""The pad and the extra colours: sustained voicings held across repeated
-chords with expression swells (CC11) that follow the energy, an arpeggiator,
-and a hand-percussion layer per drum family."""
+"""The pad and the hand percussion: sustained voicings held across repeated
+chords with expression swells (CC11) that follow the energy, and a
+hand-percussion layer (shakers, congas, claves…) per drum family."""
 
 from __future__ import annotations
 
