@@ -110,9 +110,9 @@ async def test_breaker_opens_after_repeated_server_errors(peer) -> None:
 
 async def test_hang_times_out_then_next_turn_works(peer) -> None:
     backend, _server = peer
-    async with Session(backend, limits=SessionLimits(turn_timeout=0.3)) as session:
+    async with Session(backend, limits=SessionLimits(turn_timeout=30)) as session:
         with pytest.raises(TurnTimeout):
-            await session.send("[[hang]]")
+            await session.send("[[hang]]", timeout=0.3)
         assert json.loads((await session.send("after")).text)["echo"] == "after"
         assert session.state is SessionState.WAITING
 

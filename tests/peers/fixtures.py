@@ -30,7 +30,7 @@ def claude_backend(tmp_path: Path, claude_bin: Path) -> Iterator[ClaudeCodeBacke
         bin=str(claude_bin),
         registry=ProcessRegistry(tmp_path / "pids"),
         init_timeout=10.0,
-        interrupt_grace=0.5,
+        interrupt_grace=2.0,
         term_grace=0.5,
     )
     yield backend

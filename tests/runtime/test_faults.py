@@ -27,11 +27,11 @@ def conv_pid(session: Session) -> int:
 
 async def test_hang_times_out_and_the_session_recovers(claude_backend: ClaudeCodeBackend) -> None:
     events: list[dict] = []
-    async with Session(claude_backend, limits=SessionLimits(turn_timeout=0.3)) as session:
+    async with Session(claude_backend, limits=SessionLimits(turn_timeout=30)) as session:
         session.add_listener(events.append)
         first = conv_pid(session)
         with pytest.raises(TurnTimeout):
-            await session.send("[[hang]] wait")
+            await session.send("[[hang]] wait", timeout=0.3)
         # the interrupt ended the turn: same process, conversation intact
         reply = json.loads((await session.send("next")).text)
         assert conv_pid(session) == first
@@ -42,11 +42,11 @@ async def test_hang_times_out_and_the_session_recovers(claude_backend: ClaudeCod
 async def test_hard_hang_is_killed_and_restarted_with_the_conversation(
     claude_backend: ClaudeCodeBackend,
 ) -> None:
-    async with Session(claude_backend, limits=SessionLimits(turn_timeout=0.3)) as session:
+    async with Session(claude_backend, limits=SessionLimits(turn_timeout=30)) as session:
         await session.send("remember the riff")
         first = conv_pid(session)
         with pytest.raises(TurnTimeout):
-            await session.send("[[hang_hard]]")
+            await session.send("[[hang_hard]]", timeout=0.3)
         assert not process_exists(first)  # interrupt ignored, SIGTERM ignored → SIGKILL
         reply = json.loads((await session.send("go on")).text)
         assert conv_pid(session) != first

@@ -81,10 +81,10 @@ def hanging_responder() -> tuple[AlgorithmicBackend, asyncio.Event]:
 async def test_turn_timeout_then_recovers() -> None:
     backend, _ = hanging_responder()
     events: list[dict] = []
-    async with Session(backend, limits=SessionLimits(turn_timeout=0.05)) as session:
+    async with Session(backend, limits=SessionLimits(turn_timeout=30)) as session:
         session.add_listener(events.append)
         with pytest.raises(TurnTimeout):
-            await session.send("hang")
+            await session.send("hang", timeout=0.05)
         assert session.state is SessionState.WAITING
         assert (await session.send("after")).text == "ok after"
     failed = [e for e in events if e["type"] == "turn_failed"]
@@ -202,8 +202,8 @@ async def test_ask_ok_repaired_fallback() -> None:
 
 async def test_ask_falls_back_on_timeout_and_after_end() -> None:
     backend, _ = hanging_responder()
-    session = Session(backend, limits=SessionLimits(turn_timeout=0.05))
-    late = await session.ask("hang", Reply, fallback=Reply(pattern="last good"))
+    session = Session(backend, limits=SessionLimits(turn_timeout=30))
+    late = await session.ask("hang", Reply, fallback=Reply(pattern="last good"), timeout=0.05)
     assert late.fallback and late.reason == "timeout" and late.value.pattern == "last good"
     await session.stop()
     ended = await session.ask("x", Reply, fallback=Reply(pattern="last good"))
