@@ -27,6 +27,7 @@ from typing import Any
 
 from bandstand.files import write_json
 
+_HAVE_PROC = Path("/proc/self/stat").exists()
 _live: dict[int, int] = {}  # pid → pgid of children this host started and has not reaped
 _atexit_installed = False
 
@@ -59,7 +60,15 @@ def is_alive(pid: int, started: str | None = None) -> bool:
     """True if `pid` runs (not a zombie) and, when given, started at `started`."""
     fields = _stat(pid)
     if fields is None:
-        return False
+        if _HAVE_PROC:
+            return False
+        try:  # no /proc (macOS): existence only, without the PID-reuse guard
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
     if fields[0] == "Z":
         return False
     return started is None or (len(fields) > 19 and fields[19] == started)
@@ -67,7 +76,9 @@ def is_alive(pid: int, started: str | None = None) -> bool:
 
 def group_members(pgid: int) -> list[int]:
     """PIDs of the live (non-zombie) processes in process group `pgid`."""
-    members = []
+    members: list[int] = []
+    if not _HAVE_PROC:
+        return members
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
