@@ -183,3 +183,26 @@ def _wait_gone(pid: int) -> None:
             return
         subprocess.run(["sleep", "0.01"], check=True)
     raise AssertionError(f"process {pid} is still running")
+
+
+def test_host_exit_takes_its_process_groups_along(tmp_path) -> None:
+    registry_dir = tmp_path / "pids"
+    host = HOST.format(
+        claude=str(fake_claude_bin(tmp_path / "bin")), registry=str(registry_dir), hang=True
+    )
+    host = host.replace(
+        "os._exit(9)  # the host dies without cleaning up",
+        "raise SystemExit(0)  # exits, never closing",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", host], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    pid_text, reply = done.stdout.split(" ", 1)
+    grandchild = int(json.loads(reply)["echo"].rsplit("child=", 1)[1])
+    try:
+        _wait_gone(int(pid_text))
+        _wait_gone(grandchild)  # killed with its group at interpreter exit, no reaping needed
+    finally:
+        if process_exists(grandchild):
+            os.kill(grandchild, 9)
