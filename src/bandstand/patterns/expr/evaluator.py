@@ -19,7 +19,7 @@ from typing import Any, Final
 from bandstand.errors import PatternError, PatternParseError
 from bandstand.patterns.expr import ast
 from bandstand.patterns.expr._errors import eval_error, parse_error, unknown_error
-from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
+from bandstand.patterns.expr.limits import COUNT_ARGUMENTS, DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
 
 _ARITHMETIC: Final[dict[str, Callable[[float, float], float]]] = {
@@ -32,6 +32,7 @@ _ARITHMETIC: Final[dict[str, Callable[[float, float], float]]] = {
 Scope = Mapping[str, Any]
 
 # "… at column 3" / "(column 3)" in mini-notation errors: replaced by the column in the whole code.
+_NUMBER_IN_MINI: Final = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
 _MINI_COLUMN: Final = re.compile(r" ?(?:at column \d+|\(column \d+\))")
 
 
@@ -205,7 +206,7 @@ class Evaluator:
                     callee.pos,
                     f"'{callee.name}' is a pattern, not a function; use it without ( )",
                 )
-            args = self._args(node, scope)
+            args = self._args(node, scope, entry.name)
             return self._apply(node.pos, callee.name, lambda: entry(*args))
         function = self.eval(callee, scope)
         if _is_pattern(function) or not callable(function):
@@ -225,7 +226,7 @@ class Evaluator:
         target = self.eval(callee.target, scope)
         entry = self._method(callee)
         pat = self._receiver(target, callee)
-        args = self._args(node, scope)
+        args = self._args(node, scope, entry.name)
         return self._apply(callee.pos, f".{callee.name}", lambda: entry.call_method(pat, *args))
 
     def _variant_call(self, node: ast.Call, member: ast.Member, variant: str, scope: Scope) -> Any:
@@ -255,8 +256,33 @@ class Evaluator:
             f"'.{member.name}' needs a pattern before the dot, not {_kind_of(target)}{hint}",
         )
 
-    def _args(self, node: ast.Call, scope: Scope) -> list[Any]:
-        return [self.eval(arg, scope) for arg in node.args]
+    def _args(self, node: ast.Call, scope: Scope, function: str = "") -> list[Any]:
+        values = [self.eval(arg, scope) for arg in node.args]
+        indices, limit = COUNT_ARGUMENTS.get(function, ((), 0))
+        for i in indices:
+            if i < len(values):
+                self._check_count(
+                    node.args[i], values[i], function, min(limit, self.limits.max_count)
+                )
+        return values
+
+    def _check_count(self, node: ast.Node, value: Any, function: str, limit: int) -> None:
+        """A count argument (repeats, steps, slices) may not exceed the function's limit."""
+        found: list[tuple[int, float]] = []
+        if _is_number(value):
+            found.append((node.pos, abs(float(value))))
+        elif isinstance(node, ast.Str) and node.mini:
+            found += [
+                (node.pos + 1 + m.start(), float(m.group()))
+                for m in _NUMBER_IN_MINI.finditer(node.value)
+            ]
+        for pos, count in found:
+            if count > limit:
+                raise eval_error(
+                    self.source,
+                    pos,
+                    f"{function}: {count:g} is beyond the limit of {limit} for this count",
+                )
 
     def _apply(self, pos: int, name: str, run: Callable[[], Any]) -> Any:
         """Run one registry call; anything it raises becomes a PatternError at `pos`."""
