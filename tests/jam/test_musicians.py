@@ -114,7 +114,7 @@ def test_the_same_seed_and_turn_give_the_same_reply() -> None:
     st.integers(1, 10),
     st.integers(1, 8),
     st.builds(Style, density=st.integers(-2, 2), time=st.sampled_from([0.5, 1.0, 2.0]), swing=st.booleans(), solo=st.booleans()),
-    st.sampled_from([(4, 4), (3, 4), (7, 8), (5, 4)]),
+    st.sampled_from([(4, 4), (3, 4), (7, 8), (5, 4), (12, 8), (15, 4), (2, 4)]),
 )
 def test_every_pattern_is_valid_and_entirely_in_the_scale(name, key, energy, round_, style, metre) -> None:
     chords = {"minor": ["{}m"], "major": ["{}"], "dorian": ["{}m"], "mixolydian": ["{}"]}

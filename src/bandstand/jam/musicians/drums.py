@@ -86,7 +86,11 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
 
     hat_div = 4 if energy <= 3 else 8 if energy <= 7 else 16
     hat_div = max(2, min(16, int(hat_div * (2 if style.density > 0 else 1) / (2 if style.density < 0 else 1))))
+    if style.time == 2:
+        hat_div = min(hat_div, 8)  # double time doubles the hats too: sixteenths at most
     hat_div = hat_div * length // 16 or 1
+    # long bars (12/8, 15/4) keep the hats under the engine's density limit
+    hat_div = min(hat_div, 24 // (2 if style.time == 2 else 1))
     accents = " ".join(num(v) for v in ((0.55, 0.3) if hat_div % 2 == 0 else (0.45,)))
     layers = [
         f's("{grid(beat_kick, group)}").gain({gain(turn, 0.12)})',
