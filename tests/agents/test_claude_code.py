@@ -102,7 +102,10 @@ async def test_missing_binary_is_backend_unavailable(tmp_path) -> None:
 
 
 async def test_crash_at_start_and_no_initialize_answer(tmp_path) -> None:
-    for mode, match in (("crash", "exited at start"), ("no_init", "initialize")):
+    for mode, match in (
+        ("crash", "exited at start .*FAKE_CLAUDE_START=crash"),
+        ("no_init", "initialize"),
+    ):
         backend = ClaudeCodeBackend(
             bin=str(fake_claude_bin(tmp_path / mode, env={"FAKE_CLAUDE_START": mode})),
             registry=ProcessRegistry(tmp_path / "pids"),

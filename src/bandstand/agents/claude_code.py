@@ -31,17 +31,10 @@ from typing import Any
 from bandstand.agents.base import Conversation, Emit, Message, TurnReply, TurnRequest, Usage
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.procs import ProcessRegistry, terminate_group
+from bandstand.agents.replies import schema_instruction
 from bandstand.errors import BackendUnavailable, TurnFailed
 
 _LINE_LIMIT = 32 * 1024 * 1024
-
-
-def schema_instruction(schema: Mapping[str, Any]) -> str:
-    """What an LLM is told when a turn's reply must follow a JSON schema."""
-    return (
-        "\n\nReply with only one JSON object (no prose, no code fence) matching this JSON schema: "
-        + json.dumps(schema, separators=(",", ":"))
-    )
 
 
 def replay_text(history: Sequence[Message], text: str) -> str:
@@ -206,8 +199,9 @@ class ClaudeCodeConversation:
                 while True:
                     msg = await self._read()
                     if msg is None:
+                        code = await self.proc.wait()
                         raise BackendUnavailable(
-                            f"claude-code: the CLI exited at start (code {await self.proc.wait()}): {self.stderr_tail()}",
+                            f"claude-code: the CLI exited at start (code {code}): {await self._exit_stderr()}",
                             retryable=True,
                         )
                     if (
@@ -229,6 +223,13 @@ class ClaudeCodeConversation:
 
     def stderr_tail(self) -> str:
         return " | ".join(self._stderr) or "(no stderr)"
+
+    async def _exit_stderr(self) -> str:
+        """The stderr tail of an exited process, once its last lines are read (bounded wait)."""
+        if self._stderr_task is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
+        return self.stderr_tail()
 
     def _alive(self) -> bool:
         proc = self.proc
@@ -327,7 +328,7 @@ class ClaudeCodeConversation:
                 self._busy = False
                 code = await self.proc.wait()
                 raise TurnFailed(
-                    f"claude-code: the CLI exited mid-turn (code {code}): {self.stderr_tail()}",
+                    f"claude-code: the CLI exited mid-turn (code {code}): {await self._exit_stderr()}",
                     retryable=True,
                     exit_code=code,
                 )

@@ -18,9 +18,9 @@ from typing import Any
 
 from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Usage
 from bandstand.agents.breaker import CircuitBreaker
-from bandstand.agents.claude_code import schema_instruction
 from bandstand.agents.costs import cost_of, price_for
 from bandstand.agents.remote import call_out, import_client
+from bandstand.agents.replies import schema_instruction
 from bandstand.errors import TurnFailed
 
 

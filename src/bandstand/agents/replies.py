@@ -6,12 +6,14 @@ and never raises — it returns a `Parsed` with either the value or a short
 error. The session uses the error to ask for one repair turn
 (`repair_prompt`), and falls back to a caller-given value, flagged, if the
 repaired reply is still invalid (see `bandstand.runtime.Session.ask`).
+`schema_instruction` is what an LLM is told when a turn must follow a schema.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -107,4 +109,12 @@ def repair_prompt(error: str, model: type[BaseModel]) -> str:
     return (
         f"Your last reply was not valid: {error}. "
         f"Reply again with only one JSON object that matches this schema, no prose: {schema}"
+    )
+
+
+def schema_instruction(schema: Mapping[str, Any]) -> str:
+    """What an LLM is told when a turn's reply must follow a JSON schema."""
+    return (
+        "\n\nReply with only one JSON object (no prose, no code fence) matching this JSON schema: "
+        + json.dumps(schema, separators=(",", ":"))
     )
