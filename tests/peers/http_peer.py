@@ -19,6 +19,7 @@ The default reply is ``{"echo": <last user text>, "messages": <count>,
 
 from __future__ import annotations
 
+import abc
 import json
 import re
 import threading
@@ -44,7 +45,7 @@ class Dropped(Exception):
     """Raised inside a handler to close the connection abruptly."""
 
 
-class PeerServer:
+class PeerServer(abc.ABC):
     """Base of the OpenAI- and Anthropic-compatible peers. Use as a context manager."""
 
     def __init__(self, *, api_key: str | None = "test-key") -> None:
@@ -140,8 +141,9 @@ class PeerServer:
                 return switches, rest, 503
         return switches, rest, None
 
+    @abc.abstractmethod
     def handle(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Answer one request in the peer's protocol."""
 
 
 def chunks(text: str, size: int = 8) -> list[str]:
