@@ -408,3 +408,15 @@ def test_public_exports_are_pinned():
                                       "generate_part"}
     assert set(harmony_pkg.__all__) == {"CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"}
     assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass"}
+
+
+def test_jazz_head_states_a_theme_and_the_solo_runs_bebop_lines():
+    intent, harmony, _ = _song("jazz")
+    form = (("Head", "head", 8, 0.65, ["lead"], "cut"), ("Solo", "solo", 8, 0.75, ["lead"], "cut"))
+    arrangement = make_arrangement([c.bars for c in harmony.chords], form=form)
+    notes = generate_part("lead", intent, harmony, arrangement, 2).track.notes
+    head = [n for n in notes if n.start < 32]
+    solo = [n for n in notes if n.start >= 32]
+    assert len(solo) > 1.3 * len(head)
+    eighths = sum(1 for n in solo if n.duration < 0.5)
+    assert eighths / len(solo) > 0.6  # running eighth-note lines

@@ -128,7 +128,9 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
     offset = 2.0 if role == "counter_melody" else 0.0  # the counter-melody answers in the gaps
     for bar in ctx.active_bars(role):
         if bar.kind not in motifs:
-            motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), style)
+            # a jazz head states a singable theme; the solos are where the bebop lines run
+            kind_style = "lyrical" if style == "bebop" and bar.kind == "head" else style
+            motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), kind_style)
         motif = motifs[bar.kind]
         op = motif.plan[bar.bar_in_section % 4]
         # every phrase starts from home (the register's centre, a chord tone, lifted
@@ -149,7 +151,7 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
             rhythm = (*rhythm[:-1], (last_on, max(1.0, 3.0 - last_on)))  # land and hold, then breathe
         if bar.energy < 0.35 and len(rhythm) > 2:
             rhythm = rhythm[::2]
-        events = _realise(ctx, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop")
+        events = _realise(ctx, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop" and bar.kind != "head")
         if op == "cadence" and events:  # the phrase lands on the root or third
             onset, length, pitch = events[-1]
             landed = _snap(pitch, (bar.chord.root, bar.chord.third))
