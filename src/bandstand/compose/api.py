@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bandstand.compose.checkpoint import FileCheckpoint
+from bandstand.compose.checkpoint import BackgroundCheckpoint, FileCheckpoint
 from bandstand.compose.engine import Approver, Engine, EventSink
 from bandstand.compose.state import (
     CRITICAL_STAGES,
@@ -29,6 +29,7 @@ from bandstand.compose.state import (
     SongState,
 )
 from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
+from bandstand.files import TMP_SUFFIX
 
 Handlers = Mapping[int | str, Callable[..., Any]]
 
@@ -166,7 +167,8 @@ class Pipeline:
 
         self.state = state
         self.session_dir = Path(state.session_dir)
-        self.engine = Engine(state, build_nodes(handlers), checkpoint=FileCheckpoint.in_session(self.session_dir),
+        self.engine = Engine(state, build_nodes(handlers),
+                             checkpoint=BackgroundCheckpoint(FileCheckpoint.in_session(self.session_dir)),
                              on_event=on_event, approver=approver)
 
     @classmethod
@@ -179,7 +181,7 @@ class Pipeline:
         state = PipelineState.start(prompt, config, seed)
         state.session_dir = str(_create_session(config.out_dir, state.session_id))
         pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver)
-        pipeline.engine.checkpoint.save(state)  # type: ignore[union-attr]
+        FileCheckpoint.in_session(pipeline.session_dir).save(state)
         return pipeline
 
     @classmethod
@@ -190,6 +192,8 @@ class Pipeline:
             raise InvalidInput(f"no session folder at {root}; see 'bandstand sessions list'")
         state = FileCheckpoint.in_session(root).load()
         state.session_dir = str(root)
+        for leftover in root.rglob(f".*{TMP_SUFFIX}"):  # half-written files of the run that crashed
+            leftover.unlink(missing_ok=True)
         if state.status not in ("completed", "completed_partial", "paused"):
             for rec in state.stages.values():
                 if rec.status in ("running", "retrying") or (rec.status == "failed" and rec.critical):

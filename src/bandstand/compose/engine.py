@@ -272,8 +272,8 @@ class Engine:
     def _save(self) -> None:
         self.state.updated_at = now()
         if self.checkpoint is not None and self.state.config.checkpoints:
-            self.checkpoint.save(self.state)
             self.state.recovery.checkpoint_path = str(self.checkpoint.path)
+            self.checkpoint.save(self.state)
 
     def _ctx(self, stage: int, attempt: int) -> StageContext:
         return StageContext(state=self.state, artifacts=self.artifacts, stage=stage, attempt=attempt,
@@ -378,6 +378,8 @@ class Engine:
             state.status = "paused"
             state.paused_at_stage = stage
             self._save()
+            if self.checkpoint is not None:
+                self.checkpoint.flush()
             self._emit(ev.Paused(pipeline_id=state.pipeline_id, stage=stage, summary=summary))
             return False
 
@@ -562,6 +564,8 @@ class Engine:
             if partial and state.error is None:
                 state.error = next(r.error for r in state.stages.values() if r.error is not None)
         self._save()
+        if self.checkpoint is not None:
+            self.checkpoint.flush()
         message = state.error.message if state.error else ""
         self._emit(ev.PipelineFinished(pipeline_id=state.pipeline_id, status=state.status,
                                        session_dir=state.session_dir, duration_ms=elapsed, message=message))

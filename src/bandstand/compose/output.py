@@ -18,8 +18,10 @@ is written last: a folder without one is an unfinished session.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.state import PipelineState
-from bandstand.files import write_json, write_text
+from bandstand.files import write_bytes, write_json, write_text
 from bandstand.score import Song, Track
 
 MANIFEST = "manifest.json"
@@ -79,39 +81,58 @@ def _remove_stale(folder: Path, keep: set[str], suffix: str) -> None:
                     path.unlink()
 
 
+def _all(tasks: list[Callable[[], Any]]) -> None:
+    """Run file writes side by side: each ends in an fsync, which waits on the disk, not
+    the interpreter. The first error is raised after all have finished."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        futures = [pool.submit(t) for t in tasks]
+    for future in futures:
+        future.result()
+
+
 def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any, arrangement: ArrangementPlan,
                   parts: Mapping[str, Any], sound: SoundPlan | None, song: Song | None,
                   quality: Mapping[str, Any] | None, progression_text: str) -> SessionOutput:
     """Write the session folder (everything but the checkpoint, which the engine keeps)."""
-    from bandstand.files import write_bytes
     from bandstand.midi import song_to_midi_bytes
 
     out = SessionOutput()
-    write_text(root / "progression" / "main.progression", progression_text)
-    out.add(root, "progression/main.progression", "progression", "the chord progression, documented")
-
     by_role: dict[str, Track] = {t.role: t for t in song.tracks} if song else {r: p.track for r, p in parts.items()}
     whole = song or _bare_song(intent, arrangement, list(by_role.values()))
-    names = set()
+    planned: list[tuple[str, str, str, Callable[[], Any]]] = [  # (path, type, description, write)
+        ("progression/main.progression", "progression", "the chord progression, documented",
+         partial(write_text, root / "progression" / "main.progression", progression_text)),
+    ]
     for role, track in by_role.items():
         rel = f"midi/{role}.mid"
-        write_bytes(root / rel, song_to_midi_bytes(_single(whole, track)))
-        names.add(f"{role}.mid")
-        out.add(root, rel, "midi", f"{role} part (GM program {track.program})")
+        data = song_to_midi_bytes(_single(whole, track))
+        planned.append((rel, "midi", f"{role} part (GM program {track.program})",
+                        partial(write_bytes, root / rel, data)))
         stats = parts[role].stats.model_dump(mode="json") if role in parts else {"role": role}
         out.parts.append({**stats, "file": rel})
     if song is not None:
-        write_bytes(root / f"midi/{FULL}.mid", song_to_midi_bytes(song))
-        names.add(f"{FULL}.mid")
-        out.add(root, f"midi/{FULL}.mid", "midi", "all parts, conductor track with tempo, key and section markers")
+        full = song_to_midi_bytes(song)
+        planned.append((f"midi/{FULL}.mid", "midi", "all parts, conductor track with tempo, key and section markers",
+                        partial(write_bytes, root / f"midi/{FULL}.mid", full)))
     else:
         out.degraded.append("no full arrangement: assembly (stage 6) did not produce a song")
-    _remove_stale(root / "midi", names, ".mid")
-
+    _remove_stale(root / "midi", {rel.rsplit("/", 1)[1] for rel, *_ in planned if rel.startswith("midi/")}, ".mid")
+    renders = []
     if state.config.render_audio:
-        _render(out, root, whole, "audio", f"audio/{FULL}.wav", "render_wav", "stereo WAV render of the song")
+        renders.append((f"audio/{FULL}.wav", "audio", "stereo WAV render of the song", "render_wav"))
     if state.config.render_pianoroll:
-        _render(out, root, whole, "image", "images/pianoroll.png", "render_pianoroll", "piano roll of every part")
+        renders.append(("images/pianoroll.png", "image", "piano roll of every part", "render_pianoroll"))
+    failed: dict[str, str] = {}
+    tasks: list[Callable[[], Any]] = [w for *_, w in planned]
+    tasks += [partial(_render, failed, root, whole, rel, fn) for rel, _, _, fn in renders]
+    _all(tasks)
+    for rel, kind, description, _ in planned:
+        out.add(root, rel, kind, description)
+    for rel, kind, description, _ in renders:
+        if rel in failed:
+            out.degraded.append(f"{rel} not written: {failed[rel]}")
+        else:
+            out.add(root, rel, kind, description)
 
     progression = getattr(harmony, "summary", "")
     table = [(f.path, f.type, f.description) for f in out.files]
@@ -123,30 +144,28 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
         "notes/producer-notes.md": notes.producer_notes(intent, arrangement, sound, table, part_rows, progression,
                                                        state.seed),
     }
-    for rel, text in pages.items():
-        write_text(root / rel, text)
-        out.add(root, rel, "notes", rel.rsplit("/", 1)[1].removesuffix(".md").replace("-", " "))
-
     song_state = state.song_state.model_copy(update={"files": [f.path for f in out.files]})
-    write_json(root / "state" / "song-state.json", song_state.model_dump(mode="json"))
+    second: list[Callable[[], Any]] = [partial(write_text, root / rel, text) for rel, text in pages.items()]
+    second.append(partial(write_json, root / "state" / "song-state.json", song_state.model_dump(mode="json")))
+    second.append(partial(write_bytes, root / "state" / "pipeline-state.json",
+                          state.model_dump_json().encode("utf-8") + b"\n"))
+    _all(second)
+    for rel in pages:
+        out.add(root, rel, "notes", rel.rsplit("/", 1)[1].removesuffix(".md").replace("-", " "))
     out.add(root, "state/song-state.json", "state", "the song as built, with its history")
-    write_text(root / "state" / "pipeline-state.json", state.model_dump_json(indent=1) + "\n")
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
     write_json(root / MANIFEST, manifest(state, intent, arrangement, out, quality))
     return out
 
 
-def _render(out: SessionOutput, root: Path, song: Song, kind: str, rel: str, fn_name: str, description: str) -> None:
+def _render(failed: dict[str, str], root: Path, song: Song, rel: str, fn_name: str) -> None:
     try:
         import bandstand.render as render
 
-        fn = getattr(render, fn_name)
-        fn(song, root / rel)
+        getattr(render, fn_name)(song, root / rel)
     except Exception as exc:  # a missing SoundFont or renderer degrades the session, it does not fail it
-        out.degraded.append(f"{rel} not written: {exc}")
-        return
-    out.add(root, rel, kind, description)
+        failed[rel] = str(exc)
 
 
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,
