@@ -118,7 +118,10 @@ def test_headless_jam_with_llm_members_over_an_openai_compatible_server(tmp_path
         )
         assert done.returncode == 0, done.stderr
         systems = {r["body"]["messages"][0]["content"] for r in server.requests}
+        # each member's session lasts the whole jam: its second turn carries the first one
+        longest = max(len(r["body"]["messages"]) for r in server.requests)
     assert any("You are BEAT" in s for s in systems) and any("You are GROOVE" in s for s in systems)
+    assert longest >= 4  # system, first turn, first reply, second turn
     rounds = [json.loads(line) for line in (tmp_path / "llm" / "rounds.jsonl").read_text().splitlines()]
     assert rounds[0]["members"]["BEAT"]["pattern"] == patterns["drums"]
     assert rounds[1]["members"]["GROOVE"]["pattern"] == patterns["bass"] + ".gain(0.9)"
