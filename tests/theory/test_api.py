@@ -8,6 +8,7 @@ import bandstand.theory as theory
 def test_exports_are_pinned() -> None:
     assert theory.__all__ == [
         "BASE_SUFFIXES",
+        "ENSEMBLES",
         "KEY_MODES",
         "PROFILES",
         "SCALES",

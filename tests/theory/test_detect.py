@@ -100,3 +100,12 @@ def test_accepts_score_notes_and_lists() -> None:
     as_lists = [[p, d] for p, d in pairs]
     assert detect_key(notes).key == detect_key(pairs).key == detect_key(as_lists).key
     assert detect_key(notes).confidence == detect_key(pairs).confidence
+
+
+def test_the_combined_profile_averages_temperley_and_aarden() -> None:
+    notes = _progression("Dm G7 Cmaj7 A7 Dm7 G7 C")
+    combined = dict((k.name, s) for k, s in detect_key(notes, profile="combined").ranking)
+    temperley = dict((k.name, s) for k, s in detect_key(notes, profile="temperley").ranking)
+    aarden = dict((k.name, s) for k, s in detect_key(notes, profile="aarden").ranking)
+    for name, score in combined.items():
+        assert score == pytest.approx((temperley[name] + aarden[name]) / 2)

@@ -124,7 +124,7 @@ def roman_command(
 def key_command(
     path: Annotated[str, typer.Argument(metavar="FILE.mid", help="A Standard MIDI File.")],
     as_json: JsonOpt = False,
-    profile: Annotated[str, typer.Option("--profile", metavar="NAME", help="Key profile: temperley, krumhansl or aarden.")] = "temperley",
+    profile: Annotated[str, typer.Option("--profile", metavar="NAME", help="Key profile: temperley, krumhansl, aarden, or combined (temperley + aarden).")] = "temperley",
 ) -> None:
     """Detect the key of a MIDI file (pitched tracks, weighted by duration)."""
     from bandstand.errors import InvalidInput

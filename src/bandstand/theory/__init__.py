@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from bandstand.theory._chord_grammar import BASE_SUFFIXES
 from bandstand.theory._chords import Chord, chord_from_notes, format_chord, make_chord, parse_chord
-from bandstand.theory._detect import PROFILES, KeyEstimate, detect_key, pitch_class_histogram
+from bandstand.theory._detect import (
+    ENSEMBLES,
+    PROFILES,
+    KeyEstimate,
+    detect_key,
+    pitch_class_histogram,
+)
 from bandstand.theory._intervals import (
     Interval,
     interval_between,
@@ -31,6 +37,7 @@ from bandstand.theory._voicing import motion, voice_chord, voice_progression
 
 __all__ = [
     "BASE_SUFFIXES",
+    "ENSEMBLES",
     "KEY_MODES",
     "PROFILES",
     "SCALES",

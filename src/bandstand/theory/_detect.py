@@ -34,6 +34,8 @@ PROFILES: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
          7.37619, 1.75623),
     ),
 }
+#: name → profiles whose correlations are averaged (measured on 134 Bach chorales, see docs/theory.md)
+ENSEMBLES: dict[str, tuple[str, ...]] = {"combined": ("temperley", "aarden")}
 #: How each tonic is usually spelled, for major and for minor keys.
 _MAJOR_TONICS = ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
 _MINOR_TONICS = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "G#", "A", "Bb", "B")
@@ -98,19 +100,21 @@ def _keys() -> list[Key]:
 def detect_key(notes: Notes, profile: str = "temperley") -> KeyEstimate:
     """Estimate the key of some notes: MIDI numbers, (MIDI number, duration) pairs, or notes
     with `pitch` and `duration`."""
-    if profile not in PROFILES:
-        raise TheoryError(f"unknown key profile {profile!r} (known: {', '.join(PROFILES)})",
-                          text=profile, position=0)
+    members = ENSEMBLES.get(profile, (profile,))
+    if any(m not in PROFILES for m in members):
+        known = ", ".join([*PROFILES, *ENSEMBLES])
+        raise TheoryError(f"unknown key profile {profile!r} (known: {known})", text=profile, position=0)
     hist = pitch_class_histogram(notes)
     if sum(hist) <= 0:
         raise TheoryError("no notes to detect a key from", text="", position=0)
-    major, minor = PROFILES[profile]
     scores: list[tuple[Key, float]] = []
     for index, key in enumerate(_keys()):
-        base = major if index < 12 else minor
         tonic = index % 12
-        rotated = tuple(base[(pc - tonic) % 12] for pc in range(12))
-        scores.append((key, _correlation(hist, rotated)))
+        total = 0.0
+        for member in members:
+            base = PROFILES[member][0 if index < 12 else 1]
+            total += _correlation(hist, tuple(base[(pc - tonic) % 12] for pc in range(12)))
+        scores.append((key, total / len(members)))
     ranking = tuple(sorted(scores, key=lambda ks: -ks[1]))
     top = ranking[0][1]
     weights = [math.exp((score - top) / _SOFTMAX_TEMPERATURE) for _, score in ranking]
