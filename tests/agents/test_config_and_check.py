@@ -64,7 +64,8 @@ def test_bad_config_is_one_clear_error(tmp_path, text: str, match: str) -> None:
         load_config(path, env={})
 
 
-def test_make_backend_from_config(tmp_path) -> None:
+def test_make_backend_from_config(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./bandstand.toml
     config = load_config(
         env={"OPENAI_BASE_URL": "http://127.0.0.1:5/v1", "BANDSTAND_CLAUDE_BIN": "x"}
     )
@@ -75,7 +76,8 @@ def test_make_backend_from_config(tmp_path) -> None:
         make_backend("gpt", config)
 
 
-def test_check_reports_what_is_missing(tmp_path, claude_bin) -> None:
+def test_check_reports_what_is_missing(tmp_path, monkeypatch, claude_bin) -> None:
+    monkeypatch.chdir(tmp_path)
     config = load_config(env={"BANDSTAND_CLAUDE_BIN": str(tmp_path / "none")})
     status = {s.name: s for s in check_backends(config, env={})}
     assert list(status) == list(BACKEND_NAMES)

@@ -66,7 +66,8 @@ def worker(req: TurnRequest) -> str:
     return f"{req.name} did {req.text} (task {len(req.history) // 2 + 1})"
 
 
-async def test_example_team_runs_offline(tmp_path) -> None:
+async def test_example_team_runs_offline(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./bandstand.toml
     team = Team(load_team(EXAMPLE), load_config(env={}), log_dir=tmp_path)
     events: list[dict] = []
     team.add_listener(events.append)
@@ -185,7 +186,8 @@ async def test_leader_that_never_answers_valid_json_fails_the_run() -> None:
     assert sum(e["type"] == "leader_invalid" for e in events) == 2
 
 
-async def test_claude_team_budget_and_no_process_left(tmp_path, claude_bin) -> None:
+async def test_claude_team_budget_and_no_process_left(tmp_path, monkeypatch, claude_bin) -> None:
+    monkeypatch.chdir(tmp_path)
     text = SPEC.format(max_turns=10, max_seconds=60, extra="max_cost_usd = 0.0025")
     text = text.replace('persona = "A"', 'persona = "A"\nbackend = "claude-code"')
     text = text.replace('persona = "B"', 'persona = "B"\nbackend = "claude-code"')
@@ -315,3 +317,60 @@ def test_cli_signal_stops_the_team_and_its_processes(tmp_path, claude_bin, sig) 
     assert "interrupted" in err
     assert not any(process_exists(p) for p in children)
     assert list(pid_dir.glob("*.json")) == []
+
+
+async def test_max_parallel_bounds_teammates_at_work() -> None:
+    busy: list[str] = []
+    peak = 0
+
+    async def counted(req: TurnRequest) -> str:
+        nonlocal peak
+        busy.append(req.name)
+        peak = max(peak, len(busy))
+        await asyncio.sleep(0.01)
+        busy.remove(req.name)
+        return worker(req)
+
+    text = (
+        SPEC.format(max_turns=4, max_seconds=30, extra="max_parallel = 1")
+        + '[members.c]\npersona = "C"\n'
+    )
+    lead = leader_script([("a", "x"), ("b", "y"), ("c", "z")])
+    backends = {"lead": AlgorithmicBackend(lead), **{m: AlgorithmicBackend(counted) for m in "abc"}}
+    result = await Team(parse_team(text), backends=backends).run("go")
+    assert result.done and len(result.results) == 3 and peak == 1
+
+
+def test_cli_team_with_an_openai_compatible_member(tmp_path, openai_server) -> None:
+    team_file = tmp_path / "team.toml"
+    team_file.write_text(
+        'name = "mixed"\nleader = "lead"\n[members.lead]\nbackend = "algorithmic"\nresponder = "delegating_leader"\n'
+        '[members.bass]\npersona = "You play bass."\nbackend = "openai"\nmodel = "local-model"\n'
+    )
+    env = {**os.environ, "OPENAI_BASE_URL": openai_server.url + "/v1", "OPENAI_API_KEY": "test-key"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bandstand",
+            "team",
+            "run",
+            str(team_file),
+            "--prompt",
+            "walk it",
+            "--json",
+        ],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    answer = events[-1]["answer"]
+    assert events[-1]["type"] == "team_ended" and answer.startswith("bass: ")
+    assert json.loads(answer.removeprefix("bass: "))["system"] == "You play bass."
+    assert openai_server.requests[0]["body"]["model"] == "local-model"
+    assert any(e["type"] == "text_delta" and e["session"] == "bass" for e in events)
+    assert list((tmp_path / "runs").glob("team-mixed-*/bass-*.jsonl"))
