@@ -3,14 +3,17 @@
 numbers that make it music — notes in the harmony, chord tones on strong
 beats, bass on the kick, a steady groove, density following energy — and
 the song is the same for the same seed, byte for byte, as read back by
-mido and pretty_midi."""
+mido and pretty_midi, and the rendered audio gets louder where the plan's
+energy rises."""
 
 from __future__ import annotations
 
 import io
+import wave
 from functools import cache
 
 import mido
+import numpy as np
 import pretty_midi
 import pytest
 from hypothesis import given, settings
@@ -24,6 +27,7 @@ from bandstand.compose.lexicon import GENRES, primary_genre
 from bandstand.compose.parts import CORE_ROLES, ROLES, generate_part
 from bandstand.compose.validation import EXPECTED_LOCK, evaluate_quality, gate
 from bandstand.midi import song_to_midi_bytes
+from bandstand.render import render_wav
 
 from .musicfix import make_arrangement, make_intent
 
@@ -123,3 +127,29 @@ def test_any_genre_dials_seed_and_meter_give_a_well_formed_song(genre, harmonic,
     assert all(0.0 <= v <= 1.0 for v in q.axes.values())
     mid = mido.MidiFile(file=io.BytesIO(song_to_midi_bytes(song)))
     assert len(mid.tracks) == len(ROLES) + 1
+
+
+def test_rendered_audio_gets_louder_where_the_energy_rises(tmp_path):
+    intent = make_intent("pop")
+    harmony = build_harmony(intent, 2)
+    form = (("Intro", "intro", 4, 0.2, ["pad", "chords"], "cut"),
+            ("Verse", "verse", 4, 0.5, ["drums", "bass", "chords", "pad"], "cut"),
+            ("Chorus", "chorus", 4, 0.9, list(CORE_ROLES), "cut"),
+            ("Outro", "outro", 4, 0.2, ["pad"], "cut"))
+    plan = make_arrangement([c.bars for c in harmony.chords], form=form)
+    song = assemble([generate_part(r, intent, harmony, plan, 9 + i).track for i, r in enumerate(CORE_ROLES)],
+                    intent, harmony, plan)
+    path = render_wav(song, tmp_path / "song.wav", sample_rate=22050)
+    with wave.open(str(path)) as w:
+        rate = w.getframerate()
+        audio = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
+    audio = audio.reshape(-1, 2).mean(axis=1)
+    levels = []
+    for sec in plan.sections:
+        a = song.beats_to_seconds(song.bar_to_beat(sec.start_bar)) + 0.3  # skip the onset of the section
+        b = song.beats_to_seconds(song.bar_to_beat(sec.start_bar + sec.bars))
+        seg = audio[int(a * rate):int(b * rate)]
+        levels.append(float(np.sqrt(np.mean(seg ** 2))))
+    intro, verse, chorus, _outro = levels
+    assert min(levels) > 0  # nothing silent
+    assert chorus > verse > intro
