@@ -206,7 +206,7 @@ class Evaluator:
                     callee.pos,
                     f"'{callee.name}' is a pattern, not a function; use it without ( )",
                 )
-            args = self._args(node, scope, entry.name)
+            args = self._args(node, scope, callee.name, entry)
             return self._apply(node.pos, callee.name, lambda: entry(*args))
         function = self.eval(callee, scope)
         if _is_pattern(function) or not callable(function):
@@ -226,7 +226,7 @@ class Evaluator:
         target = self.eval(callee.target, scope)
         entry = self._method(callee)
         pat = self._receiver(target, callee)
-        args = self._args(node, scope, entry.name)
+        args = self._args(node, scope, callee.name, entry)
         return self._apply(callee.pos, f".{callee.name}", lambda: entry.call_method(pat, *args))
 
     def _variant_call(self, node: ast.Call, member: ast.Member, variant: str, scope: Scope) -> Any:
@@ -256,9 +256,17 @@ class Evaluator:
             f"'.{member.name}' needs a pattern before the dot, not {_kind_of(target)}{hint}",
         )
 
-    def _args(self, node: ast.Call, scope: Scope, function: str = "") -> list[Any]:
+    def _args(
+        self, node: ast.Call, scope: Scope, function: str = "", entry: Any = None
+    ) -> list[Any]:
+        """Evaluate the arguments of a call to `function` (the name as written)."""
+        if entry is not None and entry.kind == "control" and not node.args:
+            raise eval_error(
+                self.source, node.pos, f'{function}() needs a value, e.g. {function}("…")'
+            )
         values = [self.eval(arg, scope) for arg in node.args]
-        indices, limit = COUNT_ARGUMENTS.get(function, ((), 0))
+        canonical = entry.name if entry is not None else function
+        indices, limit = COUNT_ARGUMENTS.get(function) or COUNT_ARGUMENTS.get(canonical, ((), 0))
         for i in indices:
             if i < len(values):
                 self._check_count(
