@@ -140,3 +140,13 @@ def test_gate_thresholds_and_responsible_stage():
     s = _score(arrangement=0.3)
     s.metric_scores["section_contrast"] = 0.1
     assert gate(s).responsible_stage == 3
+
+
+def test_an_empty_song_fails_every_axis():
+    intent = make_intent("pop")
+    harmony = build_harmony(intent, 0)
+    plan = make_arrangement([c.bars for c in harmony.chords])
+    q = evaluate_quality(Song("silence", intent.tempo, tracks=[Track("Lead", "lead")]), intent, harmony, plan)
+    assert q.axes == dict.fromkeys(AXIS_METRICS, 0.0) and q.notes == ["the song has no notes"]
+    verdict = gate(q)
+    assert not verdict.passed and verdict.failing_axes == list(AXIS_METRICS)

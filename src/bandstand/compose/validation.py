@@ -115,10 +115,12 @@ class _View:
         return min(self.bars - 1, max(0, int((beat + TOL) // self.bpb)))
 
 
-def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict[str, float]) -> None:
+def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict[str, float],
+             notes_out: list[str]) -> None:
     scale = frozenset(harmony.scale_pitch_classes)
     notes = v.pitched
     if not notes:
+        notes_out.append("harmony not measurable: no pitched notes (drums only)")
         m["in_scale_rate"] = m["in_harmony_rate"] = m["chord_tone_rate_strong"] = None
         s["in_scale_rate"] = s["in_harmony_rate"] = s["chord_tone_rate_strong"] = 1.0
         return
@@ -301,10 +303,14 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     traits = primary_genre(intent)
     steps = max(1, round(song.beats_per_bar * 4))
     view = _View(song, harmony, arrangement)
+    if not view.all_notes:  # nothing was played: nothing passes
+        return QualityScore(axes=dict.fromkeys(AXES, 0.0), metrics={k: None for ks in AXIS_METRICS.values() for k in ks},
+                            metric_scores={k: 0.0 for ks in AXIS_METRICS.values() for k in ks},
+                            notes=["the song has no notes"])
     metrics: dict[str, float | None] = {}
     scores: dict[str, float] = {}
     notes: list[str] = []
-    _harmony(view, harmony, metrics, scores)
+    _harmony(view, harmony, metrics, scores, notes)
     _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
