@@ -69,6 +69,16 @@ def test_key_changes(text: str, key: tuple[str, str] | None) -> None:
     assert parse_directive(text, BAND).key == key
 
 
+def test_the_progression_keeps_its_shape_through_many_key_changes() -> None:
+    ctx = MusicalContext()
+    for text in ["switch to D# major", "switch to Gb lydian", "switch to E locrian", "go to F mixolydian", "switch to B phrygian"]:
+        ctx, _ = apply_directive(ctx, parse_directive(text, BAND))
+    assert ctx.key == "B phrygian" and ctx.chords == ["Bm", "G", "D", "Am"]
+    ctx, _ = apply_directive(ctx, parse_directive("chords Em C G D in E minor", BAND))
+    ctx, _ = apply_directive(ctx, parse_directive("switch to A minor", BAND))
+    assert ctx.chords == ["Am", "F", "C", "G"]
+
+
 def test_a_mode_change_keeps_the_tonic() -> None:
     directive = parse_directive("switch to dorian", BAND)
     assert directive.key is None and directive.mode == "dorian"

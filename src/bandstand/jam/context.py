@@ -27,6 +27,9 @@ class MusicalContext(BaseModel):
     tonic: str = "c"
     mode: str = "minor"
     chords: list[str] = Field(default_factory=lambda: ["Cm", "Ab", "Eb", "Bb"])
+    # the progression's shape as scale degrees (i VI III VII), kept across key changes so
+    # the harmony never drifts however often the key moves
+    degrees: list[int] | None = None
     bpm: float = Field(default=120.0, ge=40.0, le=240.0)
     beats_per_bar: int = Field(default=4, ge=2, le=15)
     beat_unit: int = 4
@@ -76,18 +79,21 @@ class MusicalContext(BaseModel):
         }
 
 
-def reharmonize(chords: list[str], old_scale: list[str], new_scale: list[str]) -> list[str]:
-    """Move each chord to the same degree of the new scale (chords off the old scale keep
-    their nearest degree below)."""
-    old_pcs = [pitch_class(n) for n in old_scale]
+def progression_degrees(chords: list[str], scale: list[str]) -> list[int]:
+    """The scale degree (0-based) of each chord's root; a root off the scale takes the
+    nearest degree below it."""
+    pcs = [pitch_class(n) for n in scale]
     out = []
     for symbol in chords:
         root, _ = chord_tones(symbol)
-        degree = next((i for i in range(7) if old_pcs[i] == root), None)
-        if degree is None:
-            degree = max(i for i in range(7) if old_pcs[i] <= root or i == 0)
-        out.append(diatonic_triad(degree, new_scale))
+        below = [i for i in range(7) if (root - pcs[i]) % 12 <= 2]
+        out.append(pcs.index(root) if root in pcs else (below[0] if below else 0))
     return out
+
+
+def reharmonize(degrees: list[int], scale: list[str]) -> list[str]:
+    """The progression's degrees as diatonic chords of `scale`."""
+    return [diatonic_triad(d, scale) for d in degrees]
 
 
 def apply_directive(context: MusicalContext, directive: Directive) -> tuple[MusicalContext, list[str]]:
@@ -102,7 +108,8 @@ def apply_directive(context: MusicalContext, directive: Directive) -> tuple[Musi
         except TheoryError as exc:
             raise InvalidInput(f"cannot play in {tonic} {mode}: {exc}") from exc
         if directive.chords is None:
-            data["chords"] = reharmonize(context.chords, context.scale, new_scale)
+            degrees = context.degrees if context.degrees is not None else progression_degrees(context.chords, context.scale)
+            data["chords"], data["degrees"] = reharmonize(degrees, new_scale), degrees
         data.update(tonic=tonic, mode=mode)
         changed.append("key")
     if directive.chords is not None:
@@ -118,6 +125,7 @@ def apply_directive(context: MusicalContext, directive: Directive) -> tuple[Musi
                     "change the key too (e.g. 'key of A minor, chords Am F C G')"
                 )
         data["chords"] = list(directive.chords)
+        data["degrees"] = progression_degrees(data["chords"], scale)
         changed.append("chords")
     if directive.bpm is not None or directive.bpm_delta:
         bpm = directive.bpm if directive.bpm is not None else data["bpm"] + directive.bpm_delta
