@@ -109,6 +109,10 @@ UNSEEN = [
     ("Chicago blues shuffle in E", "blues"),
     ("Hans Zimmer epic battle music", "cinematic"),
     ("Skrillex style drop", "dubstep"),
+    ("Beethoven-inspired piano piece", "classical"),
+    ("video game boss battle music", "chiptune"),
+    ("Afro house with log drums, Black Coffee vibes", "deep house"),
+    ("music for a rainy Sunday morning", "lo-fi"),
 ]
 
 
@@ -262,3 +266,16 @@ def test_any_artist_blend_gives_a_tempo_inside_a_known_range(names: list[str]) -
     assert 30 <= i.tempo <= 300
     if i.tempo_analysis.half_time:
         assert i.tempo_analysis.perceived_bpm == i.tempo / 2
+
+
+def test_a_bare_number_in_a_list_is_the_tempo() -> None:
+    assert decompose("uplifting trance anthem, 138").tempo == 138
+    assert decompose("a neurofunk roller, 174").tempo == 174
+    assert decompose("hip hop from the 90s").tempo != 90
+
+
+def test_genres_that_do_not_share_a_tempo_follow_the_first() -> None:
+    i = decompose("boom bap with jazz chords")
+    assert not i.tempo_analysis.half_time
+    assert genre_traits("hip-hop").tempo_range[0] <= i.tempo <= genre_traits("hip-hop").tempo_range[1]
+    assert decompose("90s boom bap with jazzy samples").genre == ["hip-hop"]

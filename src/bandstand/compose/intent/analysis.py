@@ -55,7 +55,9 @@ def tempo_from_ranges(named: Sequence[tuple[str, Range]]) -> TempoAnalysis:
         else:
             confidence = 0.5
             notes.append(f"no overlap even at half speed; keeping {_fmt(current)}")
-    bpm = _mid(current)
+    bpm = float(int(_mid(current) + 0.5))
+    if half:
+        bpm = _mid(current)
     perceived = bpm / 2 if half else bpm
     return TempoAnalysis(bpm=bpm, source="influence_intersection", half_time=half, perceived_bpm=perceived,
                          confidence=confidence, reasoning="; ".join(notes) + f" → {bpm:g} BPM")

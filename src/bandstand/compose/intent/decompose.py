@@ -141,7 +141,11 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None)
             named += [(g, GENRE_BY_NAME[g].tempo_range) for g in explicit_genres]
             tempo = analysis.tempo_from_ranges(named)
         elif len(explicit_genres) > 1:
+            # Named genres share a tempo where their ranges meet; when they do not, the first
+            # genre sets the tempo and the others are colour (the half-time rule is for artists).
             tempo = analysis.tempo_from_ranges([(g, GENRE_BY_NAME[g].tempo_range) for g in explicit_genres])
+            if tempo.half_time or tempo.confidence < 0.8:
+                tempo = analysis.tempo_from_genre(main, ex.tempo_bias + sum(m.tempo_bias for m in moods), half_hint)
             tempo = tempo.model_copy(update={"source": "genre_default"})
         else:
             bias = ex.tempo_bias + sum(m.tempo_bias for m in moods)

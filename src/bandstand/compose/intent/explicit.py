@@ -104,6 +104,10 @@ def _tempo(text: str, ex: Explicit) -> None:
                 ex.bpm = value
             else:
                 ex.bpm_out_of_range = value
+    for m in _take(text, ex, r"(?:^|,)\s*(\d{2,3})\s*(?=,|$)"):
+        value = float(m.group(1))
+        if ex.bpm is None and 50 <= value <= 220:
+            ex.bpm = value
     words = ((r"\b(?:slow|slower|slowed|sluggish|crawling|very slow)\b", -1),
              (r"\b(?:fast|faster|uptempo|up-tempo|quick|rapid|frantic|speedy)\b", 1))
     for pattern, bias in words:

@@ -178,6 +178,17 @@ ARTISTS: tuple[Artist, ...] = (
     _a("Joe Hisaishi|hisaishi", "cinematic", (70, 110), "lyrical piano melodies; orchestral warmth; major-key nostalgia"),
     _a("Sigur Ros|sigur rós", "indie,ambient", (60, 100), "bowed guitar; glacial builds; choirs"),
     _a("Grimes", "synthwave,pop", (100, 130), "ethereal vocals; synth arps; lo-fi electronics"),
+    # classical and game music
+    _a("Ludwig van Beethoven|beethoven", "classical", (60, 140), "motivic development; dramatic dynamics; sonata form"),
+    _a("Wolfgang Amadeus Mozart|mozart", "classical", (70, 140), "clear phrases; Alberti bass; balanced forms"),
+    _a("Johann Sebastian Bach|bach|j.s. bach", "classical", (60, 120), "counterpoint; walking bass lines; sequences"),
+    _a("Frederic Chopin|chopin|frédéric chopin", "classical", (50, 110), "rubato; ornamented melodies; rich piano harmony"),
+    _a("Claude Debussy|debussy", "classical,ambient", (50, 90), "whole-tone colour; parallel chords; impressionist haze"),
+    _a("Erik Satie|satie", "classical,ambient", (55, 80), "sparse piano; modal chords; gentle repetition"),
+    _a("Philip Glass", "classical,ambient", (90, 140), "repeating arpeggios; slow harmonic change; minimalism"),
+    _a("Koji Kondo|kondo", "chiptune", (120, 160), "catchy square-wave melodies; bouncy bass; short loops"),
+    _a("Nobuo Uematsu|uematsu", "chiptune,cinematic", (90, 150), "heroic themes; arpeggiated synths; battle rhythms"),
+    _a("Toby Fox|undertale", "chiptune", (110, 170), "chiptune leitmotifs; driving bass; playful melodies"),
 )
 
 ARTIST_BY_NAME: dict[str, Artist] = {a.name: a for a in ARTISTS}

@@ -51,7 +51,7 @@ MOODS: tuple[Mood, ...] = (
        "minor", 0.0, 0.1, 0.95, 1, "metal,drill,dubstep,trap"),
     _m("dreamy", "dreamy|ethereal|floaty|floating|hazy|airy|celestial|weightless|blissful", "lydian", 0.15, -0.1, 0.3,
        -1, "ambient,indie,synthwave"),
-    _m("epic", "epic|heroic|triumphant|anthemic|majestic|grand|cinematic feel|soaring", None, 0.05, 0.0, 0.85, 0,
+    _m("epic", "epic|heroic|triumphant|anthemic|majestic|grand|cinematic feel|soaring|battle|boss battle|boss fight|adventure", None, 0.05, 0.0, 0.85, 0,
        "cinematic,edm,rock"),
     _m("romantic", "romantic|sensual|sexy|seductive|intimate|loving|lush|silky|velvet", None, 0.15, 0.0, 0.45, -1,
        "r&b,neo-soul,bossa nova"),
@@ -75,7 +75,7 @@ MOODS: tuple[Mood, ...] = (
        0, "gospel,soul,neo-soul"),
     _m("minimal", "minimal|minimalist|sparse|stripped|stripped-back|bare|simple", None, -0.2, -0.15, 0.35, 0,
        "techno,ambient,deep house"),
-    _m("complex", "complex|sophisticated|intricate|elaborate|rich harmony|complex chords|jazzy chords|extended chords",
+    _m("complex", "complex|sophisticated|intricate|elaborate|rich harmony|complex chords|jazzy chords|extended chords|jazzy|jazz-tinged|jazz influenced",
        None, 0.25, 0.05, 0.55, 0, "jazz,neo-soul"),
 )
 
@@ -86,5 +86,6 @@ OBJECT_DEFAULTS: dict[str, str] = {
     "beat": "hip-hop", "beats": "hip-hop", "instrumental": "hip-hop", "loop": "hip-hop",
     "banger": "trap", "anthem": "edm", "club track": "house", "dance track": "house",
     "ballad": "pop", "song": "pop", "tune": "pop", "track": "pop", "jam": "funk", "groove": "funk",
-    "soundscape": "ambient", "lullaby": "ambient", "score": "cinematic",
+    "soundscape": "ambient", "lullaby": "ambient", "score": "cinematic", "music": "pop", "piece": "classical",
+    "composition": "classical",
 }
