@@ -223,8 +223,9 @@ class Session:
             raise AgentError(
                 f"session {self.name} has ended ({self.state.value})", session=self.name
             )
-        await self.start()
-        if self.ended:
+        if self._worker is None:
+            await self.start()
+        if self.ended or self._ending is not None:
             raise AgentError(
                 f"session {self.name} has ended ({self.state.value})", session=self.name
             )
