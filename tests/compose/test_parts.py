@@ -420,3 +420,15 @@ def test_jazz_head_states_a_theme_and_the_solo_runs_bebop_lines():
     assert len(solo) > 1.3 * len(head)
     eighths = sum(1 for n in solo if n.duration < 0.5)
     assert eighths / len(solo) > 0.6  # running eighth-note lines
+
+
+def test_kick_and_bass_hold_their_breath_before_the_drop():
+    intent, harmony, _ = _song("house")
+    form = (("Build", "build", 4, 0.6, ["drums", "bass"], "build"), ("Drop", "drop", 4, 0.9, ["drums", "bass"], "cut"))
+    arrangement = make_arrangement([c.bars for c in harmony.chords], form=form)
+    drums = generate_part("drums", intent, harmony, arrangement, 1).track.notes
+    bass = generate_part("bass", intent, harmony, arrangement, 1).track.notes
+    assert not [n for n in drums if n.pitch == KICK and 14.1 <= n.start < 15.9]
+    assert not [n for n in bass if 14.1 <= n.start < 15.9] and not [n for n in bass if n.start < 14 < n.end - 0.05]
+    assert [n for n in drums if n.pitch == KICK and abs(n.start - 16) < 0.1]  # and everything lands on the one
+    assert [n for n in bass if abs(n.start - 16) < 0.1]

@@ -27,6 +27,8 @@ def _kicks(ctx: PartContext, bar: Bar) -> list[tuple[int, int]]:
     fam = family(ctx.traits.drum_family)
     fill = fill_length(bar.energy) if bar.section_end else 0
     hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, ctx.steps, fill)
+    if bar.pre_drop:
+        hits = [h for h in hits if h[0] < ctx.steps // 2]
     return hits or [(0, 100)]
 
 
@@ -221,7 +223,11 @@ def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str 
     center = CENTER.get(style, 38) - (7 if role == "sub_bass" else 0)
     notes: list[Raw] = []
     for bar in ctx.active_bars(role):
+        stop = ctx.steps // 2 if bar.pre_drop else ctx.steps
         for step, length, pitch, vel in fn(ctx, bar, _kicks(ctx, bar), rng, center):
+            if step >= stop:
+                continue
+            length = min(length, stop - step)
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
             notes.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
     notes.sort()

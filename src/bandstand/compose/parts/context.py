@@ -92,6 +92,12 @@ class Bar:
         return self.bar_in_section % 4
 
     @property
+    def pre_drop(self) -> bool:
+        """The last bar of a build into a drop or chorus: kick and bass hold their breath
+        for its second half so the arrival hits harder."""
+        return self.kind == "build" and self.section_end and self.next_kind in ("drop", "chorus", "hook")
+
+    @property
     def chord_changes(self) -> bool:
         return self.next_chord.symbol != self.chord.symbol
 

@@ -56,6 +56,8 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -
         if e < SPARSE_BELOW and layer.note not in SPARSE_VOICES:  # intros and breaks: time-keepers only
             continue
         last = steps if fam.steady_kick and layer.note == KICK else until
+        if bar.pre_drop and layer.note == KICK:
+            last = min(last, steps // 2)
         scale = 0.72 + 0.38 * e
         for step, base in _hits(layer, bar.bar_in_phrase, last):
             out.append((bar.start + step * 0.25, HIT, layer.note, max(1, min(127, round(base * scale)))))

@@ -12,6 +12,7 @@ counter-melody.
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from dataclasses import dataclass
@@ -160,7 +161,8 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
             events = [(o + offset, ln, p) for o, ln, p in events if o + offset < ctx.beats_per_bar][:2]
         for onset, length, pitch in events:
             accent = 10 if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0 else 0
-            vel = round((84 + accent) * (0.78 + 0.3 * bar.energy)) - (14 if role == "counter_melody" else 0)
+            arc = math.sin(math.pi * ((bar.bar_in_section % 4) + onset / ctx.beats_per_bar) / 4)  # phrase swell
+            vel = round((76 + accent + 16 * arc) * (0.78 + 0.3 * bar.energy)) - (14 if role == "counter_melody" else 0)
             notes.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
         if events:
             anchor = _nearest_index(ladder, events[-1][2])
