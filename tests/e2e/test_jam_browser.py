@@ -109,3 +109,46 @@ def test_jam_in_the_browser() -> None:
             assert errors == []
         finally:
             browser.close()
+
+
+def test_a_failing_llm_member_shows_its_fallback_in_the_browser() -> None:
+    import json
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.peers.openai_server import OpenAIServer
+
+    executable = chromium()
+    good = {"drums": 's("bd ~ sd ~, hh*8")', "bass": 'note("<c2 ab1 eb2 bb1>").s("sawtooth")'}
+
+    def reply(user: str, system: str, n: int) -> str:
+        role = next(r for r in good if f"the {r} player" in system)
+        pattern = good[role]
+        if role == "bass" and "chromatic" in user:
+            pattern = 'note("c2 db2 d2 e2 f#2 g#2").s("sawtooth")'  # off the scale: refused
+        return json.dumps({"pattern": pattern, "thoughts": f"{role} thinking", "reaction": "ok", "comply_with_boss": True})
+
+    with OpenAIServer() as peer:
+        peer.reply_for = reply
+        args = ("--backend", "openai", "--base-url", peer.url + "/v1", "--model", "local", "--members", "beat,groove")
+        with jam_server(*args, env={"OPENAI_API_KEY": "test-key"}) as url, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1440, "height": 960})
+                page.goto(url)
+                expect(page.locator(".card")).to_have_count(2)
+                page.click("#start")
+                groove = page.locator('.card[data-member="GROOVE"]')
+                expect(groove.locator(".bubble")).to_contain_text("bass thinking", timeout=20_000)
+                expect(groove.locator(".light")).to_have_class(re.compile("ok"))
+                page.fill("#directive", "@GROOVE go chromatic")
+                page.press("#directive", "Enter")
+                expect(groove.locator(".fallback")).to_have_text("(fallback)", timeout=20_000)
+                expect(groove.locator(".light")).to_have_class(re.compile("error"))
+                expect(groove.locator(".pattern")).to_have_text(good["bass"])
+                expect(page.locator(".msg .note")).to_contain_text("[invalid pattern — playing last known pattern]")
+                page.screenshot(path=str(ARTIFACTS / "4-fallback.png"))
+                page.click("#stop")
+                expect(page.locator("#start")).to_be_enabled(timeout=20_000)
+            finally:
+                browser.close()

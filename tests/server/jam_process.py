@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 @contextlib.contextmanager
-def jam_server(*args: str, cwd: Path | None = None) -> Iterator[str]:
+def jam_server(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
     """Run the jam server on a free loopback port; yields its URL; stops it after."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "bandstand", "jam", "--no-browser", "--port", "0", *args],
@@ -21,6 +21,7 @@ def jam_server(*args: str, cwd: Path | None = None) -> Iterator[str]:
         stderr=subprocess.PIPE,
         text=True,
         cwd=cwd,
+        env={**os.environ, **(env or {})},
         start_new_session=True,
     )
     try:
