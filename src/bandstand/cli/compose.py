@@ -26,6 +26,9 @@ sessions_app = typer.Typer(add_completion=False, rich_markup_mode=None, no_args_
                            help="List or clean compose sessions.")
 
 STAGES = ("intent", "harmony", "arrangement", "parts", "sound", "assembly", "validation", "output")
+RUNNING = {1: "reading the prompt", 2: "choosing chords", 3: "laying out sections", 4: "playing the parts",
+           5: "picking sounds", 6: "assembling the multitrack", 7: "listening back",
+           8: "writing files, rendering audio and piano roll"}
 EXIT = {"completed": 0, "completed_partial": 0, "paused": 0, "failed": 1, "cancelled": 130}
 
 
@@ -83,7 +86,8 @@ class Progress:
         with self.lock:
             kind = type(event)
             if kind is ev.StageStarted:
-                self.rows[event.stage] = ("…", "running" if event.attempt == 1 else f"attempt {event.attempt}")
+                doing = RUNNING.get(event.stage, "running")
+                self.rows[event.stage] = ("…", doing if event.attempt == 1 else f"attempt {event.attempt}: {doing}")
             elif kind is ev.StageCompleted:
                 self.rows[event.stage] = ("✓", f"{event.summary}  [dim]{event.duration_ms:.0f} ms[/]")
             elif kind is ev.StageRetry:
