@@ -226,3 +226,21 @@ async def test_anthropic_dropped_stream_is_retried_then_fails(
             await session.send("[[drop]] long reply please")
     assert info.value.retryable and len(anthropic_server.requests) == backend.retries
     await backend.aclose()
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_anthropic_structured_outputs(
+    anthropic_server: AnthropicServer, stream: bool
+) -> None:
+    backend = AnthropicBackend(
+        base_url=anthropic_server.url, api_key="test-key", json_via="output_config", stream=stream
+    )
+    async with Session(backend) as session:
+        verdict = await session.ask("[[say]] plain words", Echo, fallback=Echo(echo="fallback"))
+    body = anthropic_server.requests[0]["body"]
+    assert body["output_config"]["format"]["schema"]["required"] == ["echo"] and "tools" not in body
+    # the server returns JSON that lacks `echo`: repaired on the second turn
+    assert verdict.status == "repaired" and verdict.value.echo.startswith(
+        "Your last reply was not valid"
+    )
+    await backend.aclose()

@@ -38,6 +38,14 @@ def _text(content: Any) -> str:
     return str(content or "")
 
 
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
 def tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
@@ -98,6 +106,9 @@ class AnthropicServer(PeerServer):
             return
         text = rest if "say" in switches else self.reply_for(user, _text(system), len(messages))
         choice = body.get("tool_choice") or {}
+        fmt = ((body.get("output_config") or {}).get("format") or {}).get("type")
+        if fmt == "json_schema" and not _is_json(text):
+            text = json.dumps({"text": text})  # structured outputs always give JSON
         block: dict[str, Any]
         if choice.get("type") == "tool":
             try:

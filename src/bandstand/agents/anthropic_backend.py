@@ -4,8 +4,9 @@ The persona is sent as a system block marked ``cache_control: ephemeral`` so
 the API can cache it across turns (below the model's minimum prefix size
 nothing is cached, silently; `Usage.cache_read_tokens` shows what was). When
 a turn needs JSON, the reply is forced through a tool whose input schema is
-the turn's schema (``tool_choice: {"type": "tool", "name": "reply"}``); the
-tool input is the structured reply. Replies stream (``text_delta`` events).
+the turn's schema (``tool_choice: {"type": "tool", "name": "reply"}``) and
+the tool input is the structured reply; or, with ``json_via="output_config"``,
+structured outputs (``output_config.format``) make the text itself the JSON. Replies stream (``text_delta`` events).
 Requests go through the backend's circuit breaker with retry and backoff; the
 official ``anthropic`` client (the ``llm`` extra) is imported only when used.
 """
@@ -20,7 +21,7 @@ from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Us
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.costs import cost_of, price_for
 from bandstand.agents.remote import call_out, import_client
-from bandstand.errors import TurnFailed
+from bandstand.errors import ConfigError, TurnFailed
 
 REPLY_TOOL = "reply"
 
@@ -39,6 +40,7 @@ class AnthropicBackend:
         max_tokens: int = 1024,
         stream: bool = True,
         cache_persona: bool = True,
+        json_via: str = "tool",
         temperature: float | None = None,
         price: list[float] | None = None,
         request_timeout: float = 120.0,
@@ -53,6 +55,11 @@ class AnthropicBackend:
         self.max_tokens = max_tokens
         self.stream = stream
         self.cache_persona = cache_persona
+        if json_via not in ("tool", "output_config"):
+            raise ConfigError(
+                f"anthropic: json_via must be 'tool' or 'output_config', not {json_via!r}"
+            )
+        self.json_via = json_via
         self.temperature = temperature
         self.price = price
         self.request_timeout = request_timeout
@@ -92,6 +99,7 @@ class AnthropicConversation:
         self.persona = persona
         self.model = str(options.get("model") or backend.model)
         self.max_tokens = int(options.get("max_tokens") or backend.max_tokens)
+        self.json_via = str(options.get("json_via") or backend.json_via)
         self.price = price_for(self.model, options.get("price") or backend.price)
 
     def request(self, request: TurnRequest) -> dict[str, Any]:
@@ -109,7 +117,11 @@ class AnthropicConversation:
             kwargs["system"] = [block]
         if self.backend.temperature is not None:
             kwargs["temperature"] = self.backend.temperature
-        if request.schema is not None:
+        if request.schema is not None and self.json_via == "output_config":
+            kwargs["output_config"] = {
+                "format": {"type": "json_schema", "schema": dict(request.schema)}
+            }
+        elif request.schema is not None:
             kwargs["tools"] = [
                 {
                     "name": REPLY_TOOL,

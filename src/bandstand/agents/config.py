@@ -44,6 +44,7 @@ class AnthropicConfig(_Section):
     max_tokens: int = 1024
     stream: bool = True
     cache_persona: bool = True
+    json_via: str = "tool"
     price: list[float] | None = None
 
 

@@ -57,6 +57,7 @@ def _anthropic(config: AgentsConfig, responder: Responder | None) -> AgentBacken
         max_tokens=c.max_tokens,
         stream=c.stream,
         cache_persona=c.cache_persona,
+        json_via=c.json_via,
         price=c.price,
         retries=b.retries,
         backoff=b.backoff,
