@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bandstand.errors import PatternError, UnknownFunctionError
-from bandstand.patterns import evaluate
+from bandstand.errors import PatternError, PatternParseError, UnknownFunctionError
+from bandstand.patterns import evaluate, mini
 from bandstand.patterns.registry import REGISTRY
 
 
@@ -51,6 +51,30 @@ def test_arrays_numbers_and_arithmetic() -> None:
     same("s('bd').late(1/8)", call("s", "bd").late(0.125))
     same("s('bd').late(-1/8 + 0.25 * 2)", call("s", "bd").late(0.375))
     same("n(-1.5)", call("n", -1.5))
+
+
+def test_string_kinds_follow_the_repl() -> None:
+    same('s("bd sd").fast(2)', call("s", mini("bd sd")).fast(2))
+    same("s(`bd sd`).fast(2)", call("s", mini("bd sd")).fast(2))
+    same("s('bd sd')", call("s", "bd sd"))
+    assert len(evaluate("s('bd sd')").query_arc(0, 1)) == 1
+    same('"c3 e3".note()', mini("c3 e3").note())
+    same('"<0 2>".add("10 20").n()', mini("<0 2>").add(mini("10 20")).n())
+    with pytest.raises(PatternError, match=r"note\(\) needs a value"):
+        evaluate("note()")
+
+
+def test_haps_point_at_their_text_in_the_code() -> None:
+    haps = evaluate('stack(s("bd sd"), note(`c3`))').query_arc(0, 1)
+    assert sorted(h.context for h in haps) == [((9, 11),), ((12, 14),), ((24, 26),)]
+
+
+def test_mini_errors_are_placed_in_the_code() -> None:
+    with pytest.raises(PatternParseError) as info:
+        evaluate('stack(s("bd"),\n  n("0 [1 2"))')
+    assert "in mini-notation" in str(info.value)
+    assert "line 2, column 12" in str(info.value)
+    assert info.value.caret() == '  n("0 [1 2"))\n           ^'
 
 
 def test_variants_and_constants() -> None:

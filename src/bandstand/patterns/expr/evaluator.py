@@ -260,7 +260,13 @@ class Evaluator:
         self, node: ast.Call, scope: Scope, function: str = "", entry: Any = None
     ) -> list[Any]:
         """Evaluate the arguments of a call to `function` (the name as written)."""
-        if entry is not None and entry.kind == "control" and not node.args:
+        # `s()` is a mistake, but `"bd sd".s()` sets the control from the pattern's values.
+        if (
+            entry is not None
+            and entry.kind == "control"
+            and not node.args
+            and isinstance(node.callee, ast.Name)
+        ):
             raise eval_error(
                 self.source, node.pos, f'{function}() needs a value, e.g. {function}("…")'
             )
