@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
@@ -189,6 +189,7 @@ def _parses(symbol: str) -> Chord | None:
         return None
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(symbols())
 def test_parse_format_parse_is_the_same_chord(symbol: str) -> None:
     chord = _parses(symbol)
@@ -201,6 +202,7 @@ def test_parse_format_parse_is_the_same_chord(symbol: str) -> None:
     assert format_chord(again) == format_chord(chord)
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(symbols(), st.integers(-11, 11))
 def test_transposition_moves_every_pitch_class(symbol: str, semitones: int) -> None:
     chord = _parses(symbol)

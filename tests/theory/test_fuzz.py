@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
@@ -35,6 +35,7 @@ PARSERS: dict[str, Callable[[str], object]] = {
 
 
 @pytest.mark.parametrize("name", sorted(PARSERS))
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(text=texts)
 def test_parsers_fail_only_with_a_positioned_theory_error(name: str, text: str) -> None:
     try:

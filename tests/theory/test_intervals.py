@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
@@ -62,6 +62,7 @@ def test_transpose(note: str, interval: str | int, out: str) -> None:
     assert transpose(note, interval) == out
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.integers(0, 127), st.integers(-36, 36))
 def test_transpose_midi_adds_semitones(midi: int, semitones: int) -> None:
     assert transpose_midi(midi, semitones) == midi + semitones
@@ -72,6 +73,7 @@ names = st.sampled_from(["P1", "m2", "M2", "m3", "M3", "P4", "A4", "d5", "P5", "
 notes = st.builds(lambda letter, acc, octave: f"{letter}{acc}{octave}", st.sampled_from("CDEFGAB"), st.sampled_from(["", "#", "b"]), st.integers(1, 7))
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(notes, names)
 def test_spelled_transposition_matches_semitones_and_letters(note: str, name: str) -> None:
     out = transpose(note, name)
@@ -81,17 +83,20 @@ def test_spelled_transposition_matches_semitones_and_letters(note: str, name: st
     assert interval_between(note, out) == interval
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(notes, names, names)
 def test_transposition_composes(note: str, a: str, b: str) -> None:
     both = parse_interval(a) + parse_interval(b)
     assert transpose(transpose(note, a), b) == transpose(note, both)
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(notes, names)
 def test_transposing_up_then_down_is_identity(note: str, name: str) -> None:
     assert transpose(transpose(note, name), -parse_interval(name)) == note
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(names)
 def test_inversions_add_up_to_an_octave(name: str) -> None:
     interval = parse_interval(name).simple

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
@@ -80,11 +80,13 @@ def test_spell_pitch_class(pc: int, key: str, name: str) -> None:
     assert spell_pitch_class(pc, parse_key(key)) == name
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.integers(min_value=0, max_value=127))
 def test_midi_round_trips_through_its_name(midi: int) -> None:
     assert note_to_midi(midi_to_note(midi)) == midi
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(
     st.integers(min_value=0, max_value=127),
     st.sampled_from(["C", "G", "D", "A", "E", "B", "F#", "C#", "F", "Bb", "Eb", "Ab", "Db", "Gb", "Cb"]),
@@ -96,6 +98,7 @@ def test_midi_round_trips_through_a_key_spelling(midi: int, tonic: str, mode: st
     assert pitch_class(name) == midi % 12
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.integers(min_value=-1, max_value=9), st.sampled_from("CDEFGAB"), st.sampled_from(["", "#", "b", "x", "bb"]))
 def test_spelled_names_round_trip(octave: int, letter: str, accidental: str) -> None:
     name = f"{letter}{accidental}{octave}"
@@ -104,6 +107,7 @@ def test_spelled_names_round_trip(octave: int, letter: str, accidental: str) -> 
     assert parsed.name == name.replace("x", "##")
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.sampled_from(["C", "G", "D", "A", "E", "B", "F#", "F", "Bb", "Eb", "Ab", "Db", "Gb"]), st.sampled_from(KEY_MODES))
 def test_a_key_spells_each_letter_once_in_its_scale(tonic: str, mode: str) -> None:
     key = parse_key(f"{tonic} {mode}")

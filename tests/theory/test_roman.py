@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
@@ -112,6 +112,7 @@ NUMERALS = ["I", "ii", "iii", "IV", "V", "vi", "vii°", "V7", "ii7", "viiø7", "
 KEYS = ["C major", "G major", "Eb major", "F# major", "A minor", "C minor", "F# minor", "Bb minor"]
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.sampled_from(NUMERALS), st.sampled_from(KEYS))
 def test_figures_round_trip_through_analysis(figure: str, key: str) -> None:
     chord = roman_to_chord(figure, key)
@@ -120,6 +121,7 @@ def test_figures_round_trip_through_analysis(figure: str, key: str) -> None:
     assert again.bass == chord.bass
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.sampled_from(NUMERALS), st.sampled_from(KEYS), st.integers(1, 11))
 def test_transposing_the_key_transposes_the_chord(figure: str, key: str, semitones: int) -> None:
     k = parse_key(key)

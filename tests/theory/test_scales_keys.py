@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
@@ -138,6 +138,7 @@ def test_degree_chords() -> None:
 tonics = st.sampled_from(["C", "G", "D", "A", "E", "B", "F#", "C#", "F", "Bb", "Eb", "Ab", "Db", "Gb"])
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(tonics)
 def test_relative_keys_share_their_notes_and_signature(tonic: str) -> None:
     major = parse_key(f"{tonic} major")
@@ -147,6 +148,7 @@ def test_relative_keys_share_their_notes_and_signature(tonic: str) -> None:
     assert minor.relative() == major
 
 
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(tonics, st.sampled_from(KEY_MODES))
 def test_signature_counts_the_accidentals_of_the_key(tonic: str, mode: str) -> None:
     key = parse_key(f"{tonic} {mode}")
