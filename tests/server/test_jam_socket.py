@@ -72,3 +72,27 @@ async def test_a_jam_over_the_websocket(url: str) -> None:
         await _until(socket, lambda m: m["type"] == "jam_state_update" and not m["running"], seen)
     sequence = [m["seq"] for m in seen if m["type"] != "error"]
     assert sequence == sorted(sequence)
+
+
+async def test_the_last_jam_can_be_downloaded(url: str, tmp_path) -> None:
+    import mido
+
+    ws_url = url.replace("http://", "ws://") + "ws/jam"
+    seen: list[dict[str, Any]] = []
+    async with websockets.connect(ws_url) as socket:
+        await socket.recv()
+        await socket.send(json.dumps({"type": "start_jam", "members": ["BEAT", "GROOVE"]}))
+        await _until(socket, lambda m: m["type"] == "events" and m["cycle"] >= 1, seen)
+        await socket.send(json.dumps({"type": "stop_jam"}))
+        await _until(socket, lambda m: m["type"] == "jam_state_update" and not m["running"], seen)
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        midi = await client.get("api/recording/jam.mid")
+        assert midi.status_code == 200 and midi.headers["content-type"] == "audio/midi"
+        (tmp_path / "jam.mid").write_bytes(midi.content)
+        names = {t.name.split()[0] for t in mido.MidiFile(tmp_path / "jam.mid").tracks if t.name}
+        assert {"BEAT", "GROOVE"} <= names
+        rounds = (await client.get("api/recording/rounds.jsonl")).text.splitlines()
+        assert json.loads(rounds[0])["round"] == 1 and set(json.loads(rounds[0])["members"]) == {"BEAT", "GROOVE"}
+        wav = await client.get("api/recording/jam.wav")
+        assert wav.status_code == 200 and wav.content[:4] == b"RIFF"
+        assert (await client.get("api/recording/secrets.txt")).status_code == 404

@@ -6,20 +6,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import tempfile
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.background import BackgroundTask
 
 from bandstand.errors import UserError
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.persona import Persona
 from bandstand.protocol import jam_registry
 from bandstand.server.hub import JamHub
+
+
+RECORDING_FILES = {
+    "jam.mid": "audio/midi",
+    "jam.wav": "audio/wav",
+    "transcript.md": "text/markdown; charset=utf-8",
+    "rounds.jsonl": "application/jsonl",
+}
 
 
 def web_root() -> Path:
@@ -62,6 +73,24 @@ def create_app(
     @app.get("/api/state")
     async def state() -> JSONResponse:
         return JSONResponse(hub_box["hub"].engine.state().model_dump(mode="json"))
+
+    @app.get("/api/recording/{name}")
+    async def recording(name: str) -> FileResponse:
+        """The last jam's recording: jam.mid, jam.wav, transcript.md or rounds.jsonl."""
+        if name not in RECORDING_FILES:
+            raise HTTPException(404, f"no such recording file {name!r}; one of {', '.join(RECORDING_FILES)}")
+        hub = hub_box["hub"]
+        if hub.transport is None or not hub.transport.played:
+            raise HTTPException(404, "nothing recorded yet: start a jam first")
+        from bandstand.jam.recording import export
+
+        folder = Path(tempfile.mkdtemp(prefix="bandstand-jam-"))
+        played = list(hub.transport.played)
+        await asyncio.to_thread(export, hub.engine, played, folder, wav=name == "jam.wav")
+        return FileResponse(
+            folder / name, media_type=RECORDING_FILES[name], filename=name,
+            background=BackgroundTask(shutil.rmtree, folder, ignore_errors=True),
+        )
 
     @app.websocket("/ws/jam")
     async def jam_socket(socket: WebSocket) -> None:

@@ -31,6 +31,7 @@ const HANDLERS = {
       if (!m.running) audio.stop();
     }
     $("now-label").textContent = m.running ? "Now playing" : "Stopped — last combined pattern";
+    $("downloads").hidden = m.round === 0;
     state.jam = m;
     for (const member of m.members) state.members[member.name] = member;
     renderBand(); renderContext(m.context, []); renderLayers(m.layers);
