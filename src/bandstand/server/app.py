@@ -24,7 +24,6 @@ from bandstand.jam.persona import Persona
 from bandstand.protocol import jam_registry
 from bandstand.server.hub import JamHub
 
-
 RECORDING_FILES = {
     "jam.mid": "audio/midi",
     "jam.wav": "audio/wav",
