@@ -219,17 +219,20 @@ class Session:
         return asyncio.get_running_loop().create_future()
 
     async def _submit(self, pending: _Pending) -> Any:
-        if self.ended:
-            raise AgentError(
-                f"session {self.name} has ended ({self.state.value})", session=self.name
-            )
-        if self._worker is None:
-            await self.start()
         if self.ended or self._ending is not None:
             raise AgentError(
                 f"session {self.name} has ended ({self.state.value})", session=self.name
             )
+        # queued before any await: the order of calls is the order of turns, even while starting
         self._queue.put_nowait(pending)
+        if self._worker is None:
+            try:
+                await self.start()
+            except BaseException:
+                if pending.future.done() and not pending.future.cancelled():
+                    pending.future.exception()  # the start error is the one the caller sees
+                pending.future.cancel()
+                raise
         return await pending.future
 
     async def _do_start(self) -> None:
