@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 DEFAULT_GENRE = "hip-hop"
+LOW_ENERGY = 0.5
 
 # A structure hint that names a drum feel overrides the blended genre's drums.
 _DRUM_HINTS = {
@@ -63,8 +64,10 @@ def _rhythm_donor(genres: list[GenreTraits], bpm: float) -> GenreTraits:
 
 def primary_genre(intent: Intent) -> GenreTraits:
     """The blended traits the generators play: harmony, chords, lead colour from the first
-    genre; drums, bass, comping, lead style, swing and form from the genre that owns the
-    tempo; dials from the intent; a drum-feel structure hint wins over both."""
+    genre; drums, bass, comping, lead style and swing from the genre that owns the tempo;
+    the form from the tempo's genre too unless the song is low-energy, when the first
+    genre's (song) form fits better than a club form; dials from the intent; a drum-feel
+    structure hint wins over both."""
     genres = [GENRE_BY_NAME[g] for g in intent.genre if g in GENRE_BY_NAME]
     if not genres:
         genres = [GENRE_BY_NAME[DEFAULT_GENRE]]
@@ -89,7 +92,7 @@ def primary_genre(intent: Intent) -> GenreTraits:
         lead_style=rhythm.lead_style,
         instrumentation=tuple(programs.items()),
         dials=dials,
-        form=rhythm.form,
+        form=harmony.form if (intent.energy is not None and intent.energy < LOW_ENERGY) else rhythm.form,
         energy=round((harmony.energy + rhythm.energy) / 2, 3),
         electronic=round((harmony.electronic + rhythm.electronic) / 2, 3),
     )
