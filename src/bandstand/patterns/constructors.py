@@ -1,0 +1,207 @@
+"""Pattern constructors: pure values, silence, stacks and concatenations.
+
+`pure` plays a value once per cycle; `stack` plays patterns at once;
+`slowcat` plays one per cycle in turn (each keeping its own cycle count);
+`fastcat`/`sequence` squeeze them into one cycle; `stepcat` gives each a share
+of the cycle proportional to its steps. Lists inside arguments are sequences.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from gmpy2 import mpq
+
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.pattern import Controls, Pattern, time_lcm
+from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
+
+__all__ = [
+    "fastcat",
+    "flatten_haps",
+    "gap",
+    "is_pattern",
+    "nothing",
+    "pure",
+    "reify",
+    "sequence",
+    "sequence_p",
+    "silence",
+    "slowcat",
+    "slowcat_prime",
+    "stack",
+    "steady",
+    "stepcat",
+]
+
+def is_pattern(x: Any) -> bool:
+    return isinstance(x, Pattern)
+
+
+def gap(steps: Any) -> Pattern:
+    return Pattern(lambda span, ctl: [], steps)
+
+
+silence = gap(1)
+nothing = gap(0)
+
+
+def pure(value: Any) -> Pattern:
+    """`value` once per cycle, with the cycle as its whole."""
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        b, e = span.begin, span.end
+        fb = math.floor(b)
+        if b == e or e <= fb + 1:
+            s = mpq(fb)
+            return [Hap(TimeSpan(s, s + 1), span, value)]
+        out = []
+        for sub in span.span_cycles():
+            s = mpq(math.floor(sub.begin))
+            out.append(Hap(TimeSpan(s, s + 1), sub, value))
+        return out
+
+    result = Pattern(q, 1)
+    result._pure = value
+    return result
+
+
+def steady(value: Any) -> Pattern:
+    """`value` continuously (no whole)."""
+    return Pattern(lambda span, ctl: [Hap(None, span, value)])
+
+
+def reify(x: Any) -> Pattern:
+    """A pattern as is; anything else as `pure(x)` (strings stay plain, as in Strudel)."""
+    if isinstance(x, Pattern):
+        return x
+    return pure(x)
+
+
+def _seq_arg(x: Any) -> Pattern:
+    return sequence(*x) if isinstance(x, list) else reify(x)
+
+
+def stack(*pats: Any) -> Pattern:
+    """Play the patterns at once."""
+    ps = [_seq_arg(p) for p in pats]
+    queries = [p.query for p in ps]
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        out: list[Hap] = []
+        for query in queries:
+            out.extend(query(span, ctl))
+        return out
+
+    return Pattern(q, time_lcm(*(p.steps for p in ps)))
+
+
+def slowcat(*pats: Any) -> Pattern:
+    """One pattern per cycle, in turn; each keeps its own cycle count."""
+    ps = [fastcat(*p) if isinstance(p, list) else reify(p) for p in pats]
+    if len(ps) == 1:
+        return ps[0]
+    n = len(ps)
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        if n == 0:
+            return []
+        cyc = math.floor(span.begin)
+        pat: Pattern = ps[cyc % n]
+        offset = mpq(cyc - math.floor(span.begin / n))
+        if offset == 0:
+            return pat.query(span, ctl)
+        out = []
+        for h in pat.query(TimeSpan(span.begin - offset, span.end - offset), ctl):
+            w = h.whole
+            p = h.part
+            out.append(
+                Hap(
+                    None if w is None else TimeSpan(w.begin + offset, w.end + offset),
+                    TimeSpan(p.begin + offset, p.end + offset),
+                    h.value,
+                    h.context,
+                )
+            )
+        return out
+
+    return Pattern(q).split_queries().set_steps(time_lcm(*(p.steps for p in ps)))
+
+
+def slowcat_prime(*pats: Any) -> Pattern:
+    """Like slowcat, but each pattern is queried at the global cycle (no offset)."""
+    ps = [reify(p) for p in pats]
+    n = len(ps)
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        cyc = math.floor(span.begin)
+        if n == 0 or (cyc < 0 and cyc % n):
+            return []  # JavaScript's % keeps the sign: negative cycles index nothing
+        pat: Pattern = ps[cyc % n]
+        return pat.query(span, ctl)
+
+    return Pattern(q).split_queries()
+
+
+def fastcat(*pats: Any) -> Pattern:
+    """The patterns squeezed into one cycle each in turn."""
+    result = slowcat(*pats)
+    if len(pats) > 1:
+        result = result._fast(len(pats))
+        result.steps = mpq(len(pats))
+    return result
+
+
+def sequence(*pats: Any) -> Pattern:
+    return fastcat(*pats)
+
+
+def stepcat(*timepats: Any) -> Pattern:
+    """Concatenate patterns, each taking a share of the cycle proportional to its steps.
+
+    Each argument is a pattern (its steps, default 1) or a `[steps, pattern]` pair.
+    """
+    if not timepats:
+        return nothing
+    pairs: list[list[Any]] = []
+    for x in timepats:
+        if isinstance(x, (list, tuple)):
+            pairs.append([None if x[0] is None else to_time(x[0]), x[1]])
+        else:
+            p = reify(x)
+            pairs.append([p.steps if p.steps is not None else ONE, p])
+    if len(pairs) == 1:
+        only = reify(pairs[0][1])
+        return only.with_steps(lambda _t: pairs[0][0])
+    total = sum((p[0] for p in pairs), ZERO)
+    begin = ZERO
+    parts = []
+    for time, pat in pairs:
+        if time == 0:
+            continue
+        end = begin + time
+        parts.append(reify(pat)._compress(begin / total, end / total))
+        begin = end
+    result = stack(*parts)
+    result.steps = total
+    return result
+
+
+def sequence_p(pats: Sequence[Pattern]) -> Pattern:
+    """A pattern of lists, one element from each pattern."""
+    def appender(pat: Pattern) -> Callable[[list[Any]], Pattern]:
+        return lambda lst: pat.fmap(lambda v: [*lst, v])
+
+    result = pure([])
+    for pat in pats:
+        result = result.bind(appender(pat))
+    return result
+
+
+def flatten_haps(groups: Iterable[list[Hap]]) -> list[Hap]:
+    out: list[Hap] = []
+    for g in groups:
+        out.extend(g)
+    return out
