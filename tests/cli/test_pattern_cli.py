@@ -61,12 +61,12 @@ def test_show_draws_a_grid_per_cycle(capsys: pytest.CaptureFixture[str]) -> None
     assert out == [
         "cycle 0 (4 steps)",
         "  bd       |xxxx|",
-        "  piano c3 |x---|",
         "  sd       |..x.|",
+        "  piano c3 |x---|",
         "cycle 1 (4 steps)",
         "  bd       |xxxx|",
-        "  piano e3 |x---|",
         "  sd       |..x.|",
+        "  piano e3 |x---|",
     ]
 
 

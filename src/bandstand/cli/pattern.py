@@ -133,6 +133,8 @@ def _is_drum(value: Any) -> bool:
 
 def _grid(pattern: Any, cycle: int) -> list[str]:
     """One cycle as rows of steps: 'x' an onset, '-' a held note, '.' nothing."""
+    from bandstand.patterns.to_score import value_pitch
+
     haps = [h for h in pattern.query_arc(cycle, cycle + 1) if h.whole is not None]
     if not haps:
         return [f"cycle {cycle}: (silence)"]
@@ -143,8 +145,14 @@ def _grid(pattern: Any, cycle: int) -> list[str]:
     quantized = steps > MAX_GRID_STEPS
     steps = min(steps, MAX_GRID_STEPS)
     rows: dict[str, list[str]] = {}
+    order: dict[str, tuple[float, str]] = {}
     for h in haps:
-        row = rows.setdefault(_label(h.value), ["."] * steps)
+        label = _label(h.value)
+        row = rows.setdefault(label, ["."] * steps)
+        if label not in order:
+            # Unpitched rows first by name, then pitched rows high to low, like a piano roll.
+            pitch = value_pitch(h.value)
+            order[label] = (-math.inf if pitch is None else -pitch, label)
         first = math.floor((as_fraction(h.part.begin) - cycle) * steps)
         if not _is_drum(h.value):
             last = max(first + 1, math.ceil((as_fraction(h.part.end) - cycle) * steps))
@@ -156,7 +164,10 @@ def _grid(pattern: Any, cycle: int) -> list[str]:
     width = max(len(label) for label in rows)
     note = ", quantized" if quantized else ""
     lines = [f"cycle {cycle} ({steps} steps{note})"]
-    lines += [f"  {label.ljust(width)} |{''.join(cells)}|" for label, cells in sorted(rows.items())]
+    lines += [
+        f"  {label.ljust(width)} |{''.join(rows[label])}|"
+        for label in sorted(rows, key=order.__getitem__)
+    ]
     return lines
 
 
