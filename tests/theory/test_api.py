@@ -23,6 +23,7 @@ def test_exports_are_pinned() -> None:
         "Scale",
         "analyse_chord",
         "chord_from_notes",
+        "chord_from_pitches",
         "detect_key",
         "format_chord",
         "get_scale",

@@ -24,6 +24,7 @@ from bandstand.theory._intervals import (
 )
 from bandstand.theory._keys import KEY_MODES, Key, parse_key
 from bandstand.theory._notes import NoteName, note_to_midi, parse_note_name, pitch_class
+from bandstand.theory._recognise import chord_from_pitches
 from bandstand.theory._roman import (
     RomanFigure,
     RomanNumeral,
@@ -52,6 +53,7 @@ __all__ = [
     "Scale",
     "analyse_chord",
     "chord_from_notes",
+    "chord_from_pitches",
     "detect_key",
     "format_chord",
     "get_scale",
