@@ -25,6 +25,10 @@ def test_eight_processes_claim_500_tasks_exactly_once(board: Board, board_url: s
     for task_id in ids:
         board.create_task(task_id)
     procs = [spawn("claim-all", board_url, f"m-{n}", str(tmp_path / f"claimed-{n}")) for n in range(8)]
+    while len(list(tmp_path.glob("*.ready"))) < 8:  # every claimer connected and waiting
+        time.sleep(0.01)
+    for n in range(8):
+        (tmp_path / f"claimed-{n}.go").touch()
     assert [p.wait(timeout=120) for p in procs] == [0] * 8
     claimed = [line for n in range(8) for line in (tmp_path / f"claimed-{n}").read_text().split("\n") if line]
     assert sorted(claimed) == ids  # all claimed, none twice

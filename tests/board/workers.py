@@ -1,6 +1,7 @@
 """Worker processes for the concurrency and fault tests (run with `python -m`).
 
     python -m tests.board.workers claim-all URL SESSION OUT      claim until none is left; write claimed ids to OUT
+                                                                 (starts when OUT.go exists, after writing OUT.ready)
     python -m tests.board.workers claim-one URL SESSION TASK     try one claim; exit 0 won, 1 blocked
     python -m tests.board.workers post URL SESSION N             post N messages
     python -m tests.board.workers work URL SESSION TASK WORKDIR  claim, log a step, heartbeat forever (to be killed)
@@ -20,10 +21,14 @@ def main(argv: list[str]) -> int:
     cmd, url, session, *rest = argv
     board = Board.open(url, migrate=False, workdir=rest[-1] if cmd == "work" else ".")
     if cmd == "claim-all":
+        out = Path(rest[0])
+        out.with_suffix(".ready").touch()
+        while not out.with_suffix(".go").exists():
+            time.sleep(0.001)
         claimed = []
         while (result := board.claim_next(session)) is not None:
             claimed.append(result.task_id)
-        Path(rest[0]).write_text("\n".join(claimed))
+        out.write_text("\n".join(claimed))
         return 0
     if cmd == "claim-one":
         return 0 if board.claim(rest[0], session).claimed else 1

@@ -345,17 +345,14 @@ class Board:
 
     def claim_next(self, session_id: str) -> ClaimResult | None:
         """Claim the first watching task, skipping ones other claimers hold; None if none is left."""
-        now = self._now()
-        with self.store.transaction(write=True) as tx:
-            row = tx.one("next_claimable")
-            if row is None:
-                return None
-            worked_by = successor(row["task_id"], row["worked_by"])
-            won = tx.run("claim", task_id=row["task_id"], session_id=session_id, worked_by=worked_by, now=now,
-                         expected_state=row["state"], expected_worked_by=row["worked_by"])
-        if won == 1:
-            return ClaimResult(True, row["task_id"], worked_by)
-        return self.claim_next(session_id)
+        while True:
+            with self.store.transaction(write=True) as tx:
+                row = tx.one("claim_next", session_id=session_id, now=self._now())
+                if row is not None:
+                    return ClaimResult(True, row["task_id"], row["worked_by"])
+                if tx.one("next_claimable") is None:
+                    return None
+            # a watching task exists but another claimer took ours between the two reads: try again
 
     def _write_fallback(self, task_id: str, session_id: str, reason: str) -> str:
         fallback_id = f"fallback-{session_id}"

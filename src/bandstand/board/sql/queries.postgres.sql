@@ -23,6 +23,20 @@ WHERE state = 'watching' AND task_id <> 'task-00'
 ORDER BY task_id LIMIT 1
 FOR UPDATE SKIP LOCKED;
 
+-- name: claim_next
+-- Claim the first watching task in one statement. A watching task has never
+-- been claimed, so its worker is the first of the succession.
+UPDATE orchestration_tasks
+SET state = 'working', session_id = :session_id, worked_by = 'musician-' || task_id, started_at = :now,
+    last_heartbeat = :now, retry_count = 0, updated_at = :now
+WHERE task_id = (
+  SELECT task_id FROM orchestration_tasks
+  WHERE state = 'watching' AND task_id <> 'task-00'
+  ORDER BY task_id LIMIT 1
+  FOR UPDATE SKIP LOCKED
+) AND state = 'watching'
+RETURNING task_id, worked_by;
+
 -- name: claim
 -- The guarded claim: only from a claimable state, and only if nobody moved the
 -- task since we read it (same state and worked_by).
