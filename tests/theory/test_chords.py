@@ -218,3 +218,18 @@ def test_most_generated_symbols_parse() -> None:
     # guards the property tests above against vacuously skipping everything
     ok = sum(_parses(f"{r}{'' if b == 'maj' else b}") is not None for r in ROOTS for b in BASE_SUFFIXES)
     assert ok == len(ROOTS) * len(BASE_SUFFIXES)
+
+
+TONES = ["3m", "3M", "2M", "4P", "5d", "5P", "5A", "6M", "7d", "7m", "7M", "9m", "9M", "9A", "11P", "11A", "13m", "13M"]
+
+
+@settings(deadline=None)  # the machine may be busy: no per-example time limit
+@given(st.sampled_from(ROOTS), st.sets(st.sampled_from(TONES), min_size=1, max_size=6))
+def test_any_named_tone_set_formats_to_a_symbol_with_exactly_those_tones(root: str, tones: set[str]) -> None:
+    from bandstand.theory import make_chord, parse_note_name
+
+    try:
+        chord = make_chord(parse_note_name(root), frozenset({"1P", *tones}))
+    except TheoryError:
+        return
+    assert set(parse_chord(format_chord(chord)).tones) == {"1P", *tones}
