@@ -50,6 +50,22 @@ def strudel_query(jobs: list[dict[str, Any]], timeout: float = 240) -> list[dict
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
 
+def strudel_steps(codes: list[str], timeout: float = 240) -> list[str | None]:
+    """Strudel's step count (``_steps``) of each pattern, as "n/d", None, or "error"."""
+    proc = subprocess.run(
+        ["node", "--import", "./register.mjs", "steps.mjs"],
+        input=json.dumps(codes),
+        capture_output=True,
+        text=True,
+        cwd=STRUDEL_DIR,
+        timeout=timeout,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"node steps.mjs failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
 def _frac(t: Any) -> str:
     f = Fraction(t)
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

@@ -212,8 +212,9 @@ def within(a: Any, b: Any, func: PatFunc, pat: Pattern) -> Pattern:
         t = h.whole.begin  # type: ignore[union-attr]
         return float(t - math.floor(t))
 
-    inside_ = pat.filter_haps(lambda h: a <= pos(h) <= b)
-    outside_ = pat.filter_haps(lambda h: pos(h) < a or pos(h) > b)
+    # Strudel filters with `filter` (withHaps), which keeps the step count
+    inside_ = pat.with_haps(lambda haps, _s, _c: [h for h in haps if a <= pos(h) <= b])
+    outside_ = pat.with_haps(lambda haps, _s, _c: [h for h in haps if pos(h) < a or pos(h) > b])
     return stack(reify(func(inside_)), outside_)
 
 
