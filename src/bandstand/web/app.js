@@ -146,7 +146,8 @@ function completeMention(name) {
 function tickProgress() {
   const jam = state.jam;
   let pct = 0;
-  if (jam?.running && jam.autopilot) pct = Math.min(100, ((performance.now() - state.lastRoundAt) / 1000 / jam.autopilot_interval) * 100);
+  // the autopilot ticks every interval; a skipped tick simply starts the next period
+  if (jam?.running && jam.autopilot) pct = ((((performance.now() - state.lastRoundAt) / 1000) % jam.autopilot_interval) / jam.autopilot_interval) * 100;
   $("progress-bar").style.width = `${pct}%`;
   requestAnimationFrame(tickProgress);
 }
