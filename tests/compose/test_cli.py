@@ -162,3 +162,9 @@ def test_help_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for flag in ("--bars", "--seed", "--parts", "--out", "--approve", "--skip", "--yes", "--json"):
         assert flag in out
+
+
+def test_sessions_without_a_subcommand_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["sessions"]) == 0
+    out = capsys.readouterr().out
+    assert "list" in out and "clean" in out

@@ -22,8 +22,7 @@ import typer
 
 compose_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 resume_app = typer.Typer(add_completion=False, rich_markup_mode=None)
-sessions_app = typer.Typer(add_completion=False, rich_markup_mode=None, no_args_is_help=True,
-                           help="List or clean compose sessions.")
+sessions_app = typer.Typer(add_completion=False, rich_markup_mode=None, help="List or clean compose sessions.")
 
 STAGES = ("intent", "harmony", "arrangement", "parts", "sound", "assembly", "validation", "output")
 RUNNING = {1: "reading the prompt", 2: "choosing chords", 3: "laying out sections", 4: "playing the parts",
@@ -271,6 +270,14 @@ def resume(
             pipeline.reject()
         result = pipeline.run()
     _finish(result, as_json, progress)
+
+
+@sessions_app.callback(invoke_without_command=True)
+def sessions(ctx: typer.Context) -> None:
+    """List or clean compose sessions."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
 
 
 @sessions_app.command("list")
