@@ -18,6 +18,7 @@ from bandstand.compose.harmony.dial import (
     apply_dial,
     diatonicize,
     numeral_case,
+    simplify,
     tension,
 )
 from bandstand.compose.harmony.file import progression_file
@@ -85,6 +86,8 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
         slots[0] = Slot(numeral_case("I", quality), 0, quality)
     scale_pcs = tuple(scale.pitch_classes)
     tonic = scale.tonic_pc
+    if dial < 0.15:
+        slots = simplify(slots)
     # A mode's own chords (dorian's IV, mixolydian's bVII …) replace what leaves it,
     # always at the bottom of the dial and for modal keys while the dial is low.
     if family != "blues" and (dial < 0.15 or (dial < 0.5 and mode not in ("major", "minor"))):

@@ -100,13 +100,16 @@ def diatonicize(slots: list[Slot], scale: tuple[int, ...], chord_pcs: list[froze
     return out
 
 
+def simplify(slots: list[Slot]) -> list[Slot]:
+    """Extensions stripped to plain triads and sevenths (the bottom of the dial)."""
+    return [replace(s, quality=SIMPLER.get(s.quality, s.quality)) for s in slots]
+
+
 def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: random.Random) -> list[Slot]:
     """The progression coloured by the harmonic dial (see the module docstring)."""
     out = list(slots)
     major = mode in MAJOR_MODES
     n = len(out)
-    if dial < 0.15:
-        out = [replace(s, quality=SIMPLER.get(s.quality, s.quality)) for s in out]
     if dial >= 0.25 and n >= 3:
         i = rng.choice(_colourable(out))
         pool = BORROW_TRAP if family == "trap" and not major else BORROW_MAJOR if major else BORROW_MINOR
