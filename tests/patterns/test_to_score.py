@@ -121,6 +121,10 @@ def test_bad_arguments() -> None:
         ("square", "synth", 80),
         ("piano", "instrument", 0),
         ("gm_electric_guitar_clean", "instrument", 27),
+        ("bass1", "instrument", 33),
+        ("recorder_alto", "instrument", 74),
+        ("organ_4inch", "instrument", 16),
+        ("misc", "drum", 75),
     ],
 )
 def test_sound_table(name: str, kind: str, number: int) -> None:
@@ -131,6 +135,8 @@ def test_sound_table(name: str, kind: str, number: int) -> None:
 
 def test_unknown_sounds_and_value_helpers() -> None:
     assert lookup_sound("nonsense") is None
+    assert lookup_sound("bd2") is None  # drums have no numbered variants: s("bd:2") picks a sample
+    assert lookup_sound("x_nonsense") is None
     assert lookup_sound("gm_nonsense_thing") is None
     assert value_pitch({"note": "a4"}) == 69
     assert value_pitch({"s": "bd"}) is None
@@ -138,3 +144,10 @@ def test_unknown_sounds_and_value_helpers() -> None:
     assert value_pitch("bd") is None
     assert value_velocity({"gain": 5}) == 127
     assert value_velocity({}) == round(127 * 0.9)
+
+
+def test_n_with_scale_becomes_notes() -> None:
+    song = pattern_to_song(evaluate('n("0 2 4 7").scale("C:minor").s("piano")'), 1)
+    assert [n.pitch for n in song.tracks[0].notes] == [48, 51, 55, 60]
+    song = pattern_to_song(evaluate('n("0 1").scale("A4:major").s("piano")'), 1)
+    assert [n.pitch for n in song.tracks[0].notes] == [69, 71]

@@ -31,9 +31,9 @@ SoundKind = Literal["drum", "synth", "instrument"]
 DRUM_SOUNDS: Final = (
     "bd", "sd", "hh", "oh", "cp", "rim", "lt", "mt", "ht", "cr", "rd", "cb", "sh", "tb", "perc",
     "kick", "snare", "clap", "hihat", "openhat", "crash", "ride", "tom", "cowbell", "shaker",
-    "tambourine",
+    "tambourine", "misc", "brk",
 )  # fmt: skip
-_DRUM_EXTRA: Final = {"sh": "shaker", "tb": "tambourine"}
+_DRUM_EXTRA: Final = {"sh": "shaker", "tb": "tambourine", "misc": "perc", "brk": "kick"}
 
 # superdough's oscillators and noises → the GM program that sounds closest.
 SYNTH_SOUNDS: Final[dict[str, str]] = {
@@ -61,6 +61,8 @@ INSTRUMENT_SOUNDS: Final[dict[str, str]] = {
     "flute": "Flute", "recorder": "Recorder", "panflute": "Pan Flute", "ocarina": "Ocarina",
     "lead": "Lead 2 (sawtooth)", "pad": "Pad 2 (warm)", "sitar": "Sitar", "banjo": "Banjo",
     "koto": "Koto", "kalimba": "Kalimba", "steeldrums": "Steel Drums",
+    "tubularbells": "Tubular Bells", "pipeorgan": "Church Organ", "psaltery": "Dulcimer",
+    "dulcimer": "Dulcimer",
 }  # fmt: skip
 
 DEFAULT_SOUND: Final = "triangle"  # superdough plays notes without `s` on a triangle
@@ -98,8 +100,9 @@ SOUNDS: Final[Mapping[str, Sound]] = _build_table()
 
 
 def lookup_sound(name: str) -> Sound | None:
-    """The sound called `name`: a table entry, `gm_<program>` (Strudel's soundfonts), or
-    `<bank>_<drum>` (a drum machine bank such as RolandTR909_bd); None if unknown."""
+    """The sound called `name`: a table entry, `gm_<program>` (Strudel's soundfonts),
+    `<bank>_<drum>` (a drum machine bank such as RolandTR909_bd), or a variant of a known
+    instrument (bass1, recorder_alto); None if unknown."""
     key = name.strip().lower()
     found = SOUNDS.get(key)
     if found is not None:
@@ -113,6 +116,11 @@ def lookup_sound(name: str) -> Sound | None:
     _, sep, tail = key.rpartition(_BANK_SEPARATOR)
     if sep and tail in SOUNDS and SOUNDS[tail].kind == "drum":
         return Sound(name, "drum", SOUNDS[tail].number)
+    # Variants of a known instrument: numbered (bass1) or qualified (recorder_alto, organ_4inch).
+    for base in (key.rstrip("0123456789"), key.partition(_BANK_SEPARATOR)[0]):
+        found = SOUNDS.get(base)
+        if base and base != key and found is not None and found.kind != "drum":
+            return Sound(name, found.kind, found.number)
     return None
 
 
