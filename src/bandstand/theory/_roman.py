@@ -34,6 +34,7 @@ _QUALITIES: dict[str, tuple[str, str, str | None]] = {
     "half": ("3m", "5d", "7m"),
     "aug": ("3M", "5A", None),
 }
+_SUS: dict[str, str] = {"sus": "4P", "sus4": "4P", "sus2": "2M"}
 _SYMBOLS: dict[str, str] = {"°": "dim", "o": "dim", "ø": "half", "Ø": "half", "+": "aug"}
 #: figure → (number of chord tones stacked in thirds, inversion: which tone is in the bass)
 FIGURES: dict[str, tuple[int, int]] = {
@@ -45,7 +46,7 @@ _FIGURE_NAMES: dict[tuple[int, int], str] = {(3, 0): "", (3, 1): "6", (3, 2): "6
                                               (5, 0): "9"}
 _RE = re.compile(
     r"^(?P<acc>[b#♭♯]?)(?P<num>VII|VI|IV|V|III|II|I|vii|vi|iv|v|iii|ii|i|N|It|Ger|Fr)"
-    r"(?P<sym>[°oøØ+]?)(?P<maj>maj|M)?(?P<fig>\d*)$"
+    r"(?P<sym>[°oøØ+]?)(?P<maj>maj|M)?(?P<fig>\d*)(?P<sus>sus[24]?)?$"
 )
 #: chords a secondary dominant or leading-tone chord may tonicise
 _TARGETS: dict[str, tuple[str, ...]] = {
@@ -79,6 +80,7 @@ class RomanNumeral:
     size: int  # 3 triad, 4 seventh, 5 ninth
     inversion: int
     major_seventh: bool = False
+    sus: str | None = None  # the tone that replaces the third: "4P" (sus4) or "2M" (sus2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,9 @@ def _numeral(text: str, source: str, offset: int) -> RomanNumeral:
             text=source, position=offset,
         )
     num, sym, fig = m.group("num"), m.group("sym"), m.group("fig")
+    if m.group("sus") and (num in AUGMENTED_SIXTHS or num == "N" or sym):
+        raise TheoryError(f"sus goes only on a plain major or minor numeral, not {text!r}",
+                          text=source, position=offset + m.start("sus"))
     if num in AUGMENTED_SIXTHS:
         if sym or m.group("maj") or fig not in AUGMENTED_SIXTHS[num][1]:
             raise TheoryError(
@@ -131,7 +136,8 @@ def _numeral(text: str, source: str, offset: int) -> RomanNumeral:
     if major_seventh and size < 4:
         size = 4
     accidental = _ACCIDENTALS.get(m.group("acc"), 0)
-    return RomanNumeral(text, _NUMERALS[num.lower()] + 1, accidental, quality, size, inversion, major_seventh)
+    sus = _SUS.get(m.group("sus") or "")
+    return RomanNumeral(text, _NUMERALS[num.lower()] + 1, accidental, quality, size, inversion, major_seventh, sus)
 
 
 def parse_roman(figure: str) -> RomanFigure:
@@ -174,7 +180,7 @@ def _tones(numeral: RomanNumeral, key: Key) -> tuple[NoteName, list[str]]:
     if numeral.quality in AUGMENTED_SIXTHS:
         return root, list(AUGMENTED_SIXTHS[numeral.quality][0])
     third, fifth, forced = _QUALITIES[numeral.quality]
-    tones = ["1P", third, fifth]
+    tones = ["1P", numeral.sus or third, fifth]
     if numeral.size >= 4:
         if numeral.major_seventh:
             seventh = "7M"
@@ -230,7 +236,9 @@ def _candidates(chord: Chord, key: Key) -> list[str]:
     size = (5 if "9M" in chord.tones or "9m" in chord.tones else 4) if sevenths else 3
     if quality == "dim" and sevenths == ["7m"]:
         quality = "half"
-    positions = [t for t in chord.tones if t[0] in "1357"]
+    sus = next((t for t in ("4P", "2M") if t in chord.tones), None) if "3M" not in chord.tones and "3m" not in chord.tones else None
+    positions = [t for t in chord.tones if t[0] in "1357" or t == sus]
+    positions.sort(key=lambda t: (t != "1P", t[0] not in "24", t))
     bass_pos = next((i for i, t in enumerate(positions)
                      if (chord.root + tone(t).semitones) % 12 == chord.bass), 0)
     fig = _FIGURE_NAMES.get((size, bass_pos), "")
@@ -239,7 +247,7 @@ def _candidates(chord: Chord, key: Key) -> list[str]:
     names = ("I", "II", "III", "IV", "V", "VI", "VII")
     numeral = names[degree] if quality in ("major", "aug") else names[degree].lower()
     symbol = {"dim": "°", "half": "ø", "aug": "+"}.get(quality, "")
-    body = numeral + symbol + fig
+    body = numeral + symbol + fig + {"4P": "sus4", "2M": "sus2"}.get(sus or "", "")
     out = [body, "b" + body, "#" + body]
     if sevenths == ["7M"]:
         out += ["maj".join((numeral + symbol, fig)) if fig == "7" else numeral + symbol + "maj" + fig]
