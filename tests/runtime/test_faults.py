@@ -6,6 +6,8 @@ import asyncio
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from bandstand.agents.claude_code import ClaudeCodeBackend
@@ -135,3 +137,60 @@ async def test_malformed_reply_repair_then_fallback(claude_backend: ClaudeCodeBa
         assert bad.fallback and bad.reason == "failed" and "is_error" in bad.value.echo
         ok = await session.ask("fine", Echo, fallback=Echo(echo="fallback", turn=-1))
         assert ok.status == "ok" and ok.value.echo.startswith("fine")
+
+
+FAULTS = [
+    "",
+    "[[crash]]",
+    "[[is_error]]",
+    "[[hang]]",
+    "[[malformed]]",
+    "[[tool]]",
+    "[[null_structured]]",
+]
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.sampled_from(FAULTS), min_size=2, max_size=7))
+def test_random_fault_sequences_keep_the_session_usable(
+    claude_backend: ClaudeCodeBackend, faults: list[str]
+) -> None:
+    claude_backend.breaker_threshold = 100  # this property is about recovery, not about the breaker
+
+    async def scenario() -> None:
+        session = Session(
+            claude_backend, limits=SessionLimits(turn_timeout=20, max_consecutive_failures=100)
+        )
+        pids: set[int] = set()
+        try:
+            sends = []
+            for i, fault in enumerate(faults):
+                timeout = 0.3 if fault == "[[hang]]" else -1.0
+                sends.append(
+                    asyncio.ensure_future(session.send(f"{fault} step {i}", timeout=timeout))
+                )
+            outcomes = await asyncio.gather(*sends, return_exceptions=True)
+            replay = remembered = False
+            for fault, outcome in zip(faults, outcomes, strict=True):
+                # after a crash the next turn first replays the conversation (if there is one),
+                # so its switch no longer leads the message
+                effective = "" if replay else fault
+                ok = effective in ("", "[[malformed]]", "[[tool]]", "[[null_structured]]")
+                assert (
+                    not isinstance(outcome, BaseException)
+                    if ok
+                    else isinstance(outcome, TurnFailed | TurnTimeout)
+                )
+                remembered = remembered or ok
+                replay = effective == "[[crash]]" and remembered
+            last = json.loads((await session.send("final", timeout=20)).text)
+            assert last["echo"].endswith("final")
+            pids.add(conv_pid(session))
+        finally:
+            await session.stop()
+        assert not any(process_exists(p) for p in pids)
+        assert claude_backend.registry.entries() == []
+
+    asyncio.run(scenario())

@@ -267,6 +267,10 @@ class ClaudeCodeConversation:
         if proc is None:
             return
         await terminate_group(proc, grace=self.backend.term_grace)
+        if (
+            proc.stdin is not None
+        ):  # lets asyncio close the transport now, not at garbage collection
+            proc.stdin.close()
         self.backend.registry.unregister(proc.pid)
         if self._stderr_task is not None:
             with contextlib.suppress(Exception):
