@@ -156,3 +156,12 @@ def test_any_length_any_form(bars: int, form: str, chords: list[float], roles: l
     assert all(s.bars >= 4 for s in p.sections) or len(p.sections) == 1
     assert all(0 <= i < len(chords) for s in p.sections for i in s.chord_indices)
     assert set(roles) == {r for s in p.sections for r in s.roles} or len(p.sections) == 1
+
+
+def test_a_long_outro_subtracts_players() -> None:
+    p = plan("house music")
+    thin, tail = p.sections[-2:]
+    assert (thin.kind, tail.kind) == ("outro", "outro") and tail.name == "Outro Tail"
+    chorus_roles = len(next(s for s in p.sections if s.kind == "drop").roles)
+    assert chorus_roles > len(thin.roles) > len(tail.roles) == 1
+    assert tail.transition == "fade"

@@ -187,6 +187,17 @@ def _fit(slots: list[Slot], target: int) -> list[Slot]:
     return [Slot(s.kind, s.name, b, s.activation) for s, b in zip(slots, bars, strict=True)]
 
 
+def _thin_outro(slots: list[Slot]) -> list[Slot]:
+    """An outro of 8 bars or more takes the players away one group at a time: first the
+    rhythm section and one harmony part, then a single instrument rings out."""
+    if not slots or slots[-1].kind != "outro" or slots[-1].bars < 8:
+        return slots
+    last = slots[-1]
+    first = last.bars // 2
+    return [*slots[:-1], Slot("outro", last.name, first, "outro_thin"),
+            Slot("outro", f"{last.name} Tail", last.bars - first, "outro_tail")]
+
+
 def _merge_neighbours(slots: list[Slot]) -> list[Slot]:
     """Join adjacent sections of the same kind and name (left behind when a section is removed)."""
     merged: list[Slot] = []
@@ -232,6 +243,11 @@ def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int) ->
         return [r for r in ("pad", "chords", "lead") if r in roles][:2] or list(roles[:1])
     if rule == "outro":
         keep = [r for r in ("chords", "pad", "drums") if r in roles][:2]
+        return keep or list(roles[:1])
+    if rule == "outro_tail":
+        return [r for r in ("pad", "chords") if r in roles][:1] or list(roles[:1])
+    if rule == "outro_thin":
+        keep = [r for r in ("drums", "bass", "sub_bass", "chords", "pad") if r in roles][:3]
         return keep or list(roles[:1])
     allowed = _ACTIVATION.get(rule, tuple(roles))
     chosen = [r for r in roles if r in allowed]
@@ -306,6 +322,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
     for hint in intent.structure_hints:
         if hint.startswith("drop at bar "):
             slots = _drop_at(slots, int(hint.rsplit(" ", 1)[1]))
+    slots = _thin_outro(slots)
     cycle = chord_cycle(chord_bars)
     arc = _energy_arc([(s, s.bars) for s in slots])
     counts: dict[str, int] = {}
