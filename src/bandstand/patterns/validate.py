@@ -132,9 +132,11 @@ def _guarded_events(pattern: Any, cycles: int, budget: int) -> list[Any]:
     first `cycles` cycles; _TooDense as soon as more than `budget` haps were computed.
 
     Each cycle is queried in spans growing from 2^-16 cycles by 16×, so a pattern
-    of absurd density is caught after computing about `budget` haps instead of
-    hanging in one huge query; for ordinary patterns it costs five small queries
-    per cycle. Events never straddle two spans' onsets, so none is lost or doubled."""
+    of absurd density is caught after computing about 16 × `budget` haps at most
+    instead of hanging in one huge query. Once the haps seen so far, spread over the
+    rest of the cycle, fit in what is left of the budget, the rest is one query
+    (ordinary patterns take four queries per cycle). An event's onset lies in
+    exactly one span, so none is lost or doubled."""
     events: list[Any] = []
     computed = 0
     for cycle in range(cycles):
@@ -147,7 +149,9 @@ def _guarded_events(pattern: Any, cycles: int, budget: int) -> list[Any]:
             if computed > budget:
                 raise _TooDense
             events += [h for h in haps if h.has_onset() or (first and h.whole is None)]
-            begin, width, first = stop, width * _PROBE_GROWTH, False
+            estimate = len(haps) * (end - stop) / (stop - begin)
+            begin, first = stop, False
+            width = end - begin if computed + estimate <= budget else width * _PROBE_GROWTH
     return events
 
 
