@@ -142,6 +142,8 @@ async def test_an_invalid_pattern_keeps_the_last_good_one(openai_server) -> None
     try:
         groove = engine.members["GROOVE"]
         assert groove.llm and groove.pattern == GOOD["pattern"] and groove.status == "idle"
+        system = openai_server.requests[0]["body"]["messages"][0]["content"]
+        assert system.startswith("You are GROOVE") and "PATTERN LANGUAGE (Strudel)" in system
         turn_text = openai_server.requests[0]["body"]["messages"][-1]["content"]
         assert turn_text.startswith("ROUND 1 — JAM CONTEXT\nKey: C minor | Scale: c d eb f g ab bb")
         assert "YOUR LAST PATTERN: None yet — this is your first round." in turn_text

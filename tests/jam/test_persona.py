@@ -55,3 +55,13 @@ def test_bad_persona_files_and_names_are_user_errors(tmp_path) -> None:
         load_persona(path)
     with pytest.raises(InvalidInput, match="unknown band member 'tuba'; known: ARIA, BEAT"):
         resolve_members(["tuba"])
+
+
+def test_the_pattern_guide_examples_are_valid_in_c_minor() -> None:
+    from bandstand.jam.guide import EXAMPLES, GUIDE
+    from bandstand.jam.sound import validate
+
+    scale = ["c", "d", "eb", "f", "g", "ab", "bb"]
+    for role, code in EXAMPLES.items():
+        assert validate(code, scale).ok, (role, validate(code, scale).error)
+        assert code in GUIDE

@@ -25,6 +25,7 @@ from bandstand.jam.autopilot import Autopilot
 from bandstand.jam.band import Composition, Member, compose
 from bandstand.jam.context import MusicalContext, apply_directive
 from bandstand.jam.directives import Directive, parse_directive
+from bandstand.jam.guide import GUIDE
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import Persona
 from bandstand.jam.sound import SILENCE, validate
@@ -128,7 +129,7 @@ class JamEngine:
             member.session = Session(
                 backend,
                 name=member.name,
-                persona=member.persona.system_prompt(),
+                persona=member.persona.system_prompt() + ("\n\n" + GUIDE if member.llm else ""),
                 limits=SessionLimits(turn_timeout=self.turn_timeout, start_timeout=self.turn_timeout),
                 seed=self.seed,
                 log_dir=self.log_dir,
