@@ -14,13 +14,16 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bandstand.errors import PatternError, PatternParseError
 from bandstand.patterns.expr import ast
 from bandstand.patterns.expr._errors import eval_error, parse_error, unknown_error
 from bandstand.patterns.expr.limits import COUNT_ARGUMENTS, DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
+
+if TYPE_CHECKING:
+    from bandstand.patterns.pattern import Pattern
 
 _ARITHMETIC: Final[dict[str, Callable[[float, float], float]]] = {
     "+": lambda a, b: a + b,
@@ -312,11 +315,13 @@ class Evaluator:
             raise eval_error(self.source, pos, f"{name}: {exc}") from None
 
 
-def evaluate(code: str, *, limits: Limits = DEFAULT_LIMITS) -> Any:
+def evaluate(code: str, *, limits: Limits = DEFAULT_LIMITS) -> Pattern:
     """Parse and evaluate `code` into a Pattern (PatternError subclasses on failure)."""
+    from bandstand.patterns.pattern import Pattern
+
     tree = parse(code, limits)
     evaluator = Evaluator(code, _registry(), limits)
     result = evaluator.eval(tree, {})
-    if _is_pattern(result):
+    if isinstance(result, Pattern):
         return result
     raise eval_error(code, tree.pos, f"the code must make a pattern, not {_kind_of(result)}")
