@@ -15,7 +15,7 @@ from typing import Any
 from bandstand.patterns.ops import apply_op
 from bandstand.patterns.pattern import Pattern, reify
 
-__all__ = ["CONTROLS", "control_function", "control_names"]
+__all__ = ["CONTROLS", "MISSING", "control_function", "control_names"]
 
 # (names, aliases): the first name is the control; further names unpack `a:b:c` lists.
 CONTROLS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
@@ -375,14 +375,20 @@ def _with_val(names: tuple[str, ...]) -> Callable[[Any], Any]:
     return with_val
 
 
+MISSING: Any = object()
+
+
 def control_function(names: tuple[str, ...]) -> Callable[..., Pattern]:
-    """``f(value)`` → a control pattern; ``f(pat, value)`` → `pat` with the control set."""
+    """Strudel's control function: ``f(value)`` → a control pattern; ``f(value, pat)`` sets
+    the control on `pat` keeping its structure; ``f(MISSING, pat)`` (``pat.note()``) turns
+    `pat`'s own values into the control."""
     with_val = _with_val(names)
 
-    def func(*args: Any) -> Pattern:
-        if len(args) == 1:
-            return reify(args[0]).with_value(with_val)
-        pat, value = args[0], args[1]
+    def func(value: Any = MISSING, pat: Pattern | None = None) -> Pattern:
+        if pat is None:
+            return reify(value).with_value(with_val)
+        if value is MISSING:
+            return pat.fmap(with_val)
         return apply_op("set", "in", pat, reify(value).with_value(with_val))
 
     return func

@@ -155,13 +155,22 @@ def _squeeze(*args: Any) -> Pattern:
     return tr.squeeze(*args)
 
 
-def _superimpose(pat: Any, *funcs: Any) -> Pattern:
-    """p.superimpose(f, g) = stack(p, f(p), g(p))."""
+def _method_or_function(args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+    # method form: (pat, f, g, ...); Strudel's function form: ([f, g, ...], pat)
+    if len(args) == 2 and isinstance(args[0], list):
+        return args[1], tuple(args[0])
+    return args[0], args[1:]
+
+
+def _superimpose(*args: Any) -> Pattern:
+    """p.superimpose(f, g) = stack(p, f(p), g(p)); also superimpose([f, g], p)."""
+    pat, funcs = _method_or_function(args)
     return tr.superimpose(*funcs, reify(pat))
 
 
-def _layer(pat: Any, *funcs: Any) -> Pattern:
-    """p.layer(f, g) = stack(f(p), g(p))."""
+def _layer(*args: Any) -> Pattern:
+    """p.layer(f, g) = stack(f(p), g(p)); also layer([f, g], p)."""
+    pat, funcs = _method_or_function(args)
     return tr.layer(*funcs, reify(pat))
 
 

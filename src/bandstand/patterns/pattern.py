@@ -135,7 +135,10 @@ class Pattern:
         return method
 
     def __repr__(self) -> str:
-        haps = self.first_cycle()
+        try:
+            haps = self.first_cycle()
+        except BandstandError as exc:
+            return f"Pattern(<{exc.message}>)"
         shown = " ".join(h.show() for h in haps[:8])
         more = " …" if len(haps) > 8 else ""
         return f"Pattern({shown}{more})"

@@ -143,8 +143,10 @@ class PatternFunction:
         if self.kind == "operator":
             return self.variants["in"](pat, *args)
         if self.kind == "control":
+            from bandstand.patterns.controls import MISSING
+
             assert self.func is not None
-            return self.func(pat, *args)  # type: ignore[no-any-return]
+            return self.func(args[0] if args else MISSING, pat)  # type: ignore[no-any-return]
         if self.kind == "constructor" and self.method:
             assert self.func is not None
             return self.func(pat, *args)  # type: ignore[no-any-return]
