@@ -165,26 +165,28 @@ def test_random_fault_sequences_keep_the_session_usable(
         )
         pids: set[int] = set()
         try:
-            sends = []
-            for i, fault in enumerate(faults):
-                timeout = 0.3 if fault == "[[hang]]" else -1.0
-                sends.append(
-                    asyncio.ensure_future(session.send(f"{fault} step {i}", timeout=timeout))
+            # after a crash the next turn first replays the conversation (if there is one),
+            # so its switch no longer leads the message: predict what each turn really does
+            effective, replay, remembered = [], False, False
+            for fault in faults:
+                effective.append("" if replay else fault)
+                ok = effective[-1] in ("", "[[malformed]]", "[[tool]]", "[[null_structured]]")
+                remembered = remembered or ok
+                replay = effective[-1] == "[[crash]]" and remembered
+            sends = [
+                asyncio.ensure_future(
+                    session.send(f"{fault} step {i}", timeout=0.3 if does == "[[hang]]" else 20)
                 )
+                for i, (fault, does) in enumerate(zip(faults, effective, strict=True))
+            ]
             outcomes = await asyncio.gather(*sends, return_exceptions=True)
-            replay = remembered = False
-            for fault, outcome in zip(faults, outcomes, strict=True):
-                # after a crash the next turn first replays the conversation (if there is one),
-                # so its switch no longer leads the message
-                effective = "" if replay else fault
-                ok = effective in ("", "[[malformed]]", "[[tool]]", "[[null_structured]]")
+            for does, outcome in zip(effective, outcomes, strict=True):
+                ok = does in ("", "[[malformed]]", "[[tool]]", "[[null_structured]]")
                 assert (
                     not isinstance(outcome, BaseException)
                     if ok
                     else isinstance(outcome, TurnFailed | TurnTimeout)
                 )
-                remembered = remembered or ok
-                replay = effective == "[[crash]]" and remembered
             last = json.loads((await session.send("final", timeout=20)).text)
             assert last["echo"].endswith("final")
             pids.add(conv_pid(session))

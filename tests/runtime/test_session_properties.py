@@ -38,12 +38,13 @@ async def scenario(plans: list[tuple[int, bool]], stop_after: int | None, gaps: 
 
     session = Session(
         AlgorithmicBackend(respond),
-        limits=SessionLimits(turn_timeout=0.02, max_consecutive_failures=100),
+        limits=SessionLimits(max_consecutive_failures=100),
     )
     session.add_listener(events.append)
     sends = []
     for i in range(len(plans)):
-        sends.append(asyncio.ensure_future(session.send(str(i))))
+        timeout = 0.02 if plans[i][1] else 30  # only a turn meant to hang gets a short timeout
+        sends.append(asyncio.ensure_future(session.send(str(i), timeout=timeout)))
         for _ in range(gaps[i % len(gaps)]):
             await asyncio.sleep(0)
         if stop_after is not None and i == stop_after:
