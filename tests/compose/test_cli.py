@@ -65,6 +65,7 @@ def test_parts_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     (["compose", "trap", "--skip", "2"], "critical"),
     (["compose", "trap", "--genre", "hose"], "house"),
     (["compose", "Something warm"], "ambiguous"),
+    (["compose", "trap", "--intent-backend", "telepathy"], "telepathy"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                       fragment: str) -> None:

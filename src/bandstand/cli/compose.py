@@ -228,6 +228,7 @@ def compose(
     mode: str = typer.Option(None, "--mode", help="Mode: major, minor, dorian, … (overrides the prompt)."),
     genre: str = typer.Option(None, "--genre", help="Genre to use first (any genre name or alias)."),
     no_audio: bool = typer.Option(False, "--no-audio", help="Skip the WAV render."),
+    intent_backend: str = typer.Option(None, "--intent-backend", help="Also read the prompt with a language model: claude-code, anthropic or openai (see 'bandstand agents check')."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Take defaults for ambiguities and approve gates without asking."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
 ) -> None:
@@ -237,7 +238,7 @@ def compose(
     options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
                                "out_dir": str(out), "approval_gates": list(approve or []),
                                "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
-                               "genre": genre, "render_audio": not no_audio}
+                               "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend}
     make_config(**options)
     _resolve_ambiguity(prompt, options, yes, as_json)
     progress = Progress(quiet=as_json)

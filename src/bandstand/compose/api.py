@@ -162,31 +162,40 @@ class Pipeline:
     """A compose run you can drive: `run()`, `cancel()`, `approve()`, `reject()`."""
 
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
-                 on_event: EventSink | None = None, approver: Approver | None = None) -> None:
+                 on_event: EventSink | None = None, approver: Approver | None = None,
+                 intent_backend: Any | None = None) -> None:
         from bandstand.compose.stages import build_nodes
 
         self.state = state
         self.session_dir = Path(state.session_dir)
-        self.engine = Engine(state, build_nodes(handlers),
+        if intent_backend is None and state.config.intent_backend and state.stages[1].status != "completed":
+            intent_backend = _backend(state.config.intent_backend)
+        self.engine = Engine(state, build_nodes(handlers, intent_backend),
                              checkpoint=BackgroundCheckpoint(FileCheckpoint.in_session(self.session_dir)),
                              on_event=on_event, approver=approver)
 
     @classmethod
     def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-               approver: Approver | None = None, **options: Any) -> Pipeline:
+               approver: Approver | None = None, intent_backend: Any | None = None, **options: Any) -> Pipeline:
         if not isinstance(prompt, str) or not prompt.strip():
             raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
+        if isinstance(intent_backend, str):  # a backend's name, kept in the config
+            options["intent_backend"], intent_backend = intent_backend, None
         config = make_config(**options)
         seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
         state = PipelineState.start(prompt, config, seed)
+        if intent_backend is not None and config.intent_backend is None:
+            state.config.intent_backend = str(getattr(intent_backend, "name", type(intent_backend).__name__))
+        elif config.intent_backend and intent_backend is None:
+            intent_backend = _backend(config.intent_backend)
         state.session_dir = str(_create_session(config.out_dir, state.session_id))
-        pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver)
+        pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend)
         FileCheckpoint.in_session(pipeline.session_dir).save(state)
         return pipeline
 
     @classmethod
     def load(cls, session_dir: str | Path, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-             approver: Approver | None = None) -> Pipeline:
+             approver: Approver | None = None, intent_backend: Any | None = None) -> Pipeline:
         root = Path(session_dir)
         if not root.is_dir():
             raise InvalidInput(f"no session folder at {root}; see 'bandstand sessions list'")
@@ -203,7 +212,7 @@ class Pipeline:
             state.recovery.is_resumed = True
             state.recovery.resume_count += 1
             state.error = None
-        return cls(state, handlers=handlers, on_event=on_event, approver=approver)
+        return cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend)
 
     def run(self) -> ComposeResult:
         state = self.engine.run()
@@ -228,15 +237,25 @@ class Pipeline:
         self.engine.reject()
 
 
+def _backend(name: str) -> Any:
+    """An agent backend by name (claude-code, anthropic, openai) from the agents config."""
+    from bandstand.agents import load_config, make_backend
+
+    return make_backend(name, load_config())
+
+
 def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-            approver: Approver | None = None, **config: Any) -> ComposeResult:
+            approver: Approver | None = None, intent_backend: Any | None = None, **config: Any) -> ComposeResult:
     """Compose a song from `prompt` and return the result.
 
     Keywords are `PipelineConfig` fields: seed, bars, parts, tempo, key, mode, genre, out_dir,
     skip_stages, approval_gates, max_retries_per_stage, stage_timeout, pipeline_timeout,
-    parallel_parts, quality_gate, checkpoints, render_audio, render_pianoroll.
+    parallel_parts, quality_gate, checkpoints, render_audio, render_pianoroll, intent_backend (a backend
+    name). `intent_backend` may also be an `AgentBackend` object: a language model then reads the prompt
+    alongside the rules in stage 1.
     """
-    return Pipeline.create(prompt, handlers=handlers, on_event=on_event, approver=approver, **config).run()
+    return Pipeline.create(prompt, handlers=handlers, on_event=on_event, approver=approver,
+                           intent_backend=intent_backend, **config).run()
 
 
 def resume(session_dir: str | Path, *, approve: bool | None = None, handlers: Handlers | None = None,

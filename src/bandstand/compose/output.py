@@ -195,5 +195,6 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "degraded": out.degraded,
         "seed": state.seed,
         "bandstand_version": __version__,
-        "backends": {"intent": "rule-based", "parts": "algorithmic"},
+        "backends": {"intent": f"rule-based + {state.config.intent_backend}" if state.config.intent_backend
+                     else "rule-based", "parts": "algorithmic"},
     }

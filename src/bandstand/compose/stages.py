@@ -27,13 +27,21 @@ PartFn = Callable[[str, Intent, Any, ArrangementPlan, int], Any]
 
 # ----------------------------------------------------------------------------- 1 intent
 
-def run_intent(ctx: StageContext) -> StageResult:
-    from bandstand.compose.intent import Overrides, decompose
+def make_run_intent(backend: Any | None) -> Callable[[StageContext], StageResult]:
+    """Stage 1: the rules read the prompt; with a language-model `backend` its reading is
+    merged in first (and corrected by the same rules)."""
+    def run_intent(ctx: StageContext) -> StageResult:
+        from bandstand.compose.intent import Overrides, decompose, extract
 
-    cfg = ctx.state.config
-    overrides = Overrides(tempo=cfg.tempo, key=cfg.key, mode=cfg.mode, bars=cfg.bars, genre=cfg.genre)
-    intent = ctx.tool("decompose", decompose, ctx.state.raw_prompt, seed=ctx.seed(), overrides=overrides)
-    return StageResult(intent, intent.model_dump(mode="json"), intent.summary)
+        cfg = ctx.state.config
+        overrides = Overrides(tempo=cfg.tempo, key=cfg.key, mode=cfg.mode, bars=cfg.bars, genre=cfg.genre)
+        extraction = None
+        if backend is not None:
+            extraction = ctx.tool("llm_extract", extract, backend, ctx.state.raw_prompt, ctx.seed())
+        intent = ctx.tool("decompose", decompose, ctx.state.raw_prompt, seed=ctx.seed(), overrides=overrides,
+                          extraction=extraction)
+        return StageResult(intent, intent.model_dump(mode="json"), intent.summary)
+    return run_intent
 
 
 def apply_intent(state: PipelineState, intent: Intent) -> None:
@@ -248,12 +256,14 @@ def _restore_arrangement(data: Any, artifacts: dict[int, Any]) -> ArrangementPla
     return ArrangementPlan.model_validate(data)
 
 
-def build_nodes(handlers: Mapping[int | str, Callable[..., Any]] | None = None) -> dict[int, StageNode]:
-    """The stage table; `handlers` replaces stages by number or the part generator by "part"."""
+def build_nodes(handlers: Mapping[int | str, Callable[..., Any]] | None = None,
+                intent_backend: Any | None = None) -> dict[int, StageNode]:
+    """The stage table; `handlers` replaces stages by number or the part generator by "part";
+    `intent_backend` (an `AgentBackend`) reads the prompt alongside the rules in stage 1."""
     handlers = dict(handlers or {})
     part_fn: PartFn = handlers.pop("part", default_part)
     nodes = {
-        1: StageNode(1, STAGE_NAMES[1], run_intent, restore=_restore_intent, apply=apply_intent),
+        1: StageNode(1, STAGE_NAMES[1], make_run_intent(intent_backend), restore=_restore_intent, apply=apply_intent),
         2: StageNode(2, STAGE_NAMES[2], run_harmony, restore=restore_harmony, requires=(1,), apply=apply_harmony),
         3: StageNode(3, STAGE_NAMES[3], run_arrangement, restore=_restore_arrangement, requires=(1, 2),
                      on_skip=skipped_arrangement, apply=apply_arrangement),

@@ -105,6 +105,7 @@ class PipelineConfig(_Model):
     out_dir: str = "output"
     render_audio: bool = True
     render_pianoroll: bool = True
+    intent_backend: str | None = None
 
 
 class Recovery(_Model):

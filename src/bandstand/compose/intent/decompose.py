@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from bandstand.compose.intent import analysis
-from bandstand.compose.intent.explicit import MODES, find_explicit, normalize_root
+from bandstand.compose.intent.explicit import MODES, Explicit, find_explicit, normalize_root
+from bandstand.compose.intent.llm import Extraction
 from bandstand.compose.intent.scan import Hit, mask, modifier_before, scan
 from bandstand.compose.lexicon import (
     ARTIST_BY_NAME,
@@ -81,8 +82,49 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None) -> Intent:
-    """Read `prompt` into an `Intent` (deterministic for prompt, seed and overrides)."""
+def _merge(ex: Explicit, hits: list[Hit], extraction: Extraction) -> list[str]:
+    """Add what a language model read to what the rules read; the prompt's own readings
+    win, and only what resolves in the lexicons or validates is kept. Returns notes on
+    what was dropped."""
+    dropped: list[str] = []
+    for kind, names in (("genre", extraction.genre), ("artist", extraction.influences)):
+        for name in names:
+            found = [h for h in scan(name) if h.kind == kind]
+            if found:
+                hits.extend(found)
+            else:
+                dropped.append(f"{kind} '{name}'")
+    for word in [*extraction.mood, *extraction.instruments]:
+        hits.extend(h for h in scan(word) if h.kind in ("mood", "instrument"))
+    for hint in extraction.structure_hints:
+        for h in find_explicit(hint).hints:
+            if h not in ex.hints:
+                ex.hints.append(h)
+    if ex.bpm is None and extraction.tempo is not None:
+        if 30 <= extraction.tempo <= 300:
+            ex.bpm = float(extraction.tempo)
+        else:
+            dropped.append(f"tempo {extraction.tempo:g}")
+    if ex.root is None and extraction.key:
+        m = _KEY_RE.match(extraction.key)
+        if m:
+            ex.root = normalize_root(m.group(1), m.group(2) or None)
+        else:
+            dropped.append(f"key '{extraction.key}'")
+    if ex.mode is None and extraction.mode:
+        if extraction.mode.lower() in MODES:
+            ex.mode = extraction.mode.lower()
+        else:
+            dropped.append(f"mode '{extraction.mode}'")
+    if ex.bars is None and extraction.bars is not None and 4 <= extraction.bars <= MAX_BARS:
+        ex.bars = (extraction.bars, extraction.bars)
+    return dropped
+
+
+def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
+              extraction: Extraction | None = None) -> Intent:
+    """Read `prompt` into an `Intent` (deterministic for prompt, seed, overrides and the
+    optional language-model `extraction`, which is merged and then corrected by the rules)."""
     if not prompt or not prompt.strip():
         raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
     if len(prompt) > MAX_PROMPT:
@@ -94,6 +136,12 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None)
     hits = scan(mask(text, ex.spans))
     ambiguities: list[Ambiguity] = []
     inferred: list[str] = []
+    if extraction is not None:
+        dropped = _merge(ex, hits, extraction)
+        if dropped:
+            ambiguities.append(Ambiguity(
+                field="extraction", reason=f"the language model's {', '.join(dropped)} did not match bandstand's "
+                "lexicons and was left out", options=[], default="rules", severity="optional"))
 
     explicit_genres = _dedupe([h.target for h in hits if h.kind == "genre"])
     if over.genre:
