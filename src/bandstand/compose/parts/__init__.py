@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from statistics import fmean, pstdev
+from operator import attrgetter
 
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
@@ -59,14 +59,15 @@ def _stats(track: Track, role: str, style: str, ctx: PartContext, bars: int) -> 
     notes = track.notes
     vels = [n.velocity for n in notes]
     pitches = [n.pitch for n in notes]
+    mean = sum(vels) / len(vels) if vels else 0.0
+    sd = (sum((v - mean) ** 2 for v in vels) / len(vels)) ** 0.5 if vels else 0.0
     feel = ctx.humanizer(role)
     tpl = feel.template
     return PartStats(
         track_id=f"{role}-1", role=role, program=track.program, is_drum=track.is_drum, style=style,
         note_count=len(notes), notes_per_bar=round(len(notes) / max(1, bars), 3),
         pitch_range=(min(pitches), max(pitches)) if pitches else (0, 0),
-        velocity_mean=round(fmean(vels), 2) if vels else 0.0,
-        velocity_sd=round(pstdev(vels), 2) if len(vels) > 1 else 0.0,
+        velocity_mean=round(mean, 2), velocity_sd=round(sd, 2),
         control_count=len(track.controls), pitch_bend_count=len(track.pitch_bends),
         humanization={"timing_ms": round(tpl.timing_ms * feel.amount, 2),
                       "velocity_sd": round(tpl.velocity_spread * feel.amount, 2), "amount": feel.amount},
@@ -74,12 +75,15 @@ def _stats(track: Track, role: str, style: str, ctx: PartContext, bars: int) -> 
     )
 
 
+_START = attrgetter("start", "pitch")
+
+
 def untangle(notes: list[Note]) -> list[Note]:
     """Cut each note where the next note of the same pitch starts (a key cannot be
     struck while it is still held: MIDI readers would pair the note-offs wrongly)."""
     out: list[Note] = []
     last: dict[int, int] = {}  # pitch → index in out of its latest note
-    for n in sorted(notes, key=lambda n: (n.start, n.pitch)):
+    for n in sorted(notes, key=_START):
         i = last.get(n.pitch)
         if i is not None:
             prev = out[i]
