@@ -180,3 +180,97 @@ def test_fuzz_only_our_errors_come_out(code: str) -> None:
 def test_fuzz_arbitrary_text(code: str) -> None:
     with contextlib.suppress(PatternError):
         parse(code)
+
+
+# --------------------------------------------------------------------------- round trip
+
+
+def _show(node: ast.Node) -> str:
+    """Source text for a tree (fully parenthesized where precedence could matter)."""
+    if isinstance(node, ast.Num):
+        return repr(node.value) if node.value >= 0 else f"({node.value!r})"
+    if isinstance(node, ast.Str):
+        quote = '"' if node.mini else "'"
+        return quote + node.value + quote
+    if isinstance(node, ast.Bool):
+        return "true" if node.value else "false"
+    if isinstance(node, ast.Name):
+        return node.name
+    if isinstance(node, ast.Array):
+        return "[" + ", ".join(_show(i) for i in node.items) + "]"
+    if isinstance(node, ast.Object):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in node.entries) + "}"
+    if isinstance(node, ast.Member):
+        return f"{_operand(node.target)}.{node.name}"
+    if isinstance(node, ast.Call):
+        return f"{_operand(node.callee)}(" + ", ".join(_show(a) for a in node.args) + ")"
+    if isinstance(node, ast.Arrow):
+        return f"{node.param} => {_show(node.body)}"
+    if isinstance(node, ast.Binary):
+        return f"({_show(node.left)} {node.op} {_show(node.right)})"
+    raise AssertionError(node)
+
+
+def _operand(node: ast.Node) -> str:
+    """A callee or member target: `1.x` would lex as a number, so numbers get parentheses."""
+    return f"({_show(node)})" if isinstance(node, ast.Num) else _show(node)
+
+
+def _strip(node: ast.Node) -> object:
+    """The tree without positions."""
+    if isinstance(node, ast.Num | ast.Str | ast.Bool | ast.Name):
+        return (type(node).__name__, *(getattr(node, f) for f in node.__slots__ if f != "pos"))  # type: ignore[union-attr]
+    if isinstance(node, ast.Array):
+        return ("Array", tuple(_strip(i) for i in node.items))
+    if isinstance(node, ast.Object):
+        return ("Object", tuple((k, _strip(v)) for k, v in node.entries))
+    if isinstance(node, ast.Member):
+        return ("Member", _strip(node.target), node.name)
+    if isinstance(node, ast.Call):
+        return ("Call", _strip(node.callee), tuple(_strip(a) for a in node.args))
+    if isinstance(node, ast.Arrow):
+        return ("Arrow", node.param, _strip(node.body))
+    if isinstance(node, ast.Binary):
+        return ("Binary", node.op, _strip(node.left), _strip(node.right))
+    raise AssertionError(node)
+
+
+_IDENT = st.from_regex(r"[a-zA-Z_$][a-zA-Z0-9_$]{0,6}", fullmatch=True).filter(
+    lambda s: s not in {"true", "false", "new", "this", "function", "return", "in", "of", "if", "do", "for",
+                        "var", "let", "const", "void", "with", "try", "case", "else", "get", "set"}
+    and s not in {"typeof", "delete", "await", "async", "yield", "class", "super", "throw", "while"}
+)  # fmt: skip
+_LEAF = st.one_of(
+    st.integers(0, 10**6).map(lambda n: ast.Num(n, 0)),
+    st.sampled_from([0.5, 0.25, 1.5, 3.75]).map(lambda f: ast.Num(f, 0)),
+    st.integers(-1000, -1).map(lambda n: ast.Num(n, 0)),
+    st.tuples(st.text(st.sampled_from("abc d~*[]<>:0123"), max_size=8), st.booleans()).map(
+        lambda t: ast.Str(t[0], t[1], 0)
+    ),
+    st.booleans().map(lambda b: ast.Bool(b, 0)),
+    _IDENT.map(lambda n: ast.Name(n, 0)),
+)
+
+
+def _branches(inner: st.SearchStrategy[ast.Node]) -> st.SearchStrategy[ast.Node]:
+    arg = st.one_of(inner, st.tuples(_IDENT, inner).map(lambda t: ast.Arrow(t[0], t[1], 0)))
+    return st.one_of(
+        st.lists(arg, max_size=3).map(lambda xs: ast.Array(tuple(xs), 0)),
+        st.dictionaries(
+            _IDENT.filter(lambda k: k not in ("__proto__", "constructor", "prototype")),
+            arg,
+            max_size=2,
+        ).map(lambda d: ast.Object(tuple(d.items()), 0)),
+        st.tuples(inner, _IDENT).map(lambda t: ast.Member(t[0], t[1], 0)),
+        st.tuples(inner, st.lists(arg, max_size=3)).map(lambda t: ast.Call(t[0], tuple(t[1]), 0)),
+        st.tuples(inner, st.sampled_from("+-*/"), inner).map(
+            lambda t: ast.Binary(t[1], t[0], t[2], 0)
+        ),
+    )
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.recursive(_LEAF, _branches, max_leaves=12))
+def test_printed_trees_parse_back_to_themselves(tree: ast.Node) -> None:
+    code = _show(tree)
+    assert _strip(parse(code)) == _strip(tree), code
