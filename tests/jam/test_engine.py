@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -188,6 +189,20 @@ async def test_a_timeout_keeps_the_last_good_pattern(openai_server) -> None:
         await engine.stop()
 
 
+def fake_claudes() -> list[int]:
+    """This test process's children that are fake `claude` CLIs (other suites may have
+    children of their own)."""
+    found = []
+    for pid in children_of(os.getpid()):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"fake_claude" in cmdline:
+            found.append(pid)
+    return found
+
+
 async def test_stop_leaves_no_sessions_or_processes(claude_backend) -> None:
     def factory(persona, seed):
         return claude_backend if persona.name == "GLITCH" else algorithmic_backend(persona, seed)
@@ -195,13 +210,13 @@ async def test_stop_leaves_no_sessions_or_processes(claude_backend) -> None:
     engine = JamEngine(band(), backend=factory, turn_timeout=10)
     await engine.start()
     sessions = [m.session for m in engine.members.values()]
-    assert children_of(os.getpid()), "the fake claude process should be running"
+    assert fake_claudes(), "the fake claude process should be running"
     # the fake CLI answers with an echo, not a JamReply: repaired once, then the fallback
     assert engine.members["GLITCH"].status == "error"
     await engine.stop()
     assert all(m.session is None for m in engine.members.values())
     assert all(s.state == SessionState.STOPPED for s in sessions)
-    assert children_of(os.getpid()) == []
+    assert fake_claudes() == []
     await engine.stop()  # idempotent
 
 
