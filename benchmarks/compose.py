@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -52,13 +53,15 @@ CORE = ["drums", "bass", "chords", "lead", "pad"]
 def in_process(rounds: int, out: Path) -> dict[str, Any]:
     compose("warm up the imports", seed=0, bars=8, out_dir=str(out), render_audio=False, render_pianoroll=False)
     totals: list[float] = []
+    cpu: list[float] = []
     stages: dict[str, list[float]] = {}
     for r in range(rounds):
         for i, prompt in enumerate(PROMPTS):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             result = compose(prompt, seed=100 * r + i, bars=64, parts=CORE, out_dir=str(out), render_audio=False,
                              render_pianoroll=False)
             totals.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
             assert result.status in ("completed", "completed_partial"), result.state.error
             for rec in result.state.stages.values():
                 stages.setdefault(rec.name, []).append(rec.duration_ms)
@@ -66,6 +69,9 @@ def in_process(rounds: int, out: Path) -> dict[str, Any]:
         "prompts": len(PROMPTS), "rounds": rounds, "bars": 64, "parts": len(CORE),
         "total_ms_median": round(statistics.median(totals), 1),
         "total_ms_p90": round(sorted(totals)[int(len(totals) * 0.9) - 1], 1),
+        "cpu_ms_median": round(statistics.median(cpu), 1),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "cpus": os.cpu_count(),
         "stage_ms_median": {k: round(statistics.median(v), 2) for k, v in stages.items()},
         "budget_ms": 300, "within_budget": statistics.median(totals) <= 300,
     }
