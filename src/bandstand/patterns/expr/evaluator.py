@@ -34,8 +34,9 @@ _ARITHMETIC: Final[dict[str, Callable[[float, float], float]]] = {
 
 Scope = Mapping[str, Any]
 
-# "… at column 3" / "(column 3)" in mini-notation errors: replaced by the column in the whole code.
+# Numbers inside a "…" count argument, checked against the count limits.
 _NUMBER_IN_MINI: Final = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
+# "… at column 3" / "(column 3)" in mini-notation errors: replaced by the column in the whole code.
 _MINI_COLUMN: Final = re.compile(r" ?(?:at column \d+|\(column \d+\))")
 
 
@@ -94,28 +95,30 @@ class Evaluator:
     # ------------------------------------------------------------------ dispatch
 
     def eval(self, node: ast.Node, scope: Scope) -> Any:
-        if isinstance(node, ast.Num):
-            return self._number(node.value, node.pos)
-        if isinstance(node, ast.Str):
-            return self._string(node)
-        if isinstance(node, ast.Bool):
-            return node.value
-        if isinstance(node, ast.Name):
-            return self._name(node, scope)
-        if isinstance(node, ast.Array):
-            return [self.eval(item, scope) for item in node.items]
-        if isinstance(node, ast.Object):
-            return {key: self.eval(value, scope) for key, value in node.entries}
-        if isinstance(node, ast.Call):
-            return self._call(node, scope)
-        if isinstance(node, ast.Arrow):
-            return self._arrow(node, scope)
-        if isinstance(node, ast.Unary):
-            operand = self._numeric(node.operand, scope, node.op)
-            return self._number(-operand if node.op == "-" else operand, node.pos)
-        if isinstance(node, ast.Binary):
-            return self._binary(node, scope)
-        # A bare member (`p.fast` without a call) is the only node left.
+        """The value of `node`: a Pattern, number, string, bool, list, dict or function."""
+        return _DISPATCH[type(node)](self, node, scope)
+
+    def _num(self, node: ast.Num, scope: Scope) -> int | float:
+        return self._number(node.value, node.pos)
+
+    def _str(self, node: ast.Str, scope: Scope) -> Any:
+        return self._string(node)
+
+    def _bool(self, node: ast.Bool, scope: Scope) -> bool:
+        return node.value
+
+    def _array(self, node: ast.Array, scope: Scope) -> list[Any]:
+        return [self.eval(item, scope) for item in node.items]
+
+    def _object(self, node: ast.Object, scope: Scope) -> dict[str, Any]:
+        return {key: self.eval(value, scope) for key, value in node.entries}
+
+    def _unary(self, node: ast.Unary, scope: Scope) -> int | float:
+        operand = self._numeric(node.operand, scope, node.op)
+        return self._number(-operand if node.op == "-" else operand, node.pos)
+
+    def _member(self, node: ast.Member, scope: Scope) -> Any:
+        """A bare member (`p.fast` without a call) is never a value."""
         self.eval(node.target, scope)
         self._method(node)
         raise eval_error(
@@ -167,13 +170,16 @@ class Evaluator:
         return float(value)
 
     def _binary(self, node: ast.Binary, scope: Scope) -> int | float:
+        """`a + b` etc. on numbers, as JavaScript computes them (division by zero refused)."""
         left = self._numeric(node.left, scope, node.op)
         right = self._numeric(node.right, scope, node.op)
         if node.op == "/" and right == 0:
             raise eval_error(self.source, node.pos, "division by zero")
         return self._number(_ARITHMETIC[node.op](left, right), node.pos)
 
-    def _arrow(self, node: ast.Arrow, scope: Scope) -> Callable[[Any], Any]:
+    def _arrow(self, node: ast.Arrow, scope: Scope) -> Callable[..., Any]:
+        """A Python function of one pattern that evaluates the body with the parameter bound."""
+
         def function(pat: Any, *_ignored: Any) -> Any:  # JavaScript drops extra arguments
             inner = dict(scope)
             inner[node.param] = pat
@@ -313,6 +319,21 @@ class Evaluator:
             ) from None
         except Exception as exc:
             raise eval_error(self.source, pos, f"{name}: {exc}") from None
+
+
+_DISPATCH: Final[dict[type, Callable[[Evaluator, Any, Scope], Any]]] = {
+    ast.Num: Evaluator._num,
+    ast.Str: Evaluator._str,
+    ast.Bool: Evaluator._bool,
+    ast.Name: Evaluator._name,
+    ast.Array: Evaluator._array,
+    ast.Object: Evaluator._object,
+    ast.Member: Evaluator._member,
+    ast.Call: Evaluator._call,
+    ast.Arrow: Evaluator._arrow,
+    ast.Unary: Evaluator._unary,
+    ast.Binary: Evaluator._binary,
+}
 
 
 def evaluate(code: str, *, limits: Limits = DEFAULT_LIMITS) -> Pattern:
