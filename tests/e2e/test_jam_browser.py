@@ -37,6 +37,7 @@ def test_jam_in_the_browser() -> None:
     from playwright.sync_api import expect, sync_playwright
 
     executable = chromium()
+    expect.set_options(timeout=20_000)  # generous: CI machines can be busy
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with jam_server() as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
@@ -119,6 +120,7 @@ def test_a_failing_llm_member_shows_its_fallback_in_the_browser() -> None:
     from tests.peers.openai_server import OpenAIServer
 
     executable = chromium()
+    expect.set_options(timeout=20_000)
     good = {"drums": 's("bd ~ sd ~, hh*8")', "bass": 'note("<c2 ab1 eb2 bb1>").s("sawtooth")'}
 
     def reply(user: str, system: str, n: int) -> str:
