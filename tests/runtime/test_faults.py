@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bandstand.agents.claude_code import ClaudeCodeBackend
 from bandstand.errors import AgentError, TurnFailed, TurnTimeout
-from bandstand.runtime import Session, SessionLimits, SessionState
+from bandstand.runtime import Session, SessionLimits, SessionState, history_from_log
 from tests.peers.claude import children_of, process_exists
 
 
@@ -196,3 +196,19 @@ def test_random_fault_sequences_keep_the_session_usable(
         assert claude_backend.registry.entries() == []
 
     asyncio.run(scenario())
+
+
+async def test_a_session_resumed_from_its_log_continues(
+    claude_backend: ClaudeCodeBackend, tmp_path
+) -> None:
+    async with Session(claude_backend, name="ARIA", log_dir=tmp_path) as first:
+        await first.send("the hook is E G A")
+        await first.send("[[say]] noted: E G A")
+    history = history_from_log(first.log_path)
+    assert [m.content for m in history] == [m.content for m in first.history]
+    async with Session(claude_backend, name="ARIA", history=history) as resumed:
+        reply = json.loads((await resumed.send("play the hook")).text)
+    # a new process: it hears the conversation so far, then the new message
+    assert reply["turn"] == 1
+    assert "the hook is E G A" in reply["echo"] and "noted: E G A" in reply["echo"]
+    assert reply["echo"].endswith("play the hook")

@@ -12,7 +12,8 @@ After a per-turn timeout the session calls `interrupt()`: an ``interrupt``
 control request first; if no ``result`` follows within the grace period the
 group gets SIGTERM, then SIGKILL. A process that died (crash, kill) is
 restarted at the next turn, and the conversation so far is replayed to it in
-that turn's message. `close()` interrupts a running turn, closes stdin, waits,
+that turn's message (as it is to the first process of a session resumed with
+an earlier history). `close()` interrupts a running turn, closes stdin, waits,
 then SIGTERM/SIGKILL. Children are recorded in a `ProcessRegistry`; the
 backend reaps leftovers of crashed hosts when it opens its first conversation.
 """
@@ -153,7 +154,7 @@ class ClaudeCodeConversation:
             name="claude-code",
         )
         self._busy = False
-        self._replay = False
+        self._fresh = True  # this process has not seen the conversation yet
         self._cost_seen = 0.0
         self._requests = 0
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
@@ -183,6 +184,7 @@ class ClaudeCodeConversation:
                 f"claude-code: cannot run {self.cmd[0]}: {exc}", retryable=False
             ) from exc
         self.backend.registry.register(self.proc.pid, self.proc.pid, self.cmd)
+        self._fresh = True
         self._cost_seen = 0.0
         self._busy = False
         self._stderr_task = asyncio.create_task(self._drain_stderr(self.proc))
@@ -284,7 +286,6 @@ class ClaudeCodeConversation:
         except BaseException:
             self.breaker.failure()
             raise
-        self._replay = True
 
     # ------------------------------------------------------------------ turns
 
@@ -298,9 +299,9 @@ class ClaudeCodeConversation:
         text = request.text
         if request.schema is not None and not self.enforced_schema:
             text += schema_instruction(request.schema)
-        if self._replay and request.history:
+        if self._fresh and request.history:  # restarted, or a session resumed from its log
             text = replay_text(request.history, text)
-        self._replay = False
+        self._fresh = False
         try:
             reply = await self._run_turn(text, emit)
         except TurnFailed as exc:

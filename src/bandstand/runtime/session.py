@@ -19,7 +19,8 @@ backend is interrupted, and the session goes on; a failed turn raises
 a repair quoting the error, then returns the caller's fallback flagged as
 such. `stop()` works in any state, from any task, is idempotent, and closes
 the backend (for `claude-code`: no process left behind). Events go to
-listeners, subscribers (`events()`) and an optional JSONL log.
+listeners, subscribers (`events()`) and an optional JSONL log; a session
+built with ``history=history_from_log(path)`` continues that conversation.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -95,6 +96,7 @@ class Session:
         seed: int = 0,
         log_dir: str | Path | None = None,
         session_id: str | None = None,
+        history: Sequence[Message] = (),
     ) -> None:
         self.backend = backend
         self.name = name
@@ -105,7 +107,7 @@ class Session:
         self.id = session_id or uuid.uuid4().hex[:12]
         self.state = SessionState.STARTING
         self.end_reason: str | None = None
-        self.history: list[Message] = []
+        self.history: list[Message] = list(history)
         self._counters = _Counters()
         self._seq = 0
         self._listeners: list[Listener] = []
