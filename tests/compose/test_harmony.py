@@ -3,6 +3,7 @@ spelling, the main.progression file, determinism."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from statistics import fmean
 
 import pytest
@@ -170,3 +171,27 @@ def test_any_intent_gives_a_sound_plan(genre, key, mode, dial, seed):
     if dial < 0.15 and plan.family != "blues":
         assert all(pc in plan.scale_pitch_classes for c in plan.chords for pc in c.pitch_classes)
     assert build_harmony(make_intent(genre, key=key, mode=mode, harmonic=dial), seed) == plan
+
+
+def test_inversions_smooth_the_bass_line_when_the_dial_allows():
+    slashes = []
+    for seed in range(12):
+        plan = build_harmony(make_intent("pop", harmonic=0.6), seed)
+        for prev, c in pairwise(plan.chords):
+            if "/" in c.symbol:
+                slashes.append(c)
+                step = min((c.bass - prev.bass) % 12, (prev.bass - c.bass) % 12)
+                assert step <= 2 and c.bass != c.root and c.bass in c.pitch_classes
+                assert c.pitches[0] % 12 == c.bass and c.roman.endswith("/3")
+    assert slashes
+    low = [build_harmony(make_intent("pop", harmonic=0.2), s) for s in range(12)]
+    assert not any("/" in c.symbol for p in low for c in p.chords)
+
+
+def test_chromatic_roots_get_plain_names():
+    for seed in range(16):
+        for genre in ("gospel", "neo-soul", "jazz"):
+            plan = build_harmony(make_intent(genre, harmonic=0.8), seed)
+            for c in plan.chords:
+                root = c.symbol.split("/")[0]
+                assert "bb" not in root[:3] and "##" not in root[:3], plan.summary

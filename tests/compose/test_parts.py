@@ -432,3 +432,19 @@ def test_kick_and_bass_hold_their_breath_before_the_drop():
     assert not [n for n in bass if 14.1 <= n.start < 15.9] and not [n for n in bass if n.start < 14 < n.end - 0.05]
     assert [n for n in drums if n.pitch == KICK and abs(n.start - 16) < 0.1]  # and everything lands on the one
     assert [n for n in bass if abs(n.start - 16) < 0.1]
+
+
+def test_the_bass_plays_the_slash_note_of_an_inversion():
+    for seed in range(12):
+        intent = make_intent("pop", harmonic=0.6)
+        harmony = build_harmony(intent, seed)
+        if any("/" in c.symbol for c in harmony.chords):
+            break
+    arrangement = make_arrangement([c.bars for c in harmony.chords])
+    ctx = build_context(intent, harmony, arrangement)
+    bass = generate_part("bass", intent, harmony, arrangement, 1).track.notes
+    slash_bars = [b for b in ctx.active_bars("bass") if b.chord.bass != b.chord.root]
+    assert slash_bars
+    for bar in slash_bars:
+        first = min((n for n in bass if abs(n.start - bar.start) < 0.1), key=lambda n: n.start)
+        assert first.pitch % 12 == bar.chord.bass

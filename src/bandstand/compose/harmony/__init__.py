@@ -34,6 +34,25 @@ __all__ = ["CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"]
 CHORD_REGISTER = (50, 74)  # D3..D5: where comping voicings live
 # Bars per chord by family (the harmonic rhythm); families not listed change chord every bar.
 HARMONIC_RHYTHM: dict[str, int] = {"ambient": 2}
+# Families whose bass line walks by step through inversions (Dbmaj7/F) once the dial allows colour.
+INVERSION_FAMILIES = frozenset({"neosoul", "gospel", "pop", "lofi", "rock", "ambient"})
+INVERSION_DIAL = 0.4
+
+
+def smooth_bass(chord: Chord, previous_bass: int, key: Key) -> Chord:
+    """`chord` in first inversion when its root would leap (a fourth or more) from the
+    previous bass while its third lies a step or less away; else `chord` unchanged."""
+    leap = min((chord.root - previous_bass) % 12, (previous_bass - chord.root) % 12)
+    if leap < 5 or chord.is_slash:
+        return chord
+    for iv in (3, 4):
+        third = (chord.root + iv) % 12
+        if third in chord.pitch_classes and min((third - previous_bass) % 12, (previous_bass - third) % 12) <= 2:
+            try:
+                return parse_chord(f"{chord.symbol}/{root_name(third, key)}")
+            except TheoryError:
+                return chord
+    return chord
 # Modes a Key cannot hold are spelled with the nearest key mode.
 _SPELLING_MODE: dict[str, str] = {"harmonic minor": "minor", "melodic minor": "minor",
                                   "phrygian dominant": "phrygian", "lydian dominant": "lydian",
@@ -48,10 +67,24 @@ def _key_for(tonic: str, mode: str) -> Key:
         return parse_key(f"{tonic} {'major' if mode in MAJOR_MODES else 'minor'}")
 
 
+_FLATS = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
+_SHARPS = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
+_AWKWARD = frozenset({"Cb", "Fb", "E#", "B#"})
+
+
+def root_name(pc: int, key: Key) -> str:
+    """`pc` spelled for `key`; a chromatic root that would need a double accidental or an
+    unusual name (Bbb, Fb, E#) takes the plain name a player would write (A, E, F)."""
+    name = key.spell(pc)
+    if pc in key.scale.pitch_classes or not (name in _AWKWARD or "bb" in name or "##" in name or "x" in name):
+        return name
+    return (_FLATS if key.signature < 0 or name.endswith("b") else _SHARPS)[pc % 12]
+
+
 def spell_slot(slot: Slot, key: Key) -> Chord:
     """The chord of `slot` spelled in `key`; a quality the chord grammar refuses is
     simplified step by step (13sus4 → 7sus4 → sus4) rather than dropped."""
-    root = key.spell((key.tonic_pc + slot.semis) % 12)
+    root = root_name((key.tonic_pc + slot.semis) % 12, key)
     quality = slot.quality
     for _ in range(4):
         try:
@@ -98,12 +131,16 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     chords: list[ProgressionChord] = []
     previous: tuple[int, ...] | None = None
     low, high = CHORD_REGISTER
+    inversions = family in INVERSION_FAMILIES and dial >= INVERSION_DIAL
     for slot in slots:
         chord = spell_slot(slot, key)
+        if inversions and chords:
+            chord = smooth_bass(chord, chords[-1].bass, key)
         pitches = voice_chord(chord, low, high, previous)
         previous = pitches
+        roman = _roman(slot) + ("/3" if chord.is_slash else "")
         chords.append(ProgressionChord(
-            symbol=chord.symbol, roman=_roman(slot), pitches=list(pitches), bars=HARMONIC_RHYTHM.get(family, 1),
+            symbol=chord.symbol, roman=roman, pitches=list(pitches), bars=HARMONIC_RHYTHM.get(family, 1),
             tension=tension(slot),
             root=chord.root, bass=chord.bass, pitch_classes=sorted(set(chord.pitch_classes)), colour=slot.colour,
         ))

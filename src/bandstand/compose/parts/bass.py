@@ -42,14 +42,14 @@ def _lengths(starts: list[int], steps: int, cap: float) -> list[float]:
 
 def _approach(ctx: PartContext, bar: Bar, rng: random.Random, center: int) -> int:
     """A note leading into the next chord's root: a half step below/above or the scale step."""
-    target = pitch_near(bar.next_chord.root, center, LOW, HIGH)
+    target = pitch_near(bar.next_chord.bass, center, LOW, HIGH)
     options = [target - 1, target + 1]
     options += [p for p in (target - 2, target + 2) if p % 12 in ctx.scale]
     return rng.choice(options)
 
 
 def _sub_808(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, 24, 43)
+    root = pitch_near(bar.chord.bass, center, 24, 43)
     starts = [s for s, _ in kicks]
     lengths = _lengths(starts, ctx.steps, 8.0)
     events: list[Event] = []
@@ -62,7 +62,7 @@ def _sub_808(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rand
 
 
 def _root_fifth(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     fifth = pitch_near(bar.chord.fifth, root + 5, LOW, HIGH)
     if ctx.traits.drum_family == "bossa":
         return [(0, 5.5, root, 96), (6, 1.8, root, 80), (8, 5.5, fifth, 90), (14, 1.8, fifth, 78)]
@@ -79,8 +79,8 @@ def _root_fifth(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: r
 
 def _walking(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
     beats = max(1, ctx.steps // 4)
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
-    target = pitch_near(bar.next_chord.root, root, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+    target = pitch_near(bar.next_chord.bass, root, LOW, HIGH)
     pool = sorted({p for p in range(LOW, HIGH + 1) if p % 12 in ctx.scale or p % 12 in bar.chord.pcs})
     line = [root]
     for beat in range(1, beats - 1):
@@ -103,7 +103,7 @@ def _walking(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rand
 
 
 def _synth_pulse(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     octave = root + 12 if root + 12 <= HIGH + 7 else root
     events: list[Event] = []
     if ctx.traits.drum_family == "four_on_floor":  # house: root with the kick, pumping off-beats
@@ -123,7 +123,7 @@ FUNK_FIGURES = ("R..gR.O.5.R..7a.", "R.gR..O..R.5.Oa.", "R..R.gO.R..5g7a.", "R.O
 
 
 def _funk(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH - 5)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH - 5)
     tones = {"R": root, "O": root + 12, "5": pitch_near(bar.chord.fifth, root + 7, LOW, HIGH + 7),
              "7": pitch_near(bar.chord.seventh, root + 10, LOW, HIGH + 7), "g": root}
     figure = FUNK_FIGURES[(bar.bar_in_phrase + rng.randrange(2)) % len(FUNK_FIGURES)]
@@ -148,7 +148,7 @@ REGGAE_FIGURES = ("R.....R.R..5.3..", "..R..R..R.5..3.R", "R.....5.R...3.5.")
 
 
 def _reggae(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     tones = {"R": root, "5": pitch_near(bar.chord.fifth, root + 7, LOW, HIGH + 5),
              "3": pitch_near(bar.chord.third, root + 4, LOW, HIGH + 5)}
     figure = REGGAE_FIGURES[rng.randrange(len(REGGAE_FIGURES))]
@@ -158,7 +158,7 @@ def _reggae(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rando
 
 
 def _reese(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center - 2, 26, 45)
+    root = pitch_near(bar.chord.bass, center - 2, 26, 45)
     starts = [s for s, _ in kicks]
     lengths = _lengths(starts, ctx.steps, 16.0)
     return [(s, lengths[i] - 0.2, root if i % 2 == 0 or rng.random() < 0.5 else root + 12, 100)
@@ -166,9 +166,9 @@ def _reese(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random
 
 
 def _tumbao(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     fifth = pitch_near(bar.chord.fifth, root, LOW, HIGH)
-    nxt = pitch_near(bar.next_chord.root, root, LOW, HIGH)
+    nxt = pitch_near(bar.next_chord.bass, root, LOW, HIGH)
     events: list[Event] = [(6, 6.0, fifth, 96), (12, 6.0, nxt, 100)]
     if bar.bar_in_section == 0:  # establish the root on the first downbeat of a section
         events.insert(0, (0, 5.5, root, 92))
@@ -176,7 +176,7 @@ def _tumbao(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rando
 
 
 def _picked(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     step = 2 if bar.energy >= 0.45 else 4
     events: list[Event] = [(s, step * 0.8, root, 100 if s % 4 == 0 else 86) for s in range(0, ctx.steps, step)]
     if bar.chord_changes and step == 2:
@@ -187,7 +187,7 @@ def _picked(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rando
 
 
 def _sustained(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    root = pitch_near(bar.chord.root, center, LOW, HIGH)
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     return [(0, ctx.steps - 0.3, root, 88)]
 
 
