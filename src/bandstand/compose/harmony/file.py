@@ -36,6 +36,7 @@ def progression_file(plan: HarmonyPlan) -> str:
         f"# length: {len(plan.chords)} chords, {plan.total_bars} bars per cycle; the arrangement loops it",
         "#",
         "# columns: bar  bars  symbol  roman  colour  tension  voicing (low → high; MIDI numbers in brackets)",
+        "# roman: case = quality (ii minor, V major), ø half-diminished, ° diminished, /3 = third in the bass",
         "# tension: 0 = at rest on the tonic … 1 = maximal pull towards the next chord",
         "# colour: diatonic | borrowed (parallel mode) | modal (another mode) | polytonal | chromatic",
         "",
