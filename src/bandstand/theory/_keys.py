@@ -72,9 +72,10 @@ class Key:
     def spell_name(self, pc: int) -> NoteName:
         """The spelled pitch class `pc` in this key."""
         pc %= 12
+        spelled = self.spelled
         if pc in self.scale.pitch_classes:
-            return parse_note_name(self.scale.notes[self.scale.pitch_classes.index(pc)])
-        tonic = parse_note_name(self.tonic)
+            return spelled[self.scale.pitch_classes.index(pc)]
+        tonic = spelled[0]
         letter = (tonic.letter + _CHROMATIC_STEPS[(pc - tonic.pc) % 12]) % 7
         natural = NoteName(letter).pc
         alter = (pc - natural + 6) % 12 - 6
