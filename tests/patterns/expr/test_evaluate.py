@@ -122,3 +122,8 @@ def test_evaluation_errors(code: str, words: str) -> None:
         pat = evaluate(code)
         pat.query_arc(0, 4)
     assert info.value.column is not None
+
+
+def test_contextual_words_are_names() -> None:
+    same('s("bd").set(n(3))', call("s", mini("bd")).set(call("n", 3)))
+    same('set(n(3), s("bd"))', call("s", mini("bd")).set(call("n", 3)))

@@ -27,6 +27,8 @@ from bandstand.patterns.expr._errors import parse_error
 from bandstand.patterns.expr._lexer import END, NAME, NUMBER, PUNCT, STRING, Token, tokenize
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 
+# Reserved words of JavaScript, refused by name. Contextual words (of, get, set, static)
+# are not reserved: `set` is a pattern function.
 _KEYWORDS: Final = frozenset(
     [
         "new",
@@ -46,7 +48,6 @@ _KEYWORDS: Final = frozenset(
         "async",
         "yield",
         "in",
-        "of",
         "instanceof",
         "if",
         "else",
@@ -65,9 +66,8 @@ _KEYWORDS: Final = frozenset(
         "debugger",
         "super",
         "extends",
-        "static",
-        "get",
-        "set",
+        "null",
+        "undefined",
     ]
 )
 
