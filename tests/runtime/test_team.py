@@ -374,3 +374,30 @@ def test_cli_team_with_an_openai_compatible_member(tmp_path, openai_server) -> N
     assert openai_server.requests[0]["body"]["model"] == "local-model"
     assert any(e["type"] == "text_delta" and e["session"] == "bass" for e in events)
     assert list((tmp_path / "runs").glob("team-mixed-*/bass-*.jsonl"))
+
+
+async def test_members_that_cannot_start(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = load_config(env={"BANDSTAND_CLAUDE_BIN": str(tmp_path / "no-such-claude")})
+    text = SPEC.format(max_turns=4, max_seconds=30, extra="").replace(
+        'persona = "B"', 'persona = "B"\nbackend = "claude-code"'
+    )
+    lead = leader_script([("a", "x"), ("b", "y")])
+    result = await Team(
+        parse_team(text),
+        config,
+        backends={"lead": AlgorithmicBackend(lead), "a": AlgorithmicBackend(worker)},
+    ).run("go")
+    by = {r["from"]: r for r in result.results}
+    assert (
+        result.done
+        and by["a"]["ok"]
+        and not by["b"]["ok"]
+        and "BANDSTAND_CLAUDE_BIN" in by["b"]["result"]
+    )
+    leaderless = text.replace(
+        '[members.lead]\npersona = "lead"',
+        '[members.lead]\npersona = "lead"\nbackend = "claude-code"',
+    )
+    result = await Team(parse_team(leaderless), config).run("go")
+    assert result.reason == "leader_failed" and "could not start" in result.answer

@@ -223,7 +223,8 @@ class Session:
     async def _submit(self, pending: _Pending) -> Any:
         if self.ended or self._ending is not None:
             raise AgentError(
-                f"session {self.name} has ended ({self.state.value})", session=self.name
+                f"session {self.name} has ended ({self.state.value}: {self.end_reason})",
+                session=self.name,
             )
         # queued before any await: the order of calls is the order of turns, even while starting
         self._queue.put_nowait(pending)
