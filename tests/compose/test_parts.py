@@ -448,3 +448,13 @@ def test_the_bass_plays_the_slash_note_of_an_inversion():
     for bar in slash_bars:
         first = min((n for n in bass if abs(n.start - bar.start) < 0.1), key=lambda n: n.start)
         assert first.pitch % 12 == bar.chord.bass
+
+
+def test_held_lead_notes_are_chord_tones():
+    for genre in ("pop", "neo-soul", "ambient", "deep house"):
+        part, intent, harmony, arrangement = _part("lead", genre)
+        ctx = build_context(intent, harmony, arrangement)
+        held = [n for n in part.track.notes if n.duration >= 0.92]
+        assert held
+        ok = sum(1 for n in held if n.pitch % 12 in ctx.bars[int((n.start + 0.05) // 4)].chord.pcs)
+        assert ok / len(held) >= 0.9, genre

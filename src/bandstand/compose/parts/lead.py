@@ -86,7 +86,7 @@ def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
 def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...], anchor: int,
              ladder: list[int], lo: int, hi: int, bebop: bool) -> list[tuple[float, float, int]]:
     """Pitches for one bar: walk the scale ladder by the contour from `anchor`;
-    notes on strong beats (1 and 3) become chord tones."""
+    notes on strong beats (1 and 3) and notes held a beat or longer become chord tones."""
     idx = max(0, min(len(ladder) - 1, anchor))
     out: list[tuple[float, float, int]] = []
     beats = ctx.beats_per_bar
@@ -99,7 +99,8 @@ def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...],
                 step = -step
             idx = max(0, min(len(ladder) - 1, idx + step))
         pitch = ladder[idx]
-        if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0:
+        strong = abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0
+        if strong or length >= 1.0:  # strong beats and held notes sit on chord tones
             pitch = _snap(pitch, bar.chord.pcs)
             if not lo <= pitch <= hi:
                 pitch += 12 if pitch < lo else -12
