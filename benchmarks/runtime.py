@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.peers
@@ -92,7 +93,11 @@ async def overhead(backend: ClaudeCodeBackend, turns: int, warmup: int = 20) -> 
     await control.start()
     session = Session(backend, name="bench", persona=persona, limits=SessionLimits(turn_timeout=30))
     await session.start()
-    sides = {"raw": raw.turn, "control": control.turn, "session": session.send}
+    sides: dict[str, Callable[[str], Awaitable[object]]] = {
+        "raw": raw.turn,
+        "control": control.turn,
+        "session": session.send,
+    }
     wall: dict[str, list[float]] = {name: [] for name in sides}
     cpu: dict[str, list[float]] = {name: [] for name in sides}
     order = list(sides)
