@@ -121,3 +121,17 @@ def test_cli_bad_config_exits_2(tmp_path, capsys) -> None:
     assert run(["agents", "check", "--config", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "agents.backend" in err[0]
+
+
+@pytest.mark.parametrize(
+    ("table", "match"),
+    [
+        ("[agents.openai]\njson_mode = 'sometimes'\n", "agents.openai.json_mode"),
+        ("[agents.anthropic]\njson_via = 'magic'\n", "agents.anthropic.json_via"),
+    ],
+)
+def test_enumerated_settings_are_checked(tmp_path, table: str, match: str) -> None:
+    path = tmp_path / "bandstand.toml"
+    path.write_text(table)
+    with pytest.raises(ConfigError, match=match):
+        load_config(path, env={})

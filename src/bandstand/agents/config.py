@@ -14,9 +14,9 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bandstand.errors import ConfigError
 
@@ -44,7 +44,7 @@ class AnthropicConfig(_Section):
     max_tokens: int = 1024
     stream: bool = True
     cache_persona: bool = True
-    json_via: str = "tool"
+    json_via: Literal["tool", "output_config"] = "tool"
     price: list[float] | None = None
 
 
@@ -56,6 +56,14 @@ class OpenAIConfig(_Section):
     stream: bool = True
     max_tokens: int | None = None
     price: list[float] | None = None
+
+
+    @field_validator("json_mode", mode="before")
+    @classmethod
+    def _true_false_or_auto(cls, value: Any) -> Any:
+        if value is True or value is False or value == "auto":
+            return value
+        raise ValueError(f'use true, false or "auto", not {value!r}')
 
 
 class BreakerConfig(_Section):
