@@ -274,3 +274,9 @@ def _branches(inner: st.SearchStrategy[ast.Node]) -> st.SearchStrategy[ast.Node]
 def test_printed_trees_parse_back_to_themselves(tree: ast.Node) -> None:
     code = _show(tree)
     assert _strip(parse(code)) == _strip(tree), code
+
+
+def test_a_method_in_a_chain_is_one_level() -> None:
+    parse("s('bd')" + ".fast(1)" * 64)
+    with pytest.raises(PatternParseError, match="nested too deeply"):
+        parse("s('bd')" + ".fast(1)" * 65)

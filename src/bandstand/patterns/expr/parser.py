@@ -237,8 +237,9 @@ class Parser:
                 node = ast.Member(node, str(name.value), name.pos)
             elif self._is("("):
                 opened = self._advance()
-                self._enter(opened.pos)
-                entered += 1
+                if not isinstance(node, ast.Member):  # `.name(...)` is one level, not two
+                    self._enter(opened.pos)
+                    entered += 1
                 args = self._list(")", opened, self.argument)
                 node = ast.Call(node, tuple(args), _callee_pos(node, opened.pos))
             elif self._is("["):
