@@ -312,9 +312,10 @@ def test_cli_signal_stops_the_team_and_its_processes(tmp_path, claude_bin, sig) 
     children = [int(p.stem) for p in pid_dir.glob("*.json")]
     assert len(children) == 2 and all(process_exists(p) for p in children)
     cli.send_signal(sig)
-    _out, err = cli.communicate(timeout=60)
+    out, err = cli.communicate(timeout=60)
     assert cli.returncode == 130, err
     assert "interrupted" in err
+    assert "team_ended reason=stopped" in out
     assert not any(process_exists(p) for p in children)
     assert list(pid_dir.glob("*.json")) == []
 

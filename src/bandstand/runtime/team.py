@@ -72,7 +72,7 @@ class LeaderReply(BaseModel):
 
 @dataclass(slots=True)
 class TeamResult:
-    """How a run ended: ``reason`` is done, max_turns, timeout, budget or leader_failed."""
+    """How a run ended: ``reason`` is done, max_turns, timeout, budget, leader_failed or stopped."""
 
     reason: str
     answer: str
@@ -163,7 +163,7 @@ class Team:
         """Run the team on `prompt` until the leader is done or a limit is reached."""
         spec = self.spec
         self._emit("team_started", leader=spec.leader, teammates=spec.teammates, prompt=prompt)
-        result = TeamResult("leader_failed", "", 0, 0.0)
+        result = TeamResult("stopped", "", 0, 0.0)  # what a cancelled run reports
         try:
             async with asyncio.timeout(spec.limits.max_seconds):
                 result = await self._rounds(prompt)
