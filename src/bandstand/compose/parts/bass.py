@@ -112,6 +112,12 @@ def _synth_pulse(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: 
                 events.append((s, 1.6, root, 100))
             events.append((s + 2, 1.6, octave if bar.energy >= 0.7 and s % 8 == 4 else root, 92))
         return events
+    if ctx.traits.drum_family == "two_step":  # garage: the bass rides the skipping kick, octave pickups between
+        starts = sorted({k for k, _ in kicks} | ({6, 14} if bar.energy >= 0.5 else set()))
+        starts = [k for k in starts if k < ctx.steps]
+        lengths = _lengths(starts, ctx.steps, 6.0)
+        return [(k, lengths[i] * 0.85, octave if k in (6, 14) else root, 100 if k in dict(kicks) else 84)
+                for i, k in enumerate(starts)]
     step = 2 if bar.energy >= 0.45 else 4
     for s in range(0, ctx.steps, step):
         pitch = octave if bar.energy >= 0.7 and s % 8 == 6 else root
