@@ -277,6 +277,6 @@ def test_printed_trees_parse_back_to_themselves(tree: ast.Node) -> None:
 
 
 def test_a_method_in_a_chain_is_one_level() -> None:
-    parse("s('bd')" + ".fast(1)" * 64)
+    parse("s('bd')" + ".fast(1)" * 63)  # s(...) is the 64th level
     with pytest.raises(PatternParseError, match="nested too deeply"):
-        parse("s('bd')" + ".fast(1)" * 65)
+        parse("s('bd')" + ".fast(1)" * 64)
