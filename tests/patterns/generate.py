@@ -153,3 +153,44 @@ def random_program(rng: random.Random) -> str:
         table = _NUMERIC_TRANSFORMS if rng.random() < 0.6 else _FUNCTION_TRANSFORMS
         code += "." + _fill(rng.choice(table), rng)
     return code
+
+
+_DRUMS = ["bd", "sd", "hh", "oh", "cp", "rim", "lt", "mt", "ht", "cr"]
+_SCALES = ["C:minor", "D:dorian", "F:major", "A:minor:pentatonic", "Eb:lydian", "G:mixolydian", "C4:minor", "E:phrygian"]
+_SIGNALS = ["sine", "cosine", "saw", "isaw", "tri", "square", "perlin", "rand"]
+_EFFECTS = [
+    ".gain({v})", ".pan({sig})", ".lpf({sig}.range(200, 2000).slow({k}))", ".room({v})", ".delay({v})",
+    ".speed(\"<1 2>\")", ".legato({v})", ".velocity({sig}.range(0.4, 1))", ".hpf(300)", ".crush(\"<4 8>\")",
+    ".orbit(1)", ".release(0.2)", ".attack(0.01)", ".distort(\"<0 2>\")", ".size(0.8)", ".cutoff({sig}.segment(4).range(500, 900))",
+]
+
+
+def random_musician(rng: random.Random) -> str:
+    """Code in the style the band writes: drums, bass, chords and melody with effects."""
+    def drums() -> str:
+        hits = " ".join(
+            rng.choice(_DRUMS) + rng.choice(["", "*2", "?", "(3,8)", "!2", ":2", "(<3 5>,8,<0 2>)"])
+            for _ in range(rng.randint(1, 4))
+        )
+        return f's("{hits}")' + rng.choice(["", '.bank("RolandTR909")', ".degradeBy(0.2)", ".sometimes(x => x.speed(2))"])
+
+    def melodic() -> str:
+        degrees = " ".join(rng.choice(["0", "2", "4", "<5 7>", "[0 2]", "~", "-1", "3?", "[4|6]"]) for _ in range(rng.randint(2, 5)))
+        scale = rng.choice(_SCALES) if rng.random() < 0.7 else f"<{rng.choice(_SCALES)} {rng.choice(_SCALES)}>"
+        return f'n("{degrees}").scale("{scale}").s("{rng.choice(["piano", "sawtooth", "triangle", "gm_bass"])}")'
+
+    def notes() -> str:
+        names = " ".join(rng.choice(["c2", "eb2", "g1", "bb1", "<c3 e3>", "[c4,e4,g4]", "f#3", "~"]) for _ in range(rng.randint(1, 4)))
+        return f'note("{names}")' + rng.choice(["", ".add(12)", ".transpose(\"<0 3>\")", ".arp(\"0 1 2\")", ".off(0.125, x => x.add(7))"])
+
+    layers = []
+    for _ in range(rng.randint(1, 3)):
+        layer = rng.choice([drums, melodic, notes])()
+        for _ in range(rng.randint(0, 3)):
+            layer += rng.choice(_EFFECTS).format(
+                v=rng.choice(["0.5", "0.8", '"<0.3 0.6>"', "0.25"]), sig=rng.choice(_SIGNALS), k=rng.choice(["2", "4", "8"])
+            )
+        if rng.random() < 0.4:
+            layer += "." + _fill(rng.choice(_FUNCTION_TRANSFORMS + _NUMERIC_TRANSFORMS), rng)
+        layers.append(layer)
+    return layers[0] if len(layers) == 1 else f"stack({', '.join(layers)})"

@@ -1,4 +1,4 @@
-"""Differential test: hundreds of generated patterns, bandstand vs Strudel under node.
+"""Differential test: hundreds of generated patterns (grammar-wide and band-style), bandstand vs Strudel under node.
 
 The programs come from a seeded generator (tests/patterns/generate.py) that
 covers the whole mini-notation grammar, constructors, signals and chains of
@@ -13,7 +13,7 @@ import random
 import pytest
 
 from bandstand.patterns import evaluate
-from tests.patterns.generate import random_program, random_span
+from tests.patterns.generate import random_musician, random_program, random_span
 from tests.patterns.reference import (
     describe_difference,
     haps_json,
@@ -24,19 +24,21 @@ from tests.patterns.reference import (
 
 pytestmark = pytest.mark.node
 
-SEEDS = (11, 12, 13)
+GENERATORS = {"program": random_program, "musician": random_musician}
+RUNS = (("program", 11), ("program", 12), ("program", 13), ("musician", 61))
 PER_SEED = 150
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_generated_patterns_match_strudel(seed: int) -> None:
+@pytest.mark.parametrize(("generator", "seed"), RUNS)
+def test_generated_patterns_match_strudel(generator: str, seed: int) -> None:
     problem = node_ready()
     assert problem is None, problem
     rng = random.Random(seed)
+    make = GENERATORS[generator]
     jobs = []
     for _ in range(PER_SEED):
         begin, end = random_span(rng)
-        jobs.append({"code": random_program(rng), "begin": begin, "end": end})
+        jobs.append({"code": make(rng), "begin": begin, "end": end})
     answers = strudel_query(jobs)
     compared = 0
     failures = []
