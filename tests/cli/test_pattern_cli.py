@@ -77,6 +77,13 @@ def test_show_quantizes_wide_cycles(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[1].count("x") == 7 and out[2].count("x") == 11
 
 
+def test_show_silence_and_signals(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["pattern", "show", "silence", "--cycles", "1"]) == 0
+    assert capsys.readouterr().out == "cycle 0: (silence)\n"
+    assert run(["pattern", "show", "sine", "--cycles", "1"]) == 0
+    assert "continuous signal" in capsys.readouterr().out
+
+
 def test_render_writes_midi_and_wav(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mid, wav = tmp_path / "loop.mid", tmp_path / "loop.wav"
     code = 'stack(s("bd*4"), note("c3 eb3 g3 bb3").s("sawtooth"))'

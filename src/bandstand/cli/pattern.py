@@ -135,8 +135,11 @@ def _grid(pattern: Any, cycle: int) -> list[str]:
     """One cycle as rows of steps: 'x' an onset, '-' a held note, '.' nothing."""
     from bandstand.patterns.to_score import value_pitch
 
-    haps = [h for h in pattern.query_arc(cycle, cycle + 1) if h.whole is not None]
+    every = pattern.query_arc(cycle, cycle + 1)
+    haps = [h for h in every if h.whole is not None]
     if not haps:
+        if every:
+            return [f"cycle {cycle}: (a continuous signal; add .segment(8) to see it in steps)"]
         return [f"cycle {cycle}: (silence)"]
     points = {as_fraction(t) - cycle for h in haps for t in (h.part.begin, h.part.end)}
     steps = 1
