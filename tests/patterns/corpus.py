@@ -243,6 +243,12 @@ CONTROLS = [
 ]
 
 MORE = [
+    's("bev").slice(4, "0 1 <2 3>")',
+    's("bev sax").slice(8, "0 [1 2]")',
+    's("bev").splice(4, "0 1 2 3")',
+    's("bev").speed(2).splice(4, "0 [1 2]")',
+    's("bev").slice("<4 8>", "0 1 2")',
+    's("bev").slice([0, 0.25, 0.5, 1], "0 1 2")',
     'berlin.segment(4)',
     'binaryN(5, 4)',
     'binary(10)',

@@ -267,6 +267,8 @@ ENTRIES: list[PatternFunction] = [
     _t("bite", tr.bite, 3, patternify=False),
     _t("ribbon", tr.ribbon, 3, aliases=("rib",)),
     _t("chop", tr.chop, 2),
+    _t("slice", tr.slice_, 3, patternify=False),
+    _t("splice", tr.splice, 3, patternify=False),
     _t("striate", tr.striate, 2),
     _t("take", st.take, 2, aliases=("s_add",), join="step"),
     _t("drop", st.drop, 2, aliases=("s_sub",), join="step"),

@@ -590,3 +590,41 @@ def beat(t: Any, div: Any, pat: Pattern) -> Pattern:
     tt = to_time(t) % d
     b, e = tt / d, (tt + 1) / d
     return pat.fmap(lambda x: pure(x)._compress(b, e)).inner_join()
+
+
+def slice_(npat: Pattern, ipat: Pattern, opat: Pattern) -> Pattern:
+    """Play slice i of n of each sample: sets begin/end (n may be a list of cut points)."""
+
+    def with_n(n: Any) -> Pattern:
+        def with_i(i: Any) -> Pattern:
+            def with_o(o: Any) -> Pattern:
+                base = o if isinstance(o, dict) else (js_object(o) if isinstance(o, list) else {"s": o})
+                if isinstance(n, list):
+                    begin = n[int(i)] if 0 <= int(i) < len(n) else None
+                    end = n[int(i) + 1] if 0 <= int(i) + 1 < len(n) else None
+                else:
+                    begin, end = norm_number(i / n), norm_number((i + 1) / n)
+                return pure({"begin": begin, "end": end, "_slices": n, **base})
+
+            return opat.outer_bind(with_o)
+
+        return ipat.outer_bind(with_i)
+
+    return npat.inner_bind(with_n).set_steps(ipat.steps)
+
+
+def splice(npat: Pattern, ipat: Pattern, opat: Pattern) -> Pattern:
+    """Like slice, with the speed set so that each slice fills its event (at 1 cycle/s)."""
+    sliced = slice_(npat, ipat, opat)
+
+    def fit(haps: list[Hap], span: TimeSpan, ctl: Any) -> list[Hap]:
+        cps = ctl.get("_cps") or 1
+        out = []
+        for h in haps:
+            v = h.value
+            duration = float(h.whole.end - h.whole.begin) if h.whole is not None else math.nan
+            speed = norm_number(cps / v["_slices"] / duration * (v.get("speed") or 1))
+            out.append(Hap(h.whole, h.part, {"speed": speed, "unit": "c", **v}, h.context))
+        return out
+
+    return Pattern(lambda span, ctl: fit(sliced.query(span, ctl), span, ctl), ipat.steps)
