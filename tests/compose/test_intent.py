@@ -279,3 +279,20 @@ def test_genres_that_do_not_share_a_tempo_follow_the_first() -> None:
     assert not i.tempo_analysis.half_time
     assert genre_traits("hip-hop").tempo_range[0] <= i.tempo <= genre_traits("hip-hop").tempo_range[1]
     assert decompose("90s boom bap with jazzy samples").genre == ["hip-hop"]
+
+
+def test_at_a_number_is_a_tempo_unless_it_is_a_time() -> None:
+    assert decompose("A breakbeat track with Amen breaks at 170").tempo == 170
+    assert decompose("house at 120").tempo == 120
+    assert decompose("meet me at 10 pm, house").tempo != 10
+
+
+def test_an_asked_root_is_spelled_for_the_inferred_mode() -> None:
+    i = decompose("A moody R&B slow jam in Ab")
+    assert (i.key, i.mode) == ("G#", "minor") and "Ab was asked for" in i.key_analysis.reasoning
+    assert decompose("gospel choir in Db").key == "Db"
+
+
+def test_wellness_words_suggest_calm_genres() -> None:
+    i = decompose("something for a yoga class")
+    assert "meditative" in i.mood and i.genre == ["ambient"]

@@ -130,7 +130,9 @@ def key_analysis(root: str | None, mode: str | None, genre: GenreTraits, moods: 
         root = playable_spelling(rng.choice(genre.keys), mode)
         reasons.append(f"{root} is a common {genre.name} key")
     else:
-        reasons.append(f"{root} was asked for")
+        spelled = playable_spelling(root, mode)
+        reasons.append(f"{root} was asked for" + (f" (spelled {spelled} in {mode})" if spelled != root else ""))
+        root = spelled
     return KeyAnalysis(root=root, mode=mode, source=source, confidence=confidence, reasoning="; ".join(reasons))
 
 

@@ -104,8 +104,8 @@ def _tempo(text: str, ex: Explicit) -> None:
                 ex.bpm = value
             else:
                 ex.bpm_out_of_range = value
-    for m in _take(text, ex, r"(?:^|,)\s*(\d{2,3})\s*(?=,|$)"):
-        value = float(m.group(1))
+    for m in _take(text, ex, r"(?:^|,)\s*(\d{2,3})\s*(?=,|$)|\bat (\d{2,3})\b(?!\s*(?:bars?|measures?|%|min|sec|s\b|am\b|pm\b|[:.]))"):
+        value = float(m.group(1) or m.group(2))
         if ex.bpm is None and 50 <= value <= 220:
             ex.bpm = value
     words = ((r"\b(?:slow|slower|slowed|sluggish|crawling|very slow)\b", -1),

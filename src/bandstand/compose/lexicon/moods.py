@@ -73,6 +73,8 @@ MOODS: tuple[Mood, ...] = (
        "hip-hop,lo-fi"),
     _m("spiritual", "spiritual|soulful|uplifted|hopeful|hope|sacred|gospel feel|blessed|healing", "major", 0.15, 0.0, 0.6,
        0, "gospel,soul,neo-soul"),
+    _m("meditative", "meditative|meditation|yoga|spa|zen|mindful|mindfulness|breathing|sleep|sleeping|relaxation",
+       None, 0.0, -0.15, 0.15, -1, "ambient,cinematic,lo-fi"),
     _m("minimal", "minimal|minimalist|sparse|stripped|stripped-back|bare|simple", None, -0.2, -0.15, 0.35, 0,
        "techno,ambient,deep house"),
     _m("complex", "complex|sophisticated|intricate|elaborate|rich harmony|complex chords|jazzy chords|extended chords|jazzy|jazz-tinged|jazz influenced",
