@@ -11,7 +11,6 @@ in the given scale, and collects warnings (too dense, silent, out of range,
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from fractions import Fraction
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
@@ -21,6 +20,7 @@ from bandstand.patterns.expr import ast
 from bandstand.patterns.expr.evaluator import evaluate
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
+from bandstand.patterns.time import to_time
 from bandstand.patterns.to_score import (
     lookup_sound,
     value_pitch,
@@ -33,7 +33,7 @@ DENSITY_MARGIN: Final = 4  # compute at most this many times the allowed haps be
 LOUD_GAIN: Final = 1.5
 LOWEST_NOTE: Final = 21  # A0, the piano's range
 HIGHEST_NOTE: Final = 108  # C8
-_PROBE_START: Final = Fraction(1, 1 << 16)  # the first span queried in each cycle
+_PROBE_START: Final = 1 << 16  # the first span queried in each cycle is 1/_PROBE_START
 _PROBE_GROWTH: Final = 16  # each next span is this many times wider
 
 
@@ -140,7 +140,8 @@ def _guarded_events(pattern: Any, cycles: int, budget: int) -> list[Any]:
     events: list[Any] = []
     computed = 0
     for cycle in range(cycles):
-        begin, end, width = Fraction(cycle), Fraction(cycle + 1), _PROBE_START
+        begin, end = to_time(cycle), to_time(cycle + 1)
+        width = to_time(1) / _PROBE_START
         first = True
         while begin < end:
             stop = min(begin + width, end)
