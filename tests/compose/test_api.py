@@ -251,3 +251,17 @@ def test_top_level_api(tmp_path: Path) -> None:
     assert set(pkg.__all__) == {"ComposeResult", "PipelineConfig", "PipelineState", "compose", "resume"}
     result = bandstand.compose("ambient drone", seed=1, bars=8, out_dir=str(tmp_path), **FAST)
     assert isinstance(result, ComposeResult) and result.status == "completed"
+
+
+def test_a_failed_run_resumes_from_the_failed_stage(tmp_path: Path) -> None:
+    def broken(ctx: Any) -> None:
+        raise RuntimeError("harmony engine exploded")
+
+    failed = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "a"), handlers={2: broken},
+                     max_retries_per_stage=0, **FAST)
+    assert failed.status == "failed" and failed.state.stages[2].status == "failed"
+    assert failed.state.error is not None and "exploded" in failed.state.error.message
+    resumed = resume(failed.session_dir)
+    assert resumed.status == "completed" and resumed.state.stages[2].retry_count == 0
+    straight = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "b"), **FAST)
+    assert digest(resumed.session_dir) == digest(straight.session_dir)
