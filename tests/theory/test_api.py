@@ -69,3 +69,17 @@ def test_the_briefs_examples() -> None:
     assert theory.roman_to_chord("V7/ii", "C major").symbol == "A7"
     assert theory.analyse_chord("A7", "C major") == "V7/ii"
     assert theory.detect_key([60, 62, 64, 65, 67, 69, 71, 72]).key.name == "C major"
+
+
+def test_the_theory_core_imports_no_io_and_no_higher_layer() -> None:
+    import subprocess
+    import sys
+
+    forbidden = ("asyncio", "sqlite3", "socket", "subprocess", "http", "urllib", "pathlib", "numpy", "pydantic",
+                 "typer", "music21", "bandstand.midi", "bandstand.score", "bandstand.patterns", "bandstand.cli")
+    code = (
+        "import sys, bandstand.theory;"
+        f"print(','.join(m for m in {forbidden!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""
