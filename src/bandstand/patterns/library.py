@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bandstand.patterns import euclid as eu
+from bandstand.patterns import pick as pk
 from bandstand.patterns import signals as sig
 from bandstand.patterns import steps as st
 from bandstand.patterns import tonal
@@ -147,12 +149,12 @@ def _pick_entries() -> list[PatternFunction]:
         ("inhabitmod", "squeeze", True),
     ]
     aliases = {"inhabit": ("pickSqueeze",), "inhabitmod": ("pickmodSqueeze",)}
-    return [_t(name, tr._pick_join(how, mod), 2, aliases=aliases.get(name, ())) for name, how, mod in rows]
+    return [_t(name, pk.pick_join(how, mod), 2, aliases=aliases.get(name, ())) for name, how, mod in rows]
 
 
 def _squeeze(*args: Any) -> Pattern:
     """squeeze(pat, [xs]) or pat.squeeze([xs]): each index event plays that pattern squeezed in."""
-    return tr.squeeze(*args)
+    return pk.squeeze(*args)
 
 
 def _method_or_function(args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
@@ -293,13 +295,13 @@ ENTRIES: list[PatternFunction] = [
     _struct_like("maskAll", "keep", "in", "keep the structure where another pattern has events"),
     _struct_like("reset", "keepif", "reset", "restart the cycle at each true step"),
     _struct_like("restart", "keepif", "restart", "restart from zero at each true step"),
-    _t("euclid", tr.euclid, 3),
-    _t("euclidRot", tr.euclid_rot, 4, aliases=("euclidrot",)),
-    _t("euclidLegato", tr.euclid_legato, 3),
-    _t("euclidLegatoRot", tr.euclid_legato_rot, 4),
-    _t("bjork", tr.bjork, 2),
-    _t("arp", tr.arp, 2, patternify=False),
-    _t("arpWith", tr.arp_with, 2, fn=(0,)),
+    _t("euclid", eu.euclid, 3),
+    _t("euclidRot", eu.euclid_rot, 4, aliases=("euclidrot",)),
+    _t("euclidLegato", eu.euclid_legato, 3),
+    _t("euclidLegatoRot", eu.euclid_legato_rot, 4),
+    _t("bjork", eu.bjork, 2),
+    _t("arp", pk.arp, 2, patternify=False),
+    _t("arpWith", pk.arp_with, 2, fn=(0,)),
     _c("superimpose", _superimpose, method=True, variadic_functions=True, doc="stack the pattern with functions of it"),
     _c("layer", _layer, method=True, variadic_functions=True, doc="stack functions of the pattern"),
     _t("apply", tr.apply_, 2, fn=(0,)),

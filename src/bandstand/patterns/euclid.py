@@ -1,0 +1,83 @@
+"""Euclidean rhythms: Strudel's Bjorklund algorithm and the euclid transforms.
+
+``(3, 8)`` gives 1 0 0 1 0 0 1 0; a negative pulse count gives the complement;
+a rotation r shifts the rhythm *later* by r steps (Strudel's convention,
+the opposite of Tidal's) and |r| ≥ steps does not rotate. The result is the
+`struct` of the booleans, so the pattern's values are sampled at each pulse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bandstand.patterns.ops import keepif_out
+from bandstand.patterns.pattern import Pattern, silence, stepcat
+from bandstand.patterns.time import to_time
+from bandstand.patterns.transforms import _call
+
+__all__ = ["bjork", "bjorklund", "euclid", "euclid_legato", "euclid_legato_rot", "euclid_rot", "euclid_rot_list"]
+
+
+def _bjorklund_steps(n: tuple[int, int], x: tuple[list[list[int]], list[list[int]]]) -> Any:
+    ons, offs = n
+    if min(ons, offs) <= 1:
+        return n, x
+    xs, ys = x
+    if ons > offs:
+        head, rest = xs[:offs], xs[offs:]
+        return _bjorklund_steps((offs, ons - offs), ([a + b for a, b in zip(head, ys, strict=False)], rest))
+    head_y, rest_y = ys[:ons], ys[ons:]
+    return _bjorklund_steps((ons, offs - ons), ([a + b for a, b in zip(xs, head_y, strict=False)], rest_y))
+
+
+def bjorklund(ons: Any, steps: Any) -> list[int]:
+    """Strudel's Bjorklund: (3, 8) → 1 0 0 1 0 0 1 0; negative `ons` gives the complement."""
+    inverted = ons < 0
+    absons = int(abs(ons))
+    offs = int(steps) - absons
+    if offs < 0:
+        raise ValueError(f"euclid: {absons} pulses do not fit in {int(steps)} steps")
+    _, (a, b) = _bjorklund_steps((absons, offs), ([[1]] * absons, [[0]] * offs))
+    result = [v for group in a for v in group] + [v for group in b for v in group]
+    return [1 - v for v in result] if inverted else result
+
+
+def euclid_rot_list(pulses: Any, steps: Any, rotation: Any) -> list[int]:
+    b = bjorklund(pulses, steps)
+    r = int(rotation) if rotation else 0
+    if r:
+        k = -r
+        return b[k:] + b[:k]
+    return b
+
+
+def euclid(pulses: Any, steps: Any, pat: Pattern) -> Pattern:
+    return keepif_out(pat, [euclid_rot_list(pulses, steps, 0)])
+
+
+def euclid_rot(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
+    return keepif_out(pat, [euclid_rot_list(pulses, steps, rotation)])
+
+
+def bjork(euc: Any, pat: Pattern) -> Pattern:
+    e = euc if isinstance(euc, list) else [euc]
+    pulses = e[0]
+    steps = e[1] if len(e) > 1 else pulses
+    rot = e[2] if len(e) > 2 else 0
+    return keepif_out(pat, [euclid_rot_list(pulses, steps, rot)])
+
+
+def _euclid_legato(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
+    if pulses < 1:
+        return silence
+    bits = "".join(str(b) for b in euclid_rot_list(pulses, steps, 0))
+    gapless = [[len(s) + 1, True] for s in bits.split("1")[1:]]
+    return _call("late", keepif_out(pat, stepcat(*gapless)), to_time(rotation) / to_time(steps))
+
+
+def euclid_legato(pulses: Any, steps: Any, pat: Pattern) -> Pattern:
+    return _euclid_legato(pulses, steps, 0, pat)
+
+
+def euclid_legato_rot(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
+    return _euclid_legato(pulses, steps, rotation, pat)

@@ -1,0 +1,85 @@
+"""Arpeggios and picking: one pattern choosing events or patterns from others.
+
+`arp` plays the notes of each chord (events sharing a whole) by index;
+`pick`/`inhabit`/`squeeze` use a pattern of indices or names to choose from a
+list or table of patterns, joined in Strudel's ways (inner, outer, restart,
+reset, squeeze), with or without wrapping the index (`...mod`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.pattern import Pattern, reify, silence
+from bandstand.patterns.time import TimeSpan
+from bandstand.patterns.transforms import js_round
+
+__all__ = ["arp", "arp_with", "pick_join", "squeeze"]
+
+
+def _collect(pat: Pattern) -> Pattern:
+    def group(haps: list[Hap], span: TimeSpan, ctl: Any) -> list[Hap]:
+        groups: list[list[Hap]] = []
+        for h in haps:
+            for g in groups:
+                if g[0].whole == h.whole:
+                    g.append(h)
+                    break
+            else:
+                groups.append([h])
+        return [Hap(g[0].whole, g[0].part, g, ()) for g in groups]
+
+    return pat.with_haps(group)
+
+
+def arp_with(func: Callable[[list[Hap]], Any], pat: Pattern) -> Pattern:
+    joined = _collect(pat).fmap(lambda v: reify(func(v))).inner_join()
+    return joined.with_hap(lambda h: Hap(h.whole, h.part, h.value.value, h.value.context + h.context))
+
+
+def arp(indices: Pattern, pat: Pattern) -> Pattern:
+    return arp_with(lambda haps: indices.fmap(lambda i: haps[int(i) % len(haps)]), pat)
+
+
+def _pick(lookup: Any, pat: Pattern, modulo: bool) -> Pattern | None:
+    is_list = isinstance(lookup, list)
+    n = len(lookup)
+    if n == 0:
+        return None
+    table = [reify(x) for x in lookup] if is_list else {k: reify(v) for k, v in lookup.items()}
+
+    def choose(i: Any) -> Any:
+        if is_list:
+            k = js_round(i)
+            k = (k % n if k >= 0 else -((-k) % n)) if modulo else min(max(k, 0), n - 1)
+            return table[k] if 0 <= k < n else silence
+        return table.get(str(i) if not isinstance(i, str) else i, silence)  # type: ignore[union-attr]
+
+    return pat.fmap(choose)
+
+
+def pick_join(how: str, modulo: bool) -> Callable[[Any, Pattern], Pattern]:
+    def f(lookup: Any, pat: Pattern) -> Pattern:
+        picked = _pick(lookup, pat, modulo)
+        if picked is None:
+            return silence
+        return {
+            "inner": picked.inner_join,
+            "outer": picked.outer_join,
+            "squeeze": picked.squeeze_join,
+            "restart": picked.restart_join,
+            "reset": picked.reset_join,
+        }[how]()
+
+    return f
+
+
+def squeeze(pat: Any, *xs: Any) -> Pattern:
+    items = xs[0] if len(xs) == 1 and isinstance(xs[0], list) else list(xs)
+    pats = [reify(x) for x in items]
+    if not pats:
+        return silence
+    n = len(pats)
+    return reify(pat).fmap(lambda i: pats[js_round(i) % n]).squeeze_join()
