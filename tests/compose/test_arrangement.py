@@ -165,3 +165,9 @@ def test_a_long_outro_subtracts_players() -> None:
     chorus_roles = len(next(s for s in p.sections if s.kind == "drop").roles)
     assert chorus_roles > len(thin.roles) > len(tail.roles) == 1
     assert tail.transition == "fade"
+
+
+def test_loop_b_lifts_the_lofi_form() -> None:
+    p = plan("lofi hip hop")
+    loops = {s.name: s.energy for s in p.sections if s.kind == "loop"}
+    assert loops["Loop B"] > loops["Loop A"]

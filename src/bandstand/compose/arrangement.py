@@ -66,6 +66,7 @@ ENERGY: dict[str, float] = {
     "break": 0.3, "bridge": 0.5, "loop": 0.5, "head": 0.65, "solo": 0.75, "outro": 0.2,
 }
 MAX_STEP = 0.3
+LIFTED_LOOP = 0.75
 PEAKS = ("chorus", "drop", "hook")
 ELECTRONIC_FORMS = ("house", "dnb")
 
@@ -272,6 +273,8 @@ def _energy_arc(sections: list[tuple[Slot, int]]) -> list[float]:
     targets: list[float] = []
     for i, (slot, bars) in enumerate(sections):
         level = ENERGY[slot.kind]
+        if slot.kind == "loop" and slot.activation == "chorus":  # the loop everyone plays in lifts the song
+            level = LIFTED_LOOP
         if slot.kind in PEAKS and not any(s.kind in PEAKS for s, _ in sections[i + 1:]):
             level = min(1.0, level + 0.05)
         if slot.kind == "build":
