@@ -18,6 +18,17 @@ from bandstand.errors import OutputNotWritable
 TMP_SUFFIX = ".tmp"
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp creates files readable by the owner only; the files we write are the
+# user's songs and reports, so they get the usual permissions (0666 & ~umask).
+_FILE_MODE = 0o666 & ~_umask()
+
+
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO[Any]]:
     """Open a temporary file beside `path`; on success rename it over `path`."""
@@ -34,6 +45,7 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO[A
         with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as fh:
             yield fh
             fh.flush()
+            os.fchmod(fh.fileno(), _FILE_MODE)
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:

@@ -1,0 +1,46 @@
+"""Atomic writes: the file appears whole or not at all, with normal permissions."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from bandstand.errors import OutputNotWritable
+from bandstand.files import TMP_SUFFIX, atomic_open, write_bytes, write_json, write_text
+
+
+def test_write_and_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "song.txt"
+    write_text(target, "first")
+    write_text(target, "second")
+    assert target.read_text() == "second"
+    assert list(target.parent.iterdir()) == [target]
+
+
+def test_permissions_follow_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        path = write_bytes(tmp_path / "a.mid", b"MThd")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+def test_a_failure_leaves_nothing_half_written(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    write_json(target, {"v": 1})
+    with pytest.raises(RuntimeError), atomic_open(target, "w") as fh:
+        fh.write("{broken")
+        raise RuntimeError("crash mid-write")
+    assert target.read_text() == '{\n  "v": 1\n}\n'
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(TMP_SUFFIX)]
+
+
+def test_unwritable_folder_is_a_user_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OutputNotWritable, match="cannot write"):
+        write_text(blocker / "sub" / "x.txt", "y")
