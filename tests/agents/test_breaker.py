@@ -116,3 +116,16 @@ async def test_retry_does_not_repeat_non_retryable_errors() -> None:
 
     with pytest.raises(TurnFailed, match="bad request"):
         await retry(fail_bad_request, sleep=sleep)
+
+
+async def test_zero_retries_still_calls_once() -> None:
+    from bandstand.agents.breaker import retry
+
+    calls = []
+
+    async def once() -> str:
+        calls.append(1)
+        return "played"
+
+    assert await retry(once, attempts=0) == "played"
+    assert calls == [1]

@@ -106,7 +106,11 @@ async def retry(
     max_delay: float = 4.0,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> R:
-    """Call `fn` up to `attempts` times while it fails with a retryable `AgentError`."""
+    """Call `fn` up to `attempts` times while it fails with a retryable `AgentError`.
+
+    `attempts` below 1 still calls once: a backend configured with `retries = 0`
+    means "never retry", not "never call"."""
+    attempts = max(1, attempts)
     for attempt in range(attempts):
         try:
             return await fn()
