@@ -98,6 +98,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
         _l(OPEN_HAT, "..............o.", lo=0.6),
+        _l(SHAKER, "ogogogogogogogog", lo=0.7),
     ), fill="toms"),
     "dnb": DrumFamily("dnb", (
         _l(KICK, "X.........X.....", "X.........X..X.."),
@@ -118,6 +119,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.78),
         _l(OPEN_HAT, "x.o.x.o.x.o.x.o.", lo=0.78),
         _l(KICK, "...............x", lo=0.7),
+        _l(TAMBOURINE, "x.o.x.o.x.o.x.o.", lo=0.8),
     ), fill="toms"),
     "dembow": DrumFamily("dembow", (
         _l(KICK, "X...X...X...X..."),
@@ -142,6 +144,8 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
         _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.35),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.6),
+        _l(RIDE_BELL, "..o...o...o...o.", lo=0.75),
+        _l(CABASA, "..g...g...g...g.", lo=0.75),
     ), fill="latin", crash=False),
     "funk": DrumFamily("funk", (
         _l(KICK, "X.x...x...X..x..", "X.....x.X.x....."),
@@ -149,12 +153,14 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.5),
         _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.5),
         _l(OPEN_HAT, "..............o.", lo=0.65),
+        _l(TAMBOURINE, "x.x.x.x.x.x.x.x.", lo=0.75),
     ), fill="toms"),
     "shuffle": DrumFamily("shuffle", (
         _l(KICK, "X.......X.......", "X.......X.....x."),
         _l(SNARE, "....X.......X...", lo=0.1),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
+        _l(SNARE, "..g...g...g...g.", lo=0.7),
     ), fill="toms"),
     "one_drop": DrumFamily("one_drop", (
         _l(KICK, "........X......."),
