@@ -191,38 +191,30 @@ _REVIEW_OPTS: dict[str, Any] = dict(
 )
 
 
-@app.command("request-review")
-def request_review(task_id: str, session: str = SessionOpt, smoothness: int = _REVIEW_OPTS["smoothness"],
-                   checkpoint: str = _REVIEW_OPTS["checkpoint"], context: float = _REVIEW_OPTS["context"],
-                   summary: str = _REVIEW_OPTS["summary"], self_correction: str = _REVIEW_OPTS["self_correction"],
-                   deviations: int = _REVIEW_OPTS["deviations"], severity: str = _REVIEW_OPTS["severity"],
-                   agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
-                   proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
-                   tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
-    """(musician) Checkpoint reached: send a review request and wait in needs_review."""
-    from bandstand.board import ReviewRequest
+def _review_command(name: str, final: bool, doc: str) -> None:
+    """Register a review command (`request-review` or its final form, `report-completion`)."""
 
-    fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
-                            agents, agent_cost, proposal, files, tests, output)
-    with _board() as b:
-        _task_out(b.request_review(task_id, _session(session), ReviewRequest(**fields)))
+    def command(task_id: str, session: str = SessionOpt, smoothness: int = _REVIEW_OPTS["smoothness"],
+                checkpoint: str = _REVIEW_OPTS["checkpoint"], context: float = _REVIEW_OPTS["context"],
+                summary: str = _REVIEW_OPTS["summary"], self_correction: str = _REVIEW_OPTS["self_correction"],
+                deviations: int = _REVIEW_OPTS["deviations"], severity: str = _REVIEW_OPTS["severity"],
+                agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
+                proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
+                tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
+        from bandstand.board import CompletionReport, ReviewRequest
+
+        fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
+                                agents, agent_cost, proposal, files, tests, output)
+        report = CompletionReport(**fields) if final else ReviewRequest(**fields)
+        with _board() as b:
+            _task_out(b.request_review(task_id, _session(session), report))
+
+    command.__doc__ = doc
+    app.command(name)(command)
 
 
-@app.command("report-completion")
-def report_completion(task_id: str, session: str = SessionOpt, smoothness: int = _REVIEW_OPTS["smoothness"],
-                      checkpoint: str = _REVIEW_OPTS["checkpoint"], context: float = _REVIEW_OPTS["context"],
-                      summary: str = _REVIEW_OPTS["summary"], self_correction: str = _REVIEW_OPTS["self_correction"],
-                      deviations: int = _REVIEW_OPTS["deviations"], severity: str = _REVIEW_OPTS["severity"],
-                      agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
-                      proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
-                      tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
-    """(musician) The final review: the completion report."""
-    from bandstand.board import CompletionReport
-
-    fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
-                            agents, agent_cost, proposal, files, tests, output)
-    with _board() as b:
-        _task_out(b.report_completion(task_id, _session(session), CompletionReport(**fields)))
+_review_command("request-review", False, "(musician) Checkpoint reached: send a review request and wait in needs_review.")
+_review_command("report-completion", True, "(musician) The final review: the completion report.")
 
 
 @app.command("report-error")
