@@ -334,15 +334,16 @@ class Engine:
             self._worker = Worker()
         job = self._worker.submit(lambda: node.run(ctx))
         end = time.monotonic() + timeout
-        while not job.done.wait(min(max(end - time.monotonic(), 0.0), 0.05)):
-            if time.monotonic() >= end:
-                ctx.abandoned = True
-                self._worker = None  # the stuck thread is left to finish on its own
-                raise _AttemptTimeout()
-            if self._cancel.is_set():
-                ctx.abandoned = True
-                self._worker = None
-                raise Cancelled()
+        try:
+            while not job.done.wait(min(max(end - time.monotonic(), 0.0), 0.05)):
+                if time.monotonic() >= end:
+                    raise _AttemptTimeout()
+                if self._cancel.is_set():
+                    raise Cancelled()
+        except BaseException:  # timeout, cancel or Ctrl-C: the attempt is abandoned where it stands
+            ctx.abandoned = True
+            self._worker = None  # its thread finishes (or stops at its next check) on its own
+            raise
         if job.error is not None:
             raise job.error
         result: Any = job.result
