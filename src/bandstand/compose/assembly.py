@@ -116,7 +116,7 @@ def assemble(parts: list[Track], intent: Intent, harmony: HarmonyPlan, arrangeme
     signature = TimeSignature(num, den)
     bpb = signature.beats_per_bar
     song = Song(
-        title=intent.summary or intent.raw_prompt[:80], tempo=intent.tempo, time_signature=signature,
+        title=intent.raw_prompt.strip()[:80] or intent.summary, tempo=intent.tempo, time_signature=signature,
         key=f"{harmony.key} {harmony.mode}",
         # the MIDI writer puts one marker per section on the conductor track
         sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections],
