@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bandstand.errors import InvalidInput
@@ -65,3 +67,10 @@ def test_the_pattern_guide_examples_are_valid_in_c_minor() -> None:
     for role, code in EXAMPLES.items():
         assert validate(code, scale).ok, (role, validate(code, scale).error)
         assert code in GUIDE
+
+
+def test_a_persona_file_that_is_not_utf8_is_a_user_error(tmp_path: Path) -> None:
+    persona = tmp_path / "keys.md"
+    persona.write_bytes(b"\xff\xfe" + KEYS.encode("utf-8"))
+    with pytest.raises(InvalidInput, match=r"keys\.md is not UTF-8 text"):
+        load_persona(persona)

@@ -105,6 +105,8 @@ def load_persona(path: str | Path) -> Persona:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidInput(f"cannot read persona file {p}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"persona file {p} is not UTF-8 text (byte {exc.start}); save it as UTF-8 markdown") from exc
     return parse_persona(text, source=str(p))
 
 
