@@ -10,12 +10,15 @@ transcript.md and rounds.jsonl.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bandstand.errors import InvalidInput, OutputNotWritable
+from bandstand.jam.directives import parse_directive
 from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
 from bandstand.jam.persona import Persona
 from bandstand.jam.recording import export
@@ -32,13 +35,42 @@ class Scheduled:
 
 
 def schedule(directives: list[str], cycles: int, every: int | None = None) -> list[Scheduled]:
-    """When each directive is given: its `CYCLE:` prefix, else evenly spaced."""
+    """When each directive is given: its `CYCLE:` prefix, else evenly spaced.
+
+    A directive that would fall after the last cycle is an `InvalidInput`
+    (it used to be dropped without a word)."""
     step = every or max(1, cycles // (len(directives) + 1))
     out = []
     for i, text in enumerate(directives):
         match = _AT.match(text)
-        out.append(Scheduled(int(match.group(1)), match.group(2).strip()) if match else Scheduled(step * (i + 1), text))
+        if match:
+            item = Scheduled(int(match.group(1)), match.group(2).strip())
+        else:  # evenly spaced directives stay inside the jam; an explicit --every is checked
+            item = Scheduled(step * (i + 1) if every else min(step * (i + 1), cycles - 1), text)
+        if item.cycle >= cycles:
+            how = "its CYCLE: prefix" if match else f"--every {every}"
+            raise InvalidInput(
+                f"directive {text!r} falls at cycle {item.cycle} ({how}), but the jam plays cycles 0-{cycles - 1}; "
+                "raise --cycles or give an earlier 'CYCLE:' prefix"
+            )
+        out.append(item)
     return sorted(out, key=lambda s: s.cycle)
+
+
+def check_out_folder(out: str | Path) -> Path:
+    """`out` as a folder the recording can be written to, checked before the jam plays.
+
+    Nothing is created here: the nearest existing folder on the way must be a
+    writable folder, so a bad `--out` fails at once instead of after the jam."""
+    folder = Path(out)
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise OutputNotWritable(f"cannot record into {folder}: {probe} is a file, not a folder; choose another --out")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise OutputNotWritable(f"cannot record into {folder}: {probe} is not writable; choose another --out")
+    return folder
 
 
 def chat_line(message: dict[str, Any]) -> str | None:
@@ -72,6 +104,10 @@ async def run_headless(
     as_json: bool = False,
 ) -> dict[str, Any]:
     """Run a jam for `cycles` cycles with `directives`; returns a summary."""
+    folder = check_out_folder(out)
+    plan = schedule(directives, cycles, every)
+    for item in plan:
+        parse_directive(item.text, personas)
     emitter = Emitter()
 
     def show(message: dict[str, Any]) -> None:
@@ -84,7 +120,6 @@ async def run_headless(
     emitter.subscribe(show)
     engine = JamEngine(personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=emitter)
     transport = Transport(engine)
-    plan = schedule(directives, cycles, every)
     try:
         await engine.start()
         for cycle in range(cycles):
@@ -93,7 +128,7 @@ async def run_headless(
             transport.advance()
     finally:
         await engine.stop()
-    paths = export(engine, transport.played, out, wav=wav)
+    paths = export(engine, transport.played, folder, wav=wav)
     return {
         "cycles": cycles,
         "rounds": engine.round,
