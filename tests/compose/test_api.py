@@ -265,3 +265,18 @@ def test_a_failed_run_resumes_from_the_failed_stage(tmp_path: Path) -> None:
     assert resumed.status == "completed" and resumed.state.stages[2].retry_count == 0
     straight = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "b"), **FAST)
     assert digest(resumed.session_dir) == digest(straight.session_dir)
+
+
+def test_finished_runs_leave_no_threads_behind(tmp_path: Path) -> None:
+    import time
+
+    before = {t.ident for t in threading.enumerate()}
+    for seed in range(3):
+        compose("house", seed=seed, bars=8, out_dir=str(tmp_path), **FAST)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        extra = [t for t in threading.enumerate() if t.ident not in before and t.name.startswith("compose-")]
+        if not extra:
+            break
+        time.sleep(0.05)
+    assert not extra

@@ -22,6 +22,7 @@ from bandstand.errors import CheckpointError
 from bandstand.files import write_bytes
 
 STATE_FILE = Path("state") / "pipeline-state.json"
+IDLE_SECONDS = 0.5
 
 
 class CheckpointStore(Protocol):
@@ -108,7 +109,7 @@ class BackgroundCheckpoint:
     def __init__(self, store: FileCheckpoint) -> None:
         self.store = store
         self.path = store.path
-        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._idle = threading.Event()
         self._idle.set()
         self._pending = 0
@@ -121,16 +122,23 @@ class BackgroundCheckpoint:
         with self._lock:
             self._pending += 1
             self._idle.clear()
+            self._queue.put(data)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, daemon=True, name="compose-checkpoint")
                 self._thread.start()
-        self._queue.put(data)
 
     def _loop(self) -> None:
+        """Write queued checkpoints; end when nothing came for a moment (the next save starts
+        a new writer), so finished runs leave no thread behind."""
         while True:
-            data = self._queue.get()
-            if data is None:
-                return
+            try:
+                data = self._queue.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if self._queue.empty():
+                        self._thread = None
+                        return
+                continue
             try:
                 self.store.write(data)
             except BaseException as exc:

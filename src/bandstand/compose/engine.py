@@ -156,6 +156,14 @@ class Engine:
 
     def run(self) -> PipelineState:
         """Run from where the state stands to the end, a pause, a failure or a cancellation."""
+        try:
+            return self._run()
+        finally:
+            if self._worker is not None:
+                self._worker.stop()
+                self._worker = None
+
+    def _run(self) -> PipelineState:
         state = self.state
         if state.status in ("completed", "completed_partial"):
             return state

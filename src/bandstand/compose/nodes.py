@@ -162,12 +162,18 @@ class Worker:
     attempt costs more than most stages). A worker whose attempt timed out is abandoned."""
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         threading.Thread(target=self._loop, daemon=True, name="compose-stage").start()
+
+    def stop(self) -> None:
+        """Let the thread end once its current job (if any) is done."""
+        self._jobs.put(None)
 
     def _loop(self) -> None:
         while True:
             job = self._jobs.get()
+            if job is None:
+                return
             try:
                 job.result = job.fn()
             except BaseException as exc:
