@@ -5,12 +5,29 @@ or unreadable file is a `MidiFileError` (one line, exit 2 from the root)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+
+def _check_output(path: Path, flag: str) -> Path:
+    """`path` if a file can be written there; checked before anything is written."""
+    from bandstand.errors import OutputNotWritable
+
+    if path.is_dir():
+        raise OutputNotWritable(f"{flag} {path} is a folder; give a file name, e.g. {flag} {path / ('song' + flag.replace('--', '.'))}")
+    probe = path.parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise OutputNotWritable(f"cannot write {flag} {path}: {probe} is a file, not a folder; choose another path")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise OutputNotWritable(f"cannot write {flag} {path}: {probe} is not writable; choose another path")
+    return path
 
 
 @app.command(help="Render a MIDI file to WAV audio and a piano-roll PNG (written beside it by default).")
@@ -27,9 +44,11 @@ def render(
     from bandstand.render import render_pianoroll, render_wav, title_line
 
     song = read_midi(file)
-    png_path = render_pianoroll(song, png or file.with_suffix(".png"), width=width, height=height)
+    png_out = _check_output(png or file.with_suffix(".png"), "--png")
+    wav_out = None if no_audio else _check_output(wav or file.with_suffix(".wav"), "--wav")
+    png_path = render_pianoroll(song, png_out, width=width, height=height)
     typer.echo(f"{title_line(song)}")
     typer.echo(f"piano roll  {png_path}")
-    if not no_audio:
-        wav_path = render_wav(song, wav or file.with_suffix(".wav"), sample_rate=sample_rate)
+    if wav_out is not None:
+        wav_path = render_wav(song, wav_out, sample_rate=sample_rate)
         typer.echo(f"audio       {wav_path}  ({song.duration_seconds:.1f} s + tail)")
