@@ -135,3 +135,44 @@ def test_enumerated_settings_are_checked(tmp_path, table: str, match: str) -> No
     path.write_text(table)
     with pytest.raises(ConfigError, match=match):
         load_config(path, env={})
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("agents = 5\n", r"'agents' must be a table"),
+        ("[agents]\nturn_timeout = -1\n", r"agents\.turn_timeout: Input should be greater than 0"),
+        ("[agents]\nturn_timeout = 1e999\n", r"agents\.turn_timeout: Input should be a finite number"),
+        ("[agents]\nbackend = 'nosuch'\n", r"agents\.backend: unknown backend 'nosuch'; use one of algorithmic"),
+        ("[agents.breaker]\nretries = -2\n", r"agents\.breaker\.retries"),
+        ("[agents.breaker]\nthreshold = 0\n", r"agents\.breaker\.threshold"),
+    ],
+)
+def test_impossible_settings_are_one_clear_error(tmp_path, text: str, match: str) -> None:
+    path = tmp_path / "bandstand.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=match):
+        load_config(path, env={})
+
+
+def test_a_config_that_is_not_utf8_or_is_a_folder_is_one_clear_error(tmp_path, capsys) -> None:
+    path = tmp_path / "bandstand.toml"
+    path.write_bytes(b"\xff\xfe[agents]\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_config(path, env={})
+    with pytest.raises(ConfigError, match="is a folder"):
+        load_config(tmp_path, env={})
+    assert run(["agents", "check", "--config", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "internal error" not in err[0]
+
+
+def test_a_bad_environment_variable_is_named(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./bandstand.toml
+    with pytest.raises(ConfigError, match=r"^BANDSTAND_BACKEND='nope': unknown backend 'nope'.*unset BANDSTAND_BACKEND$"):
+        load_config(env={"BANDSTAND_CONFIG": "", "BANDSTAND_BACKEND": "nope"}, path=None)
+    with pytest.raises(ConfigError, match=r"^BANDSTAND_TURN_TIMEOUT='0'"):
+        load_config(env={"BANDSTAND_TURN_TIMEOUT": "0"})
+    # a flag that overrides the variable is what is blamed
+    with pytest.raises(ConfigError, match=r"^configuration: agents\.backend"):
+        load_config(env={"BANDSTAND_BACKEND": "openai"}, overrides={"backend": "nope"})

@@ -22,7 +22,8 @@ from bandstand.errors import ConfigError
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # no inf/nan anywhere: a timeout of 1e999 is a typo, not "wait forever"
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
 class ClaudeCodeConfig(_Section):
@@ -32,16 +33,16 @@ class ClaudeCodeConfig(_Section):
     bare: bool = False
     extra_args: list[str] = Field(default_factory=list)
     pid_dir: str | None = None
-    interrupt_grace: float = 2.0
-    term_grace: float = 2.0
-    init_timeout: float = 60.0
+    interrupt_grace: float = Field(default=2.0, ge=0)
+    term_grace: float = Field(default=2.0, ge=0)
+    init_timeout: float = Field(default=60.0, gt=0)
 
 
 class AnthropicConfig(_Section):
     base_url: str | None = None
     model: str = "claude-haiku-4-5"
     api_key_env: str = "ANTHROPIC_API_KEY"
-    max_tokens: int = 1024
+    max_tokens: int = Field(default=1024, ge=1)
     stream: bool = True
     cache_persona: bool = True
     json_via: Literal["tool", "output_config"] = "tool"
@@ -54,9 +55,8 @@ class OpenAIConfig(_Section):
     api_key_env: str = "OPENAI_API_KEY"
     json_mode: bool | str = "auto"
     stream: bool = True
-    max_tokens: int | None = None
+    max_tokens: int | None = Field(default=None, ge=1)
     price: list[float] | None = None
-
 
     @field_validator("json_mode", mode="before")
     @classmethod
@@ -67,10 +67,10 @@ class OpenAIConfig(_Section):
 
 
 class BreakerConfig(_Section):
-    threshold: int = 5
-    cooldown: float = 30.0
-    retries: int = 3
-    backoff: float = 0.25
+    threshold: int = Field(default=5, ge=1)
+    cooldown: float = Field(default=30.0, ge=0)
+    retries: int = Field(default=3, ge=0)
+    backoff: float = Field(default=0.25, ge=0)
 
 
 class AgentsConfig(_Section):
@@ -78,12 +78,21 @@ class AgentsConfig(_Section):
 
     backend: str = "algorithmic"
     runs_dir: str = "runs"
-    turn_timeout: float = 60.0
+    turn_timeout: float = Field(default=60.0, gt=0)
     claude_code: ClaudeCodeConfig = Field(default_factory=ClaudeCodeConfig, alias="claude-code")
     anthropic: AnthropicConfig = Field(default_factory=AnthropicConfig)
     openai: OpenAIConfig = Field(default_factory=OpenAIConfig)
     breaker: BreakerConfig = Field(default_factory=BreakerConfig)
     source: str | None = Field(default=None, exclude=True)
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, value: str) -> str:
+        from bandstand.agents.registry import BACKEND_NAMES  # the registry imports this module
+
+        if value not in BACKEND_NAMES:
+            raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
+        return value
 
 
 # environment variable → dotted key
@@ -103,6 +112,8 @@ ENV: dict[str, str] = {
 def config_path(explicit: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
     if explicit is not None:
         path = Path(explicit)
+        if path.is_dir():
+            raise ConfigError(f"config file {path} is a folder; pass the path of a bandstand.toml")
         if not path.is_file():
             raise ConfigError(f"config file {path} does not exist; pass an existing bandstand.toml")
         return path
@@ -134,23 +145,35 @@ def load_config(
     tree: dict[str, Any] = {}
     if source is not None:
         try:
-            tree = dict(tomllib.loads(source.read_text(encoding="utf-8")).get("agents", {}))
+            agents = tomllib.loads(source.read_text(encoding="utf-8")).get("agents", {})
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{source}: not UTF-8 text (byte {exc.start}); save it as UTF-8 TOML") from exc
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {source}: {exc.strerror or exc}") from exc
+        if not isinstance(agents, dict):
+            raise ConfigError(f"{source}: 'agents' must be a table ([agents]), not {type(agents).__name__}")
+        tree = dict(agents)
+    from_env: dict[str, str] = {}
     for name, dotted in ENV.items():
         if env.get(name):
             _set(tree, dotted, env[name])
+            from_env[dotted.replace("-", "_")] = name
     for dotted, value in (overrides or {}).items():
         if value is not None:
             _set(tree, dotted, value)
+            from_env.pop(dotted.replace("-", "_"), None)
     where = str(source) if source is not None else "configuration"
     try:
         config = AgentsConfig.model_validate(tree)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         key = ".".join(str(p) for p in first.get("loc", ()))
-        raise ConfigError(
-            f"{where}: agents.{key}: {first.get('msg')}; fix the [agents] table"
-        ) from exc
+        msg = str(first.get("msg", "")).removeprefix("Value error, ")
+        variable = from_env.get(key.replace("-", "_"))
+        if variable is not None:
+            raise ConfigError(f"{variable}={env[variable]!r}: {msg}; fix or unset {variable}") from exc
+        raise ConfigError(f"{where}: agents.{key}: {msg}; fix the [agents] table") from exc
     config.source = str(source) if source is not None else None
     return config
