@@ -11,6 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from bandstand.patterns.hap import Hap
+
+# The function, not the submodule of the same name (imported eagerly so that a
+# later `import bandstand.patterns.mini` cannot shadow it on the package).
+from bandstand.patterns.mini import mini
 from bandstand.patterns.pattern import (
     Pattern,
     fastcat,
@@ -59,7 +63,6 @@ timecat = stepcat
 # The expression language, validation and score rendering live in their own
 # modules (another engineer's); they are imported on first use.
 _LAZY = {
-    "mini": ("bandstand.patterns.mini", "mini"),
     "evaluate": ("bandstand.patterns.expr", "evaluate"),
     "validate_pattern": ("bandstand.patterns.validate", "validate_pattern"),
     "pattern_to_song": ("bandstand.patterns.to_score", "pattern_to_song"),

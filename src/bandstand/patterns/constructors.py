@@ -48,23 +48,31 @@ silence = gap(1)
 nothing = gap(0)
 
 
-def pure(value: Any) -> Pattern:
-    """`value` once per cycle, with the cycle as its whole."""
+def pure(value: Any, location: tuple[int, int] | None = None) -> Pattern:
+    """`value` once per cycle, with the cycle as its whole.
+
+    `location` ((start, end) in the source text) goes into each hap's context,
+    the same as ``pure(value).with_loc(start, end)`` in one step.
+    """
+    context = () if location is None else (location,)
+    floor = math.floor
 
     def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
         b, e = span.begin, span.end
-        fb = math.floor(b)
+        fb = floor(b)
         if b == e or e <= fb + 1:
             s = mpq(fb)
-            return [Hap(TimeSpan(s, s + 1), span, value)]
+            return [Hap(TimeSpan(s, s + 1), span, value, context)]
         out = []
         for sub in span.span_cycles():
-            s = mpq(math.floor(sub.begin))
-            out.append(Hap(TimeSpan(s, s + 1), sub, value))
+            s = mpq(floor(sub.begin))
+            out.append(Hap(TimeSpan(s, s + 1), sub, value, context))
         return out
 
     result = Pattern(q, 1)
     result._pure = value
+    result._pure_loc = location
+    result.const = (value, context)
     return result
 
 

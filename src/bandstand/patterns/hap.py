@@ -9,8 +9,7 @@ highlighting.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bandstand.patterns.time import TimeSpan, show_time
 
@@ -19,9 +18,11 @@ __all__ = ["Hap"]
 Location = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Hap:
-    """A value active over `part`, a fragment of the event `whole` (None if continuous)."""
+class Hap(NamedTuple):
+    """A value active over `part`, a fragment of the event `whole` (None if continuous).
+
+    Immutable; a NamedTuple for the same speed reason as `TimeSpan`.
+    """
 
     whole: TimeSpan | None
     part: TimeSpan

@@ -91,7 +91,7 @@ class _Builder:
             return silence
         number = js_number(node.source)
         value = node.source if number is None else number
-        return pure(value).with_loc(node.start + self.offset, node.end + self.offset)
+        return pure(value, (node.start + self.offset, node.end + self.offset))
 
     def options(self, node: Any, pat: Pattern) -> Pattern:
         if not isinstance(node, Element):

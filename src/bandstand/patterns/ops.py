@@ -12,7 +12,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from bandstand.patterns.hap import Hap
 from bandstand.patterns.pattern import Pattern, sequence
+from bandstand.patterns.time import TimeSpan
 from bandstand.patterns.values import js_truthy, norm_number, parse_numeral
 
 __all__ = ["ALIGNMENTS", "OPERATORS", "apply_op", "keepif_in", "keepif_out", "set_in"]
@@ -146,8 +148,32 @@ def _curried(op: BinOp, keepif: bool) -> Callable[[Any], Callable[[Any], Any]]:
     return lambda a: lambda b: _compose(a, b, op)
 
 
+def _in_const(pat: Pattern, const: tuple[Any, Any], func: Callable[[Any], Callable[[Any], Any]]) -> Pattern:
+    """``pat.fmap(func).app_left(pure(value))`` in one layer (the common ``.gain(0.5)`` case)."""
+    value, vctx = const
+    query = pat.query
+    floor = math.floor
+
+    def q(span: TimeSpan, ctl: Any) -> list[Hap]:
+        out = []
+        for h in query(span, ctl):
+            w = h.whole
+            target = h.part if w is None else w
+            b, e = target.begin, target.end
+            pieces = [target] if b == e or e <= floor(b) + 1 else target.span_cycles()
+            for piece in pieces:
+                part = h.part.intersection(piece)
+                if part is not None:
+                    out.append(Hap(w, part, func(h.value)(value), vctx + h.context))
+        return out
+
+    return Pattern(q, pat.steps)
+
+
 def _align(pat: Pattern, other: Pattern, how: str, func: Callable[[Any], Callable[[Any], Any]]) -> Pattern:
     if how == "in":
+        if other.const is not None:
+            return _in_const(pat, other.const, func)
         return pat.fmap(func).app_left(other)
     if how == "out":
         return pat.fmap(func).app_right(other)

@@ -69,7 +69,7 @@ def time_lcm(*values: Time | None) -> Time | None:
 class Pattern:
     """A query from a time span to haps. Build with the constructors, never by hand."""
 
-    __slots__ = ("_pure", "_pure_loc", "query", "steps", "steps_source", "weight")
+    __slots__ = ("_pure", "_pure_loc", "const", "query", "steps", "steps_source", "weight")
 
     def __init__(self, query: Query, steps: Any = None) -> None:
         self.query = query
@@ -78,6 +78,9 @@ class Pattern:
         self._pure_loc: tuple[int, int] | None = None
         self.weight: Time | None = None
         self.steps_source = False
+        # (value, context) when every query answers exactly what pure(value) would
+        # (one hap per cycle) with that context: lets operators skip a layer
+        self.const: tuple[Any, tuple[tuple[int, int], ...]] | None = None
 
     # ------------------------------------------------------------------ querying
 
@@ -114,6 +117,7 @@ class Pattern:
         result = Pattern(self.query)
         result.steps, result._pure, result._pure_loc = self.steps, self._pure, self._pure_loc
         result.weight, result.steps_source = self.weight, self.steps_source
+        result.const = self.const
         return result
 
     def set_steps(self, steps: Any) -> Pattern:
@@ -151,7 +155,14 @@ class Pattern:
         def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
             return [Hap(h.whole, h.part, func(h.value), h.context) for h in query(span, ctl)]
 
-        return Pattern(q, self.steps)
+        result = Pattern(q, self.steps)
+        if self.const is not None:
+            value, context = self.const
+            try:
+                result.const = (func(value), context)
+            except Exception:  # errors belong to query time, as without the shortcut
+                result.const = None
+        return result
 
     fmap = with_value
 
@@ -183,6 +194,8 @@ class Pattern:
     def with_context(self, func: Callable[[tuple[tuple[int, int], ...]], Any]) -> Pattern:
         result = self.with_hap(lambda h: Hap(h.whole, h.part, h.value, func(h.context)))
         result._pure, result._pure_loc = self._pure, self._pure_loc
+        if self.const is not None:
+            result.const = (self.const[0], func(self.const[1]))
         return result
 
     def with_loc(self, start: int, end: int) -> Pattern:
@@ -491,13 +504,60 @@ class Pattern:
         return Pattern(q).split_queries()
 
     def _compress(self, b: Any, e: Any) -> Pattern:
+        """Squeeze each cycle into [b, e) of the cycle: ``fastGap(1/(e-b)).late(b)``, fused.
+
+        One query function does the shift, the per-cycle split and the gap
+        arithmetic of Strudel's fastGap, with the same exact results, because
+        sequences are built from it and it is on every query's hot path.
+        """
         b, e = to_time(b), to_time(e)
-        if b > e or b > 1 or e > 1 or b < 0 or e < 0:
+        if b > e or b > 1 or e > 1 or b < 0 or e < 0 or b == e:
+            # b == e: Strudel divides by zero building fastGap; nothing plays
             return _silence()
-        if b == e:
-            # fastGap by an infinite factor: Strudel's division by zero yields nothing useful
-            return _silence()
-        return self._fast_gap(ONE / (e - b))._late(b)
+        width = e - b  # 1 / factor
+        query = self.query
+        floor = math.floor
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            qb, qe = span.begin - b, span.end - b
+            if qb == qe:
+                pieces = [(qb, qe)]
+            else:
+                pieces = []
+                while qe > qb:
+                    nxt = floor(qb) + 1
+                    if qe <= nxt:
+                        pieces.append((qb, qe))
+                        break
+                    pieces.append((qb, mpq(nxt)))
+                    qb = mpq(nxt)
+            out = []
+            for sb, se in pieces:
+                cycle = floor(sb)
+                bpos = (sb - cycle) / width
+                if bpos >= 1:
+                    continue
+                epos = (se - cycle) / width
+                if epos > 1:
+                    epos = ONE
+                for h in query(TimeSpan(cycle + bpos, cycle + epos), ctl):
+                    part = h.part
+                    pb, pe = part.begin, part.end
+                    hc = floor(pb)
+                    nb = (pb - hc) * width
+                    nb = hc + (nb if nb < 1 else ONE)
+                    ne = (pe - hc) * width
+                    ne = hc + (ne if ne < 1 else ONE)
+                    w = h.whole
+                    whole = (
+                        None
+                        if w is None
+                        else TimeSpan(nb - (pb - w.begin) * width + b, ne + (w.end - pe) * width + b)
+                    )
+                    out.append(Hap(whole, TimeSpan(nb + b, ne + b), h.value, h.context))
+            return out
+
+        return Pattern(q)
 
     def _zoom(self, s: Any, e: Any) -> Pattern:
         s, e = to_time(s), to_time(e)

@@ -36,15 +36,11 @@ PatFunc = Callable[[Pattern], Pattern]
 # ---------------------------------------------------------------------- the generator
 
 
-def _i32(x: int) -> int:
-    x &= 0xFFFFFFFF
-    return x - 0x100000000 if x & 0x80000000 else x
-
-
 def _xorwise(x: int) -> int:
-    a = _i32(_i32(x << 13) ^ x)
-    b = _i32((a >> 17) ^ a)
-    return _i32(_i32(b << 5) ^ b)
+    """Strudel's xorshift step on 32-bit signed integers (JavaScript's << >> ^)."""
+    a = ((((x << 13) + 0x80000000) & 0xFFFFFFFF) - 0x80000000) ^ x
+    b = (a >> 17) ^ a
+    return ((((b << 5) + 0x80000000) & 0xFFFFFFFF) - 0x80000000) ^ b
 
 
 def _js_rem(a: float, b: float) -> float:

@@ -9,9 +9,8 @@ expansion. A `TimeSpan` is a half-open arc [begin, end) of cycles.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from gmpy2 import mpq
 
@@ -117,9 +116,14 @@ def sam(t: Time) -> Time:
     return mpq(math.floor(t))
 
 
-@dataclass(frozen=True, slots=True)
-class TimeSpan:
-    """A half-open arc of time [begin, end) in cycles (exact rationals)."""
+class TimeSpan(NamedTuple):
+    """A half-open arc of time [begin, end) in cycles (exact rationals).
+
+    An immutable value object. It is a NamedTuple rather than a frozen
+    dataclass because spans are made millions of times per second on the query
+    path, and a tuple is built several times faster (the speed budget is
+    measured against Strudel by benchmarks/patterns.py).
+    """
 
     begin: Time
     end: Time
