@@ -222,6 +222,11 @@ async def test_claude_team_budget_and_no_process_left(tmp_path, monkeypatch, cla
         ('leader = "x"\n[members.a]\npersona = "p"\n', "leader 'x' is not one of the members"),
         ('leader = "a"\n[members.a]\npersonna = "p"\n', "members.a.personna"),
         ('leader = "a"\n[members.a]\n[limits]\nmax_turns = 0\n', "limits.max_turns"),
+        ('name = "x/../../y"\nleader = "a"\n[members.a]\n', r"name: use 1-64 letters, digits"),
+        ('name = ".hidden"\nleader = "a"\n[members.a]\n', r"name: use 1-64"),
+        ('name = ""\nleader = "a"\n[members.a]\n', r"name: use 1-64"),
+        ('leader = "a"\n[members.a]\n[limits]\nmax_seconds = 1e999\n', r"limits.max_seconds: Input should be a finite number"),
+        ('leader = "x"\n[members.a]\n', r": leader 'x'"),  # no "Value error," noise
     ],
 )
 def test_bad_team_files(text: str, match: str) -> None:
@@ -402,3 +407,22 @@ async def test_members_that_cannot_start(tmp_path, monkeypatch) -> None:
     )
     result = await Team(parse_team(leaderless), config).run("go")
     assert result.reason == "leader_failed" and "could not start" in result.answer
+
+
+def test_cli_team_file_not_utf8_and_bad_runs_dir_exit_2(tmp_path, capsys) -> None:
+    bad = tmp_path / "team.toml"
+    bad.write_bytes(b"\xff\xfe" + EXAMPLE.read_bytes())
+    assert run(["team", "run", str(bad), "--prompt", "x"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "not UTF-8" in err and "internal error" not in err
+    blocker = tmp_path / "taken.txt"
+    blocker.write_text("x")
+    assert run(["team", "run", str(EXAMPLE), "--prompt", "x", "--runs-dir", str(blocker / "runs")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no member started
+    assert "cannot create the log folder" in captured.err and "--runs-dir" in captured.err
+
+
+def test_team_name_cannot_put_the_log_outside_runs_dir() -> None:
+    with pytest.raises(ConfigError, match="name"):
+        parse_team('name = "../escape"\nleader = "a"\n[members.a]\n')

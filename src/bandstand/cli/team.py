@@ -69,7 +69,7 @@ def run_team(
     import time
 
     from bandstand.agents.config import load_config
-    from bandstand.errors import InvalidInput
+    from bandstand.errors import InvalidInput, OutputNotWritable
     from bandstand.runtime.team import Team
     from bandstand.runtime.teamfile import load_team
 
@@ -78,6 +78,13 @@ def run_team(
     settings = load_config(config, overrides={"runs_dir": str(runs_dir) if runs_dir else None})
     spec = load_team(file)
     log_dir = Path(settings.runs_dir) / f"team-{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    try:  # before any member starts, so a bad folder is one line, not a crash mid-run
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputNotWritable(
+            f"cannot create the log folder {log_dir}: {exc.strerror or exc}; "
+            "choose another --runs-dir (or runs_dir in bandstand.toml)"
+        ) from exc
     team = Team(spec, settings, log_dir=log_dir)
 
     def show(event: dict[str, Any]) -> None:

@@ -40,7 +40,7 @@ from bandstand.errors import ConfigError
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class MemberSpec(_Strict):
@@ -61,7 +61,8 @@ class TeamLimits(_Strict):
 
 
 class TeamSpec(_Strict):
-    name: str = "team"
+    # the name becomes part of the log folder's name, so no slashes or dots in front
+    name: str = Field(default="team", pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
     leader: str
     members: dict[str, MemberSpec]
     limits: TeamLimits = Field(default_factory=TeamLimits)
@@ -90,7 +91,10 @@ def parse_team(text: str, where: str = "team file") -> TeamSpec:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         key = ".".join(str(p) for p in first.get("loc", ())) or "(top level)"
-        raise ConfigError(f"{where}: {key}: {first.get('msg')}") from exc
+        msg = str(first.get("msg", "")).removeprefix("Value error, ")
+        if key == "name" and first.get("type") == "string_pattern_mismatch":
+            msg = "use 1-64 letters, digits, '.', '_' or '-' (it names the log folder), e.g. name = \"late-night\""
+        raise ConfigError(f"{where}: {key}: {msg}") from exc
 
 
 def load_team(path: str | os.PathLike[str]) -> TeamSpec:
@@ -100,4 +104,6 @@ def load_team(path: str | os.PathLike[str]) -> TeamSpec:
         text = source.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read team file {source}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{source}: not UTF-8 text (byte {exc.start}); save the team file as UTF-8 TOML") from exc
     return parse_team(text, str(source))
