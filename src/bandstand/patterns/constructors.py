@@ -155,11 +155,43 @@ def slowcat_prime(*pats: Any) -> Pattern:
 
 def fastcat(*pats: Any) -> Pattern:
     """The patterns squeezed into one cycle each in turn."""
+    if len(pats) > 1 and not any(isinstance(p, list) for p in pats):
+        children = [reify(p) for p in pats]
+        if all(c.const is not None for c in children):
+            return _fastcat_consts([c.const for c in children])  # type: ignore[misc]
     result = slowcat(*pats)
     if len(pats) > 1:
         result = result._fast(len(pats))
         result.steps = mpq(len(pats))
     return result
+
+
+def _fastcat_consts(consts: list[tuple[Any, tuple[tuple[int, int], ...]]]) -> Pattern:
+    """``slowcat(*pures).fast(n)`` computed directly: slot k of the query holds value k mod n."""
+    n = len(consts)
+    floor = math.floor
+
+    def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+        b, e = span.begin * n, span.end * n
+        if b == e:
+            pieces = [(b, e)]
+        else:
+            pieces = []
+            while e > b:
+                nxt = floor(b) + 1
+                if e <= nxt:
+                    pieces.append((b, e))
+                    break
+                pieces.append((b, mpq(nxt)))
+                b = mpq(nxt)
+        out = []
+        for sb, se in pieces:
+            c = floor(sb)
+            value, context = consts[c % n]
+            out.append(Hap(TimeSpan(mpq(c, n), mpq(c + 1, n)), TimeSpan(sb / n, se / n), value, context))
+        return out
+
+    return Pattern(q, n)
 
 
 def sequence(*pats: Any) -> Pattern:

@@ -173,13 +173,27 @@ def irand(n: Any) -> Pattern:
     return reify(n).fmap(_irand).inner_join()
 
 
+_orders: dict[tuple[Any, int, Any], list[int]] = {}
+
+
+def _randrun_order(cycle: int, n: int, seed: Any) -> list[int]:
+    """The permutation randrun plays in `cycle` (cached: every step of the cycle needs it)."""
+    key = (cycle, n, seed if isinstance(seed, (int, float, str, type(None))) else repr(seed))
+    order = _orders.get(key)
+    if order is None:
+        rs = rands_at(mpq(cycle) + mpq(1, 2), n, seed)
+        values = rs if isinstance(rs, list) else [rs]
+        order = [i for _, i in sorted(((v, i) for i, v in enumerate(values)), key=lambda p: p[0])]
+        if len(_orders) > 4096:
+            _orders.clear()
+        _orders[key] = order
+    return order
+
+
 def _randrun_value(t: Any, ctl: dict[str, Any], n: int) -> Any:
-    base = mpq(math.floor(t)) + mpq(1, 2)
-    rs = rands_at(base, n, _seed(ctl))
-    values = rs if isinstance(rs, list) else [rs]
-    order = [i for _, i in sorted(((v, i) for i, v in enumerate(values)), key=lambda p: p[0])]
-    i = math.floor((t - math.floor(t)) * n) % n
-    return order[i]
+    cycle = math.floor(t)
+    order = _randrun_order(cycle, n, _seed(ctl))
+    return order[math.floor((t - cycle) * n) % n]
 
 
 def randrun(n: Any) -> Pattern:
@@ -337,8 +351,9 @@ def seed(n: Any, pat: Pattern) -> Pattern:
 def _rearrange_with(ipat: Pattern, n: Any, pat: Pattern) -> Pattern:
     count = int(n)
     nn = to_time(n)
-    pats = [pat._zoom(mpq(i) / nn, mpq(i + 1) / nn) for i in range(count)]
-    return ipat.fmap(lambda i: pats[int(i)]._repeat_cycles(n)._fast(n)).inner_join()
+    # Strudel builds pats[i].repeatCycles(n).fast(n) for every event; building them once is the same
+    pats = [pat._zoom(mpq(i) / nn, mpq(i + 1) / nn)._repeat_cycles(n)._fast(n) for i in range(count)]
+    return ipat.fmap(lambda i: pats[int(i)]).inner_join()
 
 
 def shuffle(n: Any, pat: Pattern) -> Pattern:
