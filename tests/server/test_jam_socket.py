@@ -96,3 +96,18 @@ async def test_the_last_jam_can_be_downloaded(url: str, tmp_path) -> None:
         wav = await client.get("api/recording/jam.wav")
         assert wav.status_code == 200 and wav.content[:4] == b"RIFF"
         assert (await client.get("api/recording/secrets.txt")).status_code == 404
+
+
+async def test_a_frame_that_is_not_json_gets_an_error_and_the_socket_stays_open(url: str) -> None:
+    ws_url = url.replace("http://", "ws://") + "ws/jam"
+    seen: list[dict[str, Any]] = []
+    async with websockets.connect(ws_url) as socket:
+        await _until(socket, lambda m: m["type"] == "jam_state_update", seen)
+        for frame in ("not json", b"\x00\x01binary", ""):
+            await socket.send(frame)
+            error = await _until(socket, lambda m: m["type"] == "error", seen)
+            assert "must be JSON text" in error["message"]
+        # still talking: a well-formed mistake gets its own answer
+        await socket.send(json.dumps({"type": "nope"}))
+        error = await _until(socket, lambda m: m["type"] == "error", seen)
+        assert "unknown jam message type 'nope'" in error["message"]

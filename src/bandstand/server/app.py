@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import shutil
 import tempfile
 from collections.abc import AsyncIterator
@@ -105,7 +106,15 @@ def create_app(
         sender = asyncio.ensure_future(pump())
         try:
             while True:
-                raw: Any = await socket.receive_json()
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                try:
+                    raw: Any = json.loads(frame.get("text") or "")
+                except ValueError:
+                    # a frame that is not JSON is the sender's mistake; the socket stays open
+                    hub.reply_error(queue, "a jam message must be JSON text, e.g. {\"type\": \"stop_jam\"}")
+                    continue
                 try:
                     message = registry.parse_incoming(raw)
                 except UserError as exc:
