@@ -1,9 +1,11 @@
-"""Song or MIDI file → WAV: General MIDI synthesis with TinySoundFont, then a
-light stereo reverb and peak normalization. 44.1 kHz, 16-bit stereo.
+"""Song or MIDI file → WAV: General MIDI synthesis with TinySoundFont
+(`bandstand.render.synth`), then a light stereo reverb and peak
+normalization. 44.1 kHz, 16-bit stereo.
 
-Synthesis runs offline: the song's channel events are turned into a sorted
-list of sample positions, and the synthesizer renders the audio between
-consecutive events straight into one preallocated buffer."""
+After synthesis the output stage touches the big buffer as few times as it
+can: one pass averages it down to the reverb's quarter-rate mono input, one
+pass (a block at a time) adds the held-up tail to both channels and finds the
+peak, and one pass scales, rounds and writes 16-bit PCM."""
 
 from __future__ import annotations
 
@@ -15,12 +17,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bandstand.errors import RenderError
 from bandstand.files import atomic_open
-from bandstand.render.soundfont import find_soundfont
-from bandstand.score import DRUM_CHANNEL, Song, Track, assign_channels
+from bandstand.render.synth import TAIL_SECONDS, Audio, synthesize
+from bandstand.score import Song
 
-TAIL_SECONDS = 2.0  # release and reverb after the last note
+__all__ = ["PEAK", "TAIL_SECONDS", "normalize", "render_wav", "reverb", "synthesize", "write_wav"]
+
 PEAK = 0.89  # -1 dBFS
 REVERB_WET = 0.3
 REVERB_DECIMATION = 4  # the reverb runs on a mono mix at 1/4 of the sample rate: tails are dark anyway
@@ -30,67 +32,7 @@ _ALLPASSES = (556, 441)
 _STEREO_SPREAD = 23  # the right channel hears the tail this many samples later
 _COMB_FEEDBACK = 0.8
 _ALLPASS_GAIN = 0.5
-
-# Event kinds in the order they apply at the same instant.
-_PROGRAM, _CONTROL, _BEND, _OFF, _ON = range(5)
-
-Audio = npt.NDArray[np.float32]
-
-
-Event = tuple[float, int, int, int, int]  # seconds, kind, channel, a, b
-
-
-def _events(song: Song, tracks: list[tuple[Track, int]]) -> list[Event]:
-    """Every event the synthesizer must play for `tracks` (track, channel), sorted."""
-    seconds = song.beats_to_seconds
-    events: list[Event] = []
-    for track, ch in tracks:
-        events.append((0.0, _PROGRAM, ch, track.program, 0))
-        for n in track.notes:
-            events.append((seconds(n.start), _ON, ch, n.pitch, n.velocity))
-            events.append((seconds(n.end), _OFF, ch, n.pitch, 0))
-        events += [(seconds(c.time), _CONTROL, ch, c.control, c.value) for c in track.controls]
-        events += [(seconds(b.time), _BEND, ch, b.value + 8192, 0) for b in track.pitch_bends]
-        events += [(seconds(p.time), _PROGRAM, ch, p.program, 0) for p in track.program_changes]
-    events.sort(key=lambda e: (e[0], e[1]))
-    return events
-
-
-def _render_into(events: list[Event], out: memoryview, frames: int, sample_rate: int, soundfont: Path) -> None:
-    """Play `events` through a fresh synthesizer into `out` (frames × 2 float32)."""
-    import tinysoundfont
-
-    synth = tinysoundfont.Synth(samplerate=sample_rate)
-    try:
-        synth.sfload(str(soundfont))
-    except Exception as exc:  # tinysoundfont raises its own exception type for bad files
-        raise RenderError(f"cannot load SoundFont {soundfont}: {exc}", path=str(soundfont)) from exc
-    actions = {
-        _PROGRAM: lambda ch, a, b: synth.program_change(ch, a, is_drums=ch == DRUM_CHANNEL),
-        _CONTROL: synth.control_change,
-        _BEND: lambda ch, a, b: synth.pitchbend(ch, a),
-        _OFF: lambda ch, a, b: synth.noteoff(ch, a),
-        _ON: synth.noteon,
-    }
-    pos = 0
-    for t, kind, ch, a, b in events:
-        frame = min(int(t * sample_rate), frames)
-        if frame > pos:
-            synth.generate_simple(frame - pos, buffer=out[pos * 8 : frame * 8])
-            pos = frame
-        actions[kind](ch, a, b)
-    if frames > pos:
-        synth.generate_simple(frames - pos, buffer=out[pos * 8 : frames * 8])
-
-
-def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None) -> Audio:
-    """Dry stereo audio (frames × 2, float32) of the song plus `TAIL_SECONDS`."""
-    path = soundfont or find_soundfont()
-    frames = int((song.duration_seconds + TAIL_SECONDS) * sample_rate)
-    buffer = memoryview(bytearray(frames * 8))
-    parts = list(zip(song.tracks, assign_channels(song), strict=True))
-    _render_into(_events(song, parts), buffer, frames, sample_rate, path)
-    return np.frombuffer(buffer, dtype=np.float32).reshape(frames, 2)
+_BLOCK = 1 << 15  # frames per block when a pass over the whole song should stay in cache
 
 
 def _feedback(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray[np.float32]:
@@ -127,17 +69,29 @@ def _allpass(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray
     return _feedback(u, delay, gain)
 
 
-def reverb(audio: Audio, sample_rate: int = 44100) -> Audio:
-    """Mix a Freeverb-style room under the dry signal (in place, and returned).
+def _downmix(audio: Audio, k: int) -> npt.NDArray[np.float32]:
+    """Mono average of each run of k stereo frames (the trailing frames that do not fill a run are left out).
 
-    The tail is computed from a mono mix decimated by `REVERB_DECIMATION`
-    (averaging, which also darkens it like air does) and held back up."""
+    A matrix-vector product per cache-sized block: far faster than `.mean` over a short axis, and
+    small enough that BLAS stays on this thread."""
+    runs = len(audio) // k
+    rows = audio[: runs * k].reshape(runs, 2 * k)
+    weights = np.full(2 * k, 1 / (2 * k), dtype=np.float32)
+    mono = np.empty(runs, dtype=np.float32)
+    step = _BLOCK // k
+    for first in range(0, runs, step):
+        np.dot(rows[first : first + step], weights, out=mono[first : first + step])
+    return mono
+
+
+def reverb_tail(audio: Audio, sample_rate: int = 44100) -> npt.NDArray[np.float32] | None:
+    """The room's wet signal at 1/`REVERB_DECIMATION` of the sample rate (mono), or None when
+    the audio is shorter than the longest comb. It is computed from a decimated mono mix
+    (averaging, which also darkens it like air does)."""
     k = REVERB_DECIMATION
-    frames = len(audio) - len(audio) % k
-    if frames < k * max(_COMBS):
-        return audio
-    # a matrix-vector product averages k stereo frames far faster than .mean over a short axis
-    mono = audio[:frames].reshape(-1, 2 * k) @ np.full(2 * k, 1 / (2 * k), dtype=np.float32)
+    if len(audio) - len(audio) % k < k * max(_COMBS):
+        return None
+    mono = _downmix(audio, k)
     scale = sample_rate / 44100 / k
     wet = np.zeros_like(mono)
     for d in _COMBS:
@@ -145,17 +99,43 @@ def reverb(audio: Audio, sample_rate: int = 44100) -> Audio:
     wet *= REVERB_WET / len(_COMBS)
     for d in _ALLPASSES:
         wet = _allpass(wet, max(1, int(d * scale)), _ALLPASS_GAIN)
-    # hold each wet sample for k frames without allocating the full-rate tail
-    audio[:frames].reshape(-1, k, 2)[:, :, 0] += wet[:, None]
-    right = audio[_STEREO_SPREAD:]
-    held = len(right) - len(right) % k
-    right[:held].reshape(-1, k, 2)[:, :, 1] += wet[: held // k, None]
+    return wet
+
+
+def _peak(audio: Audio) -> float:
+    return float(max(audio.max(initial=0.0), -audio.min(initial=0.0)))
+
+
+def mix_tail(audio: Audio, wet: npt.NDArray[np.float32] | None) -> float:
+    """Add the wet signal to `audio` in place, each sample held for `REVERB_DECIMATION` frames,
+    the right channel `_STEREO_SPREAD` frames later than the left; returns the new peak level.
+
+    One pass over the audio, a block at a time, so the sum and its peak are taken in cache."""
+    if wet is None:
+        return _peak(audio)
+    k, spread, frames = REVERB_DECIMATION, _STEREO_SPREAD, len(audio)
+    held = np.zeros(spread + frames, dtype=np.float32)  # held[spread + j] is the tail at frame j
+    n = min(len(wet) * k, frames)
+    held[spread : spread + n].reshape(-1, k)[:] = wet[: n // k, None]
+    loudest = 0.0
+    for first in range(0, frames, _BLOCK):
+        block = audio[first : first + _BLOCK]
+        m = len(block)
+        block[:, 0] += held[spread + first : spread + first + m]
+        block[:, 1] += held[first : first + m]
+        loudest = max(loudest, _peak(block))
+    return loudest
+
+
+def reverb(audio: Audio, sample_rate: int = 44100) -> Audio:
+    """Mix a Freeverb-style room under the dry signal (in place, and returned)."""
+    mix_tail(audio, reverb_tail(audio, sample_rate))
     return audio
 
 
 def normalize(audio: Audio, peak: float = PEAK) -> Audio:
     """Scale in place so the loudest sample is `peak` (silence stays silent)."""
-    loudest = float(max(audio.max(initial=0.0), -audio.min(initial=0.0)))
+    loudest = _peak(audio)
     if loudest > 0.0:
         audio *= np.float32(peak / loudest)
     return audio
@@ -164,10 +144,11 @@ def normalize(audio: Audio, peak: float = PEAK) -> Audio:
 _WRITE_FRAMES = 1 << 16  # convert to PCM a block at a time: big temporaries are slow to fault in
 
 
-def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 44100) -> Path:
-    """Write float audio (frames × 2, within ±1) as 16-bit stereo PCM, atomically."""
+def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 44100, *, gain: float = 1.0) -> Path:
+    """Write float audio (frames × 2) times `gain` as 16-bit stereo PCM, atomically (clipped at ±1)."""
     block = np.empty((_WRITE_FRAMES, 2), dtype=np.float32)
     pcm = np.empty((_WRITE_FRAMES, 2), dtype="<i2")
+    scale = np.float32(gain * 32767.0)
     with atomic_open(path, "wb") as fh, wave.open(fh, "wb") as wav:
         wav.setnchannels(2)
         wav.setsampwidth(2)
@@ -175,8 +156,8 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
         for first in range(0, len(audio), _WRITE_FRAMES):
             chunk = audio[first : first + _WRITE_FRAMES]
             b, p = block[: len(chunk)], pcm[: len(chunk)]
-            np.clip(chunk, -1.0, 1.0, out=b)
-            b *= 32767.0
+            np.multiply(chunk, scale, out=b)
+            np.clip(b, -32767.0, 32767.0, out=b)
             np.rint(b, out=b)
             p[:] = b
             wav.writeframes(p.tobytes())
@@ -189,13 +170,18 @@ def render_wav(
     sample_rate: int = 44100,
     *,
     soundfont: Path | None = None,
+    workers: int | None = None,
 ) -> Path:
-    """Render a Song (or a .mid file) to a normalized WAV with reverb; returns the path."""
+    """Render a Song (or a .mid file) to a WAV with reverb, normalized to `PEAK`; returns the path.
+
+    `workers` threads synthesize (default: one per channel group, at most one per CPU);
+    the file is byte-identical for any number of them."""
     if isinstance(song_or_midi_path, Song):
         song = song_or_midi_path
     else:
         from bandstand.midi import read_midi
 
         song = read_midi(song_or_midi_path)
-    audio = normalize(reverb(synthesize(song, sample_rate, soundfont), sample_rate))
-    return write_wav(audio, out_path, sample_rate)
+    audio = synthesize(song, sample_rate, soundfont, workers=workers)
+    loudest = mix_tail(audio, reverb_tail(audio, sample_rate))
+    return write_wav(audio, out_path, sample_rate, gain=PEAK / loudest if loudest > 0.0 else 1.0)

@@ -1,0 +1,98 @@
+"""WAV rendering speed: `render_wav` on a fixed 64-bar, five-part song at
+72 BPM (about 213 s of audio), composed by `bandstand.compose.compose` with a
+fixed prompt and seed. Prints JSON.
+
+CPU time (`time.process_time`, all threads) is the stable figure on a shared
+machine; wall time is reported with the load average it was measured at.
+Each stage is timed on its own (synthesis, the reverb's tail, adding it
+while finding the peak, the normalized 16-bit write),
+and synthesis runs twice in the same process: on one thread (the peer) and on
+the worker threads `render_wav` uses, so the ratio shows what the threads buy.
+The two syntheses must be bit-identical (they mix the same channel groups in
+the same order).
+
+    python benchmarks/render.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bandstand.compose import compose
+from bandstand.render import audio, render_wav, synth
+
+PROMPT = "Frank Ocean meets Burial, late-night vibes, 72 BPM"
+SEED = 1
+BARS = 64
+PARTS = ["drums", "bass", "chords", "lead", "pad"]
+
+
+def timed(fn: Callable[[], Any], runs: int) -> tuple[dict[str, float], Any]:
+    cpu: list[float] = []
+    wall: list[float] = []
+    result: Any = None
+    for _ in range(runs):
+        c0, w0 = time.process_time(), time.perf_counter()
+        result = fn()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    figures = {"cpu_ms_median": round(statistics.median(cpu) * 1000, 1),
+               "cpu_ms_best": round(min(cpu) * 1000, 1),
+               "wall_ms_median": round(statistics.median(wall) * 1000, 1),
+               "wall_ms_best": round(min(wall) * 1000, 1)}
+    return figures, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        song = compose(PROMPT, seed=SEED, bars=BARS, parts=PARTS, out_dir=str(out / "session"),
+                       render_audio=False, render_pianoroll=False).song
+        assert song is not None
+        render_wav(song, out / "warm.wav")  # load the libraries and the SoundFont file into the page cache
+        load_before = os.getloadavg()[0]
+        total, path = timed(lambda: render_wav(song, out / "song.wav"), args.runs)
+        first = Path(path).read_bytes()
+        render_wav(song, out / "again.wav")
+        serial, dry_serial = timed(lambda: synth.synthesize(song, workers=1), args.runs)
+        threaded, dry = timed(lambda: audio.synthesize(song), args.runs)
+        tail, wet = timed(lambda: audio.reverb_tail(dry), args.runs)
+        mixed = dry.copy()
+        mix, loudest = timed(lambda: audio.mix_tail(mixed, wet), 1)  # in place: once
+        write, _ = timed(lambda: audio.write_wav(mixed, out / "write.wav", gain=audio.PEAK / loudest), args.runs)
+        report = {
+            "benchmark": "render",
+            "song": {"prompt": PROMPT, "seed": SEED, "bars": BARS, "parts": len(song.tracks), "tempo": song.tempo,
+                     "notes": sum(len(t.notes) for t in song.tracks),
+                     "audio_seconds": round(song.duration_seconds + audio.TAIL_SECONDS, 1)},
+            "runs": args.runs,
+            "render_wav": total,
+            "byte_identical_runs": first == (out / "again.wav").read_bytes(),
+            "synthesize_one_thread": serial,
+            "synthesize_threads": {**threaded, "workers": synth.default_workers(), "groups": synth.SYNTH_GROUPS},
+            "threads_bit_identical": bool(np.array_equal(dry_serial, dry)),
+            "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
+            "reverb_tail": tail,
+            "mix_tail_and_peak": mix,
+            "write_wav_normalized": write,
+            "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+            "cpus": os.cpu_count(),
+        }
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""General MIDI synthesis with TinySoundFont, on worker threads.
+
+The song's channels are split into `SYNTH_GROUPS` groups of about equal work
+(a fixed, greedy split by sounding time and note count; a channel never spans
+two groups, so its controllers, pedal and pitch bend stay on one synthesizer).
+Each group plays its events through its own synthesizer into its own buffer:
+the events become a sorted list of sample positions, and the synthesizer
+renders the audio between consecutive events straight into the buffer.
+TinySoundFont releases the interpreter lock while it renders, so the groups
+run in parallel on threads. The buffers are summed in group order, so the
+result does not depend on the number of threads or their timing: one thread
+or two, the audio is bit-identical run to run."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from bandstand.errors import RenderError
+from bandstand.render.soundfont import find_soundfont
+from bandstand.score import DRUM_CHANNEL, Song, Track, assign_channels
+
+TAIL_SECONDS = 2.0  # release and reverb after the last note
+SYNTH_GROUPS = 2  # fixed, so the mix (a float sum in group order) is the same on every machine
+NOTE_WEIGHT_SECONDS = 0.3  # a note's attack and release cost about this much sounding time
+
+# Event kinds in the order they apply at the same instant.
+_PROGRAM, _CONTROL, _BEND, _OFF, _ON = range(5)
+
+Audio = npt.NDArray[np.float32]
+Event = tuple[float, int, int, int, int]  # seconds, kind, channel, a, b
+
+
+def default_workers() -> int:
+    """Threads for synthesis: one per group, at most one per CPU."""
+    return max(1, min(SYNTH_GROUPS, os.cpu_count() or 1))
+
+
+def _events(song: Song, tracks: Iterable[tuple[Track, int]]) -> list[Event]:
+    """Every event the synthesizer must play for `tracks` (track, channel), sorted."""
+    seconds = song.beats_to_seconds
+    events: list[Event] = []
+    for track, ch in tracks:
+        events.append((0.0, _PROGRAM, ch, track.program, 0))
+        for n in track.notes:
+            events.append((seconds(n.start), _ON, ch, n.pitch, n.velocity))
+            events.append((seconds(n.end), _OFF, ch, n.pitch, 0))
+        events += [(seconds(c.time), _CONTROL, ch, c.control, c.value) for c in track.controls]
+        events += [(seconds(b.time), _BEND, ch, b.value + 8192, 0) for b in track.pitch_bends]
+        events += [(seconds(p.time), _PROGRAM, ch, p.program, 0) for p in track.program_changes]
+    events.sort(key=lambda e: (e[0], e[1]))
+    return events
+
+
+def _work(song: Song, track: Track) -> float:
+    """Estimated synthesis cost of a track: seconds of sounding notes plus a share per note."""
+    seconds = song.beats_to_seconds
+    return sum(seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS for n in track.notes)
+
+
+def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[tuple[Track, int]]]:
+    """The song's (track, channel) pairs in `groups` groups of about equal work.
+
+    Channels are placed heaviest first (ties by channel number) on the group with
+    the least work so far (ties by group index): the split depends on the song only."""
+    by_channel: dict[int, list[Track]] = {}
+    for track, ch in zip(song.tracks, assign_channels(song), strict=True):
+        by_channel.setdefault(ch, []).append(track)
+    work = {ch: sum(_work(song, t) for t in tracks) for ch, tracks in by_channel.items()}
+    load = [0.0] * groups
+    split: list[list[tuple[Track, int]]] = [[] for _ in range(groups)]
+    for ch in sorted(by_channel, key=lambda c: (-work[c], c)):
+        g = min(range(groups), key=lambda i: (load[i], i))
+        load[g] += work[ch]
+        split[g] += [(t, ch) for t in by_channel[ch]]
+    return [g for g in split if g]
+
+
+_SLICE_FRAMES = 1 << 14  # each synthesizer renders into a scratch slice this long (128 KiB, stays in cache)
+
+
+def _play(events: list[Event], out: Audio, lock: threading.Lock, sample_rate: int, soundfont: bytes,
+          name: str) -> None:
+    """Play `events` through a fresh synthesizer and add the audio into `out` (frames × 2 float32).
+
+    The synthesizer fills a small scratch slice; each full slice is added into `out` under `lock`.
+    With two groups the order of the two additions onto zero does not change a bit (a + b == b + a)."""
+    import tinysoundfont
+
+    synth = tinysoundfont.Synth(samplerate=sample_rate)
+    try:
+        synth.sfload(soundfont)
+    except Exception as exc:  # tinysoundfont raises its own exception type for bad files
+        raise RenderError(f"cannot load SoundFont {name}: {exc}", path=name) from exc
+    actions = {
+        _PROGRAM: lambda ch, a, b: synth.program_change(ch, a, is_drums=ch == DRUM_CHANNEL),
+        _CONTROL: synth.control_change,
+        _BEND: lambda ch, a, b: synth.pitchbend(ch, a),
+        _OFF: lambda ch, a, b: synth.noteoff(ch, a),
+        _ON: synth.noteon,
+    }
+    frames = len(out)
+    scratch = np.zeros((_SLICE_FRAMES, 2), dtype=np.float32)
+    view = scratch.data.cast("B")  # 8 bytes a frame
+    generate = synth.generate_simple
+    pos = 0  # frames rendered so far
+    start = 0  # first frame of the current slice
+
+    def advance(to: int) -> None:
+        nonlocal pos, start
+        while pos < to:
+            upto = min(to, start + _SLICE_FRAMES)
+            generate(upto - pos, buffer=view[(pos - start) * 8 : (upto - start) * 8])
+            pos = upto
+            if pos == start + _SLICE_FRAMES or pos == frames:
+                with lock:
+                    out[start:pos] += scratch[: pos - start]
+                start = pos
+
+    for t, kind, ch, a, b in events:
+        frame = min(int(t * sample_rate), frames)
+        if frame > pos:
+            advance(frame)
+        actions[kind](ch, a, b)
+    advance(frames)
+
+
+def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
+               workers: int | None = None) -> Audio:
+    """Dry stereo audio (frames × 2, float32) of the song plus `TAIL_SECONDS`.
+
+    `workers` threads (default `default_workers()`) render the channel groups;
+    the result is the same for any number of workers."""
+    path = soundfont or find_soundfont()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RenderError(f"cannot read SoundFont {path}: {exc.strerror}", path=str(path)) from exc
+    frames = int((song.duration_seconds + TAIL_SECONDS) * sample_rate)
+    out = np.zeros((frames, 2), dtype=np.float32)  # calloc: pages fault in as the slices arrive
+    lock = threading.Lock()
+    jobs = [_events(song, group) for group in channel_groups(song)] or [[]]
+    threads = min(workers or default_workers(), len(jobs))
+    if threads <= 1:
+        for events in jobs:
+            _play(events, out, lock, sample_rate, data, str(path))
+    else:
+        with ThreadPoolExecutor(threads, thread_name_prefix="bandstand-synth") as pool:
+            for done in [pool.submit(_play, events, out, lock, sample_rate, data, str(path)) for events in jobs]:
+                done.result()
+    return out

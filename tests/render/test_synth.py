@@ -1,0 +1,103 @@
+"""Synthesis on worker threads: the channel split, determinism, and the same music as one synthesizer."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bandstand.render import render_wav
+from bandstand.render.soundfont import find_soundfont
+from bandstand.render.synth import (
+    SYNTH_GROUPS,
+    TAIL_SECONDS,
+    _events,
+    _play,
+    _work,
+    channel_groups,
+    synthesize,
+)
+from bandstand.score import Note, Song, Track, assign_channels
+from tests.midi.songs import demo_song
+
+ROLES = ["drums", "bass", "chords", "lead", "pad", "fx", "keys"]
+
+
+@st.composite
+def songs(draw: st.DrawFn) -> Song:
+    tracks = []
+    for i in range(draw(st.integers(1, 7))):
+        role = draw(st.sampled_from(ROLES))
+        channel = draw(st.one_of(st.none(), st.integers(0, 15)))
+        notes = [Note(draw(st.floats(0, 32)), draw(st.floats(0.1, 8)), 60, 90) for _ in range(draw(st.integers(0, 6)))]
+        tracks.append(Track(f"t{i}", role, is_drum=role == "drums", channel=channel, notes=notes))
+    return Song(tempo=draw(st.floats(40, 200)), tracks=tracks)
+
+
+@settings(max_examples=80, deadline=None)
+@given(songs())
+def test_groups_split_the_channels_and_balance_the_work(song: Song) -> None:
+    groups = channel_groups(song)
+    assert 1 <= len(groups) <= SYNTH_GROUPS
+    placed = [(t.name, ch) for group in groups for t, ch in group]
+    assert sorted(placed) == sorted((t.name, ch) for t, ch in zip(song.tracks, assign_channels(song), strict=True))
+    home = {ch: i for i, group in enumerate(groups) for _, ch in group}
+    assert all(home[ch] == i for i, group in enumerate(groups) for _, ch in group)  # a channel never spans groups
+    work = {ch: 0.0 for ch in home}
+    for track, ch in zip(song.tracks, assign_channels(song), strict=True):
+        work[ch] += _work(song, track)
+    loads = [sum(work[ch] for ch in {c for _, c in group}) for group in groups]
+    # greedy placement, heaviest first: no group exceeds an even share by more than one channel's work
+    assert max(loads) <= sum(loads) / len(loads) + max(work.values()) + 1e-9
+    assert channel_groups(song) == groups  # the split depends on the song only
+
+
+def test_a_five_part_song_is_split_in_two() -> None:
+    groups = channel_groups(demo_song(4))
+    assert len(groups) == 2
+    assert {t.role for g in groups for t, _ in g} == {t.role for t in demo_song(4).tracks}
+
+
+def test_threads_do_not_change_a_bit(tmp_path: Path) -> None:
+    song = demo_song(4, tempo=120.0)
+    one = synthesize(song, workers=1)
+    two = synthesize(song, workers=2)
+    assert np.array_equal(one, two)
+    a = render_wav(song, tmp_path / "a.wav", workers=2)
+    b = render_wav(song, tmp_path / "b.wav", workers=2)
+    c = render_wav(song, tmp_path / "c.wav", workers=1)
+    assert a.read_bytes() == b.read_bytes() == c.read_bytes()
+
+
+def test_groups_sound_like_one_synthesizer() -> None:
+    # one synthesizer playing every channel against the split: the same notes, instruments and levels;
+    # only where TinySoundFont updates its envelopes (every 64 samples from each render call) moves
+    song = demo_song(4, tempo=120.0)
+    frames = int((song.duration_seconds + TAIL_SECONDS) * 44100)
+    whole = np.zeros((frames, 2), dtype=np.float32)
+    pairs = list(zip(song.tracks, assign_channels(song), strict=True))
+    _play(_events(song, pairs), whole, threading.Lock(), 44100, find_soundfont().read_bytes(), "sf2")
+    split = synthesize(song)
+    assert split.shape == whole.shape
+    rms = float(np.sqrt((whole.astype(np.float64) ** 2).mean()))
+    error = float(np.sqrt(((split - whole).astype(np.float64) ** 2).mean()))
+    assert rms > 0.01
+    assert error < 0.05 * rms
+
+
+def test_slices_cover_every_frame() -> None:
+    # a note sounding across the end of the song's last slice, and a length that is no multiple of a slice
+    song = Song(tempo=60.0, tracks=[Track("Pad", "pad", program=89, notes=[Note(0.0, 1.37, 64, 100)])])
+    audio = synthesize(song)
+    assert len(audio) == int((1.37 + TAIL_SECONDS) * 44100)
+    quarter = len(audio) // 8
+    assert all(np.abs(audio[i * quarter : (i + 1) * quarter]).max() > 0 for i in range(4))
+
+
+def test_an_empty_song_is_silence_of_the_tail() -> None:
+    audio = synthesize(Song(tracks=[]))
+    assert audio.shape == (int(TAIL_SECONDS * 44100), 2)
+    assert not audio.any()
