@@ -82,9 +82,42 @@ def test_hooks(bb) -> None:
         (("--board", "mysql://x", "list"), "unknown board URL"),
         (("request-review", "task-01", "-s", "m", "--smoothness", "3", "--checkpoint", "one",
           "--context", "3", "--summary", "x"), "--checkpoint takes n/m"),
+        (("status", "task-01", "x", "--ctx", "9999"), "--ctx"),
+        (("status", "task-01", "x", "--ctx", "-5"), "--ctx"),
+        (("status", "task-01", "  "), "needs some text"),
+        (("deviation", "task-01", "Low", ""), "needs some text"),
+        (("--stale-after", "-5", "list"), "--stale-after"),
+        (("--board", "postgresql://nobody@127.0.0.1:1/x", "list"), "cannot connect to the board"),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(bb, args: tuple[str, ...], needle: str) -> None:
     code, _, err = bb(*args)
     assert code == 2
     assert needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_empty_instructions_and_feedback_are_refused(bb) -> None:
+    assert bb("init", "-s", "cond")[0] == 0
+    assert bb("create", "task-01")[0] == 0
+    for args in (("instruct", "task-01", " "), ("reject", "task-01", "--feedback", ""), ("propose-fix", "task-01", "--fix", "")):
+        code, _, err = bb(*args, "-s", "cond")
+        assert code == 2 and ("empty" in err or "needs feedback" in err)
+        assert len(err.strip().splitlines()) == 1
+    code, out, _ = bb("--json", "messages", "--task", "task-01")
+    assert json.loads(out) == []
+
+
+def test_a_board_file_that_is_not_sqlite_is_one_line(bb, tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_text("garbage, not a database\n")
+    code, _, err = bb("--board", f"sqlite:///{corrupt}", "list")
+    assert code == 2 and f"{corrupt} is not a board" in err and "internal error" not in err
+    assert corrupt.read_text() == "garbage, not a database\n"
+    code, _, err = bb("--board", f"sqlite:///{corrupt}/sub/board.db", "list")
+    assert code == 2 and f"{corrupt} is a file, not a folder" in err
+
+
+def test_status_text_stays_on_one_line(bb, tmp_path: Path) -> None:
+    assert bb("status", "task-01", "two\nlines", "--ctx", "12")[0] == 0
+    (line,) = (tmp_path / "temp" / "task-01-status").read_text().splitlines()
+    assert line.endswith(" two lines [ctx: 12%]")

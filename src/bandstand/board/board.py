@@ -262,6 +262,8 @@ class Board:
         return int(row["id"])
 
     def instruct(self, task_id: str, text: str, *, conductor_session: str) -> int:
+        if not text.strip():
+            raise BoardUsageError(f"the instruction for {task_id} is empty; say what the musician should do")
         self._require_conductor(conductor_session)
         return self.post(task_id, "instruction", text, from_session=conductor_session)
 
@@ -308,9 +310,13 @@ class Board:
         return self._conductor_move(task_id, State.REVIEW_APPROVED, "approval", note, conductor_session)
 
     def reject(self, task_id: str, feedback: str, *, conductor_session: str) -> Task:
+        if not feedback.strip():
+            raise BoardUsageError(f"rejecting {task_id} needs feedback: say what to change")
         return self._conductor_move(task_id, State.REVIEW_FAILED, "rejection", feedback, conductor_session)
 
     def propose_fix(self, task_id: str, fix: str, *, conductor_session: str) -> Task:
+        if not fix.strip():
+            raise BoardUsageError(f"the fix for {task_id} is empty; say what the musician should do")
         return self._conductor_move(task_id, State.FIX_PROPOSED, "fix_proposal", fix, conductor_session)
 
     def request_exit(self, task_id: str, reason: str, *, conductor_session: str) -> Task:

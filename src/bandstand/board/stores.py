@@ -106,6 +106,11 @@ class SqliteStore:
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 30_000, writer_lock: bool = True) -> None:
         self.path = Path(path)
         self.url = f"sqlite:///{self.path}" + ("" if writer_lock else "?writer_lock=0")
+        blocker = next((p for p in self.path.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:
+            raise BoardUsageError(
+                f"cannot open the board at {self.path}: {blocker} is a file, not a folder; choose another --board path"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(
@@ -114,9 +119,15 @@ class SqliteStore:
         except (OSError, sqlite3.Error) as exc:
             raise BoardUsageError(f"cannot open the board at {self.path}: {exc}") from exc
         self._conn.row_factory = sqlite3.Row
-        self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = NORMAL")
+        try:  # the first statements read the file: a file that is not SQLite fails here
+            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise BoardUsageError(
+                f"{self.path} is not a board ({exc}); point --board at another file or move this one away"
+            ) from exc
         self._lock = threading.RLock()
         self._queries = named_queries("sqlite")
         # Writers from several processes queue on an OS file lock before
@@ -218,7 +229,8 @@ class PostgresStore:
         try:
             self._conn = psycopg.connect(url, row_factory=dict_row, autocommit=False)
         except psycopg.Error as exc:
-            raise BoardUsageError(f"cannot connect to the board at {_redact(url)}: {exc}".strip()) from exc
+            reason = " ".join(str(exc).split())  # psycopg's messages span lines; ours is one
+            raise BoardUsageError(f"cannot connect to the board at {_redact(url)}: {reason}") from exc
         self._lock = threading.RLock()
         self._queries = {k: _pg_params(v) for k, v in named_queries("postgres").items()}
 

@@ -43,11 +43,15 @@ class TaskFiles:
         self.handoff_path = self.temp / f"{task_id}-HANDOFF"
 
     def _append(self, path: Path, line: str) -> None:
+        # one entry per line: the checks read these files line by line
+        line = " ".join(line.split())
         self.temp.mkdir(parents=True, exist_ok=True)
         with path.open("a", encoding="utf-8") as fh:
             fh.write(line.rstrip("\n") + "\n")
 
     def status(self, text: str, *, ctx: float | None = None, now: datetime | None = None) -> None:
+        if not text.strip():
+            raise BoardUsageError("a status line needs some text, e.g. 'step 2 started'")
         suffix = f" [ctx: {ctx:g}%]" if ctx is not None else ""
         self._append(self.status_path, f"{_stamp(now)} {text}{suffix}")
 
@@ -69,6 +73,8 @@ class TaskFiles:
     def deviation(self, severity: Severity, text: str, *, ctx: float | None = None) -> None:
         if severity not in SEVERITIES:
             raise BoardUsageError(f"severity must be Low, Medium or High; got {severity!r}")
+        if not text.strip():
+            raise BoardUsageError("a deviation needs some text: what changed and why")
         self._append(self.deviations_path, f"{severity}: {text}")
         self.status(f"deviation ({severity}): {text}", ctx=ctx)
 

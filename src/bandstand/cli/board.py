@@ -36,7 +36,7 @@ def _options(
                               help="Board URL: sqlite:///PATH (default sqlite:///.bandstand/board.db) or postgresql://…"),
     workdir: str = typer.Option(".", "--workdir", help="Folder holding temp/ and docs/ for the task files."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
-    stale_after: float = typer.Option(540.0, "--stale-after", envvar="BANDSTAND_BOARD_STALE_AFTER",
+    stale_after: float = typer.Option(540.0, "--stale-after", envvar="BANDSTAND_BOARD_STALE_AFTER", min=1.0,
                                       help="Seconds after which a heartbeat is stale (default 540 = 9 minutes)."),
 ) -> None:
     _STATE.update(board=board, workdir=workdir, json=as_json, stale_after=stale_after)
@@ -361,7 +361,8 @@ def stale() -> None:
 
 
 @app.command()
-def status(task_id: str, text: str, ctx: float = typer.Option(None, help="Context usage percent to record.")) -> None:
+def status(task_id: str, text: str,
+           ctx: float = typer.Option(None, min=0, max=100, help="Context usage percent to record.")) -> None:
     """Append a line to temp/task-NN-status (e.g. 'step 2 started' --ctx 30)."""
     from bandstand.board.taskfiles import TaskFiles
 
@@ -369,7 +370,8 @@ def status(task_id: str, text: str, ctx: float = typer.Option(None, help="Contex
 
 
 @app.command()
-def deviation(task_id: str, severity: str, text: str, ctx: float = typer.Option(None)) -> None:
+def deviation(task_id: str, severity: str, text: str,
+              ctx: float = typer.Option(None, min=0, max=100, help="Context usage percent to record.")) -> None:
     """Record a deviation: SEVERITY is Low, Medium or High."""
     from bandstand.board.taskfiles import TaskFiles
 
