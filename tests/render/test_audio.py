@@ -13,7 +13,19 @@ from hypothesis import strategies as st
 
 from bandstand.midi import write_midi
 from bandstand.render import TAIL_SECONDS, render_wav
-from bandstand.render.audio import PEAK, _allpass, _feedback, reverb, synthesize
+from bandstand.render.audio import (
+    _STEREO_SPREAD,
+    PEAK,
+    REVERB_DECIMATION,
+    _allpass,
+    _downmix,
+    _feedback,
+    mix_tail,
+    reverb,
+    reverb_tail,
+    synthesize,
+    write_wav,
+)
 from bandstand.score import Note, Song, TempoChange, Track
 from tests.midi.songs import demo_song
 
@@ -110,3 +122,43 @@ def test_tempo_changes_set_the_length(tmp_path: Path) -> None:
     assert len(audio) == int((6.0 + TAIL_SECONDS) * rate)
     loudness = rms_per_second(audio, rate)
     assert (loudness[:6] > 0.02).all(), loudness
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 100_000), st.integers(0, 2**32 - 1))
+def test_output_stage_matches_the_plain_numpy_reference(frames: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    audio = (rng.standard_normal((frames, 2)) * 0.2).astype(np.float32)
+    k = REVERB_DECIMATION
+    runs = frames // k
+    assert np.allclose(_downmix(audio, k), audio[: runs * k].reshape(runs, 2 * k).mean(axis=1), atol=1e-6)
+    wet = (rng.standard_normal(runs) * 0.1).astype(np.float32)
+    expected = audio.astype(np.float64)
+    held = np.repeat(wet.astype(np.float64), k)  # the tail at frame j is wet[j // k]
+    expected[: len(held), 0] += held
+    right = held[: max(0, frames - _STEREO_SPREAD)]
+    expected[_STEREO_SPREAD : _STEREO_SPREAD + len(right), 1] += right  # the right channel hears it later
+    loudest = mix_tail(audio, wet)
+    assert np.allclose(audio, expected, atol=1e-6)
+    assert loudest == float(np.abs(audio).max(initial=0.0))
+
+
+def test_write_wav_scales_rounds_and_clips(tmp_path: Path) -> None:
+    audio = np.array([[0.5, -0.5], [1.2, -3.0], [0.25, 0.0], [1e-6, -0.1]], dtype=np.float32)
+    rate, back = read_wav(write_wav(audio, tmp_path / "g.wav", gain=1.5))
+    assert rate == 44100
+    assert (np.rint(back * 32768.0).astype(int) == [[24575, -24575], [32767, -32767], [12288, 0], [0, -4915]]).all()
+
+
+def test_short_audio_has_no_tail_but_is_still_measured() -> None:
+    audio = np.full((100, 2), 0.25, dtype=np.float32)
+    assert reverb_tail(audio) is None
+    assert mix_tail(audio, None) == 0.25
+
+
+def test_a_render_is_byte_identical_run_to_run(tmp_path: Path) -> None:
+    song = demo_song(8, tempo=96.0)
+    first = render_wav(song, tmp_path / "1.wav").read_bytes()
+    assert render_wav(song, tmp_path / "2.wav").read_bytes() == first
+    midi = write_midi(song, tmp_path / "s.mid")
+    assert render_wav(midi, tmp_path / "3.wav").read_bytes() == render_wav(midi, tmp_path / "4.wav").read_bytes()

@@ -18,9 +18,10 @@ from bandstand.render.synth import (
     _play,
     _work,
     channel_groups,
+    clock,
     synthesize,
 )
-from bandstand.score import Note, Song, Track, assign_channels
+from bandstand.score import Note, Song, TempoChange, Track, assign_channels
 from tests.midi.songs import demo_song
 
 ROLES = ["drums", "bass", "chords", "lead", "pad", "fx", "keys"]
@@ -35,6 +36,16 @@ def songs(draw: st.DrawFn) -> Song:
         notes = [Note(draw(st.floats(0, 32)), draw(st.floats(0.1, 8)), 60, 90) for _ in range(draw(st.integers(0, 6)))]
         tracks.append(Track(f"t{i}", role, is_drum=role == "drums", channel=channel, notes=notes))
     return Song(tempo=draw(st.floats(40, 200)), tracks=tracks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(20, 300), st.lists(st.tuples(st.integers(0, 64), st.floats(20, 300)), max_size=6),
+       st.lists(st.one_of(st.integers(0, 70).map(float), st.floats(0, 70)), min_size=1, max_size=20))
+def test_clock_is_beats_to_seconds_to_the_bit(tempo: float, changes: list[tuple[int, float]],
+                                              beats: list[float]) -> None:
+    song = Song(tempo=tempo, tempo_changes=[TempoChange(float(b), bpm) for b, bpm in changes])
+    seconds = clock(song)
+    assert [seconds(b) for b in beats] == [song.beats_to_seconds(b) for b in beats]
 
 
 @settings(max_examples=80, deadline=None)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import os
 import wave
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from bandstand.files import atomic_open
-from bandstand.render.synth import TAIL_SECONDS, Audio, synthesize
+from bandstand.render.synth import TAIL_SECONDS, Audio, default_workers, synthesize
 from bandstand.score import Song
 
 __all__ = ["PEAK", "TAIL_SECONDS", "normalize", "render_wav", "reverb", "synthesize", "write_wav"]
@@ -93,9 +94,14 @@ def reverb_tail(audio: Audio, sample_rate: int = 44100) -> npt.NDArray[np.float3
         return None
     mono = _downmix(audio, k)
     scale = sample_rate / 44100 / k
-    wet = np.zeros_like(mono)
-    for d in _COMBS:
-        wet += _feedback(mono, max(1, int(d * scale)), _COMB_FEEDBACK)
+    delays = [max(1, int(d * scale)) for d in _COMBS]
+    # the combs are independent: numpy lets go of the interpreter lock inside each step, so they run
+    # side by side on threads; they are summed in a fixed order, so the tail is the same either way
+    with ThreadPoolExecutor(default_workers(), thread_name_prefix="bandstand-reverb") as pool:
+        combs = list(pool.map(lambda d: _feedback(mono, d, _COMB_FEEDBACK), delays))
+    wet = combs[0]
+    for comb in combs[1:]:
+        wet += comb
     wet *= REVERB_WET / len(_COMBS)
     for d in _ALLPASSES:
         wet = _allpass(wet, max(1, int(d * scale)), _ALLPASS_GAIN)

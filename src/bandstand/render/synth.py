@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -42,9 +43,28 @@ def default_workers() -> int:
     return max(1, min(SYNTH_GROUPS, os.cpu_count() or 1))
 
 
+def clock(song: Song) -> Callable[[float], float]:
+    """`song.beats_to_seconds` with the tempo map read once: the same arithmetic, so the same
+    floats, but a binary search per call instead of a walk over a freshly built map."""
+    beats: list[float] = []
+    segments = [(0.0, 0.0, song.tempo)]  # (seconds at, beat at, bpm) from each change on
+    seconds, at, bpm = 0.0, 0.0, song.tempo
+    for change in song.tempo_map():
+        seconds += (change.beat - at) * 60.0 / bpm
+        at, bpm = change.beat, change.bpm
+        beats.append(at)
+        segments.append((seconds, at, bpm))
+
+    def to_seconds(beat: float) -> float:
+        start, at, bpm = segments[bisect_left(beats, beat)]  # the last change strictly before `beat`
+        return start + (beat - at) * 60.0 / bpm
+
+    return to_seconds
+
+
 def _events(song: Song, tracks: Iterable[tuple[Track, int]]) -> list[Event]:
     """Every event the synthesizer must play for `tracks` (track, channel), sorted."""
-    seconds = song.beats_to_seconds
+    seconds = clock(song)
     events: list[Event] = []
     for track, ch in tracks:
         events.append((0.0, _PROGRAM, ch, track.program, 0))
@@ -60,7 +80,7 @@ def _events(song: Song, tracks: Iterable[tuple[Track, int]]) -> list[Event]:
 
 def _work(song: Song, track: Track) -> float:
     """Estimated synthesis cost of a track: seconds of sounding notes plus a share per note."""
-    seconds = song.beats_to_seconds
+    seconds = clock(song)
     return sum(seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS for n in track.notes)
 
 
