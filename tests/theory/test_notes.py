@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from bandstand.errors import TheoryError
 from bandstand.theory import (
     KEY_MODES,
+    get_scale,
     midi_to_note,
     note_to_midi,
     parse_key,
@@ -114,3 +115,16 @@ def test_a_key_spells_each_letter_once_in_its_scale(tonic: str, mode: str) -> No
     spelled = [key.spell(pc) for pc in key.scale.pitch_classes]
     assert len({s[0] for s in spelled}) == 7
     assert tuple(spelled) == key.scale.notes
+
+
+@pytest.mark.parametrize("name", ["C10", "C99", "G-2", "C99999999999999999999"])
+def test_octaves_outside_the_midi_range_are_refused(name: str) -> None:
+    with pytest.raises(TheoryError, match="outside -1 to 9") as info:
+        note_to_midi(name)
+    assert info.value.position == 1
+
+
+def test_a_scale_with_an_impossible_octave_is_refused() -> None:
+    with pytest.raises(TheoryError, match=r"octave 99 in 'C99'"):
+        get_scale("C99:major")
+    assert get_scale("C9:major").octave == 9 and get_scale("C-1:major").octave == -1

@@ -26,6 +26,8 @@ _ACCIDENTAL_TEXT: dict[int, str] = {-3: "bbb", -2: "bb", -1: "b", 0: "", 1: "#",
 SHARP_NAMES: tuple[str, ...] = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 FLAT_NAMES: tuple[str, ...] = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
 
+# the octaves MIDI notes 0-127 fall in (C-1 is 0, G9 is 127)
+MIN_OCTAVE, MAX_OCTAVE = -1, 9
 _NOTE_HELP = "expected a letter A-G, optional accidentals (# b x), and an octave like C#4"
 
 
@@ -120,6 +122,13 @@ def parse_note_name(text: str, *, offset: int = 0, source: str | None = None,
                 text=src, position=at,
             )
         octave = int(rest)
+        if not MIN_OCTAVE <= octave <= MAX_OCTAVE:  # C99 is a typo, not MIDI note 1200
+            at = offset + lead + i
+            raise TheoryError(
+                f"octave {octave} in {stripped!r} at position {at} is outside {MIN_OCTAVE} to {MAX_OCTAVE} "
+                "(MIDI notes run from C-1 to G9)",
+                text=src, position=at,
+            )
     elif octave_required:
         raise TheoryError(
             f"note {stripped!r} needs an octave, e.g. {stripped}4", text=src, position=offset + lead + i
