@@ -149,3 +149,10 @@ def test_chords_without_an_exact_figure_get_the_nearest_plain_one_unless_strict(
         analyse_chord("C5", "C major", strict=True)
     assert analyse_chord("G7", "C major", strict=True) == "V7"
     assert analyse_chord("G7sus4", "C major", strict=True) == "V7sus4"
+
+
+def test_a_secondary_chain_too_long_to_spell_says_so() -> None:
+    figure = "/".join(["V"] * 31)
+    with pytest.raises(TheoryError, match=r"chain of 30 secondary chords .* goes too far from C major .*use fewer '/' levels") as info:
+        roman_to_chord(figure, "C major")
+    assert info.value.text == figure and info.value.position == 1

@@ -210,10 +210,21 @@ def roman_to_chord(figure: str | RomanFigure, key: Key | str) -> Chord:
 def _roman_to_chord(figure: str | RomanFigure, key: Key | str) -> Chord:
     parsed = parse_roman(figure) if isinstance(figure, str) else figure
     current = parse_key(key)
-    for target in reversed(parsed.targets):
-        root, tones = _tones(target, current)
-        current = _tonicised(root, tones[1])
-    root, tones = _tones(parsed.numeral, current)
+    try:
+        for target in reversed(parsed.targets):
+            root, tones = _tones(target, current)
+            current = _tonicised(root, tones[1])
+        root, tones = _tones(parsed.numeral, current)
+    except TheoryError as exc:
+        if not parsed.targets:
+            raise
+        # a long chain of secondaries walks into spellings no key has (F####)
+        text = figure if isinstance(figure, str) else ""
+        raise TheoryError(
+            f"the chain of {len(parsed.targets)} secondary chords in {text or 'the figure'!r} goes too far "
+            f"from {parse_key(key).name} to spell (it reaches {exc.text or 'an unspellable note'}); use fewer '/' levels",
+            text=text, position=text.find("/") if text else None,
+        ) from None
     bass_tone = tones[parsed.numeral.inversion]
     bass = transpose_name(root, tone(bass_tone))
     chord = make_chord(root, frozenset(tones), bass)
