@@ -36,16 +36,14 @@ _ALLPASS_GAIN = 0.5
 _BLOCK = 1 << 15  # frames per block when a pass over the whole song should stay in cache
 
 
-def _feedback(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray[np.float32]:
-    """y[n] = x[n] + gain·y[n-delay], vectorized: the signal is cut into rows one
-    delay long and a group of rows is solved at once with a scaled cumulative sum
-    (row k of a group: y_k = g^k · (g·carry + Σ_{j≤k} x_j · g^-j)). Groups hold
-    about 32k samples, and few enough rows that g^-rows stays far inside float32."""
-    n = len(x)
-    rows = -(-n // delay)
+def _recur(padded: npt.NDArray[np.float32], delay: int, gain: float) -> None:
+    """In place on `padded` (a whole number of rows one delay long): y[n] = x[n] + gain·y[n-delay].
+
+    Vectorized: a group of rows is solved at once with a scaled cumulative sum (row k of a group:
+    y_k = g^k · (g·carry + Σ_{j≤k} x_j · g^-j); the carry rides in on the first row). Groups hold
+    about 32k samples (they stay in cache), and few enough rows that g^-rows stays far inside float32."""
+    rows = len(padded) // delay
     group = max(1, min(32768 // delay, int(24 / math.log10(1 / gain)))) if 0 < gain < 1 else 1
-    padded = np.zeros(rows * delay, dtype=np.float32)
-    padded[:n] = x
     grid = padded.reshape(rows, delay)
     powers = (gain ** np.arange(group, dtype=np.float64)).astype(np.float32)[:, None]
     inverse = (1.0 / powers).astype(np.float32)
@@ -56,18 +54,37 @@ def _feedback(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArra
         m = len(block)
         w = work[:m]
         np.multiply(block, inverse[:m], out=w)
+        w[0] += gain * carry
         np.cumsum(w, axis=0, out=w)
-        w += gain * carry
         np.multiply(w, powers[:m], out=block)
         carry = block[-1]
+
+
+def _padded(n: int, delay: int) -> npt.NDArray[np.float32]:
+    """An uninitialized buffer of whole rows one delay long, its part past `n` zeroed."""
+    padded = np.empty(-(-n // delay) * delay, dtype=np.float32)
+    padded[n:] = 0.0
+    return padded
+
+
+def _feedback(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray[np.float32]:
+    """Feedback comb: y[n] = x[n] + gain·y[n-delay]."""
+    n = len(x)
+    padded = _padded(n, delay)
+    padded[:n] = x
+    _recur(padded, delay, gain)
     return padded[:n]
 
 
 def _allpass(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray[np.float32]:
     """Schroeder allpass: y[n] = -g·x[n] + x[n-d] + g·y[n-d]."""
-    u = (-gain * x).astype(np.float32)
-    u[delay:] += x[:-delay]
-    return _feedback(u, delay, gain)
+    n = len(x)
+    padded = _padded(n, delay)
+    np.multiply(x, np.float32(-gain), out=padded[:n])
+    if delay < n:
+        padded[delay:n] += x[: n - delay]
+    _recur(padded, delay, gain)
+    return padded[:n]
 
 
 def _downmix(audio: Audio, k: int) -> npt.NDArray[np.float32]:
@@ -120,15 +137,23 @@ def mix_tail(audio: Audio, wet: npt.NDArray[np.float32] | None) -> float:
     if wet is None:
         return _peak(audio)
     k, spread, frames = REVERB_DECIMATION, _STEREO_SPREAD, len(audio)
-    held = np.zeros(spread + frames, dtype=np.float32)  # held[spread + j] is the tail at frame j
-    n = min(len(wet) * k, frames)
-    held[spread : spread + n].reshape(-1, k)[:] = wet[: n // k, None]
+    sounding = len(wet) * k  # frames that have a tail value
+    segment = np.empty(_BLOCK + spread, dtype=np.float32)  # the tail at frames first - spread … first + m
     loudest = 0.0
     for first in range(0, frames, _BLOCK):
         block = audio[first : first + _BLOCK]
         m = len(block)
-        block[:, 0] += held[spread + first : spread + first + m]
-        block[:, 1] += held[first : first + m]
+        lo, hi = first - spread, first + m
+        seg = segment[: m + spread]
+        a, b = max(lo, 0), min(hi, sounding)
+        if a < b:
+            seg[: a - lo] = 0.0
+            seg[a - lo : b - lo] = np.repeat(wet[a // k : (b - 1) // k + 1], k)[a % k : a % k + b - a]
+            seg[b - lo :] = 0.0
+        else:
+            seg[:] = 0.0
+        block[:, 0] += seg[spread:]
+        block[:, 1] += seg[:m]
         loudest = max(loudest, _peak(block))
     return loudest
 
@@ -166,7 +191,7 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
             np.clip(b, -32767.0, 32767.0, out=b)
             np.rint(b, out=b)
             p[:] = b
-            wav.writeframes(p.tobytes())
+            wav.writeframes(p.data.cast("B"))
     return Path(path)
 
 
