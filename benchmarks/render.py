@@ -11,7 +11,11 @@ the worker threads `render_wav` uses, so the ratio shows what the threads buy.
 The two syntheses must be bit-identical (they mix the same channel groups in
 the same order).
 
-    python benchmarks/render.py [--runs 3]
+The cold command line is measured too: `bandstand compose` of the same song
+in a new process (Python start, compose, MIDI, WAV, piano roll; issue #3's
+budget is 2 s) with and without `--no-audio`, CPU time from `getrusage`.
+
+    python benchmarks/render.py [--runs 3] [--no-cli]
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -53,9 +60,34 @@ def timed(fn: Callable[[], Any], runs: int) -> tuple[dict[str, float], Any]:
     return figures, result
 
 
+def cold(args: list[str], runs: int) -> dict[str, float]:
+    """A new `python -m bandstand …` process: its wall time and CPU time (user + system, all threads)."""
+    cpu: list[float] = []
+    wall: list[float] = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "bandstand", *args], check=True, capture_output=True)
+        wall.append(time.perf_counter() - w0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {"cpu_ms_best": round(min(cpu) * 1000, 1), "wall_ms_best": round(min(wall) * 1000, 1)}
+
+
+def cold_cli(out: Path, runs: int) -> dict[str, Any]:
+    """The cold compose command of issue #3 (budget 2 s) with and without the WAV, same prompt and seed."""
+    base = ["compose", PROMPT, "--bars", str(BARS), "--seed", str(SEED), "--json"]
+    with_wav = cold([*base, "--out", str(out / "with")], runs)
+    without = cold([*base, "--out", str(out / "without"), "--no-audio"], runs)
+    return {"compose_with_wav": with_wav, "compose_no_audio": without,
+            "wav_cpu_ms": round(with_wav["cpu_ms_best"] - without["cpu_ms_best"], 1),
+            "wav_wall_ms": round(with_wav["wall_ms_best"] - without["wall_ms_best"], 1), "budget_ms": 2000}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-cli", action="store_true", help="skip the cold command-line runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
@@ -88,6 +120,7 @@ def main() -> None:
             "reverb_tail": tail,
             "mix_tail_and_peak": mix,
             "write_wav_normalized": write,
+            "cold_cli": None if args.no_cli else cold_cli(out / "cli", 2),
             "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
             "cpus": os.cpu_count(),
         }

@@ -28,7 +28,7 @@ from bandstand.render.soundfont import find_soundfont
 from bandstand.score import DRUM_CHANNEL, Song, Track, assign_channels
 
 TAIL_SECONDS = 2.0  # release and reverb after the last note
-SYNTH_GROUPS = 2  # fixed, so the mix (a float sum in group order) is the same on every machine
+SYNTH_GROUPS = 2  # fixed, so the split is the same on every machine; two, so the order the groups add in cannot matter
 NOTE_WEIGHT_SECONDS = 0.3  # a note's attack and release cost about this much sounding time
 
 # Event kinds in the order they apply at the same instant.
