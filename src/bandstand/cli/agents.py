@@ -21,7 +21,15 @@ def _group() -> None:
     """Musician backends: check which ones are usable here."""
 
 
-@app.command("check")
+CHECK_EXAMPLES = """\b
+Examples:
+  bandstand agents check
+  bandstand agents check --probe --config bandstand.toml
+  BANDSTAND_BACKEND=openai OPENAI_BASE_URL=http://127.0.0.1:11434/v1 bandstand agents check --json
+"""
+
+
+@app.command("check", epilog=CHECK_EXAMPLES)
 def check(
     config: Path | None = typer.Option(
         None, "--config", help="A bandstand.toml (default: ./bandstand.toml)."

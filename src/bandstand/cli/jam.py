@@ -21,18 +21,28 @@ def _members(members: str | None, persona_files: list[Path] | None) -> list[obje
     return list(resolve_members(names, extra))
 
 
-@app.command()
+JAM_EXAMPLES = """\b
+Examples:
+  bandstand jam                                   # the page opens in your browser
+  bandstand jam --no-browser --port 8000          # serve http://127.0.0.1:8000/
+  bandstand jam --headless --cycles 8 -d "4:Switch to D major, more energy!" --out jam-out
+  bandstand jam --headless --members beat,groove --cycles 4 --no-wav --json
+  bandstand jam --persona keys.md --members beat,groove,keys
+"""
+
+
+@app.command(epilog=JAM_EXAMPLES)
 def jam(
     headless: bool = typer.Option(False, "--headless", help="Run without a browser and record to --out."),
-    members: str = typer.Option(None, "--members", "-m", help="Who plays, comma-separated (default beat,groove,aria,glitch plus --persona files)."),
-    persona: list[Path] = typer.Option(None, "--persona", help="A persona file (markdown with front matter) to add to the band; repeatable."),
+    members: str = typer.Option(None, "--members", "-m", metavar="NAMES", help="Who plays, comma-separated (default beat,groove,aria,glitch plus --persona files)."),
+    persona: list[Path] = typer.Option(None, "--persona", metavar="FILE.md", help="A persona file (markdown with front matter) to add to the band; repeatable."),
     backend: str = typer.Option("algorithmic", "--backend", help="algorithmic | claude-code | openai | anthropic."),
     model: str = typer.Option(None, "--model", help="Model name for an LLM backend."),
     base_url: str = typer.Option(None, "--base-url", help="Base URL for the openai backend (any OpenAI-compatible server)."),
-    directive: list[str] = typer.Option(None, "--directive", "-d", help="Headless: a boss directive; repeatable; prefix 'CYCLE:' to place it."),
+    directive: list[str] = typer.Option(None, "--directive", "-d", metavar="[CYCLE:]TEXT", help="Headless: a boss directive; repeatable; prefix 'CYCLE:' to place it."),
     cycles: int = typer.Option(16, "--cycles", min=1, max=2000, help="Headless: cycles (bars) to play."),
     every: int = typer.Option(None, "--every", min=1, help="Headless: cycles between directives (default: evenly spaced)."),
-    out: Path = typer.Option(Path("jam-out"), "--out", "-o", help="Headless: folder for jam.mid, jam.wav, transcript.md, rounds.jsonl."),
+    out: Path = typer.Option(Path("jam-out"), "--out", "-o", metavar="DIR", help="Headless: folder for jam.mid, jam.wav, transcript.md, rounds.jsonl."),
     no_wav: bool = typer.Option(False, "--no-wav", help="Headless: skip the WAV render."),
     as_json: bool = typer.Option(False, "--json", help="Headless: print the messages and the summary as JSON lines."),
     seed: int = typer.Option(0, "--seed", help="Seed of the built-in musicians."),

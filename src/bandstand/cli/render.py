@@ -30,11 +30,22 @@ def _check_output(path: Path, flag: str) -> Path:
     return path
 
 
-@app.command(help="Render a MIDI file to WAV audio and a piano-roll PNG (written beside it by default).")
+RENDER_EXAMPLES = """\b
+Examples:
+  bandstand render song.mid                          # song.wav and song.png beside it
+  bandstand render song.mid --png roll.png --wav mix.wav
+  bandstand render song.mid --no-audio --width 1200 --height 600
+"""
+
+
+@app.command(
+    help="Render a MIDI file to WAV audio and a piano-roll PNG (written beside it by default).",
+    epilog=RENDER_EXAMPLES,
+)
 def render(
-    file: Annotated[Path, typer.Argument(help="The .mid file to render.", show_default=False)],
-    wav: Annotated[Path | None, typer.Option("--wav", help="Where to write the WAV [FILE.wav].")] = None,
-    png: Annotated[Path | None, typer.Option("--png", help="Where to write the PNG [FILE.png].")] = None,
+    file: Annotated[Path, typer.Argument(help="The .mid file to render.", show_default=False, metavar="FILE.mid")],
+    wav: Annotated[Path | None, typer.Option("--wav", metavar="OUT.wav", help="Where to write the WAV [FILE.wav].")] = None,
+    png: Annotated[Path | None, typer.Option("--png", metavar="OUT.png", help="Where to write the PNG [FILE.png].")] = None,
     no_audio: Annotated[bool, typer.Option("--no-audio", help="Only draw the piano roll.")] = False,
     width: Annotated[int, typer.Option(min=200, max=8000, help="Piano-roll width in pixels.")] = 1600,
     height: Annotated[int, typer.Option(min=150, max=8000, help="Piano-roll height in pixels.")] = 900,

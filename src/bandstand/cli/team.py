@@ -53,9 +53,16 @@ def format_event(event: dict[str, Any]) -> str | None:
     return f"[{event.get('session', '?')}] {kind} {fields}".rstrip()
 
 
-@app.command("run")
+TEAM_EXAMPLES = """\b
+Examples:
+  bandstand team run examples/team.toml --prompt "a late-night groove in A minor"
+  bandstand team run my-team.toml -p "write a bass line" --json --runs-dir /tmp/runs
+"""
+
+
+@app.command("run", epilog=TEAM_EXAMPLES)
 def run_team(
-    file: Path = typer.Argument(..., help="The team file (TOML)."),
+    file: Path = typer.Argument(..., help="The team file (TOML).", metavar="FILE.toml"),
     prompt: str = typer.Option(..., "--prompt", "-p", help="What the team should do."),
     config: Path | None = typer.Option(
         None, "--config", help="A bandstand.toml (default: ./bandstand.toml)."
@@ -63,7 +70,7 @@ def run_team(
     runs_dir: Path | None = typer.Option(None, "--runs-dir", help="Where the JSONL event logs go."),
     as_json: bool = typer.Option(False, "--json", help="Print every event as one JSON line."),
 ) -> None:
-    """Run the team on PROMPT, printing the live events; then the answer."""
+    """Run the team on --prompt, printing the live events; then the answer."""
     import asyncio
     import signal
     import time

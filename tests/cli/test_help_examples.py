@@ -1,0 +1,32 @@
+"""`--help` of jam, render, team run and agents check: examples, and no Python types as metavars."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from bandstand.cli import run
+
+PAGES = [["jam"], ["render"], ["team", "run"], ["agents", "check"]]
+
+
+@pytest.mark.parametrize("argv", PAGES, ids=[" ".join(a) for a in PAGES])
+def test_help_has_examples_and_readable_metavars(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert run([*argv, "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "Examples:" in text
+    assert "list[" not in text  # e.g. '--persona <list[Path]>' said nothing to a user
+    examples = [line.strip() for line in text.split("Examples:", 1)[1].splitlines() if "bandstand " in line]
+    assert examples
+    for line in examples:
+        words = shlex.split(line.split("  #", 1)[0], comments=False)
+        words = words[next(i for i, w in enumerate(words) if w == "bandstand") + 1 :]
+        assert words[: len(argv)] == argv  # each example is for this command
+
+
+def test_render_example_options_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the options the examples use exist: a missing file is the only complaint
+    code = run(["render", str(tmp_path / "song.mid"), "--no-audio", "--width", "1200", "--height", "600"])
+    assert code == 2 and "no such file" in capsys.readouterr().err
