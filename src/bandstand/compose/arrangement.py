@@ -10,6 +10,7 @@ choruses and drops bring everyone, breaks strip down, outros thin out.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -81,6 +82,7 @@ _ACTIVATION: dict[str, tuple[str, ...]] = {
     "loop": ("drums", "bass", "sub_bass", "chords", "lead", "pad"),
 }
 _FULL = ("chorus", "drop", "hook", "head")
+INTRO_VOICES = ("pad", "chords", "arp", "lead")  # who may open the song, in order of preference
 
 # Hints that pick a different form outright.
 _FORM_HINTS = {"loop-based": "lofi", "verse-chorus": "pop"}
@@ -230,12 +232,13 @@ def _drop_at(slots: list[Slot], bar: int) -> list[Slot]:
     return fitted + slots[first:]
 
 
-def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int) -> list[str]:
+def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int, rng: random.Random) -> list[str]:
     rule = slot.activation or slot.kind
     if rule in _FULL:
         return list(roles)
-    if rule == "intro":
-        first = next((r for r in ("pad", "chords", "arp", "lead") if r in roles), roles[0] if roles else "")
+    if rule == "intro":  # who plays first is free: the seed picks between the first two voices
+        voices = [r for r in INTRO_VOICES if r in roles][:2]
+        first = rng.choice(voices) if voices else (roles[0] if roles else "")
         chosen = [first] if first else []
         if electronic and bars >= 8 and "drums" in roles and "drums" not in chosen:
             chosen.append("drums")
@@ -272,7 +275,7 @@ def _transition(slot: Slot, nxt: Slot | None, electronic: bool, hints: Sequence[
 def _energy_arc(sections: list[tuple[Slot, int]]) -> list[float]:
     targets: list[float] = []
     for i, (slot, bars) in enumerate(sections):
-        level = ENERGY[slot.kind]
+        level = ENERGY[slot.activation if slot.activation in ("break",) else slot.kind]
         if slot.kind == "loop" and slot.activation == "chorus":  # the loop everyone plays in lifts the song
             level = LIFTED_LOOP
         if slot.kind in PEAKS and not any(s.kind in PEAKS for s, _ in sections[i + 1:]):
@@ -289,6 +292,18 @@ def _energy_arc(sections: list[tuple[Slot, int]]) -> list[float]:
             value = min(arc[-1] + MAX_STEP - 0.01, max(arc[-1] - MAX_STEP + 0.01, value))
         arc.append(round(value, 3))
     return arc
+
+
+def _roles_follow_energy(sections: list[SectionPlan], roles: Sequence[str]) -> None:
+    """Players are added as the energy rises: a section louder than another (intros and
+    outros aside) has at least as many players, taking the ones it lacks from it
+    (a jazz solo keeps the pad the head had)."""
+    order = sorted(sections, key=lambda s: s.energy)
+    for i, louder in enumerate(order):
+        for quieter in order[:i]:
+            if quieter.energy < louder.energy - 0.02 and quieter.kind not in ("intro", "outro") \
+                    and len(quieter.roles) > len(louder.roles):
+                louder.roles = [r for r in roles if r in louder.roles or r in quieter.roles]
 
 
 def _cover_every_role(sections: list[SectionPlan], roles: Sequence[str]) -> None:
@@ -311,9 +326,10 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
                       form: str | None = None) -> ArrangementPlan:
     """The arrangement plan for `intent` with a progression of `chord_bars` and these `roles`.
 
-    `seed` is accepted for the stage interface; the plan is fully determined by its inputs.
+    The form, lengths, energies and chords are fixed by the inputs; `seed` varies what
+    is musically free (which voice opens the song).
     """
-    del seed
+    rng = random.Random(seed)
     genre = primary_genre(intent)
     name = form or next((_FORM_HINTS[h] for h in intent.structure_hints if h in _FORM_HINTS), genre.form)
     generic = name not in FORMS
@@ -339,12 +355,13 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
         sections.append(SectionPlan(
             name=label, kind=slot.kind, start_bar=start, bars=slot.bars,
             energy=round(sum(bars_energy) / len(bars_energy), 3),
-            roles=_roles_for(slot, roles, electronic, slot.bars),
+            roles=_roles_for(slot, roles, electronic, slot.bars, rng),
             chord_indices=[cycle[b % len(cycle)] for b in range(slot.bars)],
             transition=_transition(slot, slots[i + 1] if i + 1 < len(slots) else None, electronic,
                                    intent.structure_hints),
         ))
         start += slot.bars
+    _roles_follow_energy(sections, roles)
     _cover_every_role(sections, roles)
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
                            total_bars=start - 1, sections=sections, bar_energy=arc)

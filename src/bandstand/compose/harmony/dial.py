@@ -4,6 +4,7 @@
     0.25  borrowed               one chord from the parallel mode (iv, bVI, bVII / IV, V7)
     0.5   modal interchange      a colour from another mode (bII, II7, IV7, bIII) and richer extensions
     0.75  polytonal colour       upper-structure alterations (7#11, 13b9, maj7#11), tritone substitution
+                                 (jazz: from 0.85, and its ii–V–I chains are never coloured over)
     0.9   free chromaticism      a chromatic mediant or a half-step approach chord
 
 Each step includes the ones below it. Chords are worked on as
@@ -16,6 +17,10 @@ import random
 from dataclasses import dataclass, replace
 
 from bandstand.compose.harmony.vocab import MAJOR_MODES
+
+POLY_DIAL = 0.75  # upper-structure alterations and tritone substitution from here
+# Families whose ii–V–I cadences colour must not break → the dial their polytonal colour waits for.
+KEEP_CADENCES: dict[str, float] = {"jazz": 0.85}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +53,37 @@ MODAL_MAJOR = (("II", 2, "7"), ("bII", 1, "maj7"), ("bVII", 10, "9"), ("#IV", 6,
 MODAL_MINOR = (("bII", 1, "maj7"), ("II", 2, "7"), ("VI", 9, "m7b5"), ("bVII", 10, "13"))
 
 
-def _colourable(slots: list[Slot]) -> list[int]:
-    """Positions a colour chord may take: not the opening tonic, and not a dominant
-    that resolves (the ii–V stays intact) unless nothing else is left."""
-    keep = [j for j in range(1, len(slots)) if slots[j].semis not in (0, 7)]
+def _colourable(slots: list[Slot], protected: frozenset[int] = frozenset()) -> list[int]:
+    """Positions a colour chord may take: not the opening tonic, not a `protected` chord
+    (a jazz ii–V–I), and not a dominant that resolves (the ii–V stays intact) unless
+    nothing else is left."""
+    free = [j for j in range(1, len(slots)) if j not in protected]
+    if protected:
+        return free
+    keep = [j for j in free if slots[j].semis not in (0, 7)]
     if keep:
         return keep
-    return [j for j in range(1, len(slots)) if slots[j].semis != 0] or list(range(1, len(slots)))
+    return [j for j in free if slots[j].semis != 0] or list(range(1, len(slots)))
+
+
+def is_dominant(quality: str) -> bool:
+    return quality[:1].isdigit() and not quality.startswith("6")
+
+
+def two_five_ones(slots: list[Slot]) -> frozenset[int]:
+    """Positions inside ii–V(–I) chains and V–I cadences, the bones of a jazz tune that
+    colour must not break (the loop wraps: the last chord leads to the first)."""
+    n = len(slots)
+    keep: set[int] = set()
+    for j in range(n):
+        a, b = slots[j], slots[(j + 1) % n]
+        if (b.semis - a.semis) % 12 != 5:
+            continue
+        if is_minorish(a.quality) and is_dominant(b.quality):
+            keep |= {j, (j + 1) % n, (j + 2) % n}
+        elif is_dominant(a.quality):
+            keep |= {j, (j + 1) % n}
+    return frozenset(keep)
 
 
 def is_minorish(quality: str) -> bool:
@@ -110,8 +139,11 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
     out = list(slots)
     major = mode in MAJOR_MODES
     n = len(out)
-    if dial >= 0.25 and n >= 3:
-        i = rng.choice(_colourable(out))
+    # jazz keeps its ii–V–Is whole; its upper-structure colour and tritone subs wait for a high dial
+    protected = two_five_ones(out) if family in KEEP_CADENCES else frozenset()
+    poly_at = KEEP_CADENCES.get(family, POLY_DIAL)
+    if dial >= 0.25 and n >= 3 and _colourable(out, protected):
+        i = rng.choice(_colourable(out, protected))
         pool = BORROW_TRAP if family == "trap" and not major else BORROW_MAJOR if major else BORROW_MINOR
         degree, semis, quality = rng.choice(pool)
         if family == "trap":  # keep trap's dark triads
@@ -119,22 +151,22 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
         out[i] = Slot(degree, semis, quality, "borrowed")
     if dial >= 0.5 and n >= 3:
         out = [replace(s, quality=RICHER.get(s.quality, s.quality)) if s.colour == "diatonic" else s for s in out]
-        candidates = [j for j in _colourable(out) if out[j].colour == "diatonic"]
+        candidates = [j for j in _colourable(out, protected) if out[j].colour == "diatonic"]
         if candidates:
             j = rng.choice(candidates)
             taken = {out[k % n].semis for k in (j - 1, j + 1)}  # no colour chord twice in a row
             options = [o for o in (MODAL_MAJOR if major else MODAL_MINOR) if o[1] not in taken]
             degree, semis, quality = rng.choice(options)
             out[j] = Slot(degree, semis, quality, "modal")
-    if dial >= 0.75:
+    if dial >= poly_at:
         for j, s in enumerate(out):
             if s.semis == 7 and s.quality in ("7", "9", "13", "7b9") and family in ("jazz", "neosoul", "lofi", "gospel", "latin"):
                 out[j] = Slot("bII", 1, "7#11" if s.quality == "7" else "9", "polytonal")  # tritone substitution
             elif s.quality in POLY and rng.random() < (0.85 if dial >= 0.9 else 0.5):
                 out[j] = replace(s, quality=POLY[s.quality], colour="polytonal")
-    if dial >= 0.9 and n >= 3:
-        plain = [k for k in _colourable(out) if out[k].colour == "diatonic"]
-        j = rng.choice(plain or _colourable(out))
+    if dial >= 0.9 and n >= 3 and _colourable(out, protected):
+        plain = [k for k in _colourable(out, protected) if out[k].colour == "diatonic"]
+        j = rng.choice(plain or _colourable(out, protected))
         if rng.random() < 0.5:  # chromatic mediant
             shift = rng.choice((4, 8, 3, 9))
             semis = (out[j - 1].semis + shift) % 12

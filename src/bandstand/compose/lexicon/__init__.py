@@ -41,6 +41,13 @@ _DRUM_HINTS = {
     "four-on-the-floor": "four_on_floor", "half-time": "halftime", "breakbeat": "breakbeat",
     "shuffle": "shuffle", "2-step": "two_step",
 }
+# A half-time feel (the tempo read as half of itself) plays the family's half-time
+# groove: the backbeat on 3 and the hats of the perceived tempo. Families already
+# felt in half time (trap, drum & bass, dubstep's halftime) keep their own.
+_HALF_TIME_DRUMS = {
+    "two_step": "garage_halftime", "four_on_floor": "halftime", "boom_bap": "halftime",
+    "rock_backbeat": "halftime", "breakbeat": "halftime", "funk": "halftime", "dembow": "halftime",
+}
 
 
 def genre_traits(name: str) -> GenreTraits:
@@ -63,8 +70,8 @@ def _rhythm_donor(genres: list[GenreTraits], bpm: float) -> GenreTraits:
 
 
 def primary_genre(intent: Intent) -> GenreTraits:
-    """The blended traits the generators play: harmony, chords, lead colour from the first
-    genre; drums, bass, comping, lead style and swing from the genre that owns the tempo;
+    """The blended traits the generators play: harmony, comping, chords, lead colour from the
+    first genre; drums, bass, lead style and swing from the genre that owns the tempo;
     the form from the tempo's genre too unless the song is low-energy, when the first
     genre's (song) form fits better than a club form; dials from the intent; a drum-feel
     structure hint wins over both."""
@@ -77,6 +84,8 @@ def primary_genre(intent: Intent) -> GenreTraits:
     drum_family = rhythm.drum_family
     for hint in intent.structure_hints:
         drum_family = _DRUM_HINTS.get(hint, drum_family)
+    if intent.tempo_analysis.half_time:
+        drum_family = _HALF_TIME_DRUMS.get(drum_family, drum_family)
     if rhythm is harmony:
         return replace(harmony, dials=dials, drum_family=drum_family, swing=intent.genre_dna.swing)
     programs = dict(harmony.instrumentation)
@@ -88,7 +97,7 @@ def primary_genre(intent: Intent) -> GenreTraits:
         swing=round((harmony.swing + 2 * rhythm.swing) / 3, 3),
         drum_family=drum_family,
         bass_style=rhythm.bass_style,
-        comp_style=rhythm.comp_style,
+        comp_style=harmony.comp_style,  # the keys follow the harmony's genre (neo-soul Rhodes over garage drums)
         lead_style=rhythm.lead_style,
         instrumentation=tuple(programs.items()),
         dials=dials,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 DRUM_FAMILIES = frozenset({
     "boom_bap", "trap", "four_on_floor", "two_step", "breakbeat", "dnb", "jazz_ride",
     "rock_backbeat", "dembow", "afrobeat", "bossa", "funk", "shuffle", "one_drop",
-    "halftime", "ambient",
+    "halftime", "ambient", "garage_halftime",
 })
 HARMONY_FAMILIES = frozenset({
     "neosoul", "jazz", "trap", "house", "pop", "rock", "lofi", "ambient", "gospel",
@@ -97,7 +97,7 @@ GENRES: tuple[GenreTraits, ...] = (
        (70, 90), 0.15, "minor,dorian,major", "C D Eb F G A", "boom_bap lofi root_fifth jazz_comp sparse",
        (33, 4, 11, 89), (0.45, 0.35), "lofi", 0.35, 0.5),
     _g("neo-soul", "soul", "neo-soul|neo soul|neosoul|alt r&b|alternative r&b", (65, 95), 0.14,
-       "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk jazz_comp lyrical",
+       "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk sustained lyrical",
        (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3),
     _g("r&b", "soul", "r&b|rnb|r 'n' b|r and b|contemporary r&b|slow jam", (60, 100), 0.08, "minor,major",
        "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 81, 89), (0.5, 0.4),

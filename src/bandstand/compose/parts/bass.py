@@ -48,16 +48,24 @@ def _approach(ctx: PartContext, bar: Bar, rng: random.Random, center: int) -> in
     return rng.choice(options)
 
 
+HOLD_808 = 4  # sixteenths: a kick this soon after the 808 struck plays over the held note
+
+
 def _sub_808(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+    """Long sub notes struck with the kick and held to the next strike (a kick right after
+    one is heard over the held note); some strikes jump an octave to be slid into."""
     root = pitch_near(bar.chord.bass, center, 24, 43)
-    starts = [s for s, _ in kicks]
-    lengths = _lengths(starts, ctx.steps, 8.0)
+    struck: list[tuple[int, int]] = []
+    for s, v in kicks:
+        if not struck or s - struck[-1][0] >= HOLD_808:
+            struck.append((s, v))
+    lengths = _lengths([s for s, _ in struck], ctx.steps, 16.0)
     events: list[Event] = []
-    for i, (s, v) in enumerate(kicks):
+    for i, (s, v) in enumerate(struck):
         pitch = root
-        if i > 0 and rng.random() < 0.18:
-            pitch = root + 12 if root + 12 <= 48 else root - 12 if root - 12 >= 24 else root
-        events.append((s, lengths[i] - 0.1, pitch, min(127, v)))
+        if i > 0 and rng.random() < 0.3 + 0.2 * ctx.rhythmic_dial:
+            pitch = root + 12 if root + 12 <= 48 else root - 12
+        events.append((s, lengths[i], pitch, min(127, v)))
     return events
 
 
@@ -112,8 +120,10 @@ def _synth_pulse(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: 
                 events.append((s, 1.6, root, 100))
             events.append((s + 2, 1.6, octave if bar.energy >= 0.7 and s % 8 == 4 else root, 92))
         return events
-    if ctx.traits.drum_family == "two_step":  # garage: the bass rides the skipping kick, octave pickups between
-        starts = sorted({k for k, _ in kicks} | ({6, 14} if bar.energy >= 0.5 else set()))
+    if ctx.traits.drum_family in ("two_step", "garage_halftime"):
+        # garage: the bass rides the skipping kick, octave pickups between (in half time only when up)
+        pickups = 0.5 if ctx.traits.drum_family == "two_step" else 0.85
+        starts = sorted({k for k, _ in kicks} | ({6, 14} if bar.energy >= pickups else set()))
         starts = [k for k in starts if k < ctx.steps]
         lengths = _lengths(starts, ctx.steps, 6.0)
         return [(k, lengths[i] * 0.85, octave if k in (6, 14) else root, 100 if k in dict(kicks) else 84)
@@ -211,7 +221,8 @@ def _glides(notes: list[Note], rng: random.Random, chance: float) -> list[PitchB
     for a, b in pairwise(notes):
         gap = b.start - a.end
         interval = b.pitch - a.pitch
-        if interval == 0 or abs(interval) > BEND_RANGE or gap > 0.3 or rng.random() >= chance:
+        octave = abs(interval) == 12  # an octave jump is always slid
+        if interval == 0 or abs(interval) > BEND_RANGE or gap > 0.3 or (not octave and rng.random() >= chance):
             continue
         t0 = max(a.start + 0.05, a.end - 0.3)
         for i in range(1, 5):
@@ -252,5 +263,5 @@ def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str 
         # RPN 0 (pitch-bend range); data entry a moment later so a time sort keeps the order
         track.controls = [ControlChange(0.0, 101, 0), ControlChange(0.0, 100, 0),
                           ControlChange(0.02, 6, BEND_RANGE), ControlChange(0.02, 38, 0)]
-        track.pitch_bends = _glides(mono, rng, 0.25 + 0.3 * ctx.rhythmic_dial)
+        track.pitch_bends = _glides(mono, rng, 0.4 + 0.3 * ctx.rhythmic_dial)
     return track, style

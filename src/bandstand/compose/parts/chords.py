@@ -21,7 +21,13 @@ STAB_CELLS = (((0, 3), (6, 2), (10, 3)), ((0, 2), (3, 2), (8, 3), (14, 2)), ((0,
 JAZZ_CELLS = (((0, 5), (6, 2)), ((2, 2), (8, 4)), ((6, 2), (14, 2)), ((0, 2), (10, 3)), ((4, 2), (12, 3)), ((6, 3),))
 HOUSE_CELLS = (((2, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (5, 1), (10, 1), (13, 1)), ((0, 1), (3, 1), (6, 1), (10, 1), (14, 1)))
 GOSPEL_CELLS = (((0, 3), (3, 2), (6, 2), (8, 3), (11, 2), (14, 2)), ((0, 6), (6, 2), (8, 4), (12, 4)))
-STRUM = ((0, 4, "d"), (4, 2, "d"), (6, 4, "u"), (10, 2, "u"), (12, 2, "d"), (14, 2, "u"))
+# Strum patterns by energy: half notes when calm, a verse's down-up eighths, a chorus's busy sixteenths.
+STRUMS = (
+    (0.45, ((0, 8, "d"), (8, 8, "d"))),
+    (0.7, ((0, 4, "d"), (6, 2, "u"), (8, 4, "d"), (14, 2, "u"))),
+    (9.9, ((0, 3, "d"), (3, 1, "u"), (4, 2, "d"), (6, 2, "u"), (8, 2, "d"), (10, 2, "u"), (12, 2, "d"),
+           (14, 2, "u"))),
+)
 KEYS_PROGRAMS = frozenset(range(0, 8))  # pianos and electric pianos use the sustain pedal
 
 
@@ -37,9 +43,23 @@ def _stabs(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
 
 
 def _sustained(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
-    hits: list[Hit] = [(0, ctx.steps - 0.5, 80, voicing)]
-    if bar.energy >= 0.7 and ctx.steps >= 16:  # re-strike on 3 when the song is up
-        hits = [(0, 7.5, 84, voicing), (8, 7.5, 76, voicing)]
+    """Held chords, lightly comped the way a Rhodes player sits under a neo-soul song:
+    the bar held when calm; a soft re-strike of the upper voices later in the bar
+    as the song warms; the chord struck on 1 and 3 with a ghosted push when it is up."""
+    steps = ctx.steps
+    if bar.energy < 0.4 or steps < 16 or len(voicing) < 3:
+        return [(0, steps - 0.5, 80, voicing)]
+    upper = voicing[-3:] if len(voicing) >= 4 else voicing[-2:]
+    if bar.energy < 0.7:
+        hits: list[Hit] = [(0, steps - 0.5, 80, voicing)]
+        if rng.random() < 0.6:
+            at = rng.choice((6, 10, 10, 11))
+            hits.append((at, steps - at - 0.5, 58, upper))
+        return hits
+    hits = [(0, 7.5, 84, voicing), (8, 7.5, 76, voicing)]
+    if rng.random() < 0.5:
+        at = rng.choice((6, 14))
+        hits.append((at, 1.6, 56, upper))
     return hits
 
 
@@ -73,7 +93,7 @@ def _arp(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Rando
 
 
 def _strum(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
-    pattern = STRUM if bar.energy >= 0.45 else ((0, 8, "d"), (8, 8, "d"))
+    pattern = next(p for top, p in STRUMS if bar.energy < top)
     hits: list[Hit] = []
     for s, ln, direction in pattern:
         if s >= ctx.steps:

@@ -86,6 +86,7 @@ class Bar:
     section_end: bool  # the last bar of a section that another section follows
     next_kind: str | None
     transition: str
+    section_energy: float = 0.5  # the section's energy (bar energies ramp between sections)
 
     @property
     def bar_in_phrase(self) -> int:
@@ -174,7 +175,7 @@ def build_context(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangement
                 bars_in_section=sec.bars, energy=float(energies[n]), chord=bar_chord[n],
                 next_chord=bar_chord[n + 1] if n + 1 < total else bar_chord[0], roles=roles,
                 section_end=last and nxt is not None, next_kind=nxt.kind if nxt is not None else None,
-                transition=sec.transition,
+                transition=sec.transition, section_energy=sec.energy,
             ))
             n += 1
     dna_swing = intent.genre_dna.swing if intent.genre_dna is not None else traits.swing

@@ -128,21 +128,23 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(RIM, "..o...o...o...o.", lo=0.65),
         _l(OPEN_HAT, "..............o.", lo=0.8),
     ), fill="snare_roll", steady_kick=True),
+    # afrobeats: a clear syncopated kick, the 3-3-2 rim, shaker sixteenths kept low;
+    # the hook adds off-beat hats, a clap on 2 and 4 and a few congas
     "afrobeat": DrumFamily("afrobeat", (
-        _l(KICK, "X.....x...X..x..", "X.....x.X.....x."),
+        _l(KICK, "X.....x...X.....", "X.....x...X..x.."),
         _l(RIM, "...x..x....x..x.", lo=0.15),
-        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.45),
-        _l(CLOSED_HAT, "xoxxxoxxxoxxxoxo", lo=0.45),
-        _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.3),
-        _l(OPEN_CONGA, "..x...x...x.x...", lo=0.5),
-        _l(LOW_CONGA, "......x.x.....x.", lo=0.5),
-        _l(COWBELL, "x.x.xx.x.x.xx.x.", lo=0.75),
+        _l(SHAKER, "ogogogogogogogog", lo=0.3),
+        _l(CLOSED_HAT, "..o...o...o...o.", lo=0.65),
+        _l(CLAP, "....x.......x...", lo=0.75),
+        _l(OPEN_CONGA, "......o.......o.", lo=0.7),
+        _l(LOW_CONGA, "...........o....", lo=0.8),
+        _l(OPEN_HAT, "..............o.", lo=0.85),
     ), fill="toms"),
     "bossa": DrumFamily("bossa", (
         _l(KICK, "x.....o.x.....o."),  # with the bass: 1, 2-and, 3, 4-and
         _l(RIM, "x..x..x...x..x..", "..x..x..x......."),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
-        _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.35),
+        _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.7),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.6),
         _l(RIDE_BELL, "..o...o...o...o.", lo=0.75),
         _l(CABASA, "..g...g...g...g.", lo=0.75),
@@ -175,6 +177,17 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.65),
         _l(CLOSED_HAT, "x.xox.xox.xox.xo", lo=0.65),
         _l(SNARE, "...........g...g", lo=0.55),
+    ), fill="snare_roll"),
+    # Burial-style 2-step in half time: skippy kicks off the beat, one snare on 3,
+    # sparse swung hats and ghosted rims and shakers under it
+    "garage_halftime": DrumFamily("garage_halftime", (
+        _l(KICK, "X......x..X.....", "X.........x..x.."),
+        _l(SNARE, "........X.......", lo=0.12),
+        _l(CLOSED_HAT, "..x...x...x...x.", hi=0.6),
+        _l(CLOSED_HAT, "..x..ox...x..ox.", lo=0.6),
+        _l(RIM, "...g.....g....g.", lo=0.3),
+        _l(SHAKER, "g.g.g.g.g.g.g.g.", lo=0.75),
+        _l(OPEN_HAT, "..............o.", lo=0.8),
     ), fill="snare_roll"),
     "ambient": DrumFamily("ambient", (
         _l(SHAKER, "o...o...o...o..."),

@@ -48,6 +48,7 @@ GROOVES: dict[str, GrooveTemplate] = {
     "shuffle": GrooveTemplate("shuffle", 0.5, 7.0, 8, {"38": 6.0}),
     "one_drop": GrooveTemplate("one_drop", 0.5, 6.0, 7, {"37": 8.0, "bass": 8.0}),
     "halftime": GrooveTemplate("halftime", 0.25, 4.0, 6, {"38": 6.0}),
+    "garage_halftime": GrooveTemplate("garage_halftime", 0.25, 5.0, 9, {"38": 8.0, "37": 4.0}),
     "ambient": GrooveTemplate("ambient", 0.25, 10.0, 6, {}),
 }
 

@@ -43,6 +43,7 @@ RHYTHMS: dict[str, tuple[Cell, ...]] = {
 PLANS = (("motif", "repeat", "sequence", "cadence"), ("motif", "variation", "motif", "cadence"),
          ("motif", "sequence", "variation", "cadence"))
 REGISTER: dict[str, tuple[int, int]] = {"lead": (62, 86), "counter_melody": (52, 72)}
+LIFT_ENERGY = 0.75  # from here (choruses, drops, hooks) the line gets busier
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,19 @@ def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...],
     return out
 
 
+def _busier(rhythm: Cell) -> Cell:
+    """A chorus line sings more words: its two longest notes (a half beat or more) split in two."""
+    longest = sorted(range(len(rhythm)), key=lambda i: -rhythm[i][1])[:2]
+    out: list[tuple[float, float]] = []
+    for i, (onset, length) in enumerate(rhythm):
+        if i in longest and length >= 0.5:
+            half = round(length / 2 * 4) / 4
+            out += [(onset, half), (onset + half, length - half)]
+        else:
+            out.append((onset, length))
+    return tuple(out)
+
+
 def _nearest_index(ladder: list[int], pitch: int) -> int:
     return min(range(len(ladder)), key=lambda i: abs(ladder[i] - pitch))
 
@@ -138,7 +152,7 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
         # every phrase starts from home (the register's centre, a chord tone, lifted
         # when the energy is up so choruses sing higher); the repetition and
         # variation restate the motif from there, the sequence moves it
-        lift = round((bar.energy - 0.5) * 8) + (2 if bar.bar_in_section % 8 >= 4 else 0)
+        lift = round((bar.energy - 0.5) * 12) + (2 if bar.bar_in_section % 8 >= 4 else 0)
         home = _nearest_index(ladder, _snap(ladder[max(0, min(len(ladder) - 1, centre + lift))], bar.chord.pcs))
         rhythm, contour, start = motif.rhythm, motif.contour, home
         if op == "sequence":
@@ -153,6 +167,8 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
             rhythm = (*rhythm[:-1], (last_on, max(1.0, 3.0 - last_on)))  # land and hold, then breathe
         if bar.energy < 0.35 and len(rhythm) > 2:
             rhythm = rhythm[::2]
+        elif bar.section_energy >= LIFT_ENERGY and op != "cadence":  # the same in every chorus
+            rhythm = _busier(rhythm)
         events = _realise(ctx, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop" and bar.kind != "head")
         if op == "cadence" and events:  # the phrase lands on the root or third
             onset, length, pitch = events[-1]

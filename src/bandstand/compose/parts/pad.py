@@ -27,7 +27,7 @@ PAD_CENTRE = 64  # the pad sits around E4, above the comping
 
 # Hand percussion per drum family: (note, 16-step pattern).
 PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
-    "afrobeat": ((OPEN_CONGA, "..x...x...x.x..."), (LOW_CONGA, "......x.x.....x."), (SHAKER, "xoxoxoxoxoxoxoxo")),
+    "afrobeat": ((OPEN_CONGA, "......x.......x."), (LOW_CONGA, "...........o...."), (SHAKER, "ogogogogogogogog")),
     "bossa": ((CABASA, "xoxoxoxoxoxoxoxo"), (CLAVES, "x..x..x...x..x..")),
     "dembow": ((HIGH_BONGO, "..x...x...x...x."), (LOW_BONGO, "...x.......x...."), (SHAKER, "x.x.x.x.x.x.x.x.")),
     "four_on_floor": ((TAMBOURINE, "..x...x...x...x."), (SHAKER, "xoxoxoxoxoxoxoxo")),
