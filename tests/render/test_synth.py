@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from bandstand.render.synth import (
     _work,
     channel_groups,
     clock,
+    default_workers,
     synthesize,
 )
 from bandstand.score import Note, Song, TempoChange, Track, assign_channels
@@ -112,3 +116,11 @@ def test_an_empty_song_is_silence_of_the_tail() -> None:
     audio = synthesize(Song(tracks=[]))
     assert audio.shape == (int(TAIL_SECONDS * 44100), 2)
     assert not audio.any()
+
+
+def test_one_cpu_means_one_synthesis_thread() -> None:
+    code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+            "from bandstand.render.synth import default_workers; print(default_workers())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "1"
+    assert default_workers() == min(SYNTH_GROUPS, len(os.sched_getaffinity(0)))

@@ -39,8 +39,9 @@ Event = tuple[float, int, int, int, int]  # seconds, kind, channel, a, b
 
 
 def default_workers() -> int:
-    """Threads for synthesis: one per group, at most one per CPU."""
-    return max(1, min(SYNTH_GROUPS, os.cpu_count() or 1))
+    """Threads for synthesis: one per group, at most one per CPU this process may run on."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(SYNTH_GROUPS, cpus))
 
 
 def clock(song: Song) -> Callable[[float], float]:
