@@ -121,3 +121,17 @@ def test_status_text_stays_on_one_line(bb, tmp_path: Path) -> None:
     assert bb("status", "task-01", "two\nlines", "--ctx", "12")[0] == 0
     (line,) = (tmp_path / "temp" / "task-01-status").read_text().splitlines()
     assert line.endswith(" two lines [ctx: 12%]")
+
+
+def test_the_examples_in_board_help_run(bb) -> None:
+    import shlex
+
+    code, text, _ = bb("--help")
+    assert code == 0 and "Examples" in text
+    lines = [line.strip() for line in text.split("Examples", 1)[1].splitlines() if line.strip().startswith("bandstand board ")]
+    assert len(lines) >= 6
+    for line in lines:
+        code, _, err = bb(*shlex.split(line)[2:])
+        assert code == 0, (line, err)
+    code, out, _ = bb("--json", "show", "task-01")
+    assert json.loads(out)["state"] == "review_approved"

@@ -16,8 +16,21 @@ import typer
 if TYPE_CHECKING:
     from bandstand.board import Board
 
+BOARD_EXAMPLES = """\b
+Examples (a task from start to finish; docs/board.md explains each step):
+  export BANDSTAND_BOARD=sqlite:///$PWD/board.db
+  bandstand board init --session conductor
+  bandstand board create task-01 --phase build
+  bandstand board instruct task-01 "Add the tempo map to the MIDI writer" -s conductor
+  bandstand board claim task-01 -s musician-a
+  bandstand board request-review task-01 -s musician-a --smoothness 8 --checkpoint 1/2 --context 35 --summary "tests pass"
+  bandstand board approve task-01 -s conductor --note "good, continue"
+  bandstand board list
+"""
+
 app = typer.Typer(
     help="The conductor/musician task board (SQLite by default, PostgreSQL with --board postgresql://…).",
+    epilog=BOARD_EXAMPLES,
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
