@@ -1,22 +1,27 @@
 """The jam's bridge to the pattern engine: validate a member's code, evaluate
 it once (cached by text), and turn one cycle of haps into timed sound events.
 
-Validation is the pattern engine's (`validate_pattern`): the code parses in the
+Validation is the pattern engine's (`check_pattern`): the code parses in the
 safe expression language, uses known functions and sounds, stays under the
 density limit, and its pitched notes are in the scale (passing tones allowed).
+The pattern and events validation computed are kept by code, so the transport,
+the recorder and the musicians listening to each other evaluate and query
+nothing that was validated already.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from bandstand.jam._harmony import pitch_class
 from bandstand.protocol.models import SoundEvent
 
 SILENCE = "silence"
+HEARD_CYCLES: Final = 4  # validation plays this many cycles; their events are kept for listening
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,12 +33,49 @@ class Verdict:
     warnings: tuple[str, ...] = ()
 
 
-@lru_cache(maxsize=512)
-def compile_pattern(code: str) -> Any:
-    """The Pattern for `code` (cached: members repeat themselves)."""
+class _Memo:
+    """A bounded map from code to what the engine made of it (oldest entries go first)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: dict[str, Any] = {}
+
+    def get(self, code: str, make: Callable[[str], Any]) -> Any:
+        found = self.items.get(code)
+        if found is None:
+            found = self.put(code, make(code))
+        return found
+
+    def put(self, code: str, value: Any) -> Any:
+        self.items.pop(code, None)
+        self.items[code] = value
+        while len(self.items) > self.size:
+            del self.items[next(iter(self.items))]
+        return value
+
+
+_PATTERNS = _Memo(512)  # code → Pattern
+_HEARD = _Memo(512)  # code → the events of its first HEARD_CYCLES cycles, as validation found them
+
+
+def _evaluate(code: str) -> Any:
     from bandstand.patterns import evaluate
 
     return evaluate(code)
+
+
+def compile_pattern(code: str) -> Any:
+    """The Pattern for `code` (cached, and shared with validation: members repeat themselves)."""
+    return _PATTERNS.get(code, _evaluate)
+
+
+def onsets(code: str, cycles: int) -> list[Any]:
+    """The haps of `code` that start in its first `cycles` cycles: the ones validation
+    found when it played the code (no query), else a query (which may raise)."""
+    heard = _HEARD.items.get(code)
+    if heard is not None and cycles <= HEARD_CYCLES:
+        return [h for h in heard if h.whole is not None and h.whole.begin < cycles]
+    return [h for h in compile_pattern(code).query_arc(0, cycles) if h.has_onset()]
 
 
 def validate(code: str, scale: list[str]) -> Verdict:
@@ -47,12 +89,16 @@ def validate(code: str, scale: list[str]) -> Verdict:
 
 @lru_cache(maxsize=2048)
 def _validate(text: str, scale: tuple[int, ...]) -> Verdict:
-    from bandstand.patterns import validate_pattern
+    from bandstand.patterns.validate import check_pattern
 
     try:
-        report = validate_pattern(text, scale=list(scale))
+        checked = check_pattern(text, scale=list(scale), cycles=HEARD_CYCLES)
     except Exception as exc:  # the validator never raises for bad code; this is a guard
         return Verdict(False, f"{type(exc).__name__}: {exc}")
+    report = checked.report
+    if checked.pattern is not None:  # played already: keep what the engine made of it
+        _PATTERNS.put(text, checked.pattern)
+        _HEARD.put(text, checked.events)
     if report.valid:
         return Verdict(True, warnings=tuple(report.warnings))
     reasons = [report.error] if report.error else []

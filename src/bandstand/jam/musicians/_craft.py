@@ -109,13 +109,13 @@ def listen(code: str | None, cycles: int = 1) -> tuple[tuple[Fraction, dict[str,
 @lru_cache(maxsize=512)
 def _listen(code: str, cycles: int) -> tuple[tuple[Fraction, dict[str, object]], ...]:
     try:
-        from bandstand.jam.sound import compile_pattern
+        from bandstand.jam.sound import onsets
 
-        haps = compile_pattern(code).query_arc(0, cycles)
+        haps = onsets(code, cycles)
     except Exception:
         return ()
     return tuple(
-        (Fraction(hap.whole.begin), hap.value) for hap in haps if hap.has_onset() and isinstance(hap.value, dict)
+        (Fraction(hap.whole.begin), hap.value) for hap in haps if isinstance(hap.value, dict)
     )
 
 
