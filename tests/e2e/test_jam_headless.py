@@ -55,7 +55,9 @@ def test_headless_jam_records_midi_wav_transcript_and_rounds(tmp_path: Path) -> 
     assert after and after <= D_MAJOR
     midi = mido.MidiFile(out / "jam.mid")
     markers = [m.text for t in midi.tracks for m in t if m.type == "marker"]
-    assert markers == ["round 1", "round 2", "round 3"]
+    # the file's key is the opening key; the round that changed it says so in its marker
+    assert markers == ["round 1", "round 2: D major", "round 3"]
+    assert midi.tracks[0] and any(m.type == "key_signature" and m.key == "Cm" for m in midi.tracks[0])
     assert any(t.name.startswith("BEAT") for t in midi.tracks) and any(t.name.startswith("GROOVE") for t in midi.tracks)
 
     with wave.open(str(out / "jam.wav")) as audio:

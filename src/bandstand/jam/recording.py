@@ -41,38 +41,69 @@ class _Replay:
         return haps
 
 
-def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
-    """The played cycles as a `bandstand.score.Song`, one track per member and sound."""
-    from bandstand.patterns import pattern_to_song
-    from bandstand.score import Marker, Song, TempoChange, TimeSignature
+def _segments(played: list[PlayedCycle]) -> list[tuple[float, list[PlayedCycle]]]:
+    """Runs of consecutive cycles of one length, with that length in quarter-note beats.
 
-    ctx = engine.context
-    beats = ctx.beats_per_bar
-    first = played[0].cycle if played else 0
-    count = len(played) or 1
-    tracks = []
-    for persona in engine.personas:
-        replay = _Replay(persona.name, tuple(played))
-        part = pattern_to_song(replay, count, played[0].bpm if played else ctx.bpm, beats, start=first)
-        for track in part.tracks:
-            track.name = f"{persona.name} {track.name}" if track.name != persona.name else track.name
-            tracks.append(track)
-    tempo_changes, markers, bpm, last_round = [], [], None, None
+    A cycle is one bar of the metre it was played in (4/4: 4 beats, 7/8: 3.5),
+    so the recording keeps each cycle's own length when the metre changes."""
+    out: list[tuple[float, list[PlayedCycle]]] = []
+    for cycle in played:
+        beats = round(cycle.seconds * cycle.bpm / 60.0, 9)
+        if out and out[-1][0] == beats:
+            out[-1][1].append(cycle)
+        else:
+            out.append((beats, [cycle]))
+    return out
+
+
+def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
+    """The played cycles as a `bandstand.score.Song`, one track per member and sound.
+
+    Key and metre are those the jam opened with (a Song has one of each); a
+    later change of key or metre is named in that round's marker."""
+    from bandstand.patterns import pattern_to_song
+    from bandstand.score import Marker, Note, Song, TempoChange, TimeSignature, Track
+
+    contexts = {record.round: record.context for record in engine.rounds}
+    opening = contexts.get(played[0].round, engine.context.view()) if played else engine.context.view()
+    numerator, _, unit = str(opening["time_signature"]).partition("/")
+    tracks: dict[str, Track] = {}
+    starts: dict[int, float] = {}
+    offset = 0.0
+    for beats, run in _segments(played):
+        for persona in engine.personas:
+            part = pattern_to_song(_Replay(persona.name, tuple(run)), len(run), run[0].bpm, 1, start=run[0].cycle)
+            for track in part.tracks:
+                name = f"{persona.name} {track.name}" if track.name != persona.name else track.name
+                into = tracks.get(name)
+                if into is None:
+                    into = tracks[name] = Track(name, track.role, program=track.program, is_drum=track.is_drum)
+                # one beat per cycle from pattern_to_song, stretched to the cycle's real length
+                into.notes += [Note(offset + n.start * beats, n.duration * beats, n.pitch, n.velocity) for n in track.notes]
+        for i, cycle in enumerate(run):
+            starts[cycle.cycle] = offset + i * beats
+        offset += beats * len(run)
+    tempo_changes, markers, bpm, last_round, shown = [], [], None, None, opening
     for played_cycle in played:
-        beat = float((played_cycle.cycle - first) * beats)
+        beat = starts[played_cycle.cycle]
         if played_cycle.bpm != bpm:
             if bpm is not None:
                 tempo_changes.append(TempoChange(beat, played_cycle.bpm))
             bpm = played_cycle.bpm
         if played_cycle.round != last_round:
-            markers.append(Marker(beat, f"round {played_cycle.round}"))
-            last_round = played_cycle.round
+            now = contexts.get(played_cycle.round, shown)
+            changed = [str(now[k]) for k in ("key", "time_signature") if now.get(k) != shown.get(k)]
+            label = f"round {played_cycle.round}" + (f": {', '.join(changed)}" if changed else "")
+            markers.append(Marker(beat, label))  # ASCII: readers differ on the encoding of MIDI text
+            last_round, shown = played_cycle.round, now
+    for track in tracks.values():
+        track.sort()
     return Song(
         title="bandstand jam",
-        tempo=played[0].bpm if played else ctx.bpm,
-        time_signature=TimeSignature(ctx.beats_per_bar, ctx.beat_unit),
-        key=ctx.key,
-        tracks=tracks,
+        tempo=played[0].bpm if played else engine.context.bpm,
+        time_signature=TimeSignature(int(numerator), int(unit or 4)),
+        key=str(opening["key"]),
+        tracks=list(tracks.values()),
         markers=markers,
         tempo_changes=tempo_changes,
     )
