@@ -22,7 +22,9 @@ from pathlib import Path
 from bandstand.patterns import evaluate
 from bandstand.patterns.time import TimeSpan, to_time
 
-STRUDEL_DIR = Path(os.environ.get("BANDSTAND_STRUDEL_DIR", Path(__file__).parent.parent / "tests/patterns/strudel"))
+STRUDEL_DIR = Path(
+    os.environ.get("BANDSTAND_STRUDEL_DIR", Path(__file__).parent.parent / "tests/patterns/strudel")
+)
 
 PATTERNS = [
     'note("c e g b").s("piano")',
@@ -72,7 +74,9 @@ def bench_strudel(codes: list[str], cycles: int, rounds: int) -> list[dict[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cycles", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3, help="timings per pattern; the best counts")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="timings per pattern; the best counts"
+    )
     args = parser.parse_args(argv)
     ours = bench_python(PATTERNS, args.cycles, args.rounds)
     theirs = bench_strudel(PATTERNS, args.cycles, args.rounds)

@@ -19,7 +19,13 @@ from bandstand.patterns.time import TimeSpan, to_time
 
 def _key(h: Hap) -> tuple[Any, ...]:
     whole = None if h.whole is None else (Fraction(h.whole.begin), Fraction(h.whole.end))
-    return (Fraction(h.part.begin), Fraction(h.part.end), whole is None, whole or (0, 0), repr(h.value))
+    return (
+        Fraction(h.part.begin),
+        Fraction(h.part.end),
+        whole is None,
+        whole or (0, 0),
+        repr(h.value),
+    )
 
 
 def events(pattern: Pattern, span: TimeSpan | tuple[Any, Any]) -> list[tuple[Any, ...]]:
@@ -35,7 +41,9 @@ def assert_same_events(span: TimeSpan | tuple[Any, Any], p: Pattern, q: Pattern)
     if a != b:
         only_p = [e for e in a if e not in b][:5]
         only_q = [e for e in b if e not in a][:5]
-        raise AssertionError(f"different events over {span}:\n  only in p: {only_p}\n  only in q: {only_q}")
+        raise AssertionError(
+            f"different events over {span}:\n  only in p: {only_p}\n  only in q: {only_q}"
+        )
 
 
 FACTORS = [Fraction(1, 2), Fraction(2), Fraction(3), Fraction(3, 2), Fraction(2, 3), Fraction(1)]

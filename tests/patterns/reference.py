@@ -143,7 +143,9 @@ def same_haps(ours: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> bool:
     )
 
 
-def describe_difference(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], limit: int = 8) -> str:
+def describe_difference(
+    ours: list[dict[str, Any]], theirs: list[dict[str, Any]], limit: int = 8
+) -> str:
     a = {_key(h) for h in ours}
     b = {_key(h) for h in theirs}
     only_ours = sorted(a - b)[:limit]

@@ -16,7 +16,22 @@ from bandstand.patterns import evaluate
 from bandstand.patterns.time import to_time
 from tests.patterns.reference import haps_json, node_ready, same_haps, strudel_query
 
-FLOATS = [0.1, 0.2, 0.3, 1 / 3, 2 / 3, 0.0003, 0.0009, 0.1 + 0.2, 0.125, 1.1, 2.75, 123.456, 1e-7, 0.999999]
+FLOATS = [
+    0.1,
+    0.2,
+    0.3,
+    1 / 3,
+    2 / 3,
+    0.0003,
+    0.0009,
+    0.1 + 0.2,
+    0.125,
+    1.1,
+    2.75,
+    123.456,
+    1e-7,
+    0.999999,
+]
 
 
 def test_known_conversions() -> None:

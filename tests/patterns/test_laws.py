@@ -25,7 +25,9 @@ def test_fast_then_slow_is_identity(p: Pattern, span: TimeSpan, k: Fraction) -> 
 
 @SETTINGS
 @given(patterns(), spans(), st.sampled_from(FACTORS), st.sampled_from(FACTORS))
-def test_fast_composes_by_multiplication(p: Pattern, span: TimeSpan, a: Fraction, b: Fraction) -> None:
+def test_fast_composes_by_multiplication(
+    p: Pattern, span: TimeSpan, a: Fraction, b: Fraction
+) -> None:
     assert_same_events(span, p.fast(a).fast(b), p.fast(a * b))
 
 
@@ -50,7 +52,9 @@ def test_stack_is_associative(a: Pattern, b: Pattern, c: Pattern, span: TimeSpan
 
 @SETTINGS
 @given(patterns(), patterns(), patterns(), spans(within_cycle=True))
-def test_weighted_concatenation_is_associative(a: Pattern, b: Pattern, c: Pattern, span: TimeSpan) -> None:
+def test_weighted_concatenation_is_associative(
+    a: Pattern, b: Pattern, c: Pattern, span: TimeSpan
+) -> None:
     left = stepcat([1, a], [2, stepcat([1, b], [1, c])])
     right = stepcat([2, stepcat([1, a], [1, b])], [1, c])
     assert_same_events(span, left, stepcat([1, a], [1, b], [1, c]))

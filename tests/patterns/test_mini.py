@@ -14,7 +14,9 @@ from bandstand.patterns.mini_parse import Atom, Element, Seq, parse_mini
 def spans(text: str, begin: int = 0, end: int = 1) -> list[tuple[Fraction, Fraction, object]]:
     haps = mini(text).query_arc(begin, end)
     return sorted(
-        (Fraction(h.whole.begin), Fraction(h.whole.end), h.value) for h in haps if h.whole is not None
+        (Fraction(h.whole.begin), Fraction(h.whole.end), h.value)
+        for h in haps
+        if h.whole is not None
     )
 
 
@@ -29,7 +31,7 @@ def spans(text: str, begin: int = 0, end: int = 1) -> list[tuple[Fraction, Fract
         ("a b@", None),
         ("a, b | c", 6),
         ("{a b}%", 7),
-        ("a \"b\"", 3),
+        ('a "b"', 3),
     ],
 )
 def test_parse_errors_name_the_column(text: str, column: int | None) -> None:
@@ -71,7 +73,15 @@ def test_alternation_and_polymeter() -> None:
 
 
 def test_atoms() -> None:
-    assert [s[2] for s in spans("1e3 007 -0 -1.5 c3 eb4 f#2")] == [1000, 7, 0, -1.5, "c3", "eb4", "f#2"]
+    assert [s[2] for s in spans("1e3 007 -0 -1.5 c3 eb4 f#2")] == [
+        1000,
+        7,
+        0,
+        -1.5,
+        "c3",
+        "eb4",
+        "f#2",
+    ]
     assert [s[2] for s in spans("bd:3 a:1:2")] == [["bd", 3], ["a", 1, 2]]
     assert spans("~ - a") == [(Fraction(2, 3), 1, "a")]
     assert [s[2] for s in spans("0 .. 3")] == [0, 1, 2, 3]
@@ -88,7 +98,9 @@ def test_ast_shape() -> None:
     ast = parse_mini("a [b, c]*2")
     assert isinstance(ast, Seq) and ast.alignment == "fastcat"
     first, second = ast.source
-    assert isinstance(first, Element) and isinstance(first.source, Atom) and first.source.source == "a"
+    assert (
+        isinstance(first, Element) and isinstance(first.source, Atom) and first.source.source == "a"
+    )
     assert isinstance(second.source, Seq) and second.source.alignment == "stack"
     assert second.ops[0].kind == "stretch" and second.ops[0].args["type"] == "fast"
 
@@ -97,5 +109,5 @@ def test_locations_point_into_the_text() -> None:
     text = "bd [sd hh]"
     haps = mini(text, offset=10).query_arc(0, 1)
     for h in haps:
-        (start, end), = h.context
-        assert text[start - 10:end - 10] == h.value
+        ((start, end),) = h.context
+        assert text[start - 10 : end - 10] == h.value

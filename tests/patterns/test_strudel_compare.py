@@ -31,12 +31,14 @@ def test_corpus_is_large_enough() -> None:
 
 
 @pytest.mark.parametrize(("code", "spans"), CORPUS, ids=[c for c, _ in CORPUS])
-def test_same_events_as_strudel(code: str, spans: tuple[tuple[str, str], ...], reference: dict) -> None:
+def test_same_events_as_strudel(
+    code: str, spans: tuple[tuple[str, str], ...], reference: dict
+) -> None:
     pattern = evaluate(code)
     for begin, end in spans:
         theirs = reference[(code, begin, end)]
         assert "error" not in theirs, f"Strudel could not run {code}: {theirs['error']}"
         ours = haps_json(pattern.query_arc(begin, end))
-        assert same_haps(ours, theirs["haps"]), f"{code} over [{begin}, {end}]: " + describe_difference(
-            ours, theirs["haps"]
+        assert same_haps(ours, theirs["haps"]), (
+            f"{code} over [{begin}, {end}]: " + describe_difference(ours, theirs["haps"])
         )

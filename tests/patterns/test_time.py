@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from bandstand.patterns.time import TimeSpan, _farey, show_time, to_time
 
 
-def naive_farey(p: float, limit: int = 10_000_000, max_steps: int = 30_000) -> tuple[int, int] | None:
+def naive_farey(
+    p: float, limit: int = 10_000_000, max_steps: int = 30_000
+) -> tuple[int, int] | None:
     """fraction.js's loop step by step (None when it would take too long to run here)."""
     a, b, c, d = 0, 1, 1, 1
     n, dd = 0, 1

@@ -36,6 +36,7 @@ __all__ = [
     "stepcat",
 ]
 
+
 def is_pattern(x: Any) -> bool:
     return isinstance(x, Pattern)
 
@@ -188,7 +189,9 @@ def _fastcat_consts(consts: list[tuple[Any, tuple[tuple[int, int], ...]]]) -> Pa
         for sb, se in pieces:
             c = floor(sb)
             value, context = consts[c % n]
-            out.append(Hap(TimeSpan(mpq(c, n), mpq(c + 1, n)), TimeSpan(sb / n, se / n), value, context))
+            out.append(
+                Hap(TimeSpan(mpq(c, n), mpq(c + 1, n)), TimeSpan(sb / n, se / n), value, context)
+            )
         return out
 
     return Pattern(q, n)
@@ -231,6 +234,7 @@ def stepcat(*timepats: Any) -> Pattern:
 
 def sequence_p(pats: Sequence[Pattern]) -> Pattern:
     """A pattern of lists, one element from each pattern."""
+
     def appender(pat: Pattern) -> Callable[[list[Any]], Pattern]:
         return lambda lst: pat.fmap(lambda v: [*lst, v])
 

@@ -15,7 +15,15 @@ from bandstand.patterns.pattern import Pattern, silence, stepcat
 from bandstand.patterns.time import to_time
 from bandstand.patterns.transforms import _call
 
-__all__ = ["bjork", "bjorklund", "euclid", "euclid_legato", "euclid_legato_rot", "euclid_rot", "euclid_rot_list"]
+__all__ = [
+    "bjork",
+    "bjorklund",
+    "euclid",
+    "euclid_legato",
+    "euclid_legato_rot",
+    "euclid_rot",
+    "euclid_rot_list",
+]
 
 
 def _bjorklund_steps(n: tuple[int, int], x: tuple[list[list[int]], list[list[int]]]) -> Any:
@@ -25,9 +33,13 @@ def _bjorklund_steps(n: tuple[int, int], x: tuple[list[list[int]], list[list[int
     xs, ys = x
     if ons > offs:
         head, rest = xs[:offs], xs[offs:]
-        return _bjorklund_steps((offs, ons - offs), ([a + b for a, b in zip(head, ys, strict=False)], rest))
+        return _bjorklund_steps(
+            (offs, ons - offs), ([a + b for a, b in zip(head, ys, strict=False)], rest)
+        )
     head_y, rest_y = ys[:ons], ys[ons:]
-    return _bjorklund_steps((ons, offs - ons), ([a + b for a, b in zip(xs, head_y, strict=False)], rest_y))
+    return _bjorklund_steps(
+        (ons, offs - ons), ([a + b for a, b in zip(xs, head_y, strict=False)], rest_y)
+    )
 
 
 def bjorklund(ons: Any, steps: Any) -> list[int]:

@@ -38,7 +38,9 @@ class Hap(NamedTuple):
 
     def with_span(self, func: Any) -> Hap:
         whole = self.whole
-        return Hap(None if whole is None else func(whole), func(self.part), self.value, self.context)
+        return Hap(
+            None if whole is None else func(whole), func(self.part), self.value, self.context
+        )
 
     def with_value(self, func: Any) -> Hap:
         return Hap(self.whole, self.part, func(self.value), self.context)

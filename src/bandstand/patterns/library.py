@@ -84,8 +84,12 @@ def _c(
     )
 
 
-def _v(name: str, value: Pattern, *, aliases: tuple[str, ...] = (), doc: str = "") -> PatternFunction:
-    return PatternFunction(name=name, kind="value", value=value, method=False, aliases=aliases, doc=doc)
+def _v(
+    name: str, value: Pattern, *, aliases: tuple[str, ...] = (), doc: str = ""
+) -> PatternFunction:
+    return PatternFunction(
+        name=name, kind="value", value=value, method=False, aliases=aliases, doc=doc
+    )
 
 
 def _method_cat(builder: Callable[..., Pattern]) -> Callable[..., Pattern]:
@@ -96,7 +100,8 @@ def _operator_entries() -> list[PatternFunction]:
     entries = []
     for what in OPERATORS:
         variants: dict[str, Callable[..., Pattern]] = {
-            how: (lambda pat, *args, _w=what, _h=how: apply_op(_w, _h, reify(pat), *args)) for how in ALIGNMENTS
+            how: (lambda pat, *args, _w=what, _h=how: apply_op(_w, _h, reify(pat), *args))
+            for how in ALIGNMENTS
         }
         variants["squeezein"] = variants["squeeze"]
 
@@ -131,7 +136,9 @@ def _controls() -> list[PatternFunction]:
     for names, aliases in CONTROLS:
         func = control_function(names)
         for n in (names[0], *aliases):
-            entries[n] = PatternFunction(name=n, kind="control", func=func, doc=f"the {names[0]} control")
+            entries[n] = PatternFunction(
+                name=n, kind="control", func=func, doc=f"the {names[0]} control"
+            )
     return list(entries.values())
 
 
@@ -149,7 +156,10 @@ def _pick_entries() -> list[PatternFunction]:
         ("inhabitmod", "squeeze", True),
     ]
     aliases = {"inhabit": ("pickSqueeze",), "inhabitmod": ("pickmodSqueeze",)}
-    return [_t(name, pk.pick_join(how, mod), 2, aliases=aliases.get(name, ())) for name, how, mod in rows]
+    return [
+        _t(name, pk.pick_join(how, mod), 2, aliases=aliases.get(name, ()))
+        for name, how, mod in rows
+    ]
 
 
 def _squeeze(*args: Any) -> Pattern:
@@ -184,10 +194,26 @@ ENTRIES: list[PatternFunction] = [
     # constructors
     _c("pure", pure, doc="a value once per cycle"),
     _c("stack", stack, method=True, aliases=("polyrhythm", "pr"), doc="play patterns at once"),
-    _c("sequence", fastcat, method=True, aliases=("seq", "fastcat"), doc="patterns squeezed into one cycle"),
+    _c(
+        "sequence",
+        fastcat,
+        method=True,
+        aliases=("seq", "fastcat"),
+        doc="patterns squeezed into one cycle",
+    ),
     _c("cat", slowcat, method=True, aliases=("slowcat",), doc="one pattern per cycle, in turn"),
-    _c("stepcat", _seq_pairs, aliases=("timeCat", "timecat", "s_cat"), doc="concatenate [steps, pattern] pairs"),
-    _c("polymeter", st.polymeter, aliases=("pm", "s_polymeter"), doc="patterns aligned to a common step count"),
+    _c(
+        "stepcat",
+        _seq_pairs,
+        aliases=("timeCat", "timecat", "s_cat"),
+        doc="concatenate [steps, pattern] pairs",
+    ),
+    _c(
+        "polymeter",
+        st.polymeter,
+        aliases=("pm", "s_polymeter"),
+        doc="patterns aligned to a common step count",
+    ),
     _c("arrange", tr.arrange, doc="sections of [cycles, pattern]"),
     _c("run", sig.run, doc="0 .. n-1, one per step"),
     _c("irand", sig.irand, doc="random integers 0 .. n-1"),
@@ -196,8 +222,18 @@ ENTRIES: list[PatternFunction] = [
     _c("chooseIn", sig.choose_in, doc="a random choice (inner join)"),
     _c("chooseCycles", sig.choose_cycles, aliases=("randcat",), doc="a random pattern per cycle"),
     _c("wchoose", sig.wchoose, doc="a weighted random choice of [value, weight] pairs"),
-    _c("wchooseCycles", sig.wchoose_cycles, aliases=("wrandcat",), doc="a weighted random pattern per cycle"),
-    _c("squeeze", _squeeze, method=True, doc="each index plays that pattern squeezed into its event"),
+    _c(
+        "wchooseCycles",
+        sig.wchoose_cycles,
+        aliases=("wrandcat",),
+        doc="a weighted random pattern per cycle",
+    ),
+    _c(
+        "squeeze",
+        _squeeze,
+        method=True,
+        doc="each index plays that pattern squeezed into its event",
+    ),
     # values
     _v("silence", silence, doc="nothing"),
     _v("nothing", nothing, doc="nothing, with zero steps"),
@@ -289,9 +325,13 @@ ENTRIES: list[PatternFunction] = [
     _t("rangex", tr.rangex, 3),
     _t("range2", tr.range2, 3),
     # structure
-    _struct_like("struct", "keepif", "out", "keep the truthy steps of a boolean pattern (its structure)"),
+    _struct_like(
+        "struct", "keepif", "out", "keep the truthy steps of a boolean pattern (its structure)"
+    ),
     _struct_like("structAll", "keep", "out", "take the structure of another pattern"),
-    _struct_like("mask", "keepif", "in", "silence where a boolean pattern is false (keeps structure)"),
+    _struct_like(
+        "mask", "keepif", "in", "silence where a boolean pattern is false (keeps structure)"
+    ),
     _struct_like("maskAll", "keep", "in", "keep the structure where another pattern has events"),
     _struct_like("reset", "keepif", "reset", "restart the cycle at each true step"),
     _struct_like("restart", "keepif", "restart", "restart from zero at each true step"),
@@ -302,7 +342,13 @@ ENTRIES: list[PatternFunction] = [
     _t("bjork", eu.bjork, 2),
     _t("arp", pk.arp, 2, patternify=False),
     _t("arpWith", pk.arp_with, 2, fn=(0,)),
-    _c("superimpose", _superimpose, method=True, variadic_functions=True, doc="stack the pattern with functions of it"),
+    _c(
+        "superimpose",
+        _superimpose,
+        method=True,
+        variadic_functions=True,
+        doc="stack the pattern with functions of it",
+    ),
     _c("layer", _layer, method=True, variadic_functions=True, doc="stack functions of the pattern"),
     _t("apply", tr.apply_, 2, fn=(0,)),
     _t("ratio", tr.ratio, 1),

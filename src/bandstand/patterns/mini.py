@@ -125,7 +125,9 @@ class _Builder:
 
     def seq(self, node: Seq) -> Pattern:
         children = [self.enter(child) for child in node.source]
-        children = [self.options(child, pat) for child, pat in zip(node.source, children, strict=True)]
+        children = [
+            self.options(child, pat) for child, pat in zip(node.source, children, strict=True)
+        ]
         with_steps = [c for c in children if c.steps_source]
         steps_lcm = time_lcm(*(c.steps for c in with_steps)) if with_steps else None
         alignment = node.alignment
@@ -140,7 +142,9 @@ class _Builder:
         elif alignment == "polymeter":
             pat = self.polymeter(node, children)
         elif alignment == "rand":
-            randomness = _method(_method(rand, "early", RAND_OFFSET * (node.seed or 0)), "segment", 1)
+            randomness = _method(
+                _method(rand, "early", RAND_OFFSET * (node.seed or 0)), "segment", 1
+            )
             pat = choose_in_with(randomness, *children)
             if with_steps:
                 pat.steps = steps_lcm

@@ -77,8 +77,10 @@ _STEP_EXTRA = frozenset("0123456789~-#.^_")
 
 
 def _is_step_char(ch: str) -> bool:
-    return ch in _STEP_EXTRA or (ch.isalpha() and unicodedata.category(ch) in _LETTER_CATEGORIES) or (
-        unicodedata.category(ch) == "Nl"
+    return (
+        ch in _STEP_EXTRA
+        or (ch.isalpha() and unicodedata.category(ch) in _LETTER_CATEGORIES)
+        or (unicodedata.category(ch) == "Nl")
     )
 
 
@@ -133,7 +135,7 @@ class _Parser:
         while p < n and _is_step_char(s[p]):
             p += 1
         if p == start:
-            self.fail(start, "a letter, a number, \"-\", \"#\", \".\", \"^\", \"_\"")
+            self.fail(start, 'a letter, a number, "-", "#", ".", "^", "_"')
             return None
         chars = s[start:p]
         end = p
@@ -208,7 +210,9 @@ class _Parser:
             if v is None or v != v:
                 continue
             if abs(v) > limit or (low and v != 0 and abs(v) < 1 / limit):
-                raise _Limit(atom.start, f"{atom.source} is beyond the limit of {limit:g} for this operator")
+                raise _Limit(
+                    atom.start, f"{atom.source} is beyond the limit of {limit:g} for this operator"
+                )
 
     def slice_with_ops(self, pos: int) -> tuple[Element, int] | None:
         got = self.slice(pos)
@@ -224,8 +228,15 @@ class _Parser:
         return el, p
 
     def slice_op(self, pos: int, el: Element) -> int | None:
-        for rule in (self.op_weight, self.op_bjorklund, self.op_stretch, self.op_replicate,
-                     self.op_degrade, self.op_tail, self.op_range):
+        for rule in (
+            self.op_weight,
+            self.op_bjorklund,
+            self.op_stretch,
+            self.op_replicate,
+            self.op_degrade,
+            self.op_tail,
+            self.op_range,
+        ):
             q = rule(pos, el)
             if q is not None:
                 return q
@@ -235,9 +246,11 @@ class _Parser:
         p = self.ws(pos)
         if p < self.n and self.s[p] in "@_":
             got = self.number(p + 1)
-            amount, q = (got if got is not None else (2.0, p + 1))
+            amount, q = got if got is not None else (2.0, p + 1)
             if abs(amount) > self.limits.max_factor:
-                raise _Limit(p + 1, f"weight {amount:g} is beyond the limit of {self.limits.max_factor:g}")
+                raise _Limit(
+                    p + 1, f"weight {amount:g} is beyond the limit of {self.limits.max_factor:g}"
+                )
             el.weight = el.weight + amount - 1
             return q
         self.fail(p, '"@"')
@@ -247,10 +260,13 @@ class _Parser:
         p = self.ws(pos)
         if p < self.n and self.s[p] == "!":
             got = self.number(p + 1)
-            amount, q = (got if got is not None else (2.0, p + 1))
+            amount, q = got if got is not None else (2.0, p + 1)
             reps = el.reps + amount - 1
             if abs(reps) > self.limits.max_factor:
-                raise _Limit(p, f"replicating {reps:g} times is beyond the limit of {self.limits.max_factor:g}")
+                raise _Limit(
+                    p,
+                    f"replicating {reps:g} times is beyond the limit of {self.limits.max_factor:g}",
+                )
             el.reps = reps
             el.ops = [op for op in el.ops if op.kind != "replicate"]
             el.ops.append(Op("replicate", {"amount": reps}, p))
@@ -317,7 +333,9 @@ class _Parser:
             if got is None:
                 return None
             self.check_factor(got[0], pos + 1, low=True)
-            el.ops.append(Op("stretch", {"amount": Element(got[0], start=pos + 1), "type": kind}, pos))
+            el.ops.append(
+                Op("stretch", {"amount": Element(got[0], start=pos + 1), "type": kind}, pos)
+            )
             return got[1]
         self.fail(pos, '"*"')
         return None
@@ -325,7 +343,7 @@ class _Parser:
     def op_degrade(self, pos: int, el: Element) -> int | None:
         if pos < self.n and self.s[pos] == "?":
             got = self.number(pos + 1)
-            amount, q = (got if got is not None else (None, pos + 1))
+            amount, q = got if got is not None else (None, pos + 1)
             el.ops.append(Op("degradeBy", {"amount": amount, "seed": self.seed}, pos))
             self.seed += 1
             return q
@@ -526,12 +544,17 @@ def parse_mini(text: str, limits: MiniLimits = LIMITS) -> Seq:
             if end == len(text):
                 bound = density(node)
                 if bound > limits.max_events:
-                    raise _Limit(0, f"the pattern could produce {bound:.0f} events per cycle (limit {limits.max_events})")
+                    raise _Limit(
+                        0,
+                        f"the pattern could produce {bound:.0f} events per cycle (limit {limits.max_events})",
+                    )
                 return node
             parser.fail(end, "end of input")
     except _Limit as exc:
         raise PatternParseError(
-            f"mini-notation: {exc.message} (column {exc.position + 1})", text=text, position=exc.position
+            f"mini-notation: {exc.message} (column {exc.position + 1})",
+            text=text,
+            position=exc.position,
         ) from None
     except RecursionError:
         raise PatternParseError("mini-notation: nested too deeply", text=text, position=0) from None

@@ -148,7 +148,9 @@ def _curried(op: BinOp, keepif: bool) -> Callable[[Any], Callable[[Any], Any]]:
     return lambda a: lambda b: _compose(a, b, op)
 
 
-def _in_const(pat: Pattern, const: tuple[Any, Any], func: Callable[[Any], Callable[[Any], Any]]) -> Pattern:
+def _in_const(
+    pat: Pattern, const: tuple[Any, Any], func: Callable[[Any], Callable[[Any], Any]]
+) -> Pattern:
     """``pat.fmap(func).app_left(pure(value))`` in one layer (the common ``.gain(0.5)`` case)."""
     value, vctx = const
     query = pat.query
@@ -170,7 +172,9 @@ def _in_const(pat: Pattern, const: tuple[Any, Any], func: Callable[[Any], Callab
     return Pattern(q, pat.steps)
 
 
-def _align(pat: Pattern, other: Pattern, how: str, func: Callable[[Any], Callable[[Any], Any]]) -> Pattern:
+def _align(
+    pat: Pattern, other: Pattern, how: str, func: Callable[[Any], Callable[[Any], Any]]
+) -> Pattern:
     if how == "in":
         if other.const is not None:
             return _in_const(pat, other.const, func)

@@ -95,7 +95,14 @@ class Pattern:
             return self.query(span, controls or EMPTY_CONTROLS)
         except BandstandError:
             raise
-        except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+        except (
+            ArithmeticError,
+            ValueError,
+            TypeError,
+            KeyError,
+            IndexError,
+            RecursionError,
+        ) as exc:
             raise PatternError(f"cannot query the pattern: {exc}") from exc
 
     def first_cycle(self) -> list[Hap]:
@@ -325,7 +332,14 @@ class Pattern:
                     s = hf.part.intersection(hv.part)
                     if s is None:
                         continue
-                    out.append(Hap(whole_func(hf.whole, hv.whole), s, hf.value(hv.value), hv.combine_context(hf)))
+                    out.append(
+                        Hap(
+                            whole_func(hf.whole, hv.whole),
+                            s,
+                            hf.value(hv.value),
+                            hv.combine_context(hf),
+                        )
+                    )
             return out
 
         return Pattern(q)
@@ -372,14 +386,18 @@ class Pattern:
 
     # ------------------------------------------------------------------ monadic joins
 
-    def bind_whole(self, choose_whole: Callable[[Any, Any], Any], func: Callable[[Any], Pattern]) -> Pattern:
+    def bind_whole(
+        self, choose_whole: Callable[[Any, Any], Any], func: Callable[[Any], Pattern]
+    ) -> Pattern:
         outer = self.query
 
         def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
             out = []
             for a in outer(span, ctl):
                 for b in func(a.value).query(a.part, ctl):
-                    out.append(Hap(choose_whole(a.whole, b.whole), b.part, b.value, a.context + b.context))
+                    out.append(
+                        Hap(choose_whole(a.whole, b.whole), b.part, b.value, a.context + b.context)
+                    )
             return out
 
         return Pattern(q)
@@ -497,7 +515,11 @@ class Pattern:
                 nb = hc + min((begin - hc) / factor, ONE)
                 ne = hc + min((end - hc) / factor, ONE)
                 w = h.whole
-                whole = None if w is None else TimeSpan(nb - (begin - w.begin) / factor, ne + (w.end - end) / factor)
+                whole = (
+                    None
+                    if w is None
+                    else TimeSpan(nb - (begin - w.begin) / factor, ne + (w.end - end) / factor)
+                )
                 out.append(Hap(whole, TimeSpan(nb, ne), h.value, h.context))
             return out
 
@@ -552,7 +574,9 @@ class Pattern:
                     whole = (
                         None
                         if w is None
-                        else TimeSpan(nb - (pb - w.begin) * width + b, ne + (w.end - pe) * width + b)
+                        else TimeSpan(
+                            nb - (pb - w.begin) * width + b, ne + (w.end - pe) * width + b
+                        )
                     )
                     out.append(Hap(whole, TimeSpan(nb + b, ne + b), h.value, h.context))
             return out

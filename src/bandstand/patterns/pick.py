@@ -36,7 +36,9 @@ def _collect(pat: Pattern) -> Pattern:
 
 def arp_with(func: Callable[[list[Hap]], Any], pat: Pattern) -> Pattern:
     joined = _collect(pat).fmap(lambda v: reify(func(v))).inner_join()
-    return joined.with_hap(lambda h: Hap(h.whole, h.part, h.value.value, h.value.context + h.context))
+    return joined.with_hap(
+        lambda h: Hap(h.whole, h.part, h.value.value, h.value.context + h.context)
+    )
 
 
 def arp(indices: Pattern, pat: Pattern) -> Pattern:

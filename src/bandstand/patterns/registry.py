@@ -138,7 +138,9 @@ class PatternFunction:
             if self.arity == 2 and len(args) != 1:
                 args = (sequence(*args),)
             elif self.arity != len(args) + 1:
-                raise TypeError(f".{self.name}() expects {self.arity - 1} inputs but got {len(args)}")
+                raise TypeError(
+                    f".{self.name}() expects {self.arity - 1} inputs but got {len(args)}"
+                )
             return self.apply(*args, pat)
         if self.kind == "operator":
             return self.variants["in"](pat, *args)

@@ -133,7 +133,9 @@ def binary_n(n: Any, bits: Any = 16) -> Pattern:
     from bandstand.patterns.transforms import _call
 
     nbits = reify(bits)
-    positions = apply_op("add", "in", apply_op("mul", "in", run(nbits), -1), apply_op("sub", "in", nbits, 1))
+    positions = apply_op(
+        "add", "in", apply_op("mul", "in", run(nbits), -1), apply_op("sub", "in", nbits, 1)
+    )
     shifted = apply_op("brshift", "in", _call("segment", reify(n), nbits), positions)
     return apply_op("band", "in", shifted, pure(1))
 
@@ -352,7 +354,9 @@ def _rearrange_with(ipat: Pattern, n: Any, pat: Pattern) -> Pattern:
     count = int(n)
     nn = to_time(n)
     # Strudel builds pats[i].repeatCycles(n).fast(n) for every event; building them once is the same
-    pats = [pat._zoom(mpq(i) / nn, mpq(i + 1) / nn)._repeat_cycles(n)._fast(n) for i in range(count)]
+    pats = [
+        pat._zoom(mpq(i) / nn, mpq(i + 1) / nn)._repeat_cycles(n)._fast(n) for i in range(count)
+    ]
     return ipat.fmap(lambda i: pats[int(i)]).inner_join()
 
 

@@ -42,7 +42,9 @@ def _slices(haps: list[Hap]) -> list[list[Any]]:
             if sub is None:
                 continue
             ctx = h.context
-            pats.append(h.value.with_hap(lambda x, ctx=ctx: Hap(x.whole, x.part, x.value, x.context + ctx)))
+            pats.append(
+                h.value.with_hap(lambda x, ctx=ctx: Hap(x.whole, x.part, x.value, x.context + ctx))
+            )
         out.append([e - b, stack(*pats)])
     return out
 
@@ -122,7 +124,6 @@ def extend(factor: Any, pat: Pattern) -> Pattern:
 
 def replicate(factor: Any, pat: Pattern) -> Pattern:
     return _call("fast", pat._repeat_cycles(factor), factor)._expand(factor)
-
 
 
 def polymeter(*args: Any) -> Pattern:

@@ -52,7 +52,9 @@ def _parse_scale(name: str) -> tuple[str, int, int | None, list[tuple[int, int]]
     try:
         mode = scale_type(rest.strip())
     except TheoryError as exc:
-        raise PatternError(f'invalid scale name "{name}": {exc.message}', text=name, position=0) from None
+        raise PatternError(
+            f'invalid scale name "{name}": {exc.message}', text=name, position=0
+        ) from None
     steps = []
     for iv in SCALES[mode]:
         im = _INTERVAL.match(iv)
@@ -80,7 +82,20 @@ def _transpose_semitones(note: str, offset: int) -> str:
     letter, acc, octave = m.groups()
     accidental = len(acc) if acc.startswith("#") else -len(acc)
     # fromSemitones spells 1 as 2m, 2 as 2M, 3 as 3m, 4 as 3M, 5 as 4P, 6 as 5d, ...
-    table = [(0, 0), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 6), (4, 7), (5, 8), (5, 9), (6, 10), (6, 11)]
+    table = [
+        (0, 0),
+        (1, 1),
+        (1, 2),
+        (2, 3),
+        (2, 4),
+        (3, 5),
+        (4, 6),
+        (4, 7),
+        (5, 8),
+        (5, 9),
+        (6, 10),
+        (6, 11),
+    ]
     octaves, rem = divmod(abs(offset), 12)
     steps, semis = table[rem]
     steps += 7 * octaves
@@ -107,7 +122,13 @@ def scale_note(step: Any, name: str) -> str:
     n = len(steps)
     octs = math.floor(k / n)
     letter_steps, semitones = steps[k % n]
-    result = _spell(letter, accidental, 3 if octave is None else octave, letter_steps + 7 * octs, semitones + 12 * octs)
+    result = _spell(
+        letter,
+        accidental,
+        3 if octave is None else octave,
+        letter_steps + 7 * octs,
+        semitones + 12 * octs,
+    )
     if offset:
         result = _transpose_semitones(result, offset)
     return result
@@ -195,7 +216,20 @@ def _transpose_note(note: str, amount: Any) -> str:
     accidental = len(acc) if acc.startswith("#") else -len(acc)
     number = js_number(amount) if isinstance(amount, str) else amount
     if isinstance(number, (int, float)) and not isinstance(number, bool):
-        table = [(0, 0), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 6), (4, 7), (5, 8), (5, 9), (6, 10), (6, 11)]
+        table = [
+            (0, 0),
+            (1, 1),
+            (1, 2),
+            (2, 3),
+            (2, 4),
+            (3, 5),
+            (4, 6),
+            (4, 7),
+            (5, 8),
+            (5, 9),
+            (6, 10),
+            (6, 11),
+        ]
         octaves, rem = divmod(abs(int(number)), 12)
         steps, semis = table[rem]
         steps, semis = steps + 7 * octaves, semis + 12 * octaves

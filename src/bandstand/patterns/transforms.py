@@ -177,7 +177,9 @@ def _list_range(lo: Any, hi: Any) -> list[Any]:
 
 def _iter(times: Any, pat: Pattern, back: bool) -> Pattern:
     t = to_time(times)
-    pats = [pat._late(mpq(i) / t) if back else pat._early(mpq(i) / t) for i in _list_range(0, t - 1)]
+    pats = [
+        pat._late(mpq(i) / t) if back else pat._early(mpq(i) / t) for i in _list_range(0, t - 1)
+    ]
     return slowcat(*pats)
 
 
@@ -301,7 +303,9 @@ def _call_func(func: Callable[..., Any], pat: Pattern, i: int) -> Any:
 
 
 def echo(times: Any, time: Any, feedback: Any, pat: Pattern) -> Pattern:
-    return echo_with(times, time, lambda p, i: _call("gain", p, norm_number(math.pow(feedback, i))), pat)
+    return echo_with(
+        times, time, lambda p, i: _call("gain", p, norm_number(math.pow(feedback, i))), pat
+    )
 
 
 def stut(times: Any, feedback: Any, time: Any, pat: Pattern) -> Pattern:
@@ -349,7 +353,10 @@ def chop(n: Any, pat: Pattern) -> Pattern:
     def merge(a: Any, b: dict[str, Any]) -> Any:
         if isinstance(a, dict) and a.get("begin") is not None and a.get("end") is not None:
             d = a["end"] - a["begin"]
-            b = {"begin": norm_number(a["begin"] + b["begin"] * d), "end": norm_number(a["begin"] + b["end"] * d)}
+            b = {
+                "begin": norm_number(a["begin"] + b["begin"] * d),
+                "end": norm_number(a["begin"] + b["end"] * d),
+            }
         return {**js_object(a), **b}
 
     result = pat.squeeze_bind(lambda o: sequence(*[merge(o, s) for s in slices]))
@@ -464,7 +471,11 @@ def slice_(npat: Pattern, ipat: Pattern, opat: Pattern) -> Pattern:
     def with_n(n: Any) -> Pattern:
         def with_i(i: Any) -> Pattern:
             def with_o(o: Any) -> Pattern:
-                base = o if isinstance(o, dict) else (js_object(o) if isinstance(o, list) else {"s": o})
+                base = (
+                    o
+                    if isinstance(o, dict)
+                    else (js_object(o) if isinstance(o, list) else {"s": o})
+                )
                 if isinstance(n, list):
                     begin = n[int(i)] if 0 <= int(i) < len(n) else None
                     end = n[int(i) + 1] if 0 <= int(i) + 1 < len(n) else None

@@ -61,7 +61,12 @@ def note_to_midi(note: str, default_octave: int = 3) -> int:
         raise ValueError(f'not a note: "{note}"')
     pc, acc, octave = m.groups()
     offset = sum(_ACCS[c] for c in acc)
-    return (int(octave) if octave not in ("", "-") else default_octave) * 12 + 12 + _CHROMAS[pc.lower()] + offset
+    return (
+        (int(octave) if octave not in ("", "-") else default_octave) * 12
+        + 12
+        + _CHROMAS[pc.lower()]
+        + offset
+    )
 
 
 def parse_numeral(value: Any) -> float | int:
