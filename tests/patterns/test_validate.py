@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bandstand.errors import InvalidInput, TheoryError
 from bandstand.patterns import validate_pattern
@@ -134,3 +136,116 @@ def test_guarded_queries_find_the_same_events_as_plain_ones(code: str) -> None:
         return repr((h.whole, h.value, h.context))
 
     assert sorted(map(key, guarded)) == sorted(map(key, plain))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        's("<bd bd*1024>").fast(200)',  # the probe sees one slow cycle of the inner pattern
+        's("[~ bd*1024]").fast(1000)',  # the probe sees a rest
+        's("bd").fast("<1 1 1 200000>")',  # only the last cycle is dense
+        's("bd").ply(1024).fast(1000)',
+    ],
+)
+def test_dense_patterns_that_look_sparse_at_first_are_refused(code: str) -> None:
+    report = validate_pattern(code)
+    assert not report.valid and report.error is not None and "too dense" in report.error
+
+
+def test_plain_and_guarded_queries_find_the_same_events() -> None:
+    from bandstand.patterns import evaluate
+    from bandstand.patterns.validate import _guarded_events, _onset, _plain_events
+
+    for code in [
+        GOOD,
+        's("bd ~ sd ~, hh*8").fast(2)',
+        "sine.segment(5)",
+        'n("<0 2> 4").scale("C:minor")',
+    ]:
+        pattern = evaluate(code)
+        plain = sorted(_plain_events(pattern, 4, 1024), key=_onset)
+        guarded = sorted(_guarded_events(pattern, 4, 1024), key=_onset)
+        assert [(h.whole, h.value) for h in plain] == [(h.whole, h.value) for h in guarded]
+
+
+def _bound(code: str) -> float | None:
+    from bandstand.patterns.expr import DEFAULT_LIMITS, parse
+    from bandstand.patterns.registry import get_registry
+    from bandstand.patterns.validate import _static_density
+
+    return _static_density(parse(code, DEFAULT_LIMITS), get_registry())
+
+
+def test_static_density_knows_only_what_it_can_bound() -> None:
+    assert _bound('s("bd*16")') is not None and _bound('s("bd*16")') >= 16  # type: ignore[operator]
+    assert _bound('s("bd").fast(1000)') >= 1000  # type: ignore[operator]
+    assert _bound('s("bd").slow(0.001)') >= 1000  # type: ignore[operator]
+    for code in [
+        's("bd").fast("1 200000")',  # a patterned factor
+        's("bd").fast(10 * 10)',  # a computed factor
+        'n("0 .. 7")',  # a range
+        's("bd*<2 3>")',
+        's("bd(<3 5>,8)")',
+        's("bd").chunk(4, x => x.fast(2))',  # a function outside the table
+    ]:
+        assert _bound(code) is None, code
+
+
+_ATOM = st.sampled_from(["bd", "~", "hh", "c3", "0", "-2", "sd:3"])
+_OP = st.sampled_from(["", "*2", "*3", "!", "!3", "/2", "/0.5", "@3", "?", "(3,8)", "(5,8,2)"])
+_STEP = st.tuples(_ATOM, _OP).map("".join)
+_SEQ = st.lists(_STEP, min_size=1, max_size=5).map(" ".join)
+_MINI = st.one_of(
+    _SEQ,
+    _SEQ.map(lambda s: f"[{s}]*4"),
+    _SEQ.map(lambda s: f"<{s}>"),
+    st.tuples(_SEQ, _SEQ).map(lambda ab: f"{ab[0]}, {ab[1]}"),
+    _SEQ.map(lambda s: f"{{{s}}}%3"),
+)
+_METHOD = st.sampled_from(
+    [
+        "",
+        ".fast(3)",
+        ".slow(2)",
+        ".ply(2)",
+        ".off(0.25, x => x.add(12))",
+        ".every(2, x => x.fast(2))",
+        ".jux(rev)",
+        ".segment(4)",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_MINI, _METHOD, _METHOD)
+def test_static_density_bounds_the_events_of_every_cycle(
+    mini: str, first: str, second: str
+) -> None:
+    from bandstand.patterns import evaluate
+
+    code = f's("{mini}"){first}{second}'
+    bound = _bound(code)
+    assert bound is not None, code
+    pattern = evaluate(code)
+    for cycle in range(4):
+        haps = pattern.query_arc(cycle, cycle + 1)
+        assert len(haps) <= bound, (code, cycle, len(haps), bound)
+
+
+def test_check_pattern_keeps_the_pattern_and_events_and_the_scale_costs_nothing_more() -> None:
+    from bandstand.patterns.validate import check_pattern
+
+    code = 'n("0 2 4 6").scale("C4:major").s("piano")'
+    major, minor = check_pattern(code, scale="C major"), check_pattern(code, scale="C minor")
+    assert major.pattern is minor.pattern and major.events is minor.events  # played once
+    assert major.report.in_scale_ratio == 1 and minor.report.in_scale_ratio == 0.5
+    assert [h.value["note"] for h in major.events] == ["C4", "E4", "G4", "B4"] * 4
+    assert major.report.events == len(major.events) == 16
+    assert (
+        check_pattern("s('bd'").pattern is None and check_pattern("s('bd').fast(1e6)").events == ()
+    )
+
+
+def test_sounds_are_listed_in_order_of_first_onset() -> None:
+    report = validate_pattern('stack(s("~ hh"), s("bd ~"), s("<~ cp>"))')
+    assert report.sounds == ["bd", "hh", "cp"]
