@@ -9,7 +9,7 @@ of the cycle proportional to its steps. Lists inside arguments are sequences.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gmpy2 import mpq
@@ -20,7 +20,6 @@ from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
 
 __all__ = [
     "fastcat",
-    "flatten_haps",
     "gap",
     "is_pattern",
     "nothing",
@@ -242,10 +241,3 @@ def sequence_p(pats: Sequence[Pattern]) -> Pattern:
     for pat in pats:
         result = result.bind(appender(pat))
     return result
-
-
-def flatten_haps(groups: Iterable[list[Hap]]) -> list[Hap]:
-    out: list[Hap] = []
-    for g in groups:
-        out.extend(g)
-    return out
