@@ -117,3 +117,20 @@ def test_energy_stays_in_range(delta: int, start: int) -> None:
     text = "more energy" if delta > 0 else "calm down" if delta < 0 else "energy 5"
     ctx, _ = apply_directive(MusicalContext(energy=start), parse_directive(text, BAND))
     assert 1 <= ctx.energy <= 10
+
+
+@pytest.mark.parametrize(
+    ("text", "bpm", "energy"),
+    [
+        ("tempo 99999", 240.0, 5),  # was ignored without a word: any number is clamped to 40-240
+        ("5 bpm", 40.0, 5),
+        ("energy 999", 120.0, 10),  # was ignored: clamped to 1-10
+        ("energy 0", 120.0, 1),
+        ("energy 8/10", 120.0, 8),
+    ],
+)
+def test_out_of_range_numbers_are_clamped_not_ignored(text: str, bpm: float, energy: int) -> None:
+    directive = parse_directive(text, BAND)
+    context, changed = apply_directive(MusicalContext(), directive)
+    assert (context.bpm, context.energy) == (bpm, energy)
+    assert changed and directive.changes_context

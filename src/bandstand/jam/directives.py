@@ -40,7 +40,8 @@ ENERGY_WORDS: tuple[tuple[str, int], ...] = (
     (r"less energy|energy down|calm(?: it)? down|chill(?: out)?|softer|quieter|mellow|gentle|relax|bring it down|cool it|turn it down", -2),
 )
 _ENERGY_RES = tuple((re.compile(r"\b(?:" + p + r")\b", re.I), d) for p, d in ENERGY_WORDS)
-_ENERGY_ABS = re.compile(r"\benergy\s*(?:to|at|=|:)?\s*(10|[1-9])(?:\s*/\s*10)?\b", re.I)
+# any number is read and then clamped to 1-10 (and BPM to 40-240): "energy 999" means flat out, not "ignore me"
+_ENERGY_ABS = re.compile(r"\benergy\s*(?:to|at|=|:)?\s*(\d{1,6})(?:\s*/\s*10)?\b", re.I)
 
 _MODES = {
     "major": "major", "maj": "major", "ionian": "major",
@@ -63,7 +64,7 @@ _MODE_ONLY = re.compile(
 _KEY_IN = re.compile(r"\bin\s+([A-G])([#b♯♭]?)\s*(" + _MODE_ALT + r")?\b")
 
 _CHORDS = re.compile(r"\b(?:chords?|progression|changes)\s*(?:to|:|=|are|is)?\s*((?:[A-G][#b♯♭]?[\w#°ø+/()-]*[\s,|–-]*)+)", re.I)
-_BPM = re.compile(r"\b(\d{2,3})\s*bpm\b|\b(?:tempo|bpm)\s*(?:to|at|of|=|:)?\s*(\d{2,3})\b", re.I)
+_BPM = re.compile(r"\b(\d{1,6})\s*bpm\b|\b(?:tempo|bpm)\s*(?:to|at|of|=|:)?\s*(\d{1,6})\b", re.I)
 _TEMPO_WORDS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"\b(?:faster|speed (?:it )?up|pick up the tempo|up ?tempo)\b", re.I), 10.0),
     (re.compile(r"\b(?:slower|slow (?:it )?down|drag it|down ?tempo)\b", re.I), -10.0),
@@ -97,7 +98,7 @@ class Directive:
     @property
     def changes_context(self) -> bool:
         return bool(
-            self.key or self.mode or self.chords or self.bpm or self.bpm_delta or self.time_signature
+            self.key or self.mode or self.chords or self.bpm is not None or self.bpm_delta or self.time_signature
             or self.energy is not None or self.energy_delta
         )
 
