@@ -233,11 +233,13 @@ def _glides(notes: list[Note], rng: random.Random, chance: float) -> list[PitchB
 
 
 def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str = "bass") -> tuple[Track, str]:
-    style = ctx.traits.bass_style if role == "bass" else "sustained"
+    # a sub bass under a bass holds roots; one asked for instead of the bass (an "808") is the bass
+    leading = role == "bass" or "bass" not in ctx.named_roles
+    style = ctx.traits.bass_style if leading else "sustained"
     if style == "sub_808" and "no_808" in ctx.constraints:  # same lock to the kick, no 808 slides
         style = "root_fifth"
     fn = STYLES.get(style, _root_fifth)
-    center = CENTER.get(style, 38) - (7 if role == "sub_bass" else 0)
+    center = CENTER.get(style, 38) - (7 if not leading else 0)
     notes: list[Raw] = []
     for bar in ctx.active_bars(role):
         stop = ctx.steps // 2 if bar.pre_drop else ctx.steps
