@@ -171,9 +171,9 @@ def test_plain_and_guarded_queries_find_the_same_events() -> None:
 def _bound(code: str) -> float | None:
     from bandstand.patterns.expr import DEFAULT_LIMITS, parse
     from bandstand.patterns.registry import get_registry
-    from bandstand.patterns.validate import _static_density
+    from bandstand.patterns.validate import _static_density, _walk
 
-    return _static_density(parse(code, DEFAULT_LIMITS), get_registry())
+    return _static_density(list(_walk(parse(code, DEFAULT_LIMITS))), get_registry())
 
 
 def test_static_density_knows_only_what_it_can_bound() -> None:

@@ -94,18 +94,19 @@ def _walk(node: ast.Node) -> Iterator[ast.Node]:
             stack.extend((current.left, current.right))
 
 
-def _names_used(tree: ast.Node, registry: Any) -> tuple[list[str], list[str]]:
-    """(known, unknown) function, method and constant names in the code, in order of first use."""
-    params = {n.param for n in _walk(tree) if isinstance(n, ast.Arrow)}
+def _names_used(nodes: list[ast.Node], registry: Any) -> tuple[list[str], list[str]]:
+    """(known, unknown) function, method and constant names in the code (all its `nodes`),
+    in order of first use."""
+    params = {n.param for n in nodes if isinstance(n, ast.Arrow)}
     variant_members = {
         id(n.callee.target)
-        for n in _walk(tree)
+        for n in nodes
         if isinstance(n, ast.Call)
         and isinstance(n.callee, ast.Member)
         and isinstance(n.callee.target, ast.Member)
     }
     found: list[tuple[int, str, bool]] = []
-    for node in _walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Name) and node.name not in params:
             found.append((node.pos, node.name, node.name in registry))
         elif isinstance(node, ast.Member):
@@ -180,12 +181,12 @@ def _mini_density(text: str) -> float | None:
     return max(1, atoms) * factor
 
 
-def _static_density(tree: ast.Node, registry: Any) -> float | None:
+def _static_density(nodes: list[ast.Node], registry: Any) -> float | None:
     """An upper bound on the haps per cycle the code can compute, from the code alone:
     every string's bound, times every multiplying function's factor; None when some
     function, argument or notation is not one this bound knows."""
     total, factor = 0.0, 1.0
-    for node in _walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Str):
             found = _mini_density(node.value) if node.mini else 1.0
             if found is None:
@@ -338,12 +339,13 @@ def _analyse(code: str, cycles: int, budget: int, limits: Limits) -> _Analysis:
         return _Analysis(fields | {"error": str(exc), "error_column": exc.column})
     fields["parses"] = True
     registry = get_registry()
-    fields["functions"], fields["unknown_functions"] = _names_used(tree, registry)
+    nodes = list(_walk(tree))
+    fields["functions"], fields["unknown_functions"] = _names_used(nodes, registry)
     try:
         pattern = Evaluator(code, registry, limits).eval(tree, {})  # the tree parsed above
         if not isinstance(pattern, Pattern):  # evaluate raises the engine's own error for it
             pattern = evaluate(code, limits=limits)
-        bound = _static_density(tree, registry)
+        bound = _static_density(nodes, registry)
         if bound is not None and bound * cycles <= budget:
             onsets = _plain_events(pattern, cycles, budget)  # sparse by construction: no probes
         else:
