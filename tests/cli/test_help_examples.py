@@ -1,4 +1,4 @@
-"""`--help` of jam, render, team run and agents check: examples, and no Python types as metavars."""
+"""`--help` of jam, render, team run, agents check; bare groups; no Python types as metavars."""
 
 from __future__ import annotations
 
@@ -30,3 +30,12 @@ def test_render_example_options_parse(tmp_path: Path, capsys: pytest.CaptureFixt
     # the options the examples use exist: a missing file is the only complaint
     code = run(["render", str(tmp_path / "song.mid"), "--no-audio", "--width", "1200", "--height", "600"])
     assert code == 2 and "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("group", [["theory"], ["agents"], ["team"], ["board"], ["board", "hook"]], ids=" ".join)
+def test_a_bare_group_is_one_line_missing_command(group: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # it used to print the whole help page as the "error", prefixed with 'bandstand: error: Usage:'
+    assert run(group) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip() == f"bandstand: error: Missing command. (see 'bandstand {' '.join(group)} --help')"

@@ -31,11 +31,11 @@ Examples (a task from start to finish; docs/board.md explains each step):
 app = typer.Typer(
     help="The conductor/musician task board (SQLite by default, PostgreSQL with --board postgresql://…).",
     epilog=BOARD_EXAMPLES,
-    no_args_is_help=True,
+    no_args_is_help=False,  # a bare group is "Missing command." on one line (exit 2), like the root
     add_completion=False,
     rich_markup_mode=None,
 )
-hook_app = typer.Typer(help="Hooks for agent sessions (JSON on stdin, decision JSON on stdout).", no_args_is_help=True)
+hook_app = typer.Typer(help="Hooks for agent sessions (JSON on stdin, decision JSON on stdout).")
 app.add_typer(hook_app, name="hook")
 
 _STATE: dict[str, Any] = {}

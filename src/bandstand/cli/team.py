@@ -11,7 +11,7 @@ import typer
 app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
-    no_args_is_help=True,
+    no_args_is_help=False,  # a bare group is "Missing command." on one line (exit 2), like the root
     help="Teams of agents: a leader and teammates described in a file.",
 )
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     help="Music theory: chord symbols, scales, Roman numerals, key detection.",
-    no_args_is_help=True,
+    no_args_is_help=False,  # a bare group is "Missing command." on one line (exit 2), like the root
     add_completion=False,
     rich_markup_mode=None,
 )
