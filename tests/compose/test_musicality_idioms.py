@@ -119,9 +119,11 @@ def test_choruses_lift_and_verses_thin_out(genre):
 
 
 @pytest.mark.parametrize("genre", [g.name for g in GENRES])
-def test_drum_density_follows_the_energy_in_every_genre(genre):
-    drums = _lift(genre)["drums"].notes
-    assert _per_bar(drums, CHORUS_BARS) >= 1.2 * _per_bar(drums, VERSE_BARS), genre
+def test_density_follows_the_energy_in_every_genre(genre):
+    tracks = _lift(genre)
+    for role, ratio in (("drums", 1.2), ("chords", 1.25), ("lead", 1.15)):
+        notes = tracks[role].notes
+        assert _per_bar(notes, CHORUS_BARS) >= ratio * _per_bar(notes, VERSE_BARS), (genre, role)
 
 
 # 3 — neo-soul keys sustain with extended voicings whatever the drums are

@@ -17,9 +17,12 @@ Hit = tuple[float, float, int, tuple[int, ...]]
 Comp = Callable[[PartContext, Bar, tuple[int, ...], random.Random], list[Hit]]
 
 # (step, length) rhythm cells; a style picks one per bar, denser as energy rises.
-STAB_CELLS = (((0, 3), (6, 2), (10, 3)), ((0, 2), (3, 2), (8, 3), (14, 2)), ((0, 4), (7, 2), (10, 2)))
+# Stabs and house chops are ordered sparse → busy: a bar picks from the pair its energy reaches.
+STAB_CELLS = (((0, 3), (10, 3)), ((0, 4), (7, 2), (10, 2)), ((0, 3), (6, 2), (10, 3)),
+              ((0, 2), (3, 2), (8, 3), (14, 2)), ((0, 2), (3, 2), (6, 2), (10, 2), (14, 2)))
 JAZZ_CELLS = (((0, 5), (6, 2)), ((2, 2), (8, 4)), ((6, 2), (14, 2)), ((0, 2), (10, 3)), ((4, 2), (12, 3)), ((6, 3),))
-HOUSE_CELLS = (((2, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (5, 1), (10, 1), (13, 1)), ((0, 1), (3, 1), (6, 1), (10, 1), (14, 1)))
+HOUSE_CELLS = (((2, 1), (10, 1)), ((2, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (5, 1), (10, 1), (13, 1)),
+               ((0, 1), (3, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (3, 1), (6, 1), (10, 1), (11, 1), (14, 1)))
 GOSPEL_CELLS = (((0, 3), (3, 2), (6, 2), (8, 3), (11, 2), (14, 2)), ((0, 6), (6, 2), (8, 4), (12, 4)))
 # Strum patterns by energy: half notes when calm, a verse's down-up eighths, a chorus's busy sixteenths.
 STRUMS = (
@@ -32,8 +35,10 @@ KEYS_PROGRAMS = frozenset(range(0, 8))  # pianos and electric pianos use the sus
 
 
 def _scaled(cells: tuple[tuple[tuple[int, int], ...], ...], bar: Bar, rng: random.Random) -> tuple[tuple[int, int], ...]:
-    hi = 1 + round(bar.energy * (len(cells) - 1))
-    return cells[rng.randrange(hi)]
+    """A cell for the bar's energy from cells ordered sparse → busy: the one its energy
+    reaches or the one below (a verse comps lightly, a chorus busily)."""
+    level = min(len(cells) - 1, int(bar.energy * len(cells)))
+    return cells[max(0, level - rng.randrange(2))]
 
 
 def _stabs(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
@@ -75,12 +80,15 @@ def _jazz(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Rand
 
 
 def _skank(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """The skank on 2 and 4; when the song is up the one-drop doubles it (the 'skank-a'
+    on the 16th after) and dancehall chops every off-beat eighth."""
     top = voicing[-3:]
-    every = 4 if ctx.traits.drum_family == "one_drop" else 8 if bar.energy < 0.5 else 4
-    first = 4 if every == 8 else 2
+    up = bar.energy >= 0.7
     if ctx.traits.drum_family == "one_drop":
-        first, every = 4, 8
-    return [(s, 1.2, 88, top) for s in range(first, ctx.steps, every)]
+        steps: tuple[int, ...] = (4, 6, 12, 14) if up else (4, 12)
+    else:
+        steps = (2, 6, 10, 14) if up else (4, 12, 14) if bar.energy >= 0.4 else (4, 12)
+    return [(s, 1.2, 88, top) for s in steps if s < ctx.steps]
 
 
 def _arp(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
@@ -106,16 +114,18 @@ def _strum(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
 
 def _gospel(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     big = voicing + ((voicing[-1] + 12,) if voicing[-1] + 12 <= 88 else ())
-    if bar.energy < 0.5:
+    if bar.energy < 0.4:
         return [(0, ctx.steps - 0.5, 80, big)]
-    return [(s, ln, 96 if s % 8 == 0 else 84, big) for s, ln in rng.choice(GOSPEL_CELLS)]
+    cell = GOSPEL_CELLS[0] if bar.energy >= 0.7 else GOSPEL_CELLS[1]  # the shout when the church is up
+    return [(s, ln, 96 if s % 8 == 0 else 84, big) for s, ln in cell]
 
 
 def _ballad(ctx: PartContext, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     root = voicing[0] - 12 if voicing[0] - 12 >= 36 else voicing[0]
     left = [(0.0, 8.0, 84, (root, root + 7)), (8.0, 8.0, 76, (root + 12,))]
-    right = [(float(s), 2.0, 72 + (8 if s % 8 == 0 else 0), (voicing[(s // 2) % len(voicing)],))
-             for s in range(0, ctx.steps, 2)]
+    every = 2 if bar.energy >= 0.7 else 4  # quarter-note arpeggios in a verse, eighths in a chorus
+    right = [(float(s), float(every), 72 + (8 if s % 8 == 0 else 0), (voicing[(s // 2) % len(voicing)],))
+             for s in range(0, ctx.steps, every)]
     return left + right
 
 
