@@ -69,7 +69,7 @@ def time_lcm(*values: Time | None) -> Time | None:
 class Pattern:
     """A query from a time span to haps. Build with the constructors, never by hand."""
 
-    __slots__ = ("_pure", "_pure_loc", "const", "query", "steps", "steps_source", "weight")
+    __slots__ = ("_pure", "_pure_loc", "const", "query", "sampler", "steps", "steps_source", "weight")
 
     def __init__(self, query: Query, steps: Any = None) -> None:
         self.query = query
@@ -81,6 +81,8 @@ class Pattern:
         # (value, context) when every query answers exactly what pure(value) would
         # (one hap per cycle) with that context: lets operators skip a layer
         self.const: tuple[Any, tuple[tuple[int, int], ...]] | None = None
+        # f(t, controls) when this is a plain signal (one hap, no whole, value f(span.begin))
+        self.sampler: Callable[[Time, Controls], Any] | None = None
 
     # ------------------------------------------------------------------ querying
 
@@ -124,7 +126,7 @@ class Pattern:
         result = Pattern(self.query)
         result.steps, result._pure, result._pure_loc = self.steps, self._pure, self._pure_loc
         result.weight, result.steps_source = self.weight, self.steps_source
-        result.const = self.const
+        result.const, result.sampler = self.const, self.sampler
         return result
 
     def set_steps(self, steps: Any) -> Pattern:
@@ -163,6 +165,9 @@ class Pattern:
             return [Hap(h.whole, h.part, func(h.value), h.context) for h in query(span, ctl)]
 
         result = Pattern(q, self.steps)
+        sampler = self.sampler
+        if sampler is not None:
+            result.sampler = lambda t, ctl: func(sampler(t, ctl))
         if self.const is not None:
             value, context = self.const
             try:
@@ -314,7 +319,11 @@ class Pattern:
                 )
             return out
 
-        return Pattern(q, self.steps)
+        result = Pattern(q, self.steps)
+        sampler = self.sampler
+        if sampler is not None:
+            result.sampler = lambda t, ctl: sampler(t + o, ctl)
+        return result
 
     def _late(self, offset: Any) -> Pattern:
         return self._early(-to_time(offset))

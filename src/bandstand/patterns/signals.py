@@ -75,7 +75,9 @@ def rands_at(t: Any, n: int = 1, seed: Any = None) -> Any:
 
 def signal(func: Callable[[Any, dict[str, Any]], Any]) -> Pattern:
     """A continuous pattern whose value is `func(begin, controls)` for each query."""
-    return Pattern(lambda span, ctl: [Hap(None, span, func(span.begin, ctl))])
+    result = Pattern(lambda span, ctl: [Hap(None, span, func(span.begin, ctl))])
+    result.sampler = func
+    return result
 
 
 def _seed(ctl: dict[str, Any]) -> Any:
@@ -277,7 +279,25 @@ def wchoose_cycles(*pairs: Any) -> Pattern:
 
 
 def degrade_by_with(with_pat: Pattern, x: Any, pat: Pattern) -> Pattern:
-    return pat.fmap(lambda a: lambda _: a).app_left(with_pat.filter_values(lambda v: v > x))
+    """Keep the events of `pat` where `with_pat`, sampled at their start, is above `x`."""
+    sampler = with_pat.sampler
+    if sampler is None:
+        return pat.fmap(lambda a: lambda _: a).app_left(with_pat.filter_values(lambda v: v > x))
+    query = pat.query
+
+    # the same as the line above for a plain signal, without building its haps
+    def q(span: TimeSpan, ctl: dict[str, Any]) -> list[Hap]:
+        out = []
+        for h in query(span, ctl):
+            w = h.whole
+            target = h.part if w is None else w
+            if sampler(target.begin, ctl) > x:
+                part = h.part.intersection(target)
+                if part is not None:
+                    out.append(Hap(w, part, h.value, h.context))
+        return out
+
+    return Pattern(q, pat.steps)
 
 
 def degrade_by(x: Any, pat: Pattern) -> Pattern:

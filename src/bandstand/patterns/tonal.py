@@ -9,6 +9,7 @@ nearest scale note (ties go up). Scale names come from `bandstand.theory`
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -28,7 +29,8 @@ _STEP = re.compile(r"^(-?\d+)([#bsf]*)$")
 _INTERVAL = re.compile(r"^(\d+)([PMmAd]+)$")
 
 
-def _parse_scale(name: str) -> tuple[str, int, int | None, list[tuple[int, int]]]:
+@functools.lru_cache(maxsize=512)
+def _parse_scale(name: str) -> tuple[str, int, int | None, tuple[tuple[int, int], ...]]:
     """(tonic letter, tonic accidental, tonic octave or None, [(letter steps, semitones)])."""
     from bandstand.theory import SCALES, scale_type
     from bandstand.theory import parse_interval as theory_interval
@@ -60,7 +62,7 @@ def _parse_scale(name: str) -> tuple[str, int, int | None, list[tuple[int, int]]
         im = _INTERVAL.match(iv)
         assert im is not None
         steps.append((int(im.group(1)) - 1, theory_interval(iv).semitones))
-    return letter.upper(), accidental, None if octave is None else int(octave), steps
+    return letter.upper(), accidental, None if octave is None else int(octave), tuple(steps)
 
 
 def _spell(letter: str, accidental: int, octave: int, letter_steps: int, semitones: int) -> str:
