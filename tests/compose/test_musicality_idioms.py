@@ -151,6 +151,7 @@ def _is_two_five(a, b) -> bool:
 
 @pytest.mark.parametrize("key, mode", [("Bb", "major"), ("C", "minor"), ("F", "major"), ("Eb", "major")])
 def test_jazz_progressions_are_two_five_ones_with_sevenths(key, mode):
+    thirteens = 0
     for seed in range(12):
         plan = build_harmony(make_intent("jazz", key=key, mode=mode, harmonic=0.6), seed)
         chords = plan.chords
@@ -158,6 +159,8 @@ def test_jazz_progressions_are_two_five_ones_with_sevenths(key, mode):
         loop = [*chords, chords[0]]
         assert any(_is_two_five(a, b) for a, b in pairwise(loop)), plan.summary
         assert not any(c.colour == "polytonal" for c in chords), plan.summary
+        thirteens += any("13" in c.symbol for c in chords)
+    assert thirteens >= 4, "resolving dominants sing their 13th"
 
 
 def test_jazz_tritone_subs_only_at_a_high_dial():

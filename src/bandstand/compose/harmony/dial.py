@@ -151,6 +151,9 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
         out[i] = Slot(degree, semis, quality, "borrowed")
     if dial >= 0.5 and n >= 3:
         out = [replace(s, quality=RICHER.get(s.quality, s.quality)) if s.colour == "diatonic" else s for s in out]
+        if protected:  # a jazz dominant that resolves down a fifth sings its 13th
+            out = [replace(s, quality="13") if j in protected and s.quality in ("7", "9")
+                   and (out[(j + 1) % n].semis - s.semis) % 12 == 5 else s for j, s in enumerate(out)]
         candidates = [j for j in _colourable(out, protected) if out[j].colour == "diatonic"]
         if candidates:
             j = rng.choice(candidates)
