@@ -91,13 +91,25 @@ def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, 
 
     import uvicorn
 
+    from bandstand.errors import InvalidInput
     from bandstand.server import create_app
 
-    app_ = create_app(band, backend=factory, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if not host.strip():
+        raise InvalidInput("--host is empty; use 127.0.0.1 (this machine) or 0.0.0.0 (every interface)")
+    ipv6 = ":" in host
+    sock = socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    url = f"http://{host}:{sock.getsockname()[1]}/"
+    try:  # before the app is built: a busy port or a wrong --host is the user's to fix
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or str(exc)
+        raise InvalidInput(
+            f"cannot listen on {host}:{port}: {reason}; choose another --port (0 picks a free one) "
+            "or a --host address of this machine"
+        ) from exc
+    app_ = create_app(band, backend=factory, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
+    url = f"http://{f'[{host}]' if ipv6 else host}:{sock.getsockname()[1]}/"
     typer.echo(f"bandstand jam: {url}  (Ctrl-C to stop)", err=False)
     if not no_browser:
         webbrowser.open(url)

@@ -1,0 +1,31 @@
+"""`bandstand jam` (the server): a busy port or a wrong --host is one line and exit 2."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from bandstand.cli import run
+
+
+def _one_line(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> None:
+    assert run(argv) == 2
+    captured = capsys.readouterr()
+    line = captured.err.strip()
+    assert "\n" not in line and line.startswith("bandstand: error: ") and "internal error" not in line
+    for word in words:
+        assert word in line
+
+
+def test_a_busy_port_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        _one_line(capsys, ["jam", "--no-browser", "--port", str(port)], f"cannot listen on 127.0.0.1:{port}", "--port")
+
+
+@pytest.mark.parametrize(("host", "word"), [("", "--host is empty"), ("nosuchhost.invalid", "cannot listen on nosuchhost.invalid")])
+def test_a_wrong_host_is_a_user_error(capsys: pytest.CaptureFixture[str], host: str, word: str) -> None:
+    _one_line(capsys, ["jam", "--no-browser", "--host", host], word)
