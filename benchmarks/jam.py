@@ -11,6 +11,12 @@ engine's own overhead around LLM members. The seed's LLM band is the
 reference peer for start: 5.3 s, 7.0 s, 6.7 s. Prints JSON with p50/p95 and
 the budgets (start ≤ 50 ms, directive ≤ 20 ms p95, LLM overhead ≤ 5 ms).
 
+Validation is most of a cold directive, so it is measured alone too: the CPU time
+of `validate_pattern` on every (pattern, scale) the band played in the cold jams,
+its cache cleared before each, next to its peer in the same run, the pattern
+engine's own floor for the same code (evaluate it, query its four cycles), which
+any validator pays. The machine is shared: compare CPU times, not wall times.
+
     python benchmarks/jam.py [--runs 40] [--latency-ms 200]
 """
 
@@ -43,7 +49,14 @@ DIRECTIVES = [
     "key of C minor, energy 5",
     "@drums half time",
 ]
-LLM_DIRECTIVES = ["more energy", "simpler", "calm down", "busier", "@BEAT double time", "@BEAT half time"]
+LLM_DIRECTIVES = [
+    "more energy",
+    "simpler",
+    "calm down",
+    "busier",
+    "@BEAT double time",
+    "@BEAT half time",
+]
 SEED_LLM_BAND_START_S = [5.3, 7.0, 6.7]
 FIXED = {
     "drums": 's("bd ~ sd ~, hh*8")',
@@ -70,7 +83,9 @@ class FakeLLM:
 class _Conversation:
     def __init__(self, latency: float, pattern: str) -> None:
         self.latency = latency
-        self.text = json.dumps({"pattern": pattern, "thoughts": "ok", "reaction": "ok", "comply_with_boss": True})
+        self.text = json.dumps(
+            {"pattern": pattern, "thoughts": "ok", "reaction": "ok", "comply_with_boss": True}
+        )
 
     async def turn(self, request: TurnRequest, emit: Emit) -> TurnReply:
         await asyncio.sleep(self.latency)
@@ -114,7 +129,12 @@ def _since(t0: Timing, minus: float = 0.0) -> Timing:
     return wall - t0[0] - minus, cpu - t0[1]
 
 
-async def _jam(band: list[Persona], seed: int) -> tuple[Timing, list[Timing]]:
+Played = set[tuple[str, tuple[str, ...]]]  # (pattern, scale) the band played
+
+
+async def _jam(
+    band: list[Persona], seed: int, played: Played | None = None
+) -> tuple[Timing, list[Timing]]:
     engine = JamEngine(band, seed=seed)
     gc.collect()
     t0 = _now()
@@ -126,13 +146,53 @@ async def _jam(band: list[Persona], seed: int) -> tuple[Timing, list[Timing]]:
         await engine.directive(text)
         directives.append(_since(t0))
     await engine.stop()
+    for record in engine.rounds if played is not None else ():
+        scale = tuple(record.context["scale"])
+        played.update(
+            (m["pattern"], scale) for m in record.members.values() if m["pattern"] != "silence"
+        )
     return started, directives
+
+
+def validation(played: Played) -> dict[str, Any]:
+    """CPU time of validate_pattern on each played (pattern, scale), cold, and of the
+    engine's floor for the same code: evaluate it and query its four cycles."""
+    from bandstand.jam._harmony import pitch_class
+    from bandstand.patterns import evaluate, validate_pattern
+    from bandstand.patterns.validate import _analyse
+
+    validate_ms, floor_ms = [], []
+    for code, scale in sorted(played):
+        classes = [pitch_class(n) for n in scale]
+        _analyse.cache_clear()  # cold: as for a pattern the band has never played
+        t0 = time.process_time()
+        validate_pattern(code, scale=classes)
+        validate_ms.append((time.process_time() - t0) * 1000)
+        t0 = time.process_time()
+        pattern = evaluate(code)
+        for cycle in range(4):
+            pattern.query_arc(cycle, cycle + 1)
+        floor_ms.append((time.process_time() - t0) * 1000)
+
+    def cpu(ms: list[float]) -> dict[str, float]:
+        return {
+            "cpu_p50_ms": round(statistics.median(ms), 3),
+            "cpu_p95_ms": round(pct(ms, 0.95), 3),
+        }
+
+    return {
+        "samples": len(validate_ms),
+        "validate_pattern": cpu(validate_ms),
+        "peer": {"name": "the pattern engine's floor: evaluate + query 4 cycles", **cpu(floor_ms)},
+        "engine_share_of_validation": round(sum(floor_ms) / sum(validate_ms), 2),
+    }
 
 
 async def measure(band: list[Persona], runs: int, latency: float) -> dict[str, Any]:
     await _jam(band, 10_000)  # warm up imports and code paths
     # cold: every run has its own seed, so every pattern is new to the pattern engine
-    cold = [await _jam(band, seed) for seed in range(runs)]
+    played: Played = set()
+    cold = [await _jam(band, seed, played) for seed in range(runs)]
     # warm: the same jams again; patterns the band has played before are not re-validated
     warm = [await _jam(band, seed) for seed in range(runs)]
     llm_directives = []
@@ -151,6 +211,7 @@ async def measure(band: list[Persona], runs: int, latency: float) -> dict[str, A
         "warm_start": [s for s, _ in warm],
         "warm_directive": [d for _, ds in warm for d in ds],
         "llm_overhead": llm_directives,
+        "validation": validation(played),
     }
 
 
@@ -168,7 +229,12 @@ def main() -> int:
         start, directive = summary(found[f"{kind}_start"]), summary(found[f"{kind}_directive"])
         return {
             "start": {**start, "budget_ms": 50.0, "within_budget": start["p95_ms"] <= 50.0},
-            "directive": {**directive, "samples": len(found[f"{kind}_directive"]), "budget_p95_ms": 20.0, "within_budget": directive["p95_ms"] <= 20.0},
+            "directive": {
+                **directive,
+                "samples": len(found[f"{kind}_directive"]),
+                "budget_p95_ms": 20.0,
+                "within_budget": directive["p95_ms"] <= 20.0,
+            },
         }
 
     report = {
@@ -179,14 +245,22 @@ def main() -> int:
         "runs": args.runs,
         "algorithmic_cold": block("cold"),
         "algorithmic_warm": block("warm"),
+        "validation": found["validation"],
         "fake_llm": {
             "latency_ms": args.latency_ms,
-            "overhead": {**overhead, "samples": len(found["llm_overhead"]), "budget_ms": 5.0, "within_budget": overhead["p95_ms"] <= 5.0},
+            "overhead": {
+                **overhead,
+                "samples": len(found["llm_overhead"]),
+                "budget_ms": 5.0,
+                "within_budget": overhead["p95_ms"] <= 5.0,
+            },
         },
         "peer": {
             "name": "the seed's LLM band (start)",
             "start_s": SEED_LLM_BAND_START_S,
-            "speedup_vs_peer_median_cold": round(seed_median_ms / summary(found["cold_start"])["p50_ms"], 1),
+            "speedup_vs_peer_median_cold": round(
+                seed_median_ms / summary(found["cold_start"])["p50_ms"], 1
+            ),
         },
     }
     json.dump(report, sys.stdout, indent=2)
