@@ -317,11 +317,14 @@ def undegrade(pat: Pattern) -> Pattern:
 
 
 def sometimes_by(x: Any, func: PatFunc, pat: Pattern) -> Pattern:
-    return (
-        reify(x)
-        .fmap(lambda v: stack(degrade_by(v, pat), reify(func(undegrade_by(1 - v, pat)))))
-        .inner_join()
-    )
+    def both(v: Any) -> Pattern:
+        return stack(degrade_by(v, pat), reify(func(undegrade_by(1 - v, pat))))
+
+    if not isinstance(x, Pattern):
+        # Strudel rebuilds this for every cycle of pure(x); it is the same pattern each time
+        built = both(x)
+        return pure(x).fmap(lambda _v: built).inner_join()
+    return x.fmap(both).inner_join()
 
 
 def _sometimes(amount: float) -> Callable[[PatFunc, Pattern], Pattern]:
