@@ -55,3 +55,26 @@ def test_evenly_spaced_directives_stay_inside_a_short_jam() -> None:
     assert [s.cycle for s in schedule(["a", "b", "c"], cycles=2)] == [1, 1, 1]
     assert [s.cycle for s in schedule(["a"], cycles=1)] == [0]
 
+
+
+def test_an_llm_backend_that_cannot_work_here_fails_before_the_jam(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # it used to play a jam of silent, failing members and exit 0
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BANDSTAND_CLAUDE_BIN", str(tmp_path / "no-such-claude"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    out = tmp_path / "rec"
+    _fails_cleanly(capsys, ["jam", "--headless", "--backend", "claude-code", "--cycles", "1", "--out", str(out)], "--backend claude-code cannot be used here", "agents check")
+    _fails_cleanly(capsys, ["jam", "--headless", "--backend", "openai", "--cycles", "1", "--out", str(out)], "OPENAI_API_KEY")
+    assert not out.exists()
+
+
+def test_a_usable_llm_backend_passes_the_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, claude_bin: Path) -> None:
+    from bandstand.jam.backends import backend_factory
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BANDSTAND_CLAUDE_BIN", str(claude_bin))
+    assert callable(backend_factory("claude-code"))
+    assert callable(backend_factory("openai", base_url="http://127.0.0.1:1/v1"))  # a local server needs no key

@@ -19,10 +19,17 @@ def backend_factory(name: str, *, model: str | None = None, base_url: str | None
     if name == "algorithmic":
         return algorithmic_backend
     from bandstand.agents.config import load_config
-    from bandstand.agents.registry import make_backend
+    from bandstand.agents.registry import check_backends, make_backend
+    from bandstand.errors import ConfigError
 
     overrides = {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None}
-    shared = make_backend(name, load_config(overrides=overrides))
+    config = load_config(overrides=overrides)
+    shared = make_backend(name, config)
+    # a backend that cannot work here (no binary, no key, no client) would only give a
+    # jam of silent members and exit 0; say so before the jam starts
+    status = next((s for s in check_backends(config) if s.name == name), None)
+    if status is not None and not status.usable:
+        raise ConfigError(f"--backend {name} cannot be used here: {status.detail}; see 'bandstand agents check'")
 
     def factory(persona: Persona, seed: int) -> Any:
         return shared
