@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from bandstand.compose import compose
-from bandstand.render import audio, render_wav, synth
+from bandstand.render import audio, find_soundfont, render_wav, synth
+from bandstand.score import Song
 
 PROMPT = "Frank Ocean meets Burial, late-night vibes, 72 BPM"
 SEED = 1
@@ -58,6 +60,20 @@ def timed(fn: Callable[[], Any], runs: int) -> tuple[dict[str, float], Any]:
                "wall_ms_median": round(statistics.median(wall) * 1000, 1),
                "wall_ms_best": round(min(wall) * 1000, 1)}
     return figures, result
+
+
+def group_balance(song: Song) -> dict[str, Any]:
+    """Each group played on its own: its notes and CPU time (the threads wait for the slower one)."""
+    data = find_soundfont().read_bytes()
+    frames = int((song.duration_seconds + synth.TAIL_SECONDS) * 44100)
+    report = []
+    for group in synth.channel_groups(song):
+        out = np.zeros((frames, 2), dtype=np.float32)
+        c0 = time.process_time()
+        synth._play(synth._events(song, group), out, threading.Lock(), 44100, data, "sf2")
+        notes = sum(1 for t, _, pitches in group for n in t.notes if n.pitch in pitches)
+        report.append({"notes": notes, "cpu_ms": round((time.process_time() - c0) * 1000, 1)})
+    return {"groups": report}
 
 
 def cold(args: list[str], runs: int) -> dict[str, float]:
@@ -116,6 +132,7 @@ def main() -> None:
             "synthesize_one_thread": serial,
             "synthesize_threads": {**threaded, "workers": synth.default_workers(), "groups": synth.SYNTH_GROUPS},
             "threads_bit_identical": bool(np.array_equal(dry_serial, dry)),
+            "channel_groups": group_balance(song),
             "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
             "reverb_tail": tail,
             "mix_tail_and_peak": mix,

@@ -1,15 +1,15 @@
 """General MIDI synthesis with TinySoundFont, on worker threads.
 
-The song's channels are split into `SYNTH_GROUPS` groups of about equal work
-(a fixed, greedy split by sounding time and note count; a channel never spans
-two groups, so its controllers, pedal and pitch bend stay on one synthesizer).
-Each group plays its events through its own synthesizer into its own buffer:
-the events become a sorted list of sample positions, and the synthesizer
-renders the audio between consecutive events straight into the buffer.
-TinySoundFont releases the interpreter lock while it renders, so the groups
-run in parallel on threads. The buffers are summed in group order, so the
-result does not depend on the number of threads or their timing: one thread
-or two, the audio is bit-identical run to run."""
+The song's notes are shared out between `SYNTH_GROUPS` synthesizers: each
+channel's pitches are dealt into shares of about equal sounding time, so every
+synthesizer plays part of every instrument (with that channel's program,
+controllers, pedal and bends) and the groups take about equally long whatever
+the instruments cost. Each synthesizer renders the audio between consecutive
+events into a small scratch slice, and each full slice is added into the one
+output buffer. TinySoundFont releases the interpreter lock while it renders,
+so the groups run in parallel on threads. The split depends on the song only
+and two additions onto zero give the same bits in either order, so the audio
+is bit-identical run to run, on one thread or two."""
 
 from __future__ import annotations
 
@@ -63,15 +63,20 @@ def clock(song: Song) -> Callable[[float], float]:
     return to_seconds
 
 
-def _events(song: Song, tracks: Iterable[tuple[Track, int]]) -> list[Event]:
-    """Every event the synthesizer must play for `tracks` (track, channel), sorted."""
+Part = tuple[Track, int, frozenset[int]]  # a track, its channel, and the pitches of it one group plays
+
+
+def _events(song: Song, parts: Iterable[Part]) -> list[Event]:
+    """Every event the synthesizer must play for `parts`, sorted: each part's channel state
+    (program, controllers, bends) and its notes of the part's pitches."""
     seconds = clock(song)
     events: list[Event] = []
-    for track, ch in tracks:
+    for track, ch, pitches in parts:
         events.append((0.0, _PROGRAM, ch, track.program, 0))
         for n in track.notes:
-            events.append((seconds(n.start), _ON, ch, n.pitch, n.velocity))
-            events.append((seconds(n.end), _OFF, ch, n.pitch, 0))
+            if n.pitch in pitches:
+                events.append((seconds(n.start), _ON, ch, n.pitch, n.velocity))
+                events.append((seconds(n.end), _OFF, ch, n.pitch, 0))
         events += [(seconds(c.time), _CONTROL, ch, c.control, c.value) for c in track.controls]
         events += [(seconds(b.time), _BEND, ch, b.value + 8192, 0) for b in track.pitch_bends]
         events += [(seconds(p.time), _PROGRAM, ch, p.program, 0) for p in track.program_changes]
@@ -79,27 +84,47 @@ def _events(song: Song, tracks: Iterable[tuple[Track, int]]) -> list[Event]:
     return events
 
 
-def _work(song: Song, track: Track) -> float:
-    """Estimated synthesis cost of a track: seconds of sounding notes plus a share per note."""
+def pitch_work(song: Song, tracks: Iterable[Track]) -> dict[int, float]:
+    """Estimated synthesis cost of each pitch the tracks play: seconds sounding plus a share per note."""
     seconds = clock(song)
-    return sum(seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS for n in track.notes)
+    work: dict[int, float] = {}
+    for track in tracks:
+        for n in track.notes:
+            work[n.pitch] = work.get(n.pitch, 0.0) + seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS
+    return work
 
 
-def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[tuple[Track, int]]]:
-    """The song's (track, channel) pairs in `groups` groups of about equal work.
+def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[Part]]:
+    """The song's notes in `groups` groups of about equal work, every channel shared out.
 
-    Channels are placed heaviest first (ties by channel number) on the group with
-    the least work so far (ties by group index): the split depends on the song only."""
+    Instruments differ a lot in cost per note (layered presets, filters), so rather than
+    placing whole channels, each channel's pitches are dealt into `groups` shares of about
+    equal sounding time (heaviest pitch first onto the lightest share), and the heaviest
+    share goes to the group with the least work so far. Each group then plays a part of
+    every instrument, with that channel's program, controllers, pedal and bends: TinySoundFont
+    voices do not interact, and all notes of one pitch on one channel stay together, so a
+    note-off finds its own note. Ties break by pitch and group index: the split depends on
+    the song only."""
     by_channel: dict[int, list[Track]] = {}
     for track, ch in zip(song.tracks, assign_channels(song), strict=True):
         by_channel.setdefault(ch, []).append(track)
-    work = {ch: sum(_work(song, t) for t in tracks) for ch, tracks in by_channel.items()}
     load = [0.0] * groups
-    split: list[list[tuple[Track, int]]] = [[] for _ in range(groups)]
-    for ch in sorted(by_channel, key=lambda c: (-work[c], c)):
-        g = min(range(groups), key=lambda i: (load[i], i))
-        load[g] += work[ch]
-        split[g] += [(t, ch) for t in by_channel[ch]]
+    split: list[list[Part]] = [[] for _ in range(groups)]
+    for ch in sorted(by_channel):
+        tracks = by_channel[ch]
+        work = pitch_work(song, tracks)
+        share = [0.0] * groups
+        pitches: list[set[int]] = [set() for _ in range(groups)]
+        for pitch in sorted(work, key=lambda p: (-work[p], p)):
+            i = min(range(groups), key=lambda j: (share[j], j))
+            share[i] += work[pitch]
+            pitches[i].add(pitch)
+        heaviest_first = sorted(range(groups), key=lambda j: (-share[j], j))
+        lightest_first = sorted(range(groups), key=lambda g: (load[g], g))
+        for i, g in zip(heaviest_first, lightest_first, strict=True):
+            if pitches[i] or (not work and i == heaviest_first[0]):  # a channel without notes plays once
+                load[g] += share[i]
+                split[g] += [(t, ch, frozenset(pitches[i])) for t in tracks]
     return [g for g in split if g]
 
 
