@@ -204,6 +204,13 @@ def test_afrobeats_drums_are_clear_and_light():
     assert q.axes["vibe"] >= 0.7, q.metrics
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_afrobeats_is_heard_in_its_key_and_groove(seed):
+    intent, harmony, plan, parts = _prompt_song("afrobeats party", seed)
+    q = evaluate_quality(assemble([p.track for p in parts.values()], intent, harmony, plan), intent, harmony, plan)
+    assert q.axes["vibe"] >= 0.75, (harmony.summary, q.metrics)
+
+
 # 6 — trap 808s hold and glide
 
 @pytest.mark.parametrize("prompt", ["dark trap with 808s", "trap beat"])

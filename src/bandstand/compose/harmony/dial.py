@@ -145,7 +145,11 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
     if dial >= 0.25 and n >= 3 and _colourable(out, protected):
         i = rng.choice(_colourable(out, protected))
         pool = BORROW_TRAP if family == "trap" and not major else BORROW_MAJOR if major else BORROW_MINOR
-        degree, semis, quality = rng.choice(pool)
+        nxt = out[(i + 1) % n].semis
+        # a borrowed dominant must not cadence into a chord other than the tonic: that
+        # V–I would move the key there (F minor: Eb → Bb7 → Eb is heard in Eb major)
+        fits = [o for o in pool if nxt == 0 or not (is_dominant(o[2]) and (nxt - o[1]) % 12 == 5)]
+        degree, semis, quality = rng.choice(fits or pool)
         if family == "trap":  # keep trap's dark triads
             quality = "m" if is_minorish(quality) else ""
         out[i] = Slot(degree, semis, quality, "borrowed")
