@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -29,3 +30,8 @@ def test_a_busy_port_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(("host", "word"), [("", "--host is empty"), ("nosuchhost.invalid", "cannot listen on nosuchhost.invalid")])
 def test_a_wrong_host_is_a_user_error(capsys: pytest.CaptureFixture[str], host: str, word: str) -> None:
     _one_line(capsys, ["jam", "--no-browser", "--host", host], word)
+
+
+def test_the_summary_line_counts_in_english(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["jam", "--headless", "--members", "beat", "--cycles", "1", "--no-wav", "--out", str(tmp_path / "r")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"recorded 1 cycle, 1 round → {tmp_path / 'r'}"

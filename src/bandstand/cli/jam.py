@@ -80,7 +80,10 @@ def jam(
         if as_json:
             typer.echo(json.dumps({"type": "summary", **summary}, ensure_ascii=False))
         else:
-            typer.echo(f"recorded {summary['cycles']} cycles, {summary['rounds']} rounds → {out}")
+            cycles_, rounds = summary["cycles"], summary["rounds"]
+            typer.echo(
+                f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
+            )
         return
     _serve(band, factory, seed, turn_timeout, host, port, no_browser)
 
