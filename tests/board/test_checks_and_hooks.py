@@ -104,3 +104,9 @@ def test_stop_hook_cap_forces_the_stop(board: Board) -> None:
     for _ in range(CAPS["musician"]):
         assert stop({"session_id": "m-1"}, board)["decision"] == "block"
     assert "decision" not in stop({"session_id": "m-1"}, board)
+
+
+@pytest.mark.parametrize("payload", [{}, {"session_id": ""}, {"session_id": "  "}, {"session_id": None}])
+def test_session_start_without_a_session_id_injects_nothing(payload: dict[str, object]) -> None:
+    # it used to inject 'CLAUDE_SESSION_ID=' (empty)
+    assert session_start(payload) == {}

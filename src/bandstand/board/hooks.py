@@ -33,7 +33,11 @@ NEXT_STEP = {
 
 
 def session_start(payload: dict[str, Any]) -> dict[str, Any]:
-    session_id = str(payload.get("session_id") or "")
+    session_id = str(payload.get("session_id") or "").strip()
+    if not session_id:
+        # nothing to inject: an empty CLAUDE_SESSION_ID= would make every later
+        # board command act as nobody instead of saying "--session is missing"
+        return {}
     return {
         "hookSpecificOutput": {
             "hookEventName": "SessionStart",
