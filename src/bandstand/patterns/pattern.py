@@ -548,6 +548,8 @@ class Pattern:
         width = e - b  # 1 / factor
         query = self.query
         floor = math.floor
+        if self.const is not None:
+            return self._compress_const(b, e)
 
         def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
             qb, qe = span.begin - b, span.end - b
@@ -589,6 +591,31 @@ class Pattern:
                     )
                     out.append(Hap(whole, TimeSpan(nb + b, ne + b), h.value, h.context))
             return out
+
+        return Pattern(q)
+
+    def _compress_const(self, b: Time, e: Time) -> Pattern:
+        """`_compress` of a constant: the slot [c + b, c + e) of each cycle c, worked out directly."""
+        assert self.const is not None
+        value, context = self.const
+        width = e - b
+        floor = math.floor
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            qb, qe = span.begin - b, span.end - b
+            out: list[Hap] = []
+            if qe < qb:
+                return out
+            while True:
+                cycle = floor(qb)
+                nxt = cycle + 1
+                se = qe if qe <= nxt or qb == qe else mpq(nxt)
+                if qb - cycle < width:
+                    end = se if se - cycle < width else cycle + width
+                    out.append(Hap(TimeSpan(cycle + b, cycle + e), TimeSpan(qb + b, end + b), value, context))
+                if se == qe:
+                    return out
+                qb = se
 
         return Pattern(q)
 
