@@ -156,3 +156,10 @@ def test_signature_counts_the_accidentals_of_the_key(tonic: str, mode: str) -> N
     flats = sum(n.count("b") for n in key.scale.notes)
     assert key.signature == sharps - flats
     assert not (sharps and flats)
+
+
+def test_a_key_with_an_unknown_mode_lists_the_key_modes_not_every_scale() -> None:
+    # it used to say "unknown scale 'nosuch' (known: …41 scales…)", most of which a key cannot have
+    with pytest.raises(TheoryError, match=r"^a key's mode must be one of major, dorian, .*not 'nosuch' in 'C nosuch'$") as info:
+        parse_key("C nosuch")
+    assert info.value.position == 2

@@ -103,7 +103,10 @@ def _spelled(notes: tuple[str, ...]) -> tuple[NoteName, ...]:
 
 def key_from(tonic: NoteName, mode: str) -> Key:
     """The key of `mode` (a name or alias of one of `KEY_MODES`) on a spelled tonic."""
-    canonical = scale_type(mode)
+    try:
+        canonical = scale_type(mode)
+    except TheoryError:  # not a scale at all: the key's own list is the useful one, not all 41 scales
+        canonical = ""
     if canonical not in KEY_MODES:
         raise TheoryError(
             f"a key's mode must be one of {', '.join(KEY_MODES)}, not {mode!r}", text=mode, position=0
