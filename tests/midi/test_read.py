@@ -118,6 +118,8 @@ GOOD = song_to_midi_bytes(demo_song())
         (GOOD[:200], "truncated|middle of an event"),
         (GOOD[:14], "promises"),
         (b"MThd" + (6).to_bytes(4, "big") + bytes([0, 1, 0, 0, 0xE7, 0x28]), "SMPTE"),
+        # 0 ticks per beat is damage, not SMPTE (it used to be reported as SMPTE)
+        (b"MThd" + (6).to_bytes(4, "big") + bytes([0, 1, 0, 0, 0, 0]), "0 ticks per beat"),
         (b"MThd" + (6).to_bytes(4, "big") + bytes([0, 7, 0, 0, 1, 0xE0]), "format 7"),
         (b"MThd" + (6).to_bytes(4, "big") + bytes([0, 0, 0, 1, 1, 0xE0]) + b"MTrk\x00\x00\x00\x02\x00\x40",
          "running status"),

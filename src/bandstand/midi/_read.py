@@ -169,8 +169,10 @@ def _chunks(data: bytes, source: str) -> tuple[int, int, list[_Chunk]]:
     length, fmt, ntracks, division = struct.unpack(">IHHH", data[4:14])
     if length < 6 or fmt > 2:
         raise _fail(source, f"unsupported header (format {fmt})")
-    if division & 0x8000 or division == 0:
+    if division & 0x8000:
         raise _fail(source, "SMPTE time division is not supported; save it with ticks per beat")
+    if division == 0:
+        raise _fail(source, "its header says 0 ticks per beat, so no event has a time; the file is damaged")
     pos, chunks = 8 + length, list[_Chunk]()
     while pos + 8 <= len(data) and len(chunks) < ntracks:
         kind, size = data[pos : pos + 4], struct.unpack(">I", data[pos + 4 : pos + 8])[0]
