@@ -256,6 +256,9 @@ def test_the_seed_varies_who_enters_first_but_not_the_form():
     shape = [(s.name, s.kind, s.bars, s.energy, s.chord_indices) for s in plans[0].sections]
     assert all([(s.name, s.kind, s.bars, s.energy, s.chord_indices) for s in p.sections] == shape for p in plans)
     assert len({tuple(tuple(s.roles) for s in p.sections) for p in plans}) >= 2
+    afro = [build_arrangement(make_intent("afrobeat"), [1, 1, 1, 1], list(CORE_ROLES), seed) for seed in range(8)]
+    for kind in ("intro", "break", "outro"):  # each free choice is really taken by the seed
+        assert len({tuple(s.roles) for p in afro for s in p.sections if s.kind == kind}) >= 2, kind
     again = build_arrangement(intent, [1, 1, 1, 1], list(CORE_ROLES), 5)
     assert again == plans[5]
 

@@ -232,6 +232,14 @@ def _drop_at(slots: list[Slot], bar: int) -> list[Slot]:
     return fitted + slots[first:]
 
 
+def _pick(candidates: list[str], k: int, rng: random.Random) -> list[str]:
+    """`k` of `candidates` chosen by the seed, in their given order."""
+    if len(candidates) <= k:
+        return candidates
+    chosen = set(rng.sample(candidates, k))
+    return [r for r in candidates if r in chosen]
+
+
 def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int, rng: random.Random) -> list[str]:
     rule = slot.activation or slot.kind
     if rule in _FULL:
@@ -243,11 +251,10 @@ def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int, rn
         if electronic and bars >= 8 and "drums" in roles and "drums" not in chosen:
             chosen.append("drums")
         return chosen
-    if rule == "break":
-        return [r for r in ("pad", "chords", "lead") if r in roles][:2] or list(roles[:1])
-    if rule == "outro":
-        keep = [r for r in ("chords", "pad", "drums") if r in roles][:2]
-        return keep or list(roles[:1])
+    if rule == "break":  # which two voices carry the break is free
+        return _pick([r for r in ("pad", "chords", "lead") if r in roles], 2, rng) or list(roles[:1])
+    if rule == "outro":  # and which two play the song out
+        return _pick([r for r in ("chords", "pad", "drums") if r in roles], 2, rng) or list(roles[:1])
     if rule == "outro_tail":
         return [r for r in ("pad", "chords") if r in roles][:1] or list(roles[:1])
     if rule == "outro_thin":
@@ -327,7 +334,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
     """The arrangement plan for `intent` with a progression of `chord_bars` and these `roles`.
 
     The form, lengths, energies and chords are fixed by the inputs; `seed` varies what
-    is musically free (which voice opens the song).
+    is musically free (which voice opens the song, which carry a break, which play it out).
     """
     rng = random.Random(seed)
     genre = primary_genre(intent)
