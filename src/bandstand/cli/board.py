@@ -419,15 +419,18 @@ def assess_resumption(task_id: str) -> None:
 
 @app.command()
 def wait(task_id: str, kind: str = typer.Option("pause", help="pause (needs_review/error) or background (working)."),
-         since: int = typer.Option(0, help="(background) last processed message id."),
-         poll: float = typer.Option(5.0, help="Poll interval, seconds."),
-         timeout: float = typer.Option(900.0, help="(pause) seconds before checking the conductor's heartbeat."),
+         since: int = typer.Option(0, min=0, help="(background) last processed message id."),
+         poll: float = typer.Option(5.0, min=0.05, help="Poll interval, seconds."),
+         timeout: float = typer.Option(900.0, min=0.0, help="(pause) seconds before checking the conductor's heartbeat."),
          session: str = SessionOpt) -> None:
     """Run a watcher until it reports: a conductor message, a state change, or a timeout (exit 3)."""
     import asyncio
 
     from bandstand.board.watchers import WatchTimings, background_watcher, pause_watcher
+    from bandstand.errors import BoardUsageError
 
+    if kind not in ("pause", "background"):  # anything else used to run the pause watcher
+        raise BoardUsageError(f"--kind is pause or background, not {kind!r}")
     sid = _session(session)
     timings = WatchTimings(poll_interval=poll, pause_timeout=timeout)
 
