@@ -176,3 +176,16 @@ def test_a_bad_environment_variable_is_named(tmp_path, monkeypatch) -> None:
     # a flag that overrides the variable is what is blamed
     with pytest.raises(ConfigError, match=r"^configuration: agents\.backend"):
         load_config(env={"BANDSTAND_BACKEND": "openai"}, overrides={"backend": "nope"})
+
+
+def test_a_failed_probe_marks_the_backend_unusable(tmp_path, monkeypatch, capsys) -> None:
+    # it used to print "ok  openai … [probe: failed: …]"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")  # nothing listens on port 1
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("BANDSTAND_CLAUDE_BIN", str(tmp_path / "no-claude"))
+    assert run(["agents", "check", "--probe"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    openai = next(line for line in lines if " openai " in line)
+    assert openai.startswith("no  openai") and "[probe: failed:" in openai
+    assert lines[0].startswith("ok  algorithmic") and "[probe: answered" in lines[0]

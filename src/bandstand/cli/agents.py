@@ -57,6 +57,8 @@ def check(
         for row in rows:
             if row["backend"] in results:
                 row["probe"] = results[row["backend"]]
+                # a backend whose probe turn failed does not work here, whatever its settings say
+                row["usable"] = not row["probe"].startswith("failed")
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
