@@ -180,6 +180,7 @@ def test_static_density_knows_only_what_it_can_bound() -> None:
     assert _bound('s("bd*16")') is not None and _bound('s("bd*16")') >= 16  # type: ignore[operator]
     assert _bound('s("bd").fast(1000)') >= 1000  # type: ignore[operator]
     assert _bound('s("bd").slow(0.001)') >= 1000  # type: ignore[operator]
+    assert _bound('s("bd").sometimes(fast(2))') >= 2  # type: ignore[operator]
     for code in [
         's("bd").fast("1 200000")',  # a patterned factor
         's("bd").fast(10 * 10)',  # a computed factor
@@ -187,6 +188,7 @@ def test_static_density_knows_only_what_it_can_bound() -> None:
         's("bd*<2 3>")',
         's("bd(<3 5>,8)")',
         's("bd").chunk(4, x => x.fast(2))',  # a function outside the table
+        's("bd").jux(ply)',  # a multiplying function passed as a value
     ]:
         assert _bound(code) is None, code
 

@@ -186,7 +186,12 @@ def _static_density(nodes: list[ast.Node], registry: Any) -> float | None:
     every string's bound, times every multiplying function's factor; None when some
     function, argument or notation is not one this bound knows."""
     total, factor = 0.0, 1.0
+    callees = {id(n.callee) for n in nodes if isinstance(n, ast.Call)}
     for node in nodes:
+        if isinstance(node, ast.Name | ast.Member) and id(node) not in callees:
+            entry = registry.get(node.name)  # a function passed as a value: its factor is unknown
+            if entry is not None and node.name not in _NEUTRAL and entry.kind != "control":
+                return None
         if isinstance(node, ast.Str):
             found = _mini_density(node.value) if node.mini else 1.0
             if found is None:
