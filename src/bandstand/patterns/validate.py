@@ -4,8 +4,12 @@
 (never raising for a bad pattern), lists the functions and sounds it uses and
 the unknown ones, counts events per cycle, measures how many pitched notes lie
 in the given scale, and collects warnings (too dense, silent, out of range,
-…). Querying is guarded: the event count is probed on growing spans first, so
-`s("bd").fast(100000)` is reported as too dense instead of hanging.
+…). Querying is guarded: code whose density a static bound read from the code
+keeps under the event budget is queried once per cycle; any other code is
+probed on growing spans first, so `s("bd").fast(100000)` is reported as too
+dense instead of hanging. `check_pattern` also returns the evaluated pattern
+and its events, and the work that does not depend on the scale is cached per
+code, for callers that validate and then play (the jam).
 """
 
 from __future__ import annotations
