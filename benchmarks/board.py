@@ -22,8 +22,9 @@ from typing import Any
 from bandstand.board import Board
 
 
-def _claimer(url: str, session: str, start: Any, out: Any) -> None:
+def _claimer(url: str, session: str, ready: Any, start: Any, out: Any) -> None:
     board = Board.open(url, migrate=False)
+    ready.put(session)
     start.wait()
     claimed = []
     while (result := board.claim_next(session)) is not None:
@@ -32,8 +33,9 @@ def _claimer(url: str, session: str, start: Any, out: Any) -> None:
     board.close()
 
 
-def _poster(url: str, session: str, count: int, start: Any, out: Any) -> None:
+def _poster(url: str, session: str, count: int, ready: Any, start: Any, out: Any) -> None:
     board = Board.open(url, migrate=False)
+    ready.put(session)
     start.wait()
     for i in range(count):
         board.post("task-001", "status", f"{session} {i}", from_session=session)
@@ -43,11 +45,12 @@ def _poster(url: str, session: str, count: int, start: Any, out: Any) -> None:
 
 def _run(target: Any, args_for: Any, procs: int) -> tuple[float, list[Any]]:
     ctx = mp.get_context("spawn")
-    start, out = ctx.Event(), ctx.Queue()
-    workers = [ctx.Process(target=target, args=(*args_for(n), start, out)) for n in range(procs)]
+    ready, start, out = ctx.Queue(), ctx.Event(), ctx.Queue()
+    workers = [ctx.Process(target=target, args=(*args_for(n), ready, start, out)) for n in range(procs)]
     for w in workers:
         w.start()
-    time.sleep(0.5)  # let every worker connect before the gun
+    for _ in workers:  # every worker has imported, connected and is waiting for the gun
+        ready.get(timeout=600)
     t0 = time.perf_counter()
     start.set()
     results = [out.get(timeout=600) for _ in workers]

@@ -123,6 +123,9 @@ class SqliteStore:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
+            # Memory-mapped reads: after another process commits, this connection
+            # re-reads changed pages from the map instead of copying them in.
+            self._conn.execute("PRAGMA mmap_size = 268435456")
         except sqlite3.DatabaseError as exc:
             self._conn.close()
             raise BoardUsageError(
