@@ -154,3 +154,27 @@ def test_a_failing_llm_member_shows_its_fallback_in_the_browser() -> None:
                 expect(page.locator("#start")).to_be_enabled(timeout=20_000)
             finally:
                 browser.close()
+
+
+@pytest.mark.parametrize("width", [420, 700])
+def test_the_page_fits_a_narrow_window(width: int) -> None:
+    # at 420 px the two fixed-minimum columns overflowed: the chat and half the band were off-screen
+    from playwright.sync_api import expect, sync_playwright
+
+    executable = chromium()
+    expect.set_options(timeout=20_000)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with jam_server() as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(url)
+            expect(page.locator(".card")).to_have_count(4)
+            page.screenshot(path=str(ARTIFACTS / f"narrow-{width}.png"), full_page=True)
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0
+            for selector in ("#start", "#autopilot", ".chat-panel", '.card[data-member="GROOVE"]'):
+                box = page.locator(selector).bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, selector
+        finally:
+            browser.close()
