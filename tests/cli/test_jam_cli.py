@@ -35,3 +35,23 @@ def test_a_wrong_host_is_a_user_error(capsys: pytest.CaptureFixture[str], host: 
 def test_the_summary_line_counts_in_english(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["jam", "--headless", "--members", "beat", "--cycles", "1", "--no-wav", "--out", str(tmp_path / "r")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"recorded 1 cycle, 1 round → {tmp_path / 'r'}"
+
+
+KEYS = """---
+name: KEYS
+emoji: 🎹
+role: melody
+---
+You are KEYS.
+"""
+
+
+def test_a_persona_left_out_of_members_is_an_error_not_silence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    persona = tmp_path / "keys.md"
+    persona.write_text(KEYS)
+    out = tmp_path / "r"
+    _one_line(capsys, ["jam", "--headless", "--members", "beat", "--persona", str(persona), "--cycles", "1", "--no-wav", "--out", str(out)],
+              "plays KEYS, who is not in --members beat", "--members beat,keys")
+    assert not out.exists()
+    assert run(["jam", "--headless", "--members", "beat,keys", "--persona", str(persona), "--cycles", "1", "--no-wav", "--out", str(out)]) == 0
+    assert "KEYS" in capsys.readouterr().out

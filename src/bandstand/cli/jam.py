@@ -16,9 +16,18 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 def _members(members: str | None, persona_files: list[Path] | None) -> list[object]:
     from bandstand.jam.persona import load_persona, resolve_members
 
+    from bandstand.errors import InvalidInput
+
     extra = [load_persona(p) for p in persona_files or []]
     names = [n for n in (members or "").split(",") if n.strip()] or None
-    return list(resolve_members(names, extra))
+    band = list(resolve_members(names, extra))
+    for path, persona in zip(persona_files or [], extra, strict=True):
+        if persona not in band:  # a persona file given on purpose was left out without a word
+            raise InvalidInput(
+                f"--persona {path} plays {persona.name}, who is not in --members {members}; "
+                f"add it: --members {members},{persona.name.lower()}"
+            )
+    return band
 
 
 JAM_EXAMPLES = """\b
