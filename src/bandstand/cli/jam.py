@@ -14,9 +14,8 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 
 def _members(members: str | None, persona_files: list[Path] | None) -> list[object]:
-    from bandstand.jam.persona import load_persona, resolve_members
-
     from bandstand.errors import InvalidInput
+    from bandstand.jam.persona import load_persona, resolve_members
 
     extra = [load_persona(p) for p in persona_files or []]
     names = [n for n in (members or "").split(",") if n.strip()] or None
