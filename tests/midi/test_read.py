@@ -155,3 +155,9 @@ def test_damaged_files_raise_midi_file_error_or_read(data: st.DataObject) -> Non
             break
     with contextlib.suppress(MidiFileError):
         read_midi(bytes(raw))
+
+
+def test_an_empty_path_says_so() -> None:
+    # it said ". is a folder, not a MIDI file"
+    with pytest.raises(MidiFileError, match="the path is empty"):
+        read_midi("")

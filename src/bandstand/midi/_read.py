@@ -310,6 +310,8 @@ def read_midi(path_or_bytes: str | os.PathLike[str] | bytes) -> Song:
     """Read a Standard MIDI File from a path or from bytes into a Song."""
     if isinstance(path_or_bytes, bytes | bytearray | memoryview):
         return midi_bytes_to_song(bytes(path_or_bytes))
+    if not os.fspath(path_or_bytes).strip():  # Path("") is ".", which would be reported as a folder
+        raise MidiFileError("no MIDI file given: the path is empty", path="")
     path = Path(path_or_bytes)
     try:
         data = path.read_bytes()
