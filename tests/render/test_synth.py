@@ -9,9 +9,11 @@ import threading
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bandstand.errors import RenderError
 from bandstand.render import render_wav
 from bandstand.render.soundfont import find_soundfont
 from bandstand.render.synth import (
@@ -134,3 +136,12 @@ def test_one_cpu_means_one_synthesis_thread() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "1"
     assert default_workers() == min(SYNTH_GROUPS, len(os.sched_getaffinity(0)))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_damaged_soundfont_is_one_clear_error(tmp_path: Path, workers: int) -> None:
+    junk = tmp_path / "junk.sf2"
+    junk.write_bytes(b"RIFF\x04\x00\x00\x00sfbk" + bytes(64))
+    with pytest.raises(RenderError, match=r"cannot load SoundFont .*junk\.sf2"):
+        render_wav(demo_song(2), tmp_path / "out.wav", soundfont=junk, workers=workers)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.sf2"]  # nothing half-written
