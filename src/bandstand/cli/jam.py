@@ -19,7 +19,7 @@ def _members(members: str | None, persona_files: list[Path] | None) -> list[obje
 
     extra = [load_persona(p) for p in persona_files or []]
     names = [n for n in (members or "").split(",") if n.strip()] or None
-    band = list(resolve_members(names, extra))
+    band: list[object] = list(resolve_members(names, extra))
     for path, persona in zip(persona_files or [], extra, strict=True):
         if persona not in band:  # a persona file given on purpose was left out without a word
             raise InvalidInput(
