@@ -55,3 +55,12 @@ def test_new_folders_for_the_outputs_are_made(song_file: Path, tmp_path: Path, c
     png = tmp_path / "new" / "dir" / "roll.png"
     assert run(["render", str(song_file), "--png", str(png), "--no-audio"]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_missing_soundfont_is_reported_before_anything_is_written(
+    song_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BANDSTAND_SOUNDFONT", str(tmp_path / "none.sf2"))
+    _one_line_error(capsys, ["render", str(song_file)], "BANDSTAND_SOUNDFONT")
+    assert not song_file.with_suffix(".png").exists()  # it used to draw the piano roll first
+    assert run(["render", str(song_file), "--no-audio"]) == 0  # no audio asked: no SoundFont needed

@@ -52,11 +52,13 @@ def render(
     sample_rate: Annotated[int, typer.Option(min=8000, max=192000, help="Audio sample rate in Hz.")] = 44100,
 ) -> None:
     from bandstand.midi import read_midi
-    from bandstand.render import render_pianoroll, render_wav, title_line
+    from bandstand.render import find_soundfont, render_pianoroll, render_wav, title_line
 
     song = read_midi(file)
     png_out = _check_output(png or file.with_suffix(".png"), "--png")
     wav_out = None if no_audio else _check_output(wav or file.with_suffix(".wav"), "--wav")
+    if wav_out is not None:
+        find_soundfont()  # no SoundFont: say so before the piano roll is written, not after
     png_path = render_pianoroll(song, png_out, width=width, height=height)
     typer.echo(f"{title_line(song)}")
     typer.echo(f"piano roll  {png_path}")
