@@ -145,3 +145,14 @@ def test_a_damaged_soundfont_is_one_clear_error(tmp_path: Path, workers: int) ->
     with pytest.raises(RenderError, match=r"cannot load SoundFont .*junk\.sf2"):
         render_wav(demo_song(2), tmp_path / "out.wav", soundfont=junk, workers=workers)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.sf2"]  # nothing half-written
+
+
+def test_hi_hats_that_choke_each_other_share_a_synthesizer() -> None:
+    hats = [Note(i / 2, 0.5, (42, 46, 44)[i % 3], 90) for i in range(48)]
+    others = [Note(float(i), 1.0, pitch, 100) for i, pitch in enumerate([36, 38, 49, 51, 39, 45, 47, 50] * 3)]
+    song = Song(tracks=[Track("Drums", "drums", is_drum=True, notes=hats + others)])
+    groups = channel_groups(song)
+    assert len(groups) == 2  # the kit is shared out ...
+    homes = [i for i, group in enumerate(groups) for _, _, pitches in group if pitches & {42, 44, 46}]
+    assert len(homes) == 1  # ... but the three hi-hats play on one synthesizer
+    assert {42, 44, 46} <= next(p for _, _, p in groups[homes[0]])

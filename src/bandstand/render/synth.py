@@ -84,13 +84,21 @@ def _events(song: Song, parts: Iterable[Part]) -> list[Event]:
     return events
 
 
-def pitch_work(song: Song, tracks: Iterable[Track]) -> dict[int, float]:
-    """Estimated synthesis cost of each pitch the tracks play: seconds sounding plus a share per note."""
+# General MIDI drum keys that choke each other (a SoundFont's exclusive classes: the closed
+# hi-hat cuts the open one off): a synthesizer can only do that for keys it plays itself.
+_CHOKE_FAMILIES = ((42, 44, 46), (71, 72), (73, 74), (78, 79), (80, 81))
+_DRUM_UNIT = {key: family[0] for family in _CHOKE_FAMILIES for key in family}
+
+
+def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False) -> dict[int, float]:
+    """Estimated synthesis cost of each pitch the tracks play: seconds sounding plus a share per
+    note. On the drum channel a choke family counts as one pitch (its lowest key)."""
     seconds = clock(song)
     work: dict[int, float] = {}
     for track in tracks:
         for n in track.notes:
-            work[n.pitch] = work.get(n.pitch, 0.0) + seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS
+            unit = _DRUM_UNIT.get(n.pitch, n.pitch) if drums else n.pitch
+            work[unit] = work.get(unit, 0.0) + seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS
     return work
 
 
@@ -102,8 +110,8 @@ def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[Part]]:
     equal sounding time (heaviest pitch first onto the lightest share), and the heaviest
     share goes to the group with the least work so far. Each group then plays a part of
     every instrument, with that channel's program, controllers, pedal and bends: TinySoundFont
-    voices do not interact, and all notes of one pitch on one channel stay together, so a
-    note-off finds its own note. Ties break by pitch and group index: the split depends on
+    voices do not interact, all notes of one pitch on one channel stay together, so a note-off
+    finds its own note, and drum keys that choke each other stay together. Ties break by pitch and group index: the split depends on
     the song only."""
     by_channel: dict[int, list[Track]] = {}
     for track, ch in zip(song.tracks, assign_channels(song), strict=True):
@@ -112,13 +120,15 @@ def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[Part]]:
     split: list[list[Part]] = [[] for _ in range(groups)]
     for ch in sorted(by_channel):
         tracks = by_channel[ch]
-        work = pitch_work(song, tracks)
+        drums = ch == DRUM_CHANNEL
+        work = pitch_work(song, tracks, drums)
         share = [0.0] * groups
         pitches: list[set[int]] = [set() for _ in range(groups)]
         for pitch in sorted(work, key=lambda p: (-work[p], p)):
             i = min(range(groups), key=lambda j: (share[j], j))
             share[i] += work[pitch]
-            pitches[i].add(pitch)
+            family = next((f for f in _CHOKE_FAMILIES if f[0] == pitch), (pitch,)) if drums else (pitch,)
+            pitches[i].update(family)
         heaviest_first = sorted(range(groups), key=lambda j: (-share[j], j))
         lightest_first = sorted(range(groups), key=lambda g: (load[g], g))
         for i, g in zip(heaviest_first, lightest_first, strict=True):
