@@ -88,6 +88,8 @@ def test_hooks(bb) -> None:
         (("deviation", "task-01", "Low", ""), "needs some text"),
         (("--stale-after", "-5", "list"), "--stale-after"),
         (("wait", "task-01", "--kind", "nope", "-s", "m"), "--kind is pause or background"),
+        (("messages", "--since", "99999999999999999999"), "--since"),  # was an internal OverflowError
+        (("messages", "--since", "-1"), "--since"),
         (("wait", "task-01", "--poll", "0", "-s", "m"), "--poll"),
         (("wait", "task-01", "--timeout", "-1", "-s", "m"), "--timeout"),
         (("--board", "postgresql://nobody@127.0.0.1:1/x", "list"), "cannot connect to the board"),

@@ -333,7 +333,7 @@ def exit_(task_id: str, reason: str = typer.Option(...), session: str = SessionO
 
 
 @app.command()
-def messages(since: int = typer.Option(0, help="Only messages with a larger id."),
+def messages(since: int = typer.Option(0, min=0, max=2**63 - 1, help="Only messages with a larger id."),
              task: str = typer.Option(None, help="Only this task's messages.")) -> None:
     """Messages with id > SINCE, oldest first."""
     with _board() as b:
@@ -419,7 +419,7 @@ def assess_resumption(task_id: str) -> None:
 
 @app.command()
 def wait(task_id: str, kind: str = typer.Option("pause", help="pause (needs_review/error) or background (working)."),
-         since: int = typer.Option(0, min=0, help="(background) last processed message id."),
+         since: int = typer.Option(0, min=0, max=2**63 - 1, help="(background) last processed message id."),
          poll: float = typer.Option(5.0, min=0.05, help="Poll interval, seconds."),
          timeout: float = typer.Option(900.0, min=0.0, help="(pause) seconds before checking the conductor's heartbeat."),
          session: str = SessionOpt) -> None:
