@@ -104,6 +104,12 @@ def test_error_report_counts_retries(board: Board) -> None:
     assert board.task("task-01").state is State.WORKING
 
 
+def test_moving_an_unclaimed_task_says_claim_it_first(board: Board) -> None:
+    board.create_task("task-02")
+    with pytest.raises(FencingError, match=r"^task-02 is not claimed yet \(state watching\): claim it first with 'bandstand board claim task-02 -s m-2'$"):
+        board.heartbeat("task-02", "m-2")
+
+
 def test_context_warning_above_80_escalates(board: Board) -> None:
     board.create_task("task-01")
     board.claim("task-01", "m-1")

@@ -387,6 +387,11 @@ class Board:
     def _diagnose(self, task_id: str, session_id: str, to_state: State | None) -> None:
         """Raise the precise reason a fenced write by `session_id` did not apply."""
         task = self.task(task_id)
+        if task.session_id is None:  # "held by session nobody (None)" said nothing useful
+            raise FencingError(
+                f"{task_id} is not claimed yet (state {task.state}): claim it first with "
+                f"'bandstand board claim {task_id} -s {session_id}'", task_id=task_id,
+            )
         if task.session_id != session_id:
             raise FencingError(
                 f"{task_id} is held by session {task.session_id or 'nobody'} ({task.worked_by}), not {session_id}: "
