@@ -7,9 +7,11 @@ machine; wall time is reported with the load average it was measured at.
 Each stage is timed on its own (synthesis, the reverb's tail, adding it
 while finding the peak, the normalized 16-bit write),
 and synthesis runs twice in the same process: on one thread (the peer) and on
-the worker threads `render_wav` uses, so the ratio shows what the threads buy.
-The two syntheses must be bit-identical (they mix the same channel groups in
-the same order).
+the worker threads `render_wav` uses, so the ratio shows what the threads buy;
+a control (two threads hashing, which runs in parallel whenever two CPUs are
+free) shows how much parallelism the machine offered at that moment.
+The two syntheses must be bit-identical (the same split into groups, summed
+onto zero: the order of two additions cannot matter).
 
 The cold command line is measured too: `bandstand compose` of the same song
 in a new process (Python start, compose, MIDI, WAV, piano roll; issue #3's
@@ -21,6 +23,7 @@ budget is 2 s) with and without `--no-audio`, CPU time from `getrusage`.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -60,6 +63,28 @@ def timed(fn: Callable[[], Any], runs: int) -> tuple[dict[str, float], Any]:
                "wall_ms_median": round(statistics.median(wall) * 1000, 1),
                "wall_ms_best": round(min(wall) * 1000, 1)}
     return figures, result
+
+
+def parallel_capacity() -> float:
+    """How much two threads gained at this moment on work known to run in parallel (hashing
+    releases the interpreter lock): about 2.0 with two free CPUs, about 1.0 when the machine is
+    busy. The synthesis threads cannot gain more than this."""
+    data = b"x" * (64 << 20)
+
+    def digest() -> None:
+        hashlib.sha256(data).digest()
+
+    w0 = time.perf_counter()
+    digest()
+    digest()
+    one = time.perf_counter() - w0
+    w0 = time.perf_counter()
+    threads = [threading.Thread(target=digest) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return round(one / (time.perf_counter() - w0), 2)
 
 
 def group_balance(song: Song) -> dict[str, Any]:
@@ -134,6 +159,7 @@ def main() -> None:
             "threads_bit_identical": bool(np.array_equal(dry_serial, dry)),
             "channel_groups": group_balance(song),
             "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
+            "control_two_thread_ratio_sha256": parallel_capacity(),
             "reverb_tail": tail,
             "mix_tail_and_peak": mix,
             "write_wav_normalized": write,
