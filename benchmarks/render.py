@@ -2,8 +2,9 @@
 72 BPM (about 213 s of audio), composed by `bandstand.compose.compose` with a
 fixed prompt and seed. Prints JSON.
 
-CPU time (`time.process_time`, all threads) is the stable figure on a shared
-machine; wall time is reported with the load average it was measured at.
+CPU time (`time.process_time`, all threads) is steadier than wall time on a
+shared machine, though it too grows when the CPUs are oversubscribed; both
+are reported with the load average they were measured at.
 Each stage is timed on its own (synthesis, the reverb's tail, adding it
 while finding the peak, the normalized 16-bit write),
 and synthesis runs twice in the same process: on one thread (the peer) and on
