@@ -88,6 +88,36 @@ def parallel_capacity() -> float:
     return round(one / (time.perf_counter() - w0), 2)
 
 
+def lock_released() -> dict[str, float]:
+    """One long TinySoundFont render call on a thread while this thread keeps running Python:
+    if the binding held the interpreter lock, this thread would stall for the whole call."""
+    import tinysoundfont
+
+    synth = tinysoundfont.Synth()
+    synth.sfload(find_soundfont().read_bytes())
+    for ch in range(8):
+        synth.program_change(ch, 89)
+        for key in range(60, 66):
+            synth.noteon(ch, key, 100)
+    buffer = np.zeros((44100 * 20, 2), dtype=np.float32)
+    took: list[float] = []
+
+    def render() -> None:
+        w0 = time.perf_counter()
+        synth.generate_simple(len(buffer), buffer=buffer.data.cast("B"))
+        took.append(time.perf_counter() - w0)
+
+    thread = threading.Thread(target=render)
+    thread.start()
+    last = time.perf_counter()
+    longest = 0.0
+    while not took:
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    thread.join()
+    return {"render_call_ms": round(took[0] * 1000, 1), "longest_pause_of_other_thread_ms": round(longest * 1000, 2)}
+
+
 def group_balance(song: Song) -> dict[str, Any]:
     """Each group played on its own: its notes and CPU time (the threads wait for the slower one)."""
     data = find_soundfont().read_bytes()
@@ -161,6 +191,7 @@ def main() -> None:
             "channel_groups": group_balance(song),
             "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
             "control_two_thread_ratio_sha256": parallel_capacity(),
+            "interpreter_lock_during_render": lock_released(),
             "reverb_tail": tail,
             "mix_tail_and_peak": mix,
             "write_wav_normalized": write,
