@@ -42,5 +42,10 @@ def test_a_failure_leaves_nothing_half_written(tmp_path: Path) -> None:
 def test_unwritable_folder_is_a_user_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(OutputNotWritable, match="cannot write"):
+    with pytest.raises(OutputNotWritable, match="is a file, not a folder"):
         write_text(blocker / "sub" / "x.txt", "y")
+
+
+def test_a_folder_is_not_a_file_name(tmp_path: Path) -> None:
+    with pytest.raises(OutputNotWritable, match="is a folder"):
+        write_bytes(tmp_path, b"x")

@@ -33,6 +33,13 @@ _FILE_MODE = 0o666 & ~_umask()
 def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO[Any]]:
     """Open a temporary file beside `path`; on success rename it over `path`."""
     target = Path(path)
+    if target.is_dir():
+        raise OutputNotWritable(f"{target} is a folder; give a file name (e.g. {target / 'out'}…)", path=str(target))
+    blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise OutputNotWritable(
+            f"cannot write {target}: {blocker} is a file, not a folder; choose another path", path=str(target)
+        )
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TMP_SUFFIX, dir=target.parent)

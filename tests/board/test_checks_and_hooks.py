@@ -43,6 +43,7 @@ def test_check_temp(tmp_path: Path) -> None:
     files = TaskFiles(tmp_path, "task-01")
     assert check_temp(tmp_path, "task-01").code == 1  # no files yet
     files.step_started(1, ctx=10)
+    assert check_temp(tmp_path, "task-01").code == 0  # no deviations yet is healthy
     files.deviation("Low", "renamed a helper")
     TaskFiles(tmp_path, "task-02").step_started(1)
     report = check_temp(tmp_path, "task-01")

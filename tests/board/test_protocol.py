@@ -184,3 +184,19 @@ def test_bad_ids_and_unknown_tasks(board: Board) -> None:
     board.create_task("task-01")
     with pytest.raises(BoardUsageError, match="already exists"):
         board.create_task("task-01")
+
+
+def test_claim_next_passes_over_missing_instructions(board: Board, tmp_path: Path) -> None:
+    board.create_task("task-01", instruction_path="instructions/task-01.md")
+    board.create_task("task-02")
+    result = board.claim_next("m-1")
+    assert result is not None and result.claimed and result.task_id == "task-02"
+    assert board.task("task-01").state is State.WATCHING
+    blocked = board.claim_next("m-2")
+    assert blocked is not None and not blocked.claimed and "instructions missing" in blocked.reason
+    assert board.task("fallback-m-2").state is State.EXITED
+    (tmp_path / "instructions").mkdir()
+    (tmp_path / "instructions" / "task-01.md").write_text("do it")
+    again = board.claim_next("m-3")
+    assert again is not None and again.claimed and again.task_id == "task-01"
+    assert board.claim_next("m-4") is None

@@ -350,15 +350,32 @@ class Board:
         return ClaimResult(False, task_id, None, fallback, reason)
 
     def claim_next(self, session_id: str) -> ClaimResult | None:
-        """Claim the first watching task, skipping ones other claimers hold; None if none is left."""
+        """Claim the first watching task, skipping ones other claimers hold; None if none is left.
+
+        Tasks whose instruction file is missing are passed over; if nothing else
+        is claimable the claim is blocked like `claim` (fallback row and a
+        claim_blocked message naming them)."""
         while True:
+            missing: list[str] = []
             with self.store.transaction(write=True) as tx:
-                row = tx.one("claim_next", session_id=session_id, now=self._now())
-                if row is not None:
-                    return ClaimResult(True, row["task_id"], row["worked_by"])
-                if tx.one("next_claimable") is None:
-                    return None
-            # a watching task exists but another claimer took ours between the two reads: try again
+                candidates = tx.all("next_claimable")
+                for row in candidates:
+                    path = row["instruction_path"]
+                    if path and not (self.workdir / path).exists():
+                        missing.append(f"{row['task_id']} (instructions missing at {path})")
+                        continue
+                    worked_by = successor(row["task_id"], row["worked_by"])
+                    if tx.run("claim", task_id=row["task_id"], session_id=session_id, worked_by=worked_by,
+                              now=self._now(), expected_state=row["state"],
+                              expected_worked_by=row["worked_by"]) == 1:
+                        return ClaimResult(True, row["task_id"], worked_by)
+            if missing and len(missing) == len(candidates):
+                task_id = missing[0].split(" ", 1)[0]
+                reason = "no claimable task: " + "; ".join(missing)
+                return ClaimResult(False, task_id, None, self._write_fallback(task_id, session_id, reason), reason)
+            if not candidates:
+                return None
+            # every candidate was taken by other claimers between our read and our update: read again
 
     def _write_fallback(self, task_id: str, session_id: str, reason: str) -> str:
         fallback_id = f"fallback-{session_id}"

@@ -54,6 +54,8 @@ class TaskFiles:
             raise BoardUsageError("a status line needs some text, e.g. 'step 2 started'")
         suffix = f" [ctx: {ctx:g}%]" if ctx is not None else ""
         self._append(self.status_path, f"{_stamp(now)} {text}{suffix}")
+        # the two files go together: no deviations yet is an empty deviations file
+        self.deviations_path.touch()
 
     def step_started(self, step: int, *, ctx: float | None = None) -> None:
         self.status(f"step {step} started", ctx=ctx)

@@ -18,22 +18,10 @@ VALUES
      :last_heartbeat, 0, :last_error, NULL, :now, :now);
 
 -- name: next_claimable
-SELECT task_id, state, worked_by FROM orchestration_tasks
+-- Candidates for claim_next, in task order (instructions are checked in code).
+SELECT task_id, state, worked_by, instruction_path FROM orchestration_tasks
 WHERE state = 'watching' AND task_id <> 'task-00'
-ORDER BY task_id LIMIT 1;
-
--- name: claim_next
--- Claim the first watching task in one statement. A watching task has never
--- been claimed, so its worker is the first of the succession.
-UPDATE orchestration_tasks
-SET state = 'working', session_id = :session_id, worked_by = 'musician-' || task_id, started_at = :now,
-    last_heartbeat = :now, retry_count = 0, updated_at = :now
-WHERE task_id = (
-  SELECT task_id FROM orchestration_tasks
-  WHERE state = 'watching' AND task_id <> 'task-00'
-  ORDER BY task_id LIMIT 1
-) AND state = 'watching'
-RETURNING task_id, worked_by;
+ORDER BY task_id LIMIT 64;
 
 -- name: claim
 -- The guarded claim: only from a claimable state, and only if nobody moved the
