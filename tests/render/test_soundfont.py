@@ -13,9 +13,17 @@ from bandstand.render.soundfont import DEBIAN_FLUIDR3, default_candidates
 
 def test_environment_variable_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sf2 = tmp_path / "mine.sf2"
-    sf2.write_bytes(b"RIFF")
+    sf2.write_bytes(b"RIFF\x04\x00\x00\x00sfbk")
     monkeypatch.setenv(ENV_VAR, str(sf2))
     assert find_soundfont() == sf2
+
+
+def test_environment_variable_to_a_file_that_is_not_a_soundfont(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "notes.txt"
+    fake.write_text("hello")
+    monkeypatch.setenv(ENV_VAR, str(fake))
+    with pytest.raises(SoundFontNotFound, match="not a SoundFont"):
+        find_soundfont()
 
 
 def test_environment_variable_to_a_missing_file_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ import typer
 
 app = typer.Typer(
     help="Query, show, render and validate Strudel-style patterns.",
-    no_args_is_help=True,
+    no_args_is_help=False,  # a bare group is "Missing command." on one line (exit 2), like the others
     add_completion=False,
     rich_markup_mode=None,
 )

@@ -40,6 +40,13 @@ def find_soundfont(candidates: Sequence[Path] | None = None) -> Path:
                 f"${ENV_VAR} points to {path}, which is not a file; set it to a General MIDI .sf2",
                 path=str(path),
             )
+        with path.open("rb") as fh:
+            header = fh.read(12)
+        if header[:4] != b"RIFF" or header[8:12] != b"sfbk":
+            raise SoundFontNotFound(
+                f"${ENV_VAR} points to {path}, which is not a SoundFont (.sf2); set it to a General MIDI .sf2",
+                path=str(path),
+            )
         return path
     for path in default_candidates() if candidates is None else candidates:
         if path.is_file():
