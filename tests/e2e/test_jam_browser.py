@@ -29,6 +29,8 @@ CHROMIUM_ARGS = [
 def chromium() -> str:
     found = os.environ.get("BANDSTAND_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(found).exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is missing in CI: scripts/setup.d/chromium.sh should install it")
         pytest.skip("Debian's chromium is not installed (scripts/setup.d/chromium.sh installs it)")
     return found
 
