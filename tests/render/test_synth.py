@@ -1,4 +1,4 @@
-"""Synthesis on worker threads: the channel split, determinism, and the same music as one synthesizer."""
+"""Synthesis in two processes: the channel split, determinism, and the same music as one synthesizer."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_every_instrument_is_shared_out() -> None:
             assert all(any(t is track and pitches for t, _, pitches in group) for group in groups), track.role
 
 
-def test_threads_do_not_change_a_bit(tmp_path: Path) -> None:
+def test_processes_do_not_change_a_bit(tmp_path: Path) -> None:
     song = demo_song(4, tempo=120.0)
     one = synthesize(song, workers=1)
     two = synthesize(song, workers=2)
@@ -156,3 +156,31 @@ def test_hi_hats_that_choke_each_other_share_a_synthesizer() -> None:
     homes = [i for i, group in enumerate(groups) for _, _, pitches in group if pitches & {42, 44, 46}]
     assert len(homes) == 1  # ... but the three hi-hats play on one synthesizer
     assert {42, 44, 46} <= next(p for _, _, p in groups[homes[0]])
+
+
+def test_a_child_that_cannot_start_is_rendered_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    song = demo_song(2, tempo=120.0)
+    expected = synthesize(song, workers=1)
+
+    def no_fork() -> int:
+        raise OSError("fork refused")
+
+    monkeypatch.setattr("os.fork", no_fork)
+    assert np.array_equal(synthesize(song, workers=2), expected)
+
+
+def test_a_failing_child_is_rendered_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bandstand.render.synth as synth
+
+    song = demo_song(2, tempo=120.0)
+    expected = synthesize(song, workers=1)
+    real_play = synth._play
+    parent = os.getpid()
+
+    def play_but_die_in_child(*args: object, **kwargs: object) -> None:
+        if os.getpid() != parent:
+            os._exit(3)
+        real_play(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(synth, "_play", play_but_die_in_child)
+    assert np.array_equal(synthesize(song, workers=2), expected)

@@ -1,4 +1,4 @@
-"""General MIDI synthesis with TinySoundFont, on worker threads.
+"""General MIDI synthesis with TinySoundFont, on two processes.
 
 The song's notes are shared out between `SYNTH_GROUPS` synthesizers: each
 channel's pitches are dealt into shares of about equal sounding time, so every
@@ -6,18 +6,22 @@ synthesizer plays part of every instrument (with that channel's program,
 controllers, pedal and bends) and the groups take about equally long whatever
 the instruments cost. Each synthesizer renders the audio between consecutive
 events into a small scratch slice, and each full slice is added into the one
-output buffer. TinySoundFont releases the interpreter lock while it renders,
-so the groups run in parallel on threads. The split depends on the song only
-and two additions onto zero give the same bits in either order, so the audio
-is bit-identical run to run, on one thread or two."""
+output buffer. TinySoundFont holds the interpreter lock while it renders
+(measured: two threads take twice the wall time of one), so the second group
+renders in a forked child process into shared memory while this process
+renders the first; if the child cannot run or fails, this process renders
+that group itself. The split depends on the song only and two additions onto
+zero give the same bits in either order, so the audio is bit-identical run to
+run, in one process or two."""
 
 from __future__ import annotations
 
+import mmap
 import os
 import threading
+import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +43,7 @@ Event = tuple[float, int, int, int, int]  # seconds, kind, channel, a, b
 
 
 def default_workers() -> int:
-    """Threads for synthesis: one per group, at most one per CPU this process may run on."""
+    """Processes for synthesis: one per group, at most one per CPU this process may run on."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(SYNTH_GROUPS, cpus))
 
@@ -187,11 +191,63 @@ def _play(events: list[Event], out: Audio, lock: threading.Lock, sample_rate: in
     advance(frames)
 
 
+CHILD_TIMEOUT_SECONDS = 120.0
+
+
+class _Child:
+    """A forked process rendering one group into an anonymous shared map."""
+
+    def __init__(self, pid: int, shared: mmap.mmap, shape: tuple[int, ...]) -> None:
+        self.pid, self.shared, self.shape = pid, shared, shape
+
+    def result(self) -> Audio | None:
+        """The child's audio, or None if it failed or hung (then it is killed)."""
+        deadline = time.monotonic() + CHILD_TIMEOUT_SECONDS
+        while True:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                os.kill(self.pid, 9)
+                os.waitpid(self.pid, 0)
+                return None
+            time.sleep(0.002)
+        if os.waitstatus_to_exitcode(status) != 0:
+            return None
+        return np.frombuffer(self.shared, dtype=np.float32).reshape(self.shape)
+
+
+class _NoChild:
+    def result(self) -> None:
+        return None
+
+
+def _play_in_child(events: list[Event], shape: tuple[int, ...], sample_rate: int, soundfont: bytes,
+                   name: str) -> _Child | _NoChild:
+    """Start rendering `events` in a forked child; its audio arrives through shared memory."""
+    import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
+
+    try:
+        shared = mmap.mmap(-1, int(np.prod(shape)) * 4)
+        pid = os.fork()
+    except OSError:
+        return _NoChild()
+    if pid == 0:  # the child: render, then leave without running any of the parent's cleanup
+        code = 1
+        try:
+            audio = np.frombuffer(shared, dtype=np.float32).reshape(shape)
+            _play(events, audio, threading.Lock(), sample_rate, soundfont, name)
+            code = 0
+        finally:
+            os._exit(code)
+    return _Child(pid, shared, shape)
+
+
 def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
                workers: int | None = None) -> Audio:
     """Dry stereo audio (frames × 2, float32) of the song plus `TAIL_SECONDS`.
 
-    `workers` threads (default `default_workers()`) render the channel groups;
+    `workers` processes (default `default_workers()`) render the channel groups;
     the result is the same for any number of workers."""
     path = soundfont or find_soundfont()
     try:
@@ -202,12 +258,18 @@ def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = No
     out = np.zeros((frames, 2), dtype=np.float32)  # calloc: pages fault in as the slices arrive
     lock = threading.Lock()
     jobs = [_events(song, group) for group in channel_groups(song)] or [[]]
-    threads = min(workers or default_workers(), len(jobs))
-    if threads <= 1:
+    parallel = min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
+    if not parallel:
         for events in jobs:
             _play(events, out, lock, sample_rate, data, str(path))
-    else:
-        with ThreadPoolExecutor(threads, thread_name_prefix="bandstand-synth") as pool:
-            for done in [pool.submit(_play, events, out, lock, sample_rate, data, str(path)) for events in jobs]:
-                done.result()
+        return out
+    first, *rest = jobs
+    children = [_play_in_child(events, out.shape, sample_rate, data, str(path)) for events in rest]
+    _play(first, out, lock, sample_rate, data, str(path))
+    for events, child in zip(rest, children, strict=True):
+        audio = child.result()
+        if audio is None:  # the child could not render: do it here, same bits
+            _play(events, out, lock, sample_rate, data, str(path))
+        else:
+            out += audio
     return out
