@@ -7,6 +7,7 @@ them, the server will stream them. Each event can say itself in one line.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -14,13 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 TOTAL = 8
 
 
-class _Event(BaseModel):
+class _Event(BaseModel, ABC):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     pipeline_id: str
 
+    @abstractmethod
     def line(self) -> str:
-        raise NotImplementedError
+        """The event in one line, as the CLI's progress display shows it."""
 
 
 class PipelineStarted(_Event):
