@@ -20,7 +20,7 @@ from typing import Any
 from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Usage
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.costs import cost_of, price_for
-from bandstand.agents.remote import call_out, import_client
+from bandstand.agents.remote import LazyClient, call_out
 from bandstand.errors import ConfigError, TurnFailed
 
 REPLY_TOOL = "reply"
@@ -68,26 +68,22 @@ class AnthropicBackend:
         self.breaker = CircuitBreaker(
             threshold=breaker_threshold, cooldown=breaker_cooldown, name="anthropic"
         )
-        self._client: Any = None
+        self._client = LazyClient(
+            "anthropic",
+            self.name,
+            lambda lib: lib.AsyncAnthropic(
+                base_url=self.base_url, api_key=self.api_key, max_retries=0, timeout=self.request_timeout
+            ),
+        )
 
     def client(self) -> Any:
-        if self._client is None:
-            anthropic = import_client("anthropic", self.name)
-            self._client = anthropic.AsyncAnthropic(
-                base_url=self.base_url,
-                api_key=self.api_key,
-                max_retries=0,
-                timeout=self.request_timeout,
-            )
-        return self._client
+        return self._client.get()
 
     async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
         return AnthropicConversation(self, self.client(), persona, options)
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
+        await self._client.aclose()
 
 
 class AnthropicConversation:

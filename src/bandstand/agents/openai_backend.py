@@ -19,7 +19,7 @@ from typing import Any
 from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Usage
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.costs import cost_of, price_for
-from bandstand.agents.remote import call_out, import_client
+from bandstand.agents.remote import LazyClient, call_out
 from bandstand.agents.replies import schema_instruction
 from bandstand.errors import TurnFailed
 
@@ -60,26 +60,22 @@ class OpenAIBackend:
         self.breaker = CircuitBreaker(
             threshold=breaker_threshold, cooldown=breaker_cooldown, name="openai"
         )
-        self._client: Any = None
+        self._client = LazyClient(
+            "openai",
+            self.name,
+            lambda lib: lib.AsyncOpenAI(
+                base_url=self.base_url, api_key=self.api_key or "not-needed", max_retries=0, timeout=self.request_timeout
+            ),
+        )
 
     def client(self) -> Any:
-        if self._client is None:
-            openai = import_client("openai", self.name)
-            self._client = openai.AsyncOpenAI(
-                base_url=self.base_url,
-                api_key=self.api_key or "not-needed",
-                max_retries=0,
-                timeout=self.request_timeout,
-            )
-        return self._client
+        return self._client.get()
 
     async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
         return OpenAIConversation(self, self.client(), persona, options)
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
+        await self._client.aclose()
 
 
 class OpenAIConversation:

@@ -5,7 +5,8 @@ are imported only when a backend is used; `import_client` turns their absence
 into `BackendUnavailable` with the install command. `as_agent_error` maps a
 client's exception to `TurnFailed`, retryable for rate limits, server errors,
 timeouts and dropped connections. `call_out` runs one request through the
-backend's circuit breaker with retry and backoff.
+backend's circuit breaker with retry and backoff. `LazyClient` holds the one
+client a backend builds on first use and closes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Awaitable, Callable
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bandstand.agents.breaker import CircuitBreaker, retry
 from bandstand.errors import AgentError, BackendUnavailable, TurnFailed
@@ -80,3 +81,21 @@ async def call_out(
             raise as_agent_error(exc, backend) from exc
 
     return await breaker.call(lambda: retry(once, attempts=attempts, base_delay=base_delay))
+
+
+class LazyClient:
+    """The client of one backend: built from its library on first use, closed by `aclose`."""
+
+    def __init__(self, module: str, backend: str, build: Callable[[ModuleType], Any]) -> None:
+        self._module, self._backend, self._build = module, backend, build
+        self._client: Any = None
+
+    def get(self) -> Any:
+        if self._client is None:
+            self._client = self._build(import_client(self._module, self._backend))
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
