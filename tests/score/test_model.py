@@ -34,6 +34,8 @@ def test_public_exports_are_pinned() -> None:
         "ChannelAftertouch", "ControlChange", "Marker", "Note", "PitchBend", "PolyAftertouch",
         "ProgramChange", "Section", "Song", "TempoChange", "Telemetry", "TimeSignature", "Track",
         "assign_channels", "kick_fingerprint", "section_telemetry", "track_telemetry",
+        "CURVES", "EFFECTS", "EFFECT_TYPES", "VOLUME_MAX", "AutomationLane", "AutomationPoint", "Bus",
+        "Effect", "ParamSpec", "Send", "TrackMix", "audible", "automation_parameters", "parameter_range",
     }
     for name in score.__all__:
         assert hasattr(score, name)

@@ -1,5 +1,5 @@
-"""The song: tracks (one per part), sections, tempo map, time signature, key
-and markers. Times are beats; bars are 1-based. A `Track` and a `Song` are
+"""The song: tracks (one per part, each with its mix), sections, tempo map,
+time signature, key, markers and mix buses. Times are beats; bars are 1-based. A `Track` and a `Song` are
 mutable containers of frozen events so stages can build them up in place;
 the channel each part plays on comes from one table (`CHANNEL_BY_ROLE`)."""
 
@@ -16,6 +16,7 @@ from bandstand.score.events import (
     PolyAftertouch,
     ProgramChange,
 )
+from bandstand.score.mix import Bus, TrackMix
 
 DRUM_CHANNEL = 9
 MIDI_CHANNELS = 16
@@ -112,6 +113,7 @@ class Track:
     aftertouch: list[ChannelAftertouch] = field(default_factory=list)
     poly_aftertouch: list[PolyAftertouch] = field(default_factory=list)
     program_changes: list[ProgramChange] = field(default_factory=list)
+    mix: TrackMix = field(default_factory=TrackMix)
 
     def __post_init__(self) -> None:
         if not 0 <= self.program <= 127:
@@ -147,6 +149,7 @@ class Song:
     tracks: list[Track] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
     tempo_changes: list[TempoChange] = field(default_factory=list)
+    buses: list[Bus] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not 1.0 <= self.tempo <= 1000.0:
