@@ -44,7 +44,7 @@ def encode_track(track: Track) -> dict[str, Any]:
 
 
 def decode_track(data: dict[str, Any]) -> Track:
-    events = {field: [cls(*row) for row in data.get(field, [])] for field, cls in _EVENTS.items()}
+    events: dict[str, Any] = {field: [cls(*row) for row in data.get(field, [])] for field, cls in _EVENTS.items()}
     return Track(name=data["name"], role=data["role"], program=data["program"], is_drum=data["is_drum"],
                  channel=data["channel"], **events)
 
