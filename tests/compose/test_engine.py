@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from bandstand.compose import events as ev
 from bandstand.compose.checkpoint import FileCheckpoint
 from bandstand.compose.engine import Engine, StageContext, StageNode, StageResult, derive_seed
 from bandstand.compose.state import STAGE_NAMES, PipelineConfig, PipelineState
 from bandstand.errors import CheckpointError, InvalidInput
+from bandstand.protocol import compose as ev
 
 Handler = Callable[[StageContext], Any]
 
@@ -44,7 +44,7 @@ class Run:
         self.state = PipelineState.start("test prompt", PipelineConfig(**config), seed=11)
         self.state.session_dir = str(tmp_path)
         self.checkpoint = FileCheckpoint.in_session(tmp_path)
-        self.events: list[ev._Event] = []
+        self.events: list[ev.ComposeEvent] = []
 
     def engine(self, table: dict[int, StageNode], **kw: Any) -> Engine:
         return Engine(self.state, table, checkpoint=self.checkpoint, on_event=self.events.append, **kw)

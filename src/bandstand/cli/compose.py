@@ -80,7 +80,7 @@ class Progress:
         return table
 
     def __call__(self, event: Any) -> None:
-        from bandstand.compose import events as ev
+        from bandstand.protocol import compose as ev
 
         with self.lock:
             kind = type(event)

@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from bandstand.compose import events as ev
 from bandstand.compose.checkpoint import CheckpointStore
 from bandstand.compose.nodes import (
     Cancelled,
@@ -40,10 +39,11 @@ from bandstand.compose.state import (
     now,
 )
 from bandstand.errors import RuntimeFailure, StageFailed, UserError
+from bandstand.protocol import compose as ev
 
 Decision = Literal["approve", "reject", "pause"]
 Approver = Callable[[PipelineState, int, str], Decision]
-EventSink = Callable[[ev._Event], None]
+EventSink = Callable[[ev.ComposeEvent], None]
 
 HINTS: dict[str, str] = {
     "TIMEOUT": "the stage ran past its time limit; raise stage_timeout / pipeline_timeout or resume the session",
@@ -114,7 +114,7 @@ class Engine:
 
     # ------------------------------------------------------------------ helpers
 
-    def _emit(self, event: ev._Event) -> None:
+    def _emit(self, event: ev.ComposeEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
 

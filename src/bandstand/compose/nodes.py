@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bandstand.compose import events as ev
 from bandstand.compose.state import PipelineState, ToolCall, now
 from bandstand.errors import StageFailed
+from bandstand.protocol import compose as ev
 
 
 def derive_seed(run_seed: int, stage: int, part: str | None = None, variant: int = 0) -> int:
@@ -82,7 +82,7 @@ class StageContext:
     artifacts: dict[int, Any]
     stage: int
     attempt: int
-    emit: Callable[[ev._Event], None]
+    emit: Callable[[ev.ComposeEvent], None]
     cancel_event: threading.Event
     tool_calls: list[ToolCall] = field(default_factory=list)
     abandoned: bool = False

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from bandstand.compose import codec
-from bandstand.compose import events as ev
 from bandstand.compose.engine import StageContext, StageNode, StageResult, run_in_threads
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.state import STAGE_NAMES, PipelineState
+from bandstand.protocol import compose as ev
 
 PartFn = Callable[[str, Intent, Any, ArrangementPlan, int], Any]
 

@@ -4,6 +4,7 @@ Every message that leaves the process is a registered pydantic model; the
 emitter refuses anything else, and the guard checks ordering invariants.
 """
 
+from bandstand.protocol.compose import COMPOSE_EVENTS, ComposeEvent
 from bandstand.protocol.emitter import Emitter, UnregisteredMessage
 from bandstand.protocol.guard import Guard, ProtocolViolation
 from bandstand.protocol.models import (
@@ -27,12 +28,16 @@ from bandstand.protocol.models import (
     StopJam,
 )
 from bandstand.protocol.registry import Registry, jam_registry
+from bandstand.protocol.wire import PROTOCOL_VERSION, WireEvent
 
 __all__ = [
+    "COMPOSE_EVENTS",
+    "PROTOCOL_VERSION",
     "AgentStatus",
     "AgentThought",
     "BossDirective",
     "BossEcho",
+    "ComposeEvent",
     "ContextView",
     "Emitter",
     "ErrorMessage",
@@ -52,5 +57,6 @@ __all__ = [
     "StartJam",
     "StopJam",
     "UnregisteredMessage",
+    "WireEvent",
     "jam_registry",
 ]

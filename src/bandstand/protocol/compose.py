@@ -1,8 +1,9 @@
-"""Typed progress events of a compose run.
+"""Typed progress events of a compose run (one family of the protocol registry).
 
 The engine emits them in order (started → stage started/retry/completed/
 skipped/failed, part completed, paused, resumed → finished); the CLI draws
-them, the server will stream them. Each event can say itself in one line.
+them, the server streams them. Each event can say itself in one line. In
+Python the fields are snake_case; on the wire (`wire()`, the emitter) camelCase.
 """
 
 from __future__ import annotations
@@ -10,13 +11,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
+
+from bandstand.protocol.wire import WireEvent
 
 TOTAL = 8
 
 
-class _Event(BaseModel, ABC):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class ComposeEvent(WireEvent, ABC):
+    """One progress event of the compose run `pipeline_id`."""
 
     pipeline_id: str
 
@@ -25,7 +28,7 @@ class _Event(BaseModel, ABC):
         """The event in one line, as the CLI's progress display shows it."""
 
 
-class PipelineStarted(_Event):
+class PipelineStarted(ComposeEvent):
     type: Literal["pipeline_started"] = "pipeline_started"
     session_id: str
     session_dir: str
@@ -38,7 +41,7 @@ class PipelineStarted(_Event):
         return f"♪ Composing {self.session_id} (seed {self.seed})"
 
 
-class StageStarted(_Event):
+class StageStarted(ComposeEvent):
     type: Literal["stage_started"] = "stage_started"
     stage: int
     name: str
@@ -48,7 +51,7 @@ class StageStarted(_Event):
         return f"… Stage {self.stage}/{TOTAL}: {self.name}"
 
 
-class StageCompleted(_Event):
+class StageCompleted(ComposeEvent):
     type: Literal["stage_completed"] = "stage_completed"
     stage: int
     name: str
@@ -59,7 +62,7 @@ class StageCompleted(_Event):
         return f"✓ Stage {self.stage}/{TOTAL}: {self.summary}"
 
 
-class StageRetry(_Event):
+class StageRetry(ComposeEvent):
     type: Literal["stage_retry"] = "stage_retry"
     stage: int
     name: str
@@ -71,7 +74,7 @@ class StageRetry(_Event):
         return f"↻ Stage {self.stage}/{TOTAL} {self.name}: retry {self.attempt} after {self.code}: {self.message}"
 
 
-class StageSkipped(_Event):
+class StageSkipped(ComposeEvent):
     type: Literal["stage_skipped"] = "stage_skipped"
     stage: int
     name: str
@@ -81,7 +84,7 @@ class StageSkipped(_Event):
         return f"– Stage {self.stage}/{TOTAL}: {self.name} skipped ({self.reason})"
 
 
-class StageFailed(_Event):
+class StageFailed(ComposeEvent):
     type: Literal["stage_failed"] = "stage_failed"
     stage: int
     name: str
@@ -94,7 +97,7 @@ class StageFailed(_Event):
         return f"✗ Stage {self.stage}/{TOTAL} {self.name}: {self.code}: {self.message}"
 
 
-class PartCompleted(_Event):
+class PartCompleted(ComposeEvent):
     type: Literal["part_completed"] = "part_completed"
     role: str
     notes: int
@@ -104,7 +107,7 @@ class PartCompleted(_Event):
         return f"  · {self.role}: {self.notes} notes"
 
 
-class QualityRetry(_Event):
+class QualityRetry(ComposeEvent):
     type: Literal["quality_retry"] = "quality_retry"
     failing_axes: list[str]
     regenerate_from: int
@@ -115,7 +118,7 @@ class QualityRetry(_Event):
                 f"regenerating from stage {self.regenerate_from} (round {self.round})")
 
 
-class Paused(_Event):
+class Paused(ComposeEvent):
     type: Literal["paused"] = "paused"
     stage: int
     summary: str
@@ -124,7 +127,7 @@ class Paused(_Event):
         return f"⏸ Paused after stage {self.stage}/{TOTAL} for approval: {self.summary}"
 
 
-class PipelineFinished(_Event):
+class PipelineFinished(ComposeEvent):
     type: Literal["pipeline_finished"] = "pipeline_finished"
     status: str
     session_dir: str
@@ -142,3 +145,7 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+COMPOSE_EVENTS: tuple[type[ComposeEvent], ...] = (
+    PipelineStarted, StageStarted, StageCompleted, StageRetry, StageSkipped, StageFailed, PartCompleted,
+    QualityRetry, Paused, PipelineFinished,
+)

@@ -1,0 +1,25 @@
+"""The compose pipeline's progress events live in the protocol: snake_case in
+Python, camelCase on the wire, one line each for the CLI."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from bandstand.protocol import compose as ev
+
+
+def test_compose_events_are_camel_case_on_the_wire_and_snake_case_in_python() -> None:
+    event = ev.StageCompleted(pipeline_id="p1", stage=2, name="harmony", summary="Cm Ab Eb Bb", duration_ms=3.5)
+    assert event.wire() == {"pipelineId": "p1", "type": "stage_completed", "stage": 2, "name": "harmony",
+                            "summary": "Cm Ab Eb Bb", "durationMs": 3.5}
+    assert event.model_dump()["duration_ms"] == 3.5  # the engine's and CLI's view is unchanged
+    assert ev.EVENT_ADAPTER.validate_python(event.wire()) == event  # a client's copy reads back
+    assert event.line() == "✓ Stage 2/8: Cm Ab Eb Bb"
+
+
+def test_every_compose_event_has_a_unique_literal_type_and_refuses_unknown_fields() -> None:
+    names = [m.model_fields["type"].default for m in ev.COMPOSE_EVENTS]
+    assert len(set(names)) == len(names) == 10
+    with pytest.raises(ValidationError):
+        ev.Paused(pipeline_id="p", stage=1, summary="s", colour="red")  # type: ignore[call-arg]
