@@ -18,6 +18,6 @@ def test_jam_exports() -> None:
 
 
 def test_protocol_and_server_exports() -> None:
-    assert {"Emitter", "Guard", "Registry", "jam_registry", "JamStateUpdate", "AgentThought", "Events"} <= set(bandstand.protocol.__all__)
+    assert {"Emitter", "Guard", "Registry", "protocol_registry", "JamStateUpdate", "AgentThought", "Events"} <= set(bandstand.protocol.__all__)
     assert all(hasattr(bandstand.protocol, name) for name in bandstand.protocol.__all__)
     assert set(bandstand.server.__all__) == {"JamHub", "create_app", "web_root"}

@@ -23,3 +23,21 @@ def test_every_compose_event_has_a_unique_literal_type_and_refuses_unknown_field
     assert len(set(names)) == len(names) == 10
     with pytest.raises(ValidationError):
         ev.Paused(pipeline_id="p", stage=1, summary="s", colour="red")  # type: ignore[call-arg]
+
+
+def test_the_compose_guard_orders_a_run() -> None:
+    from bandstand.protocol import COMPOSE, Emitter, ProtocolViolation
+
+    sent: list[dict] = []
+    emitter = Emitter(COMPOSE)
+    emitter.subscribe(sent.append)
+    with pytest.raises(ProtocolViolation, match="before pipeline_started"):
+        emitter.emit(ev.StageStarted(pipeline_id="p", stage=1, name="intent"))
+    emitter = Emitter(COMPOSE)
+    emitter.subscribe(sent.append)
+    emitter.emit(ev.PipelineStarted(pipeline_id="p", session_id="s", session_dir="/tmp/s", seed=7))
+    emitter.emit(ev.StageStarted(pipeline_id="p", stage=1, name="intent"))
+    with pytest.raises(ProtocolViolation, match="stage 9"):
+        emitter.emit(ev.StageStarted(pipeline_id="p", stage=9, name="nine"))
+    assert [m["type"] for m in sent] == ["pipeline_started", "stage_started", "pipeline_finished"]
+    assert sent[-1]["status"] == "failed" and sent[-1]["sessionDir"] == "/tmp/s" and sent[-1]["seq"] == 3

@@ -1,4 +1,4 @@
-"""The protocol: registered models only, one emitter, the guard's ordering rules."""
+"""The jam stream: registered models only, one emitter, the jam guard's ordering rules."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from bandstand.protocol import (
     JamStateUpdate,
     ProtocolViolation,
     UnregisteredMessage,
-    jam_registry,
+    events_document,
+    protocol_registry,
 )
-from bandstand.protocol.models import CLIENT_MESSAGES, SERVER_MESSAGES, BossDirective
+from bandstand.protocol.jam import CLIENT_MESSAGES, SERVER_MESSAGES, BossDirective
+from bandstand.protocol.streams import JAM
 
 CTX = ContextView(key="C minor", scale=["c", "d", "eb", "f", "g", "ab", "bb"], chords=["Cm"], bpm=120, time_signature="4/4", energy=5)
 
@@ -36,20 +38,20 @@ def thought(round_: int) -> AgentThought:
 
 
 def test_every_spec_message_type_is_registered() -> None:
-    registry = jam_registry()
+    registry = protocol_registry().kind("jam")
     assert {"jam_state_update", "agent_thought", "agent_status", "musical_context_update", "execute", "events"} <= set(registry.outgoing)
     assert {"start_jam", "stop_jam", "boss_directive", "set_mute", "set_solo", "set_autopilot"} == set(registry.incoming)
     assert len(registry.outgoing) == len(SERVER_MESSAGES) and len(registry.incoming) == len(CLIENT_MESSAGES)
 
 
-def test_schemas_are_served_for_both_directions() -> None:
-    schemas = jam_registry().schemas()
-    assert schemas["client_to_server"]["boss_directive"]["properties"]["text"]["type"] == "string"
-    assert "events" in schemas["server_to_client"]["events"]["properties"]
+def test_the_jam_is_documented_for_both_directions() -> None:
+    jam = events_document(protocol_registry())["streams"]["jam"]
+    assert "text" in jam["clientToServer"]["boss_directive"]["fields"]
+    assert {"events", "seq", "protocolVersion"} <= set(jam["serverToClient"]["events"]["fields"])
 
 
 def test_incoming_messages_are_parsed_or_refused_with_one_line() -> None:
-    registry = jam_registry()
+    registry = JAM
     assert registry.parse_incoming({"type": "boss_directive", "text": "more energy"}) == BossDirective(text="more energy")
     assert registry.parse_incoming({"type": "set_autopilot", "enabled": True}).interval == 16  # type: ignore[attr-defined]
     with pytest.raises(InvalidInput, match="unknown jam message type 'dance'"):
@@ -102,7 +104,7 @@ def test_private_messages_are_registered_but_not_broadcast() -> None:
     emitter.subscribe(sent.append)
     emitter.emit(state(True))
     data = emitter.private(ErrorMessage(message="no such member"))
-    assert data == {"type": "error", "message": "no such member", "seq": 1} and len(sent) == 1
+    assert data == {"type": "error", "message": "no such member", "seq": 1, "protocolVersion": "1.0"} and len(sent) == 1
 
     class Sneaky(BaseModel):
         type: str = "error"

@@ -14,7 +14,7 @@ from typing import Any
 from bandstand.jam.persona import Persona
 from bandstand.jam.sound import SILENCE
 from bandstand.jam.turn import Style
-from bandstand.protocol.models import Layer, MemberView
+from bandstand.protocol.jam import Layer, MemberView
 
 
 @dataclass(slots=True)

@@ -38,7 +38,7 @@ from bandstand.protocol import (
     JamStateUpdate,
     MusicalContextUpdate,
 )
-from bandstand.protocol.models import BossEcho
+from bandstand.protocol.jam import BossEcho
 from bandstand.runtime import Session, SessionLimits
 
 BackendFactory = Callable[[Persona, int], AgentBackend]

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from bandstand.jam._harmony import pitch_class
-from bandstand.protocol.models import SoundEvent
+from bandstand.protocol.jam import SoundEvent
 
 SILENCE = "silence"
 HEARD_CYCLES: Final = 4  # validation plays this many cycles; their events are kept for listening

@@ -1,13 +1,37 @@
-"""The wire protocol: registered message models, one emitter, one guard.
+"""The wire protocol: one registry of every stream bandstand speaks (the jam,
+a compose run's progress, the studio stream, a variation's phrases), their
+event models, one emitter and one guard per stream kind, and the documents
+that describe it all to clients.
 
-Every message that leaves the process is a registered pydantic model; the
-emitter refuses anything else, and the guard checks ordering invariants.
+- `wire` — `PROTOCOL_VERSION`, `WireModel`/`WireEvent` (snake_case in Python, camelCase on the wire).
+- `jam`, `compose`, `studio` — the event models of each family.
+- `streams` — `StreamKind` and `JAM`, `COMPOSE`, `STUDIO`, `VARIATION`; `registry` — `protocol_registry()`.
+- `emitter` — `Emitter(kind)`: validate, guard, number (`seq`), envelope, send; failure tails.
+- `guards` — `JamGuard`, `ComposeGuard`, `StudioGuard`, `VariationGuard`.
+- `introspect` — `describe`, `events_document`, `schema_document`, `tools_document`, `schema_hash`.
 """
 
+from bandstand.protocol import studio
 from bandstand.protocol.compose import COMPOSE_EVENTS, ComposeEvent
-from bandstand.protocol.emitter import Emitter, UnregisteredMessage
-from bandstand.protocol.guard import Guard, ProtocolViolation
-from bandstand.protocol.models import (
+from bandstand.protocol.emitter import Emitter, UnregisteredMessage, envelope
+from bandstand.protocol.guards import (
+    ComposeGuard,
+    Guard,
+    JamGuard,
+    ProtocolViolation,
+    StreamClosed,
+    StudioGuard,
+    VariationGuard,
+)
+from bandstand.protocol.introspect import (
+    ToolCatalog,
+    describe,
+    events_document,
+    schema_document,
+    schema_hash,
+    tools_document,
+)
+from bandstand.protocol.jam import (
     AgentStatus,
     AgentThought,
     BossDirective,
@@ -27,23 +51,31 @@ from bandstand.protocol.models import (
     StartJam,
     StopJam,
 )
-from bandstand.protocol.registry import Registry, jam_registry
-from bandstand.protocol.wire import PROTOCOL_VERSION, WireEvent
+from bandstand.protocol.registry import Registry, protocol_registry
+from bandstand.protocol.streams import COMPOSE, JAM, STREAM_KINDS, STUDIO, VARIATION, StreamKind
+from bandstand.protocol.wire import PROTOCOL_VERSION, WireEvent, WireModel
 
 __all__ = [
+    "COMPOSE",
     "COMPOSE_EVENTS",
+    "JAM",
     "PROTOCOL_VERSION",
+    "STREAM_KINDS",
+    "STUDIO",
+    "VARIATION",
     "AgentStatus",
     "AgentThought",
     "BossDirective",
     "BossEcho",
     "ComposeEvent",
+    "ComposeGuard",
     "ContextView",
     "Emitter",
     "ErrorMessage",
     "Events",
     "Execute",
     "Guard",
+    "JamGuard",
     "JamStateUpdate",
     "Layer",
     "MemberView",
@@ -56,7 +88,20 @@ __all__ = [
     "SoundEvent",
     "StartJam",
     "StopJam",
+    "StreamClosed",
+    "StreamKind",
+    "StudioGuard",
+    "ToolCatalog",
     "UnregisteredMessage",
+    "VariationGuard",
     "WireEvent",
-    "jam_registry",
+    "WireModel",
+    "describe",
+    "envelope",
+    "events_document",
+    "protocol_registry",
+    "schema_document",
+    "schema_hash",
+    "studio",
+    "tools_document",
 ]

@@ -22,7 +22,7 @@ from starlette.background import BackgroundTask
 from bandstand.errors import UserError
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.persona import Persona
-from bandstand.protocol import jam_registry
+from bandstand.protocol import JAM
 from bandstand.server.hub import JamHub
 
 RECORDING_FILES = {
@@ -46,7 +46,7 @@ def create_app(
     turn_timeout: float = 30.0,
 ) -> FastAPI:
     """The jam server for `personas` (the band the page can start)."""
-    registry = jam_registry()
+    registry = JAM
     hub_box: dict[str, JamHub] = {}
 
     @contextlib.asynccontextmanager
@@ -68,7 +68,10 @@ def create_app(
 
     @app.get("/api/schemas")
     async def schemas() -> JSONResponse:
-        return JSONResponse(registry.schemas())
+        return JSONResponse({
+            "server_to_client": {n: m.model_json_schema() for n, m in sorted(registry.outgoing.items())},
+            "client_to_server": {n: m.model_json_schema() for n, m in sorted(registry.incoming.items())},
+        })
 
     @app.get("/api/state")
     async def state() -> JSONResponse:

@@ -1,21 +1,19 @@
-"""The guard: ordering invariants of one outgoing message stream.
+"""The jam stream's guard.
 
 A jam stream opens with a `jam_state_update`; rounds never go backwards;
-scheduled cycles strictly increase; after a stopped state only a new state
-update may follow. A violation is a bug in the server, so it raises.
+scheduled cycles strictly increase; while the jam is stopped no statuses,
+patterns or events are sent. The jam has no end event: a violation raises.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-
-class ProtocolViolation(AssertionError):
-    """An outgoing message broke an ordering invariant."""
+from bandstand.protocol.guards.base import ProtocolViolation
 
 
-class Guard:
-    """Checks each outgoing message against what was sent before it."""
+class JamGuard:
+    """Checks each outgoing jam message against what was sent before it."""
 
     def __init__(self) -> None:
         self.opened = False
@@ -45,6 +43,12 @@ class Guard:
             if self.last_cycle is not None and cycle <= self.last_cycle:
                 raise ProtocolViolation(f"events for cycle {cycle} after cycle {self.last_cycle}")
             self.last_cycle = cycle
+
+    def unfinished(self) -> str | None:
+        return None  # a jam stream may stop at any message
+
+    def tail(self, message: str) -> list[BaseModel]:
+        return []
 
     def _state(self, message: BaseModel) -> None:
         running = bool(getattr(message, "running", False))
