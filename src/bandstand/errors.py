@@ -18,7 +18,7 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   ├── CheckpointError            a corrupt or incompatible checkpoint
     │   └── BoardUsageError            a board command used wrongly (unknown task, ...)
     ├── RuntimeFailure                 something failed while running; `retryable` says
-    │   ├── StageFailed                a compose stage failed (carries stage and code)
+    │   ├── StageFailed                a compose graph node failed (carries node and code)
     │   ├── AgentError                 an agent backend or session failed
     │   │   ├── BackendUnavailable     a backend's dependency or binary is missing
     │   │   ├── TurnTimeout            a turn did not finish in time
@@ -145,12 +145,12 @@ class RuntimeFailure(BandstandError):
 
 
 class StageFailed(RuntimeFailure):
-    """A compose pipeline stage failed."""
+    """A node of the compose graph failed (carries the node's name and an error code)."""
 
-    def __init__(self, message: str, *, stage: int = 0, code: str = "UNKNOWN", **context: Any) -> None:
-        self.stage = stage
+    def __init__(self, message: str, *, node: str = "", code: str = "UNKNOWN", **context: Any) -> None:
+        self.node = node
         self.code = code
-        super().__init__(message, stage=stage, code=code, **context)
+        super().__init__(message, node=node, code=code, **context)
 
 
 class AgentError(RuntimeFailure):

@@ -17,6 +17,7 @@ import pytest
 import bandstand
 from bandstand.compose import ComposeResult, compose, resume
 from bandstand.compose.api import Pipeline
+from bandstand.compose.checkpoint import FileCheckpoint
 from bandstand.compose.stages import default_part
 from bandstand.errors import CheckpointError, InvalidInput, OutputNotWritable, UserError
 
@@ -62,8 +63,9 @@ def test_manifest(song: ComposeResult) -> None:
     assert m["total_bars"] == 32 and m["track_count"] == 5
     assert {f["path"] for f in m["files"]} == LAYOUT - {"manifest.json"}
     assert all(f["size"] > 0 and f["type"] and f["description"] for f in m["files"])
-    assert set(m["stages"]) == {str(n) for n in range(1, 9)}
-    assert all({"duration_ms", "tool_calls", "retries"} <= set(s) for s in m["stages"].values())
+    assert set(m["nodes"]) == {"intent", "harmony", "arrangement", "parts:drums", "parts:bass", "parts:chords",
+                               "parts:lead", "parts:pad", "sound", "assembly", "validation", "output"}
+    assert all({"duration_ms", "tool_calls", "retries"} <= set(s) for s in m["nodes"].values())
     assert m["quality"]["axes"].keys() >= {"harmony", "rhythm", "arrangement", "vibe"}
     assert m["backends"]
 
@@ -93,7 +95,9 @@ def test_notes_and_state_files(song: ComposeResult) -> None:
         assert f"`midi/{role}.mid`" in producer
     song_state = json.loads((song.session_dir / "state" / "song-state.json").read_text(encoding="utf-8"))
     assert song_state["parts"] == ["drums", "bass", "chords", "lead", "pad"]
-    assert [h["stage"] for h in song_state["history"] if h["action"] == "completed"][:7] == [1, 2, 3, 4, 5, 6, 7]
+    completed = [h["node"] for h in song_state["history"] if h["action"] == "completed"]
+    assert completed[:3] == ["intent", "harmony", "arrangement"]
+    assert set(completed) == set(song.state.nodes) - {"output"}  # output is noted after it wrote the file
     state = json.loads((song.session_dir / "state" / "pipeline-state.json").read_text(encoding="utf-8"))
     assert state["status"] == "completed" and state["seed"] == 7
 
@@ -130,9 +134,9 @@ def test_part_seeds_do_not_depend_on_the_other_parts(tmp_path: Path) -> None:
     """Seeds are derived per part, so adding a part does not move the others' seeds."""
     seen: dict[str, list[int]] = {}
 
-    def record(role: str, intent: Any, harmony: Any, arrangement: Any, seed: int) -> Any:
+    def record(role: str, intent: Any, harmony: Any, arrangement: Any, seed: int, overrides: Any) -> Any:
         seen.setdefault(role, []).append(seed)
-        return default_part(role, intent, harmony, arrangement, seed)
+        return default_part(role, intent, harmony, arrangement, seed, overrides)
 
     compose("house music", seed=5, bars=16, parts="drums,bass", out_dir=str(tmp_path), handlers={"part": record}, **FAST)
     compose("house music", seed=5, bars=16, parts="drums,bass,lead", out_dir=str(tmp_path), handlers={"part": record},
@@ -143,12 +147,27 @@ def test_part_seeds_do_not_depend_on_the_other_parts(tmp_path: Path) -> None:
 
 def test_approval_gate_pause_and_approve_gives_the_same_song(tmp_path: Path) -> None:
     paused = compose(PROMPT, seed=7, bars=16, approval_gates=[2], out_dir=str(tmp_path / "a"), **FAST)
-    assert paused.status == "paused" and paused.state.paused_at_stage == 2
+    assert paused.status == "paused" and paused.state.paused_at == "harmony"  # step 2 is harmony
     assert not (paused.session_dir / "manifest.json").exists()
     done = resume(paused.session_dir, approve=True)
     assert done.status == "completed"
     straight = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "b"), **FAST)
     assert digest(done.session_dir) == digest(straight.session_dir)
+
+
+def test_rejecting_one_part_regenerates_it_and_moves_nothing_else(tmp_path: Path) -> None:
+    """A gate on one part node: reject redoes that node alone, with a new seed variant."""
+    answers = iter(["reject", "approve"])
+    redone = compose(PROMPT, seed=7, bars=16, approval_gates=["parts:bass"], out_dir=str(tmp_path / "a"),
+                     approver=lambda state, node, summary: next(answers), **FAST)
+    straight = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "b"), **FAST)
+    assert redone.status == "completed" and redone.state.nodes["parts:bass"].variant == 1
+    assert {n: r.variant for n, r in redone.state.nodes.items() if n != "parts:bass"} == \
+        {n: 0 for n in redone.state.nodes if n != "parts:bass"}
+    a, b = digest(redone.session_dir), digest(straight.session_dir)
+    assert a["midi/bass.mid"] != b["midi/bass.mid"]
+    for role in ("drums", "chords", "lead", "pad"):
+        assert a[f"midi/{role}.mid"] == b[f"midi/{role}.mid"]
 
 
 def test_cancel_then_resume_gives_the_same_song(tmp_path: Path) -> None:
@@ -162,7 +181,8 @@ def test_cancel_then_resume_gives_the_same_song(tmp_path: Path) -> None:
                                **FAST)
     holder["p"] = pipeline
     cancelled = pipeline.run()
-    assert cancelled.status == "cancelled" and cancelled.state.recovery.last_successful_stage == 3
+    assert cancelled.status == "cancelled" and cancelled.state.recovery.last_successful_node == "arrangement"
+    assert {r.status for r in cancelled.state.group("parts")} == {"pending"}
     resumed = resume(cancelled.session_dir)
     assert resumed.status == "completed" and resumed.state.recovery.is_resumed
     assert resumed.state.recovery.previous_pipeline_id == cancelled.state.pipeline_id
@@ -174,10 +194,10 @@ def test_validation_failure_is_partial_but_the_song_is_written(tmp_path: Path) -
     def broken(ctx: Any) -> None:
         raise RuntimeError("validator crashed")
 
-    result = compose("trap beat", seed=1, bars=16, out_dir=str(tmp_path), handlers={7: broken},
+    result = compose("trap beat", seed=1, bars=16, out_dir=str(tmp_path), handlers={"validation": broken},
                      max_retries_per_stage=1, **FAST)
     assert result.status == "completed_partial"
-    assert result.state.stages[7].retry_count == 1
+    assert result.state.nodes["validation"].retry_count == 1
     assert (result.session_dir / "midi" / "full-arrangement.mid").exists()
     assert result.manifest is not None and result.manifest["quality"] is None
 
@@ -186,7 +206,7 @@ def test_output_failure_is_partial_with_a_hint(tmp_path: Path) -> None:
     def broken(ctx: Any) -> None:
         raise OSError(28, "No space left on device")
 
-    result = compose("trap beat", seed=1, bars=16, out_dir=str(tmp_path), handlers={8: broken},
+    result = compose("trap beat", seed=1, bars=16, out_dir=str(tmp_path), handlers={"output": broken},
                      max_retries_per_stage=0, **FAST)
     assert result.status == "completed_partial"
     assert result.state.error is not None and result.state.error.code == "FILE_WRITE_FAILED"
@@ -194,9 +214,9 @@ def test_output_failure_is_partial_with_a_hint(tmp_path: Path) -> None:
 
 
 def test_skipping_sound_and_arrangement(tmp_path: Path) -> None:
-    result = compose("lofi beat", seed=2, bars=16, skip_stages=[3, 5], out_dir=str(tmp_path), **FAST)
+    result = compose("lofi beat", seed=2, bars=16, skip_stages=["arrangement", 5], out_dir=str(tmp_path), **FAST)
     assert result.status == "completed"
-    assert [result.state.stages[n].status for n in (3, 5)] == ["skipped", "skipped"]
+    assert [result.state.nodes[n].status for n in ("arrangement", "sound")] == ["skipped", "skipped"]
     assert result.manifest is not None and [s["name"] for s in result.manifest["sections"]] == ["Loop"]
     assert "did not run" in (result.session_dir / "notes" / "preset-assignments.md").read_text(encoding="utf-8")
 
@@ -217,7 +237,9 @@ def test_constraints_shape_the_parts(tmp_path: Path) -> None:
     ({"mode": "sideways"}, InvalidInput, "unknown mode"),
     ({"parts": "drums,kazoo"}, InvalidInput, "kazoo"),
     ({"skip_stages": [4]}, InvalidInput, "critical"),
-    ({"approval_gates": [12]}, InvalidInput, "stage"),
+    ({"approval_gates": [12]}, InvalidInput, "unknown step"),
+    ({"approval_gates": ["parts:kazoo"]}, InvalidInput, "unknown step"),
+    ({"skip_stages": ["parts"]}, InvalidInput, "critical"),
 ])
 def test_bad_input_is_one_clear_error_and_writes_nothing(tmp_path: Path, options: dict[str, Any],
                                                           error: type[UserError], match: str) -> None:
@@ -257,14 +279,30 @@ def test_a_failed_run_resumes_from_the_failed_stage(tmp_path: Path) -> None:
     def broken(ctx: Any) -> None:
         raise RuntimeError("harmony engine exploded")
 
-    failed = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "a"), handlers={2: broken},
+    failed = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "a"), handlers={"harmony": broken},
                      max_retries_per_stage=0, **FAST)
-    assert failed.status == "failed" and failed.state.stages[2].status == "failed"
+    assert failed.status == "failed" and failed.state.nodes["harmony"].status == "failed"
     assert failed.state.error is not None and "exploded" in failed.state.error.message
     resumed = resume(failed.session_dir)
-    assert resumed.status == "completed" and resumed.state.stages[2].retry_count == 0
+    assert resumed.status == "completed" and resumed.state.nodes["harmony"].retry_count == 0
     straight = compose(PROMPT, seed=7, bars=16, out_dir=str(tmp_path / "b"), **FAST)
     assert digest(resumed.session_dir) == digest(straight.session_dir)
+
+
+def test_a_run_resumed_at_its_last_node_restores_every_part_first(song: ComposeResult, tmp_path: Path) -> None:
+    """The checkpoint says everything but output is done: resume restores the plans, then the
+    parts (known only once the arrangement is), then the song assembled from them."""
+    again = compose(PROMPT, seed=7, bars=32, out_dir=str(tmp_path), **FAST)
+    checkpoint = FileCheckpoint.in_session(again.session_dir)
+    state = checkpoint.load()
+    state.nodes["output"].status, state.status = "pending", "running"
+    checkpoint.save(state)
+    for path in (again.session_dir / "midi").glob("*.mid"):
+        path.unlink()
+    resumed = resume(again.session_dir)
+    assert resumed.status == "completed" and [t.role for t in resumed.song.tracks] == [  # type: ignore[union-attr]
+        "drums", "bass", "chords", "lead", "pad"]
+    assert digest(again.session_dir) == digest(song.session_dir)
 
 
 def test_finished_runs_leave_no_threads_behind(tmp_path: Path) -> None:

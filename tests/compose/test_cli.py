@@ -30,8 +30,9 @@ def test_compose_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert data["parts"] == ["drums", "bass", "chords", "lead", "pad"]
     assert "midi/full-arrangement.mid" in data["files"]
     assert set(data["quality"]["axes"]) == {"harmony", "rhythm", "arrangement", "vibe"}
-    assert set(data["timings_ms"]) == {"intent", "harmony", "arrangement", "parts", "sound", "assembly",
-                                       "validation", "output"}
+    assert list(data["timings_ms"]) == ["intent", "harmony", "arrangement", "parts:drums", "parts:bass",
+                                        "parts:chords", "parts:lead", "parts:pad", "sound", "assembly",
+                                        "validation", "output"]
     assert Path(data["session_dir"]).is_dir()
 
 
@@ -40,8 +41,9 @@ def test_compose_progress_and_summary(tmp_path: Path, capsys: pytest.CaptureFixt
                 "--out", str(tmp_path), *FAST])
     captured = capsys.readouterr()
     assert code == 0
-    for n in range(1, 9):
-        assert f"✓ Stage {n}/8" in captured.err
+    for node in ("intent", "harmony", "arrangement", "parts:drums", "parts:bass", "parts:chords", "parts:lead",
+                 "parts:pad", "sound", "assembly", "validation", "output"):
+        assert f"✓ {node} — " in captured.err
     assert "half-time" in captured.err
     for word in ("genre", "key", "tempo", "parts", "quality", "time (ms)", "Files in", "full-arrangement.mid"):
         assert word in captured.out
@@ -63,6 +65,8 @@ def test_parts_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     (["compose", "trap", "--mode", "sideways"], "unknown mode"),
     (["compose", "trap", "--parts", "drums,kazoo"], "kazoo"),
     (["compose", "trap", "--skip", "2"], "critical"),
+    (["compose", "trap", "--skip", "parts:bass"], "critical"),
+    (["compose", "trap", "--approve", "chorus"], "unknown step"),
     (["compose", "trap", "--genre", "hose"], "house"),
     (["compose", "Something warm"], "ambiguous"),
     (["compose", "trap", "--intent-backend", "telepathy"], "telepathy"),

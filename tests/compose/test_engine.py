@@ -1,6 +1,7 @@
-"""The pipeline engine driven by real stage handlers written here: slow ones, failing
+"""The graph engine driven by real node handlers written here: slow ones, failing
 ones, flaky ones, ones that wait to be cancelled. Each test runs a whole engine
-with a real checkpoint file."""
+over a graph shaped like compose's (three plan nodes, a fan-out of part nodes,
+then sound, assembly, validation and output) with a real checkpoint file."""
 
 from __future__ import annotations
 
@@ -13,28 +14,50 @@ from typing import Any
 import pytest
 
 from bandstand.compose.checkpoint import FileCheckpoint
-from bandstand.compose.engine import Engine, StageContext, StageNode, StageResult, derive_seed
-from bandstand.compose.state import STAGE_NAMES, PipelineConfig, PipelineState
+from bandstand.compose.engine import Engine
+from bandstand.compose.graph import Artifacts, Fanout, Graph
+from bandstand.compose.nodes import Node, NodeContext, NodeResult, derive_seed
+from bandstand.compose.state import PipelineConfig, PipelineState
 from bandstand.errors import CheckpointError, InvalidInput
 from bandstand.protocol import compose as ev
 
-Handler = Callable[[StageContext], Any]
+Handler = Callable[[NodeContext], Any]
+ROLES = ("drums", "bass", "lead")
+PLAN = ("intent", "harmony", "arrangement")
+AFTER = ("sound", "assembly", "validation", "output")
+ORDER = [*PLAN, *(f"parts:{r}" for r in ROLES), *AFTER]
 
 
-def ok(n: int) -> Handler:
-    def handler(ctx: StageContext) -> StageResult:
-        return StageResult({"stage": n, "seed": ctx.seed()}, {"stage": n, "seed": ctx.seed()}, f"stage {n} done")
+def ok(name: str) -> Handler:
+    def handler(ctx: NodeContext) -> NodeResult:
+        value = {"node": name, "seed": ctx.seed()}
+        if name == "arrangement":
+            value["roles"] = list(ROLES)
+        return NodeResult(value, value, f"{name} done")
     return handler
 
 
-def nodes(**overrides: Handler) -> dict[int, StageNode]:
-    table = {n: StageNode(n, STAGE_NAMES[n], ok(n), requires=tuple(range(1, n)) if n <= 4 else (1,))
-             for n in range(1, 9)}
-    for key, fn in overrides.items():
-        n = int(key.removeprefix("s"))
-        old = table[n]
-        table[n] = StageNode(n, old.name, fn, requires=old.requires)
-    return table
+def graph(part: Handler | None = None, critical_parts: bool = True, **handlers: Handler) -> Graph:
+    def node(name: str, inputs: tuple[str, ...], **kw: Any) -> Node:
+        return Node(name, handlers.get(name, ok(name)), inputs=inputs, output=dict, **kw)
+
+    def make(role: str) -> Node:
+        return Node(f"parts:{role}", part or ok(f"parts:{role}"), inputs=("arrangement",), output=dict,
+                    critical=critical_parts, seed_key="4", member=role)
+
+    def members(artifacts: Artifacts) -> list[str]:
+        return list(artifacts["arrangement"]["roles"])
+
+    return Graph([
+        node("intent", (), critical=True),
+        node("harmony", ("intent",), critical=True),
+        node("arrangement", ("intent", "harmony"), critical=True),
+        Fanout("parts", after=("arrangement",), members=members, make=make, critical=True),
+        node("sound", ("intent", "parts")),
+        node("assembly", ("intent", "parts")),
+        node("validation", ("assembly",)),
+        node("output", ("intent", "parts"), optional=("sound", "assembly", "validation")),
+    ])
 
 
 class Run:
@@ -46,157 +69,230 @@ class Run:
         self.checkpoint = FileCheckpoint.in_session(tmp_path)
         self.events: list[ev.ComposeEvent] = []
 
-    def engine(self, table: dict[int, StageNode], **kw: Any) -> Engine:
-        return Engine(self.state, table, checkpoint=self.checkpoint, on_event=self.events.append, **kw)
+    def engine(self, g: Graph, **kw: Any) -> Engine:
+        return Engine(self.state, g, checkpoint=self.checkpoint, on_event=self.events.append, **kw)
 
     def types(self) -> list[str]:
         return [e.type for e in self.events]  # type: ignore[attr-defined]
 
+    def started(self) -> list[str]:
+        return [e.node for e in self.events if isinstance(e, ev.NodeStarted)]
 
-def test_all_stages_complete_in_order_with_events_and_checkpoints(tmp_path: Path) -> None:
+
+def test_all_nodes_complete_in_graph_order_with_events_and_checkpoints(tmp_path: Path) -> None:
     run = Run(tmp_path)
-    state = run.engine(nodes()).run()
-    assert state.status == "completed" and state.current_stage == 9
-    assert [r.status for r in state.stages.values()] == ["completed"] * 8
-    started = [e.stage for e in run.events if isinstance(e, ev.StageStarted)]
-    assert started == list(range(1, 9))
+    state = run.engine(graph()).run()
+    assert state.status == "completed" and state.current_node is None
+    assert list(state.nodes) == ORDER
+    assert [r.status for r in state.nodes.values()] == ["completed"] * len(ORDER)
+    started = run.started()
+    assert started[:3] == list(PLAN) and set(started[3:6]) == {f"parts:{r}" for r in ROLES}
+    assert started.index("validation") > started.index("assembly") and started[-1] == "output"
     assert run.types()[0] == "pipeline_started" and run.types()[-1] == "pipeline_finished"
-    assert [e.line() for e in run.events if isinstance(e, ev.StageCompleted)][1] == "✓ Stage 2/8: stage 2 done"
+    assert [e.line() for e in run.events if isinstance(e, ev.NodeCompleted)][1] == "✓ harmony — harmony done"
     saved = run.checkpoint.load()
-    assert saved.status == "completed" and saved.recovery.last_successful_stage == 8
+    assert saved.status == "completed" and saved.recovery.last_successful_node == "output"
+    assert list(saved.nodes) == ORDER
     assert run.checkpoint.backup.exists()
+
+
+def test_part_nodes_run_side_by_side_with_their_own_seeds(tmp_path: Path) -> None:
+    barrier = threading.Barrier(len(ROLES), timeout=10)
+
+    def together(ctx: NodeContext) -> NodeResult:
+        barrier.wait()
+        return ok(ctx.node.name)(ctx)
+
+    state = Run(tmp_path).engine(graph(part=together)).run()
+    assert state.status == "completed" and not barrier.broken
+    seeds = {r: state.nodes[f"parts:{r}"].output["seed"] for r in ROLES}
+    assert seeds == {r: derive_seed(11, "4", r) for r in ROLES} and len(set(seeds.values())) == len(ROLES)
+
+
+def test_parts_run_one_after_another_when_parallel_is_off(tmp_path: Path) -> None:
+    inside = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    def counted(ctx: NodeContext) -> NodeResult:
+        with lock:
+            inside["now"] += 1
+            inside["most"] = max(inside["most"], inside["now"])
+        threading.Event().wait(0.02)
+        with lock:
+            inside["now"] -= 1
+        return ok(ctx.node.name)(ctx)
+
+    state = Run(tmp_path, parallel_parts=False).engine(graph(part=counted)).run()
+    assert state.status == "completed" and inside["most"] == 1
 
 
 def test_retries_are_recorded(tmp_path: Path) -> None:
     calls = {"n": 0}
 
-    def flaky(ctx: StageContext) -> StageResult:
+    def flaky(ctx: NodeContext) -> NodeResult:
         calls["n"] += 1
         if calls["n"] < 3:
             raise RuntimeError(f"glitch {calls['n']}")
-        return ok(2)(ctx)
+        return ok("harmony")(ctx)
 
     run = Run(tmp_path)
-    state = run.engine(nodes(s2=flaky)).run()
-    rec = state.stages[2]
+    state = run.engine(graph(harmony=flaky)).run()
+    rec = state.nodes["harmony"]
     assert state.status == "completed"
     assert rec.retry_count == 2 and state.recovery.total_retries == 2
     assert [a.message for a in rec.attempts] == ["glitch 1", "glitch 2"]
     assert all(a.code == "TOOL_EXECUTION_FAILED" for a in rec.attempts)
-    retries = [e for e in run.events if isinstance(e, ev.StageRetry)]
+    retries = [e for e in run.events if isinstance(e, ev.NodeRetry)]
     assert [e.attempt for e in retries] == [2, 3]
 
 
+def test_a_flaky_part_is_retried_alone(tmp_path: Path) -> None:
+    runs: dict[str, int] = {}
+
+    def part(ctx: NodeContext) -> NodeResult:
+        runs[ctx.node.name] = runs.get(ctx.node.name, 0) + 1
+        if ctx.node.member == "bass" and ctx.attempt == 1:
+            raise RuntimeError("string broke")
+        return ok(ctx.node.name)(ctx)
+
+    state = Run(tmp_path).engine(graph(part=part)).run()
+    assert state.status == "completed"
+    assert runs == {"parts:drums": 1, "parts:bass": 2, "parts:lead": 1}
+    assert state.nodes["parts:bass"].retry_count == 1
+
+
 def test_max_retries_fails_the_run_with_every_root_cause(tmp_path: Path) -> None:
-    def broken(ctx: StageContext) -> None:
+    def broken(ctx: NodeContext) -> None:
         raise ValueError(f"no chords on attempt {ctx.attempt}")
 
     run = Run(tmp_path, max_retries_per_stage=2)
-    state = run.engine(nodes(s2=broken)).run()
+    state = run.engine(graph(harmony=broken)).run()
     assert state.status == "failed"
-    rec = state.stages[2]
+    rec = state.nodes["harmony"]
     assert rec.status == "failed" and rec.retry_count == 2 and len(rec.attempts) == 3
     assert state.error is not None and state.error.code == "TOOL_EXECUTION_FAILED"
     for attempt in (1, 2, 3):
         assert f"no chords on attempt {attempt}" in state.error.message
-    assert all(state.stages[n].status == "pending" for n in range(3, 9))
+    assert state.nodes["arrangement"].status == "pending" and "parts:bass" not in state.nodes
     assert run.checkpoint.load().status == "failed"
 
 
 def test_user_errors_are_not_retried(tmp_path: Path) -> None:
-    def bad(ctx: StageContext) -> None:
+    def bad(ctx: NodeContext) -> None:
         raise InvalidInput("unknown key 'H'")
 
-    state = Run(tmp_path).engine(nodes(s1=bad)).run()
+    state = Run(tmp_path).engine(graph(intent=bad)).run()
     assert state.status == "failed"
-    assert state.stages[1].retry_count == 0 and state.error is not None and state.error.code == "INVALID_INPUT"
+    assert state.nodes["intent"].retry_count == 0 and state.error is not None
+    assert state.error.code == "INVALID_INPUT"
+
+
+def test_an_artifact_of_the_wrong_type_is_a_failed_attempt(tmp_path: Path) -> None:
+    def wrong(ctx: NodeContext) -> NodeResult:
+        return NodeResult(["not", "a", "dict"], [], "a list")
+
+    state = Run(tmp_path, max_retries_per_stage=0).engine(graph(harmony=wrong)).run()
+    assert state.status == "failed" and state.error is not None
+    assert "harmony produced a list, not a dict" in state.error.message
 
 
 def test_timeout_is_TIMEOUT_and_retried(tmp_path: Path) -> None:
     release = threading.Event()
 
-    def slow(ctx: StageContext) -> None:
+    def slow(ctx: NodeContext) -> None:
         release.wait(5)
 
     run = Run(tmp_path, stage_timeout=0.2, max_retries_per_stage=1)
-    state = run.engine(nodes(s4=slow)).run()
+    state = run.engine(graph(part=slow)).run()
     release.set()
-    rec = state.stages[4]
     assert state.status == "failed"
-    assert [a.code for a in rec.attempts] == ["TIMEOUT", "TIMEOUT"]
-    assert rec.error is not None and rec.error.code == "TIMEOUT"
+    timed_out = [r for r in state.group("parts") if r.status == "failed"]
+    assert timed_out, [r.status for r in state.group("parts")]
+    assert [a.code for a in timed_out[0].attempts] == ["TIMEOUT", "TIMEOUT"]
+    assert timed_out[0].error is not None and timed_out[0].error.code == "TIMEOUT"
 
 
 def test_pipeline_timeout(tmp_path: Path) -> None:
     release = threading.Event()
 
-    def slow(ctx: StageContext) -> None:
+    def slow(ctx: NodeContext) -> None:
         release.wait(5)
 
-    state = Run(tmp_path, pipeline_timeout=0.3, stage_timeout=60).engine(nodes(s2=slow)).run()
+    state = Run(tmp_path, pipeline_timeout=0.3, stage_timeout=60).engine(graph(harmony=slow)).run()
     release.set()
     assert state.status == "failed" and state.error is not None and state.error.code == "TIMEOUT"
-    assert state.stages[2].retry_count == 0
+    assert state.nodes["harmony"].retry_count == 0
 
 
-def test_skip_stages_and_their_dependents(tmp_path: Path) -> None:
-    table = nodes()
-    table[7] = StageNode(7, "validation", ok(7), requires=(6,))
-    run = Run(tmp_path, skip_stages=[5, 6])
-    state = run.engine(table).run()
+def test_skipped_nodes_and_their_dependents(tmp_path: Path) -> None:
+    run = Run(tmp_path, skip_stages=["sound", "assembly"])
+    state = run.engine(graph()).run()
     assert state.status == "completed"
-    assert [state.stages[n].status for n in (5, 6, 7)] == ["skipped"] * 3
-    assert "needs stage 6" in state.stages[7].summary
-    assert [e.stage for e in run.events if isinstance(e, ev.StageSkipped)] == [5, 6, 7]
+    assert [state.nodes[n].status for n in ("sound", "assembly", "validation")] == ["skipped"] * 3
+    assert "needs assembly" in state.nodes["validation"].summary
+    assert [e.node for e in run.events if isinstance(e, ev.NodeSkipped)] == ["sound", "assembly", "validation"]
+    assert state.nodes["output"].status == "completed"  # its inputs there are optional
 
 
-@pytest.mark.parametrize("stage", [7, 8])
-def test_failure_in_stage_7_or_8_is_completed_partial(tmp_path: Path, stage: int) -> None:
-    def broken(ctx: StageContext) -> None:
+@pytest.mark.parametrize("node", ["validation", "output"])
+def test_failure_in_validation_or_output_is_completed_partial(tmp_path: Path, node: str) -> None:
+    def broken(ctx: NodeContext) -> None:
         raise OSError("disk full")
 
-    state = Run(tmp_path, max_retries_per_stage=1).engine(nodes(**{f"s{stage}": broken})).run()
+    state = Run(tmp_path, max_retries_per_stage=1).engine(graph(**{node: broken})).run()
     assert state.status == "completed_partial"
-    assert state.stages[stage].status == "failed"
+    assert state.nodes[node].status == "failed"
     assert state.error is not None and state.error.code == "FILE_WRITE_FAILED" and state.error.recovery_hint
+    assert state.nodes["output"].status == ("completed" if node == "validation" else "failed")
+
+
+def test_a_failed_input_is_DEPENDENCY_MISSING_for_what_needs_it(tmp_path: Path) -> None:
+    def broken(ctx: NodeContext) -> None:
+        raise OSError("disk full")
+
+    state = Run(tmp_path, max_retries_per_stage=0).engine(graph(assembly=broken)).run()
+    assert state.status == "completed_partial"
+    err = state.nodes["validation"].error
+    assert err is not None and err.code == "DEPENDENCY_MISSING" and "assembly" in err.message
 
 
 def test_degraded_result_is_completed_partial(tmp_path: Path) -> None:
-    def degraded(ctx: StageContext) -> StageResult:
-        return StageResult({}, {}, "wrote MIDI only", degraded="no SoundFont: audio not rendered")
+    def degraded(ctx: NodeContext) -> NodeResult:
+        return NodeResult({}, {}, "wrote MIDI only", degraded="no SoundFont: audio not rendered")
 
-    state = Run(tmp_path).engine(nodes(s8=degraded)).run()
-    assert state.status == "completed_partial" and state.stages[8].status == "completed"
+    state = Run(tmp_path).engine(graph(output=degraded)).run()
+    assert state.status == "completed_partial" and state.nodes["output"].status == "completed"
     assert state.error is not None and "SoundFont" in state.error.message
 
 
-def test_critical_failure_stops_before_later_stages(tmp_path: Path) -> None:
-    ran: list[int] = []
+def test_a_critical_part_that_fails_stops_the_run_before_later_nodes(tmp_path: Path) -> None:
+    ran: list[str] = []
 
-    def record(n: int) -> Handler:
-        def handler(ctx: StageContext) -> StageResult:
-            ran.append(n)
-            return ok(n)(ctx)
+    def record(name: str) -> Handler:
+        def handler(ctx: NodeContext) -> NodeResult:
+            ran.append(name)
+            return ok(name)(ctx)
         return handler
 
-    def broken(ctx: StageContext) -> None:
+    def broken(ctx: NodeContext) -> None:
         raise RuntimeError("generator crashed")
 
-    table = nodes(s4=broken, s5=record(5), s6=record(6))
-    state = Run(tmp_path, max_retries_per_stage=0).engine(table).run()
+    g = graph(part=broken, sound=record("sound"), assembly=record("assembly"))
+    state = Run(tmp_path, max_retries_per_stage=0).engine(g).run()
     assert state.status == "failed" and ran == []
+    assert state.error is not None and "generator crashed" in state.error.message
 
 
 def test_approval_gate_pauses_then_approve_continues_from_the_checkpoint(tmp_path: Path) -> None:
-    run = Run(tmp_path, approval_gates=[2])
-    state = run.engine(nodes()).run()
-    assert state.status == "paused" and state.paused_at_stage == 2
-    assert state.stages[3].status == "pending"
-    assert isinstance(run.events[-1], ev.Paused)
+    run = Run(tmp_path, approval_gates=["harmony"])
+    state = run.engine(graph()).run()
+    assert state.status == "paused" and state.paused_at == "harmony"
+    assert state.nodes["arrangement"].status == "pending"
+    assert isinstance(run.events[-1], ev.Paused) and run.events[-1].node == "harmony"
 
     loaded = run.checkpoint.load()
     assert loaded.status == "paused"
-    engine = Engine(loaded, nodes(), checkpoint=run.checkpoint)
+    engine = Engine(loaded, graph(), checkpoint=run.checkpoint)
     engine.run()
     assert loaded.status == "paused"  # no decision yet: still waiting
     engine.approve()
@@ -205,85 +301,136 @@ def test_approval_gate_pauses_then_approve_continues_from_the_checkpoint(tmp_pat
     assert [h.action for h in final.song_state.history].count("approved") == 1
 
 
-def test_reject_redoes_the_stage_with_a_new_seed(tmp_path: Path) -> None:
+def test_a_gate_on_the_parts_waits_for_every_part(tmp_path: Path) -> None:
+    run = Run(tmp_path, approval_gates=["parts"])
+    state = run.engine(graph()).run()
+    assert state.status == "paused" and state.paused_at == "parts"
+    assert {r.status for r in state.group("parts")} == {"completed"} and state.nodes["sound"].status == "pending"
+
+
+def test_reject_redoes_the_node_with_a_new_seed(tmp_path: Path) -> None:
     answers = iter(["reject", "approve"])
-    run = Run(tmp_path, approval_gates=[2])
+    run = Run(tmp_path, approval_gates=["harmony"])
     seeds: list[int] = []
 
-    def harmony(ctx: StageContext) -> StageResult:
+    def harmony(ctx: NodeContext) -> NodeResult:
         seeds.append(ctx.seed())
-        return ok(2)(ctx)
+        return ok("harmony")(ctx)
 
-    state = run.engine(nodes(s2=harmony), approver=lambda s, n, summary: next(answers)).run()
+    state = run.engine(graph(harmony=harmony), approver=lambda s, n, summary: next(answers)).run()
     assert state.status == "completed"
     assert len(seeds) == 2 and seeds[0] != seeds[1]
-    assert state.stages[2].variant == 1
+    assert state.nodes["harmony"].variant == 1 and state.nodes["intent"].variant == 0
+
+
+def test_rejecting_one_part_reruns_it_and_what_reads_it_only(tmp_path: Path) -> None:
+    answers = iter(["reject", "approve"])
+    run = Run(tmp_path, approval_gates=["parts:bass"])
+    state = run.engine(graph(), approver=lambda s, n, summary: next(answers)).run()
+    assert state.status == "completed"
+    started = run.started()
+    assert started.count("parts:bass") == 2
+    assert started.count("parts:drums") == 1 and started.count("parts:lead") == 1 and started.count("harmony") == 1
+    assert state.nodes["parts:bass"].variant == 1 and state.nodes["parts:drums"].variant == 0
+
+
+def test_invalidate_resets_a_node_and_its_dependents_transitively(tmp_path: Path) -> None:
+    run = Run(tmp_path)
+    engine = run.engine(graph())
+    engine.run()
+    reset = engine.invalidate(["parts:lead"], bump=True)
+    assert reset == ["parts:lead", "sound", "assembly", "validation", "output"]
+    assert engine.state.nodes["parts:lead"].variant == 1 and engine.state.nodes["sound"].variant == 0
+    assert engine.invalidate(["arrangement"], bump=False)[:4] == ["arrangement", "parts:drums", "parts:bass",
+                                                                  "parts:lead"]
 
 
 def test_cancel_leaves_a_resumable_checkpoint(tmp_path: Path) -> None:
     entered = threading.Event()
 
-    def waits(ctx: StageContext) -> StageResult:
+    def waits(ctx: NodeContext) -> NodeResult:
         entered.set()
         while not ctx.abandoned:
             threading.Event().wait(0.01)
         ctx.check_cancelled()
-        return ok(3)(ctx)
+        return ok("arrangement")(ctx)
 
     run = Run(tmp_path)
-    engine = run.engine(nodes(s3=waits))
+    engine = run.engine(graph(arrangement=waits))
     threading.Thread(target=lambda: (entered.wait(5), engine.cancel()), daemon=True).start()
     state = engine.run()
     assert state.status == "cancelled"
-    assert state.error is not None and state.error.code == "USER_CANCELLED"
+    assert state.error is not None and state.error.code == "USER_CANCELLED" and "arrangement" in state.error.message
     saved = run.checkpoint.load()
-    assert saved.status == "cancelled" and saved.recovery.last_successful_stage == 2
-    assert saved.stages[3].status == "pending"
+    assert saved.status == "cancelled" and saved.recovery.last_successful_node == "harmony"
+    assert saved.nodes["arrangement"].status == "pending"
 
-    resumed = Engine(saved, nodes(), checkpoint=run.checkpoint).run()
+    resumed = Engine(saved, graph(), checkpoint=run.checkpoint).run()
     assert resumed.status == "completed"
 
 
-def test_quality_gate_regenerates_the_responsible_stage_then_passes(tmp_path: Path) -> None:
-    verdicts = iter([4, None])
+def test_cancel_during_the_parts_then_resume(tmp_path: Path) -> None:
+    entered = threading.Event()
 
-    def validation(ctx: StageContext) -> StageResult:
-        target = next(verdicts)
-        return StageResult({}, {}, "gate" if target else "passed", quality_score=0.4 if target else 0.9,
-                           regenerate_from=target, failing_axes=("rhythm",) if target else ())
+    def waits(ctx: NodeContext) -> NodeResult:
+        entered.set()
+        while not ctx.abandoned:
+            threading.Event().wait(0.01)
+        ctx.check_cancelled()
+        return ok(ctx.node.name)(ctx)
 
     run = Run(tmp_path)
-    state = run.engine(nodes(s7=validation)).run()
+    engine = run.engine(graph(part=waits))
+    threading.Thread(target=lambda: (entered.wait(5), engine.cancel()), daemon=True).start()
+    assert engine.run().status == "cancelled"
+    saved = run.checkpoint.load()
+    assert {r.status for r in saved.group("parts")} == {"pending"}
+    resumed = Engine(saved, graph(), checkpoint=run.checkpoint).run()
+    assert resumed.status == "completed" and list(resumed.nodes) == ORDER
+
+
+def test_quality_gate_regenerates_the_blamed_nodes_then_passes(tmp_path: Path) -> None:
+    verdicts = iter([("parts",), ()])
+
+    def validation(ctx: NodeContext) -> NodeResult:
+        target = next(verdicts)
+        return NodeResult({}, {}, "gate" if target else "passed", quality_score=0.4 if target else 0.9,
+                          regenerate=target, failing_axes=("rhythm",) if target else ())
+
+    run = Run(tmp_path)
+    state = run.engine(graph(validation=validation)).run()
     assert state.status == "completed"
-    assert state.stages[4].variant == 1 and state.stages[7].quality_score == 0.9
-    assert [e.regenerate_from for e in run.events if isinstance(e, ev.QualityRetry)] == [4]
+    assert all(r.variant == 1 for r in state.group("parts")) and state.nodes["harmony"].variant == 0
+    assert state.nodes["validation"].quality_score == 0.9
+    assert [e.regenerate for e in run.events if isinstance(e, ev.QualityRetry)] == [["parts"]]
 
 
 def test_quality_gate_that_keeps_failing_is_bounded_and_partial(tmp_path: Path) -> None:
     rounds = {"n": 0}
 
-    def validation(ctx: StageContext) -> StageResult:
+    def validation(ctx: NodeContext) -> NodeResult:
         rounds["n"] += 1
-        return StageResult({}, {}, "harmony 0.3", quality_score=0.3, regenerate_from=2, failing_axes=("harmony",))
+        return NodeResult({}, {}, "harmony 0.3", quality_score=0.3, regenerate=("harmony",),
+                          failing_axes=("harmony",))
 
-    state = Run(tmp_path, quality_regenerations=2).engine(nodes(s7=validation)).run()
+    state = Run(tmp_path, quality_regenerations=2).engine(graph(validation=validation)).run()
     assert rounds["n"] == 3
     assert state.status == "completed_partial"
-    assert state.stages[7].status == "failed" and state.stages[7].error is not None
-    assert state.stages[7].error.code == "QUALITY_GATE_FAILED"
-    assert state.stages[8].status == "completed"
+    rec = state.nodes["validation"]
+    assert rec.status == "failed" and rec.error is not None and rec.error.code == "QUALITY_GATE_FAILED"
+    assert state.nodes["output"].status == "completed" and state.nodes["harmony"].variant == 2
 
 
 def test_quality_gate_off_keeps_the_first_song(tmp_path: Path) -> None:
-    def validation(ctx: StageContext) -> StageResult:
-        return StageResult({}, {}, "low", quality_score=0.3, regenerate_from=4)
+    def validation(ctx: NodeContext) -> NodeResult:
+        return NodeResult({}, {}, "low", quality_score=0.3, regenerate=("parts",))
 
-    state = Run(tmp_path, quality_gate=False).engine(nodes(s7=validation)).run()
-    assert state.status == "completed" and state.stages[4].variant == 0
+    state = Run(tmp_path, quality_gate=False).engine(graph(validation=validation)).run()
+    assert state.status == "completed" and all(r.variant == 0 for r in state.group("parts"))
 
 
 def test_derived_seeds_are_stable_and_independent_per_part() -> None:
-    assert derive_seed(7, 4, "bass") == derive_seed(7, 4, "bass")
+    assert derive_seed(7, 4, "bass") == derive_seed(7, "4", "bass")
     assert len({derive_seed(7, 4, r) for r in ("drums", "bass", "chords", "lead", "pad")}) == 5
     assert derive_seed(7, 4, "bass", 1) != derive_seed(7, 4, "bass", 0)
     assert derive_seed(7, 2) != derive_seed(8, 2)
@@ -291,7 +438,7 @@ def test_derived_seeds_are_stable_and_independent_per_part() -> None:
 
 def test_checkpoint_falls_back_to_the_backup_and_reports_corruption(tmp_path: Path) -> None:
     run = Run(tmp_path)
-    run.engine(nodes()).run()
+    run.engine(graph()).run()
     run.checkpoint.path.write_text("{ not json", encoding="utf-8")
     assert run.checkpoint.load().status in ("completed", "running")
     run.checkpoint.backup.write_text("[]", encoding="utf-8")
@@ -301,9 +448,9 @@ def test_checkpoint_falls_back_to_the_backup_and_reports_corruption(tmp_path: Pa
 
 def test_checkpoint_from_another_schema_version_is_refused(tmp_path: Path) -> None:
     run = Run(tmp_path)
-    run.engine(nodes()).run()
+    run.engine(graph()).run()
     data = json.loads(run.checkpoint.path.read_text(encoding="utf-8"))
-    data["version"] = "9.0.0"
+    data["version"] = "1.0.0"  # the numbered-stage pipeline's checkpoints
     run.checkpoint.path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(CheckpointError, match="cannot be migrated"):
         run.checkpoint.load()
@@ -311,22 +458,25 @@ def test_checkpoint_from_another_schema_version_is_refused(tmp_path: Path) -> No
 
 def test_state_round_trips_through_json(tmp_path: Path) -> None:
     run = Run(tmp_path)
-    state = run.engine(nodes()).run()
+    state = run.engine(graph()).run()
     assert PipelineState.model_validate_json(state.model_dump_json()) == state
 
 
-def test_engine_needs_every_stage(tmp_path: Path) -> None:
-    table = nodes()
-    del table[5]
-    with pytest.raises(ValueError, match="missing"):
-        Run(tmp_path).engine(table)
+@pytest.mark.parametrize(("items", "match"), [
+    ([Node("a", ok("a")), Node("a", ok("a"))], "two nodes named 'a'"),
+    ([Node("b", ok("b"), inputs=("a",)), Node("a", ok("a"))], "reads 'a', which is not declared before it"),
+    ([Node("a", ok("a"), optional=("z",))], "reads 'z'"),
+])
+def test_a_graph_refuses_duplicates_and_inputs_out_of_order(items: list[Node], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        Graph(items)
 
 
 def test_tool_calls_are_recorded(tmp_path: Path) -> None:
-    def uses_tools(ctx: StageContext) -> StageResult:
+    def uses_tools(ctx: NodeContext) -> NodeResult:
         ctx.tool("measure", lambda x: x * 2, 21)
-        return ok(5)(ctx)
+        return ok("sound")(ctx)
 
-    state = Run(tmp_path).engine(nodes(s5=uses_tools)).run()
-    calls = state.stages[5].tool_calls
+    state = Run(tmp_path).engine(graph(sound=uses_tools)).run()
+    calls = state.nodes["sound"].tool_calls
     assert [(c.name, c.success) for c in calls] == [("measure", True)]

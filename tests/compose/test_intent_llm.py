@@ -59,7 +59,7 @@ def test_compose_with_an_intent_backend(tmp_path: Path) -> None:
                 intent_backend=AlgorithmicBackend(reader), **FAST)
     assert r.status == "completed"
     assert r.intent.genre == ["bossa nova"] and r.intent.key == "D"  # type: ignore[union-attr]
-    assert [c.name for c in r.state.stages[1].tool_calls] == ["llm_extract", "decompose"]
+    assert [c.name for c in r.state.nodes["intent"].tool_calls] == ["llm_extract", "decompose"]
     assert r.manifest is not None and r.manifest["backends"]["intent"] == "rule-based + algorithmic"
 
 
@@ -67,5 +67,5 @@ def test_an_unreadable_model_reply_is_LLM_PARSE_FAILED_and_retried(tmp_path: Pat
     r = compose("a love song", seed=1, bars=8, out_dir=str(tmp_path), max_retries_per_stage=1,
                 intent_backend=AlgorithmicBackend(lambda req: "I think it should be jazzy!"), **FAST)
     assert r.status == "failed"
-    rec = r.state.stages[1]
+    rec = r.state.nodes["intent"]
     assert [a.code for a in rec.attempts] == ["LLM_PARSE_FAILED", "LLM_PARSE_FAILED"]

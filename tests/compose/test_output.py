@@ -38,10 +38,10 @@ def test_writing_a_session_again_overwrites_cleanly(tmp_path: Path) -> None:
     pipeline = Pipeline.load(r.session_dir)
     pipeline.engine.restore()
     a = pipeline.engine.artifacts
-    parts = {k: v for k, v in a[4].items() if k in ("drums", "bass")}
+    parts = {k: v for k, v in a.members("parts").items() if k in ("drums", "bass")}
     before = (r.session_dir / "notes" / "producer-notes.md").read_text(encoding="utf-8")
-    out = write_session(r.session_dir, pipeline.state, a[1], a[2], a[3], parts, a[5], None, None,
-                        progression_file(a[2]))
+    out = write_session(r.session_dir, pipeline.state, a["intent"], a["harmony"], a["arrangement"], parts,
+                        a["sound"], None, None, progression_file(a["harmony"]))
     assert sorted(p.name for p in (r.session_dir / "midi").glob("*.mid")) == ["bass.mid", "drums.mid"]
     assert any("no full arrangement" in d for d in out.degraded)
     assert (r.session_dir / "notes" / "producer-notes.md").read_text(encoding="utf-8") != before

@@ -40,7 +40,8 @@ def test_ctrl_c_then_resume(tmp_path: Path) -> None:
         sessions = list(out.glob("session-*"))
         if sessions and (sessions[0] / "state" / "pipeline-state.json").exists():
             try:
-                if FileCheckpoint.in_session(sessions[0]).load().recovery.last_successful_stage >= 2:
+                harmony = FileCheckpoint.in_session(sessions[0]).load().nodes.get("harmony")
+                if harmony is not None and harmony.status == "completed":
                     break
             except Exception:  # written right now; look again
                 pass

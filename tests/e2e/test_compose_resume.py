@@ -1,6 +1,6 @@
-"""Kill a real `compose` process with SIGKILL inside each of the eight stages, resume it
-with the real `bandstand resume` command, and compare every file with an
-uninterrupted run of the same prompt and seed."""
+"""Kill a real `compose` process with SIGKILL inside each step of the graph (inside one
+part node for the parts), resume it with the real `bandstand resume` command, and
+compare every file with an uninterrupted run of the same prompt and seed."""
 
 from __future__ import annotations
 
@@ -15,26 +15,36 @@ from pathlib import Path
 import pytest
 
 from bandstand.compose.checkpoint import FileCheckpoint
+from bandstand.compose.state import STEPS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PROMPT = "Frank Ocean meets Burial, late-night vibes"
 ARGS = ["--seed", "7", "--bars", "16", "--no-audio"]
 
-# Runs the real stage k, then dies before the engine can checkpoint it.
+# Runs the real node, then dies before the engine can checkpoint it ("parts": inside the
+# bass part, while the other parts run beside it).
 KILLER = """
 import os, signal, sys
 from bandstand.compose.api import Pipeline
-from bandstand.compose.stages import build_nodes
+from bandstand.compose.stages import build_graph, default_part
 
-stage, out = int(sys.argv[1]), sys.argv[2]
-real = build_nodes()[stage].run
+node, out = sys.argv[1], sys.argv[2]
 
-def die_inside(ctx):
-    real(ctx)
+def die_after(result):
     os.kill(os.getpid(), signal.SIGKILL)
+    return result
 
-pipeline = Pipeline.create(sys.argv[3], handlers={stage: die_inside}, seed=7, bars=16, out_dir=out, render_audio=False)
+if node == "parts":
+    def part(role, *args):
+        result = default_part(role, *args)
+        return die_after(result) if role == "bass" else result
+    handlers = {"part": part}
+else:
+    real = build_graph().item(node).run
+    handlers = {node: lambda ctx: die_after(real(ctx))}
+
+pipeline = Pipeline.create(sys.argv[3], handlers=handlers, seed=7, bars=16, out_dir=out, render_audio=False)
 print(pipeline.session_dir, flush=True)
 pipeline.run()
 """
@@ -61,19 +71,21 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return files
 
 
-@pytest.mark.parametrize("stage", range(1, 9))
-def test_sigkill_inside_each_stage_then_resume_gives_identical_files(tmp_path: Path, stage: int,
-                                                                      reference: dict[str, str]) -> None:
-    proc = subprocess.run([sys.executable, "-c", KILLER, str(stage), str(tmp_path), PROMPT], capture_output=True,
+@pytest.mark.parametrize("node", STEPS)
+def test_sigkill_inside_each_step_then_resume_gives_identical_files(tmp_path: Path, node: str,
+                                                                     reference: dict[str, str]) -> None:
+    proc = subprocess.run([sys.executable, "-c", KILLER, node, str(tmp_path), PROMPT], capture_output=True,
                           text=True, timeout=180, check=False)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     session = Path(proc.stdout.strip())
     # Checkpoints are written in the background, the previous one renamed to .bak first: the
-    # last durable one (main file, or the .bak if the kill fell between the two) is ≤ stage - 1.
+    # last durable one (main file, or the .bak if the kill fell between the two) never has the
+    # killed node completed.
     state = FileCheckpoint.in_session(session).load()
-    assert state.recovery.last_successful_stage <= stage - 1
-    # Stage 8 writes the manifest last; killed anywhere before, the folder is unfinished.
-    assert (session / "manifest.json").exists() == (stage == 8)
+    killed = "parts:bass" if node == "parts" else node
+    assert killed not in state.nodes or state.nodes[killed].status != "completed"
+    # The output node writes the manifest last; killed anywhere before, the folder is unfinished.
+    assert (session / "manifest.json").exists() == (node == "output")
 
     resumed = bandstand("resume", str(session), "--json")
     assert resumed.returncode == 0, resumed.stderr

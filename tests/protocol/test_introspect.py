@@ -61,7 +61,7 @@ def test_jam_and_compose_events_are_in_the_same_document() -> None:
     jam.validate({"type": "boss_directive", "text": "more energy"})
     assert not jam.is_valid({"type": "boss_directive", "text": ""})
     compose = validator("compose.serverToClient")
-    event = ev.StageStarted(pipeline_id="p", stage=1, name="intent")
+    event = ev.NodeStarted(pipeline_id="p", node="intent")
     compose.validate({**event.wire(), "seq": 1, "protocolVersion": PROTOCOL_VERSION})
 
 

@@ -6,7 +6,7 @@
     bandstand sessions list [--out DIR] [--json]
     bandstand sessions clean [--out DIR] [--older-than DAYS] [--incomplete] [--yes]
 
-A live progress display of the eight stages goes to stderr, then a summary
+A live progress display of the graph's nodes goes to stderr, then a summary
 table (or, with --json, one JSON object on stdout).
 """
 
@@ -24,10 +24,10 @@ compose_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 resume_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 sessions_app = typer.Typer(add_completion=False, rich_markup_mode=None, help="List or clean compose sessions.")
 
-STAGES = ("intent", "harmony", "arrangement", "parts", "sound", "assembly", "validation", "output")
-RUNNING = {1: "reading the prompt", 2: "choosing chords", 3: "laying out sections", 4: "playing the parts",
-           5: "picking sounds", 6: "assembling the multitrack", 7: "listening back",
-           8: "writing files, rendering audio and piano roll"}
+# What each step is doing while it runs (a part node says which part it plays).
+DOING = {"intent": "reading the prompt", "harmony": "choosing chords", "arrangement": "laying out sections",
+         "parts": "playing the part", "sound": "picking sounds", "assembly": "assembling the multitrack",
+         "validation": "listening back", "output": "writing files, rendering audio and piano roll"}
 EXIT = {"completed": 0, "completed_partial": 0, "paused": 0, "failed": 1, "cancelled": 130}
 
 
@@ -44,14 +44,16 @@ def _interactive() -> bool:
 
 
 class Progress:
-    """Draws engine events: a live table on a terminal, one line per event otherwise."""
+    """Draws engine events: a live table on a terminal (one row per node, the parts as they
+    become known), one line per event otherwise."""
 
     def __init__(self, quiet: bool) -> None:
+        from bandstand.compose.state import STEPS
+
         self.quiet = quiet
         self.console = _console(stderr=True)
         self.live_mode = self.console.is_terminal and not quiet
-        self.rows: dict[int, tuple[str, str]] = {n: ("·", "") for n in range(1, 9)}
-        self.parts: list[str] = []
+        self.rows: dict[str, tuple[str, str]] = {name: ("·", "") for name in STEPS}
         self.lock = threading.Lock()
         self.live: Any = None
 
@@ -73,79 +75,62 @@ class Progress:
 
         table = Table.grid(padding=(0, 1))
         styles = {"✓": "green", "…": "cyan", "↻": "yellow", "✗": "red", "–": "dim", "·": "dim", "⏸": "magenta"}
-        for n, (mark, text) in self.rows.items():
-            table.add_row(f"[{styles.get(mark, '')}]{mark}[/]", f"Stage {n}/8", f"[bold]{STAGES[n - 1]}[/]", text)
-            if n == 4 and self.parts:
-                table.add_row("", "", "", "[dim]" + "  ".join(self.parts) + "[/]")
+        for name, (mark, text) in self.rows.items():
+            table.add_row(f"[{styles.get(mark, '')}]{mark}[/]", f"[bold]{name}[/]", text)
         return table
+
+    def _row(self, node: str, mark: str, text: str) -> None:
+        """Set a node's row; the first part node takes the place of the `parts` placeholder."""
+        if node not in self.rows and node.startswith("parts:"):
+            rows = list(self.rows.items())
+            at = next((i for i, (n, _) in enumerate(rows) if n == "sound"), len(rows))
+            rows.insert(at, (node, ("·", "")))
+            self.rows = {n: v for n, v in rows if n != "parts"}
+        self.rows[node] = (mark, text)
 
     def __call__(self, event: Any) -> None:
         from bandstand.protocol import compose as ev
 
         with self.lock:
             kind = type(event)
-            if kind is ev.StageStarted:
-                doing = RUNNING.get(event.stage, "running")
-                self.rows[event.stage] = ("…", doing if event.attempt == 1 else f"attempt {event.attempt}: {doing}")
-            elif kind is ev.StageCompleted:
-                self.rows[event.stage] = ("✓", f"{event.summary}  [dim]{event.duration_ms:.0f} ms[/]")
-            elif kind is ev.StageRetry:
-                self.rows[event.stage] = ("↻", f"retry {event.attempt}: {event.code}")
-            elif kind is ev.StageSkipped:
-                self.rows[event.stage] = ("–", event.reason)
-            elif kind is ev.StageFailed:
-                self.rows[event.stage] = ("✗", f"{event.code}: {event.message}")
-            elif kind is ev.PartCompleted:
-                self.parts.append(f"{event.role} ✓")
+            if kind is ev.NodeStarted:
+                doing = DOING.get(event.node.split(":", 1)[0], "running")
+                self._row(event.node, "…", doing if event.attempt == 1 else f"attempt {event.attempt}: {doing}")
+            elif kind is ev.NodeCompleted:
+                self._row(event.node, "✓", f"{event.summary}  [dim]{event.duration_ms:.0f} ms[/]")
+            elif kind is ev.NodeRetry:
+                self._row(event.node, "↻", f"retry {event.attempt}: {event.code}")
+            elif kind is ev.NodeSkipped:
+                self._row(event.node, "–", event.reason)
+            elif kind is ev.NodeFailed:
+                self._row(event.node, "✗", f"{event.code}: {event.message}")
             elif kind is ev.Paused:
-                self.rows[event.stage] = ("⏸", f"{event.summary} — waiting for approval")
+                self._row(event.node, "⏸", f"{event.summary} — waiting for approval")
             if self.quiet:
                 return
             if self.live is not None:
                 self.live.update(self._render())
-            elif kind is not ev.StageStarted:
+            elif kind is not ev.NodeStarted:
                 self.console.print(event.line(), markup=False)
 
 
-def _approver(yes: bool, progress: Progress) -> Any:
-    def ask(state: Any, stage: int, summary: str) -> str:
-        if yes:
-            return "approve"
+def _answer(progress: Progress) -> Any:
+    """Answers the producer's questions on a terminal; with no terminal there is no one to ask."""
+    def ask(question: Any) -> str | None:
         if not _interactive():
-            return "pause"
+            return None
         if progress.live is not None:
             progress.live.stop()
-        answer = typer.prompt(f"Approve stage {stage} ({STAGES[stage - 1]}): {summary}\n"
-                              "[a]pprove, [r]edo with a new seed, or [p]ause", default="a").strip().lower()
-        if progress.live is not None:
-            progress.live.start()
-        return {"a": "approve", "r": "reject", "p": "pause"}.get(answer[:1], "approve")
+        try:
+            if question.kind == "approval":
+                reply = typer.prompt(f"{question.text}\n[a]pprove, [r]edo with a new seed, or [p]ause",
+                                     default="a").strip().lower()
+                return {"a": "approve", "r": "reject", "p": "pause"}.get(reply[:1], "approve")
+            return str(typer.prompt(f"{question.text} ({', '.join(question.options)})", default=question.default))
+        finally:
+            if progress.live is not None:
+                progress.live.start()
     return ask
-
-
-def _resolve_ambiguity(prompt: str, options: dict[str, Any], yes: bool, quiet: bool) -> None:
-    """A blocking ambiguity: ask on a terminal, take the default with --yes, else stop (exit 2)."""
-    from bandstand.compose.intent import Overrides, decompose
-    from bandstand.errors import InvalidInput
-
-    intent = decompose(prompt, overrides=Overrides(tempo=options.get("tempo"), key=options.get("key"),
-                                                   mode=options.get("mode"), bars=options.get("bars"),
-                                                   genre=options.get("genre")))
-    blocking = [a for a in intent.ambiguities if a.severity == "blocking"]
-    if not blocking:
-        return
-    amb = blocking[0]
-    if yes:
-        if not quiet:
-            typer.echo(f"note: {amb.reason}; using {amb.field} '{amb.default}' (--yes)", err=True)
-        options[amb.field] = amb.default
-        return
-    if _interactive():
-        choice = typer.prompt(f"{amb.reason}. Which {amb.field}? ({', '.join(amb.options)})", default=amb.default)
-        options[amb.field] = choice.strip()
-        return
-    raise InvalidInput(f"the prompt is ambiguous: {amb.reason}; name a {amb.field} "
-                       f"({', '.join(amb.options)}), pass --{amb.field} NAME, or --yes to use '{amb.default}'")
 
 
 def _summary_table(result: Any, console: Any) -> None:
@@ -201,7 +186,7 @@ def _finish(result: Any, as_json: bool, progress: Progress) -> None:
         where = result.session_dir
         if state.status == "paused":
             progress.console.print(f"Paused for approval. Continue: bandstand resume {where} --approve "
-                                   f"(or --reject to redo the stage)", markup=False)
+                                   f"(or --reject to redo that step)", markup=False)
         elif state.status == "cancelled":
             progress.console.print(f"Cancelled. Continue where it stopped: bandstand resume {where}", markup=False)
         elif state.status == "failed":
@@ -221,8 +206,8 @@ def compose(
     seed: int = typer.Option(None, "--seed", "-s", min=0, help="Seed; the same prompt and seed give the same song."),
     parts: str = typer.Option(None, "--parts", "-p", help="Parts to generate, comma-separated (drums,bass,chords,lead,pad,arp,percussion,counter_melody,sub_bass)."),
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder for session folders."),
-    approve: list[str] = typer.Option(None, "--approve", help="Pause after this stage (number or name) and ask; repeatable."),
-    skip: list[str] = typer.Option(None, "--skip", help="Skip this stage (3, 5, 6, 7 or 8, or a name); repeatable."),
+    approve: list[str] = typer.Option(None, "--approve", help="Pause after this step (harmony, arrangement, parts, parts:bass, … or its number 1–8) and ask; repeatable."),
+    skip: list[str] = typer.Option(None, "--skip", help="Skip this step (arrangement, sound, assembly, validation or output; or 3, 5–8); repeatable."),
     tempo: float = typer.Option(None, "--tempo", help="Tempo in BPM (overrides the prompt)."),
     key: str = typer.Option(None, "--key", help="Key, e.g. Am, F#, Eb (overrides the prompt)."),
     mode: str = typer.Option(None, "--mode", help="Mode: major, minor, dorian, … (overrides the prompt)."),
@@ -233,44 +218,40 @@ def compose(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
 ) -> None:
     """Compose a finished multi-track song from a prompt."""
-    from bandstand.compose.api import Pipeline, make_config
+    from bandstand.producer.compose import compose_song
 
     options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
                                "out_dir": str(out), "approval_gates": list(approve or []),
                                "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
                                "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend}
-    make_config(**options)
-    _resolve_ambiguity(prompt, options, yes, as_json)
     progress = Progress(quiet=as_json)
     with progress:
-        pipeline = Pipeline.create(prompt, on_event=progress, approver=_approver(yes, progress), **options)
-        result = pipeline.run()
-    _finish(result, as_json, progress)
+        composed = compose_song(prompt, answer=_answer(progress), assume_defaults=yes, on_event=progress, **options)
+    if not as_json:
+        for decision in composed.decisions:
+            typer.echo(f"note: {decision} (--yes)", err=True)
+    _finish(composed.result, as_json, progress)
 
 
 @resume_app.command()
 def resume(
     session_dir: Path = typer.Argument(..., help="The session folder (output/session-…)."),
     approve: bool = typer.Option(False, "--approve", help="Continue a session paused at an approval gate."),
-    reject: bool = typer.Option(False, "--reject", help="Redo the stage a paused session waits at, with a new seed."),
+    reject: bool = typer.Option(False, "--reject", help="Redo the step a paused session waits after, with a new seed."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Approve later gates without asking."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
 ) -> None:
     """Resume an interrupted, failed, cancelled or paused compose session."""
-    from bandstand.compose.api import Pipeline
     from bandstand.errors import InvalidInput
+    from bandstand.producer.compose import resume_song
 
     if approve and reject:
         raise InvalidInput("use --approve or --reject, not both")
     progress = Progress(quiet=as_json)
     with progress:
-        pipeline = Pipeline.load(session_dir, on_event=progress, approver=_approver(yes, progress))
-        if approve:
-            pipeline.approve()
-        elif reject:
-            pipeline.reject()
-        result = pipeline.run()
-    _finish(result, as_json, progress)
+        composed = resume_song(session_dir, decision="approve" if approve else "reject" if reject else None,
+                               answer=_answer(progress), assume_defaults=yes, on_event=progress)
+    _finish(composed.result, as_json, progress)
 
 
 @sessions_app.callback(invoke_without_command=True)

@@ -2,7 +2,7 @@
 `Pipeline` for callers that need to cancel, pause, approve or reject.
 
 Everything a person can get wrong (an empty prompt, bars out of range, an
-unknown key, mode, part or stage, an output folder that cannot be written)
+unknown key, mode, part or step, an output folder that cannot be written)
 is checked before the session folder is created, so a bad call leaves
 nothing behind.
 """
@@ -22,28 +22,35 @@ from pydantic import ValidationError
 from bandstand.compose.checkpoint import BackgroundCheckpoint, FileCheckpoint
 from bandstand.compose.engine import Approver, Engine, EventSink
 from bandstand.compose.state import (
-    CRITICAL_STAGES,
-    STAGE_NAMES,
+    SKIPPABLE,
+    STEPS,
     PipelineConfig,
     PipelineState,
     SongState,
+    part_node,
 )
 from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
 
-Handlers = Mapping[int | str, Callable[..., Any]]
+Handlers = Mapping[str, Callable[..., Any]]
 
 
-def _stage_numbers(values: Iterable[int | str], what: str) -> list[int]:
-    by_name = {name: n for n, name in STAGE_NAMES.items()}
-    out = []
+def node_names(values: Iterable[int | str], what: str) -> list[str]:
+    """Node names from what a person typed: a step name (`harmony`, `parts`), a part node
+    (`parts:bass`), or a step's position 1–8 (`--approve 2` pauses after harmony)."""
+    from bandstand.compose.stages import supported_roles
+
+    parts = {part_node(r) for r in supported_roles()}
+    out: list[str] = []
     for v in values:
         text = str(v).strip().lower()
-        n = by_name.get(text) or (int(text) if text.isdigit() else 0)
-        if not 1 <= n <= 8:
-            raise InvalidInput(f"unknown stage '{v}' for {what}; use 1–8 or a name ({', '.join(by_name)})")
-        out.append(n)
-    return sorted(set(out))
+        name = STEPS[int(text) - 1] if text.isdigit() and 1 <= int(text) <= len(STEPS) else text
+        if name not in STEPS and name not in parts:
+            raise InvalidInput(f"unknown step '{v}' for {what}; use a name ({', '.join(STEPS)}), "
+                               "a part such as parts:bass, or a number 1–8")
+        if name not in out:
+            out.append(name)
+    return out
 
 
 def make_config(**options: Any) -> PipelineConfig:
@@ -52,13 +59,13 @@ def make_config(**options: Any) -> PipelineConfig:
     from bandstand.compose.stages import supported_roles
 
     if "skip_stages" in options:
-        options["skip_stages"] = _stage_numbers(options["skip_stages"] or [], "skip")
-        critical = [n for n in options["skip_stages"] if n in CRITICAL_STAGES]
+        options["skip_stages"] = node_names(options["skip_stages"] or [], "skip")
+        critical = [n for n in options["skip_stages"] if n not in SKIPPABLE]
         if critical:
-            raise InvalidInput(f"stage {critical[0]} ({STAGE_NAMES[critical[0]]}) is critical and cannot be skipped; "
-                               "skip 3, 5, 6, 7 or 8")
+            raise InvalidInput(f"{critical[0]} is critical and cannot be skipped; "
+                               f"skip {', '.join(SKIPPABLE)} (or 3, 5, 6, 7, 8)")
     if "approval_gates" in options:
-        options["approval_gates"] = _stage_numbers(options["approval_gates"] or [], "approval")
+        options["approval_gates"] = node_names(options["approval_gates"] or [], "approval")
     parts = options.get("parts")
     if parts is not None:
         parts = [p.strip().lower().replace("-", "_") for p in ([parts] if isinstance(parts, str) else parts)]
@@ -124,8 +131,9 @@ class ComposeResult:
     def summary(self) -> dict[str, Any]:
         """The run as one JSON-able object (what `bandstand compose --json` prints)."""
         state, intent = self.state, self.state.intent
-        arrangement = state.stages[3].output if state.stages[3].status == "completed" else None
-        quality = state.stages[7].output if isinstance(state.stages[7].output, dict) else None
+        arr, val = state.nodes.get("arrangement"), state.nodes.get("validation")
+        arrangement = arr.output if arr is not None and arr.status == "completed" else None
+        quality = val.output if val is not None and isinstance(val.output, dict) else None
         return {
             "session_dir": str(self.session_dir),
             "session_id": state.session_id,
@@ -148,11 +156,11 @@ class ComposeResult:
             "parts": state.song_state.parts,
             "files": state.song_state.files,
             "quality": None if not quality else {
-                "axes": quality["score"]["axes"], "mean": state.stages[7].quality_score,
+                "axes": quality["score"]["axes"], "mean": val.quality_score if val else None,
                 "passed": quality["gate"]["passed"], "failing_axes": quality["gate"]["failing_axes"]},
-            "timings_ms": {rec.name: rec.duration_ms for rec in state.stages.values()},
+            "timings_ms": {rec.node: rec.duration_ms for rec in state.nodes.values()},
             "total_ms": state.total_duration_ms,
-            "stages": {rec.name: rec.status for rec in state.stages.values()},
+            "nodes": {rec.node: rec.status for rec in state.nodes.values()},
             "retries": state.recovery.total_retries,
             "error": None if state.error is None else state.error.model_dump(mode="json"),
         }
@@ -164,13 +172,14 @@ class Pipeline:
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
                  intent_backend: Any | None = None) -> None:
-        from bandstand.compose.stages import build_nodes
+        from bandstand.compose.stages import build_graph
 
         self.state = state
         self.session_dir = Path(state.session_dir)
-        if intent_backend is None and state.config.intent_backend and state.stages[1].status != "completed":
+        intent = state.nodes.get("intent")
+        if intent_backend is None and state.config.intent_backend and (intent is None or intent.status != "completed"):
             intent_backend = _backend(state.config.intent_backend)
-        self.engine = Engine(state, build_nodes(handlers, intent_backend),
+        self.engine = Engine(state, build_graph(handlers, intent_backend),
                              checkpoint=BackgroundCheckpoint(FileCheckpoint.in_session(self.session_dir)),
                              on_event=on_event, approver=approver)
 
@@ -204,7 +213,7 @@ class Pipeline:
         for leftover in root.rglob(f".*{TMP_SUFFIX}"):  # half-written files of the run that crashed
             leftover.unlink(missing_ok=True)
         if state.status not in ("completed", "completed_partial", "paused"):
-            for rec in state.stages.values():
+            for rec in state.nodes.values():
                 if rec.status in ("running", "retrying") or (rec.status == "failed" and rec.critical):
                     rec.status, rec.retry_count, rec.error, rec.attempts = "pending", 0, None, []
             state.recovery.previous_pipeline_id = state.pipeline_id
@@ -224,7 +233,7 @@ class Pipeline:
         state = state or self.state
         manifest_path = self.session_dir / "manifest.json"
         manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else None
-        return ComposeResult(state=state, session_dir=self.session_dir, song=self.engine.artifacts.get(6),
+        return ComposeResult(state=state, session_dir=self.session_dir, song=self.engine.artifacts.get("assembly"),
                              manifest=manifest)
 
     def cancel(self) -> None:
@@ -252,7 +261,7 @@ def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSin
     skip_stages, approval_gates, max_retries_per_stage, stage_timeout, pipeline_timeout,
     parallel_parts, quality_gate, checkpoints, render_audio, render_pianoroll, intent_backend (a backend
     name). `intent_backend` may also be an `AgentBackend` object: a language model then reads the prompt
-    alongside the rules in stage 1.
+    alongside the rules in the intent node.
     """
     return Pipeline.create(prompt, handlers=handlers, on_event=on_event, approver=approver,
                            intent_backend=intent_backend, **config).run()
@@ -261,7 +270,7 @@ def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSin
 def resume(session_dir: str | Path, *, approve: bool | None = None, handlers: Handlers | None = None,
            on_event: EventSink | None = None, approver: Approver | None = None) -> ComposeResult:
     """Continue an interrupted, failed, cancelled or paused session where it stopped.
-    For a paused session `approve=True` continues and `approve=False` redoes the paused stage."""
+    For a paused session `approve=True` continues and `approve=False` redoes the node it paused after."""
     pipeline = Pipeline.load(session_dir, handlers=handlers, on_event=on_event, approver=approver)
     if approve is True:
         pipeline.approve()

@@ -1,61 +1,60 @@
-"""The pipeline engine: runs the eight stage nodes in order over a `PipelineState`.
+"""The graph engine: runs a `Graph` of typed nodes over a `PipelineState`.
 
-Each attempt of a stage runs in its own daemon thread under the stage
-timeout (and what is left of the pipeline timeout); failed attempts are
-retried up to the limit and every retry is recorded. After every completed
-stage the whole state is checkpointed (atomically, the previous checkpoint
-kept as `.bak`). Critical stages (1, 2, 4) that give up fail the run; other
-failures, degraded results and a quality gate that still fails after its
-bounded regenerations end the run `completed_partial`. Skips, approval
-gates (pause / approve / reject), cancellation and resume are handled here;
-the stages themselves are plain functions of a `StageContext`.
+Nodes run as soon as everything they read is resolved; the nodes that are
+ready together (the parts) form a wave and run side by side, each attempt on
+a worker thread under the node timeout (and what is left of the pipeline
+timeout). Failed attempts are retried up to the limit and every retry is
+recorded. After every wave the whole state is checkpointed (atomically, the
+previous checkpoint kept as `.bak`). Critical nodes that give up fail the
+run; other failures, degraded results and a quality gate that still fails
+after its bounded regenerations end the run `completed_partial`. Skips,
+approval gates (pause / approve / reject), cancellation, resume and quality
+regeneration all work by name: invalidating a node resets it and everything
+that depends on it, transitively, and nothing else.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from bandstand.protocol import compose as ev
 from bandstand.compose.checkpoint import CheckpointStore
-from bandstand.compose.nodes import (
-    Cancelled,
-    StageContext,
-    StageNode,
-    StageResult,
-    Worker,
-    derive_seed,
-    run_in_threads,
-)
+from bandstand.compose.graph import Artifacts, Graph
+from bandstand.compose.nodes import Cancelled, Job, Node, NodeContext, NodeResult, WorkerPool
 from bandstand.compose.state import (
-    CRITICAL_STAGES,
     ErrorCode,
+    NodeRecord,
     PipelineState,
     StageError,
-    StageRecord,
+    node_group,
     now,
 )
 from bandstand.errors import RuntimeFailure, StageFailed, UserError
-from bandstand.protocol import compose as ev
 
 Decision = Literal["approve", "reject", "pause"]
-Approver = Callable[[PipelineState, int, str], Decision]
+Approver = Callable[[PipelineState, str, str], Decision]
 EventSink = Callable[[ev.ComposeEvent], None]
+Outcome = Literal["ok", "fatal", "cancelled", "regenerate"]
 
 HINTS: dict[str, str] = {
-    "TIMEOUT": "the stage ran past its time limit; raise stage_timeout / pipeline_timeout or resume the session",
+    "TIMEOUT": "the node ran past its time limit; raise stage_timeout / pipeline_timeout or resume the session",
     "TOOL_EXECUTION_FAILED": "a generator failed; resume the session, or try another seed",
     "QUALITY_GATE_FAILED": "the song was kept but scored below the gate; try another seed or relax the prompt",
     "INVALID_INPUT": "fix the input named in the message and run again",
-    "DEPENDENCY_MISSING": "an earlier stage did not produce what this stage needs; see that stage's error",
+    "DEPENDENCY_MISSING": "an earlier node did not produce what this node needs; see that node's error",
     "USER_CANCELLED": "resume the session to continue where it stopped",
     "FILE_WRITE_FAILED": "check free space and permissions of the session folder, then resume",
     "LLM_PARSE_FAILED": "the model's reply could not be read; resume to try again",
     "UNKNOWN": "resume the session; if it fails again, report the error",
 }
+DONE = frozenset({"completed", "skipped", "failed"})
+POLL_SECONDS = 0.05
 
 
 class _AttemptTimeout(Exception):
@@ -78,25 +77,36 @@ def _classify(exc: BaseException) -> tuple[ErrorCode, bool]:
     return "TOOL_EXECUTION_FAILED", True
 
 
-class Engine:
-    """Runs a pipeline state through its stage nodes. Not re-entrant: one `run` at a time."""
+def _typed(node: Node, ctx: NodeContext) -> NodeResult:
+    """Run a node's handler and hold its artifact to the node's declared output type."""
+    result: Any = node.run(ctx)
+    if not isinstance(result, NodeResult):
+        output = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+        result = NodeResult(artifact=result, output=output, summary=str(output)[:120])
+    if node.output is not object and not isinstance(result.artifact, node.output):
+        wanted = node.output.__name__ if isinstance(node.output, type) else " or ".join(t.__name__ for t in node.output)
+        raise StageFailed(f"{node.name} produced a {type(result.artifact).__name__}, not a {wanted}",
+                          node=node.name, code="TOOL_EXECUTION_FAILED")
+    done: NodeResult = result
+    return done
 
-    def __init__(self, state: PipelineState, nodes: Mapping[int, StageNode], *,
-                 checkpoint: CheckpointStore | None = None, on_event: EventSink | None = None,
-                 approver: Approver | None = None, artifacts: dict[int, Any] | None = None) -> None:
-        missing = sorted(set(range(1, 9)) - set(nodes))
-        if missing:
-            raise ValueError(f"the engine needs a node for every stage; missing {missing}")
+
+class Engine:
+    """Runs a pipeline state through a graph. Not re-entrant: one `run` at a time."""
+
+    def __init__(self, state: PipelineState, graph: Graph, *, checkpoint: CheckpointStore | None = None,
+                 on_event: EventSink | None = None, approver: Approver | None = None,
+                 artifacts: dict[str, Any] | None = None) -> None:
         self.state = state
-        self.nodes = dict(nodes)
+        self.graph = graph
         self.checkpoint = checkpoint
         self.on_event = on_event
         self.approver = approver
-        self.artifacts: dict[int, Any] = dict(artifacts or {})
+        self.artifacts = Artifacts(artifacts or {})
         self._cancel = threading.Event()
         self._decision: Decision | None = None
-        self._regen: tuple[int, tuple[str, ...]] | None = None
-        self._worker: Worker | None = None
+        self._regen: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+        self._pool = WorkerPool()
 
     # ------------------------------------------------------------------ control
 
@@ -109,8 +119,79 @@ class Engine:
         self._decision = "approve"
 
     def reject(self) -> None:
-        """Redo the stage a run is paused at, with a new derived seed, and pause again."""
+        """Redo the node a run is paused at, with a new derived seed, and pause again."""
         self._decision = "reject"
+
+    # ------------------------------------------------------------------ the graph as known now
+
+    def nodes(self) -> list[Node]:
+        """The concrete nodes for what is known so far, with a record for each, in graph order."""
+        nodes = self.graph.expand(self.artifacts)
+        records = self.state.nodes
+        cfg = self.state.config
+        for node in nodes:
+            if node.name not in records:
+                records[node.name] = NodeRecord(node=node.name, critical=node.critical,
+                                                max_retries=cfg.max_retries_per_stage)
+        names = [n.name for n in nodes]
+        self.artifacts.order = {name: i for i, name in enumerate(names)}
+        order: list[str] = []
+        for group in self.graph.names:
+            fan = self.graph.fanout(group)
+            if fan is None:
+                order.append(group)
+            elif self.graph.expanded(group, self.artifacts):
+                order += [n for n in names if node_group(n) == group]
+            else:  # members not known yet: keep the records (their variants) where they were
+                order += [n for n in records if node_group(n) == group]
+        if list(records) != order:
+            self.state.nodes = {name: records[name] for name in order if name in records}
+        return nodes
+
+    def _ctx(self, node: Node, attempt: int) -> NodeContext:
+        return NodeContext(state=self.state, artifacts=self.artifacts, node=node, attempt=attempt,
+                           cancel_event=self._cancel)
+
+    def restore(self) -> None:
+        """Rebuild the artifacts of the nodes a checkpoint says are done, in graph order (a
+        fan-out's members become known as soon as what they come after is restored)."""
+        while self._restore_one():
+            pass
+
+    def _restore_one(self) -> bool:
+        for node in self.nodes():
+            if node.name in self.artifacts:
+                continue
+            if any(self.graph.fanout(i) is not None and not self.graph.expanded(i, self.artifacts)
+                   for i in (*node.inputs, *node.optional)):
+                return False  # its group is not known yet: nothing after it can be restored
+            rec = self.state.nodes[node.name]
+            if rec.status == "completed" or (rec.status == "failed" and rec.output is not None):
+                self.artifacts[node.name] = node.restore(rec.output, self.artifacts)
+                return True
+            if rec.status == "skipped" and node.on_skip is not None:
+                self.artifacts[node.name] = node.on_skip(self._ctx(node, 0))
+                return True
+        return False
+
+    def _targets(self, names: Iterable[str]) -> list[str]:
+        """Node names for node or group names (`parts` → every part node)."""
+        wanted = set(names)
+        return [n.name for n in self.nodes() if n.name in wanted or node_group(n.name) in wanted]
+
+    def invalidate(self, names: Iterable[str], *, bump: bool) -> list[str]:
+        """Reset the named nodes (or groups) and everything that depends on them, so they run
+        again; `bump` gives the named ones a new seed variant. Returns the reset nodes."""
+        targets = self._targets(names)
+        reset = self.graph.closure(targets, self.nodes())
+        cfg = self.state.config
+        for name in reset:
+            old = self.state.nodes[name]
+            variant = old.variant + (1 if bump and name in targets else 0)
+            self.state.nodes[name] = NodeRecord(node=name, critical=old.critical, max_retries=cfg.max_retries_per_stage,
+                                                variant=variant)
+            self.artifacts.pop(name, None)
+        return reset
 
     # ------------------------------------------------------------------ helpers
 
@@ -124,33 +205,9 @@ class Engine:
             self.state.recovery.checkpoint_path = str(self.checkpoint.path)
             self.checkpoint.save(self.state)
 
-    def _ctx(self, stage: int, attempt: int) -> StageContext:
-        return StageContext(state=self.state, artifacts=self.artifacts, stage=stage, attempt=attempt,
-                            emit=self._emit, cancel_event=self._cancel)
-
-    def restore(self) -> None:
-        """Rebuild the artifacts of the stages a checkpoint says are done."""
-        for n in range(1, 9):
-            rec = self.state.stages[n]
-            node = self.nodes[n]
-            if n in self.artifacts:
-                continue
-            if rec.status == "completed" or (n == 7 and rec.status == "failed" and rec.output is not None):
-                self.artifacts[n] = node.restore(rec.output, self.artifacts)
-            elif rec.status == "skipped" and node.on_skip is not None:
-                self.artifacts[n] = node.on_skip(self._ctx(n, 0))
-
-    def _next_stage(self) -> int:
-        """Where to start: the stage after the last one that finished (completed, skipped or failed
-        non-critically), or the paused stage's successor."""
-        done = 0
-        for n in range(1, 9):
-            rec = self.state.stages[n]
-            if rec.status in ("completed", "skipped") or (rec.status == "failed" and n not in CRITICAL_STAGES):
-                done = n
-            else:
-                break
-        return done + 1
+    def _gate_summary(self, gate: str) -> str:
+        recs = [r for r in self.state.nodes.values() if r.node == gate or node_group(r.node) == gate]
+        return "; ".join(r.summary for r in recs if r.summary)
 
     # ------------------------------------------------------------------ running
 
@@ -159,9 +216,7 @@ class Engine:
         try:
             return self._run()
         finally:
-            if self._worker is not None:
-                self._worker.stop()
-                self._worker = None
+            self._pool.close()
 
     def _run(self) -> PipelineState:
         state = self.state
@@ -170,242 +225,307 @@ class Engine:
         t0 = time.perf_counter()
         deadline = time.monotonic() + state.config.pipeline_timeout
         self.restore()
-        resumed_from = 0
-        if state.status == "paused" and state.paused_at_stage:
-            paused = state.paused_at_stage
+        if state.status == "paused" and state.paused_at:
             decision = self._decision or "pause"
             self._decision = None
             if decision == "pause":
                 return state
-            state.paused_at_stage = None
+            gate, state.paused_at = state.paused_at, None
             if decision == "reject":
-                self._reset_from(paused, bump=paused)
-                state.note(paused, "rejected", "regenerating with a new seed")
+                self.invalidate([gate], bump=True)
+                state.note(gate, "rejected", "regenerating with a new seed")
             else:
-                state.note(paused, "approved")
-        stage = self._next_stage()
-        if state.recovery.is_resumed or stage > 1:
-            resumed_from = stage
+                state.note(gate, "approved")
+        pending = [r.node for r in state.nodes.values() if r.status not in DONE]
+        started = any(r.status in DONE for r in state.nodes.values())
+        resumed_at = (pending[0] if pending else None) if (started or state.recovery.is_resumed) else None
         state.status = "running"
         self._emit(ev.PipelineStarted(pipeline_id=state.pipeline_id, session_id=state.session_id,
-                                      session_dir=state.session_dir, seed=state.seed,
-                                      resumed_from_stage=resumed_from))
-        quality_rounds = sum(1 for h in state.song_state.history if h.action == "quality_regenerate")
+                                      session_dir=state.session_dir, seed=state.seed, resumed_at=resumed_at))
+        rounds = sum(1 for h in state.song_state.history if h.action == "quality_regenerate")
         try:
-            while stage <= 8:
+            while True:
                 if self._cancel.is_set():
-                    return self._finish_cancelled(stage, t0)
-                state.current_stage = stage
-                outcome = self._run_stage(stage, deadline)
+                    return self._finish_cancelled(t0)
+                fatal, ready = self._prepare()
+                if fatal:
+                    return self._finish(t0, "failed")
+                if not ready:
+                    break
+                wave = ready if state.config.parallel_parts else ready[:1]
+                outcome = self._run_wave(wave, deadline)
                 if outcome == "cancelled":
-                    return self._finish_cancelled(stage, t0)
+                    return self._finish_cancelled(t0)
                 if outcome == "fatal":
                     return self._finish(t0, "failed")
                 if outcome == "regenerate":
-                    quality_rounds += 1
-                    continue_from = self._regenerate_from(quality_rounds)
-                    if continue_from is not None:
-                        stage = continue_from
+                    rounds += 1
+                    if self._regenerate(rounds):
                         continue
                 self._save()
-                if stage in state.config.approval_gates and state.stages[stage].status == "completed":
-                    if not self._approval(stage):
+                for gate in self._gates_reached(wave):
+                    if not self._approval(gate):
                         return state
-                    continue_at = state.stages[stage].status
-                    if continue_at == "pending":  # rejected: run it again
-                        continue
-                stage += 1
         except KeyboardInterrupt:
-            return self._finish_cancelled(state.current_stage or 1, t0)
+            return self._finish_cancelled(t0)
         return self._finish(t0, None)
 
-    def _approval(self, stage: int) -> bool:
-        """Ask the approver at a gate. Returns False when the run pauses here."""
-        state = self.state
-        summary = state.stages[stage].summary
+    def _inputs_state(self, node: Node, names: tuple[str, ...]) -> tuple[bool, list[str], list[str]]:
+        """(all resolved, skipped inputs without an artifact, failed inputs)."""
+        skipped: list[str] = []
+        failed: list[str] = []
+        for name in names:
+            if self.graph.fanout(name) is not None:
+                if not self.graph.expanded(name, self.artifacts):
+                    return False, [], []
+                recs = [r for r in self.state.nodes.values() if node_group(r.node) == name]
+            else:
+                recs = [self.state.nodes[name]]
+            for rec in recs:
+                if rec.status not in DONE:
+                    return False, [], []
+                if self.artifacts.get(rec.node) is None:
+                    (skipped if rec.status == "skipped" else failed).append(rec.node)
+        return True, skipped, failed
+
+    def _prepare(self) -> tuple[bool, list[Node]]:
+        """Skip what must be skipped, fail what cannot run, and return the nodes ready to run
+        (or fatal=True when a critical node could not run)."""
+        skip = set(self.state.config.skip_stages)
         while True:
-            decision: Decision = self.approver(state, stage, summary) if self.approver else "pause"
-            if decision == "approve":
-                state.note(stage, "approved")
-                return True
-            if decision == "reject":
-                state.note(stage, "rejected", "regenerating with a new seed")
-                self._reset_from(stage, bump=stage)
-                return True
-            state.status = "paused"
-            state.paused_at_stage = stage
-            self._save()
-            if self.checkpoint is not None:
-                self.checkpoint.flush()
-            self._emit(ev.Paused(pipeline_id=state.pipeline_id, stage=stage, summary=summary))
-            return False
-
-    def _reset_from(self, first: int, bump: int | None = None) -> None:
-        """Forget stages `first`..8 so they run again (bumping `bump`'s seed variant)."""
-        for n in range(first, 9):
-            old = self.state.stages[n]
-            variant = old.variant + (1 if n == bump else 0)
-            self.state.stages[n] = StageRecord(stage=n, name=old.name, critical=old.critical,
-                                               max_retries=old.max_retries, variant=variant)
-            self.artifacts.pop(n, None)
-        self.state.recovery.last_successful_stage = min(self.state.recovery.last_successful_stage, first - 1)
-
-    def _regenerate_from(self, rounds: int) -> int | None:
-        rec = self.state.stages[7]
-        target, axes = self._regen if self._regen else (None, ())
-        self._regen = None
-        if target is None or rounds > self.state.config.quality_regenerations or not 1 <= target <= 6:
-            rec.status = "failed"
-            rec.error = StageError(code="QUALITY_GATE_FAILED", message=rec.summary, recoverable=True,
-                                   recovery_hint=HINTS["QUALITY_GATE_FAILED"])
-            return None
-        self.state.note(7, "quality_regenerate", f"from stage {target}: {', '.join(axes)}")
-        self._emit(ev.QualityRetry(pipeline_id=self.state.pipeline_id, failing_axes=list(axes),
-                                   regenerate_from=target, round=rounds))
-        self._reset_from(target, bump=target)
-        self._save()
-        return target
-
-    def _skip(self, stage: int, reason: str) -> None:
-        node, rec = self.nodes[stage], self.state.stages[stage]
-        rec.status = "skipped"
-        rec.summary = reason
-        self.artifacts[stage] = node.on_skip(self._ctx(stage, 0)) if node.on_skip else None
-        self.state.note(stage, "skipped", reason)
-        self._emit(ev.StageSkipped(pipeline_id=self.state.pipeline_id, stage=stage, name=node.name, reason=reason))
-
-    def _run_stage(self, stage: int, deadline: float) -> str:
-        """Run one stage with retries. Returns ok | fatal | cancelled | regenerate."""
-        state, node, rec = self.state, self.nodes[stage], self.state.stages[stage]
-        if stage in state.config.skip_stages:
-            self._skip(stage, "skipped on request")
-            return "ok"
-        skipped_deps = [r for r in node.requires if state.stages[r].status == "skipped" and self.artifacts.get(r) is None]
-        if skipped_deps:
-            self._skip(stage, f"needs stage {skipped_deps[0]}, which was skipped")
-            return "ok"
-        missing = [r for r in node.requires if self.artifacts.get(r) is None]
-        if missing:
-            err = StageError(code="DEPENDENCY_MISSING", recoverable=False, recovery_hint=HINTS["DEPENDENCY_MISSING"],
-                             message=f"needs the result of stage {missing[0]} ({self.nodes[missing[0]].name}), which failed")
-            return self._give_up(stage, err)
-        rec.max_retries = state.config.max_retries_per_stage
-        rec.status, rec.started_at, rec.error = "running", now(), None
-        attempt = 0
-        while True:
-            attempt += 1
-            self._emit(ev.StageStarted(pipeline_id=state.pipeline_id, stage=stage, name=node.name, attempt=attempt))
-            ctx = self._ctx(stage, attempt)
-            t0 = time.perf_counter()
-            try:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise _AttemptTimeout(f"the pipeline ran past its {state.config.pipeline_timeout:g}s limit")
-                result = self._attempt(node, ctx, min(state.config.stage_timeout, remaining))
-            except Cancelled:
-                rec.status = "pending"
-                rec.tool_calls.extend(ctx.tool_calls)
-                return "cancelled"
-            except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt):
-                    rec.status = "pending"
-                    raise
-                rec.tool_calls.extend(ctx.tool_calls)
-                code, retryable = _classify(exc)
-                if time.monotonic() >= deadline:
-                    code, retryable = "TIMEOUT", False
-                failed_call = next((c.name for c in reversed(ctx.tool_calls) if not c.success), None)
-                message = str(exc) or type(exc).__name__
-                if isinstance(exc, _AttemptTimeout) and not str(exc):
-                    message = f"attempt {attempt} ran past the {state.config.stage_timeout:g}s stage timeout"
-                err = StageError(code=code, message=message[:1000], failed_tool_call=failed_call,
-                                 recoverable=retryable, recovery_hint=HINTS[code], attempt=attempt)
-                rec.attempts.append(err)
-                if retryable and rec.retry_count < rec.max_retries:
-                    rec.retry_count += 1
-                    rec.status = "retrying"
-                    state.status = "recovering"
-                    state.recovery.total_retries += 1
-                    self._emit(ev.StageRetry(pipeline_id=state.pipeline_id, stage=stage, name=node.name,
-                                             attempt=attempt + 1, code=code, message=err.message))
+            ready: list[Node] = []
+            changed = False
+            for node in self.nodes():
+                rec = self.state.nodes[node.name]
+                if rec.status != "pending":
                     continue
-                if rec.retry_count:
-                    causes = "; ".join(f"attempt {e.attempt}: {e.code} {e.message}" for e in rec.attempts)
-                    err = err.model_copy(update={"message": f"gave up after {attempt} attempts ({causes})"[:2000]})
-                return self._give_up(stage, err)
-            state.status = "running"
-            rec.tool_calls.extend(ctx.tool_calls)
-            return self._complete(stage, result, (time.perf_counter() - t0) * 1000)
+                resolved, skipped, failed = self._inputs_state(node, node.inputs)
+                if not resolved or not self._inputs_state(node, node.optional)[0]:
+                    continue
+                if node.name in skip or node_group(node.name) in skip:
+                    self._skip(node, "skipped on request")
+                    changed = True
+                elif skipped:
+                    self._skip(node, f"needs {skipped[0]}, which was skipped")
+                    changed = True
+                elif failed:
+                    err = StageError(code="DEPENDENCY_MISSING", recoverable=False,
+                                     recovery_hint=HINTS["DEPENDENCY_MISSING"],
+                                     message=f"needs the result of {failed[0]}, which failed")
+                    if self._give_up(node, err) == "fatal":
+                        return True, []
+                    changed = True
+                else:
+                    ready.append(node)
+            if not changed:
+                return False, ready
 
-    def _attempt(self, node: StageNode, ctx: StageContext, timeout: float) -> StageResult:
-        if self._worker is None:
-            self._worker = Worker()
-        job = self._worker.submit(lambda: node.run(ctx))
-        end = time.monotonic() + timeout
+    def _skip(self, node: Node, reason: str) -> None:
+        rec = self.state.nodes[node.name]
+        rec.status, rec.summary = "skipped", reason
+        self.artifacts[node.name] = node.on_skip(self._ctx(node, 0)) if node.on_skip else None
+        self.state.note(node.name, "skipped", reason)
+        self._emit(ev.NodeSkipped(pipeline_id=self.state.pipeline_id, node=node.name, reason=reason))
+
+    def _start(self, node: Node, attempt: int, done: queue.SimpleQueue[Job], deadline: float) -> Job:
+        rec = self.state.nodes[node.name]
+        if attempt == 1:
+            rec.max_retries = self.state.config.max_retries_per_stage
+            rec.status, rec.started_at, rec.error = "running", now(), None
+        self.state.current_node = node.name
+        self._emit(ev.NodeStarted(pipeline_id=self.state.pipeline_id, node=node.name, attempt=attempt))
+        ctx = self._ctx(node, attempt)
+        job = Job(node.name, ctx, lambda: _typed(node, ctx), done)
+        job.ends = min(time.monotonic() + self.state.config.stage_timeout, deadline)
+        if time.monotonic() >= deadline:  # nothing left of the pipeline's time: fail at once
+            job.finished, job.error = True, _AttemptTimeout(
+                f"the pipeline ran past its {self.state.config.pipeline_timeout:g}s limit")
+            done.put(job)
+            return job
+        return self._pool.submit(job)
+
+    def _run_wave(self, wave: list[Node], deadline: float) -> Outcome:
+        """Run the nodes of a wave side by side, with their retries; returns how it ended."""
+        done: queue.SimpleQueue[Job] = queue.SimpleQueue()
+        running: dict[str, Job] = {}
+        by_name = {n.name: n for n in wave}
+        outcome: Outcome = "ok"
         try:
-            while not job.done.wait(min(max(end - time.monotonic(), 0.0), 0.05)):
-                if time.monotonic() >= end:
-                    raise _AttemptTimeout()
+            for node in wave:
+                running[node.name] = self._start(node, 1, done, deadline)
+            while running:
                 if self._cancel.is_set():
                     raise Cancelled()
-        except BaseException:  # timeout, cancel or Ctrl-C: the attempt is abandoned where it stands
-            ctx.abandoned = True
-            self._worker = None  # its thread finishes (or stops at its next check) on its own
+                nearest = min(j.ends for j in running.values())
+                try:
+                    job: Job | None = done.get(timeout=max(0.0, min(nearest - time.monotonic(), POLL_SECONDS)))
+                except queue.Empty:
+                    job = None
+                finished: list[tuple[Job, BaseException | None]] = []
+                if job is not None and running.get(job.node) is job:
+                    self._pool.release(job)
+                    finished.append((job, job.error))
+                for late in list(running.values()):
+                    if not late.finished and time.monotonic() >= late.ends:
+                        self._pool.abandon(late)
+                        finished.append((late, _AttemptTimeout()))
+                for job, error in finished:
+                    del running[job.node]
+                    node = by_name[job.node]
+                    if error is None:
+                        result = self._complete(node, job)
+                        outcome = "regenerate" if result == "regenerate" else outcome
+                    elif isinstance(error, Cancelled):
+                        raise Cancelled()
+                    else:
+                        retry = self._failed_attempt(node, job, error, deadline)
+                        if retry == "retry":
+                            running[node.name] = self._start(node, job.ctx.attempt + 1, done, deadline)
+                        elif retry == "fatal":
+                            raise _Fatal()
+        except _Fatal:
+            self._abandon(running)
+            return "fatal"
+        except Cancelled:
+            self._abandon(running)
+            return "cancelled"
+        except BaseException:
+            self._abandon(running)
             raise
-        if job.error is not None:
-            raise job.error
-        result: Any = job.result
-        if isinstance(result, StageResult):
-            return result
-        output = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
-        return StageResult(artifact=result, output=output, summary=str(output)[:120])
+        return outcome
 
-    def _complete(self, stage: int, result: StageResult, duration_ms: float) -> str:
-        state, node, rec = self.state, self.nodes[stage], self.state.stages[stage]
+    def _abandon(self, running: dict[str, Job]) -> None:
+        for name, job in running.items():
+            self._pool.abandon(job)
+            rec = self.state.nodes[name]
+            rec.status = "pending"
+            rec.tool_calls.extend(job.ctx.tool_calls)
+
+    def _failed_attempt(self, node: Node, job: Job, exc: BaseException, deadline: float) -> str:
+        """Record a failed attempt; returns retry | fatal | ok (gave up, not critical)."""
+        state, rec, ctx = self.state, self.state.nodes[node.name], job.ctx
+        rec.tool_calls.extend(ctx.tool_calls)
+        code, retryable = _classify(exc)
+        if time.monotonic() >= deadline:
+            code, retryable = "TIMEOUT", False
+        failed_call = next((c.name for c in reversed(ctx.tool_calls) if not c.success), None)
+        message = str(exc) or type(exc).__name__
+        if isinstance(exc, _AttemptTimeout) and not str(exc):
+            message = f"attempt {ctx.attempt} ran past the {state.config.stage_timeout:g}s node timeout"
+        err = StageError(code=code, message=message[:1000], failed_tool_call=failed_call, recoverable=retryable,
+                         recovery_hint=HINTS[code], attempt=ctx.attempt)
+        rec.attempts.append(err)
+        if retryable and rec.retry_count < rec.max_retries:
+            rec.retry_count += 1
+            rec.status = "retrying"
+            state.status = "recovering"
+            state.recovery.total_retries += 1
+            self._emit(ev.NodeRetry(pipeline_id=state.pipeline_id, node=node.name, attempt=ctx.attempt + 1,
+                                    code=code, message=err.message))
+            return "retry"
+        if rec.retry_count:
+            causes = "; ".join(f"attempt {e.attempt}: {e.code} {e.message}" for e in rec.attempts)
+            err = err.model_copy(update={"message": f"gave up after {ctx.attempt} attempts ({causes})"[:2000]})
+        return "fatal" if self._give_up(node, err) == "fatal" else "ok"
+
+    def _complete(self, node: Node, job: Job) -> str:
+        state, rec, result = self.state, self.state.nodes[node.name], job.result
+        state.status = "running"
+        rec.tool_calls.extend(job.ctx.tool_calls)
         rec.status = "completed"
         rec.completed_at = now()
-        rec.duration_ms = round(duration_ms, 3)
+        rec.duration_ms = round((time.perf_counter() - job.started) * 1000, 3)
         rec.summary = result.summary
         rec.output = result.output
         rec.quality_score = result.quality_score
-        self.artifacts[stage] = result.artifact
+        self.artifacts[node.name] = result.artifact
         if node.apply is not None:
             node.apply(state, result.artifact)
         if result.degraded:
             rec.error = StageError(code="TOOL_EXECUTION_FAILED", message=result.degraded, recoverable=True,
                                    recovery_hint=HINTS["TOOL_EXECUTION_FAILED"])
-        state.recovery.last_successful_stage = stage
-        state.note(stage, "completed", result.summary)
-        self._emit(ev.StageCompleted(pipeline_id=state.pipeline_id, stage=stage, name=node.name,
-                                     summary=result.summary, duration_ms=rec.duration_ms))
-        if stage == 7 and result.regenerate_from is not None and state.config.quality_gate:
-            self._regen = (result.regenerate_from, result.failing_axes)
+        state.recovery.last_successful_node = node.name
+        state.note(node.name, "completed", result.summary)
+        self._emit(ev.NodeCompleted(pipeline_id=state.pipeline_id, node=node.name, summary=result.summary,
+                                    duration_ms=rec.duration_ms))
+        if result.regenerate and state.config.quality_gate:
+            self._regen = (node.name, result.regenerate, result.failing_axes)
             return "regenerate"
         return "ok"
 
-    def _give_up(self, stage: int, err: StageError) -> str:
-        state, node, rec = self.state, self.nodes[stage], self.state.stages[stage]
+    def _regenerate(self, rounds: int) -> bool:
+        """Redo what a failed quality gate blamed (new seed variants); False when the bounded
+        rounds are used up and the gate's node is marked failed instead."""
+        assert self._regen is not None
+        judge, targets, axes = self._regen
+        self._regen = None
+        rec = self.state.nodes[judge]
+        known = self._targets(targets)
+        if rounds > self.state.config.quality_regenerations or not known:
+            rec.status = "failed"
+            rec.error = StageError(code="QUALITY_GATE_FAILED", message=rec.summary, recoverable=True,
+                                   recovery_hint=HINTS["QUALITY_GATE_FAILED"])
+            return False
+        self.state.note(judge, "quality_regenerate", f"{', '.join(targets)}: {', '.join(axes)}")
+        self._emit(ev.QualityRetry(pipeline_id=self.state.pipeline_id, failing_axes=list(axes),
+                                   regenerate=list(targets), round=rounds))
+        self.invalidate(targets, bump=True)
+        self._save()
+        return True
+
+    def _gates_reached(self, wave: list[Node]) -> list[str]:
+        """Approval gates this wave completed: a gated node, or the last of a gated group."""
+        gates = self.state.config.approval_gates
+        out: list[str] = []
+        for gate in gates:
+            recs = [r for r in self.state.nodes.values() if r.node == gate or node_group(r.node) == gate]
+            touched = any(n.name == gate or node_group(n.name) == gate for n in wave)
+            if touched and recs and all(r.status == "completed" for r in recs):
+                out.append(gate)
+        return out
+
+    def _approval(self, gate: str) -> bool:
+        """Ask the approver at a gate. Returns False when the run pauses here."""
+        state = self.state
+        summary = self._gate_summary(gate)
+        decision: Decision = self.approver(state, gate, summary) if self.approver else "pause"
+        if decision == "approve":
+            state.note(gate, "approved")
+            return True
+        if decision == "reject":
+            state.note(gate, "rejected", "regenerating with a new seed")
+            self.invalidate([gate], bump=True)
+            return True
+        state.status = "paused"
+        state.paused_at = gate
+        self._save()
+        if self.checkpoint is not None:
+            self.checkpoint.flush()
+        self._emit(ev.Paused(pipeline_id=state.pipeline_id, node=gate, summary=summary))
+        return False
+
+    def _give_up(self, node: Node, err: StageError) -> str:
+        state, rec = self.state, self.state.nodes[node.name]
         rec.status = "failed"
         rec.error = err
         rec.completed_at = now()
-        critical = stage in CRITICAL_STAGES
-        state.note(stage, "failed", f"{err.code}: {err.message}")
-        self._emit(ev.StageFailed(pipeline_id=state.pipeline_id, stage=stage, name=node.name, code=err.code,
-                                  message=err.message, critical=critical, recovery_hint=err.recovery_hint))
-        self.artifacts[stage] = None
-        if critical:
+        state.note(node.name, "failed", f"{err.code}: {err.message}")
+        self._emit(ev.NodeFailed(pipeline_id=state.pipeline_id, node=node.name, code=err.code, message=err.message,
+                                 critical=node.critical, recovery_hint=err.recovery_hint))
+        self.artifacts.pop(node.name, None)
+        if node.critical:
             state.error = err
             return "fatal"
         return "ok"
 
-    def _finish_cancelled(self, stage: int, t0: float) -> PipelineState:
+    def _finish_cancelled(self, t0: float) -> PipelineState:
         state = self.state
-        rec = state.stages.get(stage)
-        err = StageError(code="USER_CANCELLED", message=f"cancelled during stage {stage}", recoverable=True,
-                         recovery_hint=HINTS["USER_CANCELLED"])
-        if rec is not None and rec.status in ("running", "retrying", "pending"):
-            rec.status = "pending"
-        state.error = err
+        where = state.current_node or "the run"
+        for rec in state.nodes.values():
+            if rec.status in ("running", "retrying"):
+                rec.status = "pending"
+        state.error = StageError(code="USER_CANCELLED", message=f"cancelled during {where}", recoverable=True,
+                                 recovery_hint=HINTS["USER_CANCELLED"])
         return self._finish(t0, "cancelled")
 
     def _finish(self, t0: float, forced: str | None) -> PipelineState:
@@ -415,12 +535,12 @@ class Engine:
         if forced is not None:
             state.status = forced  # type: ignore[assignment]
         else:
-            partial = any(r.status == "failed" or r.error is not None for r in state.stages.values())
+            partial = any(r.status == "failed" or r.error is not None for r in state.nodes.values())
             state.status = "completed_partial" if partial else "completed"
-            state.current_stage = 9
+            state.current_node = None
             state.completed_at = now()
             if partial and state.error is None:
-                state.error = next(r.error for r in state.stages.values() if r.error is not None)
+                state.error = next(r.error for r in state.nodes.values() if r.error is not None)
         self._save()
         if self.checkpoint is not None:
             self.checkpoint.flush()
@@ -430,6 +550,8 @@ class Engine:
         return state
 
 
-# The node types live in `nodes`; they are re-exported here because the engine is where callers look.
-__all__ = ["Approver", "Cancelled", "Decision", "Engine", "EventSink", "StageContext", "StageNode", "StageResult",
-           "derive_seed", "run_in_threads"]
+class _Fatal(Exception):
+    """A critical node gave up inside a wave."""
+
+
+__all__ = ["HINTS", "Approver", "Decision", "Engine", "EventSink"]

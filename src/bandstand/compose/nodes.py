@@ -1,113 +1,148 @@
-"""Stage nodes and what a stage handler sees.
+"""Graph nodes and what a node handler sees.
 
-A `StageNode` is one stage of the pipeline: its handler (a function of a
-`StageContext`), how its checkpointed output becomes a live artifact again,
-the stages it needs, what stands in when it is skipped, and how it updates
-the run state. A handler returns a `StageResult`. Seeds are derived per
-stage, part and variant; part generators run side by side with
-`run_in_threads`; stage attempts run on a `Worker` thread so the engine can
-time them out.
+A `Node` is one named step of the pipeline graph: its handler (a function of
+a `NodeContext`), the nodes (or groups of nodes) whose artifacts it reads,
+the type of the artifact it produces, how that artifact is saved in and
+restored from a checkpoint, what stands in when it is skipped, and how it
+updates the run state. A handler returns a `NodeResult` (or a bare artifact).
+
+Seeds are derived per node (and per part) and per variant, so regenerating
+one node never moves another. Attempts run on `Worker` threads so the engine
+can time them out and run independent nodes side by side.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from bandstand.compose.state import PipelineState, ToolCall, now
+from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import StageFailed
-from bandstand.protocol import compose as ev
+
+if TYPE_CHECKING:
+    from bandstand.compose.graph import Artifacts
+
+T = TypeVar("T")
 
 
-def derive_seed(run_seed: int, stage: int, part: str | None = None, variant: int = 0) -> int:
-    """A stable 32-bit seed for one stage (and one part) of a run. Parts are keyed by role
+def derive_seed(run_seed: int, key: str | int, part: str | None = None, variant: int = 0) -> int:
+    """A stable 32-bit seed for one node (and one part) of a run. Parts are keyed by role
     name, so regenerating one part does not move the others."""
-    key = f"{run_seed}/{stage}/{part or ''}/{variant}".encode()
-    return int.from_bytes(hashlib.blake2b(key, digest_size=4).digest(), "big")
+    data = f"{run_seed}/{key}/{part or ''}/{variant}".encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
 
 
 class Cancelled(Exception):
-    """Raised inside a stage when the run was cancelled or the attempt abandoned."""
+    """Raised inside a node when the run was cancelled or the attempt abandoned."""
 
 
 @dataclass(frozen=True, slots=True)
-class StageResult:
-    """What a stage produced: the live `artifact`, its JSON-able checkpoint `output`, a one-line
+class NodeResult:
+    """What a node produced: the live `artifact`, its JSON-able checkpoint `output`, a one-line
     `summary`; `degraded` says what is missing from an otherwise usable result; validation sets
-    `regenerate_from` when its gate failed."""
+    `regenerate` (node or group names) when its gate failed."""
 
     artifact: Any
     output: Any
     summary: str
     quality_score: float | None = None
     degraded: str | None = None
-    regenerate_from: int | None = None
+    regenerate: tuple[str, ...] = ()
     failing_axes: tuple[str, ...] = ()
 
 
-Handler = Callable[["StageContext"], Any]
+Handler = Callable[["NodeContext"], Any]
 
 
-def _identity(value: Any, artifacts: dict[int, Any]) -> Any:
+def _identity(value: Any, artifacts: Artifacts) -> Any:
     del artifacts
     return value
 
 
 @dataclass(frozen=True, slots=True)
-class StageNode:
-    """One stage: its handler, how to restore its artifact from its checkpointed output (and
-    the artifacts restored before it), the stages it needs, what stands in when it is
-    skipped, and how it updates the run state."""
+class Node:
+    """One node of the graph.
 
-    number: int
+    `inputs` name the nodes (or fan-out groups) whose artifacts it needs, `optional` those it
+    waits for and uses when they produced something (it runs without them); `output` is the
+    artifact's type, checked after every run; `restore` turns the checkpointed output back
+    into the artifact (given the artifacts restored before it); `on_skip` stands in when the
+    node is skipped; `apply` records what the node decided in the run state. `seed_key` is what
+    its seeds derive from and `member` the fan-out key (a part's role), part of its seeds too.
+    """
+
     name: str
     run: Handler
-    restore: Callable[[Any, dict[int, Any]], Any] = _identity
-    requires: tuple[int, ...] = ()
-    on_skip: Callable[[StageContext], Any] | None = None
+    inputs: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    output: type | tuple[type, ...] = object
+    critical: bool = False
+    seed_key: str = ""
+    member: str | None = None
+    restore: Callable[[Any, Artifacts], Any] = _identity
+    on_skip: Callable[[NodeContext], Any] | None = None
     apply: Callable[[PipelineState, Any], None] | None = None
+
+    def with_handler(self, run: Handler) -> Node:
+        """The same node with another handler (tests drive the engine with slow or failing ones)."""
+        return dataclasses.replace(self, run=run)
 
 
 @dataclass(slots=True)
-class StageContext:
-    """What a stage handler sees: the run state (read it, do not mutate it), earlier stages'
-    artifacts, its derived seeds, cancellation and tool-call recording."""
+class NodeContext:
+    """What a node handler sees: the run state (read it, do not mutate it), the artifacts of
+    the nodes before it, its derived seeds, cancellation and tool-call recording."""
 
     state: PipelineState
-    artifacts: dict[int, Any]
-    stage: int
+    artifacts: Artifacts
+    node: Node
     attempt: int
-    emit: Callable[[ev.ComposeEvent], None]
     cancel_event: threading.Event
     tool_calls: list[ToolCall] = field(default_factory=list)
     abandoned: bool = False
 
     @property
-    def config(self) -> Any:
+    def config(self) -> PipelineConfig:
         return self.state.config
 
-    def seed(self, part: str | None = None, stage: int | None = None) -> int:
-        n = stage or self.stage
-        return derive_seed(self.state.seed, n, part, self.state.stages[n].variant)
+    def seed(self) -> int:
+        """This node's seed: derived from the run's seed, the node, its part and its variant."""
+        rec = self.state.nodes.get(self.node.name)
+        return derive_seed(self.state.seed, self.node.seed_key or self.node.name, self.node.member,
+                           rec.variant if rec else 0)
 
-    def artifact(self, stage: int) -> Any:
-        value = self.artifacts.get(stage)
+    def input(self, name: str, kind: type[T]) -> T:
+        """The artifact of input node `name`, checked to be a `kind`."""
+        value = self.artifacts.get(name)
         if value is None:
-            raise StageFailed(f"stage {self.stage} needs the result of stage {stage}, which is missing",
-                              stage=self.stage, code="DEPENDENCY_MISSING")
-        return value
+            raise StageFailed(f"{self.node.name} needs the result of {name}, which is missing",
+                              node=self.node.name, code="DEPENDENCY_MISSING")
+        if kind is not object and not isinstance(value, kind):
+            raise StageFailed(f"{self.node.name} needs a {kind.__name__} from {name}, got {type(value).__name__}",
+                              node=self.node.name, code="DEPENDENCY_MISSING")
+        typed: T = value
+        return typed
+
+    def optional(self, name: str) -> Any:
+        """The artifact of `name`, or None when it was skipped or failed."""
+        return self.artifacts.get(name)
+
+    def group(self, name: str) -> dict[str, Any]:
+        """The artifacts of a fan-out group by member key (`parts` → {role: PartResult})."""
+        return self.artifacts.members(name)
 
     def check_cancelled(self) -> None:
         if self.abandoned or self.cancel_event.is_set():
             raise Cancelled()
 
     def tool(self, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Call `fn`, recording it as a tool call of this stage (time, success, error)."""
+        """Call `fn`, recording it as a tool call of this node (time, success, error)."""
         self.check_cancelled()
         invoked = now()
         t0 = time.perf_counter()
@@ -122,48 +157,31 @@ class StageContext:
         return result
 
 
-def run_in_threads(tasks: Mapping[str, Callable[[], Any]], parallel: bool) -> dict[str, Any]:
-    """Run `tasks` concurrently in daemon threads (or in order) and return their results by
-    name; the first exception (in task order) is re-raised after all have finished."""
-    if not parallel or len(tasks) < 2:
-        return {name: fn() for name, fn in tasks.items()}
-    results: dict[str, Any] = {}
-    errors: dict[str, BaseException] = {}
-
-    def runner(name: str, fn: Callable[[], Any]) -> None:
-        try:
-            results[name] = fn()
-        except BaseException as exc:
-            errors[name] = exc
-
-    threads = [threading.Thread(target=runner, args=(n, f), daemon=True, name=f"part-{n}") for n, f in tasks.items()]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for name in tasks:
-        if name in errors:
-            raise errors[name]
-    return {name: results[name] for name in tasks}
-
-
 class Job:
-    __slots__ = ("done", "error", "fn", "result")
+    """One attempt of one node, run on a worker; posts itself to `done` when finished."""
 
-    def __init__(self, fn: Callable[[], Any]) -> None:
+    __slots__ = ("ctx", "done", "ends", "error", "finished", "fn", "node", "result", "started", "worker")
+
+    def __init__(self, node: str, ctx: NodeContext, fn: Callable[[], Any], done: queue.SimpleQueue[Job]) -> None:
+        self.node = node
+        self.ctx = ctx
         self.fn = fn
-        self.done = threading.Event()
+        self.done = done
+        self.finished = False
         self.result: Any = None
         self.error: BaseException | None = None
+        self.started = time.perf_counter()
+        self.ends = 0.0  # time.monotonic() after which the attempt is abandoned
+        self.worker: Worker | None = None
 
 
 class Worker:
-    """One daemon thread that runs stage attempts one after another (starting a thread per
-    attempt costs more than most stages). A worker whose attempt timed out is abandoned."""
+    """One daemon thread that runs attempts one after another (starting a thread per
+    attempt costs more than most nodes). A worker whose attempt timed out is abandoned."""
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
-        threading.Thread(target=self._loop, daemon=True, name="compose-stage").start()
+        threading.Thread(target=self._loop, daemon=True, name="compose-node").start()
 
     def stop(self) -> None:
         """Let the thread end once its current job (if any) is done."""
@@ -178,9 +196,38 @@ class Worker:
                 job.result = job.fn()
             except BaseException as exc:
                 job.error = exc
-            job.done.set()
+            job.finished = True
+            job.done.put(job)
 
-    def submit(self, fn: Callable[[], Any]) -> Job:
-        job = Job(fn)
+    def submit(self, job: Job) -> Job:
+        job.worker = self
         self._jobs.put(job)
         return job
+
+
+class WorkerPool:
+    """Idle workers kept for the next attempt; abandoned ones are never reused."""
+
+    def __init__(self) -> None:
+        self._idle: list[Worker] = []
+
+    def submit(self, job: Job) -> Job:
+        return (self._idle.pop() if self._idle else Worker()).submit(job)
+
+    def release(self, job: Job) -> None:
+        """A finished job's worker is free again."""
+        if job.worker is not None:
+            self._idle.append(job.worker)
+            job.worker = None
+
+    def abandon(self, job: Job) -> None:
+        """A job that ran too long (or was cancelled): its thread ends on its own."""
+        job.ctx.abandoned = True
+        if job.worker is not None:
+            job.worker.stop()
+            job.worker = None
+
+    def close(self) -> None:
+        for worker in self._idle:
+            worker.stop()
+        self._idle.clear()

@@ -9,7 +9,7 @@
     notes/preset-assignments.md, effect-chains.md, arrangement-map.md, producer-notes.md
 
 Every file goes through `bandstand.files` (temporary name, then rename).
-MIDI, progression and notes are functions of the stage outputs only, so the
+MIDI, progression and notes are functions of the node outputs only, so the
 same prompt and seed write the same bytes. Files a previous run of the same
 session left behind (a part that no longer plays) are removed. The manifest
 is written last: a folder without one is an unfinished session.
@@ -115,7 +115,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
         planned.append((f"midi/{FULL}.mid", "midi", "all parts, conductor track with tempo, key and section markers",
                         partial(write_bytes, root / f"midi/{FULL}.mid", full)))
     else:
-        out.degraded.append("no full arrangement: assembly (stage 6) did not produce a song")
+        out.degraded.append("no full arrangement: the assembly node did not produce a song")
     _remove_stale(root / "midi", {rel.rsplit("/", 1)[1] for rel, *_ in planned if rel.startswith("midi/")}, ".mid")
     renders = []
     if state.config.render_audio:
@@ -186,10 +186,10 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "track_count": len(out.parts),
         "parts": out.parts,
         "files": [{"path": f.path, "type": f.type, "description": f.description, "size": f.size} for f in out.files],
-        "stages": {
-            str(n): {"name": r.name, "status": r.status, "duration_ms": r.duration_ms, "retries": r.retry_count,
-                     "tool_calls": len(r.tool_calls), "summary": r.summary}
-            for n, r in state.stages.items()
+        "nodes": {
+            name: {"status": r.status, "duration_ms": r.duration_ms, "retries": r.retry_count,
+                   "tool_calls": len(r.tool_calls), "summary": r.summary}
+            for name, r in state.nodes.items()
         },
         "quality": dict(quality) if quality else None,
         "degraded": out.degraded,

@@ -1,80 +1,81 @@
-"""The eight stage nodes: thin functions of a `StageContext` that call the stage
-functions (intent, harmony, arrangement, parts, sound, assembly, validation,
-output), say what they did in one line, and say how their result is saved in
-and restored from a checkpoint.
+"""The compose graph: intent → harmony → arrangement → one node per part →
+sound, assembly → validation → output.
 
-`build_nodes(handlers)` returns the table the engine runs; `handlers` may
-replace any stage (key 1–8) or the per-part generator (key "part"), which is
-how tests drive the engine with slow, failing or flaky stages.
+Each node is a thin function of a `NodeContext` that calls the pipeline's
+functions (intent, harmony, arrangement, parts, sound, assembly, validation,
+output), says what it did in one line, and says how its artifact is saved in
+and restored from a checkpoint. `build_graph(handlers)` returns the graph the
+engine runs; `handlers` may replace any node by name or the per-part
+generator (key "part"), which is how tests drive the engine with slow,
+failing or flaky nodes.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from bandstand.compose import codec
-from bandstand.compose.engine import StageContext, StageNode, StageResult, run_in_threads
+from bandstand.compose.graph import Artifacts, Fanout, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
+from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
-from bandstand.compose.state import STAGE_NAMES, PipelineState
-from bandstand.protocol import compose as ev
+from bandstand.compose.models.parts import PartResult
+from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.nodes import Node, NodeContext, NodeResult
+from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node
+from bandstand.craft.style import StyleOverride
+from bandstand.score import Song
 
-PartFn = Callable[[str, Intent, Any, ArrangementPlan, int], Any]
+PartFn = Callable[[str, Intent, HarmonyPlan, ArrangementPlan, int, Sequence[StyleOverride]], PartResult]
+# Seeds derive from these keys (the positions of the eight-stage pipeline), so a seed makes
+# the same song it made before the pipeline became a graph.
+SEED_KEYS: dict[str, str] = {"intent": "1", "harmony": "2", "arrangement": "3", PARTS: "4"}
+# What a failed quality gate blames (validation names a step of the pipeline) → what to redo.
+GATE_NODES: dict[int, tuple[str, ...]] = {2: ("harmony",), 3: ("arrangement",), 4: (PARTS,), 6: ("assembly",)}
 
 
-# ----------------------------------------------------------------------------- 1 intent
+# ----------------------------------------------------------------------------- intent
 
-def make_run_intent(backend: Any | None) -> Callable[[StageContext], StageResult]:
-    """Stage 1: the rules read the prompt; with a language-model `backend` its reading is
-    merged in first (and corrected by the same rules)."""
-    def run_intent(ctx: StageContext) -> StageResult:
+def make_run_intent(backend: Any | None) -> Callable[[NodeContext], NodeResult]:
+    """The rules read the prompt; with a language-model `backend` its reading is merged in
+    first (and corrected by the same rules)."""
+    def run_intent(ctx: NodeContext) -> NodeResult:
         from bandstand.compose.intent import Overrides, decompose, extract
 
-        cfg = ctx.state.config
+        cfg = ctx.config
         overrides = Overrides(tempo=cfg.tempo, key=cfg.key, mode=cfg.mode, bars=cfg.bars, genre=cfg.genre)
         extraction = None
         if backend is not None:
             extraction = ctx.tool("llm_extract", extract, backend, ctx.state.raw_prompt, ctx.seed())
         intent = ctx.tool("decompose", decompose, ctx.state.raw_prompt, seed=ctx.seed(), overrides=overrides,
                           extraction=extraction)
-        return StageResult(intent, intent.model_dump(mode="json"), intent.summary)
+        return NodeResult(intent, intent.model_dump(mode="json"), intent.summary)
     return run_intent
 
 
 def apply_intent(state: PipelineState, intent: Intent) -> None:
-    if not isinstance(intent, Intent):
-        return
     state.intent = intent
     song = state.song_state
     song.title, song.genre, song.key, song.mode = intent.summary, list(intent.genre), intent.key, intent.mode
     song.tempo, song.time_signature = intent.tempo, intent.time_signature
 
 
-# ----------------------------------------------------------------------------- 2 harmony
+# ----------------------------------------------------------------------------- harmony
 
-def run_harmony(ctx: StageContext) -> StageResult:
+def run_harmony(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.harmony import build_harmony
 
-    plan = ctx.tool("build_harmony", build_harmony, ctx.artifact(1), ctx.seed())
-    return StageResult(plan, plan.model_dump(mode="json"), plan.summary)
+    plan = ctx.tool("build_harmony", build_harmony, ctx.input("intent", Intent), ctx.seed())
+    return NodeResult(plan, plan.model_dump(mode="json"), plan.summary)
 
 
-def restore_harmony(data: Any, artifacts: dict[int, Any]) -> Any:
-    from bandstand.compose.models.harmony import HarmonyPlan
-
-    return HarmonyPlan.model_validate(data)
-
-
-def apply_harmony(state: PipelineState, plan: Any) -> None:
-    if not hasattr(plan, "chords"):
-        return
+def apply_harmony(state: PipelineState, plan: HarmonyPlan) -> None:
     state.song_state.progression = [c.symbol for c in plan.chords]
 
 
-# ----------------------------------------------------------------------------- 3 arrangement
+# ----------------------------------------------------------------------------- arrangement
 
 def supported_roles() -> tuple[str, ...]:
     from bandstand.compose.parts import ROLES
@@ -82,28 +83,28 @@ def supported_roles() -> tuple[str, ...]:
     return ROLES
 
 
-def _roles(ctx: StageContext) -> list[str]:
+def _roles(ctx: NodeContext) -> list[str]:
     from bandstand.compose.arrangement import resolve_roles
 
-    return resolve_roles(ctx.artifact(1), ctx.state.config.parts, supported_roles())
+    return resolve_roles(ctx.input("intent", Intent), ctx.config.parts, supported_roles())
 
 
-def run_arrangement(ctx: StageContext) -> StageResult:
+def run_arrangement(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.arrangement import build_arrangement
 
-    harmony = ctx.artifact(2)
-    plan = ctx.tool("build_arrangement", build_arrangement, ctx.artifact(1), [c.bars for c in harmony.chords],
-                    _roles(ctx), ctx.seed())
+    harmony = ctx.input("harmony", HarmonyPlan)
+    plan = ctx.tool("build_arrangement", build_arrangement, ctx.input("intent", Intent),
+                    [c.bars for c in harmony.chords], _roles(ctx), ctx.seed())
     flow = " → ".join(f"{s.name} {s.bars}" for s in plan.sections)
-    return StageResult(plan, plan.model_dump(mode="json"), f"{plan.form_name} form, {plan.total_bars} bars: {flow}")
+    return NodeResult(plan, plan.model_dump(mode="json"), f"{plan.form_name} form, {plan.total_bars} bars: {flow}")
 
 
-def skipped_arrangement(ctx: StageContext) -> ArrangementPlan:
-    """With stage 3 skipped the song is one loop of the requested length, everyone playing."""
-    intent: Intent = ctx.artifact(1)
-    harmony = ctx.artifact(2)
+def skipped_arrangement(ctx: NodeContext) -> ArrangementPlan:
+    """With the arrangement skipped the song is one loop of the requested length, everyone playing."""
     from bandstand.compose.arrangement import chord_cycle
 
+    intent = ctx.input("intent", Intent)
+    harmony = ctx.input("harmony", HarmonyPlan)
     bars = intent.duration.max_bars if "duration" not in intent.inferred_fields else 32
     cycle = chord_cycle([c.bars for c in harmony.chords])
     roles = _roles(ctx)
@@ -115,14 +116,12 @@ def skipped_arrangement(ctx: StageContext) -> ArrangementPlan:
 
 
 def apply_arrangement(state: PipelineState, plan: ArrangementPlan) -> None:
-    if not isinstance(plan, ArrangementPlan):
-        return
     state.song_state.sections = [s.name for s in plan.sections]
     state.song_state.total_bars = plan.total_bars
     state.song_state.parts = sorted(plan.all_roles(), key=role_order)
 
 
-# ----------------------------------------------------------------------------- 4 parts
+# ----------------------------------------------------------------------------- parts
 
 ROLE_ORDER = ("drums", "bass", "sub_bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody")
 
@@ -131,152 +130,154 @@ def role_order(role: str) -> tuple[int, str]:
     return (ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER), role)
 
 
-def default_part(role: str, intent: Intent, harmony: Any, arrangement: ArrangementPlan, seed: int) -> Any:
+def part_roles(artifacts: Artifacts) -> list[str]:
+    """Who plays: every role the arrangement names, in the usual order."""
+    arrangement = artifacts.get("arrangement")
+    return sorted(arrangement.all_roles(), key=role_order) if isinstance(arrangement, ArrangementPlan) else []
+
+
+def default_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan, seed: int,
+                 style_overrides: Sequence[StyleOverride] = ()) -> PartResult:
     from bandstand.compose.parts import generate_part
 
+    if style_overrides:
+        return generate_part(role, intent, harmony, arrangement, seed, style_overrides=style_overrides)  # type: ignore[call-arg]
     return generate_part(role, intent, harmony, arrangement, seed)
 
 
-def make_run_parts(part_fn: PartFn) -> Callable[[StageContext], StageResult]:
-    def run_parts(ctx: StageContext) -> StageResult:
-        intent, harmony, arrangement = ctx.artifact(1), ctx.artifact(2), ctx.artifact(3)
-
-        def task(role: str) -> Callable[[], Any]:
-            def go() -> Any:
-                ctx.check_cancelled()
-                t0 = time.perf_counter()
-                result = ctx.tool(f"generate_part:{role}", part_fn, role, intent, harmony, arrangement,
-                                  ctx.seed(part=role))
-                ctx.emit(ev.PartCompleted(pipeline_id=ctx.state.pipeline_id, role=role,
-                                          notes=len(result.track.notes),
-                                          duration_ms=round((time.perf_counter() - t0) * 1000, 3)))
-                return result
-            return go
-
-        roles = sorted(arrangement.all_roles(), key=role_order)
-        results = run_in_threads({r: task(r) for r in roles}, ctx.state.config.parallel_parts)
-        ctx.check_cancelled()
-        output = {r: {"stats": p.stats.model_dump(mode="json"), "track": codec.encode_track(p.track)}
-                  for r, p in results.items()}
-        counts = ", ".join(f"{r} {len(p.track.notes)}" for r, p in results.items())
-        return StageResult(results, output, f"{len(results)} parts ({counts} notes)")
-    return run_parts
+def make_run_part(part_fn: PartFn, role: str) -> Callable[[NodeContext], NodeResult]:
+    def run_part(ctx: NodeContext) -> NodeResult:
+        overrides = [o for o in ctx.config.style_overrides if o.role in ("*", role)]
+        result = ctx.tool(f"generate_part:{role}", part_fn, role, ctx.input("intent", Intent),
+                          ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan), ctx.seed(),
+                          overrides)
+        output = {"stats": result.stats.model_dump(mode="json"), "track": codec.encode_track(result.track)}
+        return NodeResult(result, output, f"{len(result.track.notes)} notes ({result.stats.style})")
+    return run_part
 
 
-def restore_parts(data: Any, artifacts: dict[int, Any]) -> dict[str, Any]:
-    from bandstand.compose.models.parts import PartResult, PartStats
+def restore_part(data: Any, artifacts: Artifacts) -> PartResult:
+    from bandstand.compose.models.parts import PartStats
 
-    return {role: PartResult(track=codec.decode_track(v["track"]), stats=PartStats.model_validate(v["stats"]))
-            for role, v in data.items()}
+    return PartResult(track=codec.decode_track(data["track"]), stats=PartStats.model_validate(data["stats"]))
 
 
-# ----------------------------------------------------------------------------- 5 sound
+def part_fanout(part_fn: PartFn) -> Fanout:
+    def make(role: str) -> Node:
+        return Node(part_node(role), make_run_part(part_fn, role), inputs=("intent", "harmony", "arrangement"),
+                    output=PartResult, critical=True, seed_key=SEED_KEYS[PARTS], member=role, restore=restore_part)
+    return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True)
 
-def run_sound(ctx: StageContext) -> StageResult:
+
+# ----------------------------------------------------------------------------- sound
+
+def run_sound(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.sound import build_sound
 
-    parts = ctx.artifact(4)
-    plan = ctx.tool("build_sound", build_sound, ctx.artifact(1), {r: p.track.program for r, p in parts.items()})
-    return StageResult(plan, plan.model_dump(mode="json"), plan.summary)
+    parts = ctx.group(PARTS)
+    plan = ctx.tool("build_sound", build_sound, ctx.input("intent", Intent),
+                    {r: p.track.program for r, p in parts.items()})
+    return NodeResult(plan, plan.model_dump(mode="json"), plan.summary)
 
 
-def restore_sound(data: Any, artifacts: dict[int, Any]) -> Any:
-    from bandstand.compose.models.sound import SoundPlan
+# ----------------------------------------------------------------------------- assembly
 
-    return SoundPlan.model_validate(data)
-
-
-# ----------------------------------------------------------------------------- 6 assembly
-
-def run_assembly(ctx: StageContext) -> StageResult:
+def _assemble(artifacts: Artifacts) -> Song:
     from bandstand.compose.assembly import assemble
 
-    parts = ctx.artifact(4)
-    song = ctx.tool("assemble", assemble, [p.track for p in parts.values()], ctx.artifact(1), ctx.artifact(2),
-                    ctx.artifact(3))
+    parts = artifacts.members(PARTS)
+    return assemble([p.track for p in parts.values()], artifacts["intent"], artifacts["harmony"],
+                    artifacts["arrangement"])
+
+
+def run_assembly(ctx: NodeContext) -> NodeResult:
+    for name in ("intent", "harmony", "arrangement"):
+        ctx.input(name, object)
+    song = ctx.tool("assemble", _assemble, ctx.artifacts)
     notes = sum(len(t.notes) for t in song.tracks)
     markers = len(song.markers) or len(song.sections)
     output = {"tracks": len(song.tracks), "notes": notes, "markers": markers}
-    return StageResult(song, output, f"{len(song.tracks)} tracks + conductor, {notes} notes, {markers} section markers")
+    return NodeResult(song, output, f"{len(song.tracks)} tracks + conductor, {notes} notes, {markers} section markers")
 
 
-# ----------------------------------------------------------------------------- 7 validation
+def restore_song(data: Any, artifacts: Artifacts) -> Song:
+    """Assembly is a pure function of the plans and the parts, so its checkpoint holds only a
+    summary and the song is assembled again from the restored parts (the same bytes)."""
+    return _assemble(artifacts)
 
-def run_validation(ctx: StageContext) -> StageResult:
+
+# ----------------------------------------------------------------------------- validation
+
+def run_validation(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.validation import evaluate_quality, gate
 
-    score = ctx.tool("evaluate_quality", evaluate_quality, ctx.artifact(6), ctx.artifact(1), ctx.artifact(2),
-                     ctx.artifact(3))
+    score = ctx.tool("evaluate_quality", evaluate_quality, ctx.input("assembly", Song), ctx.input("intent", Intent),
+                     ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan))
     verdict = ctx.tool("gate", gate, score)
     axes = " ".join(f"{k} {v:.2f}" for k, v in score.axes.items())
     output = {"score": score.model_dump(mode="json"), "gate": verdict.model_dump(mode="json")}
     summary = f"quality {score.mean:.2f} ({axes}) — {'passed' if verdict.passed else 'gate failed: ' + verdict.reason}"
-    regenerate = None if verdict.passed else (verdict.responsible_stage or None)
-    return StageResult(output, output, summary, quality_score=round(score.mean, 4), regenerate_from=regenerate,
-                       failing_axes=tuple(verdict.failing_axes))
+    regenerate = () if verdict.passed else GATE_NODES.get(verdict.responsible_stage, ())
+    return NodeResult(output, output, summary, quality_score=round(score.mean, 4), regenerate=regenerate,
+                      failing_axes=tuple(verdict.failing_axes))
 
 
-# ----------------------------------------------------------------------------- 8 output
+# ----------------------------------------------------------------------------- output
 
-def run_output(ctx: StageContext) -> StageResult:
+def run_output(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.harmony import progression_file
     from bandstand.compose.output import write_session
 
-    harmony = ctx.artifact(2)
-    quality = ctx.artifacts.get(7)
-    out = ctx.tool("write_session", write_session, Path(ctx.state.session_dir), ctx.state, ctx.artifact(1),
-                   harmony, ctx.artifact(3), ctx.artifact(4), ctx.artifacts.get(5), ctx.artifacts.get(6),
-                   quality["score"] if quality else None, progression_file(harmony))
+    harmony = ctx.input("harmony", HarmonyPlan)
+    quality = ctx.optional("validation")
+    out = ctx.tool("write_session", write_session, Path(ctx.state.session_dir), ctx.state, ctx.input("intent", Intent),
+                   harmony, ctx.input("arrangement", ArrangementPlan), ctx.group(PARTS), ctx.optional("sound"),
+                   ctx.optional("assembly"), quality["score"] if quality else None, progression_file(harmony))
     files = [f.path for f in out.files]
     degraded = "; ".join(out.degraded) or None
-    return StageResult({"files": files}, {"files": files, "degraded": out.degraded},
-                       f"{len(files)} files in {ctx.state.session_dir}", degraded=degraded)
+    return NodeResult({"files": files}, {"files": files, "degraded": out.degraded},
+                      f"{len(files)} files in {ctx.state.session_dir}", degraded=degraded)
 
 
-def apply_output(state: PipelineState, result: Any) -> None:
-    if not isinstance(result, dict) or "files" not in result:
-        return
+def apply_output(state: PipelineState, result: dict[str, Any]) -> None:
     state.song_state.files = list(result["files"])
 
 
-def restore_song(data: Any, artifacts: dict[int, Any]) -> Any:
-    """Assembly is a pure function of stages 1–4, so its checkpoint holds only a summary and
-    the song is assembled again from the restored parts (the same bytes)."""
-    from bandstand.compose.assembly import assemble
-
-    parts = artifacts[4]
-    return assemble([p.track for p in parts.values()], artifacts[1], artifacts[2], artifacts[3])
+def _model(kind: Any) -> Callable[[Any, Artifacts], Any]:
+    def restore(data: Any, artifacts: Artifacts) -> Any:
+        return kind.model_validate(data)
+    return restore
 
 
-def _restore_intent(data: Any, artifacts: dict[int, Any]) -> Intent:
-    return Intent.model_validate(data)
-
-
-def _restore_arrangement(data: Any, artifacts: dict[int, Any]) -> ArrangementPlan:
-    return ArrangementPlan.model_validate(data)
-
-
-def build_nodes(handlers: Mapping[int | str, Callable[..., Any]] | None = None,
-                intent_backend: Any | None = None) -> dict[int, StageNode]:
-    """The stage table; `handlers` replaces stages by number or the part generator by "part";
-    `intent_backend` (an `AgentBackend`) reads the prompt alongside the rules in stage 1."""
+def build_graph(handlers: Mapping[str, Callable[..., Any]] | None = None,
+                intent_backend: Any | None = None) -> Graph:
+    """The compose graph; `handlers` replaces nodes by name or the part generator by "part";
+    `intent_backend` (an `AgentBackend`) reads the prompt alongside the rules."""
     handlers = dict(handlers or {})
     part_fn: PartFn = handlers.pop("part", default_part)
-    nodes = {
-        1: StageNode(1, STAGE_NAMES[1], make_run_intent(intent_backend), restore=_restore_intent, apply=apply_intent),
-        2: StageNode(2, STAGE_NAMES[2], run_harmony, restore=restore_harmony, requires=(1,), apply=apply_harmony),
-        3: StageNode(3, STAGE_NAMES[3], run_arrangement, restore=_restore_arrangement, requires=(1, 2),
-                     on_skip=skipped_arrangement, apply=apply_arrangement),
-        4: StageNode(4, STAGE_NAMES[4], make_run_parts(part_fn), restore=restore_parts, requires=(1, 2, 3)),
-        5: StageNode(5, STAGE_NAMES[5], run_sound, restore=restore_sound, requires=(1, 4)),
-        6: StageNode(6, STAGE_NAMES[6], run_assembly, restore=restore_song, requires=(1, 2, 3, 4)),
-        7: StageNode(7, STAGE_NAMES[7], run_validation, requires=(1, 2, 3, 6)),
-        8: StageNode(8, STAGE_NAMES[8], run_output, requires=(1, 2, 3, 4), apply=apply_output),
-    }
+    items: list[Node | Fanout] = [
+        Node("intent", make_run_intent(intent_backend), output=Intent, critical=True, seed_key=SEED_KEYS["intent"],
+             restore=_model(Intent), apply=apply_intent),
+        Node("harmony", run_harmony, inputs=("intent",), output=HarmonyPlan, critical=True,
+             seed_key=SEED_KEYS["harmony"], restore=_model(HarmonyPlan), apply=apply_harmony),
+        Node("arrangement", run_arrangement, inputs=("intent", "harmony"), output=ArrangementPlan, critical=True,
+             seed_key=SEED_KEYS["arrangement"], restore=_model(ArrangementPlan), on_skip=skipped_arrangement,
+             apply=apply_arrangement),
+        part_fanout(part_fn),
+        Node("sound", run_sound, inputs=("intent", PARTS), output=SoundPlan, restore=_model(SoundPlan)),
+        Node("assembly", run_assembly, inputs=("intent", "harmony", "arrangement", PARTS), output=Song,
+             restore=restore_song),
+        Node("validation", run_validation, inputs=("intent", "harmony", "arrangement", "assembly"), output=dict),
+        Node("output", run_output, inputs=("intent", "harmony", "arrangement", PARTS),
+             optional=("sound", "assembly", "validation"), output=dict, apply=apply_output),
+    ]
+    graph_names = [i.name if isinstance(i, Node) else i.group for i in items]
+    assert tuple(graph_names) == STEPS, graph_names
     for key, fn in handlers.items():
-        if not isinstance(key, int) or key not in nodes:
-            raise ValueError(f"unknown stage handler key {key!r}; use 1–8 or 'part'")
-        old = nodes[key]
-        nodes[key] = StageNode(key, old.name, fn, restore=old.restore, requires=old.requires, on_skip=old.on_skip,
-                               apply=old.apply)
-    return nodes
+        if key not in graph_names or key == PARTS:
+            raise ValueError(f"unknown node handler key {key!r}; use a node name ({', '.join(STEPS)}) or 'part'")
+        i = graph_names.index(key)
+        node = items[i]
+        assert isinstance(node, Node)
+        items[i] = node.with_handler(fn)
+    return Graph(items)

@@ -1,10 +1,11 @@
 """The pipeline state: one pydantic object owns a run and is the checkpoint.
 
-It records the prompt, the config, the status of the run and of each of the
-eight stages (attempts, retries, errors with their codes, tool calls,
-timings, the stage's output), the song as built so far and the recovery
-information used by resume. It round-trips through JSON and carries a
-schema version that resume checks.
+It records the prompt, the config, the status of the run and of each node
+of the graph (attempts, retries, errors with their codes, tool calls,
+timings, the node's output, its seed variant), the song as built so far and
+the recovery information used by resume. Node records are keyed by node
+name (`harmony`, `parts:bass`) in graph order. It round-trips through JSON
+and carries a schema version that resume checks.
 """
 
 from __future__ import annotations
@@ -16,14 +17,35 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bandstand.compose.models.intent import Intent
+from bandstand.craft.style import StyleOverride
 
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "2.0.0"
 
-STAGE_NAMES: dict[int, str] = {
-    1: "intent", 2: "harmony", 3: "arrangement", 4: "parts",
-    5: "sound", 6: "assembly", 7: "validation", 8: "output",
-}
-CRITICAL_STAGES = frozenset({1, 2, 4})
+# The steps of the pipeline in graph order; `parts` is a group of one node per part
+# (`parts:drums`, `parts:bass`, …). Users name steps by these names (or by their
+# position, 1–8, which the CLI's `--approve 2` keeps meaning "after harmony").
+STEPS: tuple[str, ...] = ("intent", "harmony", "arrangement", "parts", "sound", "assembly", "validation", "output")
+PARTS = "parts"
+# Nodes whose failure fails the run (every part node is critical); the rest end it partial.
+CRITICAL: frozenset[str] = frozenset({"intent", "harmony", "arrangement", PARTS})
+# Nodes a run may skip (something stands in for them, or nothing needs them).
+SKIPPABLE: tuple[str, ...] = ("arrangement", "sound", "assembly", "validation", "output")
+
+
+def part_node(role: str) -> str:
+    """The node name of a part: `parts:bass`."""
+    return f"{PARTS}:{role}"
+
+
+def node_group(name: str) -> str:
+    """The step a node belongs to: `parts:bass` → `parts`, `harmony` → `harmony`."""
+    return name.split(":", 1)[0]
+
+
+def node_role(name: str) -> str | None:
+    """The role of a part node (`parts:bass` → `bass`), None for other nodes."""
+    group, _, role = name.partition(":")
+    return role if group == PARTS and role else None
 
 PipelineStatus = Literal["pending", "running", "paused", "recovering", "completed", "completed_partial",
                          "failed", "cancelled"]
@@ -63,9 +85,10 @@ class StageError(_Model):
     attempt: int = 1
 
 
-class StageRecord(_Model):
-    stage: int = Field(ge=1, le=8)
-    name: str
+class NodeRecord(_Model):
+    """One node's run: status, attempts, the seed variant it ran with, its checkpointed output."""
+
+    node: str
     status: StageStatus = "pending"
     critical: bool = False
     started_at: dt.datetime | None = None
@@ -91,9 +114,9 @@ class PipelineConfig(_Model):
     parallel_parts: bool = True
     quality_gate: bool = True
     quality_regenerations: int = Field(default=2, ge=0, le=10)
-    skip_stages: list[int] = []
+    skip_stages: list[str] = []
     checkpoints: bool = True
-    approval_gates: list[int] = []
+    approval_gates: list[str] = []
     alternatives: bool = False
     seed: int | None = Field(default=None, ge=0)
     parts: list[str] | None = None
@@ -106,10 +129,11 @@ class PipelineConfig(_Model):
     render_audio: bool = True
     render_pianoroll: bool = True
     intent_backend: str | None = None
+    style_overrides: list[StyleOverride] = []
 
 
 class Recovery(_Model):
-    last_successful_stage: int = 0
+    last_successful_node: str | None = None
     checkpoint_path: str | None = None
     total_retries: int = 0
     is_resumed: bool = False
@@ -119,13 +143,13 @@ class Recovery(_Model):
 
 class HistoryEntry(_Model):
     at: dt.datetime
-    stage: int
+    node: str
     action: str
     detail: str = ""
 
 
 class SongState(_Model):
-    """The song as built so far: what each stage has decided, and the history of it."""
+    """The song as built so far: what each node has decided, and the history of it."""
 
     title: str = ""
     genre: list[str] = []
@@ -142,7 +166,7 @@ class SongState(_Model):
 
 
 class PipelineState(_Model):
-    """Everything about one run; written as the checkpoint after every completed stage."""
+    """Everything about one run; written as the checkpoint whenever nodes complete."""
 
     version: str = SCHEMA_VERSION
     pipeline_id: str = Field(default_factory=lambda: str(uuid.uuid4()))
@@ -152,8 +176,8 @@ class PipelineState(_Model):
     seed: int
     intent: Intent | None = None
     status: PipelineStatus = "pending"
-    current_stage: int = Field(default=0, ge=0, le=9)
-    stages: dict[int, StageRecord] = {}
+    current_node: str | None = None
+    nodes: dict[str, NodeRecord] = {}
     song_state: SongState = SongState()
     alternatives: list[dict[str, Any]] = []
     config: PipelineConfig = PipelineConfig()
@@ -162,19 +186,20 @@ class PipelineState(_Model):
     updated_at: dt.datetime = Field(default_factory=now)
     completed_at: dt.datetime | None = None
     total_duration_ms: float = 0.0
-    paused_at_stage: int | None = None
+    paused_at: str | None = None
     error: StageError | None = None
 
     @classmethod
     def start(cls, prompt: str, config: PipelineConfig, seed: int) -> PipelineState:
-        stages = {
-            n: StageRecord(stage=n, name=name, critical=n in CRITICAL_STAGES, max_retries=config.max_retries_per_stage)
-            for n, name in STAGE_NAMES.items()
-        }
-        return cls(raw_prompt=prompt, seed=seed, config=config.model_copy(update={"seed": seed}), stages=stages)
+        """A new run; node records appear as the engine meets the nodes."""
+        return cls(raw_prompt=prompt, seed=seed, config=config.model_copy(update={"seed": seed}))
 
-    def record(self, stage: int) -> StageRecord:
-        return self.stages[stage]
+    def record(self, node: str) -> NodeRecord:
+        return self.nodes[node]
 
-    def note(self, stage: int, action: str, detail: str = "") -> None:
-        self.song_state.history.append(HistoryEntry(at=now(), stage=stage, action=action, detail=detail))
+    def group(self, step: str) -> list[NodeRecord]:
+        """The records of a step: one for most steps, one per part for `parts`."""
+        return [r for name, r in self.nodes.items() if node_group(name) == step]
+
+    def note(self, node: str, action: str, detail: str = "") -> None:
+        self.song_state.history.append(HistoryEntry(at=now(), node=node, action=action, detail=detail))

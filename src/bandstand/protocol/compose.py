@@ -1,9 +1,11 @@
 """Typed progress events of a compose run (one family of the protocol registry).
 
-The engine emits them in order (started → stage started/retry/completed/
-skipped/failed, part completed, paused, resumed → finished); the CLI draws
-them, the server streams them. Each event can say itself in one line. In
-Python the fields are snake_case; on the wire (`wire()`, the emitter) camelCase.
+The engine emits them in order (started → node started/retry/completed/
+skipped/failed, quality retry, paused → finished); nodes that run side by
+side (the parts) interleave. A node is named as in the compose graph:
+`harmony`, `parts:bass`. The CLI draws them, the server streams them. Each
+event can say itself in one line. In Python the fields are snake_case; on
+the wire (`wire()`, the emitter) camelCase.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from pydantic import Field, TypeAdapter
 
 from bandstand.protocol.wire import WireEvent
 
-TOTAL = 8
+# A node of the compose graph: a step (`harmony`) or a member of one (`parts:bass`).
+NODE_NAME = r"^[a-z_]+(:[a-z_]+)?$"
+NodeName = Annotated[str, Field(pattern=NODE_NAME, max_length=64)]
 
 
 class ComposeEvent(WireEvent, ABC):
@@ -33,98 +37,83 @@ class PipelineStarted(ComposeEvent):
     session_id: str
     session_dir: str
     seed: int
-    resumed_from_stage: int = 0
+    resumed_at: NodeName | None = None
 
     def line(self) -> str:
-        if self.resumed_from_stage:
-            return f"↻ Resuming {self.session_id} at stage {self.resumed_from_stage}/{TOTAL} (seed {self.seed})"
+        if self.resumed_at:
+            return f"↻ Resuming {self.session_id} at {self.resumed_at} (seed {self.seed})"
         return f"♪ Composing {self.session_id} (seed {self.seed})"
 
 
-class StageStarted(ComposeEvent):
-    type: Literal["stage_started"] = "stage_started"
-    stage: int
-    name: str
+class NodeStarted(ComposeEvent):
+    type: Literal["node_started"] = "node_started"
+    node: NodeName
     attempt: int = 1
 
     def line(self) -> str:
-        return f"… Stage {self.stage}/{TOTAL}: {self.name}"
+        return f"… {self.node}" + (f" (attempt {self.attempt})" if self.attempt > 1 else "")
 
 
-class StageCompleted(ComposeEvent):
-    type: Literal["stage_completed"] = "stage_completed"
-    stage: int
-    name: str
+class NodeCompleted(ComposeEvent):
+    type: Literal["node_completed"] = "node_completed"
+    node: NodeName
     summary: str
     duration_ms: float
 
     def line(self) -> str:
-        return f"✓ Stage {self.stage}/{TOTAL}: {self.summary}"
+        return f"✓ {self.node} — {self.summary}"
 
 
-class StageRetry(ComposeEvent):
-    type: Literal["stage_retry"] = "stage_retry"
-    stage: int
-    name: str
+class NodeRetry(ComposeEvent):
+    type: Literal["node_retry"] = "node_retry"
+    node: NodeName
     attempt: int
     code: str
     message: str
 
     def line(self) -> str:
-        return f"↻ Stage {self.stage}/{TOTAL} {self.name}: retry {self.attempt} after {self.code}: {self.message}"
+        return f"↻ {self.node}: retry {self.attempt} after {self.code}: {self.message}"
 
 
-class StageSkipped(ComposeEvent):
-    type: Literal["stage_skipped"] = "stage_skipped"
-    stage: int
-    name: str
+class NodeSkipped(ComposeEvent):
+    type: Literal["node_skipped"] = "node_skipped"
+    node: NodeName
     reason: str
 
     def line(self) -> str:
-        return f"– Stage {self.stage}/{TOTAL}: {self.name} skipped ({self.reason})"
+        return f"– {self.node} skipped ({self.reason})"
 
 
-class StageFailed(ComposeEvent):
-    type: Literal["stage_failed"] = "stage_failed"
-    stage: int
-    name: str
+class NodeFailed(ComposeEvent):
+    type: Literal["node_failed"] = "node_failed"
+    node: NodeName
     code: str
     message: str
     critical: bool
     recovery_hint: str = ""
 
     def line(self) -> str:
-        return f"✗ Stage {self.stage}/{TOTAL} {self.name}: {self.code}: {self.message}"
-
-
-class PartCompleted(ComposeEvent):
-    type: Literal["part_completed"] = "part_completed"
-    role: str
-    notes: int
-    duration_ms: float
-
-    def line(self) -> str:
-        return f"  · {self.role}: {self.notes} notes"
+        return f"✗ {self.node}: {self.code}: {self.message}"
 
 
 class QualityRetry(ComposeEvent):
     type: Literal["quality_retry"] = "quality_retry"
     failing_axes: list[str]
-    regenerate_from: int
+    regenerate: list[str]
     round: int
 
     def line(self) -> str:
         return (f"↻ Quality gate: {', '.join(self.failing_axes)} below target; "
-                f"regenerating from stage {self.regenerate_from} (round {self.round})")
+                f"regenerating {', '.join(self.regenerate)} (round {self.round})")
 
 
 class Paused(ComposeEvent):
     type: Literal["paused"] = "paused"
-    stage: int
+    node: NodeName
     summary: str
 
     def line(self) -> str:
-        return f"⏸ Paused after stage {self.stage}/{TOTAL} for approval: {self.summary}"
+        return f"⏸ Paused after {self.node} for approval: {self.summary}"
 
 
 class PipelineFinished(ComposeEvent):
@@ -140,12 +129,12 @@ class PipelineFinished(ComposeEvent):
 
 
 Event = Annotated[
-    PipelineStarted | StageStarted | StageCompleted | StageRetry | StageSkipped | StageFailed | PartCompleted
-    | QualityRetry | Paused | PipelineFinished,
+    PipelineStarted | NodeStarted | NodeCompleted | NodeRetry | NodeSkipped | NodeFailed | QualityRetry | Paused
+    | PipelineFinished,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 COMPOSE_EVENTS: tuple[type[ComposeEvent], ...] = (
-    PipelineStarted, StageStarted, StageCompleted, StageRetry, StageSkipped, StageFailed, PartCompleted,
-    QualityRetry, Paused, PipelineFinished,
+    PipelineStarted, NodeStarted, NodeCompleted, NodeRetry, NodeSkipped, NodeFailed, QualityRetry, Paused,
+    PipelineFinished,
 )

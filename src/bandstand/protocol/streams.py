@@ -102,7 +102,7 @@ JAM = StreamKind(
     "WebSocket /ws/jam", SERVER_MESSAGES, JamGuard, CLIENT_MESSAGES,
 )
 COMPOSE = StreamKind(
-    "compose", "A compose run's progress: stages started, retried, completed, skipped or failed; parts; the end.",
+    "compose", "A compose run's progress: graph nodes (parts:bass, …) started, retried, completed, skipped or failed; the end.",
     "events of a compose run", COMPOSE_EVENTS, ComposeGuard,
 )
 STUDIO = StreamKind(

@@ -68,6 +68,6 @@ def extract(backend: Any, prompt: str, seed: int) -> Extraction:
     source = reply.structured if isinstance(reply.structured, dict) else reply.text
     parsed = parse_reply(source, Extraction)
     if parsed.value is None:
-        raise StageFailed(f"the model's reading of the prompt was not usable: {parsed.error}", stage=1,
+        raise StageFailed(f"the model's reading of the prompt was not usable: {parsed.error}", node="intent",
                           code="LLM_PARSE_FAILED", retryable=True)
     return parsed.value

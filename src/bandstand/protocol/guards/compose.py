@@ -1,6 +1,7 @@
 """The compose stream's guard: a pipeline run's progress events.
 
-`pipeline_started` first; stage events name stages 1..8; `pipeline_finished`
+`pipeline_started` first; node events name a node of the compose graph (a
+step such as `harmony`, or a member such as `parts:bass`); `pipeline_finished`
 last (the run completed, paused for approval, failed or was cancelled).
 """
 
@@ -11,8 +12,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bandstand.protocol.compose import TOTAL, PipelineFinished
+import re
+
+from bandstand.protocol.compose import NODE_NAME, PipelineFinished
 from bandstand.protocol.guards.base import ProtocolViolation, StreamClosed
+
+
+_NODE = re.compile(NODE_NAME)
 
 
 @dataclass(slots=True)
@@ -35,9 +41,9 @@ class ComposeGuard:
             raise ProtocolViolation(f"{kind} sent before pipeline_started")
         if run != self.pipeline_id:
             raise ProtocolViolation(f"{kind} of pipeline {run} inside {self.pipeline_id}")
-        stage = getattr(event, "stage", None)
-        if isinstance(stage, int) and not 1 <= stage <= TOTAL:
-            raise ProtocolViolation(f"{kind} for stage {stage}; stages are 1..{TOTAL}")
+        node = getattr(event, "node", None)
+        if node is not None and not _NODE.match(str(node)):
+            raise ProtocolViolation(f"{kind} for node {node!r}; nodes are named like harmony or parts:bass")
         self.ended = kind == "pipeline_finished"
 
     def unfinished(self) -> str | None:

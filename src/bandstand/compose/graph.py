@@ -1,0 +1,136 @@
+"""The pipeline as a typed graph: named nodes with declared inputs, and fan-outs.
+
+A `Graph` is an ordered list of `Node`s and `Fanout`s. Declaration order is a
+topological order (every input names an earlier node or group; the graph
+refuses anything else), so "graph order" is simply the order of declaration.
+A `Fanout` stands for a group of nodes known only once its `after` nodes have
+run — one part node per role (`parts:drums`, `parts:bass`, …) once the
+arrangement says who plays. `expand(artifacts)` gives the concrete nodes for
+what is known so far; `dependents` and `closure` say what a change reaches,
+which is how a run (or an edit) re-runs exactly what depends on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bandstand.compose.nodes import Node
+
+
+class Artifacts(dict[str, Any]):
+    """Node name → artifact, with fan-out groups readable as one mapping in graph order
+    (nodes finish in any order; `order` is the graph order the engine keeps up to date)."""
+
+    order: dict[str, int]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order = {}
+
+    def members(self, group: str) -> dict[str, Any]:
+        """{member key: artifact} of a group, in graph order."""
+        prefix = group + ":"
+        names = sorted((n for n, v in self.items() if n.startswith(prefix) and v is not None),
+                       key=lambda n: self.order.get(n, len(self.order)))
+        return {name[len(prefix):]: self[name] for name in names}
+
+
+@dataclass(frozen=True, slots=True)
+class Fanout:
+    """A group of nodes, one per member key, known once the `after` nodes have artifacts.
+    `members(artifacts)` lists the keys in order; `make(key)` builds the member's node,
+    named `group:key`."""
+
+    group: str
+    after: tuple[str, ...]
+    members: Callable[[Artifacts], Sequence[str]]
+    make: Callable[[str], Node]
+    critical: bool = False
+
+    def node(self, key: str) -> Node:
+        node = self.make(key)
+        if node.name != f"{self.group}:{key}":
+            raise ValueError(f"fan-out {self.group} made a node named {node.name!r} for {key!r}")
+        return node
+
+
+Item = Node | Fanout
+
+
+def _name(item: Item) -> str:
+    return item.name if isinstance(item, Node) else item.group
+
+
+class Graph:
+    """Nodes and fan-outs in a valid order; see the module docstring."""
+
+    def __init__(self, items: Sequence[Item]) -> None:
+        seen: set[str] = set()
+        for item in items:
+            name = _name(item)
+            if name in seen:
+                raise ValueError(f"the graph has two nodes named {name!r}")
+            needs = (*item.inputs, *item.optional) if isinstance(item, Node) else item.after
+            unknown = [n for n in needs if n not in seen]
+            if unknown:
+                raise ValueError(f"{name} reads {unknown[0]!r}, which is not declared before it")
+            seen.add(name)
+        self.items: tuple[Item, ...] = tuple(items)
+        self._by_name = {_name(i): i for i in self.items}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Node and group names in graph order (a fan-out counts once, by its group name)."""
+        return tuple(_name(i) for i in self.items)
+
+    def item(self, name: str) -> Item:
+        return self._by_name[name]
+
+    def fanout(self, group: str) -> Fanout | None:
+        item = self._by_name.get(group)
+        return item if isinstance(item, Fanout) else None
+
+    def expanded(self, group: str, artifacts: Artifacts) -> bool:
+        """Whether a fan-out's members are known (all its `after` nodes have artifacts)."""
+        fan = self.fanout(group)
+        return fan is not None and all(artifacts.get(a) is not None for a in fan.after)
+
+    def expand(self, artifacts: Artifacts) -> list[Node]:
+        """The concrete nodes in graph order, fan-outs expanded where their members are known."""
+        out: list[Node] = []
+        for item in self.items:
+            if isinstance(item, Node):
+                out.append(item)
+            elif self.expanded(item.group, artifacts):
+                out.extend(item.node(key) for key in item.members(artifacts))
+        return out
+
+    def with_members(self, group: str, keys: Iterable[str]) -> list[Node]:
+        fan = self.fanout(group)
+        if fan is None:
+            raise KeyError(group)
+        return [fan.node(k) for k in keys]
+
+    def dependents(self, names: Iterable[str], nodes: Sequence[Node]) -> list[str]:
+        """Every node in `nodes` that reads one of `names` (or their groups), transitively,
+        in graph order — not including `names` themselves."""
+        reached = set(names)
+        out: list[str] = []
+        for node in nodes:
+            if node.name in reached:
+                continue
+            group = node.name.split(":", 1)[0] if ":" in node.name else None
+            fan = self.fanout(group) if group else None
+            reads = set(node.inputs) | set(node.optional) | (set(fan.after) if fan else set())
+            if any(r in reached or any(n.startswith(r + ":") for n in reached) for r in reads):
+                reached.add(node.name)
+                out.append(node.name)
+        return out
+
+    def closure(self, names: Iterable[str], nodes: Sequence[Node]) -> list[str]:
+        """`names` and everything that depends on them, in graph order."""
+        first = set(names)
+        rest = set(self.dependents(first, nodes))
+        return [n.name for n in nodes if n.name in first or n.name in rest]

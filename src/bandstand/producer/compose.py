@@ -1,0 +1,120 @@
+"""Composing a song, as a use case every client shares.
+
+`compose_song` and `resume_song` run the compose graph and ask their
+questions through one gate: a `Question` (an ambiguous prompt, an approval
+gate) with its options and default, which any client answers — the CLI on a
+terminal, an HTTP client, an MCP tool. With `assume_defaults` every question
+takes its default; with no one to answer, an ambiguity stops before anything
+is written (one clear error naming the options) and an approval gate pauses
+the run, resumable later. The agent backend that reads the prompt is named
+in the options (`intent_backend`) and built when the run starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from bandstand.compose.api import ComposeResult, Pipeline, make_config
+from bandstand.compose.engine import Approver, Decision, EventSink
+from bandstand.compose.state import PipelineState
+from bandstand.errors import InvalidInput
+
+__all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
+           "resume_song"]
+
+APPROVAL_OPTIONS: tuple[str, ...] = ("approve", "reject", "pause")
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Something only the person can decide: `kind` ambiguity (about a prompt `topic` such
+    as genre) or approval (of the node `topic` just finished), with the options and the
+    default a client offers."""
+
+    kind: Literal["ambiguity", "approval"]
+    topic: str
+    text: str
+    options: tuple[str, ...]
+    default: str
+
+
+# A client's answer to a question: one of the options (or, for an ambiguity, any value the
+# field accepts), or None when there is no one to ask.
+Answer = Callable[[Question], str | None]
+
+
+@dataclass(slots=True)
+class Composed:
+    """A compose run and the decisions taken on the person's behalf (defaults assumed)."""
+
+    result: ComposeResult
+    decisions: list[str] = field(default_factory=list)
+
+
+def ambiguity_questions(prompt: str, options: dict[str, Any]) -> list[Question]:
+    """The blocking ambiguities of `prompt` (read by the rules alone) as questions."""
+    from bandstand.compose.intent import Overrides, decompose
+
+    intent = decompose(prompt, overrides=Overrides(tempo=options.get("tempo"), key=options.get("key"),
+                                                   mode=options.get("mode"), bars=options.get("bars"),
+                                                   genre=options.get("genre")))
+    return [Question("ambiguity", a.field, f"{a.reason}. Which {a.field}?", tuple(a.options), a.default)
+            for a in intent.ambiguities if a.severity == "blocking"]
+
+
+def _settle_ambiguities(prompt: str, options: dict[str, Any], answer: Answer | None, assume_defaults: bool,
+                        decisions: list[str]) -> None:
+    for question in ambiguity_questions(prompt, options):
+        if assume_defaults:
+            options[question.topic] = question.default
+            decisions.append(f"{question.text.split('. Which')[0]}; using {question.topic} '{question.default}'")
+            continue
+        reply = answer(question) if answer is not None else None
+        if reply is None or not reply.strip():
+            raise InvalidInput(f"the prompt is ambiguous: {question.text.split('. Which')[0]}; name a "
+                               f"{question.topic} ({', '.join(question.options)}), pass --{question.topic} NAME, "
+                               f"or --yes to use '{question.default}'")
+        options[question.topic] = reply.strip()
+
+
+def approver(answer: Answer | None, assume_defaults: bool) -> Approver:
+    """The engine's approval gate, asked through `answer` (approve by default with
+    `assume_defaults`; pause when there is no one to ask)."""
+    def ask(state: PipelineState, node: str, summary: str) -> Decision:
+        if assume_defaults:
+            return "approve"
+        if answer is None:
+            return "pause"
+        reply = answer(Question("approval", node, f"Approve {node}: {summary}", APPROVAL_OPTIONS, "approve"))
+        return reply if reply in APPROVAL_OPTIONS else "pause"  # type: ignore[return-value]
+    return ask
+
+
+def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: bool = False,
+                 on_event: EventSink | None = None, **options: Any) -> Composed:
+    """Compose a song from `prompt`. `options` are `PipelineConfig` fields (seed, bars, parts,
+    tempo, key, mode, genre, out_dir, approval_gates, skip_stages, intent_backend, …).
+    Everything a person can get wrong is refused before the session folder exists."""
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
+    options = dict(options)
+    make_config(**options)
+    decisions: list[str] = []
+    _settle_ambiguities(prompt, options, answer, assume_defaults, decisions)
+    pipeline = Pipeline.create(prompt, on_event=on_event, approver=approver(answer, assume_defaults), **options)
+    return Composed(pipeline.run(), decisions)
+
+
+def resume_song(session_dir: str | Path, *, decision: Decision | None = None, answer: Answer | None = None,
+                assume_defaults: bool = False, on_event: EventSink | None = None) -> Composed:
+    """Continue an interrupted, failed, cancelled or paused session where it stopped;
+    `decision` answers the gate a paused session waits at (approve or reject)."""
+    pipeline = Pipeline.load(session_dir, on_event=on_event, approver=approver(answer, assume_defaults))
+    if decision == "approve":
+        pipeline.approve()
+    elif decision == "reject":
+        pipeline.reject()
+    return Composed(pipeline.run())

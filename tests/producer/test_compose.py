@@ -1,0 +1,68 @@
+"""`producer.compose`: the questions every client answers (an ambiguous prompt, an
+approval gate), asked through one `Answer` function, on real compose runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bandstand.errors import InvalidInput
+from bandstand.producer.compose import Question, ambiguity_questions, compose_song, resume_song
+
+FAST = {"render_audio": False, "render_pianoroll": False, "bars": 8, "seed": 3}
+
+
+def test_an_ambiguous_prompt_is_a_question_with_options_and_a_default() -> None:
+    [question] = ambiguity_questions("Something warm", {})
+    assert question.kind == "ambiguity" and question.topic == "genre"
+    assert len(question.options) >= 3 and question.default in question.options
+    assert ambiguity_questions("Trap beat, dark, 140 BPM", {}) == []
+
+
+def test_the_answer_decides_the_genre(tmp_path: Path) -> None:
+    asked: list[Question] = []
+
+    def answer(question: Question) -> str:
+        asked.append(question)
+        return "ambient"
+
+    composed = compose_song("Something warm", answer=answer, out_dir=str(tmp_path), **FAST)
+    assert [q.topic for q in asked] == ["genre"]
+    assert composed.result.status == "completed" and composed.result.intent.genre[0] == "ambient"
+    assert composed.decisions == []
+
+
+def test_no_one_to_ask_stops_before_anything_is_written(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match=r"ambiguous.*--yes"):
+        compose_song("Something warm", answer=lambda q: None, out_dir=str(tmp_path / "out"), **FAST)
+    assert not (tmp_path / "out").exists()
+
+
+def test_assumed_defaults_are_reported_as_decisions(tmp_path: Path) -> None:
+    composed = compose_song("Something warm", assume_defaults=True, out_dir=str(tmp_path), **FAST)
+    assert composed.result.intent.genre == ["neo-soul"]
+    assert composed.decisions and "neo-soul" in composed.decisions[0]
+
+
+def test_an_approval_gate_is_a_question_too(tmp_path: Path) -> None:
+    asked: list[Question] = []
+    replies = iter(["reject", "approve"])
+
+    def answer(question: Question) -> str:
+        asked.append(question)
+        return next(replies)
+
+    composed = compose_song("trap beat", answer=answer, approval_gates=["harmony"], out_dir=str(tmp_path), **FAST)
+    assert [(q.kind, q.topic) for q in asked] == [("approval", "harmony")] * 2
+    assert asked[0].options == ("approve", "reject", "pause") and "Approve harmony" in asked[0].text
+    assert composed.result.status == "completed" and composed.result.state.nodes["harmony"].variant == 1
+
+
+def test_without_an_answer_a_gate_pauses_and_resume_decides(tmp_path: Path) -> None:
+    paused = compose_song("trap beat", approval_gates=["parts"], out_dir=str(tmp_path), **FAST).result
+    assert paused.status == "paused" and paused.state.paused_at == "parts"
+    still = resume_song(paused.session_dir).result
+    assert still.status == "paused"
+    done = resume_song(paused.session_dir, decision="approve").result
+    assert done.status == "completed"
