@@ -23,7 +23,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from bandstand.protocol import compose as ev
 from bandstand.compose.checkpoint import CheckpointStore
 from bandstand.compose.graph import Artifacts, Graph
 from bandstand.compose.nodes import Cancelled, Job, Node, NodeContext, NodeResult, WorkerPool
@@ -36,6 +35,7 @@ from bandstand.compose.state import (
     now,
 )
 from bandstand.errors import RuntimeFailure, StageFailed, UserError
+from bandstand.protocol import compose as ev
 
 Decision = Literal["approve", "reject", "pause"]
 Approver = Callable[[PipelineState, str, str], Decision]

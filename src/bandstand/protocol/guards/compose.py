@@ -7,16 +7,14 @@ last (the run completed, paused for approval, failed or was cancelled).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-import re
-
 from bandstand.protocol.compose import NODE_NAME, PipelineFinished
 from bandstand.protocol.guards.base import ProtocolViolation, StreamClosed
-
 
 _NODE = re.compile(NODE_NAME)
 
