@@ -18,7 +18,8 @@ from bandstand.compose.harmony import build_harmony
 from bandstand.compose.intent import decompose
 from bandstand.compose.lexicon import GENRES, primary_genre
 from bandstand.compose.parts import CORE_ROLES, ROLES, generate_part
-from bandstand.compose.parts.drum_patterns import (
+from bandstand.compose.validation import evaluate_quality
+from bandstand.craft.kit import (
     CLAP,
     CLOSED_HAT,
     CRASH,
@@ -31,7 +32,6 @@ from bandstand.compose.parts.drum_patterns import (
     SHAKER,
     SNARE,
 )
-from bandstand.compose.validation import evaluate_quality
 from bandstand.theory import parse_key
 
 from .musicfix import make_arrangement, make_intent

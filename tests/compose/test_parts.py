@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.lexicon import GENRES
-from bandstand.compose.parts import ROLES, build_context, generate_part
-from bandstand.compose.parts.drum_patterns import (
+from bandstand.compose.parts import ROLES, build_situation, generate_part
+from bandstand.craft.groove import swing_time
+from bandstand.craft.kit import (
     CLAP,
     CLOSED_HAT,
     CRASH,
@@ -26,7 +27,6 @@ from bandstand.compose.parts.drum_patterns import (
     RIDE,
     SNARE,
 )
-from bandstand.compose.parts.groove import swing_time
 from bandstand.errors import InvalidInput
 
 from .musicfix import make_arrangement, make_intent
@@ -201,8 +201,8 @@ def test_808_locks_to_the_kick_plays_roots_and_glides():
         assert any(abs(k - b) < 0.1 for b in onsets) or any(
             n.start < k < n.start + 1.1 and n.end > k for n in bass.notes), k
     assert sum(1 for k in kicks if any(abs(k - b) < 0.1 for b in onsets)) >= 0.6 * len(kicks)
-    ctx = build_context(intent, harmony, arrangement)
-    roots = sum(1 for n in bass.notes if n.pitch % 12 == ctx.bars[int(n.start // 4)].chord.root)
+    ctx = build_situation(intent, harmony, arrangement)
+    roots = sum(1 for n in bass.notes if n.pitch % 12 == ctx.bars[int((n.start + 0.1) // 4)].chord.root)
     assert roots / len(bass.notes) > 0.75
     assert bass.pitch_bends and any(b.value != 0 for b in bass.pitch_bends)
     rpn = [c.control for c in bass.controls[:4]]
@@ -212,7 +212,7 @@ def test_808_locks_to_the_kick_plays_roots_and_glides():
 
 def test_walking_bass_for_jazz():
     part, intent, harmony, arrangement = _part("bass", "jazz")
-    ctx = build_context(intent, harmony, arrangement)
+    ctx = build_situation(intent, harmony, arrangement)
     notes = part.track.notes
     quarter = [n for n in notes if abs(n.start * 2 - round(n.start * 2)) < 0.1 and n.duration > 0.5]
     per_bar = Counter(int(n.start // 4) for n in quarter)
@@ -229,7 +229,7 @@ def test_bass_sits_on_the_kick_and_the_harmony(genre):
     intent, harmony, arrangement = _song(genre)
     bass = generate_part("bass", intent, harmony, arrangement, 2).track
     drums = generate_part("drums", intent, harmony, arrangement, 3).track
-    ctx = build_context(intent, harmony, arrangement)
+    ctx = build_situation(intent, harmony, arrangement)
     kicks = [n.start for n in drums.notes if n.pitch == KICK and 16 <= n.start < 80]
     covered = sum(1 for k in kicks if any(abs(k - b) < 0.125 for b in _onsets(bass, 15, 81)))
     assert covered / len(kicks) >= 0.8, genre
@@ -243,7 +243,7 @@ def test_bass_sits_on_the_kick_and_the_harmony(genre):
 
 def test_chords_use_the_voicings_with_pedal_for_keys():
     part, intent, harmony, arrangement = _part("chords", "gospel")
-    ctx = build_context(intent, harmony, arrangement)
+    ctx = build_situation(intent, harmony, arrangement)
     assert any(c.control == 64 and c.value == 127 for c in part.track.controls)
     assert any(c.control == 64 and c.value == 0 for c in part.track.controls)
     bar = ctx.bars[5]
@@ -253,7 +253,7 @@ def test_chords_use_the_voicings_with_pedal_for_keys():
 
 def test_jazz_comping_is_rootless_and_syncopated():
     part, intent, harmony, arrangement = _part("chords", "jazz")
-    ctx = build_context(intent, harmony, arrangement)
+    ctx = build_situation(intent, harmony, arrangement)
     off = [n for n in part.track.notes if abs((n.start % 1) - 0.5) < 0.2]
     assert len(off) / len(part.track.notes) > 0.25
     root_hits = sum(1 for n in part.track.notes
@@ -270,7 +270,7 @@ def test_reggae_skank_on_the_offbeats():
 def test_lead_motifs_chord_tones_on_strong_beats_and_breath():
     for genre in ("pop", "neo-soul", "house", "jazz", "trap"):
         part, intent, harmony, arrangement = _part("lead", genre)
-        ctx = build_context(intent, harmony, arrangement)
+        ctx = build_situation(intent, harmony, arrangement)
         notes = part.track.notes
         strong = [n for n in notes if min(abs(n.start % 2), abs(n.start % 2 - 2)) < 0.1]
         ct = sum(1 for n in strong if n.pitch % 12 in ctx.bars[round(n.start) // 4 % len(ctx.bars)].chord.pcs)
@@ -299,9 +299,9 @@ def test_lead_repeats_its_motif_when_the_section_returns():
 def test_pad_keeps_the_voice_leading_of_stage_2():
     for genre in ("afrobeat", "neo-soul", "ambient", "trap"):
         part, intent, harmony, arrangement = _part("pad", genre)
-        ctx = build_context(intent, harmony, arrangement)
+        ctx = build_situation(intent, harmony, arrangement)
         shifts = set()
-        for bar in ctx.active_bars("pad"):
+        for bar in ctx.active("pad"):
             played = sorted(n.pitch for n in part.track.notes if abs(n.start - bar.start) < 0.1)
             if played:
                 shifts |= {p - q for p, q in zip(played, bar.chord.pitches, strict=True)}
@@ -410,8 +410,8 @@ def test_public_exports_are_pinned():
     import bandstand.compose.harmony as harmony_pkg
     import bandstand.compose.parts as parts_pkg
 
-    assert set(parts_pkg.__all__) == {"CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "PartContext", "build_context",
-                                      "generate_part"}
+    assert set(parts_pkg.__all__) == {"CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "build_situation", "generate_part",
+                                      "styles_for"}
     assert set(harmony_pkg.__all__) == {"CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"}
     assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass"}
 
@@ -447,9 +447,9 @@ def test_the_bass_plays_the_slash_note_of_an_inversion():
         if any("/" in c.symbol for c in harmony.chords):
             break
     arrangement = make_arrangement([c.bars for c in harmony.chords])
-    ctx = build_context(intent, harmony, arrangement)
+    ctx = build_situation(intent, harmony, arrangement)
     bass = generate_part("bass", intent, harmony, arrangement, 1).track.notes
-    slash_bars = [b for b in ctx.active_bars("bass") if b.chord.bass != b.chord.root]
+    slash_bars = [b for b in ctx.active("bass") if b.chord.bass != b.chord.root]
     assert slash_bars
     for bar in slash_bars:
         first = min((n for n in bass if abs(n.start - bar.start) < 0.1), key=lambda n: n.start)
@@ -459,7 +459,7 @@ def test_the_bass_plays_the_slash_note_of_an_inversion():
 def test_held_lead_notes_are_chord_tones():
     for genre in ("pop", "neo-soul", "ambient", "deep house"):
         part, intent, harmony, arrangement = _part("lead", genre)
-        ctx = build_context(intent, harmony, arrangement)
+        ctx = build_situation(intent, harmony, arrangement)
         held = [n for n in part.track.notes if n.duration >= 0.92]
         assert held
         ok = sum(1 for n in held if n.pitch % 12 in ctx.bars[int((n.start + 0.05) // 4)].chord.pcs)

@@ -37,8 +37,8 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.quality import AXES, GateResult, QualityScore
-from bandstand.compose.parts.drum_patterns import CLAP, KICK, RIM, SNARE, family, kick_steps
-from bandstand.compose.parts.groove import groove
+from bandstand.craft.groove import groove
+from bandstand.craft.kit import CLAP, KICK, RIM, SNARE, family, kick_steps
 from bandstand.errors import TheoryError
 from bandstand.score import Note, Song
 from bandstand.theory import detect_key, get_scale

@@ -1,15 +1,21 @@
 """The drummer: plays the genre family's pattern layers bar by bar, adds the
 family's habits (trap hi-hat rolls, jazz comping snare and feathered kick,
 crashes into loud sections), fills into section changes and builds, and
-thins or thickens with the energy of each bar. GM drum map, channel 10."""
+thins or thickens with the energy of each bar. GM drum map, channel 10.
+
+Knobs: density moves the energy the layers switch on at (busier = more
+layers, more ghost notes); syncopation and complexity add pushed kicks and
+ghost snares; brightness lifts or tames the cymbals; swing and time feel
+are the writer's (the phrase stays on the grid)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
-from bandstand.compose.parts.context import Bar, PartContext
-from bandstand.compose.parts.drum_patterns import (
+from bandstand.craft.kit import (
     CLAP,
     CLOSED_HAT,
     CRASH,
@@ -26,14 +32,20 @@ from bandstand.compose.parts.drum_patterns import (
     family,
     fill_length,
 )
-from bandstand.compose.parts.groove import Raw
-from bandstand.score import Track
+from bandstand.craft.knobs import bar_rng, feel_of
+from bandstand.craft.phrase import NoteEvent, Phrase
+from bandstand.craft.situation import Bar, Situation
+from bandstand.craft.style import Style
+
+Raw = tuple[float, float, int, int]
 
 HIT = 0.2  # drum note length in beats (drums ignore note-off, readers want one)
 HATS = (CLOSED_HAT, OPEN_HAT)
 HIHATS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT})
 SPARSE_BELOW = 0.3
 SPARSE_VOICES = frozenset({KICK, CLOSED_HAT, PEDAL_HAT, RIDE, SHAKER})
+CYMBALS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT, RIDE, CRASH})
+DENSITY_REACH = 0.8  # energy moved by the density knob from its middle to an end, times two
 
 
 def _vel(base: int, energy: float) -> int:
@@ -120,16 +132,27 @@ def _ghosts(bar: Bar, rng: random.Random, dial: float, steps: int, out: list[Raw
             out.append((bar.start + step * 0.25, HIT, SNARE, rng.randint(28, 46)))
 
 
-def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
-    fam = family(ctx.traits.drum_family)
-    steps = ctx.steps
+def _energy(bar: Bar, style: Style) -> Bar:
+    """The bar as the knobs hear it: density moves the energy the layers switch on at."""
+    if style.density == 0.5:
+        return bar
+    return replace(bar, energy=max(0.0, min(1.0, bar.energy + (style.density - 0.5) * DENSITY_REACH)))
+
+
+def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "drums") -> Phrase:
+    fam = family(sit.idiom.drum_family)
+    steps = sit.steps
     notes: list[Raw] = []
     prev_energy = 0.0
-    for bar in ctx.active_bars("drums"):
+    seed = rng.getrandbits(64)
+    for heard in sit.active(role):
+        style = styles[heard.index]
+        r = bar_rng(seed, heard.index)
+        bar = _energy(heard, style)
         out: list[Raw] = []
         fill = fill_length(bar.energy) if bar.section_end else 0
         phrase_fill = (not fill and bar.bar_in_section % 8 == 7 and bar.bar_in_section < bar.bars_in_section - 1
-                       and rng.random() < 0.5)
+                       and r.random() < 0.5)
         if phrase_fill:
             fill = 4
         building = bar.kind == "build" and bar.bars_in_section - bar.bar_in_section <= 4
@@ -138,25 +161,34 @@ def generate_drums(ctx: PartContext, rng: random.Random, program: int) -> tuple[
             out = [n for n in out if n[2] != SNARE and n[2] != CLAP]
             _build_roll(bar, steps, out)
         elif fill:
-            _fill(fam, bar, steps, fill, out, rng)
-        if fam.hat_rolls and bar.energy >= 0.3 and rng.random() < 0.45 + 0.3 * ctx.rhythmic_dial:
-            out = _hat_roll(bar, rng, out)
+            _fill(fam, bar, steps, fill, out, r)
+        if fam.hat_rolls and bar.energy >= 0.3 and r.random() < 0.45 + 0.3 * style.syncopation:
+            out = _hat_roll(bar, r, out)
         if fam.comping_snare:
-            _jazz_comping(bar, rng, steps, out)
-        elif ctx.rhythmic_dial > 0.5 and bar.energy >= 0.4:
-            _ghosts(bar, rng, ctx.rhythmic_dial, steps, out)
+            _jazz_comping(bar, r, steps, out)
+        elif style.complexity > 0.5 and bar.energy >= 0.4:
+            _ghosts(bar, r, style.complexity, steps, out)
         lift = bar.energy - prev_energy
         if fam.crash and bar.index > 0 and bar.bar_in_section == 0 and (bar.energy >= 0.5 or lift >= 0.25):
             out.append((bar.start, 1.0, CRASH, _vel(110, bar.energy)))
         elif not fam.crash and bar.index > 0 and bar.bar_in_section == 0 and bar.energy >= 0.5:
             out.append((bar.start, 1.0, RIDE, _vel(100, bar.energy)))
+        if style.brightness != 0.5:
+            out = _brighten(out, style.brightness)
         notes.extend(out)
         prev_energy = bar.energy
-    if ctx.only_kick:
+    if "only_kick" in sit.constraints:
         notes = [n for n in notes if n[2] == KICK]
-    elif "no_hihats" in ctx.constraints:
+    elif "no_hihats" in sit.constraints:
         notes = [n for n in notes if n[2] not in HIHATS]
     notes.sort()
-    played = ctx.humanizer("drums").apply(notes, rng, "drums", per_note_key=True)
-    track = Track(name="Drums", role="drums", program=program, is_drum=True, notes=played)
-    return track, fam.name
+    bars = len(sit.bars)
+    feel = feel_of(sit, styles, role, by_key=True)
+    return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
+                  bars=bars, is_drum=True, style=fam.name, feel=feel)
+
+
+def _brighten(out: list[Raw], brightness: float) -> list[Raw]:
+    """Cymbals louder when bright, tamed when dark."""
+    scale = 0.6 + 0.8 * brightness
+    return [(t, d, p, max(1, min(127, round(v * scale)))) if p in CYMBALS else (t, d, p, v) for t, d, p, v in out]

@@ -7,28 +7,30 @@ syncopated funk, reggae, reese, tumbao/bossa, picked rock, sustained."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from itertools import pairwise
+from collections.abc import Callable, Sequence
 
-from bandstand.compose.parts.context import Bar, PartContext, pitch_near
-from bandstand.compose.parts.drum_patterns import family, fill_length, kick_steps
-from bandstand.compose.parts.groove import Raw
-from bandstand.score import ControlChange, Note, PitchBend, Track
+from bandstand.craft.kit import family, fill_length, kick_steps
+from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.phrase import BEND_RANGE, NoteEvent, Phrase
+from bandstand.craft.situation import Bar, Situation, pitch_near
+from bandstand.craft.style import Style
+from bandstand.score import ControlChange
 
 LOW, HIGH = 28, 52  # E1..E3
-BEND_RANGE = 12  # semitones, set by RPN 0 at the start of the track
 
 # A bass event inside a bar: (step, length in steps, pitch, velocity)
 Event = tuple[int, float, int, int]
-Style = Callable[[PartContext, Bar, list[tuple[int, int]], random.Random, int], list[Event]]
+Figure = Callable[[Situation, Bar, list[tuple[int, int]], random.Random, int, Style], list[Event]]
 
 
-def _kicks(ctx: PartContext, bar: Bar) -> list[tuple[int, int]]:
-    fam = family(ctx.traits.drum_family)
+def _kicks(sit: Situation, bar: Bar) -> list[tuple[int, int]]:
+    if bar.kick is not None:  # the drummer was heard: lock to what it plays
+        return list(bar.kick) or [(0, 100)]
+    fam = family(sit.idiom.drum_family)
     fill = fill_length(bar.energy) if bar.section_end else 0
-    hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, ctx.steps, fill)
+    hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, sit.steps, fill)
     if bar.pre_drop:
-        hits = [h for h in hits if h[0] < ctx.steps // 2]
+        hits = [h for h in hits if h[0] < sit.steps // 2]
     return hits or [(0, 100)]
 
 
@@ -40,18 +42,22 @@ def _lengths(starts: list[int], steps: int, cap: float) -> list[float]:
     return out
 
 
-def _approach(ctx: PartContext, bar: Bar, rng: random.Random, center: int) -> int:
-    """A note leading into the next chord's root: a half step below/above or the scale step."""
+def _approach(sit: Situation, bar: Bar, rng: random.Random, center: int, style: Style) -> int:
+    """A note leading into the next chord's root: the scale step below or above it, or —
+    the more complex the style — the chromatic half step (never when only scale tones
+    may sound)."""
     target = pitch_near(bar.next_chord.bass, center, LOW, HIGH)
-    options = [target - 1, target + 1]
-    options += [p for p in (target - 2, target + 2) if p % 12 in ctx.scale]
-    return rng.choice(options)
+    diatonic = [p for p in (target - 2, target - 1, target + 1, target + 2) if p % 12 in sit.scale]
+    if diatonic and (sit.diatonic_only or rng.random() >= style.complexity * 0.6):
+        return rng.choice(diatonic)
+    return rng.choice((target - 1, target + 1))
 
 
 HOLD_808 = 4  # sixteenths: a kick this soon after the 808 struck plays over the held note
 
 
-def _sub_808(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _sub_808(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     """Long sub notes struck with the kick and held to the next strike (a kick right after
     one is heard over the held note); some strikes jump an octave to be slid into."""
     root = pitch_near(bar.chord.bass, center, 24, 43)
@@ -59,37 +65,39 @@ def _sub_808(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rand
     for s, v in kicks:
         if not struck or s - struck[-1][0] >= HOLD_808:
             struck.append((s, v))
-    lengths = _lengths([s for s, _ in struck], ctx.steps, 16.0)
+    lengths = _lengths([s for s, _ in struck], sit.steps, 16.0)
     events: list[Event] = []
     for i, (s, v) in enumerate(struck):
         pitch = root
-        if i > 0 and rng.random() < 0.3 + 0.2 * ctx.rhythmic_dial:
+        if i > 0 and rng.random() < 0.3 + 0.2 * style.syncopation:
             pitch = root + 12 if root + 12 <= 48 else root - 12
         events.append((s, lengths[i], pitch, min(127, v)))
     return events
 
 
-def _root_fifth(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _root_fifth(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     fifth = pitch_near(bar.chord.fifth, root + 5, LOW, HIGH)
-    if ctx.traits.drum_family == "bossa":
+    if sit.idiom.drum_family == "bossa":
         return [(0, 5.5, root, 96), (6, 1.8, root, 80), (8, 5.5, fifth, 90), (14, 1.8, fifth, 78)]
     starts = [s for s, _ in kicks]
-    lengths = _lengths(starts, ctx.steps, 6.0)
+    lengths = _lengths(starts, sit.steps, 6.0)
     events: list[Event] = []
     for i, (s, v) in enumerate(kicks):
         pitch = root if i == 0 or rng.random() < 0.65 else rng.choice((fifth, root + 12 if root + 12 <= HIGH else root))
         events.append((s, lengths[i] * 0.9, pitch, min(127, v - 6)))
-    if bar.chord_changes and bar.energy >= 0.4 and starts[-1] < ctx.steps - 2:
-        events.append((ctx.steps - 2, 1.8, _approach(ctx, bar, rng, root), 82))
+    if bar.chord_changes and bar.energy >= 0.4 and starts[-1] < sit.steps - 2:
+        events.append((sit.steps - 2, 1.8, _approach(sit, bar, rng, root, style), 82))
     return events
 
 
-def _walking(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
-    beats = max(1, ctx.steps // 4)
+def _walking(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
+    beats = max(1, sit.steps // 4)
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     target = pitch_near(bar.next_chord.bass, root, LOW, HIGH)
-    pool = sorted({p for p in range(LOW, HIGH + 1) if p % 12 in ctx.scale or p % 12 in bar.chord.pcs})
+    pool = sorted({p for p in range(LOW, HIGH + 1) if p % 12 in sit.scale or p % 12 in bar.chord.pcs})
     line = [root]
     for beat in range(1, beats - 1):
         cur = line[-1]
@@ -110,26 +118,27 @@ def _walking(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rand
     return events
 
 
-def _synth_pulse(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _synth_pulse(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     octave = root + 12 if root + 12 <= HIGH + 7 else root
     events: list[Event] = []
-    if ctx.traits.drum_family == "four_on_floor":  # house: root with the kick, pumping off-beats
-        for s in range(0, ctx.steps, 4):
+    if sit.idiom.drum_family == "four_on_floor":  # house: root with the kick, pumping off-beats
+        for s in range(0, sit.steps, 4):
             if s % 8 == 0 or bar.energy >= 0.75:
                 events.append((s, 1.6, root, 100))
             events.append((s + 2, 1.6, octave if bar.energy >= 0.7 and s % 8 == 4 else root, 92))
         return events
-    if ctx.traits.drum_family in ("two_step", "garage_halftime"):
+    if sit.idiom.drum_family in ("two_step", "garage_halftime"):
         # garage: the bass rides the skipping kick, octave pickups between (in half time only when up)
-        pickups = 0.5 if ctx.traits.drum_family == "two_step" else 0.85
+        pickups = 0.5 if sit.idiom.drum_family == "two_step" else 0.85
         starts = sorted({k for k, _ in kicks} | ({6, 14} if bar.energy >= pickups else set()))
-        starts = [k for k in starts if k < ctx.steps]
-        lengths = _lengths(starts, ctx.steps, 6.0)
+        starts = [k for k in starts if k < sit.steps]
+        lengths = _lengths(starts, sit.steps, 6.0)
         return [(k, lengths[i] * 0.85, octave if k in (6, 14) else root, 100 if k in dict(kicks) else 84)
                 for i, k in enumerate(starts)]
     step = 2 if bar.energy >= 0.45 else 4
-    for s in range(0, ctx.steps, step):
+    for s in range(0, sit.steps, step):
         pitch = octave if bar.energy >= 0.7 and s % 8 == 6 else root
         events.append((s, step * 0.85, pitch, 98 if s % 4 == 0 else 82))
     return events
@@ -138,21 +147,22 @@ def _synth_pulse(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: 
 FUNK_FIGURES = ("R..gR.O.5.R..7a.", "R.gR..O..R.5.Oa.", "R..R.gO.R..5g7a.", "R.O..gR.5..RgO..")
 
 
-def _funk(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _funk(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH - 5)
     tones = {"R": root, "O": root + 12, "5": pitch_near(bar.chord.fifth, root + 7, LOW, HIGH + 7),
              "7": pitch_near(bar.chord.seventh, root + 10, LOW, HIGH + 7), "g": root}
     figure = FUNK_FIGURES[(bar.bar_in_phrase + rng.randrange(2)) % len(FUNK_FIGURES)]
     kick_set = {s for s, _ in kicks}
     events: list[Event] = []
-    starts = sorted({i for i, ch in enumerate(figure[: ctx.steps]) if ch != "."} | kick_set)
+    starts = sorted({i for i, ch in enumerate(figure[: sit.steps]) if ch != "."} | kick_set)
     if bar.energy < 0.45:
         starts = sorted(kick_set | {0})
-    lengths = _lengths(starts, ctx.steps, 3.0)
+    lengths = _lengths(starts, sit.steps, 3.0)
     for i, s in enumerate(starts):
         ch = figure[s % len(figure)]
         if ch == "a":
-            pitch = _approach(ctx, bar, rng, root) if bar.chord_changes else tones["5"]
+            pitch = _approach(sit, bar, rng, root, style) if bar.chord_changes else tones["5"]
         else:
             pitch = tones.get(ch, root)
         ghost = ch == "g"
@@ -163,25 +173,28 @@ def _funk(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.
 REGGAE_FIGURES = ("R.....R.R..5.3..", "..R..R..R.5..3.R", "R.....5.R...3.5.")
 
 
-def _reggae(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _reggae(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     tones = {"R": root, "5": pitch_near(bar.chord.fifth, root + 7, LOW, HIGH + 5),
              "3": pitch_near(bar.chord.third, root + 4, LOW, HIGH + 5)}
     figure = REGGAE_FIGURES[rng.randrange(len(REGGAE_FIGURES))]
-    starts = sorted({i for i, ch in enumerate(figure[: ctx.steps]) if ch != "."} | {s for s, _ in kicks})
-    lengths = _lengths(starts, ctx.steps, 4.0)
+    starts = sorted({i for i, ch in enumerate(figure[: sit.steps]) if ch != "."} | {s for s, _ in kicks})
+    lengths = _lengths(starts, sit.steps, 4.0)
     return [(s, lengths[i] * 0.85, tones.get(figure[s % len(figure)], root), 96) for i, s in enumerate(starts)]
 
 
-def _reese(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _reese(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center - 2, 26, 45)
     starts = [s for s, _ in kicks]
-    lengths = _lengths(starts, ctx.steps, 16.0)
+    lengths = _lengths(starts, sit.steps, 16.0)
     return [(s, lengths[i] - 0.2, root if i % 2 == 0 or rng.random() < 0.5 else root + 12, 100)
             for i, s in enumerate(starts)]
 
 
-def _tumbao(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _tumbao(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     fifth = pitch_near(bar.chord.fifth, root, LOW, HIGH)
     nxt = pitch_near(bar.next_chord.bass, root, LOW, HIGH)
@@ -191,23 +204,25 @@ def _tumbao(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: rando
     return events
 
 
-def _picked(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _picked(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
     step = 2 if bar.energy >= 0.45 else 4
-    events: list[Event] = [(s, step * 0.8, root, 100 if s % 4 == 0 else 86) for s in range(0, ctx.steps, step)]
+    events: list[Event] = [(s, step * 0.8, root, 100 if s % 4 == 0 else 86) for s in range(0, sit.steps, step)]
     if bar.chord_changes and step == 2:
-        events[-1] = (events[-1][0], 1.6, _approach(ctx, bar, rng, root), 90)
+        events[-1] = (events[-1][0], 1.6, _approach(sit, bar, rng, root, style), 90)
     kick_set = {s for s, _ in kicks}
     events += [(s, 1.6, root, 96) for s in kick_set if s % step]
     return events
 
 
-def _sustained(ctx: PartContext, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int) -> list[Event]:
+def _sustained(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+        style: Style) -> list[Event]:
     root = pitch_near(bar.chord.bass, center, LOW, HIGH)
-    return [(0, ctx.steps - 0.3, root, 88)]
+    return [(0, sit.steps - 0.3, root, 88)]
 
 
-STYLES: dict[str, Style] = {
+FIGURES: dict[str, Figure] = {
     "sub_808": _sub_808, "root_fifth": _root_fifth, "walking": _walking, "synth_pulse": _synth_pulse,
     "syncopated_funk": _funk, "reggae": _reggae, "dnb_reese": _reese, "tumbao": _tumbao,
     "picked_rock": _picked, "sustained": _sustained,
@@ -215,55 +230,37 @@ STYLES: dict[str, Style] = {
 CENTER: dict[str, int] = {"sub_808": 33, "dnb_reese": 35, "walking": 38, "sustained": 36}
 
 
-def _glides(notes: list[Note], rng: random.Random, chance: float) -> list[PitchBend]:
-    """808 glides: the end of a note bends into the next one's pitch (within the bend range)."""
-    bends: list[PitchBend] = []
-    for a, b in pairwise(notes):
-        gap = b.start - a.end
-        interval = b.pitch - a.pitch
-        octave = abs(interval) == 12  # an octave jump is always slid
-        if interval == 0 or abs(interval) > BEND_RANGE or gap > 0.3 or (not octave and rng.random() >= chance):
-            continue
-        t0 = max(a.start + 0.05, a.end - 0.3)
-        for i in range(1, 5):
-            value = round(interval / BEND_RANGE * 8191 * i / 4)
-            bends.append(PitchBend(t0 + (a.end - t0) * i / 4, max(-8192, min(8191, value))))
-        bends.append(PitchBend(b.start, 0))
-    return bends
-
-
-def generate_bass(ctx: PartContext, rng: random.Random, program: int, role: str = "bass") -> tuple[Track, str]:
+def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "bass") -> Phrase:
     # a sub bass under a bass holds roots; one asked for instead of the bass (an "808") is the bass
-    leading = role == "bass" or "bass" not in ctx.named_roles
-    style = ctx.traits.bass_style if leading else "sustained"
-    if style == "sub_808" and "no_808" in ctx.constraints:  # same lock to the kick, no 808 slides
-        style = "root_fifth"
-    fn = STYLES.get(style, _root_fifth)
-    center = CENTER.get(style, 38) - (7 if not leading else 0)
+    leading = role == "bass" or "bass" not in sit.named_roles
+    name = sit.idiom.bass_style if leading else "sustained"
+    if name == "sub_808" and "no_808" in sit.constraints:  # same lock to the kick, no 808 slides
+        name = "root_fifth"
+    fn = FIGURES.get(name, _root_fifth)
+    center = CENTER.get(name, 38) - (7 if not leading else 0)
     notes: list[Raw] = []
-    for bar in ctx.active_bars(role):
-        stop = ctx.steps // 2 if bar.pre_drop else ctx.steps
-        for step, length, pitch, vel in fn(ctx, bar, _kicks(ctx, bar), rng, center):
+    seed = rng.getrandbits(64)
+    for bar in sit.active(role):
+        style = styles[bar.index]
+        stop = sit.steps // 2 if bar.pre_drop else sit.steps
+        played: list[Raw] = []
+        for step, length, pitch, vel in fn(sit, bar, _kicks(sit, bar), bar_rng(seed, bar.index), center, style):
             if step >= stop:
                 continue
             length = min(length, stop - step)
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
-            notes.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
+            played.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
+        notes.extend(reshape(played, style, 12, 64, bar.start + stop * 0.25))
     notes.sort()
-    humanized = ctx.humanizer(role).apply(notes, rng, "bass")
-    # keep notes monophonic after humanization: cut each at the next one's start
-    humanized.sort(key=lambda n: (n.start, n.pitch))
-    mono: list[Note] = []
-    for i, n in enumerate(humanized):
-        nxt = humanized[i + 1].start if i + 1 < len(humanized) else None
-        dur = min(n.duration, nxt - n.start - 0.01) if nxt is not None and nxt > n.start + 0.02 else n.duration
-        if nxt is not None and nxt <= n.start + 0.02:
-            continue
-        mono.append(Note(n.start, max(0.03, dur), n.pitch, n.velocity))
-    track = Track(name="Bass" if role == "bass" else "Sub Bass", role=role, program=program, notes=mono)
-    if style == "sub_808":
+    controls: tuple[ControlChange, ...] = ()
+    if name == "sub_808":
         # RPN 0 (pitch-bend range); data entry a moment later so a time sort keeps the order
-        track.controls = [ControlChange(0.0, 101, 0), ControlChange(0.0, 100, 0),
-                          ControlChange(0.02, 6, BEND_RANGE), ControlChange(0.02, 38, 0)]
-        track.pitch_bends = _glides(mono, rng, 0.4 + 0.3 * ctx.rhythmic_dial)
-    return track, style
+        controls = (ControlChange(0.0, 101, 0), ControlChange(0.0, 100, 0),
+                    ControlChange(0.02, 6, BEND_RANGE), ControlChange(0.02, 38, 0))
+    glide = 0.0
+    if name == "sub_808":
+        pushes = [styles[b.index].syncopation for b in sit.active(role)] or [0.5]
+        glide = 0.4 + 0.3 * sum(pushes) / len(pushes)
+    return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
+                  bars=len(sit.bars), style=name, controls=controls, feel=feel_of(sit, styles, role, lay_back="bass"),
+                  monophonic=True, glide=glide)

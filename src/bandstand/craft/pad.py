@@ -5,9 +5,9 @@ hand-percussion layer (shakers, congas, claves…) per drum family."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from bandstand.compose.parts.context import Bar, PartContext
-from bandstand.compose.parts.drum_patterns import (
+from bandstand.craft.kit import (
     CABASA,
     CLAVES,
     COWBELL,
@@ -20,8 +20,11 @@ from bandstand.compose.parts.drum_patterns import (
     STEP_VELOCITY,
     TAMBOURINE,
 )
-from bandstand.compose.parts.groove import Raw
-from bandstand.score import ControlChange, Track
+from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.phrase import NoteEvent, Phrase
+from bandstand.craft.situation import Bar, Situation
+from bandstand.craft.style import Style
+from bandstand.score import ControlChange
 
 PAD_CENTRE = 64  # the pad sits around E4, above the comping
 
@@ -47,47 +50,52 @@ def pad_shift(bars: list[Bar]) -> int:
     return 12 * round((PAD_CENTRE - pitches[len(pitches) // 2]) / 12)
 
 
-def generate_pad(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
-    bars = ctx.active_bars("pad")
+def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "pad") -> Phrase:
+    bars = sit.active(role)
     notes: list[Raw] = []
     ccs: list[ControlChange] = []
     spans: list[tuple[float, float, Bar]] = []
     for bar in bars:  # merge held chords
-        end = bar.start + ctx.beats_per_bar
+        end = bar.start + sit.beats_per_bar
         if spans and spans[-1][2].chord.symbol == bar.chord.symbol and abs(spans[-1][1] - bar.start) < 1e-6 \
                 and bar.bar_in_section != 0:
             spans[-1] = (spans[-1][0], end, spans[-1][2])
         else:
             spans.append((bar.start, end, bar))
     shift = pad_shift(bars)
+    seed = rng.getrandbits(64)
     for start, end, bar in spans:
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
-        notes.extend((start, length - 0.05, p + shift, vel) for p in bar.chord.pitches)
+        notes.extend(reshape([(start, length - 0.05, p + shift, vel) for p in bar.chord.pitches],
+                             styles[bar.index], 36, 96, end))
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)
         points = max(4, int(length * 2))
-        crest = rng.uniform(0.3, 0.5)  # where the swell peaks, varied per chord
+        crest = bar_rng(seed, bar.index).uniform(0.3, 0.5)  # where the swell peaks, varied per chord
         for i in range(points):  # swell up to the crest, ease back after
             x = i / points
             level = floor + (peak - floor) * (x / crest if x < crest else 1.0 - 0.35 * (x - crest) / (1 - crest))
             ccs.append(ControlChange(start + x * length, 11, max(0, min(127, round(level)))))
-    played = ctx.humanizer("pad").apply(notes, rng, "pad", swing=False)
-    track = Track(name="Pad", role="pad", program=program, notes=played, controls=ccs)
-    return track, "sustained_swells"
+    return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
+                  bars=len(sit.bars), style="sustained_swells", controls=tuple(ccs),
+                  feel=feel_of(sit, styles, role, swing=False))
 
 
-def generate_percussion(ctx: PartContext, rng: random.Random, program: int) -> tuple[Track, str]:
-    layers = PERCUSSION.get(ctx.traits.drum_family, DEFAULT_PERCUSSION)
+def play_percussion(sit: Situation, styles: Sequence[Style], rng: random.Random,
+                    role: str = "percussion") -> Phrase:
+    layers = PERCUSSION.get(sit.idiom.drum_family, DEFAULT_PERCUSSION)
     raw: list[Raw] = []
-    for bar in ctx.active_bars("percussion"):
+    seed = rng.getrandbits(64)
+    for bar in sit.active(role):
+        r = bar_rng(seed, bar.index)
         for i, (note, pattern) in enumerate(layers):
             if bar.energy < 0.3 + 0.15 * i:
                 continue
-            for step in range(ctx.steps):
+            for step in range(sit.steps):
                 ch = pattern[step % len(pattern)]
-                if ch != "." and rng.random() < 0.92:
+                if ch != "." and r.random() < 0.92:
                     vel = round(STEP_VELOCITY[ch] * (0.6 + 0.35 * bar.energy))
                     raw.append((bar.start + step * 0.25, 0.2, note, max(1, min(127, vel))))
-    notes = ctx.humanizer("percussion").apply(raw, rng, "percussion")
-    return Track(name="Percussion", role="percussion", program=program, is_drum=True, notes=notes), "hand_percussion"
+    return Phrase(role=role, events=tuple(NoteEvent(*n) for n in raw), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
+                  bars=len(sit.bars), is_drum=True, style="hand_percussion", feel=feel_of(sit, styles, role))

@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 import random
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bandstand.compose.parts.context import Bar, PartContext
-from bandstand.compose.parts.groove import Raw
-from bandstand.score import Track
+from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.phrase import NoteEvent, Phrase
+from bandstand.craft.situation import Bar, Situation
+from bandstand.craft.style import Style
 
 Cell = tuple[tuple[float, float], ...]  # (onset beat, length beats)
 
@@ -84,13 +86,13 @@ def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
     return pitch
 
 
-def _realise(ctx: PartContext, bar: Bar, rhythm: Cell, contour: tuple[int, ...], anchor: int,
+def _realise(sit: Situation, bar: Bar, rhythm: Cell, contour: tuple[int, ...], anchor: int,
              ladder: list[int], lo: int, hi: int, bebop: bool) -> list[tuple[float, float, int]]:
     """Pitches for one bar: walk the scale ladder by the contour from `anchor`;
     notes on strong beats (1 and 3) and notes held a beat or longer become chord tones."""
     idx = max(0, min(len(ladder) - 1, anchor))
     out: list[tuple[float, float, int]] = []
-    beats = ctx.beats_per_bar
+    beats = sit.beats_per_bar
     for i, (onset, length) in enumerate(rhythm):
         if onset >= beats:
             break
@@ -130,19 +132,19 @@ def _nearest_index(ladder: list[int], pitch: int) -> int:
     return min(range(len(ladder)), key=lambda i: abs(ladder[i] - pitch))
 
 
-def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str = "lead") -> tuple[Track, str]:
-    style = ctx.traits.lead_style
+def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "lead") -> Phrase:
+    style = sit.idiom.lead_style
     if role == "counter_melody":
         style = "sparse" if style in ("hook", "riffy", "bebop") else style
     lo, hi = REGISTER.get(role, REGISTER["lead"])
-    ladder = [p for p in range(lo, hi + 1) if p % 12 in ctx.scale]
+    ladder = [p for p in range(lo, hi + 1) if p % 12 in sit.scale]
     base = rng.getrandbits(32)
     motifs: dict[str, Motif] = {}
     notes: list[Raw] = []
     centre = _nearest_index(ladder, (lo + hi) // 2)
     anchor = centre
     offset = 2.0 if role == "counter_melody" else 0.0  # the counter-melody answers in the gaps
-    for bar in ctx.active_bars(role):
+    for bar in sit.active(role):
         if bar.kind not in motifs:
             # a jazz head states a singable theme; the solos are where the bebop lines run
             kind_style = "lyrical" if style == "bebop" and bar.kind == "head" else style
@@ -156,7 +158,7 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
         home = _nearest_index(ladder, _snap(ladder[max(0, min(len(ladder) - 1, centre + lift))], bar.chord.pcs))
         rhythm, contour, start = motif.rhythm, motif.contour, home
         if op == "sequence":
-            start = home + rng.choice((2, -2, 1))
+            start = home + bar_rng(base, bar.index).choice((2, -2, 1))
         elif op == "variation":
             rhythm = motif.answer
             contour = motif.contour[:-1] + tuple(-c for c in motif.contour[-1:])
@@ -169,21 +171,22 @@ def generate_lead(ctx: PartContext, rng: random.Random, program: int, role: str 
             rhythm = rhythm[::2]
         elif bar.section_energy >= LIFT_ENERGY and op != "cadence":  # the same in every chorus
             rhythm = _busier(rhythm)
-        events = _realise(ctx, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop" and bar.kind != "head")
+        events = _realise(sit, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop" and bar.kind != "head")
         if op == "cadence" and events:  # the phrase lands on the root or third
             onset, length, pitch = events[-1]
             landed = _snap(pitch, (bar.chord.root, bar.chord.third))
             events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
         if role == "counter_melody":
-            events = [(o + offset, ln, p) for o, ln, p in events if o + offset < ctx.beats_per_bar][:2]
+            events = [(o + offset, ln, p) for o, ln, p in events if o + offset < sit.beats_per_bar][:2]
+        played: list[Raw] = []
         for onset, length, pitch in events:
             accent = 10 if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0 else 0
-            arc = math.sin(math.pi * ((bar.bar_in_section % 4) + onset / ctx.beats_per_bar) / 4)  # phrase swell
+            arc = math.sin(math.pi * ((bar.bar_in_section % 4) + onset / sit.beats_per_bar) / 4)  # phrase swell
             vel = round((76 + accent + 16 * arc) * (0.78 + 0.3 * bar.energy)) - (14 if role == "counter_melody" else 0)
-            notes.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
+            played.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
+        notes.extend(reshape(played, styles[bar.index], 36, 108, bar.start + sit.beats_per_bar))
         if events:
             anchor = _nearest_index(ladder, events[-1][2])
     notes.sort()
-    played = ctx.humanizer(role).apply(notes, rng, role)
-    name = "Lead" if role == "lead" else "Counter Melody"
-    return Track(name=name, role=role, program=program, notes=played), style
+    return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
+                  bars=len(sit.bars), style=style, feel=feel_of(sit, styles, role))

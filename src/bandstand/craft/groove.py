@@ -1,4 +1,4 @@
-"""Groove templates and humanization.
+"""Groove templates and humanization (what `to_track` applies to a phrase).
 
 A groove template says how a drum family feels: which subdivision swings
 (sixteenths for boom-bap, house and garage; eighths for jazz and shuffles),
@@ -13,14 +13,13 @@ Swing moves every off-beat of the swing unit later by ``swing × unit`` beats:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from bandstand.craft.phrase import Feel
 from bandstand.score import Note
-
-# A note before humanization: (start, duration, pitch, velocity) — plain tuples keep generation fast.
-Raw = tuple[float, float, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,47 +70,50 @@ def swing_time(beat: float, swing: float, unit: float, bar: float = 4.0) -> floa
     return beat + swing * unit
 
 
-@dataclass(frozen=True, slots=True)
-class Humanizer:
-    """Seeded timing and velocity spread for one part (and the swing of its groove)."""
+def humanize(events: Sequence[tuple[float, float, int, int]], feel: Feel, tempo: float, bar: float,
+             rng: random.Random, lay_back: str) -> list[Note]:
+    """Swung, humanized `Note`s from grid events (order kept): off-beats of the swing
+    unit move late by each bar's swing, every note leans by its lay-back (looked up by
+    drum key when `feel.by_key`, else by `lay_back`, a role) and spreads by the groove's
+    timing and velocity spread scaled by the feel's looseness."""
+    if not events:
+        return []
+    tpl = groove(feel.groove)
+    def beats(ms: float) -> float:
+        return ms / 1000.0 * tempo / 60.0
 
-    template: GrooveTemplate
-    swing: float
-    tempo: float
-    amount: float = 1.0  # 0 = quantized
-    bar: float = 4.0  # beats per bar
-
-    def ms_to_beats(self, ms: float) -> float:
-        return ms / 1000.0 * self.tempo / 60.0
-
-    def apply(self, notes: list[Raw], rng: random.Random, role: str,
-              per_note_key: bool = False, swing: bool = True) -> list[Note]:
-        """Swung, humanized `Note`s from raw notes (order kept). With `per_note_key`
-        the lay-back is looked up by pitch (drum voices), else by `role`."""
-        if not notes:
-            return []
-        tpl = self.template
-        spread = self.ms_to_beats(tpl.timing_ms) * self.amount
-        vel_sd = tpl.velocity_spread * self.amount
-        unit = tpl.swing_unit
-        table = np.array(notes, dtype=np.float64)
-        starts, pitches = table[:, 0], table[:, 2].astype(np.int64)
-        if swing and self.swing > 0.0:  # off-beats of the swing unit, counted within the bar
-            pos = np.mod(starts, self.bar) / unit
-            index = np.rint(pos)
-            starts = starts + ((np.abs(pos - index) <= 1e-6) & (index % 2 == 1)) * (self.swing * unit)
-        if per_note_key:
-            lays = {int(k): self.ms_to_beats(v) for k, v in tpl.lay_back_ms.items() if k.isdigit()}
-            starts = starts + np.array([lays.get(p, 0.0) for p in pitches.tolist()])
-        else:
-            starts = starts + self.ms_to_beats(tpl.lay_back_ms.get(role, 0.0))
-        gen = np.random.default_rng(rng.getrandbits(64))
-        if spread:
-            starts = starts + np.clip(gen.normal(0.0, spread, len(notes)), -2.5 * spread, 2.5 * spread)
-        vels = table[:, 3]
-        if vel_sd:
-            vels = vels + np.rint(gen.normal(0.0, vel_sd, len(notes)))
-        starts = np.maximum(starts, 0.0).tolist()
-        velocities = np.clip(vels, 1, 127).astype(np.int64).tolist()
-        return [Note(t, d, p, v) for t, d, p, v in
-                zip(starts, table[:, 1].tolist(), pitches.tolist(), velocities, strict=True)]
+    spread = beats(tpl.timing_ms) * feel.looseness
+    vel_sd = tpl.velocity_spread * feel.looseness
+    unit = feel.swing_unit
+    table = np.array(events, dtype=np.float64)
+    starts, pitches = table[:, 0], table[:, 2].astype(np.int64)
+    if any(feel.swing):  # off-beats of the swing unit, counted within the bar
+        bars = np.clip((starts // bar).astype(np.int64), 0, None)
+        amounts = np.array([feel.swing_at(b) for b in range(int(bars.max()) + 1)])[bars]
+        pos = np.mod(starts, bar) / unit
+        index = np.rint(pos)
+        starts = starts + ((np.abs(pos - index) <= 1e-6) & (index % 2 == 1)) * amounts * unit
+    if feel.by_key:
+        lays = {int(k): beats(v) for k, v in tpl.lay_back_ms.items() if k.isdigit()}
+        starts = starts + np.array([lays.get(p, 0.0) for p in pitches.tolist()])
+    else:
+        starts = starts + beats(tpl.lay_back_ms.get(lay_back, 0.0))
+    # each bar draws its own spread, so a change in one bar leaves the others' feel alone
+    seed = rng.getrandbits(64)
+    bar_of = np.clip((table[:, 0] // bar).astype(np.int64), 0, None)
+    jitter = np.zeros(len(events))
+    wobble = np.zeros(len(events))
+    for b in np.unique(bar_of).tolist():
+        where = np.nonzero(bar_of == b)[0]
+        gen = np.random.default_rng([seed, b])
+        jitter[where] = gen.normal(0.0, 1.0, len(where))
+        wobble[where] = gen.normal(0.0, 1.0, len(where))
+    if spread:
+        starts = starts + np.clip(jitter * spread, -2.5 * spread, 2.5 * spread)
+    vels = table[:, 3]
+    if vel_sd:
+        vels = vels + np.rint(wobble * vel_sd)
+    starts = np.maximum(starts, 0.0).tolist()
+    velocities = np.clip(vels, 1, 127).astype(np.int64).tolist()
+    return [Note(t, d, p, v) for t, d, p, v in
+            zip(starts, table[:, 1].tolist(), pitches.tolist(), velocities, strict=True)]
