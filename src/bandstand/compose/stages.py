@@ -141,7 +141,7 @@ def default_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: A
     from bandstand.compose.parts import generate_part
 
     if style_overrides:
-        return generate_part(role, intent, harmony, arrangement, seed, style_overrides=style_overrides)  # type: ignore[call-arg]
+        return generate_part(role, intent, harmony, arrangement, seed, style_overrides=style_overrides)
     return generate_part(role, intent, harmony, arrangement, seed)
 
 
