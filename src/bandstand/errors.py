@@ -16,7 +16,9 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   ├── SoundFontNotFound          no SoundFont; names $BANDSTAND_SOUNDFONT
     │   ├── OutputNotWritable          an output folder that cannot be written
     │   ├── CheckpointError            a corrupt or incompatible checkpoint
-    │   └── BoardUsageError            a board command used wrongly (unknown task, ...)
+    │   ├── BoardUsageError            a board command used wrongly (unknown task, ...)
+    │   ├── ToolCallError              a studio tool call refused (names the call, tool and field)
+    │   └── VariationConflict          a variation that cannot be committed (stale base, twice, …)
     ├── RuntimeFailure                 something failed while running; `retryable` says
     │   ├── StageFailed                a compose graph node failed (carries node and code)
     │   ├── AgentError                 an agent backend or session failed
@@ -28,7 +30,8 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   │   ├── IllegalTransition      names the from and to states
     │   │   ├── TerminalState          a terminal task cannot change
     │   │   └── FencingError           only the holding session may move a task
-    │   └── RenderError                audio or picture rendering failed
+    │   ├── RenderError                audio or picture rendering failed
+    │   └── SessionBusy                another process held a session's lock for too long
     └── (control-flow signals are not errors: see `Signal`)
 
     Signal                             control flow, never shown to a user
@@ -131,6 +134,23 @@ class BoardUsageError(UserError):
     """A board command used wrongly: unknown task, bad arguments."""
 
 
+class ToolCallError(InvalidInput):
+    """A studio tool call refused before anything changed: which call of the batch
+    (`index`, 0-based), which tool, and the parameter at fault when there is one."""
+
+    def __init__(self, message: str, *, tool: str = "", index: int = 0, field: str | None = None,
+                 **context: Any) -> None:
+        self.tool = tool
+        self.index = index
+        self.field = field
+        super().__init__(message, tool=tool, index=index, field=field, **context)
+
+
+class VariationConflict(UserError):
+    """A variation that cannot be committed or changed: made against another revision,
+    already committed or discarded, or asked for phrases it does not have."""
+
+
 # --------------------------------------------------------------------------- runtime failures
 
 
@@ -196,6 +216,10 @@ class FencingError(BoardError):
 
 class RenderError(RuntimeFailure):
     """Rendering audio or a picture failed."""
+
+
+class SessionBusy(RuntimeFailure):
+    """Another process kept a session's lock for longer than we were willing to wait."""
 
 
 # --------------------------------------------------------------------------- control flow

@@ -1,0 +1,389 @@
+"""Projects: a session folder opened as a studio project, and the use cases
+that change it — tool calls, variations (propose, accept, discard,
+audition), undo and redo, history. Every client (CLI, HTTP, MCP, the studio
+page) calls these functions; none of them decides anything of its own.
+
+Each change takes the session's lock, checks against HEAD, writes the new
+revision, moves HEAD, and rewrites the top-level files (all but the WAV,
+which `ensure_audio` renders on demand) before letting go. A session whose
+files are behind HEAD (a crash mid-rewrite) is repaired when it is opened.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from bandstand.errors import InvalidInput, VariationConflict
+from bandstand.files import write_json
+from bandstand.producer import head_files
+from bandstand.score import Song
+from bandstand.studio import (
+    HistoryEntry,
+    IdIssuer,
+    Project,
+    Provenance,
+    RandomIds,
+    RevisionStore,
+    SeededIds,
+    Variation,
+    VariationStore,
+    commit_project,
+    describe_changes,
+    from_song,
+    new_variation,
+    project_changes,
+    transition,
+)
+from bandstand.studio.store import Step, read_json
+
+__all__ = ["HistoryRow", "ProjectSession", "VariationEvent", "create_from_song", "open_project"]
+
+VariationEvent = Callable[[str, dict[str, Any]], None]  # ("meta" | "phrase" | "done", payload)
+EXPIRE_AFTER = dt.timedelta(minutes=10)  # a variation still generating after this long is expired
+
+
+def _nothing(step: str) -> None:
+    return None
+
+
+class HistoryRow(BaseModel):
+    """One history entry as `history()` lists it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entry: HistoryEntry
+    undone: bool
+    head: bool
+
+
+@dataclass(slots=True)
+class ProjectSession:
+    """One session folder as a project. Cheap to make; holds no lock between calls, so
+    several processes may open the same session (each change re-reads HEAD under the lock)."""
+
+    session_dir: Path
+    ids: IdIssuer = field(default_factory=RandomIds)
+    generator: Any = None  # a `studio.tools.PartGenerator` for generate_part (the compose use case supplies it)
+    store: RevisionStore = field(init=False)
+    variation_store: VariationStore = field(init=False)
+    _cache: dict[int, Project] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.store = RevisionStore(self.session_dir)
+        self.variation_store = VariationStore(self.session_dir)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def revision(self) -> int:
+        """The HEAD revision number (read from disk: another process may have moved it)."""
+        return self.store.pointer().head
+
+    @property
+    def head(self) -> Project:
+        """The project at HEAD."""
+        return self.project(self.revision)
+
+    def project(self, revision: int) -> Project:
+        """The project at any committed revision."""
+        if revision not in self._cache:
+            if len(self._cache) > 8:
+                self._cache.clear()
+            self._cache[revision] = self.store.project(revision)
+        return self._cache[revision]
+
+    def history(self) -> list[HistoryRow]:
+        """Every entry, oldest first, marked undone when it is not on HEAD's chain."""
+        pointer = self.store.pointer()
+        entries = self.store.entries(pointer.latest)
+        chain = set(self.store.chain(entries, pointer.head))
+        return [HistoryRow(entry=e, undone=e.revision not in chain, head=e.revision == pointer.head)
+                for e in entries]
+
+    def variations(self) -> list[Variation]:
+        """Every variation, oldest first (ones stuck generating for too long are expired)."""
+        out = []
+        for v in self.variation_store.all():
+            if v.state in ("created", "streaming") and dt.datetime.now(dt.UTC) - v.updated_at > EXPIRE_AFTER:
+                with self.store.lock():
+                    v = self.variation_store.load(v.id, proposal=False)
+                    if v.state in ("created", "streaming"):
+                        v = transition(v, "expired", error="generation did not finish")
+                        self.variation_store.save(v, proposal=False)
+            out.append(v)
+        return out
+
+    def variation(self, variation_id: str | None = None) -> Variation:
+        """A variation by id (or unique prefix); None means the newest one waiting to be accepted."""
+        if variation_id is not None:
+            return self.variation_store.load(variation_id)
+        ready = [v for v in self.variation_store.all() if v.state == "ready"]
+        if not ready:
+            raise VariationConflict(f"no variation is waiting in {self.session_dir}; propose one first "
+                                    "(bandstand edit SESSION \"make the bass busier\")")
+        return self.variation_store.load(ready[-1].id)
+
+    # ------------------------------------------------------------------ variations
+
+    def propose(self, proposal: Project, *, request: str = "", intent: str = "", explanation: str = "",
+                author: str = "", recipe: dict[str, Any] | None = None, details: dict[str, Any] | None = None,
+                base_revision: int | None = None, on_event: VariationEvent | None = None) -> Variation:
+        """A variation from HEAD (or `base_revision`) to `proposal`: meta, phrases, done — each
+        reported to `on_event` as it is made. Nothing in the song changes until it is accepted."""
+        emit = on_event or (lambda kind, payload: None)
+        base = self.project(self.revision if base_revision is None else base_revision)
+        variation = new_variation(base, proposal, ids=self.ids, intent=intent, explanation=explanation,
+                                  request=request, author=author, recipe=recipe, details=details,
+                                  describe=describe_changes)
+        phrases = variation.phrases
+        emit("meta", variation.meta())
+        variation = transition(variation, "streaming")
+        for phrase in phrases:
+            emit("phrase", phrase.model_dump(mode="json"))
+        variation = transition(variation, "ready")
+        with self.store.lock():
+            self.variation_store.save(variation)
+        emit("done", {"variation_id": variation.id, "state": variation.state})
+        return variation
+
+    def accept(self, variation_id: str | None = None, phrase_ids: Sequence[str] | None = None, *,
+               step: Step = _nothing) -> HistoryEntry:
+        """Commit a ready variation (all of it, or the phrases named) as a new revision."""
+        with self.store.lock():
+            variation = self.variation(variation_id)
+            head = self.revision
+            if variation.state == "ready" and variation.base_revision != head:
+                raise VariationConflict(
+                    f"variation {variation.id} was made against revision {variation.base_revision}, but the "
+                    f"project is now at revision {head}; propose it again (or undo to revision "
+                    f"{variation.base_revision} first)", variation_id=variation.id,
+                    base_revision=variation.base_revision, head_revision=head)
+            transition(variation, "committed")  # refuses every state but ready, with the reason
+            base = self.project(head)
+            result = commit_project(base, variation, phrase_ids)
+            chosen = len(variation.phrases) if phrase_ids is None else len(set(phrase_ids))
+            summary = (f"accepted {chosen} of {len(variation.phrases)} phrases" if phrase_ids is not None
+                       else f"accepted {variation.intent or 'the variation'}")
+
+            def after(entry: HistoryEntry) -> None:
+                self.variation_store.save(transition(variation, "committed", result_revision=entry.revision),
+                                          proposal=False)
+                step("variation")
+
+            return self._commit(base, result, author=variation.author or "unknown", request=variation.request,
+                                kind="variation", variation_id=variation.id, summary=summary, step=step,
+                                after=after)
+
+    def _commit(self, base: Project, result: Project, *, author: str, request: str, kind: str, summary: str,
+                step: Step, variation_id: str | None = None, tools: list[dict[str, Any]] | None = None,
+                after: Callable[[HistoryEntry], None] | None = None) -> HistoryEntry:
+        """Under the lock: write the revision, move HEAD, then the top-level files (prepared
+        first, so the piano roll draws while the revision is written)."""
+        revision = self.store.pointer().latest + 1
+        stamped = result.model_copy(update={"revision": revision})
+        prepared = head_files.HeadFiles(self.session_dir, stamped)
+        try:
+            entry, committed = self.store.commit(stamped, parent=base.revision, author=author, request=request,
+                                                 kind=kind, variation_id=variation_id, tools=tools,
+                                                 changes=project_changes(base, stamped), summary=summary,
+                                                 step=step)
+            self._cache[entry.revision] = committed
+            if after is not None:
+                after(entry)
+            prepared.install()
+        except BaseException:
+            prepared.discard()
+            raise
+        step("files")
+        return entry
+
+    def discard(self, variation_id: str | None = None) -> Variation:
+        """Discard a variation (discarding twice is fine; a committed one cannot be)."""
+        with self.store.lock():
+            variation = self.variation(variation_id)
+            discarded = transition(variation, "discarded")
+            if discarded is not variation:
+                self.variation_store.save(discarded, proposal=False)
+            return discarded
+
+    def fail(self, variation_id: str, error: str) -> Variation:
+        """Mark a variation that could not be made as failed."""
+        with self.store.lock():
+            failed = transition(self.variation_store.load(variation_id, proposal=False), "failed", error=error)
+            self.variation_store.save(failed, proposal=False)
+            return failed
+
+    # ------------------------------------------------------------------ direct changes
+
+    def commit(self, project: Project, *, author: str, request: str, kind: str = "tools",
+               tools: list[dict[str, Any]] | None = None, summary: str = "", step: Step = _nothing) -> HistoryEntry:
+        """Make `project` the new HEAD directly (structural edits; AI-made music goes through
+        `propose`). `project.revision` says which revision it was made from: when HEAD has moved
+        since, it is refused (`VariationConflict`) — use `edit` to change HEAD under the lock."""
+        with self.store.lock():
+            head = self.revision
+            if project.revision != head:
+                raise VariationConflict(f"this change was made against revision {project.revision}, but the "
+                                        f"project is now at revision {head}; make it again from HEAD")
+            return self._commit(self.project(head), project, author=author, request=request, kind=kind,
+                                summary=summary, step=step, tools=tools)
+
+    def edit(self, change: Callable[[Project], Project], *, author: str, request: str, kind: str = "tools",
+             tools: list[dict[str, Any]] | None = None, summary: str = "",
+             step: Step = _nothing) -> HistoryEntry | None:
+        """Apply `change` to HEAD under the lock and commit what it returns (None when it
+        returns HEAD unchanged: no revision)."""
+        with self.store.lock():
+            base = self.project(self.revision)
+            result = change(base)
+            if result == base:
+                return None
+            return self._commit(base, result, author=author, request=request, kind=kind, summary=summary,
+                                step=step, tools=tools)
+
+    def undo(self, steps: int = 1, *, step: Step = _nothing) -> int:
+        """Move HEAD `steps` entries back along its chain; returns the new HEAD revision."""
+        if steps < 1:
+            raise InvalidInput(f"undo --steps {steps}: give a number of steps of at least 1")
+        with self.store.lock():
+            pointer = self.store.pointer()
+            chain = self.store.chain(self.store.entries(pointer.latest), pointer.head)
+            if len(chain) == 1:
+                raise InvalidInput(f"nothing to undo: revision {pointer.head} is the first take")
+            if steps >= len(chain):
+                raise InvalidInput(f"cannot undo {steps} steps: only {len(chain) - 1} can be undone from "
+                                   f"revision {pointer.head} (revision {chain[-1]} is the first take)")
+            return self._move(chain[steps], step)
+
+    def redo(self, *, step: Step = _nothing) -> int:
+        """Move HEAD to the change undone last; returns the new HEAD revision."""
+        with self.store.lock():
+            pointer = self.store.pointer()
+            target = self.store.redo_target(self.store.entries(pointer.latest), pointer.head)
+            if target is None:
+                raise InvalidInput(f"nothing to redo: revision {pointer.head} is the newest change on this line")
+            return self._move(target, step)
+
+    def _move(self, target: int, step: Step) -> int:
+        self.store.move_head(target, step)
+        head_files.write_head_files(self.session_dir, self.project(target))
+        step("files")
+        return target
+
+    # ------------------------------------------------------------------ audio
+
+    def ensure_audio(self) -> Path:
+        """The session's WAV, rendered for HEAD now if it is stale."""
+        with self.store.lock():
+            project = self.head
+            return head_files.ensure_audio(self.session_dir, project)
+
+    def repair(self) -> bool:
+        """Bring the top-level files (and the variation HEAD came from) up to HEAD after a crash.
+        Returns whether anything had to be done."""
+        with self.store.lock():
+            pointer = self.store.pointer()
+            entry = self.store.entry(pointer.head)
+            fixed = False
+            if entry.variation_id:
+                try:
+                    variation = self.variation_store.load(entry.variation_id, proposal=False)
+                except VariationConflict:
+                    variation = None
+                if variation is not None and variation.state == "ready":
+                    self.variation_store.save(transition(variation, "committed", result_revision=entry.revision),
+                                              proposal=False)
+                    fixed = True
+            if head_files.files_revision(self.session_dir) != pointer.head:
+                head_files.write_head_files(self.session_dir, self.project(pointer.head))
+                fixed = True
+            return fixed
+
+
+# --------------------------------------------------------------------------- opening and creating
+
+
+def _session_dir(path: str | os.PathLike[str]) -> Path:
+    root = Path(path).expanduser()
+    if not root.is_dir():
+        what = "is a file, not a session folder" if root.exists() else "does not exist"
+        raise InvalidInput(f"{root} {what}; give a session folder such as output/session-20260101-abc123")
+    return root
+
+
+def _ids_for(provenance: Provenance) -> IdIssuer:
+    if not provenance.seeds:
+        return RandomIds()
+    key = json.dumps([provenance.prompt, sorted(provenance.seeds.items())])
+    return SeededIds(int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big"))
+
+
+def _import(session: ProjectSession) -> None:
+    """A session composed before it could be a project: its full arrangement becomes revision 1."""
+    from bandstand.midi import read_midi
+
+    source = session.session_dir / head_files.FULL_MIDI
+    if not source.is_file():
+        raise InvalidInput(f"{session.session_dir} is not a session: it has neither revisions/ nor "
+                           f"{head_files.FULL_MIDI}")
+    manifest = read_json(session.session_dir / head_files.MANIFEST) or {}
+    song = read_midi(source)
+    provenance = Provenance(prompt=str(manifest.get("prompt", "")),
+                            seeds={"song": manifest["seed"]} if isinstance(manifest.get("seed"), int) else {},
+                            generator="import")
+    with session.store.lock():
+        if session.store.exists():
+            return
+        project = from_song(song, ids=_ids_for(provenance), provenance=provenance)
+        _, first = session.store.commit(project, parent=None, author="import",
+                                        request=f"imported from {source.name}", kind="import",
+                                        changes=project_changes(None, project), summary="first take")
+        head_files.write_head_files(session.session_dir, first)
+
+
+def open_project(session_dir: str | os.PathLike[str], *, ids: IdIssuer | None = None,
+                 generator: Any = None) -> ProjectSession:
+    """The session folder as a project (a composed session without revisions is imported:
+    its full arrangement becomes revision 1). Repairs files left behind HEAD by a crash."""
+    session = ProjectSession(_session_dir(session_dir), ids=ids or RandomIds(), generator=generator)
+    if not session.store.exists():
+        _import(session)
+    elif head_files.files_revision(session.session_dir) != session.revision:
+        session.repair()
+    return session
+
+
+def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance: Provenance, *,
+                     author: str = "compose", request: str = "", ids: IdIssuer | None = None,
+                     overwrite: bool = False) -> ProjectSession:
+    """Revision 1 of a new project holding `song` (what compose made), and the top-level files
+    to match. A WAV already in the folder is taken to be this song's render. Ids are seeded
+    from the provenance's seeds when it has some, so the same song gives the same files."""
+    root = Path(session_dir).expanduser()
+    root.mkdir(parents=True, exist_ok=True)
+    session = ProjectSession(root, ids=ids or RandomIds())
+    if session.store.exists():
+        if not overwrite:
+            raise InvalidInput(f"{root} is already a project (revision {session.revision}); change it with tools or "
+                               "variations, or pass overwrite=True to start its history again")
+        shutil.rmtree(session.store.dir)
+        shutil.rmtree(session.variation_store.dir, ignore_errors=True)
+    project = from_song(song, ids=ids or _ids_for(provenance), provenance=provenance)
+    with session.store.lock():
+        entry, first = session.store.commit(project, parent=None, author=author,
+                                            request=request or provenance.prompt, kind="compose",
+                                            changes=project_changes(None, project), summary="first take")
+        if (root / head_files.WAV).is_file():
+            write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
+        head_files.write_head_files(root, first)
+    return session

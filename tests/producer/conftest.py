@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bandstand.producer.projects import ProjectSession, create_from_song
+from bandstand.studio import Provenance, SeededIds
+
+from ..studio.songs import small_song
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> ProjectSession:
+    """A fresh project from the small song (revision 1), with seeded ids."""
+    return create_from_song(tmp_path / "session", small_song(), Provenance(prompt="small", seeds={"song": 1}),
+                            ids=SeededIds(11))
+
+
+def snapshot(root: Path, *, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
+    """Every file under `root` (but the lock and `skip` folders) with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".lock" and not str(p.relative_to(root)).startswith(skip)}
