@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from bandstand.files import TMP_SUFFIX
 from bandstand.producer.projects import ProjectSession, create_from_song
 from bandstand.studio import Provenance, SeededIds
 
@@ -18,6 +19,8 @@ def session(tmp_path: Path) -> ProjectSession:
 
 
 def snapshot(root: Path, *, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
-    """Every file under `root` (but the lock and `skip` folders) with its bytes."""
+    """Every file under `root` with its bytes — but the lock, the `skip` folders and the
+    temporary files a killed process leaves (which `bandstand sessions clean` removes)."""
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and p.name != ".lock" and not str(p.relative_to(root)).startswith(skip)}
+            if p.is_file() and p.name != ".lock" and not p.name.endswith(TMP_SUFFIX)
+            and not str(p.relative_to(root)).startswith(skip)}

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bandstand import __version__
-from bandstand.files import write_bytes, write_json
+from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song, Track
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
@@ -220,7 +220,7 @@ class HeadFiles:
         self.previous = old.get("pianoroll_source") if isinstance(old, dict) and \
             (session_dir / PIANOROLL).is_file() else None
         self.draw = pianoroll and self.previous != self.source
-        self._png = session_dir / "images" / f".pianoroll.{os.getpid()}.{id(self)}.png"
+        self._png = session_dir / "images" / f".pianoroll.{os.getpid()}.{id(self)}.png{TMP_SUFFIX}"
         self._drawing = self._pool.submit(_pianoroll, song, self._png) if self.draw else None
 
     def install(self) -> list[str]:
