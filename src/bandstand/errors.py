@@ -7,6 +7,8 @@ apart: user mistakes, runtime failures, and control-flow signals::
     BandstandError
     ├── UserError                      bad input from a person: exit 2, one clear line
     │   ├── InvalidInput               a value out of range, an unknown name, an empty prompt
+    │   │   ├── NotFound               names a thing that does not exist (HTTP 404)
+    │   │   └── Conflict               does not fit the current state (HTTP 409)
     │   ├── ConfigError                bad bandstand.toml / environment / flags
     │   ├── TheoryError                a note, chord, scale, key or numeral that does not parse
     │   ├── PatternError               a pattern that does not parse or evaluate
@@ -67,6 +69,14 @@ class UserError(BandstandError):
 
 class InvalidInput(UserError):
     """A value out of range, an unknown name, an empty prompt."""
+
+
+class NotFound(InvalidInput):
+    """The request names something that does not exist (an unknown id or file). HTTP 404."""
+
+
+class Conflict(InvalidInput):
+    """The request does not fit the current state (the jam is not running, a revision moved on). HTTP 409."""
 
 
 class ConfigError(UserError):

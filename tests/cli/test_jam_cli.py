@@ -27,9 +27,13 @@ def test_a_busy_port_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None
         _one_line(capsys, ["jam", "--no-browser", "--port", str(port)], f"cannot listen on 127.0.0.1:{port}", "--port")
 
 
-@pytest.mark.parametrize(("host", "word"), [("", "--host is empty"), ("nosuchhost.invalid", "cannot listen on nosuchhost.invalid")])
-def test_a_wrong_host_is_a_user_error(capsys: pytest.CaptureFixture[str], host: str, word: str) -> None:
-    _one_line(capsys, ["jam", "--no-browser", "--host", host], word)
+@pytest.mark.parametrize(("args", "word"), [
+    (["--host", ""], "--host is empty"),
+    (["--host", "nosuchhost.invalid"], "--host nosuchhost.invalid would let other machines reach the server; add --allow-remote"),
+    (["--host", "nosuchhost.invalid", "--allow-remote"], "cannot listen on nosuchhost.invalid"),
+])
+def test_a_wrong_host_is_a_user_error(capsys: pytest.CaptureFixture[str], args: list[str], word: str) -> None:
+    _one_line(capsys, ["jam", "--no-browser", *args], word)
 
 
 def test_the_summary_line_counts_in_english(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

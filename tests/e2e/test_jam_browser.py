@@ -41,13 +41,13 @@ def test_jam_in_the_browser() -> None:
     executable = chromium()
     expect.set_options(timeout=20_000)  # generous: CI machines can be busy
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with jam_server() as url, sync_playwright() as pw:
+    with jam_server() as served, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 960})
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(url)
+            page.goto(served.url)
             expect(page.locator("#conn")).to_have_text("connected")
             expect(page.locator(".card")).to_have_count(4)
             expect(page.locator("#ctx-key")).to_have_text("C minor")
@@ -135,11 +135,11 @@ def test_a_failing_llm_member_shows_its_fallback_in_the_browser() -> None:
     with OpenAIServer() as peer:
         peer.reply_for = reply
         args = ("--backend", "openai", "--base-url", peer.url + "/v1", "--model", "local", "--members", "beat,groove")
-        with jam_server(*args, env={"OPENAI_API_KEY": "test-key"}) as url, sync_playwright() as pw:
+        with jam_server(*args, env={"OPENAI_API_KEY": "test-key"}) as served, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
             try:
                 page = browser.new_page(viewport={"width": 1440, "height": 960})
-                page.goto(url)
+                page.goto(served.url)
                 expect(page.locator(".card")).to_have_count(2)
                 page.click("#start")
                 groove = page.locator('.card[data-member="GROOVE"]')
@@ -166,11 +166,11 @@ def test_the_page_fits_a_narrow_window(width: int) -> None:
     executable = chromium()
     expect.set_options(timeout=20_000)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with jam_server() as url, sync_playwright() as pw:
+    with jam_server() as served, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": width, "height": 900})
-            page.goto(url)
+            page.goto(served.url)
             expect(page.locator(".card")).to_have_count(4)
             page.screenshot(path=str(ARTIFACTS / f"narrow-{width}.png"), full_page=True)
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

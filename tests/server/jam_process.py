@@ -1,4 +1,5 @@
-"""Start `bandstand jam --no-browser` as a real process and find its URL."""
+"""Start `bandstand serve` (or `bandstand jam --no-browser`) as a real process and
+read where it listens and its access token from what it prints."""
 
 from __future__ import annotations
 
@@ -9,40 +10,75 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
+@dataclass
+class Served:
+    """A running server: `url` is the page's (it carries the token), `base` ends in '/'."""
+
+    url: str
+    base: str
+    token: str
+    proc: subprocess.Popen[str] = field(repr=False)
+    stderr: list[str] = field(default_factory=list)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """What a program sends: the token, and the Host the server answers to."""
+        return {"authorization": f"Bearer {self.token}"}
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://") + "ws/jam"
+
+
+def stop(proc: subprocess.Popen[str], sig: int = signal.SIGINT, timeout: float = 15) -> int:
+    """Send `sig` to the server's process group and wait; SIGKILL if it hangs. Returns the exit code."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, sig)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        raise
+
+
 @contextlib.contextmanager
-def jam_server(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run the jam server on a free loopback port; yields its URL; stops it after."""
+def bandstand_server(command: str, *args: str, cwd: Path | None = None,
+                     env: dict[str, str] | None = None) -> Iterator[Served]:
+    """Run `bandstand COMMAND … --port 0`; yields where it listens; stops it with Ctrl-C after."""
+    extra = ["--no-browser"] if command == "jam" else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bandstand", "jam", "--no-browser", "--port", "0", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        start_new_session=True,
+        [sys.executable, "-m", "bandstand", command, *extra, "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+        env={**os.environ, **(env or {})}, start_new_session=True,
     )
     try:
         assert proc.stdout is not None
-        deadline = time.monotonic() + 60
-        line = ""
-        while time.monotonic() < deadline:
+        deadline, lines = time.monotonic() + 60, []
+        while time.monotonic() < deadline and len(lines) < 2:
             line = proc.stdout.readline()
-            if "http://" in line or not line:
+            if not line:
                 break
-        if "http://" not in line:
-            raise RuntimeError(f"the jam server did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
-        yield "http://" + line.split("http://", 1)[1].split()[0]
+            lines.append(line)
+        if len(lines) < 2 or "http://" not in lines[0]:
+            raise RuntimeError(f"the server did not start: {lines!r} {proc.stderr.read() if proc.stderr else ''}")
+        url = "http://" + lines[0].split("http://", 1)[1].split()[0]
+        token = lines[1].split("API token:", 1)[1].split()[0]
+        yield Served(url=url, base=url.split("?", 1)[0], token=token, proc=proc)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+        if proc.poll() is None:
+            stop(proc)
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+@contextlib.contextmanager
+def jam_server(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """`bandstand jam --no-browser` on a free loopback port."""
+    with bandstand_server("jam", *args, cwd=cwd, env=env) as served:
+        yield served

@@ -22,24 +22,24 @@ async def test_autopilot_offers_rounds_and_stop_cancels_the_tasks() -> None:
     try:
         await hub.handle(SetAutopilot(enabled=True, interval=8), a)  # switched on before the start
         await hub.handle(StartJam(members=None), a)
-        assert hub.engine.autopilot.enabled and hub.engine.autopilot.interval == 8
-        assert hub._autopilot_task is not None
-        hub.engine.autopilot.interval = 0.05  # the clamp is for people; the loop itself is tested fast
+        assert hub.jam.engine.autopilot.enabled and hub.jam.engine.autopilot.interval == 8
+        assert hub.jam._autopilot_task is not None
+        hub.jam.engine.autopilot.interval = 0.05  # the clamp is for people; the loop itself is tested fast
         for _ in range(1500):  # up to 30 s on a busy machine
-            if hub.engine.round >= 3:
+            if hub.jam.engine.round >= 3:
                 break
             await asyncio.sleep(0.02)
-        assert hub.engine.round >= 3
+        assert hub.jam.engine.round >= 3
         await hub.handle(BossDirective(text="@NOBODY hi"), b)
         errors = [m for m in await drain(b) if m["type"] == "error"]
         assert len(errors) == 1 and "@NOBODY" in errors[0]["message"]
         assert not any(m["type"] == "error" for m in await drain(a))  # the mistake goes to its sender only
         await hub.handle(StopJam(), a)
-        assert hub.engine.running is False and hub._transport_task is None and hub._autopilot_task is None
-        assert all(m.session is None for m in hub.engine.members.values())
-        rounds = hub.engine.round
+        assert hub.jam.engine.running is False and hub.jam._transport_task is None and hub.jam._autopilot_task is None
+        assert all(m.session is None for m in hub.jam.engine.members.values())
+        rounds = hub.jam.engine.round
         await asyncio.sleep(0.2)
-        assert hub.engine.round == rounds
+        assert hub.jam.engine.round == rounds
     finally:
         await hub.close()
 
@@ -66,13 +66,13 @@ async def test_stop_during_a_slow_round_ends_it_cleanly() -> None:
         await hub.handle(StartJam(members=None), queue)
         await hub.handle(BossDirective(text="more energy"), queue)
         for _ in range(3000):  # up to 30 s on a busy machine
-            if hub.engine.round_running:
+            if hub.jam.engine.round_running:
                 break
             await asyncio.sleep(0.01)
-        assert hub.engine.round_running and {m.status for m in hub.engine.members.values()} == {"thinking"}
+        assert hub.jam.engine.round_running and {m.status for m in hub.jam.engine.members.values()} == {"thinking"}
         await asyncio.wait_for(hub.handle(StopJam(), queue), 30)
-        assert not hub.engine.running and not hub.engine.round_running and not hub._tasks
-        assert {m.status for m in hub.engine.members.values()} == {"idle"}
+        assert not hub.jam.engine.running and not hub.jam.engine.round_running and not hub.jam._tasks
+        assert {m.status for m in hub.jam.engine.members.values()} == {"idle"}
         states = [m for m in await drain(queue) if m["type"] == "jam_state_update"]
         assert states[-1]["running"] is False
     finally:

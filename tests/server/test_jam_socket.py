@@ -1,4 +1,4 @@
-"""The jam server as a real process: the page, the schemas and the WebSocket protocol."""
+"""The jam server as a real process: the page, the protocol documents and the WebSocket protocol."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import httpx
 import pytest
 import websockets
 
-from tests.server.jam_process import jam_server
+from tests.server.jam_process import Served, jam_server
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def url() -> Any:
+def served() -> Any:
     with jam_server() as found:
         yield found
 
@@ -30,18 +30,20 @@ async def _until(socket: Any, predicate: Any, seen: list[dict[str, Any]], timeou
                 return message
 
 
-def test_the_page_and_the_schemas_are_served(url: str) -> None:
-    page = httpx.get(url)
-    assert page.status_code == 200 and "bandstand" in page.text and "/static/app.js" in page.text
-    assert httpx.get(url + "static/audio.js").status_code == 200
-    schemas = httpx.get(url + "api/schemas").json()
-    assert "agent_thought" in schemas["server_to_client"] and "boss_directive" in schemas["client_to_server"]
+def test_the_page_and_the_protocol_are_served(served: Served) -> None:
+    with httpx.Client(follow_redirects=True) as browser:  # opens the printed URL, then lives on its cookie
+        page = browser.get(served.url)
+        assert page.status_code == 200 and "bandstand" in page.text and "/static/app.js" in page.text
+        assert served.token not in page.text and str(page.url) == served.base
+        assert browser.get(served.base + "static/audio.js").status_code == 200
+    events = httpx.get(served.base + "api/v1/protocol/events.json", headers=served.headers).json()
+    jam = events["streams"]["jam"]
+    assert "agent_thought" in jam["serverToClient"] and "boss_directive" in jam["clientToServer"]
 
 
-async def test_a_jam_over_the_websocket(url: str) -> None:
-    ws_url = url.replace("http://", "ws://") + "ws/jam"
+async def test_a_jam_over_the_websocket(served: Served) -> None:
     seen: list[dict[str, Any]] = []
-    async with websockets.connect(ws_url) as socket:
+    async with websockets.connect(served.ws, additional_headers=served.headers) as socket:
         first = json.loads(await socket.recv())
         assert first["type"] == "jam_state_update" and first["running"] is False
         assert [m["name"] for m in first["members"]] == ["BEAT", "GROOVE", "ARIA", "GLITCH"]
@@ -74,34 +76,32 @@ async def test_a_jam_over_the_websocket(url: str) -> None:
     assert sequence == sorted(sequence)
 
 
-async def test_the_last_jam_can_be_downloaded(url: str, tmp_path) -> None:
+async def test_the_last_jam_can_be_downloaded(served: Served, tmp_path) -> None:
     import mido
 
-    ws_url = url.replace("http://", "ws://") + "ws/jam"
     seen: list[dict[str, Any]] = []
-    async with websockets.connect(ws_url) as socket:
+    async with websockets.connect(served.ws, additional_headers=served.headers) as socket:
         await socket.recv()
         await socket.send(json.dumps({"type": "start_jam", "members": ["BEAT", "GROOVE"]}))
         await _until(socket, lambda m: m["type"] == "events" and m["cycle"] >= 1, seen)
         await socket.send(json.dumps({"type": "stop_jam"}))
         await _until(socket, lambda m: m["type"] == "jam_state_update" and not m["running"], seen)
-    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
-        midi = await client.get("api/recording/jam.mid")
+    async with httpx.AsyncClient(base_url=served.base, timeout=120, headers=served.headers) as client:
+        midi = await client.get("api/v1/jam/recordings/jam.mid")
         assert midi.status_code == 200 and midi.headers["content-type"] == "audio/midi"
         (tmp_path / "jam.mid").write_bytes(midi.content)
         names = {t.name.split()[0] for t in mido.MidiFile(tmp_path / "jam.mid").tracks if t.name}
         assert {"BEAT", "GROOVE"} <= names
-        rounds = (await client.get("api/recording/rounds.jsonl")).text.splitlines()
+        rounds = (await client.get("api/v1/jam/recordings/rounds.jsonl")).text.splitlines()
         assert json.loads(rounds[0])["round"] == 1 and set(json.loads(rounds[0])["members"]) == {"BEAT", "GROOVE"}
-        wav = await client.get("api/recording/jam.wav")
+        wav = await client.get("api/v1/jam/recordings/jam.wav")
         assert wav.status_code == 200 and wav.content[:4] == b"RIFF"
-        assert (await client.get("api/recording/secrets.txt")).status_code == 404
+        assert (await client.get("api/v1/jam/recordings/secrets.txt")).status_code == 404
 
 
-async def test_a_frame_that_is_not_json_gets_an_error_and_the_socket_stays_open(url: str) -> None:
-    ws_url = url.replace("http://", "ws://") + "ws/jam"
+async def test_a_frame_that_is_not_json_gets_an_error_and_the_socket_stays_open(served: Served) -> None:
     seen: list[dict[str, Any]] = []
-    async with websockets.connect(ws_url) as socket:
+    async with websockets.connect(served.ws, additional_headers=served.headers) as socket:
         await _until(socket, lambda m: m["type"] == "jam_state_update", seen)
         for frame in ("not json", b"\x00\x01binary", ""):
             await socket.send(frame)

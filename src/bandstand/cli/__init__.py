@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("bandstand.cli.compose:resume_app", "Resume an interrupted compose session."),
     "sessions": ("bandstand.cli.compose:sessions_app", "List or clean compose sessions."),
     "jam": ("bandstand.cli.jam:app", "Jam live with a band of musician agents (browser or headless)."),
+    "serve": ("bandstand.cli.serve:app", "Serve the jam, the pages and the API (loopback, token-protected)."),
     "pattern": ("bandstand.cli.pattern:app", "Query, show and render Strudel-style patterns."),
     "theory": ("bandstand.cli.theory:app", "Music theory: chords, scales, Roman numerals, key detection."),
     "render": ("bandstand.cli.render:app", "Render a MIDI file to WAV audio and a piano-roll PNG."),

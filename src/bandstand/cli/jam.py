@@ -1,6 +1,6 @@
 """`bandstand jam`: the live jam in the browser, or headless in the terminal.
 
-    bandstand jam [--port N] [--no-browser] [--members beat,groove,aria,glitch]
+    bandstand jam [--port N] [--no-browser] [--members beat,groove,aria,glitch]   (the `bandstand serve` server, page opened)
     bandstand jam --headless [--directive "…"]… [--cycles N] [--out DIR] [--json]
 """
 
@@ -32,7 +32,7 @@ def _members(members: str | None, persona_files: list[Path] | None) -> list[obje
 JAM_EXAMPLES = """\b
 Examples:
   bandstand jam                                   # the page opens in your browser
-  bandstand jam --no-browser --port 8000          # serve http://127.0.0.1:8000/
+  bandstand jam --no-browser --port 8000          # serve http://127.0.0.1:8000/?token=…
   bandstand jam --headless --cycles 8 -d "4:Switch to D major, more energy!" --out jam-out
   bandstand jam --headless --members beat,groove --cycles 4 --no-wav --json
   bandstand jam --persona keys.md --members beat,groove,keys
@@ -55,7 +55,8 @@ def jam(
     as_json: bool = typer.Option(False, "--json", help="Headless: print the messages and the summary as JSON lines."),
     seed: int = typer.Option(0, "--seed", help="Seed of the built-in musicians."),
     turn_timeout: float = typer.Option(30.0, "--turn-timeout", min=0.1, help="Seconds a member may think per turn."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Server address."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Server address (loopback by default)."),
+    allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow a --host other machines can reach."),
     port: int = typer.Option(0, "--port", min=0, max=65535, help="Server port (0: a free one)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open the page."),
 ) -> None:
@@ -93,36 +94,12 @@ def jam(
                 f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
             )
         return
-    _serve(band, factory, seed, turn_timeout, host, port, no_browser)
+    _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote)
 
 
-def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, host: str, port: int, no_browser: bool) -> None:
-    import socket
-    import webbrowser
+def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, host: str, port: int,
+           no_browser: bool, allow_remote: bool) -> None:
+    from bandstand.cli.serve import launch
 
-    import uvicorn
-
-    from bandstand.errors import InvalidInput
-    from bandstand.server import create_app
-
-    if not host.strip():
-        raise InvalidInput("--host is empty; use 127.0.0.1 (this machine) or 0.0.0.0 (every interface)")
-    ipv6 = ":" in host
-    sock = socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:  # before the app is built: a busy port or a wrong --host is the user's to fix
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        reason = exc.strerror or str(exc)
-        raise InvalidInput(
-            f"cannot listen on {host}:{port}: {reason}; choose another --port (0 picks a free one) "
-            "or a --host address of this machine"
-        ) from exc
-    app_ = create_app(band, backend=factory, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
-    url = f"http://{f'[{host}]' if ipv6 else host}:{sock.getsockname()[1]}/"
-    typer.echo(f"bandstand jam: {url}  (Ctrl-C to stop)", err=False)
-    if not no_browser:
-        webbrowser.open(url)
-    server = uvicorn.Server(uvicorn.Config(app_, log_level="warning"))
-    server.run(sockets=[sock])
+    launch("jam", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
+           allow_remote=allow_remote, open_browser=not no_browser)

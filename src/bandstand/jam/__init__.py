@@ -6,12 +6,13 @@ transport clock, the recorder and the headless runner. The server and the CLI
 sit on top.
 """
 
-from bandstand.jam.autopilot import Autopilot
+from bandstand.jam.autopilot import Autopilot, run_autopilot
 from bandstand.jam.band import Composition, Member, compose
 from bandstand.jam.context import MusicalContext, apply_directive
 from bandstand.jam.directives import Directive, parse_directive
 from bandstand.jam.engine import JamEngine, RoundRecord, algorithmic_backend
 from bandstand.jam.headless import run_headless
+from bandstand.jam.live import LiveJam
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import Persona, builtin_personas, load_persona, resolve_members
 from bandstand.jam.recording import export
@@ -24,6 +25,7 @@ __all__ = [
     "Directive",
     "JamEngine",
     "JamReply",
+    "LiveJam",
     "Member",
     "MusicalContext",
     "Musician",
@@ -42,5 +44,6 @@ __all__ = [
     "parse_directive",
     "render_turn_text",
     "resolve_members",
+    "run_autopilot",
     "run_headless",
 ]

@@ -20,7 +20,7 @@ from typing import Any
 
 from bandstand.agents.algorithmic import AlgorithmicBackend
 from bandstand.agents.base import AgentBackend
-from bandstand.errors import InvalidInput
+from bandstand.errors import Conflict, InvalidInput
 from bandstand.jam.autopilot import Autopilot
 from bandstand.jam.band import Composition, Member, compose
 from bandstand.jam.context import MusicalContext, apply_directive
@@ -28,7 +28,7 @@ from bandstand.jam.directives import Directive, parse_directive
 from bandstand.jam.guide import GUIDE
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import Persona
-from bandstand.jam.sound import SILENCE, validate
+from bandstand.jam.sound import SILENCE, Verdict, validate
 from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
 from bandstand.protocol import (
     AgentStatus,
@@ -42,6 +42,8 @@ from bandstand.protocol.jam import BossEcho
 from bandstand.runtime import Session, SessionLimits
 
 BackendFactory = Callable[[Persona, int], AgentBackend]
+VALIDATION_BUDGET = 5.0
+"""Seconds a round's pattern checks may take (they run off the event loop)."""
 NOTES = {
     "timeout": "[timed out — playing last known pattern]",
     "error": "[error — playing last known pattern]",
@@ -165,7 +167,7 @@ class JamEngine:
     async def directive(self, text: str) -> RoundRecord:
         """Apply a boss directive: context first, then a round for whom it concerns."""
         if not self.running:
-            raise InvalidInput("start the jam before giving directives")
+            raise Conflict("start the jam before giving directives")
         directive = self.parse(text)
         self.emitter.emit(BossEcho(text=directive.text, to=list(directive.to), round=self.round))
         self._energy_delta, self._changed = 0, []
@@ -214,9 +216,10 @@ class JamEngine:
                 member.status = "thinking"
                 self.emitter.emit(AgentStatus(member=member.name, status="thinking", round=round_))
             replies = await asyncio.gather(*(self._ask(m, inputs[m.name]) for m in targets))
+            verdicts = await self._check([reply for reply, _ in replies])
             changed = False
-            for member, (reply, outcome) in zip(targets, replies, strict=True):
-                changed |= self._settle(member, reply, outcome, inputs[member.name], round_)
+            for member, (reply, outcome), verdict in zip(targets, replies, verdicts, strict=True):
+                changed |= self._settle(member, reply, outcome, verdict, round_)
             for member in self.active():
                 record.members[member.name] = {
                     "pattern": member.pattern,
@@ -276,13 +279,26 @@ class JamEngine:
             return None, "timeout" if verdict.reason == "timeout" else f"error:{verdict.error or verdict.reason}"
         return verdict.value, "ok"
 
-    def _settle(self, member: Member, reply: JamReply | None, outcome: str, turn: TurnInput, round_: int) -> bool:
+    async def _check(self, replies: list[JamReply | None]) -> list[Verdict | None]:
+        """Validate the round's patterns off the event loop, within `VALIDATION_BUDGET` seconds
+        (each check has its own event and depth budgets; this bounds the round as a whole)."""
+        scale = self.context.scale
+
+        def check() -> list[Verdict | None]:
+            return [None if r is None else validate(r.pattern, scale) for r in replies]
+
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(check), VALIDATION_BUDGET)
+        except TimeoutError:
+            late = Verdict(False, f"checking the pattern took longer than {VALIDATION_BUDGET:g} s")
+            return [None if r is None else late for r in replies]
+
+    def _settle(self, member: Member, reply: JamReply | None, outcome: str, verdict: Verdict | None, round_: int) -> bool:
         """Apply one reply to the member; returns whether its sounding pattern changed."""
         before = member.pattern
         note = ""
         member.seen_key = self.context.key
-        if reply is not None:
-            verdict = validate(reply.pattern, self.context.scale)
+        if reply is not None and verdict is not None:
             if verdict.ok:
                 member.pattern = member.fallback_pattern = reply.pattern.strip()
                 member.using_fallback = False

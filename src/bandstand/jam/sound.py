@@ -11,6 +11,7 @@ nothing that was validated already.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,23 +35,27 @@ class Verdict:
 
 
 class _Memo:
-    """A bounded map from code to what the engine made of it (oldest entries go first)."""
+    """A bounded map from code to what the engine made of it (oldest entries go first).
+    Safe across threads: the jam checks patterns off the event loop."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.items: dict[str, Any] = {}
+        self._lock = threading.Lock()
 
     def get(self, code: str, make: Callable[[str], Any]) -> Any:
-        found = self.items.get(code)
+        with self._lock:
+            found = self.items.get(code)
         if found is None:
-            found = self.put(code, make(code))
+            found = self.put(code, make(code))  # made outside the lock: another thread may read meanwhile
         return found
 
     def put(self, code: str, value: Any) -> Any:
-        self.items.pop(code, None)
-        self.items[code] = value
-        while len(self.items) > self.size:
-            del self.items[next(iter(self.items))]
+        with self._lock:
+            self.items.pop(code, None)
+            self.items[code] = value
+            while len(self.items) > self.size:
+                del self.items[next(iter(self.items))]
         return value
 
 

@@ -1,7 +1,31 @@
-"""The bandstand server: a FastAPI app with the jam page, the jam WebSocket and
-the protocol schemas."""
+"""The bandstand server: one FastAPI app for the pages, the jam and the API.
 
-from bandstand.server.app import create_app, web_root
+- `app` — `create_app(config, personas, routers=…)`, `API_PREFIX`.
+- `config` — `ServerConfig` (host, port, token, limits), `Limits`.
+- `security` — `AccessControl`: Host, Origin, token and body-size checks.
+- `hub` — `JamHub`: the jam WebSocket's clients over `bandstand.jam.live.LiveJam`.
+- `run` — `serve(config, app)`: listen, print, stop cleanly on Ctrl-C.
+"""
+
+from bandstand.server.app import API_PREFIX, create_app
+from bandstand.server.config import Limits, ServerConfig
 from bandstand.server.hub import JamHub
+from bandstand.server.routes.pages import web_root
+from bandstand.server.run import bind, serve
+from bandstand.server.security import AccessControl
+from bandstand.server.state import ServerState, jam_hub, server_state
 
-__all__ = ["JamHub", "create_app", "web_root"]
+__all__ = [
+    "API_PREFIX",
+    "AccessControl",
+    "JamHub",
+    "Limits",
+    "ServerConfig",
+    "ServerState",
+    "bind",
+    "create_app",
+    "jam_hub",
+    "serve",
+    "server_state",
+    "web_root",
+]

@@ -1,0 +1,94 @@
+"""`bandstand serve`: one server for the jam, the pages and the API.
+
+    bandstand serve [--host 127.0.0.1] [--port 8765] [--backend …] [--allow-remote] [--open]
+
+It prints the page's URL (carrying the access token once) and the token for
+other programs, and stops cleanly on Ctrl-C. `bandstand jam` runs the same
+server and opens the page.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+SERVE_EXAMPLES = """\b
+Examples:
+  bandstand serve                                  # http://127.0.0.1:8765/?token=…
+  bandstand serve --port 0 --open                  # a free port, and open the page
+  BANDSTAND_TOKEN=my-long-secret-token bandstand serve   # a token of your choosing
+  bandstand serve --host 0.0.0.0 --allow-remote    # reachable from other machines (token still needed)
+"""
+
+
+def launch(
+    title: str,
+    band: list[object],
+    factory: object,
+    *,
+    seed: int,
+    turn_timeout: float,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    open_browser: bool,
+) -> None:
+    """Bind, build the app, print where it is, serve until Ctrl-C."""
+    import webbrowser
+
+    from bandstand.server import ServerConfig, bind, create_app, serve
+    from bandstand.server.config import is_loopback, new_token
+
+    token = os.environ.get("BANDSTAND_TOKEN") or new_token()
+    ServerConfig(host=host, port=max(port, 1), token=token, allow_remote=allow_remote)  # checks before binding
+    sock = bind(host, port)
+    config = ServerConfig(host=host, port=sock.getsockname()[1], token=token, allow_remote=allow_remote,
+                          host_names=_own_names() if allow_remote else ())
+    app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
+
+    def ready() -> None:
+        typer.echo(f"bandstand {title}: {config.page_url}  (Ctrl-C to stop)")
+        typer.echo(f"API token: {config.token}  (send 'Authorization: Bearer <token>'; see docs/api.md)")
+        if not is_loopback(host):
+            typer.echo(f"warning: listening on {host}: other machines can reach this server "
+                       "(every request still needs the token)", err=True)
+        if open_browser:
+            webbrowser.open(config.page_url)
+
+    serve(config, app_, sock, on_ready=ready)
+    typer.echo(f"bandstand {title}: stopped", err=True)
+
+
+def _own_names() -> tuple[str, ...]:
+    import socket
+
+    names = {socket.gethostname(), socket.getfqdn()}
+    return tuple(sorted(n for n in names if n))
+
+
+@app.command(epilog=SERVE_EXAMPLES)
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: a free one)."),
+    allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow a --host other machines can reach."),
+    backend: str = typer.Option("algorithmic", "--backend", help="algorithmic | claude-code | openai | anthropic."),
+    model: str = typer.Option(None, "--model", help="Model name for an LLM backend."),
+    base_url: str = typer.Option(None, "--base-url", help="Base URL for the openai backend (any OpenAI-compatible server)."),
+    members: str = typer.Option(None, "--members", "-m", metavar="NAMES", help="The jam's band, comma-separated (default beat,groove,aria,glitch plus --persona files)."),
+    persona: list[Path] = typer.Option(None, "--persona", metavar="FILE.md", help="A persona file to add to the band; repeatable."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the built-in musicians."),
+    turn_timeout: float = typer.Option(30.0, "--turn-timeout", min=0.1, help="Seconds a member may think per turn."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the page in the browser."),
+) -> None:
+    """Serve the jam, the pages and the API (loopback only unless --allow-remote)."""
+    from bandstand.cli.jam import _members
+    from bandstand.jam.backends import backend_factory
+
+    band = _members(members, persona)
+    factory = backend_factory(backend, model=model, base_url=base_url)
+    launch("serve", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
+           allow_remote=allow_remote, open_browser=open_browser)

@@ -1,0 +1,160 @@
+"""A live jam: the use case behind the jam page, the HTTP API and MCP's jam tools.
+
+`LiveJam` owns one jam at a time — the engine, its transport clock, the
+autopilot loop and the rounds started by directives — and every task it
+starts: `stop()` cancels them all and ends every member's session. Clients
+(the server's hub, MCP) translate their messages into these calls and relay
+the engine's emitter; they decide nothing themselves.
+
+A directive is parsed at once (an unknown @mention is the caller's mistake,
+raised to it), then its round runs as a task of the jam, so a slow member
+never holds up the caller. Recordings are rendered off the event loop, one
+at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from bandstand.errors import Conflict, NotFound, UserError
+from bandstand.jam.autopilot import run_autopilot
+from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
+from bandstand.jam.persona import Persona
+from bandstand.jam.transport import Transport
+from bandstand.protocol import Emitter, JamStateUpdate
+
+RECORDING_FILES = {
+    "jam.mid": "audio/midi",
+    "jam.wav": "audio/wav",
+    "transcript.md": "text/markdown; charset=utf-8",
+    "rounds.jsonl": "application/jsonl",
+}
+"""The files of a jam's recording and their media types."""
+
+ErrorSink = Callable[[str], None]
+
+
+class LiveJam:
+    """One live jam and all the tasks it runs. See the module docstring."""
+
+    def __init__(
+        self,
+        personas: list[Persona],
+        *,
+        emitter: Emitter,
+        backend: BackendFactory = algorithmic_backend,
+        seed: int = 0,
+        turn_timeout: float = 30.0,
+    ) -> None:
+        self.personas = personas
+        self.emitter = emitter
+        self._make_engine: Callable[[], JamEngine] = lambda: JamEngine(
+            personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=emitter
+        )
+        self.engine = self._make_engine()
+        self.transport: Transport | None = None
+        self._transport_task: asyncio.Task[None] | None = None
+        self._autopilot_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._export_lock = asyncio.Lock()
+
+    @property
+    def running(self) -> bool:
+        return self.engine.running
+
+    def state(self) -> JamStateUpdate:
+        return self.engine.state()
+
+    # ------------------------------------------------------------------ the jam
+
+    async def start(self, members: list[str] | None = None) -> None:
+        """Start a jam with `members` (default: the whole band); a running jam is stopped first."""
+        if self.engine.running:
+            await self.stop()
+        pilot = self.engine.autopilot  # the autopilot switch outlives a jam
+        self.engine = self._make_engine()
+        self.engine.autopilot.set(pilot.enabled, pilot.interval)
+        await self.engine.start(members)
+        self.transport = Transport(self.engine)
+        self._transport_task = asyncio.ensure_future(self.transport.run())
+        if self.engine.autopilot.enabled:
+            self._start_autopilot()
+
+    async def stop(self) -> None:
+        """Stop the jam: cancel the clock, the autopilot and every round; end the sessions. Idempotent."""
+        tasks = [t for t in (self._transport_task, self._autopilot_task, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._transport_task = self._autopilot_task = None
+        await self.engine.stop()
+
+    def direct(self, text: str, on_error: ErrorSink) -> None:
+        """Give a boss directive: mistakes in it raise now; its round runs as a task of the jam
+        (a mistake found while it runs goes to `on_error`)."""
+        if not self.engine.running:
+            raise Conflict("start the jam before giving directives")
+        self.engine.parse(text)  # unknown @mentions fail here, to the caller
+        self._spawn(self._directive(text, on_error))
+
+    def set_mute(self, member: str, muted: bool) -> None:
+        self.engine.set_mute(member, muted)
+
+    def set_solo(self, member: str, soloed: bool) -> None:
+        self.engine.set_solo(member, soloed)
+
+    def set_autopilot(self, enabled: bool, interval: float) -> None:
+        """Switch the autopilot; a running jam restarts its loop with the new interval."""
+        self.engine.autopilot.set(enabled, interval)
+        if self._autopilot_task is not None:
+            self._autopilot_task.cancel()
+            self._autopilot_task = None
+        if enabled and self.engine.running:
+            self._start_autopilot()
+        if self.engine.running:
+            self.engine.emit_state()
+
+    async def close(self) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ the recording
+
+    async def export(self, name: str, folder: Path) -> Path:
+        """Write the last jam's recording file `name` into `folder` (rendered off the event loop,
+        one export at a time); `NotFound` for an unknown name or when nothing was played."""
+        if name not in RECORDING_FILES:
+            raise NotFound(f"no such recording file {name!r}; one of {', '.join(RECORDING_FILES)}")
+        if self.transport is None or not self.transport.played:
+            raise NotFound("nothing recorded yet: start a jam first")
+        from bandstand.jam.recording import export
+
+        played = list(self.transport.played)
+        async with self._export_lock:
+            await asyncio.to_thread(export, self.engine, played, folder, wav=name == "jam.wav")
+        return folder / name
+
+    # ------------------------------------------------------------------ tasks
+
+    async def _directive(self, text: str, on_error: ErrorSink) -> None:
+        try:
+            await self.engine.directive(text)
+        except UserError as exc:
+            on_error(str(exc))
+
+    def _start_autopilot(self) -> None:
+        engine = self.engine
+        self._autopilot_task = asyncio.ensure_future(
+            run_autopilot(engine, lambda: self._spawn(engine.play_round(None, [m.name for m in engine.active()])))
+        )
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task

@@ -1,0 +1,1 @@
+"""The server's routers, one module per area: pages, jam, protocol."""

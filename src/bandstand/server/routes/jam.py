@@ -1,0 +1,129 @@
+"""The jam: the WebSocket `/ws/jam` (the page's live connection), and under
+`/api/v1/jam` the jam's state, start/stop/directive for scripts (the same
+messages and validation as the socket's) and the last jam's recording files.
+
+The socket translates frames into jam messages and nothing else: each frame
+must be JSON text within the size limit, each client sends at most so many
+messages per second (beyond that: an error answer and the message dropped;
+a client that keeps on is disconnected), and a bounded number of clients may
+be connected at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+from starlette.background import BackgroundTask
+
+from bandstand.errors import UserError
+from bandstand.jam.live import RECORDING_FILES
+from bandstand.protocol import JAM, BossDirective, StartJam, StopJam
+from bandstand.server.hub import JamHub, Queue
+from bandstand.server.ratelimit import TokenBucket
+from bandstand.server.state import jam_hub, server_state
+
+router = APIRouter(prefix="/jam", tags=["jam"])
+socket_router = APIRouter(tags=["jam"])
+
+
+@router.get("/state", summary="The jam as the page sees it (a jam_state_update message)")
+async def state(hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
+    return hub.jam.state().model_dump(mode="json")
+
+
+@router.post("/start", summary="Start a jam (members: who plays; default the whole band)")
+async def start(message: StartJam, hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
+    await hub.act(message)
+    return hub.jam.state().model_dump(mode="json")
+
+
+@router.post("/stop", summary="Stop the jam")
+async def stop(hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
+    await hub.act(StopJam())
+    return hub.jam.state().model_dump(mode="json")
+
+
+@router.post("/directive", status_code=202, summary="Give the band a directive; its round runs in the background")
+async def directive(message: BossDirective, hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
+    await hub.act(message)
+    return {"accepted": message.text}
+
+
+@router.get("/recordings/{name}", summary="The last jam's recording: jam.mid, jam.wav, transcript.md or rounds.jsonl",
+            response_class=FileResponse, responses={404: {"description": "no such file, or nothing recorded yet"}})
+async def recording(name: str, hub: JamHub = Depends(jam_hub)) -> FileResponse:
+    folder = Path(tempfile.mkdtemp(prefix="bandstand-jam-"))
+    try:
+        path = await hub.jam.export(name, folder)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return FileResponse(path, media_type=RECORDING_FILES[name], filename=name,
+                        background=BackgroundTask(shutil.rmtree, folder, ignore_errors=True))
+
+
+@socket_router.websocket("/ws/jam")
+async def jam_socket(socket: WebSocket) -> None:
+    hub, limits = jam_hub(socket), server_state(socket).config.limits
+    if len(hub.clients) >= limits.ws_clients:
+        await socket.close(code=1013, reason="too many jam clients; try again later")
+        return
+    await socket.accept()
+    queue = hub.connect()
+    sender = asyncio.ensure_future(_pump(socket, queue))
+    try:
+        await _receive(socket, hub, queue)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.disconnect(queue)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _pump(socket: WebSocket, queue: Queue) -> None:
+    while (data := await queue.get()) is not None:
+        await socket.send_json(data)
+    await socket.close()
+
+
+async def _receive(socket: WebSocket, hub: JamHub, queue: Queue) -> None:
+    limits = server_state(socket).config.limits
+    bucket, strikes = TokenBucket(limits.ws_rate, limits.ws_burst), 0
+    while True:
+        frame = await socket.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        if not bucket.take():
+            strikes += 1
+            if strikes >= limits.ws_strikes:
+                await socket.close(code=1008, reason="too many messages")
+                return
+            hub.reply_error(queue, f"too many messages: at most {limits.ws_rate:g} per second; this one was dropped")
+            continue
+        strikes = 0
+        text = frame.get("text") or ""
+        if len(text) > limits.ws_message_bytes:
+            await socket.close(code=1009, reason="message too big")
+            return
+        try:
+            raw: Any = json.loads(text)
+        except ValueError:
+            # a frame that is not JSON is the sender's mistake; the socket stays open
+            hub.reply_error(queue, "a jam message must be JSON text, e.g. {\"type\": \"stop_jam\"}")
+            continue
+        try:
+            message = JAM.parse_incoming(raw)
+        except UserError as exc:
+            hub.reply_error(queue, str(exc))
+            continue
+        await hub.handle(message, queue)

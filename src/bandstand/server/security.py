@@ -1,0 +1,181 @@
+"""Access control for every HTTP request and WebSocket, as one ASGI middleware.
+
+1. **Host** must name this server: an IP literal, `localhost`, or a configured
+   name, with this server's port. A foreign name (a DNS-rebinding page whose
+   name now points at 127.0.0.1) is refused with 403.
+2. **Origin**, when a browser sends one, must be this server's own origin
+   (`http://` + the Host of the request). Another site's page — and a
+   sandboxed `null` origin — is refused with 403, on routes and WebSockets.
+3. **Token**: every request carries the server's token, as
+   `Authorization: Bearer TOKEN` (scripts, other programs) or as the page's
+   cookie. The page gets the cookie when the browser opens the printed URL
+   `/?token=TOKEN`: the server answers with an HttpOnly, SameSite=Strict
+   cookie and a redirect to `/`, so the token never appears in the page's
+   HTML or scripts and no other site can read it or send it. Missing or wrong
+   → 401 (the page itself says how to get in).
+4. **Body size**: a request body over the limit is refused with 413, whether
+   it declared its length or not.
+
+A refused WebSocket is closed before it is accepted (the client sees 403).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bandstand.server.config import ServerConfig, is_ip
+
+NEED_TOKEN_PAGE = """<!doctype html><meta charset="utf-8"><title>bandstand</title>
+<body style="font-family:system-ui;max-width:40em;margin:4em auto">
+<h1>bandstand needs its access token</h1>
+<p>Open the address that <code>bandstand serve</code> (or <code>bandstand jam</code>) printed:
+it ends in <code>?token=…</code>. Programs send the token as
+<code>Authorization: Bearer …</code>.</p></body>
+"""
+
+
+class BodyTooLarge(HTTPException):
+    """A request body went over the limit while it was read (413, also through FastAPI's body parsing)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is larger than {limit} bytes")
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """'name:port' or '[::1]:port' → (name, port); a missing or bad port → None."""
+    host, sep, port = value.rpartition(":")
+    if not sep or "]" in port:  # no port ('name') or a bare IPv6 literal
+        return value.lower(), None
+    return host.lower(), int(port) if port.isdigit() else None
+
+
+class AccessControl:
+    """The ASGI middleware of the module docstring."""
+
+    def __init__(self, app: ASGIApp, config: ServerConfig) -> None:
+        self.app = app
+        self.config = config
+        self.names = {"localhost", *(n.lower() for n in config.host_names)}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        refusal = self.refusal(scope, headers)
+        if refusal is not None:
+            status, message = refusal
+            await self._refuse(scope, receive, send, status, message)
+            return
+        if scope["type"] == "http" and self._bootstrap(scope, headers):
+            await self._set_cookie(send)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        await self._limited(scope, receive, send, headers)
+
+    # ------------------------------------------------------------------ the checks
+
+    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        """(status, reason) when the request must be refused, else None."""
+        host = headers.get("host", "")
+        name, port = split_host(host)
+        if port != self.config.port or not (is_ip(name) or name in self.names):
+            return 403, f"this server does not answer to Host {host!r}"
+        origin = headers.get("origin")
+        if origin is not None and origin != f"http://{host}":
+            return 403, f"requests from {origin} are not accepted (only from this server's own page)"
+        if not self._authorized(headers) and not self._bootstrap(scope, headers):
+            return 401, "missing or wrong access token: send 'Authorization: Bearer TOKEN' (bandstand serve prints it)"
+        return None
+
+    def _authorized(self, headers: dict[str, str]) -> bool:
+        scheme, _, value = headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and self._same(value.strip()):
+            return True
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get("cookie", ""))
+        except Exception:  # a malformed cookie header is no cookie
+            return False
+        morsel = cookie.get(self.config.cookie)
+        return morsel is not None and self._same(morsel.value)
+
+    def _bootstrap(self, scope: Scope, headers: dict[str, str]) -> bool:
+        """GET / with the right ?token= (the printed URL): the browser is given the page cookie."""
+        if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] != "/":
+            return False
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        return any(self._same(t) for t in query.get("token", ()))
+
+    def _same(self, token: str) -> bool:
+        return hmac.compare_digest(token.encode(), self.config.token.encode())
+
+    # ------------------------------------------------------------------ answers
+
+    async def _set_cookie(self, send: Send) -> None:
+        cookie = f"{self.config.cookie}={self.config.token}; Path=/; HttpOnly; SameSite=Strict"
+        await send({"type": "http.response.start", "status": 303, "headers": [
+            (b"location", b"/"), (b"set-cookie", cookie.encode()), (b"cache-control", b"no-store"),
+            (b"content-length", b"0")]})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            return
+        page = status == 401 and scope["path"] == "/" and scope["method"] == "GET"
+        body = NEED_TOKEN_PAGE.encode() if page else json.dumps({"detail": message}).encode()
+        kind = b"text/html; charset=utf-8" if page else b"application/json"
+        headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+        if status == 401:
+            headers.append((b"www-authenticate", b"Bearer"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _limited(self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str]) -> None:
+        limit = self.config.limits.body_bytes
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            await self._too_large(send, limit)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise BodyTooLarge(limit)
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge:
+            if not started:
+                await self._too_large(send, limit)
+
+    async def _too_large(self, send: Send, limit: int) -> None:
+        body = json.dumps({"detail": f"the request body is larger than {limit} bytes"}).encode()
+        await send({"type": "http.response.start", "status": 413, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
