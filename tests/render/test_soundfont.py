@@ -50,7 +50,7 @@ def test_render_exports_are_pinned() -> None:
     import bandstand.render as render
 
     assert set(render.__all__) == {
-        "ENV_VAR", "ROLE_COLOURS", "TAIL_SECONDS", "find_soundfont", "render_pianoroll", "render_wav",
-        "role_colour", "title_line",
+        "ENV_VAR", "PROCESSORS", "ROLE_COLOURS", "TAIL_SECONDS", "Master", "Rendered", "find_soundfont",
+        "render_pianoroll", "render_song", "render_wav", "role_colour", "stem_names", "title_line", "write_stems",
     }
     assert all(hasattr(render, name) for name in render.__all__)

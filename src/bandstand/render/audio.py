@@ -1,175 +1,99 @@
-"""Song or MIDI file → WAV: General MIDI synthesis with TinySoundFont
-(`bandstand.render.synth`), then a light stereo reverb and peak
-normalization. 44.1 kHz, 16-bit stereo.
+"""Song or MIDI file → WAV: every track synthesized on its own
+(`bandstand.render.synth`), mixed as the song's mix says (inserts, fader, pan,
+automation, mute/solo, sends and buses: `bandstand.render.mixer`), mastered to
+a loudness target under a true-peak ceiling (`bandstand.render.master`), the
+tail trimmed; 44.1 kHz, 16-bit stereo. Stems — each heard track after its
+fader, and each bus's return — can be written beside it.
 
-After synthesis the output stage touches the big buffer as few times as it
-can: one pass averages it down to the reverb's quarter-rate mono input, one
-pass (a block at a time) adds the held-up tail to both channels and finds the
-peak, and one pass scales, rounds and writes 16-bit PCM."""
+Stems are not mastered: they share one gain (the master's static gain, lowered
+if needed so no stem peaks above −1 dBFS), without the limiter, so laid side by
+side in a DAW at 0 dB they sum to the master before its limiter."""
 
 from __future__ import annotations
 
-import math
 import os
+import re
 import wave
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from bandstand.files import atomic_open
-from bandstand.render.synth import TAIL_SECONDS, Audio, default_workers, synthesize
-from bandstand.score import Song
+from bandstand.render.dsp import Audio, signal
+from bandstand.render.master import Master, Mastered, master
+from bandstand.render.mixer import DEFAULT_REVERB, mix_song
+from bandstand.render.reverb import decay_seconds
+from bandstand.render.synth import TAIL_SECONDS, synthesize_tracks
+from bandstand.score import Song, audible
 
-__all__ = ["PEAK", "TAIL_SECONDS", "normalize", "render_wav", "reverb", "synthesize", "write_wav"]
+__all__ = ["STEM_PEAK", "TAIL_SECONDS", "Rendered", "render_song", "render_wav", "stem_names", "write_wav"]
 
-PEAK = 0.89  # -1 dBFS
-REVERB_WET = 0.3
-REVERB_DECIMATION = 4  # the reverb runs on a mono mix at 1/4 of the sample rate: tails are dark anyway
-# Freeverb-style delays in samples at 44.1 kHz (parallel combs, then series allpasses).
-_COMBS = (1557, 1617, 1491, 1422)
-_ALLPASSES = (556, 441)
-_STEREO_SPREAD = 23  # the right channel hears the tail this many samples later
-_COMB_FEEDBACK = 0.8
-_ALLPASS_GAIN = 0.5
-_BLOCK = 1 << 15  # frames per block when a pass over the whole song should stay in cache
+STEM_PEAK = 0.89  # -1 dBFS
+MAX_TAIL_SECONDS = 6.0
 
 
-def _recur(padded: npt.NDArray[np.float32], delay: int, gain: float) -> None:
-    """In place on `padded` (a whole number of rows one delay long): y[n] = x[n] + gain·y[n-delay].
+@dataclass(slots=True)
+class Rendered:
+    """A rendered song: the master and how it was made, and the stems by file stem name."""
 
-    Vectorized: a group of rows is solved at once with a scaled cumulative sum (row k of a group:
-    y_k = g^k · (g·carry + Σ_{j≤k} x_j · g^-j); the carry rides in on the first row). Groups hold
-    about 32k samples (they stay in cache), and few enough rows that g^-rows stays far inside float32."""
-    rows = len(padded) // delay
-    group = max(1, min(32768 // delay, int(24 / math.log10(1 / gain)))) if 0 < gain < 1 else 1
-    grid = padded.reshape(rows, delay)
-    powers = (gain ** np.arange(group, dtype=np.float64)).astype(np.float32)[:, None]
-    inverse = (1.0 / powers).astype(np.float32)
-    work = np.empty((group, delay), dtype=np.float32)
-    carry = np.zeros(delay, dtype=np.float32)
-    for first in range(0, rows, group):
-        block = grid[first : first + group]
-        m = len(block)
-        w = work[:m]
-        np.multiply(block, inverse[:m], out=w)
-        w[0] += gain * carry
-        np.cumsum(w, axis=0, out=w)
-        np.multiply(w, powers[:m], out=block)
-        carry = block[-1]
+    audio: Audio
+    mastered: Mastered
+    stems: dict[str, Audio] = field(default_factory=dict)
+    stem_gain: float = 1.0
 
 
-def _padded(n: int, delay: int) -> npt.NDArray[np.float32]:
-    """An uninitialized buffer of whole rows one delay long, its part past `n` zeroed."""
-    padded = np.empty(-(-n // delay) * delay, dtype=np.float32)
-    padded[n:] = 0.0
-    return padded
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "part"
 
 
-def _feedback(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray[np.float32]:
-    """Feedback comb: y[n] = x[n] + gain·y[n-delay]."""
-    n = len(x)
-    padded = _padded(n, delay)
-    padded[:n] = x
-    _recur(padded, delay, gain)
-    return padded[:n]
+def stem_names(song: Song) -> dict[int, str]:
+    """The stem file name (without .wav) of each heard track, by track index: the track's name
+    as a slug, made unique with -2, -3 … (buses are `bus-<name>`)."""
+    names: dict[int, str] = {}
+    taken: set[str] = set()
+    for index, (track, heard) in enumerate(zip(song.tracks, audible([t.mix for t in song.tracks]), strict=True)):
+        if not heard:
+            continue
+        base = _slug(track.name or track.role)
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        names[index] = name
+    return names
 
 
-def _allpass(x: npt.NDArray[np.float32], delay: int, gain: float) -> npt.NDArray[np.float32]:
-    """Schroeder allpass: y[n] = -g·x[n] + x[n-d] + g·y[n-d]."""
-    n = len(x)
-    padded = _padded(n, delay)
-    np.multiply(x, np.float32(-gain), out=padded[:n])
-    if delay < n:
-        padded[delay:n] += x[: n - delay]
-    _recur(padded, delay, gain)
-    return padded[:n]
+def tail_seconds(song: Song) -> float:
+    """How long to let the song ring after its last note: the synthesizer's release, or the
+    longest reverb the mix has, whichever is longer."""
+    rooms = [fx.num("room_size") for t in song.tracks for fx in t.mix.inserts if fx.type == "reverb"]
+    rooms += [fx.num("room_size") for b in song.buses for fx in b.inserts if fx.type == "reverb"]
+    if any(s.bus == DEFAULT_REVERB.name for t in song.tracks for s in t.mix.sends):
+        rooms.append(DEFAULT_REVERB.inserts[0].num("room_size"))
+    return min(MAX_TAIL_SECONDS, max([TAIL_SECONDS, *(decay_seconds(r) + 0.5 for r in rooms)]))
 
 
-def _downmix(audio: Audio, k: int) -> npt.NDArray[np.float32]:
-    """Mono average of each run of k stereo frames (the trailing frames that do not fill a run are left out).
-
-    A matrix-vector product per cache-sized block: far faster than `.mean` over a short axis, and
-    small enough that BLAS stays on this thread."""
-    runs = len(audio) // k
-    rows = audio[: runs * k].reshape(runs, 2 * k)
-    weights = np.full(2 * k, 1 / (2 * k), dtype=np.float32)
-    mono = np.empty(runs, dtype=np.float32)
-    step = _BLOCK // k
-    for first in range(0, runs, step):
-        np.dot(rows[first : first + step], weights, out=mono[first : first + step])
-    return mono
-
-
-def reverb_tail(audio: Audio, sample_rate: int = 44100) -> npt.NDArray[np.float32] | None:
-    """The room's wet signal at 1/`REVERB_DECIMATION` of the sample rate (mono), or None when
-    the audio is shorter than the longest comb. It is computed from a decimated mono mix
-    (averaging, which also darkens it like air does)."""
-    k = REVERB_DECIMATION
-    if len(audio) - len(audio) % k < k * max(_COMBS):
-        return None
-    mono = _downmix(audio, k)
-    scale = sample_rate / 44100 / k
-    delays = [max(1, int(d * scale)) for d in _COMBS]
-    # the combs are independent: numpy lets go of the interpreter lock inside each step, so they run
-    # side by side on threads; they are summed in a fixed order, so the tail is the same either way
-    with ThreadPoolExecutor(default_workers(), thread_name_prefix="bandstand-reverb") as pool:
-        combs = list(pool.map(lambda d: _feedback(mono, d, _COMB_FEEDBACK), delays))
-    wet = combs[0]
-    for comb in combs[1:]:
-        wet += comb
-    wet *= REVERB_WET / len(_COMBS)
-    for d in _ALLPASSES:
-        wet = _allpass(wet, max(1, int(d * scale)), _ALLPASS_GAIN)
-    return wet
-
-
-def _peak(audio: Audio) -> float:
-    return float(max(audio.max(initial=0.0), -audio.min(initial=0.0)))
-
-
-def mix_tail(audio: Audio, wet: npt.NDArray[np.float32] | None) -> float:
-    """Add the wet signal to `audio` in place, each sample held for `REVERB_DECIMATION` frames,
-    the right channel `_STEREO_SPREAD` frames later than the left; returns the new peak level.
-
-    One pass over the audio, a block at a time, so the sum and its peak are taken in cache."""
-    if wet is None:
-        return _peak(audio)
-    k, spread, frames = REVERB_DECIMATION, _STEREO_SPREAD, len(audio)
-    sounding = len(wet) * k  # frames that have a tail value
-    segment = np.empty(_BLOCK + spread, dtype=np.float32)  # the tail at frames first - spread … first + m
-    loudest = 0.0
-    for first in range(0, frames, _BLOCK):
-        block = audio[first : first + _BLOCK]
-        m = len(block)
-        lo, hi = first - spread, first + m
-        seg = segment[: m + spread]
-        a, b = max(lo, 0), min(hi, sounding)
-        if a < b:
-            seg[: a - lo] = 0.0
-            seg[a - lo : b - lo] = np.repeat(wet[a // k : (b - 1) // k + 1], k)[a % k : a % k + b - a]
-            seg[b - lo :] = 0.0
-        else:
-            seg[:] = 0.0
-        block[:, 0] += seg[spread:]
-        block[:, 1] += seg[:m]
-        loudest = max(loudest, _peak(block))
-    return loudest
-
-
-def reverb(audio: Audio, sample_rate: int = 44100) -> Audio:
-    """Mix a Freeverb-style room under the dry signal (in place, and returned)."""
-    mix_tail(audio, reverb_tail(audio, sample_rate))
-    return audio
-
-
-def normalize(audio: Audio, peak: float = PEAK) -> Audio:
-    """Scale in place so the loudest sample is `peak` (silence stays silent)."""
-    loudest = _peak(audio)
-    if loudest > 0.0:
-        audio *= np.float32(peak / loudest)
-    return audio
+def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None = None, workers: int | None = None,
+                settings: Master | None = None, stems: bool = False) -> Rendered:
+    """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too."""
+    heard = audible([t.mix for t in song.tracks])
+    dry = synthesize_tracks(song, sample_rate, soundfont, workers=workers, include=heard,
+                            tail=tail_seconds(song), meanwhile=signal)
+    mixed = mix_song(song, dry, sample_rate)
+    del dry
+    done = master(mixed.audio, sample_rate, settings or Master())
+    result = Rendered(done.audio, done)
+    if stems:
+        parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
+        parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
+        loudest = max((float(np.abs(a).max(initial=0.0)) for a in parts.values()), default=0.0)
+        result.stem_gain = min(done.gain, STEM_PEAK / loudest) if loudest > 0 else done.gain
+        result.stems = {name: audio[: done.frames] for name, audio in parts.items()}
+    return result
 
 
 _WRITE_FRAMES = 1 << 16  # convert to PCM a block at a time: big temporaries are slow to fault in
@@ -195,6 +119,23 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
     return Path(path)
 
 
+def write_stems(rendered: Rendered, folder: str | os.PathLike[str], sample_rate: int = 44100) -> list[Path]:
+    """Write every stem as `<name>.wav` in `folder` (side by side on threads); other .wav files
+    there — stems of parts that no longer play — are removed. Returns the paths written."""
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    tasks: list[Callable[[], Path]] = [
+        (lambda a=audio, n=name: write_wav(a, root / f"{n}.wav", sample_rate, gain=rendered.stem_gain))
+        for name, audio in rendered.stems.items()]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        paths = list(pool.map(lambda task: task(), tasks))
+    keep = {p.name for p in paths}
+    for stale in root.glob("*.wav"):
+        if stale.name not in keep:
+            stale.unlink(missing_ok=True)
+    return paths
+
+
 def render_wav(
     song_or_midi_path: Song | str | os.PathLike[str],
     out_path: str | os.PathLike[str],
@@ -202,17 +143,25 @@ def render_wav(
     *,
     soundfont: Path | None = None,
     workers: int | None = None,
+    settings: Master | None = None,
+    stems_dir: str | os.PathLike[str] | None = None,
 ) -> Path:
-    """Render a Song (or a .mid file) to a WAV with reverb, normalized to `PEAK`; returns the path.
+    """Render a Song (or a .mid file) to a mastered WAV; returns its path. With `stems_dir`, the
+    stems are written there too.
 
-    `workers` threads synthesize (default: one per channel group, at most one per CPU);
-    the file is byte-identical for any number of them."""
+    The file is byte-identical for any number of `workers`."""
     if isinstance(song_or_midi_path, Song):
         song = song_or_midi_path
     else:
         from bandstand.midi import read_midi
 
         song = read_midi(song_or_midi_path)
-    audio = synthesize(song, sample_rate, soundfont, workers=workers)
-    loudest = mix_tail(audio, reverb_tail(audio, sample_rate))
-    return write_wav(audio, out_path, sample_rate, gain=PEAK / loudest if loudest > 0.0 else 1.0)
+    rendered = render_song(song, sample_rate, soundfont=soundfont, workers=workers, settings=settings,
+                           stems=stems_dir is not None)
+    if stems_dir is not None:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            stems = pool.submit(write_stems, rendered, stems_dir, sample_rate)
+            path = write_wav(rendered.audio, out_path, sample_rate)
+            stems.result()
+        return path
+    return write_wav(rendered.audio, out_path, sample_rate)

@@ -1,12 +1,15 @@
 """General MIDI synthesis with TinySoundFont, on two processes.
 
-The song's notes are shared out between `SYNTH_GROUPS` synthesizers: each
-channel's pitches are dealt into shares of about equal sounding time, so every
-synthesizer plays part of every instrument (with that channel's program,
-controllers, pedal and bends) and the groups take about equally long whatever
-the instruments cost. Each synthesizer renders the audio between consecutive
-events into a small scratch slice, and each full slice is added into the one
-output buffer. TinySoundFont holds the interpreter lock while it renders
+Every track is rendered into its own buffer (the mixer needs each part on its
+own: its inserts, fader, pan and sends). The song's notes are shared out
+between `SYNTH_GROUPS` synthesizers: each track's pitches are dealt into shares
+of about equal sounding time, so every synthesizer plays part of every track
+(with that track's program, controllers, pedal and bends; the synthesizer is
+reset between tracks) and the groups take about equally long whatever the
+instruments cost. Each synthesizer renders the audio between consecutive
+events into a small scratch slice, and each full slice that is not silence is
+added into the track's buffer; after a track's last event, rendering stops at
+the first silent slice. TinySoundFont holds the interpreter lock while it renders
 (measured: two threads take twice the wall time of one), so the second group
 renders in a forked child process into shared memory while this process
 renders the first; if the child cannot run or fails, this process renders
@@ -21,8 +24,9 @@ import os
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -67,23 +71,22 @@ def clock(song: Song) -> Callable[[float], float]:
     return to_seconds
 
 
-Part = tuple[Track, int, frozenset[int]]  # a track, its channel, and the pitches of it one group plays
+Part = tuple[int, Track, int, frozenset[int]]  # track index, the track, its channel, the pitches one group plays
 
 
-def _events(song: Song, parts: Iterable[Part]) -> list[Event]:
-    """Every event the synthesizer must play for `parts`, sorted: each part's channel state
+def _events(song: Song, part: Part, seconds: Callable[[float], float] | None = None) -> list[Event]:
+    """Every event the synthesizer must play for one part, sorted: the track's channel state
     (program, controllers, bends) and its notes of the part's pitches."""
-    seconds = clock(song)
-    events: list[Event] = []
-    for track, ch, pitches in parts:
-        events.append((0.0, _PROGRAM, ch, track.program, 0))
-        for n in track.notes:
-            if n.pitch in pitches:
-                events.append((seconds(n.start), _ON, ch, n.pitch, n.velocity))
-                events.append((seconds(n.end), _OFF, ch, n.pitch, 0))
-        events += [(seconds(c.time), _CONTROL, ch, c.control, c.value) for c in track.controls]
-        events += [(seconds(b.time), _BEND, ch, b.value + 8192, 0) for b in track.pitch_bends]
-        events += [(seconds(p.time), _PROGRAM, ch, p.program, 0) for p in track.program_changes]
+    seconds = seconds or clock(song)
+    _, track, ch, pitches = part
+    events: list[Event] = [(0.0, _PROGRAM, ch, track.program, 0)]
+    for n in track.notes:
+        if n.pitch in pitches:
+            events.append((seconds(n.start), _ON, ch, n.pitch, n.velocity))
+            events.append((seconds(n.end), _OFF, ch, n.pitch, 0))
+    events += [(seconds(c.time), _CONTROL, ch, c.control, c.value) for c in track.controls]
+    events += [(seconds(b.time), _BEND, ch, b.value + 8192, 0) for b in track.pitch_bends]
+    events += [(seconds(p.time), _PROGRAM, ch, p.program, 0) for p in track.program_changes]
     events.sort(key=lambda e: (e[0], e[1]))
     return events
 
@@ -106,26 +109,24 @@ def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False) -> dict
     return work
 
 
-def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[Part]]:
-    """The song's notes in `groups` groups of about equal work, every channel shared out.
+def track_groups(song: Song, groups: int = SYNTH_GROUPS, include: Sequence[bool] | None = None) -> list[list[Part]]:
+    """The tracks' notes in `groups` groups of about equal work, every track shared out.
 
     Instruments differ a lot in cost per note (layered presets, filters), so rather than
-    placing whole channels, each channel's pitches are dealt into `groups` shares of about
-    equal sounding time (heaviest pitch first onto the lightest share), and the heaviest
-    share goes to the group with the least work so far. Each group then plays a part of
-    every instrument, with that channel's program, controllers, pedal and bends: TinySoundFont
-    voices do not interact, all notes of one pitch on one channel stay together, so a note-off
-    finds its own note, and drum keys that choke each other stay together. Ties break by pitch and group index: the split depends on
-    the song only."""
-    by_channel: dict[int, list[Track]] = {}
-    for track, ch in zip(song.tracks, assign_channels(song), strict=True):
-        by_channel.setdefault(ch, []).append(track)
+    placing whole tracks, each track's pitches are dealt into `groups` shares of about equal
+    sounding time (heaviest pitch first onto the lightest share), and the heaviest share goes
+    to the group with the least work so far. Each group then plays a part of every track, with
+    that track's program, controllers, pedal and bends: TinySoundFont voices do not interact,
+    all notes of one pitch of a track stay together, so a note-off finds its own note, and drum
+    keys that choke each other stay together. `include` leaves tracks out (muted ones). Ties
+    break by pitch and group index: the split depends on the song only."""
     load = [0.0] * groups
     split: list[list[Part]] = [[] for _ in range(groups)]
-    for ch in sorted(by_channel):
-        tracks = by_channel[ch]
+    for index, (track, ch) in enumerate(zip(song.tracks, assign_channels(song), strict=True)):
+        if include is not None and not include[index]:
+            continue
         drums = ch == DRUM_CHANNEL
-        work = pitch_work(song, tracks, drums)
+        work = pitch_work(song, [track], drums)
         share = [0.0] * groups
         pitches: list[set[int]] = [set() for _ in range(groups)]
         for pitch in sorted(work, key=lambda p: (-work[p], p)):
@@ -136,21 +137,34 @@ def channel_groups(song: Song, groups: int = SYNTH_GROUPS) -> list[list[Part]]:
         heaviest_first = sorted(range(groups), key=lambda j: (-share[j], j))
         lightest_first = sorted(range(groups), key=lambda g: (load[g], g))
         for i, g in zip(heaviest_first, lightest_first, strict=True):
-            if pitches[i] or (not work and i == heaviest_first[0]):  # a channel without notes plays once
+            if pitches[i] or (not work and i == heaviest_first[0]):  # a track without notes plays once
                 load[g] += share[i]
-                split[g] += [(t, ch, frozenset(pitches[i])) for t in tracks]
+                split[g].append((index, track, ch, frozenset(pitches[i])))
     return [g for g in split if g]
 
 
 _SLICE_FRAMES = 1 << 14  # each synthesizer renders into a scratch slice this long (128 KiB, stays in cache)
 
+Job = tuple[list[Event], int]  # the events of one part and the index of the track buffer they play into
 
-def _play(events: list[Event], out: Audio, lock: threading.Lock, sample_rate: int, soundfont: bytes,
-          name: str) -> None:
-    """Play `events` through a fresh synthesizer and add the audio into `out` (frames × 2 float32).
 
-    The synthesizer fills a small scratch slice; each full slice is added into `out` under `lock`.
-    With two groups the order of the two additions onto zero does not change a bit (a + b == b + a)."""
+def _reset(synth: Any) -> None:
+    """Silence every voice and put every channel back to its power-on state (controllers,
+    pedal, bend): the next part plays as on a fresh synthesizer."""
+    synth.sounds_off()
+    for ch in range(16):
+        synth.control_change(ch, 121, 0)  # reset all controllers
+        synth.control_change(ch, 64, 0)
+        synth.pitchbend(ch, 8192)
+
+
+def _play(jobs: list[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> None:
+    """Play each job's events through one synthesizer (reset between jobs) and add the audio into
+    `out[track]` (tracks × frames × 2, float32).
+
+    The synthesizer fills a small scratch slice; each full slice that is not silence is added into
+    the track's buffer. Every buffer is written by one job per group, onto zero, and with two
+    groups the order of the two additions does not change a bit (a + b == b + a)."""
     import tinysoundfont
 
     synth = tinysoundfont.Synth(samplerate=sample_rate)
@@ -165,30 +179,40 @@ def _play(events: list[Event], out: Audio, lock: threading.Lock, sample_rate: in
         _OFF: lambda ch, a, b: synth.noteoff(ch, a),
         _ON: synth.noteon,
     }
-    frames = len(out)
+    frames = out.shape[1]
     scratch = np.zeros((_SLICE_FRAMES, 2), dtype=np.float32)
     view = scratch.data.cast("B")  # 8 bytes a frame
     generate = synth.generate_simple
-    pos = 0  # frames rendered so far
-    start = 0  # first frame of the current slice
+    for events, index in jobs:
+        _reset(synth)
+        target = out[index]
+        pos = 0  # frames rendered so far
+        start = 0  # first frame of the current slice
+        silent = False  # whether the last slice added was silence
 
-    def advance(to: int) -> None:
-        nonlocal pos, start
-        while pos < to:
-            upto = min(to, start + _SLICE_FRAMES)
-            generate(upto - pos, buffer=view[(pos - start) * 8 : (upto - start) * 8])
-            pos = upto
-            if pos == start + _SLICE_FRAMES or pos == frames:
-                with lock:
-                    out[start:pos] += scratch[: pos - start]
-                start = pos
+        def advance(to: int, target: Audio = target) -> None:
+            nonlocal pos, start, silent
+            while pos < to:
+                upto = min(to, start + _SLICE_FRAMES)
+                generate(upto - pos, buffer=view[(pos - start) * 8 : (upto - start) * 8])
+                pos = upto
+                if pos == start + _SLICE_FRAMES or pos == frames:
+                    filled = scratch[: pos - start]
+                    silent = not filled.any()
+                    if not silent:  # silence adds nothing (and leaves the pages untouched)
+                        target[start:pos] += filled
+                    start = pos
 
-    for t, kind, ch, a, b in events:
-        frame = min(int(t * sample_rate), frames)
-        if frame > pos:
-            advance(frame)
-        actions[kind](ch, a, b)
-    advance(frames)
+        for t, kind, ch, a, b in events:
+            frame = min(int(t * sample_rate), frames)
+            if frame > pos:
+                advance(frame)
+            actions[kind](ch, a, b)
+        # after the last event only releases ring: a whole silent slice means every voice has ended
+        while pos < frames:
+            advance(min(frames, start + _SLICE_FRAMES))
+            if silent:
+                break
 
 
 CHILD_TIMEOUT_SECONDS = 120.0
@@ -222,9 +246,9 @@ class _NoChild:
         return None
 
 
-def _play_in_child(events: list[Event], shape: tuple[int, ...], sample_rate: int, soundfont: bytes,
+def _play_in_child(jobs: list[Job], shape: tuple[int, ...], sample_rate: int, soundfont: bytes,
                    name: str) -> _Child | _NoChild:
-    """Start rendering `events` in a forked child; its audio arrives through shared memory."""
+    """Start rendering `jobs` in a forked child; its audio arrives through shared memory."""
     import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
 
     try:
@@ -236,40 +260,68 @@ def _play_in_child(events: list[Event], shape: tuple[int, ...], sample_rate: int
         code = 1
         try:
             audio = np.frombuffer(shared, dtype=np.float32).reshape(shape)
-            _play(events, audio, threading.Lock(), sample_rate, soundfont, name)
+            _play(jobs, audio, sample_rate, soundfont, name)
             code = 0
         finally:
             os._exit(code)
     return _Child(pid, shared, shape)
 
 
-def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
-               workers: int | None = None) -> Audio:
-    """Dry stereo audio (frames × 2, float32) of the song plus `TAIL_SECONDS`.
+def _start(task: Callable[[], object] | None) -> None:
+    if task is not None:
+        threading.Thread(target=task, name="bandstand-render-meanwhile", daemon=True).start()
 
-    `workers` processes (default `default_workers()`) render the channel groups;
-    the result is the same for any number of workers."""
+
+def frames_for(song: Song, sample_rate: int = 44100, tail: float = TAIL_SECONDS) -> int:
+    """Frames of audio for the song plus `tail` seconds."""
+    return int((song.duration_seconds + tail) * sample_rate)
+
+
+def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
+                      workers: int | None = None, include: Sequence[bool] | None = None,
+                      tail: float = TAIL_SECONDS, meanwhile: Callable[[], object] | None = None) -> Audio:
+    """Dry stereo audio of every track: tracks × frames × 2 float32, the song plus `tail` seconds.
+
+    Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
+    `default_workers()`) render the groups; the result is the same for any number of workers.
+    `meanwhile` runs on a thread of this process while it synthesizes (after any child has been
+    forked), e.g. to import what the mixer needs."""
     path = soundfont or find_soundfont()
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RenderError(f"cannot read SoundFont {path}: {exc.strerror}", path=str(path)) from exc
-    frames = int((song.duration_seconds + TAIL_SECONDS) * sample_rate)
-    out = np.zeros((frames, 2), dtype=np.float32)  # calloc: pages fault in as the slices arrive
-    lock = threading.Lock()
-    jobs = [_events(song, group) for group in channel_groups(song)] or [[]]
+    shape = (len(song.tracks), frames_for(song, sample_rate, tail), 2)
+    out = np.zeros(shape, dtype=np.float32)  # calloc: pages fault in as the slices arrive
+    seconds = clock(song)
+    jobs = [[(_events(song, part, seconds), part[0]) for part in group]
+            for group in track_groups(song, include=include)]
+    if not jobs or not song.tracks:
+        return out
     parallel = min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
     if not parallel:
-        for events in jobs:
-            _play(events, out, lock, sample_rate, data, str(path))
+        _start(meanwhile)
+        for group_jobs in jobs:
+            _play(group_jobs, out, sample_rate, data, str(path))
         return out
     first, *rest = jobs
-    children = [_play_in_child(events, out.shape, sample_rate, data, str(path)) for events in rest]
-    _play(first, out, lock, sample_rate, data, str(path))
-    for events, child in zip(rest, children, strict=True):
+    children = [_play_in_child(group_jobs, shape, sample_rate, data, str(path)) for group_jobs in rest]
+    _start(meanwhile)
+    _play(first, out, sample_rate, data, str(path))
+    for group_jobs, child in zip(rest, children, strict=True):
         audio = child.result()
         if audio is None:  # the child could not render: do it here, same bits
-            _play(events, out, lock, sample_rate, data, str(path))
+            _play(group_jobs, out, sample_rate, data, str(path))
         else:
-            out += audio
+            for _, index in group_jobs:
+                out[index] += audio[index]
     return out
+
+
+def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
+               workers: int | None = None) -> Audio:
+    """Dry stereo audio (frames × 2, float32) of the whole song plus `TAIL_SECONDS`: the tracks summed."""
+    tracks = synthesize_tracks(song, sample_rate, soundfont, workers=workers)
+    if len(tracks) == 0:
+        return np.zeros((frames_for(song, sample_rate), 2), dtype=np.float32)
+    return tracks.sum(axis=0, dtype=np.float32)

@@ -1,0 +1,247 @@
+"""DSP building blocks the effects, the mixer and the master share: biquad designs
+(scipy.signal filters them), parameter curves over time, gain curves from block
+levels, fractional delay reads and the feedback comb.
+
+Audio is float32, frames × 2. Time-varying things (automation, compressor and
+limiter gain) are computed once per block of `BLOCK` frames and interpolated
+linearly in between, so a whole song costs a few array passes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bandstand.score import AutomationLane, Song
+
+Audio = npt.NDArray[np.float32]
+Floats = npt.NDArray[np.float64]
+
+BLOCK = 256  # frames per control block (5.8 ms at 44.1 kHz)
+
+
+def signal() -> Any:
+    """scipy.signal, imported on first use (it takes half a second)."""
+    import scipy.signal
+
+    return scipy.signal
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What an effect needs besides its audio: the rate, the tempo for synced times, and the
+    automation of its own parameters as per-block curves (parameter → values, one per block)."""
+
+    sample_rate: int
+    tempo: float
+    curves: dict[str, Floats] = field(default_factory=dict)
+    on_bus: bool = False  # a bus returns only the wet signal of its time effects
+
+    def blocks(self, frames: int) -> int:
+        return -(-frames // BLOCK)
+
+
+# ----------------------------------------------------------------------------- biquads (RBJ cookbook)
+
+def _norm(b: Sequence[float], a: Sequence[float]) -> list[float]:
+    return [b[0] / a[0], b[1] / a[0], b[2] / a[0], 1.0, a[1] / a[0], a[2] / a[0]]
+
+
+def biquad(kind: str, freq: float, sample_rate: int, q: float = 0.7071, gain_db: float = 0.0) -> list[float]:
+    """One second-order section [b0, b1, b2, 1, a1, a2]: lowpass, highpass, bandpass, peak,
+    lowshelf or highshelf (Robert Bristow-Johnson's cookbook)."""
+    freq = min(max(freq, 10.0), 0.49 * sample_rate)
+    w = 2 * math.pi * freq / sample_rate
+    cw, sw = math.cos(w), math.sin(w)
+    alpha = sw / (2 * q)
+    amp = 10 ** (gain_db / 40)
+    if kind == "lowpass":
+        return _norm(((1 - cw) / 2, 1 - cw, (1 - cw) / 2), (1 + alpha, -2 * cw, 1 - alpha))
+    if kind == "highpass":
+        return _norm(((1 + cw) / 2, -(1 + cw), (1 + cw) / 2), (1 + alpha, -2 * cw, 1 - alpha))
+    if kind == "bandpass":
+        return _norm((alpha, 0.0, -alpha), (1 + alpha, -2 * cw, 1 - alpha))
+    if kind == "peak":
+        return _norm((1 + alpha * amp, -2 * cw, 1 - alpha * amp), (1 + alpha / amp, -2 * cw, 1 - alpha / amp))
+    shelf = 2 * math.sqrt(amp) * alpha
+    if kind == "lowshelf":
+        return _norm((amp * ((amp + 1) - (amp - 1) * cw + shelf), 2 * amp * ((amp - 1) - (amp + 1) * cw),
+                      amp * ((amp + 1) - (amp - 1) * cw - shelf)),
+                     ((amp + 1) + (amp - 1) * cw + shelf, -2 * ((amp - 1) + (amp + 1) * cw),
+                      (amp + 1) + (amp - 1) * cw - shelf))
+    if kind == "highshelf":
+        return _norm((amp * ((amp + 1) + (amp - 1) * cw + shelf), -2 * amp * ((amp - 1) + (amp + 1) * cw),
+                      amp * ((amp + 1) + (amp - 1) * cw - shelf)),
+                     ((amp + 1) - (amp - 1) * cw + shelf, 2 * ((amp - 1) - (amp + 1) * cw),
+                      (amp + 1) - (amp - 1) * cw - shelf))
+    raise ValueError(f"unknown biquad kind {kind!r}")
+
+
+def filter_sos(audio: Audio, sections: Sequence[Sequence[float]]) -> Audio:
+    """Run a cascade of biquads over the audio (scipy.signal.sosfilt); no sections, no change."""
+    if not sections:
+        return audio
+    out: Audio = signal().sosfilt(np.asarray(sections, dtype=np.float64), audio, axis=0).astype(np.float32, copy=False)
+    return out
+
+
+def filter_varying(audio: Audio, sections_per_block: Callable[[int], list[list[float]]], blocks: int,
+                   step: int = 4 * BLOCK) -> Audio:
+    """A biquad cascade whose coefficients change every `step` frames (automated cutoffs): each
+    stretch is filtered with its own coefficients, the filter state carried across."""
+    sig = signal()
+    out = np.empty_like(audio)
+    zi = None
+    per = step // BLOCK
+    for first in range(0, len(audio), step):
+        sos = np.asarray(sections_per_block(min(first // BLOCK + per // 2, blocks - 1)), dtype=np.float64)
+        if zi is None:
+            zi = np.zeros((len(sos), 2, audio.shape[1]))
+        out[first : first + step], zi = sig.sosfilt(sos, audio[first : first + step], axis=0, zi=zi)
+    return out
+
+
+# ----------------------------------------------------------------------------- curves over time
+
+def block_beats(song: Song, blocks: int, sample_rate: int) -> Floats:
+    """The beat at the start of each control block, following the tempo map."""
+    seconds = np.arange(blocks, dtype=np.float64) * (BLOCK / sample_rate)
+    knots_b = [c.beat for c in song.tempo_map()]
+    knots_s = [song.beats_to_seconds(b) for b in knots_b]
+    last_bpm = song.tempo_map()[-1].bpm
+    beats = np.interp(seconds, knots_s, knots_b)
+    past = seconds > knots_s[-1]
+    beats[past] = knots_b[-1] + (seconds[past] - knots_s[-1]) * last_bpm / 60.0
+    return beats
+
+
+def lane_curve(lane: AutomationLane, beats: Floats, default: float) -> Floats:
+    """The lane's value at each beat (`default` before its first point), with its curve shapes."""
+    pts = lane.points
+    if not pts:
+        return np.full(len(beats), default)
+    at = np.array([p.beat for p in pts])
+    val = np.array([p.value for p in pts])
+    i = np.clip(np.searchsorted(at, beats, side="right") - 1, 0, len(pts) - 1)
+    j = np.minimum(i + 1, len(pts) - 1)
+    span = at[j] - at[i]
+    t = np.where(span > 0, (beats - at[i]) / np.where(span > 0, span, 1.0), 0.0).clip(0.0, 1.0)
+    shapes = np.array([p.curve for p in pts])[i]
+    t = np.select([shapes == "step", shapes == "smooth", shapes == "exp", shapes == "log"],
+                  [np.zeros_like(t), t * t * (3 - 2 * t), t * t, np.sqrt(t)], t)
+    out = val[i] + (val[j] - val[i]) * t
+    return np.where(beats < at[0], default, out)
+
+
+def per_frame(curve: Floats, frames: int) -> Audio:
+    """A per-block curve as one value per frame, linear between block starts."""
+    if len(curve) == 0:
+        return np.zeros(frames, dtype=np.float32)
+    ends = np.append(curve[1:], curve[-1])
+    ramp = np.arange(BLOCK, dtype=np.float32) / BLOCK
+    full = (curve[:, None] + (ends - curve)[:, None] * ramp[None, :]).astype(np.float32).ravel()
+    return full[:frames]
+
+
+def block_peaks(audio: Audio) -> Floats:
+    """The largest absolute sample of each control block, both channels together."""
+    frames = len(audio)
+    blocks = -(-frames // BLOCK)
+    padded = audio
+    if blocks * BLOCK != frames:
+        padded = np.zeros((blocks * BLOCK, audio.shape[1]), dtype=np.float32)
+        padded[:frames] = audio
+    peaks: Floats = np.abs(padded.reshape(blocks, -1)).max(axis=1).astype(np.float64)
+    return peaks
+
+
+def release(gain_db: Floats, db_per_block: float) -> Floats:
+    """Let a gain curve (dB, ≤ 0) rise no faster than `db_per_block`, falling at once: the
+    recurrence s[b] = min(g[b], s[b-1] + c) solved as a running minimum."""
+    k = np.arange(len(gain_db), dtype=np.float64)
+    out: Floats = np.minimum.accumulate(gain_db - db_per_block * k) + db_per_block * k
+    return np.minimum(out, gain_db)
+
+
+def moving_min(values: Floats, before: int, after: int) -> Floats:
+    """The minimum of each value's window [i - before, i + after]."""
+    out = values.copy()
+    for shift in range(1, after + 1):
+        out[:-shift] = np.minimum(out[:-shift], values[shift:])
+    for shift in range(1, before + 1):
+        out[shift:] = np.minimum(out[shift:], values[:-shift])
+    return out
+
+
+def smooth(values: Floats, width: int) -> Floats:
+    """A centred moving average over `width` values (edges repeat)."""
+    if width <= 1:
+        return values
+    padded = np.concatenate([np.full(width // 2, values[0]), values, np.full(width - 1 - width // 2, values[-1])])
+    sums = np.cumsum(np.concatenate([[0.0], padded]))
+    out: Floats = (sums[width:] - sums[:-width]) / width
+    return out
+
+
+def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None) -> Audio:
+    """Multiply by a per-block gain curve, interpolated per frame."""
+    g = per_frame(gain_per_block, len(audio))
+    target = out if out is not None else audio
+    np.multiply(audio, g[:, None], out=target)
+    return target
+
+
+# ----------------------------------------------------------------------------- delays
+
+def read_delayed(x: npt.NDArray[np.float32], delay_frames: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+    """x at (n − delay[n]) by linear interpolation (zero before the start); `x` is one channel."""
+    pos = np.arange(len(x), dtype=np.float64) - delay_frames
+    np.clip(pos, 0.0, None, out=pos)
+    i = pos.astype(np.int64)
+    frac = (pos - i).astype(np.float32)
+    j = np.minimum(i + 1, len(x) - 1)
+    out: npt.NDArray[np.float32] = x[i] * (1 - frac) + x[j] * frac
+    out[pos <= 0] = 0.0
+    return out
+
+
+def _recur(padded: npt.NDArray[np.float32], delay: int, gain: float) -> None:
+    """In place on `padded` (a whole number of rows one delay long): y[n] = x[n] + gain·y[n-delay].
+
+    Vectorized: a group of rows is solved at once with a scaled cumulative sum (row k of a group:
+    y_k = g^k · (g·carry + Σ_{j≤k} x_j · g^-j)); groups hold about 32k samples and few enough rows
+    that g^-rows stays far inside float32."""
+    rows = len(padded) // delay
+    group = max(1, min(32768 // delay, int(24 / math.log10(1 / gain)))) if 0 < gain < 1 else 1
+    grid = padded.reshape(rows, delay, *padded.shape[1:])
+    powers = (gain ** np.arange(group, dtype=np.float64)).astype(np.float32)
+    powers = powers.reshape(group, *([1] * (grid.ndim - 1)))
+    inverse = (1.0 / powers).astype(np.float32)
+    work = np.empty((group, *grid.shape[1:]), dtype=np.float32)
+    carry = np.zeros(grid.shape[1:], dtype=np.float32)
+    for first in range(0, rows, group):
+        block = grid[first : first + group]
+        m = len(block)
+        w = work[:m]
+        np.multiply(block, inverse[:m], out=w)
+        w[0] += gain * carry
+        np.cumsum(w, axis=0, out=w)
+        np.multiply(w, powers[:m], out=block)
+        carry = block[-1]
+
+
+def feedback_echo(audio: Audio, delay: int, feedback: float) -> Audio:
+    """The echoes of a feedback delay: w[n] = x[n − d] + feedback · w[n − d]."""
+    n = len(audio)
+    delay = max(1, delay)
+    rows = -(-(n + delay) // delay)
+    padded = np.zeros((rows * delay, audio.shape[1]), dtype=np.float32)
+    padded[delay : delay + n] = audio
+    if feedback > 0:
+        _recur(padded, delay, feedback)
+    return padded[:n]

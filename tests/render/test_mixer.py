@@ -1,0 +1,146 @@
+"""The mix is heard: every effect type, fader, pan, mute/solo, sends, buses and automation
+change the rendered stems and the master; the master meets its loudness and true-peak targets."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from bandstand.render import PROCESSORS, Master, render_song
+from bandstand.render.dsp import BLOCK, lane_curve, release
+from bandstand.render.master import true_peak_blocks
+from bandstand.render.mixer import pan_gains
+from bandstand.score import (
+    EFFECTS,
+    AutomationLane,
+    AutomationPoint,
+    Bus,
+    Effect,
+    Note,
+    Send,
+    Song,
+    Track,
+    TrackMix,
+)
+from tests.midi.songs import demo_song
+
+
+def rms(audio: np.ndarray) -> float:
+    return float(np.sqrt((audio.astype(np.float64) ** 2).mean()))
+
+
+def keys_song(mix: TrackMix | None = None, bars: int = 4) -> Song:
+    notes = [Note(b * 4.0 + i, 1.0, p, 96) for b in range(bars) for i, p in enumerate((60, 64, 67, 72))]
+    return Song(tempo=120.0, tracks=[Track("Keys", "chords", program=4, notes=notes, mix=mix or TrackMix())])
+
+
+def stem(song: Song, name: str = "keys") -> np.ndarray:
+    return render_song(song, stems=True, workers=1).stems[name]
+
+
+def test_every_effect_type_has_a_processor() -> None:
+    assert set(PROCESSORS) == set(EFFECTS)
+
+
+@pytest.mark.parametrize("etype", sorted(EFFECTS))
+def test_every_effect_changes_what_is_heard(etype: str) -> None:
+    # the defaults of an EQ are neutral; a compressor or limiter needs a signal over its threshold
+    params = {"compressor": {"threshold_db": -30.0}, "limiter": {"threshold_db": -20.0},
+              "eq": {"low_cut_hz": 300.0, "high_gain_db": 6.0}}.get(etype, {})
+    dry = stem(keys_song())
+    wet = stem(keys_song(TrackMix(inserts=(Effect(etype, params),))))
+    n = min(len(dry), len(wet))
+    assert np.isfinite(wet).all()
+    assert rms(wet[:n] - dry[:n]) > 0.01 * rms(dry), etype
+    bypassed = stem(keys_song(TrackMix(inserts=(Effect(etype, params, bypass=True),))))
+    assert np.array_equal(bypassed, dry)
+
+
+def test_volume_pan_mute_and_solo() -> None:
+    base = stem(keys_song())
+    half = stem(keys_song(TrackMix(volume=0.5)))
+    assert rms(half) == pytest.approx(rms(base) / 2, rel=0.02)
+    left = stem(keys_song(TrackMix(pan=0.0)))
+    assert rms(left[:, 1]) < 1e-6 < rms(left[:, 0])
+    assert pan_gains(0.5) == (1.0, 1.0)
+    song = demo_song(2, tempo=120.0)
+    song.tracks[0].mix = TrackMix(mute=True)
+    rendered = render_song(song, stems=True, workers=1)
+    assert "drums" not in rendered.stems and "bass" in rendered.stems
+    song.tracks[0].mix = TrackMix()
+    song.tracks[1].mix = TrackMix(solo=True)
+    assert [*render_song(song, stems=True, workers=1).stems] == ["bass"]
+
+
+def test_sends_feed_the_reverb_bus_and_its_tail() -> None:
+    dry = render_song(keys_song(bars=1), stems=True, workers=1)
+    wet = render_song(keys_song(TrackMix(sends=(Send("Reverb", 0.5),)), bars=1), stems=True, workers=1)
+    assert "bus-reverb" in wet.stems and "bus-reverb" not in dry.stems
+    assert len(wet.audio) > len(dry.audio)  # the room rings on after the synth's release
+    assert rms(wet.stems["bus-reverb"]) > 0.01
+    own = Bus("Reverb", (Effect("reverb", {"room_size": 0.1, "wet": 1.0}), Effect("eq", {"high_cut_hz": 2000.0})))
+    song = keys_song(TrackMix(sends=(Send("Reverb", 0.5),)), bars=1)
+    song.buses = [own]
+    small = render_song(song, stems=True, workers=1)
+    assert len(small.audio) < len(wet.audio)  # the song's own (small) room, not the default one
+    quiet = replace(own, volume=0.25)
+    song.buses = [quiet]
+    assert rms(render_song(song, stems=True, workers=1).stems["bus-reverb"]) < rms(small.stems["bus-reverb"])
+
+
+def centroid(audio: np.ndarray) -> float:
+    spectrum = np.abs(np.fft.rfft(audio.mean(axis=1)))
+    freqs = np.fft.rfftfreq(len(audio), 1 / 44100)
+    return float((spectrum * freqs).sum() / spectrum.sum())
+
+
+def test_automation_of_volume_pan_and_filter_cutoff() -> None:
+    fade = AutomationLane("volume", (AutomationPoint(0.0, 1.0), AutomationPoint(8.0, 1.0), AutomationPoint(8.5, 0.1)))
+    out = stem(keys_song(TrackMix(automation=(fade,))))
+    half = 8 * 22050
+    assert rms(out[half + 44100 : 2 * half]) < 0.2 * rms(out[: half])
+    sweep = AutomationLane("pan", (AutomationPoint(0.0, 0.0), AutomationPoint(16.0, 1.0)))
+    panned = stem(keys_song(TrackMix(automation=(sweep,))))
+    assert rms(panned[:11025, 1]) < 0.2 * rms(panned[:11025, 0])
+    late = slice(int(7.5 * 44100), 8 * 44100)
+    assert rms(panned[late, 0]) < 0.2 * rms(panned[late, 1])
+    opening = AutomationLane("filter.cutoff_hz", (AutomationPoint(0.0, 200.0), AutomationPoint(16.0, 12000.0)))
+    swept = stem(keys_song(TrackMix(inserts=(Effect("filter", {"cutoff_hz": 200.0}),), automation=(opening,))))
+    assert centroid(swept[6 * 44100 : 8 * 44100]) > 2 * centroid(swept[: 2 * 44100])
+
+
+def test_lane_curves_follow_the_curve_shapes() -> None:
+    beats = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    lane = AutomationLane("volume", (AutomationPoint(1.0, 0.0), AutomationPoint(3.0, 1.0, "step"),
+                                     AutomationPoint(5.0, 0.0)))
+    assert lane_curve(lane, beats, 0.7).tolist() == [0.7, 0.0, 0.5, 1.0, 1.0, 0.0]
+    assert [lane_curve(lane, np.array([b]), 0.7)[0] for b in beats] == pytest.approx(
+        [lane.value_at(b) if lane.value_at(b) is not None else 0.7 for b in beats])
+
+
+def test_release_is_the_recurrence() -> None:
+    rng = np.random.default_rng(3)
+    target = -np.abs(rng.standard_normal(500)) * 10
+    expected = target.copy()
+    for i in range(1, len(expected)):
+        expected[i] = min(target[i], expected[i - 1] + 0.7)
+    assert np.allclose(release(target, 0.7), expected)
+
+
+def test_the_true_peak_estimate_sees_between_samples() -> None:
+    # a sine at a quarter of the rate, 45° off: every sample is at 0.707 of the true peak
+    n = np.arange(BLOCK * 8)
+    x = np.sin(np.pi / 2 * n + np.pi / 4).astype(np.float32) * 0.9
+    peaks = true_peak_blocks(np.stack([x, x], axis=1))
+    assert np.abs(x).max() == pytest.approx(0.9 * 0.7071, abs=1e-3)
+    assert peaks[2:-2].min() == pytest.approx(0.9, rel=0.03)
+
+
+def test_a_hot_mix_is_limited_under_the_ceiling() -> None:
+    from scipy.signal import resample_poly
+
+    done = render_song(keys_song(TrackMix(volume=1.5)), settings=Master(target_lufs=-6.0), workers=1)
+    assert 20 * np.log10(np.abs(resample_poly(done.audio, 4, 1, axis=0)).max()) <= -1.0
+    assert done.mastered.limiter_max_db > 1.0
