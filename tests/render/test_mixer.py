@@ -31,9 +31,9 @@ def rms(audio: np.ndarray) -> float:
     return float(np.sqrt((audio.astype(np.float64) ** 2).mean()))
 
 
-def keys_song(mix: TrackMix | None = None, bars: int = 4) -> Song:
+def keys_song(mix: TrackMix | None = None, bars: int = 4, program: int = 4) -> Song:
     notes = [Note(b * 4.0 + i, 1.0, p, 96) for b in range(bars) for i, p in enumerate((60, 64, 67, 72))]
-    return Song(tempo=120.0, tracks=[Track("Keys", "chords", program=4, notes=notes, mix=mix or TrackMix())])
+    return Song(tempo=120.0, tracks=[Track("Keys", "chords", program=program, notes=notes, mix=mix or TrackMix())])
 
 
 def stem(song: Song, name: str = "keys") -> np.ndarray:
@@ -90,10 +90,11 @@ def test_sends_feed_the_reverb_bus_and_its_tail() -> None:
     assert rms(render_song(song, stems=True, workers=1).stems["bus-reverb"]) < rms(small.stems["bus-reverb"])
 
 
-def centroid(audio: np.ndarray) -> float:
-    spectrum = np.abs(np.fft.rfft(audio.mean(axis=1)))
+def bright(audio: np.ndarray) -> float:
+    """The share of the energy above 1.5 kHz."""
+    power = np.abs(np.fft.rfft(audio.mean(axis=1))) ** 2
     freqs = np.fft.rfftfreq(len(audio), 1 / 44100)
-    return float((spectrum * freqs).sum() / spectrum.sum())
+    return float(power[freqs > 1500].sum() / power.sum())
 
 
 def test_automation_of_volume_pan_and_filter_cutoff() -> None:
@@ -107,8 +108,9 @@ def test_automation_of_volume_pan_and_filter_cutoff() -> None:
     late = slice(int(7.5 * 44100), 8 * 44100)
     assert rms(panned[late, 0]) < 0.2 * rms(panned[late, 1])
     opening = AutomationLane("filter.cutoff_hz", (AutomationPoint(0.0, 200.0), AutomationPoint(16.0, 12000.0)))
-    swept = stem(keys_song(TrackMix(inserts=(Effect("filter", {"cutoff_hz": 200.0}),), automation=(opening,))))
-    assert centroid(swept[6 * 44100 : 8 * 44100]) > 2 * centroid(swept[: 2 * 44100])
+    swept = stem(keys_song(TrackMix(inserts=(Effect("filter", {"cutoff_hz": 200.0}),), automation=(opening,)),
+                           program=81))  # a saw lead: bright enough to hear the filter open
+    assert bright(swept[6 * 44100 : 8 * 44100]) > 5 * bright(swept[: 22050])
 
 
 def test_lane_curves_follow_the_curve_shapes() -> None:
