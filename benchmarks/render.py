@@ -5,8 +5,8 @@ fixed prompt and seed. Prints JSON.
 CPU time (`time.process_time`, all threads) is steadier than wall time on a
 shared machine, though it too grows when the CPUs are oversubscribed; both
 are reported with the load average they were measured at.
-Each stage is timed on its own (synthesis, the reverb's tail, adding it
-while finding the peak, the normalized 16-bit write),
+Each stage is timed on its own (per-track synthesis, the mix, the master,
+the 16-bit write, the stems),
 and synthesis runs twice in the same process: on one thread (the peer) and on
 the worker threads `render_wav` uses, so the ratio shows what the threads buy;
 a control (two threads hashing, which runs in parallel whenever two CPUs are
@@ -42,6 +42,8 @@ import numpy as np
 
 from bandstand.compose import compose
 from bandstand.render import audio, find_soundfont, render_wav, synth
+from bandstand.render.master import master
+from bandstand.render.mixer import mix_song
 from bandstand.score import Song
 
 PROMPT = "Frank Ocean meets Burial, late-night vibes, 72 BPM"
@@ -123,11 +125,12 @@ def group_balance(song: Song) -> dict[str, Any]:
     data = find_soundfont().read_bytes()
     frames = int((song.duration_seconds + synth.TAIL_SECONDS) * 44100)
     report = []
-    for group in synth.channel_groups(song):
-        out = np.zeros((frames, 2), dtype=np.float32)
+    seconds = synth.clock(song)
+    for group in synth.track_groups(song):
+        out = np.zeros((len(song.tracks), frames, 2), dtype=np.float32)
         c0 = time.process_time()
-        synth._play(synth._events(song, group), out, threading.Lock(), 44100, data, "sf2")
-        notes = sum(1 for t, _, pitches in group for n in t.notes if n.pitch in pitches)
+        synth._play([(synth._events(song, part, seconds), part[0]) for part in group], out, 44100, data, "sf2")
+        notes = sum(1 for _, t, _, pitches in group for n in t.notes if n.pitch in pitches)
         report.append({"notes": notes, "cpu_ms": round((time.process_time() - c0) * 1000, 1)})
     return {"groups": report}
 
@@ -171,17 +174,17 @@ def main() -> None:
         total, path = timed(lambda: render_wav(song, out / "song.wav"), args.runs)
         first = Path(path).read_bytes()
         render_wav(song, out / "again.wav")
-        serial, dry_serial = timed(lambda: synth.synthesize(song, workers=1), args.runs)
-        threaded, dry = timed(lambda: audio.synthesize(song), args.runs)
-        tail, wet = timed(lambda: audio.reverb_tail(dry), args.runs)
-        mixed = dry.copy()
-        mix, loudest = timed(lambda: audio.mix_tail(mixed, wet), 1)  # in place: once
-        write, _ = timed(lambda: audio.write_wav(mixed, out / "write.wav", gain=audio.PEAK / loudest), args.runs)
+        serial, dry_serial = timed(lambda: synth.synthesize_tracks(song, workers=1), args.runs)
+        threaded, dry = timed(lambda: synth.synthesize_tracks(song), args.runs)
+        mix, mixed = timed(lambda: mix_song(song, dry), args.runs)
+        mastering, done = timed(lambda: master(mixed.audio, 44100), args.runs)
+        write, _ = timed(lambda: audio.write_wav(done.audio, out / "write.wav"), args.runs)
+        with_stems, _ = timed(lambda: render_wav(song, out / "stems.wav", stems_dir=out / "stems"), args.runs)
         report = {
             "benchmark": "render",
             "song": {"prompt": PROMPT, "seed": SEED, "bars": BARS, "parts": len(song.tracks), "tempo": song.tempo,
                      "notes": sum(len(t.notes) for t in song.tracks),
-                     "audio_seconds": round(song.duration_seconds + audio.TAIL_SECONDS, 1)},
+                     "audio_seconds": round(len(done.audio) / 44100, 1)},
             "runs": args.runs,
             "render_wav": total,
             "byte_identical_runs": first == (out / "again.wav").read_bytes(),
@@ -192,9 +195,10 @@ def main() -> None:
             "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
             "control_two_thread_ratio_sha256": parallel_capacity(),
             "interpreter_lock_during_render": lock_released(),
-            "reverb_tail": tail,
-            "mix_tail_and_peak": mix,
-            "write_wav_normalized": write,
+            "mix": mix,
+            "master": mastering,
+            "write_wav": write,
+            "render_wav_with_stems": with_stems,
             "cold_cli": None if args.no_cli else cold_cli(out / "cli", 2),
             "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
             "cpus": os.cpu_count(),

@@ -7,10 +7,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bandstand.render import PROCESSORS, Master, render_song
 from bandstand.render.dsp import BLOCK, lane_curve, release
-from bandstand.render.master import true_peak_blocks
+from bandstand.render.master import integrated_loudness, power_envelope, true_peak_blocks
 from bandstand.render.mixer import pan_gains
 from bandstand.score import (
     EFFECTS,
@@ -146,3 +148,25 @@ def test_a_hot_mix_is_limited_under_the_ceiling() -> None:
     done = render_song(keys_song(TrackMix(volume=1.5)), settings=Master(target_lufs=-6.0), workers=1)
     assert 20 * np.log10(np.abs(resample_poly(done.audio, 4, 1, axis=0)).max()) <= -1.0
     assert done.mastered.limiter_max_db > 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(41, 3000), st.integers(0, 2**32 - 1), st.floats(0.0, 0.9))
+def test_the_gating_is_pyloudnorms(hops: int, seed: int, quiet_share: float) -> None:
+    import pyloudnorm
+
+    rng = np.random.default_rng(seed)
+    envelope = np.abs(rng.standard_normal((hops, 2))) * 0.1
+    envelope[: int(hops * quiet_share)] *= 1e-3  # quiet stretches the gates must drop
+    expected = pyloudnorm.Meter(100.0, filter_class="custom").integrated_loudness(envelope)
+    assert integrated_loudness(envelope, 100.0) == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_master_meter_agrees_with_pyloudnorm_on_audio() -> None:
+    import pyloudnorm
+
+    song = demo_song(4, tempo=120.0)
+    audio = render_song(song, workers=1).audio
+    env, hop = power_envelope(audio, 44100)
+    assert integrated_loudness(env, 44100 / hop) == pytest.approx(
+        pyloudnorm.Meter(44100).integrated_loudness(audio.astype(np.float64)), abs=0.05)

@@ -20,12 +20,12 @@ from bandstand.render.synth import (
     TAIL_SECONDS,
     _events,
     _play,
-    synthesize_tracks,
-    track_groups,
     clock,
     default_workers,
     pitch_work,
     synthesize,
+    synthesize_tracks,
+    track_groups,
 )
 from bandstand.score import Note, Song, TempoChange, Track, assign_channels
 from tests.midi.songs import demo_song

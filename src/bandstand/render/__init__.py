@@ -3,7 +3,14 @@ SoundFont, run through its mix (effects, fader, pan, sends, buses) and mastered
 — with stems, and to a piano-roll PNG. Heavy libraries (tinysoundfont, scipy,
 pyloudnorm, Pillow) load on first use."""
 
-from bandstand.render.audio import TAIL_SECONDS, Rendered, render_song, render_wav, stem_names, write_stems
+from bandstand.render.audio import (
+    TAIL_SECONDS,
+    Rendered,
+    render_song,
+    render_wav,
+    stem_names,
+    write_stems,
+)
 from bandstand.render.effects import PROCESSORS
 from bandstand.render.master import Master
 from bandstand.render.pianoroll import ROLE_COLOURS, render_pianoroll, role_colour, title_line

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import re
 import wave
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,11 +123,11 @@ def write_stems(rendered: Rendered, folder: str | os.PathLike[str], sample_rate:
     there — stems of parts that no longer play — are removed. Returns the paths written."""
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
-    tasks: list[Callable[[], Path]] = [
-        (lambda a=audio, n=name: write_wav(a, root / f"{n}.wav", sample_rate, gain=rendered.stem_gain))
-        for name, audio in rendered.stems.items()]
+    def write(item: tuple[str, Audio]) -> Path:
+        return write_wav(item[1], root / f"{item[0]}.wav", sample_rate, gain=rendered.stem_gain)
+
     with ThreadPoolExecutor(max_workers=4) as pool:
-        paths = list(pool.map(lambda task: task(), tasks))
+        paths = list(pool.map(write, rendered.stems.items()))
     keep = {p.name for p in paths}
     for stale in root.glob("*.wav"):
         if stale.name not in keep:

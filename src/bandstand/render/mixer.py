@@ -72,25 +72,33 @@ def _chain(audio: Audio, inserts: tuple[Effect, ...], curves: dict[str, Floats],
     return audio
 
 
-def _fader(audio: Audio, track: Track, curves: dict[str, Floats]) -> Audio:
+_CHUNK = 1 << 16  # frames per step when a pass over the song should stay in cache
+
+
+def _fader(audio: Audio, track: Track, curves: dict[str, Floats], mix: Audio) -> Audio:
+    """Apply volume and pan to `audio` in place and add the result into `mix`, a chunk at a time."""
     frames = len(audio)
     volume = curves.get("volume")
     pan = curves.get("pan")
     if volume is None and pan is None:
         left, right = pan_gains(track.mix.pan)
         gains = np.array([float(left), float(right)], dtype=np.float32) * np.float32(track.mix.volume)
-        out: Audio = audio * gains
-        return out
+        for first in range(0, frames, _CHUNK):
+            chunk = audio[first : first + _CHUNK]
+            chunk *= gains
+            mix[first : first + _CHUNK] += chunk
+        return audio
     vol = volume if volume is not None else np.full(len(pan), track.mix.volume)  # type: ignore[arg-type]
     left, right = pan_gains(pan if pan is not None else track.mix.pan)
-    out = np.empty_like(audio)
-    np.multiply(audio[:, 0], per_frame(vol * left, frames), out=out[:, 0])
-    np.multiply(audio[:, 1], per_frame(vol * right, frames), out=out[:, 1])
-    return out
+    audio[:, 0] *= per_frame(vol * left, frames)
+    audio[:, 1] *= per_frame(vol * right, frames)
+    mix += audio
+    return audio
 
 
 def mix_song(song: Song, tracks: Audio, sample_rate: int = 44100) -> Mix:
-    """Mix the dry per-track audio (tracks × frames × 2, in song track order) as the song's mix says."""
+    """Mix the dry per-track audio (tracks × frames × 2, in song track order) as the song's mix says.
+    The dry buffers are used up: each becomes its track's post-fader audio."""
     frames = tracks.shape[1] if tracks.ndim == 3 else 0
     result = Mix(np.zeros((frames, 2), dtype=np.float32))
     blocks = -(-frames // 256)
@@ -101,8 +109,8 @@ def mix_song(song: Song, tracks: Audio, sample_rate: int = 44100) -> Mix:
         if not heard:
             continue
         curves = _lanes(track, beats) if track.mix.automation else {}
-        out = _fader(_chain(tracks[index], track.mix.inserts, curves, song, sample_rate), track, curves)
-        result.audio += out
+        chained = _chain(tracks[index], track.mix.inserts, curves, song, sample_rate)
+        out = _fader(chained, track, curves, result.audio)  # in place: the dry buffer is ours to change
         result.tracks[index] = out
         for send in track.mix.sends:
             if send.level > 0:

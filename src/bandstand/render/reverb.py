@@ -45,7 +45,8 @@ def impulse_response(sample_rate: int, room_size: float, damping: float) -> npt.
     build = min(length, int(0.012 * sample_rate))
     ir[:build] *= np.linspace(0.0, 1.0, build)[:, None]
     ir /= np.sqrt((ir**2).sum(axis=0, keepdims=True))
-    return ir.astype(np.float32)
+    out: npt.NDArray[np.float32] = ir.astype(np.float32)
+    return out
 
 
 def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre_delay_ms: float) -> Audio:

@@ -324,4 +324,5 @@ def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = No
     tracks = synthesize_tracks(song, sample_rate, soundfont, workers=workers)
     if len(tracks) == 0:
         return np.zeros((frames_for(song, sample_rate), 2), dtype=np.float32)
-    return tracks.sum(axis=0, dtype=np.float32)
+    summed: Audio = tracks.sum(axis=0, dtype=np.float32)
+    return summed
