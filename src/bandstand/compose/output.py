@@ -4,10 +4,15 @@
     state/song-state.json, state/pipeline-state.json
     progression/main.progression
     midi/<role>.mid …, midi/full-arrangement.mid
-    audio/full-arrangement.wav
+    audio/full-arrangement.wav, audio/stems/<part>.wav
     images/pianoroll.png
-    notes/preset-assignments.md, effect-chains.md, arrangement-map.md, producer-notes.md
+    notes/lead-sheet.musicxml, preset-assignments.md, effect-chains.md, mix.md, arrangement-map.md,
+    producer-notes.md
 
+The sound plan is written into the song first (`compose.sound.apply_sound`:
+each track's level, pan, inserts and sends, the buses), so the files show and
+the WAV plays the mix the notes describe; the song's files are written by
+`compose.songfiles.write_song_outputs`, the function the studio calls too.
 Every file goes through `bandstand.files` (temporary name, then rename).
 MIDI, progression and notes are functions of the node outputs only, so the
 same prompt and seed write the same bytes. Files a previous run of the same
@@ -17,9 +22,8 @@ is written last: a folder without one is an unfinished session.
 
 from __future__ import annotations
 
-import contextlib
+import math
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -30,21 +34,14 @@ from bandstand.compose import notes
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.songfiles import FULL, FileEntry, _all, part_files, write_song_outputs
+from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState
 from bandstand.files import write_bytes, write_json, write_text
 from bandstand.score import Song, Track
 
 MANIFEST = "manifest.json"
-FULL = "full-arrangement"
 KNOWN_DIRS = ("state", "progression", "midi", "audio", "images", "notes")
-
-
-@dataclass(slots=True)
-class FileEntry:
-    path: str
-    type: str
-    description: str
-    size: int = 0
 
 
 @dataclass(slots=True)
@@ -57,12 +54,6 @@ class SessionOutput:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
 
 
-def _single(song: Song, track: Track) -> Song:
-    return Song(title=f"{song.title} — {track.role}", tempo=song.tempo, time_signature=song.time_signature,
-                key=song.key, sections=list(song.sections), tracks=[track], markers=list(song.markers),
-                tempo_changes=list(song.tempo_changes))
-
-
 def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]) -> Song:
     from bandstand.score import Marker, Section, TimeSignature
 
@@ -73,78 +64,60 @@ def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]
                 markers=[Marker((s.start_bar - 1) * bpb, s.name) for s in arrangement.sections], tracks=tracks)
 
 
-def _remove_stale(folder: Path, keep: set[str], suffix: str) -> None:
-    if folder.is_dir():
-        for path in folder.glob(f"*{suffix}"):
-            if path.name not in keep:
-                with contextlib.suppress(OSError):
-                    path.unlink()
-
-
-def _all(tasks: list[Callable[[], Any]]) -> None:
-    """Run file writes side by side: each ends in an fsync, which waits on the disk, not
-    the interpreter. The first error is raised after all have finished."""
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        futures = [pool.submit(t) for t in tasks]
-    for future in futures:
-        future.result()
+def _chords(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, str]] | None:
+    """The chord symbol of every bar where it changes, from the harmony plan and the arrangement."""
+    chords = getattr(harmony, "chords", None)
+    if not chords:
+        return None
+    out: list[tuple[float, str]] = []
+    for bar in range(1, arrangement.total_bars + 1):
+        try:
+            symbol = chords[arrangement.chord_index_at(bar)].symbol
+        except (IndexError, KeyError):
+            continue
+        if not out or out[-1][1] != symbol:
+            out.append(((bar - 1) * beats_per_bar, symbol))
+    return out
 
 
 def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any, arrangement: ArrangementPlan,
                   parts: Mapping[str, Any], sound: SoundPlan | None, song: Song | None,
                   quality: Mapping[str, Any] | None, progression_text: str) -> SessionOutput:
     """Write the session folder (everything but the checkpoint, which the engine keeps)."""
-    from bandstand.midi import song_to_midi_bytes
-
     out = SessionOutput()
     by_role: dict[str, Track] = {t.role: t for t in song.tracks} if song else {r: p.track for r, p in parts.items()}
     whole = song or _bare_song(intent, arrangement, list(by_role.values()))
-    planned: list[tuple[str, str, str, Callable[[], Any]]] = [  # (path, type, description, write)
-        ("progression/main.progression", "progression", "the chord progression, documented",
-         partial(write_text, root / "progression" / "main.progression", progression_text)),
-    ]
-    for role, track in by_role.items():
-        rel = f"midi/{role}.mid"
-        data = song_to_midi_bytes(_single(whole, track))
-        planned.append((rel, "midi", f"{role} part (GM program {track.program})",
-                        partial(write_bytes, root / rel, data)))
-        stats = parts[role].stats.model_dump(mode="json") if role in parts else {"role": role}
-        out.parts.append({**stats, "file": rel})
-    if song is not None:
-        full = song_to_midi_bytes(song)
-        planned.append((f"midi/{FULL}.mid", "midi", "all parts, conductor track with tempo, key and section markers",
-                        partial(write_bytes, root / f"midi/{FULL}.mid", full)))
-    else:
+    if song is None:
         out.degraded.append("no full arrangement: the assembly node did not produce a song")
-    _remove_stale(root / "midi", {rel.rsplit("/", 1)[1] for rel, *_ in planned if rel.startswith("midi/")}, ".mid")
-    renders = []
-    if state.config.render_audio:
-        renders.append((f"audio/{FULL}.wav", "audio", "stereo WAV render of the song", "render_wav"))
-    if state.config.render_pianoroll:
-        renders.append(("images/pianoroll.png", "image", "piano roll of every part", "render_pianoroll"))
-    failed: dict[str, str] = {}
-    tasks: list[Callable[[], Any]] = [w for *_, w in planned]
-    tasks += [partial(_render, failed, root, whole, rel, fn) for rel, _, _, fn in renders]
-    _all(tasks)
-    for rel, kind, description, _ in planned:
-        out.add(root, rel, kind, description)
-    for rel, kind, description, _ in renders:
-        if rel in failed:
-            out.degraded.append(f"{rel} not written: {failed[rel]}")
-        else:
-            out.add(root, rel, kind, description)
+    if sound is not None:
+        whole = apply_sound(whole, sound)
+    write_text(root / "progression" / "main.progression", progression_text)
+    written = write_song_outputs(root, whole, sound=sound, chords=_chords(harmony, arrangement, whole.beats_per_bar),
+                                 render_audio=state.config.render_audio,
+                                 render_pianoroll=state.config.render_pianoroll)
+    if song is None:  # without assembly there is no full arrangement to offer
+        (root / "midi" / f"{FULL}.mid").unlink(missing_ok=True)
+        written.files = [f for f in written.files if f.path != f"midi/{FULL}.mid"]
+    out.add(root, "progression/main.progression", "progression", "the chord progression, documented")
+    out.files += written.files
+    out.degraded += written.degraded
+    names = {t.name: f"midi/{name}" for name, t in part_files(whole).items()}
+    for t in whole.tracks:
+        stats = parts[t.role].stats.model_dump(mode="json") if t.role in parts else {"role": t.role}
+        out.parts.append({**stats, "file": names[t.name], "level_db": round(20 * math.log10(t.mix.volume), 2)
+                          if t.mix.volume > 0 else None, "pan": t.mix.pan,
+                          "preset": notes.preset_name(t, sound)})
 
     progression = getattr(harmony, "summary", "")
-    table = [(f.path, f.type, f.description) for f in out.files]
-    part_rows = [(p["role"], by_role[p["role"]].program, p["file"]) for p in out.parts]
     pages = {
-        "notes/preset-assignments.md": notes.preset_assignments(sound),
-        "notes/effect-chains.md": notes.effect_chains(sound),
         "notes/arrangement-map.md": notes.arrangement_map(arrangement, intent),
-        "notes/producer-notes.md": notes.producer_notes(intent, arrangement, sound, table, part_rows, progression,
-                                                       state.seed),
     }
-    song_state = state.song_state.model_copy(update={"files": [f.path for f in out.files]})
+    table = [(f.path, f.type, f.description) for f in out.files] + [
+        ("notes/arrangement-map.md", "notes", "arrangement map"), ("notes/producer-notes.md", "notes",
+                                                                   "producer notes")]
+    pages["notes/producer-notes.md"] = notes.producer_notes(intent, arrangement, sound, table, whole, names,
+                                                            progression, state.seed)
+    song_state = state.song_state.model_copy(update={"files": [f[0] for f in table]})
     second: list[Callable[[], Any]] = [partial(write_text, root / rel, text) for rel, text in pages.items()]
     second.append(partial(write_json, root / "state" / "song-state.json", song_state.model_dump(mode="json")))
     second.append(partial(write_bytes, root / "state" / "pipeline-state.json",
@@ -155,21 +128,12 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.add(root, "state/song-state.json", "state", "the song as built, with its history")
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
-    write_json(root / MANIFEST, manifest(state, intent, arrangement, out, quality))
+    write_json(root / MANIFEST, manifest(state, intent, arrangement, out, quality, sound))
     return out
 
 
-def _render(failed: dict[str, str], root: Path, song: Song, rel: str, fn_name: str) -> None:
-    try:
-        import bandstand.render as render
-
-        getattr(render, fn_name)(song, root / rel)
-    except Exception as exc:  # a missing SoundFont or renderer degrades the session, it does not fail it
-        failed[rel] = str(exc)
-
-
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,
-             quality: Mapping[str, Any] | None) -> dict[str, Any]:
+             quality: Mapping[str, Any] | None, sound: SoundPlan | None = None) -> dict[str, Any]:
     num, den = intent.time_signature
     return {
         "session_id": state.session_id,
@@ -192,6 +156,7 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
             for name, r in state.nodes.items()
         },
         "quality": dict(quality) if quality else None,
+        "master": {"target_lufs": sound.target_lufs if sound else -14.0, "ceiling_dbtp": -1.0},
         "degraded": out.degraded,
         "seed": state.seed,
         "bandstand_version": __version__,

@@ -1,20 +1,32 @@
-"""Stage 5 — sound: presets and effect chains for every part.
+"""Stage 5 — sound: presets, levels, pans, effect chains, sends and the master's
+loudness target for every part.
 
 The preset catalog is a table per role × harmony family (the first entry is
-the recommendation, the next two the ranked alternatives); effect chains are
-built from per-role bases plus genre rules: sidechain for four-on-the-floor
-families, saturation for dusty and 808 styles, a tempo-synced delay (time in
-ms), and a reverb send to one shared bus whose room depends on the genre.
-Constraints ("no reverb", "no delay") remove what they name.
+the recommendation, the next two the ranked alternatives), and every preset
+names the General MIDI program that plays it (`PRESET_PROGRAMS`). The preset
+named is the instrument heard: the part keeps the program its generator chose
+(from the genre's instrumentation or the prompt), and the preset is the first
+catalog entry played by that program — or, when none is, the GM program itself.
+
+Levels and pans come by role, moved by the genre family; effect chains are
+`score.mix` effects (so the render applies them): EQ and compression by role,
+a sidechain-style pump (a tremolo at the beat rate, dipping on every kick) for
+four-on-the-floor families, overdrive for dusty and 808 styles, a tempo-synced
+delay on leads, and sends to one shared "Reverb" bus whose room depends on the
+genre. Constraints ("no reverb", "no delay") remove what they name.
+`apply_sound` writes the plan into a song's tracks and buses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from bandstand.compose.lexicon import GenreTraits, primary_genre
 from bandstand.compose.models.intent import Intent
-from bandstand.compose.models.sound import Bus, Effect, PartSound, Preset, SoundPlan
+from bandstand.compose.models.sound import Bus, Effect, PartSound, Preset, SendPlan, SoundPlan
+from bandstand.score import Bus as MixBus
+from bandstand.score import Send, Song, TrackMix
 
 # role → harmony family → (recommended, alternative 1, alternative 2); "*" is the fallback family.
 CATALOG: dict[str, dict[str, tuple[str, str, str]]] = {
@@ -74,66 +86,125 @@ CATALOG: dict[str, dict[str, tuple[str, str, str]]] = {
 }
 ROLE_FALLBACK = {"sub_bass": "bass", "arp": "lead", "counter_melody": "lead", "percussion": "drums"}
 
-# Shared reverb bus by genre family.
-ROOMS: dict[str, tuple[str, float]] = {
-    "jazz": ("room", 1.2), "rock": ("room", 1.4), "soul": ("plate", 1.8), "hip-hop": ("plate", 1.5),
-    "electronic": ("hall", 2.4), "ambient": ("hall", 6.0), "latin": ("room", 1.3), "african": ("plate", 1.6),
-    "caribbean": ("spring", 2.0), "funk": ("room", 1.0), "blues": ("spring", 1.6), "country": ("room", 1.3),
-    "pop": ("plate", 2.0),
+# Every preset's General MIDI program (drum kits all play the GM kit on channel 10: program 0).
+PRESET_PROGRAMS: dict[str, int] = {
+    **{kit: 0 for kit in {n for row in CATALOG["drums"].values() for n in row}},
+    "808 Sub Glide": 38, "Distorted 808": 39, "Sine Sub": 38, "Fingered P-Bass": 33, "Moog Sub": 39,
+    "Upright Warm": 32, "Muted Finger Bass": 33, "Tape Sub": 38, "Deep House Sub": 38, "Organ Bass": 39,
+    "Acid 303": 39, "Saw Pluck Bass": 39, "Reese": 39, "Sub Sine": 38, "Upright Jazz Bass": 32, "Fretless": 35,
+    "Picked P-Bass": 34, "Overdriven Bass": 34, "Fingered Jazz Bass": 33, "Reese Bass": 39, "Neuro Growl": 39,
+    "Slap Bass": 36, "Synth Funk Bass": 38, "Fingered Bass": 33, "Synth Bass": 38,
+    "Rhodes Mk I": 4, "Wurlitzer": 5, "Felt Piano": 0, "Steinway Jazz Piano": 0, "Hollow-body Guitar": 26,
+    "Dusty Rhodes": 4, "Tape Piano": 1, "House Piano Stabs": 1, "M1 Organ": 16, "Chord Stab Synth": 90,
+    "Dark Felt Piano": 0, "Bell Keys": 11, "Choir Pad Keys": 52, "Gospel Grand": 0, "Hammond B3": 16,
+    "Crunch Guitar": 29, "Clean Strat": 27, "Supersaw Chords": 81, "Pluck Chords": 90, "Poly Stab": 90,
+    "Grand Piano": 0, "Electric Piano": 4, "Poly Synth": 90,
+    "Soft Flute": 73, "Vocal-like Sine": 85, "Muted Trumpet": 59, "Music Box Bells": 10, "Dark Pluck": 45,
+    "Flute Sample": 73, "Saw Lead": 81, "Vocal Chop Sampler": 54, "Organ Lead": 17, "Tenor Sax": 66,
+    "Alto Sax": 65, "Vibraphone": 11, "Flute": 73, "Jazz Guitar": 26, "Lead Guitar": 29, "Fuzz Guitar": 30,
+    "Synth Lead": 80, "Square Lead": 80, "Pluck Lead": 84,
+    "Evolving Granular Pad": 94, "Choir Pad": 91, "Glass Pad": 92, "Warm Analog Pad": 89, "String Ensemble": 48,
+    "Supersaw Pad": 90, "Sweep Pad": 95,
 }
-SEND_BY_ROLE = {"drums": 0.12, "bass": 0.0, "sub_bass": 0.0, "chords": 0.25, "lead": 0.3, "pad": 0.45,
-                "arp": 0.3, "counter_melody": 0.3, "percussion": 0.18}
+
+# Level (dB from the synthesizer's own) and pan by role; families move the levels.
+LEVEL_DB: dict[str, float] = {"drums": 0.0, "bass": -1.5, "sub_bass": -2.0, "chords": -5.0, "lead": -3.0,
+                              "pad": -8.0, "arp": -7.0, "counter_melody": -6.0, "percussion": -7.0}
+PAN: dict[str, float] = {"drums": 0.5, "bass": 0.5, "sub_bass": 0.5, "chords": 0.4, "lead": 0.55, "pad": 0.5,
+                         "arp": 0.7, "counter_melody": 0.3, "percussion": 0.65}
+FAMILY_LEVEL_DB: dict[str, dict[str, float]] = {
+    "electronic": {"drums": 1.0, "bass": 0.5, "chords": -1.0},
+    "hip-hop": {"drums": 1.0, "bass": 0.5, "lead": -1.0},
+    "ambient": {"drums": -6.0, "pad": 5.0, "bass": -2.0},
+    "classical": {"drums": -6.0, "pad": 3.0, "chords": 2.0},
+    "jazz": {"drums": -3.0, "bass": 0.5, "chords": 1.0},
+    "rock": {"chords": 1.5, "drums": 0.5},
+}
+# Shared reverb by genre family: (room size, damping, why).
+ROOMS: dict[str, tuple[float, float, str]] = {
+    "jazz": (0.3, 0.55, "a small club room"), "rock": (0.35, 0.5, "a live room"), "soul": (0.5, 0.5, "a plate"),
+    "hip-hop": (0.4, 0.6, "a short plate"), "electronic": (0.65, 0.4, "a bright hall"),
+    "ambient": (0.95, 0.35, "a long hall"), "classical": (0.8, 0.5, "a concert hall"),
+    "latin": (0.35, 0.5, "a room"), "african": (0.45, 0.5, "a plate"), "caribbean": (0.5, 0.45, "a spring-like plate"),
+    "funk": (0.25, 0.6, "a tight room"), "blues": (0.45, 0.5, "a spring-like plate"),
+    "country": (0.35, 0.5, "a room"), "pop": (0.55, 0.5, "a plate"),
+}
+SEND_BY_ROLE = {"drums": 0.1, "bass": 0.0, "sub_bass": 0.0, "chords": 0.22, "lead": 0.25, "pad": 0.4,
+                "arp": 0.25, "counter_melody": 0.25, "percussion": 0.15}
+# Integrated loudness the master aims at, by family: club music loud, quiet music quiet (6 LU apart at most).
+LOUDNESS: dict[str, float] = {"electronic": -10.0, "hip-hop": -11.0, "rock": -11.0, "pop": -12.0, "latin": -12.0,
+                              "caribbean": -12.0, "african": -12.0, "funk": -12.0, "soul": -13.0, "blues": -13.0,
+                              "country": -13.0, "jazz": -15.0, "ambient": -16.0, "classical": -16.0}
+DEFAULT_LOUDNESS = -14.0
 DUSTY = {"lofi", "neosoul"}
+DRUM_ROLES = {"drums", "percussion"}
 
 
 def delay_ms(bpm: float, division: str) -> float:
     """Delay time for a note value at `bpm` (1/4, 1/8, 1/8d dotted, 1/16, 1/4t triplet)."""
-    beats = {"1/4": 1.0, "1/8": 0.5, "1/8d": 0.75, "1/16": 0.25, "1/4t": 2 / 3, "1/2": 2.0}[division]
-    return round(60000.0 / bpm * beats, 1)
+    return round(60000.0 / bpm * DIVISIONS[division], 1)
 
 
-def _presets(role: str, genre: GenreTraits) -> tuple[Preset, list[Preset]]:
+DIVISIONS = {"1/4": 1.0, "1/8": 0.5, "1/8d": 0.75, "1/16": 0.25, "1/4t": 2 / 3, "1/2": 2.0}
+
+
+def gm_preset_name(program: int) -> str:
+    from bandstand.midi import GM_PROGRAMS
+
+    return f"GM {GM_PROGRAMS[program]}"
+
+
+def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[Preset]]:
     table = CATALOG.get(role) or CATALOG[ROLE_FALLBACK.get(role, "lead")]
     family = genre.harmony_family
-    names = table.get(family)
-    confidence = 0.85 if names else 0.55
-    names = names or table["*"]
-    why = f"{names[0]} is the {family} sound for {role}" if confidence > 0.6 else \
-        f"no {family}-specific {role} preset; {names[0]} is the general choice"
-    main = Preset(name=names[0], confidence=confidence, reasoning=why)
-    alts = [Preset(name=n, confidence=round(confidence - 0.15 * (i + 1), 2), reasoning=f"alternative {i + 1} for {role}")
-            for i, n in enumerate(names[1:3])]
+    row = table.get(family) or table["*"]
+    drums = role in DRUM_ROLES
+    heard = [n for n in (*row, *(n for r in table.values() for n in r)) if drums or PRESET_PROGRAMS[n] == program]
+    if heard and heard[0] in row:
+        main = Preset(name=heard[0], program=program, confidence=0.85 if family in table else 0.6,
+                      reasoning=f"{heard[0]} is the {family} sound for {role}, played by its GM program")
+    elif heard:
+        main = Preset(name=heard[0], program=program, confidence=0.55,
+                      reasoning=f"the {family} {role} plays GM program {program}; {heard[0]} is the preset on it")
+    else:
+        main = Preset(name=gm_preset_name(program), program=program, confidence=0.5,
+                      reasoning=f"no catalog preset plays GM program {program}; the GM sound itself is heard")
+    others = [n for n in row if n != main.name][:2]
+    alts = [Preset(name=n, program=PRESET_PROGRAMS[n], confidence=round(max(0.05, main.confidence - 0.15 * (i + 1)), 2),
+                   reasoning=f"alternative {i + 1} for {role} (GM program {PRESET_PROGRAMS[n]} in a DAW)")
+            for i, n in enumerate(others)]
+    while len(alts) < 2:
+        alts.append(Preset(name=gm_preset_name(program), program=program, confidence=0.05,
+                           reasoning="the General MIDI sound"))
     return main, alts
 
 
-def _chain(role: str, genre: GenreTraits, intent: Intent, sends: bool, delays: bool) -> list[Effect]:
+def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[Effect]:
     bpm = intent.tempo
     low = role in ("bass", "sub_bass")
-    chain = [
-        Effect(type="eq", params={"high_pass_hz": 30 if low else (40 if role == "drums" else 150),
-                                  "low_pass_hz": 6000 if genre.harmony_family in DUSTY else 18000},
-               reason="keep the low end for bass and kick" if not low else "clear sub rumble below 30 Hz"),
-        Effect(type="compressor", params={"ratio": 4.0 if role in ("drums", "bass", "sub_bass") else 2.0,
-                                          "attack_ms": 10 if role == "drums" else 25, "release_ms": 120,
-                                          "threshold_db": -18},
-               reason="glue and control peaks"),
-    ]
+    dusty = genre.harmony_family in DUSTY
+    chain: list[Effect] = []
+    if not low:
+        chain.append(Effect(type="eq", params={"low_cut_hz": 40.0 if role in DRUM_ROLES else 160.0,
+                                               **({"high_cut_hz": 9000.0} if dusty else {})},
+                            reason="leave the low end to the bass and kick" + (", dusty top" if dusty else "")))
+    if role in DRUM_ROLES or low:
+        chain.append(Effect(type="compressor", params={"threshold_db": -20.0, "ratio": 4.0,
+                                                       "attack_ms": 10.0 if role in DRUM_ROLES else 25.0,
+                                                       "release_ms": 120.0, "makeup_db": 2.0},
+                            reason="glue and control peaks"))
     if genre.drum_family == "four_on_floor" and role in ("bass", "sub_bass", "pad", "chords"):
-        chain.append(Effect(type="sidechain", params={"source": "drums:kick", "depth_db": -6 if role != "pad" else -9,
-                                                      "release_ms": round(60000 / bpm / 2, 1)},
-                            reason="duck under the four-on-the-floor kick so it pumps"))
-    if genre.harmony_family in DUSTY or (genre.bass_style == "sub_808" and low):
-        chain.append(Effect(type="saturation", params={"drive": 0.3 if not low else 0.45, "mode": "tape"},
+        chain.append(Effect(type="tremolo", params={"rate_hz": round(bpm / 60.0, 4),
+                                                    "depth": 0.35 if role != "pad" else 0.5},
+                            reason="sidechain-style pump: dips on every beat, under the four-on-the-floor kick"))
+    if dusty or (genre.bass_style == "sub_808" and low):
+        chain.append(Effect(type="overdrive", params={"drive": 0.25 if not low else 0.35, "tone": 0.45,
+                                                      "mix": 0.5},
                             reason="tape warmth" if not low else "808 harmonics so the sub reads on small speakers"))
-    if delays and role in ("lead", "arp", "counter_melody", "chords"):
+    if delays and role in ("lead", "arp", "counter_melody"):
         division = "1/8d" if role == "lead" else "1/8"
-        chain.append(Effect(type="delay", params={"division": division, "time_ms": delay_ms(bpm, division),
-                                                  "feedback": 0.3, "mix": 0.2},
-                            reason=f"tempo-synced {division} echo at {bpm:g} BPM"))
-    send = SEND_BY_ROLE.get(role, 0.2)
-    if sends and send > 0:
-        chain.append(Effect(type="reverb_send", params={"bus": "Reverb", "level": send},
-                            reason="shared room so the parts sit in one space"))
+        chain.append(Effect(type="delay", params={"time_beats": DIVISIONS[division], "feedback": 0.3, "mix": 0.18},
+                            reason=f"tempo-synced {division} echo ({delay_ms(bpm, division)} ms at {bpm:g} BPM)"))
     return chain
 
 
@@ -144,16 +215,45 @@ def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
     genre = primary_genre(intent)
     sends = not intent.has_constraint("no_reverb")
     delays = not intent.has_constraint("no_delay")
+    moves = FAMILY_LEVEL_DB.get(genre.family, {})
     parts = []
     for role, program in programs.items():
-        preset, alternatives = _presets(role, genre)
-        name = "Drum Kit (channel 10)" if role in ("drums", "percussion") else GM_PROGRAMS[program]
-        parts.append(PartSound(role=role, program=program, program_name=name, preset=preset,
-                               alternatives=alternatives, effects=_chain(role, genre, intent, sends, delays)))
-    room, decay = ROOMS.get(genre.family, ("plate", 1.8))
-    buses = [] if not sends else [Bus(name="Reverb", effect=Effect(
-        type="reverb", params={"kind": room, "decay_s": decay, "pre_delay_ms": round(min(60.0, 60000 / intent.tempo / 16), 1)},
-        reason=f"a {room} suits {genre.family}"))]
+        preset, alternatives = _presets(role, genre, program)
+        name = "Drum Kit (channel 10)" if role in DRUM_ROLES else GM_PROGRAMS[program]
+        level = LEVEL_DB.get(role, -6.0) + moves.get(role, 0.0)
+        send = SEND_BY_ROLE.get(role, 0.2)
+        parts.append(PartSound(
+            role=role, program=program, program_name=name, preset=preset, alternatives=alternatives,
+            level_db=min(3.5, level), pan=PAN.get(role, 0.5), effects=_chain(role, genre, intent, delays),
+            sends=[SendPlan(bus="Reverb", level=send, reason="shared room so the parts sit in one space")]
+            if sends and send > 0 else []))
+    size, damping, room = ROOMS.get(genre.family, (0.5, 0.5, "a plate"))
+    pre_delay = round(min(60.0, 60000 / intent.tempo / 16), 1)
+    buses = [] if not sends else [Bus(name="Reverb", reason=f"{room} suits {genre.family}", effects=[Effect(
+        type="reverb", params={"room_size": size, "damping": damping, "wet": 1.0, "pre_delay_ms": pre_delay},
+        reason=f"{room}, {pre_delay} ms pre-delay (a 1/64 note)")])]
+    target = LOUDNESS.get(genre.family, DEFAULT_LOUDNESS)
     presets = ", ".join(f"{p.role}: {p.preset.name}" for p in parts[:3])
-    summary = f"{len(parts)} presets ({presets}{'…' if len(parts) > 3 else ''})" + ("" if sends else ", dry (no reverb)")
-    return SoundPlan(parts=parts, buses=buses, summary=summary)
+    summary = (f"{len(parts)} presets ({presets}{'…' if len(parts) > 3 else ''}), master {target:g} LUFS"
+               + ("" if sends else ", dry (no reverb)"))
+    return SoundPlan(parts=parts, buses=buses, target_lufs=target, summary=summary,
+                     loudness_reason=f"{genre.family} is mastered to {target:g} LUFS integrated, peaks under −1 dBTP")
+
+
+def apply_sound(song: Song, plan: SoundPlan) -> Song:
+    """A copy of the song whose tracks carry the plan's mix (level, pan, inserts, sends) and program,
+    with the plan's buses; tracks the plan does not cover keep theirs."""
+    from bandstand.score import Effect as MixEffect
+
+    tracks = []
+    for track in song.tracks:
+        part = plan.for_role(track.role)
+        if part is None:
+            tracks.append(track)
+            continue
+        mix = TrackMix(volume=round(10 ** (part.level_db / 20), 4), pan=part.pan,
+                       inserts=tuple(MixEffect(e.type, e.params) for e in part.effects),
+                       sends=tuple(Send(s.bus, s.level) for s in part.sends))
+        tracks.append(replace(track, program=part.program, mix=mix))
+    buses = [MixBus(b.name, tuple(MixEffect(e.type, e.params) for e in b.effects)) for b in plan.buses]
+    return replace(song, tracks=tracks, buses=buses)

@@ -81,7 +81,7 @@ def integrated_loudness(envelope: Floats, hop_rate: float = 100.0) -> float:
     rate = hop_rate
     block, step = 0.4, 0.1
     count = len(envelope)
-    blocks = int(round((count / rate - block) / step)) + 1
+    blocks = round((count / rate - block) / step) + 1
     if count < block * rate or blocks < 1:
         return -math.inf
     j = np.arange(blocks)

@@ -1,0 +1,229 @@
+"""The lead sheet: the song's melody with chord symbols, key and time signature,
+tempo and a rehearsal mark at every section, as MusicXML 4.0 (partwise) that
+MuseScore, Dorico, Finale and music21 open.
+
+Written with xml.etree from the song alone: the melody is the lead part (or the
+highest melodic part when there is none), reduced to one voice (the highest note
+wins, a note stops where the next starts), quantized to sixteenths and tied
+across barlines. Chord symbols come from `chords` (beat, symbol) when the
+caller knows them — compose does, from its harmony plan — or else from the
+chords part, named bar by bar from its pitch classes.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from bandstand.score import Song, Track
+
+__all__ = ["chords_from_track", "lead_sheet", "melody_track"]
+
+DIVISIONS = 4  # sixteenths per quarter
+_TYPES = {1: ("16th", 0), 2: ("eighth", 0), 3: ("eighth", 1), 4: ("quarter", 0), 6: ("quarter", 1),
+          8: ("half", 0), 12: ("half", 1), 16: ("whole", 0), 24: ("whole", 1)}
+_SHARP_NAMES = ("C", "C", "D", "D", "E", "F", "F", "G", "G", "A", "A", "B")
+_SHARP_ALTER = (0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0)
+_FLAT_NAMES = ("C", "D", "D", "E", "E", "F", "G", "G", "A", "A", "B", "B")
+_FLAT_ALTER = (0, -1, 0, -1, 0, 0, -1, 0, -1, 0, -1, 0)
+# chord suffix → MusicXML kind (the longest matching suffix wins; the full symbol is kept as text)
+_KINDS = (("maj13", "major-13th"), ("maj9", "major-ninth"), ("maj7", "major-seventh"), ("m7b5", "half-diminished"),
+          ("mmaj7", "major-minor"), ("m13", "minor-13th"), ("m11", "minor-11th"), ("m9", "minor-ninth"),
+          ("m7", "minor-seventh"), ("m6", "minor-sixth"), ("dim7", "diminished-seventh"), ("dim", "diminished"),
+          ("aug", "augmented"), ("sus4", "suspended-fourth"), ("sus2", "suspended-second"), ("13", "dominant-13th"),
+          ("11", "dominant-11th"), ("9", "dominant-ninth"), ("7", "dominant"), ("6", "major-sixth"),
+          ("m", "minor"), ("5", "power"), ("", "major"))
+_TEMPLATES = (("", (0, 4, 7)), ("m", (0, 3, 7)), ("7", (0, 4, 7, 10)), ("maj7", (0, 4, 7, 11)),
+              ("m7", (0, 3, 7, 10)), ("dim", (0, 3, 6)), ("sus4", (0, 5, 7)))
+
+
+def melody_track(song: Song) -> Track | None:
+    """The part the lead sheet follows: the lead, else the melodic part with the highest mean pitch."""
+    melodic = [t for t in song.tracks if not t.is_drum and t.notes]
+    lead = next((t for t in melodic if t.role == "lead"), None)
+    return lead or max(melodic, key=lambda t: sum(n.pitch for n in t.notes) / len(t.notes), default=None)
+
+
+def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]]:
+    """A chord symbol per bar named from the pitch classes the track sounds in it (None: no chords)."""
+    if track is None:
+        return []
+    bpb = song.beats_per_bar
+    out: list[tuple[float, str]] = []
+    for bar in range(song.length_bars):
+        start, end = bar * bpb, (bar + 1) * bpb
+        weight = [0.0] * 12
+        lowest: int | None = None
+        for n in track.notes:
+            overlap = min(n.end, end) - max(n.start, start)
+            if overlap > 0:
+                weight[n.pitch % 12] += overlap
+                lowest = n.pitch if lowest is None or n.pitch < lowest else lowest
+        if lowest is None:
+            continue
+        best = max(((sum(weight[(root + i) % 12] for i in tones) - 0.5 * (sum(weight) - sum(
+            weight[(root + i) % 12] for i in tones)) + (0.01 if root == lowest % 12 else 0.0), root, suffix)
+                    for root in range(12) for suffix, tones in _TEMPLATES), key=lambda r: r[0])
+        symbol = _FLAT_NAMES[best[1]] + ("b" if _FLAT_ALTER[best[1]] else "") + best[2]
+        if not out or out[-1][1] != symbol:
+            out.append((start, symbol))
+    return out
+
+
+def _fifths(song: Song) -> tuple[int, str]:
+    from bandstand.midi import key_signature
+
+    sig = key_signature(song.key) if song.key else None
+    return (sig.sharps, "minor" if sig.minor else "major") if sig else (0, "major")
+
+
+def _pitch(parent: ET.Element, midi: int, flats: bool) -> None:
+    names, alters = (_FLAT_NAMES, _FLAT_ALTER) if flats else (_SHARP_NAMES, _SHARP_ALTER)
+    pitch = ET.SubElement(parent, "pitch")
+    ET.SubElement(pitch, "step").text = names[midi % 12]
+    if alters[midi % 12]:
+        ET.SubElement(pitch, "alter").text = str(alters[midi % 12])
+    ET.SubElement(pitch, "octave").text = str(midi // 12 - 1)
+
+
+def _pieces(length: int) -> list[int]:
+    """A length in sixteenths as note values that exist (tied together)."""
+    out = []
+    while length > 0:
+        piece = max(v for v in _TYPES if v <= length)
+        out.append(piece)
+        length -= piece
+    return out
+
+
+def _harmony(measure: ET.Element, symbol: str, offset: int) -> None:
+    m = re.match(r"^([A-G])([#b]?)(.*?)(?:/([A-G])([#b]?))?$", symbol.strip())
+    if not m:
+        return
+    harmony = ET.SubElement(measure, "harmony")
+    root = ET.SubElement(harmony, "root")
+    ET.SubElement(root, "root-step").text = m.group(1)
+    if m.group(2):
+        ET.SubElement(root, "root-alter").text = "1" if m.group(2) == "#" else "-1"
+    suffix = m.group(3)
+    kind = next(k for s, k in _KINDS if suffix.startswith(s))
+    ET.SubElement(harmony, "kind", {"text": suffix}).text = kind
+    if m.group(4):
+        bass = ET.SubElement(harmony, "bass")
+        ET.SubElement(bass, "bass-step").text = m.group(4)
+        if m.group(5):
+            ET.SubElement(bass, "bass-alter").text = "1" if m.group(5) == "#" else "-1"
+    if offset:
+        ET.SubElement(harmony, "offset").text = str(offset)
+
+
+def _line(track: Track | None) -> list[tuple[int, int, int]]:
+    """One voice in sixteenths: (start, length, pitch), the highest note winning at an onset."""
+    if track is None:
+        return []
+    starts: dict[int, int] = {}
+    for n in track.notes:
+        at = round(n.start * DIVISIONS)
+        starts[at] = max(starts.get(at, 0), n.pitch)
+    ends = {round(n.start * DIVISIONS): round(n.end * DIVISIONS) for n in sorted(track.notes, key=lambda n: n.pitch)}
+    order = sorted(starts)
+    out = []
+    for i, at in enumerate(order):
+        stop = min(ends[at], order[i + 1]) if i + 1 < len(order) else ends[at]
+        if stop > at:
+            out.append((at, stop - at, starts[at]))
+    return out
+
+
+def lead_sheet(song: Song, chords: Sequence[tuple[float, str]] | None = None) -> bytes:
+    """The lead sheet of `song` as MusicXML bytes (UTF-8, with the XML declaration and doctype)."""
+    track = melody_track(song)
+    if chords is None:
+        chords = chords_from_track(song, next((t for t in song.tracks if t.role == "chords"), None))
+    fifths, mode = _fifths(song)
+    flats = fifths < 0
+    bar_len = round(song.beats_per_bar * DIVISIONS)
+    bars = max(1, song.length_bars)
+    root = ET.Element("score-partwise", {"version": "4.0"})
+    work = ET.SubElement(root, "work")
+    ET.SubElement(work, "work-title").text = song.title or "Untitled"
+    ident = ET.SubElement(root, "identification")
+    enc = ET.SubElement(ident, "encoding")
+    ET.SubElement(enc, "software").text = "bandstand"
+    parts = ET.SubElement(root, "part-list")
+    sp = ET.SubElement(parts, "score-part", {"id": "P1"})
+    ET.SubElement(sp, "part-name").text = track.name if track else "Melody"
+    part = ET.SubElement(root, "part", {"id": "P1"})
+    notes = _line(track)
+    sections = {round(song.bar_to_beat(s.start_bar) * DIVISIONS): s.name for s in song.sections}
+    changes = sorted((round(b * DIVISIONS), s) for b, s in chords)
+    ni = 0
+    for bar in range(bars):
+        start, end = bar * bar_len, (bar + 1) * bar_len
+        measure = ET.SubElement(part, "measure", {"number": str(bar + 1)})
+        if bar == 0:
+            attrs = ET.SubElement(measure, "attributes")
+            ET.SubElement(attrs, "divisions").text = str(DIVISIONS)
+            key = ET.SubElement(attrs, "key")
+            ET.SubElement(key, "fifths").text = str(fifths)
+            ET.SubElement(key, "mode").text = mode
+            time = ET.SubElement(attrs, "time")
+            ET.SubElement(time, "beats").text = str(song.time_signature.numerator)
+            ET.SubElement(time, "beat-type").text = str(song.time_signature.denominator)
+            clef = ET.SubElement(attrs, "clef")
+            ET.SubElement(clef, "sign").text = "G"
+            ET.SubElement(clef, "line").text = "2"
+            direction = ET.SubElement(measure, "direction", {"placement": "above"})
+            kind = ET.SubElement(ET.SubElement(direction, "direction-type"), "metronome")
+            ET.SubElement(kind, "beat-unit").text = "quarter"
+            ET.SubElement(kind, "per-minute").text = f"{song.tempo:g}"
+            ET.SubElement(direction, "sound", {"tempo": f"{song.tempo:g}"})
+        if start in sections:
+            direction = ET.SubElement(measure, "direction", {"placement": "above"})
+            ET.SubElement(ET.SubElement(direction, "direction-type"), "rehearsal").text = sections[start]
+        for at, symbol in changes:
+            if start <= at < end:
+                _harmony(measure, symbol, 0)
+        # notes and rests filling the bar exactly
+        pos = start
+        while pos < end:
+            while ni < len(notes) and notes[ni][0] + notes[ni][1] <= pos:
+                ni += 1
+            current = notes[ni] if ni < len(notes) and notes[ni][0] <= pos else None
+            if current is None:
+                nxt = notes[ni][0] if ni < len(notes) else end
+                length, pitch = min(nxt, end) - pos, None
+            else:
+                length, pitch = min(current[0] + current[1], end) - pos, current[2]
+            pieces = _pieces(length)
+            tied_in = current is not None and current[0] < pos
+            for k, piece in enumerate(pieces):
+                note = ET.SubElement(measure, "note")
+                if pitch is None:
+                    ET.SubElement(note, "rest")
+                else:
+                    _pitch(note, pitch, flats)
+                ET.SubElement(note, "duration").text = str(piece)
+                ties = []
+                if pitch is not None and (tied_in or k > 0):
+                    ties.append("stop")
+                if pitch is not None and (k < len(pieces) - 1 or (current is not None and current[0] + current[1] > end
+                                                                  and k == len(pieces) - 1)):
+                    ties.append("start")
+                for t in ties:
+                    ET.SubElement(note, "tie", {"type": t})
+                name, dots = _TYPES[piece]
+                ET.SubElement(note, "type").text = name
+                for _ in range(dots):
+                    ET.SubElement(note, "dot")
+                if ties:
+                    notations = ET.SubElement(note, "notations")
+                    for t in ties:
+                        ET.SubElement(notations, "tied", {"type": t})
+            pos += length
+    ET.indent(root)
+    doctype = ('<!DOCTYPE score-partwise PUBLIC "-//Recordare//DTD MusicXML 4.0 Partwise//EN" '
+               '"http://www.musicxml.org/dtds/partwise.dtd">\n')
+    body = ET.tostring(root, encoding="unicode")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + doctype + body + "\n").encode("utf-8")

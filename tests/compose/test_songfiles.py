@@ -1,0 +1,109 @@
+"""A session's files from a Song: the presets the notes name are the programs in the MIDI
+files, the mix is in the full MIDI as CC7/CC10 and in the notes, the lead sheet opens in
+music21, and the stems are written."""
+
+from __future__ import annotations
+
+import re
+import wave
+from pathlib import Path
+
+import mido
+import pytest
+
+from bandstand.compose import compose
+from bandstand.compose.songfiles import mix_controls, write_song_outputs
+from bandstand.compose.sound import PRESET_PROGRAMS
+from bandstand.midi import GM_PROGRAMS, read_midi
+from bandstand.score import AutomationLane, AutomationPoint, Note, Section, Song, Track, TrackMix
+
+FAST = {"render_audio": False, "render_pianoroll": False}
+
+
+def _programs(path: Path) -> dict[str, int]:
+    out = {}
+    for track in mido.MidiFile(str(path)).tracks:
+        name = next((m.name for m in track if m.type == "track_name"), "")
+        prog = next((m.program for m in track if m.type == "program_change"), None)
+        if prog is not None:
+            out[name] = prog
+    return out
+
+
+@pytest.mark.parametrize("prompt", ["deep house", "neo soul ballad", "trap, 140 bpm", "bossa nova with nylon guitar",
+                                    "jazz trio", "ambient"])
+def test_every_preset_named_in_the_notes_is_the_gm_program_in_the_file(tmp_path: Path, prompt: str) -> None:
+    r = compose(prompt, seed=2, bars=8, out_dir=str(tmp_path), **FAST)
+    page = (r.session_dir / "notes" / "preset-assignments.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ") for line in page.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    programs = _programs(r.session_dir / "midi" / "full-arrangement.mid")
+    assert len(rows) == len(r.song.tracks)  # type: ignore[union-attr]
+    for row in rows:
+        name, role, preset = row[0].strip("| "), row[1], row[3]
+        if role in ("drums", "percussion"):
+            continue
+        expected = PRESET_PROGRAMS.get(preset)
+        if expected is None:
+            assert preset.startswith("GM ")
+            expected = GM_PROGRAMS.index(preset.removeprefix("GM "))
+        assert programs[name] == expected, (name, preset)
+
+
+def test_the_mix_is_written_as_controllers_and_notes(tmp_path: Path) -> None:
+    r = compose("deep house", seed=3, bars=8, out_dir=str(tmp_path), **FAST)
+    full = mido.MidiFile(str(r.session_dir / "midi" / "full-arrangement.mid"))
+    pans = [m.value for t in full.tracks for m in t if m.type == "control_change" and m.control == 10]
+    volumes = [m.value for t in full.tracks for m in t if m.type == "control_change" and m.control == 7]
+    assert pans and volumes and len(set(volumes)) > 1
+    mixpage = (r.session_dir / "notes" / "mix.md").read_text(encoding="utf-8")
+    producer = (r.session_dir / "notes" / "producer-notes.md").read_text(encoding="utf-8")
+    assert re.search(r"level [+−]\d+\.\d dB, pan (C|[LR]\d+)", producer)
+    assert "LUFS" in mixpage and "Reverb" in mixpage
+    assert r.manifest is not None and r.manifest["master"]["target_lufs"] == -10.0
+    assert all("level_db" in p and "pan" in p for p in r.manifest["parts"])
+
+
+def test_mix_controls_map_volume_pan_and_their_automation() -> None:
+    lane = AutomationLane("pan", (AutomationPoint(0.0, 0.0), AutomationPoint(2.0, 1.0)))
+    track = Track("Keys", "chords", notes=[Note(0, 1, 60, 90)], mix=TrackMix(volume=0.25, pan=0.5, automation=(lane,)))
+    out = mix_controls(track)
+    assert [(c.time, c.value) for c in out.controls if c.control == 7] == [(0.0, 64)]  # √0.25 · 127
+    pans = [(c.time, c.value) for c in out.controls if c.control == 10]
+    assert pans[-1] == (2.0, 127) and (1.0, 64) in pans
+
+
+def test_the_lead_sheet_reads_back_in_music21(tmp_path: Path) -> None:
+    music21 = pytest.importorskip("music21")
+    lead = Track("Lead", "lead", program=73, notes=[Note(b * 4.0 + i, 0.9 if i != 3 else 2.5, 72 + i, 90)
+                                                    for b in range(4) for i in range(4)])
+    chords = Track("Chords", "chords", program=0, notes=[Note(b * 4.0, 4.0, p, 70) for b in range(4)
+                                                         for p in ((60, 64, 67), (57, 60, 64))[b % 2]])
+    song = Song(title="Sheet", tempo=96.0, key="C major", tracks=[lead, chords],
+                sections=[Section("verse", 1, 2), Section("chorus", 3, 2)])
+    out = write_song_outputs(tmp_path, song, **FAST)
+    assert "notes/lead-sheet.musicxml" in [f.path for f in out.files]
+    score = music21.converter.parse(str(tmp_path / "notes" / "lead-sheet.musicxml"))
+    part = score.parts[0]
+    assert len(part.getElementsByClass("Measure")) == song.length_bars == 5  # the last note rings into bar 5
+    flat = score.flatten()
+    assert [c.figure for c in flat.getElementsByClass("ChordSymbol")] == ["C", "Am", "C", "Am"]
+    assert [m.content for m in flat.getElementsByClass("RehearsalMark")] == ["verse", "chorus"]
+    notes = [n for n in flat.getElementsByClass("Note")]
+    assert [n.pitch.midi for n in notes if not (n.tie and n.tie.type in ("stop", "continue"))] == \
+        [72 + i for _ in range(4) for i in range(4)]
+    assert flat.getElementsByClass("TimeSignature")[0].ratioString == "4/4"
+    assert flat.getElementsByClass("MetronomeMark")[0].number == 96
+
+
+def test_audio_and_stems_are_written_and_the_top_files_follow_the_song(tmp_path: Path) -> None:
+    r = compose("lofi hip hop", seed=5, bars=4, out_dir=str(tmp_path), render_pianoroll=False)
+    assert r.status == "completed", r.state.error
+    stems = sorted(p.name for p in (r.session_dir / "audio" / "stems").glob("*.wav"))
+    assert "bus-reverb.wav" in stems and len(stems) == len(r.song.tracks) + 1  # type: ignore[union-attr]
+    with wave.open(str(r.session_dir / "audio" / "stems" / stems[0])) as w:
+        assert w.getnchannels() == 2 and w.getnframes() > 0
+    song = read_midi(r.session_dir / "midi" / "full-arrangement.mid")
+    song.tracks = song.tracks[:2]
+    again = write_song_outputs(r.session_dir, song, render_pianoroll=False)
+    assert len(list((r.session_dir / "audio" / "stems").glob("*.wav"))) <= 3  # stale stems are gone
+    assert not again.degraded
