@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("bandstand.cli.serve:app", "Serve the jam, the pages and the API (loopback, token-protected)."),
     "pattern": ("bandstand.cli.pattern:app", "Query, show and render Strudel-style patterns."),
     "theory": ("bandstand.cli.theory:app", "Music theory: chords, scales, Roman numerals, key detection."),
+    "export": ("bandstand.cli.export:app", "Export a session: lead sheet (MusicXML), stems, MIDI, WAV or PNG."),
     "render": ("bandstand.cli.render:app", "Render a MIDI file to WAV audio and a piano-roll PNG."),
     "agents": ("bandstand.cli.agents:app", "Check which musician backends are usable here."),
     "team": ("bandstand.cli.team:app", "Run a team of agents described in a file."),
