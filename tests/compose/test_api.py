@@ -27,7 +27,7 @@ LAYOUT = {
     "manifest.json", "state/song-state.json", "state/pipeline-state.json", "progression/main.progression",
     "midi/drums.mid", "midi/bass.mid", "midi/chords.mid", "midi/lead.mid", "midi/pad.mid",
     "midi/full-arrangement.mid", "notes/preset-assignments.md", "notes/effect-chains.md",
-    "notes/arrangement-map.md", "notes/producer-notes.md",
+    "notes/arrangement-map.md", "notes/producer-notes.md", "notes/mix.md", "notes/lead-sheet.musicxml",
 }
 
 

@@ -61,8 +61,10 @@ def preset_assignments(song: Song, sound: SoundPlan | None) -> str:
                      f"{part.preset.confidence:.2f}" if same and part else "—",
                      ", ".join(f"{a.name} (GM {a.program})" for a in part.alternatives) if part else "—",
                      part.preset.reasoning if same and part else "the General MIDI sound is what plays"))
-    return ("# Preset assignments\n\nThe preset named is what the WAV plays: its General MIDI program is the one in "
-            "every MIDI file. The alternatives are what to load instead in a DAW.\n\n" + _table(
+    missing = "" if sound is not None else ("No sound plan: the sound node did not run (or there is none), so every "
+                                            "part plays its General MIDI program as it is.\n\n")
+    return ("# Preset assignments\n\n" + missing + "The preset named is what the WAV plays: its General MIDI program "
+            "is the one in every MIDI file. The alternatives are what to load instead in a DAW.\n\n" + _table(
                 ("track", "role", "GM program", "preset", "confidence", "alternatives", "why"), rows) + "\n")
 
 
