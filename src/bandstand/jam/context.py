@@ -102,7 +102,7 @@ def apply_directive(context: MusicalContext, directive: Directive) -> tuple[Musi
     changed: list[str] = []
     key = directive.key or ((context.tonic, directive.mode) if directive.mode else None)
     if key:
-        tonic, mode = key
+        tonic, mode = key[0], key[1] or context.mode  # a key named without a mode keeps the mode
         try:
             new_scale = spell_scale(tonic, mode)
         except TheoryError as exc:

@@ -1,11 +1,14 @@
-"""Boss directives: routing by @mention and the meaning of the words, in code.
+"""Boss directives: routing by @mention, and the meaning of the words.
 
 `parse_directive` turns what the boss typed into a `Directive`: who it goes to
 (leading `@NAME` mentions, by member name, role or alias, case-insensitive —
-no mention means everyone), the context changes it asks for (key, chords,
-tempo, time signature, energy) and the style intents (simpler, busier, double
-or half time, swing, straight, drop out, come back, solo). Everything is table
-driven; no model is asked what the boss meant.
+no mention means everyone) and what it asks. The words are read by the one
+request parser (`bandstand.craft.requests`), the same one the studio's
+`bandstand edit` uses, so "simpler", "double time", "switch to D major" or
+"more energy" mean the same thing in a jam and in a song. The directive keeps
+the typed edits (`edits`) and the jam's view of them: context changes (key,
+chords, tempo, time signature, energy) and style intents (simpler, busier,
+double or half time, swing, straight, drop out, come back, solo).
 """
 
 from __future__ import annotations
@@ -14,64 +17,26 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bandstand.craft.edits import (
+    Edit,
+    EnergyEdit,
+    KeyEdit,
+    MetreEdit,
+    ModeEdit,
+    PresenceEdit,
+    ProgressionEdit,
+    SoloEdit,
+    StyleEdit,
+    TempoEdit,
+)
+from bandstand.craft.requests import parse_request
 from bandstand.errors import InvalidInput
 from bandstand.jam.persona import Persona
 
-# intent → phrases (regular expressions, matched case-insensitively on word boundaries)
-INTENTS: dict[str, tuple[str, ...]] = {
-    "simpler": (r"simpl(?:er|ify|e)", r"less busy", r"fewer notes", r"strip (?:it )?(?:back|down)", r"sparser", r"thin (?:it )?out", r"minimal"),
-    "busier": (r"busier", r"more notes", r"more complex", r"fill (?:it )?(?:up|out)", r"denser", r"more going on", r"go wild"),
-    "double_time": (r"double[- ]time", r"twice as fast"),
-    "half_time": (r"half[- ]time", r"half as fast"),
-    "swing": (r"swing(?:y|ing)?", r"shuffle"),
-    "straight": (r"straight(?:en)?", r"no swing", r"un-?swing"),
-    "drop_out": (r"drop out", r"lay out", r"sit (?:this one )?out", r"take a break", r"stop playing", r"go quiet", r"tacet"),
-    "come_back": (r"come back", r"back in", r"rejoin", r"play again", r"you'?re back"),
-    "solo": (r"(?:take a |go for a |play a )?solo",),
-}
-_INTENT_RES = {name: re.compile(r"\b(?:" + "|".join(p) + r")\b", re.I) for name, p in INTENTS.items()}
-
-# energy words → delta (checked in order; the first match wins)
-ENERGY_WORDS: tuple[tuple[str, int], ...] = (
-    (r"(?:much|way|a lot) more energy|go crazy|explode", 3),
-    (r"more energy|energy up|pump it( up)?|hype|intens(?:e|ify)|harder|louder|build( it)? up|turn it up|more power|more drive|lift it", 2),
-    (r"a (?:bit|little) more energy|push (?:it|a bit)", 1),
-    (r"(?:much|way|a lot) less energy|almost silent", -3),
-    (r"less energy|energy down|calm(?: it)? down|chill(?: out)?|softer|quieter|mellow|gentle|relax|bring it down|cool it|turn it down", -2),
-)
-_ENERGY_RES = tuple((re.compile(r"\b(?:" + p + r")\b", re.I), d) for p, d in ENERGY_WORDS)
-# any number is read and then clamped to 1-10 (and BPM to 40-240): "energy 999" means flat out, not "ignore me"
-_ENERGY_ABS = re.compile(r"\benergy\s*(?:to|at|=|:)?\s*(\d{1,6})(?:\s*/\s*10)?\b", re.I)
-
-_MODES = {
-    "major": "major", "maj": "major", "ionian": "major",
-    "minor": "minor", "min": "minor", "m": "minor", "aeolian": "minor",
-    "dorian": "dorian", "phrygian": "phrygian", "lydian": "lydian",
-    "mixolydian": "mixolydian", "locrian": "locrian",
-}
-_MODE_ALT = "|".join(sorted(_MODES, key=len, reverse=True))
-_KEY_TRIGGER = re.compile(
-    r"\b(?:switch|change|move|go|modulate|key|transpose|shift)(?:\s+(?:the\s+)?key)?\s*(?:to|of|into|:)?\s*"
-    r"([A-Ga-g])\s*([#b♯♭]|sharp|flat)?[\s-]*(" + _MODE_ALT + r")?\b",
-    re.I,
-)
-_KEY_BARE = re.compile(r"(?<![\w#])([A-G])([#b♯♭]?)\s+((?i:major|minor|dorian|phrygian|lydian|mixolydian|locrian))\b")
-_MODE_ONLY = re.compile(
-    r"\b(?:switch|change|go|move|modulate)\s+(?:it\s+)?(?:to|into)\s+(?:the\s+)?"
-    r"(major|minor|dorian|phrygian|lydian|mixolydian|locrian|aeolian|ionian)\b(?:\s+mode)?",
-    re.I,
-)
-_KEY_IN = re.compile(r"\bin\s+([A-G])([#b♯♭]?)\s*(" + _MODE_ALT + r")?\b")
-
-_CHORDS = re.compile(r"\b(?:chords?|progression|changes)\s*(?:to|:|=|are|is)?\s*((?:[A-G][#b♯♭]?[\w#°ø+/()-]*[\s,|–-]*)+)", re.I)
-_BPM = re.compile(r"\b(\d{1,6})\s*bpm\b|\b(?:tempo|bpm)\s*(?:to|at|of|=|:)?\s*(\d{1,6})\b", re.I)
-_TEMPO_WORDS: tuple[tuple[re.Pattern[str], float], ...] = (
-    (re.compile(r"\b(?:faster|speed (?:it )?up|pick up the tempo|up ?tempo)\b", re.I), 10.0),
-    (re.compile(r"\b(?:slower|slow (?:it )?down|drag it|down ?tempo)\b", re.I), -10.0),
-)
-_TIME_SIG = re.compile(r"\b([2-9]|1[0-5])\s*/\s*(4|8)\b(?:\s*time)?")
 _MENTIONS = re.compile(r"^\s*((?:@[\w-]+[\s,:;&]*(?:and\s+)?)+)")
 _MENTION = re.compile(r"@([\w-]+)")
+# The jam's style intents, read off the edits' knobs and feels.
+FEEL_INTENTS: dict[float, str] = {2.0: "double_time", 0.5: "half_time"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +46,7 @@ class Directive:
     text: str
     body: str
     to: tuple[str, ...] = ()  # member names; empty = broadcast to every active member
-    key: tuple[str, str] | None = None  # (tonic, mode), tonic lower-case like "f#"
+    key: tuple[str, str | None] | None = None  # (tonic lower-case like "f#", mode or None to keep it)
     mode: str | None = None  # a new mode on the same tonic ("switch to dorian")
     chords: tuple[str, ...] | None = None
     bpm: float | None = None
@@ -90,6 +55,7 @@ class Directive:
     energy: int | None = None
     energy_delta: int = 0
     intents: frozenset[str] = field(default_factory=frozenset)
+    edits: tuple[Edit, ...] = ()  # the typed edits the words became (knobs for musicians that read them)
 
     @property
     def broadcast(self) -> bool:
@@ -115,39 +81,33 @@ def resolve_mention(handle: str, members: Iterable[Persona]) -> str:
     raise InvalidInput(f"no band member answers to @{handle}; try @NAME, a role (@drums) or an alias")
 
 
-def _tonic(letter: str, accidental: str | None) -> str:
-    acc = (accidental or "").lower()
-    acc = {"♯": "#", "sharp": "#", "♭": "b", "flat": "b"}.get(acc, acc)
-    return letter.lower() + acc
-
-
-def _key(text: str) -> tuple[str, str] | None:
-    for regex in (_KEY_TRIGGER, _KEY_BARE, _KEY_IN):
-        match = regex.search(text)
-        if match and (regex is not _KEY_TRIGGER or match.group(3) or match.group(2) or match.group(1).isupper()):
-            mode = _MODES.get((match.group(3) or "major").lower(), "major")
-            if match.group(3) == "M":
-                mode = "major"
-            return _tonic(match.group(1), match.group(2)), mode
-    return None
-
-
-def _mode_only(text: str) -> str | None:
-    match = _MODE_ONLY.search(text)
-    return _MODES[match.group(1).lower()] if match else None
-
-
-def _chords(text: str) -> tuple[str, ...] | None:
-    match = _CHORDS.search(text)
-    if not match:
-        return None
-    symbols = [s for s in re.split(r"[\s,|–]+|(?<=\w)-(?=[A-G])", match.group(1)) if s]
-    symbols = [s.replace("♯", "#").replace("♭", "b") for s in symbols if re.match(r"^[A-G]", s)]
-    return tuple(symbols) or None
+def _intents(edits: Iterable[Edit]) -> frozenset[str]:
+    out: set[str] = set()
+    for edit in edits:
+        if isinstance(edit, StyleEdit):
+            knobs = edit.override.knobs
+            if knobs.get("density", 0) > 0:
+                out.add("busier")
+            elif knobs.get("density", 0) < 0:
+                out.add("simpler")
+            if knobs.get("swing", 0) > 0:
+                out.add("swing")
+            elif knobs.get("swing", 0) < 0:
+                out.add("straight")
+            if edit.override.time_feel in FEEL_INTENTS:
+                out.add(FEEL_INTENTS[edit.override.time_feel])
+        elif isinstance(edit, PresenceEdit):
+            out.add("come_back" if edit.present else "drop_out")
+        elif isinstance(edit, SoloEdit):
+            out.add("solo")
+    if "come_back" in out:
+        out.discard("drop_out")
+    return frozenset(out)
 
 
 def parse_directive(text: str, members: Iterable[Persona]) -> Directive:
-    """Parse a boss directive; raises `InvalidInput` for an empty text or an unknown @mention."""
+    """Parse a boss directive; raises `InvalidInput` for an empty text or an unknown @mention.
+    Words the parser does not know are not an error: members still read the text."""
     members = list(members)
     stripped = text.strip()
     if not stripped:
@@ -161,26 +121,25 @@ def parse_directive(text: str, members: Iterable[Persona]) -> Directive:
             if name not in to:
                 to.append(name)
         body = stripped[lead.end():].strip()
-    intents = frozenset(name for name, regex in _INTENT_RES.items() if regex.search(body))
-    if "come_back" in intents:
-        intents -= {"drop_out"}
-    energy_abs = _ENERGY_ABS.search(body)
-    energy_delta = next((d for regex, d in _ENERGY_RES if regex.search(body)), 0)
-    bpm_match = _BPM.search(body)
-    bpm = float(bpm_match.group(1) or bpm_match.group(2)) if bpm_match else None
-    bpm_delta = 0.0 if bpm else next((d for regex, d in _TEMPO_WORDS if regex.search(body)), 0.0)
-    sig = _TIME_SIG.search(body)
+    edits = parse_request(body).edits if body else ()
+    key = next((e for e in edits if isinstance(e, KeyEdit)), None)
+    mode = next((e for e in edits if isinstance(e, ModeEdit)), None)
+    chords = next((e for e in edits if isinstance(e, ProgressionEdit)), None)
+    tempo = next((e for e in edits if isinstance(e, TempoEdit)), None)
+    metre = next((e for e in edits if isinstance(e, MetreEdit)), None)
+    energy = next((e for e in edits if isinstance(e, EnergyEdit)), None)
     return Directive(
         text=stripped,
         body=body,
         to=tuple(to),
-        key=(key := _key(body)),
-        mode=None if key else _mode_only(body),
-        chords=_chords(body),
-        bpm=bpm,
-        bpm_delta=bpm_delta,
-        time_signature=(int(sig.group(1)), int(sig.group(2))) if sig else None,
-        energy=int(energy_abs.group(1)) if energy_abs else None,
-        energy_delta=0 if energy_abs else energy_delta,
-        intents=intents,
+        key=(key.tonic.lower(), key.mode) if key else None,
+        mode=mode.mode if mode and not key else None,
+        chords=chords.chords if chords else None,
+        bpm=tempo.bpm if tempo else None,
+        bpm_delta=tempo.delta if tempo and tempo.bpm is None else 0.0,
+        time_signature=(metre.numerator, metre.denominator) if metre else None,
+        energy=energy.level if energy else None,
+        energy_delta=energy.delta if energy and energy.level is None else 0,
+        intents=_intents(edits),
+        edits=tuple(edits),
     )
