@@ -1,4 +1,4 @@
-"""The studio's public names are pinned; the studio imports no compose, jam, server or LLM code."""
+"""The studio's public names are pinned; it sits on score and theory (no compose, jam, server or LLM)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_studio_exports_are_pinned() -> None:
 
 
 def test_the_studio_sits_on_score_only() -> None:
-    allowed = ("bandstand.studio", "bandstand.score", "bandstand.errors", "bandstand.files")
+    allowed = ("bandstand.studio", "bandstand.score", "bandstand.theory", "bandstand.errors", "bandstand.files")
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bandstand"):
@@ -33,3 +33,13 @@ def test_the_studio_sits_on_score_only() -> None:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     assert not alias.name.startswith("bandstand.") or alias.name.startswith(allowed), path.name
+
+
+def test_tools_exports_are_pinned() -> None:
+    import bandstand.studio.tools as tools
+
+    assert sorted(tools.__all__) == sorted([
+        "CREATING", "GRIDS", "MAX_NOTES_PER_CALL", "MODES", "PHASES", "STRIKES", "TOOLS", "BatchOutcome",
+        "GeneratedPart", "Mode", "PartGenerator", "PartRequest", "Phase", "Strikes", "Tool", "ToolCall",
+        "ToolContext", "ToolParams", "ToolRegistry", "ToolResult", "effect_params_schema", "run_batch", "signature",
+    ])

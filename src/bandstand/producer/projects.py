@@ -45,8 +45,9 @@ from bandstand.studio import (
     transition,
 )
 from bandstand.studio.store import Step, read_json
+from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult, run_batch
 
-__all__ = ["HistoryRow", "ProjectSession", "VariationEvent", "create_from_song", "open_project"]
+__all__ = ["HistoryRow", "ProjectSession", "ToolOutcome", "VariationEvent", "create_from_song", "open_project"]
 
 VariationEvent = Callable[[str, dict[str, Any]], None]  # ("meta" | "phrase" | "done", payload)
 EXPIRE_AFTER = dt.timedelta(minutes=10)  # a variation still generating after this long is expired
@@ -54,6 +55,16 @@ EXPIRE_AFTER = dt.timedelta(minutes=10)  # a variation still generating after th
 
 def _nothing(step: str) -> None:
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """What `apply_tools` did: each call's result, the HEAD revision after it, and the history
+    entry it made (None when the calls only read)."""
+
+    results: list[ToolResult]
+    revision: int
+    entry: HistoryEntry | None
 
 
 class HistoryRow(BaseModel):
@@ -222,6 +233,39 @@ class ProjectSession:
             failed = transition(self.variation_store.load(variation_id, proposal=False), "failed", error=error)
             self.variation_store.save(failed, proposal=False)
             return failed
+
+    # ------------------------------------------------------------------ tools
+
+    def _context(self) -> ToolContext:
+        return ToolContext(ids=self.ids, generator=self.generator)
+
+    def apply_tools(self, calls: Sequence[ToolCall | dict[str, Any]], *, author: str, request: str = "",
+                    mode: str = "direct", strikes: Strikes | None = None, step: Step = _nothing) -> ToolOutcome:
+        """Run a batch of tool calls on HEAD, all or nothing, as one revision (none when they only
+        read). A refused call raises `ToolCallError` and nothing changes."""
+        with self.store.lock():
+            base = self.project(self.revision)
+            outcome = run_batch(base, calls, ctx=self._context(), mode=mode, strikes=strikes)
+            if not outcome.changed or outcome.project == base:
+                return ToolOutcome(outcome.results, base.revision, None)
+            names = list(dict.fromkeys(c.name for c in outcome.calls))
+            entry = self._commit(base, outcome.project, author=author, request=request or ", ".join(names),
+                                 kind="tools", summary=", ".join(names), step=step,
+                                 tools=[c.model_dump(mode="json") for c in outcome.calls])
+            return ToolOutcome(outcome.results, entry.revision, entry)
+
+    def propose_tools(self, calls: Sequence[ToolCall | dict[str, Any]], *, author: str, request: str = "",
+                      intent: str = "", explanation: str = "", mode: str = "composing",
+                      strikes: Strikes | None = None,
+                      on_event: VariationEvent | None = None) -> tuple[Variation, list[ToolResult]]:
+        """Run a batch of tool calls on a copy of HEAD and offer the result as a variation (how
+        AI-made music arrives: nothing changes until it is accepted)."""
+        base = self.head
+        outcome = run_batch(base, calls, ctx=self._context(), mode=mode, strikes=strikes)
+        variation = self.propose(outcome.project, request=request, intent=intent, explanation=explanation,
+                                 author=author, base_revision=base.revision, on_event=on_event,
+                                 details={"tools": [c.model_dump(mode="json") for c in outcome.calls]})
+        return variation, outcome.results
 
     # ------------------------------------------------------------------ direct changes
 
