@@ -50,16 +50,20 @@ def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]
     if track is None:
         return []
     bpb = song.beats_per_bar
-    out: list[tuple[float, str]] = []
-    for bar in range(song.length_bars):
-        start, end = bar * bpb, (bar + 1) * bpb
-        weight = [0.0] * 12
-        lowest: int | None = None
-        for n in track.notes:
+    bars = song.length_bars
+    weights = [[0.0] * 12 for _ in range(bars)]
+    lowests: list[int | None] = [None] * bars
+    for n in track.notes:  # each note visits only the bars it sounds in
+        for bar in range(max(0, int(n.start // bpb)), min(bars, int(n.end // bpb) + 1)):
+            start, end = bar * bpb, (bar + 1) * bpb
             overlap = min(n.end, end) - max(n.start, start)
             if overlap > 0:
-                weight[n.pitch % 12] += overlap
-                lowest = n.pitch if lowest is None or n.pitch < lowest else lowest
+                weights[bar][n.pitch % 12] += overlap
+                low = lowests[bar]
+                lowests[bar] = n.pitch if low is None or n.pitch < low else low
+    out: list[tuple[float, str]] = []
+    for bar in range(bars):
+        start, weight, lowest = bar * bpb, weights[bar], lowests[bar]
         if lowest is None:
             continue
         best = max(((sum(weight[(root + i) % 12] for i in tones) - 0.5 * (sum(weight) - sum(

@@ -111,10 +111,11 @@ def part_files(song: Song) -> dict[str, Track]:
     """The per-part MIDI file name of each track: its role, or role-2, role-3 … when roles repeat."""
     out: dict[str, Track] = {}
     for track in song.tracks:
-        name, n = track.role, 1
+        role = track.role or "part"  # a track without a role (one a person added) still gets a visible name
+        name, n = role, 1
         while f"{name}.mid" in out:
             n += 1
-            name = f"{track.role}-{n}"
+            name = f"{role}-{n}"
         out[f"{name}.mid"] = track
     return out
 

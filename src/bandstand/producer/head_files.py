@@ -1,16 +1,18 @@
 """The session's top-level files show HEAD: after every HEAD move the part MIDI
-files, `midi/full-arrangement.mid`, the piano roll, `notes/producer-notes.md`
-and `manifest.json` are rewritten from the HEAD project (a file whose bytes
-would not change is left alone; a part that left the song loses its file).
-The manifest is written last and names the revision it shows, so a session
-whose manifest is behind HEAD (a crash mid-rewrite) is repaired on the next
-open.
+files, `midi/full-arrangement.mid`, the lead sheet and the mix notes
+(`compose.songfiles.write_song_outputs`, the writer compose uses too), the
+piano roll, `notes/producer-notes.md` and `manifest.json` are rewritten from
+the HEAD project. The manifest is written last and names the revision it
+shows, so a session whose manifest is behind HEAD (a crash mid-rewrite) is
+repaired on the next open. The preset names come from the session's sound
+plan (compose's, when the session has one); the lead sheet names its chords
+from the chords part.
 
 The WAV is separate: rendering takes seconds, so a HEAD move only marks it
-stale (`state/audio.json` names the revision the WAV was rendered from, the
-manifest says `audio.stale`); `ensure_audio` renders it for HEAD when asked
-— audition, export and the CLI after accept/undo/redo — so whoever needs the
-WAV gets a current one.
+stale (`state/audio.json` names the revision the WAV and stems were rendered
+from, the manifest says `audio.stale`); `ensure_audio` renders them for HEAD
+when asked — audition, export and the CLI after accept/undo/redo — so whoever
+needs the WAV gets a current one.
 """
 
 from __future__ import annotations
@@ -18,21 +20,19 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from bandstand import __version__
-from bandstand.files import TMP_SUFFIX, write_bytes, write_json
-from bandstand.score import Song, Track
+from bandstand.files import TMP_SUFFIX, write_json, write_text
+from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
 
-__all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "WAV", "HeadFiles", "audio_revision", "ensure_audio",
-           "files_revision", "part_files", "write_head_files"]
+__all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "WAV", "HeadFiles",
+           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan",
+           "write_head_files"]
 
 MANIFEST = "manifest.json"
 FULL_MIDI = "midi/full-arrangement.mid"
@@ -40,40 +40,42 @@ WAV = "audio/full-arrangement.wav"
 PIANOROLL = "images/pianoroll.png"
 PRODUCER_NOTES = "notes/producer-notes.md"
 AUDIO_STAMP = "state/audio.json"
+PIPELINE_STATE = "state/pipeline-state.json"
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "part"
+def part_files(project: Project, song: Song | None = None) -> dict[str, str]:
+    """Track id → its MIDI file (the names `write_song_outputs` gives: role, role-2, …)."""
+    from bandstand.compose.songfiles import part_files as names
+
+    by_track = names(song or to_song(project))
+    return {t.id: f"midi/{name}" for t, name in zip(project.tracks, by_track, strict=True)}
 
 
-def part_files(project: Project) -> dict[str, str]:
-    """Track id → its MIDI file: `midi/<role>.mid`, or the track's name when roles repeat."""
-    roles = [t.role for t in project.tracks]
-    out: dict[str, str] = {}
-    taken = {FULL_MIDI}
-    for t in project.tracks:
-        stem = _slug(t.role) if t.role and roles.count(t.role) == 1 else _slug(t.name)
-        rel, n = f"midi/{stem}.mid", 2
-        while rel in taken:
-            rel, n = f"midi/{stem}-{n}.mid", n + 1
-        taken.add(rel)
-        out[t.id] = rel
-    return out
-
-
-def _single(song: Song, track: Track) -> Song:
-    return Song(title=f"{song.title} — {track.role or track.name}", tempo=song.tempo,
-                time_signature=song.time_signature, key=song.key, sections=list(song.sections), tracks=[track],
-                markers=list(song.markers), tempo_changes=list(song.tempo_changes))
-
-
-def _write_if_changed(path: Path, data: bytes) -> None:
+def sound_plan(session_dir: Path) -> Any:
+    """The session's sound plan (compose's, from its pipeline state), or None."""
+    state = read_json(session_dir / PIPELINE_STATE)
     try:
-        if path.read_bytes() == data:
-            return
-    except OSError:
-        pass
-    write_bytes(path, data)
+        output = state["nodes"]["sound"]["output"]
+    except (KeyError, TypeError):
+        return None
+    if not isinstance(output, dict):
+        return None
+    from pydantic import ValidationError
+
+    from bandstand.compose.models.sound import SoundPlan
+
+    try:
+        return SoundPlan.model_validate(output)
+    except ValidationError:
+        return None
+
+
+def _target_lufs(session_dir: Path, sound: Any) -> float | None:
+    manifest = read_json(session_dir / MANIFEST)
+    try:
+        return float(manifest["master"]["target_lufs"])
+    except (KeyError, TypeError, ValueError):
+        return getattr(sound, "target_lufs", None)
 
 
 def _pianoroll(song: Song, path: Path) -> None:
@@ -132,35 +134,23 @@ def files_revision(session_dir: Path) -> int | None:
     return rev if isinstance(rev, int) else None
 
 
-def _describe(rel: str) -> tuple[str, str]:
-    if rel == FULL_MIDI:
-        return "midi", "all parts, conductor track with tempo, key and section markers"
-    if rel.startswith("midi/"):
-        return "midi", f"{rel[5:-4]} part"
-    return {"audio": ("audio", "stereo WAV render of the song"), "images": ("image", "piano roll of every part"),
-            "notes": ("notes", "producer notes")}.get(rel.split("/", 1)[0], ("file", rel))
-
-
-def _manifest(session_dir: Path, project: Project, files: dict[str, str], old: Any,
+def _manifest(session_dir: Path, project: Project, files: dict[str, str], written: list[Any], old: Any,
               pianoroll_source: str | None) -> dict[str, Any]:
     manifest: dict[str, Any] = dict(old) if isinstance(old, dict) else {"bandstand_version": __version__}
-    song_files = {*files.values(), FULL_MIDI, PIANOROLL, PRODUCER_NOTES, WAV}
-    entries = []
-    listed = set()
-    for entry in manifest.get("files", []):
+    fresh = {f.path: {"path": f.path, "type": f.type, "description": f.description} for f in written}
+    fresh[PRODUCER_NOTES] = {"path": PRODUCER_NOTES, "type": "notes", "description": "producer notes"}
+    fresh[PIANOROLL] = {"path": PIANOROLL, "type": "image", "description": "piano roll of every part"}
+    stale_stems = audio_revision(session_dir) is None
+    entries: list[dict[str, Any]] = []
+    listed: set[str] = set()
+    for entry in [*manifest.get("files", []), *fresh.values()]:
         rel = entry.get("path") if isinstance(entry, dict) else None
-        if not isinstance(rel, str) or not (session_dir / rel).is_file():
+        if not isinstance(rel, str) or rel in listed or not (session_dir / rel).is_file():
             continue
-        if rel.startswith("midi/") and rel not in song_files:
-            continue
-        entries.append({**entry, "size": (session_dir / rel).stat().st_size})
+        if (rel.startswith("midi/") and rel not in fresh) or (rel.startswith("audio/stems/") and stale_stems):
+            continue  # a part that left the song
+        entries.append({**entry, **fresh.get(rel, {}), "size": (session_dir / rel).stat().st_size})
         listed.add(rel)
-    for rel in [*files.values(), FULL_MIDI, PIANOROLL, PRODUCER_NOTES, WAV]:
-        if rel not in listed and (session_dir / rel).is_file():
-            kind, description = _describe(rel)
-            entries.append({"path": rel, "type": kind, "description": description,
-                            "size": (session_dir / rel).stat().st_size})
-            listed.add(rel)
     ts = project.time_signature
     wav_rev = audio_revision(session_dir)
     manifest.update({
@@ -172,7 +162,8 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], old: A
         "sections": [{"name": s.name, "start_bar": s.start_bar, "bars": s.bars} for s in project.sections],
         "track_count": len(project.tracks),
         "parts": [{"role": t.role, "name": t.name, "file": files[t.id], "note_count": t.note_count,
-                   "program": t.program, "drum_kit": t.drum_kit} for t in project.tracks],
+                   "program": t.program, "drum_kit": t.drum_kit, "volume": t.volume, "pan": t.pan}
+                  for t in project.tracks],
         "files": entries,
         "audio": {"file": WAV, "revision": wav_rev, "stale": wav_rev != project.revision},
     })
@@ -183,21 +174,13 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], old: A
     return manifest
 
 
-def _all(tasks: list[Callable[[], Any]]) -> None:
-    """Run file writes side by side (each ends in an fsync); the first error is raised after all end."""
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        futures = [pool.submit(t) for t in tasks]
-    for future in futures:
-        future.result()
-
-
 class HeadFiles:
     """The top-level files for one project, prepared before HEAD moves and installed after.
 
-    Preparing computes every file's bytes and starts drawing the piano roll (to a temporary
-    name, on a worker thread) so the drawing overlaps the revision's own writes; `install`
-    writes what changed, renames the piano roll into place and writes the manifest last.
-    A prepared set that is never installed leaves nothing behind (`discard`)."""
+    Preparing makes the song and starts drawing the piano roll (to a temporary name, on a
+    worker thread, only when the notes, sections or title changed) so the drawing overlaps the
+    revision's own writes; `install` writes the song's files, renames the piano roll into place
+    and writes the manifest last. A prepared set never installed leaves nothing (`discard`)."""
 
     _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pianoroll")
 
@@ -206,38 +189,34 @@ class HeadFiles:
 
         self.session_dir = session_dir
         self.project = project
-        song = to_song(project)
-        self.files = part_files(project)
-        self.payloads = {rel: song_to_midi_bytes(_single(song, track))
-                         for rel, track in zip(self.files.values(), song.tracks, strict=True)}
-        self.payloads[FULL_MIDI] = song_to_midi_bytes(song)
-        self.payloads[PRODUCER_NOTES] = _producer_notes(project, self.files).encode("utf-8")
+        self.song = to_song(project)
+        self.files = part_files(project, self.song)
         self.old_manifest = read_json(session_dir / MANIFEST)
-        # the piano roll draws the notes (all in the full MIDI), the sections and the title line
-        self.source = hashlib.sha256(self.payloads[FULL_MIDI]
-                                     + repr((song.title, song.sections)).encode("utf-8")).hexdigest()
+        # the piano roll draws the notes, the sections and the title line
+        self.source = hashlib.sha256(song_to_midi_bytes(self.song)
+                                     + repr((self.song.title, self.song.sections)).encode("utf-8")).hexdigest()
         old = self.old_manifest
         self.previous = old.get("pianoroll_source") if isinstance(old, dict) and \
             (session_dir / PIANOROLL).is_file() else None
         self.draw = pianoroll and self.previous != self.source
         self._png = session_dir / "images" / f".pianoroll.{os.getpid()}.{id(self)}.png{TMP_SUFFIX}"
-        self._drawing = self._pool.submit(_pianoroll, song, self._png) if self.draw else None
+        self._drawing = self._pool.submit(_pianoroll, self.song, self._png) if self.draw else None
 
     def install(self) -> list[str]:
-        """Write the files that changed, the piano roll and the manifest; returns the paths."""
+        """Write the song's files, the piano roll, the producer notes and the manifest; returns the paths."""
+        from bandstand.compose.songfiles import write_song_outputs
+
         root = self.session_dir
-        keep = {Path(rel).name for rel in self.payloads if rel.startswith("midi/")}
-        if (root / "midi").is_dir():
-            for stale in (root / "midi").glob("*.mid"):
-                if stale.name not in keep:
-                    stale.unlink(missing_ok=True)
-        _all([partial(_write_if_changed, root / rel, data) for rel, data in self.payloads.items()])
+        sound = sound_plan(root)
+        written = write_song_outputs(root, self.song, sound=sound, target_lufs=_target_lufs(root, sound),
+                                     render_audio=False, render_pianoroll=False)
+        write_text(root / PRODUCER_NOTES, _producer_notes(self.project, self.files))
         if self._drawing is not None:
             self._drawing.result()
             os.replace(self._png, root / PIANOROLL)
         drawn = self.source if self.draw else self.previous
-        write_json(root / MANIFEST, _manifest(root, self.project, self.files, self.old_manifest, drawn))
-        return [*self.payloads, *([PIANOROLL] if self.draw else []), MANIFEST]
+        write_json(root / MANIFEST, _manifest(root, self.project, self.files, written.files, self.old_manifest, drawn))
+        return [*(f.path for f in written.files), PRODUCER_NOTES, *([PIANOROLL] if self.draw else []), MANIFEST]
 
     def discard(self) -> None:
         """Forget the prepared files (the piano roll being drawn is removed when done)."""
@@ -257,17 +236,30 @@ def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = T
         raise
 
 
-def ensure_audio(session_dir: Path, project: Project) -> Path:
-    """The WAV for `project` (rendered now unless it is already current); the manifest follows."""
-    wav = session_dir / WAV
-    if audio_revision(session_dir) == project.revision:
-        return wav
-    from bandstand.render import render_wav
+def render_audio(session_dir: Path, project: Project, out_dir: Path) -> list[str]:
+    """Render the project's WAV and stems into `out_dir` (laid out as in a session); returns the
+    one-line reasons when it could not (no SoundFont)."""
+    from bandstand.compose.songfiles import write_audio
 
-    render_wav(to_song(project), wav)
+    sound = sound_plan(session_dir)
+    return write_audio(out_dir, to_song(project), target_lufs=_target_lufs(session_dir, sound)).degraded
+
+
+def install_audio(session_dir: Path, project: Project, staged: Path) -> None:
+    """Move a WAV (and stems) rendered for `project` into the session, stamp it, update the manifest."""
+    audio = session_dir / "audio"
+    stems = audio / "stems"
+    if (staged / "audio" / "stems").is_dir():
+        for old in stems.glob("*.wav") if stems.is_dir() else ():
+            if not (staged / "audio" / "stems" / old.name).exists():
+                old.unlink(missing_ok=True)
+        stems.mkdir(parents=True, exist_ok=True)
+        for new in (staged / "audio" / "stems").glob("*.wav"):
+            os.replace(new, stems / new.name)
+    audio.mkdir(parents=True, exist_ok=True)
+    os.replace(staged / WAV, session_dir / WAV)
     write_json(session_dir / AUDIO_STAMP, {"file": WAV, "revision": project.revision})
     manifest = read_json(session_dir / MANIFEST)
     if isinstance(manifest, dict) and manifest.get("revision") == project.revision:
-        write_json(session_dir / MANIFEST, _manifest(session_dir, project, part_files(project), manifest,
-                                                              manifest.get("pianoroll_source")))
-    return wav
+        write_json(session_dir / MANIFEST, _manifest(session_dir, project, part_files(project), [], manifest,
+                                                     manifest.get("pianoroll_source")))

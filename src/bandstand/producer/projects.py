@@ -23,8 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bandstand.errors import InvalidInput, VariationConflict
-from bandstand.files import write_json
+from bandstand.errors import InvalidInput, RenderError, VariationConflict
+from bandstand.files import TMP_SUFFIX, write_json
 from bandstand.producer import head_files
 from bandstand.score import Song
 from bandstand.studio import (
@@ -327,10 +327,25 @@ class ProjectSession:
     # ------------------------------------------------------------------ audio
 
     def ensure_audio(self) -> Path:
-        """The session's WAV, rendered for HEAD now if it is stale."""
-        with self.store.lock():
+        """The session's WAV (and stems) for HEAD, rendered now when stale. The render runs
+        outside the lock, into a staging folder; only moving it into place takes the lock."""
+        root = self.session_dir
+        for _ in range(3):  # HEAD may move while we render: render again for the new HEAD
             project = self.head
-            return head_files.ensure_audio(self.session_dir, project)
+            if head_files.audio_revision(root) == project.revision:
+                return root / head_files.WAV
+            staging = root / "audio" / f".render-{os.getpid()}-{project.revision}{TMP_SUFFIX}"
+            try:
+                problems = head_files.render_audio(root, project, staging)
+                if problems:
+                    raise RenderError(problems[0])
+                with self.store.lock():
+                    head = self.revision
+                    if head_files.audio_revision(root) != head:  # never replace a WAV that shows HEAD
+                        head_files.install_audio(root, project, staging)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        return root / head_files.WAV
 
     def repair(self) -> bool:
         """Bring the top-level files (and the variation HEAD came from) up to HEAD after a crash.

@@ -4,6 +4,7 @@ metre, tracks and regions. Each is pure: (context, project, params) →
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bandstand.errors import InvalidInput, TheoryError
@@ -118,7 +119,9 @@ def _unique_name(project: Project, name: str, *, other_than: str | None = None) 
 
 
 def add_midi_track(ctx: ToolContext, project: Project, p: P.AddMidiTrack) -> Result:
-    track = Track(id=ctx.ids.new(), name=_unique_name(project, p.name), role=(p.role or "").strip().lower(),
+    name = _unique_name(project, p.name)
+    role = (p.role or re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_") or "part").strip().lower()
+    track = Track(id=ctx.ids.new(), name=name, role=role,
                   program=p.gm_program, drum_kit=p.drum_kit, colour=p.colour, user_touched=True)
     return project.with_track(track), {"track_id": track.id}
 

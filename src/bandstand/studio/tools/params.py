@@ -135,7 +135,8 @@ class AddMidiTrack(_Sound):
     """Add a MIDI track; returns its track_id."""
 
     name: str = Field(min_length=1, max_length=NAME_MAX, description="unique, ignoring case")
-    role: str | None = Field(default=None, max_length=40, description="drums, bass, chords, lead, pad, …")
+    role: str | None = Field(default=None, max_length=40,
+                             description="drums, bass, chords, lead, pad, … (default: from the name)")
     colour: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$", description="#RRGGBB")
 
 
