@@ -1,6 +1,7 @@
 """Musician backends: the `AgentBackend` interface, its implementations, and reply validation.
 
-- `base` — `AgentBackend`, `Conversation`, `TurnRequest`, `TurnReply`, `Usage`, `Message`.
+- `base` — `AgentBackend`, `Conversation`, `TurnRequest`, `TurnReply`, `Usage`, `Message`,
+  and tool calling: `ToolSpec`, `ToolCall`, `ToolResult`; `tools` — the shared rules.
 - `algorithmic` — `AlgorithmicBackend(responder)`: offline and deterministic.
 - `claude_code` — `ClaudeCodeBackend`: one persistent `claude` process per conversation.
 - `anthropic_backend`, `openai_backend` — the HTTP backends (clients imported lazily).
@@ -18,6 +19,9 @@ from bandstand.agents.base import (
     Conversation,
     Emit,
     Message,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
     TurnReply,
     TurnRequest,
     Usage,
@@ -54,6 +58,9 @@ __all__ = [
     "ProcessRegistry",
     "ReplyFormatError",
     "Responder",
+    "ToolCall",
+    "ToolResult",
+    "ToolSpec",
     "TurnReply",
     "TurnRequest",
     "Usage",

@@ -9,6 +9,13 @@ the tool input is the structured reply; or, with ``json_via="output_config"``,
 structured outputs (``output_config.format``) make the text itself the JSON. Replies stream (``text_delta`` events).
 Requests go through the backend's circuit breaker with retry and backoff; the
 official ``anthropic`` client (the ``llm`` extra) is imported only when used.
+
+A request that offers tools sends them as ``tools`` (``input_schema``) with
+``tool_choice`` (auto → ``auto``, none → ``none``, required → ``any``, a name →
+``tool``); the reply's ``tool_use`` blocks (streamed: ``input_json_delta``
+fragments joined per block) become `ToolCall`s, and the next user message
+carries one ``tool_result`` block per call (``is_error`` for error results).
+Such a turn never uses the forced ``reply`` tool for JSON.
 """
 
 from __future__ import annotations
@@ -17,13 +24,23 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bandstand.agents.base import Conversation, Emit, TurnReply, TurnRequest, Usage
+from bandstand.agents.base import (
+    Conversation,
+    Emit,
+    Message,
+    ToolCall,
+    TurnReply,
+    TurnRequest,
+    Usage,
+)
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.costs import cost_of, price_for
 from bandstand.agents.remote import LazyClient, call_out
+from bandstand.agents.tools import check_tools, read_call
 from bandstand.errors import ConfigError, TurnFailed
 
 REPLY_TOOL = "reply"
+CHOICE = {"auto": {"type": "auto"}, "none": {"type": "none"}, "required": {"type": "any"}}
 
 
 class AnthropicBackend:
@@ -99,8 +116,8 @@ class AnthropicConversation:
         self.price = price_for(self.model, options.get("price") or backend.price)
 
     def request(self, request: TurnRequest) -> dict[str, Any]:
-        messages = [{"role": m.role, "content": m.content} for m in request.history]
-        messages.append({"role": "user", "content": request.text})
+        messages = [_wire(m) for m in request.history]
+        messages.append(_wire(Message("user", request.text, tool_results=request.tool_results)))
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
@@ -113,7 +130,12 @@ class AnthropicConversation:
             kwargs["system"] = [block]
         if self.backend.temperature is not None:
             kwargs["temperature"] = self.backend.temperature
-        if request.schema is not None and self.json_via == "output_config":
+        if request.tools:
+            check_tools(request.tools, request.tool_choice)
+            kwargs["tools"] = [{"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
+                               for t in request.tools]
+            kwargs["tool_choice"] = CHOICE.get(request.tool_choice) or {"type": "tool", "name": request.tool_choice}
+        elif request.schema is not None and self.json_via == "output_config":
             kwargs["output_config"] = {
                 "format": {"type": "json_schema", "schema": dict(request.schema)}
             }
@@ -132,59 +154,69 @@ class AnthropicConversation:
         kwargs = self.request(request)
         once = self._stream if self.backend.stream else self._plain
         return await call_out(
-            lambda: once(kwargs, emit),
+            lambda: once(kwargs, request, emit),
             backend=self.backend.name,
             breaker=self.backend.breaker,
             attempts=self.backend.retries,
             base_delay=self.backend.backoff,
         )
 
-    async def _plain(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+    async def _plain(self, kwargs: dict[str, Any], request: TurnRequest, emit: Emit) -> TurnReply:
         message = await self.client.messages.create(**kwargs)
-        texts, structured = [], None
+        texts: list[str] = []
+        uses: list[tuple[str, str, Any]] = []
         for block in message.content:
             if block.type == "text":
                 texts.append(block.text)
-            elif block.type == "tool_use":
-                structured = block.input
-                emit("tool_use", {"tool": block.name, "input": block.input})
-        text = json.dumps(structured) if structured is not None else "".join(texts)
+            elif block.type == "tool_use":  # `input` is an object; anything else is read as the wrong type
+                uses.append((block.id, block.name, block.input if isinstance(block.input, dict) else json.dumps(block.input)))
         if texts:
             emit("text_delta", {"text": "".join(texts)})
-        return self._reply(text, structured, message.usage, message.usage)
+        return self._finish(texts, uses, request, emit, message.usage, message.usage, message.stop_reason)
 
-    async def _stream(self, kwargs: dict[str, Any], emit: Emit) -> TurnReply:
+    async def _stream(self, kwargs: dict[str, Any], request: TurnRequest, emit: Emit) -> TurnReply:
         stream = await self.client.messages.create(**kwargs, stream=True)
         texts: list[str] = []
-        tool_json: list[str] = []
-        tool_name = None
-        start_usage = end_usage = None
+        blocks: dict[int, list[str]] = {}  # index → [id, name, partial json…]
+        start_usage = end_usage = stop = None
         async for event in stream:
             kind = event.type
             if kind == "message_start":
                 start_usage = event.message.usage
             elif kind == "content_block_start" and event.content_block.type == "tool_use":
-                tool_name = event.content_block.name
+                blocks[event.index] = [event.content_block.id, event.content_block.name]
             elif kind == "content_block_delta":
                 if event.delta.type == "text_delta":
                     texts.append(event.delta.text)
                     emit("text_delta", {"text": event.delta.text})
-                elif event.delta.type == "input_json_delta":
-                    tool_json.append(event.delta.partial_json)
+                elif event.delta.type == "input_json_delta" and event.index in blocks:
+                    blocks[event.index].append(event.delta.partial_json)
             elif kind == "message_delta":
-                end_usage = event.usage
+                end_usage, stop = event.usage, event.delta.stop_reason
         if end_usage is None:
             raise TurnFailed(
                 "anthropic: the stream ended before the reply was finished", retryable=True
             )
-        structured = None
-        if tool_name is not None:
-            structured = json.loads("".join(tool_json) or "{}")
-            emit("tool_use", {"tool": tool_name, "input": structured})
-        text = json.dumps(structured) if structured is not None else "".join(texts)
-        return self._reply(text, structured, start_usage, end_usage)
+        uses = [(b[0], b[1], "".join(b[2:]) or "{}") for _, b in sorted(blocks.items())]
+        return self._finish(texts, uses, request, emit, start_usage, end_usage, stop)
 
-    def _reply(self, text: str, structured: Any, start: Any, end: Any) -> TurnReply:
+    def _finish(self, texts: list[str], uses: list[tuple[str, str, Any]], request: TurnRequest, emit: Emit,
+                start: Any, end: Any, stop: str | None) -> TurnReply:
+        """The reply: tool calls when tools were offered; else the forced reply tool's input is the structured reply."""
+        if request.tools:
+            calls = tuple(read_call(i, name, data, request.tools) for i, name, data in uses)
+            for call in calls:
+                emit("tool_use", {"id": call.id, "tool": call.name, "input": dict(call.arguments), "error": call.error})
+            return self._reply("".join(texts), None, start, end, calls, stop)
+        structured = None
+        for _, name, data in uses:
+            structured = json.loads(data) if isinstance(data, str) else data
+            emit("tool_use", {"tool": name, "input": structured})
+        text = json.dumps(structured) if structured is not None else "".join(texts)
+        return self._reply(text, structured, start, end, (), stop)
+
+    def _reply(self, text: str, structured: Any, start: Any, end: Any, calls: tuple[ToolCall, ...] = (),
+               stop: str | None = None) -> TurnReply:
         def get(obj: Any, name: str) -> int:
             return int(getattr(obj, name, 0) or 0)
 
@@ -201,10 +233,26 @@ class AnthropicConversation:
             usage.cache_write_tokens,
             cost_of(usage, self.price),
         )
-        return TurnReply(text, structured, usage, {"model": self.model})
+        stop_reason = "tool_use" if calls else (stop if stop in ("max_tokens", "refusal", "pause_turn") else "end_turn")
+        return TurnReply(text, structured, usage, {"model": self.model}, calls, stop_reason)
 
     async def interrupt(self) -> None:
         return None  # the cancelled request closed its stream; nothing else runs
 
     async def close(self) -> None:
         return None  # the HTTP client belongs to the backend and is shared
+
+
+def _wire(message: Message) -> dict[str, Any]:
+    """One history entry as a Messages API message: text, tool_use blocks (assistant),
+    tool_result blocks before the text (user)."""
+    if not message.tool_calls and not message.tool_results:
+        return {"role": message.role, "content": message.content}
+    blocks: list[dict[str, Any]] = [
+        {"type": "tool_result", "tool_use_id": r.call_id, "content": r.content, **({"is_error": True} if r.is_error else {})}
+        for r in message.tool_results
+    ]
+    if message.content:
+        blocks.append({"type": "text", "text": message.content})
+    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.arguments)} for c in message.tool_calls]
+    return {"role": message.role, "content": blocks}

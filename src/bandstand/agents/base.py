@@ -10,6 +10,16 @@ Within a turn a backend reports streaming events through the `emit` callback
 returns one `TurnReply` with the final text, any structured output, and the
 turn's usage and cost. Failures are raised as `bandstand.errors.TurnFailed`
 (``retryable`` set when trying again may help) or `BackendUnavailable`.
+
+Tool calling: a request may offer `tools` (`ToolSpec`: name, description,
+JSON schema of the parameters) with a `tool_choice` ("auto", "none",
+"required" or one tool's name). The reply then may hold several `tool_calls`
+(`stop_reason` "tool_use"); the caller runs them and sends their
+`ToolResult`s in the next turn's `tool_results`, and the history keeps both
+(`Message.tool_calls`, `Message.tool_results`). A call the caller cannot run
+as given — an unknown tool, arguments that are not a JSON object — arrives
+with `error` set, so the caller answers it with an error result instead of
+guessing (`bandstand.agents.tools`).
 """
 
 from __future__ import annotations
@@ -23,11 +33,46 @@ Emit = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool a model may call: its name (``[A-Za-z0-9_-]``, ≤ 64), what it does, its parameters' JSON schema."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One call a model made: the backend's id, the tool's name, the arguments (a JSON object).
+
+    ``raw`` is the arguments' text as the model wrote it; ``error`` says why the call
+    cannot be run as given (unknown tool, malformed arguments), else None."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    raw: str = ""
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The answer to one tool call, returned to the model in the next turn."""
+
+    call_id: str
+    content: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
-    """One entry of a conversation's history."""
+    """One entry of a conversation's history: text, and the tool calls (assistant) or
+    the tool results (user) of that turn."""
 
     role: str  # "user" | "assistant"
     content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_results: tuple[ToolResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +111,8 @@ class TurnRequest:
     ``text`` is what an LLM sees; ``data`` is the original structured input
     (a dict or pydantic model) when the caller sent one, for responders that
     prefer it. ``schema`` is the JSON schema the reply must follow, if any.
+    ``tools`` and ``tool_choice`` offer tools; ``tool_results`` answer the
+    calls of the previous reply (every one of them).
     """
 
     text: str
@@ -77,16 +124,22 @@ class TurnRequest:
     schema: Mapping[str, Any] | None = None
     data: Any = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: str = "auto"
+    tool_results: tuple[ToolResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class TurnReply:
-    """The end of a turn: final text, structured output if the backend gave one, usage."""
+    """The end of a turn: final text, structured output if the backend gave one, the
+    tool calls the model made (`stop_reason` "tool_use"), usage."""
 
     text: str
     structured: Any = None
     usage: Usage = Usage()
     meta: Mapping[str, Any] = field(default_factory=dict)
+    tool_calls: tuple[ToolCall, ...] = ()
+    stop_reason: str = "end_turn"
 
 
 @runtime_checkable

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from bandstand.agents.base import Message
+from bandstand.agents.base import Message, ToolCall, ToolResult
 
 # event type → the fields it always carries (beyond type/session/session_id/seq/ts)
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -67,14 +67,19 @@ def read_log(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def history_from_log(path: str | os.PathLike[str]) -> list[Message]:
-    """The conversation (user inputs and completed replies) recorded in a log."""
-    pending: dict[int, str] = {}
+    """The conversation (user inputs, tool results, completed replies and their tool calls) recorded in a log."""
+    pending: dict[int, dict[str, Any]] = {}
     history: list[Message] = []
     for event in read_log(path):
         kind = event.get("type")
         if kind == "turn_started":
-            pending[event["turn"]] = event["input"]
+            pending[event["turn"]] = event
         elif kind == "turn_completed" and event["turn"] in pending:
-            history.append(Message("user", pending.pop(event["turn"])))
-            history.append(Message("assistant", event["reply"]))
+            started = pending.pop(event["turn"])
+            results = tuple(ToolResult(r["call_id"], r["content"], r.get("is_error", False))
+                            for r in started.get("tool_results", ()))
+            calls = tuple(ToolCall(c["id"], c["name"], c.get("arguments", {}), error=c.get("error"))
+                          for c in event.get("tool_calls", ()))
+            history.append(Message("user", started["input"], tool_results=results))
+            history.append(Message("assistant", event["reply"], tool_calls=calls))
     return history

@@ -5,6 +5,8 @@
     await session.start()
     result = await session.send("Four on the floor, please")       # a TurnResult
     verdict = await session.ask(context, PatternReply, fallback=last_good)  # a Validated
+    called = await session.send("Set up a groove", tools=TOOLS)    # called.tool_calls …
+    answer = await session.send("", tool_results=[ToolResult(c.id, run(c)) for c in called.tool_calls])
     await session.stop()
 
 Lifecycle: ``starting → waiting_for_input → processing → waiting_for_input → …``
@@ -17,7 +19,10 @@ A turn that exceeds its timeout raises `TurnTimeout` to its sender, the
 backend is interrupted, and the session goes on; a failed turn raises
 `TurnFailed`. `ask` never raises for a bad reply: it validates, asks once for
 a repair quoting the error, then returns the caller's fallback flagged as
-such. `stop()` works in any state, from any task, is idempotent, and closes
+such. Tool calls: a turn may offer tools; the model's calls come back in
+`TurnResult.tool_calls` and the next turn must answer every one of them
+(`tool_results`); the history keeps calls and results, so every backend sees
+them on later turns. `stop()` works in any state, from any task, is idempotent, and closes
 the backend (for `claude-code`: no process left behind). Events go to
 listeners, subscribers (`events()`) and an optional JSONL log; a session
 built with ``history=history_from_log(path)`` continues that conversation.
@@ -37,9 +42,18 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from bandstand.agents.base import AgentBackend, Conversation, Message, TurnRequest, Usage
+from bandstand.agents.base import (
+    AgentBackend,
+    Conversation,
+    Message,
+    ToolResult,
+    ToolSpec,
+    TurnRequest,
+    Usage,
+)
 from bandstand.agents.replies import json_schema, parse_reply, repair_prompt
-from bandstand.errors import AgentError, TurnFailed, TurnTimeout
+from bandstand.agents.tools import check_results, pending_calls
+from bandstand.errors import AgentError, InvalidInput, TurnFailed, TurnTimeout
 from bandstand.runtime.events import EventLog
 from bandstand.runtime.states import TERMINAL, SessionLimits, SessionState, TurnResult, Validated
 
@@ -65,6 +79,9 @@ class _Pending:
     future: asyncio.Future[Any]
     model: type[BaseModel] | None = None
     fallback: Any = None
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: str = "auto"
+    tool_results: tuple[ToolResult, ...] = ()
 
 
 def _as_text(value: Any) -> tuple[str, Any]:
@@ -171,10 +188,20 @@ class Session:
             raise
 
     async def send(
-        self, data: Any, *, schema: Mapping[str, Any] | None = None, timeout: float | None = -1.0
+        self,
+        data: Any,
+        *,
+        schema: Mapping[str, Any] | None = None,
+        timeout: float | None = -1.0,
+        tools: Sequence[ToolSpec] = (),
+        tool_choice: str = "auto",
+        tool_results: Sequence[ToolResult] = (),
     ) -> TurnResult:
-        """Queue one turn and wait for its reply. ``timeout=-1`` uses the session's turn timeout."""
-        return await self._submit(_Pending(data, schema, timeout, self._future()))  # type: ignore[no-any-return]
+        """Queue one turn and wait for its reply. ``timeout=-1`` uses the session's turn timeout.
+        ``tools``/``tool_choice`` offer tools; ``tool_results`` answer the previous reply's calls."""
+        pending = _Pending(data, schema, timeout, self._future(), tools=tuple(tools), tool_choice=tool_choice,
+                           tool_results=tuple(tool_results))
+        return await self._submit(pending)  # type: ignore[no-any-return]
 
     async def ask(
         self,
@@ -277,7 +304,7 @@ class Session:
                 continue
             try:
                 if pending.model is None:
-                    outcome: Any = await self._turn(pending.data, pending.schema, pending.timeout)
+                    outcome: Any = await self._turn(pending.data, pending.schema, pending.timeout, pending)
                 else:
                     outcome = await self._validated(pending)
             except asyncio.CancelledError:
@@ -304,14 +331,21 @@ class Session:
             self._begin_end(SessionState.COMPLETED, "budget")
 
     async def _turn(
-        self, data: Any, schema: Mapping[str, Any] | None, timeout: float | None
+        self, data: Any, schema: Mapping[str, Any] | None, timeout: float | None, tooling: _Pending | None = None
     ) -> TurnResult:
         assert self._conv is not None
         text, structured_input = _as_text(data)
+        tools, choice, results = (tooling.tools, tooling.tool_choice, tooling.tool_results) if tooling else ((), "auto", ())
+        try:
+            check_results(pending_calls(self.history), results)
+        except InvalidInput as exc:
+            raise TurnFailed(f"{self.name}: {exc}", retryable=False) from None
         n = self._counters.turns
         self._counters.turns += 1
         self._set_state(SessionState.PROCESSING)
-        self._emit("turn_started", turn=n, input=text)
+        self._emit("turn_started", turn=n, input=text,
+                   **({"tool_results": [{"call_id": r.call_id, "content": r.content, "is_error": r.is_error}
+                                        for r in results]} if results else {}))
         request = TurnRequest(
             text,
             tuple(self.history),
@@ -322,6 +356,9 @@ class Session:
             schema,
             structured_input,
             self.options,
+            tools,
+            choice,
+            results,
         )
         limit = self.limits.turn_timeout if timeout == -1.0 else timeout
         started = time.perf_counter()
@@ -353,8 +390,8 @@ class Session:
                 n, TurnFailed(f"{type(exc).__name__}: {exc}", retryable=False)
             ) from exc
         duration = time.perf_counter() - started
-        self.history.append(Message("user", text))
-        self.history.append(Message("assistant", reply.text))
+        self.history.append(Message("user", text, tool_results=results))
+        self.history.append(Message("assistant", reply.text, tool_calls=reply.tool_calls))
         self._counters.failures_in_row = 0
         self._counters.usage = self._counters.usage + reply.usage
         self._emit(
@@ -365,9 +402,11 @@ class Session:
             usage=reply.usage.as_dict(),
             cost_usd=reply.usage.cost_usd,
             meta=dict(reply.meta),
+            **({"tool_calls": [{"id": c.id, "name": c.name, "arguments": dict(c.arguments), "error": c.error}
+                               for c in reply.tool_calls]} if reply.tool_calls else {}),
         )
         self._back_to_waiting()
-        return TurnResult(n, reply.text, reply.structured, reply.usage, duration)
+        return TurnResult(n, reply.text, reply.structured, reply.usage, duration, reply.tool_calls)
 
     def _failed(self, turn: int, error: AgentError, reason: str | None = None) -> AgentError:
         self._counters.failures_in_row += 1

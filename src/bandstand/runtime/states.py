@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from bandstand.agents.base import Usage
+from bandstand.agents.base import ToolCall, Usage
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -56,6 +56,8 @@ class TurnResult:
     structured: Any
     usage: Usage
     duration_s: float
+    tool_calls: tuple[ToolCall, ...] = ()
+    """The tools the model called; answer them with `Session.send(tool_results=…)`."""
 
 
 @dataclass(frozen=True, slots=True)
