@@ -24,18 +24,20 @@ def blocks(lang: str) -> list[str]:
 
 
 def test_the_doc_has_examples_of_each_kind() -> None:
-    assert len(blocks("python")) == 1 and len(blocks("toml")) == 2 and len(blocks("bash")) == 2
+    assert len(blocks("python")) == 2 and len(blocks("toml")) == 2 and len(blocks("bash")) == 2
 
 
 def test_python_examples_run() -> None:
+    printed = []
     for code in blocks("python"):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             exec(compile(code, str(DOC), "exec"), {"__name__": "__doc_example__"})
-        assert out.getvalue().splitlines() == [
-            '{"pattern": "s(\\"bd*5\\")", "thoughts": "turn 0"}',
-            'ok s("bd*5") 2',
-        ]
+        printed.append(out.getvalue().splitlines())
+    assert printed == [
+        ['{"pattern": "s(\\"bd*5\\")", "thoughts": "turn 0"}', 'ok s("bd*5") 2'],
+        ["set_tempo {'bpm': 96}", "Done: tempo is 96 BPM"],
+    ]
 
 
 def test_toml_examples_load(tmp_path) -> None:

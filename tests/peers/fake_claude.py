@@ -27,6 +27,21 @@ replayed to a restarted process does not trigger them again), e.g.
     [[spawn_child]]    start a grandchild (`sleep 600`) in the same process group
     [[say]]            the reply text is exactly the rest of the message
 
+Tools, as the CLI 2.1.332 offers an SDK MCP server's tools (`--mcp-config` with
+a server of type "sdk", `--allowedTools`, `--include-partial-messages`): the
+fake asks the host `initialize` over the control channel (``mcp_message``)
+when the host initializes it, and `notifications/initialized` + `tools/list`
+at its first turn; the tools are named ``mcp__<server>__<tool>``. A user
+message in the `tool_script` form (``[[calls]] …``) makes the model call them:
+one ``assistant`` line per content block (with ``stream_event`` lines around
+them under --include-partial-messages, ending ``message_delta`` stop_reason
+``tool_use`` and ``message_stop``), then the calls one at a time — a
+``tools/call`` request carrying ``_meta["claudecode/toolUseId"]``, answered by
+the host, then a ``user`` line with the ``tool_result``; an unknown tool or
+input that is not an object is answered by the CLI itself with an error
+result. The model's next message answers the results (`tool_script.answer`);
+the ``result`` line counts both API calls. Interrupts work while a call waits.
+
 Environment: FAKE_CLAUDE_LOG (append every stdin line to this file),
 FAKE_CLAUDE_START (``crash`` exits 2 at start, ``no_init`` never answers initialize),
 FAKE_CLAUDE_COST (USD per turn, default 0.001).
@@ -44,6 +59,8 @@ import subprocess
 import sys
 import threading
 import time
+
+import tool_script  # beside this file (tests/peers), standard library only
 
 SWITCH = re.compile(r"\s*\[\[(\w+)(?::([^\]]*))?\]\]")
 
@@ -97,6 +114,12 @@ class Fake:
         self.cost = float(os.environ.get("FAKE_CLAUDE_COST", "0.001"))
         self.log = os.environ.get("FAKE_CLAUDE_LOG")
         self.eof = False
+        self.partial = "include-partial-messages" in opts
+        self.servers = _sdk_servers(opts.get("mcp-config"))
+        self.tools: list[str] = []  # mcp__server__tool names, once listed
+        self.listed = False
+        self.requests = 0
+        self.ids = 0
 
     def reader(self) -> None:
         for line in sys.stdin:
@@ -122,12 +145,123 @@ class Fake:
             sys.stderr.flush()
             os._exit(1)
 
+    def host_request(self, request: dict) -> dict | None:
+        """Send a control request to the host and wait for its answer (None: interrupted or EOF)."""
+        self.requests += 1
+        request_id = f"fake-req-{self.requests}"
+        out({"type": "control_request", "request_id": request_id, "request": request})
+        while True:
+            msg = self.next_message(0.05)
+            if msg == "timeout":
+                if self.interrupted.is_set():
+                    self.interrupted.clear()
+                    return None
+                continue
+            if msg is None:
+                return None
+            assert isinstance(msg, dict)
+            if msg.get("type") == "control_response" and msg.get("response", {}).get("request_id") == request_id:
+                return msg["response"]
+            if msg.get("type") == "control_request":
+                if self.control(msg):
+                    return None
+            elif msg.get("type") != "control_response":
+                self.pending.append(msg)
+
+    def mcp(self, server: str, message: dict) -> dict | None:
+        answer = self.host_request({"subtype": "mcp_message", "server_name": server, "message": message})
+        return None if answer is None else (answer.get("response") or {}).get("mcp_response") or {}
+
+    def list_tools(self) -> None:
+        if self.listed:
+            return
+        self.listed = True
+        for server in self.servers:
+            self.mcp(server, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+            self.ids += 1
+            listed = self.mcp(server, {"method": "tools/list", "jsonrpc": "2.0", "id": self.ids}) or {}
+            self.tools += [f"mcp__{server}__{t['name']}" for t in (listed.get("result") or {}).get("tools", [])]
+
+    def stream(self, event: dict) -> None:
+        if self.partial:
+            out({"type": "stream_event", "event": event, "session_id": self.session_id, "parent_tool_use_id": None,
+                 "uuid": f"ev-{time.monotonic_ns()}"})
+
+    def message(self, blocks: list[dict], stop_reason: str) -> None:
+        """One model message as the CLI shows it: an assistant line per block, stream events around them."""
+        self.ids += 1
+        message = {"id": f"msg_fake_{self.ids}", "type": "message", "role": "assistant",
+                   "model": self.opts.get("model"), "content": [], "stop_reason": None}
+        self.stream({"type": "message_start", "message": message})
+        for index, block in enumerate(blocks):
+            opening = {**block, "input": {}} if block["type"] == "tool_use" else {"type": "text", "text": ""}
+            self.stream({"type": "content_block_start", "index": index, "content_block": opening})
+            if block["type"] == "tool_use":
+                raw = block["input"] if isinstance(block["input"], str) else json.dumps(block["input"])
+                for piece in ["", *tool_script.pieces(raw)]:
+                    self.stream({"type": "content_block_delta", "index": index,
+                                 "delta": {"type": "input_json_delta", "partial_json": piece}})
+            else:
+                self.stream({"type": "content_block_delta", "index": index,
+                             "delta": {"type": "text_delta", "text": block["text"]}})
+            out({"type": "assistant", "message": {**message, "content": [block]}, "parent_tool_use_id": None,
+                 "session_id": self.session_id})
+            self.stream({"type": "content_block_stop", "index": index})
+        self.stream({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+                     "usage": {"output_tokens": 8}})
+        self.stream({"type": "message_stop"})
+
+    def call_tools(self, script: object, started: float) -> None:
+        """The model calls the tools of `script`, the CLI runs them one by one, the model answers the results."""
+        blocks: list[dict] = [{"type": "text", "text": script.text}] if script.text else []  # type: ignore[attr-defined]
+        for call in script.calls:  # type: ignore[attr-defined]
+            # the model names tools as it sees them, mcp__server__tool (a made-up one too)
+            name = call.name if call.name.startswith("mcp__") else next(
+                (t for t in self.tools if t.endswith(f"__{call.name}")), f"mcp__{self.servers[0]}__{call.name}")
+            self.ids += 1
+            blocks.append({"type": "tool_use", "id": f"toolu_fake_{self.ids:06d}", "name": name, "input": call.input})
+        self.message(blocks, "tool_use")
+        results = []
+        for block in blocks[1 if script.text else 0:]:  # type: ignore[attr-defined]
+            name, data = block["name"], block["input"]
+            if name not in self.tools:
+                content, error = f"<tool_use_error>Error: No such tool available: {name}</tool_use_error>", True
+            elif not isinstance(data, dict):
+                content, error = f"InputValidationError: {name} failed: the input is not an object", True
+            else:
+                _, server, tool = name.split("__", 2)
+                self.ids += 1
+                answer = self.mcp(server, {"method": "tools/call", "params": {
+                    "name": tool, "arguments": data, "_meta": {"claudecode/toolUseId": block["id"], "progressToken": self.ids}},
+                    "jsonrpc": "2.0", "id": self.ids})
+                if answer is None:
+                    out({"type": "user", "message": {"role": "user", "content": [
+                        {"type": "text", "text": "[Request interrupted by user]"}]}})
+                    self.result("", subtype="error_during_execution", is_error=True, started=started)
+                    return
+                got = answer.get("result") or {}
+                content = "".join(c.get("text", "") for c in got.get("content", [])) or str(answer.get("error", ""))
+                error = bool(got.get("isError")) or "error" in answer
+            out({"type": "user", "message": {"role": "user", "content": [{
+                "tool_use_id": block["id"], "type": "tool_result", "content": [{"type": "text", "text": content}],
+                **({"is_error": True} if error else {})}]}, "parent_tool_use_id": None, "session_id": self.session_id,
+                "tool_use_result": [{"type": "text", "text": content}]})
+            results.append({"id": block["id"], "content": content, "isError": error})
+        text = tool_script.answer(results)
+        self.message([{"type": "text", "text": text}], "end_turn")
+        self.result(text, started=started, num_turns=2)
+
     def control(self, msg: dict) -> bool:
         """Answer a control request; True when it is an interrupt."""
         request = msg.get("request", {})
         subtype = request.get("subtype")
         if subtype == "initialize" and os.environ.get("FAKE_CLAUDE_START") == "no_init":
             return False
+        if subtype == "initialize":
+            for server in self.servers:  # the CLI connects its SDK MCP servers while it initializes
+                self.ids += 1
+                self.mcp(server, {"method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                  "clientInfo": {"name": "claude-code", "version": "2.1.332"}}, "jsonrpc": "2.0", "id": 0})
         response = (
             {"commands": [], "models": [], "pid": os.getpid()} if subtype == "initialize" else {}
         )
@@ -176,6 +310,7 @@ class Fake:
         is_error: bool = False,
         structured=None,
         started=0.0,
+        num_turns: int = 1,
     ) -> None:
         self.total_cost += self.cost
         out(
@@ -185,7 +320,7 @@ class Fake:
                 "is_error": is_error,
                 "duration_ms": int((time.monotonic() - started) * 1000),
                 "duration_api_ms": 1,
-                "num_turns": 1,
+                "num_turns": num_turns,
                 "result": text,
                 "session_id": self.session_id,
                 "total_cost_usd": round(self.total_cost, 9),
@@ -207,13 +342,15 @@ class Fake:
         switches, rest = leading_switches(content)
         self.turn += 1
         self.seen.append(content)
+        self.list_tools()
         out(
             {
                 "type": "system",
                 "subtype": "init",
                 "session_id": self.session_id,
                 "model": self.opts.get("model"),
-                "tools": [],
+                "tools": list(self.tools),
+                "mcp_servers": [{"name": n, "status": "connected", "source": "sdk"} for n in self.servers],
             }
         )
         if "malformed" in switches:
@@ -239,6 +376,10 @@ class Fake:
                 }
             )
             self.result("", subtype="error_during_execution", is_error=True, started=started)
+            return
+        script = tool_script.parse(content) if self.tools else None
+        if script is not None:
+            self.call_tools(script, started)
             return
         if "say" in switches:
             text = rest
@@ -327,6 +468,14 @@ class Fake:
                 self.run_turn(msg)
             if self.eof and not self.pending:
                 return 0
+
+
+def _sdk_servers(config: str | None) -> list[str]:
+    """The names of the SDK MCP servers in a --mcp-config JSON value."""
+    if not config:
+        return []
+    servers = json.loads(config).get("mcpServers", {})
+    return [name for name, spec in servers.items() if spec.get("type") == "sdk"]
 
 
 def _maybe_json(text: str):

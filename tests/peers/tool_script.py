@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 TRIGGER = "[[calls]]"
+REPLAY_END = "(End of the replay. The next message follows.)\n"
+"""What bandstand's claude-code backend puts before the new message when it replays a conversation."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Script:
 
 def parse(user_text: str) -> Script | None:
     """The tool calls a user message asks for, or None when it asks for none."""
-    body = user_text.lstrip()
+    body = user_text.rsplit(REPLAY_END, 1)[-1].lstrip()  # a model answers the newest message
     if not body.startswith(TRIGGER):
         return None
     data, _ = json.JSONDecoder().raw_decode(body[len(TRIGGER):].lstrip())

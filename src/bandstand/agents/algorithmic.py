@@ -54,6 +54,10 @@ class AlgorithmicConversation:
             value = self._responder(request)
             if inspect.isawaitable(value):
                 value = await value
+            if isinstance(value, TurnReply):
+                if value.text:
+                    emit("text_delta", {"text": value.text})
+                return value
             text, structured = reply_text(value)
         except TurnFailed:
             raise

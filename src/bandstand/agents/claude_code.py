@@ -8,6 +8,12 @@ become ``text_delta`` / ``tool_use`` events. Non-JSON stdout lines are skipped.
 A result with ``is_error`` (or a non-success subtype, or a missing structured
 output when a JSON schema is enforced) fails the turn.
 
+Tools (`TurnRequest.tools`) reach the CLI through its SDK MCP bridge
+(`bandstand.agents.claude_tools`): the process is started with the tool set
+(from ``options["tools"]`` at open, else restarted with the conversation
+replayed when a turn brings another set); a turn that ends in tool calls
+returns them while the CLI waits, and the next turn's results answer it.
+
 After a per-turn timeout the session calls `interrupt()`: an ``interrupt``
 control request first; if no ``result`` follows within the grace period the
 group gets SIGTERM, then SIGKILL. A process that died (crash, kill) is
@@ -29,8 +35,17 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bandstand.agents.base import Conversation, Emit, Message, TurnReply, TurnRequest, Usage
+from bandstand.agents.base import (
+    Conversation,
+    Emit,
+    Message,
+    ToolSpec,
+    TurnReply,
+    TurnRequest,
+    Usage,
+)
 from bandstand.agents.breaker import CircuitBreaker
+from bandstand.agents.claude_tools import ToolBridge, cli_args
 from bandstand.agents.procs import ProcessRegistry, terminate_group
 from bandstand.agents.replies import schema_instruction
 from bandstand.errors import BackendUnavailable, TurnFailed
@@ -95,7 +110,7 @@ class ClaudeCodeBackend:
             )
         return found
 
-    def command(self, persona: str, options: Mapping[str, Any]) -> list[str]:
+    def command(self, persona: str, options: Mapping[str, Any], tools: Sequence[ToolSpec] = ()) -> list[str]:
         cmd = [
             self.executable(),
             "--output-format",
@@ -121,6 +136,7 @@ class ClaudeCodeBackend:
             cmd += ["--json-schema", json.dumps(options["json_schema"], separators=(",", ":"))]
         if options.get("max_budget_usd") is not None:
             cmd += ["--max-budget-usd", str(options["max_budget_usd"])]
+        cmd += cli_args(tools)
         cmd += [*self.extra_args, *map(str, options.get("extra_args", ()))]
         return cmd
 
@@ -128,7 +144,8 @@ class ClaudeCodeBackend:
         if not self._reaped:
             self._reaped = True
             self.registry.reap_stale()
-        conversation = ClaudeCodeConversation(self, self.command(persona, options), options)
+        tools = tuple(options.get("tools") or ())
+        conversation = ClaudeCodeConversation(self, self.command(persona, options, tools), options, persona, tools)
         try:
             await conversation.spawn()
         except BaseException:
@@ -141,10 +158,15 @@ class ClaudeCodeConversation:
     """One live `claude` process and the turns run on it."""
 
     def __init__(
-        self, backend: ClaudeCodeBackend, cmd: list[str], options: Mapping[str, Any]
+        self, backend: ClaudeCodeBackend, cmd: list[str], options: Mapping[str, Any], persona: str = "",
+        tools: tuple[ToolSpec, ...] = (),
     ) -> None:
         self.backend = backend
         self.cmd = cmd
+        self.persona = persona
+        self.options = options
+        self.bridge = ToolBridge(tools)
+        self._tool_turn = False  # the CLI's turn is open, waiting for tool results
         self.enforced_schema = options.get("json_schema") is not None
         self.proc: asyncio.subprocess.Process | None = None
         self.restarts = 0
@@ -187,6 +209,8 @@ class ClaudeCodeConversation:
         self._fresh = True
         self._cost_seen = 0.0
         self._busy = False
+        self._tool_turn = False
+        self.bridge.turn_ended()
         self._stderr_task = asyncio.create_task(self._drain_stderr(self.proc))
         request_id = self._request_id()
         self._write(
@@ -199,7 +223,7 @@ class ClaudeCodeConversation:
         try:
             async with asyncio.timeout(self.backend.init_timeout):
                 while True:
-                    msg = await self._read()
+                    msg = await self._next()
                     if msg is None:
                         code = await self.proc.wait()
                         raise BackendUnavailable(
@@ -250,6 +274,22 @@ class ClaudeCodeConversation:
         assert self.proc is not None and self.proc.stdin is not None
         self.proc.stdin.write((json.dumps(obj, ensure_ascii=False) + "\n").encode())
 
+    async def _next(self) -> dict[str, Any] | None:
+        """The next message that is not a control request from the CLI (those are answered here)."""
+        while True:
+            msg = await self._read()
+            if msg is None or msg.get("type") != "control_request":
+                return msg
+            response = self.bridge.control(msg)
+            if response is not None:
+                self._write(response)
+                await self._drain()
+
+    async def _drain(self) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            await self.proc.stdin.drain()
+
     async def _read(self) -> dict[str, Any] | None:
         """The next JSON object from stdout, None at EOF; non-JSON lines are skipped."""
         assert self.proc is not None and self.proc.stdout is not None
@@ -293,6 +333,12 @@ class ClaudeCodeConversation:
         if self._closed:
             raise TurnFailed("claude-code: the conversation is closed")
         self.breaker.before_call()  # crash loops and failing starts open the breaker
+        if request.tool_results:
+            return await self._results(request, emit)
+        if tuple(request.tools) != self.bridge.tools:  # the process offers a fixed set: start one with this set
+            self.bridge = ToolBridge(request.tools)
+            self.cmd = self.backend.command(self.persona, self.options, request.tools)
+            await self._kill()
         if not self._alive():
             await self._restart()
             emit("backend_restarted", {"restarts": self.restarts, "pid": self.pid})
@@ -302,8 +348,24 @@ class ClaudeCodeConversation:
         if self._fresh and request.history:  # restarted, or a session resumed from its log
             text = replay_text(request.history, text)
         self._fresh = False
+        return await self._guarded(self._run_turn(text, emit))
+
+    async def _results(self, request: TurnRequest, emit: Emit) -> TurnReply:
+        """Answer the calls the CLI waits on, then read on to the next calls or the turn's end."""
+        if not self._tool_turn or not self._alive():
+            raise TurnFailed("claude-code: there are no tool calls waiting for these results (the process restarted?)",
+                             retryable=False)
+        if request.text.strip():
+            raise TurnFailed("claude-code: a turn that answers tool calls carries only the results (the CLI's turn "
+                             "is still open); send the text in the next turn", retryable=False)
+        for response in self.bridge.answer(request.tool_results):
+            self._write(response)
+        await self._drain()
+        return await self._guarded(self._read_turn(emit))
+
+    async def _guarded(self, running: Any) -> TurnReply:
         try:
-            reply = await self._run_turn(text, emit)
+            reply: TurnReply = await running
         except TurnFailed as exc:
             # a crash or API error counts against the process; a bad reply from a healthy one does not
             (self.breaker.failure if exc.retryable else self.breaker.success)()
@@ -325,12 +387,17 @@ class ClaudeCodeConversation:
             }
         )
         self._busy = True
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            await self.proc.stdin.drain()
+        await self._drain()
+        return await self._read_turn(emit)
+
+    async def _read_turn(self, emit: Emit) -> TurnReply:
+        """Read until the turn's `result`, or until the model's message stops with calls for the host."""
+        assert self.proc is not None
+        texts: list[str] = []
         while True:
-            msg = await self._read()
+            msg = await self._next()
             if msg is None:
-                self._busy = False
+                self._busy = self._tool_turn = False
                 code = await self.proc.wait()
                 raise TurnFailed(
                     f"claude-code: the CLI exited mid-turn (code {code}): {await self._exit_stderr()}",
@@ -341,11 +408,20 @@ class ClaudeCodeConversation:
             if kind == "assistant":
                 for block in msg.get("message", {}).get("content", ()) or ():
                     if block.get("type") == "text" and block.get("text"):
+                        texts.append(block["text"])
                         emit("text_delta", {"text": block["text"]})
                     elif block.get("type") == "tool_use":
-                        emit("tool_use", {"tool": block.get("name"), "input": block.get("input")})
+                        call = self.bridge.block(block)
+                        emit("tool_use", {"id": block.get("id"), "tool": call.name if call else block.get("name"),
+                                          "input": block.get("input"), "error": call.error if call else None})
+            elif kind == "stream_event" and (msg.get("event") or {}).get("type") == "message_stop":
+                calls = self.bridge.take_calls()
+                if calls:  # the model waits for the host's results; the CLI's turn stays open
+                    self._tool_turn = True
+                    return TurnReply("".join(texts), None, Usage(), {"pid": self.pid}, calls, "tool_use")
             elif kind == "result":
-                self._busy = False
+                self._busy = self._tool_turn = False
+                self.bridge.turn_ended()
                 return self._finish(msg)
 
     def _finish(self, msg: dict[str, Any]) -> TurnReply:
@@ -390,9 +466,10 @@ class ClaudeCodeConversation:
                 }
             )
             async with asyncio.timeout(self.backend.interrupt_grace):
-                while (msg := await self._read()) is not None:
+                while (msg := await self._next()) is not None:
                     if msg.get("type") == "result":
-                        self._busy = False
+                        self._busy = self._tool_turn = False
+                        self.bridge.turn_ended()
                         total = float(msg.get("total_cost_usd") or 0.0)
                         self._cost_seen = max(total, self._cost_seen)
                         return
