@@ -66,8 +66,9 @@ def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]
         start, weight, lowest = bar * bpb, weights[bar], lowests[bar]
         if lowest is None:
             continue
-        best = max(((sum(weight[(root + i) % 12] for i in tones) - 0.5 * (sum(weight) - sum(
-            weight[(root + i) % 12] for i in tones)) + (0.01 if root == lowest % 12 else 0.0), root, suffix)
+        total = sum(weight)
+        best = max((((inside := sum(weight[(root + i) % 12] for i in tones)) - 0.5 * (total - inside)
+                     + (0.01 if root == lowest % 12 else 0.0), root, suffix)
                     for root in range(12) for suffix, tones in _TEMPLATES), key=lambda r: r[0])
         symbol = _FLAT_NAMES[best[1]] + ("b" if _FLAT_ALTER[best[1]] else "") + best[2]
         if not out or out[-1][1] != symbol:

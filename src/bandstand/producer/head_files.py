@@ -31,7 +31,7 @@ from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
 
 __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "WAV", "HeadFiles",
-           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan",
+           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan", "target_lufs",
            "write_head_files"]
 
 MANIFEST = "manifest.json"
@@ -70,12 +70,13 @@ def sound_plan(session_dir: Path) -> Any:
         return None
 
 
-def _target_lufs(session_dir: Path, sound: Any) -> float | None:
+def target_lufs(session_dir: Path, sound: Any = None) -> float | None:
+    """The master's loudness target: the manifest's, else the sound plan's (None: the default)."""
     manifest = read_json(session_dir / MANIFEST)
     try:
         return float(manifest["master"]["target_lufs"])
     except (KeyError, TypeError, ValueError):
-        return getattr(sound, "target_lufs", None)
+        return getattr(sound if sound is not None else sound_plan(session_dir), "target_lufs", None)
 
 
 def _pianoroll(song: Song, path: Path) -> None:
@@ -208,7 +209,7 @@ class HeadFiles:
 
         root = self.session_dir
         sound = sound_plan(root)
-        written = write_song_outputs(root, self.song, sound=sound, target_lufs=_target_lufs(root, sound),
+        written = write_song_outputs(root, self.song, sound=sound, target_lufs=target_lufs(root, sound),
                                      render_audio=False, render_pianoroll=False)
         write_text(root / PRODUCER_NOTES, _producer_notes(self.project, self.files))
         if self._drawing is not None:
@@ -242,7 +243,7 @@ def render_audio(session_dir: Path, project: Project, out_dir: Path) -> list[str
     from bandstand.compose.songfiles import write_audio
 
     sound = sound_plan(session_dir)
-    return write_audio(out_dir, to_song(project), target_lufs=_target_lufs(session_dir, sound)).degraded
+    return write_audio(out_dir, to_song(project), target_lufs=target_lufs(session_dir, sound)).degraded
 
 
 def install_audio(session_dir: Path, project: Project, staged: Path) -> None:

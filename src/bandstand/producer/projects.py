@@ -19,13 +19,16 @@ import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from bandstand.errors import InvalidInput, RenderError, VariationConflict
 from bandstand.files import TMP_SUFFIX, write_json
 from bandstand.producer import head_files
+
+if TYPE_CHECKING:
+    from bandstand.producer.audition import Audition
 from bandstand.score import Song
 from bandstand.studio import (
     HistoryEntry,
@@ -346,6 +349,13 @@ class ProjectSession:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
         return root / head_files.WAV
+
+    def audition(self, variation_id: str | None = None, *, whole_song: bool = False) -> Audition:
+        """Base and proposal of a variation as WAVs and piano rolls (the bars it changes, or the
+        whole song) in `auditions/<variation id>/` — see `producer.audition`."""
+        from bandstand.producer.audition import audition
+
+        return audition(self, variation_id, whole_song=whole_song)
 
     def repair(self) -> bool:
         """Bring the top-level files (and the variation HEAD came from) up to HEAD after a crash.

@@ -195,6 +195,13 @@ class RevisionStore:
         write_json(self.dir / "HEAD.json", pointer.model_dump(mode="json"))
 
 
+def close_id(given: str, known: list[str]) -> str | None:
+    """The known id the given one (or a mistyped prefix of it) most looks like."""
+    by_prefix = {k[:len(given)]: k for k in known}
+    close = difflib.get_close_matches(given, list(by_prefix), n=1, cutoff=0.6)
+    return by_prefix[close[0]] if close else None
+
+
 class VariationStore:
     """The `variations/` folder: `<id>.json` holds a variation's meta, state and phrases
     (rewritten, atomically, as its state moves); `<id>.proposal.json` the proposed project,
@@ -225,8 +232,8 @@ class VariationStore:
         matches = [k for k in known if len(variation_id) >= 4 and k.startswith(variation_id)]
         if len(matches) == 1:
             return matches[0]
-        close = difflib.get_close_matches(variation_id, known, n=1, cutoff=0.5)
-        hint = (f"; did you mean {close[0]}?" if close else
+        close = close_id(variation_id, known)
+        hint = (f"; did you mean {close}?" if close else
                 f"; the variations here are {', '.join(k[:8] for k in known)}" if known else
                 "; there are no variations in this session yet")
         what = "is ambiguous" if matches else "is not a variation of this session"

@@ -304,8 +304,10 @@ def _resolve_phrases(variation: Variation, phrase_ids: Sequence[str]) -> set[str
     for pid in phrase_ids:
         matches = [k for k in known if k == pid] or [k for k in known if len(pid) >= 4 and k.startswith(pid)]
         if len(matches) != 1:
-            close = difflib.get_close_matches(pid, known, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]}?" if close else f"; its phrases are {', '.join(k[:8] for k in known)}"
+            by_prefix = {k[:len(pid)]: k for k in known}
+            close = difflib.get_close_matches(pid, list(by_prefix), n=1, cutoff=0.6)
+            hint = f"; did you mean {by_prefix[close[0]]}?" if close else \
+                f"; its phrases are {', '.join(k[:8] for k in known)}"
             what = "is ambiguous" if matches else "is not one of its phrases"
             raise VariationConflict(f"phrase id '{pid}' {what} in variation {variation.id}{hint}")
         chosen.add(matches[0])

@@ -1,0 +1,291 @@
+"""The studio commands, thin over `bandstand.producer.projects`:
+
+    bandstand tool SESSION_DIR NAME [--args JSON] [--no-audio] [--json]   (or: bandstand tool --list)
+    bandstand accept SESSION_DIR [VARIATION_ID] [--phrases ID,…] [--no-audio] [--json]
+    bandstand discard SESSION_DIR [VARIATION_ID] [--json]
+    bandstand undo SESSION_DIR [--steps N] [--no-audio] [--json]
+    bandstand redo SESSION_DIR [--no-audio] [--json]
+    bandstand history SESSION_DIR [--json]
+    bandstand variations SESSION_DIR [--json]
+    bandstand audition SESSION_DIR [VARIATION_ID] [--whole-song] [--json]
+
+After a HEAD move the session's WAV is rendered again unless --no-audio (it is
+then marked stale in the manifest and rendered when next asked for). Mistakes
+are one line on stderr and exit 2 (from the root).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from bandstand.errors import InvalidInput, RenderError, SoundFontNotFound
+
+tool_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+accept_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+discard_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+undo_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+redo_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+history_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+variations_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+audition_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+Session = Annotated[Path, typer.Argument(help="The session folder (what `bandstand compose` made).",
+                                         metavar="SESSION_DIR", show_default=False)]
+VariationId = Annotated[str | None, typer.Argument(help="Variation id or a unique prefix of it [the newest waiting].",
+                                                   metavar="VARIATION_ID", show_default=False)]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+NoAudio = Annotated[bool, typer.Option("--no-audio", help="Do not render the WAV now (it is marked stale).")]
+
+
+def _open(session_dir: Path) -> Any:
+    from bandstand.producer.projects import open_project
+
+    return open_project(session_dir)
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _audio(session: Any, no_audio: bool) -> dict[str, Any]:
+    """Render the WAV for HEAD unless asked not to; a missing SoundFont is a note, not a failure."""
+    from bandstand.producer import head_files
+
+    if not no_audio:
+        try:
+            session.ensure_audio()
+        except (RenderError, SoundFontNotFound) as exc:
+            typer.echo(f"note: the WAV was not rendered ({exc}); it is marked stale", err=True)
+    current = head_files.audio_revision(session.session_dir) == session.revision
+    return {"file": str(session.session_dir / head_files.WAV), "current": current}
+
+
+def _changes(entry: Any, limit: int = 8) -> list[str]:
+    lines = []
+    for c in entry.changes[:limit]:
+        if isinstance(c.before, dict) or isinstance(c.after, dict):
+            lines.append(f"  {c.label}: {_brief(c.before)} → {_brief(c.after)}")
+        else:
+            lines.append(f"  {c.label}: {c.before!r} → {c.after!r}")
+    if len(entry.changes) > limit:
+        lines.append(f"  … and {len(entry.changes) - limit} more")
+    return lines
+
+
+def _brief(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        if "count" in value:
+            extra = ", ".join(f"{k} {v}" for k, v in value.items() if k != "count" and v)
+            return f"{value['count']} notes" + (f" ({extra})" if extra else "")
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return repr(value)
+
+
+# --------------------------------------------------------------------------- tool
+
+TOOL_EXAMPLES = """\b
+Examples:
+  bandstand tool output/session-x set_track_volume --args '{"track": "bass", "volume": 0.7}'
+  bandstand tool output/session-x add_insert_effect --args '{"track": "Lead", "type": "delay", "params": {"mix": 0.3}}'
+  bandstand tool output/session-x read_project --json
+  bandstand tool --list                                  # every tool with its phase and parameters
+"""
+
+
+@tool_app.command(help="Apply one studio tool to a session directly: a new revision, undoable.",
+                  epilog=TOOL_EXAMPLES)
+def tool(
+    session_dir: Annotated[Path | None, typer.Argument(help="The session folder.", metavar="SESSION_DIR",
+                                                       show_default=False)] = None,
+    name: Annotated[str | None, typer.Argument(help="The tool's name (see --list).", metavar="NAME",
+                                               show_default=False)] = None,
+    args: Annotated[str, typer.Option("--args", metavar="JSON", help="The tool's parameters as a JSON object "
+                                      "('-' reads them from stdin).")] = "{}",
+    no_audio: NoAudio = False,
+    as_json: AsJson = False,
+    list_tools: Annotated[bool, typer.Option("--list", help="List the tools and stop.")] = False,
+) -> None:
+    from bandstand.studio.tools import TOOLS, signature
+
+    if list_tools:
+        if as_json:
+            _print_json(TOOLS.schemas())
+        else:
+            for t in TOOLS:
+                typer.echo(f"{t.phase:<12} {signature(t)}\n{'':<13}{t.description}")
+        return
+    if session_dir is None or name is None:
+        raise InvalidInput("give SESSION_DIR and a tool NAME (or --list to see the tools)")
+    text = sys.stdin.read() if args == "-" else args
+    try:
+        arguments = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"--args is not JSON: {exc.msg} at column {exc.colno}; e.g. --args '{{\"tempo\": 96}}'") \
+            from None
+    if not isinstance(arguments, dict):
+        raise InvalidInput("--args must be a JSON object of parameters, e.g. --args '{\"tempo\": 96}'")
+    from bandstand.producer.summaries import tool_outcome_json
+
+    session = _open(session_dir)
+    outcome = session.apply_tools([{"name": name, "args": arguments}], author="cli", request=f"tool {name}")
+    audio = _audio(session, no_audio) if outcome.entry is not None else None
+    if as_json:
+        _print_json({**tool_outcome_json(outcome), "audio": audio})
+        return
+    result = {k: v for k, v in outcome.results[0].result.items()}
+    if outcome.entry is None:
+        typer.echo(json.dumps(result, indent=2, ensure_ascii=False) if result else "nothing changed")
+        return
+    typer.echo(f"revision {outcome.revision}: {name}")
+    for line in _changes(outcome.entry):
+        typer.echo(line)
+    made = {k: v for k, v in result.items() if k.endswith("_id") or k.endswith("_ids")}
+    if made:
+        typer.echo("  " + ", ".join(f"{k} {v}" for k, v in made.items()))
+    typer.echo("undo with: bandstand undo " + str(session_dir))
+
+
+# --------------------------------------------------------------------------- accept / discard
+
+ACCEPT_EXAMPLES = """\b
+Examples:
+  bandstand accept output/session-x                      # the newest variation waiting
+  bandstand accept output/session-x 3f2a9c1e --phrases 81d0,a7c2
+  bandstand accept output/session-x --no-audio --json
+"""
+
+
+@accept_app.command(help="Accept a variation (all of it, or some phrases): a new revision, undoable.",
+                    epilog=ACCEPT_EXAMPLES)
+def accept(session_dir: Session, variation_id: VariationId = None,
+           phrases: Annotated[str | None, typer.Option("--phrases", metavar="ID,…",
+                                                       help="Only these phrases (ids or unique prefixes).")] = None,
+           no_audio: NoAudio = False, as_json: AsJson = False) -> None:
+    session = _open(session_dir)
+    chosen = [p.strip() for p in phrases.split(",") if p.strip()] if phrases is not None else None
+    if chosen is not None and not chosen:
+        raise InvalidInput("--phrases is empty; name one or more phrase ids (bandstand variations SESSION_DIR)")
+    entry = session.accept(variation_id, chosen)
+    audio = _audio(session, no_audio)
+    if as_json:
+        _print_json({"revision": entry.revision, "variation_id": entry.variation_id, "summary": entry.summary,
+                     "changes": [c.model_dump(mode="json") for c in entry.changes], "audio": audio})
+        return
+    typer.echo(f"revision {entry.revision}: {entry.summary} ({entry.request or 'variation'} "
+               f"{(entry.variation_id or '')[:8]})")
+    for line in _changes(entry):
+        typer.echo(line)
+
+
+@discard_app.command(help="Discard a variation (discarding twice is fine).",
+                     epilog="\b\nExamples:\n  bandstand discard output/session-x\n"
+                            "  bandstand discard output/session-x 3f2a9c1e\n")
+def discard(session_dir: Session, variation_id: VariationId = None, as_json: AsJson = False) -> None:
+    variation = _open(session_dir).discard(variation_id)
+    if as_json:
+        _print_json({"variation_id": variation.id, "state": variation.state})
+    else:
+        typer.echo(f"variation {variation.id[:8]} discarded")
+
+
+# --------------------------------------------------------------------------- undo / redo
+
+
+def _moved(session: Any, revision: int, verb: str, no_audio: bool, as_json: bool) -> None:
+    audio = _audio(session, no_audio)
+    entry = session.store.entry(revision)
+    if as_json:
+        _print_json({"revision": revision, "request": entry.request, "summary": entry.summary, "audio": audio})
+    else:
+        typer.echo(f"{verb}: now at revision {revision} ({entry.request or entry.kind})")
+
+
+@undo_app.command(help="Undo the last change(s): HEAD moves back; nothing is deleted (redo brings it back).",
+                  epilog="\b\nExamples:\n  bandstand undo output/session-x\n  bandstand undo output/session-x --steps 3\n")
+def undo(session_dir: Session,
+         steps: Annotated[int, typer.Option("--steps", min=1, max=10_000, help="How many changes to undo.")] = 1,
+         no_audio: NoAudio = False, as_json: AsJson = False) -> None:
+    session = _open(session_dir)
+    _moved(session, session.undo(steps), f"undid {steps} change{'s' if steps > 1 else ''}", no_audio, as_json)
+
+
+@redo_app.command(help="Redo the change undone last.", epilog="\b\nExamples:\n  bandstand redo output/session-x\n")
+def redo(session_dir: Session, no_audio: NoAudio = False, as_json: AsJson = False) -> None:
+    session = _open(session_dir)
+    _moved(session, session.redo(), "redid", no_audio, as_json)
+
+
+# --------------------------------------------------------------------------- history / variations
+
+
+@history_app.command(help="Who asked what, what changed, and which entries are undone.",
+                     epilog="\b\nExamples:\n  bandstand history output/session-x\n"
+                            "  bandstand history output/session-x --json\n")
+def history(session_dir: Session, as_json: AsJson = False) -> None:
+    from bandstand.producer.summaries import history_json
+
+    rows = _open(session_dir).history()
+    if as_json:
+        _print_json([history_json(r) for r in rows])
+        return
+    for r in rows:
+        e = r.entry
+        mark = "→" if r.head else " "
+        state = "  (undone)" if r.undone else ""
+        what = e.request or e.summary
+        typer.echo(f"{mark} r{e.revision:<3} {e.at:%Y-%m-%d %H:%M}  {e.kind:<9} {e.author:<10} {what}"
+                   f"{' — ' + e.summary if e.summary and e.summary != what else ''}{state}")
+
+
+@variations_app.command(help="The variations of a session: state, what they change, their phrases.",
+                        epilog="\b\nExamples:\n  bandstand variations output/session-x\n"
+                               "  bandstand variations output/session-x --json\n")
+def variations(session_dir: Session, as_json: AsJson = False) -> None:
+    from bandstand.producer.summaries import variation_json
+    from bandstand.studio import diff_lines
+
+    session = _open(session_dir)
+    head = session.revision
+    found = session.variations()
+    if as_json:
+        _print_json([variation_json(v, head=head) for v in found])
+        return
+    if not found:
+        typer.echo("no variations yet")
+    for v in found:
+        stale = f" (made on r{v.base_revision}, HEAD is r{head})" if v.state == "ready" and v.base_revision != head \
+            else ""
+        c = v.counts
+        typer.echo(f"{v.id[:8]}  {v.state:<9} r{v.base_revision}  {v.intent or v.request or '-'}  "
+                   f"+{c['added']} −{c['removed']} ~{c['modified']} notes, {len(v.phrases)} phrases{stale}")
+        for line in diff_lines(v.diff):
+            typer.echo(f"    {line}")
+        for p in v.phrases[:12] if v.state == "ready" else ():
+            n = p.counts()
+            typer.echo(f"    {p.id[:8]}  {p.label:<28} +{n['added']} −{n['removed']} ~{n['modified']}")
+        if v.state == "ready" and len(v.phrases) > 12:
+            typer.echo(f"    … {len(v.phrases) - 12} more (--json lists them all)")
+
+
+@audition_app.command(help="Render a variation's base and proposal (WAV and piano roll) for an A/B listen.",
+                      epilog="\b\nExamples:\n  bandstand audition output/session-x\n"
+                             "  bandstand audition output/session-x 3f2a9c1e --whole-song\n")
+def audition(session_dir: Session, variation_id: VariationId = None,
+             whole_song: Annotated[bool, typer.Option("--whole-song", help="The whole song, not just the changed "
+                                                      "bars.")] = False,
+             as_json: AsJson = False) -> None:
+    result = _open(session_dir).audition(variation_id, whole_song=whole_song)
+    if as_json:
+        _print_json(result.to_json())
+        return
+    where = f"bars {result.bars[0]}–{result.bars[1]}" if result.bars else "the whole song"
+    typer.echo(f"variation {result.variation_id[:8]} against revision {result.base_revision}, {where}:")
+    typer.echo(f"  A (base):     {result.base_wav}\n               {result.base_pianoroll}")
+    typer.echo(f"  B (proposal): {result.proposal_wav}\n               {result.proposal_pianoroll}")
