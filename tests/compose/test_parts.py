@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.compose.harmony import build_harmony
-from bandstand.compose.lexicon import GENRES
+from bandstand.compose.lexicon import DRUM_FAMILIES, GENRES
 from bandstand.compose.parts import ROLES, build_situation, generate_part
 from bandstand.craft.groove import swing_time
 from bandstand.craft.kit import (
@@ -70,7 +70,7 @@ def test_every_role_generates_valid_deterministic_parts(role, genre):
     assert a.track.pitch_bends == b.track.pitch_bends
     assert a.track.notes, (role, genre)
     assert a.stats.role == role and a.stats.note_count == len(a.track.notes)
-    assert a.track.is_drum == (role in ("drums", "percussion"))
+    assert a.track.is_drum == (role in ("drums", "percussion", "texture"))
     end = arrangement.total_bars * 4
     assert all(0 <= n.start < end + 0.1 for n in a.track.notes)
     if not a.track.is_drum:  # no key struck again while still held
@@ -158,10 +158,11 @@ def test_fills_into_section_changes_and_crash_on_arrival():
 
 def test_density_follows_energy_in_every_drum_family():
     one_per_family = {g.drum_family: g.name for g in reversed(GENRES)}
-    assert len(one_per_family) == 16
+    assert set(DRUM_FAMILIES) - set(one_per_family) <= {"garage_halftime"}  # a half-time feel: by tempo
     for fam, genre in one_per_family.items():
-        part, *_ = _part("drums", genre)
-        per_bar = Counter(int(n.start // 4) for n in part.track.notes)
+        part, intent, *_ = _part("drums", genre)
+        bpb = intent.time_signature[0] * 4 / intent.time_signature[1]
+        per_bar = Counter(int((n.start + 0.05) // bpb) for n in part.track.notes)
         verse = fmean(per_bar[b] for b in range(4, 11))
         chorus = fmean(per_bar[b] for b in range(12, 19))
         assert chorus >= 1.15 * verse, (fam, genre, verse, chorus)
@@ -175,8 +176,8 @@ def test_only_kick_constraint_keeps_only_the_kick():
 def test_swing_and_humanization_from_the_groove_template():
     part, _intent, _harmony, _arrangement = _part("drums", "hip-hop")
     notes = part.track.notes
-    offbeats = [n.start % 0.5 for n in notes if n.pitch == CLOSED_HAT and 0.2 < n.start % 0.5 < 0.45]
-    assert offbeats and fmean(offbeats) > 0.26  # swung sixteenths land late
+    offbeats = [n.start % 1.0 for n in notes if n.pitch == CLOSED_HAT and 0.4 < n.start % 1.0 < 0.75]
+    assert offbeats and fmean(offbeats) >= 0.55  # boom-bap's swung eighths: the 'and' lands late
     assert len({n.velocity for n in notes}) > 10
     straight = [n for n in notes if n.pitch == KICK]
     assert any(abs(n.start * 4 - round(n.start * 4)) > 0.01 for n in straight)  # not quantized
@@ -257,7 +258,7 @@ def test_jazz_comping_is_rootless_and_syncopated():
     off = [n for n in part.track.notes if abs((n.start % 1) - 0.5) < 0.2]
     assert len(off) / len(part.track.notes) > 0.25
     root_hits = sum(1 for n in part.track.notes
-                    if n.pitch == min(ctx.bars[int(n.start // 4)].chord.pitches))
+                    if n.pitch % 12 == ctx.bars[int((n.start + 0.1) // 4)].chord.root)
     assert root_hits / len(part.track.notes) < 0.1
 
 
@@ -302,6 +303,8 @@ def test_pad_keeps_the_voice_leading_of_stage_2():
         ctx = build_situation(intent, harmony, arrangement)
         shifts = set()
         for bar in ctx.active("pad"):
+            if bar.final:  # the last chord is voiced in root position
+                continue
             played = sorted(n.pitch for n in part.track.notes if abs(n.start - bar.start) < 0.1)
             if played:
                 shifts |= {p - q for p, q in zip(played, bar.chord.pitches, strict=True)}
@@ -413,7 +416,8 @@ def test_public_exports_are_pinned():
     assert set(parts_pkg.__all__) == {"CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "build_situation", "generate_part",
                                       "styles_for"}
     assert set(harmony_pkg.__all__) == {"CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"}
-    assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass"}
+    assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass",
+                          "texture"}
 
 
 def test_jazz_head_states_a_theme_and_the_solo_runs_bebop_lines():

@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bandstand.compose.harmony.form import CADENCES
 from bandstand.compose.lexicon import primary_genre
 from bandstand.compose.models.arrangement import (
     ArrangementPlan,
@@ -21,6 +22,7 @@ from bandstand.compose.models.arrangement import (
     SectionPlan,
     Transition,
 )
+from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 
 
@@ -83,6 +85,13 @@ _ACTIVATION: dict[str, tuple[str, ...]] = {
 }
 _FULL = ("chorus", "drop", "hook", "head")
 INTRO_VOICES = ("pad", "chords", "arp", "lead")  # who may open the song, in order of preference
+
+# Which harmony function a section plays, by its kind (or a loop's activation rule).
+HARMONY_FUNCTION: dict[str, str] = {
+    "intro": "intro", "verse": "verse", "prechorus": "prechorus", "chorus": "chorus", "drop": "chorus",
+    "hook": "chorus", "build": "prechorus", "bridge": "bridge", "break": "bridge", "solo": "solo",
+    "head": "head", "outro": "chorus", "outro_thin": "chorus", "outro_tail": "chorus",
+}
 
 # Hints that pick a different form outright.
 _FORM_HINTS = {"loop-based": "lofi", "verse-chorus": "pop"}
@@ -241,6 +250,12 @@ def _pick(candidates: list[str], k: int, rng: random.Random) -> list[str]:
 
 
 def _roles_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int, rng: random.Random) -> list[str]:
+    """Who plays in a section (a texture — rain, vinyl crackle — is there from start to end)."""
+    chosen = _players_for(slot, [r for r in roles if r != "texture"], electronic, bars, rng)
+    return [*chosen, "texture"] if "texture" in roles else chosen
+
+
+def _players_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int, rng: random.Random) -> list[str]:
     rule = slot.activation or slot.kind
     if rule in _FULL:
         return list(roles)
@@ -329,13 +344,63 @@ def resolve_target(natural: int, intent: Intent) -> int:
     return max(lo, min(hi, natural))
 
 
-def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequence[str], seed: int = 0,
-                      form: str | None = None) -> ArrangementPlan:
-    """The arrangement plan for `intent` with a progression of `chord_bars` and these `roles`.
+def _function(slot: Slot, harmony: HarmonyPlan) -> str:
+    """The harmony function a section plays: its activation rule's, else its kind's."""
+    rule = slot.activation if slot.kind == "loop" else slot.kind
+    for name in (HARMONY_FUNCTION.get(rule, rule), "verse"):
+        if harmony.section(name) is not None:
+            return name
+    return "verse"
+
+
+def _dominant(harmony: HarmonyPlan) -> int | None:
+    """The chord a half cadence stops on: a major chord or dominant seventh on the fifth degree."""
+    tonic = harmony.scale_pitch_classes[0] if harmony.scale_pitch_classes else 0
+    for i, c in enumerate(harmony.chords):
+        if c.root == (tonic + 7) % 12 and (tonic + 11) % 12 in c.pitch_classes:
+            return i
+    return None
+
+
+def _section_chords(slots: list[Slot], harmony: HarmonyPlan | None, cycle: list[int]) -> list[list[int]]:
+    """Chord indices for every bar of every section: each section plays its function's
+    progression from its first bar; in families that cadence, a section that hands over to
+    a chorus stops on the dominant; the song's last bars play the ending."""
+    if harmony is None or not harmony.sections:
+        return [[cycle[b % len(cycle)] for b in range(s.bars)] for s in slots]
+    out = []
+    for slot in slots:
+        progression = harmony.section(_function(slot, harmony)) or [0]
+        out.append([progression[b % len(progression)] for b in range(slot.bars)])
+    dominant = _dominant(harmony)
+    if harmony.family in CADENCES and dominant is not None:
+        for i, slot in enumerate(slots[:-1]):
+            nxt = slots[i + 1]
+            if nxt.kind in PEAKS and slot.kind not in PEAKS and slot.kind not in ("prechorus", "build") \
+                    and out[i][-1] != dominant and slot.bars >= 4:
+                out[i][-1] = dominant
+    if harmony.ending and out:
+        last = out[-1]
+        tail = harmony.ending[-len(last):]
+        last[len(last) - len(tail):] = tail
+    return out
+
+
+def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan, roles: Sequence[str],
+                      seed: int = 0, form: str | None = None) -> ArrangementPlan:
+    """The arrangement plan for `intent` and these `roles`, over the harmony plan (each
+    section plays its function's progression, cadences at section ends, the ending last)
+    or, given only the bars of each chord of one loop, looping that.
 
     The form, lengths, energies and chords are fixed by the inputs; `seed` varies what
-    is musically free (which voice opens the song, which carry a break, which play it out).
+    is musically free (which voice opens the song, which carry a break, which play it out,
+    and the groove the drummer and the bassist agree on).
     """
+    if isinstance(chord_bars, HarmonyPlan):
+        harmony: HarmonyPlan | None = chord_bars
+        loop_bars: list[float] = [c.bars for c in chord_bars.main_loop]
+    else:
+        harmony, loop_bars = None, list(chord_bars)
     rng = random.Random(seed)
     genre = primary_genre(intent)
     name = form or next((_FORM_HINTS[h] for h in intent.structure_hints if h in _FORM_HINTS), genre.form)
@@ -349,7 +414,8 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
         if hint.startswith("drop at bar "):
             slots = _drop_at(slots, int(hint.rsplit(" ", 1)[1]))
     slots = _thin_outro(slots)
-    cycle = chord_cycle(chord_bars)
+    cycle = chord_cycle(loop_bars)
+    section_chords = _section_chords(slots, harmony, cycle)
     arc = _energy_arc([(s, s.bars) for s in slots])
     counts: dict[str, int] = {}
     totals = {s.name: sum(1 for t in slots if t.name == s.name) for s in slots}
@@ -363,7 +429,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
             name=label, kind=slot.kind, start_bar=start, bars=slot.bars,
             energy=round(sum(bars_energy) / len(bars_energy), 3),
             roles=_roles_for(slot, roles, electronic, slot.bars, rng),
-            chord_indices=[cycle[b % len(cycle)] for b in range(slot.bars)],
+            chord_indices=section_chords[i],
             transition=_transition(slot, slots[i + 1] if i + 1 < len(slots) else None, electronic,
                                    intent.structure_hints),
         ))
@@ -371,7 +437,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float], roles: Sequen
     _roles_follow_energy(sections, roles)
     _cover_every_role(sections, roles)
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
-                           total_bars=start - 1, sections=sections, bar_energy=arc)
+                           total_bars=start - 1, sections=sections, bar_energy=arc, groove=rng.getrandbits(16))
 
 
 CORE = ("drums", "bass", "chords", "lead", "pad")
@@ -383,21 +449,28 @@ _REMOVES: dict[str, tuple[str, ...]] = {
 
 
 def resolve_roles(intent: Intent, parts: Sequence[str] | None, supported: Sequence[str]) -> list[str]:
-    """The roles that will play: the asked-for `parts`, or the core five plus the extra roles
-    the prompt's instrument requests name (an 808 / sub bass request takes the bass's place),
-    minus what the constraints rule out."""
+    """The roles that will play: the asked-for `parts`; or an ensemble's players ("a jazz
+    quartet": drums, bass, piano, horn); or the core five plus the extra roles the genre
+    brings (synthpop's arpeggiator), the instrument requests name (an 808 / sub bass request
+    takes the bass's place) and the textures the prompt names — minus what the constraints
+    rule out."""
+    from bandstand.compose.lexicon.words import ensemble_roles
     from bandstand.errors import InvalidInput
 
     if parts:
         roles = list(dict.fromkeys(parts))
+    elif intent.players:
+        roles = ensemble_roles(primary_genre(intent).family, intent.players)
     else:
         roles = list(CORE)
         requested = intent.requested_roles()
-        for role in requested:
+        for role in [*primary_genre(intent).extras, *requested]:
             if role in supported and role not in roles:
                 roles.append(role)
         if "sub_bass" in roles and "bass" not in requested:
             roles.remove("bass")
+        if intent.textures and "texture" in supported:
+            roles.append("texture")
     for constraint in intent.constraints:
         removed = _REMOVES.get(constraint.kind, ())
         roles = [r for r in roles if r not in removed]

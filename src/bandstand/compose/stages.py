@@ -93,8 +93,8 @@ def run_arrangement(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.arrangement import build_arrangement
 
     harmony = ctx.input("harmony", HarmonyPlan)
-    plan = ctx.tool("build_arrangement", build_arrangement, ctx.input("intent", Intent),
-                    [c.bars for c in harmony.chords], _roles(ctx), ctx.seed())
+    plan = ctx.tool("build_arrangement", build_arrangement, ctx.input("intent", Intent), harmony, _roles(ctx),
+                    ctx.seed())
     flow = " → ".join(f"{s.name} {s.bars}" for s in plan.sections)
     return NodeResult(plan, plan.model_dump(mode="json"), f"{plan.form_name} form, {plan.total_bars} bars: {flow}")
 
@@ -106,7 +106,7 @@ def skipped_arrangement(ctx: NodeContext) -> ArrangementPlan:
     intent = ctx.input("intent", Intent)
     harmony = ctx.input("harmony", HarmonyPlan)
     bars = intent.duration.max_bars if "duration" not in intent.inferred_fields else 32
-    cycle = chord_cycle([c.bars for c in harmony.chords])
+    cycle = chord_cycle([c.bars for c in harmony.main_loop])
     roles = _roles(ctx)
     energy = intent.energy if intent.energy is not None else 0.6
     section = SectionPlan(name="Loop", kind="loop", start_bar=1, bars=bars, energy=energy, roles=roles,

@@ -6,14 +6,19 @@ half the weakest of them, so one bad number cannot hide behind good ones):
 - harmony: in-scale rate (pitched notes whose pitch class is in the key's
   scale, judged against what the harmonic dial allows), in-harmony rate
   (in the scale or in the chord sounding in that bar), chord-tone rate on
-  strong beats (bass and melody notes starting on beats 1 and 3);
+  strong beats (bass and melody notes starting on beats 1 and 3), the key
+  heard (the declared key, its relative or another mode of its scale must be
+  what Krumhansl–Schmuckler hears: a song heard in another key cannot score
+  1.00) and the ending (the last sonority's lowest note is the tonic);
 - rhythm: kick/bass lock (kicks answered by a bass onset within a 32nd, or
   bass onsets that land on a kick, whichever is higher, against what the bass
   style aims for) and groove consistency (cosine between consecutive bars of a
   section, each bar a 16-step onset vector per drum voice group);
 - arrangement: energy ↔ density correlation (Pearson, per bar, the plan's
-  energy against notes started) and section contrast (adjacent sections
-  differing in density or roles);
+  energy against notes started), section contrast (adjacent sections
+  differing in density or roles) and section variety (two kinds of body
+  section with harmonies of their own); the voicing variety (chords voiced
+  more than one way) is reported alongside;
 - vibe: fidelity to the intent — tempo, key (Krumhansl–Schmuckler on the
   pitched notes: where the intended key ranks among the 24, first or its
   relative counting fully, less expected as the harmonic dial rises), genre
@@ -37,6 +42,7 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.quality import AXES, GateResult, QualityScore
+from bandstand.compose.writing import ends_on_tonic, key_heard, section_variety, voicing_variety
 from bandstand.craft.groove import groove
 from bandstand.craft.kit import CLAP, KICK, RIM, SNARE, family, kick_steps
 from bandstand.errors import TheoryError
@@ -56,16 +62,18 @@ VOICE_GROUP = {note: i for i, group in enumerate(VOICE_GROUPS) for note in group
 # What share of kick/bass lock each bass style aims for (tumbao and house bass play around the kick).
 EXPECTED_LOCK: dict[str, float] = {"tumbao": 0.4, "synth_pulse": 0.5, "syncopated_funk": 0.7, "reggae": 0.7}
 # Which stage produced what a metric measures: the stage to regenerate when it fails.
+# Bass styles that play around the kick rather than with it: scored on how rarely they hit it.
+AVOIDS_KICK = frozenset({"offbeat"})
 METRIC_STAGE: dict[str, int] = {
-    "in_scale_rate": 2, "in_harmony_rate": 4, "chord_tone_rate_strong": 4,
+    "in_scale_rate": 2, "in_harmony_rate": 4, "chord_tone_rate_strong": 4, "key_heard": 2, "ends_on_tonic": 2,
     "kick_bass_lock": 4, "groove_consistency": 4,
-    "energy_density_corr": 3, "section_contrast": 3,
+    "energy_density_corr": 3, "section_contrast": 3, "section_variety": 2,
     "tempo_fidelity": 6, "key_fidelity": 2, "genre_fidelity": 4,
 }
 AXIS_METRICS: dict[str, tuple[str, ...]] = {
-    "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong"),
+    "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong", "key_heard", "ends_on_tonic"),
     "rhythm": ("kick_bass_lock", "groove_consistency"),
-    "arrangement": ("energy_density_corr", "section_contrast"),
+    "arrangement": ("energy_density_corr", "section_contrast", "section_variety"),
     "vibe": ("tempo_fidelity", "key_fidelity", "genre_fidelity"),
 }
 
@@ -103,7 +111,9 @@ class _View:
         self.bpb = song.beats_per_bar
         self.bars = arrangement.total_bars
         self.pitched = [(t.role, n) for t in song.tracks if not t.is_drum for n in t.notes]
-        self.drums = sorted((n for t in song.tracks if t.is_drum for n in t.notes), key=lambda n: n.start)
+        # the groove is the drums' and the percussion's; a texture (rain, crackle) is not time
+        self.drums = sorted((n for t in song.tracks if t.is_drum and t.role != "texture" for n in t.notes),
+                            key=lambda n: n.start)
         self.kicks = [n.start for n in self.drums if n.pitch in (KICK, 35)]
         self.bass = sorted(n.start for t in song.tracks if t.role in BASS_ROLES for n in t.notes)
         chords = harmony.chords
@@ -136,6 +146,24 @@ def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict
     s["chord_tone_rate_strong"] = 1.0 if ct is None else _ramp(ct, 0.3, 0.75)
 
 
+def _writing(song: Song, harmony: HarmonyPlan, arrangement: ArrangementPlan, m: dict[str, float | None],
+             s: dict[str, float], notes: list[str]) -> None:
+    """How the song is written: the key heard against the declared one, the ending, the
+    sections' own harmonies, the voicings (see `bandstand.compose.writing`)."""
+    heard, rank = key_heard(song, harmony)
+    m["key_heard"], m["key_heard_rank"] = heard, None if rank is None else float(rank)
+    s["key_heard"] = 1.0 if heard is None else heard
+    ending = ends_on_tonic(song, harmony)
+    m["ends_on_tonic"] = ending
+    s["ends_on_tonic"] = 1.0 if ending is None else 0.6 + 0.4 * ending
+    if ending == 0.0:
+        notes.append("the song does not end on its tonic in the bass")
+    variety, kinds = section_variety(arrangement)
+    m["section_variety"], m["section_harmonies"] = variety, float(kinds)
+    s["section_variety"] = 1.0 if variety is None else 0.7 + 0.3 * variety
+    m["voicing_variety"] = voicing_variety(song)
+
+
 def _on_strong_beat(t: float, bpb: float) -> bool:
     pos = t % bpb
     strong = (0.0, bpb / 2) if bpb >= 4 else (0.0,)
@@ -159,7 +187,10 @@ def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: 
         precision = sum(1 for b in bass if _near(v.kicks, b)) / len(bass)
         lock = max(coverage, precision)
         m["kick_bass_coverage"], m["kick_bass_precision"], m["kick_bass_lock"] = coverage, precision, lock
-        s["kick_bass_lock"] = _clamp(lock / EXPECTED_LOCK.get(traits.bass_style, 0.8))
+        if traits.bass_style in AVOIDS_KICK:  # four-on-the-floor: the bass is heard between the kicks
+            s["kick_bass_lock"] = _ramp(1.0 - precision, 0.4, 0.65)
+        else:
+            s["kick_bass_lock"] = _clamp(lock / EXPECTED_LOCK.get(traits.bass_style, 0.8))
     else:
         m["kick_bass_lock"] = None
         s["kick_bass_lock"] = 1.0
@@ -311,6 +342,7 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     scores: dict[str, float] = {}
     notes: list[str] = []
     _harmony(view, harmony, metrics, scores, notes)
+    _writing(song, harmony, arrangement, metrics, scores, notes)
     _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)

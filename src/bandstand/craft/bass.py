@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from bandstand.craft.kit import family, fill_length, kick_steps
-from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.knobs import Raw, bar_rng, base_style, feel_of, reshape
 from bandstand.craft.phrase import BEND_RANGE, NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation, pitch_near
 from bandstand.craft.style import Style
@@ -28,7 +28,7 @@ def _kicks(sit: Situation, bar: Bar) -> list[tuple[int, int]]:
         return list(bar.kick) or [(0, 100)]
     fam = family(sit.idiom.drum_family)
     fill = fill_length(bar.energy) if bar.section_end else 0
-    hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, sit.steps, fill)
+    hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, sit.steps, fill, sit.groove)
     if bar.pre_drop:
         hits = [h for h in hits if h[0] < sit.steps // 2]
     return hits or [(0, 100)]
@@ -222,12 +222,109 @@ def _sustained(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: rand
     return [(0, sit.steps - 0.3, root, 88)]
 
 
+# Four-on-the-floor bass around the kick: (step, octave up?) per figure, chosen by the groove.
+OFFBEAT_FIGURES: tuple[tuple[tuple[int, bool], ...], ...] = (
+    ((2, False), (6, False), (10, False), (14, False)),
+    ((2, False), (6, True), (10, False), (14, True)),
+    ((2, False), (3, False), (6, False), (10, False), (11, False), (14, False)),
+    ((2, False), (6, False), (7, True), (10, False), (14, False), (15, True)),
+)
+
+
+def _offbeat(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+             style: Style) -> list[Event]:
+    """House, techno, disco, trance: the bass on the off-beats, out of the kick's way
+    (the figure is the band's groove; calm bars keep the 'and' of every beat only)."""
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+    figure = OFFBEAT_FIGURES[sit.groove % len(OFFBEAT_FIGURES)] if bar.energy >= 0.5 else OFFBEAT_FIGURES[0]
+    kick_at = {k for k, _ in kicks}
+    events = [(s, 1.5, root + 12 if up and root + 12 <= HIGH + 7 else root, 98 if s % 4 == 2 else 84)
+              for s, up in figure if s < sit.steps and s not in kick_at]
+    if bar.bar_in_section == 0 and bar.kind in ("drop", "chorus", "hook"):  # the arrival lands on the one
+        events.insert(0, (0, 1.5, root, 104))
+    return events
+
+
+def _oom(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+         style: Style) -> list[Event]:
+    """Waltz: the 'oom' on beat one (root, then the fifth in the bar that repeats a chord)."""
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+    fifth = pitch_near(bar.chord.fifth, root - 5, LOW, HIGH)
+    return [(0, 3.6, fifth if bar.bar_in_section % 2 == 1 and not bar.chord_changes else root, 100)]
+
+
+def _driving(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+             style: Style) -> list[Event]:
+    """Punk and metal: the root on every eighth, picked, with a lead-in to a new chord."""
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+    step = 2 if bar.energy >= 0.3 else 4
+    events: list[Event] = [(s, step * 0.8, root, 104 if s % 4 == 0 else 92) for s in range(0, sit.steps, step)]
+    if bar.chord_changes and step == 2 and events:
+        events[-1] = (events[-1][0], 1.6, _approach(sit, bar, rng, root, style), 96)
+    return events
+
+
+def _ostinato(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+              style: Style) -> list[Event]:
+    """Film music: held roots when calm, an eighth-note pedal as it builds, sixteenths at the climax."""
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+    if bar.energy < 0.5:
+        return [(0, sit.steps - 0.3, root, 90)]
+    step = 1 if bar.energy >= 0.85 else 2
+    return [(s, step * 0.85, root + (12 if s % 8 == 6 and step == 2 else 0), 100 if s % 4 == 0 else 86)
+            for s in range(0, sit.steps, step)]
+
+
 FIGURES: dict[str, Figure] = {
     "sub_808": _sub_808, "root_fifth": _root_fifth, "walking": _walking, "synth_pulse": _synth_pulse,
     "syncopated_funk": _funk, "reggae": _reggae, "dnb_reese": _reese, "tumbao": _tumbao,
-    "picked_rock": _picked, "sustained": _sustained,
+    "picked_rock": _picked, "sustained": _sustained, "offbeat": _offbeat, "oom": _oom,
+    "driving_eighths": _driving, "ostinato": _ostinato,
 }
-CENTER: dict[str, int] = {"sub_808": 33, "dnb_reese": 35, "walking": 38, "sustained": 36}
+CENTER: dict[str, int] = {"sub_808": 33, "dnb_reese": 35, "walking": 38, "sustained": 36, "ostinato": 36}
+
+
+# The band's groove varies lines that do not follow the kick: (steps added, steps dropped),
+# one entry chosen by the groove number (the first leaves the line as written).
+SPICE: dict[str, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {
+    "picked_rock": (((), ()), ((3, 11), ()), ((), (6, 14)), ((7, 15), (6,))),
+    "driving_eighths": (((), ()), ((3, 11), ()), ((1, 9), ()), ((), (14,))),
+    "synth_pulse": (((), ()), ((3, 11), ()), ((), (4, 12)), ((7, 15), ())),
+    "sustained": (((), ()), ((8,), ()), ((6, 12), ()), ((10,), ())),
+    "ostinato": (((), ()), ((8,), ()), ((6, 12), ()), ((3, 11), ())),
+    "walking": (((), ()), ((7,), ()), ((15,), ()), ((11,), ())),
+    "oom": (((), ()), ((8,), ()), ((10,), ()), ((6,), ())),
+    "tumbao": (((), ()), ((0,), ()), ((3,), ()), ((14,), ())),
+    "reggae": (((), ()), ((), (0,)), ((11,), ()), ((), (6,))),
+    "root_fifth": (((), ()), ((14,), ()), ((6,), ()), ((), ())),
+}
+
+
+def _spice(sit: Situation, name: str, events: list[Event], energy: float) -> list[Event]:
+    """The line as the band's groove shapes it: a note added here, one left out there."""
+    options = SPICE.get(name)
+    if not options or sit.groove == 0 or not events or energy < 0.3:
+        return events
+    added, dropped = options[sit.groove % len(options)]
+    kept = [e for e in events if e[0] not in dropped or e[0] == 0]
+    taken = {e[0] for e in kept}
+    extra = []
+    for step in added:
+        if step < sit.steps and step not in taken:
+            before = max((e for e in kept if e[0] < step), key=lambda e: e[0], default=kept[0])
+            extra.append((step, 1.6, before[2], max(1, before[3] - 10)))
+    return sorted([*kept, *extra])
+
+
+def _push(sit: Situation, bar: Bar, events: list[Event], push: float) -> list[Event]:
+    """Syncopation turned up: the next chord's root anticipated on the last eighth (and,
+    further up, an off-beat answer on the 'and' of two)."""
+    if push <= 0.15 or not events:
+        return events
+    taken = {e[0] for e in events}
+    root = pitch_near(bar.next_chord.bass, events[0][2], 12, 64)
+    extra = [(sit.steps - 2, 1.8, root, 90)] + ([(7, 0.9, events[0][2], 80)] if push > 0.3 else [])
+    return sorted([*events, *(e for e in extra if e[0] not in taken and e[0] < sit.steps)])
 
 
 def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "bass") -> Phrase:
@@ -240,11 +337,18 @@ def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
     center = CENTER.get(name, 38) - (7 if not leading else 0)
     notes: list[Raw] = []
     seed = rng.getrandbits(64)
+    base = base_style(sit, role)
     for bar in sit.active(role):
         style = styles[bar.index]
         stop = sit.steps // 2 if bar.pre_drop else sit.steps
         played: list[Raw] = []
-        for step, length, pitch, vel in fn(sit, bar, _kicks(sit, bar), bar_rng(seed, bar.index), center, style):
+        if bar.final:  # the last chord: its bass note, held
+            root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+            notes.append((bar.start, sit.beats_per_bar * 0.95, root, max(1, min(127, round(100 * (0.8 + 0.25 * bar.energy))))))
+            continue
+        figure = _spice(sit, name, fn(sit, bar, _kicks(sit, bar), bar_rng(seed, bar.index), center, style),
+                        bar.energy)
+        for step, length, pitch, vel in _push(sit, bar, figure, style.syncopation - base.syncopation):
             if step >= stop:
                 continue
             length = min(length, stop - step)

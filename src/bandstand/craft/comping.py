@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
@@ -25,7 +25,7 @@ STAB_CELLS = (((0, 3), (10, 3)), ((0, 4), (7, 2), (10, 2)), ((0, 3), (6, 2), (10
 JAZZ_CELLS = (((0, 5), (6, 2)), ((2, 2), (8, 4)), ((6, 2), (14, 2)), ((0, 2), (10, 3)), ((4, 2), (12, 3)), ((6, 3),))
 HOUSE_CELLS = (((2, 1), (10, 1)), ((2, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (5, 1), (10, 1), (13, 1)),
                ((0, 1), (3, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (3, 1), (6, 1), (10, 1), (11, 1), (14, 1)))
-GOSPEL_CELLS = (((0, 3), (3, 2), (6, 2), (8, 3), (11, 2), (14, 2)), ((0, 6), (6, 2), (8, 4), (12, 4)))
+GOSPEL_CELLS = (((0, 3), (3, 2), (6, 2), (8, 3), (11, 2), (13, 1), (14, 2)), ((0, 6), (6, 2), (8, 4), (12, 4)))
 # Strum patterns by energy: half notes when calm, a verse's down-up eighths, a chorus's busy sixteenths.
 STRUMS = (
     (0.45, ((0, 8, "d"), (8, 8, "d"))),
@@ -70,7 +70,7 @@ def _sustained(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.R
 
 
 def _jazz(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
-    rootless = voicing[1:] if len(voicing) >= 4 else voicing  # the bass has the root
+    rootless = tuple(p for p in voicing if p % 12 != bar.chord.root) if len(voicing) >= 4 else voicing  # the bass has it
     cells = JAZZ_CELLS[: 3 + round(bar.energy * 3)]
     hits = {s: ln for s, ln in rng.choice(cells)}
     if bar.energy >= 0.7:  # busier comping when the band is up: a second cell, overlaps dropped
@@ -134,11 +134,93 @@ def _house(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rando
     return [(s, ln, 94, voicing) for s, ln in _scaled(HOUSE_CELLS, bar, rng)]
 
 
+def _power(bar: Bar) -> tuple[int, ...]:
+    """The chord as a guitarist's power chord: root, fifth and octave, low on the neck."""
+    root = 40 + (bar.chord.root - 40) % 12
+    return (root, root + 7, root + 12)
+
+
+def _power_chords(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Punk: down-strokes on every eighth — root and fifth, choked, in the verse; root,
+    fifth and octave ringing in the chorus; quarters when it is quiet."""
+    up = bar.energy >= 0.7
+    chord = _power(bar) if up else _power(bar)[:2]
+    step = 2 if bar.energy >= 0.4 else 4
+    return [(s, 1.8 if up else 1.2, 104 if s % 4 == 0 else 92, chord) for s in range(0, sit.steps, step)]
+
+
+def _palm_mute(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Metal: palm-muted chugs under the riff (sixteenths once it is up), the chord let ring
+    on the one and the three when the chorus opens."""
+    chord = _power(bar)
+    step = 1 if bar.energy >= 0.75 else 2
+    hits: list[Hit] = [(s, 0.7, 100 if s % 4 == 0 else 86, chord[:2]) for s in range(0, sit.steps, step)]
+    if bar.section_energy >= 0.85:
+        hits = [h for h in hits if h[0] not in (0, 8)] + [(0, 3.5, 118, chord), (8, 3.5, 112, chord)]
+    return hits
+
+
+def _oompah(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Waltz: the 'pah-pah' on beats two and three (the bass has the 'oom'); when the
+    dance is up the 'pah's are doubled an octave higher and the three is echoed."""
+    upper = voicing[-3:]
+    if bar.energy < 0.7:
+        return [(s, 3.0, 78 if s == 4 else 72, upper) for s in (4, 8) if s < sit.steps]
+    bright = upper + tuple(p + 12 for p in upper[-1:])
+    return [(s, 1.8, 84 if s == 4 else 76, bright) for s in (4, 8, 10) if s < sit.steps]
+
+
+BOSSA_CELLS = ((0, 3, 6, 10, 12), (2, 6, 8, 12, 14))
+
+
+def _bossa(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Bossa nova guitar: the thumb on one and three, the fingers on the two-bar
+    syncopation (only its first strokes when the song is quiet)."""
+    thumb = (voicing[0],)
+    upper = voicing[1:] if len(voicing) > 2 else voicing
+    full = BOSSA_CELLS[bar.bar_in_section % 2]
+    cell: tuple[int, ...] = full if bar.energy >= 0.7 else full[:3] if bar.energy >= 0.4 else full[:1]
+    return [(0, 7.5, 84, thumb), (8, 7.5, 80, thumb)] + [(s, 1.6, 76, upper) for s in cell if s < sit.steps]
+
+
+def _ostinato(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Film strings: one figure on root, fifth and octave in every bar, quarters when calm,
+    eighths as it builds, sixteenths at the climax, swelling through the section."""
+    root = 48 + (bar.chord.root - 48) % 12
+    figure = (root, root + 7, root + 12, root + 7)
+    step = 4 if bar.energy < 0.4 else 2 if bar.energy < 0.85 else 1
+    swell = round(16 * bar.bar_in_section / max(1, bar.bars_in_section - 1))
+    return [(s, step * 0.9, 70 + swell + (8 if s % 4 == 0 else 0), (figure[(s // step) % 4],))
+            for s in range(0, sit.steps, step)]
+
+
 COMPS: dict[str, Comp] = {
     "stabs": _stabs, "sustained": _sustained, "jazz_comp": _jazz, "offbeat_skank": _skank,
     "arpeggiated": _arp, "strummed": _strum, "gospel_shout": _gospel, "piano_ballad": _ballad,
-    "house_chops": _house,
+    "house_chops": _house, "power_chords": _power_chords, "palm_mute": _palm_mute, "oompah": _oompah,
+    "bossa_comp": _bossa, "ostinato": _ostinato,
 }
+UNPEDALLED = frozenset({"house_chops", "offbeat_skank", "stabs", "arpeggiated", "power_chords", "palm_mute",
+                        "oompah", "ostinato"})
+
+
+def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:
+    """The voicing as this section wants it: the plan's close, voice-led voicing in verses;
+    opened up (the second voice from the top dropped an octave, the top lifted) where the
+    song peaks; turned over (the lowest voice up an octave) in bridges and breaks; the last
+    chord in root position, its root at the bottom."""
+    if bar.final:
+        return root_position(voicing, bar.chord.root)
+    if len(voicing) < 3:
+        return voicing
+    if bar.kind in ("chorus", "drop", "hook") or bar.section_energy >= 0.85:
+        drop = sorted(voicing)
+        second = drop.pop(-2) - 12
+        return tuple(sorted([second, *drop[:-1], drop[-1] + (12 if drop[-1] + 12 <= 86 else 0)]))
+    if bar.kind in ("bridge", "break"):
+        turned = sorted(voicing)
+        return tuple(sorted([*turned[1:], turned[0] + 12]))
+    return voicing
 
 
 def pedal(bars: list[Bar], beats_per_bar: float) -> list[ControlChange]:
@@ -160,9 +242,12 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
     seed = rng.getrandbits(64)
     for bar in bars:
         style = styles[bar.index]
-        voicing = tuple(p + lift for p in bar.chord.pitches)
+        voicing = revoice(bar, tuple(p + lift for p in bar.chord.pitches))
         played: list[Raw] = []
-        for step, length, vel, pitches in comp(sit, bar, voicing, bar_rng(seed, bar.index)):
+        hits = comp(sit, bar, voicing, bar_rng(seed, bar.index))
+        if bar.final:  # the last chord, struck once and held
+            hits = [(0, sit.steps * 0.95, 92, voicing if role != "arp" else voicing[:1])]
+        for step, length, vel, pitches in hits:
             if step >= sit.steps:
                 continue
             v = max(1, min(127, round(vel * (0.78 + 0.3 * bar.energy))))
@@ -172,7 +257,7 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
         notes.extend(reshape(played, style, 36, 96, bar.start + sit.beats_per_bar))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()
-    if name not in ("house_chops", "offbeat_skank", "stabs", "arpeggiated"):
+    if name not in UNPEDALLED:
         controls = tuple(pedal(bars, sit.beats_per_bar))
     return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
                   bars=len(sit.bars), style=name, controls=controls, feel=feel_of(sit, styles, role, lay_back="chords"))

@@ -21,6 +21,7 @@ from bandstand.craft.kit import (
     CRASH,
     FILLS,
     KICK,
+    LOW_TOM,
     OPEN_HAT,
     PEDAL_HAT,
     RIDE,
@@ -31,8 +32,10 @@ from bandstand.craft.kit import (
     Layer,
     family,
     fill_length,
+    groove_choice,
+    kick_steps,
 )
-from bandstand.craft.knobs import bar_rng, feel_of
+from bandstand.craft.knobs import bar_rng, base_style, feel_of
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
@@ -60,19 +63,34 @@ def _hits(layer: Layer, bar_in_phrase: int, until: int) -> tuple[tuple[int, int]
                  if (ch := pattern[step % len(pattern)]) != ".")
 
 
-def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw]) -> None:
+def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], groove: int) -> None:
+    """The family's layers in this bar; the kick as the band's groove shapes it (the bass
+    reads the same `kick_steps`), the hats as the groove shapes them."""
     e = bar.energy
+    scale = 0.72 + 0.38 * e
+    choice = groove_choice(fam, groove)
     for layer in fam.layers:
-        if not layer.min_energy <= e < layer.max_energy:
+        if layer.note == KICK or not layer.min_energy <= e < layer.max_energy:
             continue
         if e < SPARSE_BELOW and layer.note not in SPARSE_VOICES:  # intros and breaks: time-keepers only
             continue
-        last = steps if fam.steady_kick and layer.note == KICK else until
-        if bar.pre_drop and layer.note == KICK:
-            last = min(last, steps // 2)
-        scale = 0.72 + 0.38 * e
-        for step, base in _hits(layer, bar.bar_in_phrase, last):
-            out.append((bar.start + step * 0.25, HIT, layer.note, max(1, min(127, round(base * scale)))))
+        hits = _hits(layer, bar.bar_in_phrase, until)
+        if layer.note == CLOSED_HAT and choice.hat_shape == "sixteenths" and e >= 0.5 and len(hits) * 2 >= until:
+            hits = (*hits, *((k, STEP_VELOCITY["g"]) for k in range(1, until, 2) if all(k != h for h, _ in hits)))
+        for step, base in hits:
+            note = layer.note
+            if note in HATS and ((choice.hat_shape == "skip" and step % 8 == 6)
+                                 or (choice.hat_shape == "quarters" and step % 4 and e < 0.7)):
+                continue
+            if note == CLOSED_HAT and choice.hat_shape == "accents" and step == steps - 2 and e >= 0.5:
+                note = OPEN_HAT
+            out.append((bar.start + step * 0.25, HIT, note, max(1, min(127, round(base * scale)))))
+    kicks = kick_steps(fam, e, bar.bar_in_phrase, steps, steps - until, groove)
+    if bar.pre_drop:
+        kicks = [k for k in kicks if k[0] < steps // 2]
+    out.extend((bar.start + step * 0.25, HIT, KICK, max(1, min(127, round(base * scale)))) for step, base in kicks)
+    if e >= 0.45 and not fam.comping_snare:
+        out.extend((bar.start + g * 0.25, HIT, SNARE, 40) for g in choice.ghosts if g < until and g % 4)
 
 
 def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw], rng: random.Random) -> None:
@@ -129,7 +147,7 @@ def _ghosts(bar: Bar, rng: random.Random, dial: float, steps: int, out: list[Raw
     chance = (dial - 0.5) * 0.35
     for step in range(1, steps, 2):
         if rng.random() < chance:
-            out.append((bar.start + step * 0.25, HIT, SNARE, rng.randint(28, 46)))
+            out.append((bar.start + step * 0.25, HIT, SNARE, rng.randint(24, 40)))
 
 
 def _energy(bar: Bar, style: Style) -> Bar:
@@ -145,6 +163,7 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
     notes: list[Raw] = []
     prev_energy = 0.0
     seed = rng.getrandbits(64)
+    base = base_style(sit, role)
     for heard in sit.active(role):
         style = styles[heard.index]
         r = bar_rng(seed, heard.index)
@@ -155,8 +174,13 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
                        and r.random() < 0.5)
         if phrase_fill:
             fill = 4
+        if bar.index == len(sit.bars) - 2 and not fill:  # a fill into the last chord
+            fill = fill_length(bar.energy)
+        if bar.final:
+            notes.extend(_final_hit(fam, bar))
+            continue
         building = bar.kind == "build" and bar.bars_in_section - bar.bar_in_section <= 4
-        _layers(fam, bar, steps, steps - fill, out)
+        _layers(fam, bar, steps, steps - fill, out, sit.groove)
         if building:
             out = [n for n in out if n[2] != SNARE and n[2] != CLAP]
             _build_roll(bar, steps, out)
@@ -168,7 +192,13 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
             _jazz_comping(bar, r, steps, out)
         elif style.complexity > 0.5 and bar.energy >= 0.4:
             _ghosts(bar, r, style.complexity, steps, out)
+        push = style.syncopation - base.syncopation
+        if push > 0.15:  # pushed kicks: anticipate the next beat
+            out.extend((bar.start + k * 0.25, HIT, KICK, _vel(84, bar.energy)) for k in (7, 15)[: 1 + (push > 0.3)]
+                       if k < steps)
         lift = bar.energy - prev_energy
+        if fam.hits and bar.index > 0 and bar.bar_in_section == 0:
+            out += [(bar.start, HIT, KICK, _vel(120, bar.energy)), (bar.start, HIT, LOW_TOM, _vel(118, bar.energy))]
         if fam.crash and bar.index > 0 and bar.bar_in_section == 0 and (bar.energy >= 0.5 or lift >= 0.25):
             out.append((bar.start, 1.0, CRASH, _vel(110, bar.energy)))
         elif not fam.crash and bar.index > 0 and bar.bar_in_section == 0 and bar.energy >= 0.5:
@@ -186,6 +216,12 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
     feel = feel_of(sit, styles, role, by_key=True)
     return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
                   bars=bars, is_drum=True, style=fam.name, feel=feel)
+
+
+def _final_hit(fam: DrumFamily, bar: Bar) -> list[Raw]:
+    """The last chord: kick and a crash (a ride bell where the family has no crashes), left to ring."""
+    cymbal = CRASH if fam.crash or fam.hits else RIDE
+    return [(bar.start, 2.0, cymbal, _vel(112, max(0.6, bar.energy))), (bar.start, HIT, KICK, _vel(112, 0.8))]
 
 
 def _brighten(out: list[Raw], brightness: float) -> list[Raw]:

@@ -1,7 +1,7 @@
 """Groove templates and humanization (what `to_track` applies to a phrase).
 
 A groove template says how a drum family feels: which subdivision swings
-(sixteenths for boom-bap, house and garage; eighths for jazz and shuffles),
+(sixteenths for house and garage; eighths for boom-bap, jazz and shuffles),
 how loosely each role sits (timing spread in milliseconds), how much the
 velocity breathes, and which roles lean behind the beat (the lazy snare of
 boom-bap and neo-soul). The swing amount comes from the genre's traits.
@@ -32,7 +32,7 @@ class GrooveTemplate:
 
 
 GROOVES: dict[str, GrooveTemplate] = {
-    "boom_bap": GrooveTemplate("boom_bap", 0.25, 7.0, 7, {"38": 12.0, "bass": 6.0}),
+    "boom_bap": GrooveTemplate("boom_bap", 0.5, 7.0, 7, {"38": 12.0, "bass": 6.0}),
     "trap": GrooveTemplate("trap", 0.25, 2.0, 5, {}),
     "four_on_floor": GrooveTemplate("four_on_floor", 0.25, 2.5, 5, {}),
     "two_step": GrooveTemplate("two_step", 0.25, 4.0, 8, {"38": 4.0}),

@@ -52,6 +52,7 @@ class DrumFamily:
     comping_snare: bool = False  # jazz: seeded snare comping
     crash: bool = True
     steady_kick: bool = False  # the kick keeps going through fills (four-on-the-floor, dembow)
+    hits: bool = False  # every section opens with a hit (film music): kick, low tom and a crash
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
@@ -189,12 +190,54 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(SHAKER, "g.g.g.g.g.g.g.g.", lo=0.75),
         _l(OPEN_HAT, "..............o.", lo=0.8),
     ), fill="snare_roll"),
-    "ambient": DrumFamily("ambient", (
+    "ambient": DrumFamily("ambient", (  # no steady kick: a heartbeat at most, once a bar when it swells
         _l(SHAKER, "o...o...o...o..."),
-        _l(KICK, "X.........x.....", lo=0.35),
+        _l(KICK, "X...............", "................", lo=0.6),
         _l(RIM, "........o.......", lo=0.5),
         _l(RIDE, "o.......o.......", lo=0.7),
     ), fill="ambient", crash=False),
+    # metal: double-kick runs under the riff once it is up, no tambourine anywhere
+    "metal": DrumFamily("metal", (
+        _l(KICK, "X...X...X.x.X...", hi=0.6),
+        _l(KICK, "XxxxX.x.XxxxX.x.", "XxxxXxxxXxxxXxxx", lo=0.6),
+        _l(SNARE, "....X.......X...", lo=0.1),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.7),
+        _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.7),
+        _l(CRASH, "x.......x.......", lo=0.88),
+    ), fill="toms"),
+    # punk: fast and straight, the snare on 2 and 4, hats (then the ride) on every eighth
+    "punk": DrumFamily("punk", (
+        _l(KICK, "X.......X.x.....", "X...x...X.x.....", hi=0.7),
+        _l(SNARE, "....X.......X...", lo=0.1, hi=0.7),
+        _l(KICK, "X...X...X...X...", lo=0.7),  # the chorus: kick on the beat, snare on every 'and'
+        _l(SNARE, "..X...X...X...X.", lo=0.7),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
+        _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
+        _l(CRASH, "x...............", lo=0.85),
+    ), fill="toms"),
+    # synthpop: a drum machine with a big gated snare, sixteenth hats when it lifts
+    "synthpop": DrumFamily("synthpop", (
+        _l(KICK, "X.......X.......", "X.......X.x....."),
+        _l(SNARE, "....X.......X...", lo=0.1),
+        _l(CLAP, "....X.......X...", lo=0.7),
+        _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.55),
+        _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.55),
+        _l(OPEN_HAT, "..............o.", lo=0.8),
+    ), fill="toms"),
+    # waltz (12 steps to the 3/4 bar): the low beat on one, light brushes on two and three
+    "waltz": DrumFamily("waltz", (
+        _l(KICK, "X...........", lo=0.2),
+        _l(PEDAL_HAT, "....x...x...", lo=0.3),
+        _l(RIM, "....o...o...", lo=0.55),
+        _l(RIDE, "x...x...x...", lo=0.75),
+    ), fill="toms", crash=False),
+    # film music: no groove kit — low drums that boom at every section and drive the climax
+    "cinematic": DrumFamily("cinematic", (
+        _l(LOW_TOM, "X.......o.....o.", lo=0.35),
+        _l(KICK, "X.......x.......", lo=0.55),
+        _l(MID_TOM, "..x...x...x...x.", lo=0.7),
+        _l(SNARE, "....x.......x...", lo=0.85),
+    ), fill="toms", hits=True),
 }
 
 # Fills: style → fill length in sixteenths → variants, each a tuple of
@@ -245,8 +288,40 @@ def fill_length(energy: float) -> int:
     return 8 if energy >= 0.6 else 4
 
 
+@dataclass(frozen=True, slots=True)
+class GrooveChoice:
+    """What a band's groove number decides about a drum family's pattern: a kick pushed
+    into one syncopated step (in every bar, or only in the answering bars of a phrase),
+    one kick left out, the hats' shape and the ghost notes. The drummer plays it and the
+    bassist locks to the same kicks, whatever either part's own seed."""
+
+    extra_kick: int | None = None
+    extra_every_bar: bool = False
+    dropped_kick: bool = False
+    hat_shape: str = "as written"  # as written | accents | skip | sixteenths | quarters
+    ghosts: tuple[int, ...] = ()
+
+
+KICK_SPICE = (3, 6, 7, 10, 11, 13, 14)
+HAT_SHAPES = ("as written", "accents", "skip", "sixteenths", "quarters")
+
+
+def groove_choice(fam: DrumFamily, groove: int) -> GrooveChoice:
+    """The choices groove number `groove` makes for `fam` (0: the family as written)."""
+    if groove == 0:
+        return GrooveChoice()
+    import random
+
+    r = random.Random(groove * 7919 + len(fam.name))
+    steady = fam.steady_kick or fam.name in ("jazz_ride", "ambient", "waltz")
+    extra = None if steady else r.choice((*KICK_SPICE, None))
+    return GrooveChoice(extra_kick=extra, extra_every_bar=r.random() < 0.5,
+                        dropped_kick=not steady and r.random() < 0.3, hat_shape=r.choice(HAT_SHAPES),
+                        ghosts=tuple(sorted(r.sample((3, 6, 7, 11, 14, 15), r.randrange(3)))))
+
+
 def kick_steps(fam: DrumFamily, energy: float, bar_in_phrase: int, steps: int,
-               fill_steps: int = 0) -> list[tuple[int, int]]:
+               fill_steps: int = 0, groove: int = 0) -> list[tuple[int, int]]:
     """The kick hits (step, velocity) of one bar; shared by the drums and the
     bass so the bass can lock to the kick without seeing the drum part.
     Kicks inside the fill (the last `fill_steps` sixteenths) are left to the fill."""
@@ -261,4 +336,12 @@ def kick_steps(fam: DrumFamily, energy: float, bar_in_phrase: int, steps: int,
             ch = pattern[step % len(pattern)]
             if ch != ".":
                 hits[step] = max(hits.get(step, 0), STEP_VELOCITY[ch])
+    choice = groove_choice(fam, groove)
+    if hits and choice.extra_kick is not None and choice.extra_kick < steps - fill_steps \
+            and (choice.extra_every_bar or bar_in_phrase % 2 == 1):
+        hits.setdefault(choice.extra_kick, STEP_VELOCITY["x"])
+    if choice.dropped_kick and len(hits) > 2:
+        off = sorted(k for k in hits if k % 4 and k != choice.extra_kick)
+        if off:
+            del hits[off[-1]]
     return sorted(hits.items())

@@ -132,6 +132,15 @@ def _add_hit(hits: list[list[Raw]], bar_end: float) -> bool:
     return True
 
 
+def root_position(pitches: Sequence[int], root: int) -> tuple[int, ...]:
+    """The chord re-voiced with its root at the bottom (the song's last chord): the lowest
+    root at or below the voicing's lowest note, the other tones above it."""
+    low = min(pitches)
+    bottom = low - (low - root) % 12
+    rest = sorted({p if p > bottom else p + 12 for p in pitches if p % 12 != root % 12})
+    return (bottom, *rest)
+
+
 def fold(pitch: int, low: int, high: int) -> int:
     """`pitch` moved by octaves into low..high (when the range is an octave or more)."""
     while pitch < low:

@@ -78,6 +78,14 @@ def make_motif(rng: random.Random, style: str) -> Motif:
     return Motif(rhythm, _contour(rng, len(rhythm), style == "bebop"), rng.choice(PLANS), rng.choice(cells))
 
 
+def singable(pcs: tuple[int, ...]) -> tuple[int, ...]:
+    """The chord tones a melody may hold on a strong beat: not one a semitone above another
+    tone of the chord (the root of a major seventh, the minor third of a minor ninth rub
+    against the tone just below them)."""
+    kept = tuple(pc for pc in pcs if (pc - 1) % 12 not in pcs)
+    return kept or pcs
+
+
 def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
     """The chord tone nearest to `pitch` (ties go down)."""
     for d in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6):
@@ -104,7 +112,7 @@ def _realise(sit: Situation, bar: Bar, rhythm: Cell, contour: tuple[int, ...], a
         pitch = ladder[idx]
         strong = abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0
         if strong or length >= 1.0:  # strong beats and held notes sit on chord tones
-            pitch = _snap(pitch, bar.chord.pcs)
+            pitch = _snap(pitch, singable(bar.chord.pcs))
             if not lo <= pitch <= hi:
                 pitch += 12 if pitch < lo else -12
         out.append((onset, min(length, beats - onset), pitch))
@@ -144,13 +152,23 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
     centre = _nearest_index(ladder, (lo + hi) // 2)
     anchor = centre
     offset = 2.0 if role == "counter_melody" else 0.0  # the counter-melody answers in the gaps
+    said: dict[tuple[str, str, bool, bool], list[tuple[float, float, int]]] = {}
     for bar in sit.active(role):
-        if bar.kind not in motifs:
-            # a jazz head states a singable theme; the solos are where the bebop lines run
-            kind_style = "lyrical" if style == "bebop" and bar.kind == "head" else style
-            motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), kind_style)
-        motif = motifs[bar.kind]
-        op = motif.plan[bar.bar_in_section % 4]
+        if bar.final:  # the last chord: land on its root (or its third) and hold
+            target = _snap(ladder[anchor], (bar.chord.root,) if role == "lead" else (bar.chord.third,))
+            notes.append((bar.start, sit.beats_per_bar * 0.95, target if lo - 5 <= target <= hi else ladder[anchor],
+                          max(1, min(127, round(84 * (0.78 + 0.3 * bar.energy))))))
+            continue
+        kind_style = "lyrical" if style == "bebop" and bar.kind == "head" else style
+        if bar.kind == "solo":  # a solo improvises over the changes: a new idea every bar
+            motif = make_motif(bar_rng(base, bar.index), kind_style)
+            op = "motif"
+        else:
+            if bar.kind not in motifs:
+                # a jazz head states a singable theme; the solos are where the bebop lines run
+                motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), kind_style)
+            motif = motifs[bar.kind]
+            op = motif.plan[bar.bar_in_section % 4]
         # every phrase starts from home (the register's centre, a chord tone, lifted
         # when the energy is up so choruses sing higher); the repetition and
         # variation restate the motif from there, the sequence moves it
@@ -167,14 +185,25 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             rhythm = tuple((o, ln) for o, ln in motif.rhythm if o < 2.0) or motif.rhythm[:1]
             last_on, _ = rhythm[-1]
             rhythm = (*rhythm[:-1], (last_on, max(1.0, 3.0 - last_on)))  # land and hold, then breathe
-        if bar.energy < 0.35 and len(rhythm) > 2:
+        sparse = bar.energy < 0.35 and len(rhythm) > 2
+        busy = not sparse and bar.section_energy >= LIFT_ENERGY and op != "cadence"
+        if sparse:
             rhythm = rhythm[::2]
-        elif bar.section_energy >= LIFT_ENERGY and op != "cadence":  # the same in every chorus
+        elif busy:  # the same in every chorus
             rhythm = _busier(rhythm)
-        events = _realise(sit, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop" and bar.kind != "head")
-        if op == "cadence" and events:  # the phrase lands on the root or third
+        # the motif comes back as it was first sung whenever it returns over the same chord
+        key = (bar.kind, bar.chord.symbol, busy, sparse)
+        if op in ("motif", "repeat") and bar.kind != "solo" and key in said:
+            events = list(said[key])
+        else:
+            events = _realise(sit, bar, rhythm, contour, start, ladder, lo, hi, style == "bebop" and bar.kind != "head")
+            if op in ("motif", "repeat"):
+                said.setdefault(key, list(events))
+        if op == "cadence" and events:  # the phrase lands on the root or third (later choruses: the third)
             onset, length, pitch = events[-1]
-            landed = _snap(pitch, (bar.chord.root, bar.chord.third))
+            targets = (bar.chord.third,) if bar.repeat and bar.kind in ("chorus", "hook", "drop") \
+                else (bar.chord.root, bar.chord.third)
+            landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
             events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
         if role == "counter_melody":
             events = [(o + offset, ln, p) for o, ln, p in events if o + offset < sit.beats_per_bar][:2]

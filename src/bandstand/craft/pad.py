@@ -20,7 +20,7 @@ from bandstand.craft.kit import (
     STEP_VELOCITY,
     TAMBOURINE,
 )
-from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
@@ -58,7 +58,7 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
     for bar in bars:  # merge held chords
         end = bar.start + sit.beats_per_bar
         if spans and spans[-1][2].chord.symbol == bar.chord.symbol and abs(spans[-1][1] - bar.start) < 1e-6 \
-                and bar.bar_in_section != 0:
+                and bar.bar_in_section != 0 and not bar.final:
             spans[-1] = (spans[-1][0], end, spans[-1][2])
         else:
             spans.append((bar.start, end, bar))
@@ -67,7 +67,8 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
     for start, end, bar in spans:
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
-        notes.extend(reshape([(start, length - 0.05, p + shift, vel) for p in bar.chord.pitches],
+        pitches = root_position(bar.chord.pitches, bar.chord.root) if bar.final else bar.chord.pitches
+        notes.extend(reshape([(start, length - 0.05, p + shift, vel) for p in pitches],
                              styles[bar.index], 36, 96, end))
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)

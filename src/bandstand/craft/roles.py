@@ -16,6 +16,7 @@ from bandstand.craft.pad import play_pad, play_percussion
 from bandstand.craft.phrase import Phrase
 from bandstand.craft.situation import Situation
 from bandstand.craft.style import Style
+from bandstand.craft.texture import play_texture
 from bandstand.errors import InvalidInput
 
 __all__ = ["PLAYERS", "ROLES", "play"]
@@ -37,6 +38,7 @@ PLAYERS: dict[str, Player] = {
     "percussion": play_percussion,
     "counter_melody": play_lead,
     "sub_bass": play_bass,
+    "texture": play_texture,
 }
 ROLES: tuple[str, ...] = tuple(PLAYERS)
 

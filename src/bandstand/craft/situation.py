@@ -162,6 +162,7 @@ class Situation:
     diatonic_only: bool = False
     development: int = 0
     pulse: float = 1.0  # beats per counting unit of the metre: 1 in x/4, 0.5 in x/8
+    textures: tuple[str, ...] = ()  # sounds around the music the texture role plays (rain, vinyl)
 
     def is_active(self, role: str, bar: Bar) -> bool:
         return active_in(role, bar.roles, self.named_roles)

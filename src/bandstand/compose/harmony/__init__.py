@@ -22,9 +22,10 @@ from bandstand.compose.harmony.dial import (
     tension,
 )
 from bandstand.compose.harmony.file import progression_file
+from bandstand.compose.harmony.form import GRAMMAR_NAMES, ending_slots, section_slots
 from bandstand.compose.harmony.vocab import MAJOR_MODES, parse_token, progressions
 from bandstand.compose.lexicon import primary_genre
-from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord
+from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord, SectionHarmony
 from bandstand.compose.models.intent import Intent
 from bandstand.errors import InvalidInput, TheoryError
 from bandstand.theory import Chord, Key, get_scale, parse_chord, parse_key, voice_chord
@@ -33,7 +34,7 @@ __all__ = ["CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"]
 
 CHORD_REGISTER = (50, 74)  # D3..D5: where comping voicings live
 # Bars per chord by family (the harmonic rhythm); families not listed change chord every bar.
-HARMONIC_RHYTHM: dict[str, int] = {"ambient": 2}
+HARMONIC_RHYTHM: dict[str, int] = {"ambient": 2, "cinematic": 2}
 # Families whose bass line walks by step through inversions (Dbmaj7/F) once the dial allows colour.
 INVERSION_FAMILIES = frozenset({"neosoul", "gospel", "pop", "lofi", "rock", "ambient"})
 INVERSION_DIAL = 0.4
@@ -94,8 +95,75 @@ def spell_slot(slot: Slot, key: Key) -> Chord:
     return parse_chord(root)
 
 
+def _main_loop(intent: Intent, family: str, mode: str, rng: random.Random) -> list[Slot]:
+    """The verse's loop from the family's vocabulary, opening on the tonic when it has none."""
+    slots = []
+    for token in rng.choice(progressions(family, mode)).split():
+        degree, semis, quality = parse_token(token)
+        slots.append(Slot(numeral_case(degree, quality), semis, quality))
+    if all(sl.semis != 0 for sl in slots):  # a loop with no tonic loses the key: open on it
+        first = slots[0].quality
+        extended = any(ch.isdigit() for ch in first)
+        quality = ("m7" if extended else "m") if mode not in MAJOR_MODES else ("maj7" if extended else "")
+        slots[0] = Slot(numeral_case("I", quality), 0, quality)
+    return slots
+
+
+def _in_mode(slots: list[Slot], key: Key, scale_pcs: tuple[int, ...], mode: str, family: str,
+             dial: float) -> list[Slot]:
+    """Plain triads and sevenths at the bottom of the dial; a mode's own chords (dorian's IV,
+    mixolydian's bVII …) in place of what leaves it, always at the bottom of the dial and for
+    modal keys while the dial is low."""
+    if dial < 0.15:
+        slots = simplify(slots)
+    if family != "blues" and (dial < 0.15 or (dial < 0.5 and mode not in ("major", "minor"))):
+        tonic = key.tonic_pc
+        rel_scale = tuple((p - tonic) % 12 for p in scale_pcs)
+        rel = [frozenset((p - tonic) % 12 for p in spell_slot(s, key).pitch_classes) for s in slots]
+        slots = diatonicize(slots, rel_scale, rel, simple=dial < 0.15)
+    return slots
+
+
+class _Vocabulary:
+    """The song's chords, each spelled, voiced (led from the chord before it in its
+    progression) and listed once, in order of first appearance."""
+
+    def __init__(self, key: Key, inversions: bool, rhythm: int) -> None:
+        self.key, self.inversions, self.rhythm = key, inversions, rhythm
+        self.scale = frozenset(key.scale.pitch_classes)
+        self.chords: list[ProgressionChord] = []
+
+    def add(self, slots: list[Slot], final: bool = False) -> list[int]:
+        """The vocabulary indices of a progression (a `final` one ends in root position)."""
+        low, high = CHORD_REGISTER
+        previous: tuple[int, ...] | None = None
+        bass: int | None = None
+        out: list[int] = []
+        for k, slot in enumerate(slots):
+            chord = spell_slot(slot, self.key)
+            if self.inversions and bass is not None and not (final and k == len(slots) - 1):
+                chord = smooth_bass(chord, bass, self.key)
+            pitches = voice_chord(chord, low, high, previous)
+            known = next((i for i, c in enumerate(self.chords)
+                          if c.symbol == chord.symbol and tuple(c.pitches) == pitches), None)
+            if known is None:
+                roman = _roman(slot) + ("/3" if chord.is_slash else "")
+                self.chords.append(ProgressionChord(
+                    symbol=chord.symbol, roman=roman, pitches=list(pitches), bars=self.rhythm,
+                    tension=tension(slot), root=chord.root, bass=chord.bass,
+                    pitch_classes=sorted(set(chord.pitch_classes)),
+                    colour="borrowed" if slot.colour == "diatonic" and not set(chord.pitch_classes) <= self.scale
+                    else slot.colour,
+                ))
+                known = len(self.chords) - 1
+            previous = tuple(self.chords[known].pitches)
+            bass = self.chords[known].bass
+            out.append(known)
+        return out
+
+
 def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
-    """The progression for `intent`: same intent and seed → same plan."""
+    """The harmony of the whole form for `intent`: same intent and seed → same plan."""
     rng = random.Random(seed)
     traits = primary_genre(intent)
     mode = intent.mode.strip().lower()
@@ -107,46 +175,33 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     key = _key_for(scale.tonic, mode)
     family = traits.harmony_family
     dial = intent.creativity_dials.harmonic
-    choice = rng.choice(progressions(family, mode))
-    slots = []
-    for token in choice.split():
-        degree, semis, quality = parse_token(token)
-        slots.append(Slot(numeral_case(degree, quality), semis, quality))
-    if all(sl.semis != 0 for sl in slots):  # a loop with no tonic loses the key: open on it
-        first = slots[0].quality
-        extended = any(ch.isdigit() for ch in first)
-        quality = ("m7" if extended else "m") if mode not in MAJOR_MODES else ("maj7" if extended else "")
-        slots[0] = Slot(numeral_case("I", quality), 0, quality)
     scale_pcs = tuple(scale.pitch_classes)
-    tonic = scale.tonic_pc
-    if dial < 0.15:
-        slots = simplify(slots)
-    # A mode's own chords (dorian's IV, mixolydian's bVII …) replace what leaves it,
-    # always at the bottom of the dial and for modal keys while the dial is low.
-    if family != "blues" and (dial < 0.15 or (dial < 0.5 and mode not in ("major", "minor"))):
-        rel_scale = tuple((p - tonic) % 12 for p in scale_pcs)
-        rel = [frozenset((p - tonic) % 12 for p in spell_slot(s, key).pitch_classes) for s in slots]
-        slots = diatonicize(slots, rel_scale, rel, simple=dial < 0.15)
-    slots = apply_dial(slots, dial, mode, family, rng)
-    chords: list[ProgressionChord] = []
-    previous: tuple[int, ...] | None = None
-    low, high = CHORD_REGISTER
-    inversions = family in INVERSION_FAMILIES and dial >= INVERSION_DIAL
-    for slot in slots:
-        chord = spell_slot(slot, key)
-        if inversions and chords:
-            chord = smooth_bass(chord, chords[-1].bass, key)
-        pitches = voice_chord(chord, low, high, previous)
-        previous = pitches
-        roman = _roman(slot) + ("/3" if chord.is_slash else "")
-        chords.append(ProgressionChord(
-            symbol=chord.symbol, roman=roman, pitches=list(pitches), bars=HARMONIC_RHYTHM.get(family, 1),
-            tension=tension(slot),
-            root=chord.root, bass=chord.bass, pitch_classes=sorted(set(chord.pitch_classes)), colour=slot.colour,
-        ))
-    summary = f"{scale.tonic} {mode} — " + " → ".join(c.symbol for c in chords)
+    verse = _in_mode(_main_loop(intent, family, mode, rng), key, scale_pcs, mode, family, dial)
+    if family != "blues":  # the blues keeps its twelve bars: its colour is its sevenths
+        verse = apply_dial(verse, dial, mode, family, rng)
+    form_rng = random.Random(rng.getrandbits(32))  # the other sections never shift the loop's choices
+    functions = section_slots(family, mode, verse, form_rng)
+    ending, ending_name = ending_slots(family, mode)
+    rhythm = HARMONIC_RHYTHM.get(family, 1)
+    vocab = _Vocabulary(key, family in INVERSION_FAMILIES and dial >= INVERSION_DIAL, rhythm)
+    loop = vocab.add(verse)
+    sections = [SectionHarmony(function="verse", chords=[i for i in loop for _ in range(rhythm)])]
+    for function, slots in functions.items():
+        if function == "verse":
+            continue
+        indices = vocab.add(_in_mode(slots, key, scale_pcs, mode, family, dial))
+        sections.append(SectionHarmony(function=function, chords=[i for i in indices for _ in range(rhythm)]))
+    ending_idx = vocab.add(_in_mode(ending, key, scale_pcs, mode, family, dial), final=True)
+    chords = vocab.chords
+    summary = f"{scale.tonic} {mode} — " + " → ".join(chords[i].symbol for i in loop)
+    chorus = next((s.chords for s in sections if s.function == "chorus"), None)
+    if chorus and chorus != sections[0].chords:
+        summary += " | chorus " + " → ".join(chords[i].symbol for i in chorus[::rhythm])
     return HarmonyPlan(key=scale.tonic, mode=mode, family=family, harmonic_dial=dial,
-                       scale_pitch_classes=list(scale_pcs), chords=chords, summary=summary)
+                       scale_pitch_classes=list(scale_pcs), chords=chords, summary=summary,
+                       loop=loop,
+                       sections=sections, ending=ending_idx, ending_name=ending_name,
+                       grammar=GRAMMAR_NAMES.get(family, "verse–chorus"))
 
 
 _FIGURES: dict[str, str] = {"m7b5": "ø7", "dim7": "°7", "dim": "°", "m": "", "maj7": "maj7", "": ""}

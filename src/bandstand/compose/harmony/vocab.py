@@ -62,8 +62,9 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
                   "I:maj7 VI:7 ii:m9 V:13sus4"),
         "minor": ("i:m9 iv:m9 bVII:13 bIII:maj9", "iv:m9 V:7b9 i:m9 bVI:maj7", "i:m9 bVI:maj9 bVII:13 i:m9"),
     },
-    "blues": {
-        "major": ("I:7 IV:7 I:7 I:7 IV:7 IV:7 I:7 I:7 V:7 IV:7 I:7 V:7",),
+    "blues": {  # the 12-bar: quick change (IV in bar 2) or not, the IV in bar 5 always
+        "major": ("I:7 IV:7 I:7 I:7 IV:7 IV:7 I:7 I:7 V:7 IV:7 I:7 V:7",
+                  "I:7 I:7 I:7 I:7 IV:7 IV:7 I:7 I:7 V:7 IV:7 I:7 V:7"),
         "minor": ("i:m7 iv:m7 i:m7 i:m7 iv:m7 iv:m7 i:m7 i:m7 bVI:7 V:7 i:m7 V:7",),
     },
     "latin": {
@@ -82,6 +83,26 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
     "funk": {
         "major": ("I:9 IV:9 I:9 IV:9", "I:7 bVII: IV: I:7"),
         "minor": ("i:m7 IV:9 i:m7 IV:9", "i:m9 i:m9 bVII:9 IV:9", "i:m7 bIII:maj7 IV:7 i:m7"),
+    },
+    "techno": {  # one or two chords that evolve in sound, not in harmony
+        "major": ("I:7sus4", "I:7sus4 I:7sus4 bVII:sus2 I:7sus4"),
+        "minor": ("i:m7", "i:m9", "i:m7 i:m7 bVII:sus2 i:m7"),
+    },
+    "cinematic": {  # plain triads that climb; the aeolian bVI–bVII–i
+        "major": ("I: V: vi:m IV:", "I: iii:m IV: I:", "vi:m IV: I: V:"),
+        "minor": ("i:m bVI: bIII: bVII:", "i:m iv:m bVI: V:", "i:m bVII: bVI: bVII:"),
+    },
+    "metal": {
+        "major": ("I: bVII: IV: I:", "I: bIII: IV: I:"),
+        "minor": ("i:m bVI: bVII: i:m", "i:m bII: i:m bVII:", "i:m bVII: bVI: V:"),
+    },
+    "punk": {
+        "major": ("I: IV: V: IV:", "I: V: vi:m IV:", "I: IV: I: V:"),
+        "minor": ("i:m bVI: bIII: bVII:", "i:m bVII: bVI: bVII:"),
+    },
+    "waltz": {
+        "major": ("I: IV: V:7 I:", "I: vi:m ii:m V:7", "I: I: IV: V:7"),
+        "minor": ("i:m iv:m V:7 i:m", "i:m bVI: iv:m V:7"),
     },
     "dnb": {
         "major": ("I:maj7 vi:m9 IV:maj7 V:sus4", "IV:maj9 V:9sus4 iii:m7 vi:m9"),

@@ -25,6 +25,14 @@ from bandstand.compose.lexicon import (
     Mood,
 )
 from bandstand.compose.lexicon.moods import OBJECT_DEFAULTS
+from bandstand.compose.lexicon.words import (
+    ENSEMBLES,
+    MOOD_SOUNDS,
+    MOOD_STYLE,
+    STRING_PLAYERS,
+    TEXTURES,
+    nearest_genre,
+)
 from bandstand.compose.models.intent import (
     Ambiguity,
     Constraint,
@@ -144,6 +152,16 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
                 "lexicons and was left out", options=[], default="rules", severity="optional"))
 
     explicit_genres = _dedupe([h.target for h in hits if h.kind == "genre"])
+    substitutions: list[str] = []
+    if not explicit_genres and not over.genre:
+        near = nearest_genre(mask(text, ex.spans), set(GENRE_BY_NAME))
+        if near is not None:
+            word, close = near
+            explicit_genres = [close]
+            substitutions.append(f"{word} → {close} (the nearest genre bandstand knows)")
+            ambiguities.append(Ambiguity(
+                field="genre", reason=f"'{word}' is not a genre bandstand knows; playing {close}, the nearest",
+                options=[close], default=close, severity="optional"))
     if over.genre:
         from bandstand.compose.lexicon import genre_traits
 
@@ -242,8 +260,17 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
                 options=[], default="form length", severity="optional"))
     if ex.time_signature is None:
         inferred.append("time_signature")
+    # a genre that has its own metre sets it ("jazz waltz" is jazz in 3/4)
+    meter = ex.time_signature or next((GENRE_BY_NAME[g].meter for g in genres if GENRE_BY_NAME[g].meter != (4, 4)),
+                                      (4, 4))
 
-    instrument_requests = _instruments(text, ex.spans, hits)
+    instrument_requests = _instruments(text, ex.spans, hits) + _mood_sounds(moods)
+    players = next((e.players for e in ENSEMBLES if re.search(rf"\b{e.word}\b", text, re.IGNORECASE)), None)
+    if players is not None and "string" in text.lower():
+        instrument_requests += [InstrumentRequest(text=f"strings ({role})", role=role, program=program)
+                                for role, program in STRING_PLAYERS.items()]
+    textures = [t.name for t in TEXTURES
+                if any(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in t.words)]
     creativity = analysis.dials(dna, moods)
     intent = Intent(
         raw_prompt=prompt, genre=genres, sub_genre=sub_genres, tempo=tempo.bpm, key=key.root, mode=key.mode,
@@ -253,11 +280,12 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
             weight=round(1 / len(artists), 3), tempo_range=a.tempo_range) for a in artists],
         instrument_requests=instrument_requests, structure_hints=ex.hints, duration=duration,
         constraints=[Constraint(kind=k, text=t) for k, t in ex.constraints],
-        time_signature=ex.time_signature or (4, 4), tempo_analysis=tempo, key_analysis=key,
+        time_signature=meter, tempo_analysis=tempo, key_analysis=key,
         creativity_dials=creativity, genre_dna=dna, energy=analysis.energy(dna, moods),
         requested_outputs=["midi", "wav", "pianoroll", "notes"], ambiguities=ambiguities,
         inferred_fields=inferred,
         ready_to_execute=not any(a.severity == "blocking" for a in ambiguities),
+        style=_mood_style(moods), textures=textures, players=players, substitutions=substitutions,
     )
     return intent.model_copy(update={"summary": summarize(intent)})
 
@@ -276,6 +304,24 @@ def _instruments(text: str, spans: list[tuple[int, int]], hits: list[Hit]) -> li
     return requests
 
 
+def _mood_style(moods: list[Mood]) -> dict[str, float]:
+    """The style knob deltas the mood words add up to (each within -1..1)."""
+    out: dict[str, float] = {}
+    for m in moods:
+        for knob, delta in MOOD_STYLE.get(m.label, {}).items():
+            out[knob] = round(max(-1.0, min(1.0, out.get(knob, 0.0) + delta)), 3)
+    return out
+
+
+def _mood_sounds(moods: list[Mood]) -> list[InstrumentRequest]:
+    """Instruments a mood word names ("robot": square waves and an arpeggiator)."""
+    out: list[InstrumentRequest] = []
+    for m in moods:
+        sounds, _extra = MOOD_SOUNDS.get(m.label, ((), ()))
+        out += [InstrumentRequest(text=f"{m.label} ({role})", role=role, program=program) for role, program in sounds]
+    return out
+
+
 def summarize(intent: Intent) -> str:
     """One line: genres, tempo, key, mood, influences."""
     tempo = intent.tempo_analysis
@@ -287,4 +333,9 @@ def summarize(intent: Intent) -> str:
         parts.append(", ".join(intent.mood))
     if intent.influences:
         parts.append("after " + " & ".join(intent.influences))
+    if intent.players:
+        parts.append(f"{intent.players} players")
+    if intent.textures:
+        parts.append("with " + " and ".join(intent.textures))
+    parts += intent.substitutions
     return " · ".join(parts)

@@ -151,7 +151,7 @@ def _length(text: str, ex: Explicit) -> None:
             ex.bars = (lo, hi)
         else:
             ex.bad_bars = hi
-    for m in _take(text, ex, r"\b(\d{1,7})[- ]?(?:bars?|measures?)\b"):
+    for m in _take(text, ex, r"\b(\d{1,7})[- ]?(?:bars?|measures?)\b(?![- ]*blues)"):  # a 12-bar blues is a form
         n = int(m.group(1))
         if 4 <= n <= 512:
             ex.bars = (n, n)
@@ -173,7 +173,7 @@ def _time_signature(text: str, ex: Explicit) -> None:
         num, den = int(m.group(1)), int(m.group(2))
         if 1 <= num <= 15 and den in (2, 4, 8, 16):
             ex.time_signature = (num, den)
-    if ex.time_signature is None and _take(text, ex, r"\bwaltz(?:es)?\b|\bin three\b|\btriple meter\b"):
+    if ex.time_signature is None and _take(text, ex, r"\bin three\b|\btriple meter\b"):
         ex.time_signature = (3, 4)
 
 

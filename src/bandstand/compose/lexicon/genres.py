@@ -14,19 +14,20 @@ from dataclasses import dataclass, field
 DRUM_FAMILIES = frozenset({
     "boom_bap", "trap", "four_on_floor", "two_step", "breakbeat", "dnb", "jazz_ride",
     "rock_backbeat", "dembow", "afrobeat", "bossa", "funk", "shuffle", "one_drop",
-    "halftime", "ambient", "garage_halftime",
+    "halftime", "ambient", "garage_halftime", "metal", "punk", "synthpop", "waltz", "cinematic",
 })
 HARMONY_FAMILIES = frozenset({
     "neosoul", "jazz", "trap", "house", "pop", "rock", "lofi", "ambient", "gospel",
-    "blues", "latin", "afrobeat", "edm", "funk", "dnb",
+    "blues", "latin", "afrobeat", "edm", "funk", "dnb", "techno", "cinematic", "metal", "punk", "waltz",
 })
 BASS_STYLES = frozenset({
     "sub_808", "root_fifth", "walking", "synth_pulse", "syncopated_funk", "reggae",
-    "dnb_reese", "tumbao", "picked_rock", "sustained",
+    "dnb_reese", "tumbao", "picked_rock", "sustained", "offbeat", "oom", "driving_eighths", "ostinato",
 })
 COMP_STYLES = frozenset({
     "stabs", "sustained", "jazz_comp", "offbeat_skank", "arpeggiated", "strummed",
-    "gospel_shout", "piano_ballad", "house_chops",
+    "gospel_shout", "piano_ballad", "house_chops", "power_chords", "palm_mute", "oompah", "bossa_comp",
+    "ostinato",
 })
 LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient"})
 
@@ -52,6 +53,8 @@ class GenreTraits:
     energy: float
     electronic: float
     aliases: tuple[str, ...] = field(default=())
+    meter: tuple[int, int] = (4, 4)  # the time signature when the prompt names none
+    extras: tuple[str, ...] = ()  # roles the genre brings beyond the core five (synthpop's arpeggio)
 
     @property
     def default_tempo(self) -> float:
@@ -69,7 +72,8 @@ class GenreTraits:
 
 def _g(name: str, family: str, aliases: str, tempo: tuple[float, float], swing: float, modes: str,
        keys: str, styles: str, programs: tuple[int, int, int, int], dials: tuple[float, float],
-       form: str, energy: float, electronic: float) -> GenreTraits:
+       form: str, energy: float, electronic: float, meter: tuple[int, int] = (4, 4),
+       extras: tuple[str, ...] = ()) -> GenreTraits:
     drum, harmony, bass, comp, lead = styles.split()
     b, c, ld, p = programs
     return GenreTraits(
@@ -79,7 +83,7 @@ def _g(name: str, family: str, aliases: str, tempo: tuple[float, float], swing: 
         lead_style=lead,
         instrumentation=(("drums", 0), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
         dials=dials, form=form, energy=energy, electronic=electronic,
-        aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()),
+        aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()), meter=meter, extras=extras,
     )
 
 
@@ -91,7 +95,7 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("drill", "hip-hop", "drill|uk drill|ny drill|brooklyn drill", (138, 146), 0.0, "minor,harmonic minor",
        "C# F# D A E", "trap trap sub_808 sustained sparse", (38, 48, 10, 49), (0.35, 0.7), "trap", 0.75, 0.85),
     _g("hip-hop", "hip-hop", "hip-hop|hip hop|hiphop|boom bap|boom-bap|rap|golden era|old school hip hop",
-       (84, 98), 0.12, "minor,dorian", "C D E F G A", "boom_bap lofi root_fifth stabs sparse",
+       (84, 98), 0.16, "minor,dorian", "C D E F G A", "boom_bap lofi root_fifth stabs sparse",
        (33, 4, 11, 89), (0.35, 0.45), "hiphop", 0.6, 0.5),
     _g("lo-fi", "hip-hop", "lo-fi|lofi|lo fi|lofi hip hop|lo-fi hip hop|chillhop|study beats|jazzhop",
        (70, 90), 0.15, "minor,dorian,major", "C D Eb F G A", "boom_bap lofi root_fifth jazz_comp sparse",
@@ -108,26 +112,35 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("gospel", "soul", "gospel|church|praise|worship", (70, 120), 0.12, "major",
        "Ab Db Eb F C", "rock_backbeat gospel syncopated_funk gospel_shout lyrical", (33, 0, 52, 16),
        (0.6, 0.4), "pop", 0.65, 0.1),
-    _g("pop", "pop", "pop|pop song|top 40|synth-pop|synthpop|k-pop|kpop|dance-pop|electropop",
+    _g("pop", "pop", "pop|pop song|top 40|k-pop|kpop|dance-pop",
        (95, 130), 0.0, "major,minor", "C G D A F E", "rock_backbeat pop root_fifth stabs hook",
        (33, 0, 80, 89), (0.2, 0.3), "pop", 0.65, 0.6),
     _g("house", "electronic", "house|house music|chicago house|funky house|piano house|french house|jackin",
-       (118, 128), 0.05, "major,minor,dorian", "C F G A D", "four_on_floor house synth_pulse house_chops hook",
+       (118, 128), 0.05, "major,minor,dorian", "C F G A D", "four_on_floor house offbeat house_chops hook",
        (38, 0, 81, 89), (0.4, 0.4), "house", 0.75, 0.95),
     _g("deep house", "electronic", "deep house|lo-fi house|lofi house|soulful house|afro house|afro-house|organic house", (118, 124), 0.08,
-       "dorian,minor", "A D E F G", "four_on_floor house synth_pulse house_chops sparse", (38, 4, 81, 89),
+       "dorian,minor", "A D E F G", "four_on_floor house offbeat house_chops sparse", (38, 4, 81, 89),
        (0.5, 0.4), "house", 0.6, 0.95),
-    _g("techno", "electronic", "techno|detroit techno|berlin techno|minimal techno|industrial techno|acid techno",
-       (125, 140), 0.0, "minor,phrygian", "A D E F C", "four_on_floor edm synth_pulse stabs riffy",
+    _g("techno", "electronic", "techno|detroit techno|berlin techno|minimal techno|minimal|industrial techno|acid techno",
+       (125, 140), 0.0, "minor,phrygian", "A D E F C", "four_on_floor techno offbeat stabs riffy",
        (38, 90, 81, 95), (0.3, 0.5), "house", 0.8, 1.0),
     _g("edm", "electronic", "edm|electro|big room|festival|electronic dance|dance music|future bass|electro house",
-       (124, 132), 0.0, "minor,major", "F A C G D", "four_on_floor edm synth_pulse stabs hook",
+       (124, 132), 0.0, "minor,major", "F A C G D", "four_on_floor edm offbeat stabs hook",
        (38, 90, 81, 89), (0.25, 0.4), "house", 0.85, 1.0),
     _g("trance", "electronic", "trance|psytrance|uplifting trance|progressive trance", (132, 140), 0.0,
-       "minor", "A F# G# B D", "four_on_floor edm synth_pulse arpeggiated hook", (38, 90, 81, 89),
-       (0.3, 0.35), "house", 0.85, 1.0),
+       "minor", "A F# G# B D", "four_on_floor edm offbeat arpeggiated hook", (38, 90, 81, 89),
+       (0.3, 0.35), "house", 0.85, 1.0, extras=("arp",)),
+    _g("synthpop", "electronic", "synthpop|synth-pop|synth pop|electropop|new wave|80s pop|eighties pop",
+       (100, 130), 0.0, "major,minor", "C G D A F E", "synthpop pop synth_pulse stabs hook", (38, 89, 80, 89),
+       (0.25, 0.35), "pop", 0.7, 0.9, extras=("arp",)),
+    _g("punk", "rock", "punk|punk rock|pop punk|pop-punk|hardcore punk|skate punk|garage punk|emo", (160, 200), 0.0,
+       "major,minor", "E A D G C", "punk punk driving_eighths power_chords riffy", (34, 30, 30, 29),
+       (0.15, 0.35), "rock", 0.95, 0.05),
+    _g("waltz", "classical", "waltz|waltzes|valse|viennese waltz|landler|ländler|minuet|lullaby waltz", (84, 180), 0.0,
+       "major,minor", "C F G D Bb", "waltz waltz oom oompah lyrical", (32, 0, 73, 48),
+       (0.3, 0.2), "pop", 0.45, 0.0, meter=(3, 4)),
     _g("disco", "electronic", "disco|nu-disco|nu disco|boogie|italo disco", (110, 125), 0.05, "major,dorian,minor",
-       "A D E G C", "four_on_floor funk syncopated_funk stabs hook", (33, 27, 61, 48), (0.4, 0.5),
+       "A D E G C", "four_on_floor funk offbeat stabs hook", (33, 27, 61, 48), (0.4, 0.5),
        "pop", 0.8, 0.5),
     _g("uk garage", "electronic", "uk garage|ukg|2-step|2 step|two-step|two step|garage|future garage|speed garage",
        (128, 140), 0.2, "minor,dorian", "F# G# C# A Eb", "two_step house synth_pulse house_chops sparse",
@@ -148,9 +161,10 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("bebop", "jazz", "bebop|be-bop", (180, 280), 0.28, "major,minor", "F Bb Eb C",
        "jazz_ride jazz walking jazz_comp bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0),
     _g("bossa nova", "latin", "bossa nova|bossa|samba|mpb|tropicalia", (110, 145), 0.05, "major,minor,dorian",
-       "D F G C A", "bossa jazz root_fifth strummed lyrical", (32, 24, 73, 48), (0.6, 0.4), "latin", 0.4, 0.05),
+       "D F G C A", "bossa jazz root_fifth bossa_comp lyrical", (32, 24, 73, 48), (0.6, 0.4), "latin", 0.4, 0.05),
     _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba|latin jazz|cumbia", (170, 200), 0.0, "minor,major",
-       "A D G C E", "bossa latin tumbao arpeggiated riffy", (32, 0, 56, 48), (0.5, 0.6), "latin", 0.8, 0.1),
+       "A D G C E", "bossa latin tumbao arpeggiated riffy", (32, 0, 56, 48), (0.5, 0.6), "latin", 0.8, 0.1,
+       extras=("percussion",)),
     _g("reggaeton", "latin", "reggaeton|reggaetón|dembow|perreo|latin trap|urbano", (88, 100), 0.0,
        "minor", "A D E G C", "dembow latin sub_808 stabs hook", (38, 4, 81, 89), (0.25, 0.45), "pop",
        0.75, 0.85),
@@ -167,14 +181,14 @@ GENRES: tuple[GenreTraits, ...] = (
        0.85),
     _g("funk", "funk", "funk|funky|p-funk|g-funk|funk rock", (95, 120), 0.08, "dorian,mixolydian,minor",
        "E A D G C", "funk funk syncopated_funk stabs riffy", (36, 28, 61, 16), (0.45, 0.6), "pop", 0.75, 0.3),
-    _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|grunge|hard rock|classic rock|punk|pop punk",
+    _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|grunge|hard rock|classic rock",
        (100, 140), 0.0, "major,minor,mixolydian", "E A D G C", "rock_backbeat rock picked_rock strummed riffy",
        (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1),
     _g("indie", "rock", "indie|indie rock|indie pop|dream pop|shoegaze|bedroom pop|post-rock|math rock",
        (100, 130), 0.0, "major,minor", "D G A E C", "rock_backbeat pop root_fifth strummed lyrical",
        (33, 27, 80, 89), (0.35, 0.35), "rock", 0.6, 0.3),
     _g("metal", "rock", "metal|heavy metal|thrash|metalcore|doom|djent|death metal", (120, 180), 0.0,
-       "minor,phrygian", "E D C# B", "rock_backbeat rock picked_rock strummed riffy", (34, 30, 30, 48),
+       "minor,phrygian", "E D C# B", "metal metal driving_eighths palm_mute riffy", (34, 30, 30, 48),
        (0.3, 0.6), "rock", 0.95, 0.1),
     _g("blues", "blues", "blues|delta blues|chicago blues|blues rock|rhythm and blues|12-bar", (70, 120), 0.25,
        "mixolydian,minor", "E A G C Bb", "shuffle blues walking strummed riffy", (33, 0, 22, 16), (0.4, 0.4),
@@ -186,7 +200,7 @@ GENRES: tuple[GenreTraits, ...] = (
        (60, 90), 0.0, "major,lydian,minor", "C D E F A", "ambient ambient sustained sustained ambient",
        (39, 89, 88, 95), (0.5, 0.2), "ambient", 0.2, 0.8),
     _g("cinematic", "ambient", "cinematic|orchestral|film score|soundtrack|epic orchestral|trailer music",
-       (70, 110), 0.0, "minor,major", "D C E A G", "halftime ambient sustained sustained lyrical",
+       (70, 110), 0.0, "minor,major", "D C E A G", "cinematic cinematic ostinato ostinato lyrical",
        (43, 48, 60, 52), (0.5, 0.35), "ambient", 0.6, 0.2),
     _g("synthwave", "electronic", "synthwave|retrowave|outrun|darksynth|80s synth|vaporwave|chillsynth",
        (80, 118), 0.0, "minor", "A E F# D C", "rock_backbeat edm synth_pulse arpeggiated hook",
@@ -195,8 +209,8 @@ GENRES: tuple[GenreTraits, ...] = (
        (60, 120), 0.0, "major,minor", "C G D F A E", "ambient pop sustained piano_ballad lyrical", (42, 0, 40, 48),
        (0.45, 0.2), "ambient", 0.45, 0.0),
     _g("chiptune", "electronic", "chiptune|8-bit|8 bit|16-bit|16 bit|video game|video game music|game music|retro game|nes|gameboy",
-       (120, 160), 0.0, "minor,major", "C A E G D", "rock_backbeat pop synth_pulse arpeggiated hook", (38, 81, 80, 81),
-       (0.25, 0.4), "pop", 0.75, 1.0),
+       (120, 160), 0.0, "minor,major", "C A E G D", "rock_backbeat pop synth_pulse stabs hook", (38, 81, 80, 81),
+       (0.25, 0.4), "pop", 0.75, 1.0, extras=("arp",)),
     _g("trip-hop", "electronic", "trip-hop|trip hop|downtempo|bristol sound|chillout|chill out", (70, 95),
        0.1, "minor,dorian", "A D E C G", "halftime lofi root_fifth sustained sparse", (33, 4, 48, 89),
        (0.5, 0.4), "lofi", 0.4, 0.6),

@@ -77,6 +77,10 @@ MOODS: tuple[Mood, ...] = (
        None, 0.0, -0.15, 0.15, -1, "ambient,cinematic,lo-fi"),
     _m("minimal", "minimal|minimalist|sparse|stripped|stripped-back|bare|simple", None, -0.2, -0.15, 0.35, 0,
        "techno,ambient,deep house"),
+    _m("mechanical", "robot|robots|robotic|mechanical|machine|machines|cyborg|android|clockwork|automaton", None,
+       0.0, 0.0, 0.4, 0, "chiptune,synthwave,techno"),
+    _m("lullaby", "lullaby|lullabies|cradle song|bedtime|nursery", "major", -0.05, -0.1, 0.15, -1,
+       "ambient,classical"),
     _m("complex", "complex|sophisticated|intricate|elaborate|rich harmony|complex chords|jazzy chords|extended chords|jazzy|jazz-tinged|jazz influenced",
        None, 0.25, 0.05, 0.55, 0, "jazz,neo-soul"),
 )

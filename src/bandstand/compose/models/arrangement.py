@@ -44,6 +44,7 @@ class ArrangementPlan(BaseModel):
     total_bars: int = Field(ge=1)
     sections: list[SectionPlan]
     bar_energy: list[float]
+    groove: int = Field(default=0, ge=0, description="the groove the drummer and the bassist agree on (a seed both read)")
 
     def section_at(self, bar: int) -> SectionPlan:
         """The section that contains 1-based `bar`."""

@@ -120,6 +120,11 @@ class Intent(_Model):
     inferred_fields: list[str] = []
     ready_to_execute: bool = True
     summary: str = ""
+    style: dict[str, float] = Field(default_factory=dict, description="style knob deltas the mood words turn, every part")
+    textures: list[str] = Field(default_factory=list, description="textures the prompt names: rain, vinyl")
+    players: int | None = Field(default=None, ge=1, le=8, description="an ensemble's size (a quartet is 4)")
+    substitutions: list[str] = Field(default_factory=list,
+                                     description="words read as something close, e.g. 'polka → country (nearest genre)'")
 
     @property
     def half_time(self) -> bool:

@@ -40,7 +40,7 @@ CORE_ROLES: tuple[str, ...] = ("drums", "bass", "chords", "lead", "pad")
 # GM programs (0-based) for roles a genre's instrumentation does not name.
 DEFAULT_PROGRAMS: dict[str, int] = {
     "drums": 0, "bass": 33, "chords": 0, "lead": 80, "pad": 89,
-    "arp": 81, "percussion": 0, "counter_melody": 71, "sub_bass": 38,
+    "arp": 81, "percussion": 0, "counter_melody": 71, "sub_bass": 38, "texture": 0,
 }
 TRACK_NAMES: dict[str, str] = {"sub_bass": "Sub Bass", "counter_melody": "Counter Melody"}
 KEYS_PROGRAMS = frozenset(range(0, 8))  # pianos and electric pianos use the sustain pedal
@@ -93,7 +93,8 @@ def generate_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: 
         raise InvalidInput(f"unknown part role '{role}'; use one of: {', '.join(ROLES)}", role=role)
     s = build_situation(intent, harmony, arrangement)
     rng = random.Random(seed)
-    phrase = play(role, s, rng, styles_for(role, s, style_overrides))
+    words = [StyleOverride(role="*", knobs=intent.style)] if intent.style else []
+    phrase = play(role, s, rng, styles_for(role, s, [*words, *style_overrides]))
     program = _program(intent, role)
     track = to_track(phrase, name=TRACK_NAMES.get(role, role.replace("_", " ").title()), program=program,
                      tempo=s.tempo, rng=rng)

@@ -73,5 +73,5 @@ def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangeme
         mode=harmony.mode, scale=tuple(sorted(harmony.scale_pitch_classes)), tempo=intent.tempo,
         beats_per_bar=beats_per_bar, steps=steps, bars=tuple(bars), idiom=idiom_of(traits, intent),
         constraints=frozenset(c.kind for c in intent.constraints), named_roles=frozenset(arrangement.all_roles()),
-        pulse=4.0 / den,
+        pulse=4.0 / den, groove=arrangement.groove, textures=tuple(intent.textures),
     )

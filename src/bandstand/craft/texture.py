@@ -1,0 +1,42 @@
+"""Texture: the sounds around the music a prompt names that are not instruments —
+rain on the roof, the crackle of a dusty record. General MIDI has no samples
+for them, so they are played on the drum kit's noise-like voices: rain as
+soft random thirty-seconds on cabasa, maracas and shaker (denser as the song
+swells), crackle as sparse, very quiet clicks of side stick and wood block.
+A texture runs from the first bar to the last and ignores the groove."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bandstand.craft.knobs import bar_rng, feel_of
+from bandstand.craft.phrase import NoteEvent, Phrase
+from bandstand.craft.situation import Situation
+from bandstand.craft.style import Style
+
+__all__ = ["TEXTURE_VOICES", "play_texture"]
+
+CABASA, MARACAS, SHAKER, SIDE_STICK, WOOD_BLOCK, LOW_WOOD_BLOCK = 69, 70, 82, 37, 76, 77
+# texture → (GM drum keys, hits per bar when calm, when full, velocity range)
+TEXTURE_VOICES: dict[str, tuple[tuple[int, ...], int, int, tuple[int, int]]] = {
+    "rain": ((CABASA, MARACAS, SHAKER), 14, 30, (10, 34)),
+    "vinyl": ((SIDE_STICK, WOOD_BLOCK, LOW_WOOD_BLOCK), 3, 6, (5, 16)),
+}
+
+
+def play_texture(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "texture") -> Phrase:
+    events: list[NoteEvent] = []
+    seed = rng.getrandbits(64)
+    slots = max(1, round(sit.beats_per_bar * 8))  # thirty-seconds
+    for bar in sit.active(role):
+        r = bar_rng(seed, bar.index)
+        for name in sit.textures or ("vinyl",):
+            voices, calm, full, (lo, hi) = TEXTURE_VOICES.get(name, TEXTURE_VOICES["rain"])
+            count = round(calm + (full - calm) * bar.energy * (0.5 + styles[bar.index].density))
+            for at in sorted(r.sample(range(slots), min(slots, count))):
+                events.append(NoteEvent(bar.start + at / 8, 0.1, r.choice(voices), r.randint(lo, hi)))
+    events.sort()
+    return Phrase(role=role, events=tuple(events), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
+                  bars=len(sit.bars), is_drum=True, style="+".join(sit.textures) or "vinyl",
+                  feel=feel_of(sit, styles, role, swing=False))
