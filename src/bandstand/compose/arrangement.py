@@ -344,6 +344,12 @@ def resolve_target(natural: int, intent: Intent) -> int:
     return max(lo, min(hi, natural))
 
 
+def loop_chords(harmony: HarmonyPlan, bars: int) -> list[int]:
+    """The main loop (the verse's progression) repeated over `bars` bars, as chord indices."""
+    verse = harmony.section("verse") or chord_cycle([c.bars for c in harmony.chords])
+    return [verse[b % len(verse)] for b in range(bars)]
+
+
 def _function(slot: Slot, harmony: HarmonyPlan) -> str:
     """The harmony function a section plays: its activation rule's, else its kind's."""
     rule = slot.activation if slot.kind == "loop" else slot.kind

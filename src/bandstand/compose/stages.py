@@ -72,7 +72,7 @@ def run_harmony(ctx: NodeContext) -> NodeResult:
 
 
 def apply_harmony(state: PipelineState, plan: HarmonyPlan) -> None:
-    state.song_state.progression = [c.symbol for c in plan.chords]
+    state.song_state.progression = [c.symbol for c in plan.main_loop]
 
 
 # ----------------------------------------------------------------------------- arrangement
@@ -101,16 +101,15 @@ def run_arrangement(ctx: NodeContext) -> NodeResult:
 
 def skipped_arrangement(ctx: NodeContext) -> ArrangementPlan:
     """With the arrangement skipped the song is one loop of the requested length, everyone playing."""
-    from bandstand.compose.arrangement import chord_cycle
+    from bandstand.compose.arrangement import loop_chords
 
     intent = ctx.input("intent", Intent)
     harmony = ctx.input("harmony", HarmonyPlan)
     bars = intent.duration.max_bars if "duration" not in intent.inferred_fields else 32
-    cycle = chord_cycle([c.bars for c in harmony.main_loop])
     roles = _roles(ctx)
     energy = intent.energy if intent.energy is not None else 0.6
     section = SectionPlan(name="Loop", kind="loop", start_bar=1, bars=bars, energy=energy, roles=roles,
-                          chord_indices=[cycle[b % len(cycle)] for b in range(bars)], transition="cut")
+                          chord_indices=loop_chords(harmony, bars), transition="cut")
     return ArrangementPlan(form_name="loop", generic_fallback=True, total_bars=bars, sections=[section],
                            bar_energy=[energy] * bars)
 
