@@ -167,7 +167,7 @@ KEYS = ["C", "C#", "Db", "D", "Eb", "E", "F", "F#", "Gb", "G", "Ab", "A", "Bb", 
 def test_any_intent_gives_a_sound_plan(genre, key, mode, dial, seed):
     plan = build_harmony(make_intent(genre, key=key, mode=mode, harmonic=dial), seed)
     low, high = CHORD_REGISTER
-    assert 1 <= len(plan.main_loop) <= 12 and len(plan.chords) <= 32
+    assert 1 <= len(plan.main_loop) <= 12 and len(plan.chords) <= 64  # the vocabulary: every chord as voiced
     assert any(c.root == plan.scale_pitch_classes[0] for c in plan.main_loop)  # the tonic is there
     for c in plan.chords:
         assert all(low <= p <= high for p in c.pitches) and 0.0 <= c.tension <= 1.0
