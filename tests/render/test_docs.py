@@ -33,6 +33,18 @@ def test_python_example_prints_what_the_page_shows(tmp_path: Path, monkeypatch: 
     assert {p.name for p in tmp_path.iterdir()} == {"night-bus.mid", "night-bus.png", "night-bus.wav"}
 
 
+def test_every_python_example_prints_what_the_page_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    found = blocks()
+    monkeypatch.chdir(tmp_path)
+    examples = [(code, found[i + 1][1]) for i, (kind, code) in enumerate(found) if kind == "python"]
+    assert len(examples) >= 2
+    for code, shown in examples:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, str(DOC), "exec"), {"__name__": "__doc_example__"})
+        assert out.getvalue() == shown
+
+
 def test_commands_print_what_the_page_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     test_python_example_prints_what_the_page_shows(tmp_path, monkeypatch)  # makes night-bus.mid

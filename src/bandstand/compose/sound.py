@@ -135,6 +135,9 @@ SEND_BY_ROLE = {"drums": 0.1, "bass": 0.0, "sub_bass": 0.0, "chords": 0.22, "lea
 LOUDNESS: dict[str, float] = {"electronic": -10.0, "hip-hop": -11.0, "rock": -11.0, "pop": -12.0, "latin": -12.0,
                               "caribbean": -12.0, "african": -12.0, "funk": -12.0, "soul": -13.0, "blues": -13.0,
                               "country": -13.0, "jazz": -15.0, "ambient": -16.0, "classical": -16.0}
+# Genres whose loudness is not their family's (quiet, dusty or dynamic ones; the club's loudest).
+LOUDNESS_BY_GENRE: dict[str, float] = {"lo-fi": -14.0, "trip-hop": -13.0, "neo-soul": -13.0, "bossa nova": -15.0,
+                                       "cinematic": -15.0, "deep house": -11.0, "indie": -12.0, "reggae": -13.0}
 DEFAULT_LOUDNESS = -14.0
 DUSTY = {"lofi", "neosoul"}
 DRUM_ROLES = {"drums", "percussion"}
@@ -232,12 +235,12 @@ def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
     buses = [] if not sends else [Bus(name="Reverb", reason=f"{room} suits {genre.family}", effects=[Effect(
         type="reverb", params={"room_size": size, "damping": damping, "wet": 1.0, "pre_delay_ms": pre_delay},
         reason=f"{room}, {pre_delay} ms pre-delay (a 1/64 note)")])]
-    target = LOUDNESS.get(genre.family, DEFAULT_LOUDNESS)
+    target = LOUDNESS_BY_GENRE.get(genre.name, LOUDNESS.get(genre.family, DEFAULT_LOUDNESS))
     presets = ", ".join(f"{p.role}: {p.preset.name}" for p in parts[:3])
     summary = (f"{len(parts)} presets ({presets}{'…' if len(parts) > 3 else ''}), master {target:g} LUFS"
                + ("" if sends else ", dry (no reverb)"))
     return SoundPlan(parts=parts, buses=buses, target_lufs=target, summary=summary,
-                     loudness_reason=f"{genre.family} is mastered to {target:g} LUFS integrated, peaks under −1 dBTP")
+                     loudness_reason=f"{genre.name} is mastered to {target:g} LUFS integrated, peaks under −1 dBTP")
 
 
 def apply_sound(song: Song, plan: SoundPlan) -> Song:
