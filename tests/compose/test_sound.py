@@ -7,7 +7,14 @@ import pytest
 
 from bandstand.compose.intent import decompose
 from bandstand.compose.lexicon import GENRES
-from bandstand.compose.sound import LOUDNESS, LOUDNESS_BY_GENRE, PRESET_PROGRAMS, apply_sound, build_sound, delay_ms
+from bandstand.compose.sound import (
+    LOUDNESS,
+    LOUDNESS_BY_GENRE,
+    PRESET_PROGRAMS,
+    apply_sound,
+    build_sound,
+    delay_ms,
+)
 from bandstand.score import Effect, Song, Track
 
 ROLES = {"drums": 0, "bass": 33, "chords": 4, "lead": 80, "pad": 89, "arp": 81, "sub_bass": 38,

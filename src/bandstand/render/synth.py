@@ -1,21 +1,22 @@
-"""General MIDI synthesis with TinySoundFont, on two processes.
+"""General MIDI synthesis with TinySoundFont, one buffer per track, on two processes.
 
 Every track is rendered into its own buffer (the mixer needs each part on its
-own: its inserts, fader, pan and sends). The song's notes are shared out
-between `SYNTH_GROUPS` synthesizers: each track's pitches are dealt into shares
-of about equal sounding time, so every synthesizer plays part of every track
-(with that track's program, controllers, pedal and bends; the synthesizer is
-reset between tracks) and the groups take about equally long whatever the
-instruments cost. Each synthesizer renders the audio between consecutive
-events into a small scratch slice, and each full slice that is not silence is
-added into the track's buffer; after a track's last event, rendering stops at
-the first silent slice. TinySoundFont holds the interpreter lock while it renders
-(measured: two threads take twice the wall time of one), so the second group
-renders in a forked child process into shared memory while this process
-renders the first; if the child cannot run or fails, this process renders
-that group itself. The split depends on the song only and two additions onto
-zero give the same bits in either order, so the audio is bit-identical run to
-run, in one process or two."""
+own: its inserts, fader, pan and sends). The tracks are shared out between
+`SYNTH_GROUPS` synthesizers of about equal work: whole tracks, heaviest first,
+onto the less busy one, then one track is split by pitch to even the load
+(each track's pitches stay together, so a note-off finds its note and drum keys
+that choke each other stay on one synthesizer). A synthesizer is reset between
+tracks. It renders the audio between consecutive events into a small scratch
+slice and adds each slice that is not silence into the track's buffer; after a
+track's last event it stops at the first silent slice. TinySoundFont holds the
+interpreter lock while it renders (measured: two threads take twice the wall
+time of one), so the second group renders in a forked child process straight
+into the buffers (one anonymous shared map) while this process renders the
+first; the split track's second half goes to a spare row that is added at the
+end. If the child cannot run or fails, its rows are cleared and this process
+renders them. The split depends on the song only, and a sum of two numbers does
+not depend on which comes first, so the audio is bit-identical run to run, in
+one process or two."""
 
 from __future__ import annotations
 
@@ -110,37 +111,60 @@ def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False) -> dict
 
 
 def track_groups(song: Song, groups: int = SYNTH_GROUPS, include: Sequence[bool] | None = None) -> list[list[Part]]:
-    """The tracks' notes in `groups` groups of about equal work, every track shared out.
-
-    Instruments differ a lot in cost per note (layered presets, filters), so rather than
-    placing whole tracks, each track's pitches are dealt into `groups` shares of about equal
-    sounding time (heaviest pitch first onto the lightest share), and the heaviest share goes
-    to the group with the least work so far. Each group then plays a part of every track, with
-    that track's program, controllers, pedal and bends: TinySoundFont voices do not interact,
-    all notes of one pitch of a track stay together, so a note-off finds its own note, and drum
+    """The tracks shared out between `groups` synthesizers with about equal work, whole tracks
+    where possible: each track goes, heaviest first, to the group with the least work; then the
+    heaviest track of the busiest group is split, its pitches (heaviest first) moving to the
+    lightest group while that evens the load. So at most one track is played by two groups (its
+    two halves are summed), and every other track's buffer is written by one synthesizer only.
+    All notes of one pitch of a track stay together, so a note-off finds its own note, and drum
     keys that choke each other stay together. `include` leaves tracks out (muted ones). Ties
-    break by pitch and group index: the split depends on the song only."""
+    break by index: the split depends on the song only."""
+    channels = assign_channels(song)
+    works: list[tuple[int, dict[int, float]]] = []
+    for index, track in enumerate(song.tracks):
+        if include is None or include[index]:
+            works.append((index, pitch_work(song, [track], channels[index] == DRUM_CHANNEL)))
     load = [0.0] * groups
-    split: list[list[Part]] = [[] for _ in range(groups)]
-    for index, (track, ch) in enumerate(zip(song.tracks, assign_channels(song), strict=True)):
-        if include is not None and not include[index]:
-            continue
-        drums = ch == DRUM_CHANNEL
-        work = pitch_work(song, [track], drums)
-        share = [0.0] * groups
-        pitches: list[set[int]] = [set() for _ in range(groups)]
+    owner: dict[int, int] = {}
+    for index, work in sorted(works, key=lambda w: (-sum(w[1].values()), w[0])):
+        g = min(range(groups), key=lambda j: (load[j], j))
+        owner[index] = g
+        load[g] += sum(work.values())
+    moved: dict[int, set[int]] = {}
+    busy, light = max(range(groups), key=lambda j: (load[j], -j)), min(range(groups), key=lambda j: (load[j], j))
+    candidates = [(sum(w.values()), i, w) for i, w in works if owner[i] == busy and len(w) > 1]
+    if busy != light and candidates:
+        _, index, work = max(candidates, key=lambda c: (c[0], -c[1]))
         for pitch in sorted(work, key=lambda p: (-work[p], p)):
-            i = min(range(groups), key=lambda j: (share[j], j))
-            share[i] += work[pitch]
-            family = next((f for f in _CHOKE_FAMILIES if f[0] == pitch), (pitch,)) if drums else (pitch,)
-            pitches[i].update(family)
-        heaviest_first = sorted(range(groups), key=lambda j: (-share[j], j))
-        lightest_first = sorted(range(groups), key=lambda g: (load[g], g))
-        for i, g in zip(heaviest_first, lightest_first, strict=True):
-            if pitches[i] or (not work and i == heaviest_first[0]):  # a track without notes plays once
-                load[g] += share[i]
-                split[g].append((index, track, ch, frozenset(pitches[i])))
-    return [g for g in split if g]
+            gap = load[busy] - load[light]
+            if abs(gap - 2 * work[pitch]) < abs(gap):  # moving this pitch evens the load
+                moved.setdefault(index, set()).add(pitch)
+                load[busy] -= work[pitch]
+                load[light] += work[pitch]
+        if moved.get(index) == set(work):  # all of it moved: the track simply changes group
+            owner[index] = light
+            moved = {}
+    split: list[list[Part]] = [[] for _ in range(groups)]
+    for index, work in works:
+        track, ch = song.tracks[index], channels[index]
+        drums = ch == DRUM_CHANNEL
+        units = set(work) or {-1}
+        away = moved.get(index, set())
+
+        def keys(units: set[int], drums: bool = drums) -> frozenset[int]:
+            out: set[int] = set()
+            for unit in units:
+                out.update(next((f for f in _CHOKE_FAMILIES if f[0] == unit), (unit,)) if drums else (unit,))
+            return frozenset(out)
+
+        if away:
+            split[light].append((index, track, ch, keys(away)))
+            split[owner[index]].append((index, track, ch, keys(units - away)))
+        else:
+            split[owner[index]].append((index, track, ch, keys(units) if work else frozenset()))
+    for parts in split:
+        parts.sort(key=lambda part: part[0])
+    return [parts for parts in split if parts]
 
 
 _SLICE_FRAMES = 1 << 14  # each synthesizer renders into a scratch slice this long (128 KiB, stays in cache)
@@ -219,52 +243,48 @@ CHILD_TIMEOUT_SECONDS = 120.0
 
 
 class _Child:
-    """A forked process rendering one group into an anonymous shared map."""
+    """A forked process rendering one group into the shared map."""
 
-    def __init__(self, pid: int, shared: mmap.mmap, shape: tuple[int, ...]) -> None:
-        self.pid, self.shared, self.shape = pid, shared, shape
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
 
-    def result(self) -> Audio | None:
-        """The child's audio, or None if it failed or hung (then it is killed)."""
+    def finished(self) -> bool:
+        """Whether the child rendered everything (False if it failed or hung; then it is killed)."""
         deadline = time.monotonic() + CHILD_TIMEOUT_SECONDS
         while True:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
-                break
+                return os.waitstatus_to_exitcode(status) == 0
             if time.monotonic() > deadline:
                 os.kill(self.pid, 9)
                 os.waitpid(self.pid, 0)
-                return None
+                return False
             time.sleep(0.002)
-        if os.waitstatus_to_exitcode(status) != 0:
-            return None
-        return np.frombuffer(self.shared, dtype=np.float32).reshape(self.shape)
 
 
 class _NoChild:
-    def result(self) -> None:
-        return None
+    def finished(self) -> bool:
+        return False
 
 
-def _play_in_child(jobs: list[Job], shape: tuple[int, ...], sample_rate: int, soundfont: bytes,
-                   name: str) -> _Child | _NoChild:
-    """Start rendering `jobs` in a forked child; its audio arrives through shared memory."""
+def _fork(jobs: list[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> _Child | _NoChild:
+    """Start rendering `jobs` into `out` (which must live in shared memory) in a forked child."""
     import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
 
+    if not isinstance(out.base, mmap.mmap) and not isinstance(getattr(out.base, "base", None), mmap.mmap):
+        return _NoChild()
     try:
-        shared = mmap.mmap(-1, int(np.prod(shape)) * 4)
         pid = os.fork()
     except OSError:
         return _NoChild()
     if pid == 0:  # the child: render, then leave without running any of the parent's cleanup
         code = 1
         try:
-            audio = np.frombuffer(shared, dtype=np.float32).reshape(shape)
-            _play(jobs, audio, sample_rate, soundfont, name)
+            _play(jobs, out, sample_rate, soundfont, name)
             code = 0
         finally:
             os._exit(code)
-    return _Child(pid, shared, shape)
+    return _Child(pid)
 
 
 def _start(task: Callable[[], object] | None) -> None:
@@ -285,37 +305,51 @@ def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | No
     Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
     `default_workers()`) render the groups; the result is the same for any number of workers.
     `meanwhile` runs on a thread of this process while it synthesizes (after any child has been
-    forked), e.g. to import what the mixer needs."""
+    forked), e.g. to import what the mixer needs.
+
+    The buffers live in one anonymous shared map, so a forked child writes its tracks in place;
+    the one track two groups share is played by the later groups into a spare row and added."""
     path = soundfont or find_soundfont()
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RenderError(f"cannot read SoundFont {path}: {exc.strerror}", path=str(path)) from exc
-    shape = (len(song.tracks), frames_for(song, sample_rate, tail), 2)
-    out = np.zeros(shape, dtype=np.float32)  # calloc: pages fault in as the slices arrive
+    tracks = len(song.tracks)
+    frames = frames_for(song, sample_rate, tail)
+    shape = (tracks + 1, frames, 2)  # one spare row for the shared track
+    try:
+        shared = mmap.mmap(-1, max(1, int(np.prod(shape)) * 4))
+        out = np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape)
+    except OSError:
+        out = np.zeros(shape, dtype=np.float32)
     seconds = clock(song)
-    jobs = [[(_events(song, part, seconds), part[0]) for part in group]
-            for group in track_groups(song, include=include)]
+    groups = track_groups(song, include=include)
+    seen: set[int] = set()
+    jobs: list[list[Job]] = []
+    for group in groups:
+        jobs.append([(_events(song, part, seconds), tracks if part[0] in seen else part[0]) for part in group])
+        seen.update(part[0] for part in group)
+    shared_track = next((i for g in groups[1:] for i, *_ in g if any(p[0] == i for p in groups[0])), None)
     if not jobs or not song.tracks:
-        return out
+        return out[:tracks]
     parallel = min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
     if not parallel:
         _start(meanwhile)
         for group_jobs in jobs:
             _play(group_jobs, out, sample_rate, data, str(path))
-        return out
-    first, *rest = jobs
-    children = [_play_in_child(group_jobs, shape, sample_rate, data, str(path)) for group_jobs in rest]
-    _start(meanwhile)
-    _play(first, out, sample_rate, data, str(path))
-    for group_jobs, child in zip(rest, children, strict=True):
-        audio = child.result()
-        if audio is None:  # the child could not render: do it here, same bits
-            _play(group_jobs, out, sample_rate, data, str(path))
-        else:
-            for _, index in group_jobs:
-                out[index] += audio[index]
-    return out
+    else:
+        first, *rest = jobs
+        children = [_fork(group_jobs, out, sample_rate, data, str(path)) for group_jobs in rest]
+        _start(meanwhile)
+        _play(first, out, sample_rate, data, str(path))
+        for group_jobs, child in zip(rest, children, strict=True):
+            if not child.finished():  # the child could not render: clear what it wrote, do it here, same bits
+                for _, row in group_jobs:
+                    out[row] = 0.0
+                _play(group_jobs, out, sample_rate, data, str(path))
+    if shared_track is not None:
+        out[shared_track] += out[tracks]
+    return out[:tracks]
 
 
 def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
