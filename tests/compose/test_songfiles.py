@@ -59,7 +59,7 @@ def test_the_mix_is_written_as_controllers_and_notes(tmp_path: Path) -> None:
     producer = (r.session_dir / "notes" / "producer-notes.md").read_text(encoding="utf-8")
     assert re.search(r"level [+−]\d+\.\d dB, pan (C|[LR]\d+)", producer)
     assert "LUFS" in mixpage and "Reverb" in mixpage
-    assert r.manifest is not None and r.manifest["master"]["target_lufs"] == -10.0
+    assert r.manifest is not None and r.manifest["master"]["target_lufs"] == -11.0  # deep house
     assert all("level_db" in p and "pan" in p for p in r.manifest["parts"])
 
 

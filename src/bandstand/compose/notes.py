@@ -111,7 +111,7 @@ def mix_page(song: Song, sound: SoundPlan | None, target_lufs: float | None) -> 
     target = target_lufs if target_lufs is not None else (sound.target_lufs if sound else -14.0)
     return ("# Mix\n\n" + _table(("track", "role", "preset", "level", "pan", "state", "inserts", "sends",
                                     "automation"), rows)
-            + f"\n\nMaster: integrated loudness {target:g} LUFS, true peaks under −1 dBTP (a look-ahead limiter), "
+            + f"\n\nMaster: integrated loudness {f'{target:g}'.replace('-', '−')} LUFS, true peaks under −1 dBTP (a look-ahead limiter), "
               "trailing silence trimmed. Stems in `audio/stems/` are each track after its fader (and each bus's "
               "return), not mastered.\n")
 

@@ -11,7 +11,7 @@ catalog entry played by that program — or, when none is, the GM program itself
 Levels and pans come by role, moved by the genre family; effect chains are
 `score.mix` effects (so the render applies them): EQ and compression by role,
 a sidechain-style pump (a tremolo at the beat rate, dipping on every kick) for
-four-on-the-floor families, overdrive for dusty and 808 styles, a tempo-synced
+four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, a tempo-synced
 delay on leads, and sends to one shared "Reverb" bus whose room depends on the
 genre. Constraints ("no reverb", "no delay") remove what they name.
 `apply_sound` writes the plan into a song's tracks and buses.
@@ -187,10 +187,15 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
     low = role in ("bass", "sub_bass")
     dusty = genre.harmony_family in DUSTY
     chain: list[Effect] = []
-    if not low:
+    if low:
+        sub = genre.bass_style == "sub_808"
+        chain.append(Effect(type="eq", params={"low_cut_hz": 35.0, **({"low_gain_db": -3.0} if sub else {})},
+                            reason="clear the rumble under the bass" + (", and tame the 808's sub" if sub else "")))
+    else:
+        dull = dusty and role not in DRUM_ROLES
         chain.append(Effect(type="eq", params={"low_cut_hz": 40.0 if role in DRUM_ROLES else 160.0,
-                                               **({"high_cut_hz": 9000.0} if dusty else {})},
-                            reason="leave the low end to the bass and kick" + (", dusty top" if dusty else "")))
+                                               **({"high_cut_hz": 11000.0} if dull else {})},
+                            reason="leave the low end to the bass and kick" + (", dusty top" if dull else "")))
     if role in DRUM_ROLES or low:
         chain.append(Effect(type="compressor", params={"threshold_db": -20.0, "ratio": 4.0,
                                                        "attack_ms": 10.0 if role in DRUM_ROLES else 25.0,
@@ -200,7 +205,7 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
         chain.append(Effect(type="tremolo", params={"rate_hz": round(bpm / 60.0, 4),
                                                     "depth": 0.35 if role != "pad" else 0.5},
                             reason="sidechain-style pump: dips on every beat, under the four-on-the-floor kick"))
-    if dusty or (genre.bass_style == "sub_808" and low):
+    if (dusty and role in ("chords", "bass")) or (genre.bass_style == "sub_808" and low):
         chain.append(Effect(type="overdrive", params={"drive": 0.25 if not low else 0.35, "tone": 0.45,
                                                       "mix": 0.5},
                             reason="tape warmth" if not low else "808 harmonics so the sub reads on small speakers"))

@@ -86,7 +86,8 @@ def filter_sos(audio: Audio, sections: Sequence[Sequence[float]]) -> Audio:
     """Run a cascade of biquads over the audio (scipy.signal.sosfilt); no sections, no change."""
     if not sections:
         return audio
-    out: Audio = signal().sosfilt(np.asarray(sections, dtype=np.float64), audio, axis=0).astype(np.float32, copy=False)
+    # float32 coefficients keep scipy on float32: no copies of the song to float64 and back
+    out: Audio = signal().sosfilt(np.asarray(sections, dtype=np.float32), audio, axis=0).astype(np.float32, copy=False)
     return out
 
 
@@ -99,9 +100,9 @@ def filter_varying(audio: Audio, sections_per_block: Callable[[int], list[list[f
     zi = None
     per = step // BLOCK
     for first in range(0, len(audio), step):
-        sos = np.asarray(sections_per_block(min(first // BLOCK + per // 2, blocks - 1)), dtype=np.float64)
+        sos = np.asarray(sections_per_block(min(first // BLOCK + per // 2, blocks - 1)), dtype=np.float32)
         if zi is None:
-            zi = np.zeros((len(sos), 2, audio.shape[1]))
+            zi = np.zeros((len(sos), 2, audio.shape[1]), dtype=np.float32)
         out[first : first + step], zi = sig.sosfilt(sos, audio[first : first + step], axis=0, zi=zi)
     return out
 

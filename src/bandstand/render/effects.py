@@ -215,7 +215,7 @@ def phaser(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     sig = signal()
     sr, fb, step = ctx.sample_rate, fx.num("feedback"), 4 * BLOCK
     out = np.empty_like(audio)
-    zi = np.zeros((4, audio.shape[1]))
+    zi = np.zeros((4, audio.shape[1]), dtype=np.float32)
     for first in range(0, len(audio), step):
         lfo = math.sin(2 * math.pi * fx.num("rate_hz") * (first + step / 2) / sr)
         corner = 200.0 * 2 ** (4 * fx.num("depth") * (0.5 + 0.5 * lfo))
@@ -224,7 +224,8 @@ def phaser(audio: Audio, fx: Effect, ctx: Context) -> Audio:
         b = _power([a, 1.0], 4)  # (a + z⁻¹)^4, coefficients of z⁰ … z⁻⁴
         d = _power([1.0, a], 4) - fb * b  # the all-passes inside a feedback loop: A / (1 − fb·A)
         seg = audio[first : first + step]
-        out[first : first + step], zi = sig.lfilter(b, d, seg, axis=0, zi=zi)
+        out[first : first + step], zi = sig.lfilter(b.astype(np.float32), d.astype(np.float32), seg, axis=0,
+                                                    zi=zi)
     return _mix(audio, out, fx.num("mix"))
 
 

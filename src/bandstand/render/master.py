@@ -10,11 +10,10 @@ K filter, the loudness of the limited master is the envelope times the gain
 curve: the gain and the limiter are settled in a few cheap rounds on block
 values, and the audio is touched once at the end.
 
-A steep low-pass at 17 kHz comes first (the fizz next to the Nyquist
-frequency is what overshoots between samples). The limiter looks ahead and
-holds every block under the ceiling; a block's
-level is its true peak estimated as in BS.1770 (the signal between samples,
-interpolated four times around the block's loudest sample), and the ceiling
+The limiter looks ahead and holds every block under the ceiling; a block's
+level is its true peak estimated as in BS.1770 (the signal half-way between
+every two samples, and at the quarters around the loudest sample of every 32),
+and the ceiling
 sits `MARGIN_DB` under the target so the estimate's error stays inside it.
 """
 
@@ -31,7 +30,6 @@ from bandstand.render.effects import limiter_gain
 __all__ = ["MARGIN_DB", "Master", "Mastered", "integrated_loudness", "master", "true_peak_blocks"]
 
 MARGIN_DB = 0.5
-TOP_CUT_HZ = 17000.0
 MAX_GAIN_DB = 30.0
 SILENCE_DB = -60.0
 
@@ -71,7 +69,7 @@ def _k_weighting(sample_rate: int) -> list[list[float]]:
 def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
     """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × 2), and the hop in frames."""
     hop = max(1, round(sample_rate / 100))
-    weighted = signal().sosfilt(np.asarray(_k_weighting(sample_rate)), audio, axis=0)
+    weighted = signal().sosfilt(np.asarray(_k_weighting(sample_rate), dtype=np.float32), audio, axis=0)
     hops = len(weighted) // hop
     env: Floats = np.sqrt((weighted[: hops * hop].reshape(hops, hop, -1) ** 2).mean(axis=1))
     return env, hop
@@ -140,20 +138,8 @@ def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
     return out
 
 
-def _top_cut(audio: Audio, sample_rate: int) -> Audio:
-    """A steep low-pass at `TOP_CUT_HZ` (two biquads): the last octave's fizz next to the Nyquist
-    frequency is what makes the signal overshoot between samples, so the peak estimate holds."""
-    from bandstand.render.dsp import biquad, filter_sos
-
-    if 0.45 * sample_rate <= TOP_CUT_HZ:
-        return audio
-    return filter_sos(audio, [biquad("lowpass", TOP_CUT_HZ, sample_rate, q=0.541),
-                              biquad("lowpass", TOP_CUT_HZ, sample_rate, q=1.307)])
-
-
 def master(audio: Audio, sample_rate: int, settings: Master = Master()) -> Mastered:
     """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail."""
-    audio = _top_cut(audio, sample_rate)
     env, hop = power_envelope(audio, sample_rate)
     loudness_in = integrated_loudness(env, sample_rate / hop)
     peaks = true_peak_blocks(audio)
