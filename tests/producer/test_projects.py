@@ -205,3 +205,15 @@ def test_a_change_made_from_an_old_head_is_refused(session: ProjectSession) -> N
     assert session.edit(lambda head: head, author="a", request="nothing") is None
     entry = session.edit(lambda head: louder(session, "Bass", 0.5), author="a", request="bass down")
     assert entry is not None and entry.revision == 3
+
+
+def test_a_proposal_that_only_changes_the_recipe(session: ProjectSession) -> None:
+    head = session.head
+    recipe = {"frozen": ["drums"], "seed": 1}
+    proposal = head.model_copy(update={"provenance": head.provenance.model_copy(update={"recipe": recipe})})
+    v = session.propose(proposal, request="keep the drums", author="test")
+    assert v.phrases == [] and v.counts == {"added": 0, "removed": 0, "modified": 0}
+    assert [c.path for c in v.changes] == ["provenance"]
+    assert v.changes[0].after == {"fields": ["recipe"], "recipe": ["frozen", "seed"]}
+    entry = session.accept(v.id)
+    assert session.head.provenance.recipe == recipe and entry.changes[0].path == "provenance"

@@ -106,3 +106,14 @@ def test_a_track_has_exactly_one_sound(bad: dict[str, int | None]) -> None:
     track = from_song(small_song(), ids=SeededIds(1)).tracks[1]
     with pytest.raises(ValueError, match="exactly one of program"):
         type(track).model_validate({**track.model_dump(), **bad})
+
+
+def test_merge_keeps_ids_of_transposed_notes_and_reuses_unchanged_values() -> None:
+    base = from_song(small_song(), ids=SeededIds(1))
+    song = to_song(base)
+    song.tracks[2].notes = [score.Note(n.start, n.duration, n.pitch + 2, n.velocity) for n in song.tracks[2].notes]
+    merged = merge_song(base, song, ids=SeededIds(2))
+    old = [n.id for r in base.tracks[2].regions for n in r.notes]
+    assert [n.id for r in merged.tracks[2].regions for n in r.notes] == old  # modified, not removed + added
+    assert merged.tracks[0] is base.tracks[0] and merged.tracks[1] is base.tracks[1]
+    assert merge_song(base, to_song(base)) is base

@@ -91,6 +91,7 @@ class ProjectSession:
     store: RevisionStore = field(init=False)
     variation_store: VariationStore = field(init=False)
     _cache: dict[int, Project] = field(default_factory=dict, init=False, repr=False)
+    _proposals: dict[str, Project] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.store = RevisionStore(self.session_dir)
@@ -139,13 +140,18 @@ class ProjectSession:
 
     def variation(self, variation_id: str | None = None) -> Variation:
         """A variation by id (or unique prefix); None means the newest one waiting to be accepted."""
-        if variation_id is not None:
-            return self.variation_store.load(variation_id)
-        ready = [v for v in self.variation_store.all() if v.state == "ready"]
-        if not ready:
-            raise VariationConflict(f"no variation is waiting in {self.session_dir}; propose one first "
-                                    "(bandstand edit SESSION \"make the bass busier\")")
-        return self.variation_store.load(ready[-1].id)
+        if variation_id is None:
+            ready = [v for v in self.variation_store.all() if v.state == "ready"]
+            if not ready:
+                raise VariationConflict(f"no variation is waiting in {self.session_dir}; propose one first "
+                                        "(bandstand edit SESSION \"make the bass busier\")")
+            variation_id = ready[-1].id
+        vid = self.variation_store.resolve(variation_id)
+        cached = self._proposals.get(vid)  # proposals never change once written
+        variation = self.variation_store.load(vid, proposal=cached is None)
+        if cached is not None:
+            variation.proposal = cached
+        return variation
 
     # ------------------------------------------------------------------ variations
 
@@ -167,6 +173,10 @@ class ProjectSession:
         variation = transition(variation, "ready")
         with self.store.lock():
             self.variation_store.save(variation)
+        if variation.proposal is not None:
+            if len(self._proposals) > 8:
+                self._proposals.clear()
+            self._proposals[variation.id] = variation.proposal
         emit("done", {"variation_id": variation.id, "state": variation.state})
         return variation
 

@@ -140,6 +140,12 @@ def project_changes(before: Project | None, after: Project) -> list[Change]:
         _fields(out, f"tracks/{tid}/", f"{name} ", ta, tb, _TRACK_FIELDS)
         if ta.regions != tb.regions:
             _regions(out, f"tracks/{tid}/", f"{name} ", ta, tb)
+    if before.provenance != after.provenance:  # summarised: the recipe can be large
+        a, b = before.provenance.model_dump(), after.provenance.model_dump()
+        keys = sorted(k for k in {*a, *b} if a.get(k) != b.get(k))
+        recipe = sorted(k for k in {*a["recipe"], *b["recipe"]} if a["recipe"].get(k) != b["recipe"].get(k))
+        out.append(Change(path="provenance", label="provenance", before={"fields": keys},
+                          after={"fields": keys, "recipe": recipe}))
     if [t.id for t in before.tracks if t.id in new_t] != [t.id for t in after.tracks if t.id in old_t]:
         out.append(Change(path="tracks", label="track order", before=[t.name for t in before.tracks],
                           after=[t.name for t in after.tracks]))

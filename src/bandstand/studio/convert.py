@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bandstand import score
@@ -309,37 +309,35 @@ def _match_tracks(base: Project, song: score.Song, names: list[str]) -> list[Tra
 def _note_ids(old: Region | None, notes: Sequence[score.Note], start: float, ids: IdIssuer) -> list[str]:
     """Ids for `notes` (song time) landing in a region that starts at `start`: a note that
     sounds exactly like one of the old region's keeps that id; then one at the same start
-    and pitch (its length or velocity changed) keeps that one's; the rest get new ids."""
+    and pitch (its length or velocity changed); then one at the same start and length (it
+    was transposed); the rest get new ids."""
     if old is None:
         return [ids.new() for _ in notes]
-    exact: dict[tuple[float, int, float, int], list[str]] = defaultdict(list)
-    for o in old.notes:
-        exact[o.key()].append(o.id)
-    out: list[str | None] = []
+    out: list[str | None] = [None] * len(notes)
     taken: set[str] = set()
-    for n in notes:
-        pool = exact.get((n.start - start, n.pitch, n.duration, n.velocity))
-        got = pool.pop(0) if pool else None
-        if got is not None:
-            taken.add(got)
-        out.append(got)
-    near: dict[tuple[float, int], list[str]] = defaultdict(list)
-    for o in old.notes:
-        if o.id not in taken:
-            near[(o.start, o.pitch)].append(o.id)
-    result = []
-    for n, got in zip(notes, out, strict=True):
-        if got is None:
-            pool = near.get((n.start - start, n.pitch))
-            got = pool.pop(0) if pool else ids.new()
-        result.append(got)
-    return result
+    passes: list[Callable[[float, int, float, int], tuple[float, ...]]] = [
+        lambda s, p, d, v: (s, p, d, v), lambda s, p, d, v: (s, p), lambda s, p, d, v: (s, d)]
+    for key in passes:
+        pools: dict[tuple[float, ...], list[str]] = defaultdict(list)
+        for o in old.notes:
+            if o.id not in taken:
+                pools[key(o.start, o.pitch, o.duration, o.velocity)].append(o.id)
+        for i, n in enumerate(notes):
+            if out[i] is None:
+                pool = pools.get(key(n.start - start, n.pitch, n.duration, n.velocity))
+                if pool:
+                    got = pool.pop(0)
+                    out[i] = got
+                    taken.add(got)
+    return [got if got is not None else ids.new() for got in out]
 
 
 def merge_song(base: Project, song: score.Song, *, ids: IdIssuer | None = None) -> Project:
     """The song's content in the base project's shape: every value comes from the song;
     tracks (by name, then role), buses (by name), regions (the base track's spans) and
-    notes (same sound, then same start and pitch) keep their ids where they match."""
+    notes (same sound, then same start and pitch, then same start and length) keep their
+    ids where they match. What did not change is the base's own value (so comparing it is
+    cheap)."""
     ids = ids or RandomIds()
     buses = _buses(song, ids, base.buses)
     bus_ids = {b.name.casefold(): b.id for b in buses}
@@ -360,9 +358,12 @@ def merge_song(base: Project, song: score.Song, *, ids: IdIssuer | None = None) 
         for span, bucket in _bucket(t, layout):
             prior = known.get((span.start, span.end))
             note_ids = _note_ids(prior, bucket.notes, span.start, ids)
-            regions.append(_region(tid, span, bucket, prior.id if prior else ids.new(), note_ids))
+            region = _region(tid, span, bucket, prior.id if prior else ids.new(), note_ids)
+            regions.append(prior if region == prior else region)  # unchanged: the very same value
         fields = _track_fields(t, name, bus_ids, ids, old)
         extra_fields = {"colour": old.colour, "user_touched": old.user_touched} if old else {}
-        tracks.append(Track(id=tid, regions=tuple(regions), **fields, **extra_fields))  # type: ignore[arg-type]
-    return Project(id=base.id, buses=buses, tracks=tuple(tracks), revision=base.revision,
-                   provenance=base.provenance, **_song_fields(song))  # type: ignore[arg-type]
+        track = Track(id=tid, regions=tuple(regions), **fields, **extra_fields)  # type: ignore[arg-type]
+        tracks.append(old if track == old else track)
+    merged = Project(id=base.id, buses=buses, tracks=tuple(tracks), revision=base.revision,
+                     provenance=base.provenance, **_song_fields(song))  # type: ignore[arg-type]
+    return base if merged == base else merged
