@@ -28,7 +28,7 @@ from bandstand.jam.directives import Directive, parse_directive
 from bandstand.jam.guide import GUIDE
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import Persona
-from bandstand.jam.sound import SILENCE, Verdict, validate
+from bandstand.jam.sound import SILENCE, Verdict, known_verdict, validate
 from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
 from bandstand.protocol import (
     AgentStatus,
@@ -281,8 +281,12 @@ class JamEngine:
 
     async def _check(self, replies: list[JamReply | None]) -> list[Verdict | None]:
         """Validate the round's patterns off the event loop, within `VALIDATION_BUDGET` seconds
-        (each check has its own event and depth budgets; this bounds the round as a whole)."""
+        (each check has its own event and depth budgets; this bounds the round as a whole).
+        Patterns checked before are answered from the cache here, with no thread hop."""
         scale = self.context.scale
+        known = [None if r is None else known_verdict(r.pattern, scale) for r in replies]
+        if all(k is not None or r is None for k, r in zip(known, replies, strict=True)):
+            return known
 
         def check() -> list[Verdict | None]:
             return [None if r is None else validate(r.pattern, scale) for r in replies]

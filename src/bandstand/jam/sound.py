@@ -12,10 +12,9 @@ nothing that was validated already.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Final
 
 from bandstand.jam._harmony import pitch_class
@@ -40,17 +39,17 @@ class _Memo:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.items: dict[str, Any] = {}
+        self.items: dict[Hashable, Any] = {}
         self._lock = threading.Lock()
 
-    def get(self, code: str, make: Callable[[str], Any]) -> Any:
+    def get(self, code: Hashable, make: Callable[[Any], Any]) -> Any:
         with self._lock:
             found = self.items.get(code)
         if found is None:
             found = self.put(code, make(code))  # made outside the lock: another thread may read meanwhile
         return found
 
-    def put(self, code: str, value: Any) -> Any:
+    def put(self, code: Hashable, value: Any) -> Any:
         with self._lock:
             self.items.pop(code, None)
             self.items[code] = value
@@ -60,7 +59,8 @@ class _Memo:
 
 
 _PATTERNS = _Memo(512)  # code → Pattern
-_HEARD = _Memo(512)  # code → the events of its first HEARD_CYCLES cycles, as validation found them
+_HEARD = _Memo(512)
+_VERDICTS = _Memo(2048)  # (code, scale pitch classes) → Verdict  # code → the events of its first HEARD_CYCLES cycles, as validation found them
 
 
 def _evaluate(code: str) -> Any:
@@ -89,10 +89,20 @@ def validate(code: str, scale: list[str]) -> Verdict:
     text = code.strip()
     if text == SILENCE:
         return Verdict(True)
-    return _validate(text, tuple(pitch_class(n) for n in scale))
+    key = (text, tuple(pitch_class(n) for n in scale))
+    verdict: Verdict = _VERDICTS.get(key, lambda k: _validate(*k))
+    return verdict
 
 
-@lru_cache(maxsize=2048)
+def known_verdict(code: str, scale: list[str]) -> Verdict | None:
+    """The verdict for `code` if it was checked before (nothing is computed), else None."""
+    text = code.strip()
+    if text == SILENCE:
+        return Verdict(True)
+    found: Verdict | None = _VERDICTS.items.get((text, tuple(pitch_class(n) for n in scale)))
+    return found
+
+
 def _validate(text: str, scale: tuple[int, ...]) -> Verdict:
     from bandstand.patterns.validate import check_pattern
 
