@@ -38,6 +38,9 @@ def test_it_prints_where_it_listens_and_its_token(served: Served) -> None:
     assert about["documents"]["schema"] == "/api/v1/protocol/schema.json"
     for name in ("events", "schema", "tools"):
         assert httpx.get(served.base + f"api/v1/protocol/{name}.json", headers=served.headers).status_code == 200
+    openapi = httpx.get(served.base + "openapi.json", headers=served.headers).json()
+    assert {"/api/v1/protocol", "/api/v1/jam/start", "/api/v1/jam/directive", "/api/v1/jam/recordings/{name}"} <= set(openapi["paths"])
+    assert httpx.get(served.base + "docs", headers=served.headers).status_code == 404  # no pages from a CDN
 
 
 @pytest.mark.parametrize("auth", [{}, {"authorization": "Bearer wrong-token-wrong-token"}, {"authorization": "Basic x"}])

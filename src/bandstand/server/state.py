@@ -3,11 +3,19 @@ hub and the tool catalog, kept on the app (`app.state.server`) by the factory.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from bandstand.protocol import Registry, ToolCatalog
+from bandstand.protocol import (
+    Registry,
+    ToolCatalog,
+    describe,
+    events_document,
+    schema_document,
+    tools_document,
+)
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
 
@@ -18,6 +26,17 @@ class ServerState:
     registry: Registry
     tools: ToolCatalog | None
     hub: JamHub | None = None  # built when the app starts (it needs the event loop)
+    _documents: dict[str, Any] = field(default_factory=dict)
+
+    def document(self, name: str) -> Any:
+        """A protocol document (protocol, events, schema, tools), built once per server."""
+        if name not in self._documents:
+            build = {"protocol": lambda: describe(self.registry, self.tools),
+                     "events": lambda: events_document(self.registry),
+                     "schema": lambda: schema_document(self.registry),
+                     "tools": lambda: tools_document(self.tools)}[name]
+            self._documents[name] = build()
+        return self._documents[name]
 
 
 def server_state(connection: HTTPConnection) -> ServerState:
