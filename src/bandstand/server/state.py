@@ -3,6 +3,7 @@ hub and the tool catalog, kept on the app (`app.state.server`) by the factory.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,11 +32,13 @@ class ServerState:
     def document(self, name: str) -> Any:
         """A protocol document (protocol, events, schema, tools), built once per server."""
         if name not in self._documents:
-            build = {"protocol": lambda: describe(self.registry, self.tools),
-                     "events": lambda: events_document(self.registry),
-                     "schema": lambda: schema_document(self.registry),
-                     "tools": lambda: tools_document(self.tools)}[name]
-            self._documents[name] = build()
+            builders: dict[str, Callable[[], Any]] = {
+                "protocol": lambda: describe(self.registry, self.tools),
+                "events": lambda: events_document(self.registry),
+                "schema": lambda: schema_document(self.registry),
+                "tools": lambda: tools_document(self.tools),
+            }
+            self._documents[name] = builders[name]()
         return self._documents[name]
 
 
