@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
 
 __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "WAV", "HeadFiles",
-           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan", "target_lufs",
+           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan", "staged_leftovers", "target_lufs",
            "write_head_files"]
 
 MANIFEST = "manifest.json"
@@ -77,12 +78,6 @@ def target_lufs(session_dir: Path, sound: Any = None) -> float | None:
         return float(manifest["master"]["target_lufs"])
     except (KeyError, TypeError, ValueError):
         return getattr(sound if sound is not None else sound_plan(session_dir), "target_lufs", None)
-
-
-def _pianoroll(song: Song, path: Path) -> None:
-    from bandstand.render import render_pianoroll
-
-    render_pianoroll(song, path)
 
 
 def _producer_notes(project: Project, files: dict[str, str]) -> str:
@@ -175,15 +170,32 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
     return manifest
 
 
+STAGING = ".staging"  # a prepared set of files: .head-<pid>-<n>.staging.tmp/ in the session
+
+
+def _stage(staging: Path, project: Project, song: Song, files: dict[str, str], draw: bool) -> Any:
+    """Write the song's files (and the producer notes) under `staging`, laid out as in a session."""
+    from bandstand.compose.songfiles import write_song_outputs
+
+    root = staging.parent
+    sound = sound_plan(root)
+    written = write_song_outputs(staging, song, sound=sound, target_lufs=target_lufs(root, sound),
+                                 render_audio=False, render_pianoroll=draw)
+    write_text(staging / PRODUCER_NOTES, _producer_notes(project, files))
+    return written
+
+
 class HeadFiles:
     """The top-level files for one project, prepared before HEAD moves and installed after.
 
-    Preparing makes the song and starts drawing the piano roll (to a temporary name, on a
-    worker thread, only when the notes, sections or title changed) so the drawing overlaps the
-    revision's own writes; `install` writes the song's files, renames the piano roll into place
-    and writes the manifest last. A prepared set never installed leaves nothing (`discard`)."""
+    Preparing makes the song, then writes its files into a staging folder in the session on a
+    worker thread — the part MIDI, the full arrangement, the lead sheet, the notes, and the piano
+    roll when the notes, sections or title changed — while the caller writes the revision (its
+    fsyncs let the worker run). `install` moves the staged files into place and writes the
+    manifest last; `discard` removes them. A crash leaves only the staging folder, which the next
+    open of the session removes."""
 
-    _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pianoroll")
+    _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="head-files")
 
     def __init__(self, session_dir: Path, project: Project, *, pianoroll: bool = True) -> None:
         from bandstand.midi import song_to_midi_bytes
@@ -200,31 +212,41 @@ class HeadFiles:
         self.previous = old.get("pianoroll_source") if isinstance(old, dict) and \
             (session_dir / PIANOROLL).is_file() else None
         self.draw = pianoroll and self.previous != self.source
-        self._png = session_dir / "images" / f".pianoroll.{os.getpid()}.{id(self)}.png{TMP_SUFFIX}"
-        self._drawing = self._pool.submit(_pianoroll, self.song, self._png) if self.draw else None
+        self.staging = session_dir / f".head-{os.getpid()}-{id(self)}{STAGING}{TMP_SUFFIX}"
+        self._job = self._pool.submit(_stage, self.staging, project, self.song, self.files, self.draw)
 
     def install(self) -> list[str]:
-        """Write the song's files, the piano roll, the producer notes and the manifest; returns the paths."""
-        from bandstand.compose.songfiles import write_song_outputs
-
+        """Move the staged files into place and write the manifest; returns the paths."""
         root = self.session_dir
-        sound = sound_plan(root)
-        written = write_song_outputs(root, self.song, sound=sound, target_lufs=target_lufs(root, sound),
-                                     render_audio=False, render_pianoroll=False)
-        write_text(root / PRODUCER_NOTES, _producer_notes(self.project, self.files))
-        if self._drawing is not None:
-            self._drawing.result()
-            os.replace(self._png, root / PIANOROLL)
-        drawn = self.source if self.draw else self.previous
+        written = self._job.result()
+        moved = []
+        for path in sorted(p for p in self.staging.rglob("*") if p.is_file()):
+            rel = path.relative_to(self.staging)
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+            moved.append(str(rel))
+        keep = {Path(rel).name for rel in moved if rel.startswith("midi/")}
+        if (root / "midi").is_dir():
+            for stale in (root / "midi").glob("*.mid"):
+                if stale.name not in keep:
+                    stale.unlink(missing_ok=True)
+        shutil.rmtree(self.staging, ignore_errors=True)
+        drawn = self.source if self.draw and PIANOROLL in moved else self.previous
         write_json(root / MANIFEST, _manifest(root, self.project, self.files, written.files, self.old_manifest, drawn))
-        return [*(f.path for f in written.files), PRODUCER_NOTES, *([PIANOROLL] if self.draw else []), MANIFEST]
+        return [*moved, MANIFEST]
 
     def discard(self) -> None:
-        """Forget the prepared files (the piano roll being drawn is removed when done)."""
-        if self._drawing is not None:
-            with contextlib.suppress(Exception):
-                self._drawing.result()
-            self._png.unlink(missing_ok=True)
+        """Forget the prepared files."""
+        with contextlib.suppress(Exception):
+            self._job.result()
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def staged_leftovers(session_dir: Path) -> list[Path]:
+    """Staging folders in the session. Under the session's lock none is in use: they are what a
+    killed process left behind."""
+    return sorted(session_dir.glob(f".head-*{STAGING}{TMP_SUFFIX}"))
 
 
 def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = True) -> list[str]:

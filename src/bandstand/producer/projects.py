@@ -386,6 +386,9 @@ class ProjectSession:
             if head_files.files_revision(self.session_dir) != pointer.head:
                 head_files.write_head_files(self.session_dir, self.project(pointer.head))
                 fixed = True
+            for leftover in head_files.staged_leftovers(self.session_dir):
+                shutil.rmtree(leftover, ignore_errors=True)
+                fixed = True
             return fixed
 
 
@@ -437,7 +440,8 @@ def open_project(session_dir: str | os.PathLike[str], *, ids: IdIssuer | None = 
     session = ProjectSession(_session_dir(session_dir), ids=ids or RandomIds(), generator=generator)
     if not session.store.exists():
         _import(session)
-    elif head_files.files_revision(session.session_dir) != session.revision:
+    elif head_files.files_revision(session.session_dir) != session.revision or \
+            head_files.staged_leftovers(session.session_dir):
         session.repair()
     return session
 

@@ -8,6 +8,7 @@ song markers; the title line carries tempo, key and time signature."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ def role_colour(role: str, index: int = 0) -> tuple[int, int, int]:
     return ROLE_COLOURS.get(role, FALLBACK_COLOURS[index % len(FALLBACK_COLOURS)])
 
 
+@functools.lru_cache(maxsize=4096)  # a few colours × 127 velocities; drawn once per note
 def _shade(colour: tuple[int, int, int], velocity: int) -> tuple[int, int, int]:
     """Mix the colour toward the panel for soft notes (velocity 1 → 35 %, 127 → 100 %)."""
     k = 0.35 + 0.65 * velocity / 127
