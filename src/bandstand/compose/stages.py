@@ -24,7 +24,7 @@ from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
-from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node
+from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part_role
 from bandstand.craft.style import StyleOverride
 from bandstand.score import Song
 
@@ -64,10 +64,18 @@ def apply_intent(state: PipelineState, intent: Intent) -> None:
 
 # ----------------------------------------------------------------------------- harmony
 
+def played_as(intent: Intent, genre: str | None) -> Intent:
+    """The intent as a node sees it when it plays as another genre (its idiom leads)."""
+    if not genre:
+        return intent
+    return intent.model_copy(update={"genre": [genre, *(g for g in intent.genre if g != genre)]})
+
+
 def run_harmony(ctx: NodeContext) -> NodeResult:
     from bandstand.compose.harmony import build_harmony
 
-    plan = ctx.tool("build_harmony", build_harmony, ctx.input("intent", Intent), ctx.seed())
+    intent = played_as(ctx.input("intent", Intent), ctx.config.node_genres.get("harmony"))
+    plan = ctx.tool("build_harmony", build_harmony, intent, ctx.seed())
     return NodeResult(plan, plan.model_dump(mode="json"), plan.summary)
 
 
@@ -94,7 +102,7 @@ def run_arrangement(ctx: NodeContext) -> NodeResult:
 
     harmony = ctx.input("harmony", HarmonyPlan)
     plan = ctx.tool("build_arrangement", build_arrangement, ctx.input("intent", Intent), harmony, _roles(ctx),
-                    ctx.seed())
+                    ctx.seed(), ctx.config.form)
     flow = " → ".join(f"{s.name} {s.bars}" for s in plan.sections)
     return NodeResult(plan, plan.model_dump(mode="json"), f"{plan.form_name} form, {plan.total_bars} bars: {flow}")
 
@@ -144,10 +152,16 @@ def default_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: A
     return generate_part(role, intent, harmony, arrangement, seed)
 
 
-def make_run_part(part_fn: PartFn, role: str) -> Callable[[NodeContext], NodeResult]:
+def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext], NodeResult]:
+    """The node of part `key`: its role's generator (a second pad, `pad-2`, plays the pad's),
+    with the style overrides for that role."""
+    role = part_role(key)
+
     def run_part(ctx: NodeContext) -> NodeResult:
-        overrides = [o for o in ctx.config.style_overrides if o.role in ("*", role)]
-        result = ctx.tool(f"generate_part:{role}", part_fn, role, ctx.input("intent", Intent),
+        overrides = [o if o.role != key else o.model_copy(update={"role": role})
+                     for o in ctx.config.style_overrides if o.role in ("*", key)]
+        intent = played_as(ctx.input("intent", Intent), ctx.config.node_genres.get(key))
+        result = ctx.tool(f"generate_part:{key}", part_fn, role, intent,
                           ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan), ctx.seed(),
                           overrides)
         output = {"stats": result.stats.model_dump(mode="json"), "track": codec.encode_track(result.track)}
@@ -162,9 +176,9 @@ def restore_part(data: Any, artifacts: Artifacts) -> PartResult:
 
 
 def part_fanout(part_fn: PartFn) -> Fanout:
-    def make(role: str) -> Node:
-        return Node(part_node(role), make_run_part(part_fn, role), inputs=("intent", "harmony", "arrangement"),
-                    output=PartResult, critical=True, seed_key=SEED_KEYS[PARTS], member=role, restore=restore_part)
+    def make(key: str) -> Node:
+        return Node(part_node(key), make_run_part(part_fn, key), inputs=("intent", "harmony", "arrangement"),
+                    output=PartResult, critical=True, seed_key=SEED_KEYS[PARTS], member=key, restore=restore_part)
     return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True)
 
 

@@ -37,6 +37,11 @@ def part_node(role: str) -> str:
     return f"{PARTS}:{role}"
 
 
+def part_role(key: str) -> str:
+    """The role a part key plays: `bass` → bass; `pad-2` (a second pad added later) → pad."""
+    return key.split("-", 1)[0]
+
+
 def node_group(name: str) -> str:
     """The step a node belongs to: `parts:bass` → `parts`, `harmony` → `harmony`."""
     return name.split(":", 1)[0]
@@ -130,6 +135,10 @@ class PipelineConfig(_Model):
     render_pianoroll: bool = True
     intent_backend: str | None = None
     style_overrides: list[StyleOverride] = []
+    # a node played as another genre would play it (harmony, or a part key): an alternative's
+    # structural change ("walking bass", "another groove family", "another progression shape")
+    node_genres: dict[str, str] = {}
+    form: str | None = None  # the arrangement's form by name (None: the genre's)
 
 
 class Recovery(_Model):

@@ -6,7 +6,10 @@ gate) with its options and default, which any client answers — the CLI on a
 terminal, an HTTP client, an MCP tool. With `assume_defaults` every question
 takes its default; with no one to answer, an ambiguity stops before anything
 is written (one clear error naming the options) and an approval gate pauses
-the run, resumable later. The agent backend that reads the prompt is named
+the run, resumable later. A finished run becomes revision 1 of the session as
+a studio project, its recipe (plans, seeds, variants, style overrides) kept
+in the provenance so `bandstand edit` can regenerate exactly what a request
+reaches. The agent backend that reads the prompt is named
 in the options (`intent_backend`) and built when the run starts.
 """
 
@@ -105,7 +108,7 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
     decisions: list[str] = []
     _settle_ambiguities(prompt, options, answer, assume_defaults, decisions)
     pipeline = Pipeline.create(prompt, on_event=on_event, approver=approver(answer, assume_defaults), **options)
-    return Composed(pipeline.run(), decisions)
+    return Composed(_first_take(pipeline, pipeline.run()), decisions)
 
 
 def resume_song(session_dir: str | Path, *, decision: Decision | None = None, answer: Answer | None = None,
@@ -117,4 +120,26 @@ def resume_song(session_dir: str | Path, *, decision: Decision | None = None, an
         pipeline.approve()
     elif decision == "reject":
         pipeline.reject()
-    return Composed(pipeline.run())
+    return Composed(_first_take(pipeline, pipeline.run()))
+
+
+def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
+    """A finished run becomes revision 1 of the session as a studio project, with the recipe
+    that regenerates any of its nodes in its provenance (once: a session that is already a
+    project keeps its history)."""
+    from bandstand.compose.recipe import GENERATOR, Recipe
+    from bandstand.compose.sound import apply_sound
+    from bandstand.producer.projects import create_from_song
+    from bandstand.studio import Provenance, RevisionStore
+
+    if result.status not in ("completed", "completed_partial") or result.song is None:
+        return result
+    if RevisionStore(result.session_dir).exists():
+        return result
+    artifacts = pipeline.engine.artifacts
+    song = apply_sound(result.song, artifacts["sound"]) if artifacts.get("sound") is not None else result.song
+    recipe = Recipe.from_run(result.state, artifacts, {t.role: t.name for t in song.tracks})
+    provenance = Provenance(prompt=result.state.raw_prompt, seeds={"song": result.state.seed}, generator=GENERATOR,
+                            recipe=recipe.model_dump(mode="json"))
+    create_from_song(result.session_dir, song, provenance, request=result.state.raw_prompt)
+    return pipeline.result(result.state)

@@ -65,7 +65,9 @@ NODES: dict[str, str] = {"progression": "harmony", "arrangement": "arrangement",
 
 
 def family(component: str) -> str:
-    return FAMILY.get(component, component)
+    """The table row of a component: a second pad (`pad-2`) and an arp read like the pad or the chords."""
+    base = component.split("-", 1)[0]
+    return FAMILY.get(base, base)
 
 
 def component_node(component: str) -> str | None:

@@ -17,8 +17,8 @@ from pydantic import Field, TypeAdapter
 
 from bandstand.protocol.wire import WireEvent
 
-# A node of the compose graph: a step (`harmony`) or a member of one (`parts:bass`).
-NODE_NAME = r"^[a-z_]+(:[a-z_]+)?$"
+# A node of the compose graph: a step (`harmony`) or a member of one (`parts:bass`, `parts:pad-2`).
+NODE_NAME = r"^[a-z_]+(:[a-z_][a-z0-9_-]*)?$"
 NodeName = Annotated[str, Field(pattern=NODE_NAME, max_length=64)]
 
 

@@ -1,0 +1,85 @@
+"""Reading a request with a language model, corrected by the rule tables.
+
+The model answers with JSON only: `{"edits": [...]}`, each edit in the same
+typed schema the rules produce (`craft.edits.Edit`). Then the tables correct
+it: what the rules read from the same words wins for every kind of edit they
+found (the model cannot turn "F# minor" into "F major"); the model's other
+edits are kept when they validate (unknown roles, knobs or values out of
+range are dropped, not guessed at). A reply that is not usable leaves the
+rules' reading, and the rules' reading alone when the model is unreachable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bandstand.craft.edits import EDIT_ADAPTER, Edit, Request
+from bandstand.craft.requests import Vocabulary, parse_request
+from bandstand.errors import AgentError
+
+__all__ = ["PERSONA", "read_with_model"]
+
+PERSONA = (
+    "You are a music producer's assistant. A person is directing a song they made and tells you what to change. "
+    "Answer with JSON only: an object {\"edits\": [...]} listing the changes asked for, each following the schema "
+    "(kind style: a role or '*' with knob deltas -1..1 among density, register, syncopation, swing, complexity, "
+    "articulation, brightness, and optionally time_feel 0.5/1/2 and sections; energy: delta in tenths; key, mode, "
+    "transpose, tempo, metre, genre, instrument, add_part, remove_part, presence, solo, regenerate, alternative, "
+    "freeze, mix, praise). Roles: drums, bass, sub_bass, chords, lead, pad, arp, percussion, counter_melody. "
+    "List only what the person asks for; an empty list when nothing is asked."
+)
+
+
+class Reading(BaseModel):
+    """A model's reading: edits as raw objects, validated one by one."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    edits: list[dict[str, Any]] = []
+
+
+def _ignore(kind: str, data: dict[str, Any]) -> None:
+    del kind, data
+
+
+async def _ask(backend: Any, text: str) -> Any:
+    from bandstand.agents import TurnRequest, json_schema
+
+    conversation = await backend.open(PERSONA, {})
+    try:
+        return await conversation.turn(
+            TurnRequest(text=f"Request: {text}", name="edit", seed=0, schema=json_schema(Reading),
+                        data={"request": text}), _ignore)
+    finally:
+        await conversation.close()
+
+
+def _valid(raw: list[dict[str, Any]]) -> list[Edit]:
+    out: list[Edit] = []
+    for item in raw[:16]:
+        try:
+            out.append(EDIT_ADAPTER.validate_python(item))
+        except ValidationError:
+            continue
+    return out
+
+
+def read_with_model(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
+    """The rules' reading, completed by the model's (see the module docstring)."""
+    from bandstand.agents import parse_reply
+
+    rules = parse_request(text, vocabulary)
+    try:
+        reply = asyncio.run(_ask(backend, text))
+    except (AgentError, OSError, TimeoutError):
+        return rules
+    source = reply.structured if isinstance(reply.structured, dict) else reply.text
+    parsed = parse_reply(source, Reading)
+    if parsed.value is None:
+        return rules
+    kinds = {e.kind for e in rules.edits}
+    extra = [e for e in _valid(parsed.value.edits) if e.kind not in kinds]
+    return Request(text=rules.text, edits=(*rules.edits, *extra))

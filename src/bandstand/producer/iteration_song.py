@@ -1,0 +1,213 @@
+"""From a plan to the proposed song: run exactly the affected graph nodes from
+the recipe, lay each regenerated part out as compose does (silent where the
+arrangement rests it, transition ramps), dress it as the track it replaces
+(name, instrument, mix, channel — so a person's mixing survives), splice it
+into the old part when the request named sections or bars, and leave every
+other track exactly as HEAD has it (manual studio edits of parts the request
+does not reach survive untouched, byte for byte).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bandstand.compose.arrangement import chord_cycle
+from bandstand.compose.assembly import active_spans, assemble
+from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.models.harmony import HarmonyPlan
+from bandstand.compose.models.parts import PartResult
+from bandstand.compose.recipe import Recipe, Rerun, rerun
+from bandstand.compose.state import part_role
+from bandstand.producer.iteration_plan import Plan, Window
+from bandstand.producer.sensitivity import BlastRadius, blast_radius
+from bandstand.score import Section, Song, TimeSignature, Track, assign_channels
+from bandstand.score.mix import VOLUME_MAX
+
+__all__ = ["Rebuilt", "rebuild", "splice"]
+
+_EVENTS = ("controls", "pitch_bends", "aftertouch", "poly_aftertouch")
+
+
+@dataclass(slots=True)
+class Rebuilt:
+    """The proposed song, the recipe that makes it, and what the change reached."""
+
+    song: Song
+    recipe: Recipe
+    radius: BlastRadius
+    regenerated: list[str]
+
+
+def _inside(windows: Sequence[Window], t: float) -> bool:
+    return any(a - 1e-9 <= t < b - 1e-9 for a, b in windows)
+
+
+def splice(old: Track | None, new: Track, windows: Sequence[Window]) -> Track:
+    """`new` inside the windows, `old` outside them (an old note ringing into a window is cut
+    where the window starts). Set-up controllers at time 0 come from the new part."""
+    starts = sorted(a for a, _ in windows)
+    notes = [n for n in new.notes if _inside(windows, n.start)]
+    for n in old.notes if old else ():
+        if _inside(windows, n.start):
+            continue
+        cut = next((a for a in starts if n.start < a < n.end), None)
+        notes.append(n if cut is None else replace(n, duration=max(0.01, cut - n.start)))
+    out = replace(new, notes=sorted(notes, key=lambda n: (n.start, n.pitch)))
+    for name in _EVENTS:
+        keep_new = [e for e in getattr(new, name) if _inside(windows, e.time) or (name == "controls" and e.time == 0)]
+        keep_old = [e for e in (getattr(old, name) if old else ()) if not _inside(windows, e.time) and e.time != 0]
+        setattr(out, name, sorted([*keep_new, *keep_old], key=lambda e: e.time))
+    return out
+
+
+def silence(track: Track, windows: Sequence[Window]) -> Track:
+    """The track without its notes (and controller movement) inside the windows."""
+    out = replace(track, notes=[n for n in track.notes if not _inside(windows, n.start)])
+    for name in _EVENTS:
+        setattr(out, name, [e for e in getattr(track, name) if e.time == 0 or not _inside(windows, e.time)])
+    return out
+
+
+def rechord(arrangement: ArrangementPlan, harmony: HarmonyPlan) -> ArrangementPlan:
+    """The same arrangement over another progression: each section's bars take the new chords
+    as compose lays them out (one pass of the progression from the section's first bar). The
+    arrangement is not sensitive to the progression; only which chord sounds where follows it."""
+    cycle = chord_cycle([c.bars for c in harmony.chords])
+    sections = [s.model_copy(update={"chord_indices": [cycle[b % len(cycle)] for b in range(s.bars)]})
+                for s in arrangement.sections]
+    return arrangement.model_copy(update={"sections": sections})
+
+
+def _plans(plan: Plan) -> Rerun:
+    """The intent, harmony and arrangement the edit needs (plan nodes run again when asked)."""
+    recipe = plan.recipe
+    if not plan.run:
+        return Rerun(intent=recipe.intent, harmony=recipe.harmony, arrangement=recipe.arrangement, parts={})
+    config: dict[str, Any] = {}
+    if plan.genre is not None:  # a new genre keeps the song's tempo, key and length
+        config = {"genre": plan.genre, "tempo": recipe.intent.tempo, "key": recipe.intent.key,
+                  "mode": recipe.intent.mode, "bars": recipe.arrangement.total_bars}
+    made = rerun(recipe, [], run=plan.run, config=config)
+    if "arrangement" not in plan.run and "harmony" in plan.run:
+        made = made.model_copy(update={"arrangement": rechord(recipe.arrangement, made.harmony)})
+    return made
+
+
+def _structure(a: Any) -> Any:
+    return [(s.name, s.kind, s.start_bar, s.bars, round(s.energy, 4), sorted(s.roles), s.transition)
+            for s in a.sections]
+
+
+def _dress(new: Track, old: Track | None, plan: Plan, key: str, name: str) -> Track:
+    """The regenerated track wearing the old one's name, instrument, mix and channel."""
+    program = plan.programs.get(key, (old.program if old else new.program, ""))[0]
+    if old is None:
+        return replace(new, name=name, program=program, channel=None)
+    return replace(new, name=old.name, program=program, channel=old.channel, mix=old.mix, is_drum=old.is_drum)
+
+
+def _new_part_mix(track: Track, made: Rerun, buses: Sequence[str]) -> Track:
+    """A part the song did not have gets the mix the sound plan gives its role."""
+    from bandstand.compose.sound import apply_sound, build_sound
+
+    sound = build_sound(made.intent, {track.role: track.program})
+    dressed = apply_sound(Song(tracks=[track]), sound).tracks[0]
+    sends = tuple(s for s in dressed.mix.sends if s.bus in buses)
+    return replace(dressed, program=track.program, mix=replace(dressed.mix, sends=sends))
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    out, n = name[:50], 2
+    while out.casefold() in taken:
+        out, n = f"{name[:46]} {n}", n + 1
+    return out
+
+
+def rebuild(base: Song, plan: Plan, names: Mapping[str, str]) -> Rebuilt:
+    """The song `plan` makes from `base` (HEAD as a song); `names` maps part keys to track names."""
+    made = _plans(plan)
+    recipe = plan.recipe.model_copy(update={"intent": made.intent, "harmony": made.harmony,
+                                            "arrangement": made.arrangement})
+    keys = [k for k in (*plan.keys, *plan.added) if k not in plan.remove]
+    before = plan.recipe.arrangement
+    if "arrangement" in plan.run and _structure(made.arrangement) != _structure(before):
+        plan.change("arrangement")
+        bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
+        # who plays where is the arrangement's: a part whose sections changed plays again
+        plan.change(*(k for k in keys if active_spans(part_role(k), before, bpb)
+                      != active_spans(part_role(k), made.arrangement, bpb)))
+    radius = blast_radius(plan.changed, keys, plan.frozen)
+    regenerate = list(radius.parts)
+    parts: dict[str, PartResult] = rerun(recipe, regenerate, plans={"intent": made.intent, "harmony": made.harmony,
+                                                                     "arrangement": made.arrangement}).parts
+    by_name = {t.name: t for t in base.tracks}
+    key_of = {n: k for k, n in names.items()}
+    taken = {t.name.casefold() for t in base.tracks}
+    limits = plan.limits
+    new_names = {k: n for k, n in names.items() if k not in plan.remove}
+    made_tracks: dict[str, Track] = {}
+    for key in regenerate:
+        laid = assemble([parts[key].track], made.intent, made.harmony, made.arrangement).tracks[0]
+        old = by_name.get(names.get(key, ""))
+        edit = plan.added.get(key)
+        name = old.name if old else _unique((edit.name if edit and edit.name else part_role(key)).title(), taken)
+        taken.add(name.casefold())
+        track = _dress(laid, old, plan, key, name)
+        if old is None:
+            track = _new_part_mix(track, made, [b.name for b in base.buses])
+        if limits is not None:
+            if not any(_inside(limits, n.start) for n in (*track.notes, *(old.notes if old else ()))):
+                plan.notes.append(f"the {key.replace('_', ' ')} does not play there")
+            track = splice(old, track, limits)
+        made_tracks[key] = track
+        new_names[key] = track.name
+    tracks: list[Track] = []
+    for t in base.tracks:
+        found = key_of.get(t.name)
+        if found is None:  # a track the recipe does not know (added with tools): kept as it is
+            tracks.append(t)
+            continue
+        key = found
+        if key in plan.remove:
+            continue
+        track = made_tracks.get(key, t)
+        if key in plan.silence:
+            track = silence(track, plan.silence[key])
+        if key in plan.programs and key not in made_tracks:
+            track = replace(track, program=plan.programs[key][0])
+        if key in plan.volumes:
+            volume = round(min(VOLUME_MAX, track.mix.volume * plan.volumes[key]), 4)
+            track = replace(track, mix=replace(track.mix, volume=volume))
+        tracks.append(track)
+    tracks += [made_tracks[k] for k in regenerate if k in plan.added]
+    song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed)
+    if plan.genre is not None:
+        song = _replan_sound(song, made, plan.frozen, names)
+    recipe = recipe.model_copy(update={"parts": new_names, "frozen": sorted(plan.frozen)})
+    return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=regenerate)
+
+
+def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool) -> Song:
+    intent, harmony, arrangement = made.intent, made.harmony, made.arrangement
+    num, den = intent.time_signature
+    song = replace(base, tracks=tracks, tempo=intent.tempo, key=f"{harmony.key} {harmony.mode}",
+                   time_signature=TimeSignature(num, den))
+    if sections:
+        song = replace(song, sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections])
+    channels = assign_channels(song)
+    tracks = [t if t.channel is not None else replace(t, channel=c) for t, c in zip(song.tracks, channels, strict=True)]
+    return replace(song, tracks=tracks)
+
+
+def _replan_sound(song: Song, made: Rerun, frozen: set[str], names: Mapping[str, str]) -> Song:
+    """A new genre brings its own sounds and mix (frozen parts keep theirs)."""
+    from bandstand.compose.sound import apply_sound, build_sound
+
+    held = {names[k] for k in frozen if k in names}
+    sound = build_sound(made.intent, {t.role: t.program for t in song.tracks if t.name not in held})
+    planned = apply_sound(song, sound)
+    tracks = [old if old.name in held else new for old, new in zip(song.tracks, planned.tracks, strict=True)]
+    return replace(planned, tracks=tracks)
+
