@@ -65,10 +65,10 @@ def apply_intent(state: PipelineState, intent: Intent) -> None:
 # ----------------------------------------------------------------------------- harmony
 
 def played_as(intent: Intent, genre: str | None) -> Intent:
-    """The intent as a node sees it when it plays as another genre (its idiom leads)."""
+    """The intent as a node sees it when it plays as another genre (that genre's idiom alone)."""
     if not genre:
         return intent
-    return intent.model_copy(update={"genre": [genre, *(g for g in intent.genre if g != genre)]})
+    return intent.model_copy(update={"genre": [genre], "sub_genre": []})
 
 
 def run_harmony(ctx: NodeContext) -> NodeResult:

@@ -34,11 +34,18 @@ PERSONA = (
 
 
 class Reading(BaseModel):
-    """A model's reading: edits as raw objects, validated one by one."""
+    """A model's reading as it is parsed: edits as raw objects, validated one by one (one
+    bad edit does not lose the good ones)."""
 
     model_config = ConfigDict(extra="ignore")
 
     edits: list[dict[str, Any]] = []
+
+
+class Edits(BaseModel):
+    """The schema the model is asked to follow: the typed edits themselves."""
+
+    edits: list[Edit] = []
 
 
 def _ignore(kind: str, data: dict[str, Any]) -> None:
@@ -51,7 +58,7 @@ async def _ask(backend: Any, text: str) -> Any:
     conversation = await backend.open(PERSONA, {})
     try:
         return await conversation.turn(
-            TurnRequest(text=f"Request: {text}", name="edit", seed=0, schema=json_schema(Reading),
+            TurnRequest(text=f"Request: {text}", name="edit", seed=0, schema=json_schema(Edits),
                         data={"request": text}), _ignore)
     finally:
         await conversation.close()

@@ -45,14 +45,18 @@ def _inside(windows: Sequence[Window], t: float) -> bool:
 
 
 def splice(old: Track | None, new: Track, windows: Sequence[Window]) -> Track:
-    """`new` inside the windows, `old` outside them (an old note ringing into a window is cut
-    where the window starts). Set-up controllers at time 0 come from the new part."""
-    starts = sorted(a for a, _ in windows)
-    notes = [n for n in new.notes if _inside(windows, n.start)]
+    """`new` inside the windows, `old` outside them. An old note still ringing when a new note
+    of the same pitch starts is cut there (a key cannot be struck while it is held); nothing
+    else outside the windows moves. Set-up controllers at time 0 come from the new part."""
+    inside = [n for n in new.notes if _inside(windows, n.start)]
+    starts: dict[int, list[float]] = {}
+    for n in inside:
+        starts.setdefault(n.pitch, []).append(n.start)
+    notes = list(inside)
     for n in old.notes if old else ():
         if _inside(windows, n.start):
             continue
-        cut = next((a for a in starts if n.start < a < n.end), None)
+        cut = min((t for t in starts.get(n.pitch, ()) if n.start < t < n.end), default=None)
         notes.append(n if cut is None else replace(n, duration=max(0.01, cut - n.start)))
     out = replace(new, notes=sorted(notes, key=lambda n: (n.start, n.pitch)))
     for name in _EVENTS:
