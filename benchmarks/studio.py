@@ -16,6 +16,16 @@ bass, chords, lead, pad; the sound plan's mix applied), made a project with
 - propose_ms: a proposal (made with `merge_song`) to a ready variation with
   its phrases and musical diff (`propose`). Reported.
 - undo_ms: undoing an accepted variation (files rewritten). Reported.
+- edit_ms: `bandstand edit`'s use case in process, "make the bass busier" on
+  a session composed by `producer.compose` (so it has its recipe): the words
+  read, the blast radius, the bass node run again from the recipe, the
+  proposal built and proposed — from the call to a ready variation.
+  The session is opened once (as a server keeps it open): HEAD's project is
+  read from disk once, not per request. Budget: median ≤ 150 ms.
+- edit_key_ms: the same for "change the key to F# minor" (harmony and four
+  parts run again; an expensive edit). Reported.
+- alternatives_ms: three alternatives of the bass, each a ready variation,
+  scored. Reported.
 
 Each figure is a function in `FIGURES` that takes the fixture and returns its
 samples (wall ms, timed with `_timed`, which also keeps the process's CPU ms:
@@ -135,6 +145,46 @@ def undo_ms(fx: Fixture) -> list[float]:
     return samples
 
 
+_EDIT_SESSION: dict[int, Path] = {}
+
+
+def _edit_session(fx: Fixture) -> Path:
+    """A second song, composed through `producer.compose` so that it carries its recipe."""
+    from bandstand.producer.compose import compose_song
+
+    key = id(fx)
+    if key not in _EDIT_SESSION:
+        out = fx.session.session_dir.parent / "edits"
+        _EDIT_SESSION[key] = compose_song(PROMPT, seed=11, bars=64, parts=PARTS, out_dir=str(out),
+                                          render_audio=False).result.session_dir
+    return _EDIT_SESSION[key]
+
+
+def edit_ms(fx: Fixture, request: str = "make the bass busier") -> list[float]:
+    from bandstand.producer.iteration import edit
+    from bandstand.producer.projects import open_project
+
+    root = _edit_session(fx)
+    session = open_project(root)  # kept open, as a server keeps its sessions (HEAD is read once)
+    edit(root, request, session=session)  # warm: imports, lexicons, the vocabulary
+    samples = []
+    for _ in range(fx.rounds):
+        made: list[Any] = []
+        samples.append(_timed(lambda: made.append(edit(root, request, session=session))))
+        session.discard(made[0].variation.id)
+    return samples
+
+
+def alternatives_ms(fx: Fixture) -> list[float]:
+    from bandstand.producer.alternatives import alternatives
+
+    from bandstand.producer.projects import open_project
+
+    root = _edit_session(fx)
+    session = open_project(root)
+    return [_timed(lambda: alternatives(root, "bass", session=session)) for _ in range(max(1, fx.rounds // 3))]
+
+
 FIGURES: dict[str, Callable[[Fixture], list[float]]] = {
     "accept_ms": lambda fx: accept_ms(fx, lambda head, i: _busier(head, "bass", i)),
     "accept_lead_ms": lambda fx: accept_ms(fx, _rewritten_lead),
@@ -142,8 +192,11 @@ FIGURES: dict[str, Callable[[Fixture], list[float]]] = {
     "tool_revision_ms": tool_revision_ms,
     "propose_ms": propose_ms,
     "undo_ms": undo_ms,
+    "edit_ms": edit_ms,
+    "edit_key_ms": lambda fx: edit_ms(fx, "change the key to F# minor"),
+    "alternatives_ms": alternatives_ms,
 }
-BUDGETS: dict[str, float] = {"accept_ms": 100.0, "tool_call_ms": 2.0}
+BUDGETS: dict[str, float] = {"accept_ms": 100.0, "tool_call_ms": 2.0, "edit_ms": 150.0}
 
 
 def _stats(samples: list[float], budget: float | None) -> dict[str, Any]:

@@ -44,5 +44,5 @@ def test_every_example_runs_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyP
     audition = json.loads((tmp_path / "audition.json").read_text(encoding="utf-8"))
     assert Path(audition["proposal_wav"]).is_file()
     manifest = json.loads((session / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["revision"] == 6  # import, 4 tools (one undone and redone, one left undone), the accept
+    assert manifest["revision"] == 5  # compose, 3 tools (ensure_bus finds the Reverb bus compose made; one undone and redone, one left undone), the accept
     assert printed[1].splitlines()[-1] == "True"

@@ -32,6 +32,8 @@ from bandstand.compose.state import (
 from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
 
+__all__ = ["ComposeResult", "Pipeline", "compose", "make_config", "node_names", "resume"]
+
 Handlers = Mapping[str, Callable[..., Any]]
 
 

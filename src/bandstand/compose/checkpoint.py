@@ -21,6 +21,8 @@ from bandstand.compose.state import SCHEMA_VERSION, PipelineState
 from bandstand.errors import CheckpointError
 from bandstand.files import write_bytes
 
+__all__ = ["STATE_FILE", "BackgroundCheckpoint", "CheckpointStore", "FileCheckpoint"]
+
 STATE_FILE = Path("state") / "pipeline-state.json"
 IDLE_SECONDS = 0.5
 

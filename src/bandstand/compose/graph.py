@@ -18,6 +18,8 @@ from typing import Any
 
 from bandstand.compose.nodes import Node
 
+__all__ = ["Artifacts", "Fanout", "Graph"]
+
 
 class Artifacts(dict[str, Any]):
     """Node name → artifact, with fan-out groups readable as one mapping in graph order

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import StageFailed
 
+__all__ = ["Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Worker", "WorkerPool", "derive_seed"]
+
 if TYPE_CHECKING:
     from bandstand.compose.graph import Artifacts
 

@@ -28,6 +28,9 @@ from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part
 from bandstand.craft.style import StyleOverride
 from bandstand.score import Song
 
+__all__ = ["GATE_NODES", "ROLE_ORDER", "SEED_KEYS", "PartFn", "build_graph", "default_part", "part_fanout",
+           "part_roles", "played_as", "role_order", "supported_roles"]
+
 PartFn = Callable[[str, Intent, HarmonyPlan, ArrangementPlan, int, Sequence[StyleOverride]], PartResult]
 # Seeds derive from these keys (the positions of the eight-stage pipeline), so a seed makes
 # the same song it made before the pipeline became a graph.

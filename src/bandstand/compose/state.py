@@ -19,6 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from bandstand.compose.models.intent import Intent
 from bandstand.craft.style import StyleOverride
 
+__all__ = ["CRITICAL", "PARTS", "SCHEMA_VERSION", "SKIPPABLE", "STEPS", "HistoryEntry", "NodeRecord", "PipelineConfig",
+           "PipelineState", "Recovery", "SongState", "StageError", "ToolCall", "new_session_id", "node_group", "node_role",
+           "now", "part_node", "part_role"]
+
 SCHEMA_VERSION = "2.0.0"
 
 # The steps of the pipeline in graph order; `parts` is a group of one node per part

@@ -29,6 +29,7 @@ from bandstand.producer.iteration_plan import Plan, plan_edits
 from bandstand.producer.iteration_song import Rebuilt, rebuild
 from bandstand.producer.projects import ProjectSession, VariationEvent, open_project
 from bandstand.producer.sensitivity import EXPENSIVE, BlastRadius, Cost
+from bandstand.score import Song
 from bandstand.studio import Project, Variation, merge_song, to_song
 
 __all__ = ["EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read", "recipe_of", "vocabulary"]
@@ -210,19 +211,29 @@ def propose_edits(session: ProjectSession, request: str, edits: Sequence[Edit], 
                         on_event=on_event, edits=all_edits or edits)
 
 
+def _same_song(a: Song, b: Song) -> bool:
+    """Whether the rebuilt song is the song it came from (tracks left alone are the very same
+    objects, so only the ones made again are compared note by note)."""
+    if (a.tempo, a.key, a.time_signature, a.sections, a.buses) != (b.tempo, b.key, b.time_signature, b.sections,
+                                                                   b.buses):
+        return False
+    return len(a.tracks) == len(b.tracks) and all(x is y or x == y for x, y in zip(a.tracks, b.tracks, strict=True))
+
+
 def propose_plan(session: ProjectSession, request: str, plan: Plan, *, before: Recipe, intent: str,
                  author: str = AUTHOR, on_event: VariationEvent | None = None, edits: Sequence[Edit] = (),
                  details: Mapping[str, Any] | None = None, built: Rebuilt | None = None) -> EditOutcome:
     """Run what `plan` reaches, build the proposal and propose it as a variation of HEAD."""
     head = session.head
     keys = part_keys(head, before)
-    built = built or rebuild(to_song(head), plan, keys)
+    base = to_song(head)
+    built = built or rebuild(base, plan, keys)
+    if _same_song(base, built.song) and built.recipe.frozen == before.frozen:
+        why = "; ".join(plan.notes) or "the request asks for what the song already has"
+        raise InvalidInput(f"nothing would change: {why}")
     merged = merge_song(head, built.song, ids=session.ids)
     provenance = head.provenance.model_copy(update={"recipe": built.recipe.model_dump(mode="json")})
     proposal = merged.model_copy(update={"provenance": provenance})
-    if proposal.model_copy(update={"provenance": head.provenance}) == head and built.recipe.frozen == before.frozen:
-        why = "; ".join(plan.notes) or "the request asks for what the song already has"
-        raise InvalidInput(f"nothing would change: {why}")
     radius = built.radius
     affected = [*radius.parts, *(k for k in (*plan.remove, *plan.silence, *plan.programs, *plan.volumes)
                                  if k not in radius.parts)]

@@ -13,10 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bandstand.compose.arrangement import chord_cycle
 from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.models.arrangement import ArrangementPlan
-from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.recipe import Recipe, Rerun, rerun
 from bandstand.compose.state import part_role
@@ -74,13 +72,17 @@ def silence(track: Track, windows: Sequence[Window]) -> Track:
     return out
 
 
-def rechord(arrangement: ArrangementPlan, harmony: HarmonyPlan) -> ArrangementPlan:
-    """The same arrangement over another progression: each section's bars take the new chords
-    as compose lays them out (one pass of the progression from the section's first bar). The
-    arrangement is not sensitive to the progression; only which chord sounds where follows it."""
-    cycle = chord_cycle([c.bars for c in harmony.chords])
-    sections = [s.model_copy(update={"chord_indices": [cycle[b % len(cycle)] for b in range(s.bars)]})
-                for s in arrangement.sections]
+def rechord(arrangement: ArrangementPlan, fresh: ArrangementPlan) -> ArrangementPlan:
+    """The same arrangement over another progression. Which chord sounds in which bar is the
+    harmony's (each section plays its function's progression, cadences at its end), so it is
+    taken from `fresh` — the arrangement built again over the new harmony with the same seed;
+    everything else (energies, who plays where, edits made since) stays. When the sections
+    themselves differ, `fresh` is the arrangement."""
+    layout = [(s.name, s.start_bar, s.bars) for s in arrangement.sections]
+    if layout != [(s.name, s.start_bar, s.bars) for s in fresh.sections]:
+        return fresh
+    sections = [s.model_copy(update={"chord_indices": list(f.chord_indices)})
+                for s, f in zip(arrangement.sections, fresh.sections, strict=True)]
     return arrangement.model_copy(update={"sections": sections})
 
 
@@ -93,10 +95,10 @@ def _plans(plan: Plan) -> Rerun:
     if plan.genre is not None:  # a new genre keeps the song's tempo, key and length
         config = {"genre": plan.genre, "tempo": recipe.intent.tempo, "key": recipe.intent.key,
                   "mode": recipe.intent.mode, "bars": recipe.arrangement.total_bars}
-    made = rerun(recipe, [], run=plan.run, config=config)
-    if "arrangement" not in plan.run and "harmony" in plan.run:
-        made = made.model_copy(update={"arrangement": rechord(recipe.arrangement, made.harmony)})
-    return made
+    if "harmony" in plan.run and "arrangement" not in plan.run:  # new chords over the same arrangement
+        made = rerun(recipe, [], run=[*plan.run, "arrangement"], config=config)
+        return made.model_copy(update={"arrangement": rechord(recipe.arrangement, made.arrangement)})
+    return rerun(recipe, [], run=plan.run, config=config)
 
 
 def _structure(a: Any) -> Any:
@@ -188,7 +190,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str]) -> Rebuilt:
     tracks += [made_tracks[k] for k in regenerate if k in plan.added]
     song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed)
     if plan.genre is not None:
-        song = _replan_sound(song, made, plan.frozen, names)
+        song, sound = _replan_sound(song, made, plan.frozen, names)
+        recipe = recipe.model_copy(update={"sound": sound})
     recipe = recipe.model_copy(update={"parts": new_names, "frozen": sorted(plan.frozen)})
     return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=regenerate)
 
@@ -205,7 +208,7 @@ def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool) -> Song:
     return replace(song, tracks=tracks)
 
 
-def _replan_sound(song: Song, made: Rerun, frozen: set[str], names: Mapping[str, str]) -> Song:
+def _replan_sound(song: Song, made: Rerun, frozen: set[str], names: Mapping[str, str]) -> tuple[Song, Any]:
     """A new genre brings its own sounds and mix (frozen parts keep theirs)."""
     from bandstand.compose.sound import apply_sound, build_sound
 
@@ -213,5 +216,5 @@ def _replan_sound(song: Song, made: Rerun, frozen: set[str], names: Mapping[str,
     sound = build_sound(made.intent, {t.role: t.program for t in song.tracks if t.name not in held})
     planned = apply_sound(song, sound)
     tracks = [old if old.name in held else new for old, new in zip(song.tracks, planned.tracks, strict=True)]
-    return replace(planned, tracks=tracks)
+    return replace(planned, tracks=tracks), sound
 

@@ -1,0 +1,41 @@
+"""The public names of the compose graph, the request parser and the iteration use cases
+are pinned: a change to them is a change of contract (other helpers build on these)."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+EXPORTS = {
+    "bandstand.compose.graph": {"Artifacts", "Fanout", "Graph"},
+    "bandstand.compose.nodes": {"Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Worker", "WorkerPool",
+                                "derive_seed"},
+    "bandstand.compose.engine": {"HINTS", "Approver", "Decision", "Engine", "EventSink"},
+    "bandstand.compose.recipe": {"GENERATOR", "PLAN_NODES", "Recipe", "Rerun", "part_role", "rerun"},
+    "bandstand.compose.api": {"ComposeResult", "Pipeline", "compose", "make_config", "node_names", "resume"},
+    "bandstand.craft.requests": {"EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary",
+                                 "not_understood", "parse_request"},
+    "bandstand.producer.compose": {"APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions",
+                                   "approver", "compose_song", "resume_song"},
+    "bandstand.producer.iteration": {"EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read",
+                                     "recipe_of", "vocabulary"},
+    "bandstand.producer.alternatives": {"Alternative", "AlternativeSet", "DEFAULT_COUNT", "MAX_COUNT",
+                                        "alternatives", "next_alternative"},
+    "bandstand.producer.sensitivity": {"BlastRadius", "Cost", "EXPENSIVE", "FAMILY", "SENSITIVITY", "blast_radius",
+                                       "changed_by", "component_node"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(EXPORTS))
+def test_exports_are_pinned_and_defined(module: str) -> None:
+    mod = importlib.import_module(module)
+    assert set(mod.__all__) == EXPORTS[module]
+    assert all(hasattr(mod, name) for name in mod.__all__)
+
+
+def test_every_edit_kind_is_exported_and_in_the_union() -> None:
+    from bandstand.craft import edits
+
+    kinds = {getattr(edits, n).model_fields["kind"].default for n in edits.__all__ if n.endswith("Edit")}
+    assert len(kinds) == 19 and "style" in kinds and "praise" in kinds
