@@ -37,5 +37,16 @@ def test_exports_are_pinned_and_defined(module: str) -> None:
 def test_every_edit_kind_is_exported_and_in_the_union() -> None:
     from bandstand.craft import edits
 
-    kinds = {getattr(edits, n).model_fields["kind"].default for n in edits.__all__ if n.endswith("Edit")}
-    assert len(kinds) == 19 and "style" in kinds and "praise" in kinds
+    classes = [getattr(edits, n) for n in edits.__all__ if n.endswith("Edit") and n != "Edit"]
+    kinds = {c.model_fields["kind"].default for c in classes}
+    assert len(kinds) == len(classes) == 19 and {"style", "praise", "freeze"} <= kinds
+    for c in classes:  # each kind reads back through the one discriminated union
+        sample = {"style": {"override": {"role": "bass"}}, "key": {"tonic": "A"}, "mode": {"mode": "dorian"},
+                  "transpose": {"semitones": 2}, "metre": {"numerator": 3, "denominator": 4},
+                  "progression": {"chords": ["Am"]}, "genre": {"genre": "house"},
+                  "instrument": {"role": "lead", "program": 65}, "add_part": {"role": "pad"},
+                  "remove_part": {"role": "pad"}, "presence": {"present": False},
+                  "regenerate": {"target": "lead"}, "freeze": {"roles": ["drums"]},
+                  "mix": {"role": "bass", "volume": 1.2}}.get(c.model_fields["kind"].default, {})
+        edit = edits.EDIT_ADAPTER.validate_python({"kind": c.model_fields["kind"].default, **sample})
+        assert type(edit) is c
