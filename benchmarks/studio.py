@@ -168,16 +168,15 @@ def edit_ms(fx: Fixture, request: str = "make the bass busier") -> list[float]:
     session = open_project(root)  # kept open, as a server keeps its sessions (HEAD is read once)
     edit(root, request, session=session)  # warm: imports, lexicons, the vocabulary
     samples = []
+    made: list[Any] = []
     for _ in range(fx.rounds):
-        made: list[Any] = []
         samples.append(_timed(lambda: made.append(edit(root, request, session=session))))
-        session.discard(made[0].variation.id)
+        session.discard(made[-1].variation.id)
     return samples
 
 
 def alternatives_ms(fx: Fixture) -> list[float]:
     from bandstand.producer.alternatives import alternatives
-
     from bandstand.producer.projects import open_project
 
     root = _edit_session(fx)
