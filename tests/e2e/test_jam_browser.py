@@ -102,13 +102,6 @@ def test_jam_in_the_browser() -> None:
             page.click("#stop")
             expect(page.locator("#start")).to_be_enabled(timeout=20_000)
 
-            # every voice the page knows can be scheduled without an error
-            played = page.evaluate(
-                """() => window.bandstand.audio.scheduleCycle({cycle: 10000, cycle_seconds: 2, events:
-                     window.bandstand.soundNames.map((sound, i) => ({begin: i / 64, duration: 0.1, member: "T",
-                       sound, note: 48 + (i % 24), gain: 0.5, pan: 0.5, cutoff: null, delay: 0.2, room: 0.2, crush: i % 3 ? null : 6}))})"""
-            )
-            assert played >= 40
             assert errors == []
         finally:
             browser.close()

@@ -35,7 +35,7 @@ def test_the_page_and_the_protocol_are_served(served: Served) -> None:
         page = browser.get(served.url)
         assert page.status_code == 200 and "bandstand" in page.text and "/static/app.js" in page.text
         assert served.token not in page.text and str(page.url) == served.base
-        assert browser.get(served.base + "static/audio.js").status_code == 200
+        assert browser.get(served.base + "static/audio/index.js").status_code == 200
     events = httpx.get(served.base + "api/v1/protocol/events.json", headers=served.headers).json()
     jam = events["streams"]["jam"]
     assert "agent_thought" in jam["serverToClient"] and "boss_directive" in jam["clientToServer"]

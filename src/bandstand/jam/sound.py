@@ -145,7 +145,10 @@ def _pitch(value: dict[str, Any]) -> float | None:
 
 
 def cycle_events(member: str, code: str, cycle: int) -> list[SoundEvent]:
-    """The sound events of `code` starting inside `cycle`, times relative to the cycle."""
+    """The sound events of `code` starting inside `cycle`, times relative to the cycle;
+    each says how the recording plays it in General MIDI (program, key, velocity)."""
+    from bandstand.patterns.to_score import midi_voice
+
     if code.strip() == SILENCE:
         return []
     haps = compile_pattern(code).query_arc(cycle, cycle + 1)
@@ -160,6 +163,7 @@ def cycle_events(member: str, code: str, cycle: int) -> list[SoundEvent]:
         begin = Fraction(hap.whole.begin) - cycle
         duration = Fraction(hap.whole.end) - Fraction(hap.whole.begin)
         legato = _num(value, "legato") or 1.0
+        voice = midi_voice(value)
         out.append(
             SoundEvent(
                 begin=float(begin),
@@ -173,6 +177,9 @@ def cycle_events(member: str, code: str, cycle: int) -> list[SoundEvent]:
                 delay=_num(value, "delay") or 0.0,
                 room=_num(value, "room") or 0.0,
                 crush=_num(value, "crush"),
+                program=voice.program,
+                key=voice.key,
+                velocity=voice.velocity,
             )
         )
     return out

@@ -4,12 +4,17 @@ remember what was played (for MIDI, WAV and the transcript).
 
 `advance()` does one cycle and needs no clock (headless recording uses it
 directly); `run()` paces it in real time, `lookahead` seconds before each
-cycle begins, so clients can schedule on their audio clock.
+cycle begins, and stamps each cycle's events with the wall-clock time it
+begins (`Events.at`), so every client hears a cycle at the same moment and a
+client that joins late starts at the current position: `recent` keeps the
+events of the cycle playing now and the one sent ahead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import deque
 from dataclasses import dataclass
 
 from bandstand.jam.band import Composition
@@ -39,9 +44,11 @@ class Transport:
         self.playing = Composition(SILENCE, ())
         self.played: list[PlayedCycle] = []
         self.scheduled = 0
+        self.recent: deque[Events] = deque(maxlen=2)
 
-    def advance(self) -> list[SoundEvent]:
-        """Play one cycle: swap at the boundary, query, record, send."""
+    def advance(self, at: float | None = None) -> list[SoundEvent]:
+        """Play one cycle (beginning at wall-clock time `at`, when played in real time):
+        swap at the boundary, query, record, send."""
         engine = self.engine
         if engine.composition != self.playing:
             self.playing = engine.composition
@@ -57,7 +64,9 @@ class Transport:
         events.sort(key=lambda e: e.begin)
         seconds = engine.context.cycle_seconds
         self.played.append(PlayedCycle(self.cycle, engine.round, self.playing.layers, engine.context.bpm, seconds))
-        engine.emitter.emit(Events(cycle=self.cycle, cycle_seconds=seconds, events=events))
+        message = Events(cycle=self.cycle, cycle_seconds=seconds, events=events, at=at)
+        self.recent.append(message)
+        engine.emitter.emit(message)
         self.scheduled += len(events)
         self.cycle += 1
         return events
@@ -65,9 +74,10 @@ class Transport:
     async def run(self) -> None:
         """Advance in real time until the engine stops (or the task is cancelled)."""
         loop = asyncio.get_running_loop()
+        wall = time.time() - loop.time()  # loop time → Unix time
         next_start = loop.time() + self.lookahead
         while self.engine.running:
             seconds = self.engine.context.cycle_seconds
-            self.advance()
+            self.advance(round(next_start + wall, 6))
             next_start += seconds
             await asyncio.sleep(max(0.0, next_start - loop.time() - self.lookahead))

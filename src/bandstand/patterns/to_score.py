@@ -196,6 +196,29 @@ def _number(x: Any, default: float) -> float:
     return default
 
 
+@dataclass(frozen=True, slots=True)
+class MidiVoice:
+    """How a hap value sounds in General MIDI: the program (None: the drum kit on channel 10),
+    the key (None: outside 0..127, not played) and the velocity."""
+
+    sound: Sound
+    program: int | None
+    key: int | None
+    velocity: int
+
+
+def midi_voice(value: Any) -> MidiVoice:
+    """The General MIDI voice of a hap value, as `pattern_to_song` (and so the WAV) plays it."""
+    name = value_sound(value) or DEFAULT_SOUND
+    sound = lookup_sound(name) or Sound(name, "instrument", 0)
+    velocity = value_velocity(value)
+    pitch = value_pitch(value)
+    if sound.kind == "drum" and pitch is None:
+        return MidiVoice(sound, None, sound.number, velocity)
+    midi = round(DEFAULT_NOTE if pitch is None else pitch)
+    return MidiVoice(sound, sound.number, midi if 0 <= midi <= 127 else None, velocity)
+
+
 # --------------------------------------------------------------------------- song
 
 
@@ -245,25 +268,20 @@ def pattern_to_song(
         duration = length * _legato(hap.value)
         if not duration > 0 or begin < 0:
             continue
-        name = value_sound(hap.value) or DEFAULT_SOUND
-        sound = lookup_sound(name) or Sound(name, "instrument", 0)
-        velocity = value_velocity(hap.value)
-        pitch = value_pitch(hap.value)
-        if sound.kind == "drum" and pitch is None:
+        voice = midi_voice(hap.value)
+        if voice.key is None:
+            continue
+        if voice.program is None:
             track = tracks.get("drums")
             if track is None:
                 track = tracks["drums"] = Track(name="drums", role="drums", is_drum=True)
-            track.notes.append(Note(begin, duration, sound.number, velocity))
-            continue
-        midi = round(DEFAULT_NOTE if pitch is None else pitch)
-        if not 0 <= midi <= 127:
-            continue
-        track = tracks.get(sound.name)
-        if track is None:
-            track = tracks[sound.name] = Track(
-                name=sound.name, role=sound.name, program=sound.number
-            )
-        track.notes.append(Note(begin, duration, midi, velocity))
+        else:
+            track = tracks.get(voice.sound.name)
+            if track is None:
+                track = tracks[voice.sound.name] = Track(
+                    name=voice.sound.name, role=voice.sound.name, program=voice.program
+                )
+        track.notes.append(Note(begin, duration, voice.key, voice.velocity))
     for track in tracks.values():
         track.sort()
     return Song(

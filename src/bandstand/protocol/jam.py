@@ -71,6 +71,9 @@ class SoundEvent(BaseModel):
     delay: float = 0.0
     room: float = 0.0
     crush: float | None = None
+    program: int | None = Field(default=None, ge=0, le=127, description="the General MIDI program the recording plays it with; None: the drum kit (channel 10)")
+    key: int | None = Field(default=None, ge=0, le=127, description="the MIDI key the recording plays (the pitch, or the drum's key); None: not playable as MIDI")
+    velocity: int = Field(default=100, ge=1, le=127, description="the MIDI velocity the recording plays it with")
 
 
 # --------------------------------------------------------------------------- server → client
@@ -128,6 +131,7 @@ class Events(_Message):
     cycle: int
     cycle_seconds: float
     events: list[SoundEvent]
+    at: float | None = Field(default=None, description="when the cycle begins on the server's clock (Unix seconds); None when not played in real time")
 
 
 class BossEcho(_Message):

@@ -2,7 +2,7 @@
 
     app = create_app(ServerConfig(port=8765), personas, routers=[studio_router])
 
-Routers per area: the pages (`/`, `/static`), the jam (`/ws/jam`,
+Routers per area: the pages (`/`, `/static`, the sound under `/audio`), the jam (`/ws/jam`,
 `/api/v1/jam/…`), the protocol (`/api/v1/protocol…`) and whatever API routers
 the caller adds — each is mounted under `/api/v1` (`API_PREFIX`). Every
 request and WebSocket passes `AccessControl` (Host, Origin, token, body
@@ -24,7 +24,7 @@ from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
-from bandstand.server.routes import jam, pages, protocol
+from bandstand.server.routes import audio, jam, pages, protocol
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
 
@@ -58,8 +58,9 @@ def create_app(
     app.state.server = state
     app.include_router(pages.page_router())
     app.mount("/static", pages.static_files(), name="static")
+    app.include_router(audio.assets_router)
     app.include_router(jam.socket_router)
-    for router in (jam.router, protocol.router, *routers):
+    for router in (jam.router, protocol.router, audio.router, *routers):
         app.include_router(router, prefix=API_PREFIX)
     errors.install(app)
     app.add_middleware(AccessControl, config=config)

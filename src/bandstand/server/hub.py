@@ -65,10 +65,16 @@ class JamHub:
         self.emitter.emit(self.jam.state())
 
     def connect(self) -> Queue:
-        """A new client: its queue, starting with the current state."""
+        """A new client: its queue, starting with the current state and, in a running jam, the
+        events of the cycle playing now and the one sent ahead (so it joins at the current
+        position instead of waiting for the next cycle)."""
         queue: Queue = asyncio.Queue()
         self.clients.add(queue)
         queue.put_nowait(self.emitter.private(self.jam.state()))
+        transport = self.jam.transport
+        if self.jam.running and transport is not None:
+            for message in transport.recent:
+                queue.put_nowait(self.emitter.private(message))
         return queue
 
     def disconnect(self, queue: Queue) -> None:

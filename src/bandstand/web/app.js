@@ -1,13 +1,17 @@
 // The jam page: connects to /ws/jam, renders the band, the chat, the context bar
-// and the combined pattern, and plays the scheduled events through audio.js.
-// `window.bandstand` exposes state for tests (scheduled notes, last messages).
-import { Engine, SOUND_NAMES } from "/static/audio.js";
+// and the combined pattern, and plays the scheduled events through audio/ (the General MIDI
+// SoundFont of the recording; oscillator voices when that cannot load) once the user has
+// clicked to enable sound. `window.bandstand` exposes state for tests (scheduled notes,
+// per-track counts, last messages).
+import { AudioEngine, SOUND_NAMES } from "/static/audio/index.js";
+import { JamSound } from "/static/audio/jam.js";
 
 const $ = (id) => document.getElementById(id);
 const ROLE_COLOURS = { drums: "var(--drums)", bass: "var(--bass)", melody: "var(--melody)", fx: "var(--fx)" };
-const audio = new Engine();
+const audio = new AudioEngine();
+const sound = new JamSound(audio);
 const state = { jam: null, members: {}, socket: null, roundSeen: 0, lastRoundAt: 0, stickToBottom: true, benched: new Set() };
-window.bandstand = { audio, state, soundNames: SOUND_NAMES, get scheduled() { return audio.scheduled; }, messages: [] };
+window.bandstand = { audio, sound, state, soundNames: SOUND_NAMES, get scheduled() { return audio.scheduled; }, messages: [] };
 
 function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -28,7 +32,7 @@ const HANDLERS = {
     const was = state.jam?.running;
     if (was !== undefined && was !== m.running) {
       chat(m.running ? `▶ Jam started — ${esc(m.context.key)}, ${m.context.bpm} BPM` : `■ Jam stopped after ${m.round} round${m.round === 1 ? "" : "s"}`, "system");
-      if (!m.running) audio.stop();
+      if (!m.running) sound.reset();
     }
     $("now-label").textContent = m.running ? "Now playing" : "Stopped — last combined pattern";
     $("downloads").hidden = m.round === 0;
@@ -53,7 +57,7 @@ const HANDLERS = {
   agent_status(m) { if (state.members[m.member]) { state.members[m.member].status = m.status; renderBand(); } },
   musical_context_update(m) { renderContext(m.context, m.changed); chat(`Context: ${esc(m.changed.join(", "))} → ${esc(m.context.key)}, energy ${m.context.energy}/10, ${m.context.bpm} BPM`, "system"); },
   execute(m) { renderLayers(m.layers); },
-  events(m) { if (state.jam?.running) { audio.scheduleCycle(m); $("scheduled-label").textContent = `${audio.scheduled} notes scheduled`; } },
+  events(m) { if (state.jam?.running) { sound.receive(m); $("scheduled-label").textContent = `${audio.scheduled} notes scheduled`; } },
   boss_directive_echo(m) { chat(`<span class="who">🎤 BOSS${m.to.length ? " → " + esc(m.to.join(", ")) : ""}</span>${esc(m.text)}`, "boss"); },
   error(m) { chat(esc(m.message), "error"); },
 };
@@ -143,6 +147,38 @@ function completeMention(name) {
   $("mention-menu").hidden = true; input.focus();
 }
 
+// Sound starts only on a click: the button says so until then, and what plays after.
+const SOUND_LABELS = {
+  soundfont: () => `🔊 ${audio.voices.name}`,
+  oscillator: () => "🔊 oscillator voices",
+};
+function renderSound() {
+  const button = $("sound");
+  const on = audio.running;
+  button.textContent = on ? SOUND_LABELS[audio.mode]() : "🔇 Click to enable sound";
+  button.classList.toggle("on", on);
+  button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the recording (jam.wav)"
+    : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)
+    : "the browser plays nothing until you click";
+}
+async function enableSound() {
+  if (audio.running) return;
+  $("sound").textContent = "… loading sound";
+  await audio.enable();
+  sound.resume();
+  $("scheduled-label").textContent = `${audio.scheduled} notes scheduled`;
+}
+audio.onChange(renderSound);
+
+// The playhead: where the transport is for the listener (the server's cycle, on its clock).
+function tickPlayhead() {
+  const pos = state.jam?.running ? sound.position() : null;
+  $("playhead-bar").style.width = pos ? `${(pos.fraction * 100).toFixed(2)}%` : "0";
+  $("playhead-label").textContent = pos ? `cycle ${pos.cycle + 1} · ${Math.floor(pos.fraction * beatsPerCycle()) + 1}/${beatsPerCycle()}` : "";
+  requestAnimationFrame(tickPlayhead);
+}
+function beatsPerCycle() { return Number(String(state.jam?.context?.time_signature || "4/4").split("/")[0]) || 4; }
+
 function tickProgress() {
   const jam = state.jam;
   let pct = 0;
@@ -153,12 +189,13 @@ function tickProgress() {
 }
 
 function wire() {
+  $("sound").onclick = enableSound;
   $("start").onclick = async () => {
-    await audio.resume();
+    enableSound();
     const chosen = Object.keys(state.members).filter((n) => !state.benched.has(n));
     send({ type: "start_jam", members: state.benched.size ? chosen : null });
   };
-  $("stop").onclick = () => { send({ type: "stop_jam" }); audio.stop(); };
+  $("stop").onclick = () => { send({ type: "stop_jam" }); sound.reset(); };
   $("autopilot").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
   $("interval").oninput = () => { $("interval-label").textContent = `${$("interval").value} s`; };
   $("interval").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
@@ -195,7 +232,10 @@ function wire() {
   $("mention-menu").onclick = (e) => { const item = e.target.closest("[data-name]"); if (item) completeMention(item.dataset.name); };
   $("chat").addEventListener("scroll", () => { const c = $("chat"); state.stickToBottom = c.scrollHeight - c.scrollTop - c.clientHeight < 40; });
   requestAnimationFrame(tickProgress);
+  requestAnimationFrame(tickPlayhead);
 }
 
 wire();
+renderSound();
+audio.syncClock().catch(() => {}); // the server's clock, for the playhead before the sound is on
 connect();

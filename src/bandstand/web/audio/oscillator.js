@@ -1,8 +1,9 @@
-// Web Audio playback from the page's own synthesized voices (no sample files):
-// kick, snare, hats, clap, rim, toms, crash from noise and oscillators; bass, keys,
-// leads, pads and blips from (detuned) oscillators through a filter and an envelope;
-// a shared delay and a reverb send. Events arrive per cycle and are scheduled ahead on
-// the audio clock; `scheduled` counts the notes scheduled so far.
+// The fallback voices: Web Audio's own oscillators and noise, no sample files — kick, snare,
+// hats, clap, rim, toms, crash from noise and oscillators; bass, keys, leads, pads and blips
+// from (detuned) oscillators through a filter and an envelope; a shared delay and a reverb
+// send. The page plays these only when the SoundFont synthesizer (soundfont.js) cannot load.
+// Same interface as SoundFontVoices: setup(channel, program, drum), control(channel, cc,
+// value), noteOn(channel, key, velocity, when, duration, hint), silence(channel).
 
 const DRUMS = new Set(["bd", "kick", "sd", "snare", "hh", "hihat", "oh", "openhat", "cp", "clap", "rim", "lt", "mt", "ht", "tom", "cr", "crash", "rd", "ride", "cb", "cowbell", "sh", "shaker", "perc", "tambourine"]);
 const WAVES = { sawtooth: "sawtooth", saw: "sawtooth", square: "square", sqr: "square", pulse: "square", triangle: "triangle", tri: "triangle", sine: "sine", sin: "sine" };
@@ -29,22 +30,25 @@ const VOICES = {
 
 export const SOUND_NAMES = [...DRUMS, ...Object.keys(WAVES), ...Object.keys(VOICES)];
 
-export class Engine {
-  constructor() {
-    this.ctx = null;
-    this.scheduled = 0;
-    this.nextCycleStart = null;
-    this.lastCycle = null;
-  }
+// General MIDI program families → the named voice that sounds closest (GM programs in
+// groups of eight: piano, chromatic percussion, organ, guitar, bass, strings, ensemble,
+// brass, reed, pipe, synth lead, synth pad, synth effects, ethnic, percussive, effects).
+const FAMILY_VOICES = ["piano", "marimba", "organ", "keys", "bass", "strings", "strings", "lead",
+  "lead", "sine", "lead", "pad", "pad", "keys", "marimba", "triangle"];
+// General MIDI drum keys → the synthesized drum that stands in for it.
+const DRUM_KEYS = { 35: "bd", 36: "bd", 37: "rim", 38: "sd", 39: "cp", 40: "sd", 41: "lt", 42: "hh", 43: "lt",
+  44: "hh", 45: "mt", 46: "oh", 47: "mt", 48: "ht", 49: "cr", 50: "ht", 51: "rd", 52: "cr", 53: "rd", 54: "sh",
+  55: "cr", 56: "cb", 57: "cr", 59: "rd", 69: "sh", 70: "sh" };
 
-  ensure() {
-    if (this.ctx) return this.ctx;
-    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+export class OscillatorVoices {
+  constructor(ctx, output) {
     this.ctx = ctx;
+    this.kind = "oscillator";
+    this.channels = new Map(); // channel → {program, drum, gain, pan, volume, expression}
     this.master = ctx.createGain();
     this.master.gain.value = 0.7;
     const comp = ctx.createDynamicsCompressor();
-    this.master.connect(comp).connect(ctx.destination);
+    this.master.connect(comp).connect(output);
     this.delay = ctx.createDelay(2.0);
     this.delay.delayTime.value = 0.375;
     const feedback = ctx.createGain();
@@ -59,15 +63,51 @@ export class Engine {
     reverbOut.gain.value = 0.35;
     this.reverb.connect(reverbOut).connect(this.master);
     this.noise = this.noiseBuffer();
-    return ctx;
   }
 
-  resume() { this.ensure(); return this.ctx.resume(); }
+  // A channel plays one track: its program (or the drum kit), behind its own fader and panner.
+  setup(channel, program, drum) {
+    let ch = this.channels.get(channel);
+    if (!ch) {
+      const gain = this.ctx.createGain(), pan = this.ctx.createStereoPanner();
+      gain.connect(pan).connect(this.master);
+      ch = { gain, pan, volume: 100, expression: 127 };
+      this.channels.set(channel, ch);
+    }
+    ch.program = program; ch.drum = drum;
+  }
 
-  stop() {
-    this.nextCycleStart = null;
-    this.lastCycle = null;
-    if (this.ctx) this.ctx.suspend();
+  // MIDI controllers 7 (volume), 10 (pan) and 11 (expression: the mute), as a synthesizer reads them.
+  control(channel, cc, value) {
+    const ch = this.channels.get(channel); if (!ch) return;
+    if (cc === 7) ch.volume = value; else if (cc === 11) ch.expression = value;
+    else if (cc === 10) ch.pan.pan.value = Math.max(-1, Math.min(1, (value - 64) / 63));
+    ch.gain.gain.value = Math.pow((ch.volume / 127) * (ch.expression / 127), 2) / Math.pow(100 / 127, 2);
+  }
+
+  // Cut every note, sounding or scheduled: each channel's old fader is disconnected and replaced.
+  silence() {
+    for (const [channel, ch] of [...this.channels]) {
+      ch.gain.disconnect();
+      this.channels.delete(channel);
+      this.setup(channel, ch.program, ch.drum);
+      this.control(channel, 7, ch.volume); this.control(channel, 11, ch.expression);
+    }
+  }
+
+  // One note at context time `when`; `hint` is the jam's event (its sound name, cutoff, crush,
+  // delay, room) when there is one, else the voice comes from the channel's program.
+  noteOn(channel, key, velocity, when, duration, hint = null) {
+    const ch = this.channels.get(channel);
+    const bus = ch ? ch.gain : this.master;
+    const ev = { ...(hint || {}), note: ch?.drum ? null : key, gain: hint?.gain ?? velocity / 127 };
+    let name = hint?.sound;
+    if (!name || !(DRUMS.has(name) || WAVES[name] || VOICES[name])) {
+      name = ch?.drum ? DRUM_KEYS[key] || "perc" : FAMILY_VOICES[Math.floor((ch?.program ?? 0) / 8)];
+    }
+    this.bus = bus;
+    this.play(name, ev, when, Math.max(0.03, duration));
+    return 1;
   }
 
   impulse(seconds) {
@@ -88,29 +128,11 @@ export class Engine {
     return buf;
   }
 
-  // Schedule one cycle's events (message type "events").
-  scheduleCycle(msg) {
-    const ctx = this.ensure();
-    const now = ctx.currentTime;
-    if (this.nextCycleStart === null || this.lastCycle === null || msg.cycle !== this.lastCycle + 1 || this.nextCycleStart < now) {
-      this.nextCycleStart = now + 0.12;
-    }
-    const start = this.nextCycleStart;
-    const dur = msg.cycle_seconds;
-    for (const ev of msg.events) {
-      this.play(ev, start + ev.begin * dur, Math.max(0.03, ev.duration * dur));
-      this.scheduled += 1;
-    }
-    this.lastCycle = msg.cycle;
-    this.nextCycleStart = start + dur;
-    return msg.events.length;
-  }
-
   out(ev, t) {
     const ctx = this.ctx;
     const pan = ctx.createStereoPanner();
     pan.pan.value = Math.max(-1, Math.min(1, (ev.pan ?? 0.5) * 2 - 1));
-    pan.connect(this.master);
+    pan.connect(this.bus || this.master);
     if (ev.delay > 0) {
       const send = ctx.createGain(); send.gain.value = Math.min(1, ev.delay); pan.connect(send).connect(this.delay);
     }
@@ -120,8 +142,7 @@ export class Engine {
     return pan;
   }
 
-  play(ev, t, dur) {
-    const name = ev.sound;
+  play(name, ev, t, dur) {
     if (DRUMS.has(name)) return this.drum(name, ev, t);
     return this.synth(VOICES[name] || { wave: WAVES[name] || "triangle" }, ev, t, dur);
   }

@@ -1,0 +1,207 @@
+// bandstand's sound in the browser, one module for every page (the jam now, the studio next).
+//
+// The page plays the same General MIDI instruments as the WAV render: the SoundFont the server
+// renders with, through an in-page synthesizer (soundfont.js). When the synthesizer or the
+// SoundFont cannot load, the oscillator voices (oscillator.js) play instead and `mode` says so.
+// Nothing makes a sound before `enable()` is called from a user gesture (a click).
+//
+//   const audio = new AudioEngine();
+//   button.onclick = async () => { await audio.enable(); };         // "click to enable sound"
+//   audio.mode                 // "soundfont" | "oscillator" | null (not enabled yet)
+//   audio.setTrack("bass", { program: 33, volume: 1, pan: 0.5 });  // a GM program, or drum: true
+//   audio.note("bass", 40, 100, audio.now() + 0.1, 0.5);          // key, velocity, context time, seconds
+//   audio.setMix("bass", { mute: true });                          // volume 0–1.5, pan 0–1, mute, solo
+//
+// Songs (the studio page) play through a SongPlayer (player.js), which schedules ahead on the
+// audio clock, loops a section and switches between two versions while playing:
+//
+//   const player = audio.play(song, { fromBeat: 0, loop: { start: 16, end: 32 } });
+//   player.position()          // the beat being heard now (output latency accounted for)
+//   player.switchTo(otherSong) // A/B: the other version from the next scheduled beat on
+//   player.setLoop(null); player.seek(64); player.stop();
+//
+// where `song` is { tempo, tempoChanges?: [{beat, bpm}], tracks: [{ id, program, drum,
+// volume, pan, mute, solo, notes: [{ start, duration, pitch, velocity }] }] } in beats — the
+// shape of `bandstand.score.Song` / a studio project's tracks.
+//
+// The jam page's cycles go through JamSound (jam.js). Times: `now()` is the context's clock;
+// `heardNow()` is the context time reaching the listener now; `contextTimeOf(unixSeconds)` is
+// the context time at which a sound is heard at that wall-clock moment (the server's clock,
+// after `syncClock()`), so every tab hears a cycle at the same moment.
+
+import { OscillatorVoices, SOUND_NAMES } from "./oscillator.js";
+import { SoundFontVoices } from "./soundfont.js";
+import { SongPlayer } from "./player.js";
+
+export { SongPlayer, SOUND_NAMES };
+
+const STATUS_URL = "/api/v1/audio";
+const CHANNELS = { soundfont: 64, oscillator: 256 };
+
+// A track's mix as MIDI controllers: volume (linear, 1 = unity, the render's fader) → CC7 on the
+// SoundFont's curve (gain = (cc/127)²; unity = 100, as in the WAV render); pan 0–1 → CC10.
+export function volumeToCC(volume) {
+  return Math.max(0, Math.min(127, Math.round(100 * Math.sqrt(Math.max(0, volume)))));
+}
+export function panToCC(pan) { return Math.max(0, Math.min(127, Math.round(pan * 127))); }
+
+export class AudioEngine {
+  constructor({ statusUrl = STATUS_URL } = {}) {
+    this.statusUrl = statusUrl;
+    this.ctx = null;
+    this.voices = null;
+    this.status = null;
+    this.serverOffset = 0; // server clock − this page's clock (s)
+    this.tracks = new Map(); // id → {channel, program, drum, volume, pan, mute, solo}
+    this.free = [];
+    this.scheduled = 0; // notes scheduled so far
+    this.listeners = new Set();
+    this.loadError = null;
+  }
+
+  get mode() { return this.voices?.kind ?? null; }
+  get running() { return Boolean(this.voices) && this.ctx?.state === "running"; } // ready to play
+
+  onChange(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+  changed() { for (const fn of this.listeners) fn(this); }
+
+  // Ask the server what it serves and how its clock stands (NTP-style, half the round trip).
+  async syncClock() {
+    const sent = Date.now();
+    const response = await fetch(this.statusUrl, { cache: "no-store" });
+    const back = Date.now();
+    this.status = await response.json();
+    if (typeof this.status.now === "number") this.serverOffset = this.status.now - (sent + back) / 2000;
+    return this.status;
+  }
+
+  // Start the sound. Call it from a user gesture: it creates the audio context, loads the
+  // SoundFont synthesizer (or, when that fails, the oscillator voices) and resolves to the mode.
+  async enable() {
+    if (this.voices) { await this.ctx.resume(); this.changed(); return this.mode; }
+    if (this.enabling) return this.enabling;
+    this.enabling = (async () => {
+      this.ctx = new (window.AudioContext || window.webkitAudioContext)({ latencyHint: "interactive" });
+      const resumed = this.ctx.resume();
+      this.output = this.ctx.createGain();
+      this.output.connect(this.ctx.destination);
+      let voices;
+      try {
+        const status = await this.syncClock();
+        if (!status.synth?.available) throw new Error("the SoundFont synthesizer is not installed");
+        if (!status.soundfont?.available) throw new Error(status.soundfont?.reason || "no SoundFont");
+        voices = await SoundFontVoices.load(this.ctx, this.output, status);
+        await resumed;
+        await voices.calibrate();
+      } catch (error) {
+        this.loadError = String(error?.message || error);
+        voices = new OscillatorVoices(this.ctx, this.output);
+      }
+      await resumed;
+      this.free = Array.from({ length: CHANNELS[voices.kind] }, (_, i) => i);
+      this.voices = voices; // ready: from here on notes are played
+      for (const [id, track] of this.tracks) this.assign(id, track);
+      this.applyMix();
+      this.changed();
+      return this.mode;
+    })();
+    return this.enabling;
+  }
+
+  // Pause the sound (the context keeps its clock); enable() resumes it.
+  async suspend() { if (this.ctx) { this.voices?.silence(); await this.ctx.suspend(); this.changed(); } }
+
+  now() { return this.ctx ? this.ctx.currentTime : 0; }
+
+  // The context time being heard now: the output timestamp when the browser gives one, else
+  // the clock less the base and output latency.
+  heardNow() {
+    const ctx = this.ctx; if (!ctx) return 0;
+    const stamp = ctx.getOutputTimestamp?.();
+    if (stamp && stamp.contextTime > 0 && stamp.performanceTime > 0) {
+      return stamp.contextTime + (performance.now() - stamp.performanceTime) / 1000;
+    }
+    return ctx.currentTime - (ctx.baseLatency || 0) - (ctx.outputLatency || 0);
+  }
+
+  // Seconds between scheduling a sound and hearing it (what heardNow() subtracts).
+  latency() { return this.ctx ? this.ctx.currentTime - this.heardNow() : 0; }
+
+  // The server's clock now (Unix seconds), as measured by syncClock().
+  serverNow() { return Date.now() / 1000 + this.serverOffset; }
+
+  // The context time at which a sound must be scheduled to be heard at `unixSeconds` on the
+  // server's clock.
+  contextTimeOf(unixSeconds) {
+    return this.heardNow() + (unixSeconds - this.serverNow());
+  }
+
+  // ------------------------------------------------------------------ tracks and the mix
+
+  // Declare (or change) a track: { program 0–127 | drum: true, volume, pan, mute, solo }.
+  setTrack(id, spec) {
+    const old = this.tracks.get(id);
+    const track = { volume: 1, pan: 0.5, mute: false, solo: false, program: 0, drum: false, ...(old || {}), ...spec };
+    this.tracks.set(id, track);
+    if (this.voices && (!old || old.program !== track.program || old.drum !== track.drum || old.channel === undefined)) {
+      this.assign(id, track);
+    }
+    this.applyMix();
+    return track;
+  }
+
+  removeTrack(id) {
+    const track = this.tracks.get(id);
+    if (track?.channel !== undefined) this.free.push(track.channel);
+    this.tracks.delete(id);
+    this.applyMix();
+  }
+
+  setMix(id, mix) { const track = this.tracks.get(id); if (track) { Object.assign(track, mix); this.applyMix(); } }
+
+  // Give a track a channel: a free one, else the one of the track that played longest ago.
+  assign(id, track) {
+    if (track.channel === undefined) {
+      let channel = this.free.shift();
+      if (channel === undefined) {
+        const [oldest] = [...this.tracks.entries()].filter(([, t]) => t.channel !== undefined && t !== track)
+          .sort((a, b) => (a[1].lastUsed ?? 0) - (b[1].lastUsed ?? 0));
+        channel = oldest[1].channel; oldest[1].channel = undefined;
+      }
+      track.channel = channel;
+    }
+    this.voices.setup(track.channel, track.program, track.drum);
+  }
+
+  // Volume, pan, mute and solo → CC7, CC10 and CC11 (expression 0 = muted) on each channel.
+  applyMix() {
+    if (!this.voices) return;
+    const soloing = [...this.tracks.values()].some((t) => t.solo);
+    for (const track of this.tracks.values()) {
+      if (track.channel === undefined) continue;
+      const audible = !track.mute && (!soloing || track.solo);
+      this.voices.control(track.channel, 7, volumeToCC(track.volume));
+      this.voices.control(track.channel, 10, panToCC(track.pan));
+      this.voices.control(track.channel, 11, audible ? 127 : 0);
+    }
+  }
+
+  // ------------------------------------------------------------------ notes
+
+  // Schedule one note of track `id` at context time `when` for `duration` seconds. Returns
+  // whether it was scheduled (not when the sound is off or the time has passed).
+  note(id, key, velocity, when, duration, hint = null) {
+    const track = this.tracks.get(id);
+    if (!track || !this.voices || !this.running || when < this.ctx.currentTime) return false;
+    if (track.channel === undefined) this.assign(id, track);
+    track.lastUsed = when;
+    this.voices.noteOn(track.channel, key, Math.max(1, Math.min(127, Math.round(velocity))), when, duration, hint);
+    this.scheduled += 1;
+    return true;
+  }
+
+  // Stop every sound now (scheduled notes included, as far as the voices can).
+  silence() { this.voices?.silence(); }
+
+  play(song, options = {}) { return new SongPlayer(this, song, options).start(); }
+}
