@@ -417,7 +417,7 @@ def test_public_exports_are_pinned():
                                       "styles_for"}
     assert set(harmony_pkg.__all__) == {"CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"}
     assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass",
-                          "texture"}
+                          "texture", "fx"}
 
 
 def test_jazz_head_states_a_theme_and_the_solo_runs_bebop_lines():

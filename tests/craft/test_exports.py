@@ -18,7 +18,7 @@ def test_public_exports_are_pinned():
         "to_track",
     }
     assert set(craft.ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody",
-                                "sub_bass", "texture"}
+                                "sub_bass", "texture", "fx"}
 
 
 def test_the_craft_imports_nothing_from_compose_or_the_jam():

@@ -128,10 +128,11 @@ def test_any_drum_phrase_on_a_sixteenth_or_triplet_grid_round_trips_through_the_
     assert sorted(set(_heard(code, 2)), key=lambda x: (x[0], str(x[1]))) == want
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 1), grid, st.integers(40, 84)), min_size=1, max_size=16))
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), grid, st.integers(40, 84), st.sampled_from([0.25, 0.5, 1.5, 3.0])),
+                min_size=1, max_size=16))
 def test_any_pitched_phrase_round_trips_through_the_pattern_engine(notes):
-    events = sorted({(float(b * 4 + t), 0.25, p, 90) for b, t, p in notes})
+    events = sorted({(float(b * 4 + t), d, p, 90) for b, t, p, d in notes})
     code = to_pattern(_phrase(events), scale=(0, 2, 4, 5, 7, 9, 11), scale_name="C:major")
     assert validate_pattern(code).valid, code
     want = sorted({(Fraction(t).limit_denominator(12) / 4, p) for t, _, p, _ in events})

@@ -275,11 +275,27 @@ def _ostinato(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: rando
             for s in range(0, sit.steps, step)]
 
 
+def _locked(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Random, center: int,
+            style: Style) -> list[Event]:
+    """Less is more: the root on the kick the drummer plays (only the first half's when
+    calm), held to the next strike; busier, a fifth answers on the off-beats."""
+    root = pitch_near(bar.chord.bass, center, LOW, HIGH)
+    busy = bar.energy + (style.density - 0.5) * 2
+    starts = [k for k, _ in kicks] if busy >= 0.45 else [k for k, _ in kicks if k < sit.steps // 2] or [0]
+    lengths = _lengths(starts, sit.steps, 16.0)
+    events: list[Event] = [(s, lengths[i] - 0.3, root, 100) for i, s in enumerate(starts)]
+    if busy >= 0.8 and len(starts) >= 2:
+        fifth = next((pc for pc in (bar.chord.fifth, bar.chord.third) if pc in sit.scale), bar.chord.root)
+        up = pitch_near(fifth, root + 7, LOW, HIGH + 7)
+        events += [(s, 1.8, up, 84) for s in (sit.steps // 2 - 2, sit.steps - 2) if s not in starts and s > 0]
+    return sorted(events)
+
+
 FIGURES: dict[str, Figure] = {
     "sub_808": _sub_808, "root_fifth": _root_fifth, "walking": _walking, "synth_pulse": _synth_pulse,
     "syncopated_funk": _funk, "reggae": _reggae, "dnb_reese": _reese, "tumbao": _tumbao,
     "picked_rock": _picked, "sustained": _sustained, "offbeat": _offbeat, "oom": _oom,
-    "driving_eighths": _driving, "ostinato": _ostinato,
+    "driving_eighths": _driving, "ostinato": _ostinato, "locked": _locked,
 }
 CENTER: dict[str, int] = {"sub_808": 33, "dnb_reese": 35, "walking": 38, "sustained": 36, "ostinato": 36}
 
@@ -338,7 +354,9 @@ def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
     notes: list[Raw] = []
     seed = rng.getrandbits(64)
     base = base_style(sit, role)
+    previous = center
     for bar in sit.active(role):
+        center = round((2 * previous + CENTER.get(name, 38) - (7 if not leading else 0)) / 3)  # smooth roots
         style = styles[bar.index]
         stop = sit.steps // 2 if bar.pre_drop else sit.steps
         played: list[Raw] = []
@@ -348,6 +366,8 @@ def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             continue
         figure = _spice(sit, name, fn(sit, bar, _kicks(sit, bar), bar_rng(seed, bar.index), center, style),
                         bar.energy)
+        if figure:
+            previous = figure[0][2]
         for step, length, pitch, vel in _push(sit, bar, figure, style.syncopation - base.syncopation):
             if step >= stop:
                 continue

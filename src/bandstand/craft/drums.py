@@ -174,7 +174,7 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
                        and r.random() < 0.5)
         if phrase_fill:
             fill = 4
-        if bar.index == len(sit.bars) - 2 and not fill:  # a fill into the last chord
+        if not sit.looping and bar.index == len(sit.bars) - 2 and not fill:  # a fill into the last chord
             fill = fill_length(bar.energy)
         if bar.final:
             notes.extend(_final_hit(fam, bar))
@@ -197,11 +197,12 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
             out.extend((bar.start + k * 0.25, HIT, KICK, _vel(84, bar.energy)) for k in (7, 15)[: 1 + (push > 0.3)]
                        if k < steps)
         lift = bar.energy - prev_energy
+        top = bar.bar_in_section == 0 and (bar.index > 0 or (sit.looping and bar.energy >= 0.7 and len(sit.bars) > 1))
         if fam.hits and bar.index > 0 and bar.bar_in_section == 0:
             out += [(bar.start, HIT, KICK, _vel(120, bar.energy)), (bar.start, HIT, LOW_TOM, _vel(118, bar.energy))]
-        if fam.crash and bar.index > 0 and bar.bar_in_section == 0 and (bar.energy >= 0.5 or lift >= 0.25):
+        if fam.crash and top and (bar.energy >= 0.5 or lift >= 0.25):
             out.append((bar.start, 1.0, CRASH, _vel(110, bar.energy)))
-        elif not fam.crash and bar.index > 0 and bar.bar_in_section == 0 and bar.energy >= 0.5:
+        elif not fam.crash and top and bar.energy >= 0.5:
             out.append((bar.start, 1.0, RIDE, _vel(100, bar.energy)))
         if style.brightness != 0.5:
             out = _brighten(out, style.brightness)

@@ -49,6 +49,12 @@ GROOVES: dict[str, GrooveTemplate] = {
     "halftime": GrooveTemplate("halftime", 0.25, 4.0, 6, {"38": 6.0}),
     "garage_halftime": GrooveTemplate("garage_halftime", 0.25, 5.0, 9, {"38": 8.0, "37": 4.0}),
     "ambient": GrooveTemplate("ambient", 0.25, 10.0, 6, {}),
+    "metal": GrooveTemplate("metal", 0.25, 2.5, 6, {}),
+    "punk": GrooveTemplate("punk", 0.25, 4.0, 7, {}),
+    "synthpop": GrooveTemplate("synthpop", 0.25, 2.0, 4, {}),
+    "waltz": GrooveTemplate("waltz", 0.5, 8.0, 8, {"bass": 4.0}),
+    "cinematic": GrooveTemplate("cinematic", 0.25, 6.0, 8, {}),
+    "jam": GrooveTemplate("jam", 0.5, 0.0, 0, {}),
 }
 
 

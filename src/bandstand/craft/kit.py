@@ -53,6 +53,7 @@ class DrumFamily:
     crash: bool = True
     steady_kick: bool = False  # the kick keeps going through fills (four-on-the-floor, dembow)
     hits: bool = False  # every section opens with a hit (film music): kick, low tom and a crash
+    thinning: bool = True  # the band's groove may leave notes out (a jam drummer only adds)
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
@@ -231,6 +232,19 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(RIM, "....o...o...", lo=0.55),
         _l(RIDE, "x...x...x...", lo=0.75),
     ), fill="toms", crash=False),
+    # a session drummer with a taste for syncopation (the jam's BEAT): the kick figure gets
+    # busier band by band as the energy rises, hats from quarters to sixteenths
+    "jam": DrumFamily("jam", (
+        _l(KICK, "X.......X.......", hi=0.25),
+        _l(KICK, "X......X..X.....", lo=0.25, hi=0.45),
+        _l(KICK, "X..X......X.....", lo=0.45, hi=0.65),
+        _l(KICK, "X.....X...X..X..", lo=0.65, hi=0.85),
+        _l(KICK, "X..X..X...X...X.", lo=0.85),
+        _l(SNARE, "....X.......X..."),
+        _l(CLOSED_HAT, "x...x...x...x...", hi=0.3),
+        _l(CLOSED_HAT, "x.o.x.o.x.o.x.o.", lo=0.3, hi=0.75),
+        _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.75),
+    ), fill="toms", thinning=False),
     # film music: no groove kit — low drums that boom at every section and drive the climax
     "cinematic": DrumFamily("cinematic", (
         _l(LOW_TOM, "X.......o.....o.", lo=0.35),
@@ -315,8 +329,9 @@ def groove_choice(fam: DrumFamily, groove: int) -> GrooveChoice:
     r = random.Random(groove * 7919 + len(fam.name))
     steady = fam.steady_kick or fam.name in ("jazz_ride", "ambient", "waltz")
     extra = None if steady else r.choice((*KICK_SPICE, None))
+    shapes = HAT_SHAPES if fam.thinning else tuple(h for h in HAT_SHAPES if h not in ("skip", "quarters"))
     return GrooveChoice(extra_kick=extra, extra_every_bar=r.random() < 0.5,
-                        dropped_kick=not steady and r.random() < 0.3, hat_shape=r.choice(HAT_SHAPES),
+                        dropped_kick=fam.thinning and not steady and r.random() < 0.3, hat_shape=r.choice(shapes),
                         ghosts=tuple(sorted(r.sample((3, 6, 7, 11, 14, 15), r.randrange(3)))))
 
 

@@ -16,7 +16,7 @@ from bandstand.craft.pad import play_pad, play_percussion
 from bandstand.craft.phrase import Phrase
 from bandstand.craft.situation import Situation
 from bandstand.craft.style import Style
-from bandstand.craft.texture import play_texture
+from bandstand.craft.texture import play_fx, play_texture
 from bandstand.errors import InvalidInput
 
 __all__ = ["PLAYERS", "ROLES", "play"]
@@ -39,6 +39,7 @@ PLAYERS: dict[str, Player] = {
     "counter_melody": play_lead,
     "sub_bass": play_bass,
     "texture": play_texture,
+    "fx": play_fx,
 }
 ROLES: tuple[str, ...] = tuple(PLAYERS)
 

@@ -20,6 +20,7 @@ from bandstand.theory import parse_chord, voice_chord
 # arrangement does not name them itself.
 ROLE_PARENT: dict[str, str] = {
     "arp": "chords", "percussion": "drums", "counter_melody": "lead", "sub_bass": "bass", "texture": "pad",
+    "fx": "lead",
 }
 # How loosely each role plays against the groove's timing and velocity spread
 # (drums define the pocket; sustained parts barely move).
@@ -163,6 +164,7 @@ class Situation:
     development: int = 0
     pulse: float = 1.0  # beats per counting unit of the metre: 1 in x/4, 0.5 in x/8
     textures: tuple[str, ...] = ()  # sounds around the music the texture role plays (rain, vinyl)
+    looping: bool = False  # a loop that repeats (the jam): its first bar follows its last
 
     def is_active(self, role: str, bar: Bar) -> bool:
         return active_in(role, bar.roles, self.named_roles)

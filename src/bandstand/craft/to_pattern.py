@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from fractions import Fraction
 
 from bandstand.craft.knobs import SWING_FULL
 from bandstand.craft.phrase import NoteEvent, Phrase
@@ -48,19 +47,22 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
-def _unit_cell(tokens: list[tuple[Fraction, str]], length: Fraction) -> str:
-    """One counting unit as mini-notation: its notes at the coarsest subdivision that
-    holds them all (`~`, `bd`, `[bd ~ sd ~]`, `hh*4`)."""
+TICKS = 96  # per beat: sixteenths, eighth- and sixteenth-triplets and thirty-seconds all land on it
+
+
+def _unit_cell(tokens: list[tuple[int, str]], length: int) -> str:
+    """One counting unit (`length` ticks) as mini-notation: its notes at the coarsest
+    subdivision that holds them all (`~`, `bd`, `[bd ~ sd ~]`, `hh*4`)."""
     if not tokens:
         return "~"
     for d in SUBDIVISIONS:
-        if all((t / length * d).denominator == 1 for t, _ in tokens):
+        if all(t * d % length == 0 for t, _ in tokens):
             break
     else:
         d = SUBDIVISIONS[-1]
     slots: list[list[str]] = [[] for _ in range(d)]
     for t, tok in tokens:
-        slots[min(d - 1, int(t / length * d))].append(tok)
+        slots[min(d - 1, t * d // length)].append(tok)
     cells = ["~" if not s else s[0] if len(s) == 1 else "[" + ",".join(dict.fromkeys(s)) + "]" for s in slots]
     if d == 1:
         return cells[0]
@@ -75,16 +77,16 @@ def _bar_text(events: Sequence[NoteEvent], bar: int, phrase: Phrase, token: dict
               sustain: bool = False) -> str:
     """One bar as mini-notation, unit by unit; with `sustain`, a unit whose notes ring
     through the silent units after it takes their time as its weight (`[c3,e3,g3]@4`)."""
-    unit = Fraction(phrase.pulse).limit_denominator(8)
+    unit = max(1, round(phrase.pulse * TICKS))
     units = max(1, round(phrase.beats_per_bar / phrase.pulse))
-    origin = Fraction(bar) * Fraction(phrase.beats_per_bar).limit_denominator(8)
-    cells: list[list[tuple[Fraction, str]]] = [[] for _ in range(units)]
-    ends = [Fraction(0)] * units
+    origin = round(bar * phrase.beats_per_bar * TICKS)
+    cells: list[list[tuple[int, str]]] = [[] for _ in range(units)]
+    ends = [0] * units
     for e in sorted(events, key=lambda e: (e.start, e.pitch)):
-        rel = Fraction(e.start).limit_denominator(96) - origin
-        k = min(units - 1, max(0, int(rel / unit)))
+        rel = round(e.start * TICKS) - origin
+        k = min(units - 1, max(0, rel // unit))
         cells[k].append((rel - k * unit, token[e.pitch]))
-        ends[k] = max(ends[k], rel + Fraction(e.duration).limit_denominator(96))
+        ends[k] = max(ends[k], rel + round(e.duration * TICKS))
     texts = [_unit_cell(c, unit) for c in cells]
     if not sustain:
         return " ".join(texts)
@@ -92,7 +94,9 @@ def _bar_text(events: Sequence[NoteEvent], bar: int, phrase: Phrase, token: dict
     k = 0
     while k < units:
         weight = 1
-        while cells[k] and k + weight < units and not cells[k + weight] and ends[k] > (k + weight) * unit:
+        on_the_unit = all(t == 0 for t, _ in cells[k])  # a subdivided unit cannot be stretched
+        while cells[k] and on_the_unit and k + weight < units and not cells[k + weight] \
+                and ends[k] > (k + weight) * unit:
             weight += 1
         out.append(texts[k] if weight == 1 else f"{texts[k]}@{weight}")
         k += weight
@@ -102,7 +106,8 @@ def _bar_text(events: Sequence[NoteEvent], bar: int, phrase: Phrase, token: dict
 
 
 def _sequence(bars: list[str]) -> str:
-    """Bars as one cycle each: a single bar bare, several alternating."""
+    """Bars as one cycle each: a single bar bare, several alternating (a silent bar as `~`)."""
+    bars = ["~" if set(b.split()) == {"~"} else b for b in bars]
     if all(b == bars[0] for b in bars):
         return bars[0]
     return "<" + " ".join(f"[{b}]" if " " in b or "@" in b else b for b in bars) + ">"

@@ -40,7 +40,7 @@ CORE_ROLES: tuple[str, ...] = ("drums", "bass", "chords", "lead", "pad")
 # GM programs (0-based) for roles a genre's instrumentation does not name.
 DEFAULT_PROGRAMS: dict[str, int] = {
     "drums": 0, "bass": 33, "chords": 0, "lead": 80, "pad": 89,
-    "arp": 81, "percussion": 0, "counter_melody": 71, "sub_bass": 38, "texture": 0,
+    "arp": 81, "percussion": 0, "counter_melody": 71, "sub_bass": 38, "texture": 0, "fx": 98,
 }
 TRACK_NAMES: dict[str, str] = {"sub_bass": "Sub Bass", "counter_melody": "Counter Melody"}
 KEYS_PROGRAMS = frozenset(range(0, 8))  # pianos and electric pianos use the sustain pedal

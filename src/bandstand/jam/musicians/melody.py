@@ -1,97 +1,55 @@
-"""ARIA's craft: a motif in scale degrees that answers the chords and leaves space.
-
-A four-note motif is born on each key or style change (chord tones on the
-strong steps, a neighbour between); each bar starts it on the chord's degree;
-the last bar of the loop answers with a varied, shorter phrase and rests. It
-thins out when the fx gets busy or someone else solos, and climbs an octave
-and fills in when ARIA solos.
-"""
+"""ARIA: the craft's melodist in the jam. A motif born on each key or style change,
+restated over the chords (chord tones on the strong beats, the scale between),
+developed and answered at the end of the loop; as the idea ages the odd bars
+vary their last note. It leaves air when the fx is busy or someone else
+solos, and climbs an octave and fills in when ARIA solos."""
 
 from __future__ import annotations
 
-from bandstand.jam._harmony import pitch_class
-from bandstand.jam.musicians._craft import degree_line, epoch_rng, events_per_cycle, gain, num, rng
+from dataclasses import replace
+
+from bandstand.craft import Phrase
+from bandstand.jam.musicians._adapt import idea, perform, situation, style, write
+from bandstand.jam.musicians._craft import epoch_rng, events_per_cycle, gain, num, rng
 from bandstand.jam.turn import TurnInput
 
-MOTIFS: tuple[tuple[int, ...], ...] = (
-    (0, 2, 4, 2),
-    (4, 3, 2, 0),
-    (0, 4, 3, 2),
-    (2, 1, 0, 4),
-    (0, 2, 1, 4),
-    (4, 2, 3, 1),
-)
-# rhythms on an 8-step bar: where the motif's notes fall (the rest is space)
-RHYTHMS: tuple[tuple[int, ...], ...] = (
-    (0, 4),
-    (0, 3, 4),
-    (0, 2, 3, 6),
-    (0, 1, 3, 4, 6),
-    (0, 1, 2, 4, 5, 6, 7),
-)
 SOUNDS = ("triangle", "sine", "square")
-
-
-def _bar(degrees: list[int], slots: tuple[int, ...]) -> str:
-    row = ["~"] * 8
-    for slot, degree in zip(slots, degrees, strict=False):
-        row[slot] = str(degree)
-    # beats of two eighths each, written as [a b] or a lone a / ~
-    beats = []
-    for i in range(0, 8, 2):
-        a, b = row[i], row[i + 1]
-        beats.append(a if b == "~" else f"[{a} {b}]")
-    return " ".join(beats)
+HOME = -0.25  # the jam's melody sings an octave below compose's lead
 
 
 def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
-    style = turn.style
-    if style.out:
+    s = turn.style
+    if s.out:
         return "silence", {"out": True}
     ctx = turn.context
-    idea = epoch_rng(turn, seed, "motif")
-    motif = list(MOTIFS[idea.randrange(len(MOTIFS))])
     fx = next((m for m in turn.others() if m.role == "fx" and not m.out), None)
     fx_busy = events_per_cycle(fx.pattern if fx else None) > 5
     other_solo = any(m.solo and not m.out for m in turn.others())
-    level = (ctx.energy - 1) // 3 + style.density - (1 if fx_busy else 0) - (1 if other_solo else 0)
-    if style.solo:
-        level = len(RHYTHMS) - 1
-    level = max(0, min(len(RHYTHMS) - 1, level))
-    age = max(0, turn.round - style.since)
-    slots = RHYTHMS[level]
-    scale_pcs = [pitch_class(n) for n in ctx.scale]
-    bars = []
-    for bar in range(len(ctx.chords)):
-        root_pc, _ = ctx.chord_pcs(bar)
-        start = scale_pcs.index(root_pc) if root_pc in scale_pcs else 0
-        start = start - 7 if start > 4 else start  # stay near the tonic
-        # the motif, then (in busier rhythms) its echo a third higher
-        degrees = [start + motif[i % len(motif)] + 2 * (i // len(motif)) for i in range(max(len(motif), len(slots)))]
-        if bar == len(ctx.chords) - 1 and len(ctx.chords) > 1:
-            # the answer: the motif turned around, shorter, landing on a chord tone
-            degrees = [*[start + d for d in reversed(motif)][:3], start]
-            bars.append(_bar(degrees, slots[: max(2, len(slots) - 2)]))
-        else:
-            if age >= 1 and bar % 2 == 1:
-                variation = rng(turn, seed, "variation", min(age, 4)).choice((1, -1, 2))
-                last = min(len(slots), len(degrees)) - 1
-                degrees = [*degrees[:last], degrees[last] + variation, *degrees[last + 1 :]]
-            bars.append(_bar(degrees, slots))
-    octave = 5 if style.solo else 4
-    line = "<" + " ".join(f"[{b}]" for b in bars) + ">" if len(bars) > 1 else bars[0]
-    sound = SOUNDS[idea.randrange(len(SOUNDS))] if not style.solo else "sawtooth"
-    cutoff = 1200 + 180 * ctx.energy
-    code = (
-        f'{degree_line(turn, line, octave)}.s("{sound}")'
-        f".lpf({cutoff}).gain({gain(turn, -0.12 if not style.solo else 0.05)}).room({num(0.35)})"
-    )
-    if style.time == 2:
-        code += ".fast(2)"
-    elif style.time == 0.5:
-        code += ".slow(2)"
-    if style.swing:
-        code += ".swingBy(1/3, 4)"
+    knobs = style(turn, density=-0.3 * fx_busy - 0.15 * other_solo, register=HOME)
+    the_idea = idea(turn, seed, "motif")
+    sit = situation(turn, the_idea, role="lead")
+    phrase = perform(turn, "lead", sit, knobs, seed, "motif")
+    age = max(0, turn.round - s.since)
+    if age >= 1:  # the idea ages: the odd bars vary their last note by a scale step
+        phrase = _vary(phrase, sit.scale, rng(turn, seed, "variation", min(age, 4)).choice((1, -1, 2)))
+    sound = SOUNDS[epoch_rng(turn, seed, "motif").randrange(len(SOUNDS))] if not s.solo else "sawtooth"
+    effects = f".lpf({num(1200 + 180 * ctx.energy)}).gain({gain(turn, -0.12 if not s.solo else 0.05)}).room({num(0.35)})"
     if age >= 2 and ctx.energy >= 5 and not fx_busy:
-        code += f".delay({num(0.25)})"
-    return code, {"fx_busy": fx_busy, "other_solo": other_solo, "notes": len(slots), "motif": motif}
+        effects += f".delay({num(0.25)})"
+    first = phrase.in_bar(0)
+    motif = [e.pitch for e in first][:4]
+    return write(turn, phrase, sit, sound=sound, effects=effects), {
+        "fx_busy": fx_busy, "other_solo": other_solo, "notes": len(first), "motif": motif}
+
+
+def _vary(phrase: Phrase, scale: tuple[int, ...], steps: int) -> Phrase:
+    """The last note of every odd bar moved `steps` scale steps."""
+    ladder = sorted(p for p in range(0, 128) if p % 12 in scale)
+    events = list(phrase.events)
+    for bar in range(1, phrase.bars, 2):
+        inside = [i for i, e in enumerate(events) if int((e.start + 1e-6) // phrase.beats_per_bar) == bar]
+        if inside:
+            i = inside[-1]
+            at = min(range(len(ladder)), key=lambda k: abs(ladder[k] - events[i].pitch))
+            events[i] = events[i]._replace(pitch=ladder[max(0, min(len(ladder) - 1, at + steps))])
+    return replace(phrase, events=tuple(events))
