@@ -66,3 +66,40 @@ def test_without_an_answer_a_gate_pauses_and_resume_decides(tmp_path: Path) -> N
     assert still.status == "paused"
     done = resume_song(paused.session_dir, decision="approve").result
     assert done.status == "completed"
+
+
+def test_the_studio_generate_part_tool_runs_the_part_node_from_the_recipe(tmp_path: Path) -> None:
+    from bandstand.producer.compose import part_generator
+    from bandstand.producer.projects import open_project
+
+    song = compose_song("funk groove", out_dir=str(tmp_path), **FAST).result.session_dir
+    session = open_project(song, generator=part_generator)
+    outcome = session.apply_tools([{"name": "generate_part", "args": {
+        "role": "arp", "bars": 4, "start_bar": 5, "style": "busier funk"}}], author="test")
+    result = outcome.results[0].result
+    arp = next(t for t in session.head.tracks if t.id == result["track_id"])
+    assert arp.role == "arp" and result["note_count"] > 0
+    assert all(r.start_beat == 16 and r.length_beats == 16 for r in arp.regions)
+    assert "played as funk" in result["description"]
+    counts = []
+    for style in (None, "much simpler"):  # the same take (seed), played as the words say
+        done = session.apply_tools([{"name": "generate_part", "args": {"role": "bass", "bars": 8, "start_bar": 5,
+                                                                       "style": style}}], author="test")
+        counts.append(done.results[0].result["note_count"])
+    assert 0 < counts[1] < counts[0]
+
+
+def test_generate_part_works_in_a_project_that_was_not_composed(tmp_path: Path) -> None:
+    from bandstand.producer.compose import part_generator
+    from bandstand.producer.projects import create_from_song
+    from bandstand.score import Song, TimeSignature
+    from bandstand.studio import Provenance
+
+    session = create_from_song(tmp_path / "blank", Song(title="sketch", tempo=96, key="D minor",
+                                                         time_signature=TimeSignature(4, 4)),
+                               Provenance(prompt="a sketch"))
+    session.generator = part_generator
+    outcome = session.apply_tools([{"name": "generate_part", "args": {"role": "bass", "bars": 8}}], author="test")
+    assert outcome.results[0].result["note_count"] > 0
+    pcs = {n.pitch % 12 for t in session.head.tracks for r in t.regions for n in r.notes}
+    assert pcs <= {2, 4, 5, 7, 9, 10, 0, 1}  # D minor (harmonic minor's C# allowed)

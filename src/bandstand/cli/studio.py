@@ -43,9 +43,10 @@ NoAudio = Annotated[bool, typer.Option("--no-audio", help="Do not render the WAV
 
 
 def _open(session_dir: Path) -> Any:
+    from bandstand.producer.compose import part_generator
     from bandstand.producer.projects import open_project
 
-    return open_project(session_dir)
+    return open_project(session_dir, generator=part_generator)
 
 
 def _print_json(data: Any) -> None:

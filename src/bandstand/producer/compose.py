@@ -16,7 +16,7 @@ in the options (`intent_backend`) and built when the run starts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,7 +26,7 @@ from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
 
 __all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
-           "resume_song"]
+           "part_generator", "resume_song"]
 
 APPROVAL_OPTIONS: tuple[str, ...] = ("approve", "reject", "pause")
 
@@ -143,3 +143,82 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
                             recipe=recipe.model_dump(mode="json"))
     create_from_song(result.session_dir, song, provenance, request=result.state.raw_prompt)
     return pipeline.result(result.state)
+
+
+# --------------------------------------------------------------------------- the studio's generate_part
+
+
+def _style_overrides(role: str, style: str | None) -> tuple[list[Any], str | None]:
+    """Style words as the request parser reads them: knob turns for `role`, and a genre the
+    part is played as when one is named ("funk", "walking jazz")."""
+    from bandstand.compose.lexicon.genres import ALIASES
+    from bandstand.craft.edits import StyleEdit
+    from bandstand.craft.requests import parse_request
+    from bandstand.producer.iteration import vocabulary
+
+    if not style or not style.strip():
+        return [], None
+    words = style.lower()
+    genre = next((ALIASES[a] for a in sorted(ALIASES, key=len, reverse=True)
+                  if f" {a} " in f" {words} "), None)
+    try:
+        edits = parse_request(style, vocabulary()).edits
+    except InvalidInput:
+        edits = ()
+    overrides = [e.override.model_copy(update={"role": role}) for e in edits if isinstance(e, StyleEdit)]
+    return overrides, genre
+
+
+def _recipe_for(project: Any, bars: int) -> Any:
+    """The project's compose recipe, or one made for it (a project that was not composed here:
+    its tempo, key and metre, a generic song of the length asked for)."""
+    from bandstand.compose.arrangement import build_arrangement
+    from bandstand.compose.harmony import build_harmony
+    from bandstand.compose.intent import Overrides, decompose
+    from bandstand.compose.recipe import Recipe
+
+    if project.provenance.recipe:
+        return Recipe.model_validate(project.provenance.recipe)
+    tonic, _, mode = (project.key or "C major").partition(" ")
+    ts = project.time_signature
+    length = max(4, bars, sum(s.bars for s in project.sections))
+    prompt = project.provenance.prompt or project.name or "a song"
+    intent = decompose(prompt, overrides=Overrides(tempo=min(300.0, max(30.0, project.tempo)), key=tonic,
+                                                   mode=mode or "major", bars=min(512, length)))
+    intent = intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator)})
+    harmony = build_harmony(intent, 0)
+    arrangement = build_arrangement(intent, harmony, ["drums", "bass", "chords", "lead", "pad"], 0)
+    return Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement)
+
+
+def part_generator(project: Any, request: Any) -> Any:
+    """The compose graph as the studio's `PartGenerator`: the part node for `request.role` runs
+    from the project's recipe (its own derived seed, a fresh variant), with the style words read
+    by the request parser, laid out as compose lays parts out, and cut to the bars asked for."""
+    from bandstand.compose.assembly import assemble
+    from bandstand.compose.recipe import rerun
+    from bandstand.compose.state import part_node
+    from bandstand.studio.tools import GeneratedPart
+
+    role = request.role
+    recipe = _recipe_for(project, request.start_bar - 1 + request.bars)
+    overrides, genre = _style_overrides(role, request.style)
+    key = role if role not in recipe.parts or request.track_id else f"{role}-gen"
+    changes: dict[str, Any] = {"style_overrides": [*recipe.style_overrides, *overrides]}
+    if genre:
+        changes["node_genres"] = {**recipe.node_genres, key: genre}
+    recipe = recipe.model_copy(update=changes).bumped([part_node(key)])
+    arrangement = recipe.arrangement
+    if role not in arrangement.all_roles():  # a role the song does not name plays everywhere it is asked to
+        sections = [s.model_copy(update={"roles": [*s.roles, role]}) for s in arrangement.sections]
+        arrangement = arrangement.model_copy(update={"sections": sections})
+    made = rerun(recipe, [key], plans={"arrangement": arrangement})
+    track = assemble([made.parts[key].track], made.intent, made.harmony, arrangement).tracks[0]
+    bpb = project.beats_per_bar
+    start, end = (request.start_bar - 1) * bpb, (request.start_bar - 1 + request.bars) * bpb
+    return GeneratedPart(
+        notes=[replace(n, start=n.start - start) for n in track.notes if start <= n.start < end],
+        controls=[replace(c, time=c.time - start) for c in track.controls if start <= c.time < end],
+        pitch_bends=[replace(b, time=b.time - start) for b in track.pitch_bends if start <= b.time < end],
+        program=track.program, is_drum=track.is_drum,
+        description=f"{role}: {made.parts[key].stats.style}" + (f", played as {genre}" if genre else ""))
