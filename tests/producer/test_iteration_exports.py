@@ -17,7 +17,7 @@ EXPORTS = {
     "bandstand.craft.requests": {"EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary",
                                  "not_understood", "parse_request"},
     "bandstand.producer.compose": {"APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions",
-                                   "approver", "compose_song", "resume_song"},
+                                   "approver", "compose_song", "part_generator", "resume_song"},
     "bandstand.producer.iteration": {"EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read",
                                      "recipe_of", "vocabulary"},
     "bandstand.producer.alternatives": {"Alternative", "AlternativeSet", "DEFAULT_COUNT", "MAX_COUNT",
