@@ -186,7 +186,8 @@ class ProgramChangeEvent(_Value):
 
 class Track(_Value):
     """One part: sound, mix and regions. Exactly one of `program` (GM, 0-based) and
-    `drum_kit` is set; `channel` None means "by role"."""
+    `drum_kit` is set; `channel` None means "by role". `user_touched` is set once a tool
+    (a person's or an agent's edit) has changed the track."""
 
     id: str
     name: str = Field(min_length=1, max_length=NAME_MAX)
