@@ -11,7 +11,7 @@ by 4× oversampling (true peak) and by librosa (the spectrum's share of energy
 below 120 Hz and above 4 kHz, and its centroid: sub-heavy and dull mixes show
 there). Needs the bench extra (librosa): scripts/setup dev,bench.
 
-    python benchmarks/mix.py [--bars 32] [--seed 1] [--limit N]
+    python benchmarks/mix.py [--bars 32] [--seed 1] [--limit N] [--only ID,ID]
 """
 
 from __future__ import annotations
@@ -104,9 +104,12 @@ def main() -> None:
     parser.add_argument("--bars", type=int, default=32)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=0, help="only the first N prompts")
+    parser.add_argument("--only", default="", help="only these prompt ids (comma-separated)")
     args = parser.parse_args()
     entries = json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"]
     entries = entries[: args.limit] if args.limit else entries
+    if args.only:
+        entries = [e for e in entries if e["id"] in args.only.split(",")]
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         rows = [measure(e, args.bars, args.seed, Path(folder)) for e in entries]

@@ -140,6 +140,7 @@ LOUDNESS_BY_GENRE: dict[str, float] = {"lo-fi": -14.0, "trip-hop": -13.0, "neo-s
                                        "cinematic": -15.0, "deep house": -11.0, "indie": -12.0, "reggae": -13.0}
 DEFAULT_LOUDNESS = -14.0
 DUSTY = {"lofi", "neosoul"}
+AIRY = {"classical", "ambient", "jazz"}  # families whose General MIDI sounds come out dark
 DRUM_ROLES = {"drums", "percussion"}
 
 
@@ -193,9 +194,12 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
                             reason="clear the rumble under the bass" + (", and tame the 808's sub" if sub else "")))
     else:
         dull = dusty and role not in DRUM_ROLES
+        air = not dusty and genre.family in AIRY and role not in DRUM_ROLES
         chain.append(Effect(type="eq", params={"low_cut_hz": 40.0 if role in DRUM_ROLES else 160.0,
-                                               **({"high_cut_hz": 11000.0} if dull else {})},
-                            reason="leave the low end to the bass and kick" + (", dusty top" if dull else "")))
+                                               **({"high_cut_hz": 11000.0} if dull else {}),
+                                               **({"mid_freq_hz": 4500.0, "mid_gain_db": 4.0, "high_gain_db": 4.0} if air else {})},
+                            reason="leave the low end to the bass and kick" + (", dusty top" if dull else "")
+                            + (", a little air on top (these sounds are dark)" if air else "")))
     if role in DRUM_ROLES or low:
         chain.append(Effect(type="compressor", params={"threshold_db": -20.0, "ratio": 4.0,
                                                        "attack_ms": 10.0 if role in DRUM_ROLES else 25.0,
