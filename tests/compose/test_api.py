@@ -24,7 +24,8 @@ from bandstand.errors import CheckpointError, InvalidInput, OutputNotWritable, U
 PROMPT = "Frank Ocean meets Burial, late-night vibes"
 FAST = {"render_audio": False, "render_pianoroll": False}
 LAYOUT = {
-    "manifest.json", "state/song-state.json", "state/pipeline-state.json", "progression/main.progression",
+    "manifest.json", "state/song-state.json", "state/pipeline-state.json", "state/song.json",
+    "progression/main.progression",
     "midi/drums.mid", "midi/bass.mid", "midi/chords.mid", "midi/lead.mid", "midi/pad.mid",
     "midi/full-arrangement.mid", "notes/preset-assignments.md", "notes/effect-chains.md",
     "notes/arrangement-map.md", "notes/producer-notes.md", "notes/mix.md", "notes/lead-sheet.musicxml",

@@ -107,3 +107,17 @@ def test_audio_and_stems_are_written_and_the_top_files_follow_the_song(tmp_path:
     again = write_song_outputs(r.session_dir, song, render_pianoroll=False)
     assert len(list((r.session_dir / "audio" / "stems").glob("*.wav"))) <= 3  # stale stems are gone
     assert not again.degraded
+
+
+def test_the_session_keeps_its_mixed_song_and_export_renders_the_same_wav(tmp_path: Path) -> None:
+    from bandstand.compose.songjson import read_session_song, song_from_json, song_to_json
+    from bandstand.producer.export import export_session
+
+    r = compose("deep house", seed=6, bars=4, out_dir=str(tmp_path), render_pianoroll=False)
+    song = read_session_song(r.session_dir)
+    assert song is not None and song.buses and any(t.mix.inserts for t in song.tracks)
+    again = song_from_json(song_to_json(song))
+    assert [t.mix for t in again.tracks] == [t.mix for t in song.tracks] and again.buses == song.buses
+    assert [t.notes for t in again.tracks] == [t.notes for t in song.tracks]
+    wav = export_session(r.session_dir, "wav", tmp_path / "x").files[0]
+    assert wav.read_bytes() == (r.session_dir / "audio" / "full-arrangement.wav").read_bytes()

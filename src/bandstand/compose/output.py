@@ -22,6 +22,7 @@ is written last: a folder without one is an unfinished session.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.songfiles import FULL, FileEntry, _all, part_files, write_song_outputs
+from bandstand.compose.songjson import SONG_JSON, song_to_json
 from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState
 from bandstand.files import write_bytes, write_json, write_text
@@ -112,7 +114,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     pages = {
         "notes/arrangement-map.md": notes.arrangement_map(arrangement, intent),
     }
-    table = [(f.path, f.type, f.description) for f in out.files] + [
+    table = [(f.path, f.type, f.description) for f in out.files] + [(SONG_JSON, "state", "the song with its mix"),
         ("notes/arrangement-map.md", "notes", "arrangement map"), ("notes/producer-notes.md", "notes",
                                                                    "producer notes")]
     pages["notes/producer-notes.md"] = notes.producer_notes(intent, arrangement, sound, table, whole, names,
@@ -120,12 +122,15 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     song_state = state.song_state.model_copy(update={"files": [f[0] for f in table]})
     second: list[Callable[[], Any]] = [partial(write_text, root / rel, text) for rel, text in pages.items()]
     second.append(partial(write_json, root / "state" / "song-state.json", song_state.model_dump(mode="json")))
+    second.append(partial(write_bytes, root / SONG_JSON, json.dumps(song_to_json(whole), separators=(",", ":"),
+                                                                   ensure_ascii=False).encode("utf-8")))
     second.append(partial(write_bytes, root / "state" / "pipeline-state.json",
                           state.model_dump_json().encode("utf-8") + b"\n"))
     _all(second)
     for rel in pages:
         out.add(root, rel, "notes", rel.rsplit("/", 1)[1].removesuffix(".md").replace("-", " "))
     out.add(root, "state/song-state.json", "state", "the song as built, with its history")
+    out.add(root, SONG_JSON, "state", "the finished song with its mix (what the WAV was rendered from)")
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
     write_json(root / MANIFEST, manifest(state, intent, arrangement, out, quality, sound))

@@ -4,7 +4,8 @@ full arrangement with the mix as CC7/CC10, and one file per part), the mastered
 WAV, or the piano roll. The CLI, the HTTP API and MCP call `export_session`.
 
 The song is the session's HEAD: a studio project's current revision (its mix
-and all), else the session's `midi/full-arrangement.mid`. The WAV and stems are
+and all), else the mixed song compose wrote (`state/song.json`), else the
+session's `midi/full-arrangement.mid`. The WAV and stems are
 mastered to the loudness the session's manifest names (−14 LUFS without one).
 """
 
@@ -56,6 +57,11 @@ def load_song(session_dir: str | os.PathLike[str]) -> Song:
         from bandstand.studio import to_song
 
         return to_song(open_project(root).head)
+    from bandstand.compose.songjson import read_session_song
+
+    mixed = read_session_song(root)
+    if mixed is not None:
+        return mixed
     full = root / "midi" / "full-arrangement.mid"
     if not full.is_file():
         raise InvalidInput(f"{root} has no midi/full-arrangement.mid; is it a finished session?")
