@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from bandstand.render import PROCESSORS, Master, render_song
 from bandstand.render.dsp import BLOCK, lane_curve, release
+from bandstand.render.effects import AUTOMATED
 from bandstand.render.master import integrated_loudness, power_envelope, true_peak_blocks
 from bandstand.render.mixer import pan_gains
 from bandstand.score import (
@@ -170,3 +171,19 @@ def test_the_master_meter_agrees_with_pyloudnorm_on_audio() -> None:
     env, hop = power_envelope(audio, 44100)
     assert integrated_loudness(env, 44100 / hop) == pytest.approx(
         pyloudnorm.Meter(44100).integrated_loudness(audio.astype(np.float64)), abs=0.05)
+
+
+@pytest.mark.parametrize(("etype", "param"), [(e, p) for e, ps in AUTOMATED.items() for p in ps])
+def test_automated_effect_parameters_are_heard(etype: str, param: str) -> None:
+    spec = EFFECTS[etype][param]
+    low, high = spec.low, spec.high
+    if etype == "compressor" and param == "threshold_db":
+        low, high = -40.0, 0.0
+    fixed = {"compressor": {"threshold_db": -30.0}, "limiter": {"threshold_db": -20.0}}.get(etype, {})
+    fixed = {k: v for k, v in fixed.items() if k != param}
+    fx = Effect(etype, {**fixed, param: low})
+    lane = AutomationLane(f"{etype}.{param}", (AutomationPoint(0.0, low), AutomationPoint(16.0, high)))
+    static = stem(keys_song(TrackMix(inserts=(fx,)), program=81))
+    moving = stem(keys_song(TrackMix(inserts=(fx,), automation=(lane,)), program=81))
+    n = min(len(static), len(moving))
+    assert rms(moving[:n] - static[:n]) > 0.01 * rms(static), (etype, param)

@@ -6,9 +6,8 @@ each turning stereo audio and the effect's parameters into processed audio.
 per block from block peaks; the reverb convolves with a seeded, generated
 impulse response (`bandstand.render.reverb`); modulation effects read the signal
 at a moving fractional delay. Automated numeric parameters arrive as per-block
-curves in the `Context`; the filter follows its automated cutoff and resonance,
-the others use a parameter's curve where the table below says so and its
-static value otherwise.
+curves in the `Context` (`AUTOMATED` lists which parameters follow theirs);
+the rest take their static value.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from bandstand.render.dsp import (
     filter_sos,
     filter_varying,
     moving_min,
+    per_frame,
     read_delayed,
     release,
     smooth,
@@ -37,7 +37,7 @@ from bandstand.render.dsp import (
 from bandstand.render.reverb import reverb
 from bandstand.score.mix import Effect
 
-__all__ = ["PROCESSORS", "Processor", "process"]
+__all__ = ["AUTOMATED", "PROCESSORS", "Processor", "process"]
 
 Processor = Callable[[Audio, Effect, Context], Audio]
 
@@ -47,11 +47,27 @@ def _curve(effect: Effect, ctx: Context, name: str, blocks: int) -> Floats:
     return got if got is not None else np.full(blocks, effect.num(name))
 
 
-def _mix(dry: Audio, wet: Audio, mix: float) -> Audio:
+def _mix(dry: Audio, wet: Audio, fx: Effect, ctx: Context, name: str = "mix") -> Audio:
+    """Dry and wet crossfaded by the parameter `name` (its automation when it has one)."""
+    curve = ctx.curves.get(name)
+    if curve is not None:
+        amount = per_frame(curve, len(dry))[:, None]
+        varying: Audio = dry * (1 - amount) + wet * amount
+        return varying
+    mix = fx.num(name)
     if mix >= 1.0:
         return wet
     out: Audio = dry * np.float32(1 - mix) + wet * np.float32(mix)
     return out
+
+
+def _scaled(wet: Audio, fx: Effect, ctx: Context, name: str) -> Audio:
+    """The wet signal times the parameter `name` (its automation when it has one)."""
+    curve = ctx.curves.get(name)
+    if curve is not None:
+        return apply_gain(wet, curve)
+    wet *= np.float32(fx.num(name))
+    return wet
 
 
 # ----------------------------------------------------------------------------- filters
@@ -92,7 +108,7 @@ def filter_(audio: Audio, fx: Effect, ctx: Context) -> Audio:
 
 # ----------------------------------------------------------------------------- dynamics
 
-def gain_reduction(peaks_db: Floats, threshold_db: float, ratio: float, knee_db: float = 6.0) -> Floats:
+def gain_reduction(peaks_db: Floats, threshold_db: float | Floats, ratio: float, knee_db: float = 6.0) -> Floats:
     """The static curve of a compressor: dB of gain (≤ 0) for each level, with a soft knee."""
     over = peaks_db - threshold_db
     slope = 1.0 / ratio - 1.0
@@ -111,10 +127,13 @@ def compressor(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     recovers 10 dB per `release_ms`, attack as a moving average over `attack_ms` (centred, so it
     starts a little ahead of the hit), then `makeup_db`."""
     block_ms = 1000 * BLOCK / ctx.sample_rate
-    target = gain_reduction(_db(block_peaks(audio)), fx.num("threshold_db"), fx.num("ratio"))
+    peaks = block_peaks(audio)
+    threshold = _curve(fx, ctx, "threshold_db", len(peaks))
+    target = gain_reduction(_db(peaks), threshold, fx.num("ratio"))
     held = release(target, 10.0 * block_ms / fx.num("release_ms"))
     shaped = smooth(held, max(1, round(fx.num("attack_ms") / block_ms)))
-    return apply_gain(audio, 10 ** ((shaped + fx.num("makeup_db")) / 20), out=np.empty_like(audio))
+    makeup = _curve(fx, ctx, "makeup_db", len(peaks))
+    return apply_gain(audio, 10 ** ((shaped + makeup) / 20), out=np.empty_like(audio))
 
 
 def limiter_gain(peaks: Floats, ceiling: float, release_db_per_block: float, lookahead: int = 2) -> Floats:
@@ -130,7 +149,9 @@ def limiter_gain(peaks: Floats, ceiling: float, release_db_per_block: float, loo
 def limiter(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     """A look-ahead peak limiter at `threshold_db` with a linear-in-dB release."""
     block_ms = 1000 * BLOCK / ctx.sample_rate
-    gain = limiter_gain(block_peaks(audio), 10 ** (fx.num("threshold_db") / 20), 20.0 * block_ms / fx.num("release_ms"))
+    peaks = block_peaks(audio)
+    ceiling = 10 ** (_curve(fx, ctx, "threshold_db", len(peaks)) / 20)
+    gain = limiter_gain(peaks, ceiling, 20.0 * block_ms / fx.num("release_ms"))  # type: ignore[arg-type]
     return apply_gain(audio, gain, out=np.empty_like(audio))
 
 
@@ -140,7 +161,7 @@ def distortion(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     """Hard-ish saturation: tanh of the signal driven by `drive_db`, level kept near the input's."""
     drive = 10 ** (fx.num("drive_db") / 20)
     wet = np.tanh(audio * np.float32(drive)) * np.float32(1 / math.sqrt(drive))
-    return _mix(audio, wet.astype(np.float32), fx.num("mix"))
+    return _mix(audio, wet.astype(np.float32), fx, ctx)
 
 
 def overdrive(audio: Audio, fx: Effect, ctx: Context) -> Audio:
@@ -151,7 +172,7 @@ def overdrive(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     wet = (x / (1 + np.abs(x)) - np.float32(0.1 / 1.1)) / np.float32(math.sqrt(drive))
     cutoff = 1200.0 * (14000.0 / 1200.0) ** fx.num("tone")
     wet = filter_sos(wet.astype(np.float32), [biquad("lowpass", cutoff, ctx.sample_rate)])
-    return _mix(audio, wet, fx.num("mix"))
+    return _mix(audio, wet, fx, ctx)
 
 
 # ----------------------------------------------------------------------------- modulation
@@ -167,7 +188,7 @@ def tremolo(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     dip at time 0, so a tremolo at the beat rate ducks on every beat (a sidechain-style pump)."""
     blocks = ctx.blocks(len(audio))
     t = np.arange(blocks, dtype=np.float64) * BLOCK / ctx.sample_rate
-    gain = 1 - fx.num("depth") * (0.5 + 0.5 * np.cos(2 * math.pi * fx.num("rate_hz") * t))
+    gain = 1 - _curve(fx, ctx, "depth", blocks) * (0.5 + 0.5 * np.cos(2 * math.pi * fx.num("rate_hz") * t))
     return apply_gain(audio, gain, out=np.empty_like(audio))
 
 
@@ -188,7 +209,7 @@ def _modulated(audio: Audio, centre_ms: float, sweep_ms: float, rate_hz: float, 
 def chorus(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     """One voice a little late and wavering (12 ms ± up to 6 ms), mixed under the dry signal."""
     wet = _modulated(audio, 12.0, 6.0 * fx.num("depth"), fx.num("rate_hz"), ctx.sample_rate)
-    return _mix(audio, wet, fx.num("mix"))
+    return _mix(audio, wet, fx, ctx)
 
 
 def flanger(audio: Audio, fx: Effect, ctx: Context) -> Audio:
@@ -196,7 +217,7 @@ def flanger(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     fb = fx.num("feedback")
     taps = 1 if fb < 0.05 else min(4, 1 + math.ceil(math.log(0.05) / math.log(fb)))
     wet = _modulated(audio, 4.0, 3.0 * fx.num("depth"), fx.num("rate_hz"), ctx.sample_rate, taps, fb)
-    return _mix(audio, wet, fx.num("mix"))
+    return _mix(audio, wet, fx, ctx)
 
 
 def _power(poly: list[float], n: int) -> Floats:
@@ -226,7 +247,7 @@ def phaser(audio: Audio, fx: Effect, ctx: Context) -> Audio:
         seg = audio[first : first + step]
         out[first : first + step], zi = sig.lfilter(b.astype(np.float32), d.astype(np.float32), seg, axis=0,
                                                     zi=zi)
-    return _mix(audio, out, fx.num("mix"))
+    return _mix(audio, out, fx, ctx)
 
 
 # ----------------------------------------------------------------------------- time
@@ -234,16 +255,23 @@ def phaser(audio: Audio, fx: Effect, ctx: Context) -> Audio:
 def delay(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     """A tempo-synced echo (`time_beats` at the song's tempo) with feedback; on a bus only the echoes."""
     frames = round(fx.num("time_beats") * 60.0 / ctx.tempo * ctx.sample_rate)
-    echoes = feedback_echo(audio, frames, fx.num("feedback")) * np.float32(fx.num("mix"))
+    echoes = _scaled(feedback_echo(audio, frames, fx.num("feedback")), fx, ctx, "mix")
     return echoes if ctx.on_bus else audio + echoes
 
 
 def reverb_(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     """A room (`bandstand.render.reverb`); on a bus only the reverberated signal comes back."""
     wet = reverb(audio, ctx.sample_rate, fx.num("room_size"), fx.num("damping"), fx.num("pre_delay_ms"))
-    wet *= np.float32(fx.num("wet"))
+    wet = _scaled(wet, fx, ctx, "wet")
     return wet if ctx.on_bus else audio + wet
 
+
+# The parameters whose automation the processors follow, by effect type.
+AUTOMATED: Mapping[str, tuple[str, ...]] = {
+    "filter": ("cutoff_hz", "resonance"), "compressor": ("threshold_db", "makeup_db"), "tremolo": ("depth",),
+    "delay": ("mix",), "reverb": ("wet",), "distortion": ("mix",), "overdrive": ("mix",), "chorus": ("mix",),
+    "phaser": ("mix",), "flanger": ("mix",), "limiter": ("threshold_db",),
+}
 
 PROCESSORS: Mapping[str, Processor] = {
     "reverb": reverb_,
