@@ -65,13 +65,21 @@ export class AudioEngine {
   onChange(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
   changed() { for (const fn of this.listeners) fn(this); }
 
-  // Ask the server what it serves and how its clock stands (NTP-style, half the round trip).
-  async syncClock() {
-    const sent = Date.now();
-    const response = await fetch(this.statusUrl, { cache: "no-store" });
-    const back = Date.now();
-    this.status = await response.json();
-    if (typeof this.status.now === "number") this.serverOffset = this.status.now - (sent + back) / 2000;
+  // Ask the server what it serves and how its clock stands: NTP-style, the sample with the
+  // shortest round trip; an offset within half that round trip is no evidence of a skew (the
+  // same machine, or synchronized clocks), so it counts as none.
+  async syncClock(samples = 3) {
+    let best = null;
+    for (let i = 0; i < samples; i++) {
+      const sent = Date.now();
+      const response = await fetch(this.statusUrl, { cache: "no-store" });
+      const status = await response.json();
+      const back = Date.now();
+      if (!best || back - sent < best.rtt) best = { rtt: back - sent, status, offset: status.now - (sent + back) / 2000 };
+    }
+    this.status = best.status;
+    this.clockRtt = best.rtt / 1000;
+    if (typeof best.status.now === "number") this.serverOffset = Math.abs(best.offset) <= this.clockRtt / 2 ? 0 : best.offset;
     return this.status;
   }
 
