@@ -20,10 +20,11 @@ export class JamSound {
 
   // An events message: remember it (for the playhead) and schedule it when the sound is on.
   receive(msg) {
+    const latest = Math.max(-1, ...this.cycles.keys());
+    if (msg.cycle < latest - 1) { this.cycles.clear(); this.done.clear(); } // a new jam counts from 0 again
     this.cycles.set(msg.cycle, msg);
-    for (const cycle of [...this.cycles.keys()].sort((a, b) => a - b).slice(0, -KEEP)) {
-      this.cycles.delete(cycle); this.done.delete(cycle);
-    }
+    for (const cycle of [...this.cycles.keys()].sort((a, b) => a - b).slice(0, -KEEP)) this.cycles.delete(cycle);
+    if (this.done.size > 4 * KEEP) this.done = new Set([...this.done].slice(-KEEP));
     return this.engine.running ? this.schedule(msg) : 0;
   }
 
@@ -43,8 +44,9 @@ export class JamSound {
   }
 
   schedule(msg) {
-    if (this.done.has(msg.cycle) || !this.engine.running) return 0;
-    this.done.add(msg.cycle);
+    const key = `${msg.cycle}@${msg.at}`; // a cycle of this jam (a restarted jam reuses the numbers)
+    if (this.done.has(key) || !this.engine.running) return 0;
+    this.done.add(key);
     const engine = this.engine, start = this.cycleStart(msg), seconds = msg.cycle_seconds;
     const earliest = engine.now() + MARGIN;
     let scheduled = 0;
