@@ -217,3 +217,16 @@ def test_a_proposal_that_only_changes_the_recipe(session: ProjectSession) -> Non
     assert v.changes[0].after == {"fields": ["recipe"], "recipe": ["frozen", "seed"]}
     entry = session.accept(v.id)
     assert session.head.provenance.recipe == recipe and entry.changes[0].path == "provenance"
+
+
+def test_a_session_with_its_mixed_song_is_imported_with_the_mix(tmp_path: Path) -> None:
+    from bandstand.compose.api import compose
+
+    result = compose("funk groove in E minor", seed=3, bars=8, out_dir=str(tmp_path), render_pianoroll=False)
+    session = open_project(result.session_dir)
+    assert session.history()[0].entry.request == "imported from state/song.json"
+    from bandstand.compose.songjson import read_session_song
+
+    assert to_song(session.head) == read_session_song(result.session_dir)  # the mix and all
+    manifest = json.loads((result.session_dir / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["audio"]["stale"] is False  # compose rendered the WAV from this very song

@@ -411,15 +411,20 @@ def _ids_for(provenance: Provenance) -> IdIssuer:
 
 
 def _import(session: ProjectSession) -> None:
-    """A session composed before it could be a project: its full arrangement becomes revision 1."""
+    """A session composed before it could be a project becomes revision 1: the mixed song compose
+    kept (`state/song.json`; its WAV was rendered from it, so the WAV is current), else the full
+    arrangement's MIDI (the WAV is then marked stale)."""
+    from bandstand.compose.songjson import SONG_JSON, read_session_song
     from bandstand.midi import read_midi
 
-    source = session.session_dir / head_files.FULL_MIDI
-    if not source.is_file():
-        raise InvalidInput(f"{session.session_dir} is not a session: it has neither revisions/ nor "
-                           f"{head_files.FULL_MIDI}")
-    manifest = read_json(session.session_dir / head_files.MANIFEST) or {}
-    song = read_midi(source)
+    root = session.session_dir
+    song, source = read_session_song(root), SONG_JSON
+    if song is None:
+        source = head_files.FULL_MIDI
+        if not (root / source).is_file():
+            raise InvalidInput(f"{root} is not a session: it has neither revisions/ nor {head_files.FULL_MIDI}")
+        song = read_midi(root / source)
+    manifest = read_json(root / head_files.MANIFEST) or {}
     provenance = Provenance(prompt=str(manifest.get("prompt", "")),
                             seeds={"song": manifest["seed"]} if isinstance(manifest.get("seed"), int) else {},
                             generator="import")
@@ -427,10 +432,12 @@ def _import(session: ProjectSession) -> None:
         if session.store.exists():
             return
         project = from_song(song, ids=_ids_for(provenance), provenance=provenance)
-        _, first = session.store.commit(project, parent=None, author="import",
-                                        request=f"imported from {source.name}", kind="import",
-                                        changes=project_changes(None, project), summary="first take")
-        head_files.write_head_files(session.session_dir, first)
+        entry, first = session.store.commit(project, parent=None, author="import",
+                                            request=f"imported from {source}", kind="import",
+                                            changes=project_changes(None, project), summary="first take")
+        if source == SONG_JSON and (root / head_files.WAV).is_file():
+            write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
+        head_files.write_head_files(root, first)
 
 
 def open_project(session_dir: str | os.PathLike[str], *, ids: IdIssuer | None = None,
