@@ -16,7 +16,9 @@
   renderer's main thread and audio threads (/proc), for each way.
 - fidelity: the same bars recorded from the page and synthesized by
   `bandstand.render` (dry, same SoundFont): onset F1 (±50 ms), mel-spectrogram
-  correlation frame by frame, and the long-term spectrum's distance (dB).
+  correlation frame by frame, and the long-term spectrum's distance (dB); and
+  the same recording against the WAV `bandstand render` writes (the synthesis
+  mixed with the song's mix and mastered).
 
     python benchmarks/web_audio.py [--seconds 8]      # prints JSON
 """
@@ -178,7 +180,7 @@ def composed_song() -> Any:
 
 
 def song_json(song: Any) -> dict[str, Any]:
-    """A bandstand Song in the shape web/audio's SongPlayer plays."""
+    """A bandstand Song in the shape web/audio's SongPlayer plays (with each track's fader and pan)."""
     return {"tempo": song.tempo, "tempoChanges": [{"beat": c.beat, "bpm": c.bpm} for c in song.tempo_changes],
             "tracks": [{"id": t.name, "program": t.program, "drum": t.is_drum, "volume": t.mix.volume, "pan": t.mix.pan,
                         "notes": [{"start": n.start, "duration": n.duration, "pitch": n.pitch, "velocity": n.velocity}
@@ -189,6 +191,19 @@ def tsf_render(song: Any) -> np.ndarray:
     from bandstand.render.synth import synthesize
 
     return synthesize(song, SR, workers=1).mean(axis=1)
+
+
+def wav_render(song: Any) -> np.ndarray:
+    """What `bandstand render` writes: the synthesis mixed (effects, faders, sends) and mastered."""
+    import wave
+
+    from bandstand.render import render_wav
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = render_wav(song, Path(tmp) / "song.wav")
+        with wave.open(str(path)) as w:
+            data = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).reshape(-1, w.getnchannels())
+    return data.mean(axis=1).astype(np.float32) / 32768
 
 
 def tsf_onset_ms(program: int | None, key: int) -> float:
@@ -261,7 +276,20 @@ def open_page(pw: Any, url: str) -> tuple[Any, Any, float]:
     return browser, page, round((time.perf_counter() - t0) * 1000, 1)
 
 
-def measure_way(pw: Any, url: str, song: Any, seconds: float, reference: np.ndarray) -> dict[str, Any]:
+def play_and_record(page: Any, song: dict[str, Any], seconds: float) -> np.ndarray:
+    """Play `song` with SongPlayer and record the page's output from the song's first beat."""
+    page.evaluate("""([song, seconds]) => {
+      window.bench.player = window.bandstand.audio.play(song, {fromBeat: 0});
+      window.bench.songRec = window.bench.record(seconds); }""", [song, seconds])
+    page.wait_for_timeout(seconds * 1000)
+    rec = page.evaluate("window.bench.songRec")
+    origin = page.evaluate("window.bench.player.spans[0].ctx")
+    page.evaluate("window.bench.player.stop()")
+    return np.asarray(rec["buf"], dtype=np.float32)[max(0, int((origin - rec["start"]) * SR)):]
+
+
+def measure_way(pw: Any, url: str, song: Any, seconds: float, reference: np.ndarray,
+                rendered: np.ndarray) -> dict[str, Any]:
     browser, page, enable_ms = open_page(pw, url)
     try:
         info = page.evaluate(SETUP_JS, [RECORDER, PCM_PLAYER])
@@ -288,18 +316,11 @@ def measure_way(pw: Any, url: str, song: Any, seconds: float, reference: np.ndar
         idle0, t0 = cpu_snapshot(), time.perf_counter()
         time.sleep(2)
         result["cpu_idle_percent"] = cpu_percent(idle0, cpu_snapshot(), time.perf_counter() - t0)
-        page.evaluate("""([song, seconds]) => {
-          const audio = window.bandstand.audio;
-          window.bench.player = audio.play(song, {fromBeat: 0});
-          window.bench.songRec = window.bench.record(seconds); }""", [song_json(song), seconds])
         before, t0 = cpu_snapshot(), time.perf_counter()
-        page.wait_for_timeout(seconds * 1000)
+        recorded = play_and_record(page, song_json(song), seconds)
         result["cpu_song_percent"] = cpu_percent(before, cpu_snapshot(), time.perf_counter() - t0)
-        rec = page.evaluate("window.bench.songRec")
-        origin = page.evaluate("window.bench.player.spans[0].ctx")
-        page.evaluate("window.bench.player.stop()")
-        recorded = np.asarray(rec["buf"], dtype=np.float32)[max(0, int((origin - rec["start"]) * SR)):]
-        result["fidelity_vs_render"] = fidelity(recorded, reference)
+        result["fidelity_vs_synthesis"] = fidelity(recorded, reference)
+        result["fidelity_vs_wav"] = fidelity(recorded, rendered)
         # the jam band (four members) for the same time
         page.click("#start")
         page.wait_for_function("window.bandstand.scheduled > 40", timeout=60_000)
@@ -389,7 +410,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     song = composed_song()
-    reference = tsf_render(song)
+    reference, rendered = tsf_render(song), wav_render(song)
     report: dict[str, Any] = {"song": {"prompt": PROMPT, "seed": SEED, "bars": BARS, "tracks": len(song.tracks),
                                        "tempo": song.tempo, "seconds": round(song.duration_seconds, 2)},
                               "load_average": os.getloadavg()[0]}
@@ -397,7 +418,7 @@ def main() -> None:
         for way, env in (("in_page_soundfont", {}), ("oscillator_fallback", {"BANDSTAND_WEB_VENDOR": empty})):
             proc, url = start_server(env)
             try:
-                report[way] = measure_way(pw, url, song, args.seconds, reference)
+                report[way] = measure_way(pw, url, song, args.seconds, reference, rendered)
             finally:
                 stop_server(proc)
         proc, url = start_server({})

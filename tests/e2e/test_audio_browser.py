@@ -165,7 +165,7 @@ def test_the_song_player_loops_switches_versions_and_mutes() -> None:
               const bar = (pitch, n) => Array.from({length: n}, (_, i) => ({start: i, duration: 0.5, pitch, velocity: 90}));
               const song = (bass) => ({tempo: 240, tracks: [
                 {id: "drums", drum: true, notes: bar(36, 8)},
-                {id: "bass", program: 33, notes: bar(bass, 8)}]});
+                {id: "bass", program: 33, reverb: 0.5, notes: bar(bass, 8)}]});
               const sent = [];
               const noteOn = audio.voices.noteOn.bind(audio.voices);
               audio.voices.noteOn = (ch, key, vel, when, dur) => { sent.push({ch, key, when}); return noteOn(ch, key, vel, when, dur); };
@@ -190,6 +190,7 @@ def test_the_song_player_loops_switches_versions_and_mutes() -> None:
             assert result["keys"] == sorted(result["keys"])  # B only after the switch
             assert result["drums"] >= 8
             assert [11, 0] in result["controls"]  # muted: expression 0 on the bass channel
+            assert [91, 64] in result["controls"] and [7, 100] in result["controls"]  # its room send, unity fader
         finally:
             browser.close()
 

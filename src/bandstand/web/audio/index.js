@@ -10,7 +10,7 @@
 //   audio.mode                 // "soundfont" | "oscillator" | null (not enabled yet)
 //   audio.setTrack("bass", { program: 33, volume: 1, pan: 0.5 });  // a GM program, or drum: true
 //   audio.note("bass", 40, 100, audio.now() + 0.1, 0.5);          // key, velocity, context time, seconds
-//   audio.setMix("bass", { mute: true });                          // volume 0–1.5, pan 0–1, mute, solo
+//   audio.setMix("bass", { mute: true });                // volume 0–1.5, pan 0–1, mute, solo, reverb 0–1
 //
 // Songs (the studio page) play through a SongPlayer (player.js), which schedules ahead on the
 // audio clock, loops a section and switches between two versions while playing:
@@ -21,7 +21,7 @@
 //   player.setLoop(null); player.seek(64); player.stop();
 //
 // where `song` is { tempo, tempoChanges?: [{beat, bpm}], tracks: [{ id, program, drum,
-// volume, pan, mute, solo, notes: [{ start, duration, pitch, velocity }] }] } in beats — the
+// volume, pan, mute, solo, reverb, notes: [{ start, duration, pitch, velocity }] }] } in beats — the
 // shape of `bandstand.score.Song` / a studio project's tracks.
 //
 // The jam page's cycles go through JamSound (jam.js). Times: `now()` is the context's clock;
@@ -146,10 +146,11 @@ export class AudioEngine {
 
   // ------------------------------------------------------------------ tracks and the mix
 
-  // Declare (or change) a track: { program 0–127 | drum: true, volume, pan, mute, solo }.
+  // Declare (or change) a track: { program 0–127 | drum: true, volume, pan, mute, solo, reverb }
+  // (reverb: the level 0–1 of its send to the room, as a studio track's send to the Reverb bus).
   setTrack(id, spec) {
     const old = this.tracks.get(id);
-    const track = { volume: 1, pan: 0.5, mute: false, solo: false, program: 0, drum: false, ...(old || {}), ...spec };
+    const track = { volume: 1, pan: 0.5, mute: false, solo: false, reverb: 0, program: 0, drum: false, ...(old || {}), ...spec };
     this.tracks.set(id, track);
     if (this.voices && (!old || old.program !== track.program || old.drum !== track.drum || old.channel === undefined)) {
       this.assign(id, track);
@@ -181,7 +182,7 @@ export class AudioEngine {
     this.voices.setup(track.channel, track.program, track.drum);
   }
 
-  // Volume, pan, mute and solo → CC7, CC10 and CC11 (expression 0 = muted) on each channel.
+  // Volume, pan, mute, solo and the room → CC7, CC10, CC11 (expression 0 = muted) and CC91.
   applyMix() {
     if (!this.voices) return;
     const soloing = [...this.tracks.values()].some((t) => t.solo);
@@ -191,6 +192,7 @@ export class AudioEngine {
       this.voices.control(track.channel, 7, volumeToCC(track.volume));
       this.voices.control(track.channel, 10, panToCC(track.pan));
       this.voices.control(track.channel, 11, audible ? 127 : 0);
+      this.voices.control(track.channel, 91, Math.round(Math.max(0, Math.min(1, track.reverb)) * 127));
     }
   }
 

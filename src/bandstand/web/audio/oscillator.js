@@ -69,17 +69,20 @@ export class OscillatorVoices {
   setup(channel, program, drum) {
     let ch = this.channels.get(channel);
     if (!ch) {
-      const gain = this.ctx.createGain(), pan = this.ctx.createStereoPanner();
+      const gain = this.ctx.createGain(), pan = this.ctx.createStereoPanner(), room = this.ctx.createGain();
       gain.connect(pan).connect(this.master);
-      ch = { gain, pan, volume: 100, expression: 127 };
+      room.gain.value = 0; pan.connect(room).connect(this.reverb);
+      ch = { gain, pan, room, volume: 100, expression: 127 };
       this.channels.set(channel, ch);
     }
     ch.program = program; ch.drum = drum;
   }
 
-  // MIDI controllers 7 (volume), 10 (pan) and 11 (expression: the mute), as a synthesizer reads them.
+  // MIDI controllers 7 (volume), 10 (pan), 11 (expression: the mute) and 91 (the room's send),
+  // as a synthesizer reads them.
   control(channel, cc, value) {
     const ch = this.channels.get(channel); if (!ch) return;
+    if (cc === 91) { ch.room.gain.value = value / 127; return; }
     if (cc === 7) ch.volume = value; else if (cc === 11) ch.expression = value;
     else if (cc === 10) ch.pan.pan.value = Math.max(-1, Math.min(1, (value - 64) / 63));
     ch.gain.gain.value = Math.pow((ch.volume / 127) * (ch.expression / 127), 2) / Math.pow(100 / 127, 2);
@@ -88,10 +91,11 @@ export class OscillatorVoices {
   // Cut every note, sounding or scheduled: each channel's old fader is disconnected and replaced.
   silence() {
     for (const [channel, ch] of [...this.channels]) {
-      ch.gain.disconnect();
+      ch.gain.disconnect(); ch.room.disconnect();
       this.channels.delete(channel);
       this.setup(channel, ch.program, ch.drum);
       this.control(channel, 7, ch.volume); this.control(channel, 11, ch.expression);
+      this.control(channel, 91, Math.round(ch.room.gain.value * 127));
     }
   }
 

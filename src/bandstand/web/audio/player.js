@@ -61,8 +61,8 @@ export class SongPlayer {
     this.tempo = tempoMap(song);
     this.index = indexSong(song);
     for (const { track } of this.index) {
-      const { program = 0, drum = false, volume = 1, pan = 0.5, mute = false, solo = false } = track;
-      this.engine.setTrack(track.id, { program, drum, volume, pan, mute, solo });
+      const { program = 0, drum = false, volume = 1, pan = 0.5, mute = false, solo = false, reverb = 0 } = track;
+      this.engine.setTrack(track.id, { program, drum, volume, pan, mute, solo, reverb });
     }
   }
 

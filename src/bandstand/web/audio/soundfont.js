@@ -67,8 +67,8 @@ export class SoundFontVoices {
     this.synth.controllerChange(channel, 7, 100);
     this.synth.midiChannels[channel]?.setDrums(Boolean(drum));
     this.synth.programChange(channel, drum ? 0 : program);
-    this.synth.controllerChange(channel, 91, 0); // the mix adds the room, as in the WAV render
-    this.synth.controllerChange(channel, 93, 0);
+    this.synth.controllerChange(channel, 91, 0); // no room and no chorus unless the track's mix sends
+    this.synth.controllerChange(channel, 93, 0); // to the room (CC91), as in the render
   }
 
   control(channel, cc, value, when = null) {
