@@ -7,8 +7,8 @@ shared machine, though it too grows when the CPUs are oversubscribed; both
 are reported with the load average they were measured at.
 Each stage is timed on its own (per-track synthesis, the mix, the master,
 the 16-bit write, the stems),
-and synthesis runs twice in the same process: on one thread (the peer) and on
-the worker threads `render_wav` uses, so the ratio shows what the threads buy;
+and synthesis runs twice in the same process: in one process (the peer) and in
+the two processes `render_wav` uses, so the ratio shows what the second buys;
 a control (two threads hashing, which runs in parallel whenever two CPUs are
 free) shows how much parallelism the machine offered at that moment.
 The two syntheses must be bit-identical (the same split into groups, summed
@@ -120,19 +120,22 @@ def lock_released() -> dict[str, float]:
     return {"render_call_ms": round(took[0] * 1000, 1), "longest_pause_of_other_thread_ms": round(longest * 1000, 2)}
 
 
-def group_balance(song: Song) -> dict[str, Any]:
-    """Each group played on its own: its notes and CPU time (the threads wait for the slower one)."""
+def item_costs(song: Song) -> dict[str, Any]:
+    """Each synthesis item played on its own: its notes, estimated work and CPU time (the two
+    processes take items from one queue, heaviest first, so the wall time is about half the sum
+    unless one item outweighs the rest)."""
     data = find_soundfont().read_bytes()
     frames = int((song.duration_seconds + synth.TAIL_SECONDS) * 44100)
-    report = []
     seconds = synth.clock(song)
-    for group in synth.track_groups(song):
-        out = np.zeros((len(song.tracks), frames, 2), dtype=np.float32)
+    report = []
+    for row, part, work in synth.synth_items(song):
+        out = np.zeros((len(song.tracks) + 1, frames, 2), dtype=np.float32)
         c0 = time.process_time()
-        synth._play([(synth._events(song, part, seconds), part[0]) for part in group], out, 44100, data, "sf2")
-        notes = sum(1 for _, t, _, pitches in group for n in t.notes if n.pitch in pitches)
-        report.append({"notes": notes, "cpu_ms": round((time.process_time() - c0) * 1000, 1)})
-    return {"groups": report}
+        synth._play([(synth._events(song, part, seconds), row)], out, 44100, data, "sf2")
+        notes = sum(1 for n in part[1].notes if n.pitch in part[3])
+        report.append({"track": part[1].role, "notes": notes, "work": round(work, 1),
+                       "cpu_ms": round((time.process_time() - c0) * 1000, 1)})
+    return {"items": report}
 
 
 def cold(args: list[str], runs: int) -> dict[str, float]:
@@ -191,7 +194,7 @@ def main() -> None:
             "synthesize_one_thread": serial,
             "synthesize_threads": {**threaded, "workers": synth.default_workers(), "groups": synth.SYNTH_GROUPS},
             "threads_bit_identical": bool(np.array_equal(dry_serial, dry)),
-            "channel_groups": group_balance(song),
+            "synthesis_items": item_costs(song),
             "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
             "control_two_thread_ratio_sha256": parallel_capacity(),
             "interpreter_lock_during_render": lock_released(),

@@ -24,8 +24,8 @@ from bandstand.render.synth import (
     default_workers,
     pitch_work,
     synthesize,
+    synth_items,
     synthesize_tracks,
-    track_groups,
 )
 from bandstand.score import Note, Song, TempoChange, Track, assign_channels
 from tests.midi.songs import demo_song
@@ -56,40 +56,31 @@ def test_clock_is_beats_to_seconds_to_the_bit(tempo: float, changes: list[tuple[
 
 @settings(max_examples=80, deadline=None)
 @given(songs())
-def test_groups_share_out_every_note_once_and_balance_the_work(song: Song) -> None:
-    groups = track_groups(song)
-    assert 1 <= len(groups) <= SYNTH_GROUPS
+def test_items_play_every_note_once_and_split_only_a_dominant_track(song: Song) -> None:
+    items = synth_items(song)
     channels = assign_channels(song)
+
     def key(t: Track, ch: int, n: Note) -> tuple[str, int, float, float, int]:
         return t.name, ch, n.start, n.duration, n.pitch
 
-    played = sorted(key(t, ch, n) for group in groups for _, t, ch, pitches in group for n in t.notes if n.pitch in pitches)
+    played = sorted(key(t, ch, n) for _, (_, t, ch, pitches), _ in items for n in t.notes if n.pitch in pitches)
     assert played == sorted(key(t, ch, n) for t, ch in zip(song.tracks, channels, strict=True) for n in t.notes)
-    homes: dict[tuple[int, int], set[int]] = {}
-    for i, group in enumerate(groups):
-        for index, _, _, pitches in group:
-            for pitch in pitches:
-                homes.setdefault((index, pitch), set()).add(i)
-    assert all(len(h) == 1 for h in homes.values())  # one pitch of one track is played by one synthesizer
-    loads = [sum(work for _, track, ch, pitches in group for pitch, work in pitch_work(song, [track]).items()
-                 if pitch in pitches) for group in groups]
-    heaviest = max((w for t in song.tracks for w in pitch_work(song, [t]).values()), default=0.0)
-    if len(groups) == 2:  # dealt heaviest first onto the lighter side: off by at most one pitch's work
-        assert abs(loads[0] - loads[1]) <= heaviest * len(song.tracks) + 1e-9
-    assert track_groups(song) == groups  # the split depends on the song only
+    rows = [row for row, _, _ in items]
+    assert len(rows) == len(set(rows))  # one item per buffer row
+    split = [part[0] for row, part, _ in items if row == len(song.tracks)]
+    assert len(split) <= 1
+    works = [w for _, _, w in items]
+    assert works == sorted(works, reverse=True)  # heaviest first
+    if split:
+        whole = sum(pitch_work(song, [song.tracks[split[0]]], channels[split[0]] == 9).values())
+        assert whole > sum(works) - whole  # only a track heavier than all the others is split
+    assert synth_items(song) == items  # the plan depends on the song only
 
 
-def test_tracks_stay_whole_but_one() -> None:
+def test_tracks_stay_whole_unless_one_outweighs_the_rest() -> None:
     song = demo_song(4)
-    groups = track_groups(song)
-    assert len(groups) == 2
-    homes: dict[int, int] = {}
-    for group in groups:
-        for index, _, _, pitches in group:
-            if pitches:
-                homes[index] = homes.get(index, 0) + 1
-    assert sorted(homes) == list(range(len(song.tracks)))
-    assert sum(n > 1 for n in homes.values()) <= 1  # at most one track is shared by the two synthesizers
+    items = synth_items(song)
+    assert sorted(part[0] for _, part, _ in items) == list(range(len(song.tracks)))
 
 
 def test_processes_do_not_change_a_bit(tmp_path: Path) -> None:
@@ -164,11 +155,11 @@ def test_hi_hats_that_choke_each_other_share_a_synthesizer() -> None:
     hats = [Note(i / 2, 0.5, (42, 46, 44)[i % 3], 90) for i in range(48)]
     others = [Note(float(i), 1.0, pitch, 100) for i, pitch in enumerate([36, 38, 49, 51, 39, 45, 47, 50] * 3)]
     song = Song(tracks=[Track("Drums", "drums", is_drum=True, notes=hats + others)])
-    groups = track_groups(song)
-    assert len(groups) == 2  # the kit is shared out ...
-    homes = [i for i, group in enumerate(groups) for _, _, _, pitches in group if pitches & {42, 44, 46}]
+    items = synth_items(song)
+    assert len(items) == 2  # the kit alone is all the work: it is split in two ...
+    homes = [row for row, (_, _, _, pitches), _ in items if pitches & {42, 44, 46}]
     assert len(homes) == 1  # ... but the three hi-hats play on one synthesizer
-    assert {42, 44, 46} <= next(p for _, _, _, p in groups[homes[0]])
+    assert {42, 44, 46} <= next(p for row, (_, _, _, p), _ in items if row == homes[0])
 
 
 def test_a_child_that_cannot_start_is_rendered_here(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,3 +188,15 @@ def test_a_failing_child_is_rendered_here(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(synth, "_play", play_but_die_in_child)
     assert np.array_equal(synthesize(song, workers=2), expected)
+
+
+def test_a_track_sounds_the_same_whoever_plays_it_and_whatever_came_before() -> None:
+    song = demo_song(4, tempo=120.0)
+    together = synthesize_tracks(song, workers=1)
+    for left_out in range(len(song.tracks)):  # each track played after other ones than before
+        mask = [i != left_out for i in range(len(song.tracks))]
+        assert not any(row == len(song.tracks) for row, _, _ in synth_items(song, mask))  # nothing split
+        without = synthesize_tracks(song, workers=1, include=mask)
+        assert all(np.array_equal(without[i], together[i]) for i in range(len(song.tracks)) if i != left_out)
+    for _ in range(3):  # who takes which item from the queue changes run to run; the audio does not
+        assert np.array_equal(synthesize_tracks(song, workers=2), together)

@@ -189,11 +189,22 @@ def smooth(values: Floats, width: int) -> Floats:
     return out
 
 
+_GAIN_CHUNK = 1 << 15  # frames per step of a gain pass (a multiple of BLOCK; stays in cache)
+
+
 def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None) -> Audio:
-    """Multiply by a per-block gain curve, interpolated per frame."""
-    g = per_frame(gain_per_block, len(audio))
+    """Multiply by a per-block gain curve, interpolated per frame, a chunk at a time."""
     target = out if out is not None else audio
-    np.multiply(audio, g[:, None], out=target)
+    frames = len(audio)
+    ends = np.append(gain_per_block[1:], gain_per_block[-1:]) if len(gain_per_block) else gain_per_block
+    ramp = (np.arange(BLOCK, dtype=np.float32) / BLOCK)[None, :]
+    per = _GAIN_CHUNK // BLOCK
+    for first in range(0, frames, _GAIN_CHUNK):
+        b0 = first // BLOCK
+        g0 = gain_per_block[b0 : b0 + per].astype(np.float32)
+        g = (g0[:, None] + (ends[b0 : b0 + per].astype(np.float32) - g0)[:, None] * ramp).ravel()
+        n = min(_GAIN_CHUNK, frames - first)
+        np.multiply(audio[first : first + n], g[:n, None], out=target[first : first + n])
     return target
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bandstand.render.dsp import BLOCK, Audio, Floats, per_frame, signal
+from bandstand.render.dsp import BLOCK, Audio, Floats, apply_gain, signal
 from bandstand.render.effects import limiter_gain
 
 __all__ = ["MARGIN_DB", "Master", "Mastered", "integrated_loudness", "master", "true_peak_blocks"]
@@ -71,7 +71,9 @@ def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
     hop = max(1, round(sample_rate / 100))
     weighted = signal().sosfilt(np.asarray(_k_weighting(sample_rate), dtype=np.float32), audio, axis=0)
     hops = len(weighted) // hop
-    env: Floats = np.sqrt((weighted[: hops * hop].reshape(hops, hop, -1) ** 2).mean(axis=1))
+    by_channel = np.ascontiguousarray(weighted.T)[:, : hops * hop].reshape(weighted.shape[1], hops, hop)
+    power = np.einsum("chk,chk->hc", by_channel, by_channel, dtype=np.float64) / hop  # one pass, no squares kept
+    env: Floats = np.sqrt(power)
     return env, hop
 
 
@@ -102,32 +104,42 @@ def integrated_loudness(envelope: Floats, hop_rate: float = 100.0) -> float:
         return float(-0.691 + 10 * np.log10(kept.mean(axis=0).sum()))
 
 
+_PEAK_CHUNK = 1 << 15  # frames per step of the peak scan (a multiple of BLOCK; stays in cache)
+
+
 def true_peak_blocks(audio: Audio, taps: int = 6, scan: int = 32) -> Floats:
     """Each control block's true peak, estimated as the four-times oversampling of BS.1770 would
     see it: the signal half-way between every two samples (a Kaiser-windowed sinc over ±`taps`
-    samples, numpy.convolve), and at ¼ and ¾ of the way to each neighbour of the loudest sample
-    of every stretch of `scan` frames; the block's value is the largest of these and its samples."""
+    samples, its symmetry used: one multiply per pair), and at ¼ and ¾ of the way to each
+    neighbour of the loudest sample of every stretch of `scan` frames; the block's value is the
+    largest of these and its samples. One pass a chunk at a time."""
     frames, channels = audio.shape
     blocks = -(-frames // BLOCK)
     per = BLOCK // scan
-    stretches = blocks * per
-    padded = np.zeros((blocks * BLOCK + 2 * taps, channels), dtype=np.float32)
+    total = blocks * BLOCK
+    padded = np.zeros((total + 2 * taps, channels), dtype=np.float32)
     padded[taps : taps + frames] = audio
-    body = np.abs(padded[taps : taps + blocks * BLOCK]).reshape(stretches, scan, channels)
-    peaks: Floats = body.max(axis=(1, 2)).astype(np.float64)
+    pair = (np.sinc(0.5 + np.arange(taps)) * np.kaiser(2 * taps + 2, 6.0)[taps + 1 : 2 * taps + 1]).astype(np.float32)
     k = np.arange(-taps, taps + 1)
-    window = np.kaiser(2 * taps + 3, 6.0)[1:-1]
-    half = (np.sinc(0.5 - np.arange(-taps + 1, taps + 1)) * np.kaiser(2 * taps + 2, 6.0)[1:-1]).astype(np.float32)
     offsets = np.array([-0.75, -0.25, 0.25, 0.75])
-    weights = (np.sinc(offsets[:, None] - k[None, :]) * window[None, :]).astype(np.float32)
-    starts = np.arange(stretches) * scan + taps
-    for ch in range(channels):
-        # the point between sample n and n + 1, for every n: a 2·taps filter centred on n + ½
-        between = np.abs(np.convolve(padded[:, ch], half[::-1], mode="valid"))[: blocks * BLOCK]
-        np.maximum(peaks, between.reshape(stretches, scan).max(axis=1), out=peaks)
-        loudest = body[:, :, ch].argmax(axis=1) + starts
-        around = padded[loudest[:, None] + k[None, :], ch]
-        np.maximum(peaks, np.abs(around @ weights.T).max(axis=1), out=peaks)
+    quarter = (np.sinc(offsets[:, None] - k[None, :]) * np.kaiser(2 * taps + 3, 6.0)[1:-1][None, :]).astype(np.float32)
+    peaks = np.empty(blocks * per)
+    for first in range(0, total, _PEAK_CHUNK):
+        n = min(_PEAK_CHUNK, total - first)
+        seg = padded[first : first + n + 2 * taps]
+        core = np.abs(seg[taps : taps + n])
+        stretch = core.reshape(n // scan, scan, channels)
+        loud = stretch.max(axis=(1, 2))
+        acc = (seg[taps : taps + n] + seg[taps + 1 : taps + 1 + n]) * pair[0]
+        for j in range(1, taps):
+            acc += (seg[taps - j : taps - j + n] + seg[taps + 1 + j : taps + 1 + j + n]) * pair[j]
+        np.abs(acc, out=acc)
+        np.maximum(loud, acc.reshape(n // scan, scan, channels).max(axis=(1, 2)), out=loud)
+        starts = first + taps + np.arange(n // scan) * scan
+        for ch in range(channels):
+            around = padded[(stretch[:, :, ch].argmax(axis=1) + starts)[:, None] + k[None, :], ch]
+            np.maximum(loud, np.abs(around @ quarter.T).max(axis=1), out=loud)
+        peaks[first // scan : (first + n) // scan] = loud
     out: Floats = peaks.reshape(blocks, per).max(axis=1)
     return out
 
@@ -159,8 +171,7 @@ def master(audio: Audio, sample_rate: int, settings: Master = Master()) -> Maste
         gain = 10 ** (gain_db / 20)
         limit = limiter_gain(peaks * gain, ceiling, release)
     curve = limit * gain
-    out = np.empty_like(audio)
-    np.multiply(audio, per_frame(curve, len(audio))[:, None], out=out)
+    out = apply_gain(audio, curve, out=np.empty_like(audio))
     frames = _trimmed_length(peaks * curve, len(out), sample_rate, settings.tail_seconds)
     out = out[:frames]
     fade = min(frames, int(0.05 * sample_rate))

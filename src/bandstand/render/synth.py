@@ -1,22 +1,22 @@
 """General MIDI synthesis with TinySoundFont, one buffer per track, on two processes.
 
 Every track is rendered into its own buffer (the mixer needs each part on its
-own: its inserts, fader, pan and sends). The tracks are shared out between
-`SYNTH_GROUPS` synthesizers of about equal work: whole tracks, heaviest first,
-onto the less busy one, then one track is split by pitch to even the load
-(each track's pitches stay together, so a note-off finds its note and drum keys
-that choke each other stay on one synthesizer). A synthesizer is reset between
-tracks. It renders the audio between consecutive events into a small scratch
-slice and adds each slice that is not silence into the track's buffer; after a
-track's last event it stops at the first silent slice. TinySoundFont holds the
-interpreter lock while it renders (measured: two threads take twice the wall
-time of one), so the second group renders in a forked child process straight
-into the buffers (one anonymous shared map) while this process renders the
-first; the split track's second half goes to a spare row that is added at the
-end. If the child cannot run or fails, its rows are cleared and this process
-renders them. The split depends on the song only, and a sum of two numbers does
-not depend on which comes first, so the audio is bit-identical run to run, in
-one process or two."""
+own: its inserts, fader, pan and sends). The work is a list of items, heaviest
+first: each track is one item, except that a track heavier than all the others
+together is dealt by pitch into two halves (a note's pitch stays on one
+synthesizer, so a note-off finds its note, and drum keys that choke each other
+stay together); its second half plays into a spare row that is added at the
+end. TinySoundFont holds the interpreter lock while it renders (measured: two
+threads take twice the wall time of one), so a forked child process and this
+one take items from a shared queue (a pipe of item numbers) whenever they are
+free, each into its own row of one anonymous shared map, so both stay busy
+whatever each instrument costs. Each item is played by a synthesizer reset to
+its power-on state, which renders the audio between consecutive events into a
+small scratch slice and adds each slice that is not silence into the row; after
+the last event it stops at the first silent slice. If the child cannot run or
+fails, this process plays what it left unfinished. An item sounds the same
+whoever plays it, so the audio is bit-identical run to run, in one process or
+two."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,61 +110,45 @@ def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False) -> dict
     return work
 
 
-def track_groups(song: Song, groups: int = SYNTH_GROUPS, include: Sequence[bool] | None = None) -> list[list[Part]]:
-    """The tracks shared out between `groups` synthesizers with about equal work, whole tracks
-    where possible: each track goes, heaviest first, to the group with the least work; then the
-    heaviest track of the busiest group is split, its pitches (heaviest first) moving to the
-    lightest group while that evens the load. So at most one track is played by two groups (its
-    two halves are summed), and every other track's buffer is written by one synthesizer only.
-    All notes of one pitch of a track stay together, so a note-off finds its own note, and drum
-    keys that choke each other stay together. `include` leaves tracks out (muted ones). Ties
-    break by index: the split depends on the song only."""
+def synth_items(song: Song, include: Sequence[bool] | None = None) -> list[tuple[int, Part, float]]:
+    """What the synthesizers play, heaviest first: (buffer row, part, estimated work). Every track
+    is one item into its own row, except that a track heavier than all the others together is
+    dealt by pitch into two halves of equal work (its pitches stay together, so a note-off finds
+    its note, and drum keys that choke each other stay on one synthesizer); the second half plays
+    into the spare row after the last track (added to the track at the end). `include` leaves
+    tracks out (muted ones). The result depends on the song only."""
     channels = assign_channels(song)
+    items: list[tuple[int, Part, float]] = []
     works: list[tuple[int, dict[int, float]]] = []
     for index, track in enumerate(song.tracks):
         if include is None or include[index]:
             works.append((index, pitch_work(song, [track], channels[index] == DRUM_CHANNEL)))
-    load = [0.0] * groups
-    owner: dict[int, int] = {}
-    for index, work in sorted(works, key=lambda w: (-sum(w[1].values()), w[0])):
-        g = min(range(groups), key=lambda j: (load[j], j))
-        owner[index] = g
-        load[g] += sum(work.values())
-    moved: dict[int, set[int]] = {}
-    busy, light = max(range(groups), key=lambda j: (load[j], -j)), min(range(groups), key=lambda j: (load[j], j))
-    candidates = [(sum(w.values()), i, w) for i, w in works if owner[i] == busy and len(w) > 1]
-    if busy != light and candidates:
-        _, index, work = max(candidates, key=lambda c: (c[0], -c[1]))
-        for pitch in sorted(work, key=lambda p: (-work[p], p)):
-            gap = load[busy] - load[light]
-            if abs(gap - 2 * work[pitch]) < abs(gap):  # moving this pitch evens the load
-                moved.setdefault(index, set()).add(pitch)
-                load[busy] -= work[pitch]
-                load[light] += work[pitch]
-        if moved.get(index) == set(work):  # all of it moved: the track simply changes group
-            owner[index] = light
-            moved = {}
-    split: list[list[Part]] = [[] for _ in range(groups)]
+    total = sum(sum(w.values()) for _, w in works)
+    heaviest = max(works, key=lambda w: (sum(w[1].values()), -w[0]), default=None)
     for index, work in works:
         track, ch = song.tracks[index], channels[index]
         drums = ch == DRUM_CHANNEL
-        units = set(work) or {-1}
-        away = moved.get(index, set())
 
-        def keys(units: set[int], drums: bool = drums) -> frozenset[int]:
+        def keys(units: Iterable[int], drums: bool = drums) -> frozenset[int]:
             out: set[int] = set()
             for unit in units:
                 out.update(next((f for f in _CHOKE_FAMILIES if f[0] == unit), (unit,)) if drums else (unit,))
             return frozenset(out)
 
-        if away:
-            split[light].append((index, track, ch, keys(away)))
-            split[owner[index]].append((index, track, ch, keys(units - away)))
+        own = sum(work.values())
+        if heaviest is not None and index == heaviest[0] and own > total - own and len(work) > 1:
+            halves: list[list[int]] = [[], []]
+            loads = [0.0, 0.0]
+            for pitch in sorted(work, key=lambda p: (-work[p], p)):
+                side = 0 if loads[0] <= loads[1] else 1
+                halves[side].append(pitch)
+                loads[side] += work[pitch]
+            items.append((index, (index, track, ch, keys(halves[0])), loads[0]))
+            items.append((len(song.tracks), (index, track, ch, keys(halves[1])), loads[1]))
         else:
-            split[owner[index]].append((index, track, ch, keys(units) if work else frozenset()))
-    for parts in split:
-        parts.sort(key=lambda part: part[0])
-    return [parts for parts in split if parts]
+            items.append((index, (index, track, ch, keys(work) if work else frozenset()), own))
+    items.sort(key=lambda item: (-item[2], item[0]))
+    return items
 
 
 _SLICE_FRAMES = 1 << 14  # each synthesizer renders into a scratch slice this long (128 KiB, stays in cache)
@@ -182,13 +166,12 @@ def _reset(synth: Any) -> None:
         synth.pitchbend(ch, 8192)
 
 
-def _play(jobs: list[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> None:
-    """Play each job's events through one synthesizer (reset between jobs) and add the audio into
-    `out[track]` (tracks × frames × 2, float32).
+def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> None:
+    """Play each job's events through one synthesizer (reset between jobs) into its row of `out`
+    (rows × frames × 2, float32), which starts as zeros.
 
     The synthesizer fills a small scratch slice; each full slice that is not silence is added into
-    the track's buffer. Every buffer is written by one job per group, onto zero, and with two
-    groups the order of the two additions does not change a bit (a + b == b + a)."""
+    the row (onto zero: the same bits as a copy)."""
     import tinysoundfont
 
     synth = tinysoundfont.Synth(samplerate=sample_rate)
@@ -209,6 +192,10 @@ def _play(jobs: list[Job], out: Audio, sample_rate: int, soundfont: bytes, name:
     generate = synth.generate_simple
     for events, index in jobs:
         _reset(synth)
+        for _ in range(64):  # the voices stopped by the reset fade out quickly: let them finish unheard
+            generate(1024, buffer=view[: 1024 * 8])
+            if not scratch[:1024].any():
+                break
         target = out[index]
         pos = 0  # frames rendered so far
         start = 0  # first frame of the current slice
@@ -267,12 +254,10 @@ class _NoChild:
         return False
 
 
-def _fork(jobs: list[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> _Child | _NoChild:
+def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> _Child | _NoChild:
     """Start rendering `jobs` into `out` (which must live in shared memory) in a forked child."""
     import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
 
-    if not isinstance(out.base, mmap.mmap) and not isinstance(getattr(out.base, "base", None), mmap.mmap):
-        return _NoChild()
     try:
         pid = os.fork()
     except OSError:
@@ -297,18 +282,30 @@ def frames_for(song: Song, sample_rate: int = 44100, tail: float = TAIL_SECONDS)
     return int((song.duration_seconds + tail) * sample_rate)
 
 
+def _claimed(fd: int, jobs: list[Job], done: Any) -> Iterator[Job]:
+    """The jobs this process claims from the shared queue (a pipe of job numbers), one at a time;
+    each is marked done in the shared `done` bytes once it has been played."""
+    while True:
+        raw = os.read(fd, 2)
+        if len(raw) < 2:
+            return
+        number = int.from_bytes(raw, "little")
+        yield jobs[number]
+        done[number] = 1
+
+
 def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
                       workers: int | None = None, include: Sequence[bool] | None = None,
                       tail: float = TAIL_SECONDS, meanwhile: Callable[[], object] | None = None) -> Audio:
     """Dry stereo audio of every track: tracks × frames × 2 float32, the song plus `tail` seconds.
 
     Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
-    `default_workers()`) render the groups; the result is the same for any number of workers.
+    `default_workers()`) share the work: the buffers live in one anonymous shared map, and each
+    process takes the next item (heaviest first) from a queue as soon as it is free, so the two
+    stay busy whatever each instrument costs. Every item is played by a freshly reset synthesizer
+    into its own row, so the audio is the same whoever plays it, for any number of workers.
     `meanwhile` runs on a thread of this process while it synthesizes (after any child has been
-    forked), e.g. to import what the mixer needs.
-
-    The buffers live in one anonymous shared map, so a forked child writes its tracks in place;
-    the one track two groups share is played by the later groups into a spare row and added."""
+    forked), e.g. to import what the mixer needs."""
     path = soundfont or find_soundfont()
     try:
         data = path.read_bytes()
@@ -316,39 +313,39 @@ def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | No
         raise RenderError(f"cannot read SoundFont {path}: {exc.strerror}", path=str(path)) from exc
     tracks = len(song.tracks)
     frames = frames_for(song, sample_rate, tail)
-    shape = (tracks + 1, frames, 2)  # one spare row for the shared track
+    shape = (tracks + 1, frames, 2)  # one spare row for the second half of a split track
     try:
-        shared = mmap.mmap(-1, max(1, int(np.prod(shape)) * 4))
-        out = np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape)
+        shared: mmap.mmap | None = mmap.mmap(-1, max(1, int(np.prod(shape)) * 4))
+        out = np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape)  # type: ignore[arg-type]
     except OSError:
-        out = np.zeros(shape, dtype=np.float32)
+        shared, out = None, np.zeros(shape, dtype=np.float32)
     seconds = clock(song)
-    groups = track_groups(song, include=include)
-    seen: set[int] = set()
-    jobs: list[list[Job]] = []
-    for group in groups:
-        jobs.append([(_events(song, part, seconds), tracks if part[0] in seen else part[0]) for part in group])
-        seen.update(part[0] for part in group)
-    shared_track = next((i for g in groups[1:] for i, *_ in g if any(p[0] == i for p in groups[0])), None)
-    if not jobs or not song.tracks:
-        return out[:tracks]
-    parallel = min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
+    items = synth_items(song, include)
+    jobs: list[Job] = [(_events(song, part, seconds), row) for row, part, _ in items]
+    split = next((part[0] for row, part, _ in items if row == tracks), None)
+    parallel = (shared is not None and min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
+                and len(jobs) < 1 << 16)
     if not parallel:
         _start(meanwhile)
-        for group_jobs in jobs:
-            _play(group_jobs, out, sample_rate, data, str(path))
+        _play(jobs, out, sample_rate, data, str(path))
     else:
-        first, *rest = jobs
-        children = [_fork(group_jobs, out, sample_rate, data, str(path)) for group_jobs in rest]
-        _start(meanwhile)
-        _play(first, out, sample_rate, data, str(path))
-        for group_jobs, child in zip(rest, children, strict=True):
-            if not child.finished():  # the child could not render: clear what it wrote, do it here, same bits
-                for _, row in group_jobs:
-                    out[row] = 0.0
-                _play(group_jobs, out, sample_rate, data, str(path))
-    if shared_track is not None:
-        out[shared_track] += out[tracks]
+        done = mmap.mmap(-1, len(jobs))
+        read, write = os.pipe()
+        os.write(write, b"".join(i.to_bytes(2, "little") for i in range(len(jobs))))  # well under a pipe's buffer
+        os.close(write)
+        try:
+            child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path))
+            _start(meanwhile)
+            _play(_claimed(read, jobs, done), out, sample_rate, data, str(path))
+            if not child.finished():  # the child failed: clear what it left unfinished and play it here
+                left = [i for i in range(len(jobs)) if not done[i]]
+                for i in left:
+                    out[jobs[i][1]] = 0.0
+                _play([jobs[i] for i in left], out, sample_rate, data, str(path))
+        finally:
+            os.close(read)
+    if split is not None:
+        out[split] += out[tracks]
     return out[:tracks]
 
 
