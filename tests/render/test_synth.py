@@ -23,8 +23,8 @@ from bandstand.render.synth import (
     clock,
     default_workers,
     pitch_work,
-    synthesize,
     synth_items,
+    synthesize,
     synthesize_tracks,
 )
 from bandstand.score import Note, Song, TempoChange, Track, assign_channels
