@@ -1,12 +1,15 @@
 """Reading a request with a language model: a local OpenAI-compatible server (real HTTP
-on 127.0.0.1, JSON mode) plays a model that reads free text into edits; the rule tables
-correct what it gets wrong, and a useless or missing reply leaves the rules' reading."""
+on 127.0.0.1) plays a model that reads free text into edits — calling the offered
+`propose_edits` tool, or, as a model without tools does, answering in JSON mode; the
+rule tables correct what it gets wrong, and a useless or missing reply leaves the rules'
+reading."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,16 +33,35 @@ READINGS = {  # what our "model" answers for a request it is sent (anything else
 }
 
 
+def _request(user: str) -> str:
+    return user.splitlines()[0].removeprefix("Request: ").strip()
+
+
 def model(user: str, system: str, n: int) -> str:
-    text = user.splitlines()[0].removeprefix("Request: ").strip()  # the backend appends the schema
-    assert '"kind"' in user  # the model is shown the typed edit schema
-    return json.dumps({"edits": READINGS.get(text, [])})
+    """The model without tools: JSON in the text."""
+    return json.dumps({"edits": READINGS.get(_request(user), [])})
 
 
-@pytest.fixture
-def backend() -> Iterator[OpenAIBackend]:
-    with OpenAIServer() as server:
-        server.reply_for = model
+class ToolModel(OpenAIServer):
+    """The model with tools: it calls the one tool it is offered, with the edits it read."""
+
+    def tool_reply(self, body: dict[str, Any], user: str) -> tuple[str, list[dict[str, Any]]] | None:
+        tools = body.get("tools") or []
+        if not tools:
+            return None
+        function = tools[0]["function"]
+        assert "edits" in function["parameters"]["properties"]  # the typed edit schema is the tool's
+        arguments = json.dumps({"edits": READINGS.get(_request(user), [])})
+        return "", [{"id": "call_0001", "type": "function", "function": {"name": function["name"],
+                                                                         "arguments": arguments}}]
+
+
+@pytest.fixture(params=["tools", "json"])
+def backend(request: pytest.FixtureRequest) -> Iterator[OpenAIBackend]:
+    server = ToolModel() if request.param == "tools" else OpenAIServer()
+    with server:
+        if request.param == "json":  # the tool model says nothing in its text: only its call counts
+            server.reply_for = model
         yield OpenAIBackend(base_url=server.url + "/v1", api_key="test-key", model="local", backoff=0.001)
 
 

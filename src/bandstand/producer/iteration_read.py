@@ -1,7 +1,9 @@
 """Reading a request with a language model, corrected by the rule tables.
 
-The model answers with JSON only: `{"edits": [...]}`, each edit in the same
-typed schema the rules produce (`craft.edits.Edit`). Then the tables correct
+The model is offered one tool, `propose_edits`, whose parameters are the
+typed edits the rules produce (`craft.edits.Edit`), and calls it; a backend or
+model that answers in text instead is read as JSON (`{"edits": [...]}`, JSON
+mode). Then the tables correct
 it: what the rules read from the same words wins for every kind of edit they
 found (the model cannot turn "F# minor" into "F major"); the model's other
 edits are kept when they validate (unknown roles, knobs or values out of
@@ -22,9 +24,11 @@ from bandstand.errors import AgentError
 
 __all__ = ["PERSONA", "read_with_model"]
 
+TOOL = "propose_edits"
 PERSONA = (
     "You are a music producer's assistant. A person is directing a song they made and tells you what to change. "
-    "Answer with JSON only: an object {\"edits\": [...]} listing the changes asked for, each following the schema "
+    f"Call the tool {TOOL} once with the changes asked for (or, without tools, answer with JSON only: an object "
+    "{\"edits\": [...]}), each edit following the schema "
     "(kind style: a role or '*' with knob deltas -1..1 among density, register, syncopation, swing, complexity, "
     "articulation, brightness, and optionally time_feel 0.5/1/2 and sections; energy: delta in tenths; key, mode, "
     "transpose, tempo, metre, genre, instrument, add_part, remove_part, presence, solo, regenerate, alternative, "
@@ -53,13 +57,14 @@ def _ignore(kind: str, data: dict[str, Any]) -> None:
 
 
 async def _ask(backend: Any, text: str) -> Any:
-    from bandstand.agents import TurnRequest, json_schema
+    from bandstand.agents import ToolSpec, TurnRequest, json_schema
 
+    tool = ToolSpec(TOOL, "Propose these edits to the song (the changes the person asked for).", json_schema(Edits))
     conversation = await backend.open(PERSONA, {})
     try:
         return await conversation.turn(
-            TurnRequest(text=f"Request: {text}", name="edit", seed=0, schema=json_schema(Edits),
-                        data={"request": text}), _ignore)
+            TurnRequest(text=f"Request: {text}", name="edit", seed=0, data={"request": text}, tools=(tool,),
+                        tool_choice=TOOL), _ignore)
     finally:
         await conversation.close()
 
@@ -83,7 +88,11 @@ def read_with_model(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
         reply = asyncio.run(_ask(backend, text))
     except (AgentError, OSError, TimeoutError):
         return rules
-    source = reply.structured if isinstance(reply.structured, dict) else reply.text
+    call = next((c for c in reply.tool_calls if c.name == TOOL and c.error is None), None)
+    if call is not None:
+        source: Any = dict(call.arguments)
+    else:
+        source = reply.structured if isinstance(reply.structured, dict) else reply.text
     parsed = parse_reply(source, Reading)
     if parsed.value is None:
         return rules
