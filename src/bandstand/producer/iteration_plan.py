@@ -74,7 +74,6 @@ class Plan:
     added: dict[str, AddPartEdit] = field(default_factory=dict)
     genre: str | None = None
     notes: list[str] = field(default_factory=list)
-    said: list[str] = field(default_factory=list)
 
     def change(self, *facts: str) -> None:
         self.changed += [f for f in facts if f not in self.changed]
