@@ -199,3 +199,24 @@ def test_the_recipe_travels_with_the_revision(composed_copy: Session) -> None:
     assert recipe_of(project.head).variant("parts:lead") == 1
     project.undo()
     assert recipe_of(project.head).variant("parts:lead") == 0
+
+
+def test_an_added_part_plays_the_instrument_named_only_where_asked(composed_copy: Session) -> None:
+    root = composed_copy("funk groove", 3, 32)
+    outcome = edit(root, "add a string pad to the chorus")
+    assert outcome.affected == ("pad-2",) and outcome.cost == "moderate"
+    project = open_project(root)
+    project.accept(outcome.variation.id)  # type: ignore[union-attr]
+    strings = next(t for t in project.head.tracks if t.name == "String Pad")
+    assert strings.program == 48 and strings.role == "pad"
+    choruses = [s for s in project.head.sections if s.name.lower().startswith("chorus")]
+    bpb = project.head.beats_per_bar
+    inside = [((s.start_bar - 1) * bpb, (s.start_bar - 1 + s.bars) * bpb) for s in choruses]
+    starts = [r.start_beat + n.start for r in strings.regions for n in r.notes]
+    assert starts and all(any(a <= t < b for a, b in inside) for t in starts)
+    assert recipe_of(project.head).parts["pad-2"] == "String Pad"
+    again = edit(root, "new chord progression")  # made again, it still plays in the choruses only
+    project.accept(again.variation.id)  # type: ignore[union-attr]
+    strings = next(t for t in project.head.tracks if t.name == "String Pad")
+    starts = [r.start_beat + n.start for r in strings.regions for n in r.notes]
+    assert starts and all(any(a <= t < b for a, b in inside) for t in starts)

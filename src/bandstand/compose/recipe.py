@@ -63,6 +63,9 @@ class Recipe(BaseModel):
     form: str | None = None
     frozen: list[str] = []
     parts: dict[str, str] = {}
+    # where a part plays when it was added to some bars only ("add strings to the chorus"):
+    # 1-based inclusive bar ranges, kept when the part is made again
+    spans: dict[str, list[tuple[int, int]]] = {}
 
     @classmethod
     def from_run(cls, state: PipelineState, artifacts: Mapping[str, Any], track_names: Mapping[str, str]) -> Recipe:

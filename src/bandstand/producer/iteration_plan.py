@@ -101,10 +101,15 @@ class Plan:
         return [k for k in keys if k not in self.frozen]
 
 
+def _bpb(plan: Plan) -> float:
+    num, den = plan.recipe.intent.time_signature
+    return num * 4.0 / den
+
+
 def _windows(plan: Plan, sections: Sequence[str], bars: tuple[int, int] | None) -> list[Window] | None:
     """The beat windows a scope names (None: no scope, the whole song)."""
     arrangement = plan.recipe.arrangement
-    bpb = plan.recipe.intent.time_signature[0] * 4.0 / plan.recipe.intent.time_signature[1]
+    bpb = _bpb(plan)
     if not sections and bars is None:
         return None
     out: list[Window] = []
@@ -177,6 +182,8 @@ def _energy(plan: Plan, edit: EnergyEdit) -> None:
 def _retune(plan: Plan, tonic: str, mode: str | None) -> None:
     intent = plan.recipe.intent
     mode = mode or intent.mode
+    if (tonic, mode) == (intent.key, intent.mode):
+        plan.notes.append(f"the song is already in {tonic} {mode}")
     analysis = intent.key_analysis.model_copy(update={"root": tonic, "mode": mode, "source": "explicit"})
     plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
         update={"key": tonic, "mode": mode, "key_analysis": analysis})})
@@ -295,8 +302,15 @@ def _add(plan: Plan, edit: AddPartEdit) -> None:
     elif edit.role not in plan.recipe.arrangement.all_roles() and edit.role in CORE:  # core roles play where named
         _activate(plan, [edit.role], ())
     plan.added[key] = edit
+    windows = _windows(plan, edit.sections, edit.bars)
+    if windows is not None:
+        bpb = _bpb(plan)
+        bars = [(round(a / bpb) + 1, round(b / bpb)) for a, b in windows]
+        plan.recipe = plan.recipe.model_copy(update={"spans": {**plan.recipe.spans, key: bars}})
+    if edit.program is not None:  # the instrument named ("a string pad": strings, not the genre's pad)
+        plan.programs[key] = (edit.program, edit.name)
     plan.change(key)
-    plan.scope(_windows(plan, edit.sections, edit.bars))
+    plan.scope(windows)
 
 
 def _regenerate(plan: Plan, edit: RegenerateEdit) -> None:

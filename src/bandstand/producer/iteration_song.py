@@ -163,6 +163,10 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str]) -> Rebuilt:
         track = _dress(laid, old, plan, key, name)
         if old is None:
             track = _new_part_mix(track, made, [b.name for b in base.buses])
+        spans = plan.recipe.spans.get(key)
+        if spans:  # a part added to some bars plays there only, take after take
+            bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
+            track = splice(None, track, [((a - 1) * bpb, b * bpb) for a, b in spans])
         if limits is not None:
             if not any(_inside(limits, n.start) for n in (*track.notes, *(old.notes if old else ()))):
                 plan.notes.append(f"the {key.replace('_', ' ')} does not play there")
@@ -192,7 +196,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str]) -> Rebuilt:
     if plan.genre is not None:
         song, sound = _replan_sound(song, made, plan.frozen, names)
         recipe = recipe.model_copy(update={"sound": sound})
-    recipe = recipe.model_copy(update={"parts": new_names, "frozen": sorted(plan.frozen)})
+    kept_spans = {k: v for k, v in recipe.spans.items() if k not in plan.remove}
+    recipe = recipe.model_copy(update={"parts": new_names, "frozen": sorted(plan.frozen), "spans": kept_spans})
     return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=regenerate)
 
 
