@@ -252,9 +252,10 @@ def expectations(h: Heard, expect: dict[str, Any]) -> dict[str, bool]:
             out[what] = any(p.role == "texture" for p in h.parts)
         elif what == "arp":
             out[what] = any(p.role == "arp" for p in h.parts)
-        elif what == "loop_chords":
+        elif what == "loop_chords":  # chords heard (a bar playing part of a chord is that chord)
             sigs = {s[1] for s in _bar_signatures(h) if s[1]}
-            out[what] = 0 < len(sigs) <= want
+            whole = {a for a in sigs if not any(a < b for b in sigs)}
+            out[what] = 0 < len(whole) <= want
         elif what == "nearest":
             out[what] = "nearest" in h.summary.lower()
         elif what == "twelve_bar":

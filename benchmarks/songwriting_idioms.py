@@ -169,7 +169,7 @@ def ambient(h: Heard) -> bool:
 
 def _figure(h: Heard, notes: list[Note]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     notes = sorted(notes)
-    return (tuple(round((n[0] % h.bpb) * 4) for n in notes),
+    return (tuple(round(((n[0] + 0.1) % h.bpb - 0.1) * 4) for n in notes),  # a note played early is still on 1
             tuple(b[2] - a[2] for a, b in itertools.pairwise(notes)))
 
 

@@ -9,7 +9,7 @@ import itertools
 import mido
 import pytest
 
-from bandstand.compose.assembly import TRANSITIONS, active_spans, assemble
+from bandstand.compose.assembly import EARLY, TRANSITIONS, active_spans, assemble
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.parts import generate_part
@@ -125,7 +125,7 @@ def test_6_round_trip_note_count_equals_notes_in_active_sections():
     expected = 0
     for t in tracks:
         spans = active_spans(t.role, plan, 4.0)
-        expected += sum(1 for n in t.notes if any(a - 1e-9 <= n.start < b - 1e-9 for a, b in spans))
+        expected += sum(1 for n in t.notes if any(a - EARLY - 1e-9 <= n.start < b - EARLY - 1e-9 for a, b in spans))
     assert sum(len(_notes_on(t)) for t in mid.tracks) == expected == sum(len(t.notes) for t in song.tracks)
     assert sum(len(t.notes) for t in read_midi(song_to_midi_bytes(song)).tracks) == expected
 

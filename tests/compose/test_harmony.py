@@ -126,8 +126,9 @@ def test_every_progression_contains_its_tonic():
 
 
 def test_modal_keys_use_the_modes_own_chords():
-    plan = build_harmony(make_intent("funk", key="E", mode="dorian", harmonic=0.3), seed=0)
-    assert _outside(plan) == 0.0, plan.summary
+    for seed in range(6):  # below the dial's borrowing (0.25) a modal key plays its mode's own chords
+        plan = build_harmony(make_intent("funk", key="E", mode="dorian", harmonic=0.2), seed=seed)
+        assert _outside(plan) == 0.0, plan.summary
     assert get_scale("E dorian").pitch_classes[0] == 4
 
 

@@ -6,7 +6,8 @@ section and one marker per section at its first beat). Each part becomes
 one track on its role's channel (drums 9, bass 1, chords 2, lead 3, pad 4,
 others the next free one). A role that does not play in a section is
 silent there: its notes are removed (a note ringing into such a section is
-cut at the boundary), not muted. Section transitions are written as
+cut at the boundary; a humanized downbeat that starts a hair before its
+section starts with it), not muted. Section transitions are written as
 controller ramps on the tracks playing the section:
 
     fade          CC7  127 → 0  over the section's last 2 bars, back to 127 at the next section
@@ -54,6 +55,7 @@ TRANSITIONS: dict[str, Ramp] = {
     "filter_sweep": Ramp(74, 20, 127, 2, 64),
 }
 STEPS_PER_BEAT = 2  # controller points per beat in a ramp
+EARLY = 0.06  # beats: how far ahead of its section a humanized note may start and still belong to it
 
 
 def active_spans(role: str, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, float]]:
@@ -83,9 +85,11 @@ def _silence(track: Track, spans: list[tuple[float, float]]) -> Track:
     out = Track(name=track.name, role=track.role, program=track.program, is_drum=track.is_drum,
                 channel=track.channel)
     for n in track.notes:
-        i = _inside(spans, starts, n.start)
+        i = _inside(spans, starts, n.start + EARLY)
         if i < 0:
             continue
+        if n.start < spans[i][0]:  # a downbeat played a hair early belongs to its section: it starts there
+            n = type(n)(spans[i][0], max(0.01, n.end - spans[i][0]), n.pitch, n.velocity)
         end = spans[i][1]
         out.notes.append(n if n.end <= end + 1e-9 else type(n)(n.start, max(0.01, end - n.start), n.pitch, n.velocity))
     # set-up controllers at time 0 (bend range, …) always stay; the rest follow the notes

@@ -312,16 +312,18 @@ SPICE: dict[str, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {
     "oom": (((), ()), ((8,), ()), ((10,), ()), ((6,), ())),
     "tumbao": (((), ()), ((0,), ()), ((3,), ()), ((14,), ())),
     "reggae": (((), ()), ((), (0,)), ((11,), ()), ((), (6,))),
-    "root_fifth": (((), ()), ((14,), ()), ((6,), ()), ((), ())),
+    "root_fifth": (((), ()), ((14,), ()), ((6,), ()), ((3, 11), ()), ((10,), ())),
+    "syncopated_funk": (((), ()), ((15,), (6,)), ((7, 11), ()), ((), (10, 13)), ((1, 9), ())),
 }
 
 
-def _spice(sit: Situation, name: str, events: list[Event], energy: float) -> list[Event]:
-    """The line as the band's groove shapes it: a note added here, one left out there."""
+def _spice(sit: Situation, name: str, events: list[Event], energy: float, touch: int) -> list[Event]:
+    """The line as the band's groove and the bassist's own touch shape it: a note added
+    here, one left out there."""
     options = SPICE.get(name)
     if not options or sit.groove == 0 or not events or energy < 0.3:
         return events
-    added, dropped = options[sit.groove % len(options)]
+    added, dropped = options[(sit.groove + touch) % len(options)]
     kept = [e for e in events if e[0] not in dropped or e[0] == 0]
     taken = {e[0] for e in kept}
     extra = []
@@ -365,7 +367,7 @@ def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             notes.append((bar.start, sit.beats_per_bar * 0.95, root, max(1, min(127, round(100 * (0.8 + 0.25 * bar.energy))))))
             continue
         figure = _spice(sit, name, fn(sit, bar, _kicks(sit, bar), bar_rng(seed, bar.index), center, style),
-                        bar.energy)
+                        bar.energy, seed % 7)
         if figure:
             previous = figure[0][2]
         for step, length, pitch, vel in _push(sit, bar, figure, style.syncopation - base.syncopation):

@@ -63,19 +63,21 @@ def _hits(layer: Layer, bar_in_phrase: int, until: int) -> tuple[tuple[int, int]
                  if (ch := pattern[step % len(pattern)]) != ".")
 
 
-def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], groove: int) -> None:
+def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], groove: int, touch: int) -> None:
     """The family's layers in this bar; the kick as the band's groove shapes it (the bass
-    reads the same `kick_steps`), the hats as the groove shapes them."""
+    reads the same `kick_steps`), the hats and ghost notes as the drummer's own touch
+    shapes them (in the chorus some drummers move from the hats to the ride)."""
     e = bar.energy
     scale = 0.72 + 0.38 * e
-    choice = groove_choice(fam, groove)
+    choice = groove_choice(fam, touch)
+    ride = touch % 3 == 0 and bar.section_energy >= 0.75 and fam.crash
     for layer in fam.layers:
         if layer.note == KICK or not layer.min_energy <= e < layer.max_energy:
             continue
         if e < SPARSE_BELOW and layer.note not in SPARSE_VOICES:  # intros and breaks: time-keepers only
             continue
         hits = _hits(layer, bar.bar_in_phrase, until)
-        if layer.note == CLOSED_HAT and choice.hat_shape == "sixteenths" and e >= 0.5 and len(hits) * 2 >= until:
+        if layer.note == CLOSED_HAT and choice.hat_shape == "sixteenths" and e >= 0.7 and len(hits) * 2 >= until:
             hits = (*hits, *((k, STEP_VELOCITY["g"]) for k in range(1, until, 2) if all(k != h for h, _ in hits)))
         for step, base in hits:
             note = layer.note
@@ -84,6 +86,8 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
                 continue
             if note == CLOSED_HAT and choice.hat_shape == "accents" and step == steps - 2 and e >= 0.5:
                 note = OPEN_HAT
+            elif note == CLOSED_HAT and ride:
+                note = RIDE
             out.append((bar.start + step * 0.25, HIT, note, max(1, min(127, round(base * scale)))))
     kicks = kick_steps(fam, e, bar.bar_in_phrase, steps, steps - until, groove)
     if bar.pre_drop:
@@ -163,6 +167,7 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
     notes: list[Raw] = []
     prev_energy = 0.0
     seed = rng.getrandbits(64)
+    touch = (seed % 65521) + 1  # the drummer's own hats and ghosts (the kick is the band's groove)
     base = base_style(sit, role)
     for heard in sit.active(role):
         style = styles[heard.index]
@@ -180,7 +185,7 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
             notes.extend(_final_hit(fam, bar))
             continue
         building = bar.kind == "build" and bar.bars_in_section - bar.bar_in_section <= 4
-        _layers(fam, bar, steps, steps - fill, out, sit.groove)
+        _layers(fam, bar, steps, steps - fill, out, sit.groove, touch)
         if building:
             out = [n for n in out if n[2] != SNARE and n[2] != CLAP]
             _build_roll(bar, steps, out)

@@ -317,6 +317,19 @@ class GrooveChoice:
 
 
 KICK_SPICE = (3, 6, 7, 10, 11, 13, 14)
+# Kick figures a family's drummer also plays (A A A B over a phrase), one picked by the band's groove.
+KICK_SETS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "trap": (("X......X.X......", "X.X.......X..X.."), ("X.........X.X...", "X......X..X....."),
+             ("X..X....X.......", "X.....X...X..X..")),
+    "boom_bap": (("X......x..X.....", "X......x..X..x.."), ("X.x.......X.....", "X.x.......X..x.."),
+                 ("X......X.xX.....", "X.......X.X.....")),
+    "halftime": (("X.........X.....", "X......x..X....."), ("X..x......X.....", "X.....x...X..x.."),),
+    "two_step": (("X.........X.....", "X......X...x...."), ("X.....x...X.....", "X.........x..x.."),),
+    "dnb": (("X.........X.....", "X.........X..X.."), ("X.X.......X.....", "X.........XX...."),),
+    "rock_backbeat": (("X.......X.X.....", "X.x.....X.X....."), ("X.......X.......", "X......xX.x....."),
+                      ("X.x.....X.......", "X.x.....X.X...x.")),
+    "funk": (("X.x...x...X..x..", "X.....x.X.x....."), ("X..x..x...X.....", "X.x...x.X..x....")),
+}
 HAT_SHAPES = ("as written", "accents", "skip", "sixteenths", "quarters")
 
 
@@ -343,9 +356,13 @@ def kick_steps(fam: DrumFamily, energy: float, bar_in_phrase: int, steps: int,
     hits: dict[int, int] = {}
     if fam.steady_kick:
         fill_steps = 0
-    for layer in fam.layers:
+    sets = KICK_SETS.get(fam.name, ())
+    for i, layer in enumerate(fam.layers):
         if layer.note != KICK or not layer.min_energy <= energy < layer.max_energy:
             continue
+        if i == 0 and groove and sets:  # the band's groove picks the first layer's figure and its answer
+            figure = (sets[groove % len(sets)][0], sets[(groove // len(sets)) % len(sets)][-1])
+            layer = Layer(KICK, figure, layer.min_energy, layer.max_energy)
         pattern = layer.pattern_for(bar_in_phrase)
         for step in range(steps - fill_steps):
             ch = pattern[step % len(pattern)]

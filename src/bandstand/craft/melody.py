@@ -177,14 +177,16 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
         rhythm, contour, start = motif.rhythm, motif.contour, home
         if op == "sequence":
             start = home + bar_rng(base, bar.index).choice((2, -2, 1))
-        elif op == "variation":
-            rhythm = motif.answer
-            contour = motif.contour[:-1] + tuple(-c for c in motif.contour[-1:])
+        elif op == "variation":  # the motif's rhythm with a new ending
+            contour = motif.contour[:-1] + tuple(-c or 1 for c in motif.contour[-1:])
         elif op == "cadence":
             start = anchor
             rhythm = tuple((o, ln) for o, ln in motif.rhythm if o < 2.0) or motif.rhythm[:1]
             last_on, _ = rhythm[-1]
             rhythm = (*rhythm[:-1], (last_on, max(1.0, 3.0 - last_on)))  # land and hold, then breathe
+        if bar.repeat and bar.kind in ("chorus", "hook", "drop") and bar.bar_in_section >= bar.bars_in_section // 2 \
+                and op in ("motif", "repeat"):  # a chorus that comes back answers itself in its second half
+            rhythm, op, start = motif.answer, "variation", home + min(2, bar.repeat)
         sparse = bar.energy < 0.35 and len(rhythm) > 2
         busy = not sparse and bar.section_energy >= LIFT_ENERGY and op != "cadence"
         if sparse:

@@ -177,11 +177,11 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     dial = intent.creativity_dials.harmonic
     scale_pcs = tuple(scale.pitch_classes)
     verse = _in_mode(_main_loop(intent, family, mode, rng), key, scale_pcs, mode, family, dial)
-    if family != "blues":  # the blues keeps its twelve bars: its colour is its sevenths
+    if family not in ("blues", "techno"):  # the blues keeps its twelve bars, techno its one or two chords
         verse = apply_dial(verse, dial, mode, family, rng)
     form_rng = random.Random(rng.getrandbits(32))  # the other sections never shift the loop's choices
     functions = section_slots(family, mode, verse, form_rng)
-    ending, ending_name = ending_slots(family, mode)
+    ending, ending_name = ending_slots(family, mode, verse)
     rhythm = HARMONIC_RHYTHM.get(family, 1)
     vocab = _Vocabulary(key, family in INVERSION_FAMILIES and dial >= INVERSION_DIAL, rhythm)
     loop = vocab.add(verse)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from bandstand.compose.harmony.vocab import MAJOR_MODES
 
 POLY_DIAL = 0.75  # upper-structure alterations and tritone substitution from here
+# Families that keep plain triads whatever the dial (their colour is elsewhere: sound, riffs, builds).
+TRIAD_FAMILIES = frozenset({"trap", "cinematic", "metal", "punk"})
 # Families whose ii–V–I cadences colour must not break → the dial their polytonal colour waits for.
 KEEP_CADENCES: dict[str, float] = {"jazz": 0.85}
 
@@ -47,10 +49,12 @@ STACKED: dict[tuple[int, ...], str] = {
 }
 # Borrowed chords from the parallel mode, by the function of the slot they replace.
 BORROW_MAJOR = (("iv", 5, "m7"), ("bVI", 8, "maj7"), ("bVII", 10, "7"), ("bIII", 3, "maj7"))
-BORROW_MINOR = (("IV", 5, "7"), ("V", 7, "7"), ("bII", 1, "maj7"), ("IV", 5, "9"))
-BORROW_TRAP = (("V", 7, ""), ("bII", 1, ""), ("iv", 5, "m"))
+# (in minor the dominant comes first and twice: the leading tone it brings is what makes the
+# key heard as the key, where a dorian IV or a phrygian bII leans towards the key a fifth down)
+BORROW_MINOR = (("V", 7, "7"), ("V", 7, "7b9"), ("IV", 5, "7"))
+BORROW_TRAP = (("V", 7, ""), ("V", 7, ""), ("bII", 1, ""))
 MODAL_MAJOR = (("II", 2, "7"), ("bII", 1, "maj7"), ("bVII", 10, "9"), ("#IV", 6, "m7b5"))
-MODAL_MINOR = (("bII", 1, "maj7"), ("II", 2, "7"), ("VI", 9, "m7b5"), ("bVII", 10, "13"))
+MODAL_MINOR = (("bII", 1, "maj7"), ("VI", 9, "m7b5"), ("bVII", 10, "13"))
 
 
 def _colourable(slots: list[Slot], protected: frozenset[int] = frozenset()) -> list[int]:
@@ -150,10 +154,10 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
         # V–I would move the key there (F minor: Eb → Bb7 → Eb is heard in Eb major)
         fits = [o for o in pool if nxt == 0 or not (is_dominant(o[2]) and (nxt - o[1]) % 12 == 5)]
         degree, semis, quality = rng.choice(fits or pool)
-        if family == "trap":  # keep trap's dark triads
+        if family in TRIAD_FAMILIES:  # keep trap's dark triads, film music's and rock's plain ones
             quality = "m" if is_minorish(quality) else ""
         out[i] = Slot(degree, semis, quality, "borrowed")
-    if dial >= 0.5 and n >= 3:
+    if dial >= 0.5 and n >= 3 and family not in TRIAD_FAMILIES:
         out = [replace(s, quality=RICHER.get(s.quality, s.quality)) if s.colour == "diatonic" else s for s in out]
         if protected:  # a jazz dominant that resolves down a fifth sings its 13th
             out = [replace(s, quality="13") if j in protected and s.quality in ("7", "9")
@@ -165,7 +169,7 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
             options = [o for o in (MODAL_MAJOR if major else MODAL_MINOR) if o[1] not in taken]
             degree, semis, quality = rng.choice(options)
             out[j] = Slot(degree, semis, quality, "modal")
-    if dial >= poly_at:
+    if dial >= poly_at and family not in TRIAD_FAMILIES:
         for j, s in enumerate(out):
             if s.semis == 7 and s.quality in ("7", "9", "13", "7b9") and family in ("jazz", "neosoul", "lofi", "gospel", "latin"):
                 out[j] = Slot("bII", 1, "7#11" if s.quality == "7" else "9", "polytonal")  # tritone substitution

@@ -45,7 +45,7 @@ BRIDGE: Table = {
              "minor": ("iv:m7 bVII:7 bIII:maj7 bVI:maj7 ii:m7b5 V:7b9 ii:m7b5 V:7b9",)},
     "gospel": {"major": ("I:maj9 ii:m7 iii:m7 IV:maj9 #IV:dim7 V:13 ii:m9 V:13",),
                "minor": ("bVI:maj9 bVII:13 i:m9 iv:m9 V:7b9",)},
-    "techno": {"major": ("IV:sus2",), "minor": ("bVI:sus2", "bVII:sus2")},
+    "techno": {"major": ("bVII:sus2",), "minor": ("bVII:sus2",)},  # the loop's one other chord, if any
     "cinematic": {"major": ("vi:m IV: I: V:", "bVI: bVII: I: V:"), "minor": ("iv:m bVI: bVII: V:", "bII: bVI: iv:m V:")},
     "blues": {"major": ("I:7 I:7 I:7 I:7 IV:7 IV:7 I:7 I:7 V:7 IV:7 I:7 V:7",),
               "minor": ("i:m7 i:m7 i:m7 i:m7 iv:m7 iv:m7 i:m7 i:m7 bVI:7 V:7 i:m7 V:7",)},
@@ -58,10 +58,11 @@ CHORUS: Table = {
     "metal": {"major": ("IV: V: I: I:",), "minor": ("bVI: bVII: i:m i:m", "bVI: bVII: bVI: V:")},
     "punk": {"major": ("IV: I: V: V:", "I: V: vi:m IV:"), "minor": ("bVI: bVII: i:m i:m",)},
 }
-# Families whose sections end phrases with cadences (a half cadence before the chorus);
-# loop-based families keep their loop to the end of each section.
+# Families whose sections end phrases with cadences (a half cadence before the chorus: the
+# dominant's leading tone is what makes the key heard); one-chord techno and ambient drones
+# keep their loop to the end of each section.
 CADENCES = frozenset({"pop", "rock", "gospel", "neosoul", "latin", "jazz", "blues", "cinematic", "metal", "punk",
-                      "waltz", "funk", "afrobeat"})
+                      "waltz", "funk", "afrobeat", "trap", "lofi", "house", "edm", "dnb"})
 # How a family ends a song: major-mode tokens, minor-mode tokens, and the name said in the notes.
 ENDINGS: dict[str, tuple[str, str, str]] = {
     "default": ("V: I:", "V: i:m", "authentic cadence (V–I)"),
@@ -130,17 +131,24 @@ def section_slots(family: str, mode: str, verse: list[Slot], rng: random.Random)
     if family == "blues":
         quick = [*verse[:1], *verse[4:5], *verse[2:]] if len(verse) == 12 else verse
         return {"verse": verse, "chorus": verse, "prechorus": verse, "bridge": quick, "intro": verse[-4:]}
-    chorus = _chorus(family, mode, verse, rng)
-    pre = _colour_like(_pick(PRECHORUS, family, mode, rng), verse)
+    chorus = _chorus(family, mode, verse, rng) if family != "techno" else list(verse)
+    pre = _colour_like(_pick(PRECHORUS, family, mode, rng), verse) if family != "techno" else list(verse)
     bridge = _colour_like(_pick(BRIDGE, family, mode, rng), verse)
-    out = {"verse": verse, "chorus": chorus, "prechorus": pre, "bridge": bridge}
+    # the intro sets up the key on the tonic chord (the loop starts on it, or it is the home chord)
+    tonic = next((sl for sl in verse if sl.semis == 0), verse[0])
+    out = {"verse": verse, "chorus": chorus, "prechorus": pre, "bridge": bridge, "intro": [tonic]}
+    if family in CADENCES:  # the dominant a phrase stops on before a chorus (with its leading tone)
+        out["cadence"] = _colour_like(_slots("V:7" if family in ("jazz", "blues", "gospel") else "V:"), verse)
     if family == "jazz":  # AABA over the loop (A) and the bridge (B)
         out["head"] = verse + verse + bridge[: len(verse)] + verse
         out["solo"] = out["head"]
     return out
 
 
-def ending_slots(family: str, mode: str) -> tuple[list[Slot], str]:
-    """The chords of the song's last bars and the name of that ending."""
+def ending_slots(family: str, mode: str, verse: Sequence[Slot] = ()) -> tuple[list[Slot], str]:
+    """The chords of the song's last bars and the name of that ending (a one-chord loop
+    ends on its own chord)."""
+    if family == "techno" and verse:
+        return [next((s for s in verse if s.semis == 0), verse[0])], "the loop lands on its tonic"
     major, minor, name = ENDINGS.get(family) or ENDINGS["default"]
     return _slots(major if mode in MAJOR_MODES else minor), name

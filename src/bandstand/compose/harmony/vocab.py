@@ -32,7 +32,7 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "trap": {
         "major": ("vi:m IV: I: V:", "vi:m iii:m IV: V:", "I: iii:m vi:m IV:"),
-        "minor": ("i:m bVI: bIII: bVII:", "i:m iv:m bVI: V:", "i:m bII: i:m bVII:", "i:m bVI: iv:m V:"),
+        "minor": ("i:m bVI: bIII: bVII:", "i:m iv:m bVI: V:", "i:m i:m bVI: V:", "i:m bVI: iv:m V:"),
     },
     "house": {
         "major": ("I:maj7 vi:m7 ii:m7 V:7sus4", "IV:maj7 V:sus4 iii:m7 vi:m9", "ii:m9 V:9sus4 I:maj9 vi:m7",
@@ -112,10 +112,18 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# Modes whose own second degree is a half step above the tonic: only they loop on bII.
+PHRYGIAN_MODES = frozenset({"phrygian", "phrygian dominant", "locrian"})
+
+
 def progressions(family: str, mode: str) -> tuple[str, ...]:
-    """The progressions of `family` for `mode` (falls back to the pop vocabulary)."""
+    """The progressions of `family` for `mode` (falls back to the pop vocabulary). A minor
+    key does not loop on the phrygian bII: that loop is heard in the key a fifth below."""
     table = VOCAB.get(family, VOCAB["pop"])
-    return table["major" if mode in MAJOR_MODES else "minor"]
+    found = table["major" if mode in MAJOR_MODES else "minor"]
+    if mode in PHRYGIAN_MODES:
+        return found
+    return tuple(p for p in found if not any(t.startswith("bII:") for t in p.split())) or found
 
 
 def parse_token(token: str) -> tuple[str, int, str]:
