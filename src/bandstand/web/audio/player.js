@@ -11,13 +11,17 @@ const HIDDEN_LOOKAHEAD = 1.6; // … and while it is hidden (timers are throttle
 const INTERVAL = 25; // ms between scheduling passes
 const START_DELAY = 0.08; // seconds from play() to the first beat
 
-// The song's tempo map: beats ↔ seconds from the song's start.
+// The song's tempo map: beats ↔ seconds from the song's start. As `bandstand.score.Song`
+// reads it: the song's tempo at beat 0, then the changes in beat order; of two changes on one
+// beat (or a change at beat 0 and the song's tempo) the later one holds.
 export function tempoMap(song) {
-  const changes = [...(song.tempoChanges || [])].filter((c) => c.beat > 0).sort((a, b) => a.beat - b.beat);
-  const segments = [{ beat: 0, second: 0, bpm: song.tempo || 120 }];
-  for (const c of changes) {
+  const byBeat = new Map([[0, song.tempo || 120]]);
+  const changes = [...(song.tempoChanges || [])].sort((a, b) => a.beat - b.beat);
+  for (const c of changes) byBeat.set(Math.max(0, c.beat), c.bpm);
+  const segments = [];
+  for (const [beat, bpm] of [...byBeat.entries()].sort((a, b) => a[0] - b[0])) {
     const last = segments[segments.length - 1];
-    segments.push({ beat: c.beat, second: last.second + ((c.beat - last.beat) * 60) / last.bpm, bpm: c.bpm });
+    segments.push({ beat, bpm, second: last ? last.second + ((beat - last.beat) * 60) / last.bpm : 0 });
   }
   const at = (key, value) => {
     let seg = segments[0];
