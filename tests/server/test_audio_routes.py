@@ -44,6 +44,9 @@ def test_the_soundfont_is_the_one_the_render_uses(client: TestClient) -> None:
     assert status["soundfont"] == {"available": True, "name": find_soundfont().name,
                                    "bytes": len(got.content), "url": "/audio/soundfont.sf2"}
     assert abs(status["now"] - time.time()) < 60  # the server's clock, for the pages' playheads
+    again = client.get("/audio/soundfont.sf2", headers={"if-none-match": got.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""  # a reloaded page keeps its copy
+    assert client.get("/audio/soundfont.sf2", headers={"if-none-match": '"other"'}).status_code == 200
 
 
 def test_no_soundfont_is_a_404_and_says_why(client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

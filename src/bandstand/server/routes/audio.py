@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, Response
 
 from bandstand.errors import SoundFontNotFound
 from bandstand.render.soundfont import find_soundfont
@@ -84,21 +84,31 @@ def soundfont_status() -> dict[str, Any]:
     return {"available": True, "name": path.name, "bytes": path.stat().st_size, "url": "/audio/soundfont.sf2"}
 
 
+def _file(request: Request, path: Path, media_type: str) -> Response:
+    """The file, or 304 when the browser's copy is current (its ETag: the file's size and time),
+    so a reloaded page does not fetch the SoundFont again."""
+    response = FileResponse(path, media_type=media_type, stat_result=path.stat(), headers={"cache-control": "no-cache"})
+    etag = response.headers["etag"]
+    if etag in {t.strip() for t in request.headers.get("if-none-match", "").split(",")}:
+        return Response(status_code=304, headers={"etag": etag, "cache-control": "no-cache"})
+    return response
+
+
 @assets_router.get("/soundfont.sf2", include_in_schema=False)
-async def soundfont() -> FileResponse:
+async def soundfont(request: Request) -> Response:
     try:
         path = find_soundfont()
     except SoundFontNotFound as exc:
         raise HTTPException(404, str(exc)) from None
-    return FileResponse(path, media_type="application/octet-stream", headers={"cache-control": "no-cache"})
+    return _file(request, path, "application/octet-stream")
 
 
 @assets_router.get("/vendor/{package}/{path:path}", include_in_schema=False)
-async def vendor(package: str, path: str) -> FileResponse:
+async def vendor(request: Request, package: str, path: str) -> Response:
     found = vendor_file(package, path)
     if found is None:
         raise HTTPException(404, f"{package}/{path} is not installed here (scripts/setup installs the page's synthesizer)")
-    return FileResponse(found, media_type=MEDIA_TYPES[found.suffix], headers={"cache-control": "no-cache"})
+    return _file(request, found, MEDIA_TYPES[found.suffix])
 
 
 @router.get("/audio", summary="The pages' sound: the SoundFont the WAV render uses and the in-page synthesizer")
