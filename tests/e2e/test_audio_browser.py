@@ -88,13 +88,13 @@ def test_the_jam_plays_the_recordings_instruments_after_a_click() -> None:
             page.wait_for_function("window.spied.notes >= 40", timeout=30_000)
             expect(page.locator("#playhead-label")).to_contain_text("cycle")
             page.screenshot(path=str(ARTIFACTS / "2-playing.png"))
-            per_track = page.evaluate("window.bandstand.sound.perTrack")
-            spied = page.evaluate("({notes: window.spied.notes, programs: window.spied.programs})")
-            scheduled = page.evaluate("window.bandstand.scheduled")
-            assert spied["notes"] == scheduled == sum(per_track.values())  # every note went to the SoundFont synth
+            seen = page.evaluate("""() => ({perTrack: {...window.bandstand.sound.perTrack}, notes: window.spied.notes,
+              programs: {...window.spied.programs}, scheduled: window.bandstand.scheduled,
+              tracks: Object.fromEntries([...window.bandstand.audio.tracks].map(([id, t]) => [id, {...t}]))})""")
+            per_track, spied, tracks = seen["perTrack"], seen, seen["tracks"]
+            assert seen["notes"] == seen["scheduled"] == sum(per_track.values())  # every note went to the SoundFont synth
             assert {t.split(":")[0] for t in per_track} == {"BEAT", "GROOVE", "ARIA"}
             # each track's channel plays its program (drums: the kit, program 0 on a drum channel)
-            tracks = page.evaluate("Object.fromEntries([...window.bandstand.audio.tracks].map(([id, t]) => [id, t]))")
             for track_id, track in tracks.items():
                 kind = track_id.split(":")[1]
                 assert spied["programs"][str(track["channel"])] == (0 if kind == "drums" else int(kind)), track_id
