@@ -61,6 +61,12 @@ FORMS: dict[str, tuple[Slot, ...]] = {
     "latin": _form("intro:Intro:4, verse:Verse:8, chorus:Coro:8, verse:Verse:8, chorus:Coro:8, solo:Montuno:8, "
                    "chorus:Coro:8, outro:Outro:4"),
     "blues": _form("intro:Intro:4, verse:Verse:12, verse:Verse:12, solo:Solo:12, verse:Verse:12, outro:Outro:4"),
+    # film music builds twice: a theme, a rise, the climax, a calm, a bigger rise, the last climax
+    "cinematic": _form("intro:Opening:8, verse:Theme:8, build:Rise:8, chorus:Climax:16, break:Calm:8, build:Rise:8, "
+                       "chorus:Climax:16, outro:Outro:8"),
+    # a piece in ternary shape: the first theme, a second, the development, the first theme again, a coda
+    "classical": _form("intro:Introduction:4, loop:Theme A:8:verse, loop:Theme B:8:chorus, bridge:Development:8, "
+                       "loop:Theme A:8:verse, loop:Theme B:8:chorus, outro:Coda:4"),
 }
 GENERIC = _form("verse:A:8, chorus:B:8, verse:A:8, chorus:B:8")
 

@@ -206,17 +206,20 @@ UNPEDALLED = frozenset({"house_chops", "offbeat_skank", "stabs", "arpeggiated", 
 
 def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:
     """The voicing as this section wants it: the plan's close, voice-led voicing in verses;
-    opened up (the second voice from the top dropped an octave, the top lifted) where the
-    song peaks; turned over (the lowest voice up an octave) in bridges and breaks; the last
-    chord in root position, its root at the bottom."""
+    opened up where the song peaks (drop 2 — the second voice from the top down an octave —
+    or a triad's middle voice up an octave); turned over (the lowest voice up an octave) in
+    bridges and breaks; the last chord in root position, its root at the bottom."""
     if bar.final:
         return root_position(voicing, bar.chord.root)
     if len(voicing) < 3:
         return voicing
     if bar.kind in ("chorus", "drop", "hook") or bar.section_energy >= 0.85:
-        drop = sorted(voicing)
-        second = drop.pop(-2) - 12
-        return tuple(sorted([second, *drop[:-1], drop[-1] + (12 if drop[-1] + 12 <= 86 else 0)]))
+        spread = sorted(voicing)
+        if len(spread) >= 4:  # drop 2: the second voice from the top down an octave
+            second = spread.pop(-2)
+            return tuple(sorted([second - 12, *spread]))
+        middle = spread.pop(1)  # a triad in open position: the middle voice up an octave
+        return tuple(sorted([*spread, middle + 12]))
     if bar.kind in ("bridge", "break"):
         turned = sorted(voicing)
         return tuple(sorted([*turned[1:], turned[0] + 12]))

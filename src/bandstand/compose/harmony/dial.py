@@ -50,11 +50,12 @@ STACKED: dict[tuple[int, ...], str] = {
 # Borrowed chords from the parallel mode, by the function of the slot they replace.
 BORROW_MAJOR = (("iv", 5, "m7"), ("bVI", 8, "maj7"), ("bVII", 10, "7"), ("bIII", 3, "maj7"))
 # (in minor the dominant comes first and twice: the leading tone it brings is what makes the
-# key heard as the key, where a dorian IV or a phrygian bII leans towards the key a fifth down)
+# key heard as the key, where a dorian IV or a phrygian bII leans towards the key a fifth down;
+# the phrygian bII is left to phrygian keys)
 BORROW_MINOR = (("V", 7, "7"), ("V", 7, "7b9"), ("IV", 5, "7"))
-BORROW_TRAP = (("V", 7, ""), ("V", 7, ""), ("bII", 1, ""))
+BORROW_TRAP = (("V", 7, ""), ("V", 7, ""), ("iv", 5, "m"))
 MODAL_MAJOR = (("II", 2, "7"), ("bII", 1, "maj7"), ("bVII", 10, "9"), ("#IV", 6, "m7b5"))
-MODAL_MINOR = (("bII", 1, "maj7"), ("VI", 9, "m7b5"), ("bVII", 10, "13"))
+MODAL_MINOR = (("VI", 9, "m7b5"), ("bVII", 10, "13"), ("IV", 5, "9"))
 
 
 def _colourable(slots: list[Slot], protected: frozenset[int] = frozenset()) -> list[int]:

@@ -40,13 +40,13 @@ PRECHORUS: Table = {
 }
 BRIDGE: Table = {
     "default": {"major": ("vi:m iii:m IV: V:", "IV: V: vi:m V:", "bVI: bVII: IV: V:"),
-                "minor": ("bVI: bIII: bVII: V:", "iv:m bVII: bIII: V:", "bII: bVI: iv:m V:")},
+                "minor": ("bVI: bIII: bVII: V:", "iv:m bVII: bIII: V:", "iv:m bVI: bIII: V:")},
     "jazz": {"major": ("IV:maj7 iv:m7 iii:m7 VI:7 ii:m7 V:7 ii:m7 V:7",),
              "minor": ("iv:m7 bVII:7 bIII:maj7 bVI:maj7 ii:m7b5 V:7b9 ii:m7b5 V:7b9",)},
     "gospel": {"major": ("I:maj9 ii:m7 iii:m7 IV:maj9 #IV:dim7 V:13 ii:m9 V:13",),
                "minor": ("bVI:maj9 bVII:13 i:m9 iv:m9 V:7b9",)},
     "techno": {"major": ("bVII:sus2",), "minor": ("bVII:sus2",)},  # the loop's one other chord, if any
-    "cinematic": {"major": ("vi:m IV: I: V:", "bVI: bVII: I: V:"), "minor": ("iv:m bVI: bVII: V:", "bII: bVI: iv:m V:")},
+    "cinematic": {"major": ("vi:m IV: I: V:", "bVI: bVII: I: V:"), "minor": ("iv:m bVI: bVII: V:", "bVI: bIII: iv:m V:")},
     "blues": {"major": ("I:7 I:7 I:7 I:7 IV:7 IV:7 I:7 I:7 V:7 IV:7 I:7 V:7",),
               "minor": ("i:m7 i:m7 i:m7 i:m7 iv:m7 iv:m7 i:m7 i:m7 bVI:7 V:7 i:m7 V:7",)},
 }

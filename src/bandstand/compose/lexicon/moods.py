@@ -77,8 +77,9 @@ MOODS: tuple[Mood, ...] = (
        None, 0.0, -0.15, 0.15, -1, "ambient,cinematic,lo-fi"),
     _m("minimal", "minimal|minimalist|sparse|stripped|stripped-back|bare|simple", None, -0.2, -0.15, 0.35, 0,
        "techno,ambient,deep house"),
+    # a robot is a sound (square waves, an arpeggiator), not a genre: it suggests none of its own
     _m("mechanical", "robot|robots|robotic|mechanical|machine|machines|cyborg|android|clockwork|automaton", None,
-       0.0, 0.0, 0.4, 0, "chiptune,synthwave,techno"),
+       0.0, 0.0, 0.4, 0, ""),
     _m("lullaby", "lullaby|lullabies|cradle song|bedtime|nursery", "major", -0.05, -0.1, 0.15, -1,
        "ambient,classical"),
     _m("complex", "complex|sophisticated|intricate|elaborate|rich harmony|complex chords|jazzy chords|extended chords|jazzy|jazz-tinged|jazz influenced",
