@@ -23,6 +23,7 @@ Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
 
 BLOCK = 256  # frames per control block (5.8 ms at 44.1 kHz)
+_GAIN_CHUNK = 1 << 15  # frames per step of a pass over the song (a multiple of BLOCK; stays in cache)
 
 
 def signal() -> Any:
@@ -80,6 +81,21 @@ def biquad(kind: str, freq: float, sample_rate: int, q: float = 0.7071, gain_db:
                      ((amp + 1) - (amp - 1) * cw + shelf, 2 * ((amp - 1) - (amp + 1) * cw),
                       (amp + 1) - (amp - 1) * cw - shelf))
     raise ValueError(f"unknown biquad kind {kind!r}")
+
+
+_GUARD_PATTERN = np.array([1.0, 0.5, -0.25, 0.0], dtype=np.float32) * np.float32(1e-15)
+
+
+def guard(audio: Audio) -> Audio:
+    """Add, in place, a signal at −300 dB (a constant, a quarter-rate and a half-rate part, so no
+    filter removes all of it): a recursive filter's state then never decays into denormal
+    numbers, which float arithmetic handles many times slower (measured: 1.2 s instead of 0.24 s
+    for one biquad over a song that ends in silence). Nothing audible changes. Returns `audio`."""
+    whole = len(audio) - len(audio) % 4
+    if whole:
+        audio[:whole].reshape(whole // 4, 4, audio.shape[1])[:] += _GUARD_PATTERN[None, :, None]
+    audio[whole:] += _GUARD_PATTERN[: len(audio) - whole, None]
+    return audio
 
 
 def filter_sos(audio: Audio, sections: Sequence[Sequence[float]]) -> Audio:
@@ -150,14 +166,18 @@ def per_frame(curve: Floats, frames: int) -> Audio:
 
 
 def block_peaks(audio: Audio) -> Floats:
-    """The largest absolute sample of each control block, both channels together."""
+    """The largest absolute sample of each control block, both channels together (a chunk at a
+    time: no copy of the song)."""
     frames = len(audio)
     blocks = -(-frames // BLOCK)
-    padded = audio
-    if blocks * BLOCK != frames:
-        padded = np.zeros((blocks * BLOCK, audio.shape[1]), dtype=np.float32)
-        padded[:frames] = audio
-    peaks: Floats = np.abs(padded.reshape(blocks, -1)).max(axis=1).astype(np.float64)
+    peaks = np.zeros(blocks)
+    whole = frames - frames % BLOCK
+    for first in range(0, whole, _GAIN_CHUNK):
+        chunk = audio[first : min(whole, first + _GAIN_CHUNK)]
+        b0 = first // BLOCK
+        peaks[b0 : b0 + len(chunk) // BLOCK] = np.abs(chunk).reshape(-1, BLOCK * audio.shape[1]).max(axis=1)
+    if whole < frames:
+        peaks[-1] = float(np.abs(audio[whole:]).max())
     return peaks
 
 
@@ -187,9 +207,6 @@ def smooth(values: Floats, width: int) -> Floats:
     sums = np.cumsum(np.concatenate([[0.0], padded]))
     out: Floats = (sums[width:] - sums[:-width]) / width
     return out
-
-
-_GAIN_CHUNK = 1 << 15  # frames per step of a gain pass (a multiple of BLOCK; stays in cache)
 
 
 def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None) -> Audio:

@@ -40,6 +40,7 @@ from bandstand.score.mix import Effect
 __all__ = ["AUTOMATED", "PROCESSORS", "Processor", "process"]
 
 Processor = Callable[[Audio, Effect, Context], Audio]
+_CHUNK = 1 << 15  # frames per step of an elementwise pass (stays in cache)
 
 
 def _curve(effect: Effect, ctx: Context, name: str, blocks: int) -> Floats:
@@ -57,8 +58,15 @@ def _mix(dry: Audio, wet: Audio, fx: Effect, ctx: Context, name: str = "mix") ->
     mix = fx.num(name)
     if mix >= 1.0:
         return wet
-    out: Audio = dry * np.float32(1 - mix) + wet * np.float32(mix)
-    return out
+    keep, add = np.float32(1 - mix), np.float32(mix)
+    work = np.empty((_CHUNK, dry.shape[1]), dtype=np.float32)
+    for first in range(0, len(dry), _CHUNK):  # in place in `wet`, a chunk at a time (no new song-long arrays)
+        d, w = dry[first : first + _CHUNK], wet[first : first + _CHUNK]
+        t = work[: len(d)]
+        np.multiply(d, keep, out=t)
+        w *= add
+        w += t
+    return wet
 
 
 def _scaled(wet: Audio, fx: Effect, ctx: Context, name: str) -> Audio:
@@ -166,12 +174,24 @@ def distortion(audio: Audio, fx: Effect, ctx: Context) -> Audio:
 
 def overdrive(audio: Audio, fx: Effect, ctx: Context) -> Audio:
     """Soft, slightly asymmetric clipping (even harmonics, like a valve), then a tone low-pass
-    from 1.2 kHz (`tone` 0) to 14 kHz (`tone` 1)."""
+    from 1.2 kHz (`tone` 0) to 14 kHz (`tone` 1). The clipping runs a chunk at a time."""
     drive = np.float32(1 + 15 * fx.num("drive"))
-    x = audio * drive + np.float32(0.1)
-    wet = (x / (1 + np.abs(x)) - np.float32(0.1 / 1.1)) / np.float32(math.sqrt(drive))
+    bias, level = np.float32(0.1), np.float32(1 / math.sqrt(float(drive)))
+    wet = np.empty_like(audio)
+    work = np.empty((_CHUNK, audio.shape[1]), dtype=np.float32)
+    for first in range(0, len(audio), _CHUNK):
+        x = audio[first : first + _CHUNK]
+        n = len(x)
+        w, out = work[:n], wet[first : first + n]
+        np.multiply(x, drive, out=out)
+        out += bias
+        np.abs(out, out=w)
+        w += 1
+        np.divide(out, w, out=out)
+        out -= np.float32(0.1 / 1.1)
+        out *= level
     cutoff = 1200.0 * (14000.0 / 1200.0) ** fx.num("tone")
-    wet = filter_sos(wet.astype(np.float32), [biquad("lowpass", cutoff, ctx.sample_rate)])
+    wet = filter_sos(wet, [biquad("lowpass", cutoff, ctx.sample_rate)])
     return _mix(audio, wet, fx, ctx)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bandstand.render.dsp import BLOCK, Audio, Floats, apply_gain, signal
+from bandstand.render.dsp import BLOCK, Audio, Floats, apply_gain, guard, signal
 from bandstand.render.effects import limiter_gain
 
 __all__ = ["MARGIN_DB", "Master", "Mastered", "integrated_loudness", "master", "true_peak_blocks"]
@@ -151,8 +151,9 @@ def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
 
 
 def master(audio: Audio, sample_rate: int, settings: Master = Master()) -> Mastered:
-    """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail."""
-    env, hop = power_envelope(audio, sample_rate)
+    """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail.
+    (`audio` gets the −300 dB guard against denormal numbers added in place.)"""
+    env, hop = power_envelope(guard(audio), sample_rate)
     loudness_in = integrated_loudness(env, sample_rate / hop)
     peaks = true_peak_blocks(audio)
     ceiling = 10 ** ((settings.ceiling_dbtp - MARGIN_DB) / 20)

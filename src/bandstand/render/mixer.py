@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bandstand.render.dsp import Audio, Context, Floats, block_beats, lane_curve, per_frame
+from bandstand.render.dsp import Audio, Context, Floats, block_beats, guard, lane_curve, per_frame
 from bandstand.render.effects import process
 from bandstand.score import Bus, Effect, Song, Track, audible
 
@@ -109,16 +109,21 @@ def mix_song(song: Song, tracks: Audio, sample_rate: int = 44100) -> Mix:
         if not heard:
             continue
         curves = _lanes(track, beats) if track.mix.automation else {}
-        chained = _chain(tracks[index], track.mix.inserts, curves, song, sample_rate)
+        live = any(not fx.bypass for fx in track.mix.inserts)
+        chained = _chain(guard(tracks[index]) if live else tracks[index], track.mix.inserts, curves, song,
+                         sample_rate)
         out = _fader(chained, track, curves, result.audio)  # in place: the dry buffer is ours to change
         result.tracks[index] = out
         for send in track.mix.sends:
             if send.level > 0:
                 into = sends.setdefault(send.bus, np.zeros((frames, 2), dtype=np.float32))
-                into += out * np.float32(send.level)
+                level = np.float32(send.level)
+                for first in range(0, frames, _CHUNK):
+                    into[first : first + _CHUNK] += out[first : first + _CHUNK] * level
     for name, bus_in in sends.items():
         bus = buses.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
-        ret = _chain(bus_in, bus.inserts, {}, song, sample_rate, on_bus=True) * np.float32(bus.volume)
+        ret = _chain(guard(bus_in), bus.inserts, {}, song, sample_rate, on_bus=True)
+        ret *= np.float32(bus.volume)
         result.audio += ret
         result.buses[name] = ret
     return result
