@@ -128,7 +128,7 @@ def ends_on_tonic(h: Heard) -> bool:
     if not notes:
         return False
     last = max(n[0] for n in notes)
-    sounding = [n for n in notes if n[0] <= last + 0.05 and n[0] + n[1] > last - 0.01]
+    sounding = [n for n in notes if n[0] <= last + 0.05 and n[0] + n[1] > last + 0.05]  # what rings once struck
     return min(n[2] for n in sounding) % 12 == h.tonic
 
 

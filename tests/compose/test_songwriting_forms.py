@@ -95,7 +95,7 @@ def test_the_song_ends_on_its_tonic_in_the_bass(prompt):
     song = heard(prompt)
     pitched = [n for name, ns in song.tracks.items() if name not in song.drums for n in ns]
     last = max(n[0] for n in pitched)
-    final = [n for n in pitched if n[0] <= last + 0.05 and n[0] + n[1] > last - 0.01]
+    final = [n for n in pitched if n[0] <= last + 0.05 and n[0] + n[1] > last + 0.05]
     assert min(n[2] for n in final) % 12 == _tonic(song.harmony), prompt
     assert song.harmony.ending_name
 

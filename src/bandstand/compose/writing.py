@@ -32,7 +32,7 @@ def ends_on_tonic(song: Song, harmony: HarmonyPlan) -> float | None:
     if not notes or not harmony.scale_pitch_classes:
         return None
     last = max(n.start for n in notes)
-    final = [n for n in notes if n.start <= last + 0.05 and n.end > last - 0.01]
+    final = [n for n in notes if n.start <= last + 0.05 and n.end > last + 0.05]  # what rings once it is struck
     return 1.0 if min(n.pitch for n in final) % 12 == harmony.scale_pitch_classes[0] else 0.0
 
 
