@@ -12,7 +12,6 @@ from functools import lru_cache
 
 from bandstand import theory
 
-LETTER_PC = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}
 MODES: tuple[str, ...] = tuple(theory.KEY_MODES)
 
 
@@ -20,11 +19,6 @@ MODES: tuple[str, ...] = tuple(theory.KEY_MODES)
 def pitch_class(name: str) -> int:
     """Pitch class 0–11 of a note name such as `f#` or `Eb` (octave optional)."""
     return theory.pitch_class(name)
-
-
-def note_to_midi(name: str) -> int:
-    """MIDI number of a note name with octave (`c4` = 60, `ab1` = 32)."""
-    return theory.note_to_midi(name)
 
 
 def spell_scale(tonic: str, mode: str) -> list[str]:
