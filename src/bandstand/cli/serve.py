@@ -36,6 +36,8 @@ def launch(
     port: int,
     allow_remote: bool,
     open_browser: bool,
+    out_dir: Path | None = None,
+    studio_backend: object = None,
 ) -> None:
     """Bind, build the app, print where it is, serve until Ctrl-C."""
     import webbrowser
@@ -48,7 +50,11 @@ def launch(
     sock = bind(host, port)
     config = ServerConfig(host=host, port=sock.getsockname()[1], token=token, allow_remote=allow_remote,
                           host_names=_own_names() if allow_remote else ())
-    app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout)  # type: ignore[arg-type]
+    from bandstand.producer.studio import Studio
+
+    studio = Studio(out_dir or Path("output"), backend=studio_backend)
+    app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
+                      studio=studio)
 
     def ready() -> None:
         typer.echo(f"bandstand {title}: {config.page_url}  (Ctrl-C to stop)")
@@ -83,12 +89,25 @@ def serve(
     seed: int = typer.Option(0, "--seed", help="Seed of the built-in musicians."),
     turn_timeout: float = typer.Option(30.0, "--turn-timeout", min=0.1, help="Seconds a member may think per turn."),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the browser."),
+    out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder of the projects (session folders)."),
 ) -> None:
-    """Serve the jam, the pages and the API (loopback only unless --allow-remote)."""
+    """Serve the jam, the studio API and the pages (loopback only unless --allow-remote)."""
     from bandstand.cli.jam import _members
     from bandstand.jam.backends import backend_factory
 
     band = _members(members, persona)
     factory = backend_factory(backend, model=model, base_url=base_url)
     launch("serve", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
-           allow_remote=allow_remote, open_browser=open_browser)
+           allow_remote=allow_remote, open_browser=open_browser, out_dir=out,
+           studio_backend=_studio_backend(backend, model=model, base_url=base_url))
+
+
+def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> object:
+    """The language model the studio asks about requests its rules do not read (None: offline)."""
+    if name == "algorithmic":
+        return None
+    from bandstand.agents.config import load_config
+    from bandstand.agents.registry import make_backend
+
+    overrides = {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None}
+    return make_backend(name, load_config(overrides=overrides))

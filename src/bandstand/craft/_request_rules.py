@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -75,6 +75,7 @@ class _Clause:
     bars: tuple[int, int] | None = None
     freeze: list[str] = field(default_factory=list)
     freeze_to: bool = True
+    mixer: list[Any] = field(default_factory=list)  # `craft.mixer_edits`, read for the studio only
 
     @classmethod
     def of(cls, text: str) -> _Clause:
@@ -95,7 +96,10 @@ class _Clause:
         return not re.search(r"\w", self.low)
 
 
-def _make(kind: Callable[..., Edit], **fields: Any) -> Edit:
+_T = TypeVar("_T")
+
+
+def _make(kind: Callable[..., _T], **fields: Any) -> _T:
     try:
         return kind(**fields)
     except ValidationError as exc:

@@ -131,7 +131,7 @@ _ENERGY_ABS = re.compile(r"\benergy\s*(?:to|at|=|:)?\s*(\d{1,6})(?:\s*/\s*10)?\b
 _BARS = re.compile(r"\b(?:from\s+)?bars?\s+(\d{1,5})\s*(?:-|–|—|to|through|thru|until)\s*(?:bar\s+)?(\d{1,5})\b"
                    r"|\bbar\s+(\d{1,5})\b", re.I)
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_CLAUSES = re.compile(r"[;.!?]+|,\s*(?:and\s+|then\s+|but\s+)?|\s+(?:and then|then|but|and also|also|and|plus)\s+",
+_CLAUSES = re.compile(r"[;!?]+|\.(?!\d)|,\s*(?:and\s+|then\s+|but\s+)?|\s+(?:and then|then|but|and also|also|and|plus)\s+",
                       re.I)
 EXAMPLES: tuple[str, ...] = (
     "make the bass busier", "simpler drums", "darker", "brighter chords", "more energy in the chorus",

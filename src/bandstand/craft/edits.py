@@ -16,6 +16,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from bandstand.craft.mixer_edits import MixerEdit
 from bandstand.craft.style import StyleOverride
 
 __all__ = [
@@ -223,16 +224,18 @@ EDIT_ADAPTER: TypeAdapter[Edit] = TypeAdapter(Edit)
 
 
 class Request(BaseModel):
-    """A request in words and the edits read out of it (empty: not understood)."""
+    """A request in words and the edits read out of it (empty: not understood); `mixer`
+    holds what it asks of the mix desk and the player (read for the studio only)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     text: str
     edits: tuple[Edit, ...] = ()
+    mixer: tuple[MixerEdit, ...] = ()
 
     @property
     def understood(self) -> bool:
-        return bool(self.edits)
+        return bool(self.edits or self.mixer)
 
     @property
     def praise_only(self) -> bool:

@@ -28,6 +28,7 @@ import difflib
 import re
 from collections.abc import Sequence
 
+from bandstand.craft._request_mixer import read_mixer, read_transport
 from bandstand.craft._request_rules import (
     _add,
     _alternative,
@@ -78,14 +79,21 @@ from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput
 
 __all__ = ["EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary", "not_understood",
-           "parse_request"]
+           "parse_request", "scoped_to"]
 
 # ----------------------------------------------------------------------------- one clause
 
 
-def _read(c: _Clause, words: _Words) -> None:
-    """Read one clause: scope first, then each rule family in turn."""
+def _read(c: _Clause, words: _Words, studio: bool = False) -> None:
+    """Read one clause: (for the studio: the player's and the mixer's words,) scope, then
+    each rule family in turn."""
+    if studio:
+        read_transport(c)
+        if c.mixer:
+            return
     _scope(c)
+    if studio:
+        read_mixer(c, words)
     _freeze_words(c, words)
     for plain in (_key, _tempo, _metre):
         plain(c)
@@ -102,7 +110,7 @@ def _read(c: _Clause, words: _Words) -> None:
         c.take(solo)
         c.edits += [_make(SoloEdit, role=r, **scoped) for r in roles or ["*"]]
     if knobs or feel is not None:
-        c.edits += [StyleEdit(override=_make(StyleOverride, role=r, knobs=knobs, time_feel=feel,  # type: ignore[arg-type]
+        c.edits += [StyleEdit(override=_make(StyleOverride, role=r, knobs=knobs, time_feel=feel,
                                              sections=tuple(c.sections), bars=c.bars))
                     for r in roles or ["*"]]
     present = _presence(c)
@@ -203,10 +211,13 @@ def _dedupe(edits: list[Edit]) -> list[Edit]:
 NO_WORDS = Vocabulary()
 
 
-def parse_request(text: str, vocabulary: Vocabulary = NO_WORDS) -> Request:
+def parse_request(text: str, vocabulary: Vocabulary = NO_WORDS, *, studio: bool = False) -> Request:
     """Read `text` into edits. Never guesses: words it does not know are ignored, and a text
     with nothing it knows gives a `Request` with no edits (see `not_understood`). Raises
-    `InvalidInput` for an empty or over-long text and for values that cannot be (bars 0–4)."""
+    `InvalidInput` for an empty or over-long text and for values that cannot be (bars 0–4).
+    `studio` also reads the mixer's and the player's words into `Request.mixer`
+    (`craft.mixer_edits`: mute, solo a track, volume, pan, effects, quantize, swing, rename,
+    an empty track, play/stop/loop)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("say what to change, e.g. 'make the bass busier' or 'change the key to F# minor'")
     if len(text) > MAX_CHARS:
@@ -225,10 +236,48 @@ def parse_request(text: str, vocabulary: Vocabulary = NO_WORDS) -> Request:
         end = sep.start() if sep else len(whole.low)
         piece = _Clause(whole.orig[pos:end], whole.low[pos:end])
         if not piece.empty:
-            _read(piece, words)
+            said = piece.orig
+            _read(piece, words, studio)
+            if studio:
+                _lend_mixer(piece, said, clauses)
             clauses.append(piece)
         pos = sep.end() if sep else end
-    return Request(text=stripped, edits=tuple(chords + _join(clauses)))
+    mixer = tuple(m for c in clauses for m in c.mixer)
+    return Request(text=stripped, edits=tuple(chords + _join(clauses)), mixer=mixer)
+
+
+def _lend_mixer(c: _Clause, said: str, before: list[_Clause]) -> None:
+    """"mute the drums and the bass": a clause that only names a part gets the mixer edits of
+    the clause before it (which had only mixer edits); one that made mixer edits lends none of
+    its parts or sections to the musical edits around it."""
+    if c.mixer:
+        if not c.edits:
+            c.roles, c.sections, c.bars = [], [], None
+        return
+    prior = before[-1] if before else None
+    if c.edits or not c.roles or prior is None or not prior.mixer or prior.edits:
+        return
+    part = re.sub(r"^(?:the|a|an)\s+", "", " ".join(said.split()).lower())
+    c.mixer = [m.model_copy(update={"part": part[:60], "role": c.roles[0]}) for m in prior.mixer
+               if "part" in type(m).model_fields]
+    if c.mixer:
+        c.roles, c.sections = [], []
+
+
+def scoped_to(request: Request, roles: Sequence[str]) -> Request:
+    """The request with its edits for every part ("*": "make it darker") aimed at `roles`
+    instead (what an earlier turn of a conversation was about: "add a pad", then "make it
+    darker" means the pad)."""
+    if not roles:
+        return request
+    edits: list[Edit] = []
+    for edit in request.edits:
+        role = edit.override.role if isinstance(edit, StyleEdit) else getattr(edit, "role", None)
+        if role == "*":
+            edits += [x for r in roles if (x := _with_role(edit, r)) is not None]
+        else:
+            edits.append(edit)
+    return request.model_copy(update={"edits": tuple(_dedupe(edits))})
 
 
 def not_understood(text: str) -> InvalidInput:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 
@@ -24,7 +25,7 @@ from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
-from bandstand.server.routes import audio, jam, pages, protocol
+from bandstand.server.routes import audio, jam, pages, projects, protocol, variations
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
 
@@ -39,10 +40,17 @@ def create_app(
     seed: int = 0,
     turn_timeout: float = 30.0,
     tools: ToolCatalog | None = None,
+    studio: Any = None,
     routers: Sequence[APIRouter] = (),
 ) -> FastAPI:
-    """The server for `config`: the jam with `personas`, the protocol, and `routers` under /api/v1."""
-    state = ServerState(config=config, registry=protocol_registry(), tools=tools)
+    """The server for `config`: the jam with `personas`, the protocol, the studio API over
+    `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1.
+    `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry)."""
+    if tools is None:
+        from bandstand.studio.tools import TOOLS
+
+        tools = TOOLS.schemas
+    state = ServerState(config=config, registry=protocol_registry(), tools=tools, studio=studio)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -60,7 +68,7 @@ def create_app(
     app.mount("/static", pages.static_files(), name="static")
     app.include_router(audio.assets_router)
     app.include_router(jam.socket_router)
-    for router in (jam.router, protocol.router, audio.router, *routers):
+    for router in (jam.router, protocol.router, audio.router, projects.router, variations.router, *routers):
         app.include_router(router, prefix=API_PREFIX)
     errors.install(app)
     app.add_middleware(AccessControl, config=config)

@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from bandstand.errors import NotFound
 from bandstand.protocol import (
     Registry,
     ToolCatalog,
@@ -27,6 +28,7 @@ class ServerState:
     registry: Registry
     tools: ToolCatalog | None
     hub: JamHub | None = None  # built when the app starts (it needs the event loop)
+    studio: Any = None  # the `producer.studio.Studio` behind the studio API (None: no projects folder)
     _documents: dict[str, Any] = field(default_factory=dict)
 
     def document(self, name: str) -> Any:
@@ -46,6 +48,14 @@ def server_state(connection: HTTPConnection) -> ServerState:
     """The dependency every router takes (works for requests and WebSockets)."""
     state: ServerState = connection.app.state.server
     return state
+
+
+def studio_service(connection: HTTPConnection) -> Any:
+    """The studio behind the projects, variations, conversations and stream routes."""
+    studio = server_state(connection).studio
+    if studio is None:
+        raise NotFound("this server keeps no projects (start it with bandstand serve --out DIR)")
+    return studio
 
 
 def jam_hub(connection: HTTPConnection) -> JamHub:

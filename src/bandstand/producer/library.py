@@ -1,0 +1,238 @@
+"""Projects in an output folder: the use cases the HTTP API, MCP and the studio
+page call to list projects, read one at any revision, undo, redo, see its
+history and export it, and to read, commit or discard a variation by its id
+alone.
+
+A project is a session folder under the library's root; its id is the
+folder's name (`session-YYYYMMDD-xxxxxx`), so `bandstand compose --out DIR`
+and `bandstand serve --out DIR` see the same projects. Anything a client sends
+as an id is checked against that pattern before it touches the disk.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bandstand.compose.sessions import SESSION_RE
+from bandstand.errors import Conflict, InvalidInput, NotFound, VariationConflict
+from bandstand.producer.projects import ProjectSession, open_project
+from bandstand.producer.summaries import history_json, variation_json
+from bandstand.studio import Project, Variation
+
+__all__ = ["VARIATION_ID", "Library", "project_json", "project_summary", "variation_events"]
+
+VARIATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{3,99}$")
+"""What a variation id (or a unique prefix of one) looks like."""
+
+
+def project_summary(root: Path) -> dict[str, Any]:
+    """A project as the list shows it, from its manifest (cheap: no notes are read)."""
+    manifest = _read(root / "manifest.json") or {}
+    found = manifest.get("parts")
+    parts: list[Any] = found if isinstance(found, list) else []
+    name = str(manifest.get("name") or manifest.get("prompt") or root.name)
+    return {
+        "projectId": root.name, "name": name[:200], "prompt": str(manifest.get("prompt", ""))[:500],
+        "revision": manifest.get("revision"), "tempo": manifest.get("tempo"), "key": manifest.get("key"),
+        "timeSignature": manifest.get("time_signature"), "bars": manifest.get("total_bars"),
+        "tracks": [str(p.get("name")) for p in parts if isinstance(p, dict)],
+        "createdAt": manifest.get("created_at"),
+        "updatedAt": dt.datetime.fromtimestamp(_mtime(root), dt.UTC).isoformat(),
+    }
+
+
+def project_json(session: ProjectSession, project: Project, *, notes: bool = True) -> dict[str, Any]:
+    """A project at one revision as clients read it: the project itself (ids, tracks, regions,
+    notes unless `notes` is False, mix, buses, sections) and where HEAD is."""
+    data = project.model_dump(mode="json")
+    if not notes:
+        for track in data["tracks"]:
+            for region in track["regions"]:
+                region["noteCount"] = len(region.pop("notes"))
+    head = session.revision
+    return {"projectId": session.session_dir.name, "revision": project.revision, "head": head,
+            "isHead": project.revision == head, "project": data}
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _mtime(root: Path) -> float:
+    for name in ("revisions/HEAD.json", "manifest.json"):
+        try:
+            return (root / name).stat().st_mtime
+        except OSError:
+            continue
+    return root.stat().st_mtime
+
+
+@dataclass(slots=True)
+class Library:
+    """The projects under `root` (see the module docstring)."""
+
+    root: Path
+    generator: Any = None  # the part generator `generate_part` runs (the compose graph by default)
+    _sessions: dict[str, ProjectSession] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.root).expanduser()
+
+    # ------------------------------------------------------------------ projects
+
+    def ids(self) -> list[str]:
+        """Every project here, newest change first."""
+        if not self.root.is_dir():
+            return []
+        found = [p for p in self.root.iterdir() if SESSION_RE.match(p.name) and p.is_dir()
+                 and ((p / "revisions" / "HEAD.json").is_file() or (p / "manifest.json").is_file())]
+        return [p.name for p in sorted(found, key=_mtime, reverse=True)]
+
+    def list(self) -> list[dict[str, Any]]:
+        return [project_summary(self.root / pid) for pid in self.ids()]
+
+    def path(self, project_id: str) -> Path:
+        if not isinstance(project_id, str) or not SESSION_RE.match(project_id):
+            raise NotFound(f"no project '{str(project_id)[:80]}': project ids look like session-20260101-abc123 "
+                           "(GET /api/v1/projects lists them)")
+        path = self.root / project_id
+        if not path.is_dir():
+            raise NotFound(f"no project '{project_id}' in {self.root} (GET /api/v1/projects lists them)")
+        return path
+
+    def session(self, project_id: str) -> ProjectSession:
+        """The project as a session (kept open: reading is cached per revision)."""
+        path = self.path(project_id)
+        session = self._sessions.get(project_id)
+        if session is None:
+            try:
+                session = open_project(path, generator=self._generator())
+            except InvalidInput as exc:
+                raise NotFound(f"{project_id} is not a project yet: {exc}") from exc
+            if len(self._sessions) > 32:
+                self._sessions.clear()
+            self._sessions[project_id] = session
+        return session
+
+    def _generator(self) -> Any:
+        if self.generator is None:
+            from bandstand.producer.compose import part_generator
+
+            self.generator = part_generator
+        return self.generator
+
+    def project(self, project_id: str, revision: int | None = None, *, notes: bool = True) -> dict[str, Any]:
+        session = self.session(project_id)
+        head = session.revision
+        if revision is None:
+            revision = head
+        latest = session.store.pointer().latest
+        if not 1 <= revision <= latest:
+            raise NotFound(f"project {project_id} has no revision {revision}; its revisions are 1–{latest} "
+                           f"(HEAD is {head})")
+        return project_json(session, session.project(revision), notes=notes)
+
+    def history(self, project_id: str) -> dict[str, Any]:
+        session = self.session(project_id)
+        return {"projectId": project_id, "head": session.revision,
+                "entries": [history_json(row) for row in session.history()]}
+
+    def undo(self, project_id: str, steps: int = 1) -> dict[str, Any]:
+        session = self.session(project_id)
+        try:
+            head = session.undo(steps)
+        except InvalidInput as exc:
+            raise Conflict(str(exc)) from exc
+        return {"projectId": project_id, "revision": head}
+
+    def redo(self, project_id: str) -> dict[str, Any]:
+        session = self.session(project_id)
+        try:
+            head = session.redo()
+        except InvalidInput as exc:
+            raise Conflict(str(exc)) from exc
+        return {"projectId": project_id, "revision": head}
+
+    def export(self, project_id: str, fmt: str, out_dir: Path) -> Any:
+        """Write the project at HEAD as `fmt` into `out_dir` (`producer.export`)."""
+        from bandstand.producer.export import export_session
+
+        return export_session(self.path(project_id), fmt, out_dir)
+
+    # ------------------------------------------------------------------ variations
+
+    def variations(self, project_id: str) -> dict[str, Any]:
+        """The project's variations, oldest first, each in brief (phrases without notes)."""
+        session = self.session(project_id)
+        head = session.revision
+        return {"projectId": project_id, "head": head,
+                "variations": [variation_json(v, head=head) for v in session.variations()]}
+
+    def find_variation(self, variation_id: str) -> tuple[ProjectSession, str]:
+        """The project holding a variation, and the variation's full id."""
+        if not isinstance(variation_id, str) or not VARIATION_ID.match(variation_id):
+            raise NotFound(f"no variation '{str(variation_id)[:80]}'")
+        for pid in self.ids():
+            folder = self.root / pid / "variations"
+            if (folder / f"{variation_id}.json").is_file():
+                return self.session(pid), variation_id
+        for pid in self.ids():  # a unique prefix, as the CLI accepts
+            folder = self.root / pid / "variations"
+            if folder.is_dir() and any(f.name.startswith(variation_id) and not f.name.endswith(".proposal.json")
+                                       for f in folder.iterdir()):
+                session = self.session(pid)
+                try:
+                    return session, session.variation_store.resolve(variation_id)
+                except VariationConflict as exc:
+                    raise NotFound(str(exc)) from exc
+        raise NotFound(f"no variation '{variation_id}' in any project here")
+
+    def variation(self, variation_id: str) -> dict[str, Any]:
+        """A variation with its phrases so far (a client that reconnects reads it here)."""
+        session, vid = self.find_variation(variation_id)
+        variation = session.variation_store.load(vid, proposal=False)
+        bpb = session.project(variation.base_revision).beats_per_bar
+        return {"projectId": session.session_dir.name, **variation_json(variation, head=session.revision),
+                "events": variation_events(variation, bpb)}
+
+    def commit(self, variation_id: str, phrase_ids: Sequence[str] | None = None) -> dict[str, Any]:
+        session, vid = self.find_variation(variation_id)
+        try:
+            entry = session.accept(vid, phrase_ids)
+        except VariationConflict as exc:
+            raise Conflict(str(exc)) from exc
+        return {"projectId": session.session_dir.name, "variationId": vid, "revision": entry.revision,
+                "summary": entry.summary}
+
+    def discard(self, variation_id: str) -> dict[str, Any]:
+        session, vid = self.find_variation(variation_id)
+        try:
+            variation = session.discard(vid)
+        except VariationConflict as exc:
+            raise Conflict(str(exc)) from exc
+        return {"projectId": session.session_dir.name, "variationId": vid, "state": variation.state}
+
+
+def variation_events(variation: Variation, beats_per_bar: float) -> list[dict[str, Any]]:
+    """The variation as its stream says it — `meta`, each `phrase`, `done` — in the studio
+    protocol's words (camelCase), numbered as a variation stream; only a variation that got
+    as far as its phrases has them."""
+    from bandstand.producer.wire import variation_stream
+    from bandstand.protocol import VARIATION, Emitter
+
+    sent: list[dict[str, Any]] = []
+    emitter = Emitter(VARIATION)
+    emitter.subscribe(sent.append)
+    for event in variation_stream(variation, beats_per_bar):
+        emitter.emit(event)
+    return sent

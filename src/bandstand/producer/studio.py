@@ -1,0 +1,71 @@
+"""The studio as one service: everything the HTTP API, MCP and the studio page
+do with projects goes through a `Studio` — its projects (`library`), its
+conversations, composing a new project from a prompt, and requests in words
+(`stream`, `preview`: intent → mode → plan → tools → variation, spec studio §5).
+
+    studio = Studio(Path("output"))                     # offline: rules and built-in musicians
+    studio = Studio(Path("output"), backend=backend)    # a language model reads what the rules do not
+
+A Studio holds no lock and no open file between calls; several may share an
+output folder (each change takes the project's own lock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bandstand.errors import InvalidInput
+from bandstand.producer.library import Library, project_summary
+
+__all__ = ["Studio", "Timeouts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """Seconds a request may take, and each call inside it (a generator, a model's turn)."""
+
+    request: float = 300.0
+    generator: float = 60.0
+    model_turn: float = 60.0
+    idle_comment: float = 8.0
+
+
+@dataclass(slots=True)
+class Studio:
+    """See the module docstring. `backend` is an `agents.AgentBackend` (None: offline)."""
+
+    out_dir: Path
+    backend: Any = None
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    library: Library = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out_dir = Path(self.out_dir).expanduser()
+        self.library = Library(self.out_dir)
+
+    # ------------------------------------------------------------------ composing a new project
+
+    def compose_project(self, prompt: str, *, seed: int | None = None, bars: int | None = None,
+                        parts: Sequence[str] | None = None) -> dict[str, Any]:
+        """A new project composed from `prompt` (the compose graph, defaults assumed for anything
+        ambiguous): its revision 1. Returns the project's summary."""
+        from bandstand.producer.compose import compose_song
+
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise InvalidInput('prompt: describe the song, e.g. "funk groove in E minor, 96 bpm"', field="prompt")
+        options: dict[str, Any] = {"out_dir": str(self.out_dir), "render_audio": False}
+        if seed is not None:
+            options["seed"] = seed
+        if bars is not None:
+            options["bars"] = bars
+        if parts:
+            options["parts"] = list(parts)
+        composed = compose_song(prompt, assume_defaults=True, **options)
+        result = composed.result
+        if result.status not in ("completed", "completed_partial"):
+            raise InvalidInput(f"the song could not be composed: {result.status}")
+        summary = project_summary(result.session_dir)
+        return {**summary, "decisions": list(composed.decisions)}

@@ -1,0 +1,112 @@
+"""Projects: `/api/v1/projects` — list them, compose a new one from a prompt, read
+one at any revision, undo, redo, its history and its variations, and export it.
+A project is a session folder in the server's output folder (`bandstand serve
+--out DIR`); its id is the folder's name. The routes translate; the use cases
+are `bandstand.producer.library` and `producer.studio`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse
+from pydantic import Field
+from starlette.background import BackgroundTask
+
+from bandstand.producer.studio import Studio
+from bandstand.protocol import WireModel
+from bandstand.server.errors import ERROR_RESPONSES
+from bandstand.server.state import studio_service
+
+router = APIRouter(prefix="/projects", tags=["projects"], responses=ERROR_RESPONSES)
+
+ProjectId = PathParam(description="the project's id: its session folder's name (session-20260101-abc123)",
+                      max_length=100)
+EXPORT_TYPES: dict[str, tuple[str, str]] = {
+    "mid": ("audio/midi", "full-arrangement.mid"), "wav": ("audio/wav", "full-arrangement.wav"),
+    "stems": ("application/zip", "stems.zip"), "png": ("image/png", "pianoroll.png"),
+    "musicxml": ("application/vnd.recordare.musicxml+xml", "lead-sheet.musicxml"),
+}
+"""Export format → what the answer is (media type, file name)."""
+
+
+class NewProject(WireModel):
+    """A song to compose: the prompt, and optionally the seed, its length and its parts."""
+
+    prompt: str = Field(min_length=1, max_length=2000)
+    seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    bars: int | None = Field(default=None, ge=4, le=512)
+    parts: list[str] | None = Field(default=None, max_length=12)
+
+
+class Undo(WireModel):
+    steps: int = Field(default=1, ge=1, le=1000)
+
+
+@router.get("", summary="Every project in the server's output folder, newest change first")
+def list_projects(studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return {"projects": studio.library.list()}
+
+
+@router.post("", status_code=201, summary="Compose a new project from a prompt (its revision 1)")
+def create_project(body: NewProject, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.compose_project(body.prompt, seed=body.seed, bars=body.bars, parts=body.parts)
+
+
+@router.get("/{project_id}", summary="The project at HEAD, or at ?revision=N (tracks, regions, notes, mix)")
+def get_project(project_id: str = ProjectId, revision: int | None = Query(default=None, ge=1, le=1_000_000),
+                notes: bool = Query(default=True, description="false: note counts instead of the notes"),
+                studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.project(project_id, revision, notes=notes)
+
+
+@router.get("/{project_id}/history", summary="Every change, oldest first, marked undone when undone")
+def history(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.history(project_id)
+
+
+@router.get("/{project_id}/variations", summary="The project's variations, oldest first (without phrases' notes)")
+def variations(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.variations(project_id)
+
+
+@router.post("/{project_id}/undo", summary="Move HEAD back (steps: 1 by default); nothing is deleted")
+def undo(body: Undo | None = None, project_id: str = ProjectId,
+         studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.undo(project_id, body.steps if body else 1)
+
+
+@router.post("/{project_id}/redo", summary="Bring back the change undone last")
+def redo(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.redo(project_id)
+
+
+@router.get("/{project_id}/export", summary="The project at HEAD as MIDI, WAV, stems (zip), piano roll or MusicXML",
+            response_class=FileResponse,
+            responses={200: {"content": {t: {} for t, _ in EXPORT_TYPES.values()},
+                             "description": "the file"}})
+def export(project_id: str = ProjectId,
+           format: Literal["mid", "wav", "stems", "png", "musicxml"] = Query(description="what to export"),
+           studio: Studio = Depends(studio_service)) -> FileResponse:
+    folder = Path(tempfile.mkdtemp(prefix="bandstand-export-"))
+    try:
+        done = studio.library.export(project_id, format, folder)
+        media, name = EXPORT_TYPES[format]
+        if format == "stems":
+            path = folder / name
+            with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
+                for f in done.files:
+                    bundle.write(f, Path(f).name)
+        else:
+            path = next((Path(f) for f in done.files if Path(f).name == name), Path(done.files[0]))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return FileResponse(path, media_type=media, filename=f"{project_id}-{name}",
+                        background=BackgroundTask(shutil.rmtree, folder, ignore_errors=True))

@@ -1,0 +1,78 @@
+"""Projects in an output folder, by id: list, read at a revision, history, undo and
+redo (a conflict when there is nothing to do), variations by id alone with the
+events of their stream, commit (all or some phrases) and discard; unknown ids are
+`NotFound`, stale variations `Conflict`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bandstand.errors import Conflict, NotFound
+from bandstand.producer.library import Library
+from bandstand.producer.projects import open_project
+
+
+@pytest.fixture
+def library(composed_copy: Callable[..., Path]) -> tuple[Library, str]:
+    session = composed_copy("funk groove", 3, 16)
+    return Library(session.parent), session.name
+
+
+def test_projects_are_listed_and_read_at_any_revision(library: tuple[Library, str]) -> None:
+    lib, pid = library
+    [summary] = lib.list()
+    assert summary["projectId"] == pid and summary["revision"] == 1 and "Bass" in summary["tracks"]
+    lib.session(pid).apply_tools([{"name": "set_tempo", "args": {"tempo": 96}}], author="test")
+    now, before = lib.project(pid), lib.project(pid, 1)
+    assert (now["revision"], now["head"], now["project"]["tempo"]) == (2, 2, 96)
+    assert before["project"]["tempo"] != 96 and before["isHead"] is False
+    light = lib.project(pid, notes=False)["project"]["tracks"][0]["regions"][0]
+    assert "notes" not in light and light["noteCount"] > 0
+    with pytest.raises(NotFound, match="no revision 3"):
+        lib.project(pid, 3)
+    for bad in ("nope", "../etc", "session-20260101-zzzzzz"):
+        with pytest.raises(NotFound):
+            lib.project(bad)
+
+
+def test_undo_redo_and_history(library: tuple[Library, str]) -> None:
+    lib, pid = library
+    with pytest.raises(Conflict, match="nothing to undo"):
+        lib.undo(pid)
+    lib.session(pid).apply_tools([{"name": "mute_track", "args": {"track": "drums"}}], author="test")
+    assert lib.undo(pid) == {"projectId": pid, "revision": 1}
+    assert [e["undone"] for e in lib.history(pid)["entries"]] == [False, True]
+    assert lib.redo(pid)["revision"] == 2
+    with pytest.raises(Conflict, match="nothing to redo"):
+        lib.redo(pid)
+
+
+def test_variations_by_id_their_events_commit_and_discard(library: tuple[Library, str]) -> None:
+    lib, pid = library
+    from bandstand.producer.iteration import edit
+
+    outcome = edit(lib.path(pid), "make the bass busier")
+    vid = outcome.variation.id
+    shown = lib.variation(vid[:8])
+    events = shown["events"]
+    assert events[0]["type"] == "meta" and events[-1]["type"] == "done"
+    assert events[-1] == {"type": "done", "seq": len(events), "protocolVersion": "1.0", "variationId": vid,
+                          "status": "ready", "phraseCount": len(events) - 2}
+    first = events[1]
+    assert first["noteChanges"] and first["endBeat"] > first["startBeat"] and "Bass" in first["label"]
+    keep = [events[1]["phraseId"]]
+    assert lib.commit(vid, keep)["revision"] == 2
+    with pytest.raises(Conflict, match="already committed"):
+        lib.commit(vid)
+    second = edit(lib.path(pid), "simpler drums").variation.id
+    lib.session(pid).apply_tools([{"name": "set_tempo", "args": {"tempo": 90}}], author="test")
+    with pytest.raises(Conflict, match="revision"):
+        lib.commit(second)
+    assert lib.discard(second)["state"] == "discarded" == lib.discard(second)["state"]
+    assert len(lib.variations(pid)["variations"]) == 2
+    with pytest.raises(NotFound):
+        lib.variation("0000-not-there")
+    assert open_project(lib.path(pid)).revision == 3
