@@ -97,7 +97,7 @@ def test_tool_list(session: ProjectSession) -> None:
     listed = bandstand("tool", "--list").stdout
     assert "mixing       set_track_volume(track, volume)" in listed
     schemas = json.loads(bandstand("tool", "--list", "--json").stdout)
-    assert len(schemas) == 30 and schemas[0]["name"] == "read_project"
+    assert len(schemas) == 32 and schemas[0]["name"] == "read_project"
 
 
 def test_variations_accept_and_the_conflicts(session: ProjectSession) -> None:

@@ -4,6 +4,8 @@ strikes per region, ids issued here, modes) hold before anything changes."""
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 import pytest
@@ -29,7 +31,7 @@ SPEC = {  # spec §2, phase by phase
               "add_midi_region", "set_midi_program", "set_track_name", "set_track_colour"],
     "composition": ["add_notes", "generate_part"],
     "arrangement": ["move_region", "duplicate_region", "delete_region", "transpose_notes", "quantize_notes",
-                    "apply_swing", "clear_notes"],
+                    "apply_swing", "clear_notes", "update_notes", "remove_notes"],
     "soundDesign": ["add_insert_effect"],
     "expression": ["add_midi_cc", "add_pitch_bend", "add_aftertouch"],
     "mixing": ["set_track_volume", "set_track_pan", "mute_track", "solo_track", "ensure_bus", "add_send",
@@ -144,6 +146,43 @@ def test_every_tool_in_one_batch(project: Project) -> None:
     assert {"id": outcome.results[7].result.get("track_id", rhodes.id), "name": "Rhodes"} in \
         outcome.results[7].entities["tracks"]
     assert to_song(p).tracks[3].name == "Rhodes"
+
+
+def test_notes_are_moved_resized_revoiced_and_removed_by_id(project: Project) -> None:
+    track, region = next((t, r) for t, r in project.regions() if t.name == "Bass" and r.notes)
+    first, second, *rest = region.notes
+    outcome = run(project, [
+        {"name": "update_notes", "args": {"region": region.id, "notes": [
+            {"id": first.id, "pitch": first.pitch + 2, "start": 1.5},
+            {"id": second.id, "duration": 0.25, "velocity": 30}]}},
+        {"name": "remove_notes", "args": {"region": f"Bass/{region.name}", "note_ids": [rest[0].id]}},
+    ])
+    after = outcome.project.region_by_id(region.id)[1]
+    by_id = {n.id: n for n in after.notes}
+    assert (by_id[first.id].pitch, by_id[first.id].start, by_id[first.id].duration) == (
+        first.pitch + 2, 1.5, first.duration)  # what is left out stays
+    assert (by_id[second.id].start, by_id[second.id].duration, by_id[second.id].velocity) == (second.start, 0.25, 30)
+    assert rest[0].id not in by_id and len(after.notes) == len(region.notes) - 1
+    assert [n.start for n in after.notes] == sorted(n.start for n in after.notes)  # kept in time order
+    assert outcome.results[1].result == {"notes_removed": 1, "note_count": len(region.notes) - 1}
+    assert outcome.project.track_by_id(track.id).user_touched
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ({"name": "update_notes", "args": {"region": "Bass/Verse", "notes": [{"id": "nope", "pitch": 40}]}},
+     "has no note 'nope'"),
+    ({"name": "remove_notes", "args": {"region": "Bass/Verse", "note_ids": ["nope"]}}, "has no note 'nope'"),
+    ({"name": "update_notes", "args": {"region": "Bass/Verse", "notes": [{"id": "$first", "start": 999}]}},
+     "past the end of region"),
+    ({"name": "update_notes", "args": {"region": "Bass/Verse", "notes": [{"id": "$first", "pitch": 1},
+                                                                       {"id": "$first", "pitch": 2}]}},
+     "listed twice"),
+])
+def test_note_edits_name_real_notes(project: Project, call: dict[str, Any], message: str) -> None:
+    region = next(r for t, r in project.regions() if t.name == "Bass" and r.name == "Verse")
+    text = json.dumps(call).replace("$first", region.notes[0].id)
+    with pytest.raises(ToolCallError, match=message):
+        run(project, [json.loads(text)])
 
 
 def test_create_project_starts_over(project: Project) -> None:

@@ -38,6 +38,10 @@ CALLS = st.one_of(
     st.builds(lambda r, b: {"name": "move_region", "args": {"region": r, "start_beat": b}}, REGIONS, BEAT),
     st.builds(lambda r: {"name": "duplicate_region", "args": {"region": r}}, REGIONS),
     st.builds(lambda r: {"name": "delete_region", "args": {"region": r}}, REGIONS),
+    st.builds(lambda r, i, s, d: {"name": "update_notes", "args": {"region": r, "notes": [
+        {"id": i, "start": s, "duration": d}]}}, REGIONS, st.sampled_from(["n1", "n2", "zz"]), BEAT, SMALL),
+    st.builds(lambda r, i: {"name": "remove_notes", "args": {"region": r, "note_ids": [i]}}, REGIONS,
+              st.sampled_from(["n1", "n2", "zz"])),
     st.builds(lambda r, b, v: {"name": "add_midi_cc", "args": {"region": r, "cc": 74, "events": [
         {"beat": b, "value": v}]}}, REGIONS, BEAT, st.integers(-1, 130)),
     st.builds(lambda r, b, v: {"name": "add_pitch_bend", "args": {"region": r, "events": [{"beat": b, "value": v}]}},

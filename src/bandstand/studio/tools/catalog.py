@@ -32,6 +32,8 @@ TOOLS = ToolRegistry([
     Tool("quantize_notes", "arrangement", P.QuantizeNotes, N.quantize_notes),
     Tool("apply_swing", "arrangement", P.ApplySwing, N.apply_swing),
     Tool("clear_notes", "arrangement", P.ClearNotes, N.clear_notes),
+    Tool("update_notes", "arrangement", P.UpdateNotes, N.update_notes),
+    Tool("remove_notes", "arrangement", P.RemoveNotes, N.remove_notes),
     Tool("add_insert_effect", "soundDesign", P.AddInsertEffect, M.add_insert_effect),
     Tool("add_midi_cc", "expression", P.AddMidiCC, N.add_midi_cc),
     Tool("add_pitch_bend", "expression", P.AddPitchBend, N.add_pitch_bend),

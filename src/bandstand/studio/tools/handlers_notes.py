@@ -24,7 +24,8 @@ from bandstand.studio.tools.resolve import find_region, find_track
 
 __all__ = [
     "add_aftertouch", "add_midi_cc", "add_notes", "add_pitch_bend", "apply_swing", "clear_notes",
-    "delete_region", "duplicate_region", "generate_part", "move_region", "quantize_notes", "transpose_notes",
+    "delete_region", "duplicate_region", "generate_part", "move_region", "quantize_notes", "remove_notes",
+    "transpose_notes", "update_notes",
 ]
 
 Result = tuple[Project, dict[str, Any]]
@@ -136,6 +137,38 @@ def apply_swing(ctx: ToolContext, project: Project, p: P.ApplySwing) -> Result:
 def clear_notes(ctx: ToolContext, project: Project, p: P.ClearNotes) -> Result:
     _, region = find_region(project, p.region)
     return _update(project, region, notes=()), {"notes_removed": len(region.notes)}
+
+
+def _notes_by_id(region: Region, ids: list[str], field: str) -> dict[str, NoteEvent]:
+    notes = {n.id: n for n in region.notes}
+    for i, note_id in enumerate(ids):
+        if note_id not in notes:
+            raise InvalidInput(f"region '{region.name or region.id}' has no note '{note_id}' (read_project with "
+                               "include_notes lists the notes and their ids)", field=field.format(i))
+    return notes
+
+
+def update_notes(ctx: ToolContext, project: Project, p: P.UpdateNotes) -> Result:
+    _, region = find_region(project, p.region)
+    notes = _notes_by_id(region, [c.id for c in p.notes], "notes.{}.id")
+    for i, change in enumerate(p.notes):
+        values = {k: v for k, v in change.model_dump(exclude={"id"}).items() if v is not None}
+        note = notes[change.id].model_copy(update=values)
+        if note.start >= region.length_beats:
+            raise InvalidInput(f"notes[{i}] would start at beat {note.start:g}, past the end of region "
+                               f"'{region.name or region.id}' ({region.length_beats:g} beats long)",
+                               field=f"notes.{i}.start")
+        notes[change.id] = note
+    return _update(project, region, notes=_sorted_notes(list(notes.values()))), {"note_count": len(notes)}
+
+
+def remove_notes(ctx: ToolContext, project: Project, p: P.RemoveNotes) -> Result:
+    _, region = find_region(project, p.region)
+    _notes_by_id(region, p.note_ids, "note_ids.{}")
+    gone = set(p.note_ids)
+    kept = [n for n in region.notes if n.id not in gone]
+    return _update(project, region, notes=tuple(kept)), {"notes_removed": len(region.notes) - len(kept),
+                                                          "note_count": len(kept)}
 
 
 def _check_beats(region: Region, beats: list[float]) -> None:

@@ -49,8 +49,10 @@ __all__ = [
     "MoveRegion",
     "MuteTrack",
     "NewNote",
+    "NoteChange",
     "QuantizeNotes",
     "ReadProject",
+    "RemoveNotes",
     "SetKey",
     "SetMidiProgram",
     "SetTempo",
@@ -62,6 +64,7 @@ __all__ = [
     "SoloTrack",
     "ToolParams",
     "TransposeNotes",
+    "UpdateNotes",
     "effect_params_schema",
 ]
 
@@ -268,6 +271,40 @@ class ClearNotes(ToolParams):
     """Remove every note from a region (controllers stay)."""
 
     region: str = RegionRef
+
+
+NoteId = Field(min_length=1, max_length=100, description="a note's id (read_project include_notes lists them)")
+
+
+class NoteChange(ToolParams):
+    """New values for one note, by its id; what is left out stays as it was."""
+
+    id: str = NoteId
+    pitch: int | None = Field(default=None, ge=0, le=127)
+    start: float | None = Field(default=None, ge=0, le=100_000, description="beats from the region's start")
+    duration: float | None = Field(default=None, gt=0, le=1000)
+    velocity: int | None = Field(default=None, ge=1, le=127)
+
+
+class UpdateNotes(ToolParams):
+    """Move, resize, re-pitch or re-voice notes of a region by their ids (a piano roll's edits)."""
+
+    region: str = RegionRef
+    notes: list[NoteChange] = Field(min_length=1, max_length=MAX_NOTES_PER_CALL)
+
+    @model_validator(mode="after")
+    def _unique(self) -> UpdateNotes:
+        ids = [n.id for n in self.notes]
+        if len(set(ids)) != len(ids):
+            raise ValueError("a note id is listed twice; give each note's new values once")
+        return self
+
+
+class RemoveNotes(ToolParams):
+    """Remove notes from a region by their ids."""
+
+    region: str = RegionRef
+    note_ids: list[str] = Field(min_length=1, max_length=MAX_NOTES_PER_CALL)
 
 
 # --------------------------------------------------------------------------- sound design
