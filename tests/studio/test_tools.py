@@ -5,7 +5,6 @@ strikes per region, ids issued here, modes) hold before anything changes."""
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 import pytest
