@@ -38,10 +38,16 @@ def launch(
     open_browser: bool,
     out_dir: Path | None = None,
     studio_backend: object = None,
+    runs_dir: Path | None = None,
+    board_url: str | None = None,
+    page: str = "",
 ) -> None:
-    """Bind, build the app, print where it is, serve until Ctrl-C."""
+    """Bind, build the app, print where it is, serve until Ctrl-C. `page` is the page the printed
+    URL opens (`""` the jam, `"studio#/…"` the studio); `runs_dir` and `board_url` are what the
+    log view shows (default: the agents' runs folder and the default board)."""
     import webbrowser
 
+    from bandstand.board.stores import DEFAULT_URL
     from bandstand.server import ServerConfig, bind, create_app, serve
     from bandstand.server.config import is_loopback, new_token
 
@@ -54,19 +60,27 @@ def launch(
 
     studio = Studio(out_dir or Path("output"), backend=studio_backend)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
-                      studio=studio)
+                      studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL)
+    path, _, fragment = page.partition("#")
+    url = f"{config.url}{path}?token={config.token}" + (f"#{fragment}" if fragment else "")
 
     def ready() -> None:
-        typer.echo(f"bandstand {title}: {config.page_url}  (Ctrl-C to stop)")
+        typer.echo(f"bandstand {title}: {url}  (Ctrl-C to stop)")
         typer.echo(f"API token: {config.token}  (send 'Authorization: Bearer <token>'; see docs/api.md)")
         if not is_loopback(host):
             typer.echo(f"warning: listening on {host}: other machines can reach this server "
                        "(every request still needs the token)", err=True)
         if open_browser:
-            webbrowser.open(config.page_url)
+            webbrowser.open(url)
 
     serve(config, app_, sock, on_ready=ready)
     typer.echo(f"bandstand {title}: stopped", err=True)
+
+
+def _runs_dir() -> Path:
+    from bandstand.agents.config import load_config
+
+    return Path(load_config().runs_dir)
 
 
 def _own_names() -> tuple[str, ...]:
@@ -90,6 +104,8 @@ def serve(
     turn_timeout: float = typer.Option(30.0, "--turn-timeout", min=0.1, help="Seconds a member may think per turn."),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the browser."),
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder of the projects (session folders)."),
+    runs_dir: Path = typer.Option(None, "--runs-dir", help="Runs the log view shows (default: runs_dir of bandstand.toml, ./runs)."),
+    board: str = typer.Option(None, "--board", metavar="URL", help="The task board the log view shows (default sqlite:///.bandstand/board.db)."),
 ) -> None:
     """Serve the jam, the studio API and the pages (loopback only unless --allow-remote)."""
     from bandstand.cli.jam import _members
@@ -98,7 +114,7 @@ def serve(
     band = _members(members, persona)
     factory = backend_factory(backend, model=model, base_url=base_url)
     launch("serve", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
-           allow_remote=allow_remote, open_browser=open_browser, out_dir=out,
+           allow_remote=allow_remote, open_browser=open_browser, out_dir=out, runs_dir=runs_dir, board_url=board,
            studio_backend=_studio_backend(backend, model=model, base_url=base_url))
 
 

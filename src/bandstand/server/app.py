@@ -2,8 +2,9 @@
 
     app = create_app(ServerConfig(port=8765), personas, routers=[studio_router])
 
-Routers per area: the pages (`/`, `/static`, the sound under `/audio`), the jam (`/ws/jam`,
-`/api/v1/jam/…`), the protocol (`/api/v1/protocol…`) and whatever API routers
+Routers per area: the pages (`/` the jam, `/studio`, `/static`, the sound under `/audio`), the
+jam (`/ws/jam`, `/api/v1/jam/…`), the protocol (`/api/v1/protocol…`), the log view's runs and
+board (`/api/v1/runs…`, `/api/v1/board…`) and whatever API routers
 the caller adds — each is mounted under `/api/v1` (`API_PREFIX`). Every
 request and WebSocket passes `AccessControl` (Host, Origin, token, body
 size) first. The app holds no music logic and no use-case logic: routes
@@ -13,19 +14,21 @@ translate between HTTP and the services (`bandstand.jam.live`, `producer`).
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
 
 from bandstand import __version__
+from bandstand.board.stores import DEFAULT_URL
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.persona import Persona
 from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
-from bandstand.server.routes import audio, jam, pages, projects, protocol, variations
+from bandstand.server.routes import audio, jam, logs, pages, projects, protocol, variations
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
 
@@ -42,15 +45,19 @@ def create_app(
     tools: ToolCatalog | None = None,
     studio: Any = None,
     routers: Sequence[APIRouter] = (),
+    runs_dir: str | os.PathLike[str] = "runs",
+    board_url: str = DEFAULT_URL,
 ) -> FastAPI:
     """The server for `config`: the jam with `personas`, the protocol, the studio API over
-    `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1.
+    `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
+    the log view reads the runs under `runs_dir` and the board at `board_url`.
     `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry)."""
     if tools is None:
         from bandstand.studio.tools import TOOLS
 
         tools = TOOLS.schemas
-    state = ServerState(config=config, registry=protocol_registry(), tools=tools, studio=studio)
+    state = ServerState(config=config, registry=protocol_registry(), tools=tools, studio=studio,
+                        runs_dir=str(runs_dir), board_url=board_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -68,7 +75,8 @@ def create_app(
     app.mount("/static", pages.static_files(), name="static")
     app.include_router(audio.assets_router)
     app.include_router(jam.socket_router)
-    for router in (jam.router, protocol.router, audio.router, projects.router, variations.router, *routers):
+    for router in (jam.router, protocol.router, audio.router, projects.router, variations.router, logs.router,
+                   *routers):
         app.include_router(router, prefix=API_PREFIX)
     errors.install(app)
     app.add_middleware(AccessControl, config=config)

@@ -10,7 +10,7 @@
    `Authorization: Bearer TOKEN` (scripts, other programs) or as the page's
    cookie. The page gets the cookie when the browser opens the printed URL
    `/?token=TOKEN`: the server answers with an HttpOnly, SameSite=Strict
-   cookie and a redirect to `/`, so the token never appears in the page's
+   cookie and a redirect to the same page (`/`, `/studio`), so the token never appears in the page's
    HTML or scripts and no other site can read it or send it. Missing or wrong
    → 401 (the page itself says how to get in).
 4. **Body size**: a request body over the limit is refused with 413, whether
@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bandstand.server.config import ServerConfig, is_ip
+from bandstand.server.routes.pages import PAGES
 
 NEED_TOKEN_PAGE = """<!doctype html><meta charset="utf-8"><title>bandstand</title>
 <body style="font-family:system-ui;max-width:40em;margin:4em auto">
@@ -78,7 +79,7 @@ class AccessControl:
             await self._refuse(scope, receive, send, status, message)
             return
         if scope["type"] == "http" and self._bootstrap(scope, headers):
-            await self._set_cookie(send)
+            await self._set_cookie(scope, send)
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -113,8 +114,8 @@ class AccessControl:
         return morsel is not None and self._same(morsel.value)
 
     def _bootstrap(self, scope: Scope, headers: dict[str, str]) -> bool:
-        """GET / with the right ?token= (the printed URL): the browser is given the page cookie."""
-        if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] != "/":
+        """GET of a page with the right ?token= (the printed URL): the browser is given the page cookie."""
+        if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] not in PAGES:
             return False
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         return any(self._same(t) for t in query.get("token", ()))
@@ -124,10 +125,10 @@ class AccessControl:
 
     # ------------------------------------------------------------------ answers
 
-    async def _set_cookie(self, send: Send) -> None:
+    async def _set_cookie(self, scope: Scope, send: Send) -> None:
         cookie = f"{self.config.cookie}={self.config.token}; Path=/; HttpOnly; SameSite=Strict"
         await send({"type": "http.response.start", "status": 303, "headers": [
-            (b"location", b"/"), (b"set-cookie", cookie.encode()), (b"cache-control", b"no-store"),
+            (b"location", scope["path"].encode()), (b"set-cookie", cookie.encode()), (b"cache-control", b"no-store"),
             (b"content-length", b"0")]})
         await send({"type": "http.response.body", "body": b""})
 
@@ -135,7 +136,7 @@ class AccessControl:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
             return
-        page = status == 401 and scope["path"] == "/" and scope["method"] == "GET"
+        page = status == 401 and scope["path"] in PAGES and scope["method"] == "GET"
         body = NEED_TOKEN_PAGE.encode() if page else json.dumps({"detail": message}).encode()
         kind = b"text/html; charset=utf-8" if page else b"application/json"
         headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]

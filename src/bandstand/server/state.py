@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from bandstand.board.stores import DEFAULT_URL
 from bandstand.errors import NotFound
 from bandstand.protocol import (
     Registry,
@@ -29,6 +30,8 @@ class ServerState:
     tools: ToolCatalog | None
     hub: JamHub | None = None  # built when the app starts (it needs the event loop)
     studio: Any = None  # the `producer.studio.Studio` behind the studio API (None: no projects folder)
+    runs_dir: str = "runs"  # where agent sessions and teams write their JSONL logs (the log view reads them)
+    board_url: str = DEFAULT_URL  # the task board the log view shows
     _documents: dict[str, Any] = field(default_factory=dict)
 
     def document(self, name: str) -> Any:

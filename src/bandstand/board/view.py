@@ -1,0 +1,61 @@
+"""The board as a viewer sees it: every task with its state, who works it, its
+heartbeat's age and whether it is stale, and the messages — the newest ones
+first, then each new one once. `BoardWatcher.poll()` answers what changed since
+its last call (None when nothing did), so a live view polls it cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bandstand.board.board import Board, Task, format_ts
+
+__all__ = ["BoardWatcher", "task_view"]
+
+
+def task_view(task: Task, board: Board) -> dict[str, Any]:
+    """A task with `heartbeat_age_s` (None: never) and `stale` (working and past the board's limit)."""
+    age = task.heartbeat_age(board.clock())
+    seconds = None if age is None else round(age.total_seconds(), 3)
+    stale = task.state == "working" and (age is None or age > board.stale_after)
+    return {**task.as_dict(), "heartbeat_age_s": seconds, "stale": stale}
+
+
+@dataclass
+class BoardWatcher:
+    """Polls one board (see the module docstring). `keep`: messages sent at first; `pages`:
+    pages of 1000 messages read per poll at most (a board with more catches up over polls)."""
+
+    board: Board
+    keep: int = 200
+    pages: int = 10
+    last_id: int = 0
+    _tasks: list[dict[str, Any]] | None = None
+    _first: bool = True
+    _behind: bool = field(default=False)
+
+    def poll(self) -> dict[str, Any] | None:
+        """{"tasks", "messages" (new since the last poll), "now", "behind"} or None when nothing changed."""
+        tasks = self.board.tasks()
+        raw = [t.as_dict() for t in tasks]
+        messages: list[dict[str, Any]] = []
+        self._behind = False
+        for _ in range(self.pages):
+            page = self.board.messages_since(self.last_id, limit=1000)
+            messages.extend(m.as_dict() for m in page)
+            if page:
+                self.last_id = page[-1].id
+            if len(page) < 1000:
+                break
+        else:
+            self._behind = True
+        if self._first:
+            messages = messages[-self.keep:]
+        elif raw == self._tasks and not messages:
+            return None
+        self._first = False
+        self._tasks = raw
+        return {"tasks": [task_view(t, self.board) for t in tasks], "messages": messages,
+                "now": format_ts(self.board.clock()), "stale_after_s": self.board.stale_after.total_seconds(),
+                "behind": self._behind}
