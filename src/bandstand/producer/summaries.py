@@ -1,16 +1,20 @@
 """The JSON every client shows for the studio's objects — a variation with its
-phrases and musical diff, a history row, a tool outcome — so `bandstand
-variations --json`, `bandstand edit --json`, the HTTP API and MCP say the same
-thing the same way."""
+phrases and musical diff, a history row, a tool outcome, what an arrangement
+view shows beside a project — so `bandstand variations --json`, `bandstand
+edit --json`, the HTTP API, MCP and the studio page say the same thing the
+same way."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bandstand.producer.projects import HistoryRow, ToolOutcome
-from bandstand.studio import Phrase, Variation
+from bandstand.studio import Phrase, Project, Variation
 
-__all__ = ["history_json", "phrase_json", "tool_outcome_json", "variation_json"]
+__all__ = ["CHORD_ROLES", "arrangement_json", "history_json", "phrase_json", "tool_outcome_json", "variation_json"]
+
+CHORD_ROLES: tuple[str, ...] = ("chords", "keys", "pad")
+"""The part whose notes name the chord symbols, first found first (as the lead sheet does)."""
 
 
 def phrase_json(phrase: Phrase) -> dict[str, Any]:
@@ -41,3 +45,19 @@ def tool_outcome_json(outcome: ToolOutcome) -> dict[str, Any]:
     return {"revision": outcome.revision, "changed": outcome.entry is not None,
             "results": [r.model_dump(mode="json") for r in outcome.results],
             "changes": [c.model_dump(mode="json") for c in outcome.entry.changes] if outcome.entry else []}
+
+
+def arrangement_json(project: Project) -> dict[str, Any]:
+    """What an arrangement view shows beside the project: the chord symbols, bar by bar as the
+    lead sheet names them (`beat` from the song's start, only where the chord changes), each
+    track's instrument (General MIDI name, or "Drum kit"), and the General MIDI drum names."""
+    from bandstand.compose.leadsheet import chords_from_track
+    from bandstand.midi import GM_DRUMS, GM_PROGRAMS
+    from bandstand.studio import to_song
+
+    song = to_song(project)
+    source = next((t for role in CHORD_ROLES for t in song.tracks if t.role == role and t.notes), None)
+    chords = [{"beat": beat, "symbol": symbol} for beat, symbol in chords_from_track(song, source)]
+    instruments = {t.id: "Drum kit" if t.is_drum or t.program is None else GM_PROGRAMS[t.program] for t in project.tracks}
+    return {"chords": chords, "chords_from": source.name if source else None, "instruments": instruments,
+            "drum_names": {str(k): GM_DRUMS[k] for k in GM_DRUMS}}
