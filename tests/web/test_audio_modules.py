@@ -1,4 +1,4 @@
-"""The pages' pure JavaScript (web/audio) under node's own test runner."""
+"""The pages' pure JavaScript (web/audio, web/studio) under node's own test runner."""
 
 from __future__ import annotations
 
@@ -21,4 +21,4 @@ def test_the_audio_modules_pure_parts() -> None:
     run = subprocess.run([node, "--test", *sorted(str(p) for p in HERE.glob("*.test.mjs"))],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "# fail 0" in run.stdout and "# pass 3" in run.stdout
+    assert "# fail 0" in run.stdout and "# pass 8" in run.stdout

@@ -1,0 +1,481 @@
+// The studio page: songs, the arrangement of one song (with its piano roll, chat, variation
+// review and history), and the session log view — one page, three views chosen by the address:
+//
+//   #/                 the songs, and a new song from a prompt
+//   #/song/ID          a song: play it, change it by hand or by asking, review, undo, export
+//   #/logs, #/logs/RUN a run of agents (live), #/board the task board (live)
+//
+// The page only translates: every change is a tool call or a request to /api/v1, and what the
+// server answers is what the page shows. Sound starts only after a click (audio/). For tests,
+// `window.studio` exposes the state (the view, the player, frame times).
+
+import { AudioEngine } from "/static/audio/index.js";
+import { ApiError, get, post, stream } from "./api.js";
+import { ChatTurn } from "./chat.js";
+import { $, esc, toast } from "./dom.js";
+import { exportLinks, showHistory } from "./history.js";
+import { BoardView, RunView, listRuns } from "./logview.js";
+import { PianoRoll } from "./pianoroll.js";
+import { formatPosition, indexProject, phraseNotes, toSong, withPhrases } from "./project.js";
+import { Review } from "./review.js";
+import { composeSong, listSongs } from "./songs.js";
+import { Arrangement } from "./timeline.js";
+import { TrackHeads } from "./tracks.js";
+
+const audio = new AudioEngine();
+const state = {
+  projectId: null, data: null, view: null, // the song at HEAD
+  variation: null, accepted: null, proposal: null, ab: "A", // the variation under review
+  player: null, loop: null, cursor: 0, // playback
+  roll: null, // {trackId, regionId}
+  tools: null, busy: 0, logView: null, streaming: null,
+};
+window.studio = { state, audio, get view() { return state.view; } };
+
+// ---------------------------------------------------------------------- views
+
+const arrangement = new Arrangement($("#arrange"), {
+  heads: $("#heads"),
+  onSelect: () => {},
+  onOpen: (region, track) => openRoll(track.id, region.id),
+  onSeek: (beat) => seek(beat),
+  onLoop: (section) => toggleLoop(section),
+});
+const heads = new TrackHeads($("#heads"), $("#track-dialog"), {
+  onMix: (trackId, mix) => audio.setMix(trackId, mix),
+  onTool: (calls, request) => applyTools(calls, request),
+  effectTypes: () => effectTypes(),
+});
+const roll = new PianoRoll($("#roll"), { onEdit: (edit) => rollEdit(edit), onClose: () => closeRoll() });
+const review = new Review($("#review"), {
+  onFocus: (phrase) => focusPhrase(phrase),
+  onAccept: (ids) => commitVariation(ids),
+  onDiscard: () => discardVariation(),
+  onAgain: () => ask("try something different"),
+  onChange: (accepted) => { state.accepted = accepted; refreshProposal(); },
+});
+window.studio.arrangement = arrangement;
+window.studio.roll = roll;
+
+function show(name) {
+  for (const id of ["songs-view", "song-view", "logs-view"]) $(`#${id}`).hidden = id !== `${name}-view`;
+  for (const a of document.querySelectorAll("[data-nav]")) a.classList.toggle("on", a.dataset.nav === name || (name === "song" && a.dataset.nav === "songs"));
+  $("#transport").hidden = name !== "song";
+  if (name !== "song") $("#song-title").textContent = "";
+}
+
+async function route() {
+  const [, view, arg] = (location.hash || "#/").slice(1).split("/");
+  state.logView?.stop(); state.logView = null;
+  if (view === "song" && arg) { show("song"); await openSong(decodeURIComponent(arg)); return; }
+  stopPlaying();
+  state.projectId = null;
+  if (view === "logs" || view === "board") {
+    show("logs");
+    listRuns($("#runs"), $("#runs-root")).catch((e) => toast(e.message, "error"));
+    const box = $("#log");
+    if (view === "board") state.logView = new BoardView(box);
+    else if (arg) state.logView = new RunView(box, decodeURIComponent(arg));
+    else box.innerHTML = `<p class="muted">Choose a run: its agents and what they said, live as they work.</p>`;
+    return;
+  }
+  show("songs");
+  listSongs($("#songs"), $("#songs-root")).catch((e) => toast(e.message, "error"));
+}
+
+// ---------------------------------------------------------------------- a song
+
+async function openSong(projectId) {
+  if (state.projectId !== projectId) {
+    stopPlaying(); closeRoll(); clearVariation();
+    $("#chat").innerHTML = "";
+    state.projectId = projectId;
+    exportLinks($(".exports"), projectId);
+  }
+  await reload();
+  arrangement.fit();
+  showHistory($("#history"), projectId).catch(() => {});
+  resumeVariation().catch(() => {});
+}
+
+// Read the song at HEAD and show it everywhere (a playing song switches to it where it is).
+async function reload() {
+  const data = await get(`/projects/${encodeURIComponent(state.projectId)}`);
+  state.data = data;
+  state.view = indexProject({ ...data.project, view: data.view || data.project.view });
+  const v = state.view;
+  $("#song-title").innerHTML = `<b>${esc(v.name || state.projectId)}</b>`;
+  $("#facts").textContent = `${v.key || ""} · ${Math.round(v.tempo)} BPM · ${v.bars} bars · r${data.revision}`;
+  heads.render(v);
+  arrangement.setView(state.ab === "B" && state.proposal ? state.proposal : v);
+  if (state.variation) refreshProposal();
+  if (state.player) state.player.switchTo(toSong(audible()));
+  if (state.roll) openRoll(state.roll.trackId, state.roll.regionId, { keep: true });
+  return v;
+}
+
+// What is heard (and drawn): the song, or the variation's proposal when B is chosen.
+function audible() { return state.ab === "B" && state.proposal ? state.proposal : state.view; }
+
+async function applyTools(calls, request) {
+  state.busy += 1;
+  try {
+    const out = await post(`/projects/${encodeURIComponent(state.projectId)}/tools`, { calls, request });
+    toast(out.changed === false ? "nothing changed" : `${request} — revision ${out.revision}`);
+    await reload();
+    showHistory($("#history"), state.projectId).catch(() => {});
+    return out;
+  } catch (error) {
+    toast(error.message, "error");
+    await reload().catch(() => {});
+    return null;
+  } finally { state.busy -= 1; }
+}
+
+let effectList = null;
+function effectTypes() { return effectList || []; }
+async function loadTools() {
+  try {
+    const doc = await get("/protocol/tools.json");
+    const tools = doc.tools || doc;
+    const fx = (Array.isArray(tools) ? tools : []).find((t) => t.name === "add_insert_effect");
+    effectList = fx?.parameters?.properties?.type?.enum || [];
+  } catch { effectList = []; }
+}
+
+// ---------------------------------------------------------------------- the piano roll
+
+function findRegion(trackId, regionId) {
+  const track = state.view?.tracks.find((t) => t.id === trackId);
+  const region = track?.regions.find((r) => r.id === regionId);
+  return track && region ? { track, region } : null;
+}
+
+function openRoll(trackId, regionId, { keep = false, ghosts = null } = {}) {
+  const found = findRegion(trackId, regionId);
+  if (!found) { closeRoll(); return; }
+  state.roll = { trackId, regionId, ghosts: ghosts ?? (keep ? state.roll?.ghosts : null) };
+  $("#roll-panel").hidden = false;
+  $("#roll-title").textContent = `${found.track.name} · ${found.region.name || "region"} · bars ${found.region.start_beat / state.view.beatsPerBar + 1}–${(found.region.start_beat + found.region.length_beats) / state.view.beatsPerBar}`;
+  roll.open(found.track, found.region, { drumNames: state.view.drumNames, beatsPerBar: state.view.beatsPerBar, ghosts: state.roll.ghosts || [] });
+  arrangement.select(regionId);
+  if (!keep) roll.scroller.focus();
+}
+
+function closeRoll() {
+  state.roll = null;
+  $("#roll-panel").hidden = true;
+  arrangement.resize();
+}
+
+async function rollEdit(edit) {
+  const { regionId } = state.roll;
+  const calls = {
+    update: () => [{ name: "update_notes", args: { region: regionId, notes: edit.changes } }],
+    remove: () => [{ name: "remove_notes", args: { region: regionId, note_ids: edit.ids } }],
+    add: () => [{ name: "add_notes", args: { region: regionId, notes: edit.notes } }],
+  }[edit.kind]();
+  const words = { update: `edit ${edit.changes?.length} note${edit.changes?.length === 1 ? "" : "s"}`,
+    remove: `delete ${edit.ids?.length} note${edit.ids?.length === 1 ? "" : "s"}`, add: "add a note" }[edit.kind];
+  $("#roll-status").textContent = "saving…";
+  const out = await applyTools(calls, `piano roll: ${words}`);
+  $("#roll-status").textContent = out ? `revision ${out.revision}` : "not saved";
+}
+
+// ---------------------------------------------------------------------- playing
+
+function setButtons() {
+  $("#play").textContent = state.player ? "⏸" : "▶";
+  $("#play").title = state.player ? "pause (Space)" : "play (Space)";
+  $("#loop").setAttribute("aria-pressed", String(Boolean(state.loop)));
+  $("#loop").classList.toggle("on", Boolean(state.loop));
+}
+
+async function play() {
+  if (!state.view) return;
+  if (state.player) { pause(); return; }
+  await enableSound();
+  const from = state.loop && (state.cursor < state.loop.start || state.cursor >= state.loop.end) ? state.loop.start : state.cursor;
+  state.player = audio.play(toSong(audible()), { fromBeat: from, loop: state.loop });
+  setButtons();
+}
+
+function pause() {
+  if (!state.player) return;
+  state.cursor = Math.max(0, state.player.position());
+  state.player.stop(); state.player = null;
+  setButtons();
+}
+
+function stopPlaying() {
+  if (state.player) { state.player.stop(); state.player = null; }
+  state.cursor = 0;
+  setButtons();
+}
+
+function seek(beat) {
+  state.cursor = beat;
+  if (state.player) state.player.seek(beat);
+  arrangement.setPosition(beat);
+}
+
+function toggleLoop(section = null) {
+  const target = section || currentSection();
+  if (!target || (state.loop && state.loop.start === target.start && state.loop.end === target.end)) state.loop = null;
+  else state.loop = { start: target.start, end: target.end };
+  arrangement.setLoop(state.loop);
+  state.player?.setLoop(state.loop);
+  if (state.loop && state.player) {
+    const pos = state.player.position();
+    if (pos < state.loop.start || pos >= state.loop.end) state.player.seek(state.loop.start);
+  }
+  setButtons();
+}
+
+function currentSection() {
+  const beat = state.player ? state.player.position() : state.cursor;
+  return state.view?.sections.find((s) => beat >= s.start && beat < s.end) || state.view?.sections[0] || null;
+}
+
+// The playhead shows the beat being heard, every frame.
+function frame() {
+  if (state.player && state.view) {
+    const beat = state.player.position();
+    arrangement.setPosition(beat);
+    if (!state.follow || !state.follow.paused) arrangement.reveal(beat);
+    $("#position").textContent = formatPosition(beat, state.view.beatsPerBar);
+  } else if (state.view) {
+    arrangement.setPosition(state.cursor);
+    $("#position").textContent = formatPosition(state.cursor, state.view.beatsPerBar);
+  }
+  requestAnimationFrame(frame);
+}
+
+// ---------------------------------------------------------------------- sound
+
+function renderSound() {
+  const button = $("#sound");
+  const on = audio.running;
+  button.textContent = on ? (audio.mode === "soundfont" ? `🔊 ${audio.voices.name}` : "🔊 oscillator voices") : "🔇 Click to enable sound";
+  button.classList.toggle("on", on);
+  button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the WAV render"
+    : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)
+    : "the browser plays nothing until you click";
+}
+
+async function enableSound() {
+  if (audio.running) return;
+  $("#sound").textContent = "… loading sound";
+  await audio.enable();
+}
+audio.onChange(renderSound);
+
+// ---------------------------------------------------------------------- chat and variations
+
+async function ask(prompt) {
+  if (!state.projectId || !prompt.trim()) return;
+  if (state.streaming) state.streaming.abort();
+  const controller = new AbortController();
+  state.streaming = controller;
+  selectTab("chat");
+  const turn = new ChatTurn($("#chat"), prompt);
+  const phrases = [];
+  let meta = null;
+  $("#send").disabled = true;
+  try {
+    await stream("/stream", { prompt, projectId: state.projectId, conversationId: state.conversationId || undefined }, (ev) => {
+      turn.event(ev);
+      if (ev.type === "meta") { meta = ev; phrases.length = 0; }
+      else if (ev.type === "phrase") phrases.push(ev);
+      else if (ev.type === "complete" && ev.conversationId) state.conversationId = ev.conversationId;
+    }, { signal: controller.signal });
+  } catch (error) {
+    if (error.name !== "AbortError") turn.event({ type: "error", message: error.message });
+  } finally {
+    $("#send").disabled = false;
+    if (state.streaming === controller) state.streaming = null;
+  }
+  const done = turn.done;
+  if (done?.variationId && meta && phrases.length) await showVariation({ variationId: done.variationId, meta, phrases });
+  else if (done?.success && done.revision && done.revision !== state.data?.revision) {
+    await reload(); showHistory($("#history"), state.projectId).catch(() => {});
+  }
+}
+
+async function showVariation({ variationId, meta, phrases }) {
+  let detail = {};
+  try { detail = await get(`/variations/${encodeURIComponent(variationId)}`); } catch { /* the events suffice */ }
+  state.variation = { variationId, meta, phrases, intent: meta.intent, explanation: meta.explanation, diff: detail.diff };
+  state.accepted = new Set(phrases.map((p) => p.phraseId));
+  review.show(state.variation);
+  $("#review-badge").hidden = false; $("#review-badge").textContent = String(phrases.length);
+  $("#ab").hidden = false;
+  refreshProposal();
+  selectTab("review");
+}
+
+// Reopen a variation left ready (a reload, a second tab).
+async function resumeVariation() {
+  const list = await get(`/projects/${encodeURIComponent(state.projectId)}/variations`);
+  const ready = (list.variations || []).filter((v) => v.state === "ready" && !v.stale).pop();
+  if (!ready || state.variation) return;
+  const detail = await get(`/variations/${encodeURIComponent(ready.variation_id)}`);
+  const events = detail.events || [];
+  const meta = events.find((e) => e.type === "meta");
+  const phrases = events.filter((e) => e.type === "phrase");
+  if (meta && phrases.length) await showVariation({ variationId: ready.variation_id, meta, phrases });
+}
+
+function refreshProposal() {
+  if (!state.variation || !state.view) return;
+  state.proposal = withPhrases(state.view, state.variation.phrases, state.accepted);
+  arrangement.setView(audible());
+  arrangement.setHighlights(state.variation.phrases.map((p) => ({ ...p, accepted: state.accepted.has(p.phraseId),
+    focused: state.focusedPhrase === p.phraseId })));
+  if (state.player && state.ab === "B") state.player.switchTo(toSong(state.proposal));
+}
+
+function setAB(which) {
+  state.ab = which === "B" && state.proposal ? "B" : "A";
+  $("#ab-a").setAttribute("aria-pressed", String(state.ab === "A"));
+  $("#ab-b").setAttribute("aria-pressed", String(state.ab === "B"));
+  $("#ab-a").classList.toggle("on", state.ab === "A"); $("#ab-b").classList.toggle("on", state.ab === "B");
+  arrangement.setView(audible());
+  if (state.variation) arrangement.setHighlights(arrangement.highlights);
+  if (state.player) state.player.switchTo(toSong(audible())); // from the next scheduled beat, while playing
+}
+
+function focusPhrase(phrase) {
+  state.focusedPhrase = phrase.phraseId;
+  refreshProposal();
+  arrangement.reveal(phrase.startBeat, { center: true });
+  const ghosts = phraseNotes(state.view, phrase);
+  const found = findRegion(phrase.trackId, phrase.regionId);
+  if (found) {
+    const offset = found.region.start_beat;
+    openRoll(phrase.trackId, phrase.regionId, { ghosts: ghosts.map((g) => ({ ...g, start: g.start - offset })) });
+  }
+}
+
+function clearVariation() {
+  state.variation = null; state.proposal = null; state.accepted = null; state.focusedPhrase = null;
+  review.clear();
+  $("#review-badge").hidden = true; $("#ab").hidden = true;
+  if (state.ab === "B") setAB("A");
+  arrangement.setHighlights([]);
+  if (state.roll?.ghosts) openRoll(state.roll.trackId, state.roll.regionId, { ghosts: [] });
+}
+
+async function commitVariation(ids) {
+  const v = state.variation; if (!v) return;
+  try {
+    const out = await post(`/variations/${encodeURIComponent(v.variationId)}/commit`, ids ? { acceptedPhraseIds: ids } : {});
+    toast(`accepted ${ids ? `${ids.length} of ${v.phrases.length} phrases` : "all"} — revision ${out.revision}`);
+    clearVariation();
+    await reload();
+    showHistory($("#history"), state.projectId).catch(() => {});
+    selectTab("history");
+  } catch (error) { toast(error.message, "error"); }
+}
+
+async function discardVariation() {
+  const v = state.variation; if (!v) return;
+  try { await post(`/variations/${encodeURIComponent(v.variationId)}/discard`); toast("discarded"); } catch (error) { toast(error.message, "error"); }
+  clearVariation();
+  arrangement.setView(state.view);
+}
+
+async function undo(redo = false) {
+  if (!state.projectId) return;
+  try {
+    const out = await post(`/projects/${encodeURIComponent(state.projectId)}/${redo ? "redo" : "undo"}`);
+    toast(`${redo ? "redone" : "undone"} — revision ${out.revision}`);
+    await reload();
+    showHistory($("#history"), state.projectId).catch(() => {});
+  } catch (error) { toast(error instanceof ApiError ? error.message : String(error), "error"); }
+}
+
+function selectTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  for (const panel of document.querySelectorAll("[data-panel]")) panel.hidden = panel.dataset.panel !== name;
+}
+
+// ---------------------------------------------------------------------- keyboard and wiring
+
+const KEYS = {
+  " ": () => play(),
+  Home: () => seek(state.loop ? state.loop.start : 0),
+  l: () => toggleLoop(),
+  "+": () => arrangement.zoomBy(1.25),
+  "=": () => arrangement.zoomBy(1.25),
+  "-": () => arrangement.zoomBy(0.8),
+  0: () => arrangement.fit(),
+  Enter: () => { const r = arrangement.selected && arrangement.regionById(arrangement.selected); if (r) openRoll(r.track.id, r.region.id); },
+  a: () => state.variation && setAB(state.ab === "A" ? "B" : "A"),
+};
+
+function typing(e) { return e.target.closest("input, textarea, select, [contenteditable]"); }
+
+function onKey(e) {
+  if ($("#song-view").hidden) return;
+  const mod = e.ctrlKey || e.metaKey;
+  if (mod && e.key.toLowerCase() === "z" && !typing(e)) { e.preventDefault(); undo(e.shiftKey); return; }
+  if (mod && e.key.toLowerCase() === "y" && !typing(e)) { e.preventDefault(); undo(true); return; }
+  if (mod || e.altKey || typing(e)) return;
+  if (e.target.closest(".roll-scroll") && e.key !== " ") return; // the piano roll has its own keys
+  const action = KEYS[e.key] || KEYS[e.key.toLowerCase()];
+  if (action) { e.preventDefault(); action(); }
+}
+
+function wire() {
+  $("#sound").onclick = () => enableSound();
+  $("#play").onclick = () => play();
+  $("#stop").onclick = () => { stopPlaying(); arrangement.reveal(0); };
+  $("#loop").onclick = () => toggleLoop();
+  $("#zoom-in").onclick = () => arrangement.zoomBy(1.25);
+  $("#zoom-out").onclick = () => arrangement.zoomBy(0.8);
+  $("#zoom-fit").onclick = () => arrangement.fit();
+  $("#ab-a").onclick = () => setAB("A");
+  $("#ab-b").onclick = () => setAB("B");
+  $("#undo").onclick = () => undo(false);
+  $("#redo").onclick = () => undo(true);
+  $("#roll-close").onclick = () => closeRoll();
+  $("#roll-grid").onchange = () => { roll.grid = Number($("#roll-grid").value); roll.invalidate(); };
+  $("#roll-velocity").onchange = () => roll.setVelocity(Math.max(1, Math.min(127, Number($("#roll-velocity").value) || 96)));
+  $("#roll-delete").onclick = () => roll.key({ key: "Delete", preventDefault() {}, ctrlKey: false, metaKey: false });
+  for (const tab of document.querySelectorAll("[role=tab]")) tab.onclick = () => selectTab(tab.dataset.tab);
+  $("#say").onsubmit = (e) => { e.preventDefault(); const text = $("#prompt").value; $("#prompt").value = ""; ask(text); };
+  $("#prompt").addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); $("#say").requestSubmit(); } });
+  $("#chat").addEventListener("click", (e) => { if (e.target.closest("button.review")) selectTab("review"); });
+  $("#new-song").onsubmit = async (e) => {
+    e.preventDefault();
+    const body = { prompt: $("#new-prompt").value.trim() };
+    if ($("#new-bars").value) body.bars = Number($("#new-bars").value);
+    if ($("#new-seed").value) body.seed = Number($("#new-seed").value);
+    $("#compose").disabled = true;
+    try {
+      const made = await composeSong(body, $("#compose-progress"));
+      if (made?.projectId) location.hash = `#/song/${encodeURIComponent(made.projectId)}`;
+    } catch (error) { toast(error.message, "error"); } finally { $("#compose").disabled = false; }
+  };
+  // scrolling by hand while playing stops the playhead pulling the view along for a moment
+  arrangement.scroller.addEventListener("wheel", () => { state.follow = { paused: true }; clearTimeout(state.followTimer);
+    state.followTimer = setTimeout(() => { state.follow = null; }, 2500); }, { passive: true });
+  roll.scroller.addEventListener("pointerup", () => updateVelocityBox());
+  roll.scroller.addEventListener("keyup", () => updateVelocityBox());
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => route().catch((e) => toast(e.message, "error")));
+}
+
+function updateVelocityBox() {
+  const chosen = roll.notes.filter((n) => roll.selection.has(n.id));
+  $("#roll-velocity").value = chosen.length ? String(chosen[chosen.length - 1].velocity) : "";
+}
+
+wire();
+renderSound();
+setButtons();
+loadTools();
+audio.syncClock().catch(() => {});
+requestAnimationFrame(frame);
+route().catch((e) => toast(e.message, "error"));

@@ -1,0 +1,139 @@
+// A studio project as the page uses it: the project JSON of GET /api/v1/projects/{id} (tracks,
+// regions with their notes in beats from the region's start, sections, the tempo map, the mix)
+// indexed for drawing and playing. Pure functions, no DOM: tested under node (tests/web).
+//
+//   const view = indexProject(projectJson)
+//   view.bars, view.beatsPerBar, view.tracks[i].notes   // absolute beats, sorted by start
+//   toSong(view)                                         // what audio/player.js plays
+//   withPhrases(view, phrases, acceptedIds?)             // the proposal of a variation, for A/B
+
+export const DEFAULT_COLOURS = ["#e5484d", "#3e8ed0", "#8e4ec6", "#30a46c", "#f5a524", "#12a594", "#d6409f", "#978365"];
+
+export function beatsPerBar(project) {
+  const ts = project.time_signature || { numerator: 4, denominator: 4 };
+  return (ts.numerator * 4) / ts.denominator;
+}
+
+// The level of a track's send to the bus named "Reverb" (the room the page's synth plays).
+function reverbSend(track, buses) {
+  const room = (buses || []).find((b) => String(b.name).toLowerCase() === "reverb");
+  return room ? (track.sends || []).find((s) => s.bus_id === room.id)?.level ?? 0 : 0;
+}
+
+export function indexProject(project) {
+  const bpb = beatsPerBar(project);
+  let end = 0;
+  const tracks = (project.tracks || []).map((track, i) => {
+    const notes = [];
+    for (const region of track.regions || []) {
+      end = Math.max(end, region.start_beat + region.length_beats);
+      for (const n of region.notes || []) {
+        notes.push({ id: n.id, region: region.id, start: region.start_beat + n.start, duration: n.duration,
+          pitch: n.pitch, velocity: n.velocity });
+      }
+    }
+    notes.sort((a, b) => a.start - b.start || a.pitch - b.pitch);
+    let low = 127, high = 0;
+    for (const n of notes) { low = Math.min(low, n.pitch); high = Math.max(high, n.pitch); }
+    return {
+      id: track.id, name: track.name, role: track.role || "", colour: track.colour || DEFAULT_COLOURS[i % DEFAULT_COLOURS.length],
+      drum: track.drum_kit !== null && track.drum_kit !== undefined, program: track.program ?? 0,
+      volume: track.volume ?? 1, pan: track.pan ?? 0.5, mute: Boolean(track.mute), solo: Boolean(track.solo),
+      reverb: reverbSend(track, project.buses), inserts: track.inserts || [], sends: track.sends || [],
+      regions: [...(track.regions || [])].sort((a, b) => a.start_beat - b.start_beat),
+      notes, low: notes.length ? low : 60, high: notes.length ? high : 60, source: track,
+    };
+  });
+  for (const s of project.sections || []) end = Math.max(end, (s.start_bar - 1 + s.bars) * bpb);
+  const bars = Math.max(1, Math.ceil(end / bpb - 1e-9));
+  return { project, id: project.id, name: project.name, tempo: project.tempo, tempoChanges: project.tempo_changes || [],
+    key: project.key, beatsPerBar: bpb, bars, lengthBeats: bars * bpb, tracks,
+    sections: (project.sections || []).map((s) => ({ ...s, start: (s.start_bar - 1) * bpb, end: (s.start_bar - 1 + s.bars) * bpb })),
+    chords: project.view?.chords || [], drumNames: project.view?.drum_names || {}, instruments: project.view?.instruments || {},
+    revision: project.revision };
+}
+
+// The song audio/player.js plays: each track's notes in beats, its sound and its mix.
+export function toSong(view) {
+  return {
+    tempo: view.tempo,
+    tempoChanges: view.tempoChanges.map((c) => ({ beat: c.beat, bpm: c.bpm })),
+    tracks: view.tracks.map((t) => ({ id: t.id, program: t.program, drum: t.drum, volume: t.volume, pan: t.pan,
+      mute: t.mute, solo: t.solo, reverb: t.reverb, notes: t.notes })),
+  };
+}
+
+// First index of `notes` (sorted by start) whose start is ≥ beat.
+export function firstAt(notes, beat) {
+  let lo = 0, hi = notes.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (notes[mid].start < beat) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+// Notes sounding in [from, to): a note may start before `from` (at most `maxLength` beats before).
+export function notesIn(notes, from, to, maxLength = 16) {
+  const out = [];
+  for (let i = firstAt(notes, from - maxLength); i < notes.length && notes[i].start < to; i++) {
+    if (notes[i].start + notes[i].duration > from) out.push(notes[i]);
+  }
+  return out;
+}
+
+// A variation's proposal for A/B: the base with each phrase's note changes applied (all phrases,
+// or those whose ids are in `accepted`). Phrases are the `phrase` events of the stream (camelCase):
+// their notes are timed from their region's start; a note added to a region the base lacks is
+// timed from the phrase's first bar.
+export function withPhrases(view, phrases, accepted = null) {
+  const byTrack = new Map(view.tracks.map((t) => [t.id, { ...t, notes: [...t.notes] }]));
+  const regionStart = new Map();
+  for (const t of view.tracks) for (const r of t.regions) regionStart.set(r.id, r.start_beat);
+  for (const phrase of phrases) {
+    if (accepted && !accepted.has(phrase.phraseId)) continue;
+    const track = byTrack.get(phrase.trackId);
+    if (!track) continue;
+    const offset = regionStart.get(phrase.regionId) ?? phrase.startBeat;
+    for (const change of phrase.noteChanges || []) {
+      if (change.before) {
+        const id = change.before.noteId;
+        const at = track.notes.findIndex((n) => (id ? n.id === id
+          : n.pitch === change.before.pitch && Math.abs(n.start - (offset + change.before.startBeat)) < 1e-6));
+        if (at >= 0) track.notes.splice(at, 1);
+      }
+      if (change.after) {
+        track.notes.push({ id: change.after.noteId || `${phrase.phraseId}-${track.notes.length}`, region: phrase.regionId,
+          start: offset + change.after.startBeat, duration: change.after.durationBeats, pitch: change.after.pitch,
+          velocity: change.after.velocity, changed: change.change });
+      }
+    }
+  }
+  const tracks = view.tracks.map((t) => {
+    const out = byTrack.get(t.id);
+    out.notes.sort((a, b) => a.start - b.start || a.pitch - b.pitch);
+    return out;
+  });
+  return { ...view, tracks };
+}
+
+// Where a phrase is on the song's time line, and its notes before/after in song beats.
+export function phraseNotes(view, phrase) {
+  const region = view.tracks.flatMap((t) => t.regions).find((r) => r.id === phrase.regionId);
+  const offset = region ? region.start_beat : phrase.startBeat;
+  const out = [];
+  for (const change of phrase.noteChanges || []) {
+    for (const side of ["before", "after"]) {
+      const n = change[side];
+      if (n) out.push({ side, change: change.change, pitch: n.pitch, start: offset + n.startBeat, duration: n.durationBeats, velocity: n.velocity });
+    }
+  }
+  return out;
+}
+
+// Bar.beat.sixteenth of a beat position, 1-based, as DAWs show it.
+export function formatPosition(beat, bpb) {
+  const b = Math.max(0, beat);
+  const bar = Math.floor(b / bpb) + 1;
+  const inBar = b - (bar - 1) * bpb;
+  const beatNo = Math.floor(inBar) + 1;
+  const six = Math.floor((inBar - Math.floor(inBar)) * 4) + 1;
+  return `${bar}.${beatNo}.${six}`;
+}

@@ -1,0 +1,51 @@
+// The songs: every project in the server's folder (newest change first) and a new song from a
+// prompt, with the compose graph's progress — one line per node (intent, harmony, arrangement,
+// parts:drums, parts:bass, …, sound, assembly, validation, output) as it starts and finishes.
+
+import { get, stream, post } from "./api.js";
+import { esc } from "./dom.js";
+
+const NODE_MARKS = { started: "◌", completed: "✓", skipped: "–", failed: "✗", retry: "↻" };
+
+export async function listSongs(box, rootLabel) {
+  const { projects } = await get("/projects");
+  rootLabel.textContent = projects.length ? `${projects.length}` : "";
+  box.innerHTML = projects.map((p) => `<li><a href="#/song/${encodeURIComponent(p.projectId)}" data-project="${esc(p.projectId)}">
+      <b>${esc(p.name)}</b></a>
+      <span class="muted">${esc([p.key, p.tempo ? `${Math.round(p.tempo)} BPM` : "", p.bars ? `${p.bars} bars` : "",
+        (p.tracks || []).join(", "), p.revision ? `revision ${p.revision}` : ""].filter(Boolean).join(" · "))}</span></li>`).join("")
+    || `<li class="muted">No songs yet: describe one above.</li>`;
+  return projects;
+}
+
+// Compose a song from `body` ({prompt, bars?, seed?}), drawing the nodes' progress into `list`;
+// resolves to the new project's summary.
+export async function composeSong(body, list) {
+  list.hidden = false; list.innerHTML = "";
+  const nodes = new Map();
+  const line = (node, status, text = "") => {
+    let li = nodes.get(node);
+    if (!li) { li = document.createElement("li"); li.dataset.node = node; list.appendChild(li); nodes.set(node, li); }
+    li.className = `node ${status}`;
+    li.innerHTML = `<span class="mark">${NODE_MARKS[status] || "•"}</span> <b>${esc(node)}</b> <span class="muted">${esc(text)}</span>`;
+  };
+  let created = null;
+  const onEvent = (ev) => {
+    const kind = ev.type;
+    if (kind === "node_started") line(ev.node, "started", ev.attempt > 1 ? `attempt ${ev.attempt}` : "");
+    else if (kind === "node_completed") line(ev.node, "completed", ev.summary);
+    else if (kind === "node_skipped") line(ev.node, "skipped", ev.reason || "");
+    else if (kind === "node_failed") line(ev.node, "failed", ev.message || ev.error || "");
+    else if (kind === "node_retry") line(ev.node, "retry", ev.message || "");
+    else if (kind === "project" || ev.projectId) created = ev.project || ev;
+  };
+  try {
+    await stream("/projects/stream", body, onEvent);
+  } catch (error) {
+    if (error.status !== 404 && error.status !== 405) throw error;
+    line("compose", "started", "composing…"); // a server without the progress stream: wait for the song
+    created = await post("/projects", body);
+    line("compose", "completed", created.name || "");
+  }
+  return created;
+}

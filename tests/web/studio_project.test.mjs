@@ -1,0 +1,75 @@
+// web/studio's pure parts (the project index, A/B proposals, positions, the SSE parser), under
+// node's test runner (run by tests/web/test_audio_modules.py).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases } from "../../src/bandstand/web/studio/project.js";
+import { parseSSE } from "../../src/bandstand/web/studio/api.js";
+
+const note = (id, pitch, start, duration = 1, velocity = 90) => ({ id, pitch, start, duration, velocity });
+const PROJECT = {
+  id: "p", name: "Song", tempo: 96, key: "E minor", time_signature: { numerator: 3, denominator: 4 },
+  sections: [{ name: "Verse", start_bar: 1, bars: 4, energy: 0.5 }, { name: "Chorus", start_bar: 5, bars: 2, energy: 0.9 }],
+  buses: [{ id: "b1", name: "Reverb", inserts: [] }],
+  tracks: [
+    { id: "t1", name: "Bass", role: "bass", program: 33, drum_kit: null, volume: 0.8, pan: 0.4, mute: false, solo: false,
+      inserts: [], sends: [{ bus_id: "b1", level: 0.3 }],
+      regions: [{ id: "r2", track_id: "t1", name: "Chorus", start_beat: 12, length_beats: 6, notes: [note("n3", 40, 1)] },
+        { id: "r1", track_id: "t1", name: "Verse", start_beat: 0, length_beats: 12, notes: [note("n2", 43, 2), note("n1", 40, 0)] }] },
+    { id: "t2", name: "Drums", role: "drums", program: null, drum_kit: 0, regions: [], sends: [] },
+  ],
+  revision: 3,
+};
+
+test("a project is indexed in song beats: sorted notes, bars, sections, the room's send", () => {
+  const view = indexProject(PROJECT);
+  assert.equal(view.beatsPerBar, 3);
+  assert.equal(view.bars, 6);
+  assert.deepEqual(view.tracks[0].notes.map((n) => [n.id, n.start]), [["n1", 0], ["n2", 2], ["n3", 13]]);
+  assert.deepEqual(view.tracks[0].regions.map((r) => r.id), ["r1", "r2"]);
+  assert.deepEqual(view.sections.map((s) => [s.start, s.end]), [[0, 12], [12, 18]]);
+  assert.equal(view.tracks[0].reverb, 0.3);
+  assert.equal(view.tracks[1].drum, true);
+  const song = toSong(view);
+  assert.equal(song.tempo, 96);
+  assert.deepEqual(song.tracks.map((t) => [t.id, t.drum, t.volume, t.notes.length]), [["t1", false, 0.8, 3], ["t2", true, 1, 0]]);
+});
+
+test("notes sounding in a window, including one that started before it", () => {
+  const notes = [note("a", 1, 0, 4), note("b", 1, 3, 1), note("c", 1, 9, 1)];
+  assert.deepEqual(notesIn(notes, 2, 5).map((n) => n.id), ["a", "b"]);
+  assert.deepEqual(notesIn(notes, 4.5, 9).map((n) => n.id), []);
+});
+
+const PHRASE = {
+  type: "phrase", phraseId: "ph1", trackId: "t1", regionId: "r1", startBeat: 0, endBeat: 12, label: "Bass · bars 1–4",
+  noteChanges: [
+    { change: "removed", before: { noteId: "n2", pitch: 43, startBeat: 2, durationBeats: 1, velocity: 90 }, after: null },
+    { change: "added", before: null, after: { noteId: "n9", pitch: 47, startBeat: 5, durationBeats: 0.5, velocity: 70 } },
+    { change: "modified", before: { noteId: "n1", pitch: 40, startBeat: 0, durationBeats: 1, velocity: 90 },
+      after: { noteId: "n1", pitch: 40, startBeat: 0, durationBeats: 2, velocity: 100 } },
+  ],
+};
+const CHORUS = { ...PHRASE, phraseId: "ph2", regionId: "r2", startBeat: 12, endBeat: 18,
+  noteChanges: [{ change: "added", before: null, after: { noteId: "n8", pitch: 52, startBeat: 0, durationBeats: 1, velocity: 80 } }] };
+
+test("a variation's proposal applies its phrases (all, or those accepted) for A/B", () => {
+  const view = indexProject(PROJECT);
+  const all = withPhrases(view, [PHRASE, CHORUS]);
+  assert.deepEqual(all.tracks[0].notes.map((n) => [n.id, n.start, n.duration]), [["n1", 0, 2], ["n9", 5, 0.5], ["n8", 12, 1], ["n3", 13, 1]]);
+  const some = withPhrases(view, [PHRASE, CHORUS], new Set(["ph2"]));
+  assert.deepEqual(some.tracks[0].notes.map((n) => n.id), ["n1", "n2", "n8", "n3"]);
+  assert.deepEqual(view.tracks[0].notes.map((n) => n.id), ["n1", "n2", "n3"]); // the base is left alone
+  const drawn = phraseNotes(view, CHORUS);
+  assert.deepEqual(drawn, [{ side: "after", change: "added", pitch: 52, start: 12, duration: 1, velocity: 80 }]);
+});
+
+test("positions read bar.beat.sixteenth", () => {
+  assert.equal(formatPosition(0, 4), "1.1.1");
+  assert.equal(formatPosition(5.75, 4), "2.2.4");
+  assert.equal(formatPosition(7, 3), "3.2.1");
+});
+
+test("server-sent events are parsed: named events, multi-line data, comments", () => {
+  const text = ": ping\n\nevent: events\ndata: {\"a\": 1}\n\ndata: line one\ndata: line two\n\n";
+  assert.deepEqual(parseSSE(text), [{ kind: "events", data: '{"a": 1}' }, { kind: "message", data: "line one\nline two" }]);
+});
