@@ -81,4 +81,4 @@ def test_the_openapi_document_and_the_tools(served: tuple[TestClient, str, Path]
     assert document["components"]["schemas"]["HTTPValidationError"]["properties"] == {
         "detail": {"type": "string", "title": "Detail"}}
     tools = client.get("/api/v1/protocol/tools.json").json()["tools"]
-    assert len(tools) == 30 and tools[0]["name"] == "read_project" and "parameters" in tools[0]
+    assert len(tools) == 32 and tools[0]["name"] == "read_project" and "parameters" in tools[0]
