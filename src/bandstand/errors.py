@@ -32,6 +32,7 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   │   ├── IllegalTransition      names the from and to states
     │   │   ├── TerminalState          a terminal task cannot change
     │   │   └── FencingError           only the holding session may move a task
+    │   ├── ContractMismatch           an agent team's contract that does not match its fingerprint
     │   ├── RenderError                audio or picture rendering failed
     │   └── SessionBusy                another process held a session's lock for too long
     └── (control-flow signals are not errors: see `Signal`)
@@ -222,6 +223,11 @@ class TerminalState(IllegalTransition):
 
 class FencingError(BoardError):
     """Only the session that holds a task may move it."""
+
+
+class ContractMismatch(RuntimeFailure):
+    """An agent team's contract whose fields no longer give its fingerprint, or that does not
+    descend from the contract it should: the agent refuses it before touching the project."""
 
 
 class RenderError(RuntimeFailure):

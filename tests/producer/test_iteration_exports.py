@@ -20,7 +20,7 @@ EXPORTS = {
                                     "MixerEdit", "MuteEdit", "PanEdit", "QuantizeEdit", "RenameEdit", "SwingEdit",
                                     "TrackSoloEdit", "TransportEdit", "VolumeEdit"},
     "bandstand.producer.compose": {"APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions",
-                                   "approver", "compose_song", "part_generator", "resume_song"},
+                                   "approver", "compose_song", "part_generator", "resume_song", "style_words"},
     "bandstand.producer.iteration": {"EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read",
                                      "recipe_of", "vocabulary"},
     "bandstand.producer.alternatives": {"Alternative", "AlternativeSet", "DEFAULT_COUNT", "MAX_COUNT",

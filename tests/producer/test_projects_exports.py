@@ -7,7 +7,7 @@ from bandstand.producer import audition, head_files, projects, summaries
 
 def test_project_api_is_pinned() -> None:
     assert sorted(projects.__all__) == ["HistoryRow", "ProjectSession", "ToolOutcome", "VariationEvent",
-                                        "create_from_song", "open_project"]
+                                        "create_from_project", "create_from_song", "open_project"]
     assert sorted(audition.__all__) == ["Audition", "audition"]
     assert sorted(summaries.__all__) == ["CHORD_ROLES", "arrangement_json", "history_json", "phrase_json",
                                          "tool_outcome_json", "variation_json"]

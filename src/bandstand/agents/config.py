@@ -73,6 +73,48 @@ class BreakerConfig(_Section):
     backoff: float = Field(default=0.25, ge=0)
 
 
+class SeatConfig(_Section):
+    """One instrument's seat in an agent team: who plays it (a backend, or "algorithmic" for the
+    built-in musician), as whom (the persona), with which model and server."""
+
+    backend: str | None = None
+    persona: str = ""
+    model: str | None = None
+    base_url: str | None = None
+    timeout: float | None = Field(default=None, gt=0)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, value: str | None) -> str | None:
+        from bandstand.agents.registry import BACKEND_NAMES
+
+        if value is not None and value not in BACKEND_NAMES:
+            raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
+        return value
+
+
+class TeamConfig(_Section):
+    """The ``[agents.team]`` table: an agent team's limits and its seats (by role)."""
+
+    backend: str = "algorithmic"  # seats that name no backend
+    deadline: float = Field(default=600.0, gt=0)  # the whole team, wall clock
+    seat_timeout: float = Field(default=60.0, gt=0)  # one language-model turn
+    section_timeout: float = Field(default=120.0, gt=0)  # one section agent
+    signal_timeout: float = Field(default=20.0, ge=0)  # a bass waiting for its section's drums
+    max_parallel: int = Field(default=4, ge=1)  # section agents writing at once
+    seats: dict[str, SeatConfig] = Field(default_factory=dict)
+
+    @field_validator("backend")
+    @classmethod
+    def _known_default(cls, value: str) -> str:
+        from bandstand.agents.registry import BACKEND_NAMES
+
+        if value not in BACKEND_NAMES:
+            raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
+        return value
+
+
 class AgentsConfig(_Section):
     """Everything the agent layer reads from configuration."""
 
@@ -83,6 +125,7 @@ class AgentsConfig(_Section):
     anthropic: AnthropicConfig = Field(default_factory=AnthropicConfig)
     openai: OpenAIConfig = Field(default_factory=OpenAIConfig)
     breaker: BreakerConfig = Field(default_factory=BreakerConfig)
+    team: TeamConfig = Field(default_factory=TeamConfig)
     source: str | None = Field(default=None, exclude=True)
 
     @field_validator("backend")

@@ -2,6 +2,7 @@
 
     bandstand compose "PROMPT" [--bars N] [--seed S] [--parts drums,bass,…] [--out DIR]
                       [--approve STAGE]… [--skip STAGE]… [--yes] [--json]
+    bandstand compose "PROMPT" --team [--team-file FILE] [--accept] [--config FILE] …
     bandstand resume SESSION_DIR [--approve | --reject] [--json]
     bandstand sessions list [--out DIR] [--json]
     bandstand sessions clean [--out DIR] [--older-than DAYS] [--incomplete] [--yes]
@@ -216,10 +217,30 @@ def compose(
     intent_backend: str = typer.Option(None, "--intent-backend", help="Also read the prompt with a language model: claude-code, anthropic or openai (see 'bandstand agents check')."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Take defaults for ambiguities and approve gates without asking."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
+    team: bool = typer.Option(False, "--team", help="Compose with an agent team: one agent per instrument and per section; the result is a variation to accept."),
+    team_file: Path = typer.Option(None, "--team-file", help="With --team: the seats (backend and persona per instrument) from a team file."),
+    accept: bool = typer.Option(False, "--accept", help="With --team: accept the team's variation at once."),
+    config: Path = typer.Option(None, "--config", help="With --team: a bandstand.toml ([agents] and [agents.team])."),
 ) -> None:
     """Compose a finished multi-track song from a prompt."""
     from bandstand.producer.compose import compose_song
 
+    if team or team_file is not None:
+        from bandstand.cli.teams import compose_with_team, team_options
+        from bandstand.errors import InvalidInput
+
+        if approve or skip or intent_backend:
+            raise InvalidInput("--approve, --skip and --intent-backend are for the pipeline; a --team composes "
+                               "with agents (drop them, or drop --team)")
+        song = {"bars": bars, "parts": parts.split(",") if parts else None, "tempo": tempo, "key": key, "mode": mode,
+                "genre": genre}
+        compose_with_team(prompt, team_options(seed=seed, song=song, out=out, accept=accept, yes=yes, config=config,
+                                               team_file=team_file), as_json=as_json, render_audio=not no_audio)
+        return
+    if accept or config is not None:
+        from bandstand.errors import InvalidInput
+
+        raise InvalidInput("--accept and --config go with --team")
     options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
                                "out_dir": str(out), "approval_gates": list(approve or []),
                                "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,

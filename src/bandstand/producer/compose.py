@@ -26,7 +26,7 @@ from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
 
 __all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
-           "part_generator", "resume_song"]
+           "part_generator", "resume_song", "style_words"]
 
 APPROVAL_OPTIONS: tuple[str, ...] = ("approve", "reject", "pause")
 
@@ -148,7 +148,7 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
 # --------------------------------------------------------------------------- the studio's generate_part
 
 
-def _style_overrides(role: str, style: str | None) -> tuple[list[Any], str | None]:
+def style_words(role: str, style: str | None) -> tuple[list[Any], str | None]:
     """Style words as the request parser reads them: knob turns for `role`, and a genre the
     part is played as when one is named ("funk", "walking jazz")."""
     from bandstand.compose.lexicon.genres import ALIASES
@@ -202,7 +202,7 @@ def part_generator(project: Any, request: Any) -> Any:
 
     role = request.role
     recipe = _recipe_for(project, request.start_bar - 1 + request.bars)
-    overrides, genre = _style_overrides(role, request.style)
+    overrides, genre = style_words(role, request.style)
     key = role if role not in recipe.parts or request.track_id else f"{role}-gen"
     changes: dict[str, Any] = {"style_overrides": [*recipe.style_overrides, *overrides]}
     if genre:

@@ -163,6 +163,10 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
         "files": entries,
         "audio": {"file": WAV, "revision": wav_rev, "stale": wav_rev != project.revision},
     })
+    if project.provenance.team:  # an agent team's record: who wrote each section, under which contract
+        manifest["team"] = {**project.provenance.team, "contracts": dict(project.provenance.contract_hashes)}
+    else:
+        manifest.pop("team", None)
     if pianoroll_source is not None:
         manifest["pianoroll_source"] = pianoroll_source
     else:

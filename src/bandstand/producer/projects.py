@@ -50,7 +50,8 @@ from bandstand.studio import (
 from bandstand.studio.store import Step, read_json
 from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult, run_batch
 
-__all__ = ["HistoryRow", "ProjectSession", "ToolOutcome", "VariationEvent", "create_from_song", "open_project"]
+__all__ = ["HistoryRow", "ProjectSession", "ToolOutcome", "VariationEvent", "create_from_project", "create_from_song",
+           "open_project"]
 
 VariationEvent = Callable[[str, dict[str, Any]], None]  # ("meta" | "phrase" | "done", payload)
 EXPIRE_AFTER = dt.timedelta(minutes=10)  # a variation still generating after this long is expired
@@ -450,6 +451,23 @@ def open_project(session_dir: str | os.PathLike[str], *, ids: IdIssuer | None = 
     elif head_files.files_revision(session.session_dir) != session.revision or \
             head_files.staged_leftovers(session.session_dir):
         session.repair()
+    return session
+
+
+def create_from_project(session_dir: str | os.PathLike[str], project: Project, *, author: str, request: str = "",
+                        ids: IdIssuer | None = None, kind: str = "compose") -> ProjectSession:
+    """Revision 1 of a new project that is already laid out as `project` (an agent team's setup:
+    tracks and sections, no music yet), and the top-level files to match."""
+    root = Path(session_dir).expanduser()
+    root.mkdir(parents=True, exist_ok=True)
+    session = ProjectSession(root, ids=ids or _ids_for(project.provenance))
+    with session.store.lock():
+        if session.store.exists():
+            raise InvalidInput(f"{root} is already a project (revision {session.revision}); choose a new folder")
+        _, first = session.store.commit(project, parent=None, author=author,
+                                        request=request or project.provenance.prompt, kind=kind,
+                                        changes=project_changes(None, project), summary="set up")
+        head_files.write_head_files(root, first)
     return session
 
 

@@ -279,13 +279,16 @@ class Marker(_Value):
 
 class Provenance(_Value):
     """Where the project came from. `recipe` is opaque to the studio: the compose use case
-    keeps in it whatever it needs to regenerate parts."""
+    keeps in it whatever it needs to regenerate parts. An agent team keeps its contracts'
+    fingerprints in `contract_hashes` and, in `team`, who wrote each section (musician, backend,
+    persona, contract and execution fingerprints) — opaque here too; the manifest shows it."""
 
     prompt: str = ""
     seeds: dict[str, int] = {}
     generator: str = ""
     contract_hashes: dict[str, str] = {}
     recipe: dict[str, Any] = {}
+    team: dict[str, Any] = {}
 
 
 class Project(_Value):

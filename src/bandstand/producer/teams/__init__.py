@@ -1,0 +1,42 @@
+"""Agent teams: composing a song with many musicians (spec studio §8).
+
+A coordinator sets the song up without any language model (the compose
+graph's intent, harmony and arrangement nodes: tempo, key, form, sections,
+tracks, colours); one agent per instrument plans its part; one agent per
+section per instrument writes it; a mixer sets the mix. Frozen contracts
+with lineage fingerprints carry the structure down; the drums of each
+section signal the bass of that section; deadlines flow down; failures stay
+with the agent that failed; the result is a variation to review.
+
+- `runner` — `run_team`, `compose_team`, `TeamOptions`, `TeamOutcome` (the use case).
+- `contracts` — `SongContract`, `InstrumentContract`, `SectionContract`, `reconcile`.
+- `coordinator`, `builtin`, `seats`, `agents`, `mixing` — who does what.
+- `signals` — `DrumSignal`, `LocalSignals`; `safety` — `Deadline`, `guarded`; `stream` — the events.
+"""
+
+from bandstand.producer.teams.contracts import (
+    InstrumentContract,
+    SectionContract,
+    SectionShape,
+    SongContract,
+    TrackShape,
+    reconcile,
+)
+from bandstand.producer.teams.runner import TeamOptions, TeamOutcome, compose_team, run_team
+from bandstand.producer.teams.signals import DrumSignal, LocalSignals, SignalKey
+
+__all__ = [
+    "DrumSignal",
+    "InstrumentContract",
+    "LocalSignals",
+    "SectionContract",
+    "SectionShape",
+    "SignalKey",
+    "SongContract",
+    "TeamOptions",
+    "TeamOutcome",
+    "TrackShape",
+    "compose_team",
+    "reconcile",
+    "run_team",
+]
