@@ -37,7 +37,7 @@ from bandstand.producer.teams.coordinator import Planned, plan_setup, track_name
 from bandstand.producer.teams.safety import Deadline, Threads
 from bandstand.producer.teams.seats import Seat, seats_for
 from bandstand.producer.teams.signals import LocalSignals, Signals
-from bandstand.producer.teams.stream import Emit, TeamStream, variation_events
+from bandstand.producer.teams.stream import Emit, TeamStream
 from bandstand.protocol import studio as ev
 from bandstand.studio import Project
 from bandstand.studio.ids import SeededIds
@@ -254,7 +254,9 @@ def _propose(prompt: str, seed: int, session: Any, run: TeamRun, seats: Mapping[
     variation = session.propose(proposal, request=prompt, intent=f"Agent team: {', '.join(run.setup.roles)}",
                                 explanation=explanation, author="team", recipe=run.setup.recipe.model_dump(mode="json"),
                                 details={"team": {"song": run.song.fingerprint, "failed": run.failed}})
-    for event in variation_events(variation, run.song.beats_per_bar):
+    from bandstand.producer.wire import variation_stream
+
+    for event in variation_stream(variation, run.song.beats_per_bar):
         stream.send(event)
     summary = f"{len(written)} sections in {len(run.setup.roles)} parts; variation {variation.id[:8]} " + \
         ("accepted" if options.accept else "waiting for review")

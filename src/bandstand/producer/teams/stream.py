@@ -2,8 +2,7 @@
 
 `TeamStream` turns the team's doings into the protocol's events — the plan,
 `preflight`, `status`, `reasoning`, plan step updates, `toolStart`/`toolCall`
-(`toolError`), `generatorStart`/`generatorComplete`, `agentComplete`, and the
-variation's `meta → phrase* → done` — each tagged with the agent's id and
+(`toolError`), `generatorStart`/`generatorComplete`, `agentComplete` — each tagged with the agent's id and
 section, and hands them to one `emit` (a protocol `Emitter.emit`, whose guard
 checks the order). Emitting is serialized: agents run concurrently, events
 leave one at a time. A step remembers its state so a failing agent ends only
@@ -22,11 +21,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from bandstand.protocol import studio as ev
-from bandstand.studio import Variation
-from bandstand.studio.model import CCEvent, PitchBendEvent
-from bandstand.studio.variations import NoteChange, Phrase
 
-__all__ = ["MOVES", "Emit", "TeamStream", "variation_events"]
+__all__ = ["MOVES", "Emit", "TeamStream"]
 
 Emit = Callable[[BaseModel], Any]
 MOVES: dict[str, frozenset[str]] = {"pending": frozenset({"active", "skipped"}),
@@ -117,35 +113,3 @@ class TeamStream:
                    params: dict[str, Any] | None = None) -> None:
         self.send(ev.ToolError(agent_id=agent, section=section, name=name, error=error[:500] or "failed",
                                step_id=step_id, params=params))
-
-
-def _wire_note(n: Any) -> ev.WireNote:
-    return ev.WireNote(note_id=n.id, pitch=n.pitch, start_beat=n.start, duration_beats=n.duration, velocity=n.velocity)
-
-
-def _note_change(c: NoteChange) -> ev.NoteChange:
-    return ev.NoteChange(change=c.kind, before=_wire_note(c.before) if c.before else None,
-                         after=_wire_note(c.after) if c.after else None)
-
-
-def _phrase(variation_id: str, p: Phrase, bpb: float) -> ev.Phrase:
-    cc = [ev.CCPoint(cc=e.after.cc, beat=e.after.beat, value=e.after.value) for e in p.cc
-          if isinstance(e.after, CCEvent)]
-    bends = [ev.PitchBendPoint(beat=e.after.beat, value=e.after.value) for e in p.pitch_bends
-             if isinstance(e.after, PitchBendEvent)]
-    return ev.Phrase(variation_id=variation_id, phrase_id=p.id, track_id=p.track_id, region_id=p.region_id,
-                     start_beat=(p.start_bar - 1) * bpb, end_beat=p.end_bar * bpb, label=p.label[:500],
-                     tags=list(p.tags), note_changes=[_note_change(c) for c in p.notes], cc_events=cc,
-                     pitch_bends=bends)
-
-
-def variation_events(variation: Variation, beats_per_bar: float) -> list[BaseModel]:
-    """A ready variation as the stream says it: `meta`, one `phrase` per phrase, `done`."""
-    counts = ev.NoteCounts(**{k: variation.counts.get(k, 0) for k in ("added", "removed", "modified")})
-    out: list[BaseModel] = [ev.Meta(
-        variation_id=variation.id, base_revision=variation.base_revision, intent=(variation.intent or "team")[:500],
-        explanation=variation.explanation, affected_tracks=[t["id"] for t in variation.affected_tracks],
-        affected_regions=[r["id"] for r in variation.affected_regions], note_counts=counts)]
-    out += [_phrase(variation.id, p, beats_per_bar) for p in variation.phrases]
-    out.append(ev.Done(variation_id=variation.id, status="ready", phrase_count=len(variation.phrases)))
-    return out
