@@ -22,7 +22,12 @@ from typing import Any
 from bandstand.compose.sessions import SESSION_RE
 from bandstand.errors import Conflict, InvalidInput, NotFound, VariationConflict
 from bandstand.producer.projects import ProjectSession, open_project
-from bandstand.producer.summaries import history_json, variation_json
+from bandstand.producer.summaries import (
+    arrangement_json,
+    history_json,
+    tool_outcome_json,
+    variation_json,
+)
 from bandstand.studio import Project, Variation
 
 __all__ = ["VARIATION_ID", "Library", "project_json", "project_summary", "variation_events"]
@@ -47,17 +52,23 @@ def project_summary(root: Path) -> dict[str, Any]:
     }
 
 
-def project_json(session: ProjectSession, project: Project, *, notes: bool = True) -> dict[str, Any]:
+def project_json(session: ProjectSession, project: Project, *, notes: bool = True,
+                 view: bool = False) -> dict[str, Any]:
     """A project at one revision as clients read it: the project itself (ids, tracks, regions,
-    notes unless `notes` is False, mix, buses, sections) and where HEAD is."""
+    notes unless `notes` is False, mix, buses, sections) and where HEAD is; with `view`, what an
+    arrangement view shows beside it (`summaries.arrangement_json`: chord symbols, instruments,
+    drum names)."""
     data = project.model_dump(mode="json")
     if not notes:
         for track in data["tracks"]:
             for region in track["regions"]:
                 region["noteCount"] = len(region.pop("notes"))
     head = session.revision
-    return {"projectId": session.session_dir.name, "revision": project.revision, "head": head,
-            "isHead": project.revision == head, "project": data}
+    out = {"projectId": session.session_dir.name, "revision": project.revision, "head": head,
+           "isHead": project.revision == head, "project": data}
+    if view:
+        out["view"] = arrangement_json(project)
+    return out
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -131,7 +142,8 @@ class Library:
             self.generator = part_generator
         return self.generator
 
-    def project(self, project_id: str, revision: int | None = None, *, notes: bool = True) -> dict[str, Any]:
+    def project(self, project_id: str, revision: int | None = None, *, notes: bool = True,
+                view: bool = False) -> dict[str, Any]:
         session = self.session(project_id)
         head = session.revision
         if revision is None:
@@ -140,7 +152,14 @@ class Library:
         if not 1 <= revision <= latest:
             raise NotFound(f"project {project_id} has no revision {revision}; its revisions are 1–{latest} "
                            f"(HEAD is {head})")
-        return project_json(session, session.project(revision), notes=notes)
+        return project_json(session, session.project(revision), notes=notes, view=view)
+
+    def apply_tools(self, project_id: str, calls: Sequence[dict[str, Any]], *, request: str = "",
+                    author: str = "studio page") -> dict[str, Any]:
+        """Tool calls on the project at HEAD, all or nothing, as one revision (a person's direct
+        edits: the piano roll, the mixer). A refused call changes nothing (`ToolCallError`)."""
+        outcome = self.session(project_id).apply_tools(calls, author=author, request=request, mode="direct")
+        return {"projectId": project_id, **tool_outcome_json(outcome)}
 
     def history(self, project_id: str) -> dict[str, Any]:
         session = self.session(project_id)

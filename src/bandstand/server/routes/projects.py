@@ -1,5 +1,6 @@
-"""Projects: `/api/v1/projects` — list them, compose a new one from a prompt, read
-one at any revision, undo, redo, its history and its variations, and export it.
+"""Projects: `/api/v1/projects` — list them, compose a new one from a prompt (at once, or
+with the compose graph's progress over SSE), read one at any revision, apply tool calls
+(a person's direct edits), undo, redo, its history and its variations, and export it.
 A project is a session folder in the server's output folder (`bandstand serve
 --out DIR`); its id is the folder's name. The routes translate; the use cases
 are `bandstand.producer.library` and `producer.studio`.
@@ -7,20 +8,25 @@ are `bandstand.producer.library` and `producer.studio`.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 import tempfile
 import zipfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from anyio import to_thread
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 from pydantic import Field
+from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 
 from bandstand.producer.studio import Studio
-from bandstand.protocol import WireModel
+from bandstand.protocol import COMPOSE, Emitter, WireModel
 from bandstand.server.errors import ERROR_RESPONSES
 from bandstand.server.state import studio_service
 
@@ -59,11 +65,67 @@ def create_project(body: NewProject, studio: Studio = Depends(studio_service)) -
     return studio.compose_project(body.prompt, seed=body.seed, bars=body.bars, parts=body.parts)
 
 
+@router.post("/stream", summary="Compose a new project from a prompt, with the compose graph's progress (SSE)",
+             response_class=EventSourceResponse,
+             responses={200: {"content": {"text/event-stream": {}},
+                              "description": "the compose stream's events (pipeline_started … pipeline_finished); "
+                                             "the project is ready when the stream ends"}})
+async def create_project_stream(body: NewProject, request: Request,
+                                studio: Studio = Depends(studio_service)) -> EventSourceResponse:
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    emitter = Emitter(COMPOSE)
+
+    def send(event: dict[str, Any]) -> None:  # from the compose worker's threads
+        loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    emitter.subscribe(send)
+    work = asyncio.ensure_future(to_thread.run_sync(lambda: studio.compose_project(
+        body.prompt, seed=body.seed, bars=body.bars, parts=body.parts, on_event=emitter.emit)))
+    first = asyncio.ensure_future(queue.get())
+    await asyncio.wait({work, first}, return_when=asyncio.FIRST_COMPLETED)
+    if not first.done():  # refused before anything started: the one-line error, as POST /projects
+        first.cancel()
+        work.result()
+
+    async def events() -> AsyncIterator[dict[str, str]]:
+        yield {"event": "compose", "data": json.dumps(first.result())}
+        while True:
+            next_event = asyncio.ensure_future(queue.get())
+            await asyncio.wait({work, next_event}, return_when=asyncio.FIRST_COMPLETED)
+            if next_event.done():
+                yield {"event": "compose", "data": json.dumps(next_event.result())}
+                continue
+            next_event.cancel()
+            break
+        if work.exception() is not None:
+            emitter.close(str(work.exception()))  # the stream still ends with pipeline_finished
+        while not queue.empty():
+            yield {"event": "compose", "data": json.dumps(queue.get_nowait())}
+
+    return EventSourceResponse(events(), ping=8)
+
+
 @router.get("/{project_id}", summary="The project at HEAD, or at ?revision=N (tracks, regions, notes, mix)")
 def get_project(project_id: str = ProjectId, revision: int | None = Query(default=None, ge=1, le=1_000_000),
                 notes: bool = Query(default=True, description="false: note counts instead of the notes"),
+                view: bool = Query(default=False, description="true: also the chord symbols, instruments and "
+                                                              "drum names an arrangement view shows"),
                 studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    return studio.library.project(project_id, revision, notes=notes)
+    return studio.library.project(project_id, revision, notes=notes, view=view)
+
+
+class ToolCalls(WireModel):
+    """Tool calls to apply at HEAD, all or nothing, as one revision (`/protocol/tools.json` lists the tools)."""
+
+    calls: list[dict[str, Any]] = Field(min_length=1, max_length=100,
+                                        description='[{"name": "update_notes", "args": {…}}, …]')
+    request: str = Field(default="", max_length=500, description="what the person did, in words (the history shows it)")
+
+
+@router.post("/{project_id}/tools", summary="Apply tool calls at HEAD as one revision (a person's direct edits)")
+def apply_tools(body: ToolCalls, project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.apply_tools(project_id, body.calls, request=body.request)
 
 
 @router.get("/{project_id}/history", summary="Every change, oldest first, marked undone when undone")

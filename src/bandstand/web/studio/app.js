@@ -100,7 +100,7 @@ async function openSong(projectId) {
 
 // Read the song at HEAD and show it everywhere (a playing song switches to it where it is).
 async function reload() {
-  const data = await get(`/projects/${encodeURIComponent(state.projectId)}`);
+  const data = await get(`/projects/${encodeURIComponent(state.projectId)}?view=true`);
   state.data = data;
   state.view = indexProject({ ...data.project, view: data.view || data.project.view });
   const v = state.view;

@@ -2,7 +2,7 @@
 // prompt, with the compose graph's progress — one line per node (intent, harmony, arrangement,
 // parts:drums, parts:bass, …, sound, assembly, validation, output) as it starts and finishes.
 
-import { get, stream, post } from "./api.js";
+import { get, stream } from "./api.js";
 import { esc } from "./dom.js";
 
 const NODE_MARKS = { started: "◌", completed: "✓", skipped: "–", failed: "✗", retry: "↻" };
@@ -29,23 +29,20 @@ export async function composeSong(body, list) {
     li.className = `node ${status}`;
     li.innerHTML = `<span class="mark">${NODE_MARKS[status] || "•"}</span> <b>${esc(node)}</b> <span class="muted">${esc(text)}</span>`;
   };
-  let created = null;
+  let session = null, finished = null;
   const onEvent = (ev) => {
     const kind = ev.type;
-    if (kind === "node_started") line(ev.node, "started", ev.attempt > 1 ? `attempt ${ev.attempt}` : "");
+    if (kind === "pipeline_started") session = ev.sessionDir.split(/[\\/]/).pop();
+    else if (kind === "node_started") line(ev.node, "started", ev.attempt > 1 ? `attempt ${ev.attempt}` : "");
     else if (kind === "node_completed") line(ev.node, "completed", ev.summary);
     else if (kind === "node_skipped") line(ev.node, "skipped", ev.reason || "");
-    else if (kind === "node_failed") line(ev.node, "failed", ev.message || ev.error || "");
+    else if (kind === "node_failed") line(ev.node, "failed", ev.message || "");
     else if (kind === "node_retry") line(ev.node, "retry", ev.message || "");
-    else if (kind === "project" || ev.projectId) created = ev.project || ev;
+    else if (kind === "pipeline_finished") finished = ev;
   };
-  try {
-    await stream("/projects/stream", body, onEvent);
-  } catch (error) {
-    if (error.status !== 404 && error.status !== 405) throw error;
-    line("compose", "started", "composing…"); // a server without the progress stream: wait for the song
-    created = await post("/projects", body);
-    line("compose", "completed", created.name || "");
+  await stream("/projects/stream", body, onEvent);
+  if (!finished || !["completed", "completed_partial"].includes(finished.status)) {
+    throw new Error(`the song could not be composed: ${finished?.message || finished?.status || "no answer"}`);
   }
-  return created;
+  return { projectId: session };
 }

@@ -14,6 +14,15 @@ export const LANE = 64;
 const MIN_PX_PER_BEAT = 1.5, MAX_PX_PER_BEAT = 160;
 const CHANGE_COLOURS = { added: "#46d17d", removed: "#ff6b6b", modified: "#f5a524" };
 
+// Text that fits `width`: whole, shortened with an ellipsis, or not at all (never squeezed).
+function label(ctx, text, x, y, width) {
+  if (width < 14) return;
+  if (ctx.measureText(text).width <= width) { ctx.fillText(text, x, y); return; }
+  let cut = text.length;
+  while (cut > 1 && ctx.measureText(`${text.slice(0, cut)}…`).width > width) cut -= 1;
+  if (cut > 1) ctx.fillText(`${text.slice(0, cut)}…`, x, y);
+}
+
 // A lane's vertical scale: the track's pitch range (at least an octave) over the lane's height.
 function pitchScale(track, y) {
   const span = Math.max(12, track.high - track.low + 1), top = (track.high + track.low) / 2 + span / 2;
@@ -219,7 +228,7 @@ export class Arrangement {
       ctx.strokeRect(x + 1.5, y + 2.5, rw - 3, LANE - 6);
       if (rw > 30) {
         ctx.fillStyle = "#0f1115"; ctx.font = "600 10px system-ui, sans-serif";
-        ctx.fillText(region.name || track.name, Math.max(x, 0) + 4, y + 11, Math.max(10, rw - 8));
+        label(ctx, region.name || track.name, Math.max(x, 0) + 4, y + 11, rw - 8 - Math.max(0, -x));
       }
       ctx.globalAlpha = 1;
     }
@@ -266,7 +275,7 @@ export class Arrangement {
       ctx.fillStyle = looped ? "#f5a524" : (i % 2 ? "#2b3240" : "#323a4a");
       ctx.fillRect(x + 1, 1, sw - 2, 16);
       ctx.fillStyle = looped ? "#1a1300" : "#d8dce6";
-      ctx.fillText((looped ? "⟳ " : "") + s.name, Math.max(x, 0) + 5, 13, Math.max(8, sw - 10));
+      label(ctx, (looped ? "⟳ " : "") + s.name, Math.max(x, 0) + 5, 13, sw - 10 - Math.max(0, -x));
     });
     // chords
     ctx.font = "600 11px ui-monospace, monospace";
@@ -275,7 +284,8 @@ export class Arrangement {
     for (let i = 0; i < chords.length; i++) {
       const c = chords[i], next = chords[i + 1]?.beat ?? view.lengthBeats;
       if (next < from || c.beat > to) continue;
-      ctx.fillText(c.symbol, this.xOf(c.beat) + 4, 32, Math.max(8, (next - c.beat) * ppb - 6));
+      // a chord shown only where it fits whole (zoom in to read the fast changes)
+      if (ctx.measureText(c.symbol).width <= (next - c.beat) * ppb - 6) ctx.fillText(c.symbol, this.xOf(c.beat) + 4, 32);
     }
     // bar numbers: every bar, or every 2, 4, 8 … when they would crowd
     const barPx = bpb * ppb;
