@@ -1,10 +1,12 @@
-"""`bandstand serve`: one server for the jam, the pages and the API.
+"""`bandstand serve`: one server for the jam, the pages and the API; `bandstand
+studio`: the same server, opening the studio page on a song.
 
     bandstand serve [--host 127.0.0.1] [--port 8765] [--backend …] [--allow-remote] [--open]
+    bandstand studio [SESSION_DIR] [--out DIR] [--port 8765] [--no-browser]
 
-It prints the page's URL (carrying the access token once) and the token for
-other programs, and stops cleanly on Ctrl-C. `bandstand jam` runs the same
-server and opens the page.
+Both print the page's URL (carrying the access token once) and the token for
+other programs, and stop cleanly on Ctrl-C. `bandstand jam` runs the same
+server and opens the jam page.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import os
 from pathlib import Path
 
 import typer
+
+from bandstand.errors import InvalidInput
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -127,3 +131,43 @@ def _studio_backend(name: str, *, model: str | None = None, base_url: str | None
 
     overrides = {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None}
     return make_backend(name, load_config(overrides=overrides))
+
+
+STUDIO_EXAMPLES = """\b
+Examples:
+  bandstand studio                                  # your songs (./output), in the browser
+  bandstand studio output/session-20260101-abc123   # that song's arrangement
+  bandstand studio --out songs --port 0 --no-browser
+"""
+
+studio_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+
+@studio_app.command(epilog=STUDIO_EXAMPLES)
+def studio(
+    session_dir: Path = typer.Argument(None, metavar="[SESSION_DIR]", help="A song's session folder to open."),
+    out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder of the songs, when no SESSION_DIR is given."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: a free one)."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Print the address; do not open a browser."),
+    backend: str = typer.Option("algorithmic", "--backend", help="Who answers requests the rules do not read."),
+    model: str = typer.Option(None, "--model", help="Model name for an LLM backend."),
+    base_url: str = typer.Option(None, "--base-url", help="Base URL for the openai backend."),
+    runs_dir: Path = typer.Option(None, "--runs-dir", help="Runs the log view shows (default ./runs)."),
+    board: str = typer.Option(None, "--board", metavar="URL", help="The task board the log view shows."),
+) -> None:
+    """Open the studio page: a song's arrangement (SESSION_DIR) or your songs, served on this
+    machine; prints the address with its access token."""
+    from bandstand.cli.jam import _members
+    from bandstand.jam.backends import backend_factory
+
+    page = "studio"
+    if session_dir is not None:
+        session_dir = session_dir.expanduser()
+        if not (session_dir / "manifest.json").is_file() and not (session_dir / "revisions" / "HEAD.json").is_file():
+            raise InvalidInput(f"{session_dir} is not a song's session folder (no manifest.json); "
+                               "bandstand compose makes one, bandstand sessions lists them")
+        out, page = session_dir.resolve().parent, f"studio#/song/{session_dir.resolve().name}"
+    launch("studio", _members(None, None), backend_factory("algorithmic"), seed=0, turn_timeout=30.0, host=host,
+           port=port, allow_remote=False, open_browser=not no_browser, out_dir=out, runs_dir=runs_dir,
+           board_url=board, page=page, studio_backend=_studio_backend(backend, model=model, base_url=base_url))

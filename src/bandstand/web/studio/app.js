@@ -242,7 +242,7 @@ function frame() {
   if (state.player && state.view) {
     const beat = state.player.position();
     arrangement.setPosition(beat);
-    if (!state.follow || !state.follow.paused) arrangement.reveal(beat);
+    if (arrangement.following()) arrangement.reveal(beat);
     $("#position").textContent = formatPosition(beat, state.view.beatsPerBar);
   } else if (state.view) {
     arrangement.setPosition(state.cursor);
@@ -285,9 +285,9 @@ async function ask(prompt) {
   try {
     await stream("/stream", { prompt, projectId: state.projectId, conversationId: state.conversationId || undefined }, (ev) => {
       turn.event(ev);
+      if (ev.type === "state" && ev.conversationId) state.conversationId = ev.conversationId;
       if (ev.type === "meta") { meta = ev; phrases.length = 0; }
       else if (ev.type === "phrase") phrases.push(ev);
-      else if (ev.type === "complete" && ev.conversationId) state.conversationId = ev.conversationId;
     }, { signal: controller.signal });
   } catch (error) {
     if (error.name !== "AbortError") turn.event({ type: "error", message: error.message });
@@ -458,9 +458,6 @@ function wire() {
       if (made?.projectId) location.hash = `#/song/${encodeURIComponent(made.projectId)}`;
     } catch (error) { toast(error.message, "error"); } finally { $("#compose").disabled = false; }
   };
-  // scrolling by hand while playing stops the playhead pulling the view along for a moment
-  arrangement.scroller.addEventListener("wheel", () => { state.follow = { paused: true }; clearTimeout(state.followTimer);
-    state.followTimer = setTimeout(() => { state.follow = null; }, 2500); }, { passive: true });
   roll.scroller.addEventListener("pointerup", () => updateVelocityBox());
   roll.scroller.addEventListener("keyup", () => updateVelocityBox());
   document.addEventListener("keydown", onKey);

@@ -339,6 +339,7 @@ export class PianoRoll {
     ctx.fillStyle = "#171a21"; ctx.fillRect(0, vt, kw, VELOCITY);
     ctx.fillStyle = "#8b93a5"; ctx.font = "10px system-ui, sans-serif"; ctx.fillText("velocity", 6, vt + 16);
     this.frameMs.push(performance.now() - started);
+    this.draws = (this.draws || 0) + 1;
     if (this.frameMs.length > 600) this.frameMs.splice(0, 300);
   }
 }

@@ -40,7 +40,7 @@ export class Arrangement {
     this.loop = null;
     this.selected = null; // region id
     this.position = null;
-    this.frameMs = []; // how long each redraw took (the browser test reads it)
+    this.frameMs = []; // how long the last redraws took (the browser test reads them), `draws` how many
     root.innerHTML = `<canvas class="arr-canvas" aria-hidden="true"></canvas>
       <div class="arr-playhead" hidden></div>
       <div class="arr-scroll" tabindex="0" aria-label="arrangement: arrows move the selection, Enter opens the piano roll"><div class="arr-spacer"></div></div>`;
@@ -49,7 +49,11 @@ export class Arrangement {
     this.scroller = root.querySelector(".arr-scroll");
     this.spacer = root.querySelector(".arr-spacer");
     this.playhead = root.querySelector(".arr-playhead");
-    this.scroller.addEventListener("scroll", () => { this.syncHeads(); this.invalidate(); }, { passive: true });
+    this.userScrolledAt = -Infinity; // when a person (not the playhead following the sound) last scrolled
+    this.scroller.addEventListener("scroll", () => {
+      if (Math.abs(this.scroller.scrollLeft - (this.expectedLeft ?? -1)) > 1) this.userScrolledAt = performance.now();
+      this.syncHeads(); this.invalidate();
+    }, { passive: true });
     this.scroller.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     this.scroller.addEventListener("pointerdown", (e) => this.pointer(e));
     this.scroller.addEventListener("dblclick", (e) => { const hit = this.hit(e); if (hit?.region) this.handlers.onOpen(hit.region, hit.track); });
@@ -123,8 +127,14 @@ export class Arrangement {
   // Make `beat` visible (the playhead following the sound, a phrase being reviewed).
   reveal(beat, { margin = 0.15, center = false } = {}) {
     const x = this.xOf(beat), w = this.width;
-    if (center || x < w * margin * 0.5 || x > w * (1 - margin)) this.scroller.scrollLeft = Math.max(0, beat * this.pxPerBeat - w * (center ? 0.5 : margin));
+    if (center || x < w * margin * 0.5 || x > w * (1 - margin)) {
+      this.scroller.scrollLeft = Math.max(0, beat * this.pxPerBeat - w * (center ? 0.5 : margin));
+      this.expectedLeft = this.scroller.scrollLeft;
+    }
   }
+
+  // The playhead may pull the view along unless a person scrolled in the last `ms`.
+  following(ms = 2500) { return performance.now() - this.userScrolledAt > ms; }
 
   wheel(e) {
     if (!(e.ctrlKey || e.metaKey)) return; // plain wheel and trackpads scroll natively
@@ -195,6 +205,7 @@ export class Arrangement {
 
     this.drawRuler(from, to, w, bpb);
     this.frameMs.push(performance.now() - started);
+    this.draws = (this.draws || 0) + 1;
     if (this.frameMs.length > 600) this.frameMs.splice(0, 300);
   }
 

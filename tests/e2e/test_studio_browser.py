@@ -1,0 +1,343 @@
+"""The studio page in a real browser (Debian's chromium through Playwright) on a real
+`bandstand serve`: a song from a prompt with the compose graph's progress; played after a
+click (the audio context running, the playhead moving with what is heard, notes scheduled),
+looped; a note edited in the piano roll (a revision), drum rows by name; undo; exports; the
+chat → plan → variation → A/B → part of it accepted → undo; the session log of a team run
+with its banners, live, and the board; a 128-bar, 8-track song scrolled, zoomed and played
+with its frame times measured; and the page at 420 px. One server and one browser for the
+module. Screenshots (and the frame times) are kept under test-artifacts/studio/.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bandstand.board import Board
+from tests.e2e.test_jam_browser import chromium
+from tests.server.jam_process import Served, bandstand_server
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "studio"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TEAM = ROOT / "examples" / "team.toml"
+
+# Frame intervals (requestAnimationFrame to requestAnimationFrame) and redraw times while the page
+# scrolls, zooms or plays; run in the page.
+FRAMES = """async ({mode, frames}) => {
+  const arr = window.studio.arrangement, sc = arr.scroller;
+  const gaps = []; const before = arr.draws || 0;
+  await new Promise((done) => {
+    let last = null, n = 0;
+    const step = (t) => {
+      if (last !== null) gaps.push(t - last);
+      last = t;
+      if (mode === "scroll") sc.scrollLeft = (sc.scrollLeft + 29) % Math.max(1, sc.scrollWidth - sc.clientWidth);
+      if (mode === "zoom") arr.zoomBy(n % 60 < 30 ? 1.04 : 1 / 1.04);
+      if (++n <= frames) requestAnimationFrame(step); else done();
+    };
+    requestAnimationFrame(step);
+  });
+  const n = (arr.draws || 0) - before, draws = n ? arr.frameMs.slice(-n) : [];
+  const q = (a, p) => { if (!a.length) return null; const s = [...a].sort((x, y) => x - y); return +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2); };
+  return {frames: gaps.length, p50_ms: q(gaps, .5), p95_ms: q(gaps, .95), max_ms: +Math.max(...gaps).toFixed(2),
+          over_20ms: gaps.filter((g) => g > 20).length, redraws: n, redraw_p50_ms: q(draws, .5), redraw_p95_ms: q(draws, .95),
+          redraw_max_ms: draws.length ? +Math.max(...draws).toFixed(2) : null};
+}"""
+
+# The playhead on screen against the notes heard: each note handed to the synthesizer has an
+# audio-clock moment; at the first frame that moment is being heard (the output latency counted),
+# the playhead drawn in that frame should stand at the note's beat, less the time since (ms).
+HEARD = """async (count) => {
+  const audio = window.studio.audio, player = window.studio.state.player, arr = window.studio.arrangement;
+  const pending = [];
+  const noteOn = audio.voices.noteOn.bind(audio.voices);
+  const spb = 60 / window.studio.view.tempo;
+  audio.voices.noteOn = (ch, key, vel, when, dur, hint) => { pending.push({when, beat: player.beatOf(when)}); return noteOn(ch, key, vel, when, dur, hint); };
+  const errors = [];
+  await new Promise((done) => {
+    const step = () => {
+      const heard = audio.heardNow();
+      const shown = (parseFloat(arr.playhead.style.transform.slice("translateX(".length)) + arr.scroller.scrollLeft) / arr.pxPerBeat;
+      for (const p of pending) if (!p.seen && heard >= p.when) {
+        p.seen = true;
+        errors.push((shown - p.beat) * spb * 1000 - (heard - p.when) * 1000);
+      }
+      if (errors.length >= count) done(); else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
+  audio.voices.noteOn = noteOn;
+  return errors;
+}"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, Path]]:
+    root = tmp_path_factory.mktemp("studio")
+    with bandstand_server("serve", "--out", "songs", "--runs-dir", "runs", "--board", f"sqlite:///{root / 'board.db'}",
+                          cwd=root) as server:
+        yield server, root
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import expect, sync_playwright
+
+    executable = chromium()
+    expect.set_options(timeout=30_000)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def open_page(browser: Any, served: Served, fragment: str = "", width: int = 1280, height: int = 860) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": height}, accept_downloads=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{served.base}studio?token={served.token}{fragment}")
+    return page, errors
+
+
+def lane_point(page: Any, track: str, beat: float) -> dict[str, float]:
+    """Where a track's lane is at `beat`, in the arrangement scroller's coordinates."""
+    return page.evaluate("""([name, beat]) => {
+      const arr = window.studio.arrangement, lane = window.studio.view.tracks.findIndex((t) => t.role === name || t.name === name);
+      return {x: arr.xOf(beat), y: 58 + lane * 64 - arr.scroller.scrollTop + 40};
+    }""", [track, beat])
+
+
+def revision(page: Any) -> int:
+    return int(page.evaluate("window.studio.state.data.revision"))
+
+
+def test_a_song_from_a_prompt_is_played_edited_undone_and_exported(served: tuple[Served, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    server, _ = served
+    page, errors = open_page(browser, server)
+    expect(page.locator("#songs")).to_contain_text("No songs yet")
+    page.fill("#new-prompt", "funk groove in E minor, 96 bpm")
+    page.fill("#new-bars", "16")
+    page.fill("#new-seed", "3")
+    page.click("#compose")
+    page.wait_for_url("**/studio#/song/session-*")
+    for node in ("intent", "harmony", "arrangement", "parts:drums", "parts:bass", "sound", "output"):
+        expect(page.locator(f'#compose-progress li[data-node="{node}"]')).to_have_class("node completed")
+    page.wait_for_function("window.studio.view && window.studio.view.tracks.length >= 4")
+    view = page.evaluate("""(() => { const v = window.studio.view;
+      return {bars: v.bars, sections: v.sections.map((s) => s.name), chords: v.chords.length, tracks: v.tracks.map((t) => t.role)}; })()""")
+    assert view["bars"] == 16 and len(view["sections"]) >= 3 and view["chords"] >= 2
+    assert {"drums", "bass"} <= set(view["tracks"])
+    expect(page.locator("#heads .head")).to_have_count(len(view["tracks"]))
+
+    # no sound, no audio context, before a click — and the button says so
+    expect(page.locator("#sound")).to_have_text("🔇 Click to enable sound")
+    assert page.evaluate("window.studio.audio.ctx") is None
+    page.screenshot(path=str(ARTIFACTS / "1-arrangement.png"))
+
+    page.click("#play")  # the click that plays also enables the sound
+    page.wait_for_function("window.studio.audio.running && window.studio.state.player && window.studio.audio.scheduled > 10")
+    assert page.evaluate("window.studio.audio.ctx.state") == "running"
+    assert page.evaluate("window.studio.audio.mode") in ("soundfont", "oscillator")
+    first = page.evaluate("window.studio.state.player.position()")
+    page.wait_for_timeout(600)
+    later = page.evaluate("({beat: window.studio.state.player.position(), scheduled: window.studio.audio.scheduled, "
+                          "x: window.studio.arrangement.playhead.style.transform})")
+    assert later["beat"] > first and later["x"].startswith("translateX(")
+    errors_ms = page.evaluate(HEARD, 12)
+    (ARTIFACTS / "playhead.json").write_text(json.dumps({"playhead_minus_heard_ms": errors_ms}))
+    assert len(errors_ms) >= 12 and max(abs(e) for e in errors_ms) <= 20  # the playhead shows what is heard
+    expect(page.locator("#position")).not_to_have_text("1.1.1")
+    page.screenshot(path=str(ARTIFACTS / "2-playing.png"))
+
+    # loop the section being heard (L); the playhead stays inside it
+    page.keyboard.press("l")
+    loop = page.evaluate("window.studio.state.loop")
+    assert loop and loop["end"] > loop["start"]
+    page.wait_for_timeout(400)
+    beat = page.evaluate("window.studio.state.player.position()")
+    assert loop["start"] - 0.01 <= beat < loop["end"] + 0.01
+    page.keyboard.press("Space")  # pause
+    assert page.evaluate("window.studio.state.player") is None
+
+    # the piano roll of a bass region: select a note, move it up a semitone → a revision
+    page.keyboard.press("0")
+    at = lane_point(page, "bass", page.evaluate("window.studio.view.tracks.find((t) => t.role === 'bass').regions.find((r) => r.notes.length).start_beat + 1"))
+    page.locator(".arr-scroll").dblclick(position=at)
+    expect(page.locator("#roll-panel")).to_be_visible()
+    note = page.evaluate("""(() => { const roll = window.studio.roll, n = roll.notes[0];
+      roll.scroller.scrollTop = Math.max(0, roll.rowOf(n.pitch) * roll.rowHeight - 60); roll.scroller.scrollLeft = 0;
+      return {id: n.id, pitch: n.pitch, x: roll.xOf(n.start) + 4, y: roll.yOfRow(roll.rowOf(n.pitch)) + roll.rowHeight / 2}; })()""")
+    page.locator(".roll-scroll").click(position={"x": note["x"], "y": note["y"]})
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#roll-status")).to_have_text("revision 2")
+    assert revision(page) == 2
+    moved = page.evaluate(f"window.studio.view.tracks.flatMap((t) => t.notes).find((n) => n.id === {json.dumps(note['id'])}).pitch")
+    assert moved == note["pitch"] + 1
+    page.click('[data-tab="history"]')
+    expect(page.locator("#history li").first).to_contain_text("piano roll: edit 1 note")
+    page.screenshot(path=str(ARTIFACTS / "3-piano-roll-edit.png"))
+
+    # a drum region shows its rows by General MIDI name
+    at = lane_point(page, "drums", page.evaluate("window.studio.view.tracks.find((t) => t.role === 'drums').regions.find((r) => r.notes.length).start_beat + 1"))
+    page.locator(".arr-scroll").dblclick(position=at)
+    rows = page.evaluate("window.studio.roll.rows.map((p) => window.studio.roll.drumNames[p])")
+    assert {"Acoustic Snare", "Closed Hi-Hat"} <= set(rows) or {"Bass Drum 1"} <= set(rows)
+    page.screenshot(path=str(ARTIFACTS / "4-drum-rows.png"))
+    page.keyboard.press("Escape")
+
+    # undo with the keyboard: HEAD goes back, the history says so; redo with the button
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("Control+z")
+    page.wait_for_function("window.studio.state.data.revision === 1")
+    expect(page.locator("#history li.undone")).to_have_count(1)
+    page.click("#redo")
+    page.wait_for_function("window.studio.state.data.revision === 2")
+
+    # exports download what HEAD is now
+    with page.expect_download() as midi:
+        page.click('.exports a[data-format="mid"]')
+    assert Path(midi.value.path()).read_bytes()[:4] == b"MThd"
+    with page.expect_download() as xml:
+        page.click('.exports a[data-format="musicxml"]')
+    assert b"<score-partwise" in Path(xml.value.path()).read_bytes()
+    assert errors == []
+    page.close()
+
+
+def test_the_session_log_of_a_team_run_and_the_board(served: tuple[Served, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    server, root = served
+    done = subprocess.run([sys.executable, "-m", "bandstand", "team", "run", str(TEAM), "--prompt",
+                           "a late-night groove in A minor", "--runs-dir", str(root / "finished")],
+                          capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.returncode == 0, done.stderr
+    finished = next((root / "finished").iterdir())
+    live = root / "runs" / finished.name
+    live.mkdir(parents=True)
+    logs = {p.name: p.read_text().splitlines(keepends=True) for p in finished.iterdir()}
+    for name, lines in logs.items():  # the run so far: everyone has started
+        (live / name).write_text("".join(lines[:2]))
+
+    page, errors = open_page(browser, server, "#/logs")
+    expect(page.locator("#runs li a")).to_have_text(finished.name)
+    page.click("#runs li a")
+    expect(page.locator(".banner")).to_have_count(4)
+    expect(page.locator('.banner[data-agent="producer"] .chip')).to_have_text("leader")
+    expect(page.locator('.banner[data-agent="bass"] .chip')).to_have_text("teammate")
+    for name, lines in logs.items():  # … and then the rest of it, live
+        with (live / name).open("a") as fh:
+            fh.write("".join(lines[2:]))
+    expect(page.locator(".message-card.delegated")).to_have_count(3)
+    expect(page.locator(".message-card.result")).to_have_count(3)
+    expect(page.locator(".message-card.end")).to_contain_text("Team done")
+    expect(page.locator('.banner[data-agent="drums"] .banner-state')).to_contain_text("stopped")
+    expect(page.locator(".turn-card")).to_have_count(5)  # the leader's two turns, one per teammate
+    page.screenshot(path=str(ARTIFACTS / "8-team-run.png"), full_page=True)
+    page.click("#log-replay")
+    expect(page.locator(".message-card.end")).to_have_count(1, timeout=30_000)
+
+    with Board.open(f"sqlite:///{root / 'board.db'}") as board:
+        board.init("conductor")
+        board.create_task("task-01")
+        board.create_task("task-02")
+        board.instruct("task-01", "write the bass for the chorus", conductor_session="conductor")
+        board.claim("task-01", "s1")
+        board.claim("task-02", "s2")
+        board.backdate_heartbeat("task-02", board.clock().replace(year=board.clock().year - 1))
+    page.goto(f"{server.base}studio#/board")
+    expect(page.locator("#tasks tr")).to_have_count(3)
+    expect(page.locator('#tasks tr[data-task="task-02"]')).to_contain_text("STALE")
+    expect(page.locator("#board-messages li").first).to_contain_text("write the bass for the chorus")
+    with Board.open(f"sqlite:///{root / 'board.db'}") as board:
+        board.post("task-01", "status", "halfway through the chorus", from_session="s1")
+    expect(page.locator("#board-messages li").first).to_contain_text("halfway through the chorus")  # live
+    page.screenshot(path=str(ARTIFACTS / "9-board.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_a_128_bar_8_track_song_stays_smooth_and_the_page_fits_420_px(served: tuple[Served, Path], browser: Any) -> None:
+    server, root = served
+    made = subprocess.run([sys.executable, "-m", "bandstand", "compose", "cinematic synthwave, 100 bpm", "--bars", "128",
+                           "--seed", "7", "--parts", "drums,bass,chords,lead,pad,arp,percussion,counter_melody",
+                           "--out", str(root / "songs"), "--no-audio", "--json"], capture_output=True, text=True,
+                          timeout=300, cwd=root)
+    assert made.returncode == 0, made.stderr
+    song = Path(json.loads(made.stdout)["session_dir"]).name
+    page, errors = open_page(browser, server, f"#/song/{song}")
+    page.wait_for_function("window.studio.view && window.studio.view.tracks.length === 8 && window.studio.view.bars === 128")
+    notes = page.evaluate("window.studio.view.tracks.reduce((n, t) => n + t.notes.length, 0)")
+    figures: dict[str, Any] = {"bars": 128, "tracks": 8, "notes": notes}
+    for _ in range(3):
+        page.click("#zoom-in")  # about 8 bars a screen: scrolling has room
+    figures["scroll"] = page.evaluate(FRAMES, {"mode": "scroll", "frames": 240})
+    figures["zoom"] = page.evaluate(FRAMES, {"mode": "zoom", "frames": 240})
+    page.click("#sound")
+    page.wait_for_function("window.studio.audio.running")
+    page.evaluate("window.studio.state.cursor = 64")
+    page.click("#play")
+    page.wait_for_function("window.studio.audio.scheduled > 20")
+    figures["playhead"] = page.evaluate(FRAMES, {"mode": "play", "frames": 240})
+    figures["playhead_and_scroll"] = page.evaluate(FRAMES, {"mode": "scroll", "frames": 240})
+    page.keyboard.press("Space")
+    figures["chromium"] = browser.version
+    (ARTIFACTS / "frames.json").write_text(json.dumps(figures, indent=2))
+    print(json.dumps(figures))
+    for name in ("scroll", "zoom", "playhead", "playhead_and_scroll"):
+        assert figures[name]["frames"] == 240 and figures[name]["p50_ms"] is not None
+    assert figures["scroll"]["redraws"] > 100 and figures["zoom"]["redraws"] > 100  # it redrew as it moved
+    page.screenshot(path=str(ARTIFACTS / "10-128-bars.png"))
+    assert errors == []
+    page.close()
+
+    # 420 px: one column, nothing wider than the window, the transport and the chat reachable
+    narrow, errors = open_page(browser, server, f"#/song/{song}", width=420, height=860)
+    narrow.wait_for_function("window.studio.view && window.studio.view.tracks.length === 8")
+    assert narrow.evaluate("document.documentElement.scrollWidth") <= 420
+    for control in ("#play", "#sound", "#zoom-in", "#prompt", "#send"):
+        box = narrow.locator(control)
+        box.scroll_into_view_if_needed()
+        assert box.is_visible() and box.bounding_box()["x"] + box.bounding_box()["width"] <= 421, control
+    narrow.evaluate("window.scrollTo(0, 0)")
+    narrow.screenshot(path=str(ARTIFACTS / "11-420px.png"))
+    narrow.locator("#send").scroll_into_view_if_needed()
+    narrow.screenshot(path=str(ARTIFACTS / "12-420px-chat.png"))
+    assert errors == []
+    narrow.close()
+
+
+def test_keyboard_zoom_and_loop_by_clicking_a_section(served: tuple[Served, Path], browser: Any) -> None:
+    server, root = served
+    song = sorted((root / "songs").glob("session-*"), key=lambda p: p.stat().st_mtime)[0].name
+    page, errors = open_page(browser, server, f"#/song/{song}")
+    page.wait_for_function("window.studio.view && window.studio.view.tracks.length >= 4")
+    page.locator(".arr-scroll").focus()
+    before = page.evaluate("window.studio.arrangement.pxPerBeat")
+    page.keyboard.press("+")
+    assert page.evaluate("window.studio.arrangement.pxPerBeat") > before
+    page.keyboard.press("-")
+    page.keyboard.press("0")
+    section = page.evaluate("(() => { const s = window.studio.view.sections[1]; return {start: s.start, end: s.end}; })()")
+    x = page.evaluate(f"window.studio.arrangement.xOf({section['start']} + 0.5)")
+    page.locator(".arr-scroll").click(position={"x": x, "y": 8})
+    assert page.evaluate("window.studio.state.loop") == section
+    page.locator(".arr-scroll").click(position={"x": x, "y": 8})
+    assert page.evaluate("window.studio.state.loop") is None
+    assert errors == []
+    page.close()
