@@ -349,16 +349,19 @@ class Board:
         fallback = self._write_fallback(task_id, session_id, reason)
         return ClaimResult(False, task_id, None, fallback, reason)
 
-    def claim_next(self, session_id: str) -> ClaimResult | None:
+    def claim_next(self, session_id: str, *, phase_prefix: str | None = None) -> ClaimResult | None:
         """Claim the first watching task, skipping ones other claimers hold; None if none is left.
 
-        Tasks whose instruction file is missing are passed over; if nothing else
-        is claimable the claim is blocked like `claim` (fallback row and a
+        With `phase_prefix`, only tasks whose phase starts with it, and also those the conductor
+        handed back (fix_proposed after a crash, exit_requested to finish): how batch workers
+        take over a task whose worker died. Tasks whose instruction file is missing are passed
+        over; if nothing else is claimable the claim is blocked like `claim` (fallback row and a
         claim_blocked message naming them)."""
         while True:
             missing: list[str] = []
             with self.store.transaction(write=True) as tx:
-                candidates = tx.all("next_claimable")
+                candidates = tx.all("next_claimable") if phase_prefix is None else \
+                    tx.all("next_claimable_in_phase", phase_prefix=phase_prefix.replace("%", "") + "%")
                 for row in candidates:
                     path = row["instruction_path"]
                     if path and not (self.workdir / path).exists():

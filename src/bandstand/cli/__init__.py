@@ -47,6 +47,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agents": ("bandstand.cli.agents:app", "Check which musician backends are usable here."),
     "team": ("bandstand.cli.team:app", "Run a team of agents described in a file."),
     "board": ("bandstand.cli.board:app", "The conductor/musician task board."),
+    "batch": ("bandstand.cli.batch:batch_app", "Compose many songs from a prompts file, here or through a board."),
+    "worker": ("bandstand.cli.batch:worker_app", "Take batch songs from a board and compose them."),
 }
 
 

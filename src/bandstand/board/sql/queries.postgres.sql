@@ -24,6 +24,15 @@ WHERE state = 'watching' AND task_id <> 'task-00'
 ORDER BY task_id LIMIT 64
 FOR UPDATE SKIP LOCKED;
 
+-- name: next_claimable_in_phase
+-- Candidates for claim_next within a family of phases (a batch's songs: phase 'batch:…'):
+-- new tasks, and tasks the conductor handed back (a fix after a crash, an exit to finish).
+SELECT task_id, state, worked_by, instruction_path FROM orchestration_tasks
+WHERE state IN ('watching', 'fix_proposed', 'exit_requested') AND phase LIKE :phase_prefix
+  AND task_id <> 'task-00'
+ORDER BY task_id LIMIT 64
+FOR UPDATE SKIP LOCKED;
+
 -- name: claim
 -- The guarded claim: only from a claimable state, and only if nobody moved the
 -- task since we read it (same state and worked_by).

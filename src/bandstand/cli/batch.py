@@ -1,0 +1,191 @@
+"""`bandstand batch` and `bandstand worker`: many songs in one go.
+
+    bandstand batch PROMPTS_FILE [--workers N] [--board URL] [--out DIR] [--seed S] [--team] [--bars N] [--json]
+    bandstand worker --board URL [--out DIR] [--session ID] [--idle-exit S] [--max-tasks N]
+
+Without --board the songs run on a pool of N processes here. With --board
+(postgresql://… or a SQLite path) they become board tasks: this command
+conducts (and starts N local workers), and `bandstand worker` on any machine
+takes songs from the same board. A progress bar goes to stderr; the songs'
+table (or, with --json, one JSON object) to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import typer
+
+batch_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+worker_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+BATCH_EXAMPLES = """\b
+Examples:
+  bandstand batch prompts.txt --workers 4 --out songs --no-audio
+  bandstand batch prompts.txt --board postgresql://bandstand@db:5432/orchestra --workers 2
+  bandstand worker --board postgresql://bandstand@db:5432/orchestra --out songs   # on every other machine
+"""
+
+
+def board_url(value: str) -> str:
+    """A board URL from what a person typed: a URL, or the path of a SQLite file."""
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True, highlight=False)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("{task.fields[note]}"), console=console, disable=quiet or not console.is_terminal)
+
+
+def _print(results: list[Any], jobs: list[Any], as_json: bool, extra: dict[str, Any]) -> None:
+    rows = [{**r.to_json(), "prompt": jobs[r.index].prompt, "seed": jobs[r.index].seed} for r in results]
+    if as_json:
+        typer.echo(json.dumps({**extra, "songs": rows}, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"batch {extra['batch']}: {extra['out']}", title_justify="left")
+    for name in ("song", "seed", "status", "worker", "seconds"):
+        table.add_column(name, no_wrap=True)
+    for row in rows:
+        table.add_row(row["folder"], str(row["seed"]), row["status"] + (f": {row['error']}" if row["error"] else ""),
+                      row["worker"], f"{row['seconds']:.2f}")
+    Console(highlight=False, width=160).print(table)
+
+
+@batch_app.command(epilog=BATCH_EXAMPLES)
+def batch(
+    prompts: Path = typer.Argument(..., help="A text file: one prompt per line, or a JSON object per line."),
+    workers: int = typer.Option(1, "--workers", "-w", min=0, max=64, help="Worker processes on this machine."),
+    board: str = typer.Option(None, "--board", help="Run the songs as board tasks: postgresql://… or a SQLite path."),
+    out: Path = typer.Option(Path("output/batch"), "--out", "-o", help="Folder for the songs' folders."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, help="The batch's seed; song N gets seed S+N unless its line sets one."),
+    team: bool = typer.Option(False, "--team", help="Every song composed by an agent team."),
+    bars: int = typer.Option(None, "--bars", "-b", help="Length of every song that does not set one."),
+    audio: bool = typer.Option(False, "--audio/--no-audio", help="Render each song's WAV too (slower)."),
+    session: str = typer.Option(None, "--session", help="With --board: the conductor's session id."),
+    stale_after: float = typer.Option(60.0, "--stale-after", min=0.5, help="With --board: seconds without a heartbeat before a song is taken over."),
+    heartbeat: float = typer.Option(5.0, "--heartbeat", min=0.05, help="With --board: the local workers' heartbeat, seconds."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+) -> None:
+    """Compose every song of a prompts file, here or through a board."""
+    from bandstand.producer.batch import batch_id, load_prompts
+
+    defaults: dict[str, Any] = {"render_audio": audio}
+    if team:
+        defaults["team"] = True
+    if bars is not None:
+        defaults["bars"] = bars
+    jobs = load_prompts(prompts, seed=seed, defaults=defaults)
+    ident = batch_id(jobs)
+    extra = {"batch": ident, "out": str(out), "seed": seed}
+    if board is None:
+        if workers < 1:
+            from bandstand.errors import InvalidInput
+
+            raise InvalidInput("--workers 0 needs --board (workers elsewhere take the songs)")
+        results = _local(jobs, out, workers, as_json)
+    else:
+        results, status = _conduct(jobs, ident, board_url(board), out, workers, session, stale_after, heartbeat,
+                                   as_json)
+        extra.update(board=True, takeovers=status.takeovers, given_up=status.given_up)
+    _print(results, jobs, as_json, extra)
+    if any(r.status == "failed" for r in results) or len(results) < len(jobs):
+        raise typer.Exit(1)
+
+
+def _local(jobs: list[Any], out: Path, workers: int, quiet: bool) -> list[Any]:
+    from bandstand.producer.batch import run_local
+
+    with _progress(len(jobs), quiet) as bar:
+        task = bar.add_task("songs", total=len(jobs), note="")
+
+        def done(result: Any) -> None:
+            bar.update(task, advance=1, note=f"{result.folder} {result.status}")
+            if not quiet and not bar.console.is_terminal:
+                typer.echo(f"{result.status}: {result.folder}" + (f" ({result.error})" if result.error else ""),
+                           err=True)
+        return run_local(jobs, out, workers=workers, on_result=done)
+
+
+def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, session: str | None,
+             stale_after: float, heartbeat: float, quiet: bool) -> tuple[list[Any], Any]:
+    from datetime import timedelta
+
+    from bandstand.board import Board
+    from bandstand.producer.batch import CONDUCTOR, Conductor
+
+    with Board.open(url, stale_after=timedelta(seconds=stale_after)) as opened:
+        conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR)
+        conductor.enqueue()
+        procs = [subprocess.Popen([sys.executable, "-m", "bandstand", "worker", "--board", url, "--out", str(out),
+                                   "--heartbeat", str(heartbeat), "--session",
+                                   f"{socket.gethostname()}-{os.getpid()}-w{k + 1}"], stdout=subprocess.DEVNULL)
+                 for k in range(workers)]
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        try:
+            with _progress(len(jobs), quiet) as bar:
+                task = bar.add_task("songs", total=len(jobs), note="")
+
+                def show(status: Any) -> None:
+                    bar.update(task, completed=len(status.results), note=f"{status.working} working, "
+                               f"{status.takeovers} taken over, {len(status.given_up)} given up")
+                status = conductor.run(on_step=show, stop=stop)
+        finally:
+            for proc in procs:
+                proc.send_signal(signal.SIGTERM)
+            for proc in procs:
+                proc.wait()
+    results = [status.results[j.index] for j in jobs if j.index in status.results]
+    from bandstand.producer.batch import JobResult
+
+    results += [JobResult(i, jobs[i].folder, "failed", error=why) for i, why in status.given_up.items()]
+    return sorted(results, key=lambda r: r.index), status
+
+
+@worker_app.command()
+def worker(
+    board: str = typer.Option(..., "--board", envvar="BANDSTAND_BOARD", help="The board: postgresql://… or a SQLite path."),
+    out: Path = typer.Option(Path("output/batch"), "--out", "-o", help="Folder for the songs' folders."),
+    session: str = typer.Option(None, "--session", help="This worker's session id (default: host and process)."),
+    heartbeat: float = typer.Option(5.0, "--heartbeat", min=0.05, help="Seconds between heartbeats while composing."),
+    poll: float = typer.Option(0.25, "--poll", min=0.01, help="Seconds between looks at the board when idle."),
+    idle_exit: float = typer.Option(None, "--idle-exit", min=0, help="Stop after this many idle seconds (default: never)."),
+    max_tasks: int = typer.Option(None, "--max-tasks", min=1, help="Stop after this many songs."),
+    as_json: bool = typer.Option(False, "--json", help="Print what it did as JSON when it stops."),
+) -> None:
+    """Take batch songs from a board and compose them, until stopped (Ctrl-C, SIGTERM)."""
+    from bandstand.board import Board
+    from bandstand.producer.batch import work
+
+    me = session or f"worker-{socket.gethostname()}-{os.getpid()}"
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+
+    def said(result: Any) -> None:
+        if not as_json:
+            typer.echo(f"{result.status}: {result.folder} ({result.seconds:.2f} s)", err=True)
+
+    with Board.open(board_url(board)) as opened:
+        report = work(opened, str(out), me, heartbeat=heartbeat, poll=poll, idle_exit=idle_exit, max_tasks=max_tasks,
+                      stop=stop, on_result=said)
+    if as_json:
+        typer.echo(json.dumps({"session": me, "done": [r.to_json() for r in report.done], "failed": report.failed,
+                               "lost": report.lost}, indent=2))

@@ -1,0 +1,52 @@
+"""A batch on this machine: the songs on a pool of worker processes.
+
+Each song runs `songs.compose_job` in a process of its own pool (started
+through a fork server, so the workers begin from a clean process and import
+bandstand once); results arrive as they finish and go to `on_result`. Songs
+already in the output folder are kept, so running a batch again finishes
+what an interrupted run left.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+
+from bandstand.producer.batch.jobs import SongJob
+from bandstand.producer.batch.songs import JobResult, compose_job
+
+__all__ = ["run_local"]
+
+
+def _job(job: SongJob, out_dir: str) -> JobResult:
+    worker = f"local-{os.getpid()}"
+    try:
+        return compose_job(job, out_dir, worker=worker)
+    except Exception as exc:  # one song's failure is that song's, reported, never the batch's
+        return JobResult(job.index, job.folder, "failed", worker=worker, error=f"{type(exc).__name__}: {exc}")
+
+
+def run_local(jobs: Sequence[SongJob], out_dir: str | Path, *, workers: int = 1,
+              on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
+    """Compose every job with `workers` processes; the results in job order."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["bandstand.producer.batch.songs"])
+    results: dict[int, JobResult] = {}
+    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context) as pool:
+        pending: set[Future[JobResult]] = {pool.submit(_job, job, str(out_dir)) for job in jobs}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    results[result.index] = result
+                    if on_result is not None:
+                        on_result(result)
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return [results[j.index] for j in jobs]

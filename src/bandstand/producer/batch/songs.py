@@ -1,0 +1,120 @@
+"""One song of a batch, written atomically and idempotently.
+
+A song is composed into a staging folder (``OUT/.staging/<folder>.<worker>``)
+and only then renamed to ``OUT/<folder>`` — a rename of a whole folder, so
+the song's folder either does not exist or is complete. A folder that
+exists already is a song that was composed: it is kept, not composed again
+(a worker that died after the rename, a batch run again). Two workers that
+race both compose, one rename wins and the other's staging folder is thrown
+away. Every song folder holds ``batch.json``: the job, who composed it and the
+SHA-256 of its full MIDI arrangement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bandstand.errors import RuntimeFailure
+from bandstand.files import write_json
+from bandstand.producer.batch.jobs import SongJob
+
+__all__ = ["MARKER", "MIDI", "STAGING", "JobResult", "compose_job", "song_record"]
+
+MARKER = "batch.json"
+MIDI = "midi/full-arrangement.mid"
+STAGING = ".staging"
+
+
+@dataclass(frozen=True, slots=True)
+class JobResult:
+    """How a song went: ``composed`` now, ``kept`` (its folder was there already) or ``failed``."""
+
+    index: int
+    folder: str
+    status: str
+    midi_sha256: str = ""
+    seconds: float = 0.0
+    worker: str = ""
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+
+
+def song_record(folder: Path) -> dict[str, Any] | None:
+    """A finished song's `batch.json` (None when the folder is not a finished song)."""
+    try:
+        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _compose(job: SongJob, staging: Path) -> Path:
+    """Compose the job under `staging`; returns the session folder."""
+    if job.team:
+        from bandstand.producer.teams import TeamOptions, run_team
+
+        session = staging / "song"
+        options = TeamOptions(seed=job.seed, compose=job.compose_options(), session_dir=str(session), accept=True)
+        asyncio.run(run_team(job.prompt, options))
+        if job.render_audio:
+            from bandstand.producer.projects import open_project
+
+            open_project(session).ensure_audio()
+        return session
+    from bandstand.producer.compose import compose_song
+
+    result = compose_song(job.prompt, assume_defaults=True, seed=job.seed, out_dir=str(staging),
+                          render_audio=job.render_audio, **job.compose_options()).result
+    if result.status not in ("completed", "completed_partial"):
+        reason = result.state.error.message if result.state.error else result.status
+        raise RuntimeFailure(f"song {job.index + 1} ({job.folder}) was not composed: {reason}")
+    return result.session_dir
+
+
+def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "") -> JobResult:
+    """Compose `job` into ``out_dir/<folder>`` unless it is there already (see the module docstring)."""
+    out = Path(out_dir)
+    final = out / job.folder
+    record = song_record(final)
+    if record is not None:
+        return JobResult(job.index, job.folder, "kept", str(record.get("midi_sha256", "")), 0.0,
+                         str(record.get("worker", "")))
+    started = time.perf_counter()
+    staging = out / STAGING / f"{job.folder}.{worker or 'local'}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        session = _compose(job, staging)
+        sha = _sha(session / MIDI)
+        write_json(session / MARKER, {"job": job.model_dump(mode="json"), "worker": worker, "midi_sha256": sha,
+                                      "composed_at": time.time()})
+        try:
+            os.rename(session, final)
+        except OSError:
+            if song_record(final) is None:
+                raise
+            record = song_record(final) or {}
+            return JobResult(job.index, job.folder, "kept", str(record.get("midi_sha256", "")), 0.0,
+                             str(record.get("worker", "")))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for leftover in (out / STAGING).glob(f"{job.folder}.*"):  # what earlier attempts at this song left
+        shutil.rmtree(leftover, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        (out / STAGING).rmdir()
+    return JobResult(job.index, job.folder, "composed", sha, round(time.perf_counter() - started, 3), worker)

@@ -1,0 +1,116 @@
+"""Fifty songs through a board, on SQLite and on a real PostgreSQL, with four workers of which
+two are SIGKILLed while they compose: every song is composed exactly once and is byte for byte
+the song composed alone with the same seed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bandstand.board import Board, State
+
+from ..board.conftest import PG_URL, _pg_missing, drop_pg_database, fresh_pg_database
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+BIN = str(Path(sys.executable).parent / "bandstand")
+GENRES = ("funk groove", "dark trap", "jazz ballad", "rock anthem", "lofi hip hop", "synthwave", "reggae",
+          "house track", "bossa nova", "metal riff")
+MOODS = ("in E minor", "late at night", "sunny", "melancholic", "driving")
+PROMPTS = [f"{g} {m}" for m in MOODS for g in GENRES]
+SEED, BARS = 100, 8
+MIDI = "midi/full-arrangement.mid"
+
+
+@pytest.fixture(scope="module")
+def alone(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The SHA-256 of every song's MIDI composed alone (prompt, seed SEED + n, BARS bars)."""
+    from bandstand.producer.compose import compose_song
+
+    out = tmp_path_factory.mktemp("alone")
+    shas = []
+    for n, prompt in enumerate(PROMPTS):
+        result = compose_song(prompt, assume_defaults=True, seed=SEED + n, bars=BARS, out_dir=str(out),
+                              render_audio=False).result
+        shas.append(hashlib.sha256((result.session_dir / MIDI).read_bytes()).hexdigest())
+    return shas
+
+
+def victims(url: str, workers: dict[str, subprocess.Popen[bytes]]) -> list[str]:
+    """SIGKILL two workers while each holds a song it is composing (once a few songs are done)."""
+    killed: list[str] = []
+    end = time.monotonic() + 120
+    with Board.open(url) as board:
+        while len(killed) < 2 and time.monotonic() < end:
+            tasks = board.tasks()
+            if sum(t.state is State.COMPLETE for t in tasks) >= 6:
+                for t in tasks:
+                    if t.state is State.WORKING and t.session_id in workers and t.session_id not in killed:
+                        workers[t.session_id].send_signal(signal.SIGKILL)
+                        killed.append(t.session_id)
+                        if len(killed) == 2:
+                            break
+            time.sleep(0.01)
+    return killed
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_fifty_songs_survive_two_killed_workers(store: str, tmp_path: Path, alone: list[str]) -> None:
+    if store == "postgres" and not PG_URL:
+        _pg_missing()
+    url = f"sqlite:///{tmp_path / 'board.db'}" if store == "sqlite" else fresh_pg_database()
+    prompts, out = tmp_path / "prompts.txt", tmp_path / "songs"
+    prompts.write_text("# fifty songs\n" + "\n".join(PROMPTS) + "\n")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    conductor = subprocess.Popen([BIN, "batch", str(prompts), "--board", url, "--workers", "0", "--out", str(out),
+                                  "--seed", str(SEED), "--bars", str(BARS), "--stale-after", "2", "--json"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    logs = [open(tmp_path / f"w{k}.log", "wb") for k in range(4)]  # noqa: SIM115 - closed below
+    workers = {f"w{k}": subprocess.Popen([BIN, "worker", "--board", url, "--out", str(out), "--session", f"w{k}",
+                                          "--heartbeat", "0.2", "--poll", "0.05"],
+                                         stdout=subprocess.DEVNULL, stderr=logs[k], env=env)
+               for k in range(4)}
+    try:
+        killed = victims(url, workers)
+        stdout, stderr = conductor.communicate(timeout=300)
+    finally:
+        for proc in [conductor, *workers.values()]:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in [conductor, *workers.values()]:
+            proc.wait(timeout=60)
+        for log in logs:
+            log.close()
+    try:
+        assert len(killed) == 2
+        assert conductor.returncode == 0, stderr.decode()[-3000:]
+        report = json.loads(stdout)
+        assert report["takeovers"] >= 2 and not report["given_up"]
+        songs = report["songs"]
+        assert [s["index"] for s in songs] == list(range(50))
+        assert {s["status"] for s in songs} <= {"composed", "kept"}
+        # every song exactly once, in its own folder, nothing half-written left behind
+        assert sorted(p.name for p in out.iterdir()) == sorted(s["folder"] for s in songs)
+        for n, song in enumerate(songs):
+            folder = out / song["folder"]
+            record = json.loads((folder / "batch.json").read_text())
+            sha = hashlib.sha256((folder / MIDI).read_bytes()).hexdigest()
+            assert sha == record["midi_sha256"] == song["midi_sha256"] == alone[n], song["folder"]
+            assert record["job"]["seed"] == SEED + n
+        with Board.open(url) as board:
+            tasks = [t for t in board.tasks() if (t.phase or "").startswith("batch:")]
+            assert len(tasks) == 50 and {t.state for t in tasks} == {State.COMPLETE}
+            completions = [m.task_id for m in board.messages_since(0, limit=100_000) if m.message_type == "completion"]
+            assert sorted(completions) == sorted(t.task_id for t in tasks)  # one completion report per song
+            assert sum(t.worked_by.endswith("-S2") for t in tasks if t.worked_by) >= 2  # taken over
+    finally:
+        if store == "postgres":
+            drop_pg_database(url)
