@@ -15,7 +15,7 @@ in the options (`intent_backend`) and built when the run starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -191,10 +191,11 @@ def _recipe_for(project: Any, bars: int) -> Any:
     return Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement)
 
 
-def part_generator(project: Any, request: Any) -> Any:
+def part_generator(project: Any, request: Any, *, overrides: Sequence[Any] = ()) -> Any:
     """The compose graph as the studio's `PartGenerator`: the part node for `request.role` runs
     from the project's recipe (its own derived seed, a fresh variant), with the style words read
-    by the request parser, laid out as compose lays parts out, and cut to the bars asked for."""
+    by the request parser and any further `overrides` (`craft.style.StyleOverride`s: a request's
+    emotion), laid out as compose lays parts out, and cut to the bars asked for."""
     from bandstand.compose.assembly import assemble
     from bandstand.compose.recipe import rerun
     from bandstand.compose.state import part_node
@@ -202,7 +203,8 @@ def part_generator(project: Any, request: Any) -> Any:
 
     role = request.role
     recipe = _recipe_for(project, request.start_bar - 1 + request.bars)
-    overrides, genre = style_words(role, request.style)
+    words, genre = style_words(role, request.style)
+    overrides = [*overrides, *words]
     key = role if role not in recipe.parts or request.track_id else f"{role}-gen"
     changes: dict[str, Any] = {"style_overrides": [*recipe.style_overrides, *overrides]}
     if genre:

@@ -200,15 +200,16 @@ def edit(session_dir: str | Path, request: str, *, backend: Any | None = None, a
 
 def propose_edits(session: ProjectSession, request: str, edits: Sequence[Edit], *, recipe: Recipe | None = None,
                   author: str = AUTHOR, on_event: VariationEvent | None = None,
-                  all_edits: Sequence[Edit] | None = None) -> EditOutcome:
-    """Plan `edits` against HEAD, regenerate what they reach and propose the result."""
+                  all_edits: Sequence[Edit] | None = None, part_fn: Any = None) -> EditOutcome:
+    """Plan `edits` against HEAD, regenerate what they reach and propose the result (`part_fn`:
+    who writes each part, see `iteration_song.rebuild`)."""
     head = session.head
     before = recipe_of(head)
     recipe = recipe or before
     keys = part_keys(head, recipe)
     plan = plan_edits(recipe, list(keys), edits)
     return propose_plan(session, request, plan, before=before, intent=_label(edits), author=author,
-                        on_event=on_event, edits=all_edits or edits)
+                        on_event=on_event, edits=all_edits or edits, part_fn=part_fn)
 
 
 def _same_song(a: Song, b: Song) -> bool:
@@ -222,12 +223,13 @@ def _same_song(a: Song, b: Song) -> bool:
 
 def propose_plan(session: ProjectSession, request: str, plan: Plan, *, before: Recipe, intent: str,
                  author: str = AUTHOR, on_event: VariationEvent | None = None, edits: Sequence[Edit] = (),
-                 details: Mapping[str, Any] | None = None, built: Rebuilt | None = None) -> EditOutcome:
+                 details: Mapping[str, Any] | None = None, built: Rebuilt | None = None,
+                 part_fn: Any = None) -> EditOutcome:
     """Run what `plan` reaches, build the proposal and propose it as a variation of HEAD."""
     head = session.head
     keys = part_keys(head, before)
     base = to_song(head)
-    built = built or rebuild(base, plan, keys)
+    built = built or rebuild(base, plan, keys, part_fn=part_fn)
     if _same_song(base, built.song) and built.recipe.frozen == before.frozen:
         why = "; ".join(plan.notes) or "the request asks for what the song already has"
         raise InvalidInput(f"nothing would change: {why}")

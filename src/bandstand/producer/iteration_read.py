@@ -22,7 +22,7 @@ from bandstand.craft.edits import EDIT_ADAPTER, Edit, Request
 from bandstand.craft.requests import Vocabulary, parse_request
 from bandstand.errors import AgentError
 
-__all__ = ["PERSONA", "read_with_model"]
+__all__ = ["PERSONA", "read_with_model", "read_with_model_async"]
 
 TOOL = "propose_edits"
 PERSONA = (
@@ -79,15 +79,10 @@ def _valid(raw: list[dict[str, Any]]) -> list[Edit]:
     return out
 
 
-def read_with_model(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
-    """The rules' reading, completed by the model's (see the module docstring)."""
+def _merge(rules: Request, reply: Any) -> Request:
+    """The rules' reading completed by the model's `reply` (see the module docstring)."""
     from bandstand.agents import parse_reply
 
-    rules = parse_request(text, vocabulary)
-    try:
-        reply = asyncio.run(_ask(backend, text))
-    except (AgentError, OSError, TimeoutError):
-        return rules
     call = next((c for c in reply.tool_calls if c.name == TOOL and c.error is None), None)
     if call is not None:
         source: Any = dict(call.arguments)
@@ -99,3 +94,23 @@ def read_with_model(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
     kinds = {e.kind for e in rules.edits}
     extra = [e for e in _valid(parsed.value.edits) if e.kind not in kinds]
     return Request(text=rules.text, edits=(*rules.edits, *extra))
+
+
+def read_with_model(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
+    """The rules' reading, completed by the model's (see the module docstring)."""
+    rules = parse_request(text, vocabulary)
+    try:
+        reply = asyncio.run(_ask(backend, text))
+    except (AgentError, OSError, TimeoutError):
+        return rules
+    return _merge(rules, reply)
+
+
+async def read_with_model_async(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
+    """`read_with_model` on the caller's event loop (the studio stream's)."""
+    rules = parse_request(text, vocabulary)
+    try:
+        reply = await _ask(backend, text)
+    except (AgentError, OSError, TimeoutError):
+        return rules
+    return _merge(rules, reply)

@@ -17,6 +17,7 @@ from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.recipe import Recipe, Rerun, rerun
+from bandstand.compose.stages import PartFn, default_part
 from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
 from bandstand.producer.sensitivity import BlastRadius, blast_radius
@@ -131,8 +132,10 @@ def _unique(name: str, taken: set[str]) -> str:
     return out
 
 
-def rebuild(base: Song, plan: Plan, names: Mapping[str, str]) -> Rebuilt:
-    """The song `plan` makes from `base` (HEAD as a song); `names` maps part keys to track names."""
+def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn | None = None) -> Rebuilt:
+    """The song `plan` makes from `base` (HEAD as a song); `names` maps part keys to track names.
+    `part_fn` writes each part (default: the built-in musicians; the studio stream wraps it to
+    say which part is being written)."""
     made = _plans(plan)
     recipe = plan.recipe.model_copy(update={"intent": made.intent, "harmony": made.harmony,
                                             "arrangement": made.arrangement})
@@ -147,7 +150,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str]) -> Rebuilt:
     radius = blast_radius(plan.changed, keys, plan.frozen)
     regenerate = list(radius.parts)
     parts: dict[str, PartResult] = rerun(recipe, regenerate, plans={"intent": made.intent, "harmony": made.harmony,
-                                                                     "arrangement": made.arrangement}).parts
+                                                                     "arrangement": made.arrangement},
+                                         part_fn=part_fn or default_part).parts
     by_name = {t.name: t for t in base.tracks}
     key_of = {n: k for k, n in names.items()}
     taken = {t.name.casefold() for t in base.tracks}

@@ -12,13 +12,16 @@ output folder (each change takes the project's own lock).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bandstand.errors import InvalidInput
+from bandstand.producer.conversations import ConversationStore
 from bandstand.producer.library import Library, project_summary
+from bandstand.producer.running import Control
+from bandstand.producer.stream import Prepared, prepare, run_stream
 
 __all__ = ["Studio", "Timeouts"]
 
@@ -41,10 +44,41 @@ class Studio:
     backend: Any = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     library: Library = field(init=False)
+    conversations: ConversationStore = field(init=False)
+    running: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The requests running now, by trace id (what `GET /api/v1/streams` lists)."""
 
     def __post_init__(self) -> None:
         self.out_dir = Path(self.out_dir).expanduser()
         self.library = Library(self.out_dir)
+        self.conversations = ConversationStore(self.out_dir)
+
+    # ------------------------------------------------------------------ requests in words
+
+    def prepare(self, prompt: str, *, project_id: str | None = None, conversation_id: str | None = None) -> Prepared:
+        """Read a request: routed, its project and conversation found; refused in one line when it
+        cannot run (see `producer.stream.prepare`)."""
+        return prepare(self, prompt, project_id=project_id, conversation_id=conversation_id)
+
+    async def stream(self, prepared: Prepared, sink: Callable[[dict[str, Any]], None], *,
+                     control: Control | None = None) -> dict[str, Any]:
+        """Run a prepared request, its events to `sink` (from any thread); returns `complete`."""
+        return await run_stream(self, prepared, sink, control=control)
+
+    def preview(self, prompt: str, *, project_id: str | None = None,
+                conversation_id: str | None = None) -> dict[str, Any]:
+        """What the request would do — its mode and plan — without doing it."""
+        from bandstand.producer.preview import preview
+
+        return preview(self, self.prepare(prompt, project_id=project_id, conversation_id=conversation_id))
+
+    def ask(self, project_id: str, question: str) -> dict[str, Any]:
+        """A question about a project answered from its figures, offline (MCP's ask)."""
+        from bandstand.producer.ask import answer
+
+        reply = answer(self.library.session(project_id).head, question)
+        return {"topic": reply.topic, "answer": reply.content, "reasoning": list(reply.reasoning),
+                "figures": reply.figures}
 
     # ------------------------------------------------------------------ composing a new project
 

@@ -127,6 +127,8 @@ class State(WireEvent):
     confidence: float = Field(ge=0, le=1)
     execution_mode: ExecutionMode
     trace_id: Id
+    project_id: str | None = Field(default=None, max_length=200)
+    conversation_id: str | None = Field(default=None, max_length=200)
 
     @model_validator(mode="after")
     def _mode(self) -> Self:
@@ -299,6 +301,7 @@ class Complete(WireEvent):
     type: Literal["complete"] = "complete"
     success: bool
     trace_id: Id
+    project_id: str | None = Field(default=None, max_length=200)
     revision: int | None = Field(default=None, ge=0)
     variation_id: str | None = None
     usage: StreamUsage = Field(default_factory=StreamUsage)

@@ -29,6 +29,7 @@ from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
 from bandstand.server.routes import audio, jam, logs, pages, projects, protocol, variations
+from bandstand.server.routes import studio as studio_routes
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
 
@@ -75,8 +76,8 @@ def create_app(
     app.mount("/static", pages.static_files(), name="static")
     app.include_router(audio.assets_router)
     app.include_router(jam.socket_router)
-    for router in (jam.router, protocol.router, audio.router, projects.router, variations.router, logs.router,
-                   *routers):
+    for router in (jam.router, protocol.router, audio.router, studio_routes.router, projects.router, variations.router,
+                   logs.router, *routers):
         app.include_router(router, prefix=API_PREFIX)
     errors.install(app)
     app.add_middleware(AccessControl, config=config)
