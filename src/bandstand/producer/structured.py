@@ -203,7 +203,8 @@ def _effect_entry(entry: dict[str, Any]) -> dict[str, Any]:
     params = {k: v for k, v in entry.items() if k not in known}
     if not params:
         return entry
-    given = entry.get("params") if isinstance(entry.get("params"), dict) else {}
+    found = entry.get("params")
+    given: dict[str, Any] = found if isinstance(found, dict) else {}
     return {**{k: v for k, v in entry.items() if k in known}, "params": {**params, **given}}
 
 
