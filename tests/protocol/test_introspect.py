@@ -74,7 +74,7 @@ def test_events_json_lists_every_stream_kind_with_its_events() -> None:
             "preflight", "status", "agentComplete"}
     assert set(studio) == spec
     assert studio["state"]["fields"] == sorted(["type", "seq", "protocolVersion", "state", "intent", "confidence",
-                                                "executionMode", "traceId"])
+                                                "executionMode", "traceId", "projectId", "conversationId"])
     assert studio["complete"]["description"].startswith("Last event, always")
     assert set(document["streams"]["variation"]["serverToClient"]) == {"meta", "phrase", "done", "error"}
 

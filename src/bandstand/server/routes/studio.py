@@ -112,7 +112,8 @@ async def _disconnected(receive: Receive) -> None:
             return
 
 
-@router.post("/stream", summary="Do what a request in words asks: the studio stream (server-sent events)",
+@router.post("/stream", status_code=200,
+             summary="Do what a request in words asks: the studio stream (server-sent events)",
              response_class=EventStream,
              responses={200: {"description": "state, then the mode's events, then complete (see "
                                              "/api/v1/protocol/events.json, stream 'studio')",
