@@ -129,9 +129,9 @@ def item_costs(song: Song) -> dict[str, Any]:
     seconds = synth.clock(song)
     report = []
     for row, part, work in synth.synth_items(song):
-        out = np.zeros((len(song.tracks) + 1, frames, 2), dtype=np.float32)
+        out = np.zeros((len(song.tracks) + 1, 2, frames), dtype=np.float32)
         c0 = time.process_time()
-        synth._play([(synth._events(song, part, seconds), row)], out, 44100, data, "sf2")
+        synth._play([(synth._events(song, part, seconds), row, False)], out, 44100, data, "sf2")
         notes = sum(1 for n in part[1].notes if n.pitch in part[3])
         report.append({"track": part[1].role, "notes": notes, "work": round(work, 1),
                        "cpu_ms": round((time.process_time() - c0) * 1000, 1)})

@@ -101,11 +101,11 @@ def test_groups_sound_like_one_synthesizer() -> None:
     split = synthesize_tracks(song)
     channels = assign_channels(song)
     for index, track in enumerate(song.tracks):
-        whole = np.zeros((1, split.shape[1], 2), dtype=np.float32)
-        _play([(_events(song, (0, track, channels[index], frozenset(range(128)))), 0)], whole, 44100,
+        whole = np.zeros((1, 2, split.shape[1]), dtype=np.float32)  # rows are channel-major
+        _play([(_events(song, (0, track, channels[index], frozenset(range(128)))), 0, False)], whole, 44100,
               find_soundfont().read_bytes(), "sf2")
         rms = float(np.sqrt((whole.astype(np.float64) ** 2).mean()))
-        error = float(np.sqrt(((split[index] - whole[0]).astype(np.float64) ** 2).mean()))
+        error = float(np.sqrt(((split[index] - whole[0].T).astype(np.float64) ** 2).mean()))
         assert rms > 0.001, track.role
         assert error < 0.05 * rms, track.role
 

@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from bandstand.files import atomic_open
-from bandstand.render.dsp import Audio, signal
+from bandstand.render.dsp import Audio
 from bandstand.render.master import Master, Mastered, master
-from bandstand.render.mixer import DEFAULT_REVERB, mix_song
+from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
 from bandstand.render.reverb import decay_seconds
-from bandstand.render.synth import TAIL_SECONDS, synthesize_tracks
+from bandstand.render.synth import TAIL_SECONDS, frames_for, synthesize_dry
 from bandstand.score import Song, audible
 
 __all__ = ["STEM_PEAK", "TAIL_SECONDS", "Rendered", "render_song", "render_wav", "stem_names", "write_wav"]
@@ -78,18 +78,21 @@ def tail_seconds(song: Song) -> float:
 
 def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None = None, workers: int | None = None,
                 settings: Master | None = None, stems: bool = False) -> Rendered:
-    """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too."""
+    """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too.
+    Each track is mixed (inserts, fader) by the synthesis process that played it, as soon as it
+    has played it."""
     heard = audible([t.mix for t in song.tracks])
-    dry = synthesize_tracks(song, sample_rate, soundfont, workers=workers, include=heard,
-                            tail=tail_seconds(song), meanwhile=signal)
-    mixed = mix_song(song, dry, sample_rate)
-    del dry
-    done = master(mixed.audio, sample_rate, settings or Master())
+    tail = tail_seconds(song)
+    plan = MixPlan(song, sample_rate, frames_for(song, sample_rate, tail))
+    dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,
+                         finish=plan.finish)
+    mixed = plan.mix(dry.audio, dry.spans, peaks=stems)
+    done = master(mixed.audio.T, sample_rate, settings or Master(), in_place=True)
     result = Rendered(done.audio, done)
     if stems:
-        parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
-        parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
-        loudest = max((float(np.abs(a).max(initial=0.0)) for a in parts.values()), default=0.0)
+        parts = {name: mixed.tracks[i].T for i, name in stem_names(song).items()}
+        parts.update({f"bus-{_slug(name)}": audio.T for name, audio in mixed.buses.items()})
+        loudest = max(mixed.peaks.values(), default=0.0)
         result.stem_gain = min(done.gain, STEM_PEAK / loudest) if loudest > 0 else done.gain
         result.stems = {name: audio[: done.frames] for name, audio in parts.items()}
     return result

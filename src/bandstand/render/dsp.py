@@ -1,18 +1,19 @@
 """DSP building blocks the effects, the mixer and the master share: biquad designs
-(scipy.signal filters them), parameter curves over time, gain curves from block
-levels, fractional delay reads and the feedback comb.
+(`bandstand.render.iir` runs them), parameter curves over time, gain curves from
+block levels, fractional delay reads and the feedback comb.
 
 Audio is float32, frames × 2. Time-varying things (automation, compressor and
-limiter gain) are computed once per block of `BLOCK` frames and interpolated
-linearly in between, so a whole song costs a few array passes.
+limiter gain) are computed once per block of `BLOCK` frames of the song and
+interpolated linearly in between (`block_ramp` gives any stretch of frames its
+values), so a chain can run a chunk at a time and a whole song costs a few
+passes that stay in cache.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,22 +27,18 @@ BLOCK = 256  # frames per control block (5.8 ms at 44.1 kHz)
 _GAIN_CHUNK = 1 << 15  # frames per step of a pass over the song (a multiple of BLOCK; stays in cache)
 
 
-def signal() -> Any:
-    """scipy.signal, imported on first use (it takes half a second)."""
-    import scipy.signal
-
-    return scipy.signal
-
-
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What an effect needs besides its audio: the rate, the tempo for synced times, and the
-    automation of its own parameters as per-block curves (parameter → values, one per block)."""
+    """What an effect needs besides its audio: the rate, the tempo for synced times, the automation
+    of its own parameters as per-block curves of the song (parameter → values, one per block from
+    the song's first frame), and `start`, the song frame of the audio's first frame (a multiple of
+    `BLOCK`: a chain may run over a stretch of the song only)."""
 
     sample_rate: int
     tempo: float
     curves: dict[str, Floats] = field(default_factory=dict)
     on_bus: bool = False  # a bus returns only the wet signal of its time effects
+    start: int = 0
 
     def blocks(self, frames: int) -> int:
         return -(-frames // BLOCK)
@@ -83,7 +80,14 @@ def biquad(kind: str, freq: float, sample_rate: int, q: float = 0.7071, gain_db:
     raise ValueError(f"unknown biquad kind {kind!r}")
 
 
-_GUARD_PATTERN = np.array([1.0, 0.5, -0.25, 0.0], dtype=np.float32) * np.float32(1e-15)
+GUARD_PATTERN = np.array([1.0, 0.5, -0.25, 0.0], dtype=np.float32) * np.float32(1e-15)
+_GUARD_ROW = np.tile(GUARD_PATTERN, 1 << 13)  # 32,768 frames of it
+
+
+def guard_row(frames: int) -> Audio:
+    """`frames` frames of the guard signal (see `guard`), one channel."""
+    row = _GUARD_ROW if frames <= len(_GUARD_ROW) else np.tile(GUARD_PATTERN, -(-frames // 4))
+    return row[:frames]
 
 
 def guard(audio: Audio) -> Audio:
@@ -91,36 +95,8 @@ def guard(audio: Audio) -> Audio:
     filter removes all of it): a recursive filter's state then never decays into denormal
     numbers, which float arithmetic handles many times slower (measured: 1.2 s instead of 0.24 s
     for one biquad over a song that ends in silence). Nothing audible changes. Returns `audio`."""
-    whole = len(audio) - len(audio) % 4
-    if whole:
-        audio[:whole].reshape(whole // 4, 4, audio.shape[1])[:] += _GUARD_PATTERN[None, :, None]
-    audio[whole:] += _GUARD_PATTERN[: len(audio) - whole, None]
+    audio += guard_row(len(audio))[:, None]
     return audio
-
-
-def filter_sos(audio: Audio, sections: Sequence[Sequence[float]]) -> Audio:
-    """Run a cascade of biquads over the audio (scipy.signal.sosfilt); no sections, no change."""
-    if not sections:
-        return audio
-    # float32 coefficients keep scipy on float32: no copies of the song to float64 and back
-    out: Audio = signal().sosfilt(np.asarray(sections, dtype=np.float32), audio, axis=0).astype(np.float32, copy=False)
-    return out
-
-
-def filter_varying(audio: Audio, sections_per_block: Callable[[int], list[list[float]]], blocks: int,
-                   step: int = 4 * BLOCK) -> Audio:
-    """A biquad cascade whose coefficients change every `step` frames (automated cutoffs): each
-    stretch is filtered with its own coefficients, the filter state carried across."""
-    sig = signal()
-    out = np.empty_like(audio)
-    zi = None
-    per = step // BLOCK
-    for first in range(0, len(audio), step):
-        sos = np.asarray(sections_per_block(min(first // BLOCK + per // 2, blocks - 1)), dtype=np.float32)
-        if zi is None:
-            zi = np.zeros((len(sos), 2, audio.shape[1]), dtype=np.float32)
-        out[first : first + step], zi = sig.sosfilt(sos, audio[first : first + step], axis=0, zi=zi)
-    return out
 
 
 # ----------------------------------------------------------------------------- curves over time
@@ -165,6 +141,19 @@ def per_frame(curve: Floats, frames: int) -> Audio:
     return full[:frames]
 
 
+def block_ramp(curve: Floats, first: int, frames: int) -> Audio:
+    """The values of a per-block curve of the song (linear between block starts, the last value
+    held) at the `frames` frames from song frame `first` (a multiple of `BLOCK`), as float32."""
+    if len(curve) == 0:
+        return np.zeros(frames, dtype=np.float32)
+    at = np.minimum(np.arange(first // BLOCK, first // BLOCK + -(-frames // BLOCK) + 1), len(curve) - 1)
+    values = curve[at].astype(np.float32)
+    g0 = values[:-1]
+    ramp = np.arange(BLOCK, dtype=np.float32) / np.float32(BLOCK)
+    out: Audio = (g0[:, None] + (values[1:] - g0)[:, None] * ramp[None, :]).ravel()[:frames]
+    return out
+
+
 def block_peaks(audio: Audio) -> Floats:
     """The largest absolute sample of each control block, both channels together (a chunk at a
     time: no copy of the song)."""
@@ -179,6 +168,31 @@ def block_peaks(audio: Audio) -> Floats:
     if whole < frames:
         peaks[-1] = float(np.abs(audio[whole:]).max())
     return peaks
+
+
+def db(values: Floats) -> Floats:
+    """Levels (linear) in dB, silence at −180."""
+    out: Floats = 20 * np.log10(np.maximum(values, 1e-9))
+    return out
+
+
+def gain_reduction(peaks_db: Floats, threshold_db: float | Floats, ratio: float, knee_db: float = 6.0) -> Floats:
+    """The static curve of a compressor: dB of gain (≤ 0) for each level, with a soft knee."""
+    over = peaks_db - threshold_db
+    slope = 1.0 / ratio - 1.0
+    soft = slope * (over + knee_db / 2) ** 2 / (2 * knee_db)
+    out: Floats = np.where(over <= -knee_db / 2, 0.0, np.where(over >= knee_db / 2, slope * over, soft))
+    return out
+
+
+def limiter_gain(peaks: Floats, ceiling: float | Floats, release_db_per_block: float, lookahead: int = 2) -> Floats:
+    """The gain (linear, per block) that keeps every block at or under `ceiling`: the block's need,
+    the minimum over the block before and `lookahead` blocks ahead (so interpolating between two
+    block gains never overshoots), released no faster than the given rate."""
+    need = db(np.minimum(1.0, ceiling / np.maximum(peaks, 1e-9)))
+    held = release(moving_min(need, 1, lookahead), release_db_per_block)
+    out: Floats = 10 ** (held / 20)
+    return out
 
 
 def release(gain_db: Floats, db_per_block: float) -> Floats:
@@ -210,18 +224,15 @@ def smooth(values: Floats, width: int) -> Floats:
 
 
 def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None) -> Audio:
-    """Multiply by a per-block gain curve, interpolated per frame, a chunk at a time."""
+    """Multiply audio (frames × channels) by a per-block gain curve, interpolated per frame, a chunk
+    at a time, channel by channel (into `out`, which may be `audio`)."""
     target = out if out is not None else audio
     frames = len(audio)
-    ends = np.append(gain_per_block[1:], gain_per_block[-1:]) if len(gain_per_block) else gain_per_block
-    ramp = (np.arange(BLOCK, dtype=np.float32) / BLOCK)[None, :]
-    per = _GAIN_CHUNK // BLOCK
     for first in range(0, frames, _GAIN_CHUNK):
-        b0 = first // BLOCK
-        g0 = gain_per_block[b0 : b0 + per].astype(np.float32)
-        g = (g0[:, None] + (ends[b0 : b0 + per].astype(np.float32) - g0)[:, None] * ramp).ravel()
         n = min(_GAIN_CHUNK, frames - first)
-        np.multiply(audio[first : first + n], g[:n, None], out=target[first : first + n])
+        g = block_ramp(gain_per_block, first, n)
+        for src, dst in zip(audio[first : first + n].T, target[first : first + n].T, strict=True):
+            np.multiply(src, g, out=dst)
     return target
 
 

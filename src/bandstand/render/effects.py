@@ -1,19 +1,28 @@
-"""The effect processors: one function per type of `bandstand.score.mix.EFFECTS`,
-each turning stereo audio and the effect's parameters into processed audio.
+"""The effect processors: one entry per type of `bandstand.score.mix.EFFECTS`.
 
 `PROCESSORS` is the one table the mixer looks effects up in (a test pins it to
-`EFFECTS`). Filters are scipy.signal biquads; dynamics are gain curves computed
-per block from block peaks; the reverb convolves with a seeded, generated
-impulse response (`bandstand.render.reverb`); modulation effects read the signal
-at a moving fractional delay. Automated numeric parameters arrive as per-block
-curves in the `Context` (`AUTOMATED` lists which parameters follow theirs);
-the rest take their static value.
+`EFFECTS`). Most effects are **stages**: made once per chain with their state,
+then called on consecutive chunks of a track (`stage(chunk, first)`, the chunk
+channel-major — channels × frames, each channel contiguous — and `first` its
+frame in the song), so a whole chain runs over a chunk while it is in cache. Filters are biquad cascades (`bandstand.render.iir`); modulation
+reads the signal at a moving fractional delay from a short history; the delay
+keeps a ring of its echoes. Dynamics (compressor, limiter) need the block peaks
+of their whole input first: their entry gives the **gain** per block from those
+peaks, which the chain then applies as a stage. The reverb is **whole**: it
+convolves its input in one go (`bandstand.render.reverb`). Each entry also says
+how long the effect rings after its input stops (`tail`), so a chain runs over
+a track's sounding stretch plus that, not the whole song.
+
+Automated numeric parameters arrive as per-block curves of the song in the
+`Context` (`AUTOMATED` lists which parameters follow theirs); the rest take
+their static value.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,68 +31,93 @@ from bandstand.render.dsp import (
     Audio,
     Context,
     Floats,
-    apply_gain,
     biquad,
-    block_peaks,
-    feedback_echo,
-    filter_sos,
-    filter_varying,
-    moving_min,
-    per_frame,
-    read_delayed,
+    block_ramp,
+    db,
+    gain_reduction,
+    limiter_gain,
     release,
     smooth,
 )
-from bandstand.render.reverb import reverb
+from bandstand.render.iir import Cascade
+from bandstand.render.reverb import decay_seconds, reverb
 from bandstand.score.mix import Effect
 
-__all__ = ["AUTOMATED", "PROCESSORS", "Processor", "process"]
+__all__ = ["AUTOMATED", "PROCESSORS", "Processor", "Stage", "process"]
 
-Processor = Callable[[Audio, Effect, Context], Audio]
-_CHUNK = 1 << 15  # frames per step of an elementwise pass (stays in cache)
+Stage = Callable[[Audio, int], Audio]  # (channels × frames chunk, its first frame in the song) → the processed chunk
 
 
-def _curve(effect: Effect, ctx: Context, name: str, blocks: int) -> Floats:
+def _no_tail(fx: Effect, ctx: Context) -> float:
+    return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Processor:
+    """How one effect type runs: as a `stage` (None when its settings change nothing), as a `gain`
+    per block from the block peaks of its whole input, or `whole` over its input (channels ×
+    frames) at once, in place; `tail` is how many seconds it rings after its input falls silent."""
+
+    stage: Callable[[Effect, Context], Stage | None] | None = None
+    gain: Callable[[Effect, Context, Floats], Floats] | None = None
+    whole: Callable[[Audio, Effect, Context], None] | None = None
+    tail: Callable[[Effect, Context], float] = _no_tail
+
+
+def _blocks(first: int, frames: int) -> Floats:
+    """The song's block numbers a chunk spans, and the next one (to interpolate towards)."""
+    b0 = first // BLOCK
+    return np.arange(b0, b0 + -(-frames // BLOCK) + 1, dtype=np.float64)
+
+
+def _curve(fx: Effect, ctx: Context, name: str, blocks: int) -> Floats:
+    """`blocks` values of a parameter from the block where the audio starts: its automation, or
+    its static value."""
     got = ctx.curves.get(name)
-    return got if got is not None else np.full(blocks, effect.num(name))
+    if got is None:
+        return np.full(blocks, fx.num(name))
+    at = np.minimum(np.arange(ctx.start // BLOCK, ctx.start // BLOCK + blocks), len(got) - 1)
+    out: Floats = got[at]
+    return out
 
 
-def _mix(dry: Audio, wet: Audio, fx: Effect, ctx: Context, name: str = "mix") -> Audio:
-    """Dry and wet crossfaded by the parameter `name` (its automation when it has one)."""
+def _blend(dry: Audio, wet: Audio, fx: Effect, ctx: Context, first: int, name: str = "mix") -> Audio:
+    """Dry and wet crossfaded by the parameter `name` (its automation when it has one), in `wet`."""
     curve = ctx.curves.get(name)
     if curve is not None:
-        amount = per_frame(curve, len(dry))[:, None]
-        varying: Audio = dry * (1 - amount) + wet * amount
-        return varying
+        amount = block_ramp(curve, first, dry.shape[-1])[None, :]
+        wet *= amount
+        wet += dry * (1 - amount)
+        return wet
     mix = fx.num(name)
     if mix >= 1.0:
         return wet
-    keep, add = np.float32(1 - mix), np.float32(mix)
-    work = np.empty((_CHUNK, dry.shape[1]), dtype=np.float32)
-    for first in range(0, len(dry), _CHUNK):  # in place in `wet`, a chunk at a time (no new song-long arrays)
-        d, w = dry[first : first + _CHUNK], wet[first : first + _CHUNK]
-        t = work[: len(d)]
-        np.multiply(d, keep, out=t)
-        w *= add
-        w += t
+    wet *= np.float32(mix)
+    wet += dry * np.float32(1 - mix)
     return wet
 
 
-def _scaled(wet: Audio, fx: Effect, ctx: Context, name: str) -> Audio:
-    """The wet signal times the parameter `name` (its automation when it has one)."""
-    curve = ctx.curves.get(name)
-    if curve is not None:
-        return apply_gain(wet, curve)
-    wet *= np.float32(fx.num(name))
-    return wet
+class _Gain:
+    """A stage multiplying by a per-block gain curve that starts at song block `b0`."""
+
+    __slots__ = ("b0", "gain")
+
+    def __init__(self, gain: Floats, start: int) -> None:
+        self.gain, self.b0 = gain, start // BLOCK
+
+    def __call__(self, chunk: Audio, first: int) -> Audio:
+        chunk *= block_ramp(self.gain, first - self.b0 * BLOCK, chunk.shape[-1])[None, :]
+        return chunk
+
+
+def gain_stage(gain: Floats, start: int) -> Stage:
+    """A stage applying `gain` (one value per block from song frame `start`), interpolated per frame."""
+    return _Gain(gain, start)
 
 
 # ----------------------------------------------------------------------------- filters
 
-def eq(audio: Audio, fx: Effect, ctx: Context) -> Audio:
-    """High-pass at `low_cut_hz`, low shelf at 120 Hz, a peak at `mid_freq_hz`, high shelf at 8 kHz,
-    low-pass at `high_cut_hz`; bands left at their neutral values are not computed."""
-    sr = ctx.sample_rate
+def _eq_sections(fx: Effect, sr: int) -> list[list[float]]:
     sos = []
     if fx.num("low_cut_hz") > 20.0:
         sos.append(biquad("highpass", fx.num("low_cut_hz"), sr))
@@ -95,149 +129,170 @@ def eq(audio: Audio, fx: Effect, ctx: Context) -> Audio:
         sos.append(biquad("highshelf", 8000.0, sr, gain_db=fx.num("high_gain_db")))
     if fx.num("high_cut_hz") < 20000.0:
         sos.append(biquad("lowpass", fx.num("high_cut_hz"), sr))
-    return filter_sos(audio, sos)
+    return sos
+
+
+def eq(fx: Effect, ctx: Context) -> Stage | None:
+    """High-pass at `low_cut_hz`, low shelf at 120 Hz, a peak at `mid_freq_hz`, high shelf at 8 kHz,
+    low-pass at `high_cut_hz`; bands left at their neutral values are not computed."""
+    sos = _eq_sections(fx, ctx.sample_rate)
+    return Cascade(sos) if sos else None
 
 
 def _q(resonance: float) -> float:
     return 0.7071 + 11.0 * resonance**2  # 0 → a flat Butterworth response, 1 → a sharp peak
 
 
-def filter_(audio: Audio, fx: Effect, ctx: Context) -> Audio:
-    """A resonant low-, high- or band-pass; cutoff and resonance follow their automation."""
-    kind = str(fx.params["kind"])
-    if "cutoff_hz" not in ctx.curves and "resonance" not in ctx.curves:
-        return filter_sos(audio, [biquad(kind, fx.num("cutoff_hz"), ctx.sample_rate, _q(fx.num("resonance")))])
-    blocks = ctx.blocks(len(audio))
-    cutoff = _curve(fx, ctx, "cutoff_hz", blocks)
-    res = _curve(fx, ctx, "resonance", blocks)
-    return filter_varying(audio, lambda b: [biquad(kind, float(cutoff[b]), ctx.sample_rate, _q(float(res[b])))],
-                          blocks)
+_STEP = 4 * BLOCK  # frames between new coefficients of a moving filter
+
+
+def filter_(fx: Effect, ctx: Context) -> Stage:
+    """A resonant low-, high- or band-pass; cutoff and resonance follow their automation (new
+    coefficients every 1,024 frames, the state carried over)."""
+    kind, sr = str(fx.params["kind"]), ctx.sample_rate
+    cascade = Cascade([biquad(kind, fx.num("cutoff_hz"), sr, _q(fx.num("resonance")))])
+    cutoff, res = ctx.curves.get("cutoff_hz"), ctx.curves.get("resonance")
+    if cutoff is None and res is None:
+        return cascade
+    blocks = len(cutoff if cutoff is not None else res)  # type: ignore[arg-type]
+
+    def moving(chunk: Audio, first: int) -> Audio:
+        for at in range(0, chunk.shape[-1], _STEP):
+            b = min((first + at) // BLOCK + _STEP // BLOCK // 2, blocks - 1)
+            c = float(cutoff[b]) if cutoff is not None else fx.num("cutoff_hz")
+            r = float(res[b]) if res is not None else fx.num("resonance")
+            cascade.retune([biquad(kind, c, sr, _q(r))])
+            cascade(chunk[:, at : at + _STEP])
+        return chunk
+
+    return moving
+
+
+def _filter_tail(fx: Effect, ctx: Context) -> float:
+    """Until a resonant pole has rung down 120 dB (14 time constants Q / (π f)), at the lowest
+    cutoff and the highest resonance the automation reaches."""
+    cutoff, res = ctx.curves.get("cutoff_hz"), ctx.curves.get("resonance")
+    lowest = min(fx.num("cutoff_hz"), float(cutoff.min()) if cutoff is not None and len(cutoff) else math.inf)
+    top = max(fx.num("resonance"), float(res.max()) if res is not None and len(res) else 0.0)
+    return min(4.0, 14.0 * _q(top) / (math.pi * max(lowest, 10.0)))
 
 
 # ----------------------------------------------------------------------------- dynamics
 
-def gain_reduction(peaks_db: Floats, threshold_db: float | Floats, ratio: float, knee_db: float = 6.0) -> Floats:
-    """The static curve of a compressor: dB of gain (≤ 0) for each level, with a soft knee."""
-    over = peaks_db - threshold_db
-    slope = 1.0 / ratio - 1.0
-    soft = slope * (over + knee_db / 2) ** 2 / (2 * knee_db)
-    out: Floats = np.where(over <= -knee_db / 2, 0.0, np.where(over >= knee_db / 2, slope * over, soft))
-    return out
-
-
-def _db(values: Floats) -> Floats:
-    out: Floats = 20 * np.log10(np.maximum(values, 1e-9))
-    return out
-
-
-def compressor(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def compressor(fx: Effect, ctx: Context, peaks: Floats) -> Floats:
     """Feed-forward compressor on the block peaks of both channels: soft knee, release that
     recovers 10 dB per `release_ms`, attack as a moving average over `attack_ms` (centred, so it
-    starts a little ahead of the hit), then `makeup_db`."""
+    starts a little ahead of the hit), then `makeup_db`. Returns the gain per block."""
     block_ms = 1000 * BLOCK / ctx.sample_rate
-    peaks = block_peaks(audio)
-    threshold = _curve(fx, ctx, "threshold_db", len(peaks))
-    target = gain_reduction(_db(peaks), threshold, fx.num("ratio"))
+    target = gain_reduction(db(peaks), _curve(fx, ctx, "threshold_db", len(peaks)), fx.num("ratio"))
     held = release(target, 10.0 * block_ms / fx.num("release_ms"))
     shaped = smooth(held, max(1, round(fx.num("attack_ms") / block_ms)))
-    makeup = _curve(fx, ctx, "makeup_db", len(peaks))
-    return apply_gain(audio, 10 ** ((shaped + makeup) / 20), out=np.empty_like(audio))
-
-
-def limiter_gain(peaks: Floats, ceiling: float, release_db_per_block: float, lookahead: int = 2) -> Floats:
-    """The gain (linear, per block) that keeps every block at or under `ceiling`: the block's need,
-    the minimum over the block before and `lookahead` blocks ahead (so interpolating between two
-    block gains never overshoots), released no faster than the given rate."""
-    need = _db(np.minimum(1.0, ceiling / np.maximum(peaks, 1e-9)))
-    held = release(moving_min(need, 1, lookahead), release_db_per_block)
-    out: Floats = 10 ** (held / 20)
+    out: Floats = 10 ** ((shaped + _curve(fx, ctx, "makeup_db", len(peaks))) / 20)
     return out
 
 
-def limiter(audio: Audio, fx: Effect, ctx: Context) -> Audio:
-    """A look-ahead peak limiter at `threshold_db` with a linear-in-dB release."""
+def limiter(fx: Effect, ctx: Context, peaks: Floats) -> Floats:
+    """A look-ahead peak limiter at `threshold_db` with a linear-in-dB release: the gain per block."""
     block_ms = 1000 * BLOCK / ctx.sample_rate
-    peaks = block_peaks(audio)
     ceiling = 10 ** (_curve(fx, ctx, "threshold_db", len(peaks)) / 20)
-    gain = limiter_gain(peaks, ceiling, 20.0 * block_ms / fx.num("release_ms"))  # type: ignore[arg-type]
-    return apply_gain(audio, gain, out=np.empty_like(audio))
+    return limiter_gain(peaks, ceiling, 20.0 * block_ms / fx.num("release_ms"))
 
 
 # ----------------------------------------------------------------------------- drive
 
-def distortion(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def distortion(fx: Effect, ctx: Context) -> Stage:
     """Hard-ish saturation: tanh of the signal driven by `drive_db`, level kept near the input's."""
     drive = 10 ** (fx.num("drive_db") / 20)
-    wet = np.tanh(audio * np.float32(drive)) * np.float32(1 / math.sqrt(drive))
-    return _mix(audio, wet.astype(np.float32), fx, ctx)
+    gain, level = np.float32(drive), np.float32(1 / math.sqrt(drive))
+
+    def run(chunk: Audio, first: int) -> Audio:
+        wet = np.tanh(chunk * gain)
+        wet *= level
+        return _blend(chunk, wet, fx, ctx, first)
+
+    return run
 
 
-def overdrive(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def overdrive(fx: Effect, ctx: Context) -> Stage:
     """Soft, slightly asymmetric clipping (even harmonics, like a valve), then a tone low-pass
-    from 1.2 kHz (`tone` 0) to 14 kHz (`tone` 1). The clipping runs a chunk at a time."""
+    from 1.2 kHz (`tone` 0) to 14 kHz (`tone` 1)."""
     drive = np.float32(1 + 15 * fx.num("drive"))
-    bias, level = np.float32(0.1), np.float32(1 / math.sqrt(float(drive)))
-    wet = np.empty_like(audio)
-    work = np.empty((_CHUNK, audio.shape[1]), dtype=np.float32)
-    for first in range(0, len(audio), _CHUNK):
-        x = audio[first : first + _CHUNK]
-        n = len(x)
-        w, out = work[:n], wet[first : first + n]
-        np.multiply(x, drive, out=out)
-        out += bias
-        np.abs(out, out=w)
-        w += 1
-        np.divide(out, w, out=out)
-        out -= np.float32(0.1 / 1.1)
-        out *= level
-    cutoff = 1200.0 * (14000.0 / 1200.0) ** fx.num("tone")
-    wet = filter_sos(wet, [biquad("lowpass", cutoff, ctx.sample_rate)])
-    return _mix(audio, wet, fx, ctx)
+    bias, level, offset = np.float32(0.1), np.float32(1 / math.sqrt(float(drive))), np.float32(0.1 / 1.1)
+    tone = Cascade([biquad("lowpass", 1200.0 * (14000.0 / 1200.0) ** fx.num("tone"), ctx.sample_rate)])
+
+    def run(chunk: Audio, first: int) -> Audio:
+        wet = chunk * drive
+        wet += bias
+        wet /= np.abs(wet) + 1
+        wet -= offset
+        wet *= level
+        return _blend(chunk, tone(wet), fx, ctx, first)
+
+    return run
 
 
 # ----------------------------------------------------------------------------- modulation
 
-def _lfo(frames: int, rate_hz: float, sample_rate: int, phase: float = 0.0) -> Floats:
-    t = np.arange(frames, dtype=np.float64) / sample_rate
-    out: Floats = np.sin(2 * math.pi * rate_hz * t + phase)
-    return out
-
-
-def tremolo(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def tremolo(fx: Effect, ctx: Context) -> Stage:
     """Volume rising and falling `rate_hz` times a second by up to `depth`; the LFO starts at its
     dip at time 0, so a tremolo at the beat rate ducks on every beat (a sidechain-style pump)."""
-    blocks = ctx.blocks(len(audio))
-    t = np.arange(blocks, dtype=np.float64) * BLOCK / ctx.sample_rate
-    gain = 1 - _curve(fx, ctx, "depth", blocks) * (0.5 + 0.5 * np.cos(2 * math.pi * fx.num("rate_hz") * t))
-    return apply_gain(audio, gain, out=np.empty_like(audio))
+    rate, depth, curve = fx.num("rate_hz"), fx.num("depth"), ctx.curves.get("depth")
+
+    def run(chunk: Audio, first: int) -> Audio:
+        blocks = _blocks(first, chunk.shape[-1])
+        amount = depth if curve is None else curve[np.minimum(blocks, len(curve) - 1).astype(np.int64)]
+        gain = 1 - amount * (0.5 + 0.5 * np.cos(2 * math.pi * rate * blocks * BLOCK / ctx.sample_rate))
+        chunk *= block_ramp(gain, 0, chunk.shape[-1])[None, :]
+        return chunk
+
+    return run
 
 
-def _modulated(audio: Audio, centre_ms: float, sweep_ms: float, rate_hz: float, sr: int,
-               taps: int = 1, feedback: float = 0.0) -> Audio:
+class _Swing:
     """The signal read at a delay swinging around `centre_ms` (the right channel a quarter cycle
-    later); with feedback, the loop is unrolled into `taps` echoes (exact while the delay moves
-    slowly, which it does)."""
-    out = np.zeros_like(audio)
-    for ch in range(audio.shape[1]):
-        lfo = _lfo(len(audio), rate_hz, sr, phase=ch * math.pi / 2)
-        delay = (centre_ms + sweep_ms * lfo) * sr / 1000.0
-        for k in range(1, taps + 1):
-            out[:, ch] += read_delayed(audio[:, ch], delay * k) * np.float32(feedback ** (k - 1))
-    return out
+    later), from a history of the frames before the chunk; with feedback, the loop unrolled into
+    `taps` echoes (exact while the delay moves slowly, which it does)."""
+
+    def __init__(self, centre_ms: float, sweep_ms: float, rate_hz: float, sr: int, taps: int = 1,
+                 feedback: float = 0.0) -> None:
+        self.centre, self.sweep = centre_ms * sr / 1000.0, sweep_ms * sr / 1000.0
+        self.w, self.taps, self.feedback = 2 * math.pi * rate_hz / sr, taps, feedback
+        self.history = np.zeros((2, math.ceil((self.centre + self.sweep) * taps) + 2), dtype=np.float32)
+
+    def __call__(self, chunk: Audio, first: int) -> Audio:
+        keep = self.history.shape[1]
+        ext = np.concatenate([self.history, chunk], axis=1)
+        n = chunk.shape[1]
+        frames = np.arange(first, first + n, dtype=np.float64)
+        base = np.arange(keep, keep + n, dtype=np.float64)
+        wet = np.zeros_like(chunk)
+        for ch in range(len(chunk)):
+            delay = self.centre + self.sweep * np.sin(self.w * frames + ch * math.pi / 2)
+            for k in range(1, self.taps + 1):
+                pos = base - delay * k
+                i = pos.astype(np.int64)
+                frac = (pos - i).astype(np.float32)
+                tap = ext[ch, i] * (1 - frac) + ext[ch, i + 1] * frac
+                wet[ch] += tap * np.float32(self.feedback ** (k - 1))
+        self.history = ext[:, n:].copy()
+        return wet
 
 
-def chorus(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def chorus(fx: Effect, ctx: Context) -> Stage:
     """One voice a little late and wavering (12 ms ± up to 6 ms), mixed under the dry signal."""
-    wet = _modulated(audio, 12.0, 6.0 * fx.num("depth"), fx.num("rate_hz"), ctx.sample_rate)
-    return _mix(audio, wet, fx, ctx)
+    swing = _Swing(12.0, 6.0 * fx.num("depth"), fx.num("rate_hz"), ctx.sample_rate)
+    return lambda chunk, first: _blend(chunk, swing(chunk, first), fx, ctx, first)
 
 
-def flanger(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def _flanger_taps(fb: float) -> int:
+    return 1 if fb < 0.05 else min(4, 1 + math.ceil(math.log(0.05) / math.log(fb)))
+
+
+def flanger(fx: Effect, ctx: Context) -> Stage:
     """A very short sweeping delay (1–7 ms) with feedback, mixed with the dry signal (comb sweeps)."""
     fb = fx.num("feedback")
-    taps = 1 if fb < 0.05 else min(4, 1 + math.ceil(math.log(0.05) / math.log(fb)))
-    wet = _modulated(audio, 4.0, 3.0 * fx.num("depth"), fx.num("rate_hz"), ctx.sample_rate, taps, fb)
-    return _mix(audio, wet, fx, ctx)
+    swing = _Swing(4.0, 3.0 * fx.num("depth"), fx.num("rate_hz"), ctx.sample_rate, _flanger_taps(fb), fb)
+    return lambda chunk, first: _blend(chunk, swing(chunk, first), fx, ctx, first)
 
 
 def _power(poly: list[float], n: int) -> Floats:
@@ -247,43 +302,91 @@ def _power(poly: list[float], n: int) -> Floats:
     return out
 
 
-def phaser(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+def phaser(fx: Effect, ctx: Context) -> Stage:
     """Four first-order all-passes whose corner sweeps 200 Hz … 200·2^(4·depth) Hz, with
     feedback, mixed with the dry signal: notches that move. Per stretch of 1024 frames the
-    all-pass chain with its feedback is one fourth-order filter (scipy.signal.lfilter)."""
-    from bandstand.render.dsp import signal
+    all-pass chain with its feedback is one fourth-order filter (scipy.signal.lfilter, imported
+    when a phaser first plays)."""
+    from scipy.signal import lfilter
 
-    sig = signal()
-    sr, fb, step = ctx.sample_rate, fx.num("feedback"), 4 * BLOCK
-    out = np.empty_like(audio)
-    zi = np.zeros((4, audio.shape[1]), dtype=np.float32)
-    for first in range(0, len(audio), step):
-        lfo = math.sin(2 * math.pi * fx.num("rate_hz") * (first + step / 2) / sr)
-        corner = 200.0 * 2 ** (4 * fx.num("depth") * (0.5 + 0.5 * lfo))
-        t = math.tan(math.pi * min(corner, 0.45 * sr) / sr)
-        a = (t - 1) / (t + 1)
-        b = _power([a, 1.0], 4)  # (a + z⁻¹)^4, coefficients of z⁰ … z⁻⁴
-        d = _power([1.0, a], 4) - fb * b  # the all-passes inside a feedback loop: A / (1 − fb·A)
-        seg = audio[first : first + step]
-        out[first : first + step], zi = sig.lfilter(b.astype(np.float32), d.astype(np.float32), seg, axis=0,
-                                                    zi=zi)
-    return _mix(audio, out, fx, ctx)
+    sr, fb = ctx.sample_rate, fx.num("feedback")
+    state = [np.zeros((2, 4))]  # float64: a fourth-order filter in one direct form is too touchy for float32
+
+    def run(chunk: Audio, first: int) -> Audio:
+        wet = np.empty_like(chunk)
+        for at in range(0, chunk.shape[1], _STEP):
+            lfo = math.sin(2 * math.pi * fx.num("rate_hz") * (first + at + _STEP / 2) / sr)
+            corner = 200.0 * 2 ** (4 * fx.num("depth") * (0.5 + 0.5 * lfo))
+            t = math.tan(math.pi * min(corner, 0.45 * sr) / sr)
+            a = (t - 1) / (t + 1)
+            b = _power([a, 1.0], 4)  # (a + z⁻¹)^4, coefficients of z⁰ … z⁻⁴
+            d = _power([1.0, a], 4) - fb * b  # the all-passes inside a feedback loop: A / (1 − fb·A)
+            wet[:, at : at + _STEP], state[0] = lfilter(b, d, chunk[:, at : at + _STEP], axis=1, zi=state[0])
+        return _blend(chunk, wet, fx, ctx, first)
+
+    return run
 
 
 # ----------------------------------------------------------------------------- time
 
-def delay(audio: Audio, fx: Effect, ctx: Context) -> Audio:
+class _Echo:
+    """The echoes of a feedback delay, w[n] = x[n − d] + g·w[n − d], a chunk at a time: a ring of
+    the last d values of v = x + g·w (slot n mod d), so w[n] is what slot n mod d holds before
+    frame n writes it."""
+
+    def __init__(self, delay: int, feedback: float) -> None:
+        self.ring = np.zeros((2, max(1, delay)), dtype=np.float32)
+        self.g, self.slot = np.float32(feedback), 0
+
+    def __call__(self, chunk: Audio) -> Audio:
+        d, n = self.ring.shape[1], chunk.shape[1]
+        echoes = np.empty_like(chunk)
+        done = 0
+        while done < n:
+            m = min(n - done, d - self.slot)
+            ring = self.ring[:, self.slot : self.slot + m]
+            out = echoes[:, done : done + m]
+            out[...] = ring
+            np.multiply(out, self.g, out=ring)
+            ring += chunk[:, done : done + m]
+            done += m
+            self.slot = (self.slot + m) % d
+        return echoes
+
+
+def delay(fx: Effect, ctx: Context) -> Stage:
     """A tempo-synced echo (`time_beats` at the song's tempo) with feedback; on a bus only the echoes."""
-    frames = round(fx.num("time_beats") * 60.0 / ctx.tempo * ctx.sample_rate)
-    echoes = _scaled(feedback_echo(audio, frames, fx.num("feedback")), fx, ctx, "mix")
-    return echoes if ctx.on_bus else audio + echoes
+    echo = _Echo(round(fx.num("time_beats") * 60.0 / ctx.tempo * ctx.sample_rate), fx.num("feedback"))
+    curve, mix = ctx.curves.get("mix"), np.float32(fx.num("mix"))
+
+    def run(chunk: Audio, first: int) -> Audio:
+        echoes = echo(chunk)
+        echoes *= mix if curve is None else block_ramp(curve, first, chunk.shape[1])[None, :]
+        if ctx.on_bus:
+            return echoes
+        chunk += echoes
+        return chunk
+
+    return run
 
 
-def reverb_(audio: Audio, fx: Effect, ctx: Context) -> Audio:
-    """A room (`bandstand.render.reverb`); on a bus only the reverberated signal comes back."""
-    wet = reverb(audio, ctx.sample_rate, fx.num("room_size"), fx.num("damping"), fx.num("pre_delay_ms"))
-    wet = _scaled(wet, fx, ctx, "wet")
-    return wet if ctx.on_bus else audio + wet
+def _delay_tail(fx: Effect, ctx: Context) -> float:
+    """Until the echoes have fallen 120 dB."""
+    fb = fx.num("feedback")
+    repeats = 1 + (math.ceil(math.log(1e-6) / math.log(fb)) if fb > 0 else 0)
+    return repeats * fx.num("time_beats") * 60.0 / ctx.tempo
+
+
+def reverb_(audio: Audio, fx: Effect, ctx: Context) -> None:
+    """A room (`bandstand.render.reverb`), in place: added to the signal, or on a bus instead of it."""
+    curve, wet = ctx.curves.get("wet"), fx.num("wet")
+    level = wet if curve is None else (lambda first, frames: block_ramp(curve, ctx.start + first, frames))
+    reverb(audio, ctx.sample_rate, fx.num("room_size"), fx.num("damping"), fx.num("pre_delay_ms"), out=audio,
+           add=not ctx.on_bus, level=level)
+
+
+def _reverb_tail(fx: Effect, ctx: Context) -> float:
+    return fx.num("pre_delay_ms") / 1000.0 + 2.0 * decay_seconds(fx.num("room_size"))
 
 
 # The parameters whose automation the processors follow, by effect type.
@@ -293,25 +396,36 @@ AUTOMATED: Mapping[str, tuple[str, ...]] = {
     "phaser": ("mix",), "flanger": ("mix",), "limiter": ("threshold_db",),
 }
 
+
+def _seconds(value: float) -> Callable[[Effect, Context], float]:
+    return lambda fx, ctx: value
+
+
 PROCESSORS: Mapping[str, Processor] = {
-    "reverb": reverb_,
-    "delay": delay,
-    "compressor": compressor,
-    "eq": eq,
-    "distortion": distortion,
-    "overdrive": overdrive,
-    "filter": filter_,
-    "chorus": chorus,
-    "tremolo": tremolo,
-    "phaser": phaser,
-    "flanger": flanger,
-    "limiter": limiter,
+    "reverb": Processor(whole=reverb_, tail=_reverb_tail),
+    "delay": Processor(stage=delay, tail=_delay_tail),
+    "compressor": Processor(gain=compressor),
+    "eq": Processor(stage=eq, tail=_seconds(0.25)),
+    "distortion": Processor(stage=distortion),
+    "overdrive": Processor(stage=overdrive, tail=_seconds(0.05)),
+    "filter": Processor(stage=filter_, tail=_filter_tail),
+    "chorus": Processor(stage=chorus, tail=_seconds(0.05)),
+    "tremolo": Processor(stage=tremolo),
+    "phaser": Processor(stage=phaser, tail=_seconds(1.0)),
+    "flanger": Processor(stage=flanger, tail=_seconds(0.05)),
+    "limiter": Processor(gain=limiter),
 }
 
 
 def process(audio: Audio, effect: Effect, ctx: Context) -> Audio:
-    """Run one effect (a bypassed one leaves the audio as it is)."""
+    """One effect over a whole stretch of audio, frames × channels (a new array; a bypassed effect
+    leaves it as it is).
+    `ctx.curves` holds this effect's automated parameters by name."""
+    from bandstand.render.chain import run_chain
+
     if effect.bypass:
         return audio
-    return PROCESSORS[effect.type](audio, effect, ctx)
-
+    lanes = {f"{effect.type}.{name}": curve for name, curve in ctx.curves.items()}
+    rows = np.array(audio.T, dtype=np.float32, order="C")  # the chain runs channel-major
+    out: Audio = run_chain(rows, (effect,), ctx, lanes).T
+    return out

@@ -2,10 +2,11 @@
 ceiling, and the trailing silence trimmed to a short tail.
 
 Loudness is ITU-R BS.1770 integrated loudness as pyloudnorm measures it:
-the mix is K-weighted once with pyloudnorm's own filter coefficients (run by
-scipy.signal.sosfilt), reduced to its mean power per 10 ms, and pyloudnorm's
-gating is applied to that envelope on whole arrays (a test pins it to
-pyloudnorm's own meter). Because the limiter's gain moves slowly next to the
+the mix is K-weighted once with pyloudnorm's filter (the same RBJ high shelf
+and high-pass, computed here so pyloudnorm and scipy.signal need not be
+imported; a test pins the coefficients to pyloudnorm's), a chunk at a time,
+reduced to its mean power per 10 ms, and pyloudnorm's gating is applied to
+that envelope on whole arrays (a test pins it to pyloudnorm's own meter). Because the limiter's gain moves slowly next to the
 K filter, the loudness of the limited master is the envelope times the gain
 curve: the gain and the limiter are settled in a few cheap rounds on block
 values, and the audio is touched once at the end.
@@ -24,8 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bandstand.render.dsp import BLOCK, Audio, Floats, apply_gain, guard, signal
-from bandstand.render.effects import limiter_gain
+from bandstand.render.dsp import (
+    BLOCK,
+    Audio,
+    Floats,
+    apply_gain,
+    biquad,
+    guard_row,
+    limiter_gain,
+)
+from bandstand.render.iir import CHUNK, Cascade
 
 __all__ = ["MARGIN_DB", "Master", "Mastered", "integrated_loudness", "master", "true_peak_blocks"]
 
@@ -58,21 +67,26 @@ class Mastered:
     frames: int
 
 
-def _k_weighting(sample_rate: int) -> list[list[float]]:
-    from pyloudnorm.iirfilter import IIRfilter
-
-    stages = (IIRfilter(4.0, 1 / math.sqrt(2), 1500.0, sample_rate, "high_shelf"),
-              IIRfilter(0.0, 0.5, 38.0, sample_rate, "high_pass"))
-    return [[*(f.b / f.a[0]), *(f.a / f.a[0])] for f in stages]
+def k_weighting(sample_rate: int) -> list[list[float]]:
+    """BS.1770's K-weighting as pyloudnorm designs it: a +4 dB high shelf at 1.5 kHz (Q 1/√2) and a
+    high-pass at 38 Hz (Q 0.5), RBJ biquads."""
+    return [biquad("highshelf", 1500.0, sample_rate, 1 / math.sqrt(2), 4.0), biquad("highpass", 38.0, sample_rate, 0.5)]
 
 
 def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
-    """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × 2), and the hop in frames."""
+    """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × 2), and the hop in frames.
+    (A signal at −300 dB is added before the filter, so its state never turns denormal.)"""
     hop = max(1, round(sample_rate / 100))
-    weighted = signal().sosfilt(np.asarray(_k_weighting(sample_rate), dtype=np.float32), audio, axis=0)
-    hops = len(weighted) // hop
-    by_channel = np.ascontiguousarray(weighted.T)[:, : hops * hop].reshape(weighted.shape[1], hops, hop)
-    power = np.einsum("chk,chk->hc", by_channel, by_channel, dtype=np.float64) / hop  # one pass, no squares kept
+    hops = len(audio) // hop
+    power = np.zeros((hops, audio.shape[1]))
+    cascade = Cascade(k_weighting(sample_rate), audio.shape[1])
+    step = hop * max(1, CHUNK // hop)
+    for first in range(0, hops * hop, step):
+        chunk = audio[first : min(first + step, hops * hop)]
+        weighted = cascade.filtered(chunk, guard_row(len(chunk))[None, :])
+        by_channel = weighted.reshape(weighted.shape[0], -1, hop)
+        power[first // hop : first // hop + by_channel.shape[1]] = np.einsum(
+            "chk,chk->hc", by_channel, by_channel, dtype=np.float64) / hop  # one pass, no squares kept
     env: Floats = np.sqrt(power)
     return env, hop
 
@@ -104,43 +118,44 @@ def integrated_loudness(envelope: Floats, hop_rate: float = 100.0) -> float:
         return float(-0.691 + 10 * np.log10(kept.mean(axis=0).sum()))
 
 
-_PEAK_CHUNK = 1 << 15  # frames per step of the peak scan (a multiple of BLOCK; stays in cache)
+def _segment(x: Audio, lo: int, hi: int) -> Audio:
+    """x[lo:hi] of one channel, zeros outside the signal."""
+    out = np.zeros(hi - lo, dtype=np.float32)
+    a, b = max(lo, 0), min(hi, len(x))
+    if a < b:
+        out[a - lo : b - lo] = x[a:b]
+    return out
 
 
 def true_peak_blocks(audio: Audio, taps: int = 6, scan: int = 32) -> Floats:
-    """Each control block's true peak, estimated as the four-times oversampling of BS.1770 would
-    see it: the signal half-way between every two samples (a Kaiser-windowed sinc over ±`taps`
-    samples, its symmetry used: one multiply per pair), and at ¼ and ¾ of the way to each
-    neighbour of the loudest sample of every stretch of `scan` frames; the block's value is the
-    largest of these and its samples. One pass a chunk at a time."""
-    frames, channels = audio.shape
-    blocks = -(-frames // BLOCK)
-    per = BLOCK // scan
+    """Each control block's true peak (frames × channels audio), estimated as the four-times
+    oversampling of BS.1770 would see it: the signal half-way between every two samples (a
+    Kaiser-windowed sinc over ±`taps` samples, its symmetry used: one multiply per pair), and at ¼
+    and ¾ of the way to each neighbour of the loudest sample of every stretch of `scan` frames; the
+    block's value is the largest of these and its samples. One pass per channel, a chunk at a time."""
+    blocks = -(-len(audio) // BLOCK)
     total = blocks * BLOCK
-    padded = np.zeros((total + 2 * taps, channels), dtype=np.float32)
-    padded[taps : taps + frames] = audio
     pair = (np.sinc(0.5 + np.arange(taps)) * np.kaiser(2 * taps + 2, 6.0)[taps + 1 : 2 * taps + 1]).astype(np.float32)
     k = np.arange(-taps, taps + 1)
     offsets = np.array([-0.75, -0.25, 0.25, 0.75])
     quarter = (np.sinc(offsets[:, None] - k[None, :]) * np.kaiser(2 * taps + 3, 6.0)[1:-1][None, :]).astype(np.float32)
-    peaks = np.empty(blocks * per)
-    for first in range(0, total, _PEAK_CHUNK):
-        n = min(_PEAK_CHUNK, total - first)
-        seg = padded[first : first + n + 2 * taps]
-        core = np.abs(seg[taps : taps + n])
-        stretch = core.reshape(n // scan, scan, channels)
-        loud = stretch.max(axis=(1, 2))
-        acc = (seg[taps : taps + n] + seg[taps + 1 : taps + 1 + n]) * pair[0]
-        for j in range(1, taps):
-            acc += (seg[taps - j : taps - j + n] + seg[taps + 1 + j : taps + 1 + j + n]) * pair[j]
-        np.abs(acc, out=acc)
-        np.maximum(loud, acc.reshape(n // scan, scan, channels).max(axis=(1, 2)), out=loud)
-        starts = first + taps + np.arange(n // scan) * scan
-        for ch in range(channels):
-            around = padded[(stretch[:, :, ch].argmax(axis=1) + starts)[:, None] + k[None, :], ch]
-            np.maximum(loud, np.abs(around @ quarter.T).max(axis=1), out=loud)
-        peaks[first // scan : (first + n) // scan] = loud
-    out: Floats = peaks.reshape(blocks, per).max(axis=1)
+    peaks = np.zeros(total // scan)
+    for row in audio.T:  # each channel: contiguous when the audio is a view of channel-major rows
+        for first in range(0, total, CHUNK):
+            n = min(CHUNK, total - first)
+            seg = _segment(row, first - taps, first + n + taps + 1)
+            core = seg[taps : taps + n]
+            stretch = np.abs(core).reshape(n // scan, scan)
+            loud = stretch.max(axis=1)
+            acc = (core + seg[taps + 1 : taps + 1 + n]) * pair[0]
+            for j in range(1, taps):
+                acc += (seg[taps - j : taps - j + n] + seg[taps + 1 + j : taps + 1 + j + n]) * pair[j]
+            np.abs(acc, out=acc)
+            np.maximum(loud, acc.reshape(n // scan, scan).max(axis=1), out=loud)
+            centres = stretch.argmax(axis=1) + np.arange(n // scan) * scan + taps
+            np.maximum(loud, np.abs(seg[centres[:, None] + k[None, :]] @ quarter.T).max(axis=1), out=loud)
+            np.maximum(peaks[first // scan : (first + n) // scan], loud, out=peaks[first // scan : (first + n) // scan])
+    out: Floats = peaks.reshape(blocks, BLOCK // scan).max(axis=1)
     return out
 
 
@@ -150,10 +165,10 @@ def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
     return out
 
 
-def master(audio: Audio, sample_rate: int, settings: Master = Master()) -> Mastered:
+def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_place: bool = False) -> Mastered:
     """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail.
-    (`audio` gets the −300 dB guard against denormal numbers added in place.)"""
-    env, hop = power_envelope(guard(audio), sample_rate)
+    With `in_place`, the master is made in `audio`'s own memory."""
+    env, hop = power_envelope(audio, sample_rate)
     loudness_in = integrated_loudness(env, sample_rate / hop)
     peaks = true_peak_blocks(audio)
     ceiling = 10 ** ((settings.ceiling_dbtp - MARGIN_DB) / 20)
@@ -172,7 +187,7 @@ def master(audio: Audio, sample_rate: int, settings: Master = Master()) -> Maste
         gain = 10 ** (gain_db / 20)
         limit = limiter_gain(peaks * gain, ceiling, release)
     curve = limit * gain
-    out = apply_gain(audio, curve, out=np.empty_like(audio))
+    out = apply_gain(audio, curve, out=audio if in_place else np.empty_like(audio))
     frames = _trimmed_length(peaks * curve, len(out), sample_rate, settings.tail_seconds)
     out = out[:frames]
     fade = min(frames, int(0.05 * sample_rate))

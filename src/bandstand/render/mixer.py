@@ -9,6 +9,13 @@ insert of that type. Pan on a stereo part is a balance: centre leaves both
 sides as they are, turning right fades the left side out (cos law) and the
 other way round. A send to a bus the song does not have goes to a plain bus
 of that name; a missing "Reverb" bus is the default room.
+
+A `MixPlan` is made from the song before any audio exists. Its `finish` turns
+one track's dry audio into its post-fader audio in place, over the stretch
+where the track sounds (plus its chain's tail) — the synthesizers call it on
+each track as soon as they have played it, in whichever process played it.
+Its `mix` then sums the tracks (in song order, a chunk at a time, each track
+only where it sounds) and the sends, and runs the buses.
 """
 
 from __future__ import annotations
@@ -18,23 +25,36 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bandstand.render.dsp import Audio, Context, Floats, block_beats, guard, lane_curve, per_frame
-from bandstand.render.effects import process
+from bandstand.render.chain import CHUNK, chain_tail, guard_stage, run_chain, stream, stretch
+from bandstand.render.dsp import (
+    BLOCK,
+    Audio,
+    Context,
+    Floats,
+    block_beats,
+    block_ramp,
+    lane_curve,
+)
+from bandstand.render.effects import Stage
+from bandstand.render.iir import kernel
 from bandstand.score import Bus, Effect, Song, Track, audible
 
-__all__ = ["DEFAULT_REVERB", "Mix", "mix_song", "pan_gains"]
+__all__ = ["DEFAULT_REVERB", "Mix", "MixPlan", "mix_song", "pan_gains", "sounding"]
 
 DEFAULT_REVERB = Bus("Reverb", (Effect("reverb", {"room_size": 0.45, "damping": 0.5, "wet": 1.0}),))
+RING_MARGIN_SECONDS = 0.05  # added to every chain's tail
 
 
 @dataclass(slots=True)
 class Mix:
     """The summed mix and what it was made of: each heard track after its fader (by track index)
-    and each bus's return (by name)."""
+    and each bus's return (by name), all channel-major (channels × frames); with peaks asked for,
+    the largest sample of each."""
 
     audio: Audio
     tracks: dict[int, Audio] = field(default_factory=dict)
     buses: dict[str, Audio] = field(default_factory=dict)
+    peaks: dict[str, float] = field(default_factory=dict)  # "track:<index>" or "bus:<name>"
 
 
 def pan_gains(pan: Floats | float) -> tuple[Floats, Floats]:
@@ -61,69 +81,150 @@ def _lanes(track: Track, beats: Floats) -> dict[str, Floats]:
     return curves
 
 
-def _chain(audio: Audio, inserts: tuple[Effect, ...], curves: dict[str, Floats], song: Song, sample_rate: int,
-           on_bus: bool = False) -> Audio:
-    seen: set[str] = set()
-    for fx in inserts:
-        own = {} if fx.type in seen else {k.partition(".")[2]: v for k, v in curves.items()
-                                           if k.partition(".")[0] == fx.type}
-        seen.add(fx.type)
-        audio = process(audio, fx, Context(sample_rate, song.tempo, own, on_bus))
-    return audio
+class _Fader:
+    """Volume and pan (static, or their automation per block) as the last stage of a chain."""
+
+    def __init__(self, track: Track, curves: dict[str, Floats]) -> None:
+        volume, pan = curves.get("volume"), curves.get("pan")
+        self.curves: tuple[Floats, Floats] | None = None
+        if volume is None and pan is None:
+            left, right = pan_gains(track.mix.pan)
+            self.gains = (np.array([float(left), float(right)], dtype=np.float32)
+                          * np.float32(track.mix.volume))[:, None]
+        else:
+            vol = volume if volume is not None else np.full(len(pan), track.mix.volume)  # type: ignore[arg-type]
+            left, right = pan_gains(pan if pan is not None else track.mix.pan)
+            self.curves = (vol * left, vol * right)
+
+    def __call__(self, chunk: Audio, first: int) -> Audio:
+        if self.curves is None:
+            chunk *= self.gains
+        else:
+            chunk[0] *= block_ramp(self.curves[0], first, chunk.shape[1])
+            chunk[1] *= block_ramp(self.curves[1], first, chunk.shape[1])
+        return chunk
 
 
-_CHUNK = 1 << 16  # frames per step when a pass over the song should stay in cache
+def sounding(audio: Audio) -> tuple[int, int]:
+    """The frames [first, end) between the first and the last block of `audio` (channels × frames)
+    that is not silence (exact zeros); (0, 0) when all of it is."""
+    frames = audio.shape[1]
+    whole = frames - frames % BLOCK
+    loud = (np.flatnonzero(np.abs(audio[:, :whole]).reshape(len(audio), -1, BLOCK).max(axis=(0, 2))) if whole
+            else np.zeros(0, dtype=np.int64))
+    first = int(loud[0]) * BLOCK if len(loud) else None
+    end = (int(loud[-1]) + 1) * BLOCK if len(loud) else 0
+    if whole < frames and np.any(audio[:, whole:]):
+        first = whole if first is None else first
+        end = frames
+    return (0, 0) if first is None else (first, end)
 
 
-def _fader(audio: Audio, track: Track, curves: dict[str, Floats], mix: Audio) -> Audio:
-    """Apply volume and pan to `audio` in place and add the result into `mix`, a chunk at a time."""
-    frames = len(audio)
-    volume = curves.get("volume")
-    pan = curves.get("pan")
-    if volume is None and pan is None:
-        left, right = pan_gains(track.mix.pan)
-        gains = np.array([float(left), float(right)], dtype=np.float32) * np.float32(track.mix.volume)
-        for first in range(0, frames, _CHUNK):
-            chunk = audio[first : first + _CHUNK]
-            chunk *= gains
-            mix[first : first + _CHUNK] += chunk
-        return audio
-    vol = volume if volume is not None else np.full(len(pan), track.mix.volume)  # type: ignore[arg-type]
-    left, right = pan_gains(pan if pan is not None else track.mix.pan)
-    audio[:, 0] *= per_frame(vol * left, frames)
-    audio[:, 1] *= per_frame(vol * right, frames)
-    mix += audio
-    return audio
+class MixPlan:
+    """The song's mix, ready to apply: per track its automation curves and how long its chain
+    rings. `finish` runs a track's chain and fader over its dry audio in place; `mix` sums them."""
+
+    def __init__(self, song: Song, sample_rate: int, frames: int) -> None:
+        kernel()  # load the filter kernel now: a synthesis process forked later inherits it
+        self.song, self.sample_rate, self.frames = song, sample_rate, frames
+        self.heard = audible([t.mix for t in song.tracks])
+        beats = (block_beats(song, -(-frames // BLOCK), sample_rate) if any(t.mix.automation for t in song.tracks)
+                 else np.zeros(0))
+        self.curves = [_lanes(t, beats) if t.mix.automation else {} for t in song.tracks]
+        ctx = Context(sample_rate, song.tempo)
+        self.tails = [round(sample_rate * (chain_tail(t.mix.inserts, ctx, c) + RING_MARGIN_SECONDS))
+                      for t, c in zip(song.tracks, self.curves, strict=True)]
+
+    def finish(self, index: int, row: Audio, first: int, end: int) -> tuple[int, int]:
+        """Track `index`'s dry audio (`row`, channels × frames, sounding in frames [first, end))
+        through its inserts, fader and pan, in place; returns the frames [start, stop) it may now
+        fill (silence elsewhere)."""
+        if not self.heard[index]:
+            row[...] = 0.0
+            return 0, 0
+        start, stop = stretch(first, end, self.tails[index], row.shape[1])
+        if start == stop:
+            return 0, 0
+        track = self.song.tracks[index]
+        span, fader = row[:, start:stop], _Fader(track, self.curves[index])
+        if any(not fx.bypass for fx in track.mix.inserts):
+            ctx = Context(self.sample_rate, self.song.tempo, {}, False, start)
+            run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage], final=[fader])
+        else:
+            stream(span, [fader], start)
+        return start, stop
+
+    def mix(self, tracks: Audio, spans: list[tuple[int, int]], *, peaks: bool = False) -> Mix:
+        """Sum the finished tracks (tracks × channels × frames, post-fader, each silent outside its
+        span) and their sends, and run the buses. With `peaks`, measure each track's and bus's
+        largest sample."""
+        song, frames = self.song, tracks.shape[2] if tracks.ndim == 3 else 0
+        result = Mix(np.zeros((2, frames), dtype=np.float32))
+        buses = {b.name: b for b in song.buses}
+        sends: dict[str, Audio] = {}
+        reach: dict[str, tuple[int, int]] = {}
+        plays: list[tuple[int, int, int, list[tuple[Audio, np.float32]]]] = []
+        for index, track in enumerate(song.tracks):
+            if not self.heard[index]:
+                continue
+            result.tracks[index] = tracks[index]
+            start, stop = spans[index]
+            if start >= stop:
+                continue
+            targets = []
+            for send in track.mix.sends:
+                if send.level > 0:
+                    targets.append((sends.setdefault(send.bus, np.zeros((2, frames), dtype=np.float32)),
+                                    np.float32(send.level)))
+                    lo, hi = reach.get(send.bus, (start, stop))
+                    reach[send.bus] = (min(lo, start), max(hi, stop))
+            plays.append((index, start, stop, targets))
+        loudest = {index: 0.0 for index in result.tracks}
+        for c0 in range(0, frames, CHUNK):
+            c1 = min(frames, c0 + CHUNK)
+            into = result.audio[:, c0:c1]
+            for index, start, stop, targets in plays:
+                lo, hi = max(start, c0), min(stop, c1)
+                if lo < hi:
+                    part = tracks[index][:, lo:hi]
+                    into[:, lo - c0 : hi - c0] += part
+                    for bus_in, level in targets:
+                        bus_in[:, lo:hi] += part * level
+                    if peaks:
+                        loudest[index] = max(loudest[index], float(part.max()), -float(part.min()))
+        result.peaks = {f"track:{i}": p for i, p in loudest.items()} if peaks else {}
+        for name, bus_in in sends.items():
+            bus = buses.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
+            ctx = Context(self.sample_rate, song.tempo, {}, True)
+            start, stop = stretch(*reach[name], round(self.sample_rate * (chain_tail(bus.inserts, ctx)
+                                                                          + RING_MARGIN_SECONDS)), frames)
+            span = bus_in[:, start:stop]
+            volume = np.float32(bus.volume)
+            run_chain(span, bus.inserts, Context(self.sample_rate, song.tempo, {}, True, start), before=[guard_stage],
+                      final=[_scale(volume)])
+            result.audio[:, start:stop] += span
+            result.buses[name] = bus_in
+            if peaks:
+                result.peaks[f"bus:{name}"] = float(np.abs(span).max(initial=0.0))
+        return result
+
+
+def _scale(gain: np.float32) -> Stage:
+    def run(chunk: Audio, first: int) -> Audio:
+        chunk *= gain
+        return chunk
+
+    return run
 
 
 def mix_song(song: Song, tracks: Audio, sample_rate: int = 44100) -> Mix:
-    """Mix the dry per-track audio (tracks × frames × 2, in song track order) as the song's mix says.
-    The dry buffers are used up: each becomes its track's post-fader audio."""
+    """Mix the dry per-track audio (tracks × frames × 2, in song track order, e.g. from
+    `synthesize_tracks`) as the song's mix says. Their buffers are used up: each becomes its
+    track's post-fader audio."""
     frames = tracks.shape[1] if tracks.ndim == 3 else 0
-    result = Mix(np.zeros((frames, 2), dtype=np.float32))
-    blocks = -(-frames // 256)
-    beats = block_beats(song, blocks, sample_rate) if any(t.mix.automation for t in song.tracks) else np.zeros(0)
-    buses = {b.name: b for b in song.buses}
-    sends: dict[str, Audio] = {}
-    for index, (track, heard) in enumerate(zip(song.tracks, audible([t.mix for t in song.tracks]), strict=True)):
-        if not heard:
-            continue
-        curves = _lanes(track, beats) if track.mix.automation else {}
-        live = any(not fx.bypass for fx in track.mix.inserts)
-        chained = _chain(guard(tracks[index]) if live else tracks[index], track.mix.inserts, curves, song,
-                         sample_rate)
-        out = _fader(chained, track, curves, result.audio)  # in place: the dry buffer is ours to change
-        result.tracks[index] = out
-        for send in track.mix.sends:
-            if send.level > 0:
-                into = sends.setdefault(send.bus, np.zeros((frames, 2), dtype=np.float32))
-                level = np.float32(send.level)
-                for first in range(0, frames, _CHUNK):
-                    into[first : first + _CHUNK] += out[first : first + _CHUNK] * level
-    for name, bus_in in sends.items():
-        bus = buses.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
-        ret = _chain(guard(bus_in), bus.inserts, {}, song, sample_rate, on_bus=True)
-        ret *= np.float32(bus.volume)
-        result.audio += ret
-        result.buses[name] = ret
-    return result
+    rows = tracks.transpose(0, 2, 1)  # channel-major: no copy when `tracks` is a view of such rows
+    if not (rows.ndim == 3 and rows.strides[2] == rows.itemsize):
+        rows = np.ascontiguousarray(rows)
+    plan = MixPlan(song, sample_rate, frames)
+    spans = [plan.finish(i, rows[i], *sounding(rows[i])) for i in range(len(song.tracks))]
+    return plan.mix(rows, spans)

@@ -1,22 +1,25 @@
 """The reverb: a seeded, generated impulse response (exponentially decaying noise,
-its highs dying sooner with more damping), convolved with the signal by
-scipy.signal.oaconvolve.
+its highs dying sooner with more damping), convolved with the signal by FFT
+(overlap-add: the input's blocks transformed once, multiplied by each channel's
+response).
 
 The room runs on a mono mix at a quarter of the sample rate (a tail has little
 above 5 kHz, and a quarter of the samples is a sixteenth of the work), with a
 different noise for the left and the right so the tail is wide; the result is
-brought back to the full rate by linear interpolation. The noise comes from a
-fixed seed, so a song always renders to the same bytes.
+brought back to the full rate by linear interpolation, a stretch at a time.
+The noise comes from a fixed seed, so a song always renders to the same bytes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from bandstand.render.dsp import Audio, biquad, signal
+from bandstand.render.dsp import Audio, biquad
+from bandstand.render.iir import filter_sos
 
 DECIMATION = 4
 SEED = 1770
@@ -37,7 +40,7 @@ def impulse_response(sample_rate: int, room_size: float, damping: float) -> npt.
     length = int(rt_low * sample_rate)
     rng = np.random.default_rng(SEED)
     noise = rng.standard_normal((length, 2))
-    low = signal().sosfilt([biquad("lowpass", 1500.0, sample_rate)], noise, axis=0)
+    low = filter_sos(noise, [biquad("lowpass", 1500.0, sample_rate)])
     high = noise - low
     t = np.arange(length) / sample_rate
     # amplitude falls 60 dB over the decay time: exp(-6.91 t / rt)
@@ -49,26 +52,74 @@ def impulse_response(sample_rate: int, room_size: float, damping: float) -> npt.
     return out
 
 
-def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre_delay_ms: float) -> Audio:
-    """The reverberated signal only (no dry), as long as `audio`."""
+def convolve(x: npt.NDArray[np.float32], response: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The first len(x) samples of x (one channel) convolved with each channel of `response`
+    (length × channels), channel-major (channels × len(x)): overlap-add with FFTs four times the
+    response's length, the input's blocks transformed once for all channels, a group of blocks at
+    a time."""
+    n, m, channels = len(x), len(response), response.shape[1]
+    if n == 0 or m == 0:
+        return np.zeros((channels, n), dtype=np.float32)
+    size = 1 << max(4, (m - 1).bit_length() + 2)
+    step = size - m + 1  # ≥ 3/4 of the transform: the part of each block's result that overlaps the next is shorter
+    spectrum = np.fft.rfft(response, size, axis=0)
+    blocks = -(-n // step)
+    padded = np.zeros(((blocks + 1) * step), dtype=np.float32)
+    padded[:n] = x
+    rows = np.zeros((channels, blocks + 1, step), dtype=np.float32)
+    over = size - step
+    for g0 in range(0, blocks, 64):
+        g1 = min(blocks, g0 + 64)
+        spectra = np.fft.rfft(padded[g0 * step : g1 * step].reshape(g1 - g0, step), size, axis=1)
+        for ch in range(channels):
+            y = np.fft.irfft(spectra * spectrum[:, ch][None, :], size, axis=1).astype(np.float32, copy=False)
+            rows[ch, g0:g1] += y[:, :step]
+            rows[ch, g0 + 1 : g1 + 1, :over] += y[:, step:]
+    out: npt.NDArray[np.float32] = rows.reshape(channels, -1)[:, :n]
+    return out
+
+
+_UP = 1 << 13  # quarter-rate frames brought back to the full rate per step (32,768 frames: a multiple of BLOCK)
+
+Level = Callable[[int, int], "npt.NDArray[np.float32] | float"]  # (first frame, frames) → gain per frame, or one gain
+
+
+def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre_delay_ms: float, *,
+           out: Audio | None = None, add: bool = False, level: Level | float = 1.0) -> Audio:
+    """The reverberated signal only (no dry) of `audio` (channels × frames), as long as it, times
+    `level` (a number, or the gain per frame of each stretch); written into `out` (a new array by
+    default; it may be `audio` itself), replacing what it holds or, with `add`, added to it.
+    Returns `out`."""
     k = DECIMATION
-    frames = len(audio)
+    frames = audio.shape[1]
     runs = frames // k
+    target = np.zeros_like(audio) if out is None else out
     if runs < 2:
-        return np.zeros_like(audio)
-    mono = audio[: runs * k].reshape(runs, k * audio.shape[1]).mean(axis=1, dtype=np.float32)
+        if not add:
+            target[...] = 0.0
+        return target
+    mono = audio[:, : runs * k].reshape(len(audio), runs, k).mean(axis=(0, 2), dtype=np.float32)
     rate = sample_rate // k
     ir = impulse_response(rate, round(room_size, 3), round(damping, 3))
-    sig = signal()
-    shift = int(pre_delay_ms / 1000.0 * rate)
-    wet_low = np.zeros((runs, 2), dtype=np.float32)
-    for ch in range(2):
-        tail = sig.oaconvolve(mono, ir[:, ch])[: runs - shift]
-        wet_low[shift:, ch] = tail
-    # back to the full rate: linear interpolation between the quarter-rate samples
-    nxt = np.concatenate([wet_low[1:], wet_low[-1:]])
-    ramp = (np.arange(k, dtype=np.float32) / k)[None, :, None]
-    full = (wet_low[:, None, :] + (nxt - wet_low)[:, None, :] * ramp).reshape(runs * k, 2)
-    out = np.zeros_like(audio)
-    out[: runs * k] = full
-    return out
+    shift = min(runs, int(pre_delay_ms / 1000.0 * rate))
+    wet_low = np.zeros((2, runs + 1), dtype=np.float32)
+    wet_low[:, shift:runs] = convolve(mono[: runs - shift], ir)
+    wet_low[:, runs] = wet_low[:, runs - 1]
+    # back to the full rate: linear interpolation between the quarter-rate samples, a stretch at a time
+    ramp = (np.arange(k, dtype=np.float32) / k)[None, None, :]
+    for r0 in range(0, runs, _UP):
+        w = wet_low[:, r0 : min(runs, r0 + _UP) + 1]
+        a, b = r0 * k, (r0 + w.shape[1] - 1) * k
+        wet = (w[:, :-1, None] + (w[:, 1:] - w[:, :-1])[:, :, None] * ramp).reshape(2, -1)
+        gain = level(a, b - a) if callable(level) else level
+        if isinstance(gain, np.ndarray):
+            wet *= gain[None, :]
+        elif gain != 1.0:
+            wet *= np.float32(gain)
+        if add:
+            target[:, a:b] += wet
+        else:
+            target[:, a:b] = wet
+    if not add:
+        target[:, runs * k :] = 0.0
+    return target

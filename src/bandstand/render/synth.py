@@ -13,19 +13,23 @@ free, each into its own row of one anonymous shared map, so both stay busy
 whatever each instrument costs. Each item is played by a synthesizer reset to
 its power-on state, which renders the audio between consecutive events into a
 small scratch slice and adds each slice that is not silence into the row; after
-the last event it stops at the first silent slice. If the child cannot run or
-fails, this process plays what it left unfinished. An item sounds the same
-whoever plays it, so the audio is bit-identical run to run, in one process or
-two."""
+the last event it stops at the first silent slice. Each process notes the
+stretch of the row its slices filled and, given a `finish` (the mixer's), runs
+the track's chain and fader over it right away — so the mix of a track is made
+by whichever process played it, while the other is still playing (the split
+track is finished here once both halves are in). If the child cannot run or
+fails, this process plays (and finishes) what it left unfinished. An item
+sounds the same whoever plays it, so the audio is bit-identical run to run, in
+one process or two."""
 
 from __future__ import annotations
 
 import mmap
 import os
-import threading
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,8 @@ _PROGRAM, _CONTROL, _BEND, _OFF, _ON = range(5)
 
 Audio = npt.NDArray[np.float32]
 Event = tuple[float, int, int, int, int]  # seconds, kind, channel, a, b
+Span = tuple[int, int]  # frames [first, end) of a row that may not be silence
+Finish = Callable[[int, Audio, int, int], Span]  # (track index, its row, first, end) → the span it now fills
 
 
 def default_workers() -> int:
@@ -153,7 +159,7 @@ def synth_items(song: Song, include: Sequence[bool] | None = None) -> list[tuple
 
 _SLICE_FRAMES = 1 << 14  # each synthesizer renders into a scratch slice this long (128 KiB, stays in cache)
 
-Job = tuple[list[Event], int]  # the events of one part and the index of the track buffer they play into
+Job = tuple[list[Event], int, bool]  # a part's events, the row they play into, whether to finish the track after
 
 
 def _reset(synth: Any) -> None:
@@ -166,9 +172,11 @@ def _reset(synth: Any) -> None:
         synth.pitchbend(ch, 8192)
 
 
-def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> None:
+def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
+          spans: npt.NDArray[np.int64] | None = None, finish: Finish | None = None) -> None:
     """Play each job's events through one synthesizer (reset between jobs) into its row of `out`
-    (rows × frames × 2, float32), which starts as zeros.
+    (rows × 2 × frames, float32: channel-major), which starts as zeros; note in `spans` (rows × 2) the frames the
+    row's sound fills, and, for a job marked so, `finish` the track there and note what it returns.
 
     The synthesizer fills a small scratch slice; each full slice that is not silence is added into
     the row (onto zero: the same bits as a copy)."""
@@ -186,11 +194,11 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
         _OFF: lambda ch, a, b: synth.noteoff(ch, a),
         _ON: synth.noteon,
     }
-    frames = out.shape[1]
+    frames = out.shape[2]
     scratch = np.zeros((_SLICE_FRAMES, 2), dtype=np.float32)
     view = scratch.data.cast("B")  # 8 bytes a frame
     generate = synth.generate_simple
-    for events, index in jobs:
+    for events, index, then_finish in jobs:
         _reset(synth)
         for _ in range(64):  # the voices stopped by the reset fade out quickly: let them finish unheard
             generate(1024, buffer=view[: 1024 * 8])
@@ -200,8 +208,9 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
         pos = 0  # frames rendered so far
         start = 0  # first frame of the current slice
         silent = False  # whether the last slice added was silence
+        sound = [frames, 0]  # the first and the end frame of the slices added
 
-        def advance(to: int, target: Audio = target) -> None:
+        def advance(to: int, target: Audio = target, sound: list[int] = sound) -> None:
             nonlocal pos, start, silent
             while pos < to:
                 upto = min(to, start + _SLICE_FRAMES)
@@ -211,7 +220,8 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
                     filled = scratch[: pos - start]
                     silent = not filled.any()
                     if not silent:  # silence adds nothing (and leaves the pages untouched)
-                        target[start:pos] += filled
+                        target[:, start:pos] += filled.T
+                        sound[0], sound[1] = min(sound[0], start), pos
                     start = pos
 
         for t, kind, ch, a, b in events:
@@ -224,6 +234,11 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
             advance(min(frames, start + _SLICE_FRAMES))
             if silent:
                 break
+        first, end = (sound[0], sound[1]) if sound[0] < sound[1] else (0, 0)
+        if then_finish and finish is not None:
+            first, end = finish(index, target, first, end)
+        if spans is not None:
+            spans[index] = (first, end)
 
 
 CHILD_TIMEOUT_SECONDS = 120.0
@@ -254,8 +269,10 @@ class _NoChild:
         return False
 
 
-def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str) -> _Child | _NoChild:
-    """Start rendering `jobs` into `out` (which must live in shared memory) in a forked child."""
+def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
+          spans: npt.NDArray[np.int64], finish: Finish | None) -> _Child | _NoChild:
+    """Start rendering `jobs` into `out` and `spans` (which must live in shared memory) in a forked
+    child."""
     import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
 
     try:
@@ -265,16 +282,11 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
     if pid == 0:  # the child: render, then leave without running any of the parent's cleanup
         code = 1
         try:
-            _play(jobs, out, sample_rate, soundfont, name)
+            _play(jobs, out, sample_rate, soundfont, name, spans, finish)
             code = 0
         finally:
             os._exit(code)
     return _Child(pid)
-
-
-def _start(task: Callable[[], object] | None) -> None:
-    if task is not None:
-        threading.Thread(target=task, name="bandstand-render-meanwhile", daemon=True).start()
 
 
 def frames_for(song: Song, sample_rate: int = 44100, tail: float = TAIL_SECONDS) -> int:
@@ -294,18 +306,27 @@ def _claimed(fd: int, jobs: list[Job], done: Any) -> Iterator[Job]:
         done[number] = 1
 
 
-def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
-                      workers: int | None = None, include: Sequence[bool] | None = None,
-                      tail: float = TAIL_SECONDS, meanwhile: Callable[[], object] | None = None) -> Audio:
-    """Dry stereo audio of every track: tracks × frames × 2 float32, the song plus `tail` seconds.
+@dataclass(frozen=True, slots=True)
+class Dry:
+    """Synthesized tracks: their audio (tracks × 2 × frames float32, channel-major: each channel of
+    each track one contiguous row) and, per track, the frames [first, end) outside which its row is
+    silence — after `finish`, what finishing left."""
+
+    audio: Audio
+    spans: list[Span]
+
+
+def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
+                   workers: int | None = None, include: Sequence[bool] | None = None,
+                   tail: float = TAIL_SECONDS, finish: Finish | None = None) -> Dry:
+    """Every track's stereo audio, the song plus `tail` seconds, each `finish`ed (when given) by
+    the process that played it as soon as it is complete.
 
     Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
     `default_workers()`) share the work: the buffers live in one anonymous shared map, and each
     process takes the next item (heaviest first) from a queue as soon as it is free, so the two
     stay busy whatever each instrument costs. Every item is played by a freshly reset synthesizer
-    into its own row, so the audio is the same whoever plays it, for any number of workers.
-    `meanwhile` runs on a thread of this process while it synthesizes (after any child has been
-    forked), e.g. to import what the mixer needs."""
+    into its own row, so the audio is the same whoever plays it, for any number of workers."""
     path = soundfont or find_soundfont()
     try:
         data = path.read_bytes()
@@ -313,40 +334,54 @@ def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | No
         raise RenderError(f"cannot read SoundFont {path}: {exc.strerror}", path=str(path)) from exc
     tracks = len(song.tracks)
     frames = frames_for(song, sample_rate, tail)
-    shape = (tracks + 1, frames, 2)  # one spare row for the second half of a split track
+    shape = (tracks + 1, 2, frames)  # one spare row for the second half of a split track
     try:
-        shared: mmap.mmap | None = mmap.mmap(-1, max(1, int(np.prod(shape)) * 4))
+        shared: mmap.mmap | None = mmap.mmap(-1, max(1, int(np.prod(shape)) * 4 + (tracks + 1) * 16))
         out = np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape)  # type: ignore[arg-type]
+        spans = np.frombuffer(shared, dtype=np.int64, count=(tracks + 1) * 2,  # type: ignore[arg-type]
+                              offset=int(np.prod(shape)) * 4).reshape(tracks + 1, 2)
     except OSError:
         shared, out = None, np.zeros(shape, dtype=np.float32)
+        spans = np.zeros((tracks + 1, 2), dtype=np.int64)
     seconds = clock(song)
     items = synth_items(song, include)
-    jobs: list[Job] = [(_events(song, part, seconds), row) for row, part, _ in items]
     split = next((part[0] for row, part, _ in items if row == tracks), None)
+    jobs: list[Job] = [(_events(song, part, seconds), row, row != split and row != tracks) for row, part, _ in items]
     parallel = (shared is not None and min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
                 and len(jobs) < 1 << 16)
     if not parallel:
-        _start(meanwhile)
-        _play(jobs, out, sample_rate, data, str(path))
+        _play(jobs, out, sample_rate, data, str(path), spans, finish)
     else:
         done = mmap.mmap(-1, len(jobs))
         read, write = os.pipe()
         os.write(write, b"".join(i.to_bytes(2, "little") for i in range(len(jobs))))  # well under a pipe's buffer
         os.close(write)
         try:
-            child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path))
-            _start(meanwhile)
-            _play(_claimed(read, jobs, done), out, sample_rate, data, str(path))
+            child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish)
+            _play(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish)
             if not child.finished():  # the child failed: clear what it left unfinished and play it here
                 left = [i for i in range(len(jobs)) if not done[i]]
                 for i in left:
                     out[jobs[i][1]] = 0.0
-                _play([jobs[i] for i in left], out, sample_rate, data, str(path))
+                _play([jobs[i] for i in left], out, sample_rate, data, str(path), spans, finish)
         finally:
             os.close(read)
     if split is not None:
-        out[split] += out[tracks]
-    return out[:tracks]
+        (a, b), (c, d) = spans[split], spans[tracks]
+        out[split][:, c:d] += out[tracks][:, c:d]
+        first, end = (min(a, c), max(b, d)) if a < b and c < d else ((a, b) if a < b else (c, d))
+        spans[split] = finish(split, out[split], first, end) if finish is not None else (first, end)
+    return Dry(out[:tracks], [(int(a), int(b)) for a, b in spans[:tracks]])
+
+
+def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
+                      workers: int | None = None, include: Sequence[bool] | None = None,
+                      tail: float = TAIL_SECONDS) -> Audio:
+    """Dry stereo audio of every track: tracks × frames × 2 float32 (a view of `synthesize_dry`'s
+    channel-major rows), the song plus `tail` seconds."""
+    dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=include, tail=tail).audio
+    out: Audio = dry.transpose(0, 2, 1)
+    return out
 
 
 def synthesize(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
