@@ -156,7 +156,14 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
     failed: dict[str, str] = {}
     if render_pianoroll:
         tasks.append(partial(_pianoroll, failed, root, song))
-    _all(tasks)
+    audio = SongFiles()
+    with ThreadPoolExecutor(max_workers=8) as pool:  # the files are written while the audio renders
+        futures = [pool.submit(t) for t in tasks]
+        if render_audio:
+            audio = write_audio(root, song, target_lufs=target_lufs if target_lufs is not None else
+                                (sound.target_lufs if sound else None), stems=stems)
+    for future in futures:
+        future.result()
     for rel, kind, description, _ in planned:
         out.add(root, rel, kind, description)
     if render_pianoroll:
@@ -164,11 +171,8 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
             out.degraded.append(f"images/pianoroll.png not written: {failed['images/pianoroll.png']}")
         else:
             out.add(root, "images/pianoroll.png", "image", "piano roll of every part")
-    if render_audio:
-        audio = write_audio(root, song, target_lufs=target_lufs if target_lufs is not None else
-                            (sound.target_lufs if sound else None), stems=stems)
-        out.files += audio.files
-        out.degraded += audio.degraded
+    out.files += audio.files
+    out.degraded += audio.degraded
     return out
 
 

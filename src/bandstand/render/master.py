@@ -21,6 +21,7 @@ sits `MARGIN_DB` under the target so the estimate's error stays inside it.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,22 +74,25 @@ def k_weighting(sample_rate: int) -> list[list[float]]:
     return [biquad("highshelf", 1500.0, sample_rate, 1 / math.sqrt(2), 4.0), biquad("highpass", 38.0, sample_rate, 0.5)]
 
 
-def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
-    """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × 2), and the hop in frames.
-    (A signal at −300 dB is added before the filter, so its state never turns denormal.)"""
+def _row_power(row: Audio, sample_rate: int) -> Floats:
+    """The mean power of one channel, K-weighted, per hop of 10 ms."""
     hop = max(1, round(sample_rate / 100))
-    hops = len(audio) // hop
-    power = np.zeros((hops, audio.shape[1]))
-    cascade = Cascade(k_weighting(sample_rate), audio.shape[1])
+    hops = len(row) // hop
+    power = np.zeros(hops)
+    cascade = Cascade(k_weighting(sample_rate), 1)
     step = hop * max(1, CHUNK // hop)
     for first in range(0, hops * hop, step):
-        chunk = audio[first : min(first + step, hops * hop)]
-        weighted = cascade.filtered(chunk, guard_row(len(chunk))[None, :])
-        by_channel = weighted.reshape(weighted.shape[0], -1, hop)
-        power[first // hop : first // hop + by_channel.shape[1]] = np.einsum(
-            "chk,chk->hc", by_channel, by_channel, dtype=np.float64) / hop  # one pass, no squares kept
-    env: Floats = np.sqrt(power)
-    return env, hop
+        chunk = row[first : min(first + step, hops * hop)]
+        weighted = cascade.filtered(chunk[:, None], guard_row(len(chunk))[None, :])[0].reshape(-1, hop)
+        power[first // hop : first // hop + len(weighted)] = np.einsum("hk,hk->h", weighted, weighted) / hop
+    return power
+
+
+def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
+    """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × channels), and the hop in
+    frames. (A signal at −300 dB is added before the filter, so its state never turns denormal.)"""
+    env: Floats = np.sqrt(np.stack([_row_power(row, sample_rate) for row in audio.T], axis=1))
+    return env, max(1, round(sample_rate / 100))
 
 
 def integrated_loudness(envelope: Floats, hop_rate: float = 100.0) -> float:
@@ -127,36 +131,47 @@ def _segment(x: Audio, lo: int, hi: int) -> Audio:
     return out
 
 
+def _row_true_peaks(row: Audio, taps: int = 6, scan: int = 32) -> Floats:
+    """One channel's true peak per stretch of `scan` frames (see `true_peak_blocks`)."""
+    total = -(-len(row) // BLOCK) * BLOCK
+    pair = (np.sinc(0.5 + np.arange(taps)) * np.kaiser(2 * taps + 2, 6.0)[taps + 1 : 2 * taps + 1]).astype(np.float32)
+    k = np.arange(-taps, taps + 1)
+    offsets = np.array([-0.75, -0.25, 0.25, 0.75])
+    quarter = (np.sinc(offsets[:, None] - k[None, :]) * np.kaiser(2 * taps + 3, 6.0)[1:-1][None, :]).astype(np.float32)
+    peaks = np.zeros(total // scan)
+    for first in range(0, total, CHUNK):
+        n = min(CHUNK, total - first)
+        seg = _segment(row, first - taps, first + n + taps + 1)
+        core = seg[taps : taps + n]
+        stretch = np.abs(core).reshape(n // scan, scan)
+        loud = stretch.max(axis=1)
+        acc = (core + seg[taps + 1 : taps + 1 + n]) * pair[0]
+        for j in range(1, taps):
+            acc += (seg[taps - j : taps - j + n] + seg[taps + 1 + j : taps + 1 + j + n]) * pair[j]
+        np.abs(acc, out=acc)
+        np.maximum(loud, acc.reshape(n // scan, scan).max(axis=1), out=loud)
+        centres = stretch.argmax(axis=1) + np.arange(n // scan) * scan + taps
+        np.maximum(loud, np.abs(seg[centres[:, None] + k[None, :]] @ quarter.T).max(axis=1), out=loud)
+        peaks[first // scan : (first + n) // scan] = loud
+    return peaks
+
+
 def true_peak_blocks(audio: Audio, taps: int = 6, scan: int = 32) -> Floats:
     """Each control block's true peak (frames × channels audio), estimated as the four-times
     oversampling of BS.1770 would see it: the signal half-way between every two samples (a
     Kaiser-windowed sinc over ±`taps` samples, its symmetry used: one multiply per pair), and at ¼
     and ¾ of the way to each neighbour of the loudest sample of every stretch of `scan` frames; the
     block's value is the largest of these and its samples. One pass per channel, a chunk at a time."""
-    blocks = -(-len(audio) // BLOCK)
-    total = blocks * BLOCK
-    pair = (np.sinc(0.5 + np.arange(taps)) * np.kaiser(2 * taps + 2, 6.0)[taps + 1 : 2 * taps + 1]).astype(np.float32)
-    k = np.arange(-taps, taps + 1)
-    offsets = np.array([-0.75, -0.25, 0.25, 0.75])
-    quarter = (np.sinc(offsets[:, None] - k[None, :]) * np.kaiser(2 * taps + 3, 6.0)[1:-1][None, :]).astype(np.float32)
-    peaks = np.zeros(total // scan)
-    for row in audio.T:  # each channel: contiguous when the audio is a view of channel-major rows
-        for first in range(0, total, CHUNK):
-            n = min(CHUNK, total - first)
-            seg = _segment(row, first - taps, first + n + taps + 1)
-            core = seg[taps : taps + n]
-            stretch = np.abs(core).reshape(n // scan, scan)
-            loud = stretch.max(axis=1)
-            acc = (core + seg[taps + 1 : taps + 1 + n]) * pair[0]
-            for j in range(1, taps):
-                acc += (seg[taps - j : taps - j + n] + seg[taps + 1 + j : taps + 1 + j + n]) * pair[j]
-            np.abs(acc, out=acc)
-            np.maximum(loud, acc.reshape(n // scan, scan).max(axis=1), out=loud)
-            centres = stretch.argmax(axis=1) + np.arange(n // scan) * scan + taps
-            np.maximum(loud, np.abs(seg[centres[:, None] + k[None, :]] @ quarter.T).max(axis=1), out=loud)
-            np.maximum(peaks[first // scan : (first + n) // scan], loud, out=peaks[first // scan : (first + n) // scan])
-    out: Floats = peaks.reshape(blocks, BLOCK // scan).max(axis=1)
+    return _blocks_of(np.max([_row_true_peaks(row, taps, scan) for row in audio.T], axis=0), scan)
+
+
+def _blocks_of(stretch_peaks: Floats, scan: int = 32) -> Floats:
+    out: Floats = stretch_peaks.reshape(-1, BLOCK // scan).max(axis=1)
     return out
+
+
+def _analyse(row: Audio, sample_rate: int) -> tuple[Floats, Floats]:
+    return _row_true_peaks(row), _row_power(row, sample_rate)
 
 
 def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
@@ -168,9 +183,14 @@ def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
 def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_place: bool = False) -> Mastered:
     """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail.
     With `in_place`, the master is made in `audio`'s own memory."""
-    env, hop = power_envelope(audio, sample_rate)
+    rows = audio.T
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-master") as pool:  # a channel each
+        others = [pool.submit(_analyse, row, sample_rate) for row in rows[1:]]
+        measured = [_analyse(rows[0], sample_rate), *(f.result() for f in others)]
+    peaks = _blocks_of(np.max([m[0] for m in measured], axis=0))
+    hop = max(1, round(sample_rate / 100))
+    env: Floats = np.sqrt(np.stack([m[1] for m in measured], axis=1))
     loudness_in = integrated_loudness(env, sample_rate / hop)
-    peaks = true_peak_blocks(audio)
     ceiling = 10 ** ((settings.ceiling_dbtp - MARGIN_DB) / 20)
     release = 20.0 * (1000 * BLOCK / sample_rate) / settings.release_ms
     gain_db = 0.0 if not math.isfinite(loudness_in) else min(MAX_GAIN_DB, settings.target_lufs - loudness_in)

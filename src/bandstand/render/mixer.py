@@ -21,6 +21,7 @@ only where it sounds) and the sends, and runs the buses.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -120,12 +121,25 @@ def sounding(audio: Audio) -> tuple[int, int]:
     return (0, 0) if first is None else (first, end)
 
 
+def _preload(song: Song) -> None:
+    """Load what the chains will need now, before a synthesis process is forked (which inherits
+    it): the filter kernel, numpy.fft for a reverb, scipy.signal for a phaser. (A child that
+    imported a module another thread of this process was importing at the fork could wait
+    forever.)"""
+    kernel()
+    kinds = {fx.type for t in song.tracks for fx in t.mix.inserts} | {fx.type for b in song.buses for fx in b.inserts}
+    if "reverb" in kinds or any(s.level > 0 for t in song.tracks for s in t.mix.sends):
+        import numpy.fft  # noqa: F401
+    if "phaser" in kinds:
+        import scipy.signal  # noqa: F401
+
+
 class MixPlan:
     """The song's mix, ready to apply: per track its automation curves and how long its chain
     rings. `finish` runs a track's chain and fader over its dry audio in place; `mix` sums them."""
 
     def __init__(self, song: Song, sample_rate: int, frames: int) -> None:
-        kernel()  # load the filter kernel now: a synthesis process forked later inherits it
+        _preload(song)
         self.song, self.sample_rate, self.frames = song, sample_rate, frames
         self.heard = audible([t.mix for t in song.tracks])
         beats = (block_beats(song, -(-frames // BLOCK), sample_rate) if any(t.mix.automation for t in song.tracks)
@@ -156,57 +170,72 @@ class MixPlan:
 
     def mix(self, tracks: Audio, spans: list[tuple[int, int]], *, peaks: bool = False) -> Mix:
         """Sum the finished tracks (tracks × channels × frames, post-fader, each silent outside its
-        span) and their sends, and run the buses. With `peaks`, measure each track's and bus's
-        largest sample."""
+        span) and their sends, and run the buses: the buses on a second thread while this one sums
+        the tracks (each writes only its own buffers; the bus returns join the mix in order
+        afterwards). With `peaks`, measure each track's and bus's largest sample."""
         song, frames = self.song, tracks.shape[2] if tracks.ndim == 3 else 0
         result = Mix(np.zeros((2, frames), dtype=np.float32))
-        buses = {b.name: b for b in song.buses}
-        sends: dict[str, Audio] = {}
-        reach: dict[str, tuple[int, int]] = {}
-        plays: list[tuple[int, int, int, list[tuple[Audio, np.float32]]]] = []
+        sends: dict[str, list[tuple[int, np.float32]]] = {}
+        plays: list[int] = []
         for index, track in enumerate(song.tracks):
             if not self.heard[index]:
                 continue
             result.tracks[index] = tracks[index]
-            start, stop = spans[index]
-            if start >= stop:
-                continue
-            targets = []
-            for send in track.mix.sends:
-                if send.level > 0:
-                    targets.append((sends.setdefault(send.bus, np.zeros((2, frames), dtype=np.float32)),
-                                    np.float32(send.level)))
-                    lo, hi = reach.get(send.bus, (start, stop))
-                    reach[send.bus] = (min(lo, start), max(hi, stop))
-            plays.append((index, start, stop, targets))
-        loudest = {index: 0.0 for index in result.tracks}
-        for c0 in range(0, frames, CHUNK):
-            c1 = min(frames, c0 + CHUNK)
-            into = result.audio[:, c0:c1]
-            for index, start, stop, targets in plays:
-                lo, hi = max(start, c0), min(stop, c1)
-                if lo < hi:
-                    part = tracks[index][:, lo:hi]
-                    into[:, lo - c0 : hi - c0] += part
-                    for bus_in, level in targets:
-                        bus_in[:, lo:hi] += part * level
-                    if peaks:
-                        loudest[index] = max(loudest[index], float(part.max()), -float(part.min()))
-        result.peaks = {f"track:{i}": p for i, p in loudest.items()} if peaks else {}
-        for name, bus_in in sends.items():
-            bus = buses.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
-            ctx = Context(self.sample_rate, song.tempo, {}, True)
-            start, stop = stretch(*reach[name], round(self.sample_rate * (chain_tail(bus.inserts, ctx)
-                                                                          + RING_MARGIN_SECONDS)), frames)
-            span = bus_in[:, start:stop]
-            volume = np.float32(bus.volume)
-            run_chain(span, bus.inserts, Context(self.sample_rate, song.tempo, {}, True, start), before=[guard_stage],
-                      final=[_scale(volume)])
-            result.audio[:, start:stop] += span
+            if spans[index][0] < spans[index][1]:
+                plays.append(index)
+                for send in track.mix.sends:
+                    if send.level > 0:
+                        sends.setdefault(send.bus, []).append((index, np.float32(send.level)))
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-buses") as pool:
+            buses = pool.submit(self._buses, tracks, spans, sends, frames, peaks)
+            loudest = _add(result.audio, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks)
+            returns = buses.result()
+        result.peaks = {f"track:{i}": loudest[n] for n, i in enumerate(plays)} if peaks else {}
+        for name, (bus_in, start, stop, peak) in returns.items():
+            result.audio[:, start:stop] += bus_in[:, start:stop]
             result.buses[name] = bus_in
             if peaks:
-                result.peaks[f"bus:{name}"] = float(np.abs(span).max(initial=0.0))
+                result.peaks[f"bus:{name}"] = peak
         return result
+
+    def _buses(self, tracks: Audio, spans: list[tuple[int, int]], sends: dict[str, list[tuple[int, np.float32]]],
+               frames: int, peaks: bool) -> dict[str, tuple[Audio, int, int, float]]:
+        """Each bus's return: what the tracks send it, through its inserts and volume, over the
+        stretch its senders sound in plus its chain's tail."""
+        known = {b.name: b for b in self.song.buses}
+        out: dict[str, tuple[Audio, int, int, float]] = {}
+        for name, senders in sends.items():
+            bus = known.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
+            bus_in = np.zeros((2, frames), dtype=np.float32)
+            _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False)
+            ctx = Context(self.sample_rate, self.song.tempo, {}, True)
+            tail = round(self.sample_rate * (chain_tail(bus.inserts, ctx) + RING_MARGIN_SECONDS))
+            start, stop = stretch(min(spans[i][0] for i, _ in senders), max(spans[i][1] for i, _ in senders),
+                                  tail, frames)
+            span = bus_in[:, start:stop]
+            run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start),
+                      before=[guard_stage], final=[_scale(np.float32(bus.volume))])
+            out[name] = (bus_in, start, stop, float(np.abs(span).max(initial=0.0)) if peaks else 0.0)
+        return out
+
+
+def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bool) -> list[float]:
+    """Add each part (channels × frames, sounding in [start, stop), times its level) into `into`, in
+    the order given, a chunk at a time; with `peaks`, each part's largest sample."""
+    loudest = [0.0] * len(parts)
+    for c0 in range(0, into.shape[1], CHUNK):
+        c1 = min(into.shape[1], c0 + CHUNK)
+        for n, (audio, start, stop, level) in enumerate(parts):
+            lo, hi = max(start, c0), min(stop, c1)
+            if lo < hi:
+                part = audio[:, lo:hi]
+                if level == 1.0:
+                    into[:, lo:hi] += part
+                else:
+                    into[:, lo:hi] += part * level
+                if peaks:
+                    loudest[n] = max(loudest[n], float(part.max()), -float(part.min()))
+    return loudest
 
 
 def _scale(gain: np.float32) -> Stage:
