@@ -1,22 +1,26 @@
 """WAV rendering speed: `render_wav` on a fixed 64-bar, five-part song at
 72 BPM (about 213 s of audio), composed by `bandstand.compose.compose` with a
-fixed prompt and seed. Prints JSON.
+fixed prompt and seed and mixed as compose mixes it (its sound plan: EQ,
+compression, overdrive, delay, the reverb bus). Prints JSON.
 
-CPU time (`time.process_time`, all threads) is steadier than wall time on a
-shared machine, though it too grows when the CPUs are oversubscribed; both
+CPU time (`time.process_time`, all threads, plus the synthesis child's) is
+steadier than wall time on a shared machine, though it too grows when the CPUs are oversubscribed; both
 are reported with the load average they were measured at.
-Each stage is timed on its own (per-track synthesis, the mix, the master,
-the 16-bit write, the stems),
-and synthesis runs twice in the same process: in one process (the peer) and in
-the two processes `render_wav` uses, so the ratio shows what the second buys;
+Each stage is timed on its own (per-track synthesis; synthesis with each
+track's chain and fader run by the process that played it, as `render_wav`
+does; the sum and the buses; the master; the 16-bit write; the stems), and
+synthesis runs twice in the same process: in one process (the peer) and in the
+two processes `render_wav` uses, so the ratio shows what the second buys;
 a control (two threads hashing, which runs in parallel whenever two CPUs are
 free) shows how much parallelism the machine offered at that moment.
 The two syntheses must be bit-identical (the same split into groups, summed
 onto zero: the order of two additions cannot matter).
 
-The cold command line is measured too: `bandstand compose` of the same song
-in a new process (Python start, compose, MIDI, WAV, piano roll; issue #3's
-budget is 2 s) with and without `--no-audio`, CPU time from `getrusage`.
+The cold command line is measured too: `bandstand compose "Frank Ocean meets
+Burial, late-night vibes" --seed 7` in a new process (Python start, compose,
+MIDI, the mixed and mastered WAV with its stems, piano roll, revision 1; the
+budget is 2 s on an idle machine) with and without `--no-audio`, CPU time from
+`getrusage` (both processes).
 
     python benchmarks/render.py [--runs 3] [--no-cli]
 """
@@ -41,10 +45,12 @@ from typing import Any
 import numpy as np
 
 from bandstand.compose import compose
+from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.sound import apply_sound
 from bandstand.render import audio, find_soundfont, render_wav, synth
-from bandstand.render.master import master
-from bandstand.render.mixer import mix_song
-from bandstand.score import Song
+from bandstand.render.master import Master, master
+from bandstand.render.mixer import MixPlan
+from bandstand.score import Song, audible
 
 PROMPT = "Frank Ocean meets Burial, late-night vibes, 72 BPM"
 SEED = 1
@@ -52,14 +58,19 @@ BARS = 64
 PARTS = ["drums", "bass", "chords", "lead", "pad"]
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(fn: Callable[[], Any], runs: int) -> tuple[dict[str, float], Any]:
     cpu: list[float] = []
     wall: list[float] = []
     result: Any = None
     for _ in range(runs):
-        c0, w0 = time.process_time(), time.perf_counter()
+        c0, k0, w0 = time.process_time(), _children_cpu(), time.perf_counter()
         result = fn()
-        cpu.append(time.process_time() - c0)
+        cpu.append(time.process_time() - c0 + _children_cpu() - k0)  # with the synthesis child's
         wall.append(time.perf_counter() - w0)
     figures = {"cpu_ms_median": round(statistics.median(cpu) * 1000, 1),
                "cpu_ms_best": round(min(cpu) * 1000, 1),
@@ -152,9 +163,12 @@ def cold(args: list[str], runs: int) -> dict[str, float]:
     return {"cpu_ms_best": round(min(cpu) * 1000, 1), "wall_ms_best": round(min(wall) * 1000, 1)}
 
 
+CLI_PROMPT, CLI_SEED = "Frank Ocean meets Burial, late-night vibes", 7
+
+
 def cold_cli(out: Path, runs: int) -> dict[str, Any]:
-    """The cold compose command of issue #3 (budget 2 s) with and without the WAV, same prompt and seed."""
-    base = ["compose", PROMPT, "--bars", str(BARS), "--seed", str(SEED), "--json"]
+    """The cold compose command (budget 2 s) with and without the WAV, same prompt and seed."""
+    base = ["compose", CLI_PROMPT, "--seed", str(CLI_SEED), "--json"]
     with_wav = cold([*base, "--out", str(out / "with")], runs)
     without = cold([*base, "--out", str(out / "without"), "--no-audio"], runs)
     return {"compose_with_wav": with_wav, "compose_no_audio": without,
@@ -165,44 +179,58 @@ def cold_cli(out: Path, runs: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--cli-runs", type=int, default=3)
     parser.add_argument("--no-cli", action="store_true", help="skip the cold command-line runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        song = compose(PROMPT, seed=SEED, bars=BARS, parts=PARTS, out_dir=str(out / "session"),
-                       render_audio=False, render_pianoroll=False).song
-        assert song is not None
+        result = compose(PROMPT, seed=SEED, bars=BARS, parts=PARTS, out_dir=str(out / "session"),
+                         render_audio=False, render_pianoroll=False)
+        assert result.song is not None
+        plan = SoundPlan.model_validate(result.state.nodes["sound"].output)
+        song = apply_sound(result.song, plan)
+        settings = Master(plan.target_lufs)
         render_wav(song, out / "warm.wav")  # load the libraries and the SoundFont file into the page cache
         load_before = os.getloadavg()[0]
-        total, path = timed(lambda: render_wav(song, out / "song.wav"), args.runs)
+        total, path = timed(lambda: render_wav(song, out / "song.wav", settings=settings), args.runs)
         first = Path(path).read_bytes()
-        render_wav(song, out / "again.wav")
-        serial, dry_serial = timed(lambda: synth.synthesize_tracks(song, workers=1), args.runs)
-        threaded, dry = timed(lambda: synth.synthesize_tracks(song), args.runs)
-        mix, mixed = timed(lambda: mix_song(song, dry), args.runs)
-        mastering, done = timed(lambda: master(mixed.audio, 44100), args.runs)
+        render_wav(song, out / "again.wav", settings=settings)
+        one = render_wav(song, out / "one.wav", settings=settings, workers=1).read_bytes()
+        heard = audible([t.mix for t in song.tracks])
+        tail = audio.tail_seconds(song)
+        mix_plan = MixPlan(song, 44100, synth.frames_for(song, 44100, tail))
+        serial, dry_serial = timed(lambda: synth.synthesize_dry(song, workers=1, include=heard, tail=tail), args.runs)
+        parallel, dry = timed(lambda: synth.synthesize_dry(song, include=heard, tail=tail), args.runs)
+        finished, done_dry = timed(lambda: synth.synthesize_dry(song, include=heard, tail=tail,
+                                                                finish=mix_plan.finish), args.runs)
+        mix, mixed = timed(lambda: mix_plan.mix(done_dry.audio, done_dry.spans), args.runs)
+        mastering, done = timed(lambda: master(mixed.audio, 44100, settings), args.runs)
         write, _ = timed(lambda: audio.write_wav(done.audio, out / "write.wav"), args.runs)
-        with_stems, _ = timed(lambda: render_wav(song, out / "stems.wav", stems_dir=out / "stems"), args.runs)
+        with_stems, _ = timed(lambda: render_wav(song, out / "stems.wav", settings=settings,
+                                                 stems_dir=out / "stems"), args.runs)
         report = {
             "benchmark": "render",
             "song": {"prompt": PROMPT, "seed": SEED, "bars": BARS, "parts": len(song.tracks), "tempo": song.tempo,
                      "notes": sum(len(t.notes) for t in song.tracks),
+                     "inserts": sum(len(t.mix.inserts) for t in song.tracks), "buses": len(song.buses) or 1,
                      "audio_seconds": round(len(done.audio) / 44100, 1)},
             "runs": args.runs,
             "render_wav": total,
+            "render_wav_with_stems": with_stems,
             "byte_identical_runs": first == (out / "again.wav").read_bytes(),
-            "synthesize_one_thread": serial,
-            "synthesize_threads": {**threaded, "workers": synth.default_workers(), "groups": synth.SYNTH_GROUPS},
-            "threads_bit_identical": bool(np.array_equal(dry_serial, dry)),
+            "one_and_two_processes_byte_identical": first == one,
+            "synthesize_one_process": serial,
+            "synthesize_two_processes": {**parallel, "workers": synth.default_workers(), "groups": synth.SYNTH_GROUPS},
+            "processes_bit_identical": bool(np.array_equal(dry_serial.audio, dry.audio)),
+            "synthesize_and_finish_tracks": finished,
             "synthesis_items": item_costs(song),
-            "synth_wall_ratio_one_over_threads": round(serial["wall_ms_median"] / threaded["wall_ms_median"], 2),
+            "synth_wall_ratio_one_over_two": round(serial["wall_ms_median"] / parallel["wall_ms_median"], 2),
             "control_two_thread_ratio_sha256": parallel_capacity(),
             "interpreter_lock_during_render": lock_released(),
-            "mix": mix,
+            "sum_and_buses": mix,
             "master": mastering,
             "write_wav": write,
-            "render_wav_with_stems": with_stems,
-            "cold_cli": None if args.no_cli else cold_cli(out / "cli", 2),
+            "cold_cli": None if args.no_cli else cold_cli(out / "cli", args.cli_runs),
             "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
             "cpus": os.cpu_count(),
         }

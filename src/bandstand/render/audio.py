@@ -87,11 +87,11 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
     dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,
                          finish=plan.finish)
     mixed = plan.mix(dry.audio, dry.spans, peaks=stems)
-    done = master(mixed.audio.T, sample_rate, settings or Master(), in_place=True)
+    done = master(mixed.audio, sample_rate, settings or Master(), in_place=True)
     result = Rendered(done.audio, done)
     if stems:
-        parts = {name: mixed.tracks[i].T for i, name in stem_names(song).items()}
-        parts.update({f"bus-{_slug(name)}": audio.T for name, audio in mixed.buses.items()})
+        parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
+        parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
         loudest = max(mixed.peaks.values(), default=0.0)
         result.stem_gain = min(done.gain, STEM_PEAK / loudest) if loudest > 0 else done.gain
         result.stems = {name: audio[: done.frames] for name, audio in parts.items()}

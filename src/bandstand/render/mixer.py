@@ -49,8 +49,8 @@ RING_MARGIN_SECONDS = 0.05  # added to every chain's tail
 @dataclass(slots=True)
 class Mix:
     """The summed mix and what it was made of: each heard track after its fader (by track index)
-    and each bus's return (by name), all channel-major (channels × frames); with peaks asked for,
-    the largest sample of each."""
+    and each bus's return (by name), frames × channels (views of the channel-major buffers the
+    mixer works in); with peaks asked for, the largest sample of each."""
 
     audio: Audio
     tracks: dict[int, Audio] = field(default_factory=dict)
@@ -174,13 +174,14 @@ class MixPlan:
         the tracks (each writes only its own buffers; the bus returns join the mix in order
         afterwards). With `peaks`, measure each track's and bus's largest sample."""
         song, frames = self.song, tracks.shape[2] if tracks.ndim == 3 else 0
-        result = Mix(np.zeros((2, frames), dtype=np.float32))
+        mixed = np.zeros((2, frames), dtype=np.float32)
+        result = Mix(mixed.T)
         sends: dict[str, list[tuple[int, np.float32]]] = {}
         plays: list[int] = []
         for index, track in enumerate(song.tracks):
             if not self.heard[index]:
                 continue
-            result.tracks[index] = tracks[index]
+            result.tracks[index] = tracks[index].T
             if spans[index][0] < spans[index][1]:
                 plays.append(index)
                 for send in track.mix.sends:
@@ -188,12 +189,12 @@ class MixPlan:
                         sends.setdefault(send.bus, []).append((index, np.float32(send.level)))
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-buses") as pool:
             buses = pool.submit(self._buses, tracks, spans, sends, frames, peaks)
-            loudest = _add(result.audio, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks)
+            loudest = _add(mixed, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks)
             returns = buses.result()
         result.peaks = {f"track:{i}": loudest[n] for n, i in enumerate(plays)} if peaks else {}
         for name, (bus_in, start, stop, peak) in returns.items():
-            result.audio[:, start:stop] += bus_in[:, start:stop]
-            result.buses[name] = bus_in
+            mixed[:, start:stop] += bus_in[:, start:stop]
+            result.buses[name] = bus_in.T
             if peaks:
                 result.peaks[f"bus:{name}"] = peak
         return result
