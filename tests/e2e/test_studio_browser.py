@@ -215,6 +215,33 @@ def test_a_song_from_a_prompt_is_played_edited_undone_and_exported(served: tuple
     with page.expect_download() as xml:
         page.click('.exports a[data-format="musicxml"]')
     assert b"<score-partwise" in Path(xml.value.path()).read_bytes()
+
+    # the mixer: mute the bass (heard at once, a revision), then its effect chain gets a delay;
+    # a second tab on the same song follows HEAD
+    other, other_errors = open_page(browser, server, "#" + page.url.split("#", 1)[1])
+    other.wait_for_function("window.studio.state.data && window.studio.state.data.revision === 2")
+    bass = page.evaluate("window.studio.view.tracks.find((t) => t.role === 'bass').id")
+    head = page.locator(f'#heads .head[data-track="{bass}"]')
+    head.locator('button[data-act="mute"]').click()
+    page.wait_for_function("window.studio.state.data.revision === 3")
+    assert page.evaluate(f"window.studio.audio.tracks.get({json.dumps(bass)}).mute") is True
+    other.wait_for_function(f"window.studio.state.data.revision === 3 && window.studio.view.tracks.find((t) => t.id === {json.dumps(bass)}).mute")
+    expect(other.locator(f'#heads .head[data-track="{bass}"] button[data-act="mute"]')).to_have_class("m on")
+    assert other_errors == []
+    other.close()
+    head.locator('button[data-act="fx"]').click()
+    expect(page.locator("#track-dialog")).to_be_visible()
+    page.select_option("#track-dialog select[name=type]", "delay")
+    page.click('#track-dialog button[value="add"]')
+    page.wait_for_function("window.studio.state.data.revision === 4")
+    expect(page.locator("#track-dialog .chain").first).to_contain_text("delay")
+    page.screenshot(path=str(ARTIFACTS / "5-effect-chain.png"))
+    page.keyboard.press("Escape")
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("window.studio.state.data.revision === 2")
+    assert page.evaluate(f"window.studio.view.tracks.find((t) => t.id === {json.dumps(bass)}).mute") is False
     assert errors == []
     page.close()
 

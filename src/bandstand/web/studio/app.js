@@ -16,19 +16,19 @@ import { $, esc, toast } from "./dom.js";
 import { exportLinks, showHistory } from "./history.js";
 import { BoardView, RunView, listRuns } from "./logview.js";
 import { PianoRoll } from "./pianoroll.js";
-import { formatPosition, indexProject, phraseNotes, toSong, withPhrases } from "./project.js";
+import { indexProject, phraseNotes, toSong, withPhrases } from "./project.js";
 import { Review } from "./review.js";
 import { composeSong, listSongs } from "./songs.js";
 import { Arrangement } from "./timeline.js";
 import { TrackHeads } from "./tracks.js";
+import { Transport } from "./transport.js";
 
 const audio = new AudioEngine();
 const state = {
   projectId: null, data: null, view: null, // the song at HEAD
   variation: null, accepted: null, proposal: null, ab: "A", // the variation under review
-  player: null, loop: null, cursor: 0, // playback
-  roll: null, // {trackId, regionId}
-  tools: null, busy: 0, logView: null, streaming: null,
+  roll: null, // {trackId, regionId, ghosts}
+  busy: 0, logView: null, streaming: null,
 };
 window.studio = { state, audio, get view() { return state.view; } };
 
@@ -38,8 +38,8 @@ const arrangement = new Arrangement($("#arrange"), {
   heads: $("#heads"),
   onSelect: () => {},
   onOpen: (region, track) => openRoll(track.id, region.id),
-  onSeek: (beat) => seek(beat),
-  onLoop: (section) => toggleLoop(section),
+  onSeek: (beat) => transport.seek(beat),
+  onLoop: (section) => transport.toggleLoop(section),
 });
 const heads = new TrackHeads($("#heads"), $("#track-dialog"), {
   onMix: (trackId, mix) => audio.setMix(trackId, mix),
@@ -54,8 +54,13 @@ const review = new Review($("#review"), {
   onAgain: () => ask("try something different"),
   onChange: (accepted) => { state.accepted = accepted; refreshProposal(); },
 });
+const transport = new Transport(audio, arrangement, { song: () => toSong(audible()), view: () => state.view });
+for (const name of ["player", "loop", "cursor"]) { // what the transport holds, as the page's state
+  Object.defineProperty(state, name, { get: () => transport[name], set: (v) => { transport[name] = v; }, enumerable: true });
+}
 window.studio.arrangement = arrangement;
 window.studio.roll = roll;
+window.studio.transport = transport;
 
 function show(name) {
   for (const id of ["songs-view", "song-view", "logs-view"]) $(`#${id}`).hidden = id !== `${name}-view`;
@@ -68,7 +73,7 @@ async function route() {
   const [, view, arg] = (location.hash || "#/").slice(1).split("/");
   state.logView?.stop(); state.logView = null;
   if (view === "song" && arg) { show("song"); await openSong(decodeURIComponent(arg)); return; }
-  stopPlaying();
+  transport.stop();
   state.projectId = null;
   if (view === "logs" || view === "board") {
     show("logs");
@@ -87,7 +92,7 @@ async function route() {
 
 async function openSong(projectId) {
   if (state.projectId !== projectId) {
-    stopPlaying(); closeRoll(); clearVariation();
+    transport.stop(); closeRoll(); clearVariation();
     $("#chat").innerHTML = "";
     state.projectId = projectId;
     exportLinks($(".exports"), projectId);
@@ -108,8 +113,11 @@ async function reload() {
   $("#facts").textContent = `${v.key || ""} · ${Math.round(v.tempo)} BPM · ${v.bars} bars · r${data.revision}`;
   heads.render(v);
   arrangement.setView(state.ab === "B" && state.proposal ? state.proposal : v);
-  if (state.variation) refreshProposal();
-  if (state.player) state.player.switchTo(toSong(audible()));
+  if (state.variation) {
+    review.setStale(state.variation.baseRevision !== data.revision);
+    refreshProposal();
+  }
+  transport.heard();
   if (state.roll) openRoll(state.roll.trackId, state.roll.regionId, { keep: true });
   return v;
 }
@@ -117,7 +125,20 @@ async function reload() {
 // What is heard (and drawn): the song, or the variation's proposal when B is chosen.
 function audible() { return state.ab === "B" && state.proposal ? state.proposal : state.view; }
 
-async function applyTools(calls, request) {
+// Changes go to the server one after another, in the order they were made (two quick undos are
+// two undos; an edit made while another is saving follows it).
+let queue = Promise.resolve();
+function serial(work) {
+  state.busy += 1;
+  const run = () => Promise.resolve().then(work).finally(() => { state.busy -= 1; });
+  const next = queue.then(run, run);
+  queue = next.catch(() => {});
+  return next;
+}
+
+function applyTools(calls, request) { return serial(() => applyToolsNow(calls, request)); }
+
+async function applyToolsNow(calls, request) {
   state.busy += 1;
   try {
     const out = await post(`/projects/${encodeURIComponent(state.projectId)}/tools`, { calls, request });
@@ -182,94 +203,6 @@ async function rollEdit(edit) {
   $("#roll-status").textContent = out ? `revision ${out.revision}` : "not saved";
 }
 
-// ---------------------------------------------------------------------- playing
-
-function setButtons() {
-  $("#play").textContent = state.player ? "⏸" : "▶";
-  $("#play").title = state.player ? "pause (Space)" : "play (Space)";
-  $("#loop").setAttribute("aria-pressed", String(Boolean(state.loop)));
-  $("#loop").classList.toggle("on", Boolean(state.loop));
-}
-
-async function play() {
-  if (!state.view) return;
-  if (state.player) { pause(); return; }
-  await enableSound();
-  const from = state.loop && (state.cursor < state.loop.start || state.cursor >= state.loop.end) ? state.loop.start : state.cursor;
-  state.player = audio.play(toSong(audible()), { fromBeat: from, loop: state.loop });
-  setButtons();
-}
-
-function pause() {
-  if (!state.player) return;
-  state.cursor = Math.max(0, state.player.position());
-  state.player.stop(); state.player = null;
-  setButtons();
-}
-
-function stopPlaying() {
-  if (state.player) { state.player.stop(); state.player = null; }
-  state.cursor = 0;
-  setButtons();
-}
-
-function seek(beat) {
-  state.cursor = beat;
-  if (state.player) state.player.seek(beat);
-  arrangement.setPosition(beat);
-}
-
-function toggleLoop(section = null) {
-  const target = section || currentSection();
-  if (!target || (state.loop && state.loop.start === target.start && state.loop.end === target.end)) state.loop = null;
-  else state.loop = { start: target.start, end: target.end };
-  arrangement.setLoop(state.loop);
-  state.player?.setLoop(state.loop);
-  if (state.loop && state.player) {
-    const pos = state.player.position();
-    if (pos < state.loop.start || pos >= state.loop.end) state.player.seek(state.loop.start);
-  }
-  setButtons();
-}
-
-function currentSection() {
-  const beat = state.player ? state.player.position() : state.cursor;
-  return state.view?.sections.find((s) => beat >= s.start && beat < s.end) || state.view?.sections[0] || null;
-}
-
-// The playhead shows the beat being heard, every frame.
-function frame() {
-  if (state.player && state.view) {
-    const beat = state.player.position();
-    arrangement.setPosition(beat);
-    if (arrangement.following()) arrangement.reveal(beat);
-    $("#position").textContent = formatPosition(beat, state.view.beatsPerBar);
-  } else if (state.view) {
-    arrangement.setPosition(state.cursor);
-    $("#position").textContent = formatPosition(state.cursor, state.view.beatsPerBar);
-  }
-  requestAnimationFrame(frame);
-}
-
-// ---------------------------------------------------------------------- sound
-
-function renderSound() {
-  const button = $("#sound");
-  const on = audio.running;
-  button.textContent = on ? (audio.mode === "soundfont" ? `🔊 ${audio.voices.name}` : "🔊 oscillator voices") : "🔇 Click to enable sound";
-  button.classList.toggle("on", on);
-  button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the WAV render"
-    : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)
-    : "the browser plays nothing until you click";
-}
-
-async function enableSound() {
-  if (audio.running) return;
-  $("#sound").textContent = "… loading sound";
-  await audio.enable();
-}
-audio.onChange(renderSound);
-
 // ---------------------------------------------------------------------- chat and variations
 
 async function ask(prompt) {
@@ -305,7 +238,8 @@ async function ask(prompt) {
 async function showVariation({ variationId, meta, phrases }) {
   let detail = {};
   try { detail = await get(`/variations/${encodeURIComponent(variationId)}`); } catch { /* the events suffice */ }
-  state.variation = { variationId, meta, phrases, intent: meta.intent, explanation: meta.explanation, diff: detail.diff };
+  state.variation = { variationId, meta, phrases, intent: meta.intent, explanation: meta.explanation, diff: detail.diff,
+    baseRevision: meta.baseRevision, stale: meta.baseRevision !== state.data?.revision };
   state.accepted = new Set(phrases.map((p) => p.phraseId));
   review.show(state.variation);
   $("#review-badge").hidden = false; $("#review-badge").textContent = String(phrases.length);
@@ -332,7 +266,7 @@ function refreshProposal() {
   arrangement.setView(audible());
   arrangement.setHighlights(state.variation.phrases.map((p) => ({ ...p, accepted: state.accepted.has(p.phraseId),
     focused: state.focusedPhrase === p.phraseId })));
-  if (state.player && state.ab === "B") state.player.switchTo(toSong(state.proposal));
+  if (state.ab === "B") transport.heard();
 }
 
 function setAB(which) {
@@ -342,7 +276,7 @@ function setAB(which) {
   $("#ab-a").classList.toggle("on", state.ab === "A"); $("#ab-b").classList.toggle("on", state.ab === "B");
   arrangement.setView(audible());
   if (state.variation) arrangement.setHighlights(arrangement.highlights);
-  if (state.player) state.player.switchTo(toSong(audible())); // from the next scheduled beat, while playing
+  transport.heard(); // from the next scheduled beat, while playing
 }
 
 function focusPhrase(phrase) {
@@ -366,7 +300,9 @@ function clearVariation() {
   if (state.roll?.ghosts) openRoll(state.roll.trackId, state.roll.regionId, { ghosts: [] });
 }
 
-async function commitVariation(ids) {
+function commitVariation(ids) { return serial(() => commitNow(ids)); }
+
+async function commitNow(ids) {
   const v = state.variation; if (!v) return;
   try {
     const out = await post(`/variations/${encodeURIComponent(v.variationId)}/commit`, ids ? { acceptedPhraseIds: ids } : {});
@@ -385,7 +321,9 @@ async function discardVariation() {
   arrangement.setView(state.view);
 }
 
-async function undo(redo = false) {
+function undo(redo = false) { return serial(() => undoNow(redo)); }
+
+async function undoNow(redo) {
   if (!state.projectId) return;
   try {
     const out = await post(`/projects/${encodeURIComponent(state.projectId)}/${redo ? "redo" : "undo"}`);
@@ -403,16 +341,50 @@ function selectTab(name) {
 // ---------------------------------------------------------------------- keyboard and wiring
 
 const KEYS = {
-  " ": () => play(),
-  Home: () => seek(state.loop ? state.loop.start : 0),
-  l: () => toggleLoop(),
+  " ": () => transport.play(),
+  Home: () => transport.seek(state.loop ? state.loop.start : 0),
+  l: () => transport.toggleLoop(),
   "+": () => arrangement.zoomBy(1.25),
   "=": () => arrangement.zoomBy(1.25),
   "-": () => arrangement.zoomBy(0.8),
   0: () => arrangement.fit(),
   Enter: () => { const r = arrangement.selected && arrangement.regionById(arrangement.selected); if (r) openRoll(r.track.id, r.region.id); },
   a: () => state.variation && setAB(state.ab === "A" ? "B" : "A"),
+  ArrowLeft: () => moveSelection(0, -1),
+  ArrowRight: () => moveSelection(0, 1),
+  ArrowUp: () => moveSelection(-1, 0),
+  ArrowDown: () => moveSelection(1, 0),
+  m: () => toggleSelected("mute"),
+  s: () => toggleSelected("solo"),
 };
+
+// The selected region: the next one in its track (←/→) or the one at the same time in the track
+// above or below (↑/↓); the view scrolls to it.
+function moveSelection(dTrack, dRegion) {
+  const tracks = state.view?.tracks || [];
+  const found = arrangement.selected && arrangement.regionById(arrangement.selected);
+  let ti = found ? tracks.indexOf(found.track) : 0, target = null;
+  if (!found) target = tracks.find((t) => t.regions.length)?.regions[0];
+  else if (dRegion) {
+    const list = found.track.regions, i = list.indexOf(found.region) + dRegion;
+    target = list[Math.max(0, Math.min(list.length - 1, i))];
+  } else {
+    const at = found.region.start_beat;
+    for (ti += dTrack; ti >= 0 && ti < tracks.length && !target; ti += dTrack) {
+      const list = tracks[ti].regions;
+      target = list.find((r) => r.start_beat <= at && at < r.start_beat + r.length_beats) || list[0] || null;
+    }
+  }
+  if (!target) return;
+  arrangement.select(target.id);
+  arrangement.reveal(target.start_beat, { margin: 0.1 });
+}
+
+function toggleSelected(what) {
+  const found = arrangement.selected && arrangement.regionById(arrangement.selected);
+  const button = found && $(`#heads .head[data-track="${CSS.escape(found.track.id)}"] button[data-act="${what}"]`);
+  if (button) button.click();
+}
 
 function typing(e) { return e.target.closest("input, textarea, select, [contenteditable]"); }
 
@@ -422,16 +394,17 @@ function onKey(e) {
   if (mod && e.key.toLowerCase() === "z" && !typing(e)) { e.preventDefault(); undo(e.shiftKey); return; }
   if (mod && e.key.toLowerCase() === "y" && !typing(e)) { e.preventDefault(); undo(true); return; }
   if (mod || e.altKey || typing(e)) return;
+  if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a, summary")) return; // the focused control's own click
   if (e.target.closest(".roll-scroll") && e.key !== " ") return; // the piano roll has its own keys
   const action = KEYS[e.key] || KEYS[e.key.toLowerCase()];
   if (action) { e.preventDefault(); action(); }
 }
 
 function wire() {
-  $("#sound").onclick = () => enableSound();
-  $("#play").onclick = () => play();
-  $("#stop").onclick = () => { stopPlaying(); arrangement.reveal(0); };
-  $("#loop").onclick = () => toggleLoop();
+  $("#sound").onclick = () => transport.enableSound();
+  $("#play").onclick = () => transport.play();
+  $("#stop").onclick = () => { transport.stop(); arrangement.reveal(0); };
+  $("#loop").onclick = () => transport.toggleLoop();
   $("#zoom-in").onclick = () => arrangement.zoomBy(1.25);
   $("#zoom-out").onclick = () => arrangement.zoomBy(0.8);
   $("#zoom-fit").onclick = () => arrangement.fit();
@@ -464,15 +437,30 @@ function wire() {
   window.addEventListener("hashchange", () => route().catch((e) => toast(e.message, "error")));
 }
 
+// Another tab, the command line or an agent may change the song: while the page is visible it
+// checks HEAD every few seconds and shows the new revision when there is one.
+const WATCH_MS = 4000;
+async function watchHead() {
+  if (state.projectId && !document.hidden && !state.busy && !state.streaming && state.data) {
+    try {
+      const head = await get(`/projects/${encodeURIComponent(state.projectId)}?notes=false`);
+      if (head.revision !== state.data.revision && !state.busy) {
+        await reload();
+        showHistory($("#history"), state.projectId).catch(() => {});
+        if (!state.variation) resumeVariation().catch(() => {});
+      }
+    } catch { /* the next check will tell */ }
+  }
+  setTimeout(watchHead, WATCH_MS);
+}
+
 function updateVelocityBox() {
   const chosen = roll.notes.filter((n) => roll.selection.has(n.id));
   $("#roll-velocity").value = chosen.length ? String(chosen[chosen.length - 1].velocity) : "";
 }
 
 wire();
-renderSound();
-setButtons();
 loadTools();
+setTimeout(watchHead, WATCH_MS);
 audio.syncClock().catch(() => {});
-requestAnimationFrame(frame);
 route().catch((e) => toast(e.message, "error"));

@@ -148,7 +148,7 @@ const HANDLERS = {
   error(t, ev) { t.add(`✗ ${esc(ev.message)}`, "error"); },
   complete(t, ev) {
     t.done = ev;
-    t.el.classList.add(ev.success ? "ok" : "failed");
+    t.el.classList.add(ev.success ? "turn-ok" : "turn-failed");
     if (!ev.success && ev.error) t.add(`✗ ${esc(ev.error)}`, "error");
     for (const w of ev.warnings || []) t.add(`⚠ ${esc(w)}`, "warning");
   },

@@ -14,7 +14,7 @@ export class Review {
     root.addEventListener("change", (e) => this.tick(e));
   }
 
-  // `variation`: {variationId, intent, explanation, meta, phrases: [phrase events], diff?}
+  // `variation`: {variationId, baseRevision, intent, explanation, phrases: [phrase events], diff?, stale?}
   show(variation) {
     this.variation = variation;
     this.accepted = new Set(variation ? variation.phrases.map((p) => p.phraseId) : []);
@@ -23,6 +23,13 @@ export class Review {
   }
 
   clear() { this.show(null); }
+
+  // Whether the song moved on since the proposal was made (it can be accepted only from its base).
+  setStale(stale) {
+    if (!this.variation || this.variation.stale === stale) return;
+    this.variation.stale = stale;
+    this.render();
+  }
 
   get phrases() { return this.variation?.phrases || []; }
 
@@ -40,14 +47,17 @@ export class Review {
       for (const n of p.noteChanges || []) c[n.change] += 1;
       return c;
     };
+    const stale = v.stale ? `<div class="stale">⚠ This proposal was made for revision ${v.baseRevision}; the song has moved on since.
+      Discard it and ask again.</div>` : "";
+    const off = v.stale ? "disabled" : "";
     const diff = v.diff ? Object.entries(v.diff).filter(([, line]) => line).map(([part, line]) => `<li><b>${esc(part)}</b>: ${esc(line)}</li>`).join("") : "";
     this.root.innerHTML = `
       <div class="review-head"><b>${esc(v.intent || "Proposed change")}</b>
         ${v.explanation ? `<div class="muted">${esc(v.explanation)}</div>` : ""}
         ${diff ? `<ul class="diff">${diff}</ul>` : ""}</div>
-      <div class="review-actions">
-        <button class="primary" data-act="accept-all" title="accept every phrase">Accept all</button>
-        <button data-act="accept" title="accept the ticked phrases only">Accept ${this.accepted.size} of ${v.phrases.length}</button>
+      ${stale}<div class="review-actions">
+        <button class="primary" data-act="accept-all" title="accept every phrase" ${off}>Accept all</button>
+        <button data-act="accept" title="accept the ticked phrases only" ${off}>Accept ${this.accepted.size} of ${v.phrases.length}</button>
         <button data-act="discard">Discard</button>
         <button data-act="again" title="another take (“try something different”)">Try something different</button>
       </div>

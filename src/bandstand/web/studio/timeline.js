@@ -43,7 +43,7 @@ export class Arrangement {
     this.frameMs = []; // how long the last redraws took (the browser test reads them), `draws` how many
     root.innerHTML = `<canvas class="arr-canvas" aria-hidden="true"></canvas>
       <div class="arr-playhead" hidden></div>
-      <div class="arr-scroll" tabindex="0" aria-label="arrangement: arrows move the selection, Enter opens the piano roll"><div class="arr-spacer"></div></div>`;
+      <div class="arr-scroll" tabindex="0" aria-label="arrangement: arrows choose a region, Enter opens its notes, M and S mute and solo its track"><div class="arr-spacer"></div></div>`;
     this.canvas = root.querySelector(".arr-canvas");
     this.ctx = this.canvas.getContext("2d", { alpha: false });
     this.scroller = root.querySelector(".arr-scroll");

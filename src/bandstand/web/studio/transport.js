@@ -1,0 +1,107 @@
+// The transport: play from the cursor (the click that plays also enables the sound), pause, back
+// to the start, seek, loop a section, switch what is heard (A/B, a new revision) while playing, and
+// the playhead — every frame the beat being heard (`SongPlayer.position()`), which the view follows
+// unless a person scrolled — with the position as bar.beat.sixteenth.
+
+import { $ } from "./dom.js";
+import { formatPosition } from "./project.js";
+
+export class Transport {
+  // `song()` is what to hear now (the song, or a variation's proposal); `view()` the song's view.
+  constructor(audio, arrangement, { song, view }) {
+    this.audio = audio;
+    this.arrangement = arrangement;
+    this.song = song;
+    this.view = view;
+    this.player = null;
+    this.loop = null;
+    this.cursor = 0;
+    audio.onChange(() => this.renderSound());
+    this.renderSound();
+    this.buttons();
+    requestAnimationFrame(() => this.frame());
+  }
+
+  buttons() {
+    $("#play").textContent = this.player ? "⏸" : "▶";
+    $("#play").title = this.player ? "pause (Space)" : "play (Space)";
+    $("#loop").setAttribute("aria-pressed", String(Boolean(this.loop)));
+    $("#loop").classList.toggle("on", Boolean(this.loop));
+  }
+
+  async play() {
+    if (!this.view()) return;
+    if (this.player) { this.pause(); return; }
+    await this.enableSound();
+    const loop = this.loop, from = loop && (this.cursor < loop.start || this.cursor >= loop.end) ? loop.start : this.cursor;
+    this.player = this.audio.play(this.song(), { fromBeat: from, loop });
+    this.buttons();
+  }
+
+  pause() {
+    if (!this.player) return;
+    this.cursor = Math.max(0, this.player.position());
+    this.player.stop(); this.player = null;
+    this.buttons();
+  }
+
+  stop() {
+    if (this.player) { this.player.stop(); this.player = null; }
+    this.cursor = 0;
+    this.buttons();
+  }
+
+  seek(beat) {
+    this.cursor = beat;
+    if (this.player) this.player.seek(beat);
+    this.arrangement.setPosition(beat);
+  }
+
+  // What is heard changed (A/B, a new revision): the player takes it over from its next beat.
+  heard() { if (this.player) this.player.switchTo(this.song()); }
+
+  // Loop `section` (default: the one being heard); the same section again ends the loop.
+  toggleLoop(section = null) {
+    const target = section || this.currentSection();
+    const same = this.loop && target && this.loop.start === target.start && this.loop.end === target.end;
+    this.loop = !target || same ? null : { start: target.start, end: target.end };
+    this.arrangement.setLoop(this.loop);
+    this.player?.setLoop(this.loop);
+    if (this.loop && this.player) {
+      const pos = this.player.position();
+      if (pos < this.loop.start || pos >= this.loop.end) this.player.seek(this.loop.start);
+    }
+    this.buttons();
+  }
+
+  currentSection() {
+    const view = this.view(), beat = this.player ? this.player.position() : this.cursor;
+    return view?.sections.find((s) => beat >= s.start && beat < s.end) || view?.sections[0] || null;
+  }
+
+  frame() {
+    const view = this.view();
+    if (view) {
+      const beat = this.player ? this.player.position() : this.cursor;
+      this.arrangement.setPosition(beat);
+      if (this.player && this.arrangement.following()) this.arrangement.reveal(beat);
+      $("#position").textContent = formatPosition(beat, view.beatsPerBar);
+    }
+    requestAnimationFrame(() => this.frame());
+  }
+
+  renderSound() {
+    const audio = this.audio, button = $("#sound"), on = audio.running;
+    button.textContent = on ? (audio.mode === "soundfont" ? `🔊 ${audio.voices.name}` : "🔊 oscillator voices") : "🔇 Click to enable sound";
+    button.classList.toggle("on", on);
+    button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the WAV render"
+      : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)
+      : "the browser plays nothing until you click";
+  }
+
+  async enableSound() {
+    if (this.audio.running) return;
+    $("#sound").textContent = "… loading sound";
+    await this.audio.enable();
+  }
+}
