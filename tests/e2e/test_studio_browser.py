@@ -246,6 +246,84 @@ def test_a_song_from_a_prompt_is_played_edited_undone_and_exported(served: tuple
     page.close()
 
 
+def test_chat_plans_a_variation_heard_a_b_accepted_in_part_and_undone(served: tuple[Served, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    server, root = served
+    song = next((root / "songs").glob("session-*")).name
+    page, errors = open_page(browser, server, f"#/song/{song}")
+    page.wait_for_function("window.studio.view && window.studio.view.tracks.length >= 4")
+    start = revision(page)
+
+    # a structured prompt: its plan is a checklist that ticks, then a variation to review; discarded
+    page.fill("#prompt", "BANDSTAND PROMPT\nMode: compose\nRoles: bass, arp\nBars: 8\nRequest: a busier bass and an arp")
+    page.press("#prompt", "Enter")
+    steps = page.locator(".turn").last.locator(".plan .step")
+    expect(steps.first).to_be_visible()
+    expect(page.locator(".turn").last.locator(".plan .step.completed")).to_have_count(steps.count())
+    expect(page.locator(".turn").last.locator("details.tools")).not_to_have_count(0)  # tool calls, folded per instrument
+    page.screenshot(path=str(ARTIFACTS / "6-plan-ticked.png"))
+    expect(page.locator("#review .phrase").first).to_be_visible()
+    page.click('#review [data-act="discard"]')
+    expect(page.locator("#review")).to_contain_text("No variation to review")
+
+    # "make the bass busier": the phrases highlighted on the arrangement, before and after
+    page.click('[data-tab="chat"]')
+    page.fill("#prompt", "make the bass busier")
+    page.press("#prompt", "Enter")
+    expect(page.locator(".turn .state").last).to_contain_text("composing")
+    expect(page.locator('[data-tab="review"][aria-selected="true"]')).to_be_visible()
+    phrases = page.locator("#review .phrase")
+    expect(phrases.first).to_be_visible()
+    count = phrases.count()
+    assert count >= 2 and page.evaluate("window.studio.arrangement.highlights.length") == count
+    page.screenshot(path=str(ARTIFACTS / "7-variation.png"))
+
+    # A/B while playing: B is the proposal, switched without stopping
+    page.click("#play")
+    page.wait_for_function("window.studio.state.player && window.studio.audio.scheduled > 0")
+    bass = page.evaluate("window.studio.view.tracks.find((t) => t.role === 'bass').id")
+    heard = f"window.studio.state.player.song.tracks.find((t) => t.id === {json.dumps(bass)}).notes.length"
+    base_notes = page.evaluate(heard)
+    page.click("#ab-b")
+    proposal_notes = page.evaluate(heard)
+    assert page.evaluate("window.studio.state.ab") == "B" and proposal_notes > base_notes  # busier, and heard
+    page.wait_for_timeout(300)
+    page.keyboard.press("a")  # back to A with the key
+    assert page.evaluate(heard) == base_notes and page.evaluate("window.studio.state.player") is not None
+    page.keyboard.press("Space")  # pauses — and does not also press the B button that has the focus
+    assert page.evaluate("[window.studio.state.player, window.studio.state.ab]") == [None, "A"]
+
+    # try something different: another take replaces this one
+    first_take = page.evaluate("window.studio.state.variation.variationId")
+    page.click('#review [data-act="again"]')
+    page.wait_for_function(f"window.studio.state.variation && window.studio.state.variation.variationId !== {json.dumps(first_take)}")
+    expect(page.locator("#review .phrase").first).to_be_visible()
+    count = page.locator("#review .phrase").count()
+
+    # a phrase's notes before and after in the piano roll; keep only the first phrase
+    page.locator("#review .phrase button[data-act=focus]").first.click()
+    expect(page.locator("#roll-panel")).to_be_visible()
+    assert page.evaluate("window.studio.roll.ghosts.length") > 0
+    page.screenshot(path=str(ARTIFACTS / "8-phrase-before-after.png"))
+    for box in page.locator("#review .phrase input[type=checkbox]").all()[1:]:
+        box.uncheck()
+    expect(page.locator('#review [data-act="accept"]')).to_have_text(f"Accept 1 of {count}")
+    page.click('#review [data-act="accept"]')
+    page.wait_for_function(f"window.studio.state.data.revision > {start}")  # a new revision (numbers never repeat)
+    accepted = revision(page)
+    expect(page.locator("#history li").first.locator(".rev")).to_have_text(f"r{accepted}")
+    expect(page.locator("#toasts")).to_contain_text(f"accepted 1 of {count} phrases")
+    assert page.evaluate("window.studio.state.variation") is None
+    page.screenshot(path=str(ARTIFACTS / "9-accepted-part.png"))
+
+    page.click("#undo")
+    page.wait_for_function(f"window.studio.state.data.revision === {start}")
+    expect(page.locator("#history li.undone").first).to_contain_text(f"r{accepted}")
+    assert errors == []
+    page.close()
+
+
 def test_the_session_log_of_a_team_run_and_the_board(served: tuple[Served, Path], browser: Any) -> None:
     from playwright.sync_api import expect
 
@@ -275,7 +353,7 @@ def test_the_session_log_of_a_team_run_and_the_board(served: tuple[Served, Path]
     expect(page.locator(".message-card.end")).to_contain_text("Team done")
     expect(page.locator('.banner[data-agent="drums"] .banner-state')).to_contain_text("stopped")
     expect(page.locator(".turn-card")).to_have_count(5)  # the leader's two turns, one per teammate
-    page.screenshot(path=str(ARTIFACTS / "8-team-run.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "10-team-run.png"), full_page=True)
     page.click("#log-replay")
     expect(page.locator(".message-card.end")).to_have_count(1, timeout=30_000)
 
@@ -294,7 +372,7 @@ def test_the_session_log_of_a_team_run_and_the_board(served: tuple[Served, Path]
     with Board.open(f"sqlite:///{root / 'board.db'}") as board:
         board.post("task-01", "status", "halfway through the chorus", from_session="s1")
     expect(page.locator("#board-messages li").first).to_contain_text("halfway through the chorus")  # live
-    page.screenshot(path=str(ARTIFACTS / "9-board.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "11-board.png"), full_page=True)
     assert errors == []
     page.close()
 
@@ -329,7 +407,7 @@ def test_a_128_bar_8_track_song_stays_smooth_and_the_page_fits_420_px(served: tu
     for name in ("scroll", "zoom", "playhead", "playhead_and_scroll"):
         assert figures[name]["frames"] == 240 and figures[name]["p50_ms"] is not None
     assert figures["scroll"]["redraws"] > 100 and figures["zoom"]["redraws"] > 100  # it redrew as it moved
-    page.screenshot(path=str(ARTIFACTS / "10-128-bars.png"))
+    page.screenshot(path=str(ARTIFACTS / "12-128-bars.png"))
     assert errors == []
     page.close()
 
@@ -342,9 +420,9 @@ def test_a_128_bar_8_track_song_stays_smooth_and_the_page_fits_420_px(served: tu
         box.scroll_into_view_if_needed()
         assert box.is_visible() and box.bounding_box()["x"] + box.bounding_box()["width"] <= 421, control
     narrow.evaluate("window.scrollTo(0, 0)")
-    narrow.screenshot(path=str(ARTIFACTS / "11-420px.png"))
+    narrow.screenshot(path=str(ARTIFACTS / "13-420px.png"))
     narrow.locator("#send").scroll_into_view_if_needed()
-    narrow.screenshot(path=str(ARTIFACTS / "12-420px-chat.png"))
+    narrow.screenshot(path=str(ARTIFACTS / "14-420px-chat.png"))
     assert errors == []
     narrow.close()
 

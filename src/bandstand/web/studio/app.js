@@ -394,7 +394,7 @@ function onKey(e) {
   if (mod && e.key.toLowerCase() === "z" && !typing(e)) { e.preventDefault(); undo(e.shiftKey); return; }
   if (mod && e.key.toLowerCase() === "y" && !typing(e)) { e.preventDefault(); undo(true); return; }
   if (mod || e.altKey || typing(e)) return;
-  if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a, summary")) return; // the focused control's own click
+  if (e.key === "Enter" && e.target.closest("button, a, summary")) return; // the focused control's own click
   if (e.target.closest(".roll-scroll") && e.key !== " ") return; // the piano roll has its own keys
   const action = KEYS[e.key] || KEYS[e.key.toLowerCase()];
   if (action) { e.preventDefault(); action(); }
@@ -434,6 +434,8 @@ function wire() {
   roll.scroller.addEventListener("pointerup", () => updateVelocityBox());
   roll.scroller.addEventListener("keyup", () => updateVelocityBox());
   document.addEventListener("keydown", onKey);
+  // Space is play/pause everywhere but in text: it never also presses the button that has the focus
+  document.addEventListener("keyup", (e) => { if (e.key === " " && !typing(e) && !$("#song-view").hidden) e.preventDefault(); });
   window.addEventListener("hashchange", () => route().catch((e) => toast(e.message, "error")));
 }
 

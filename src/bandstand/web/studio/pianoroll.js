@@ -297,13 +297,6 @@ export class PianoRoll {
     }
     const endX = this.xOf(this.region.length_beats);
     if (endX < w) { ctx.fillStyle = "rgba(0,0,0,0.35)"; ctx.fillRect(endX, 0, w - endX, vt); }
-    // the variation's notes, before (outlined) and after (filled)
-    for (const g of this.ghosts) {
-      const r = this.rowOf(g.pitch); if (r < firstRow || r > lastRow) continue;
-      const x = this.xOf(g.start), y = this.yOfRow(r), nw = Math.max(3, g.duration * this.pxPerBeat - 1);
-      if (g.side === "before") { ctx.strokeStyle = "#ff6b6b"; ctx.lineWidth = 1.5; ctx.strokeRect(x + 0.5, y + 1.5, nw - 1, rh - 3); }
-      else { ctx.fillStyle = g.change === "modified" ? "#f5a524aa" : "#46d17daa"; ctx.fillRect(x, y + 1, nw, rh - 2); }
-    }
     // notes
     const colour = this.track.colour || "#3e8ed0";
     for (const n of this.notes) {
@@ -315,6 +308,13 @@ export class PianoRoll {
       ctx.fillStyle = chosen ? "#ffffff" : colour; ctx.fillRect(x, y + 1, nw, rh - 2);
       ctx.globalAlpha = 1;
       ctx.strokeStyle = chosen ? colour : "#0f1115"; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y + 1.5, nw - 1, rh - 3);
+    }
+    // the variation's notes over them: before (outlined red) and after (filled green, amber when changed)
+    for (const g of this.ghosts) {
+      const r = this.rowOf(g.pitch); if (r < firstRow || r > lastRow) continue;
+      const x = this.xOf(g.start), y = this.yOfRow(r), nw = Math.max(3, g.duration * this.pxPerBeat - 1);
+      if (g.side === "before") { ctx.strokeStyle = "#ff6b6b"; ctx.lineWidth = 2; ctx.strokeRect(x + 1, y + 1.5, nw - 2, rh - 3); }
+      else { ctx.fillStyle = g.change === "modified" ? "#f5a524cc" : "#46d17dcc"; ctx.fillRect(x + 1, y + 3, nw - 2, rh - 6); }
     }
     // velocity lane
     ctx.fillStyle = "#171a21"; ctx.fillRect(kw, vt, w - kw, VELOCITY);
