@@ -11,6 +11,7 @@ module. Screenshots (and the frame times) are kept under test-artifacts/studio/.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -356,6 +357,21 @@ def test_the_session_log_of_a_team_run_and_the_board(served: tuple[Served, Path]
     page.screenshot(path=str(ARTIFACTS / "10-team-run.png"), full_page=True)
     page.click("#log-replay")
     expect(page.locator(".message-card.end")).to_have_count(1, timeout=30_000)
+
+    # an agent team composing (compose --team): its stream's run log, one banner per agent
+    team = subprocess.run([sys.executable, "-m", "bandstand", "compose", "funk groove in E minor", "--team", "--bars", "8",
+                           "--seed", "2", "--out", str(root / "team-songs")], capture_output=True, text=True, timeout=300,
+                          cwd=root, env={**os.environ, "BANDSTAND_RUNS_DIR": str(root / "runs")})
+    assert team.returncode == 0, team.stderr
+    log = Path(next(line for line in team.stdout.splitlines() if line.startswith("log: "))[5:])
+    page.goto(f"{server.base}studio#/logs/{log.name}")
+    expect(page.locator('.banner[data-agent="coordinator"] .chip')).to_have_text("coordinator")
+    expect(page.locator('.banner[data-agent="mixer"] .banner-state')).to_contain_text("done")
+    assert page.locator(".banner").count() >= 7  # the coordinator, an agent per instrument and per section, the mixer
+    steps = page.locator(".plan-box .step")
+    expect(page.locator(".plan-box .step.completed")).to_have_count(steps.count())
+    expect(page.locator(".message-card.end")).to_contain_text("Done")
+    page.screenshot(path=str(ARTIFACTS / "10-agent-team.png"), full_page=True)
 
     with Board.open(f"sqlite:///{root / 'board.db'}") as board:
         board.init("conductor")

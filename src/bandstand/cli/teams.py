@@ -1,8 +1,10 @@
 """`bandstand compose --team`: the CLI side of composing with an agent team.
 
 It only translates: flags into `TeamOptions`, the team's stream into lines
-on stderr (one per agent that finishes, every status and warning), the
-outcome into a summary (or one JSON object with --json). Ctrl-C or SIGTERM
+on stderr (one per agent that finishes, every status and warning) and into a
+run log under the runs folder (`compose-team-….jsonl`: the studio page's log
+view follows it live and replays it), the outcome into a summary (or one JSON
+object with --json). Ctrl-C or SIGTERM
 cancels the team: every agent and seat stops, nothing is proposed.
 """
 
@@ -59,6 +61,8 @@ def compose_with_team(prompt: str, options: Any, *, as_json: bool, render_audio:
     from bandstand.protocol import STUDIO, Emitter
 
     emitter = Emitter(STUDIO)
+    log = _run_log(options)
+    emitter.subscribe(log.write)
     if not as_json:
         def show(event: dict[str, Any]) -> None:
             line = _line(event)
@@ -78,6 +82,8 @@ def compose_with_team(prompt: str, options: Any, *, as_json: bool, render_audio:
     except asyncio.CancelledError:
         typer.echo("interrupted: the team was stopped; nothing was proposed", err=True)
         raise typer.Exit(130) from None
+    finally:
+        log.close()
     if outcome.accepted and render_audio:
         open_project(outcome.session_dir).ensure_audio()
     if as_json:
@@ -87,8 +93,41 @@ def compose_with_team(prompt: str, options: Any, *, as_json: bool, render_audio:
     typer.echo(f"{outcome.summary}")
     typer.echo(f"session: {outcome.session_dir} (seed {outcome.seed}; {written} of {len(outcome.sections)} "
                "sections written)")
+    typer.echo(f"log: {log.path}")
     for warning in outcome.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if not outcome.accepted:
         typer.echo(f"Listen: bandstand audition {outcome.session_dir}; keep it: bandstand accept "
                    f"{outcome.session_dir}; or: bandstand discard {outcome.session_dir}")
+
+
+class _RunLog:
+    """The team's stream as a run log: each event with the moment it was sent (`ts`) and who sent
+    it (`session`: the agent, or "team" for the team as a whole)."""
+
+    def __init__(self, path: Path) -> None:
+        from bandstand.runtime import EventLog
+
+        self.path = path
+        self._log = EventLog(path)
+
+    def write(self, event: dict[str, Any]) -> None:
+        import time
+
+        self._log.write({**event, "ts": time.time(), "session": event.get("agentId") or "team"})
+
+    def close(self) -> None:
+        self._log.close()
+
+
+def _run_log(options: Any) -> _RunLog:
+    import time
+
+    from bandstand.errors import OutputNotWritable
+
+    path = Path(options.agents.runs_dir) / f"compose-team-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**6:06d}.jsonl"
+    try:
+        return _RunLog(path)
+    except OSError as exc:
+        raise OutputNotWritable(f"cannot write the team's log {path}: {exc.strerror or exc}; choose another "
+                                "runs_dir (bandstand.toml or BANDSTAND_RUNS_DIR)") from exc

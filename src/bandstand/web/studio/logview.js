@@ -12,8 +12,8 @@
 import { follow, get } from "./api.js";
 import { esc, timeAgo } from "./dom.js";
 
-const STATE_CLASS = { processing: "busy", starting: "busy", waiting_for_input: "idle", completed: "ok", failed: "bad",
-  timed_out: "bad", stopped: "idle", working: "busy", done: "ok" };
+const STATE_CLASS = { processing: "st-busy", starting: "st-busy", waiting_for_input: "st-idle", completed: "st-ok", failed: "st-bad",
+  timed_out: "st-bad", stopped: "st-idle", working: "st-busy", done: "st-ok" };
 
 function short(value, limit = 600) {
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 1);
@@ -70,9 +70,11 @@ export class RunView {
     a.el.className = `banner ${STATE_CLASS[a.state] || ""}`;
     a.el.innerHTML = `<div class="banner-name"><b>${esc(a.name)}</b> <span class="chip">${esc(role)}</span></div>
       <div class="banner-state"><span class="dot"></span>${esc(String(a.state).replace(/_/g, " "))}</div>
-      <div class="muted">${esc([a.backend, a.section, `${a.turns} turn${a.turns === 1 ? "" : "s"}`, a.cost ? `$${a.cost.toFixed(4)}` : ""].filter(Boolean).join(" · "))}</div>`;
+      <div class="muted">${esc([a.backend, a.section, a.team ? "" : `${a.turns} turn${a.turns === 1 ? "" : "s"}`, a.cost ? `$${a.cost.toFixed(4)}` : ""].filter(Boolean).join(" · "))}</div>`;
   }
 
+  // The card of an agent's turn (a session's turn number), or of its work (a team agent: `turn`
+  // null), where what it says next goes.
   card(a, turn) {
     const id = `${a.name}#${turn}`;
     let card = this.cards.get(id);
@@ -80,7 +82,8 @@ export class RunView {
       card = document.createElement("article");
       card.className = "turn-card";
       card.dataset.agent = a.name;
-      card.innerHTML = `<header><b>${esc(a.name)}</b> <span class="muted">turn ${Number(turn) + 1}</span></header><div class="body"></div>`;
+      const title = turn === null ? a.role : `turn ${Number(turn) + 1}`;
+      card.innerHTML = `<header><b>${esc(a.name)}</b> <span class="muted">${esc(title)}</span></header><div class="body"></div>`;
       this.feed.appendChild(card);
       this.cards.set(id, card);
     }
@@ -97,7 +100,7 @@ export class RunView {
   add(ev) {
     const handler = EVENTS[ev.type];
     if (handler) handler(this, ev);
-    else if (ev.type) { // events of kinds this view does not know yet: shown folded, never lost
+    else if (ev.type && !QUIET.has(ev.type)) { // events of kinds this view does not know yet: shown folded, never lost
       const a = this.agent(this.key(ev), ev);
       const body = this.card(a, ev.turn ?? "-");
       body.insertAdjacentHTML("beforeend", `<details class="other"><summary>${esc(ev.type)}</summary><pre>${esc(short(ev, 2000))}</pre></details>`);
@@ -120,6 +123,8 @@ export class RunView {
     step();
   }
 }
+
+const QUIET = new Set(["toolStart", "phrase"]); // said again by toolCall, counted by done
 
 const EVENTS = {
   team_started(v, ev) {
@@ -159,11 +164,43 @@ const EVENTS = {
   team_ended(v, ev) {
     v.feed.insertAdjacentHTML("beforeend", `<article class="message-card end"><header><b>Team ${esc(ev.reason)}</b> <span class="muted">${ev.rounds} rounds</span></header><div>${esc(short(ev.answer || "", 4000))}</div></article>`);
   },
-  // the studio's agent teams (studio stream events written to a log)
-  preflight(v, ev) { const a = v.agent(v.key(ev), ev); a.role = ev.role; a.state = "working"; v.banner(a); v.card(a, ev.section || "plan").insertAdjacentHTML("beforeend", `<div>${esc(ev.label)}</div>`); },
-  status(v, ev) { const a = v.agent(v.key(ev), ev); v.card(a, ev.section || "plan").insertAdjacentHTML("beforeend", `<div class="muted">${esc(ev.message)}</div>`); },
-  agentComplete(v, ev) { const a = v.agent(v.key(ev), ev); a.state = ev.success ? "done" : "failed"; v.banner(a); },
-  toolCall(v, ev) { const a = v.agent(v.key(ev), ev); v.card(a, ev.section || "plan").insertAdjacentHTML("beforeend", `<details class="tool"><summary>⚙ ${esc(ev.name)}</summary><pre>${esc(short(ev.params, 4000))}</pre></details>`); },
+  // the studio's agent teams: their stream written to a run log (`compose --team`), by agentId
+  state(v, ev) { v.feed.insertAdjacentHTML("beforeend", `<div class="log-note">${esc(ev.state)}: ${esc(ev.intent)}</div>`); },
+  plan(v, ev) {
+    v.plan = document.createElement("article");
+    v.plan.className = "turn-card plan-box";
+    v.plan.innerHTML = `<header><b>${esc(ev.title)}</b></header><ol class="plan">${ev.steps.map((st) =>
+      `<li class="step pending" data-step="${esc(st.stepId)}"><span class="mark">○</span> ${esc(st.label)}${st.agentId ? ` <span class="muted">${esc(st.agentId)}</span>` : ""}</li>`).join("")}</ol>`;
+    v.feed.appendChild(v.plan);
+  },
+  planStepUpdate(v, ev) {
+    const li = v.plan?.querySelector(`[data-step="${CSS.escape(ev.stepId)}"]`); if (!li) return;
+    li.className = `step ${ev.status}`;
+    li.querySelector(".mark").textContent = { active: "◌", completed: "✓", failed: "✗", skipped: "–" }[ev.status] || "•";
+  },
+  preflight(v, ev) {
+    const a = v.agent(v.key(ev), ev); a.role = ev.role; a.team = true; a.state = "working"; v.banner(a);
+    v.card(a, null).insertAdjacentHTML("beforeend", `<div>${esc(ev.label)}</div>`);
+  },
+  status(v, ev) { v.card(v.agent(v.key(ev), ev), null).insertAdjacentHTML("beforeend", `<div class="muted">… ${esc(ev.message)}</div>`); },
+  reasoning(v, ev) { v.card(v.agent(v.key(ev), ev), null).insertAdjacentHTML("beforeend", `<div class="text">${esc(short(ev.content, 2000))}</div>`); },
+  toolCall(v, ev) {
+    v.card(v.agent(v.key(ev), ev), null).insertAdjacentHTML("beforeend",
+      `<details class="tool"><summary>⚙ ${esc(ev.name)}</summary><pre>${esc(short(ev.params, 4000))}</pre></details>`);
+  },
+  toolError(v, ev) { v.card(v.agent(v.key(ev), ev), null).insertAdjacentHTML("beforeend", `<div class="error">✗ ${esc(ev.name)}: ${esc(ev.error)}</div>`); },
+  generatorStart(v, ev) { v.card(v.agent(v.key(ev), ev), null).insertAdjacentHTML("beforeend", `<div class="muted">♪ ${esc(ev.generator)} writes the ${esc(ev.role)}</div>`); },
+  generatorComplete(v, ev) { v.card(v.agent(v.key(ev), ev), null).insertAdjacentHTML("beforeend", `<div>♪ ${ev.noteCount} notes in ${Math.round(ev.durationMs)} ms</div>`); },
+  agentComplete(v, ev) {
+    const a = v.agent(v.key(ev), ev); a.state = ev.success ? "done" : "failed"; v.banner(a);
+    if (ev.summary) v.card(a, null).insertAdjacentHTML("beforeend", `<div class="${ev.success ? "" : "error"}">${ev.success ? "✓" : "✗"} ${esc(ev.summary)}</div>`);
+  },
+  meta(v, ev) { v.feed.insertAdjacentHTML("beforeend", `<article class="message-card result"><header><b>Variation</b> ${esc(ev.intent)}</header><div>${esc(ev.explanation || "")}</div></article>`); },
+  done(v, ev) { v.feed.insertAdjacentHTML("beforeend", `<div class="log-note">variation ${esc(ev.status)}: ${ev.phraseCount} phrases to review</div>`); },
+  "summary.final"(v, ev) { v.feed.insertAdjacentHTML("beforeend", `<div class="log-note">${esc(ev.summary)}</div>`); },
+  complete(v, ev) {
+    v.feed.insertAdjacentHTML("beforeend", `<article class="message-card end ${ev.success ? "" : "failed"}"><header><b>${ev.success ? "Done" : "Failed"}</b>${ev.revision ? ` <span class="muted">revision ${ev.revision}</span>` : ""}</header><div>${esc(ev.error || (ev.warnings || []).join("; "))}</div></article>`);
+  },
 };
 
 // ---------------------------------------------------------------------- the board
