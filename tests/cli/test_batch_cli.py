@@ -56,20 +56,27 @@ def test_mistakes_are_one_line_and_exit_2(args: list[str], message: str, tmp_pat
     assert len(err) == 1 and message in err[0], err
 
 
-def test_compose_team_says_who_did_what_and_leaves_a_variation(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_compose_team_says_who_did_what_and_leaves_a_variation(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BANDSTAND_RUNS_DIR", str(tmp_path / "runs"))
     assert run(["compose", "funk groove in E minor", "--team", "--seed", "7", "--bars", "16", "--no-audio",
                 "--out", str(tmp_path), "-y"]) == 0
     captured = capsys.readouterr()
     assert "♪ A band of 5" in captured.err and "✓ bass/Verse: Bass for Verse:" in captured.err
     assert "locked to the drums" in captured.err and "variation " in captured.err
     assert "waiting for review" in captured.out and "bandstand accept" in captured.out
-    session = next(tmp_path.iterdir())
+    log = Path(next(line for line in captured.out.splitlines() if line.startswith("log: "))[5:])
+    events = [json.loads(line) for line in log.read_text().splitlines()]  # the team's stream, for the log view
+    assert log.parent == tmp_path / "runs" and events[-1]["type"] == "complete"
+    assert {e["session"] for e in events} >= {"team", "coordinator", "mixer"} and all("ts" in e for e in events)
+    session = next(p for p in tmp_path.iterdir() if p.name != "runs")
     assert run(["accept", str(session), "--no-audio", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["revision"] == 2
 
 
-def test_compose_team_json_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compose_team_json_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BANDSTAND_RUNS_DIR", str(tmp_path / "runs"))
     assert run(["compose", "dark trap", "--team", "--seed", "3", "--bars", "8", "--no-audio", "--accept",
                 "--out", str(tmp_path), "--json", "-y"]) == 0
     data = json.loads(capsys.readouterr().out)
