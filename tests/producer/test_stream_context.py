@@ -104,3 +104,22 @@ def _busy(thread: threading.Thread) -> bool:
     frame = sys._current_frames().get(thread.ident or -1)
     return frame is not None and not any("_worker" in line.name and "queue" in (line.line or "")
                                          for line in traceback.extract_stack(frame)[-3:])
+
+
+def test_a_team_can_take_a_new_song(tmp_path: Path) -> None:
+    """The seam agent teams plug into: a new multi-part song goes to `studio.team`, which says
+    its events between the stream's state and complete (here: the built-in musicians)."""
+    from bandstand.producer import modes
+
+    studio = Studio(tmp_path)
+    taken: list[str] = []
+
+    async def team(job):  # type: ignore[no-untyped-def]
+        taken.append(job.routed.intent)
+        return await asyncio.to_thread(modes.compose, job)
+
+    studio.team = team
+    events = run(studio, "a funk groove at 100 bpm with drums and bass, 8 bars")
+    assert taken == ["compose.new"] and events[-1]["success"] and events[-1]["variationId"]
+    run(studio, "mute the drums", events[0]["projectId"])
+    assert taken == ["compose.new"]  # only new songs go to the team

@@ -40,7 +40,7 @@ from bandstand.protocol.studio import (
 if TYPE_CHECKING:
     from bandstand.producer.studio import Studio
 
-__all__ = ["MAX_PROMPT", "Job", "Outcome", "Prepared", "prepare", "run_stream"]
+__all__ = ["MAX_PROMPT", "Job", "Outcome", "Prepared", "prepare", "run_stream", "wants_team"]
 
 MAX_PROMPT = 16_384
 NEEDS_PROJECT = {"EDITING", "compose.edit", "compose.mood", "compose.parts"}
@@ -163,6 +163,15 @@ def _fail(job: Job, message: str, code: str, retryable: bool = False) -> None:
                           revision=_head(job), usage=_usage(job), error=message[:500] or "failed"))
 
 
+def wants_team(job: Job) -> bool:
+    """Whether the request goes to the studio's agent team (when it has one): a new song of two or
+    more parts (a structured prompt's Roles, else the genre's band)."""
+    routed = job.routed
+    if job.studio.team is None or routed.mode != "COMPOSING" or not routed.new_project:
+        return False
+    return routed.structured is None or len(routed.structured.roles) != 1
+
+
 def _work(job: Job) -> Outcome:
     from bandstand.producer import modes
 
@@ -192,8 +201,11 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
 
             job.routed = await classify(job)
         emitter.emit(_state(job))
-        future = loop.run_in_executor(WORKERS, _work, job)
-        outcome = await asyncio.shield(future)
+        if wants_team(job):
+            outcome = await job.studio.team(job)
+        else:
+            future = loop.run_in_executor(WORKERS, _work, job)
+            outcome = await asyncio.shield(future)
         emitter.emit(Complete(success=True, trace_id=prepared.trace_id, project_id=prepared.project_id,
                               revision=outcome.revision, variation_id=outcome.variation_id,
                               usage=_usage(job), warnings=outcome.warnings))

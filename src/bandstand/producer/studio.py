@@ -43,6 +43,12 @@ class Studio:
     out_dir: Path
     backend: Any = None
     timeouts: Timeouts = field(default_factory=Timeouts)
+    team: Any = None
+    """The seam for agent teams: an async `team(job) -> Outcome` (`producer.stream.Job`,
+    `producer.stream.Outcome`) that composes a new multi-part song when set — it says its events
+    through `job.emit` between the stream's `state` and `complete`, writes into
+    `job.studio.out_dir / job.prepared.project_id`, and ends with a variation (see
+    `producer.stream.wants_team`). None: the built-in musicians write every part."""
     library: Library = field(init=False)
     conversations: ConversationStore = field(init=False)
     running: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -27,7 +27,7 @@ from starlette.background import BackgroundTask
 
 from bandstand.producer.studio import Studio
 from bandstand.protocol import COMPOSE, Emitter, WireModel
-from bandstand.server.errors import ERROR_RESPONSES
+from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
 
 router = APIRouter(prefix="/projects", tags=["projects"], responses=ERROR_RESPONSES)
@@ -45,6 +45,8 @@ EXPORT_TYPES: dict[str, tuple[str, str]] = {
 class NewProject(WireModel):
     """A song to compose: the prompt, and optionally the seed, its length and its parts."""
 
+    model_config = STRICT
+
     prompt: str = Field(min_length=1, max_length=2000)
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
     bars: int | None = Field(default=None, ge=4, le=512)
@@ -52,6 +54,8 @@ class NewProject(WireModel):
 
 
 class Undo(WireModel):
+    model_config = STRICT
+
     steps: int = Field(default=1, ge=1, le=1000)
 
 
@@ -117,6 +121,8 @@ def get_project(project_id: str = ProjectId, revision: int | None = Query(defaul
 
 class ToolCalls(WireModel):
     """Tool calls to apply at HEAD, all or nothing, as one revision (`/protocol/tools.json` lists the tools)."""
+
+    model_config = STRICT
 
     calls: list[dict[str, Any]] = Field(min_length=1, max_length=100,
                                         description='[{"name": "update_notes", "args": {…}}, …]')

@@ -28,7 +28,7 @@ from starlette.types import Receive, Scope, Send
 from bandstand.producer.stream import MAX_PROMPT, Prepared
 from bandstand.producer.studio import Studio
 from bandstand.protocol import WireModel
-from bandstand.server.errors import ERROR_RESPONSES
+from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
 
 router = APIRouter(tags=["studio"], responses=ERROR_RESPONSES)
@@ -36,6 +36,8 @@ router = APIRouter(tags=["studio"], responses=ERROR_RESPONSES)
 
 class StreamRequest(WireModel):
     """A request in words (or a structured prompt), on a project, in a conversation."""
+
+    model_config = STRICT
 
     prompt: str = Field(min_length=1, max_length=MAX_PROMPT,
                         description="what to do: 'make the bass busier', 'what key is this in?', or a structured "
@@ -45,6 +47,8 @@ class StreamRequest(WireModel):
 
 
 class NewConversation(WireModel):
+    model_config = STRICT
+
     project_id: str | None = Field(default=None, max_length=100)
 
 

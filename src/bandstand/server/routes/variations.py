@@ -13,7 +13,7 @@ from pydantic import Field
 
 from bandstand.producer.studio import Studio
 from bandstand.protocol import WireModel
-from bandstand.server.errors import ERROR_RESPONSES
+from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
 
 router = APIRouter(prefix="/variations", tags=["variations"], responses=ERROR_RESPONSES)
@@ -24,6 +24,8 @@ VariationId = PathParam(description="the variation's id (or a unique prefix of a
 
 class Commit(WireModel):
     """Which phrases to keep (all of them when left out)."""
+
+    model_config = STRICT
 
     accepted_phrase_ids: list[str] | None = Field(default=None, max_length=10_000)
 
