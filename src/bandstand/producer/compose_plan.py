@@ -32,7 +32,8 @@ from bandstand.producer.structured import (
 )
 from bandstand.studio import Project
 
-__all__ = ["ComposeSpec", "PartSpec", "compose_plan", "new_recipe", "spec_from_structured", "spec_from_words"]
+__all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_recipe", "spec_from_structured",
+           "spec_from_words"]
 
 _DRUMS = ("drums", "percussion")
 _POSITION = re.compile(r"^\s*(?:at\s+|from\s+)?bar\s+(\d{1,5})\s*$|^\s*(start|beginning|top)\s*$|^\s*(?:after|following)\s+"
