@@ -62,9 +62,25 @@ def test_bad_input_is_one_line_exit_2(song: Path, capsys: pytest.CaptureFixture[
     assert len(err) == 1 and err[0].startswith("bandstand: error:") and fragment in err[0]
 
 
-@pytest.mark.parametrize("command", ["edit", "alternatives"])
+@pytest.mark.parametrize("command", ["edit", "ask", "alternatives"])
 def test_help_has_examples_for_the_command(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run([command, "--help"]) == 0
     text = capsys.readouterr().out
     examples = [line.strip() for line in text.split("Examples:", 1)[1].splitlines() if "bandstand " in line]
     assert examples and all(shlex.split(line)[1] == command for line in examples)
+
+
+def test_the_mixers_words_make_a_revision_and_questions_get_answers(
+        tmp_path: Path, song: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    mine = tmp_path / song.name
+    shutil.copytree(song, mine)
+    assert run(["edit", str(mine), "mute the drums"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Revision 2: ") and "✓ Mute Drums" in out and "bandstand undo" in out
+    assert run(["ask", str(mine), "what key is this in?", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == "answer" and data["answer"].startswith("It is in ") and data["reasoning"]
+    assert run(["ask", str(mine), "mute the bass"]) == 2
+    assert "is not a question" in capsys.readouterr().err

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandstand.craft.edits import AddPartEdit, SoloEdit, StyleEdit
+from bandstand.craft.edits import AddPartEdit, MixEdit, SoloEdit, StyleEdit
 from bandstand.craft.mixer_edits import (
     AddTrackEdit,
     EffectEdit,
@@ -52,7 +52,29 @@ CASES = [
     ("loop the bridge", [TransportEdit(action="loop", section="bridge")]),
     ("go to bar 17", [TransportEdit(action="seek", bar=17)]),
     ("mute it", [MuteEdit(part="it")]),
+    ("less reverb on the lead", [EffectEdit(part="lead", role="lead", effect="reverb", amount="less")]),
+    ("a bit more reverb on the pad", [EffectEdit(part="pad", role="pad", effect="reverb", amount="more")]),
+    ("add more reverb to the pad", [EffectEdit(part="pad", role="pad", effect="reverb", amount="more")]),
+    ("the pad needs less reverb", [EffectEdit(part="pad", role="pad", effect="reverb", amount="less")]),
+    ("drier drums", [EffectEdit(part="drums", role="drums", effect="reverb", amount="less")]),
+    ("make the lead wetter", [EffectEdit(part="lead", role="lead", effect="reverb", amount="more")]),
+    ("take the reverb off the lead", [EffectEdit(part="lead", role="lead", effect="reverb", amount="none")]),
+    ("no reverb on the drums", [EffectEdit(part="drums", role="drums", effect="reverb", amount="none")]),
 ]
+
+LEVEL_WORDS = [
+    ("turn the lead down", "lead", 0.8), ("bring the pad up", "pad", 1.25), ("pull the pad back", "pad", 0.8),
+    ("the drums are too loud", "drums", 0.8), ("the bass is too quiet", "bass", 1.25),
+    ("I can't hear the bass", "bass", 1.25), ("the lead is way too loud", "lead", 0.6),
+    ("make the bass louder", "bass", 1.25),
+]
+
+
+@pytest.mark.parametrize(("text", "role", "volume"), LEVEL_WORDS)
+def test_level_words_turn_a_part_up_or_down(text: str, role: str, volume: float) -> None:
+    request = parse_request(text, vocabulary(), studio=True)
+    assert [(e.role, e.volume) for e in request.edits if isinstance(e, MixEdit)] == [(role, volume)]
+    assert request.mixer == ()
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)

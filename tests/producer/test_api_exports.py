@@ -38,6 +38,7 @@ EXPORTS = {
     "bandstand.producer.model": {"CLASSIFIER", "EDITOR", "MAX_FAILED_CALLS", "MAX_TURNS", "Reading", "classify",
                                  "compose_with_model", "edit_with_model", "reason_with_model"},
     "bandstand.producer.preview": {"preview"},
+    "bandstand.producer.direct": {"Directed", "ask", "direct"},
 }
 
 

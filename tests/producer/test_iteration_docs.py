@@ -22,7 +22,7 @@ BLOCKS = re.findall(r"```(bash|python)\n(.*?)```", MINE, re.S)
 @pytest.mark.slow
 def test_the_editing_examples_run_and_show_what_they_say(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert [k for k, _ in BLOCKS] == ["bash", "bash", "bash", "python"]
+    assert [k for k, _ in BLOCKS] == ["bash", "bash", "bash", "python", "bash"]
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     monkeypatch.chdir(tmp_path)
     outputs = []
@@ -43,3 +43,6 @@ def test_the_editing_examples_run_and_show_what_they_say(tmp_path: Path, monkeyp
     progressions = json.loads((tmp_path / "progressions.json").read_text(encoding="utf-8"))
     assert progressions["target"] == "progression" and len(progressions["alternatives"]) == 3
     assert outputs[3].startswith("expensive") or outputs[3].startswith("moderate")
+    assert "Less reverb on Lead" in outputs[4] and "Mute Drums" in outputs[4] and "It is in " in outputs[4]
+    why = json.loads((tmp_path / "why.json").read_text(encoding="utf-8"))
+    assert why["kind"] == "answer" and why["answer"].startswith("This song has no bridge")

@@ -1,10 +1,12 @@
-"""`bandstand edit` and `bandstand alternatives` — thin clients of
-`bandstand.producer.iteration` and `bandstand.producer.alternatives`: they pass
-the words on and print the variation (blast radius, cost, the musical diff
-per part, the phrases) or its JSON. Nothing in the song changes until
-`bandstand accept`.
+"""`bandstand edit`, `bandstand ask` and `bandstand alternatives` — thin clients of
+`bandstand.producer.direct` and `bandstand.producer.alternatives`: they pass
+the words on and print what came back — a variation (blast radius, cost, the
+musical diff per part, the phrases; nothing in the song changes until
+`bandstand accept`), a mixer change made as one revision (undoable), or an
+answer — or its JSON.
 
     bandstand edit SESSION_DIR "REQUEST" [--json] [--backend NAME]
+    bandstand ask SESSION_DIR "QUESTION" [--json] [--backend NAME]
     bandstand alternatives SESSION_DIR PART|progression|arrangement [--count N] [--json]
 """
 
@@ -18,6 +20,7 @@ import typer
 
 edit_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 alternatives_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+ask_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 EDIT_EXAMPLES = """\b
 Examples:
@@ -26,6 +29,13 @@ Examples:
   bandstand edit output/session-20260209-a1b2c3 "double-time drums in the bridge"
   bandstand edit output/session-20260209-a1b2c3 "keep the drums"
   bandstand edit output/session-20260209-a1b2c3 "try something different"
+  bandstand edit output/session-20260209-a1b2c3 "less reverb on the lead"
+"""
+ASK_EXAMPLES = """\b
+Examples:
+  bandstand ask output/session-20260209-a1b2c3 "what key is this in?"
+  bandstand ask output/session-20260209-a1b2c3 "which chords are in the chorus?"
+  bandstand ask output/session-20260209-a1b2c3 "why does the bridge feel flat?" --json
 """
 ALTERNATIVES_EXAMPLES = """\b
 Examples:
@@ -61,36 +71,82 @@ def _print_outcome(outcome: Any) -> None:
         if text != "unchanged":
             typer.echo(f"  {part}: {text}")
     phrases = data["phrases"]
-    typer.echo(f"Phrases ({len(phrases)}):")
+    if not phrases:
+        typer.echo("Phrases: none — the notes stay as they are; only the mix changes.")
+    else:
+        typer.echo(f"Phrases ({len(phrases)}):")
     for p in phrases:
         typer.echo(f"  {p['id'][:8]}  {p['part']:<12} bars {p['bars'][0]:>3}–{p['bars'][1]:<3} "
                    f"+{p['added']} −{p['removed']} ~{p['modified']}")
     typer.echo("Accept with 'bandstand accept SESSION_DIR', or discard with 'bandstand discard SESSION_DIR'.")
 
 
-@edit_app.command(help="Propose a change in words: the parts it redoes, its cost, the diff and the phrases.",
-                  epilog=EDIT_EXAMPLES)
+BACKEND_HELP = "Also read the request with a language model (claude-code, anthropic, openai); the rule tables correct it."
+
+
+def _backend(name: str | None) -> Any:
+    if not name:
+        return None
+    from bandstand.agents import load_config, make_backend
+
+    return make_backend(name, load_config())
+
+
+def _print_directed(directed: Any) -> None:
+    if directed.kind == "variation":
+        _print_outcome(directed.edit)
+    elif directed.kind == "answer":
+        typer.echo(directed.answer)
+        for line in directed.reasoning:
+            typer.echo(f"  · {line}")
+    else:
+        if not directed.steps:
+            typer.echo(directed.summary or "Nothing to change.")
+            return
+        typer.echo(f"Revision {directed.revision}: {directed.summary}")
+        for step in directed.steps:
+            typer.echo(f"  ✓ {step}")
+        typer.echo("A mixer change is made at once; 'bandstand undo SESSION_DIR' takes it back.")
+
+
+@edit_app.command(help="Change the song in words: a variation to review (the parts it redoes, its cost, the diff, "
+                       "the phrases), or — for the mixer's words (levels, pans, reverb, mute) — one revision, "
+                       "undoable.", epilog=EDIT_EXAMPLES)
 def edit(
     session: Annotated[Path, typer.Argument(help="The session folder.", show_default=False, metavar="SESSION_DIR")],
     request: Annotated[str, typer.Argument(help='What to change, e.g. "make the bass busier".', show_default=False,
                                            metavar="REQUEST")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    backend: Annotated[str | None, typer.Option("--backend", metavar="NAME",
-                                                help="Also read the request with a language model (claude-code, "
-                                                     "anthropic, openai); the rule tables correct it.")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", metavar="NAME", help=BACKEND_HELP)] = None,
 ) -> None:
-    from bandstand.producer.iteration import edit as propose
+    from bandstand.producer.direct import direct
 
-    model = None
-    if backend:
-        from bandstand.agents import load_config, make_backend
-
-        model = make_backend(backend, load_config())
-    outcome = propose(session, request, backend=model)
+    directed = direct(session, request, backend=_backend(backend))
     if as_json:
-        typer.echo(json.dumps(outcome.to_json(), ensure_ascii=False))
+        data = directed.edit.to_json() if directed.kind == "variation" else directed.to_json()
+        typer.echo(json.dumps(data, ensure_ascii=False))
     else:
-        _print_outcome(outcome)
+        _print_directed(directed)
+
+
+@ask_app.command(help="Ask about the song — its key, chords, form, tempo, mix, why a section feels flat — and "
+                      "get an answer from its own notes.", epilog=ASK_EXAMPLES)
+def ask(
+    session: Annotated[Path, typer.Argument(help="The session folder.", show_default=False, metavar="SESSION_DIR")],
+    question: Annotated[str, typer.Argument(help='A question, e.g. "what key is this in?".', show_default=False,
+                                            metavar="QUESTION")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: Annotated[str | None, typer.Option("--backend", metavar="NAME",
+                                                help="Answer with a language model (claude-code, anthropic, "
+                                                     "openai), grounded in the song's figures.")] = None,
+) -> None:
+    from bandstand.producer.direct import ask as answer
+
+    directed = answer(session, question, backend=_backend(backend))
+    if as_json:
+        typer.echo(json.dumps(directed.to_json(), ensure_ascii=False))
+    else:
+        _print_directed(directed)
 
 
 @alternatives_app.command(help="Propose N alternatives of a part, the progression or the arrangement.",

@@ -159,8 +159,43 @@ def _pan(c: _Clause, words: _Words) -> None:
         c.take(m)
 
 
+_VERB = r"(?P<fx>reverb|verb|hall|room)"
+_SEND_AMOUNTS: tuple[tuple[str, str | None], ...] = (
+    (r"(?P<amt>(?:a\s+(?:bit|little|lot)\s+|much\s+|way\s+)?(?:less|more))\s+" + _VERB + r"\s+(?:on|in|for|to)\s+"
+     + _PART + _END, None),
+    (_PART + r"\s+(?:needs|could use|wants)\s+(?:a\s+(?:bit|little|lot)\s+)?(?P<amt>less|more)\s+" + _VERB + _END, None),
+    (r"(?:take|strip|pull)\s+(?:the\s+)?" + _VERB + r"\s+off\s+(?:of\s+)?" + _PART + _END, "none"),
+    (r"(?:remove|kill|cut|drop|lose)\s+(?:the\s+)?" + _VERB + r"\s+(?:on|from|in)\s+" + _PART + _END, "none"),
+    (r"no\s+" + _VERB + r"\s+on\s+" + _PART + _END, "none"),
+    (r"(?:make\s+)?" + _PART + r"\s+(?:a\s+(?:bit|little|lot)\s+|much\s+)?(?P<dw>drier|dryer|wetter)" + _END, None),
+    (r"(?:a\s+(?:bit|little|lot)\s+)?(?P<dw>drier|dryer|wetter)\s+" + _PART + _END, None),
+)
+"""How much of the shared reverb a track gets: "less reverb on the lead", "drier drums",
+"take the reverb off the vocals" (amount "more", "less" or "none")."""
+
+
+def _send_amount(c: _Clause, words: _Words) -> bool:
+    for pattern, fixed in _SEND_AMOUNTS:
+        m = _find(c, pattern)
+        if m is None or not (on := _on_track(c, words, m)):
+            continue
+        groups = m.groupdict()
+        if fixed is not None:
+            amount = fixed
+        elif groups.get("dw"):
+            amount = "more" if groups["dw"] == "wetter" else "less"
+        else:
+            amount = "more" if (groups.get("amt") or "").endswith("more") else "less"
+        c.mixer.append(_make(EffectEdit, **on, effect="reverb", amount=amount))
+        c.take(m)
+        return True
+    return False
+
+
 def _effect(c: _Clause, words: _Words) -> None:
-    article = r"(?:a\s+|an\s+|some\s+|more\s+|a\s+bit\s+of\s+|a\s+little\s+)?"
+    if _send_amount(c, words):
+        return
+    article = r"(?P<art>a\s+|an\s+|some\s+|more\s+|a\s+bit\s+of\s+|a\s+little\s+)?"
     for pattern in (
         r"(?:add|put|use|throw|slap|stick|apply)\s+" + article + r"(?P<fx>" + _FX + r")\s+(?:on|to|onto)\s+" + _PART + _END,
         r"(?:give|send)\s+" + _PART + r"\s+" + article + r"(?P<fx>" + _FX + r")" + _END,
@@ -172,7 +207,8 @@ def _effect(c: _Clause, words: _Words) -> None:
         if m and (on := _on_track(c, words, m)):
             word = m.group("fx")
             effect = "compressor" if word == "compress" else EFFECT_WORDS[word]
-            c.mixer.append(_make(EffectEdit, **on, effect=effect))
+            more = (m.groupdict().get("art") or "").strip() == "more" and effect == "reverb"
+            c.mixer.append(_make(EffectEdit, **on, effect=effect, amount="more" if more else "add"))
             c.take(m)
             return
 

@@ -94,8 +94,13 @@ PRESENCE_WORDS: tuple[tuple[str, bool], ...] = (
 )
 MIX_WORDS: tuple[tuple[str, float], ...] = (
     (r"(?:much|way|a lot) louder", 1.6), (r"(?:much|way|a lot) (?:quieter|softer)", 0.6),
+    (r"(?:way|much|far) too loud", 0.6), (r"(?:way|much|far) too (?:quiet|soft)", 1.6),
+    (r"(?:a (?:bit|little) )?too loud|(?:is|are) (?:a (?:bit|little) )?(?:loud|overpowering|drowning)", 0.8),
+    (r"(?:a (?:bit|little) )?too (?:quiet|soft)|(?:can'?t|cannot) hear|buried|lost in the mix", 1.25),
     (r"(?:a (?:bit|little) )?louder|up in the mix|turn(?:ed)? up", 1.25),
     (r"(?:a (?:bit|little) )?(?:quieter|softer)|down in the mix|turn(?:ed)? down", 0.8),
+    (r"(?:turn|bring|pull)\s+(?:[\w'-]+\s+){0,4}?(?:down|back)\b", 0.8),
+    (r"(?:turn|bring|push)\s+(?:[\w'-]+\s+){0,4}?up\b", 1.25),
 )
 PRAISE = re.compile(
     r"^(?:(?:that'?s|this is|it'?s|sounds|that sounds|it sounds)\s+)?(?:(?:so|really|very|pretty|just)\s+)?"

@@ -95,10 +95,12 @@ class PanEdit(_OnTrack):
 
 
 class EffectEdit(_OnTrack):
-    """An effect on a track (reverb goes through the shared Reverb bus)."""
+    """An effect on a track (reverb goes through the shared Reverb bus). `amount` says how
+    much: put it on ("add"), or — for the reverb send — "more", "less" or "none" (take it off)."""
 
     kind: Literal["effect"] = "effect"
     effect: EffectType
+    amount: Literal["add", "more", "less", "none"] = "add"
 
 
 class QuantizeEdit(_OnTrack):

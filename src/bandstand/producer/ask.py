@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bandstand.craft._request_words import SECTION_WORDS
 from bandstand.producer.analysis import Analysis, SectionFigures, analyse
 from bandstand.studio import Project
 
@@ -170,6 +171,14 @@ TOPICS: tuple[tuple[str, re.Pattern[str], Topic], ...] = (
 """Topic → the words that ask about it → how it is answered (first match wins)."""
 
 
+def _missing_section(figures: Analysis, question: str) -> str | None:
+    """The kind of section a question names that the song does not have ("the bridge" in a
+    song of verses and choruses), so the answer says so before it answers about the song."""
+    low = question.lower()
+    return next((kind for kind, words in SECTION_WORDS.items()
+                 if any(re.search(r"\b" + re.escape(w.removeprefix("the ")) + r"\b", low) for w in words)), None)
+
+
 def analysis_context(project: Project) -> dict[str, Any]:
     """The figures a language model answers from."""
     return analyse(project).to_json()
@@ -181,6 +190,10 @@ def answer(project: Project, question: str) -> Answer:
     section = figures.section(question)
     topic, fn = next(((name, fn) for name, regex, fn in TOPICS if regex.search(question)), ("overview", _overview))
     reasoning, content = fn(figures, section)
+    missing = _missing_section(figures, question) if section is None else None
+    if missing:
+        names = ", ".join(x.name for x in figures.sections)
+        content = f"This song has no {missing} (its sections are {names}). " + content
     return Answer(topic=topic, reasoning=tuple(reasoning), content=content,
                   figures={"section": section.name if section else None, "key": figures.key,
                            "keyHeard": figures.key_heard, "tempo": figures.tempo, "bars": figures.bars})

@@ -195,9 +195,7 @@ def _track_steps(project: Project, edit: MixerEdit | MixEdit, track: Track) -> l
                      (Call("set_track_pan", {"track": name, "pan": edit.pan}),), name)]
     if isinstance(edit, EffectEdit):
         if edit.effect == "reverb":
-            bus = "Reverb"  # reverb always goes through the shared bus
-            calls: tuple[Call, ...] = (Call("add_send", {"track": name, "bus": bus, "level": 0.3}),)
-            return [*bus_steps(project, bus), Step("", f"Add reverb to {name}", "mixing", calls, name)]
+            return _reverb_steps(project, edit, track)
         if any(e.type == edit.effect for e in track.inserts):
             return []
         return [Step("", f"Add {edit.effect} to {name}", "soundDesign",
@@ -218,6 +216,29 @@ def _track_steps(project: Project, edit: MixerEdit | MixEdit, track: Track) -> l
         return [Step("", f"Rename {name} to {edit.name}", "setup",
                      (Call("set_track_name", {"track": name, "name": edit.name}),), name)]
     return []
+
+
+REVERB_SEND = 0.3
+"""The send level a track gets when reverb is added (or made "more" from nothing)."""
+_SEND_LABELS = {"add": "Add reverb to {name}", "more": "More reverb on {name} ({old} → {new})",
+                "less": "Less reverb on {name} ({old} → {new})", "none": "Take the reverb off {name}"}
+
+
+def _reverb_steps(project: Project, edit: EffectEdit, track: Track) -> list[Step]:
+    """Reverb is a send to the shared Reverb bus: "add" sets it to `REVERB_SEND`, "more" raises
+    it by half (at least to `REVERB_SEND`), "less" halves it, "none" closes it — no step when
+    the send would not change (less or none of a reverb the track does not have)."""
+    bus = "Reverb"
+    bus_ids = {b.id for b in project.buses if b.name.casefold() == bus.casefold()}
+    old = max((s.level for s in track.sends if s.bus_id in bus_ids), default=0.0)
+    new = {"add": max(old, REVERB_SEND), "more": min(1.0, max(REVERB_SEND, old * 1.5)),
+           "less": old * 0.5, "none": 0.0}[edit.amount]
+    new = round(new, 3)
+    if abs(new - old) < 1e-3:
+        return []
+    label = _SEND_LABELS[edit.amount].format(name=track.name, old=_percent(old), new=_percent(new))
+    calls = (Call("add_send", {"track": track.name, "bus": bus, "level": new}),)
+    return [*bus_steps(project, bus), Step("", label, "mixing", calls, track.name)]
 
 
 def _unresolved(edit: MixerEdit | MixEdit, part: str) -> Step:
