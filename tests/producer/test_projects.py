@@ -223,10 +223,12 @@ def test_a_session_with_its_mixed_song_is_imported_with_the_mix(tmp_path: Path) 
     from bandstand.compose.api import compose
 
     result = compose("funk groove in E minor", seed=3, bars=8, out_dir=str(tmp_path), render_pianoroll=False)
+    from bandstand.compose.songjson import SONG_JSON, read_session_song
+
+    mixed = read_session_song(result.session_dir)
     session = open_project(result.session_dir)
     assert session.history()[0].entry.request == "imported from state/song.json"
-    from bandstand.compose.songjson import read_session_song
-
-    assert to_song(session.head) == read_session_song(result.session_dir)  # the mix and all
+    assert to_song(session.head) == mixed  # the mix and all
+    assert not (result.session_dir / SONG_JSON).exists()  # the revisions are the one truth now
     manifest = json.loads((result.session_dir / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["audio"]["stale"] is False  # compose rendered the WAV from this very song

@@ -66,7 +66,7 @@ def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]
                 markers=[Marker((s.start_bar - 1) * bpb, s.name) for s in arrangement.sections], tracks=tracks)
 
 
-def _chords(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, str]] | None:
+def chord_changes(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, str]] | None:
     """The chord symbol of every bar where it changes, from the harmony plan and the arrangement."""
     chords = getattr(harmony, "chords", None)
     if not chords:
@@ -94,7 +94,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     if sound is not None:
         whole = apply_sound(whole, sound)
     write_text(root / "progression" / "main.progression", progression_text)
-    written = write_song_outputs(root, whole, sound=sound, chords=_chords(harmony, arrangement, whole.beats_per_bar),
+    written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.beats_per_bar),
                                  render_audio=state.config.render_audio,
                                  render_pianoroll=state.config.render_pianoroll)
     if song is None:  # without assembly there is no full arrangement to offer

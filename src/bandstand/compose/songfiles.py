@@ -14,6 +14,7 @@ bytes; the audio is separate (`render_audio=False`, or `write_audio` on its own)
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -26,7 +27,8 @@ from bandstand.compose.models.sound import SoundPlan
 from bandstand.files import write_bytes
 from bandstand.score import ControlChange, Song, Track
 
-__all__ = ["FULL", "FileEntry", "SongFiles", "mix_controls", "write_audio", "write_song_outputs"]
+__all__ = ["FULL", "LEAD_SHEET", "FileEntry", "SongFile", "SongFiles", "lead_sheet_source", "mix_controls",
+           "song_files", "write_audio", "write_song_outputs"]
 
 FULL = "full-arrangement"
 
@@ -120,39 +122,73 @@ def part_files(song: Song) -> dict[str, Track]:
     return out
 
 
+LEAD_SHEET = "notes/lead-sheet.musicxml"
+
+
+@dataclass(frozen=True, slots=True)
+class SongFile:
+    """One file of a song's top level (all but the audio and the piano roll): where it goes, what it
+    is, and how to make its bytes."""
+
+    rel: str
+    kind: str
+    description: str
+    make: Callable[[], bytes]
+
+
+def song_files(song: Song, *, sound: SoundPlan | None = None, chords: Sequence[tuple[float, str]] | None = None,
+               target_lufs: float | None = None) -> list[SongFile]:
+    """The part MIDI files, the full arrangement, the lead sheet and the mix notes of the song; each
+    made when asked (the lead sheet takes ~15 ms on a long song, the rest ~1 ms each)."""
+    from bandstand.compose import notes as mixnotes
+    from bandstand.compose.leadsheet import lead_sheet
+    from bandstand.midi import song_to_midi_bytes
+
+    out = [SongFile(f"midi/{name}", "midi", f"{track.role} part (GM program {track.program})",
+                    partial(lambda t: song_to_midi_bytes(_single(song, mix_controls(t))), track))
+           for name, track in part_files(song).items()]
+    out.append(SongFile(f"midi/{FULL}.mid", "midi", "all parts (mix as CC7/CC10), conductor track with tempo, key "
+                        "and section markers",
+                        lambda: song_to_midi_bytes(replace(song, tracks=[mix_controls(t) for t in song.tracks]))))
+    text: list[tuple[str, str, str, Callable[[], str | bytes]]] = [
+        (LEAD_SHEET, "lead-sheet", "the melody with chord symbols and rehearsal marks (MusicXML)",
+         lambda: lead_sheet(song, chords)),
+        ("notes/preset-assignments.md", "notes", "preset assignments", lambda: mixnotes.preset_assignments(song, sound)),
+        ("notes/effect-chains.md", "notes", "effect chains", lambda: mixnotes.effect_chains(song, sound)),
+        ("notes/mix.md", "notes", "mix: level, pan, sends and the master per track",
+         lambda: mixnotes.mix_page(song, sound, target_lufs)),
+    ]
+    out += [SongFile(rel, kind, description, partial(_encoded, make)) for rel, kind, description, make in text]
+    return out
+
+
+def _encoded(make: Callable[[], str | bytes]) -> bytes:
+    data = make()
+    return data if isinstance(data, bytes) else data.encode("utf-8")
+
+
+def lead_sheet_source(song: Song, chords: Sequence[tuple[float, str]] | None) -> str:
+    """A digest of everything the lead sheet is made from: the same digest, the same lead sheet."""
+    from bandstand.compose.leadsheet import melody_track
+
+    melody = melody_track(song)
+    chords_part = None if chords else next((t for t in song.tracks if t.role == "chords"), None)
+    material = repr((song.title, song.tempo, str(song.time_signature), song.key, song.sections, song.tempo_changes,
+                     melody.notes if melody else None, list(chords) if chords else None,
+                     chords_part.notes if chords_part else None, len(song.tracks) and song.length_beats))
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
 def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None,
                        chords: Sequence[tuple[float, str]] | None = None, target_lufs: float | None = None,
                        render_audio: bool = True, render_pianoroll: bool = True, stems: bool = True) -> SongFiles:
     """Write the song's MIDI, notes, lead sheet, piano roll and (with `render_audio`) WAV and stems
     under `root`. `sound` names the presets; `chords` (beat, symbol) label the lead sheet;
     `target_lufs` is the master's loudness (the plan's, else −14)."""
-    from bandstand.compose import notes as mixnotes
-    from bandstand.compose.leadsheet import lead_sheet
-    from bandstand.midi import song_to_midi_bytes
-
     out = SongFiles()
-    files = part_files(song)
-    planned: list[tuple[str, str, str, Callable[[], Any]]] = []
-    for name, track in files.items():
-        rel = f"midi/{name}"
-        planned.append((rel, "midi", f"{track.role} part (GM program {track.program})",
-                        partial(write_bytes, root / rel, song_to_midi_bytes(_single(song, mix_controls(track))))))
-    full = replace(song, tracks=[mix_controls(t) for t in song.tracks])
-    planned.append((f"midi/{FULL}.mid", "midi", "all parts (mix as CC7/CC10), conductor track with tempo, key and "
-                    "section markers", partial(write_bytes, root / f"midi/{FULL}.mid", song_to_midi_bytes(full))))
-    pages: dict[str, tuple[str, str, str | bytes]] = {
-        "notes/lead-sheet.musicxml": ("lead-sheet", "the melody with chord symbols and rehearsal marks (MusicXML)",
-                                      lead_sheet(song, chords)),
-        "notes/preset-assignments.md": ("notes", "preset assignments", mixnotes.preset_assignments(song, sound)),
-        "notes/effect-chains.md": ("notes", "effect chains", mixnotes.effect_chains(song, sound)),
-        "notes/mix.md": ("notes", "mix: level, pan, sends and the master per track",
-                         mixnotes.mix_page(song, sound, target_lufs)),
-    }
-    for rel, (kind, description, data) in pages.items():
-        body = data if isinstance(data, bytes) else data.encode("utf-8")
-        planned.append((rel, kind, description, partial(write_bytes, root / rel, body)))
-    _remove_stale(root / "midi", {rel.rsplit("/", 1)[1] for rel, *_ in planned if rel.startswith("midi/")}, ".mid")
-    tasks = [w for *_, w in planned]
+    planned = song_files(song, sound=sound, chords=chords, target_lufs=target_lufs)
+    _remove_stale(root / "midi", {f.rel.rsplit("/", 1)[1] for f in planned if f.rel.startswith("midi/")}, ".mid")
+    tasks: list[Callable[[], Any]] = [partial(lambda f: write_bytes(root / f.rel, f.make()), f) for f in planned]
     failed: dict[str, str] = {}
     if render_pianoroll:
         tasks.append(partial(_pianoroll, failed, root, song))
@@ -164,8 +200,8 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
                                 (sound.target_lufs if sound else None), stems=stems)
     for future in futures:
         future.result()
-    for rel, kind, description, _ in planned:
-        out.add(root, rel, kind, description)
+    for f in planned:
+        out.add(root, f.rel, f.kind, f.description)
     if render_pianoroll:
         if "images/pianoroll.png" in failed:
             out.degraded.append(f"images/pianoroll.png not written: {failed['images/pianoroll.png']}")

@@ -4,9 +4,12 @@ files, `midi/full-arrangement.mid`, the lead sheet and the mix notes
 piano roll, `notes/producer-notes.md` and `manifest.json` are rewritten from
 the HEAD project. The manifest is written last and names the revision it
 shows, so a session whose manifest is behind HEAD (a crash mid-rewrite) is
-repaired on the next open. The preset names come from the session's sound
-plan (compose's, when the session has one); the lead sheet names its chords
-from the chords part.
+repaired on the next open. A file whose bytes would not change is not written
+again, and the lead sheet and the piano roll are not even made again when what
+they are made from has not changed (the manifest keeps a digest of it). The
+preset names, the master's target and the producer notes' story come from
+HEAD's recipe (`producer.head_notes`); the lead sheet names the planned chords
+while the chords part plays them, else what the chords part plays.
 
 The WAV is separate: rendering takes seconds, so a HEAD move only marks it
 stale (`state/audio.json` names the revision the WAV and stems were rendered
@@ -21,19 +24,21 @@ import contextlib
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from bandstand import __version__
-from bandstand.files import TMP_SUFFIX, write_json, write_text
+from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
 
 __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "WAV", "HeadFiles",
-           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan", "staged_leftovers", "target_lufs",
-           "write_head_files"]
+           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan",
+           "staged_leftovers", "target_lufs", "write_head_files"]
 
 MANIFEST = "manifest.json"
 FULL_MIDI = "midi/full-arrangement.mid"
@@ -52,23 +57,22 @@ def part_files(project: Project, song: Song | None = None) -> dict[str, str]:
     return {t.id: f"midi/{name}" for t, name in zip(project.tracks, by_track, strict=True)}
 
 
-def sound_plan(session_dir: Path) -> Any:
-    """The session's sound plan (compose's, from its pipeline state), or None."""
-    state = read_json(session_dir / PIPELINE_STATE)
-    try:
-        output = state["nodes"]["sound"]["output"]
-    except (KeyError, TypeError):
-        return None
-    if not isinstance(output, dict):
-        return None
-    from pydantic import ValidationError
+def sound_plan(session_dir: Path, project: Project | None = None) -> Any:
+    """The sound plan HEAD's files name: `project`'s recipe's (HEAD's when not given), else
+    compose's from its pipeline state, else None."""
+    from bandstand.producer.head_notes import story_of
 
-    from bandstand.compose.models.sound import SoundPlan
+    if project is None:
+        from bandstand.studio import RevisionStore
 
-    try:
-        return SoundPlan.model_validate(output)
-    except ValidationError:
-        return None
+        store = RevisionStore(session_dir)
+        if store.exists():
+            project = store.project(store.pointer().head)
+    if project is None:
+        from bandstand.producer.head_notes import checkpoint_sound
+
+        return checkpoint_sound(session_dir)
+    return story_of(session_dir, project, to_song(project)).sound
 
 
 def target_lufs(session_dir: Path, sound: Any = None) -> float | None:
@@ -78,40 +82,6 @@ def target_lufs(session_dir: Path, sound: Any = None) -> float | None:
         return float(manifest["master"]["target_lufs"])
     except (KeyError, TypeError, ValueError):
         return getattr(sound if sound is not None else sound_plan(session_dir), "target_lufs", None)
-
-
-def _producer_notes(project: Project, files: dict[str, str]) -> str:
-    ts = project.time_signature
-    lines = [
-        "# Producer notes", "",
-        f"Project “{project.name}”, revision {project.revision}.", "",
-        f"- Tempo: {project.tempo:g} BPM — set the DAW project tempo to {project.tempo:g}",
-        f"- Time signature: {ts.numerator}/{ts.denominator}",
-        f"- Key: {project.key or 'not set'}",
-        f"- Length: {sum(s.bars for s in project.sections)} bars" if project.sections else "- Length: free",
-    ]
-    if project.provenance.prompt:
-        lines.insert(2, f"Prompt: “{project.provenance.prompt.strip()}”\n")
-    lines += ["", "## Tracks", "",
-              f"Import `{FULL_MIDI}` (one track per part, markers at every section), or drag the single-part "
-              "files onto their own tracks at bar 1.", ""]
-    bus_names = {b.id: b.name for b in project.buses}
-    for t in project.tracks:
-        sound = f"drum kit {t.drum_kit}" if t.drum_kit is not None else f"GM program {t.program}"
-        fx = ", ".join(e.type + (" (bypassed)" if e.bypass else "") for e in t.inserts) or "none"
-        sends = ", ".join(f"{bus_names[s.bus_id]} {s.level:g}" for s in t.sends) or "none"
-        state = " (muted)" if t.mute else " (solo)" if t.solo else ""
-        lines.append(f"- **{t.name}**{state} — {t.role or 'part'}, {sound}, file `{files[t.id]}`; volume "
-                     f"{t.volume:g}, pan {t.pan:g}; effects: {fx}; sends: {sends}")
-    if project.buses:
-        lines += ["", "## Buses", ""]
-        lines += [f"- **{b.name}**: {', '.join(e.type for e in b.inserts) or 'no effects'}, return {b.volume:g}"
-                  for b in project.buses]
-    if project.sections:
-        lines += ["", "## Arrangement markers", ""]
-        lines += [f"- bar {s.start_bar}: {s.name} ({s.bars} bars, energy {s.energy:.2f})" for s in project.sections]
-    lines.append("")
-    return "\n".join(lines)
 
 
 def audio_revision(session_dir: Path) -> int | None:
@@ -131,9 +101,10 @@ def files_revision(session_dir: Path) -> int | None:
 
 
 def _manifest(session_dir: Path, project: Project, files: dict[str, str], written: list[Any], old: Any,
-              pianoroll_source: str | None) -> dict[str, Any]:
+              pianoroll_source: str | None, lead_sheet_source: str | None = None,
+              target: float | None = None) -> dict[str, Any]:
     manifest: dict[str, Any] = dict(old) if isinstance(old, dict) else {"bandstand_version": __version__}
-    fresh = {f.path: {"path": f.path, "type": f.type, "description": f.description} for f in written}
+    fresh = {f.rel: {"path": f.rel, "type": f.kind, "description": f.description} for f in written}
     fresh[PRODUCER_NOTES] = {"path": PRODUCER_NOTES, "type": "notes", "description": "producer notes"}
     fresh[PIANOROLL] = {"path": PIANOROLL, "type": "image", "description": "piano roll of every part"}
     stale_stems = audio_revision(session_dir) is None
@@ -167,62 +138,90 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
         manifest["team"] = {**project.provenance.team, "contracts": dict(project.provenance.contract_hashes)}
     else:
         manifest.pop("team", None)
-    if pianoroll_source is not None:
-        manifest["pianoroll_source"] = pianoroll_source
-    else:
-        manifest.pop("pianoroll_source", None)
+    if target is not None:
+        manifest["master"] = {**(manifest.get("master") or {}), "target_lufs": target, "ceiling_dbtp": -1.0}
+    for key, value in (("pianoroll_source", pianoroll_source), ("lead_sheet_source", lead_sheet_source)):
+        if value is not None:
+            manifest[key] = value
+        else:
+            manifest.pop(key, None)
     return manifest
 
 
 STAGING = ".staging"  # a prepared set of files: .head-<pid>-<n>.staging.tmp/ in the session
 
 
-def _stage(staging: Path, project: Project, song: Song, files: dict[str, str], draw: bool) -> Any:
-    """Write the song's files (and the producer notes) under `staging`, laid out as in a session."""
-    from bandstand.compose.songfiles import write_song_outputs
+def _put(session_dir: Path, staging: Path, rel: str, data: bytes) -> None:
+    """Stage `data` for `rel` unless the session's file already holds exactly it."""
+    try:
+        if (session_dir / rel).read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_bytes(staging / rel, data)
 
-    root = staging.parent
-    sound = sound_plan(root)
-    written = write_song_outputs(staging, song, sound=sound, target_lufs=target_lufs(root, sound),
-                                 render_audio=False, render_pianoroll=draw)
-    write_text(staging / PRODUCER_NOTES, _producer_notes(project, files))
-    return written
+
+def _stage(head: HeadFiles) -> list[Any]:
+    """Make HEAD's files and stage those that change (see `HeadFiles`); returns every file's entry."""
+    from bandstand.compose.songfiles import LEAD_SHEET, song_files
+    from bandstand.producer.head_notes import producer_notes
+
+    root, staging = head.session_dir, head.staging
+    planned = song_files(head.song, sound=head.story.sound, chords=head.story.chords, target_lufs=head.target)
+    jobs: list[Callable[[], Any]] = [partial(lambda f: _put(root, staging, f.rel, f.make()), f) for f in planned
+                                     if not (f.rel == LEAD_SHEET and head.lead_same)]
+    jobs.append(lambda: _put(root, staging, PRODUCER_NOTES,
+                             producer_notes(head.project, head.files, head.story, head.song).encode("utf-8")))
+    if head.draw:
+        from bandstand.render import render_pianoroll
+
+        jobs.append(lambda: render_pianoroll(head.song, staging / PIANOROLL))
+    with ThreadPoolExecutor(max_workers=8) as pool:  # the writes wait on the disk, side by side
+        futures = [pool.submit(job) for job in jobs]
+    for future in futures:
+        future.result()
+    return planned
 
 
 class HeadFiles:
     """The top-level files for one project, prepared before HEAD moves and installed after.
 
-    Preparing makes the song, then writes its files into a staging folder in the session on a
-    worker thread — the part MIDI, the full arrangement, the lead sheet, the notes, and the piano
-    roll when the notes, sections or title changed — while the caller writes the revision (its
-    fsyncs let the worker run). `install` moves the staged files into place and writes the
-    manifest last; `discard` removes them. A crash leaves only the staging folder, which the next
-    open of the session removes."""
+    Preparing makes the song, then its files on a worker thread — the part MIDI, the full
+    arrangement, the notes, the lead sheet and the piano roll when what they are made from changed
+    — and stages, in a folder in the session, the ones whose bytes differ from the session's,
+    while the caller writes the revision (its fsyncs let the worker run). `install` moves the
+    staged files into place and writes the manifest last; `discard` removes them. A crash leaves
+    only the staging folder, which the next open of the session removes."""
 
     _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="head-files")
 
     def __init__(self, session_dir: Path, project: Project, *, pianoroll: bool = True) -> None:
+        from bandstand.compose.songfiles import LEAD_SHEET, lead_sheet_source
         from bandstand.midi import song_to_midi_bytes
+        from bandstand.producer.head_notes import sound_target, story_of
 
         self.session_dir = session_dir
         self.project = project
         self.song = to_song(project)
         self.files = part_files(project, self.song)
         self.old_manifest = read_json(session_dir / MANIFEST)
+        self.story = story_of(session_dir, project, self.song)
+        self.target = sound_target(self.story, self.old_manifest)
+        old = self.old_manifest if isinstance(self.old_manifest, dict) else {}
         # the piano roll draws the notes, the sections and the title line
         self.source = hashlib.sha256(song_to_midi_bytes(self.song)
                                      + repr((self.song.title, self.song.sections)).encode("utf-8")).hexdigest()
-        old = self.old_manifest
-        self.previous = old.get("pianoroll_source") if isinstance(old, dict) and \
-            (session_dir / PIANOROLL).is_file() else None
+        self.previous = old.get("pianoroll_source") if (session_dir / PIANOROLL).is_file() else None
         self.draw = pianoroll and self.previous != self.source
+        self.lead_source = lead_sheet_source(self.song, self.story.chords)
+        self.lead_same = old.get("lead_sheet_source") == self.lead_source and (session_dir / LEAD_SHEET).is_file()
         self.staging = session_dir / f".head-{os.getpid()}-{id(self)}{STAGING}{TMP_SUFFIX}"
-        self._job = self._pool.submit(_stage, self.staging, project, self.song, self.files, self.draw)
+        self._job = self._pool.submit(_stage, self)
 
     def install(self) -> list[str]:
         """Move the staged files into place and write the manifest; returns the paths."""
         root = self.session_dir
-        written = self._job.result()
+        planned = self._job.result()
         moved = []
         for path in sorted(p for p in self.staging.rglob("*") if p.is_file()):
             rel = path.relative_to(self.staging)
@@ -230,14 +229,15 @@ class HeadFiles:
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
             moved.append(str(rel))
-        keep = {Path(rel).name for rel in moved if rel.startswith("midi/")}
+        keep = {Path(f.rel).name for f in planned if f.rel.startswith("midi/")}
         if (root / "midi").is_dir():
             for stale in (root / "midi").glob("*.mid"):
                 if stale.name not in keep:
                     stale.unlink(missing_ok=True)
         shutil.rmtree(self.staging, ignore_errors=True)
         drawn = self.source if self.draw and PIANOROLL in moved else self.previous
-        write_json(root / MANIFEST, _manifest(root, self.project, self.files, written.files, self.old_manifest, drawn))
+        write_json(root / MANIFEST, _manifest(root, self.project, self.files, planned, self.old_manifest, drawn,
+                                              self.lead_source, self.target))
         return [*moved, MANIFEST]
 
     def discard(self) -> None:
@@ -267,9 +267,11 @@ def render_audio(session_dir: Path, project: Project, out_dir: Path) -> list[str
     """Render the project's WAV and stems into `out_dir` (laid out as in a session); returns the
     one-line reasons when it could not (no SoundFont)."""
     from bandstand.compose.songfiles import write_audio
+    from bandstand.producer.head_notes import sound_target, story_of
 
-    sound = sound_plan(session_dir)
-    return write_audio(out_dir, to_song(project), target_lufs=target_lufs(session_dir, sound)).degraded
+    song = to_song(project)
+    target = sound_target(story_of(session_dir, project, song), read_json(session_dir / MANIFEST))
+    return write_audio(out_dir, song, target_lufs=target).degraded
 
 
 def install_audio(session_dir: Path, project: Project, staged: Path) -> None:
@@ -289,4 +291,4 @@ def install_audio(session_dir: Path, project: Project, staged: Path) -> None:
     manifest = read_json(session_dir / MANIFEST)
     if isinstance(manifest, dict) and manifest.get("revision") == project.revision:
         write_json(session_dir / MANIFEST, _manifest(session_dir, project, part_files(project), [], manifest,
-                                                     manifest.get("pianoroll_source")))
+                                                     manifest.get("pianoroll_source"), manifest.get("lead_sheet_source")))

@@ -413,8 +413,9 @@ def _ids_for(provenance: Provenance) -> IdIssuer:
 
 def _import(session: ProjectSession) -> None:
     """A session composed before it could be a project becomes revision 1: the mixed song compose
-    kept (`state/song.json`; its WAV was rendered from it, so the WAV is current), else the full
-    arrangement's MIDI (the WAV is then marked stale)."""
+    kept (`state/song.json`, with every insert, send and bus; its WAV was rendered from it, so the
+    WAV is current), else the full arrangement's MIDI (the WAV is then marked stale). From then
+    on the revisions are the song's one truth and `state/song.json` goes."""
     from bandstand.compose.songjson import SONG_JSON, read_session_song
     from bandstand.midi import read_midi
 
@@ -438,7 +439,16 @@ def _import(session: ProjectSession) -> None:
                                             changes=project_changes(None, project), summary="first take")
         if source == SONG_JSON and (root / head_files.WAV).is_file():
             write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
+        _retire_song_json(root)  # revision 1 holds it now (before the manifest, which then does not list it)
         head_files.write_head_files(root, first)
+
+
+def _retire_song_json(root: Path) -> None:
+    """A project's revisions are its one truth: the mixed song compose kept for a session that was
+    not one (`state/song.json`) is now revision 1, and would only fall behind HEAD; it goes."""
+    from bandstand.compose.songjson import SONG_JSON
+
+    (root / SONG_JSON).unlink(missing_ok=True)
 
 
 def open_project(session_dir: str | os.PathLike[str], *, ids: IdIssuer | None = None,
@@ -475,8 +485,10 @@ def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance
                      author: str = "compose", request: str = "", ids: IdIssuer | None = None,
                      overwrite: bool = False) -> ProjectSession:
     """Revision 1 of a new project holding `song` (what compose made), and the top-level files
-    to match. A WAV already in the folder is taken to be this song's render. Ids are seeded
-    from the provenance's seeds when it has some, so the same song gives the same files."""
+    to match (`state/song.json`, which compose writes for a session that is not a project, goes:
+    the revisions are the one truth). A WAV already in the folder is taken to be this song's
+    render. Ids are seeded from the provenance's seeds when it has some, so the same song gives
+    the same files."""
     root = Path(session_dir).expanduser()
     root.mkdir(parents=True, exist_ok=True)
     session = ProjectSession(root, ids=ids or RandomIds())
@@ -493,5 +505,6 @@ def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance
                                             changes=project_changes(None, project), summary="first take")
         if (root / head_files.WAV).is_file():
             write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
+        _retire_song_json(root)  # revision 1 holds it now (before the manifest, which then does not list it)
         head_files.write_head_files(root, first)
     return session
