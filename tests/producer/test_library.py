@@ -76,3 +76,31 @@ def test_variations_by_id_their_events_commit_and_discard(library: tuple[Library
     with pytest.raises(NotFound):
         lib.variation("0000-not-there")
     assert open_project(lib.path(pid)).revision == 3
+
+
+def test_an_unknown_id_comes_with_the_closest_ones(library: tuple[Library, str], tmp_path: Path) -> None:
+    lib, pid = library
+    typo = pid[:-1] + ("0" if pid[-1] != "0" else "1")
+    with pytest.raises(NotFound, match=f"^no project '{typo}' in .*; did you mean '{pid}'\\?$"):
+        lib.path(typo)
+    with pytest.raises(NotFound, match=f"look like session-20260101-abc123; did you mean '{pid}'\\?$"):
+        lib.path(pid[:-1])
+    with pytest.raises(NotFound, match=f"; the newest: {pid}$"):
+        lib.path("my song")
+    with pytest.raises(NotFound, match=r"; there are no projects here yet$"):
+        Library(tmp_path / "empty").path("session-20260101-abcdef")
+
+
+def test_a_library_that_takes_folders_knows_them_by_id_after(library: tuple[Library, str], tmp_path: Path) -> None:
+    import shutil
+
+    lib, pid = library
+    elsewhere = tmp_path / "elsewhere" / "my-song"
+    shutil.copytree(lib.path(pid), elsewhere)
+    with pytest.raises(NotFound):
+        lib.path(str(elsewhere))  # a server's library keeps to its folder
+    takes = Library(lib.root, folders=True)
+    assert takes.path(str(elsewhere)) == elsewhere.resolve() == takes.path("my-song")
+    assert takes.session("my-song") is takes.session(str(elsewhere))  # opened once
+    with pytest.raises(NotFound, match="did you mean 'my-song'"):
+        takes.path("my-songs")

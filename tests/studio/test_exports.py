@@ -41,5 +41,6 @@ def test_tools_exports_are_pinned() -> None:
     assert sorted(tools.__all__) == sorted([
         "CREATING", "GRIDS", "MAX_NOTES_PER_CALL", "MODES", "PHASES", "STRIKES", "TOOLS", "BatchOutcome",
         "GeneratedPart", "Mode", "PartGenerator", "PartRequest", "Phase", "Strikes", "Tool", "ToolCall",
-        "ToolContext", "ToolParams", "ToolRegistry", "ToolResult", "effect_params_schema", "run_batch", "signature",
+        "ToolContext", "ToolParams", "ToolRegistry", "ToolResult", "effect_params_schema", "explain_validation",
+        "model_signature", "run_batch", "signature",
     ])

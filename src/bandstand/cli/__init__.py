@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jam": ("bandstand.cli.jam:app", "Jam live with a band of musician agents (browser or headless)."),
     "serve": ("bandstand.cli.serve:app", "Serve the jam, the pages and the API (loopback, token-protected)."),
     "studio": ("bandstand.cli.serve:studio_app", "Open the studio page in the browser: a song's arrangement, or your songs."),
+    "mcp": ("bandstand.cli.mcp:app", "Serve the band and the studio as MCP tools on stdio (Claude, editors)."),
     "pattern": ("bandstand.cli.pattern:app", "Query, show and render Strudel-style patterns."),
     "theory": ("bandstand.cli.theory:app", "Music theory: chords, scales, Roman numerals, key detection."),
     "tool": ("bandstand.cli.studio:tool_app", "Apply a studio tool to a session (a revision, undoable)."),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -63,14 +64,18 @@ def launch(
     from bandstand.producer.studio import Studio
 
     studio = Studio(out_dir or Path("output"), backend=studio_backend)
+    mounts = _mcp(studio)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
-                      studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL)
+                      studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL,
+                      mounts=mounts)
     path, _, fragment = page.partition("#")
     url = f"{config.url}{path}?token={config.token}" + (f"#{fragment}" if fragment else "")
 
     def ready() -> None:
         typer.echo(f"bandstand {title}: {url}  (Ctrl-C to stop)")
         typer.echo(f"API token: {config.token}  (send 'Authorization: Bearer <token>'; see docs/api.md)")
+        if mounts:
+            typer.echo(f"MCP: {config.url}mcp  (streamable HTTP, the same token; see docs/mcp.md)")
         if not is_loopback(host):
             typer.echo(f"warning: listening on {host}: other machines can reach this server "
                        "(every request still needs the token)", err=True)
@@ -85,6 +90,18 @@ def _runs_dir() -> Path:
     from bandstand.agents.config import load_config
 
     return Path(load_config().runs_dir)
+
+
+def _mcp(studio: Any) -> list[Any]:
+    """The MCP server at /mcp over the studio's projects, when the mcp extra is installed (the
+    server runs without it)."""
+    import importlib.util
+
+    if importlib.util.find_spec("mcp") is None:
+        return []
+    from bandstand.mcp.http import mcp_mount
+
+    return [mcp_mount(studio)]
 
 
 def _own_names() -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -173,7 +174,7 @@ class Pipeline:
 
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
-                 intent_backend: Any | None = None) -> None:
+                 intent_backend: Any | None = None, cancel: threading.Event | None = None) -> None:
         from bandstand.compose.stages import build_graph
 
         self.state = state
@@ -183,11 +184,12 @@ class Pipeline:
             intent_backend = _backend(state.config.intent_backend)
         self.engine = Engine(state, build_graph(handlers, intent_backend),
                              checkpoint=BackgroundCheckpoint(FileCheckpoint.in_session(self.session_dir)),
-                             on_event=on_event, approver=approver)
+                             on_event=on_event, approver=approver, cancel=cancel)
 
     @classmethod
     def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-               approver: Approver | None = None, intent_backend: Any | None = None, **options: Any) -> Pipeline:
+               approver: Approver | None = None, intent_backend: Any | None = None,
+               cancel: threading.Event | None = None, **options: Any) -> Pipeline:
         if not isinstance(prompt, str) or not prompt.strip():
             raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
         if isinstance(intent_backend, str):  # a backend's name, kept in the config
@@ -200,13 +202,15 @@ class Pipeline:
         elif config.intent_backend and intent_backend is None:
             intent_backend = _backend(config.intent_backend)
         state.session_dir = str(_create_session(config.out_dir, state.session_id))
-        pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend)
+        pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend,
+                       cancel=cancel)
         FileCheckpoint.in_session(pipeline.session_dir).save(state)
         return pipeline
 
     @classmethod
     def load(cls, session_dir: str | Path, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-             approver: Approver | None = None, intent_backend: Any | None = None) -> Pipeline:
+             approver: Approver | None = None, intent_backend: Any | None = None,
+             cancel: threading.Event | None = None) -> Pipeline:
         root = Path(session_dir)
         if not root.is_dir():
             raise InvalidInput(f"no session folder at {root}; see 'bandstand sessions list'")
@@ -223,7 +227,8 @@ class Pipeline:
             state.recovery.is_resumed = True
             state.recovery.resume_count += 1
             state.error = None
-        return cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend)
+        return cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend,
+                   cancel=cancel)
 
     def run(self) -> ComposeResult:
         state = self.engine.run()

@@ -96,14 +96,14 @@ class Engine:
 
     def __init__(self, state: PipelineState, graph: Graph, *, checkpoint: CheckpointStore | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
-                 artifacts: dict[str, Any] | None = None) -> None:
+                 artifacts: dict[str, Any] | None = None, cancel: threading.Event | None = None) -> None:
         self.state = state
         self.graph = graph
         self.checkpoint = checkpoint
         self.on_event = on_event
         self.approver = approver
         self.artifacts = Artifacts(artifacts or {})
-        self._cancel = threading.Event()
+        self._cancel = cancel if cancel is not None else threading.Event()  # set from any thread
         self._decision: Decision | None = None
         self._regen: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
         self._pool = WorkerPool()

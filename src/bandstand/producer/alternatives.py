@@ -38,6 +38,7 @@ from bandstand.producer.iteration import AUTHOR, EditOutcome, part_keys, propose
 from bandstand.producer.iteration_plan import Plan
 from bandstand.producer.iteration_song import Rebuilt, rebuild
 from bandstand.producer.projects import ProjectSession, open_project
+from bandstand.producer.running import Control
 from bandstand.studio import Variation, to_song
 from bandstand.studio.store import read_json
 
@@ -206,8 +207,10 @@ def _offered(session: ProjectSession) -> list[str]:
 
 
 def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_COUNT, author: str = AUTHOR,
-                 session: ProjectSession | None = None) -> AlternativeSet:
-    """Propose `count` alternatives of `target` (a part, "progression" or "arrangement")."""
+                 session: ProjectSession | None = None, control: Control | None = None) -> AlternativeSet:
+    """Propose `count` alternatives of `target` (a part, "progression" or "arrangement"). With a
+    `control`, each take made is reported as progress; a cancel between takes discards the takes
+    made so far and raises `Cancelled`."""
     if not 1 <= count <= MAX_COUNT:
         raise InvalidInput(f"--count {count}: give 1 to {MAX_COUNT} alternatives")
     session = session or open_project(session_dir)
@@ -224,6 +227,10 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
     seen = {*_offered(session), _fingerprint(recipe, song.tracks, chosen)}  # never the take it already is
     made: list[Alternative] = []
     for i in range(count):
+        if control is not None and control.cancelled:
+            for a in made:
+                session.discard(a.variation.id)
+            control.check(f"making alternative {LABELS[len(made)]} of the {chosen.replace('_', ' ')}")
         kind = KINDS[i]
         fresh: tuple[Plan, str, Rebuilt, str] | None = None
         for _ in range(TRIES):
@@ -245,6 +252,8 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
                                details={"alternative": {"target": chosen, "label": label_letter, "kind": label}})
         assert outcome.variation is not None
         made.append(Alternative(label_letter, label, outcome.variation, _score(built), fingerprint))
+        if control is not None:
+            control.report(i + 1, count, f"alternative {label_letter} of the {chosen.replace('_', ' ')}: {label}")
     if not made:
         raise InvalidInput(f"no alternative of the {chosen.replace('_', ' ')} differs from what the song has "
                            "or was offered already; try another target")

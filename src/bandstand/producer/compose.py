@@ -15,6 +15,7 @@ in the options (`intent_backend`) and built when the run starts.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from bandstand.compose.api import ComposeResult, Pipeline, make_config
 from bandstand.compose.engine import Approver, Decision, EventSink
 from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
+from bandstand.producer.running import Control
 
 __all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
            "part_generator", "resume_song", "style_words"]
@@ -96,18 +98,51 @@ def approver(answer: Answer | None, assume_defaults: bool) -> Approver:
     return ask
 
 
+class _Reporter:
+    """Compose events told as progress to a `Control`: nodes finished out of the nodes known so
+    far (the parts become known as they start, so the total grows; `done` only ever grows)."""
+
+    def __init__(self, control: Control, on_event: EventSink | None) -> None:
+        self.control, self.on_event = control, on_event
+        self.known: set[str] = set()
+        self.finished: set[str] = set()
+        self.lock = threading.Lock()
+
+    def __call__(self, event: Any) -> None:
+        from bandstand.compose.state import STEPS
+        from bandstand.protocol import compose as ev
+
+        if self.on_event is not None:
+            self.on_event(event)
+        node = getattr(event, "node", None)
+        if node is None:
+            return
+        with self.lock:
+            self.known.add(node)
+            if not isinstance(event, ev.NodeCompleted | ev.NodeSkipped | ev.NodeFailed) or node in self.finished:
+                return
+            self.finished.add(node)
+            parts = sum(1 for n in self.known if n.startswith("parts:"))
+            total = len(STEPS) - 1 + max(1, parts)
+            self.control.report(len(self.finished), max(total, len(self.finished)), event.line())
+
+
 def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: bool = False,
-                 on_event: EventSink | None = None, **options: Any) -> Composed:
+                 on_event: EventSink | None = None, control: Control | None = None, **options: Any) -> Composed:
     """Compose a song from `prompt`. `options` are `PipelineConfig` fields (seed, bars, parts,
     tempo, key, mode, genre, out_dir, approval_gates, skip_stages, intent_backend, …).
-    Everything a person can get wrong is refused before the session folder exists."""
+    Everything a person can get wrong is refused before the session folder exists. With a
+    `control`, the nodes finished are reported as progress and a cancel stops the run at the next
+    safe point (its status is then `cancelled`, resumable)."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
     options = dict(options)
     make_config(**options)
     decisions: list[str] = []
     _settle_ambiguities(prompt, options, answer, assume_defaults, decisions)
-    pipeline = Pipeline.create(prompt, on_event=on_event, approver=approver(answer, assume_defaults), **options)
+    sink = _Reporter(control, on_event) if control is not None else on_event
+    pipeline = Pipeline.create(prompt, on_event=sink, approver=approver(answer, assume_defaults),
+                               cancel=control.cancel if control is not None else None, **options)
     return Composed(_first_take(pipeline, pipeline.run()), decisions)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bandstand.errors import InvalidInput
+from bandstand.producer.running import Control
 from bandstand.score import Song
 
 __all__ = ["FORMATS", "Export", "export_session", "load_song"]
@@ -78,20 +79,28 @@ def _target(root: Path) -> float | None:
         return None
 
 
-def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str | os.PathLike[str] | None = None) -> Export:
+def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str | os.PathLike[str] | None = None,
+                   *, control: Control | None = None) -> Export:
     """Write the session's song as `fmt` (one of `FORMATS`) into `out_dir` (default: the session's
-    `export/` folder)."""
+    `export/` folder). With a `control`, its steps are reported as progress (reading the song,
+    rendering, writing) and a cancel before the files are written writes none."""
     if fmt not in FORMATS:
         raise InvalidInput(f"unknown export format '{fmt}'; use one of: {', '.join(FORMATS)}", field="format")
+    control = control or Control()
+    steps = 3 if fmt in ("wav", "stems") else 2
     root = _session(session_dir)
-    song = load_song(root)
     out = Path(out_dir).expanduser() if out_dir is not None else root / "export"
     if out.exists() and not out.is_dir():
         raise InvalidInput(f"--out {out} is a file; give a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    control.report(0, steps, "reading the song")
+    song = load_song(root)
+    control.check("reading the song")
+    control.report(1, steps, "rendering the audio" if steps == 3 else f"writing {fmt}")
     from bandstand.files import write_bytes
 
     written: list[Path] = []
+    if fmt not in ("wav", "stems"):
+        out.mkdir(parents=True, exist_ok=True)
     if fmt == "musicxml":
         from bandstand.compose.leadsheet import lead_sheet
 
@@ -111,6 +120,9 @@ def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str |
 
         target = _target(root)
         rendered = render_song(song, settings=Master(target) if target is not None else None, stems=fmt == "stems")
+        control.check("rendering the audio")
+        control.report(2, steps, f"writing {fmt}")
+        out.mkdir(parents=True, exist_ok=True)
         if fmt == "wav":
             written.append(write_wav(rendered.audio, out / "full-arrangement.wav"))
         else:
@@ -119,4 +131,5 @@ def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str |
         from bandstand.render import render_pianoroll
 
         written.append(render_pianoroll(song, out / "pianoroll.png"))
+    control.report(steps, steps, f"wrote {len(written)} file{'s' if len(written) != 1 else ''}")
     return Export(fmt, out, tuple(sorted(written)))

@@ -6,13 +6,18 @@ alone.
 A project is a session folder under the library's root; its id is the
 folder's name (`session-YYYYMMDD-xxxxxx`), so `bandstand compose --out DIR`
 and `bandstand serve --out DIR` see the same projects. Anything a client sends
-as an id is checked against that pattern before it touches the disk.
+as an id is checked against that pattern before it touches the disk; an
+unknown id is answered with the closest ones. A library that takes `folders`
+(the stdio MCP server, run by the person whose files they are) also takes any
+session folder by its path, and knows it by its id from then on.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -94,7 +99,9 @@ class Library:
 
     root: Path
     generator: Any = None  # the part generator `generate_part` runs (the compose graph by default)
-    _sessions: dict[str, ProjectSession] = field(default_factory=dict, repr=False)
+    folders: bool = False  # also take session folders elsewhere, named by their path
+    _sessions: dict[Path, ProjectSession] = field(default_factory=dict, repr=False)
+    _folders: dict[str, Path] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(self.root).expanduser()
@@ -113,18 +120,48 @@ class Library:
         return [project_summary(self.root / pid) for pid in self.ids()]
 
     def path(self, project_id: str) -> Path:
+        """The folder of a project (see the module docstring)."""
+        if isinstance(project_id, str) and (found := self._folder(project_id)) is not None:
+            return found
         if not isinstance(project_id, str) or not SESSION_RE.match(project_id):
-            raise NotFound(f"no project '{str(project_id)[:80]}': project ids look like session-20260101-abc123 "
-                           "(GET /api/v1/projects lists them)")
+            raise NotFound(f"no project '{str(project_id)[:80]}': project ids look like session-20260101-abc123"
+                           f"{self._hint(project_id)}")
         path = self.root / project_id
         if not path.is_dir():
-            raise NotFound(f"no project '{project_id}' in {self.root} (GET /api/v1/projects lists them)")
+            raise NotFound(f"no project '{project_id}' in {self.root}{self._hint(project_id)}")
         return path
+
+    def _folder(self, ref: str) -> Path | None:
+        """A folder named by its path (or by the id it was known by since), in a library that
+        takes `folders`."""
+        if not self.folders:
+            return None
+        known = self._folders.get(ref)
+        if known is not None and known.is_dir():
+            return known
+        if "/" not in ref and os.sep not in ref:
+            return None
+        folder = Path(ref).expanduser().resolve()
+        if not folder.is_dir():
+            return None
+        self._folders[folder.name] = folder
+        return folder
+
+    def _hint(self, given: Any) -> str:
+        """'; did you mean …?' with the closest id, else the newest ids (or that there are none)."""
+        here = self.ids()
+        ids = [*here, *(k for k in self._folders if k not in here)]
+        close = difflib.get_close_matches(str(given), ids, n=1, cutoff=0.6) if isinstance(given, str) else []
+        if close:
+            return f"; did you mean '{close[0]}'?"
+        if not ids:
+            return "; there are no projects here yet"
+        return f"; the newest: {', '.join(ids[:3])}"
 
     def session(self, project_id: str) -> ProjectSession:
         """The project as a session (kept open: reading is cached per revision)."""
         path = self.path(project_id)
-        session = self._sessions.get(project_id)
+        session = self._sessions.get(path)
         if session is None:
             try:
                 session = open_project(path, generator=self._generator())
@@ -132,7 +169,7 @@ class Library:
                 raise NotFound(f"{project_id} is not a project yet: {exc}") from exc
             if len(self._sessions) > 32:
                 self._sessions.clear()
-            self._sessions[project_id] = session
+            self._sessions[path] = session
         return session
 
     def _generator(self) -> Any:

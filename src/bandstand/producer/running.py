@@ -1,9 +1,13 @@
 """How a request's work runs: off the event loop, bounded and cancellable.
 
-A request gets a `Control`: a cancel flag (set when the client goes away) and
-a deadline. Its work runs on a worker thread (`WORKERS`) and looks at the
-control between steps, tool calls and generated parts (`check`), so a cancelled
-request stops within one step and nothing of it is left running. A language
+A request gets a `Control`: a cancel flag (set when the client goes away or
+cancels), a deadline (none unless given) and a progress sink. Its work runs
+on a worker thread (`WORKERS`, or the caller's) and looks at the control
+between steps, tool calls, generated parts, compose nodes, takes and render
+stages (`check`), so a cancelled request stops within one step, keeps nothing
+half-made and leaves nothing running; long use cases (compose, alternatives,
+an audio export) tell how far they got (`report`: done, total, message — MCP
+sends it as progress notifications). A language
 model's turn runs on the event loop the request came from (`on_loop`), inside
 its own timeout, the request's deadline, a circuit breaker and retries; so does
 every generator call (its own timeout, breaker and a retry).
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -22,7 +27,7 @@ from typing import Any, TypeVar
 from bandstand.agents.breaker import CircuitBreaker, retry
 from bandstand.errors import RuntimeFailure, Signal
 
-__all__ = ["BREAKERS", "WORKERS", "Cancelled", "Control", "guarded_generator", "on_loop"]
+__all__ = ["BREAKERS", "WORKERS", "Cancelled", "Control", "Progress", "guarded_generator", "on_loop"]
 
 T = TypeVar("T")
 WORKERS = concurrent.futures.ThreadPoolExecutor(max_workers=16, thread_name_prefix="studio")
@@ -35,16 +40,34 @@ BREAKERS: dict[str, CircuitBreaker] = {
 
 
 class Cancelled(Signal):
-    """The request was cancelled (its client went away): its work stops here."""
+    """The request was cancelled (its client went away, or cancelled it): its work stops here."""
+
+
+# done, total (None when not known yet), what is happening now
+Progress = Callable[[float, float | None, str], None]
+
+
+def _silent(done: float, total: float | None, message: str) -> None:
+    return None
 
 
 @dataclass(slots=True)
 class Control:
-    """A request's cancel flag and deadline (monotonic seconds)."""
+    """A request's cancel flag, deadline (monotonic seconds; `timeout` inf: none) and progress
+    sink. Both hooks are thread-safe: the work runs on a worker thread, the client cancels from
+    wherever it is."""
 
-    timeout: float
+    timeout: float = math.inf
     cancel: threading.Event = field(default_factory=threading.Event)
     started: float = field(default_factory=time.monotonic)
+    progress: Progress = _silent
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel.is_set()
+
+    def report(self, done: float, total: float | None, message: str) -> None:
+        self.progress(done, total, message)
 
     @property
     def deadline(self) -> float:
@@ -53,10 +76,11 @@ class Control:
     def remaining(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
 
-    def check(self) -> None:
-        """Raise `Cancelled` when the client went away, `TimeoutError` past the deadline."""
+    def check(self, doing: str = "") -> None:
+        """Raise `Cancelled` when the client went away or cancelled (naming what was being done),
+        `TimeoutError` past the deadline."""
         if self.cancel.is_set():
-            raise Cancelled("the client went away")
+            raise Cancelled(f"cancelled while {doing}" if doing else "the client went away")
         if time.monotonic() > self.deadline:
             raise TimeoutError(f"the request took longer than its {self.timeout:g} s")
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bandstand.producer.projects import HistoryRow, ToolOutcome
-from bandstand.studio import Phrase, Project, Variation
+from bandstand.producer.projects import HistoryRow, ProjectSession, ToolOutcome
+from bandstand.studio import HistoryEntry, Phrase, Project, Variation
 
-__all__ = ["CHORD_ROLES", "arrangement_json", "history_json", "phrase_json", "tool_outcome_json", "variation_json"]
+__all__ = ["CHORD_ROLES", "arrangement_json", "audio_json", "history_json", "phrase_json", "revision_json",
+           "tool_outcome_json", "variation_json"]
 
 CHORD_ROLES: tuple[str, ...] = ("chords", "keys", "pad")
 """The part whose notes name the chord symbols, first found first (as the lead sheet does)."""
@@ -61,3 +62,18 @@ def arrangement_json(project: Project) -> dict[str, Any]:
     instruments = {t.id: "Drum kit" if t.is_drum or t.program is None else GM_PROGRAMS[t.program] for t in project.tracks}
     return {"chords": chords, "chords_from": source.name if source else None, "instruments": instruments,
             "drum_names": {str(k): GM_DRUMS[k] for k in GM_DRUMS}}
+
+
+def revision_json(entry: HistoryEntry) -> dict[str, Any]:
+    """A revision HEAD moved to (an accepted variation, an undo, a redo): its number, what was
+    asked, its summary, the variation it came from and what changed."""
+    return {"revision": entry.revision, "request": entry.request, "summary": entry.summary,
+            "variation_id": entry.variation_id, "changes": [c.model_dump(mode="json") for c in entry.changes]}
+
+
+def audio_json(session: ProjectSession) -> dict[str, Any]:
+    """The session's WAV and whether it shows HEAD (a change marks it stale until it is rendered)."""
+    from bandstand.producer import head_files
+
+    return {"file": str(session.session_dir / head_files.WAV),
+            "current": head_files.audio_revision(session.session_dir) == session.revision}

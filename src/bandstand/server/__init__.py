@@ -1,13 +1,14 @@
 """The bandstand server: one FastAPI app for the pages, the jam and the API.
 
-- `app` — `create_app(config, personas, routers=…)`, `API_PREFIX`.
+- `app` — `create_app(config, personas, routers=…, mounts=…)`, `API_PREFIX`, `Mounted` (another
+  ASGI app, e.g. MCP at /mcp, behind the same checks, its lifespan run by the server's).
 - `config` — `ServerConfig` (host, port, token, limits), `Limits`.
 - `security` — `AccessControl`: Host, Origin, token and body-size checks.
 - `hub` — `JamHub`: the jam WebSocket's clients over `bandstand.jam.live.LiveJam`.
 - `run` — `serve(config, app)`: listen, print, stop cleanly on Ctrl-C.
 """
 
-from bandstand.server.app import API_PREFIX, create_app
+from bandstand.server.app import API_PREFIX, Mounted, create_app
 from bandstand.server.config import Limits, ServerConfig
 from bandstand.server.hub import JamHub
 from bandstand.server.routes.pages import web_root
@@ -20,6 +21,7 @@ __all__ = [
     "AccessControl",
     "JamHub",
     "Limits",
+    "Mounted",
     "ServerConfig",
     "ServerState",
     "bind",

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bandstand import __version__
 from bandstand.board.stores import DEFAULT_URL
@@ -36,6 +38,31 @@ from bandstand.server.state import ServerState
 API_PREFIX = "/api/v1"
 
 
+@dataclass(frozen=True, slots=True)
+class Mounted:
+    """Another ASGI app served at `path` (and under it) behind the same access checks — the MCP
+    server at /mcp. A mounted app's own lifespan never runs, so the server's runs `lifespan(state)`
+    once the jam hub exists."""
+
+    path: str
+    app: ASGIApp
+    lifespan: Callable[[ServerState], contextlib.AbstractAsyncContextManager[None]] | None = None
+
+
+class _MountRoots:
+    """`/mcp` answered by the app mounted there as `/mcp/`, without a redirect (clients are
+    configured with the URL as the docs print it)."""
+
+    def __init__(self, app: ASGIApp, paths: Sequence[str]) -> None:
+        self.app = app
+        self.paths = frozenset(paths)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] in self.paths:
+            scope = {**scope, "path": scope["path"] + "/", "raw_path": (scope["path"] + "/").encode()}
+        await self.app(scope, receive, send)
+
+
 def create_app(
     config: ServerConfig,
     personas: list[Persona],
@@ -48,10 +75,12 @@ def create_app(
     routers: Sequence[APIRouter] = (),
     runs_dir: str | os.PathLike[str] = "runs",
     board_url: str = DEFAULT_URL,
+    mounts: Sequence[Mounted] = (),
 ) -> FastAPI:
     """The server for `config`: the jam with `personas`, the protocol, the studio API over
     `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
-    the log view reads the runs under `runs_dir` and the board at `board_url`.
+    the log view reads the runs under `runs_dir` and the board at `board_url`; the `mounts` are
+    served each at its path (MCP at /mcp).
     `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry)."""
     if tools is None:
         from bandstand.studio.tools import TOOLS
@@ -64,7 +93,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.hub = JamHub(personas, backend=backend, seed=seed, turn_timeout=turn_timeout)
         try:
-            yield
+            async with contextlib.AsyncExitStack() as stack:
+                for mount in mounts:
+                    if mount.lifespan is not None:
+                        await stack.enter_async_context(mount.lifespan(state))
+                yield
         finally:
             await state.hub.close()
 
@@ -79,6 +112,10 @@ def create_app(
     for router in (jam.router, protocol.router, audio.router, studio_routes.router, projects.router, variations.router,
                    logs.router, *routers):
         app.include_router(router, prefix=API_PREFIX)
+    for mount in mounts:
+        app.mount(mount.path, mount.app)
     errors.install(app)
+    if mounts:
+        app.add_middleware(_MountRoots, paths=[m.path for m in mounts])
     app.add_middleware(AccessControl, config=config)
     return app

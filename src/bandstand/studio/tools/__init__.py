@@ -10,6 +10,8 @@ from bandstand.studio.tools.batch import (
     Strikes,
     ToolCall,
     ToolResult,
+    explain_validation,
+    model_signature,
     run_batch,
     signature,
 )
@@ -53,6 +55,8 @@ __all__ = [
     "ToolRegistry",
     "ToolResult",
     "effect_params_schema",
+    "explain_validation",
+    "model_signature",
     "run_batch",
     "signature",
 ]

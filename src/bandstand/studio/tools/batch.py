@@ -27,7 +27,8 @@ from bandstand.studio.tools.catalog import CREATING, TOOLS
 from bandstand.studio.tools.registry import Tool, ToolContext, ToolRegistry
 from bandstand.studio.tools.resolve import find_region
 
-__all__ = ["STRIKES", "BatchOutcome", "Strikes", "ToolCall", "ToolResult", "run_batch", "signature"]
+__all__ = ["STRIKES", "BatchOutcome", "Strikes", "ToolCall", "ToolResult", "explain_validation", "model_signature",
+           "run_batch", "signature"]
 
 STRIKES = 3
 _REF = re.compile(r"^\$(\d+)\.([A-Za-z_]\w*(?:\.\w+)*)$")
@@ -77,15 +78,20 @@ class Strikes:
 
 def signature(tool: Tool) -> str:
     """The call's real format, e.g. `add_notes(region, notes=[{pitch, start, duration, velocity}, …])`."""
+    return model_signature(tool.name, tool.params)
+
+
+def model_signature(name: str, params: type[BaseModel]) -> str:
+    """`name(a, b?, c=[{…}, …])` for any parameter model (a studio tool's, an MCP tool's)."""
     parts = []
-    for name, info in tool.params.model_fields.items():
+    for field_name, info in params.model_fields.items():
         ann = info.annotation
         inner = getattr(ann, "__args__", (None,))[0]
         if isinstance(inner, type) and issubclass(inner, BaseModel) and getattr(ann, "__origin__", None) is list:
-            parts.append(f"{name}=[{{{', '.join(inner.model_fields)}}}, …]")
+            parts.append(f"{field_name}=[{{{', '.join(inner.model_fields)}}}, …]")
         else:
-            parts.append(name if info.is_required() else f"{name}?")
-    return f"{tool.name}({', '.join(parts)})"
+            parts.append(field_name if info.is_required() else f"{field_name}?")
+    return f"{name}({', '.join(parts)})"
 
 
 def _fail(message: str, tool: str, index: int, field: str | None = None) -> ToolCallError:
@@ -158,15 +164,22 @@ def _drop_client_ids(tool: Tool, args: dict[str, Any]) -> tuple[dict[str, Any], 
 
 
 def _validation_message(tool: Tool, exc: ValidationError) -> tuple[str, str]:
+    return explain_validation(tool.params, exc, signature(tool))
+
+
+def explain_validation(params: type[BaseModel], exc: ValidationError, signature: str) -> tuple[str, str]:
+    """A parameter model's validation error in one line (the first error; a misspelt parameter
+    first, since it explains a missing one) and the parameter at fault: `signature` is the
+    call's real format, shown where it helps."""
     errors = exc.errors()
     err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a misspelling explains a miss
     loc = ".".join(str(p) for p in err["loc"]) or "arguments"
     kind, given = err["type"], err.get("input")
     if kind == "missing":
-        return f"{loc} is missing; {signature(tool)}", loc
+        return f"{loc} is missing; {signature}", loc
     if kind == "extra_forbidden":
-        close = difflib.get_close_matches(str(err["loc"][-1]), list(tool.params.model_fields), n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else f"; {signature(tool)}"
+        close = difflib.get_close_matches(str(err["loc"][-1]), list(params.model_fields), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else f"; {signature}"
         return f"unknown parameter '{loc}'{hint}", loc
     if kind == "literal_error":
         options = re.findall(r"'([^']*)'", str(err.get("ctx", {}).get("expected", "")))

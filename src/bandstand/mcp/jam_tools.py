@@ -1,0 +1,144 @@
+"""The band's tools for talking about a song and for the jam: `ask` (a question
+about a project → an answer from its figures) and `jam_start`, `jam_direct`,
+`jam_state`, `jam_stop` over `producer.jam` — the same use cases the jam's
+HTTP routes call. The jam lives on the server's event loop (its clock and
+rounds are tasks there), so the jam tools run on the loop; a directive's
+round runs in the background, and a mistake found while it runs is reported
+by the next `jam_state`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from bandstand.errors import Conflict
+from bandstand.mcp.band import Answer, Band
+from bandstand.mcp.band_tools import BandTool, Params, ProjectParams
+from bandstand.producer.running import Control
+
+__all__ = ["JAM_TOOLS", "own_jam"]
+
+
+class AskParams(ProjectParams):
+    """Ask a question about the song — "what key is this in?", "which chords are in the chorus?", "why does
+    the bridge feel flat?", the tempo, the form, the instruments, the mix — and get an answer from its
+    figures, with the reasoning (the figures looked at). Nothing changes."""
+
+    question: str = Field(description='The question, e.g. "why does the chorus feel flat?".')
+
+
+class JamStartParams(Params):
+    """Start a jam: the band (BEAT on drums, GROOVE on bass, ARIA on melody, GLITCH on fx, by default) plays
+    a loop in a shared key and tempo; a running jam is restarted. Answers the jam's state."""
+
+    members: list[str] | None = Field(None, description="Who plays, e.g. [\"BEAT\", \"GROOVE\"] (default: the "
+                                                        "whole band).")
+
+
+class JamDirectParams(Params):
+    """Direct the jam in words, to everyone ("switch to D major, more energy!") or to one musician
+    ("@BEAT double time"): the band answers in its next round, in the background."""
+
+    text: str = Field(description='The directive, e.g. "more energy" or "@GROOVE simpler".')
+
+
+class JamStateParams(Params):
+    """The jam as it plays: running, round, key, scale, tempo, energy, each musician's pattern and what they
+    said, and any mistake found in a directive's round since the last look."""
+
+
+class JamStopParams(Params):
+    """Stop the jam (every musician's session ends) and save its recording — the MIDI, a transcript and one
+    JSON line per round, and the WAV when asked — into a folder of its own, named in the answer."""
+
+    save: bool = Field(True, description="Save the recording.")
+    audio: bool = Field(False, description="Also render the WAV (a few seconds).")
+
+
+def _ask(band: Band, p: AskParams, control: Control) -> Answer:
+    from bandstand.producer.ask import answer
+
+    session = band.library.session(p.project)
+    said = answer(session.head, p.question)
+    return Answer({"project": session.session_dir.name, "question": p.question, "topic": said.topic,
+                   "reasoning": list(said.reasoning), "answer": said.content, "figures": said.figures})
+
+
+def _jam(band: Band) -> Any:
+    jam = band.jam() if band.jam is not None else None
+    if jam is None:
+        raise Conflict("this server plays no jam")
+    return jam
+
+
+async def _jam_start(band: Band, p: JamStartParams, control: Control) -> Answer:
+    from bandstand.producer.jam import start_jam
+
+    band.jam_errors.clear()
+    return Answer(await start_jam(_jam(band), p.members))
+
+
+async def _jam_direct(band: Band, p: JamDirectParams, control: Control) -> Answer:
+    from bandstand.producer.jam import direct_jam
+
+    return Answer(direct_jam(_jam(band), p.text, band.jam_error))
+
+
+async def _jam_state(band: Band, p: JamStateParams, control: Control) -> Answer:
+    from bandstand.producer.jam import jam_state
+
+    errors, band.jam_errors[:] = list(band.jam_errors), []
+    return Answer({**jam_state(_jam(band)), "errors": errors})
+
+
+async def _jam_stop(band: Band, p: JamStopParams, control: Control) -> Answer:
+    from bandstand.producer.jam import stop_jam
+
+    jam = _jam(band)
+    played = jam.transport is not None and bool(jam.transport.played)
+    state = await stop_jam(jam)
+    if not (p.save and played):
+        return Answer({**state, "recording": None})
+    folder = band.out_dir(Path("jams") / f"jam-{dt.datetime.now():%Y%m%d-%H%M%S-%f}")
+    await jam.export("jam.wav" if p.audio else "jam.mid", folder)
+    files = sorted(str(f) for f in folder.iterdir() if f.is_file())
+    return Answer({**state, "recording": {"folder": str(folder), "files": files}})
+
+
+JAM_TOOLS: tuple[BandTool, ...] = (
+    BandTool("ask", AskParams, _ask, read_only=True),
+    BandTool("jam_start", JamStartParams, _jam_start),
+    BandTool("jam_direct", JamDirectParams, _jam_direct),
+    BandTool("jam_state", JamStateParams, _jam_state, read_only=True),
+    BandTool("jam_stop", JamStopParams, _jam_stop, idempotent=True),
+)
+
+
+def own_jam(band: Band, backend: Any | None = None) -> Any:
+    """The server's lifespan for a jam of its own (the stdio server's): made on the first jam tool
+    call, on the server's loop, with `backend` playing (a `jam.engine.BackendFactory`; None: the
+    built-in musicians); stopped — every musician's session ended — when the server stops."""
+    made: list[Any] = []
+
+    def jam() -> Any:
+        if not made:
+            from bandstand.producer.jam import new_jam
+
+            made.append(new_jam() if backend is None else new_jam(backend=backend))
+        return made[0]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(server: Any) -> AsyncIterator[None]:
+        band.jam = jam
+        try:
+            yield
+        finally:
+            if made:
+                await made[0].close()
+    return lifespan

@@ -1,0 +1,59 @@
+"""`ask` answers from the project's figures; the jam tools start, direct, read and stop
+a jam played by the built-in musicians on the server's loop, and save its recording."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mido
+from mcp import Client
+
+from bandstand.mcp import BandstandServer
+from bandstand.producer.ask import answer
+from bandstand.producer.projects import open_project
+
+
+async def test_ask_answers_from_the_figures_and_changes_nothing(call: Any, song: str, root: Path) -> None:
+    said = await call("ask", project=song, question="what key is this in?")
+    assert not said.is_error, said.content[0].text
+    data = said.structured_content
+    expected = answer(open_project(root / song).head, "what key is this in?")
+    assert (data["topic"], data["answer"], data["reasoning"]) == ("key", expected.content, list(expected.reasoning))
+    assert "E minor" in data["answer"] or "E" in data["figures"]["key"]
+    assert open_project(root / song).revision == 1
+    missing = await call("ask", project=song)
+    assert missing.is_error and missing.content[0].text == "question is missing; ask(project, question)"
+
+
+async def test_a_jam_over_mcp(server: BandstandServer, root: Path) -> None:
+    async with Client(server) as client:
+        early = await client.call_tool("jam_direct", {"text": "more energy"})
+        assert early.is_error and early.content[0].text == "start the jam before giving directives"
+        started = await client.call_tool("jam_start", {"members": ["BEAT", "GROOVE"]})
+        assert not started.is_error, started.content[0].text
+        state = started.structured_content
+        assert state["running"] is True and state["type"] == "jam_state_update"
+        directed = await client.call_tool("jam_direct", {"text": "@GROOVE busier"})
+        assert directed.structured_content["accepted"] == "@GROOVE busier"
+        wrong = await client.call_tool("jam_direct", {"text": "@NOBODY louder"})
+        assert wrong.is_error and "NOBODY" in wrong.content[0].text
+        deadline = time.monotonic() + 60
+        while (now := (await client.call_tool("jam_state", {})).structured_content)["round"] < 1:
+            assert time.monotonic() < deadline, "no round was played"
+            await anyio.sleep(0.05)
+        assert now["running"] and now["errors"] == [] and now["combined_pattern"]
+        stopped = await client.call_tool("jam_stop", {})
+        assert not stopped.is_error, stopped.content[0].text
+    data = stopped.structured_content
+    assert data["running"] is False
+    folder = Path(data["recording"]["folder"])
+    assert folder.parent == (root / "jams").resolve()
+    assert {Path(f).name for f in data["recording"]["files"]} == {"jam.mid", "transcript.md", "rounds.jsonl"}
+    first = json.loads((folder / "rounds.jsonl").read_text().splitlines()[0])
+    assert set(first["members"]) == {"BEAT", "GROOVE"}  # who was asked to play
+    midi = mido.MidiFile(folder / "jam.mid")
+    assert sum(1 for t in midi.tracks for m in t if m.type == "note_on" and m.velocity) > 0

@@ -1,0 +1,188 @@
+"""Long tools report progress as MCP progress notifications; a client's cancel stops the
+work at its next safe point with nothing half-made kept; a tool stuck waiting does not
+hold up other calls."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+from bandstand.mcp import BandstandServer
+from bandstand.studio import RevisionStore
+
+
+def progress_log() -> tuple[list[tuple[float, float | None, str | None]], Any]:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def heard(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+    return seen, heard
+
+
+def status(session: Path) -> str | None:
+    from bandstand.compose.checkpoint import FileCheckpoint
+    from bandstand.errors import BandstandError
+
+    try:
+        return FileCheckpoint.in_session(session).load().status
+    except (OSError, BandstandError):
+        return None
+
+
+def wait_for(condition: Any, what: str, seconds: float = 120) -> None:
+    """Wait until `condition()` holds (the cancelled work ends on its own thread)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        time.sleep(0.05)
+
+
+async def test_compose_reports_each_node_as_progress(call: Any, root: Path) -> None:
+    seen, heard = progress_log()
+    answer = await call("compose", progress=heard, prompt="deep house", bars=8, seed=5, audio=False)
+    assert not answer.is_error, answer.content[0].text
+    done = [p for p, _, _ in seen]
+    assert done == sorted(set(done)) and done[0] == 1  # strictly increasing
+    assert seen[-1][0] == seen[-1][1]  # the last one says: all of it
+    messages = [m for _, _, m in seen]
+    assert messages[0].startswith("✓ intent") and messages[-1].startswith("✓ output")
+    assert any(m.startswith("✓ parts:bass") for m in messages)
+    data = answer.structured_content
+    assert data["status"] == "completed" and (root / data["project"] / "revisions").is_dir()
+    assert [c.uri for c in answer.content[1:]] == [
+        f"bandstand://projects/{data['project']}/files/{p}" for p in
+        ("midi/full-arrangement.mid", "images/pianoroll.png", "notes/lead-sheet.musicxml", "notes/producer-notes.md")]
+
+
+async def test_cancelling_compose_stops_it_resumable_and_nothing_becomes_a_project(server: BandstandServer,
+                                                                                   root: Path) -> None:
+    first = anyio.Event()
+
+    async def heard(progress: float, total: float | None, message: str | None) -> None:
+        first.set()
+
+    scope = anyio.CancelScope()
+    async with Client(server) as client, anyio.create_task_group() as group:
+        async def run() -> None:
+            with scope:
+                await client.call_tool("compose", {"prompt": "epic film score", "bars": 128, "seed": 1},
+                                       progress_callback=heard)
+        group.start_soon(run)
+        await first.wait()
+        scope.cancel()
+        # the server answers other calls at once while the cancelled run winds down
+        listed = await client.call_tool("list_projects", {})
+        assert not listed.is_error
+    [session] = root.iterdir()
+    wait_for(lambda: status(session) in ("cancelled", "completed", "completed_partial", "failed"), "the run to stop")
+    assert status(session) == "cancelled"
+    assert not (session / "revisions").exists() and not (session / "audio").exists()
+
+
+async def test_alternatives_report_each_take_and_a_cancel_drops_them(
+        call: Any, server: BandstandServer, song: str, root: Path, caplog: pytest.LogCaptureFixture) -> None:
+    seen, heard = progress_log()
+    answer = await call("alternatives", progress=heard, project=song, target="bass", count=2)
+    assert not answer.is_error, answer.content[0].text
+    assert [(p, t) for p, t, _ in seen] == [(1, 2), (2, 2)]
+    assert seen[0][2].startswith("alternative A of the bass")
+    assert [a["label"] for a in answer.structured_content["alternatives"]] == ["A", "B"]
+
+    # Cancel after the first take, while the work waits to save the next one (the test holds the
+    # song's lock as another process would): it stops at its next safe point and keeps no take.
+    caplog.set_level(logging.INFO, logger="bandstand.mcp")
+    first = anyio.Event()
+
+    async def on_first(progress: float, total: float | None, message: str | None) -> None:
+        first.set()
+
+    scope = anyio.CancelScope()
+    async with Client(server) as client, anyio.create_task_group() as group:
+        async def run() -> None:
+            with scope:
+                await client.call_tool("alternatives", {"project": song, "target": "progression", "count": 5},
+                                       progress_callback=on_first)
+        group.start_soon(run)
+        await first.wait()
+        with RevisionStore(root / song).lock():
+            scope.cancel()
+            assert not (await client.call_tool("list_projects", {})).is_error  # the cancel has been read
+    wait_for(lambda: "alternatives: cancelled while making alternative" in caplog.text, "the work to stop")
+    states = variation_states(root / song)
+    assert states[:2] == ["ready", "ready"] and states[2:] and set(states[2:]) == {"discarded"}
+    sets = json.loads((root / song / "state" / "alternatives.json").read_text())["sets"]
+    assert [s["target"] for s in sets] == ["bass"]  # only the finished set
+
+
+def variation_states(folder: Path) -> list[str]:
+    from bandstand.producer.projects import open_project
+
+    return [v.state for v in open_project(folder).variations()]
+
+
+async def test_an_audio_export_reports_its_steps_and_a_cancel_writes_nothing(
+        call: Any, server: BandstandServer, song: str, root: Path, caplog: pytest.LogCaptureFixture) -> None:
+    seen, heard = progress_log()
+    answer = await call("export", progress=heard, project=song, format="png")
+    assert not answer.is_error
+    assert [(p, t) for p, t, _ in seen] == [(0, 2), (1, 2), (2, 2)] and seen[-1][2] == "wrote 1 file"
+    png = root / song / "export" / "pianoroll.png"
+    assert answer.structured_content["files"] == [str(png)] and png.read_bytes()[:4] == b"\x89PNG"
+    assert [c.uri for c in answer.content[1:]] == [f"bandstand://projects/{song}/files/export/pianoroll.png"]
+
+    caplog.set_level(logging.INFO, logger="bandstand.mcp")
+    rendering = anyio.Event()
+
+    async def on_render(progress: float, total: float | None, message: str | None) -> None:
+        if message == "rendering the audio":
+            rendering.set()
+
+    scope = anyio.CancelScope()
+    async with Client(server) as client, anyio.create_task_group() as group:
+        async def run() -> None:
+            with scope:
+                await client.call_tool("export", {"project": song, "format": "stems", "out": "stems-out"},
+                                       progress_callback=on_render)
+        group.start_soon(run)
+        await rendering.wait()
+        scope.cancel()
+    # the render runs to its end on its own thread, then sees the cancel and writes nothing
+    wait_for(lambda: "export: cancelled while rendering the audio" in caplog.text, "the render to stop", 300)
+    assert not (root / "stems-out").exists()
+
+
+async def test_a_tool_stuck_on_a_busy_session_does_not_hold_up_other_calls(server: BandstandServer, song: str,
+                                                                           composed_song: Path, root: Path) -> None:
+    import shutil
+
+    other = "session-20200101-0000aa"
+    shutil.copytree(composed_song, root / other)
+    store = RevisionStore(root / song)
+    async with Client(server) as client:
+        lock = store.lock()
+        lock.__enter__()  # another process is changing the song
+        try:
+            async with anyio.create_task_group() as group:
+                stuck: list[Any] = []
+
+                async def waits() -> None:
+                    stuck.append(await client.call_tool("set_tempo", {"project": song, "tempo": 90}))
+                group.start_soon(waits)
+                for _ in range(3):
+                    quick = await client.call_tool("set_tempo", {"project": other, "tempo": 90})
+                    assert not quick.is_error
+                    assert not (await client.call_tool("history", {"project": song})).is_error
+                assert stuck == []  # still waiting for the lock
+                lock.__exit__(None, None, None)
+                lock = None
+        finally:
+            if lock is not None:
+                lock.__exit__(None, None, None)
+    assert not stuck[0].is_error and stuck[0].structured_content["revision"] == 2
