@@ -99,21 +99,27 @@ async def test_alternatives_report_each_take_and_a_cancel_drops_them(
     # song's lock as another process would): it stops at its next safe point and keeps no take.
     caplog.set_level(logging.INFO, logger="bandstand.mcp")
     first = anyio.Event()
+    lock = RevisionStore(root / song).lock()
 
     async def on_first(progress: float, total: float | None, message: str | None) -> None:
-        first.set()
+        if not first.is_set():  # hold the lock from the first take's report on: a take or two more at most
+            lock.__enter__()
+            first.set()
 
     scope = anyio.CancelScope()
-    async with Client(server) as client, anyio.create_task_group() as group:
-        async def run() -> None:
-            with scope:
-                await client.call_tool("alternatives", {"project": song, "target": "progression", "count": 5},
-                                       progress_callback=on_first)
-        group.start_soon(run)
-        await first.wait()
-        with RevisionStore(root / song).lock():
+    try:
+        async with Client(server) as client, anyio.create_task_group() as group:
+            async def run() -> None:
+                with scope:
+                    await client.call_tool("alternatives", {"project": song, "target": "progression", "count": 5},
+                                           progress_callback=on_first)
+            group.start_soon(run)
+            await first.wait()
             scope.cancel()
             assert not (await client.call_tool("list_projects", {})).is_error  # the cancel has been read
+    finally:
+        if first.is_set():
+            lock.__exit__(None, None, None)
     wait_for(lambda: "alternatives: cancelled while making alternative" in caplog.text, "the work to stop")
     states = variation_states(root / song)
     assert states[:2] == ["ready", "ready"] and states[2:] and set(states[2:]) == {"discarded"}

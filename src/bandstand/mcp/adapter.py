@@ -19,6 +19,8 @@ answer or a one-line error out, the work off the event loop.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import logging
 import math
@@ -105,6 +107,19 @@ async def respond(name: str, ctx: Context, work: Work) -> CallToolResult:
     return result(answer)
 
 
+def _on_loop_soon() -> Callable[[Callable[[Any], None], Any], None]:
+    """A thread-safe way to have the current event loop call `fn(arg)` soon, without waiting."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # not asyncio (trio): its token runs it, waiting for the loop
+        token = anyio.lowlevel.current_token()
+        return lambda fn, arg: anyio.from_thread.run_sync(fn, arg, token=token)
+
+    def soon(fn: Callable[[Any], None], arg: Any) -> None:
+        loop.call_soon_threadsafe(fn, arg)
+    return soon
+
+
 def _told(name: str, work: Callable[[Control], Answer]) -> Callable[[Control], Answer]:
     """`work` that logs how a cancelled run ended (its caller has gone: nobody else hears it)."""
     def run(control: Control) -> Answer:
@@ -119,17 +134,20 @@ def _told(name: str, work: Callable[[Control], Answer]) -> Callable[[Control], A
 async def _offload(work: Callable[[Control], Answer], ctx: Context) -> Answer:
     """`work` on a worker thread; its progress relayed to the client; cancelled → its cancel set."""
     send, receive = anyio.create_memory_object_stream[tuple[float, float | None, str]](max_buffer_size=math.inf)
-    token = anyio.lowlevel.current_token()
+    soon = _on_loop_soon()
     loop_thread = threading.get_ident()
 
+    def put(item: tuple[float, float | None, str]) -> None:
+        # once the call is over (answered or cancelled) nobody is listening any more
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            send.send_nowait(item)
+
     def report(done: float, total: float | None, message: str) -> None:
-        try:
-            if threading.get_ident() == loop_thread:
-                send.send_nowait((done, total, message))
-            else:
-                anyio.from_thread.run_sync(send.send_nowait, (done, total, message), token=token)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, RuntimeError):
-            pass  # the call is over (answered or cancelled): nobody is listening any more
+        if threading.get_ident() == loop_thread:
+            put((done, total, message))
+            return
+        with contextlib.suppress(RuntimeError):  # RuntimeError: the loop is gone
+            soon(put, (done, total, message))  # never waits for the loop: a busy loop cannot stall the work
 
     async def relay() -> None:
         async with receive:
