@@ -1,7 +1,8 @@
 """The pages' sound in a real browser (Debian's chromium through Playwright, a real
 `bandstand jam` server): nothing sounds before a click; after it the General MIDI
 SoundFont of the recording plays the jam through the in-page synthesizer, with the
-programs jam.mid has; a second tab joins at the current position; the studio's song
+programs jam.mid has; a second tab and a reloaded one join at the current position
+(no backlog of stale bars, the playhead within 20 ms of what is heard), and Stop stops at once; the studio's song
 player loops, switches versions and mutes; without the synthesizer the oscillator
 voices play. Screenshots are kept under test-artifacts/audio/.
 
@@ -12,6 +13,7 @@ its sound from a click, as it does for a person.
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,49 @@ SPY = """() => {
   const noteOn = synth.noteOn.bind(synth), programChange = synth.programChange.bind(synth);
   synth.noteOn = (ch, key, vel, opts) => { seen.notes += 1; return noteOn(ch, key, vel, opts); };
   synth.programChange = (ch, p, opts) => { seen.programs[ch] = p; return programChange(ch, p, opts); };
+}"""
+
+
+# What this tab hands to the synthesizer: each note's moment and the context time it was handed.
+HANDED = """() => {
+  const audio = window.bandstand.audio, seen = window.handed = [];
+  const note = audio.note.bind(audio);
+  audio.note = (id, key, vel, when, dur, ev) => {
+    const now = audio.now(), ok = note(id, key, vel, when, dur, ev);
+    if (ok) seen.push({now, when});
+    return ok;
+  };
+}"""
+
+# The jam's playhead on screen (the bar and its cycle) against the notes heard: at the first frame
+# a note's moment is being heard, the bar should stand at the note's place in its cycle, less the
+# time since (ms). Gives up after 20 s.
+JAM_HEARD = """async (count) => {
+  const audio = window.bandstand.audio, sound = window.bandstand.sound, pending = [], errors = [];
+  const note = audio.note;
+  audio.note = (id, key, vel, when, dur, ev) => {
+    const ok = note.call(audio, id, key, vel, when, dur, ev);
+    for (const [cycle, msg] of sound.cycles) {
+      if (ok && msg.events.includes(ev)) pending.push({when, cycle, begin: ev.begin, seconds: msg.cycle_seconds});
+    }
+    return ok;
+  };
+  const until = performance.now() + 20000;
+  await new Promise((done) => {
+    const step = () => {
+      const heard = audio.heardNow(), label = document.getElementById("playhead-label").textContent.match(/cycle (\\d+)/);
+      const fraction = parseFloat(document.getElementById("playhead-bar").style.width) / 100;
+      for (const p of pending) {
+        if (p.seen || heard < p.when || !label) continue;
+        p.seen = true;
+        errors.push(((Number(label[1]) - 1 - p.cycle) + fraction - p.begin) * p.seconds * 1000 - (heard - p.when) * 1000);
+      }
+      if (errors.length >= count || performance.now() > until) done(); else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
+  audio.note = note;
+  return errors;
 }"""
 
 
@@ -108,12 +153,13 @@ def test_the_jam_plays_the_recordings_instruments_after_a_click() -> None:
             browser.close()
 
 
-def test_a_second_tab_joins_at_the_current_position() -> None:
+def test_a_second_tab_and_a_reloaded_one_join_in_time() -> None:
     from playwright.sync_api import expect, sync_playwright
 
     synth_installed()
     executable = chromium()
     expect.set_options(timeout=20_000)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with jam_server("--members", "beat,groove") as served, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
         try:
@@ -122,27 +168,47 @@ def test_a_second_tab_joins_at_the_current_position() -> None:
             first.click("#start")  # the click that starts the jam also enables its sound
             first.wait_for_function("window.bandstand.audio.running && window.bandstand.sound.done.size >= 4", timeout=30_000)
 
-            second = browser.new_context().new_page()  # another tab, as if reloaded: a new page, a new socket
+            second = browser.new_context().new_page()  # another tab: a new page, a new socket
             second.goto(served.url)
-            second.wait_for_function("window.bandstand.sound.cycles.size >= 1")
-            joined = second.evaluate("Math.min(...window.bandstand.sound.cycles.keys())")
-            playing = first.evaluate("window.bandstand.sound.position().cycle")
-            assert joined >= playing - 1 and joined >= 2  # the current cycles, not the jam's first
-            assert second.evaluate("window.bandstand.scheduled") == 0  # silent until its own click
-            second.click("#sound")
-            second.wait_for_function("window.bandstand.scheduled > 0", timeout=30_000)
-            # every note it scheduled lies ahead of the moment it was scheduled (no backlog), and a
-            # cycle is heard at the same server moment in both tabs
-            assert second.evaluate("window.bandstand.audio.mode") == "soundfont"
+
+            def joins(page: Any) -> list[float]:
+                """The tab joins at the current cycle, silent until its click; then every note is handed
+                to the synthesizer ahead of its moment (none late: no backlog of stale bars) and at most
+                the look-ahead early; returns the playhead's distance from what is heard (ms)."""
+                page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
+                joined = page.evaluate("Math.min(...window.bandstand.sound.cycles.keys())")
+                playing = first.evaluate("window.bandstand.sound.position().cycle")
+                assert joined >= playing - 1 and joined >= 2  # the current cycles, not the jam's first
+                assert page.evaluate("window.bandstand.scheduled") == 0 and page.evaluate("window.bandstand.audio.ctx") is None
+                page.evaluate(HANDED)
+                page.click("#sound")
+                page.wait_for_function("window.handed.length >= 16", timeout=30_000)
+                assert page.evaluate("window.bandstand.audio.mode") == "soundfont"
+                ahead = page.evaluate("window.handed.map((h) => h.when - h.now)")
+                assert min(ahead) > 0 and max(ahead) <= 0.25, (min(ahead), max(ahead))
+                errors_ms = page.evaluate(JAM_HEARD, 12)
+                assert len(errors_ms) >= 12 and max(abs(e) for e in errors_ms) <= 20, errors_ms  # the playhead shows what is heard
+                return errors_ms
+
+            measured = {"second_tab": joins(second)}
+            # a cycle is heard at the same server moment in both tabs
             both = """(c) => window.bandstand.sound.cycles.get(c)?.at ?? null"""
             cycle = second.evaluate("Math.max(...window.bandstand.sound.cycles.keys())")
             first.wait_for_function(f"window.bandstand.sound.cycles.has({cycle})")
             assert first.evaluate(both, cycle) == second.evaluate(both, cycle)
-            position = second.evaluate("window.bandstand.sound.position()")
-            assert position is not None and position["cycle"] >= joined
             second.screenshot(path=str(ARTIFACTS / "3-second-tab.png"))
-            first.click("#stop")
+
+            second.reload()  # a reloaded tab: silent again until a click, then in time at once
+            measured["reloaded_tab"] = joins(second)
+            (ARTIFACTS / "jam-playhead.json").write_text(json.dumps({"playhead_minus_heard_ms": measured}))
+
+            # Stop stops at once: nothing more is handed to the synthesizer after the click
+            first.evaluate(HANDED)
+            first.wait_for_function("window.handed.length >= 2")
+            before = first.evaluate("() => { const n = window.handed.length; document.getElementById('stop').click(); return n; }")
             expect(first.locator("#start")).to_be_enabled()
+            first.wait_for_timeout(500)
+            assert first.evaluate("window.handed.length") == before
         finally:
             browser.close()
 

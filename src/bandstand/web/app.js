@@ -57,7 +57,7 @@ const HANDLERS = {
   agent_status(m) { if (state.members[m.member]) { state.members[m.member].status = m.status; renderBand(); } },
   musical_context_update(m) { renderContext(m.context, m.changed); chat(`Context: ${esc(m.changed.join(", "))} → ${esc(m.context.key)}, energy ${m.context.energy}/10, ${m.context.bpm} BPM`, "system"); },
   execute(m) { renderLayers(m.layers); },
-  events(m) { if (state.jam?.running) { sound.receive(m); $("scheduled-label").textContent = `${audio.scheduled} notes scheduled`; } },
+  events(m) { if (state.jam?.running) sound.receive(m); },
   boss_directive_echo(m) { chat(`<span class="who">🎤 BOSS${m.to.length ? " → " + esc(m.to.join(", ")) : ""}</span>${esc(m.text)}`, "boss"); },
   error(m) { chat(esc(m.message), "error"); },
 };
@@ -166,7 +166,6 @@ async function enableSound() {
   $("sound").textContent = "… loading sound";
   await audio.enable();
   sound.resume();
-  $("scheduled-label").textContent = `${audio.scheduled} notes scheduled`;
 }
 audio.onChange(renderSound);
 
@@ -175,6 +174,8 @@ function tickPlayhead() {
   const pos = state.jam?.running ? sound.position() : null;
   $("playhead-bar").style.width = pos ? `${(pos.fraction * 100).toFixed(2)}%` : "0";
   $("playhead-label").textContent = pos ? `cycle ${pos.cycle + 1} · ${Math.floor(pos.fraction * beatsPerCycle()) + 1}/${beatsPerCycle()}` : "";
+  const scheduled = `${audio.scheduled} notes scheduled`; // handed over a little ahead, as they come due
+  if ($("scheduled-label").textContent !== scheduled) $("scheduled-label").textContent = scheduled;
   requestAnimationFrame(tickPlayhead);
 }
 function beatsPerCycle() { return Number(String(state.jam?.context?.time_signature || "4/4").split("/")[0]) || 4; }
@@ -195,7 +196,11 @@ function wire() {
     const chosen = Object.keys(state.members).filter((n) => !state.benched.has(n));
     send({ type: "start_jam", members: state.benched.size ? chosen : null });
   };
-  $("stop").onclick = () => { send({ type: "stop_jam" }); sound.reset(); };
+  $("stop").onclick = () => {
+    send({ type: "stop_jam" });
+    if (state.jam) state.jam.running = false; // a cycle the server sent before it heard us is not played
+    sound.reset();
+  };
   $("autopilot").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
   $("interval").oninput = () => { $("interval-label").textContent = `${$("interval").value} s`; };
   $("interval").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });

@@ -1,4 +1,4 @@
-// bandstand's sound in the browser, one module for every page (the jam now, the studio next).
+// bandstand's sound in the browser, one module for every page (the jam and the studio).
 //
 // The page plays the same General MIDI instruments as the WAV render: the SoundFont the server
 // renders with, through an in-page synthesizer (soundfont.js). When the synthesizer or the
