@@ -341,10 +341,13 @@ def test_chat_plans_a_variation_heard_a_b_accepted_in_part_and_undone(served: tu
     page.keyboard.press("Space")  # pauses — and does not also press the B button that has the focus
     assert page.evaluate("[window.studio.state.player, window.studio.state.ab]") == [None, "A"]
 
-    # try something different: another take replaces this one
-    first_take = page.evaluate("window.studio.state.variation.variationId")
-    page.click('#review [data-act="again"]')
-    page.wait_for_function(f"window.studio.state.variation && window.studio.state.variation.variationId !== {json.dumps(first_take)}")
+    # try something different, twice: the alternatives cycle, each take replacing the one before
+    takes = [page.evaluate("window.studio.state.variation.variationId")]
+    for letter in ("A", "B"):
+        page.click('#review [data-act="again"]')
+        page.wait_for_function(f"window.studio.state.variation && !{json.dumps(takes)}.includes(window.studio.state.variation.variationId)")
+        takes.append(page.evaluate("window.studio.state.variation.variationId"))
+        expect(page.locator("#review")).to_contain_text(f"alternative {letter}")
     expect(page.locator("#review .phrase").first).to_be_visible()
     count = page.locator("#review .phrase").count()
 
@@ -440,6 +443,8 @@ def test_the_session_log_of_a_team_run_and_the_board(served: tuple[Served, Path]
 
 
 def test_a_128_bar_8_track_song_stays_smooth_and_the_page_fits_420_px(served: tuple[Served, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
     server, root = served
     made = subprocess.run([sys.executable, "-m", "bandstand", "compose", "cinematic synthwave, 100 bpm", "--bars", "128",
                            "--seed", "7", "--parts", "drums,bass,chords,lead,pad,arp,percussion,counter_melody",
@@ -481,7 +486,23 @@ def test_a_128_bar_8_track_song_stays_smooth_and_the_page_fits_420_px(served: tu
         box = narrow.locator(control)
         box.scroll_into_view_if_needed()
         assert box.is_visible() and box.bounding_box()["x"] + box.bounding_box()["width"] <= 421, control
+    # the arrangement scrolls sideways under its track headers; a track's fx dialog (its volume and
+    # pan too) fits the window
     narrow.evaluate("window.scrollTo(0, 0)")
+    scroller = narrow.evaluate("""(() => { const sc = window.studio.arrangement.scroller; sc.scrollLeft = 4000;
+      return {scrolled: sc.scrollLeft, head: document.querySelector('#heads .head').getBoundingClientRect().left}; })()""")
+    assert scroller["scrolled"] > 0 and scroller["head"] >= 0
+    narrow.locator('#heads .head button[data-act="fx"]').first.click()
+    dialog = narrow.locator("#track-dialog")
+    expect(dialog).to_be_visible()
+    box = dialog.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 420, box
+    for control in ("#track-dialog input[data-dlg=volume]", "#track-dialog input[data-dlg=pan]", '#track-dialog button[value="add"]'):
+        narrow.locator(control).scroll_into_view_if_needed()
+        assert narrow.locator(control).is_visible(), control
+    narrow.screenshot(path=str(ARTIFACTS / "15-420px-fx.png"))
+    narrow.keyboard.press("Escape")
+    narrow.evaluate("window.scrollTo(0, 0); window.studio.arrangement.scroller.scrollLeft = 0")
     narrow.screenshot(path=str(ARTIFACTS / "13-420px.png"))
     narrow.locator("#send").scroll_into_view_if_needed()
     narrow.screenshot(path=str(ARTIFACTS / "14-420px-chat.png"))
@@ -489,7 +510,9 @@ def test_a_128_bar_8_track_song_stays_smooth_and_the_page_fits_420_px(served: tu
     narrow.close()
 
 
-def test_keyboard_zoom_and_loop_by_clicking_a_section(served: tuple[Served, Path], browser: Any) -> None:
+def test_the_keyboard_zooms_chooses_opens_mutes_undoes_and_a_section_loops(served: tuple[Served, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
     server, root = served
     song = sorted((root / "songs").glob("session-*"), key=lambda p: p.stat().st_mtime)[0].name
     page, errors = open_page(browser, server, f"#/song/{song}")
@@ -506,5 +529,33 @@ def test_keyboard_zoom_and_loop_by_clicking_a_section(served: tuple[Served, Path
     assert page.evaluate("window.studio.state.loop") == section
     page.locator(".arr-scroll").click(position={"x": x, "y": 8})
     assert page.evaluate("window.studio.state.loop") is None
+
+    # choose a region with the arrows, open its notes with Enter, mute its track with M (a revision),
+    # undo with Ctrl+Z, redo with Ctrl+Shift+Z
+    page.keyboard.press("ArrowRight")
+    first = page.evaluate("window.studio.arrangement.selected")
+    page.keyboard.press("ArrowDown")
+    chosen = page.evaluate("window.studio.arrangement.regionById(window.studio.arrangement.selected)")
+    assert chosen and page.evaluate("window.studio.arrangement.selected") != first
+    track = chosen["track"]["id"]
+    page.keyboard.press("Enter")
+    expect(page.locator("#roll-panel")).to_be_visible()
+    assert page.evaluate("window.studio.roll.region.id") == chosen["region"]["id"]
+    page.keyboard.press("Escape")
+    expect(page.locator("#roll-panel")).to_be_hidden()
+    page.locator(".arr-scroll").focus()
+    before = revision(page)
+    page.keyboard.press("m")
+    page.wait_for_function(f"window.studio.state.data.revision > {before}")
+    muted = f"window.studio.view.tracks.find((t) => t.id === {json.dumps(track)}).mute"
+    assert page.evaluate(muted) is True
+    page.keyboard.press("Control+z")
+    page.wait_for_function(f"window.studio.state.data.revision === {before}")
+    assert page.evaluate(muted) is False
+    page.keyboard.press("Control+Shift+z")
+    page.wait_for_function(f"window.studio.state.data.revision > {before}")
+    assert page.evaluate(muted) is True
+    page.keyboard.press("Control+z")
+    page.wait_for_function(f"window.studio.state.data.revision === {before}")
     assert errors == []
     page.close()
