@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,13 @@ def test_a_song_from_a_prompt_is_played_edited_undone_and_exported(served: tuple
     with page.expect_download() as xml:
         page.click('.exports a[data-format="musicxml"]')
     assert b"<score-partwise" in Path(xml.value.path()).read_bytes()
+    with page.expect_download(timeout=120_000) as wav:  # rendered from HEAD on the way
+        page.click('.exports a[data-format="wav"]')
+    assert Path(wav.value.path()).read_bytes()[:4] == b"RIFF"
+    with page.expect_download(timeout=120_000) as stems:
+        page.click('.exports a[data-format="stems"]')
+    with zipfile.ZipFile(stems.value.path()) as bundle:
+        assert len([n for n in bundle.namelist() if n.endswith(".wav")]) >= len(view["tracks"])
 
     # the mixer: mute the bass (heard at once, a revision), then its effect chain gets a delay;
     # a second tab on the same song follows HEAD
