@@ -4,7 +4,8 @@ SoundFont of the recording plays the jam through the in-page synthesizer, with t
 programs jam.mid has; a second tab and a reloaded one join at the current position
 (no backlog of stale bars, the playhead within 20 ms of what is heard), and Stop stops at once; the studio's song
 player loops, switches versions and mutes; without the synthesizer the oscillator
-voices play. Screenshots are kept under test-artifacts/audio/.
+voices play. Screenshots are kept under test-artifacts/audio/. One browser for the
+module, and one jam server for all but the test without the synthesizer.
 
 The autoplay switch of the other browser tests is left out here: the page must get
 its sound from a click, as it does for a person.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,27 @@ JAM_HEARD = """async (count) => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import expect, sync_playwright
+
+    executable = chromium()
+    expect.set_options(timeout=20_000)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Any]:
+    with jam_server("--members", "beat,groove,aria") as running:
+        yield running
+
+
 def synth_installed() -> None:
     if not (vendor_dir() / "spessasynth_lib" / "package.json").is_file():
         pytest.skip("the pages' synthesizer is not installed (scripts/setup.d/webaudio.sh installs it with npm)")
@@ -103,195 +126,169 @@ def recorded_programs(served: Any) -> set[int | None]:
     return programs
 
 
-def test_the_jam_plays_the_recordings_instruments_after_a_click() -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_the_jam_plays_the_recordings_instruments_after_a_click(browser: Any, served: Any) -> None:
+    from playwright.sync_api import expect
 
     synth_installed()
-    executable = chromium()
-    expect.set_options(timeout=20_000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with jam_server("--members", "beat,groove,aria") as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(served.url)
-            expect(page.locator("#conn")).to_have_text("connected")
-            # no sound, and no audio context at all, before the click
-            expect(page.locator("#sound")).to_have_text("🔇 Click to enable sound")
-            assert page.evaluate("window.bandstand.audio.ctx") is None
-            page.screenshot(path=str(ARTIFACTS / "1-before-the-click.png"))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(served.url)
+    expect(page.locator("#conn")).to_have_text("connected")
+    # no sound, and no audio context at all, before the click
+    expect(page.locator("#sound")).to_have_text("🔇 Click to enable sound")
+    assert page.evaluate("window.bandstand.audio.ctx") is None
+    page.screenshot(path=str(ARTIFACTS / "1-before-the-click.png"))
 
-            page.click("#sound")
-            page.wait_for_function("window.bandstand.audio.running")
-            assert page.evaluate("window.bandstand.audio.mode") == "soundfont"
-            expect(page.locator("#sound")).to_contain_text(".sf2")
-            page.evaluate(SPY)
+    page.click("#sound")
+    page.wait_for_function("window.bandstand.audio.running")
+    assert page.evaluate("window.bandstand.audio.mode") == "soundfont"
+    expect(page.locator("#sound")).to_contain_text(".sf2")
+    page.evaluate(SPY)
 
-            page.click("#start")
-            page.wait_for_function("window.spied.notes >= 40", timeout=30_000)
-            expect(page.locator("#playhead-label")).to_contain_text("cycle")
-            page.screenshot(path=str(ARTIFACTS / "2-playing.png"))
-            seen = page.evaluate("""() => ({perTrack: {...window.bandstand.sound.perTrack}, notes: window.spied.notes,
-              programs: {...window.spied.programs}, scheduled: window.bandstand.scheduled,
-              tracks: Object.fromEntries([...window.bandstand.audio.tracks].map(([id, t]) => [id, {...t}]))})""")
-            per_track, spied, tracks = seen["perTrack"], seen, seen["tracks"]
-            assert seen["notes"] == seen["scheduled"] == sum(per_track.values())  # every note went to the SoundFont synth
-            assert {t.split(":")[0] for t in per_track} == {"BEAT", "GROOVE", "ARIA"}
-            # each track's channel plays its program (drums: the kit, program 0 on a drum channel)
-            for track_id, track in tracks.items():
-                kind = track_id.split(":")[1]
-                assert spied["programs"][str(track["channel"])] == (0 if kind == "drums" else int(kind)), track_id
-            heard = {None if t.split(":")[1] == "drums" else int(t.split(":")[1]) for t in per_track}
+    page.click("#start")
+    page.wait_for_function("window.spied.notes >= 40", timeout=30_000)
+    expect(page.locator("#playhead-label")).to_contain_text("cycle")
+    page.screenshot(path=str(ARTIFACTS / "2-playing.png"))
+    seen = page.evaluate("""() => ({perTrack: {...window.bandstand.sound.perTrack}, notes: window.spied.notes,
+      programs: {...window.spied.programs}, scheduled: window.bandstand.scheduled,
+      tracks: Object.fromEntries([...window.bandstand.audio.tracks].map(([id, t]) => [id, {...t}]))})""")
+    per_track, spied, tracks = seen["perTrack"], seen, seen["tracks"]
+    assert seen["notes"] == seen["scheduled"] == sum(per_track.values())  # every note went to the SoundFont synth
+    assert {t.split(":")[0] for t in per_track} == {"BEAT", "GROOVE", "ARIA"}
+    # each track's channel plays its program (drums: the kit, program 0 on a drum channel)
+    for track_id, track in tracks.items():
+        kind = track_id.split(":")[1]
+        assert spied["programs"][str(track["channel"])] == (0 if kind == "drums" else int(kind)), track_id
+    heard = {None if t.split(":")[1] == "drums" else int(t.split(":")[1]) for t in per_track}
 
-            page.click("#stop")
-            expect(page.locator("#start")).to_be_enabled()
-            assert heard <= recorded_programs(served)  # the instruments of jam.mid
-            assert errors == []
-        finally:
-            browser.close()
+    page.click("#stop")
+    expect(page.locator("#start")).to_be_enabled()
+    assert heard <= recorded_programs(served)  # the instruments of jam.mid
+    assert errors == []
+    page.close()
 
 
-def test_a_second_tab_and_a_reloaded_one_join_in_time() -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_a_second_tab_and_a_reloaded_one_join_in_time(browser: Any, served: Any) -> None:
+    from playwright.sync_api import expect
 
     synth_installed()
-    executable = chromium()
-    expect.set_options(timeout=20_000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with jam_server("--members", "beat,groove") as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
-        try:
-            first = browser.new_page(viewport={"width": 1280, "height": 900})
-            first.goto(served.url)
-            first.click("#start")  # the click that starts the jam also enables its sound
-            first.wait_for_function("window.bandstand.audio.running && window.bandstand.sound.done.size >= 4", timeout=30_000)
+    first = browser.new_page(viewport={"width": 1280, "height": 900})
+    first.goto(served.url)
+    first.click("#start")  # the click that starts the jam also enables its sound
+    first.wait_for_function("window.bandstand.audio.running && window.bandstand.sound.done.size >= 4", timeout=30_000)
 
-            second = browser.new_context().new_page()  # another tab: a new page, a new socket
-            second.goto(served.url)
+    second = browser.new_context().new_page()  # another tab: a new page, a new socket
+    second.goto(served.url)
 
-            def joins(page: Any) -> list[float]:
-                """The tab joins at the current cycle, silent until its click; then every note is handed
-                to the synthesizer ahead of its moment (none late: no backlog of stale bars) and at most
-                the look-ahead early; returns the playhead's distance from what is heard (ms)."""
-                page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
-                joined = page.evaluate("Math.min(...window.bandstand.sound.cycles.keys())")
-                playing = first.evaluate("window.bandstand.sound.position().cycle")
-                assert joined >= playing - 1 and joined >= 2  # the current cycles, not the jam's first
-                assert page.evaluate("window.bandstand.scheduled") == 0 and page.evaluate("window.bandstand.audio.ctx") is None
-                page.evaluate(HANDED)
-                page.click("#sound")
-                page.wait_for_function("window.handed.length >= 16", timeout=30_000)
-                assert page.evaluate("window.bandstand.audio.mode") == "soundfont"
-                ahead = page.evaluate("window.handed.map((h) => h.when - h.now)")
-                assert min(ahead) > 0 and max(ahead) <= 0.25, (min(ahead), max(ahead))
-                errors_ms = page.evaluate(JAM_HEARD, 12)
-                assert len(errors_ms) >= 12 and max(abs(e) for e in errors_ms) <= 20, errors_ms  # the playhead shows what is heard
-                return errors_ms
+    def joins(page: Any) -> list[float]:
+        """The tab joins at the current cycle, silent until its click; then every note is handed
+        to the synthesizer ahead of its moment (none late: no backlog of stale bars) and at most
+        the look-ahead early; returns the playhead's distance from what is heard (ms)."""
+        page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
+        joined = page.evaluate("Math.min(...window.bandstand.sound.cycles.keys())")
+        playing = first.evaluate("window.bandstand.sound.position().cycle")
+        assert joined >= playing - 1 and joined >= 2  # the current cycles, not the jam's first
+        assert page.evaluate("window.bandstand.scheduled") == 0 and page.evaluate("window.bandstand.audio.ctx") is None
+        page.evaluate(HANDED)
+        page.click("#sound")
+        page.wait_for_function("window.handed.length >= 16", timeout=30_000)
+        assert page.evaluate("window.bandstand.audio.mode") == "soundfont"
+        ahead = page.evaluate("window.handed.map((h) => h.when - h.now)")
+        assert min(ahead) > 0 and max(ahead) <= 0.25, (min(ahead), max(ahead))
+        errors_ms = page.evaluate(JAM_HEARD, 12)
+        assert len(errors_ms) >= 12 and max(abs(e) for e in errors_ms) <= 20, errors_ms  # the playhead shows what is heard
+        return errors_ms
 
-            measured = {"second_tab": joins(second)}
-            # a cycle is heard at the same server moment in both tabs
-            both = """(c) => window.bandstand.sound.cycles.get(c)?.at ?? null"""
-            cycle = second.evaluate("Math.max(...window.bandstand.sound.cycles.keys())")
-            first.wait_for_function(f"window.bandstand.sound.cycles.has({cycle})")
-            assert first.evaluate(both, cycle) == second.evaluate(both, cycle)
-            second.screenshot(path=str(ARTIFACTS / "3-second-tab.png"))
+    measured = {"second_tab": joins(second)}
+    # a cycle is heard at the same server moment in both tabs
+    both = """(c) => window.bandstand.sound.cycles.get(c)?.at ?? null"""
+    cycle = second.evaluate("Math.max(...window.bandstand.sound.cycles.keys())")
+    first.wait_for_function(f"window.bandstand.sound.cycles.has({cycle})")
+    assert first.evaluate(both, cycle) == second.evaluate(both, cycle)
+    second.screenshot(path=str(ARTIFACTS / "3-second-tab.png"))
 
-            second.reload()  # a reloaded tab: silent again until a click, then in time at once
-            measured["reloaded_tab"] = joins(second)
-            (ARTIFACTS / "jam-playhead.json").write_text(json.dumps({"playhead_minus_heard_ms": measured}))
+    second.reload()  # a reloaded tab: silent again until a click, then in time at once
+    measured["reloaded_tab"] = joins(second)
+    (ARTIFACTS / "jam-playhead.json").write_text(json.dumps({"playhead_minus_heard_ms": measured}))
 
-            # Stop stops at once: nothing more is handed to the synthesizer after the click
-            first.evaluate(HANDED)
-            first.wait_for_function("window.handed.length >= 2")
-            before = first.evaluate("() => { const n = window.handed.length; document.getElementById('stop').click(); return n; }")
-            expect(first.locator("#start")).to_be_enabled()
-            first.wait_for_timeout(500)
-            assert first.evaluate("window.handed.length") == before
-        finally:
-            browser.close()
+    # Stop stops at once: nothing more is handed to the synthesizer after the click
+    first.evaluate(HANDED)
+    first.wait_for_function("window.handed.length >= 2")
+    before = first.evaluate("() => { const n = window.handed.length; document.getElementById('stop').click(); return n; }")
+    expect(first.locator("#start")).to_be_enabled()
+    first.wait_for_timeout(500)
+    assert first.evaluate("window.handed.length") == before
+    first.close()
+    second.context.close()
 
 
-def test_the_song_player_loops_switches_versions_and_mutes() -> None:
+def test_the_song_player_loops_switches_versions_and_mutes(browser: Any, served: Any) -> None:
     # the studio page's API (web/audio/index.js): a song from a beat, a loop, A/B, the mix
-    from playwright.sync_api import sync_playwright
-
     synth_installed()
-    executable = chromium()
-    with jam_server("--members", "beat") as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
-        try:
-            page = browser.new_page()
-            page.goto(served.url)
-            page.click("#sound")
-            page.wait_for_function("window.bandstand.audio.running")
-            result = page.evaluate("""async () => {
-              const audio = window.bandstand.audio;
-              const bar = (pitch, n) => Array.from({length: n}, (_, i) => ({start: i, duration: 0.5, pitch, velocity: 90}));
-              const song = (bass) => ({tempo: 240, tracks: [
-                {id: "drums", drum: true, notes: bar(36, 8)},
-                {id: "bass", program: 33, reverb: 0.5, notes: bar(bass, 8)}]});
-              const sent = [];
-              const noteOn = audio.voices.noteOn.bind(audio.voices);
-              audio.voices.noteOn = (ch, key, vel, when, dur) => { sent.push({ch, key, when}); return noteOn(ch, key, vel, when, dur); };
-              const player = audio.play(song(40), {fromBeat: 0, loop: {start: 0, end: 4}});
-              await new Promise((r) => setTimeout(r, 2600));  // a 4-beat loop at 240 BPM lasts 1 s
-              const looped = player.spans.length;
-              const position = player.position();
-              player.switchTo(song(43));
-              await new Promise((r) => setTimeout(r, 800));
-              const bassChannel = audio.tracks.get("bass").channel;
-              const controls = [];
-              const control = audio.voices.control.bind(audio.voices);
-              audio.voices.control = (ch, cc, value, when) => { if (ch === bassChannel) controls.push([cc, value]); return control(ch, cc, value, when); };
-              audio.setMix("bass", {mute: true});
-              player.stop();
-              return {looped, position, keys: sent.filter((s) => s.ch === bassChannel).map((s) => s.key),
-                      drums: sent.filter((s) => s.key === 36).length, controls};
-            }""")
-            assert result["looped"] >= 3  # the loop started over at least twice
-            assert 0 <= result["position"] < 4  # and the playhead stays inside it
-            assert set(result["keys"]) == {40, 43} and result["keys"][-1] == 43  # A, then B
-            assert result["keys"] == sorted(result["keys"])  # B only after the switch
-            assert result["drums"] >= 8
-            assert [11, 0] in result["controls"]  # muted: expression 0 on the bass channel
-            assert [91, 64] in result["controls"] and [7, 100] in result["controls"]  # its room send, unity fader
-        finally:
-            browser.close()
+    page = browser.new_page()
+    page.goto(served.url)
+    page.click("#sound")
+    page.wait_for_function("window.bandstand.audio.running")
+    result = page.evaluate("""async () => {
+      const audio = window.bandstand.audio;
+      const bar = (pitch, n) => Array.from({length: n}, (_, i) => ({start: i, duration: 0.5, pitch, velocity: 90}));
+      const song = (bass) => ({tempo: 240, tracks: [
+        {id: "drums", drum: true, notes: bar(36, 8)},
+        {id: "bass", program: 33, reverb: 0.5, notes: bar(bass, 8)}]});
+      const sent = [];
+      const noteOn = audio.voices.noteOn.bind(audio.voices);
+      audio.voices.noteOn = (ch, key, vel, when, dur) => { sent.push({ch, key, when}); return noteOn(ch, key, vel, when, dur); };
+      const player = audio.play(song(40), {fromBeat: 0, loop: {start: 0, end: 4}});
+      await new Promise((r) => setTimeout(r, 2600));  // a 4-beat loop at 240 BPM lasts 1 s
+      const looped = player.spans.length;
+      const position = player.position();
+      player.switchTo(song(43));
+      await new Promise((r) => setTimeout(r, 800));
+      const bassChannel = audio.tracks.get("bass").channel;
+      const controls = [];
+      const control = audio.voices.control.bind(audio.voices);
+      audio.voices.control = (ch, cc, value, when) => { if (ch === bassChannel) controls.push([cc, value]); return control(ch, cc, value, when); };
+      audio.setMix("bass", {mute: true});
+      player.stop();
+      return {looped, position, keys: sent.filter((s) => s.ch === bassChannel).map((s) => s.key),
+              drums: sent.filter((s) => s.key === 36).length, controls};
+    }""")
+    assert result["looped"] >= 3  # the loop started over at least twice
+    assert 0 <= result["position"] < 4  # and the playhead stays inside it
+    assert set(result["keys"]) == {40, 43} and result["keys"][-1] == 43  # A, then B
+    assert result["keys"] == sorted(result["keys"])  # B only after the switch
+    assert result["drums"] >= 8
+    assert [11, 0] in result["controls"]  # muted: expression 0 on the bass channel
+    assert [91, 64] in result["controls"] and [7, 100] in result["controls"]  # its room send, unity fader
+    page.close()
 
 
-def test_without_the_synthesizer_the_oscillators_play() -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_without_the_synthesizer_the_oscillators_play(browser: Any) -> None:
+    from playwright.sync_api import expect
 
-    executable = chromium()
-    expect.set_options(timeout=20_000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     empty = ARTIFACTS / "no-vendor"
     empty.mkdir(parents=True, exist_ok=True)
-    with jam_server("--members", "beat,groove", env={VENDOR_ENV: str(empty)}) as served, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(served.url)
-            page.click("#start")
-            page.wait_for_function("window.bandstand.scheduled > 10", timeout=30_000)
-            assert page.evaluate("window.bandstand.audio.mode") == "oscillator"
-            expect(page.locator("#sound")).to_have_text("🔊 oscillator voices")
-            assert "not installed" in page.locator("#sound").get_attribute("title")
-            page.screenshot(path=str(ARTIFACTS / "4-oscillator-fallback.png"))
-            page.click("#stop")
-            expect(page.locator("#start")).to_be_enabled()
-            # every sound name the jam knows has an oscillator voice
-            played = page.evaluate("""() => {
-              const audio = window.bandstand.audio, t = audio.now() + 0.1;
-              audio.setTrack("all", {program: 0});
-              return window.bandstand.soundNames.filter((sound, i) =>
-                audio.note("all", 48 + (i % 24), 80, t + i / 64, 0.1, {sound, delay: 0.2, room: 0.2, crush: i % 3 ? null : 6})).length;
-            }""")
-            assert played == len(page.evaluate("window.bandstand.soundNames")) >= 40
-            assert errors == []
-        finally:
-            browser.close()
+    with jam_server("--members", "beat,groove", env={VENDOR_ENV: str(empty)}) as served:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(served.url)
+        page.click("#start")
+        page.wait_for_function("window.bandstand.scheduled > 10", timeout=30_000)
+        assert page.evaluate("window.bandstand.audio.mode") == "oscillator"
+        expect(page.locator("#sound")).to_have_text("🔊 oscillator voices")
+        assert "not installed" in page.locator("#sound").get_attribute("title")
+        page.screenshot(path=str(ARTIFACTS / "4-oscillator-fallback.png"))
+        page.click("#stop")
+        expect(page.locator("#start")).to_be_enabled()
+        # every sound name the jam knows has an oscillator voice
+        played = page.evaluate("""() => {
+          const audio = window.bandstand.audio, t = audio.now() + 0.1;
+          audio.setTrack("all", {program: 0});
+          return window.bandstand.soundNames.filter((sound, i) =>
+            audio.note("all", 48 + (i % 24), 80, t + i / 64, 0.1, {sound, delay: 0.2, room: 0.2, crush: i % 3 ? null : 6})).length;
+        }""")
+        assert played == len(page.evaluate("window.bandstand.soundNames")) >= 40
+        assert errors == []
+        page.close()
