@@ -30,13 +30,15 @@ def test_the_next_request_sees_the_conversation(studio: tuple[Studio, str]) -> N
     first = run(st, "add a string pad to the chorus", conversation_id=conversation)
     assert first[0]["projectId"] == pid and first[0]["conversationId"] == conversation
     st.library.commit(first[-1]["variationId"])
+    darker = run(st, "make it darker", conversation_id=conversation)
+    assert {e["role"] for e in darker if e["type"] == "generatorStart"} == {"pad"}  # "it" is the pad
     second = run(st, "make it busier", conversation_id=conversation)
     meta = one(second, "meta")
     assert "pad" in meta["intent"] and "every part" not in meta["intent"]
     touched = {e["role"] for e in second if e["type"] == "generatorStart"}
     assert touched == {"pad"}
     turns = st.conversations.get(conversation).turns
-    assert [t.role for t in turns] == ["user", "assistant"] * 2 and turns[1].focus
+    assert turns[0].text == "add a string pad to the chorus" and turns[1].focus == ["String Pad"]
     assert turns[-1].variation_id == second[-1]["variationId"]
 
 
