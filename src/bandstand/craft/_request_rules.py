@@ -38,7 +38,6 @@ from bandstand.craft._request_words import (
     MIX_WORDS,
     PRESENCE_WORDS,
     TEMPO_WORDS,
-    _alternation,
     _Words,
 )
 from bandstand.craft.edits import (
@@ -138,7 +137,7 @@ def _scope(c: _Clause) -> None:
 
 def _roles(c: _Clause, words: _Words) -> list[str]:
     """Parts named in what is left of the clause (instrument words count for their role)."""
-    regex = re.compile(r"\b(?:the\s+)?(" + _alternation(words.thing_by_word) + r")\b", re.I)
+    regex = re.compile(r"\b(?:the\s+)?(" + words.things + r")\b", re.I)
     found: list[str] = []
     while (m := regex.search(c.low)) is not None:
         role = words.thing_by_word[m.group(1).lower()][0]
@@ -156,7 +155,7 @@ def _freeze_words(c: _Clause, words: _Words) -> None:
     clause, so "keep the drums simple" still reads as a change of the drums)."""
     for verb, frozen in ((r"unfreeze|unlock|release|let go of|free up|you can (?:change|touch)", False),
                          (r"keep|freeze|lock|hold on to|hold|don'?t (?:touch|change)|leave", True)):
-        m = re.search(r"\b(" + verb + r")\s+(?:the\s+)?(" + _alternation(words.thing_by_word) + r")\b", c.low, re.I)
+        m = re.search(r"\b(" + verb + r")\s+(?:the\s+)?(" + words.things + r")\b", c.low, re.I)
         if m:
             c.freeze = [words.thing_by_word[m.group(2).lower()][0]]
             c.freeze_to = frozen
@@ -169,7 +168,7 @@ def _alternative(c: _Clause, words: _Words) -> None:
                r"|(?:another|next|different)\s+(?:one|take|version|idea|alternative|option)|mix it up|shake it up")
     target: str | None = None
     if m is None:
-        thing = r"(?:the\s+)?(" + _alternation(words.thing_by_word) + r"|progression|chord progression|arrangement|form)"
+        thing = r"(?:the\s+)?(" + words.things + r"|progression|chord progression|arrangement|form)"
         m = c.find(r"(?:try\s+)?(?:a\s+)?(?:different|another|other|alternative)\s+" + thing)
         if m is None:
             return
@@ -182,7 +181,7 @@ def _alternative(c: _Clause, words: _Words) -> None:
 
 def _regenerate(c: _Clause, words: _Words) -> None:
     thing = r"(?:the\s+)?(?:a\s+)?(chord progression|progression|chord changes|chords|arrangement|structure|form|" \
-        + _alternation(words.thing_by_word) + r")"
+        + words.things + r")"
     m = c.find(r"(regenerate|re-?generate|redo|re-?do|rewrite|re-?write|re-?roll|new|fresh|change)\s+" + thing)
     if m is None:
         return
@@ -199,7 +198,7 @@ def _regenerate(c: _Clause, words: _Words) -> None:
 
 
 def _swap(c: _Clause, words: _Words) -> None:
-    thing = r"(?:the\s+)?(" + _alternation(words.thing_by_word) + r")"
+    thing = r"(?:the\s+)?(" + words.things + r")"
     new = r"(?:a\s+|an\s+|some\s+|the\s+)?((?:[\w-]+\s+)?(?:" + words.instrument_alt + r"))"
     for pattern in (r"\b(?:swap|replace|switch|change|exchange)\s+(?:out\s+)?" + thing + r"\s+(?:for|with|to|into|by)\s+"
                     + new + r"\b",

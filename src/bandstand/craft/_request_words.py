@@ -170,7 +170,7 @@ class _Words:
                 self.instrument.setdefault(w[:-1], (role, program))
         things = {**{w: (r, None) for w, r in _ROLE_BY_WORD.items()}, **self.instrument}
         self.thing_by_word: dict[str, tuple[str, int | None]] = things
-        alt = _alternation(things)
+        alt = self.things = _alternation(things)  # every word of a part or an instrument, longest first
         self.thing = r"(?:(?:a|an|some|the|another|more)\s+)?((?:[\w-]+\s+)?(?:" + alt + r"))"
         self.instrument_alt = _alternation(self.instrument) if self.instrument else r"(?!x)x"
         self.genres = {g.lower(): g for g in vocabulary.genres}
