@@ -80,7 +80,7 @@ async def paired(rounds: int, direct: Callable[[], Any], over_mcp: Callable[[], 
 
 async def measure(root: Path, rounds: int, compose_rounds: int) -> dict[str, Any]:
     song = compose_song(PROMPT, seed=1, bars=64, out_dir=str(root), render_audio=False).result.session_dir
-    session = Library(root).open(song.name)
+    session = Library(root).session(song.name)
     volumes = iter([0.5 + (i % 50) / 100 for i in range(4 * rounds + 10)])
     server = StdioServerParameters(command=sys.executable, args=["-m", "bandstand", "mcp", "--out", str(root)])
     report: dict[str, Any] = {}

@@ -58,6 +58,22 @@ async def test_a_song_from_compose_to_export_over_http(served: Served, songs: Pa
         assert outside.is_error and outside.content[0].text.startswith("out /tmp is outside ")
 
 
+async def test_the_studio_tools_are_those_of_tools_json(served: Served) -> None:
+    """What /api/v1/protocol/tools.json tells HTTP clients and what /mcp offers MCP clients are
+    the same tools: names, descriptions and parameters (MCP adds `project`)."""
+    document = httpx.get(served.base + "api/v1/protocol/tools.json", headers=served.headers).json()["tools"]
+    async with mcp_client(served) as client:
+        offered = {t.name: t for t in (await client.list_tools()).tools}
+    assert [t["name"] for t in document] == [name for name in offered if name in {t["name"] for t in document}]
+    for tool in document:
+        mcp_tool = offered[tool["name"]]
+        assert mcp_tool.description == tool["description"]
+        schema = dict(mcp_tool.input_schema)
+        assert schema["properties"].pop("project")["type"] == "string"
+        assert schema["properties"] == tool["parameters"].get("properties", {})
+        assert schema["required"] == ["project", *tool["parameters"].get("required", [])]
+
+
 async def test_the_jam_tools_drive_the_jam_the_page_plays(served: Served) -> None:
     async with mcp_client(served) as client:
         assert not (await client.call_tool("jam_start", {"members": ["BEAT"]})).is_error

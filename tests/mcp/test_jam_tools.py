@@ -1,4 +1,4 @@
-"""`ask` answers from the project's figures; the jam tools start, direct, read and stop
+"""`ask` answers from the project's figures (as `bandstand ask` does); the jam tools start, direct, read and stop
 a jam played by the built-in musicians on the server's loop, and save its recording."""
 
 from __future__ import annotations
@@ -10,23 +10,34 @@ from typing import Any
 
 import anyio
 import mido
+import pytest
 from mcp import Client
 
+from bandstand.cli import run
 from bandstand.mcp import BandstandServer
 from bandstand.producer.ask import answer
 from bandstand.producer.projects import open_project
 
 
-async def test_ask_answers_from_the_figures_and_changes_nothing(call: Any, song: str, root: Path) -> None:
+async def test_ask_answers_from_the_figures_as_the_cli_does_and_changes_nothing(
+        call: Any, song: str, root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     said = await call("ask", project=song, question="what key is this in?")
     assert not said.is_error, said.content[0].text
     data = said.structured_content
     expected = answer(open_project(root / song).head, "what key is this in?")
-    assert (data["topic"], data["answer"], data["reasoning"]) == ("key", expected.content, list(expected.reasoning))
-    assert "E minor" in data["answer"] or "E" in data["figures"]["key"]
+    assert (data["answer"], data["reasoning"]) == (expected.content, list(expected.reasoning))
+    assert "E minor" in data["answer"]
+    # (the CLI runs its own event loop: on a thread of its own, as in a shell)
+    assert await anyio.to_thread.run_sync(run, ["ask", str(root / song), "what key is this in?", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"kind": "answer", "answer": data["answer"],
+                                                  "reasoning": data["reasoning"]}
     assert open_project(root / song).revision == 1
     missing = await call("ask", project=song)
     assert missing.is_error and missing.content[0].text == "question is missing; ask(project, question)"
+    request = await call("ask", project=song, question="make the bass busier")
+    assert request.is_error
+    assert run(["ask", str(root / song), "make the bass busier"]) == 2
+    assert request.content[0].text == capsys.readouterr().err.strip().removeprefix("bandstand: error: ")
 
 
 async def test_a_jam_over_mcp(server: BandstandServer, root: Path) -> None:

@@ -192,3 +192,50 @@ async def test_a_tool_stuck_on_a_busy_session_does_not_hold_up_other_calls(serve
             if lock is not None:
                 lock.__exit__(None, None, None)
     assert not stuck[0].is_error and stuck[0].structured_content["revision"] == 2
+
+
+async def test_a_team_composes_a_variation_reporting_each_agent(call: Any, root: Path) -> None:
+    seen, heard = progress_log()
+    answer = await call("compose", progress=heard, prompt="funk groove in E minor", bars=16, seed=3, team=True,
+                        audio=False)
+    assert not answer.is_error, answer.content[0].text
+    data = answer.structured_content
+    assert data["team"] is True and data["accepted"] is False and data["variation_id"]
+    assert (root / data["project"] / "revisions").is_dir() and answer.content[1:] == []  # nothing at HEAD yet
+    done = [p for p, _, _ in seen]
+    assert done == list(range(1, len(seen) + 1)) and seen[-1][0] == seen[-1][1]
+    assert seen[0][2] is not None and seen[0][2].startswith("✓ coordinator: ")
+    assert any(m is not None and m.startswith("✓ drums/") for _, _, m in seen)
+    waiting = (await call("list_variations", project=data["project"])).structured_content["variations"]
+    assert [v["variation_id"] for v in waiting] == [data["variation_id"]]
+    accepted = await call("accept_variation", project=data["project"])
+    assert not accepted.is_error and accepted.structured_content["revision"] == data["revision"] + 1
+    assert "midi/full-arrangement.mid" in [c.name for c in accepted.content[1:]]
+
+    refused = await call("compose", prompt="house", accept=True)
+    assert refused.is_error and refused.content[0].text == "accept goes with team (a team's song is a variation to accept)"
+
+
+async def test_cancelling_a_team_stops_every_agent_and_proposes_nothing(
+        server: BandstandServer, root: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bandstand.mcp")
+    first = anyio.Event()
+
+    async def heard(progress: float, total: float | None, message: str | None) -> None:
+        first.set()
+
+    scope = anyio.CancelScope()
+    async with Client(server) as client, anyio.create_task_group() as group:
+        async def run() -> None:
+            with scope:
+                await client.call_tool("compose", {"prompt": "epic film score", "bars": 256, "seed": 1, "team": True,
+                                                   "parts": ["drums", "bass", "chords", "lead", "pad", "arp",
+                                                             "percussion", "counter_melody"]},
+                                       progress_callback=heard)
+        group.start_soon(run)
+        await first.wait()
+        scope.cancel()
+        assert not (await client.call_tool("list_projects", {})).is_error  # the server answers at once
+    wait_for(lambda: "compose: cancelled while composing with a team" in caplog.text, "the team to stop")
+    [session] = root.iterdir()  # the team's empty project (revision 1), with no variation
+    assert variation_states(session) == []

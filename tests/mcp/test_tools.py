@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 
@@ -150,3 +151,70 @@ async def test_the_server_goes_on_after_every_kind_of_mistake(server: BandstandS
             assert (await client.call_tool(name, arguments)).is_error
         ok = await client.call_tool("set_tempo", {"project": song, "tempo": 100})
         assert not ok.is_error and ok.structured_content["revision"] == 2
+
+
+async def test_edit_takes_the_mixers_words_as_one_revision_as_the_cli_does(call: Any, song: str, root: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    done = await call("edit", project=song, request="less reverb on the lead")
+    assert not done.is_error, done.content[0].text
+    data = done.structured_content
+    assert (data["kind"], data["revision"]) == ("revision", 2) and data["steps"] == ["Less reverb on Lead (25% → 12%)"]
+    assert "midi/full-arrangement.mid" in [c.name for c in done.content[1:]]
+    assert (await call("undo", project=song)).structured_content["revision"] == 1
+    # (the CLI runs its own event loop: on a thread of its own, as in a shell)
+    assert await anyio.to_thread.run_sync(run, ["edit", str(root / song), "less reverb on the lead", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert (cli["kind"], cli["steps"], cli["summary"]) == ("revision", data["steps"], data["summary"])
+
+
+async def test_a_tool_added_to_the_registry_is_offered_and_runs_with_no_code_of_its_own(
+        root: Path, song: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import Field
+
+    from bandstand.mcp import Band, build_server
+    from bandstand.producer.library import Library
+    from bandstand.studio.tools import Tool, ToolParams
+
+    class NudgeTempo(ToolParams):
+        """Nudge the tempo up by a few beats per minute (a tool only this test knows)."""
+
+        bpm: float = Field(ge=1, le=10, description="how many beats per minute faster")
+
+    def nudge(ctx: Any, project: Any, p: NudgeTempo) -> Any:
+        return project.model_copy(update={"tempo": project.tempo + p.bpm}), {"tempo": project.tempo + p.bpm}
+
+    monkeypatch.setitem(TOOLS._tools, "nudge_tempo", Tool("nudge_tempo", "setup", NudgeTempo, nudge))
+    async with Client(build_server(Band(Library(root, folders=True)))) as client:
+        offered = {t.name: t for t in (await client.list_tools()).tools}["nudge_tempo"]
+        assert offered.description == "Nudge the tempo up by a few beats per minute (a tool only this test knows)."
+        assert offered.input_schema["required"] == ["project", "bpm"]
+        assert offered.input_schema["properties"]["bpm"] == TOOLS.get("nudge_tempo").schema()["parameters"][
+            "properties"]["bpm"]
+        before = (await client.call_tool("read_project", {"project": song})).structured_content
+        done = await client.call_tool("nudge_tempo", {"project": song, "bpm": 4})
+        assert not done.is_error, done.content[0].text
+        assert done.structured_content["revision"] == 2
+        after = (await client.call_tool("read_project", {"project": song})).structured_content
+        assert json_tempo(after) == json_tempo(before) + 4
+        refused = await client.call_tool("nudge_tempo", {"project": song, "bpm": 40})
+        assert refused.is_error and "bpm" in refused.content[0].text and "\n" not in refused.content[0].text
+        assert (await client.call_tool("history", {"project": song})).structured_content["head"] == 2
+
+
+def json_tempo(read: dict[str, Any]) -> float:
+    """The tempo in what read_project answered."""
+    found = [v for k, v in _walk(read) if k == "tempo"]
+    assert found, read
+    return float(found[0])
+
+
+def _walk(value: Any) -> Any:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k, v
+            yield from _walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk(v)

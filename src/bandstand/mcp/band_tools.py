@@ -73,13 +73,19 @@ class ComposeParams(Params):
     genre: str | None = Field(None, description="Genre to use first (any genre name or alias).")
     audio: bool = Field(True, description="Render the WAV now (a second or two); false leaves it to export "
                                           "or to reading the WAV resource.")
+    team: bool = Field(False, description="Compose with an agent team — one agent per instrument and per section, "
+                                          "a mixer — as `bandstand compose --team` does: the song is a variation "
+                                          "of an empty project, to accept (or `accept` at once).")
+    accept: bool = Field(False, description="With team: accept the team's variation at once.")
 
 
 class EditParams(ProjectParams):
     """Change the song in words ("make the bass busier", "change the key to F# minor", "double-time drums in
     the bridge", "try something different"): a variation — nothing changes until accept_variation — with
-    the parts it redoes and keeps, its cost, a musical diff per part and its phrases. With a language model
-    configured it also reads free text. "keep the drums" freezes a part (a revision of its own)."""
+    the parts it redoes and keeps, its cost, a musical diff per part and its phrases (`kind` "variation").
+    The mixer's words ("less reverb on the lead", "mute the drums", "turn the lead down") are applied at once
+    as one undoable revision (`kind` "revision"); a question is answered (`kind` "answer"). With a language
+    model configured it also reads free text. "keep the drums" freezes a part (a revision of its own)."""
 
     request: str = Field(description='What to change, e.g. "make the bass busier".')
 
@@ -148,6 +154,10 @@ class ListProjectsParams(Params):
 def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
     from bandstand.producer.compose import compose_song
 
+    if p.team:
+        return _compose_with_team(band, p, control)
+    if p.accept:
+        raise InvalidInput("accept goes with team (a team's song is a variation to accept)", field="accept")
     composed = compose_song(p.prompt, assume_defaults=True, control=control, out_dir=str(band.library.root),
                             bars=p.bars, seed=p.seed, parts=p.parts, tempo=p.tempo, key=p.key, mode=p.mode,
                             genre=p.genre, render_audio=p.audio)
@@ -166,12 +176,59 @@ def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
     return Answer(data, band.links(root))
 
 
+def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer:
+    """`bandstand compose --team` over MCP: the team runs on this worker thread's own loop; each agent
+    that finishes is reported as progress; a cancel stops every agent and nothing is proposed."""
+    import asyncio
+
+    from bandstand.agents.config import load_config
+    from bandstand.producer.projects import open_project
+    from bandstand.producer.teams import TeamOptions, compose_team
+    from bandstand.producer.teams.seats import team_config
+    from bandstand.protocol import STUDIO, Emitter
+
+    agents = load_config(None)
+    options = TeamOptions(seed=p.seed, out_dir=str(band.library.root), accept=p.accept, agents=agents,
+                          team=team_config(agents, None), compose={
+                              "bars": p.bars, "parts": p.parts, "tempo": p.tempo, "key": p.key, "mode": p.mode,
+                              "genre": p.genre})
+    emitter, steps, done = Emitter(STUDIO), [0], [0]
+
+    def heard(event: dict[str, Any]) -> None:
+        if event["type"] == "plan":
+            steps[0] = len(event["steps"])
+        elif event["type"] == "agentComplete":
+            done[0] += 1
+            mark = "✓" if event["success"] else "✗"
+            control.report(done[0], max(steps[0], done[0]), f"{mark} {event.get('agentId')}: {event.get('summary', '')}")
+    emitter.subscribe(heard)
+
+    async def supervised() -> Any:
+        team = asyncio.ensure_future(compose_team(p.prompt, options, emitter=emitter))
+        while not team.done():
+            if control.cancelled:
+                team.cancel()
+            await asyncio.wait([team], timeout=0.05)
+        return team.result()
+
+    try:
+        outcome = asyncio.run(supervised())
+    except asyncio.CancelledError:
+        control.check("composing with a team")
+        raise
+    if outcome.accepted and p.audio:
+        open_project(outcome.session_dir).ensure_audio()
+    data = {"project": outcome.session_dir.name, "team": True, **outcome.to_json()}
+    return Answer(data, band.links(outcome.session_dir) if outcome.accepted else ())
+
+
 def _edit(band: Band, p: EditParams, control: Control) -> Answer:
-    from bandstand.producer.iteration import edit
+    from bandstand.producer.direct import direct
 
     session = band.library.session(p.project)
-    outcome = edit(session.session_dir, p.request, backend=band.backend, session=session)
-    return Answer({"project": session.session_dir.name, **outcome.to_json()})
+    directed = direct(session.session_dir, p.request, backend=band.backend)
+    links = band.links(session.session_dir) if directed.kind == "revision" else ()
+    return Answer({"project": session.session_dir.name, **directed.to_json()}, links)
 
 
 def _list_variations(band: Band, p: ListVariationsParams, control: Control) -> Answer:

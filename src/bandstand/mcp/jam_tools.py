@@ -1,5 +1,6 @@
 """The band's tools for talking about a song and for the jam: `ask` (a question
-about a project → an answer from its figures) and `jam_start`, `jam_direct`,
+about a project → an answer from its figures, or the language model's when
+one is configured: `producer.direct.ask`, as `bandstand ask`) and `jam_start`, `jam_direct`,
 `jam_state`, `jam_stop` over `producer.jam` — the same use cases the jam's
 HTTP routes call. The jam lives on the server's event loop (its clock and
 rounds are tasks there), so the jam tools run on the loop; a directive's
@@ -28,7 +29,8 @@ __all__ = ["JAM_TOOLS", "own_jam"]
 class AskParams(ProjectParams):
     """Ask a question about the song — "what key is this in?", "which chords are in the chorus?", "why does
     the bridge feel flat?", the tempo, the form, the instruments, the mix — and get an answer from its
-    figures, with the reasoning (the figures looked at). Nothing changes."""
+    figures (or the language model's, when one is configured), with the reasoning (the figures looked at).
+    Nothing changes."""
 
     question: str = Field(description='The question, e.g. "why does the chorus feel flat?".')
 
@@ -62,12 +64,12 @@ class JamStopParams(Params):
 
 
 def _ask(band: Band, p: AskParams, control: Control) -> Answer:
-    from bandstand.producer.ask import answer
+    from bandstand.producer.direct import ask
 
     session = band.library.session(p.project)
-    said = answer(session.head, p.question)
-    return Answer({"project": session.session_dir.name, "question": p.question, "topic": said.topic,
-                   "reasoning": list(said.reasoning), "answer": said.content, "figures": said.figures})
+    said = ask(session.session_dir, p.question, backend=band.backend)
+    return Answer({"project": session.session_dir.name, "question": p.question, "answer": said.answer,
+                   "reasoning": list(said.reasoning)})
 
 
 def _jam(band: Band) -> Any:
