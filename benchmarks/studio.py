@@ -3,9 +3,10 @@ bass, chords, lead, pad; the sound plan's mix applied), made a project with
 `create_from_song`:
 
 - accept_ms: accepting a variation (the bass busier: ~50 % more notes), from
-  `accept()` call to return — revision written, HEAD moved, every top-level
-  file but the WAV rewritten (part MIDI, full arrangement, lead sheet, notes,
-  piano roll, manifest). Budget: median ≤ 100 ms.
+  `accept()` call to return — revision written, HEAD moved, the top-level
+  files but the WAV made again and those that change rewritten (part MIDI,
+  full arrangement, lead sheet, notes, piano roll, manifest). Budget:
+  median ≤ 100 ms.
 - accept_lead_ms: the same for a variation that rewrites the lead (so the lead
   sheet changes too). Reported.
 - tool_call_ms: one tool call round trip in process — parameters validated,

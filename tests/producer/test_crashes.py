@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bandstand.producer import head_files
 from bandstand.producer.projects import ProjectSession, open_project
 
 from .conftest import snapshot
@@ -35,6 +36,7 @@ def test_killed_during_accept(session: ProjectSession, step: str) -> None:
     proc = _run("accept", str(root), v.id, step)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     reopened = open_project(root)  # repairs what the crash left behind
+    assert head_files.staged_leftovers(root) == []  # files staged for the top level are gone
     moved = step in ("head", "variation", "files")
     assert reopened.revision == (2 if moved else 1)
     assert reopened.head.revision == reopened.revision

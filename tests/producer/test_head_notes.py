@@ -70,3 +70,14 @@ def test_a_chords_part_changed_by_hand_names_what_it_plays(composed_copy: Sessio
     session.undo()
     assert (root / "notes/lead-sheet.musicxml").read_text(encoding="utf-8") != sheet
     assert "(as the chords part plays it)" not in (root / "notes/producer-notes.md").read_text(encoding="utf-8")
+
+
+def test_staged_files_a_killed_process_left_are_removed_on_open(composed_copy: Session) -> None:
+    from bandstand.producer import head_files
+
+    root = composed_copy("funk groove", 3, 32)
+    leftover = root / "midi" / f".bass.mid.head-1-0{head_files.STAGED}.tmp"
+    leftover.write_bytes(b"half a song")
+    assert head_files.staged_leftovers(root) == [leftover]
+    open_project(root)
+    assert not leftover.exists() and head_files.staged_leftovers(root) == []

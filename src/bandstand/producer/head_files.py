@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
-import shutil
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from bandstand import __version__
-from bandstand.files import TMP_SUFFIX, write_bytes, write_json
+from bandstand.files import TMP_SUFFIX, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
 
-__all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "WAV", "HeadFiles",
+__all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "STAGED", "WAV", "HeadFiles",
            "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan",
            "staged_leftovers", "target_lufs", "write_head_files"]
 
@@ -148,36 +148,59 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
     return manifest
 
 
-STAGING = ".staging"  # a prepared set of files: .head-<pid>-<n>.staging.tmp/ in the session
+STAGED = ".staged"  # a prepared file: .<name>.head-<pid>-<n>.staged.tmp beside the file it replaces
+_WRITERS = ThreadPoolExecutor(max_workers=6, thread_name_prefix="head-files-write")  # the files, side by side
 
 
-def _put(session_dir: Path, staging: Path, rel: str, data: bytes) -> None:
-    """Stage `data` for `rel` unless the session's file already holds exactly it."""
+def _put(head: HeadFiles, rel: str, data: bytes) -> None:
+    """Stage `data` for `rel` beside it, unless the session's file already holds exactly it. The
+    staged file is not fsynced: the files are made from the revision, which is, and a session
+    whose files are behind HEAD is repaired when opened."""
+    target = head.session_dir / rel
     try:
-        if (session_dir / rel).read_bytes() == data:
+        if target.read_bytes() == data:
             return
     except OSError:
         pass
-    write_bytes(staging / rel, data)
+    staged = target.with_name(f".{target.name}{head.tag}{STAGED}{TMP_SUFFIX}")
+    try:
+        staged.write_bytes(data)
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staged.write_bytes(data)
+    head.staged[rel] = staged
 
 
 def _stage(head: HeadFiles) -> list[Any]:
-    """Make HEAD's files and stage those that change (see `HeadFiles`); returns every file's entry."""
-    from bandstand.compose.songfiles import LEAD_SHEET, song_files
-    from bandstand.producer.head_notes import producer_notes
+    """Make HEAD's song and files and stage those that change (see `HeadFiles`); returns every
+    file's entry."""
+    from bandstand.compose.songfiles import LEAD_SHEET, lead_sheet_source, song_files
+    from bandstand.midi import song_to_midi_bytes
+    from bandstand.producer.head_notes import producer_notes, sound_target, story_of
 
-    root, staging = head.session_dir, head.staging
-    planned = song_files(head.song, sound=head.story.sound, chords=head.story.chords, target_lufs=head.target)
-    jobs: list[Callable[[], Any]] = [partial(lambda f: _put(root, staging, f.rel, f.make()), f) for f in planned
-                                     if not (f.rel == LEAD_SHEET and head.lead_same)]
-    jobs.append(lambda: _put(root, staging, PRODUCER_NOTES,
-                             producer_notes(head.project, head.files, head.story, head.song).encode("utf-8")))
+    root, project = head.session_dir, head.project
+    song = head.song = to_song(project)
+    head.files = part_files(project, song)
+    head.old_manifest = read_json(root / MANIFEST)
+    story = story_of(root, project, song)
+    head.target = sound_target(story, head.old_manifest)
+    old = head.old_manifest if isinstance(head.old_manifest, dict) else {}
+    # the piano roll draws the notes, the sections and the title line
+    head.source = hashlib.sha256(song_to_midi_bytes(song)
+                                 + repr((song.title, song.sections)).encode("utf-8")).hexdigest()
+    head.previous = old.get("pianoroll_source") if (root / PIANOROLL).is_file() else None
+    head.draw = head.pianoroll and head.previous != head.source
+    head.lead_source = lead_sheet_source(song, story.chords)
+    lead_same = old.get("lead_sheet_source") == head.lead_source and (root / LEAD_SHEET).is_file()
+    planned = song_files(song, sound=story.sound, chords=story.chords, target_lufs=head.target)
+    jobs: list[Callable[[], Any]] = [partial(lambda f: _put(head, f.rel, f.make()), f) for f in planned
+                                     if not (f.rel == LEAD_SHEET and lead_same)]
+    jobs.append(lambda: _put(head, PRODUCER_NOTES, producer_notes(project, head.files, story, song).encode("utf-8")))
     if head.draw:
-        from bandstand.render import render_pianoroll
+        from bandstand.render.pianoroll import pianoroll_png
 
-        jobs.append(lambda: render_pianoroll(head.song, staging / PIANOROLL))
-    with ThreadPoolExecutor(max_workers=8) as pool:  # the writes wait on the disk, side by side
-        futures = [pool.submit(job) for job in jobs]
+        jobs.insert(0, lambda: _put(head, PIANOROLL, pianoroll_png(song)))  # the longest, first
+    futures = [_WRITERS.submit(job) for job in jobs]
     for future in futures:
         future.result()
     return planned
@@ -188,53 +211,43 @@ class HeadFiles:
 
     Preparing makes the song, then its files on a worker thread — the part MIDI, the full
     arrangement, the notes, the lead sheet and the piano roll when what they are made from changed
-    — and stages, in a folder in the session, the ones whose bytes differ from the session's,
-    while the caller writes the revision (its fsyncs let the worker run). `install` moves the
-    staged files into place and writes the manifest last; `discard` removes them. A crash leaves
-    only the staging folder, which the next open of the session removes."""
+    — and stages, beside each file, the ones whose bytes differ from the session's, while the
+    caller writes the revision (its fsyncs let the worker run). `install` renames the staged
+    files into place and writes the manifest last; `discard` removes them. A crash leaves only
+    staged files (`staged_leftovers`), which the next open of the session removes."""
 
     _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="head-files")
+    _count = itertools.count()
 
     def __init__(self, session_dir: Path, project: Project, *, pianoroll: bool = True) -> None:
-        from bandstand.compose.songfiles import LEAD_SHEET, lead_sheet_source
-        from bandstand.midi import song_to_midi_bytes
-        from bandstand.producer.head_notes import sound_target, story_of
-
         self.session_dir = session_dir
         self.project = project
-        self.song = to_song(project)
-        self.files = part_files(project, self.song)
-        self.old_manifest = read_json(session_dir / MANIFEST)
-        self.story = story_of(session_dir, project, self.song)
-        self.target = sound_target(self.story, self.old_manifest)
-        old = self.old_manifest if isinstance(self.old_manifest, dict) else {}
-        # the piano roll draws the notes, the sections and the title line
-        self.source = hashlib.sha256(song_to_midi_bytes(self.song)
-                                     + repr((self.song.title, self.song.sections)).encode("utf-8")).hexdigest()
-        self.previous = old.get("pianoroll_source") if (session_dir / PIANOROLL).is_file() else None
-        self.draw = pianoroll and self.previous != self.source
-        self.lead_source = lead_sheet_source(self.song, self.story.chords)
-        self.lead_same = old.get("lead_sheet_source") == self.lead_source and (session_dir / LEAD_SHEET).is_file()
-        self.staging = session_dir / f".head-{os.getpid()}-{id(self)}{STAGING}{TMP_SUFFIX}"
+        self.pianoroll = pianoroll
+        self.tag = f".head-{os.getpid()}-{next(self._count)}"
+        self.staged: dict[str, Path] = {}
+        # made on the worker thread (`_stage`)
+        self.song: Song
+        self.files: dict[str, str]
+        self.old_manifest: Any = None
+        self.target: float | None = None
+        self.source = self.lead_source = ""
+        self.previous: str | None = None
+        self.draw = False
         self._job = self._pool.submit(_stage, self)
 
     def install(self) -> list[str]:
         """Move the staged files into place and write the manifest; returns the paths."""
         root = self.session_dir
         planned = self._job.result()
-        moved = []
-        for path in sorted(p for p in self.staging.rglob("*") if p.is_file()):
-            rel = path.relative_to(self.staging)
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, target)
-            moved.append(str(rel))
+        moved = sorted(self.staged)
+        for rel in moved:
+            os.replace(self.staged[rel], root / rel)
+        self.staged.clear()
         keep = {Path(f.rel).name for f in planned if f.rel.startswith("midi/")}
         if (root / "midi").is_dir():
             for stale in (root / "midi").glob("*.mid"):
                 if stale.name not in keep:
                     stale.unlink(missing_ok=True)
-        shutil.rmtree(self.staging, ignore_errors=True)
         drawn = self.source if self.draw and PIANOROLL in moved else self.previous
         write_json(root / MANIFEST, _manifest(root, self.project, self.files, planned, self.old_manifest, drawn,
                                               self.lead_source, self.target))
@@ -244,13 +257,17 @@ class HeadFiles:
         """Forget the prepared files."""
         with contextlib.suppress(Exception):
             self._job.result()
-        shutil.rmtree(self.staging, ignore_errors=True)
+        for staged in self.staged.values():
+            staged.unlink(missing_ok=True)
+        self.staged.clear()
 
 
 def staged_leftovers(session_dir: Path) -> list[Path]:
-    """Staging folders in the session. Under the session's lock none is in use: they are what a
-    killed process left behind."""
-    return sorted(session_dir.glob(f".head-*{STAGING}{TMP_SUFFIX}"))
+    """Files staged for the top level (and the staging folders of earlier versions). Under the
+    session's lock none is in use: they are what a killed process left behind."""
+    folders = (session_dir, *(session_dir / d for d in ("midi", "notes", "images")))
+    return sorted(p for d in folders for p in d.glob(f".*.head-*{STAGED}{TMP_SUFFIX}")) + \
+        sorted(session_dir.glob(f".head-*.staging{TMP_SUFFIX}"))
 
 
 def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = True) -> list[str]:

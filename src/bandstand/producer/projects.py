@@ -388,7 +388,10 @@ class ProjectSession:
                 head_files.write_head_files(self.session_dir, self.project(pointer.head))
                 fixed = True
             for leftover in head_files.staged_leftovers(self.session_dir):
-                shutil.rmtree(leftover, ignore_errors=True)
+                if leftover.is_dir():
+                    shutil.rmtree(leftover, ignore_errors=True)
+                else:
+                    leftover.unlink(missing_ok=True)
                 fixed = True
             return fixed
 

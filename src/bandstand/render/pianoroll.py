@@ -108,6 +108,16 @@ def render_pianoroll(
     song: Song, out_path: str | os.PathLike[str], width: int = 1600, height: int = 900
 ) -> Path:
     """Draw the song's piano roll as a `width` × `height` PNG at `out_path`; returns the path."""
+    data = pianoroll_png(song, width, height)
+    with atomic_open(out_path, "wb") as fh:
+        fh.write(data)
+    return Path(out_path)
+
+
+def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
+    """The song's piano roll as the bytes of a `width` × `height` PNG."""
+    import io
+
     from PIL import Image, ImageDraw, ImageFont
 
     image = Image.new("RGB", (width, height), BACKGROUND)
@@ -175,6 +185,6 @@ def render_pianoroll(
         left, top, right, bottom = draw.textbbox((x + 4, markers_y), marker.text, font=font)
         draw.rectangle((left - 3, top - 2, right + 3, bottom + 2), fill=BACKGROUND, outline=TEXT)
         draw.text((x + 4, markers_y), marker.text, fill=TEXT, font=font)
-    with atomic_open(out_path, "wb") as fh:
-        image.save(fh, format="PNG", compress_level=3)
-    return Path(out_path)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
