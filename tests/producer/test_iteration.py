@@ -220,3 +220,28 @@ def test_an_added_part_plays_the_instrument_named_only_where_asked(composed_copy
     strings = next(t for t in project.head.tracks if t.name == "String Pad")
     starts = [r.start_beat + n.start for r in strings.regions for n in r.notes]
     assert starts and all(any(a <= t < b for a, b in inside) for t in starts)
+
+
+def test_section_words_reach_the_sections_that_play_their_part_in_another_genre(composed_copy: Session) -> None:
+    root = composed_copy("EDM festival anthem, 128 bpm", 4, 32)
+    outcome = edit(root, "add a string pad to the chorus")
+    assert outcome.affected == ("pad-2",) and outcome.variation is not None
+    assert "this song has no chorus: Drop 1 and Drop 2 play its part" in outcome.notes
+    project = open_project(root)
+    project.accept(outcome.variation.id)
+    strings = next(t for t in project.head.tracks if t.name == "String Pad")
+    drops = [s for s in project.head.sections if s.name.startswith("Drop")]
+    bpb = project.head.beats_per_bar
+    inside = [((s.start_bar - 1) * bpb, (s.start_bar - 1 + s.bars) * bpb) for s in drops]
+    starts = [r.start_beat + n.start for r in strings.regions for n in r.notes]
+    assert len(drops) == 2 and starts and all(any(a <= t < b for a, b in inside) for t in starts)
+    louder = edit(root, "more energy in the bridge")  # the breakdown is this song's bridge
+    assert "this song has no bridge: Break plays its part" in louder.notes
+
+
+def test_a_section_nothing_corresponds_to_is_refused_with_the_songs_sections(composed_copy: Session) -> None:
+    root = composed_copy("funk groove", 3, 16)
+    sections = [s.name for s in open_project(root).head.sections]
+    assert not any(n.lower().startswith(("bridge", "break")) for n in sections)
+    with pytest.raises(InvalidInput, match="this song has no bridge; its sections are " + ", ".join(sections[:2])):
+        edit(root, "more energy in the bridge")

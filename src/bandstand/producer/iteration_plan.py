@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bandstand.compose.models.arrangement import ArrangementPlan
@@ -342,10 +343,41 @@ PLANNERS: dict[type, Callable[[Plan, Any], None]] = {
 }
 
 
+def _in_this_form(plan: Plan, sections: Sequence[str]) -> tuple[str, ...]:
+    """The sections a request names, as this song calls them: a name or kind it has stays; a
+    kind it lacks becomes the kinds that play that role in its form (`craft.form`: the chorus of
+    an EDM song is its drop), with a note saying so; a word nothing corresponds to stays, for
+    `_windows` to refuse with the song's sections."""
+    from bandstand.craft.form import corresponding
+
+    arrangement = plan.recipe.arrangement
+    have = {s.kind for s in arrangement.sections} | {s.name.lower() for s in arrangement.sections}
+    kinds = [s.kind for s in arrangement.sections]
+    out: list[str] = []
+    for wanted in sections:
+        mapped = () if wanted.lower() in have else corresponding(wanted, kinds)
+        if mapped:
+            names = " and ".join(dict.fromkeys(s.name for s in arrangement.sections if s.kind in mapped))
+            note = f"this song has no {wanted}: {names} play{'s' if ' and ' not in names else ''} its part"
+            if note not in plan.notes:
+                plan.notes.append(note)
+        out += mapped or [wanted]
+    return tuple(dict.fromkeys(out))
+
+
+def _scoped_to_form(plan: Plan, edit: Edit) -> Edit:
+    """`edit` with the sections it names as this song calls them (`_in_this_form`)."""
+    if isinstance(edit, StyleEdit) and edit.override.sections:
+        override = edit.override.model_copy(update={"sections": _in_this_form(plan, edit.override.sections)})
+        return edit.model_copy(update={"override": override})
+    sections = getattr(edit, "sections", ())
+    return edit.model_copy(update={"sections": _in_this_form(plan, sections)}) if sections else edit
+
+
 def plan_edits(recipe: Recipe, keys: Sequence[str], edits: Sequence[Edit]) -> Plan:
     """The plan for `edits` on a song made by `recipe` with parts `keys`."""
     plan = Plan(recipe=recipe, keys=list(keys), frozen=set(recipe.frozen) & set(keys))
-    for edit in edits:
+    for edit in map(partial(_scoped_to_form, plan), edits):
         planner = PLANNERS.get(type(edit))
         if planner is None:
             raise InvalidInput(f"'{edit.kind}' is not something an edit can do here")
