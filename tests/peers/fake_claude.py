@@ -44,7 +44,9 @@ the ``result`` line counts both API calls. Interrupts work while a call waits.
 
 Environment: FAKE_CLAUDE_LOG (append every stdin line to this file),
 FAKE_CLAUDE_START (``crash`` exits 2 at start, ``no_init`` never answers initialize),
-FAKE_CLAUDE_COST (USD per turn, default 0.001).
+FAKE_CLAUDE_COST (USD per turn, default 0.001), FAKE_CLAUDE_PERSONAS (a JSON
+object {text: reply}: a process whose --system-prompt holds one of the texts
+answers that reply instead of the echo — also as the structured output).
 Only the standard library: the tests and the benchmark run it as a real process.
 """
 
@@ -381,8 +383,12 @@ class Fake:
         if script is not None:
             self.call_tools(script, started)
             return
+        scripted = _persona_reply(self.opts.get("system-prompt"))
         if "say" in switches:
             text = rest
+            data = None
+        elif scripted is not None:
+            text = scripted
             data = None
         else:
             data = {
@@ -476,6 +482,12 @@ def _sdk_servers(config: str | None) -> list[str]:
         return []
     servers = json.loads(config).get("mcpServers", {})
     return [name for name, spec in servers.items() if spec.get("type") == "sdk"]
+
+
+def _persona_reply(system: str | None) -> str | None:
+    """The reply FAKE_CLAUDE_PERSONAS gives a process with this system prompt (None: the echo)."""
+    replies = json.loads(os.environ.get("FAKE_CLAUDE_PERSONAS") or "{}")
+    return next((reply for text, reply in replies.items() if text in (system or "")), None)
 
 
 def _maybe_json(text: str):
