@@ -35,7 +35,7 @@ EXPORTS = {
     "bandstand.producer.steps": {"GENERATOR_NAME", "StepFailure", "StepRunner", "call_label", "resolve_refs"},
     "bandstand.producer.stream": {"Job", "MAX_PROMPT", "Outcome", "Prepared", "prepare", "run_stream",
                                   "wants_team"},
-    "bandstand.producer.modes": {"MODES", "StepsFailed", "compose", "edit", "reason"},
+    "bandstand.producer.modes": {"MODES", "StepsFailed", "compose", "edit", "edit_plan", "reason"},
     "bandstand.producer.model": {"CLASSIFIER", "EDITOR", "MAX_FAILED_CALLS", "MAX_TURNS", "Reading", "classify",
                                  "compose_with_model", "edit_with_model", "reason_with_model"},
     "bandstand.producer.preview": {"preview"},

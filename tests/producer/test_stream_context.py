@@ -64,6 +64,34 @@ def test_preview_plans_without_doing(studio: tuple[Studio, str], tmp_path: Path)
     assert st.library.ids() == [pid] and st.library.session(pid).revision == 1
 
 
+STRUCTURED_EDIT = """BANDSTAND PROMPT
+Mode: edit
+Effects:
+  bass: compressor
+MidiExpressiveness:
+  - track: lead
+    cc: modulation
+    from: 0
+    to: 100
+Automation:
+  - track: pad
+    parameter: volume
+    points: [[0, 0.3], [32, 0.9]]
+"""
+
+
+def test_a_structured_edits_blocks_are_steps_previewed_and_run(studio: tuple[Studio, str]) -> None:
+    st, pid = studio
+    shown = [s["label"] for s in st.preview(STRUCTURED_EDIT, project_id=pid)["plan"]["steps"]]
+    assert shown == ["Add compressor to Bass", "Add CC 1 to Lead", "Automate Pad volume"]
+    events = run(st, STRUCTURED_EDIT, pid)
+    assert events[0]["state"] == "EDITING" and [s["label"] for s in one(events, "plan")["steps"]] == shown
+    assert events[-1]["success"] is True and events[-1]["revision"] == 2
+    head = {t.name: t for t in st.library.session(pid).head.tracks}
+    assert [e.type for e in head["Bass"].inserts][-1] == "compressor"
+    assert [lane.parameter for lane in head["Pad"].automation] == ["volume"]
+
+
 def test_a_cancelled_request_stops_and_leaves_nothing_running(tmp_path: Path) -> None:
     studio = Studio(tmp_path)
     prepared = studio.prepare("BANDSTAND PROMPT\nMode: compose\nStyle: house\nTempo: 124\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bandstand.craft.edits import AddPartEdit, AlternativeEdit, FreezeEdit
@@ -26,7 +26,7 @@ from bandstand.producer.compose_plan import (
     spec_from_structured,
     spec_from_words,
 )
-from bandstand.producer.intent import editing_edits
+from bandstand.producer.intent import Routed, editing_edits
 from bandstand.producer.plans import Plan, editing_plan, order_steps, transport_summary
 from bandstand.producer.projects import ProjectSession
 from bandstand.producer.running import guarded_generator
@@ -44,7 +44,7 @@ from bandstand.protocol.studio import (
 from bandstand.studio import Project, Variation
 from bandstand.studio.tools import ToolContext
 
-__all__ = ["MODES", "StepsFailed", "compose", "edit", "reason"]
+__all__ = ["MODES", "StepsFailed", "compose", "edit", "edit_plan", "reason"]
 
 AUTHOR = "studio"
 
@@ -84,14 +84,27 @@ def reason(job: Job) -> Outcome:
 # --------------------------------------------------------------------------- EDITING
 
 
-def _structured_steps(job: Job, project: Project) -> list[Any]:
+def _structured_steps(routed: Routed, project: Project) -> list[Any]:
     """A structured edit's Tempo and blocks (Effects, MidiExpressiveness, Automation) as steps."""
-    prompt = job.routed.structured
+    prompt = routed.structured
     if prompt is None:
         return []
     spec = spec_from_structured(prompt)
     spec = ComposeSpec(**{**{f: getattr(spec, f) for f in spec.__dataclass_fields__}, "parts": ()})
     return list(compose_plan(project, spec).steps)
+
+
+def edit_plan(routed: Routed, project: Project, focus: Sequence[str] = ()) -> Plan:
+    """The plan of an EDITING request on `project`: the mixer's and the direct edits' steps, and a
+    structured prompt's blocks, track by track (what `edit` runs and `preview` shows)."""
+    request = routed.request
+    direct, _ = editing_edits(request.edits if request else (), project)
+    plan = editing_plan(project, direct, list(request.mixer) if request else [], focus)
+    extra = _structured_steps(routed, project)
+    if extra:
+        plan = Plan(plan.title if plan.steps else "Changing the mix", order_steps([*plan.steps, *extra],
+                                                                                [t.name for t in project.tracks]))
+    return plan
 
 
 def _run_plan(job: Job, session: ProjectSession, base: Project, plan: Plan, mode: str,
@@ -119,7 +132,7 @@ def edit(job: Job) -> Outcome:
     request = job.routed.request
     edits = list(request.edits) if request else []
     mixer = list(request.mixer) if request else []
-    direct, musical = editing_edits(edits, head)
+    _, musical = editing_edits(edits, head)
     if musical and all(isinstance(e, FreezeEdit) for e in musical):
         from bandstand.producer.iteration import edit as iterate
 
@@ -127,11 +140,7 @@ def edit(job: Job) -> Outcome:
         summary = f"Frozen: {', '.join(done.frozen) or 'nothing'} (they are kept as they are until unfrozen)"
         job.emit(SummaryFinal(summary=summary, tracks=list(done.frozen)))
         return Outcome(summary=summary, revision=done.revision, focus=list(done.frozen))
-    plan = editing_plan(head, direct, mixer, job.prepared.focus)
-    extra = _structured_steps(job, head)
-    if extra:
-        plan = Plan(plan.title if plan.steps else "Changing the mix", order_steps([*plan.steps, *extra],
-                                                                                [t.name for t in head.tracks]))
+    plan = edit_plan(job.routed, head, job.prepared.focus)
     transport = [m for m in mixer if isinstance(m, TransportEdit)]
     if not plan.steps:
         summary = transport_summary(head, transport) if transport else \

@@ -18,7 +18,7 @@ from bandstand.producer.compose_plan import (
     spec_from_words,
 )
 from bandstand.producer.intent import editing_edits
-from bandstand.producer.plans import Plan, Step, editing_plan, transport_summary
+from bandstand.producer.plans import Plan, Step, transport_summary
 from bandstand.producer.stream import Prepared
 from bandstand.protocol.studio import EXECUTION_MODES
 from bandstand.studio import Project
@@ -70,10 +70,11 @@ def _plan(studio: Studio, prepared: Prepared) -> Plan | None:
     if routed.mode == "REASONING" or routed.needs_model:
         return None
     if routed.mode == "EDITING":
+        from bandstand.producer.modes import edit_plan
+
         assert project is not None
         request = routed.request
-        direct, _ = editing_edits(request.edits if request else (), project)
-        plan = editing_plan(project, direct, list(request.mixer) if request else [], prepared.focus)
+        plan = edit_plan(routed, project, prepared.focus)
         if not plan.steps and request and request.mixer:
             return Plan(transport_summary(project, list(request.mixer)), ())
         return plan
