@@ -19,7 +19,8 @@ process), so `http_over_inprocess` shows what the wire adds.
 - concurrent_20: 20 clients send the same request at once (the EDITING
   request above, each on its own copy of the project, and the question) —
   each stream's time to `complete`; the p95 of the 20 over the median of one
-  stream alone. Budget: p95 ≤ 3 × alone. Also shown: the p95 over the fair
+  stream alone (every client has opened its project once before, as the one
+  alone has). Budget: p95 ≤ 3 × alone. Also shown: the p95 over the fair
   share (one alone × 20 / the cores: the time the work of 20 streams takes
   when the cores share it evenly, which is as well as CPU-bound work can do).
 
@@ -189,7 +190,8 @@ def concurrent(base: str, token: str, projects: list[str], prompt: str, rounds: 
 
     def one(i: int) -> None:
         with httpx.Client(base_url=base, headers=headers, timeout=120) as client:
-            client.get("api/v1/protocol").raise_for_status()  # connected before the start
+            # connected, and the project open (as the one alone is), before the start
+            client.get(f"api/v1/projects/{projects[i]}", params={"notes": False}).raise_for_status()
             barrier.wait()
             try:
                 results[i] = http_stream(client, prompt, projects[i], "complete")
