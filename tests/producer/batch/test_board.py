@@ -5,7 +5,6 @@ unfinished one is finished without composing it again, a failing song is retried
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,23 +15,7 @@ from bandstand.errors import BoardUsageError, FencingError
 from bandstand.producer.batch import Conductor, batch_id, read_prompts, work
 from bandstand.producer.batch.board import MAX_TRIES, PHASE_PREFIX
 
-from ...board.conftest import PG_URL, _pg_missing, drop_pg_database, fresh_pg_database
-
 JOBS = read_prompts("funk groove in E minor\nsynthwave night drive\njazz ballad", seed=5, defaults={"bars": 8})
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'board.db'}"
-        return
-    if not PG_URL:
-        _pg_missing()
-    made = fresh_pg_database()
-    try:
-        yield made
-    finally:
-        drop_pg_database(made)
 
 
 def conductor(url: str, jobs: list = JOBS, stale: float = 60.0) -> Conductor:  # type: ignore[type-arg]
@@ -42,12 +25,12 @@ def conductor(url: str, jobs: list = JOBS, stale: float = 60.0) -> Conductor:  #
     return c
 
 
-def run_workers(url: str, out: Path, n: int = 2) -> list[threading.Thread]:
+def run_workers(url: str, out: Path, n: int = 2, patience: float = 900.0) -> list[threading.Thread]:
     threads = []
     for k in range(n):
         def go(k: int = k) -> None:
             with Board.open(url) as board:
-                work(board, str(out), f"w{k}", heartbeat=0.1, poll=0.02, idle_exit=1.0)
+                work(board, str(out), f"w{k}", heartbeat=0.1, poll=0.02, idle_exit=1.0, patience=patience)
         t = threading.Thread(target=go)
         t.start()
         threads.append(t)

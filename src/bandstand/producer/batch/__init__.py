@@ -5,6 +5,8 @@
 - `local` — the songs on a pool of processes on this machine (`run_local`).
 - `board` — the songs as board tasks: the `Conductor` and the `work` loop of ``bandstand worker``
   (SQLite or PostgreSQL, workers on any number of machines, stale workers taken over).
+- `sections` — a team song's sections as board tasks (`BoardSections`): musicians on other machines
+  write them.
 """
 
 from bandstand.producer.batch.board import CONDUCTOR, BatchStatus, Conductor, WorkerReport, work

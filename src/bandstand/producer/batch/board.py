@@ -17,12 +17,19 @@ song of any batch (including ones handed back), keeps its heartbeat fresh
 from a thread while it composes (`songs.compose_job`: atomic and idempotent,
 so a song a dead worker already wrote is kept, not composed again), posts the
 result, reports completion, and completes once the conductor approved.
+
+A **team song** (``"team": true``) goes one level further: the worker holding
+it runs the team, and each section agent sends its writing out as a task of
+the phase ``batch:<id>/sections`` (`sections.BoardSections`). Every worker
+claims those too (the one holding the song does from a helper thread, so a
+song never waits for work only its own worker could take); the conductor
+tends them like songs — approves, hands a silent worker's section on,
+retries — and the song's folder is byte for byte the song composed alone.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +47,7 @@ from bandstand.board import (
 )
 from bandstand.errors import BoardError, BoardUsageError, FencingError
 from bandstand.producer.batch.jobs import SongJob
+from bandstand.producer.batch.sections import BoardSections, job_of, new_task, section_phase
 from bandstand.producer.batch.songs import JobResult, compose_job
 
 __all__ = ["CONDUCTOR", "MAX_TRIES", "PHASE_PREFIX", "BatchStatus", "Conductor", "WorkerReport", "work"]
@@ -47,7 +55,6 @@ __all__ = ["CONDUCTOR", "MAX_TRIES", "PHASE_PREFIX", "BatchStatus", "Conductor",
 CONDUCTOR = "batch-conductor"
 PHASE_PREFIX = "batch:"
 MAX_TRIES = 3
-_NUMBER = re.compile(r"^task-(\d+)$")
 
 
 def phase_of(batch: str) -> str:
@@ -88,25 +95,16 @@ class Conductor:
         elif conductor.session_id != self.session:
             raise BoardUsageError(f"the board's conductor is {conductor.session_id}; conduct from that session "
                                   f"(--session {conductor.session_id}) or use another board")
-        numbers = [int(m.group(1)) for t in board.tasks() if (m := _NUMBER.match(t.task_id))]
         for task in board.tasks():
             if task.phase == phase_of(self.batch):
                 found = board.last_message(task.task_id, "instruction")
                 if found is not None:
                     self.tasks[task.task_id] = SongJob.model_validate_json(found.message).index
         have = set(self.tasks.values())
-        number = max(numbers, default=0)
         for job in self.jobs:
             if job.index in have:
                 continue
-            while True:
-                number += 1
-                task_id = f"task-{number:04d}"
-                try:
-                    board.create_task(task_id, phase=phase_of(self.batch))
-                    break
-                except BoardUsageError:  # another conductor took the number first
-                    continue
+            task_id = new_task(board, phase_of(self.batch))
             board.instruct(task_id, job.model_dump_json(), conductor_session=self.session)
             self.tasks[task_id] = job.index
         return dict(self.tasks)
@@ -117,9 +115,12 @@ class Conductor:
         board.heartbeat(CONDUCTOR_TASK, self.session)
         now = board.clock()
         status.working = status.waiting = 0
+        sections = section_phase(phase_of(self.batch))
         for task in board.tasks():
             index = self.tasks.get(task.task_id)
-            if index is None or index in status.results or index in status.given_up:
+            if index is None and task.phase != sections:
+                continue
+            if index is not None and (index in status.results or index in status.given_up):
                 continue
             age = task.heartbeat_age(now)
             stale = age is not None and age > board.stale_after
@@ -129,10 +130,12 @@ class Conductor:
                 continue
         return status
 
-    def _tend(self, task: Task, index: int, stale: bool) -> None:
+    def _tend(self, task: Task, index: int | None, stale: bool) -> None:
+        """Move one task on: a song (`index`) or one of a team song's sections (None)."""
         board, status, state = self.board, self.status, task.state
         if state is State.COMPLETE:
-            status.results[index] = _result(board, task.task_id, index)
+            if index is not None:
+                status.results[index] = _result(board, task.task_id, index)
         elif state is State.NEEDS_REVIEW:
             if board.last_message(task.task_id, "result") is None:
                 board.reject(task.task_id, "post the song's result (a result message) with the report",
@@ -140,7 +143,7 @@ class Conductor:
             else:
                 board.approve(task.task_id, "the song is in its folder", conductor_session=self.session)
         elif state is State.WORKING:
-            status.working += 1
+            status.working += index is not None
             if stale:
                 board.propose_fix(task.task_id, f"{task.worked_by} went silent (no heartbeat); take the song "
                                   "over (a folder already written is kept)", conductor_session=self.session)
@@ -151,12 +154,13 @@ class Conductor:
         elif state is State.ERROR:
             tries = sum(m.message_type == "error" for m in board.messages_since(0, task_id=task.task_id))
             if tries >= MAX_TRIES:
-                status.given_up[index] = task.last_error or "failed"
+                if index is not None:
+                    status.given_up[index] = task.last_error or "failed"
             else:
                 board.propose_fix(task.task_id, f"try again ({tries} of {MAX_TRIES} tries failed)",
                                   conductor_session=self.session)
         else:
-            status.waiting += 1
+            status.waiting += index is not None
 
     def run(self, *, poll: float = 0.2, on_step: Callable[[BatchStatus], None] | None = None,
             stop: threading.Event | None = None) -> BatchStatus:
@@ -232,29 +236,82 @@ def _finish(board: Board, task_id: str, session: str, poll: float, patience: flo
     return False
 
 
-def _song(board: Board, task_id: str, session: str, out_dir: str, beat: float) -> JobResult:
-    found = board.last_message(task_id, "instruction")
+def _song(board: Board, task: Task, session: str, out_dir: str, beat: float, poll: float,
+          seats: tuple[Any, Any]) -> JobResult:
+    found = board.last_message(task.task_id, "instruction")
     if found is None:
-        raise BoardUsageError(f"{task_id} has no instruction: not a batch song")
+        raise BoardUsageError(f"{task.task_id} has neither a song nor a section job: not a batch task")
     job = SongJob.model_validate_json(found.message)
-    heart = _Heartbeat(board, task_id, session, beat)
+    heart = _Heartbeat(board, task.task_id, session, beat)
+    helper: tuple[threading.Thread, threading.Event] | None = None
     try:
-        return compose_job(job, out_dir, worker=session)
+        sections = None
+        if job.team:  # its sections go on the board; this worker writes some of them meanwhile
+            sections = BoardSections(board, task.phase or "", task.task_id, session, poll=poll)
+            helper = _helper(board.store.url, out_dir, f"{session}+sections", section_phase(task.phase or ""),
+                             beat, poll, seats)
+        return compose_job(job, out_dir, worker=session, sections=sections)
+    finally:
+        if helper is not None:
+            helper[1].set()
+            helper[0].join()
+        heart.stop()
+
+
+def _helper(url: str, out_dir: str, session: str, phase: str, beat: float, poll: float,
+            seats: tuple[Any, Any]) -> tuple[threading.Thread, threading.Event]:
+    """A thread that writes section jobs of the song's batch while its song waits for them (so a
+    worker never waits for work only it could do)."""
+    stop = threading.Event()
+
+    def run() -> None:
+        with Board.open(url, migrate=False) as board:
+            work(board, out_dir, session, heartbeat=beat, poll=poll, stop=stop, phase_prefix=phase,
+                 agents=seats[0], team=seats[1])
+    thread = threading.Thread(target=run, name=f"sections-{session}", daemon=True)
+    thread.start()
+    return thread, stop
+
+
+def _section(board: Board, task: Task, session: str, job: dict[str, Any], beat: float,
+             seats: tuple[Any, Any]) -> tuple[str, str]:
+    """Write one section job (with this worker's seats: its agents and team configuration, else
+    the built-in musicians); returns (the result's JSON, a summary)."""
+    from pydantic import ValidationError
+
+    from bandstand.producer.teams.remote import SectionReply, SectionRequest, perform
+
+    heart = _Heartbeat(board, task.task_id, session, beat)
+    try:
+        try:
+            request = SectionRequest.from_json(str(job["request"]))
+        except ValidationError as exc:  # a contract whose fingerprint does not match its fields
+            why = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+            reply = SectionReply(None, error=f"contract refused: {why}", where=session)
+        except (KeyError, ValueError) as exc:
+            reply = SectionReply(None, error=f"not a section job: {exc}", where=session)
+        else:
+            reply = perform(request, agents=seats[0], team=seats[1], where=session)
     finally:
         heart.stop()
+    summary = f"{job.get('key')}: " + (reply.error or f"{len(reply.part.notes) if reply.part else 0} notes")
+    return reply.to_json(), summary
 
 
 def work(board: Board, out_dir: str, session: str, *, heartbeat: float = 5.0, poll: float = 0.5,
          idle_exit: float | None = None, patience: float = 900.0, max_tasks: int | None = None,
-         stop: threading.Event | None = None, on_result: Callable[[JobResult], None] | None = None) -> WorkerReport:
-    """Take batch songs from the board until idle for `idle_exit` seconds, `max_tasks` are done or
-    `stop` is set (see the module docstring)."""
+         stop: threading.Event | None = None, on_result: Callable[[JobResult], None] | None = None,
+         phase_prefix: str = PHASE_PREFIX, agents: Any = None, team: Any = None) -> WorkerReport:
+    """Take batch songs (and team songs' section jobs) from the board until idle for `idle_exit`
+    seconds, `max_tasks` are done or `stop` is set (see the module docstring). A section job is
+    written by this worker's seat for its role (`agents`: an `AgentsConfig`, `team`: a
+    `TeamConfig`), else by the built-in musician."""
     report = WorkerReport()
     idle_since = time.monotonic()
     while not (stop is not None and stop.is_set()):
         if max_tasks is not None and len(report.done) + len(report.failed) >= max_tasks:
             break
-        claim = board.claim_next(session, phase_prefix=PHASE_PREFIX)
+        claim = board.claim_next(session, phase_prefix=phase_prefix)
         if claim is None or not claim.claimed:
             if idle_exit is not None and time.monotonic() - idle_since >= idle_exit:
                 break
@@ -265,8 +322,17 @@ def work(board: Board, out_dir: str, session: str, *, heartbeat: float = 5.0, po
             if _approved_completion(board, task_id):  # the song was done and approved: only finishing was left
                 board.complete(task_id, session, "song written (finished by a successor)")
                 continue
+            task = board.task(task_id)
+            job = job_of(board, task_id)
+            result: JobResult | None = None
             try:
-                result = _song(board, task_id, session, out_dir, heartbeat)
+                if job is not None:
+                    text, summary = _section(board, task, session, job, heartbeat, (agents, team))
+                    outputs: list[KeyOutput] = []
+                else:
+                    result = _song(board, task, session, out_dir, heartbeat, poll, (agents, team))
+                    text, summary = json.dumps(result.to_json()), f"{result.folder}: {result.status}"
+                    outputs = [KeyOutput(path=result.folder)]
             except FencingError:
                 raise
             except Exception as exc:
@@ -274,13 +340,14 @@ def work(board: Board, out_dir: str, session: str, *, heartbeat: float = 5.0, po
                 board.report_error(task_id, session, ErrorReport(context_usage=0, retry=0,
                                                                  error=f"{type(exc).__name__}: {exc}"[:2000]))
                 continue
-            board.post(task_id, "result", json.dumps(result.to_json()), from_session=session)
+            board.post(task_id, "result", text, from_session=session)
             board.report_completion(task_id, session, CompletionReport(
-                context_usage=0, smoothness=9, checkpoint=1, checkpoints_total=1,
-                summary=f"{result.folder}: {result.status}", key_outputs=[KeyOutput(path=result.folder)]))
-            report.done.append(result)
-            if on_result is not None:
-                on_result(result)
+                context_usage=0, smoothness=9, checkpoint=1, checkpoints_total=1, summary=summary[:2000],
+                key_outputs=outputs))
+            if result is not None:
+                report.done.append(result)
+                if on_result is not None:
+                    on_result(result)
             _finish(board, task_id, session, poll, patience)
         except FencingError:
             report.lost.append(task_id)  # the conductor gave it to someone else meanwhile

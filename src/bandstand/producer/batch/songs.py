@@ -63,13 +63,14 @@ def song_record(folder: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _compose(job: SongJob, staging: Path) -> Path:
+def _compose(job: SongJob, staging: Path, sections: Any) -> Path:
     """Compose the job under `staging`; returns the session folder."""
     if job.team:
         from bandstand.producer.teams import TeamOptions, run_team
 
         session = staging / "song"
-        options = TeamOptions(seed=job.seed, compose=job.compose_options(), session_dir=str(session), accept=True)
+        options = TeamOptions(seed=job.seed, compose=job.compose_options(), session_dir=str(session), accept=True,
+                              jobs=sections)
         asyncio.run(run_team(job.prompt, options))
         if job.render_audio:
             from bandstand.producer.projects import open_project
@@ -86,8 +87,9 @@ def _compose(job: SongJob, staging: Path) -> Path:
     return result.session_dir
 
 
-def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "") -> JobResult:
-    """Compose `job` into ``out_dir/<folder>`` unless it is there already (see the module docstring)."""
+def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "", sections: Any = None) -> JobResult:
+    """Compose `job` into ``out_dir/<folder>`` unless it is there already (see the module docstring).
+    A team song's sections go to `sections` (a `teams.SectionJobs`: the board) when given."""
     out = Path(out_dir)
     final = out / job.folder
     record = song_record(final)
@@ -99,7 +101,7 @@ def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "") -> JobRe
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        session = _compose(job, staging)
+        session = _compose(job, staging, sections)
         sha = _sha(session / MIDI)
         write_json(session / MARKER, {"job": job.model_dump(mode="json"), "worker": worker, "midi_sha256": sha,
                                       "composed_at": time.time()})

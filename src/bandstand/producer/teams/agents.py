@@ -28,7 +28,7 @@ from typing import Any
 
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.config import TeamConfig
-from bandstand.errors import CircuitOpen, ContractMismatch, ToolCallError
+from bandstand.errors import CircuitOpen, ContractMismatch, RuntimeFailure, ToolCallError
 from bandstand.producer.teams.builtin import (
     KICK_LOCKED,
     PartPlan,
@@ -39,6 +39,7 @@ from bandstand.producer.teams.builtin import (
 from bandstand.producer.teams.contracts import InstrumentContract, SectionContract, SectionShape
 from bandstand.producer.teams.coordinator import SongSetup, track_name
 from bandstand.producer.teams.mixing import mix_calls
+from bandstand.producer.teams.remote import SectionJobs, SectionRequest
 from bandstand.producer.teams.safety import Deadline, Threads, guarded
 from bandstand.producer.teams.seats import Seat, SeatFailed
 from bandstand.producer.teams.signals import DrumSignal, SignalKey, Signals, drum_signal
@@ -71,7 +72,8 @@ class TeamRun:
 
     def __init__(self, setup: SongSetup, *, stream: TeamStream, seats: Mapping[str, Seat], config: TeamConfig,
                  deadline: Deadline, signals: Signals, threads: Threads, writer: Writer = write_section,
-                 wait_for_drums: bool = True) -> None:
+                 wait_for_drums: bool = True, jobs: SectionJobs | None = None,
+                 song_options: Mapping[str, Any] | None = None) -> None:
         self.setup = setup
         self.song = setup.contract
         self.stream = stream
@@ -82,6 +84,8 @@ class TeamRun:
         self.threads = threads
         self.writer = writer
         self.wait_for_drums = wait_for_drums
+        self.jobs = jobs
+        self.song_options = dict(song_options or {})
         self.working: Project = setup.project
         self.lock = asyncio.Lock()
         self.gate = asyncio.Semaphore(config.max_parallel)
@@ -261,6 +265,8 @@ class TeamRun:
         """The section's notes: from its seat when it has a usable answer, else the built-in musician."""
         role, shape, seat = contract.role, contract.section, self.seats[contract.role]
         record["musician"] = seat.record() | {"fallback": None}
+        if self.jobs is not None:
+            return await self.send_out(contract, plan, signal, agent, step, region, deadline, record)
         if not seat.builtin:
             breaker = self.seat_breakers[role]
             with self.stream.generator(agent, role, seat.label, bars=shape.bars, step_id=step,
@@ -297,6 +303,26 @@ class TeamRun:
                 self.writer, self.setup, plan, contract, signal), deadline=deadline, on_failure=failed)
             out["notes"] = len(part.notes)
         return part
+
+    async def send_out(self, contract: SectionContract, plan: PartPlan, signal: DrumSignal | None, agent: str,
+                       step: str, region: str, deadline: Deadline, record: dict[str, Any]) -> SectionPart:
+        """Have the section written elsewhere (a board job) and take the notes it sends back."""
+        shape = contract.section
+        request = SectionRequest(self.setup.prompt, self.setup.seed, self.song_options, self.instruments[contract.role],
+                                 contract, plan.words, signal, region)
+        assert self.jobs is not None
+        with self.stream.generator(agent, contract.role, f"board:{contract.role}", bars=shape.bars, step_id=step,
+                                   section=shape.name) as out:
+            reply = await self.jobs.write(request, deadline)
+            if reply.part is None:
+                raise RuntimeFailure(f"the section's job on the board failed: {reply.error}")
+            out["notes"] = len(reply.part.notes)
+        record["musician"] = dict(reply.musician)
+        record["where"] = reply.where
+        self.stream.status(agent, f"{track_name(contract.role)} for {shape.name}: written by {reply.where}", shape.name)
+        for warning in reply.warnings:
+            self.warn(agent, warning, shape.name)
+        return reply.part
 
     def section_brief(self, contract: SectionContract, plan: PartPlan, signal: DrumSignal | None) -> dict[str, Any]:
         bars = [b for b in self.setup.situation.bars if b.section == contract.section.index]

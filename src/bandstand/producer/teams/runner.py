@@ -34,6 +34,7 @@ from bandstand.errors import InvalidInput, RuntimeFailure
 from bandstand.producer.teams.agents import TeamRun, Writer, section_agent_id, write_step
 from bandstand.producer.teams.builtin import write_section
 from bandstand.producer.teams.coordinator import Planned, plan_setup, track_name
+from bandstand.producer.teams.remote import SectionJobs
 from bandstand.producer.teams.safety import Deadline, Threads
 from bandstand.producer.teams.seats import Seat, seats_for
 from bandstand.producer.teams.signals import LocalSignals, Signals
@@ -53,7 +54,8 @@ class TeamOptions:
     """How a team composes: the song's options (those of compose: bars, parts, tempo, key, mode,
     genre, form), the seed, where the session goes, the team's limits and seats
     (`TeamConfig`), the backends' configuration, whether to accept the variation at once, and
-    whether a bass waits for its section's drums; an ambiguous prompt takes its defaults when
+    whether a bass waits for its section's drums; `jobs` sends the sections' writing elsewhere
+    (the batch board: musicians on other machines); an ambiguous prompt takes its defaults when
     `assume_defaults`, else it is refused before anything is written. `writer` and `backends` are for tests and
     embedders (a section writer; ready-made backends by role)."""
 
@@ -68,6 +70,7 @@ class TeamOptions:
     agents: AgentsConfig = field(default_factory=AgentsConfig)
     backends: Mapping[str, AgentBackend] = field(default_factory=dict)
     writer: Writer = write_section
+    jobs: SectionJobs | None = None
 
 
 @dataclass(slots=True)
@@ -224,7 +227,8 @@ async def run_team(prompt: str, options: TeamOptions | None = None, *, emit: Emi
         stream.done("coordinator", True, f"contract {setup.contract.fingerprint[:12]}")
         run = TeamRun(setup, stream=stream, seats=seats, config=options.team, deadline=deadline,
                       signals=signals or LocalSignals(), threads=threads, writer=options.writer,
-                      wait_for_drums=options.wait_for_drums)
+                      wait_for_drums=options.wait_for_drums, jobs=options.jobs,
+                      song_options={k: v for k, v in options.compose.items() if k in COMPOSE_OPTIONS})
         await asyncio.gather(*(run.instrument(role) for role in setup.roles))
         await run.mix()
         return _propose(prompt, seed, session, run, seats, options, stream)

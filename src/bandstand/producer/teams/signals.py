@@ -11,8 +11,9 @@ plays without it.
 The payload (`DrumSignal`) is the drums' section telemetry (groove vector,
 kick fingerprint, density, energy, velocity statistics — `score.telemetry`)
 and the kicks of every bar (sixteenth step, velocity), which is what a bass
-locks to. `LocalSignals` carries them between the agents of one process; the
-board carries them between machines (`producer.teams.board_jobs`).
+locks to. `LocalSignals` carries them between the agents of one process; a
+section written on another machine gets its drums' signal inside its job
+(`teams.remote.SectionRequest`).
 """
 
 from __future__ import annotations
