@@ -1,13 +1,14 @@
 """`bandstand batch` and `bandstand worker`: many songs in one go.
 
     bandstand batch PROMPTS_FILE [--workers N] [--board URL] [--out DIR] [--seed S] [--team] [--bars N] [--json]
-    bandstand worker --board URL [--out DIR] [--session ID] [--idle-exit S] [--max-tasks N]
+    bandstand worker --board URL [--out DIR] [--session ID] [--idle-exit S] [--max-tasks N] [--config FILE]
 
 Without --board the songs run on a pool of N processes here. With --board
 (postgresql://… or a SQLite path) they become board tasks: this command
 conducts (and starts N local workers), and `bandstand worker` on any machine
-takes songs from the same board. A progress bar goes to stderr; the songs'
-table (or, with --json, one JSON object) to stdout.
+takes songs from the same board. A progress bar goes to stderr (a line per
+song when stderr is not a terminal); the songs' table (or, with --json, one
+JSON object) to stdout.
 """
 
 from __future__ import annotations
@@ -143,9 +144,21 @@ def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, ses
             with _progress(len(jobs), quiet) as bar:
                 task = bar.add_task("songs", total=len(jobs), note="")
 
+                said: set[int] = set()
+
                 def show(status: Any) -> None:
-                    bar.update(task, completed=len(status.results), note=f"{status.working} working, "
+                    sections = f", {status.sections_done}/{status.sections} sections" if status.sections else ""
+                    bar.update(task, completed=len(status.results), note=f"{status.working} working{sections}, "
                                f"{status.takeovers} taken over, {len(status.given_up)} given up")
+                    if quiet or bar.console.is_terminal:
+                        return
+                    for index in sorted(set(status.results) - said):  # not a terminal: a line per song
+                        result = status.results[index]
+                        typer.echo(f"{result.status}: {result.folder} ({result.worker})", err=True)
+                        said.add(index)
+                    for index in sorted(set(status.given_up) - said):
+                        typer.echo(f"given up: {jobs[index].folder} ({status.given_up[index]})", err=True)
+                        said.add(index)
                 status = conductor.run(on_step=show, stop=stop)
         finally:
             for proc in procs:
@@ -168,11 +181,19 @@ def worker(
     poll: float = typer.Option(0.25, "--poll", min=0.01, help="Seconds between looks at the board when idle."),
     idle_exit: float = typer.Option(None, "--idle-exit", min=0, help="Stop after this many idle seconds (default: never)."),
     max_tasks: int = typer.Option(None, "--max-tasks", min=1, help="Stop after this many songs."),
+    config: Path = typer.Option(None, "--config", help="A bandstand.toml: the seats ([agents.team]) that write team songs' sections on this machine."),
     as_json: bool = typer.Option(False, "--json", help="Print what it did as JSON when it stops."),
 ) -> None:
     """Take batch songs from a board and compose them, until stopped (Ctrl-C, SIGTERM)."""
     from bandstand.board import Board
     from bandstand.producer.batch import work
+
+    agents = team = None
+    if config is not None:
+        from bandstand.agents.config import load_config
+
+        agents = load_config(config)
+        team = agents.team
 
     me = session or f"worker-{socket.gethostname()}-{os.getpid()}"
     stop = threading.Event()
@@ -185,7 +206,7 @@ def worker(
 
     with Board.open(board_url(board)) as opened:
         report = work(opened, str(out), me, heartbeat=heartbeat, poll=poll, idle_exit=idle_exit, max_tasks=max_tasks,
-                      stop=stop, on_result=said)
+                      stop=stop, on_result=said, agents=agents, team=team)
     if as_json:
         typer.echo(json.dumps({"session": me, "done": [r.to_json() for r in report.done], "failed": report.failed,
                                "lost": report.lost}, indent=2))

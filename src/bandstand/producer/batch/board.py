@@ -70,6 +70,8 @@ class BatchStatus:
     waiting: int = 0
     given_up: dict[int, str] = field(default_factory=dict)
     takeovers: int = 0  # tasks handed to another worker: gone silent while working, or approved and left
+    sections: int = 0  # team songs' section tasks on the board
+    sections_done: int = 0
 
     def finished(self, songs: int) -> bool:
         return len(self.results) + len(self.given_up) >= songs
@@ -114,12 +116,15 @@ class Conductor:
         board, status = self.board, self.status
         board.heartbeat(CONDUCTOR_TASK, self.session)
         now = board.clock()
-        status.working = status.waiting = 0
+        status.working = status.waiting = status.sections = status.sections_done = 0
         sections = section_phase(phase_of(self.batch))
         for task in board.tasks():
             index = self.tasks.get(task.task_id)
             if index is None and task.phase != sections:
                 continue
+            if index is None:
+                status.sections += 1
+                status.sections_done += task.state is State.COMPLETE
             if index is not None and (index in status.results or index in status.given_up):
                 continue
             age = task.heartbeat_age(now)
