@@ -81,3 +81,32 @@ def test_staged_files_a_killed_process_left_are_removed_on_open(composed_copy: S
     assert head_files.staged_leftovers(root) == [leftover]
     open_project(root)
     assert not leftover.exists() and head_files.staged_leftovers(root) == []
+
+
+def _chord_symbols(root: Path) -> list[tuple[str, str]]:
+    """The lead sheet's chord symbols and their roots, as music21 reads them (an independent reader)."""
+    import music21
+
+    score = music21.converter.parse(root / "notes/lead-sheet.musicxml")
+    return [(c.figure, c.root().name) for c in score.recurse().getElementsByClass(music21.harmony.ChordSymbol)]
+
+
+def test_after_a_key_change_the_lead_sheet_and_notes_follow_head(composed_copy: Session) -> None:
+    from bandstand.producer.iteration import edit
+
+    root = composed_copy("pop ballad", 3, 16)
+    before = _chord_symbols(root)
+    assert before[0] == ("G", "G")  # G major
+    outcome = edit(root, "change the key to F# minor")
+    assert outcome.variation is not None
+    session = open_project(root)
+    session.accept(outcome.variation.id)
+    after = _chord_symbols(root)
+    assert after[0] == ("F#m", "F#")
+    tones = {"F#", "G#", "A", "B", "C#", "D", "E", "E#"}  # F# minor, natural and harmonic
+    assert all(root in tones for _, root in after)
+    notes = (root / "notes/producer-notes.md").read_text(encoding="utf-8")
+    assert "- Key: F# minor" in notes and "- Progression: F# minor — F#m" in notes
+    session.undo()
+    assert _chord_symbols(root) == before
+    assert "- Key: G major" in (root / "notes/producer-notes.md").read_text(encoding="utf-8")
