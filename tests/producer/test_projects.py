@@ -232,3 +232,23 @@ def test_a_session_with_its_mixed_song_is_imported_with_the_mix(tmp_path: Path) 
     assert not (result.session_dir / SONG_JSON).exists()  # the revisions are the one truth now
     manifest = json.loads((result.session_dir / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["audio"]["stale"] is False  # compose rendered the WAV from this very song
+
+
+def test_a_session_composed_before_projects_is_edited_with_the_recipe_its_checkpoint_keeps(tmp_path: Path) -> None:
+    from bandstand.compose.api import compose
+    from bandstand.producer.iteration import edit, recipe_of
+
+    result = compose("funk groove", seed=3, bars=16, out_dir=str(tmp_path), render_audio=False,
+                     render_pianoroll=False)
+    root = result.session_dir
+    assert not (root / "revisions").exists()
+    before = {p.name: p.read_bytes() for p in (root / "midi").glob("*.mid")}
+    outcome = edit(root, "make the bass busier")  # imports the session, then regenerates the bass from its nodes
+    session = open_project(root)
+    assert session.history()[0].entry.request == "imported from state/song.json"
+    recipe = recipe_of(session.head)
+    assert recipe is not None and recipe.seed == 3 and recipe.prompt == "funk groove"
+    assert outcome.affected == ("bass",) and outcome.variation is not None
+    session.accept(outcome.variation.id)
+    after = {p.name: p.read_bytes() for p in (root / "midi").glob("*.mid")}
+    assert {name for name in before if after[name] != before[name]} == {"bass.mid", "full-arrangement.mid"}

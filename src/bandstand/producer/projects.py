@@ -430,9 +430,11 @@ def _import(session: ProjectSession) -> None:
             raise InvalidInput(f"{root} is not a session: it has neither revisions/ nor {head_files.FULL_MIDI}")
         song = read_midi(root / source)
     manifest = read_json(root / head_files.MANIFEST) or {}
+    recipe = _checkpoint_recipe(root, song)
     provenance = Provenance(prompt=str(manifest.get("prompt", "")),
                             seeds={"song": manifest["seed"]} if isinstance(manifest.get("seed"), int) else {},
-                            generator="import")
+                            generator=recipe.generator if recipe is not None else "import",
+                            recipe=recipe.model_dump(mode="json") if recipe is not None else {})
     with session.store.lock():
         if session.store.exists():
             return
@@ -444,6 +446,28 @@ def _import(session: ProjectSession) -> None:
             write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
         _retire_song_json(root)  # revision 1 holds it now (before the manifest, which then does not list it)
         head_files.write_head_files(root, first)
+
+
+def _checkpoint_recipe(root: Path, song: Song) -> Any:
+    """The recipe of a session compose finished before it made projects, rebuilt from its
+    pipeline checkpoint (the plans and every part's record), so `bandstand edit` can run its
+    nodes again; None when there is no finished checkpoint or it cannot be read."""
+    from pydantic import ValidationError
+
+    from bandstand.compose.api import Pipeline
+    from bandstand.compose.recipe import Recipe
+    from bandstand.errors import BandstandError
+
+    if not (root / head_files.PIPELINE_STATE).is_file():
+        return None
+    try:
+        pipeline = Pipeline.load(root)
+        if pipeline.state.status not in ("completed", "completed_partial"):
+            return None
+        pipeline.engine.restore()
+        return Recipe.from_run(pipeline.state, pipeline.engine.artifacts, {t.role: t.name for t in song.tracks})
+    except (BandstandError, ValidationError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _retire_song_json(root: Path) -> None:
