@@ -21,7 +21,7 @@ def test_protocol_and_server_exports() -> None:
     assert {"Emitter", "Guard", "Registry", "protocol_registry", "JamStateUpdate", "AgentThought", "Events"} <= set(bandstand.protocol.__all__)
     assert all(hasattr(bandstand.protocol, name) for name in bandstand.protocol.__all__)
     assert set(bandstand.server.__all__) == {
-        "API_PREFIX", "AccessControl", "JamHub", "Limits", "ServerConfig", "ServerState", "bind", "create_app",
+        "API_PREFIX", "AccessControl", "JamHub", "Limits", "Mounted", "ServerConfig", "ServerState", "bind", "create_app",
         "jam_hub", "serve", "server_state", "web_root",
     }
     assert all(hasattr(bandstand.server, name) for name in bandstand.server.__all__)
