@@ -26,10 +26,14 @@ def test_runs_are_listed_newest_first(tmp_path: Path) -> None:
     (team / "notes.txt").write_text("not a log")
     single = tmp_path / "aria-2.jsonl"
     single.write_text(line("aria", 1, 3.0))
+    composing = tmp_path / "compose-team-20260101-000000-000001.jsonl"  # bandstand compose --team
+    composing.write_text(line("coordinator", 1, 4.0))
     (tmp_path / "empty").mkdir()
     os.utime(single, (1000, 1000))
+    os.utime(composing, (500, 500))
     found = list_runs(tmp_path)
-    assert [(r.name, r.kind, r.logs) for r in found] == [("team-a", "team", 2), ("aria-2.jsonl", "session", 1)]
+    assert [(r.name, r.kind, r.logs) for r in found] == [("team-a", "team", 2), ("aria-2.jsonl", "session", 1),
+                                                        (composing.name, "team", 1)]
     assert list_runs(tmp_path / "missing") == []
     assert [r.name for r in list_runs(tmp_path, RunBudget(runs=1))] == ["team-a"]
 

@@ -3,7 +3,8 @@ runs folder, read back for the session log view — listed, replayed and
 followed while they grow, within budgets.
 
 A run is a folder of logs (a team: `team.jsonl` and one `<member>-<id>.jsonl`
-per member session) or a single log file (one session). `RunFollower` reads a
+per member session) or a single log file (one session; or a team composing,
+`compose-team-….jsonl`, its agents named in each event). `RunFollower` reads a
 run incrementally: each `read()` returns the complete events appended since the
 previous one, from every log of the run (logs that appear later included),
 merged by time. A line being written (no newline yet) waits for the next read;
@@ -67,12 +68,17 @@ def _logs(path: Path, budget: RunBudget) -> list[Path]:
     return (team + [p for p in found if p.name != "team.jsonl"])[: budget.files]
 
 
+def _kind(path: Path) -> str:
+    """"team" for a folder of logs or the one log of `compose --team`, else "session"."""
+    return "session" if path.is_file() and not path.name.startswith("compose-team-") else "team"
+
+
 def _info(path: Path, budget: RunBudget) -> RunInfo | None:
     logs = _logs(path, budget)
     if not logs:
         return None
     stats = [p.stat() for p in logs]
-    return RunInfo(name=path.name, kind="session" if path.is_file() else "team",
+    return RunInfo(name=path.name, kind=_kind(path),
                    modified=max(s.st_mtime for s in stats), bytes=sum(s.st_size for s in stats), logs=len(logs))
 
 
@@ -123,7 +129,7 @@ class RunFollower:
 
     @property
     def kind(self) -> str:
-        return "session" if self.path.is_file() else "team"
+        return _kind(self.path)
 
     def read(self) -> list[dict[str, Any]]:
         """The complete events appended since the last read, ordered by time."""
