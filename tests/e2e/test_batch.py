@@ -114,3 +114,87 @@ def test_fifty_songs_survive_two_killed_workers(store: str, tmp_path: Path, alon
     finally:
         if store == "postgres":
             drop_pg_database(url)
+
+
+TEAM_PROMPTS = ["funk groove in E minor", "dark trap", "jazz ballad", "synthwave night drive"]
+
+
+def section_victim(url: str, workers: dict[str, subprocess.Popen[bytes]]) -> tuple[str, str] | None:
+    """SIGKILL a worker while it writes a section of a team song (once a few sections are done);
+    (the worker, the section task) or None when no worker was caught mid-section."""
+    end = time.monotonic() + 240
+    with Board.open(url) as board:
+        while time.monotonic() < end:
+            tasks = [t for t in board.tasks() if (t.phase or "").endswith("/sections")]
+            if sum(t.state is State.COMPLETE for t in tasks) >= 3:
+                for t in tasks:
+                    owner = (t.session_id or "").split("+")[0]
+                    if t.state is State.WORKING and owner in workers:
+                        workers[owner].send_signal(signal.SIGKILL)
+                        return owner, t.task_id
+            if tasks and all(t.state is State.COMPLETE for t in tasks) and len(tasks) >= 24:
+                return None
+            time.sleep(0.005)
+    return None
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_team_songs_survive_a_worker_killed_mid_section(store: str, tmp_path: Path) -> None:
+    """Team songs through a board: their sections are board tasks; a worker SIGKILLed while it
+    writes a section has that section (and any song it held) taken over; every song is composed
+    once and is byte for byte the team song composed alone; no section is written twice."""
+    from bandstand.producer.batch import compose_job, read_prompts
+
+    if store == "postgres" and not PG_URL:
+        _pg_missing()
+    url = f"sqlite:///{tmp_path / 'board.db'}" if store == "sqlite" else fresh_pg_database()
+    prompts, out = tmp_path / "prompts.txt", tmp_path / "songs"
+    prompts.write_text("\n".join(TEAM_PROMPTS) + "\n")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    conductor = subprocess.Popen([BIN, "batch", str(prompts), "--board", url, "--workers", "0", "--out", str(out),
+                                  "--seed", str(SEED), "--bars", "16", "--team", "--stale-after", "2", "--json"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    workers = {f"w{k}": subprocess.Popen([BIN, "worker", "--board", url, "--out", str(out), "--session", f"w{k}",
+                                          "--heartbeat", "0.2", "--poll", "0.05"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+               for k in range(3)}
+    try:
+        caught = section_victim(url, workers)
+        stdout, stderr = conductor.communicate(timeout=400)
+    finally:
+        for proc in [conductor, *workers.values()]:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in [conductor, *workers.values()]:
+            proc.wait(timeout=60)
+    try:
+        assert caught is not None, "no worker was caught writing a section"
+        victim, section_task = caught
+        assert conductor.returncode == 0, stderr.decode()[-3000:]
+        report = json.loads(stdout)
+        assert not report["given_up"] and report["takeovers"] >= 1
+        songs = report["songs"]
+        assert [s["index"] for s in songs] == [0, 1, 2, 3] and {s["status"] for s in songs} == {"composed"}
+        jobs = read_prompts("\n".join(TEAM_PROMPTS), seed=SEED, defaults={"bars": 16, "team": True})
+        for job, song in zip(jobs, songs, strict=True):
+            alone = compose_job(job, tmp_path / "alone")
+            folder = out / song["folder"]
+            assert hashlib.sha256((folder / MIDI).read_bytes()).hexdigest() == song["midi_sha256"] == \
+                alone.midi_sha256, song["folder"]
+            sections = json.loads((folder / "manifest.json").read_text())["team"]["sections"]
+            assert all(r["status"] == "written" and "(task-" in r["where"] for r in sections)
+        with Board.open(url) as board:
+            tasks = [t for t in board.tasks() if (t.phase or "").endswith("/sections")]
+            assert tasks and {t.state for t in tasks} == {State.COMPLETE}
+            keys = {m.task_id: json.loads(m.message)["key"] for m in board.messages_since(0, limit=100_000)
+                    if m.message_type == "job"}
+            assert set(keys) == {t.task_id for t in tasks} and len(set(keys.values())) == len(tasks)
+            completions = [m.task_id for m in board.messages_since(0, limit=100_000)
+                           if m.message_type == "completion" and m.task_id in keys]
+            assert sorted(completions) == sorted(keys)  # each section written and reported once
+            taken = board.task(section_task)
+            assert taken.worked_by is not None and taken.worked_by.endswith("-S2")
+            assert not (taken.session_id or "").startswith(victim)
+    finally:
+        if store == "postgres":
+            drop_pg_database(url)

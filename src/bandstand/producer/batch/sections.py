@@ -10,14 +10,18 @@ completion like any batch task; the conductor approves it, takes it over when
 its worker goes silent, retries it when it fails. The section agent takes the
 notes from the result and adds them to the song.
 
-A song worker that is taken over finds its sections' tasks again by their key
-(song task, role, section, contract fingerprint) — the contracts are the same,
-so are the requests — and nothing is written twice.
+A section task's id follows from its key (song task, role, section, contract
+fingerprint) and its job is posted before the task exists: a song taken over
+finds its sections' tasks again (the contracts are the same, so are the
+requests), two workers that hold the same song at once — one of them wrongly
+presumed dead — share one task per section, and nothing is written twice.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import json
 import re
 from typing import Any
@@ -27,18 +31,24 @@ from bandstand.errors import BoardUsageError
 from bandstand.producer.teams.remote import SectionReply, SectionRequest
 from bandstand.producer.teams.safety import Deadline
 
-__all__ = ["JOB", "BoardSections", "new_task", "section_phase"]
+__all__ = ["JOB", "BoardSections", "job_of", "new_task", "section_phase", "section_task"]
 
 JOB = "job"
-_NUMBER = re.compile(r"^task-(\d+)$")
+_NUMBER = re.compile(r"^task-(\d{2,8})$")
 
 
 def section_phase(batch_phase: str) -> str:
     return f"{batch_phase}/sections"
 
 
+def section_task(key: str) -> str:
+    """The id of the section task with this key: 16 digits from its SHA-256."""
+    return f"task-{int(hashlib.sha256(key.encode('utf-8')).hexdigest()[:13], 16):016d}"
+
+
 def new_task(board: Board, phase: str) -> str:
-    """A new task with the next free number (another creator taking a number first is fine)."""
+    """A new task with the next free number (another creator taking a number first is fine);
+    section tasks' ids (16 digits) are not in the count."""
     numbers = [int(m.group(1)) for t in board.tasks() if (m := _NUMBER.match(t.task_id))]
     number = max(numbers, default=0)
     while True:
@@ -60,33 +70,25 @@ class BoardSections:
         self.song_task = song_task
         self.session = session
         self.poll = poll
-        self._known: dict[str, str] | None = None
 
     def _key(self, request: SectionRequest) -> str:
         contract = request.contract
         return f"{self.song_task}:{contract.role}:{contract.section.index}:{contract.fingerprint[:16]}"
 
-    def _existing(self) -> dict[str, str]:
-        """Section tasks of this song already on the board (a taken-over song finds its own)."""
-        if self._known is None:
-            self._known = {}
-            for task in self.board.tasks():
-                if task.phase == self.phase:
-                    found = self.board.last_message(task.task_id, JOB)
-                    if found is not None:
-                        self._known[str(json.loads(found.message)["key"])] = task.task_id
-        return self._known
-
     def post(self, request: SectionRequest) -> str:
-        """The task that writes this section: the one on the board already, or a new one."""
+        """The task that writes this section: the one on the board already, or a new one. Its id
+        follows from its key and its job is posted before it exists, so a claimer always finds
+        the job, and two workers holding the same song (one of them presumed dead) share one
+        task."""
         key = self._key(request)
-        known = self._existing()
-        if key not in known:
-            task_id = new_task(self.board, self.phase)
-            self.board.post(task_id, JOB, json.dumps({"key": key, "song_task": self.song_task,
-                                                      "request": request.to_json()}), from_session=self.session)
-            known[key] = task_id
-        return known[key]
+        task_id = section_task(key)
+        if self.board.find_task(task_id) is None:
+            if self.board.last_message(task_id, JOB) is None:
+                self.board.post(task_id, JOB, json.dumps({"key": key, "song_task": self.song_task,
+                                                          "request": request.to_json()}), from_session=self.session)
+            with contextlib.suppress(BoardUsageError):  # the other worker of this song made it first
+                self.board.create_task(task_id, phase=self.phase)
+        return task_id
 
     async def write(self, request: SectionRequest, deadline: Deadline) -> SectionReply:
         task_id = await asyncio.to_thread(self.post, request)
