@@ -2,7 +2,7 @@
 (the idiom's swing, its dials as syncopation and complexity), the feel a
 phrase carries to its writers, and the small transformations several roles
 share — register moved by octaves, note lengths by articulation, notes added
-or thinned by density.
+or thinned by density, velocity and voicing by brightness.
 
 Each generator reads the resolved `Style` of every bar it plays; a knob at its
 middle (0.5) leaves the part as the idiom plays it.
@@ -150,10 +150,41 @@ def fold(pitch: int, low: int, high: int) -> int:
     return pitch
 
 
+BRIGHT_VOICING = 0.2  # brightness this far from the middle re-voices chords (top opened up, or closed down)
+
+
+def brighten(notes: list[Raw], brightness: float, low: int, high: int) -> list[Raw]:
+    """A bar's pitched notes played brighter or darker: struck harder or softer (velocity
+    × 0.75..1.25, which most instruments answer with a brighter or duller tone), and, at
+    least `BRIGHT_VOICING` from the middle, each chord of three or more notes re-voiced —
+    brighter lifts its second-lowest note an octave over the top (the bottom stays, the
+    voicing opens upward), darker drops its top note an octave into the middle (a voicing
+    closer than an octave goes down whole) — within low..high. At the middle nothing
+    changes."""
+    if brightness == 0.5 or not notes:
+        return notes
+    scale = 0.75 + 0.5 * brightness
+    out: list[Raw] = []
+    for hit in _groups(notes):
+        pitches = sorted({p for _, _, p, _ in hit})
+        move: dict[int, int] = {}
+        if len(pitches) >= 3 and brightness >= 0.5 + BRIGHT_VOICING and pitches[1] + 12 <= high \
+                and pitches[1] + 12 not in pitches:
+            move[pitches[1]] = pitches[1] + 12
+        elif len(pitches) >= 3 and brightness <= 0.5 - BRIGHT_VOICING:
+            if pitches[-1] - 12 > pitches[0] and pitches[-1] - 12 >= low and pitches[-1] - 12 not in pitches:
+                move[pitches[-1]] = pitches[-1] - 12
+            elif pitches[0] - 12 >= low:  # a close voicing: the whole chord an octave down
+                move = {p: p - 12 for p in pitches}
+        out += [(t, d, move.get(p, p), max(1, min(127, round(v * scale)))) for t, d, p, v in hit]
+    return out
+
+
 def reshape(notes: list[Raw], style: Style, low: int, high: int, bar_end: float) -> list[Raw]:
-    """A bar's pitched notes turned by density, register (octaves, kept in low..high
-    moved by the same octaves) and articulation (lengths, never past `bar_end`)."""
-    notes = densify(notes, style.density, bar_end)
+    """A bar's pitched notes turned by density, brightness (velocity and voicing, see
+    `brighten`), register (octaves, kept in low..high moved by the same octaves) and
+    articulation (lengths, never past `bar_end`)."""
+    notes = brighten(densify(notes, style.density, bar_end), style.brightness, low, high)
     shift = 12 * octaves(style)
     hold = sustain(style)
     if not shift and hold == 1.0:
