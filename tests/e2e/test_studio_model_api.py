@@ -2,7 +2,8 @@
 (real HTTP both ways): what the rules do not route the model routes; EDITING is
 real tool calling — a made-up id is refused with a `toolError`, the model reads
 it and fixes the call; three failed calls stop the retries and nothing changes;
-a question is answered in the model's words, streamed."""
+a question is answered in the model's words, streamed. And `--backend anthropic`
+against the local Anthropic peer: the same tool calling on the Messages wire."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import httpx
 import pytest
 
 from tests.e2e.sse import stream
-from tests.peers.studio_model import ANSWER, StudioModel
+from tests.peers.studio_model import ANSWER, StudioAnthropic, StudioModel
 from tests.server.jam_process import bandstand_server
 
 pytestmark = pytest.mark.e2e
@@ -64,3 +65,24 @@ def test_a_question_is_answered_in_the_models_words(client: tuple[httpx.Client, 
     read = stream(http, "why does the chorus feel flat?", projectId=pid)
     assert read.types[0:2] == ["state", "reasoning"] and read.events[0]["executionMode"] == "none"
     assert "".join(e["content"] for e in read.events if e["type"] == "content") == ANSWER
+
+
+def test_serve_with_an_anthropic_model_edits_with_its_tool_calls(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`bandstand serve --backend anthropic` against the local Anthropic peer: the same EDITING
+    by tool calls, on the Messages API's wire (tool_use blocks, tool_result answers)."""
+    out = tmp_path_factory.mktemp("anthropic")
+    with StudioAnthropic() as peer, bandstand_server(
+            "serve", "--members", "beat", "--out", str(out), "--backend", "anthropic", "--model", "claude-haiku-4-5",
+            "--base-url", peer.url, env={"ANTHROPIC_API_KEY": "test-key"}) as served, \
+            httpx.Client(base_url=served.base, headers=served.headers, timeout=120) as http:
+        made = http.post("api/v1/projects", json={"prompt": "funk groove in E minor", "seed": 3, "bars": 8})
+        pid = made.json()["projectId"]
+        read = stream(http, script(("set_track_volume", {"track": "trk_0000_made_up", "volume": 0.5}),
+                                   ("mute_track", {"track": "Drums"})), projectId=pid)
+        assert read.events[0]["state"] == "EDITING" and read.events[0]["intent"].startswith("llm.")
+        assert "no track 'trk_0000_made_up'" in read.one("toolError")["error"]
+        assert read.events[-1]["success"] and read.events[-1]["revision"] == 2
+        sent = [r["body"] for r in peer.requests if r["body"].get("tools")]
+        assert sent and all("input_schema" in t for t in sent[0]["tools"])
+        assert any(b.get("type") == "tool_result" for r in sent for m in r["messages"]
+                   if isinstance(m.get("content"), list) for b in m["content"])
