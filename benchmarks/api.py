@@ -102,6 +102,7 @@ def http_stream(client: httpx.Client, prompt: str, project_id: str | None, until
     body: dict[str, Any] = {"prompt": prompt, **({"projectId": project_id} if project_id else {})}
     start = time.perf_counter()
     first = None
+    seen: list[str] = []
     with client.stream("POST", "api/v1/stream", json=body) as answer:
         if answer.status_code != 200:
             answer.read()
@@ -111,8 +112,9 @@ def http_stream(client: httpx.Client, prompt: str, project_id: str | None, until
                 continue
             first = first if first is not None else (time.perf_counter() - start) * 1000
             event = json.loads(line[6:])
+            seen.append(event["type"])
             if event["type"] == until:
-                return {"first_ms": first, "ms": (time.perf_counter() - start) * 1000, "event": event}
+                return {"first_ms": first, "ms": (time.perf_counter() - start) * 1000, "event": event, "types": seen}
             if event["type"] == "complete":
                 raise RuntimeError(f"the stream ended before {until}: {event}")
     raise RuntimeError("the stream ended without complete")
@@ -123,12 +125,14 @@ def http_stream(client: httpx.Client, prompt: str, project_id: str | None, until
 
 def local_stream(studio: Any, prompt: str, project_id: str | None, until: str) -> dict[str, Any]:
     """The same request through `Studio.prepare` + `Studio.stream` in this process."""
-    marks: dict[str, Any] = {}
+    marks: dict[str, Any] = {"types": []}
     start = time.perf_counter()
 
     def sink(event: dict[str, Any]) -> None:
         now = (time.perf_counter() - start) * 1000
         marks.setdefault("first_ms", now)
+        if "ms" not in marks:
+            marks["types"].append(event["type"])
         if event["type"] == until and "ms" not in marks:
             marks.update(ms=now, event=event)
 
@@ -162,8 +166,8 @@ def figures(run: Runner, undo: Callable[[str], object], project: str, rounds: in
     for i in range(rounds + 1):
         asked = run(QUESTION, project, "complete")
         edited = run(EDITING, project, "complete")
-        if not edited["event"]["success"]:
-            raise RuntimeError(f"the EDITING request failed: {edited['event']}")
+        if not edited["event"]["success"] or edited["types"].count("toolCall") != 5:
+            raise RuntimeError(f"the EDITING request did not make 5 tool calls: {edited['types']} {edited['event']}")
         undo(project)
         composed = run(COMPOSING, None, "done")
         if i:  # the first round warms up
