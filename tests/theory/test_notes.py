@@ -99,6 +99,12 @@ def test_midi_round_trips_through_a_key_spelling(midi: int, tonic: str, mode: st
     assert pitch_class(name) == midi % 12
 
 
+def test_the_lowest_note_keeps_a_name_the_parser_reads() -> None:
+    # B#-2 is MIDI 0 in C# major, but octaves run from -1: the plain spelling names it
+    assert midi_to_note(0, "C# major") == "C-1" and midi_to_note(12, "C# major") == "B#-1"
+    assert note_to_midi(midi_to_note(127, "Cb major")) == 127
+
+
 @settings(deadline=None)  # the machine may be busy: no per-example time limit
 @given(st.integers(min_value=-1, max_value=9), st.sampled_from("CDEFGAB"), st.sampled_from(["", "#", "b", "x", "bb"]))
 def test_spelled_names_round_trip(octave: int, letter: str, accidental: str) -> None:
