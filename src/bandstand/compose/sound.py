@@ -222,11 +222,14 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
 
 def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
     """The sound plan for the parts whose GM programs are given (role → program)."""
+    from bandstand.compose.sound_words import reverb_words, word_effects
     from bandstand.midi import GM_PROGRAMS
 
     genre = primary_genre(intent)
     sends = not intent.has_constraint("no_reverb")
     delays = not intent.has_constraint("no_delay")
+    constraints = {c.kind for c in intent.constraints}
+    wet = reverb_words(intent.raw_prompt, constraints)
     moves = FAMILY_LEVEL_DB.get(genre.family, {})
     parts = []
     for role, program in programs.items():
@@ -234,14 +237,21 @@ def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
         name = "Drum Kit (channel 10)" if role in DRUM_ROLES else GM_PROGRAMS[program]
         level = LEVEL_DB.get(role, -6.0) + moves.get(role, 0.0)
         send = SEND_BY_ROLE.get(role, 0.2)
+        if wet is not None:
+            send = round(min(0.6, send * wet["send_scale"]), 3)
+        effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays), constraints)
         parts.append(PartSound(
             role=role, program=program, program_name=name, preset=preset, alternatives=alternatives,
-            level_db=min(3.5, level), pan=PAN.get(role, 0.5), effects=_chain(role, genre, intent, delays),
+            level_db=min(3.5, level), pan=PAN.get(role, 0.5), effects=effects,
             sends=[SendPlan(bus="Reverb", level=send, reason="shared room so the parts sit in one space")]
             if sends and send > 0 else []))
     size, damping, room = ROOMS.get(genre.family, (0.5, 0.5, "a plate"))
+    suits = f"{room} suits {genre.family}"
+    if wet is not None:
+        size, damping = max(size, wet["room_size"]), min(damping, wet["damping"])
+        suits, room = wet["reason"], "a long, wide hall"
     pre_delay = round(min(60.0, 60000 / intent.tempo / 16), 1)
-    buses = [] if not sends else [Bus(name="Reverb", reason=f"{room} suits {genre.family}", effects=[Effect(
+    buses = [] if not sends else [Bus(name="Reverb", reason=suits, effects=[Effect(
         type="reverb", params={"room_size": size, "damping": damping, "wet": 1.0, "pre_delay_ms": pre_delay},
         reason=f"{room}, {pre_delay} ms pre-delay (a 1/64 note)")])]
     target = LOUDNESS_BY_GENRE.get(genre.name, LOUDNESS.get(genre.family, DEFAULT_LOUDNESS))
