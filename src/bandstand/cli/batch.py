@@ -180,7 +180,7 @@ def worker(
     heartbeat: float = typer.Option(5.0, "--heartbeat", min=0.05, help="Seconds between heartbeats while composing."),
     poll: float = typer.Option(0.25, "--poll", min=0.01, help="Seconds between looks at the board when idle."),
     idle_exit: float = typer.Option(None, "--idle-exit", min=0, help="Stop after this many idle seconds (default: never)."),
-    max_tasks: int = typer.Option(None, "--max-tasks", min=1, help="Stop after this many songs."),
+    max_tasks: int = typer.Option(None, "--max-tasks", min=1, help="Stop after this many tasks (songs, or team songs' sections)."),
     config: Path = typer.Option(None, "--config", help="A bandstand.toml: the seats ([agents.team]) that write team songs' sections on this machine."),
     as_json: bool = typer.Option(False, "--json", help="Print what it did as JSON when it stops."),
 ) -> None:

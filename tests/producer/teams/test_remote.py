@@ -43,6 +43,10 @@ def test_a_contract_from_another_song_is_refused() -> None:
     reply = perform(forged)
     assert reply.part is None and reply.error is not None and reply.error.startswith("contract refused")
     assert perform(asked).part is not None
+    unplannable = SectionRequest(PROMPT, SEED, {"bars": 8, "genre": "no-such-genre-anywhere"}, asked.instrument,
+                                 asked.contract)
+    reply = perform(unplannable)
+    assert reply.part is None and reply.error is not None and "cannot set the song up here" in reply.error
 
 
 def test_the_workers_own_seats_write_and_fall_back_per_section(band: Band, tmp_path: Path) -> None:  # noqa: F811

@@ -134,7 +134,10 @@ def perform(request: SectionRequest, *, agents: AgentsConfig | None = None, team
             where: str = "") -> SectionReply:
     """Write the requested section here (see the module docstring); never raises for the request's
     own faults — a refused contract or a failed writer is the reply's `error`."""
-    setup = rebuild(request.prompt, request.seed, request.song_options)
+    try:
+        setup = rebuild(request.prompt, request.seed, request.song_options)
+    except Exception as exc:  # options this machine cannot plan: the request's fault, said in the reply
+        return SectionReply(None, error=f"cannot set the song up here: {type(exc).__name__}: {exc}", where=where)
     try:
         request.contract.verify_against(request.instrument, setup.contract)
     except ContractMismatch as exc:
