@@ -53,7 +53,7 @@ timeout = 120
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "bandstand", "compose", "funk groove in E minor", "--team",
                              "--seed", "7", "--bars", "16", "--no-audio", "--out", str(out), "--config", str(config),
-                             "-y"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "-y"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         end = time.monotonic() + 120
         while not seat_processes(marker) and time.monotonic() < end and proc.poll() is None:
@@ -70,6 +70,7 @@ timeout = 120
     assert proc.returncode == 130, stderr[-3000:]
     assert "interrupted: the team was stopped; nothing was proposed" in stderr
     assert seat_processes(marker) == [] and not any(process_exists(pid) for pid in started)
+    assert [p.name.split("-")[:2] for p in (tmp_path / "runs").iterdir()] == [["compose", "team"]]  # its log
     session = next(out.iterdir())
     assert open_project(session).variations() == []
     assert json.loads((session / "manifest.json").read_text())["revision"] == 1  # only the coordinator's setup
