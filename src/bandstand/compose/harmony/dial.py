@@ -59,10 +59,12 @@ MODAL_MINOR = (("VI", 9, "m7b5"), ("bVII", 10, "13"), ("IV", 5, "9"))
 
 
 def _colourable(slots: list[Slot], protected: frozenset[int] = frozenset()) -> list[int]:
-    """Positions a colour chord may take: not the opening tonic, not a `protected` chord
+    """Positions a colour chord may take: not the opening chord nor the loop's only tonic, not a `protected` chord
     (a jazz ii–V–I), and not a dominant that resolves (the ii–V stays intact) unless
     nothing else is left."""
-    free = [j for j in range(1, len(slots)) if j not in protected]
+    tonics = [j for j, s in enumerate(slots) if s.semis == 0]
+    only_tonic = set(tonics) if len(tonics) == 1 else set()  # the key's one tonic is never coloured away
+    free = [j for j in range(1, len(slots)) if j not in protected and j not in only_tonic]
     if protected:
         return free
     keep = [j for j in free if slots[j].semis not in (0, 7)]
