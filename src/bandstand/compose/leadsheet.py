@@ -35,7 +35,10 @@ _KINDS = (("maj13", "major-13th"), ("maj9", "major-ninth"), ("maj7", "major-seve
           ("11", "dominant-11th"), ("9", "dominant-ninth"), ("7", "dominant"), ("6", "major-sixth"),
           ("m", "minor"), ("5", "power"), ("", "major"))
 _TEMPLATES = (("", (0, 4, 7)), ("m", (0, 3, 7)), ("7", (0, 4, 7, 10)), ("maj7", (0, 4, 7, 11)),
-              ("m7", (0, 3, 7, 10)), ("dim", (0, 3, 6)), ("sus4", (0, 5, 7)))
+              ("m7", (0, 3, 7, 10)), ("dim", (0, 3, 6)), ("sus4", (0, 5, 7)), ("5", (0, 7)))
+_MISSING = 0.02
+"""What a chord tone the bar does not sound costs (a share of the bar's weight): a bare root and
+fifth is a power chord ("E5"), not a major triad, while a full triad still beats the dyad."""
 
 
 def melody_track(song: Song) -> Track | None:
@@ -68,6 +71,7 @@ def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]
             continue
         total = sum(weight)
         best = max((((inside := sum(weight[(root + i) % 12] for i in tones)) - 0.5 * (total - inside)
+                     - _MISSING * total * sum(1 for i in tones if weight[(root + i) % 12] == 0)
                      + (0.01 if root == lowest % 12 else 0.0), root, suffix)
                     for root in range(12) for suffix, tones in _TEMPLATES), key=lambda r: r[0])
         symbol = _FLAT_NAMES[best[1]] + ("b" if _FLAT_ALTER[best[1]] else "") + best[2]
