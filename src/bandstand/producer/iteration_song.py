@@ -173,7 +173,9 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
             track = splice(None, track, [((a - 1) * bpb, b * bpb) for a, b in spans])
         if limits is not None:
             if not any(_inside(limits, n.start) for n in (*track.notes, *(old.notes if old else ()))):
-                plan.notes.append(f"the {key.replace('_', ' ')} does not play there")
+                part = key.replace("_", " ")
+                plays = "do" if part.endswith("s") and not part.endswith("ss") else "does"
+                plan.notes.append(f"the {part} {plays} not play there")
             track = splice(old, track, limits)
         made_tracks[key] = track
         new_names[key] = track.name
