@@ -314,10 +314,15 @@ def test_chat_plans_a_variation_heard_a_b_accepted_in_part_and_undone(served: tu
     page.fill("#prompt", "BANDSTAND PROMPT\nMode: compose\nRoles: bass, arp\nBars: 8\nRequest: a busier bass and an arp")
     page.press("#prompt", "Enter")
     steps = page.locator(".turn").last.locator(".plan .step")
-    expect(steps.first).to_be_visible()
+    expect(steps.first).to_be_attached()
     expect(page.locator(".turn").last.locator(".plan .step.completed")).to_have_count(steps.count())
+    # the variation arrived, so the page opened its review; the chat keeps the ticked plan
+    expect(page.locator('[data-tab="review"][aria-selected="true"]')).to_be_visible()
+    page.click('[data-tab="chat"]')
+    expect(steps.first).to_be_visible()
     expect(page.locator(".turn").last.locator("details.tools")).not_to_have_count(0)  # tool calls, folded per instrument
     page.screenshot(path=str(ARTIFACTS / "6-plan-ticked.png"))
+    page.click('[data-tab="review"]')
     expect(page.locator("#review .phrase").first).to_be_visible()
     page.click('#review [data-act="discard"]')
     expect(page.locator("#review")).to_contain_text("No variation to review")
