@@ -23,14 +23,12 @@ import httpx
 import pytest
 
 from bandstand.server.routes.audio import VENDOR_ENV, vendor_dir
-from tests.e2e.test_jam_browser import chromium
+from tests.e2e.browsers import launched
 from tests.server.jam_process import jam_server
 
 pytestmark = pytest.mark.e2e
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "audio"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # Count what reaches the synthesizer: every noteOn and programChange the worklet is sent.
 SPY = """() => {
@@ -86,17 +84,8 @@ JAM_HEARD = """async (count) => {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import expect, sync_playwright
-
-    executable = chromium()
-    expect.set_options(timeout=20_000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched(ARTIFACTS) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

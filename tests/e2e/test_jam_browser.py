@@ -8,49 +8,25 @@ server for the tests that need no model.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.browsers import AUTOPLAY, launched
 from tests.server.jam_process import jam_server
 
 pytestmark = pytest.mark.e2e
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "jam"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",
-]
-
-
-def chromium() -> str:
-    found = os.environ.get("BANDSTAND_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(found).exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is missing in CI: scripts/setup.d/chromium.sh should install it")
-        pytest.skip("Debian's chromium is not installed (scripts/setup.d/chromium.sh installs it)")
-    return found
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import expect, sync_playwright
-
-    executable = chromium()
-    expect.set_options(timeout=20_000)  # generous: CI machines can be busy
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched(ARTIFACTS, extra=[AUTOPLAY]) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

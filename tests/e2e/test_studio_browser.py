@@ -22,15 +22,13 @@ from typing import Any
 import pytest
 
 from bandstand.board import Board
-from tests.e2e.test_jam_browser import chromium
+from tests.e2e.browsers import launched
 from tests.server.jam_process import Served, bandstand_server
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "studio"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TEAM = ROOT / "examples" / "team.toml"
 
 # Frame intervals (requestAnimationFrame to requestAnimationFrame) and redraw times while the page
@@ -93,17 +91,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, P
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import expect, sync_playwright
-
-    executable = chromium()
-    expect.set_options(timeout=30_000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=executable, args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched(ARTIFACTS, timeout_ms=30_000) as running:
+        yield running
 
 
 def open_page(browser: Any, served: Served, fragment: str = "", width: int = 1280, height: int = 860) -> tuple[Any, list[str]]:
