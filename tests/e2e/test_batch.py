@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,23 @@ def alone(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return shas
 
 
+def start_workers(url: str, out: Path, env: dict[str, str], stderr: list[Any]) -> dict[str, subprocess.Popen[bytes]]:
+    """One `bandstand worker` per entry of `stderr` (where its log goes), quick to heartbeat and poll."""
+    return {f"w{k}": subprocess.Popen([BIN, "worker", "--board", url, "--out", str(out), "--session", f"w{k}",
+                                       "--heartbeat", "0.2", "--poll", "0.05"],
+                                      stdout=subprocess.DEVNULL, stderr=err, env=env)
+            for k, err in enumerate(stderr)}
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to whatever still runs, then wait for every process."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        proc.wait(timeout=60)
+
+
 def victims(url: str, workers: dict[str, subprocess.Popen[bytes]]) -> list[str]:
     """SIGKILL two workers while each holds a song it is composing (once a few songs are done)."""
     killed: list[str] = []
@@ -74,19 +92,12 @@ def test_fifty_songs_survive_two_killed_workers(store: str, tmp_path: Path, alon
                                   "--seed", str(SEED), "--bars", str(BARS), "--stale-after", "2", "--json"],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     logs = [open(tmp_path / f"w{k}.log", "wb") for k in range(4)]  # noqa: SIM115 - closed below
-    workers = {f"w{k}": subprocess.Popen([BIN, "worker", "--board", url, "--out", str(out), "--session", f"w{k}",
-                                          "--heartbeat", "0.2", "--poll", "0.05"],
-                                         stdout=subprocess.DEVNULL, stderr=logs[k], env=env)
-               for k in range(4)}
+    workers = start_workers(url, out, env, logs)
     try:
         killed = victims(url, workers)
         stdout, stderr = conductor.communicate(timeout=300)
     finally:
-        for proc in [conductor, *workers.values()]:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in [conductor, *workers.values()]:
-            proc.wait(timeout=60)
+        stop([conductor, *workers.values()])
         for log in logs:
             log.close()
     try:
@@ -154,19 +165,12 @@ def test_team_songs_survive_a_worker_killed_mid_section(store: str, tmp_path: Pa
     conductor = subprocess.Popen([BIN, "batch", str(prompts), "--board", url, "--workers", "0", "--out", str(out),
                                   "--seed", str(SEED), "--bars", "16", "--team", "--stale-after", "2", "--json"],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    workers = {f"w{k}": subprocess.Popen([BIN, "worker", "--board", url, "--out", str(out), "--session", f"w{k}",
-                                          "--heartbeat", "0.2", "--poll", "0.05"],
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-               for k in range(3)}
+    workers = start_workers(url, out, env, [subprocess.DEVNULL] * 3)
     try:
         caught = section_victim(url, workers)
         stdout, stderr = conductor.communicate(timeout=400)
     finally:
-        for proc in [conductor, *workers.values()]:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in [conductor, *workers.values()]:
-            proc.wait(timeout=60)
+        stop([conductor, *workers.values()])
     try:
         assert caught is not None, "no worker was caught writing a section"
         victim, section_task = caught
