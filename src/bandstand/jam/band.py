@@ -3,7 +3,8 @@
 A `Member` holds one persona's live state: its session, status, current and
 last valid pattern, words, mute/solo and the style the boss asked of it.
 `compose` stacks the sounding members' patterns in code: none → silence,
-one → that pattern, several → `stack(a, b, …)`; solo beats mute.
+one → that pattern, several → `stack(a, b, …)`; solo beats mute; a member's
+volume other than 1 scales its layer's gain (0 leaves it out).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from bandstand.jam.persona import Persona
 from bandstand.jam.sound import SILENCE
 from bandstand.jam.turn import Style
 from bandstand.protocol.jam import Layer, MemberView
+
+MAX_VOLUME = 1.5
+"""A member's fader goes from 0 (silent) to 1.5; 1 plays the pattern as written."""
 
 
 @dataclass(slots=True)
@@ -37,6 +41,8 @@ class Member:
     style: Style = field(default_factory=Style)
     seen_key: str = ""
     llm: bool = False  # LLM members get the turn as text, algorithmic ones as a TurnInput
+    volume: float = 1.0  # the boss's fader for this member (0..MAX_VOLUME)
+    boss_code: str | None = None  # a pattern the boss wrote for this member, not yet told in a turn
 
     @property
     def name(self) -> str:
@@ -58,7 +64,14 @@ class Member:
             soloed=self.soloed,
             active=self.active,
             last_updated=self.last_updated,
+            volume=self.volume,
         )
+
+    def layer_code(self) -> str:
+        """The member's pattern as it sounds: at its fader's gain (`.mul(gain(v))` scales every
+        event's gain, so the page and the recording hear the same level)."""
+        code = self.pattern.strip()
+        return code if self.volume == 1.0 else f"{code}.mul(gain({self.volume:g}))"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +87,12 @@ class Composition:
 
 def compose(members: list[Member]) -> Composition:
     """Stack the patterns of the members that sound right now."""
-    sounding = [m for m in members if m.active and m.pattern.strip() != SILENCE]
+    sounding = [m for m in members if m.active and m.pattern.strip() != SILENCE and m.volume > 0]
     if any(m.soloed for m in sounding):
         sounding = [m for m in sounding if m.soloed]
     else:
         sounding = [m for m in sounding if not m.muted]
-    layers = tuple((m.name, m.pattern.strip()) for m in sounding)
+    layers = tuple((m.name, m.layer_code()) for m in sounding)
     if not layers:
         return Composition(SILENCE, ())
     if len(layers) == 1:

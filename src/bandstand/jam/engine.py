@@ -20,9 +20,10 @@ from typing import Any
 
 from bandstand.agents.algorithmic import AlgorithmicBackend
 from bandstand.agents.base import AgentBackend
+from bandstand.craft.edits import EnergyEdit
 from bandstand.errors import Conflict, InvalidInput
 from bandstand.jam.autopilot import Autopilot
-from bandstand.jam.band import Composition, Member, compose
+from bandstand.jam.band import MAX_VOLUME, Composition, Member, compose
 from bandstand.jam.context import MusicalContext, apply_directive
 from bandstand.jam.directives import Directive, parse_directive
 from bandstand.jam.guide import GUIDE
@@ -33,6 +34,7 @@ from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
 from bandstand.protocol import (
     AgentStatus,
     AgentThought,
+    CodeOverride,
     ContextView,
     Emitter,
     JamStateUpdate,
@@ -168,7 +170,10 @@ class JamEngine:
         """Apply a boss directive: context first, then a round for whom it concerns."""
         if not self.running:
             raise Conflict("start the jam before giving directives")
-        directive = self.parse(text)
+        return await self.run_directive(self.parse(text))
+
+    async def run_directive(self, directive: Directive) -> RoundRecord:
+        """Apply a parsed directive (typed or built by a control): context first, then a round."""
         self.emitter.emit(BossEcho(text=directive.text, to=list(directive.to), round=self.round))
         self._energy_delta, self._changed = 0, []
         if directive.changes_context:
@@ -192,6 +197,55 @@ class JamEngine:
         self._member(name).soloed = soloed
         self._recompose()
 
+    # ------------------------------------------------------------------ the boss's controls
+
+    def set_volume(self, name: str, volume: float) -> None:
+        """A member's fader (0–1.5, 1 = as played): its layer's gain, heard and recorded alike."""
+        self._member(name).volume = min(MAX_VOLUME, max(0.0, volume))
+        self._recompose()
+
+    def set_tempo(self, bpm: float) -> None:
+        """The tempo control: the transport plays the next cycle at `bpm` (40–240); the members
+        read it in their next turn (no round: nothing they play has to change)."""
+        if not self.running:
+            raise Conflict("start the jam before changing its tempo")
+        bpm = float(min(240.0, max(40.0, bpm)))
+        if bpm == self.context.bpm:
+            return
+        self.context = self.context.model_copy(update={"bpm": bpm})
+        self.emitter.emit(MusicalContextUpdate(context=self.context_view(), changed=["bpm"]))
+        self.emit_state()
+
+    async def set_energy(self, level: int) -> RoundRecord:
+        """The energy control: the directive 'energy N/10' to the whole band, without words to read."""
+        if not self.running:
+            raise Conflict("start the jam before changing its energy")
+        level = min(10, max(1, level))
+        text = f"energy {level}/10"
+        return await self.run_directive(Directive(text=text, body=text, energy=level, edits=(EnergyEdit(level=level),)))
+
+    async def override_member_code(self, name: str, code: str) -> None:
+        """The boss rewrites a member's pattern: validated like any reply (a refusal raises with
+        the reason and the code), then it sounds from the next cycle and the member is told in
+        its next turn."""
+        if not self.running:
+            raise Conflict("start the jam before editing a member's pattern")
+        member = self._member(name)
+        if not member.active:
+            raise InvalidInput(f"{member.name} is not playing in this jam")
+        text = code.strip()
+        if not text:
+            raise InvalidInput(f"{member.name}'s pattern is empty; write 'silence' to make it rest")
+        (verdict,) = await self._check([JamReply(pattern=text)])
+        if verdict is None or not verdict.ok:
+            reason = verdict.error if verdict is not None else "invalid pattern"
+            raise InvalidInput(f"{member.name}'s pattern was refused: {reason}")
+        member.pattern = member.fallback_pattern = text
+        member.using_fallback, member.status, member.boss_code = False, "idle", text
+        member.last_updated = time.time()
+        self.emitter.emit(CodeOverride(member=member.name, code=text, round=self.round))
+        self._recompose()
+
     def _member(self, name: str) -> Member:
         member = self.members.get(name.upper())
         if member is None:
@@ -212,6 +266,8 @@ class JamEngine:
             record = RoundRecord(round_, directive.text if directive else None, list(directive.to) if directive else [], self.context.view())
             targets = [self.members[n] for n in names if self.members[n].session is not None]
             inputs = {m.name: self._turn_input(m, directive) for m in targets}
+            for member in targets:
+                member.boss_code = None  # told in this turn
             for member in targets:
                 member.status = "thinking"
                 self.emitter.emit(AgentStatus(member=member.name, status="thinking", round=round_))
@@ -251,14 +307,18 @@ class JamEngine:
             )
             for m in self.active()
         ]
+        said = (directive.body or directive.text) if directive and to_member else None
+        if member.boss_code is not None:  # the boss rewrote this member's pattern since its last turn
+            rewrite = f"I rewrote your pattern as {member.boss_code} — keep its idea or build on it"
+            said = f"{said}; and {rewrite}" if said else rewrite
         return TurnInput(
             round=self.round,
             member=member.name,
             role=member.persona.role,
             context=self.context,
             band=band,
-            directive=(directive.body or directive.text) if directive and to_member else None,
-            directive_to_you=bool(directive and directive.to and to_member),
+            directive=said,
+            directive_to_you=bool(directive and directive.to and to_member) or member.boss_code is not None,
             intents=sorted(directive.intents) if directive and to_member else [],
             energy_delta=self._energy_delta if to_member else 0,
             key_changed=key_changed,
@@ -303,7 +363,9 @@ class JamEngine:
         note = ""
         member.seen_key = self.context.key
         if reply is not None and verdict is not None:
-            if verdict.ok:
+            if verdict.ok and member.boss_code is not None:
+                pass  # the boss rewrote the pattern while this turn ran: the boss's code stays
+            elif verdict.ok:
                 member.pattern = member.fallback_pattern = reply.pattern.strip()
                 member.using_fallback = False
                 member.status = "idle"
@@ -333,6 +395,7 @@ class JamEngine:
                 timestamp=member.last_updated,
                 status=member.status,  # type: ignore[arg-type]
                 note=note,
+                rejected=reply.pattern.strip() if reply is not None and verdict is not None and not verdict.ok else "",
             )
         )
         self.emitter.emit(AgentStatus(member=member.name, status=member.status, round=round_))  # type: ignore[arg-type]
