@@ -40,7 +40,9 @@ def thought(round_: int) -> AgentThought:
 def test_every_spec_message_type_is_registered() -> None:
     registry = protocol_registry().kind("jam")
     assert {"jam_state_update", "agent_thought", "agent_status", "musical_context_update", "execute", "events"} <= set(registry.outgoing)
-    assert {"start_jam", "stop_jam", "boss_directive", "set_mute", "set_solo", "set_autopilot"} == set(registry.incoming)
+    assert {"start_jam", "stop_jam", "boss_directive", "set_mute", "set_solo", "set_autopilot",
+            "set_volume", "set_tempo", "set_energy", "override_code"} <= set(registry.incoming)
+    assert {"code_override", "chat_history"} <= set(registry.outgoing)
     assert len(registry.outgoing) == len(SERVER_MESSAGES) and len(registry.incoming) == len(CLIENT_MESSAGES)
 
 

@@ -14,8 +14,9 @@ async def test_a_late_client_gets_the_current_cycles() -> None:
     hub = JamHub(resolve_members(["beat", "groove"]))
     first = hub.connect()
     try:
-        assert [m["type"] for m in [first.get_nowait()]] == ["jam_state_update"]
+        assert [first.get_nowait()["type"] for _ in range(2)] == ["jam_state_update", "chat_history"]
         late_before_start = hub.connect()
+        late_before_start.get_nowait()
         late_before_start.get_nowait()
         assert late_before_start.empty()  # nothing plays yet: nothing to join
         await hub.handle(StartJam(members=None), first)
@@ -28,6 +29,7 @@ async def test_a_late_client_gets_the_current_cycles() -> None:
         late = hub.connect()
         state = late.get_nowait()
         assert state["type"] == "jam_state_update" and state["running"] is True
+        assert late.get_nowait()["type"] == "chat_history"
         joined = [late.get_nowait() for _ in range(late.qsize())]
         assert [m["type"] for m in joined] == ["events", "events"]
         assert [m["cycle"] for m in joined] == [m.cycle for m in transport.recent]

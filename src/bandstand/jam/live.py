@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from bandstand.jam.autopilot import run_autopilot
 from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
 from bandstand.jam.persona import Persona
 from bandstand.jam.transport import Transport
-from bandstand.protocol import Emitter, JamStateUpdate
+from bandstand.protocol import ChatHistory, Emitter, JamStateUpdate
 
 RECORDING_FILES = {
     "jam.mid": "audio/midi",
@@ -34,6 +35,11 @@ RECORDING_FILES = {
     "rounds.jsonl": "application/jsonl",
 }
 """The files of a jam's recording and their media types."""
+
+CHAT_TYPES = frozenset({"agent_thought", "boss_directive_echo", "musical_context_update", "code_override"})
+"""The messages the chat shows, kept so a tab that connects later sees them too."""
+CHAT_HISTORY = 300
+"""How many chat messages a jam keeps for tabs that connect later (older ones are forgotten)."""
 
 ErrorSink = Callable[[str], None]
 
@@ -61,6 +67,8 @@ class LiveJam:
         self._autopilot_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._export_lock = asyncio.Lock()
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        emitter.subscribe(self._remember)
 
     @property
     def running(self) -> bool:
@@ -68,6 +76,14 @@ class LiveJam:
 
     def state(self) -> JamStateUpdate:
         return self.engine.state()
+
+    def chat_history(self) -> ChatHistory:
+        """The chat so far (the last `CHAT_HISTORY` messages, as they were sent), for a new tab."""
+        return ChatHistory(messages=list(self.chat))
+
+    def _remember(self, data: dict[str, Any]) -> None:
+        if data.get("type") in CHAT_TYPES:
+            self.chat.append(data)
 
     # ------------------------------------------------------------------ the jam
 
@@ -109,6 +125,22 @@ class LiveJam:
     def set_solo(self, member: str, soloed: bool) -> None:
         self.engine.set_solo(member, soloed)
 
+    def set_volume(self, member: str, volume: float) -> None:
+        self.engine.set_volume(member, volume)
+
+    def set_tempo(self, bpm: float) -> None:
+        self.engine.set_tempo(bpm)
+
+    def set_energy(self, level: int, on_error: ErrorSink) -> None:
+        """The energy control: a round for the whole band, run as a task of the jam."""
+        if not self.engine.running:
+            raise Conflict("start the jam before changing its energy")
+        self._spawn(self._guarded(self.engine.set_energy(level), on_error))
+
+    async def override_code(self, member: str, code: str) -> None:
+        """The boss's own pattern for `member`: refused (raised) unless it validates."""
+        await self.engine.override_member_code(member, code)
+
     def set_autopilot(self, enabled: bool, interval: float) -> None:
         """Switch the autopilot; a running jam restarts its loop with the new interval."""
         self.engine.autopilot.set(enabled, interval)
@@ -142,8 +174,12 @@ class LiveJam:
     # ------------------------------------------------------------------ tasks
 
     async def _directive(self, text: str, on_error: ErrorSink) -> None:
+        await self._guarded(self.engine.directive(text), on_error)
+
+    @staticmethod
+    async def _guarded(round_: Coroutine[Any, Any, Any], on_error: ErrorSink) -> None:
         try:
-            await self.engine.directive(text)
+            await round_
         except UserError as exc:
             on_error(str(exc))
 

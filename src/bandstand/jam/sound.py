@@ -11,6 +11,7 @@ nothing that was validated already.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -122,7 +123,22 @@ def _validate(text: str, scale: tuple[int, ...]) -> Verdict:
     if report.unknown_sounds:
         reasons.append("unknown sound " + ", ".join(report.unknown_sounds))
     reasons.extend(report.warnings)
-    return Verdict(False, "; ".join(r for r in reasons if r) or "invalid pattern")
+    return Verdict(False, name_notes("; ".join(r for r in reasons if r) or "invalid pattern"))
+
+
+_MIDI_LIST = re.compile(r"\(MIDI (\d+(?:, \d+)*)\)")
+
+
+def name_notes(reason: str) -> str:
+    """A validation reason with its MIDI numbers as note names, as musicians say them:
+    "… outside the given scale (MIDI 61, 66, 71)" → "… outside the given scale (C#, F#, B)"."""
+    from bandstand.theory import spell_pitch_class
+
+    def names(match: re.Match[str]) -> str:
+        classes = dict.fromkeys(int(n) % 12 for n in match.group(1).split(", "))
+        return "(" + ", ".join(spell_pitch_class(pc) for pc in classes) + ")"
+
+    return _MIDI_LIST.sub(names, reason)
 
 
 def _num(value: dict[str, Any], *names: str) -> float | None:

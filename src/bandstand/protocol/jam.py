@@ -6,7 +6,7 @@ the scheduled sound events); client → server messages are the boss's controls.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +48,7 @@ class MemberView(BaseModel):
     soloed: bool
     active: bool
     last_updated: float
+    volume: float = Field(default=1.0, ge=0.0, le=1.5, description="the boss's fader for this member; 1 plays the pattern as written")
 
 
 class Layer(BaseModel):
@@ -103,6 +104,7 @@ class AgentThought(_Message):
     timestamp: float
     status: Status = "idle"
     note: str = ""
+    rejected: str = Field(default="", description="the pattern the member answered and validation refused (it plays its last good one)")
 
 
 class AgentStatus(_Message):
@@ -148,6 +150,23 @@ class ErrorMessage(_Message):
     message: str
 
 
+class CodeOverride(_Message):
+    """The boss rewrote a member's pattern (it sounds from the next cycle; the member is told in its next turn)."""
+
+    type: Literal["code_override"] = "code_override"
+    member: str
+    code: str
+    round: int
+
+
+class ChatHistory(_Message):
+    """Sent to a client when it connects: the jam's recent chat (thoughts, directives, context
+    changes, code edits) as they were sent, oldest first, so a reloaded or new tab shows it."""
+
+    type: Literal["chat_history"] = "chat_history"
+    messages: list[dict[str, Any]]
+
+
 # --------------------------------------------------------------------------- client → server
 
 
@@ -183,6 +202,30 @@ class SetAutopilot(_Message):
     interval: float = Field(default=16.0, ge=8.0, le=30.0)
 
 
+class SetVolume(_Message):
+    type: Literal["set_volume"] = "set_volume"
+    member: str
+    volume: float = Field(ge=0.0, le=1.5)
+
+
+class SetTempo(_Message):
+    type: Literal["set_tempo"] = "set_tempo"
+    bpm: float = Field(ge=40.0, le=240.0)
+
+
+class SetEnergy(_Message):
+    type: Literal["set_energy"] = "set_energy"
+    level: int = Field(ge=1, le=10)
+
+
+class OverrideCode(_Message):
+    """The boss's own pattern for a member, validated like any reply."""
+
+    type: Literal["override_code"] = "override_code"
+    member: str
+    code: str = Field(min_length=1, max_length=4000)
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     JamStateUpdate,
     AgentThought,
@@ -192,6 +235,8 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Events,
     BossEcho,
     ErrorMessage,
+    CodeOverride,
+    ChatHistory,
 )
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     StartJam,
@@ -200,4 +245,8 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     SetMute,
     SetSolo,
     SetAutopilot,
+    SetVolume,
+    SetTempo,
+    SetEnergy,
+    OverrideCode,
 )

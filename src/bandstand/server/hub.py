@@ -23,9 +23,13 @@ from bandstand.protocol import (
     BossDirective,
     Emitter,
     ErrorMessage,
+    OverrideCode,
     SetAutopilot,
+    SetEnergy,
     SetMute,
     SetSolo,
+    SetTempo,
+    SetVolume,
     StartJam,
     StopJam,
 )
@@ -40,6 +44,10 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     SetMute: lambda hub, m, q: hub.jam.set_mute(m.member, m.muted),
     SetSolo: lambda hub, m, q: hub.jam.set_solo(m.member, m.soloed),
     SetAutopilot: lambda hub, m, q: hub.jam.set_autopilot(m.enabled, m.interval),
+    SetVolume: lambda hub, m, q: hub.jam.set_volume(m.member, m.volume),
+    SetTempo: lambda hub, m, q: hub.jam.set_tempo(m.bpm),
+    SetEnergy: lambda hub, m, q: hub.jam.set_energy(m.level, lambda error: hub.reply_error(q, error)),
+    OverrideCode: lambda hub, m, q: hub.jam.override_code(m.member, m.code),
 }
 """Client message type → the live-jam call it stands for."""
 
@@ -65,12 +73,13 @@ class JamHub:
         self.emitter.emit(self.jam.state())
 
     def connect(self) -> Queue:
-        """A new client: its queue, starting with the current state and, in a running jam, the
+        """A new client: its queue, starting with the current state, the chat so far and, in a running jam, the
         events of the cycle playing now and the one sent ahead (so it joins at the current
         position instead of waiting for the next cycle)."""
         queue: Queue = asyncio.Queue()
         self.clients.add(queue)
         queue.put_nowait(self.emitter.private(self.jam.state()))
+        queue.put_nowait(self.emitter.private(self.jam.chat_history()))
         transport = self.jam.transport
         if self.jam.running and transport is not None:
             for message in transport.recent:
