@@ -111,3 +111,50 @@ async def test_a_frame_that_is_not_json_gets_an_error_and_the_socket_stays_open(
         await socket.send(json.dumps({"type": "nope"}))
         error = await _until(socket, lambda m: m["type"] == "error", seen)
         assert "unknown jam message type 'nope'" in error["message"]
+
+
+async def test_the_boss_controls_and_a_new_tab_gets_the_chat(served: Served) -> None:
+    seen: list[dict[str, Any]] = []
+    async with websockets.connect(served.ws, additional_headers=served.headers) as socket:
+        await _until(socket, lambda m: m["type"] == "jam_state_update", seen)
+        await socket.send(json.dumps({"type": "start_jam", "members": ["BEAT", "GROOVE"]}))
+        loud = await _until(socket, lambda m: m["type"] == "events" and any(e["member"] == "GROOVE" for e in m["events"]), seen)
+
+        await socket.send(json.dumps({"type": "set_volume", "member": "GROOVE", "volume": 0.5}))
+        await _until(socket, lambda m: m["type"] == "execute" and ".mul(gain(0.5))" in m["code"], seen)
+        quiet = await _until(socket, lambda m: m["type"] == "events" and any(e["member"] == "GROOVE" for e in m["events"]), seen)
+        assert max(e["velocity"] for e in quiet["events"] if e["member"] == "GROOVE") < min(
+            e["velocity"] for e in loud["events"] if e["member"] == "GROOVE")
+
+        await socket.send(json.dumps({"type": "set_tempo", "bpm": 90}))
+        context = await _until(socket, lambda m: m["type"] == "musical_context_update", seen)
+        assert context["context"]["bpm"] == 90 and context["changed"] == ["bpm"]
+        slower = await _until(socket, lambda m: m["type"] == "events" and m["cycle_seconds"] != 2.0, seen)
+        assert slower["cycle_seconds"] == 4 * 60 / 90
+
+        await socket.send(json.dumps({"type": "override_code", "member": "GROOVE", "code": 'note("c2 c#2 f#2 b2").s("sawtooth")'}))
+        refused = await _until(socket, lambda m: m["type"] == "error", seen)
+        assert "GROOVE's pattern was refused" in refused["message"] and "(C#, F#, B)" in refused["message"]
+        code = 'note("c2 ~ g1 ~").s("sawtooth")'
+        await socket.send(json.dumps({"type": "override_code", "member": "GROOVE", "code": code}))
+        override = await _until(socket, lambda m: m["type"] == "code_override", seen)
+        assert override["member"] == "GROOVE" and override["code"] == code
+        state = await _until(socket, lambda m: m["type"] == "jam_state_update", seen)
+        assert next(m for m in state["members"] if m["name"] == "GROOVE")["pattern"] == code
+
+        await socket.send(json.dumps({"type": "set_energy", "level": 9}))
+        echo = await _until(socket, lambda m: m["type"] == "boss_directive_echo", seen)
+        assert echo["text"] == "energy 9/10"
+        await _until(socket, lambda m: m["type"] == "jam_state_update" and m["context"]["energy"] == 9, seen)
+
+        async with websockets.connect(served.ws, additional_headers=served.headers) as second:
+            assert json.loads(await second.recv())["type"] == "jam_state_update"
+            history = json.loads(await second.recv())
+            assert history["type"] == "chat_history"
+            kinds = [m["type"] for m in history["messages"]]
+            assert "agent_thought" in kinds and "code_override" in kinds and "boss_directive_echo" in kinds
+            assert [m for m in history["messages"] if m["type"] == "code_override"][-1]["code"] == code
+            assert not any(m["type"] == "error" for m in history["messages"])  # errors were the sender's own
+
+        await socket.send(json.dumps({"type": "stop_jam"}))
+        await _until(socket, lambda m: m["type"] == "jam_state_update" and not m["running"], seen)
