@@ -11,7 +11,7 @@ from bandstand.midi import GM_DRUMS, GM_PROGRAMS, key_name, key_signature, progr
 
 def test_public_exports_are_pinned() -> None:
     assert set(midi.__all__) == {
-        "GM_DRUMS", "GM_PROGRAMS", "PPQ", "DrumMap", "KeySignature", "beats_to_ticks", "guess_role",
+        "GM_DRUMS", "GM_PROGRAMS", "MIDI_LIMITS", "PPQ", "DrumMap", "KeySignature", "MidiLimits", "beats_to_ticks", "guess_role",
         "key_name", "key_signature", "midi_bytes_to_song", "program_by_name", "read_midi",
         "song_to_midi_bytes", "write_midi",
     }

@@ -17,6 +17,7 @@ from typing import Any
 
 from bandstand.errors import InvalidInput, MidiFileError
 from bandstand.midi._keys import key_name
+from bandstand.midi._limits import MIDI_LIMITS, MidiLimits
 from bandstand.midi._roles import guess_role, track_display_name
 from bandstand.midi._write import BANDSTAND_TAG
 from bandstand.score import (
@@ -58,6 +59,11 @@ def _fail(source: str, why: str) -> MidiFileError:
     return MidiFileError(f"{source} is not a readable MIDI file: {why}", path=source)
 
 
+def _limit(source: str, why: str) -> MidiFileError:
+    return MidiFileError(f"{source} is over bandstand's limits: {why} (see 'Limits' in docs/render.md)",
+                         path=source)
+
+
 def _text(data: bytes) -> str:
     try:
         return data.decode("utf-8")
@@ -65,11 +71,39 @@ def _text(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def _parse_track(data: bytes, source: str) -> _Chunk:
+def _vlq(data: bytes, pos: int, first: int, source: str) -> tuple[int, int]:
+    """The rest of a variable-length quantity whose first byte (`first`, with its high bit set)
+    was read: its value and the position after it. The standard allows 4 bytes at most."""
+    value = first & 0x7F
+    for _ in range(3):
+        byte = data[pos]
+        pos += 1
+        value = value << 7 | byte & 0x7F
+        if byte < 0x80:
+            return value, pos
+    raise _fail(source, "a variable-length number is longer than the standard's 4 bytes")
+
+
+def _length(data: bytes, pos: int, end: int, source: str) -> tuple[int, int]:
+    """A meta or SysEx event's length at `pos` and the position after it, checked to fit its track."""
+    length = data[pos]
+    pos += 1
+    if length >= 0x80:
+        length, pos = _vlq(data, pos, length, source)
+    if pos + length > end:
+        raise _fail(source, "an event's length runs past the end of its track")
+    return length, pos
+
+
+def _parse_track(data: bytes, source: str, ppq: int, notes_left: int,
+                 limits: MidiLimits = MIDI_LIMITS) -> tuple[_Chunk, int]:
+    """One track chunk's events and how many notes it started: refused past `notes_left` notes,
+    or when an event lies past the limit's last beat."""
+    max_ticks = int(limits.beats * ppq)
     chunk = _Chunk()
     channels = chunk.channels
     open_notes: dict[int, list[tuple[int, int]]] = {}  # (note-on status << 8 | pitch) → starts
-    pos, end, tick, status = 0, len(data), 0, 0
+    pos, end, tick, status, notes = 0, len(data), 0, 0, 0
     try:
         while pos < end:
             byte = data[pos]
@@ -77,27 +111,16 @@ def _parse_track(data: bytes, source: str) -> _Chunk:
             if byte < 0x80:  # most delta times fit in one byte
                 tick += byte
             else:
-                delta = byte & 0x7F
-                while True:
-                    byte = data[pos]
-                    pos += 1
-                    delta = (delta << 7) | (byte & 0x7F)
-                    if byte < 0x80:
-                        break
+                delta, pos = _vlq(data, pos, byte, source)
                 tick += delta
+                if tick > max_ticks:
+                    break
             byte = data[pos]
             if byte >= 0x80:
                 pos += 1
                 if byte == 0xFF:
                     kind = data[pos]
-                    pos += 1
-                    length = 0
-                    while True:
-                        b = data[pos]
-                        pos += 1
-                        length = (length << 7) | (b & 0x7F)
-                        if b < 0x80:
-                            break
+                    length, pos = _length(data, pos + 1, end, source)
                     if kind == 0x2F:
                         break
                     if kind == 0x03 and chunk.name is None:
@@ -107,13 +130,7 @@ def _parse_track(data: bytes, source: str) -> _Chunk:
                     pos += length
                     continue
                 if byte in (0xF0, 0xF7):
-                    length = 0
-                    while True:
-                        b = data[pos]
-                        pos += 1
-                        length = (length << 7) | (b & 0x7F)
-                        if b < 0x80:
-                            break
+                    length, pos = _length(data, pos, end, source)
                     pos += length
                     status = 0
                     continue
@@ -130,10 +147,15 @@ def _parse_track(data: bytes, source: str) -> _Chunk:
             else:
                 d2 = data[pos + 1]
                 pos += 2
+            if (d1 | d2) >= 0x80:
+                raise _fail(source, f"a data byte above 127 (0x{max(d1, d2):02X}) in a channel message")
             c = channels.get(ch)
             if c is None:
                 c = channels[ch] = _Channel()
             if kind == 0x90 and d2:
+                notes += 1
+                if notes > notes_left:
+                    raise _limit(source, f"it has more than {limits.notes:,} notes")
                 key = status << 8 | d1  # channel and pitch in one int
                 started = open_notes.get(key)
                 if started is None:
@@ -157,13 +179,15 @@ def _parse_track(data: bytes, source: str) -> _Chunk:
                 c.poly.append((tick, d1, d2))
     except IndexError:
         raise _fail(source, "a track ends in the middle of an event") from None
+    if tick > max_ticks:
+        raise _limit(source, f"it runs past beat {limits.beats:,g}")
     for key, started in open_notes.items():  # notes never released end with the track
         for on, velocity in started:
             channels[key >> 8 & 0x0F].notes.append((on, tick, key & 0x7F, velocity))
-    return chunk
+    return chunk, notes
 
 
-def _chunks(data: bytes, source: str) -> tuple[int, int, list[_Chunk]]:
+def _chunks(data: bytes, source: str, limits: MidiLimits = MIDI_LIMITS) -> tuple[int, int, list[_Chunk]]:
     if len(data) < 14 or data[:4] != b"MThd":
         raise _fail(source, "it does not start with an 'MThd' header")
     length, fmt, ntracks, division = struct.unpack(">IHHH", data[4:14])
@@ -173,14 +197,19 @@ def _chunks(data: bytes, source: str) -> tuple[int, int, list[_Chunk]]:
         raise _fail(source, "SMPTE time division is not supported; save it with ticks per beat")
     if division == 0:
         raise _fail(source, "its header says 0 ticks per beat, so no event has a time; the file is damaged")
-    pos, chunks = 8 + length, list[_Chunk]()
+    pos, chunks, notes, tracks = 8 + length, list[_Chunk](), 0, 0
     while pos + 8 <= len(data) and len(chunks) < ntracks:
         kind, size = data[pos : pos + 4], struct.unpack(">I", data[pos + 4 : pos + 8])[0]
         body = data[pos + 8 : pos + 8 + size]
         if len(body) < size:
             raise _fail(source, "the file is truncated")
         if kind == b"MTrk":
-            chunks.append(_parse_track(body, source))
+            chunk, found = _parse_track(body, source, division, limits.notes - notes, limits)
+            notes += found
+            tracks += len(chunk.channels)
+            if tracks > limits.tracks:
+                raise _limit(source, f"it has more than {limits.tracks:,} tracks (a track per chunk and channel)")
+            chunks.append(chunk)
         pos += 8 + size
     if len(chunks) < ntracks:
         raise _fail(source, f"the header promises {ntracks} tracks but {len(chunks)} were found")
@@ -255,13 +284,20 @@ def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
         song.key = meta["key"]
 
 
-def midi_bytes_to_song(data: bytes, source: str = "<bytes>") -> Song:
-    """Parse Standard MIDI File bytes into a Song (see the module docstring)."""
-    fmt, ppq, chunks = _chunks(data, source)
+def midi_bytes_to_song(data: bytes, source: str = "<bytes>", limits: MidiLimits = MIDI_LIMITS) -> Song:
+    """Parse Standard MIDI File bytes into a Song (see the module docstring), refusing a file
+    over `limits` with a `MidiFileError`."""
+    fmt, ppq, chunks = _chunks(data, source, limits)
     try:
-        return _song(fmt, ppq, chunks, source)
+        song = _song(fmt, ppq, chunks, source)
     except InvalidInput as exc:
         raise _fail(source, str(exc)) from None
+    if song.length_beats > limits.beats:  # sections in our metadata can reach past the notes
+        raise _limit(source, f"it runs past beat {limits.beats:,g}")
+    seconds = song.duration_seconds
+    if seconds > limits.seconds:
+        raise _limit(source, f"it lasts {seconds / 60:,.1f} minutes, more than {limits.seconds / 60:g} minutes")
+    return song
 
 
 def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
@@ -306,10 +342,10 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
     return song
 
 
-def read_midi(path_or_bytes: str | os.PathLike[str] | bytes) -> Song:
-    """Read a Standard MIDI File from a path or from bytes into a Song."""
+def read_midi(path_or_bytes: str | os.PathLike[str] | bytes, limits: MidiLimits = MIDI_LIMITS) -> Song:
+    """Read a Standard MIDI File from a path or from bytes into a Song (within `limits`)."""
     if isinstance(path_or_bytes, bytes | bytearray | memoryview):
-        return midi_bytes_to_song(bytes(path_or_bytes))
+        return midi_bytes_to_song(bytes(path_or_bytes), limits=limits)
     if not os.fspath(path_or_bytes).strip():  # Path("") is ".", which would be reported as a folder
         raise MidiFileError("no MIDI file given: the path is empty", path="")
     path = Path(path_or_bytes)
@@ -321,4 +357,4 @@ def read_midi(path_or_bytes: str | os.PathLike[str] | bytes) -> Song:
         raise MidiFileError(f"{path} is a folder, not a MIDI file", path=str(path)) from None
     except OSError as exc:
         raise MidiFileError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
-    return midi_bytes_to_song(data, str(path))
+    return midi_bytes_to_song(data, str(path), limits)

@@ -155,14 +155,17 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
 
     tracks = _ordered([t for t in song.tracks if t.notes]) or _ordered(song.tracks)
     lane_height = (box.bottom - box.top) / max(1, len(tracks))
+    pad = min(3.0, lane_height / 4)  # lanes shrink to a pixel or less: everything scales with them
     for lane, track in enumerate(tracks):
         top = box.top + lane * lane_height
         colour = role_colour(track.role, lane)
-        if lane:
+        if lane and lane_height >= 4:
             draw.line((0, top, box.right, top), fill=GRID_STRONG, width=1)
-        draw.rectangle((0, top + 1, 6, top + lane_height - 1), fill=colour)
-        draw.text((12, top + 4), track.name or track.role, fill=TEXT, font=font)
-        draw.text((12, top + 6 + text_size), track.role, fill=colour, font=font)
+        draw.rectangle((0, top + pad / 3, 6, max(top + pad / 3, top + lane_height - pad / 3)), fill=colour)
+        if lane_height >= text_size + 6:
+            draw.text((12, top + 4), track.name or track.role, fill=TEXT, font=font)
+        if lane_height >= 2 * text_size + 10:
+            draw.text((12, top + 6 + text_size), track.role, fill=colour, font=font)
         if not track.notes:
             continue
         if track.is_drum or track.role == "drums":
@@ -172,10 +175,12 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
             low = min(n.pitch for n in track.notes) - 1
             rows = {p: p - low for p in range(low, max(n.pitch for n in track.notes) + 2)}
             count = len(rows)
-        row_height = (lane_height - 6) / count
-        _row_labels(draw, track, rows, row_height, top + lane_height - 3, label_width, song.key, font, text_size)
+        row_height = (lane_height - 2 * pad) / count
+        base = top + lane_height - pad
+        if lane_height >= 2 * text_size:
+            _row_labels(draw, track, rows, row_height, base, label_width, song.key, font, text_size)
         for note in track.notes:
-            y1 = top + lane_height - 3 - rows[note.pitch] * row_height
+            y1 = base - rows[note.pitch] * row_height
             y0 = y1 - max(1.0, row_height - 1)
             x0, x1 = box.x(note.start), box.x(note.end)
             draw.rectangle((x0, y0, max(x0 + 1, x1 - 1), y1), fill=_shade(colour, note.velocity))
