@@ -25,6 +25,9 @@ replayed to a restarted process does not trigger them again), e.g.
     [[null_structured]] structured_output null (with --json-schema)
     [[tool]]           also emit a tool_use block
     [[spawn_child]]    start a grandchild (`sleep 600`) in the same process group
+    [[escape_child]]   start a grandchild (`sleep 600`) that leaves the group (setsid), holding stdout
+    [[huge_line:N]]    write N bytes of stdout without a newline first
+    [[team:a,b]]       the leader starts subagents a and b (see Teams below)
     [[say]]            the reply text is exactly the rest of the message
 
 Tools, as the CLI 2.1.332 offers an SDK MCP server's tools (`--mcp-config` with
@@ -42,8 +45,21 @@ input that is not an object is answered by the CLI itself with an error
 result. The model's next message answers the results (`tool_script.answer`);
 the ``result`` line counts both API calls. Interrupts work while a call waits.
 
+Teams, as CLI 2.1.332 runs subagents (``--agents JSON`` defines them; the
+``Task`` tool must be among ``--tools``, else the model says it cannot): for
+``[[team:bass,drums]] task`` the model calls ``Agent`` once per name
+({description, prompt, subagent_type}); each call is answered at once with an
+async-launch tool_result (``tool_use_result.isAsync``) and a ``system``
+``task_started`` (task_id, tool_use_id, description, task_type "local_agent");
+the turn ends. Then each subagent works in the background, across the turn
+boundary: an ``assistant`` line with ``parent_tool_use_id`` = its tool_use id,
+``task_progress``, and ``task_notification`` (status completed, or failed when
+its prompt holds ``[[fail]]``; summary = its answer). A subagent answers
+``<name> (<first words of its prompt>): <task>``.
+
 Environment: FAKE_CLAUDE_LOG (append every stdin line to this file),
-FAKE_CLAUDE_START (``crash`` exits 2 at start, ``no_init`` never answers initialize),
+FAKE_CLAUDE_START (``crash`` exits 2 at start, ``no_init`` never answers initialize,
+``escape`` leaves a setsid grandchild holding stdout and exits 2 at start),
 FAKE_CLAUDE_COST (USD per turn, default 0.001), FAKE_CLAUDE_PERSONAS (a JSON
 object {text: reply}: a process whose --system-prompt holds one of the texts
 answers that reply instead of the echo — also as the structured output).
@@ -77,9 +93,18 @@ def leading_switches(content: str) -> tuple[dict[str, str | None], str]:
     return switches, content[pos:].lstrip()
 
 
+_OUT = threading.Lock()  # subagents write from their own threads
+
+
 def out(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+    with _OUT:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+
+def escape() -> int:
+    """A grandchild that leaves this process group and session, keeping stdout and stderr open."""
+    return subprocess.Popen(["sleep", "600"], start_new_session=True).pid
 
 
 def parse_args(argv: list[str]) -> dict[str, str | None]:
@@ -253,6 +278,62 @@ class Fake:
         self.message([{"type": "text", "text": text}], "end_turn")
         self.result(text, started=started, num_turns=2)
 
+    def team(self, names: str, task: str, started: float) -> bool:
+        """Start the named subagents in the background and end the turn; False when it cannot."""
+        agents = json.loads(self.opts.get("agents") or "{}")
+        tools = (self.opts.get("tools") or "").replace(",", " ").split()
+        if not agents or not {"Task", "Agent"} & set(tools):
+            return False  # no Agent tool: the model answers in words
+        blocks, launches = [], []
+        for name in [n.strip() for n in names.split(",") if n.strip()]:
+            self.ids += 1
+            use_id, task_id = f"toolu_agent_{self.ids:04d}", f"task_{self.ids:04d}"
+            blocks.append({"type": "tool_use", "id": use_id, "name": "Agent",
+                           "input": {"description": f"{name}: {task[:40]}", "prompt": task, "subagent_type": name}})
+            launches.append((name, use_id, task_id))
+        for block in blocks:
+            out({"type": "assistant", "message": {"model": self.opts.get("model"), "role": "assistant",
+                 "content": [block]}, "parent_tool_use_id": None, "session_id": self.session_id})
+        for name, use_id, task_id in launches:
+            known = name in agents
+            text = (f"Async agent launched successfully. agentId: {task_id}" if known
+                    else f"Agent type '{name}' not found. Available agents: {', '.join(agents)}")
+            out({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": use_id, "content": text, **({} if known else {"is_error": True})}]},
+                "parent_tool_use_id": None, "session_id": self.session_id,
+                "tool_use_result": {"isAsync": True, "status": "async_launched", "agentId": task_id} if known else text})
+            if known:
+                out({"type": "system", "subtype": "task_started", "task_id": task_id, "tool_use_id": use_id,
+                     "description": f"{name}: {task[:40]}", "task_type": "local_agent",
+                     "session_id": self.session_id, "uuid": f"ev-{task_id}-start"})
+        running = [(n, u, t) for n, u, t in launches if n in agents]
+        text = f"Started {', '.join(n for n, _, _ in running) or 'nobody'}; waiting for their results."
+        out({"type": "assistant", "message": {"model": self.opts.get("model"), "role": "assistant",
+             "content": [{"type": "text", "text": text}]}, "parent_tool_use_id": None, "session_id": self.session_id})
+        self.result(text, started=started)
+        for name, use_id, task_id in running:
+            threading.Thread(target=self.subagent, args=(agents[name], name, use_id, task_id, task), daemon=True).start()
+        return True
+
+    def subagent(self, spec: dict, name: str, use_id: str, task_id: str, task: str) -> None:
+        """One subagent's work, after its leader's turn ended."""
+        time.sleep(0.05)
+        prompt = str(spec.get("prompt", ""))
+        answer = f"{name} ({' '.join(prompt.split()[:6])}): {task}"
+        out({"type": "assistant", "message": {"model": spec.get("model"), "role": "assistant",
+             "content": [{"type": "text", "text": answer}]}, "parent_tool_use_id": use_id,
+             "session_id": self.session_id})
+        out({"type": "system", "subtype": "task_progress", "task_id": task_id, "tool_use_id": use_id,
+             "description": spec.get("description", name), "summary": f"{name} is writing",
+             "usage": {"total_tokens": len(answer), "tool_uses": 0, "duration_ms": 50},
+             "session_id": self.session_id, "uuid": f"ev-{task_id}-progress"})
+        failed = "[[fail]]" in prompt
+        out({"type": "system", "subtype": "task_notification", "task_id": task_id, "tool_use_id": use_id,
+             "status": "failed" if failed else "completed", "output_file": "",
+             "summary": f"{name} failed" if failed else answer,
+             "usage": {"total_tokens": len(answer), "tool_uses": 0, "duration_ms": 50},
+             "session_id": self.session_id, "uuid": f"ev-{task_id}-done"})
+
     def control(self, msg: dict) -> bool:
         """Answer a control request; True when it is an interrupt."""
         request = msg.get("request", {})
@@ -362,6 +443,18 @@ class Fake:
         if "spawn_child" in switches:
             child = subprocess.Popen(["sleep", "600"])
             content = f"{content} child={child.pid}"
+        if "escape_child" in switches:
+            content = f"{content} escaped={escape()}"
+        if switches.get("huge_line"):
+            with _OUT:
+                chunk = b"x" * 1_000_000
+                left = int(switches["huge_line"] or 0)
+                while left > 0:
+                    sys.stdout.buffer.write(chunk[: min(left, len(chunk))])
+                    left -= len(chunk)
+                sys.stdout.flush()
+        if switches.get("team") and self.team(switches["team"] or "", rest, started):
+            return
         hard = "hang_hard" in switches
         if hard:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -445,6 +538,10 @@ class Fake:
             return 0
         if os.environ.get("FAKE_CLAUDE_START") == "crash":
             sys.stderr.write("fake claude: cannot start (FAKE_CLAUDE_START=crash)\n")
+            return 2
+        if os.environ.get("FAKE_CLAUDE_START") == "escape":
+            escape()
+            sys.stderr.write("fake claude: cannot start (FAKE_CLAUDE_START=escape)\n")
             return 2
         for flag, value in (("output-format", "stream-json"), ("input-format", "stream-json")):
             if self.opts.get(flag) != value:

@@ -16,12 +16,22 @@ returns them while the CLI waits, and the next turn's results answer it.
 
 After a per-turn timeout the session calls `interrupt()`: an ``interrupt``
 control request first; if no ``result`` follows within the grace period the
-group gets SIGTERM, then SIGKILL. A process that died (crash, kill) is
+group gets SIGTERM, then SIGKILL — and if the caller's own budget for the
+interrupt ends first (it cancels the call), the whole tree is killed at once,
+so a hung process never outlives its interrupt. A process that died (crash, kill) is
 restarted at the next turn, and the conversation so far is replayed to it in
 that turn's message (as it is to the first process of a session resumed with
 an earlier history). `close()` interrupts a running turn, closes stdin, waits,
 then SIGTERM/SIGKILL. Children are recorded in a `ProcessRegistry`; the
 backend reaps leftovers of crashed hosts when it opens its first conversation.
+Killing takes the whole tree: the group, descendants, and processes that left
+the group but carry the child's tag (`bandstand.agents.procs`).
+
+The CLI's exit is noticed when the process exits, not when stdout reaches EOF
+(a grandchild may hold stdout open): a read that sees the exit takes what the
+CLI wrote before it and then ends. A stdout line longer than ``line_limit``
+fails the turn (`TurnFailed`, retryable) and the process is killed; the next
+turn starts a fresh one.
 """
 
 from __future__ import annotations
@@ -45,12 +55,18 @@ from bandstand.agents.base import (
     Usage,
 )
 from bandstand.agents.breaker import CircuitBreaker
+from bandstand.agents.claude_subagents import Subagents, subagent_args
 from bandstand.agents.claude_tools import ToolBridge, cli_args
-from bandstand.agents.procs import ProcessRegistry, terminate_group
+from bandstand.agents.procs import Child, ProcessRegistry, kill_tree, spawn, terminate_group
 from bandstand.agents.replies import schema_instruction
 from bandstand.errors import BackendUnavailable, TurnFailed
 
 _LINE_LIMIT = 32 * 1024 * 1024
+_AFTER_EXIT = 0.25  # seconds to take what an exited CLI left in the pipe
+
+
+class _Overlong(Exception):
+    """A stdout line over the limit: the stream cannot be followed any more."""
 
 
 def replay_text(history: Sequence[Message], text: str) -> str:
@@ -84,6 +100,7 @@ class ClaudeCodeBackend:
         term_grace: float = 2.0,
         breaker_threshold: int = 3,
         breaker_cooldown: float = 30.0,
+        line_limit: int = _LINE_LIMIT,
     ) -> None:
         self.bin = bin
         self.model = model
@@ -97,6 +114,7 @@ class ClaudeCodeBackend:
         self.term_grace = term_grace
         self.breaker_threshold = breaker_threshold
         self.breaker_cooldown = breaker_cooldown
+        self.line_limit = line_limit
         self._reaped = False
 
     def executable(self) -> str:
@@ -137,6 +155,10 @@ class ClaudeCodeBackend:
         if options.get("max_budget_usd") is not None:
             cmd += ["--max-budget-usd", str(options["max_budget_usd"])]
         cmd += cli_args(tools)
+        if options.get("subagents"):  # a team leader: its teammates are the CLI's own subagents
+            at = cmd.index("--tools")
+            del cmd[at : at + 2]
+            cmd += subagent_args(options["subagents"])
         cmd += [*self.extra_args, *map(str, options.get("extra_args", ()))]
         return cmd
 
@@ -166,9 +188,11 @@ class ClaudeCodeConversation:
         self.persona = persona
         self.options = options
         self.bridge = ToolBridge(tools)
+        self.subagents = Subagents() if options.get("subagents") else None
         self._tool_turn = False  # the CLI's turn is open, waiting for tool results
         self.enforced_schema = options.get("json_schema") is not None
         self.proc: asyncio.subprocess.Process | None = None
+        self.child: Child | None = None
         self.restarts = 0
         self.breaker = CircuitBreaker(
             threshold=backend.breaker_threshold,
@@ -192,20 +216,13 @@ class ClaudeCodeConversation:
     async def spawn(self) -> None:
         env = {**os.environ, **self.backend.env}
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.cmd,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,
-                limit=_LINE_LIMIT,
-                env=env,
-            )
+            self.child = await spawn(self.cmd, env=env, limit=self.backend.line_limit)
         except OSError as exc:
             raise BackendUnavailable(
                 f"claude-code: cannot run {self.cmd[0]}: {exc}", retryable=False
             ) from exc
-        self.backend.registry.register(self.proc.pid, self.proc.pid, self.cmd)
+        self.proc = self.child.proc
+        self.backend.registry.register(self.proc.pid, self.proc.pid, self.cmd, self.child.tag)
         self._fresh = True
         self._cost_seen = 0.0
         self._busy = False
@@ -223,9 +240,12 @@ class ClaudeCodeConversation:
         try:
             async with asyncio.timeout(self.backend.init_timeout):
                 while True:
-                    msg = await self._next()
+                    try:
+                        msg = await self._next()
+                    except TurnFailed as exc:
+                        raise BackendUnavailable(f"{exc} (at start)", retryable=True) from None
                     if msg is None:
-                        code = await self.proc.wait()
+                        code = await self._exit_code()
                         raise BackendUnavailable(
                             f"claude-code: the CLI exited at start (code {code}): {await self._exit_stderr()}",
                             retryable=True,
@@ -251,17 +271,26 @@ class ClaudeCodeConversation:
         return " | ".join(self._stderr) or "(no stderr)"
 
     async def _exit_stderr(self) -> str:
-        """The stderr tail of an exited process, once its last lines are read (bounded wait)."""
+        """The stderr tail of an exited process, once its last lines are read (bounded wait:
+        a grandchild may hold stderr open)."""
         if self._stderr_task is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), _AFTER_EXIT)
         return self.stderr_tail()
 
+    async def _exit_code(self) -> int | None:
+        """The exit code of a process whose stdout ended (it exits at once, or is taken as gone)."""
+        if self.child is None:
+            return None
+        await self.child.wait_exit(1.0)
+        return self.child.proc.returncode
+
     def _alive(self) -> bool:
-        proc = self.proc
+        proc, child = self.proc, self.child
         return (
             proc is not None
-            and proc.returncode is None
+            and child is not None
+            and not child.exited.is_set()
             and proc.stdout is not None
             and not proc.stdout.at_eof()
         )
@@ -291,10 +320,20 @@ class ClaudeCodeConversation:
             await self.proc.stdin.drain()
 
     async def _read(self) -> dict[str, Any] | None:
-        """The next JSON object from stdout, None at EOF; non-JSON lines are skipped."""
-        assert self.proc is not None and self.proc.stdout is not None
+        """The next JSON object from stdout, None at EOF or once the CLI has exited; non-JSON
+        lines are skipped. A line over the limit kills the process and fails the turn."""
+        assert self.child is not None
+        child = self.child
         while True:
-            line = await self.proc.stdout.readline()
+            try:
+                line = await _readline(child)
+            except _Overlong:
+                await self._kill()
+                raise TurnFailed(
+                    f"claude-code: the CLI wrote a stdout line longer than {self.backend.line_limit} bytes "
+                    "without a newline; the process was stopped (the next turn starts a new one)",
+                    retryable=True,
+                ) from None
             if not line:
                 return None
             try:
@@ -304,11 +343,22 @@ class ClaudeCodeConversation:
             if isinstance(msg, dict):
                 return msg
 
-    async def _kill(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None:
+    def _kill_now(self) -> None:
+        """Kill the process tree at once, without waiting (the caller is being cancelled)."""
+        proc, child, self.proc, self.child = self.proc, self.child, None, None
+        if proc is None or child is None:
             return
-        await terminate_group(proc, grace=self.backend.term_grace)
+        kill_tree(proc.pid, child.tag)
+        if proc.stdin is not None:
+            proc.stdin.close()
+        self.backend.registry.unregister(proc.pid)
+        self._busy = self._tool_turn = False
+
+    async def _kill(self) -> None:
+        proc, child, self.proc, self.child = self.proc, self.child, None, None
+        if proc is None or child is None:
+            return
+        await terminate_group(child, grace=self.backend.term_grace)
         if (
             proc.stdin is not None
         ):  # lets asyncio close the transport now, not at garbage collection
@@ -394,19 +444,27 @@ class ClaudeCodeConversation:
         """Read until the turn's `result`, or until the model's message stops with calls for the host."""
         assert self.proc is not None
         texts: list[str] = []
+        ended: dict[str, Any] | None = None  # the leader's result, held while its teammates work
         while True:
+            if ended is not None and self.subagents is not None and not self.subagents.busy:
+                return self._finish(ended)
             msg = await self._next()
             if msg is None:
                 self._busy = self._tool_turn = False
-                code = await self.proc.wait()
+                code, tail = await self._exit_code(), await self._exit_stderr()
+                await self._kill()  # what it left behind goes now, not at the next turn
                 raise TurnFailed(
-                    f"claude-code: the CLI exited mid-turn (code {code}): {await self._exit_stderr()}",
+                    f"claude-code: the CLI exited mid-turn (code {code}): {tail}",
                     retryable=True,
                     exit_code=code,
                 )
+            if self.subagents is not None and self.subagents.line(msg, emit):
+                continue
             kind = msg.get("type")
             if kind == "assistant":
                 for block in msg.get("message", {}).get("content", ()) or ():
+                    if self.subagents is not None:
+                        self.subagents.leader_block(block)
                     if block.get("type") == "text" and block.get("text"):
                         texts.append(block["text"])
                         emit("text_delta", {"text": block["text"]})
@@ -422,7 +480,9 @@ class ClaudeCodeConversation:
             elif kind == "result":
                 self._busy = self._tool_turn = False
                 self.bridge.turn_ended()
-                return self._finish(msg)
+                if self.subagents is None:
+                    return self._finish(msg)
+                ended = msg  # returned once every teammate it started has finished
 
     def _finish(self, msg: dict[str, Any]) -> TurnReply:
         total = float(msg.get("total_cost_usd") or 0.0)
@@ -446,17 +506,27 @@ class ClaudeCodeConversation:
         structured = msg.get("structured_output")
         if self.enforced_schema and structured is None:
             raise TurnFailed("claude-code: the reply has no structured output", retryable=False)
-        meta = {
+        meta: dict[str, Any] = {
             "session_id": msg.get("session_id"),
             "duration_ms": msg.get("duration_ms"),
             "pid": self.pid,
         }
+        if self.subagents is not None:
+            meta["teammates"] = self.subagents.take_finished()
         return TurnReply(str(msg.get("result") or ""), structured, usage, meta)
 
     async def interrupt(self) -> None:
-        """Interrupt the running turn; kill and mark for restart if it does not end in time."""
+        """Interrupt the running turn; kill and mark for restart if it does not end in time.
+        Cancelled (the caller's budget ran out first): the process tree is killed at once."""
         if not self._busy or not self._alive():
             return
+        try:
+            await self._interrupt()
+        except asyncio.CancelledError:
+            self._kill_now()
+            raise
+
+    async def _interrupt(self) -> None:
         try:
             self._write(
                 {
@@ -473,7 +543,7 @@ class ClaudeCodeConversation:
                         total = float(msg.get("total_cost_usd") or 0.0)
                         self._cost_seen = max(total, self._cost_seen)
                         return
-        except (TimeoutError, OSError):
+        except (TimeoutError, OSError, TurnFailed):
             pass
         await self._kill()
 
@@ -496,6 +566,38 @@ class ClaudeCodeConversation:
         if proc.stdin is not None:
             with contextlib.suppress(Exception):
                 proc.stdin.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), self.backend.interrupt_grace)
+        try:
+            if self.child is not None:
+                await self.child.wait_exit(self.backend.interrupt_grace)
+        except asyncio.CancelledError:
+            self._kill_now()
+            raise
         await self._kill()
+
+
+async def _readline(child: Child) -> bytes:
+    """The next stdout line of `child`; b"" at EOF, or once the process has exited and the
+    pipe has nothing more for a moment (a grandchild may keep it open)."""
+    stdout = child.proc.stdout
+    assert stdout is not None
+    reading = asyncio.ensure_future(stdout.readline())
+    try:
+        if not child.exited.is_set():
+            exiting = asyncio.ensure_future(child.exited.wait())
+            try:
+                await asyncio.wait({reading, exiting}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                exiting.cancel()
+        if not reading.done():  # exited: what it wrote before is in the pipe already
+            await asyncio.wait({reading}, timeout=_AFTER_EXIT)
+        if not reading.done():
+            return b""
+        try:
+            return reading.result()
+        except (ValueError, asyncio.LimitOverrunError):
+            raise _Overlong() from None
+    finally:
+        if not reading.done():
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reading

@@ -31,6 +31,12 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "turn_failed": ("turn", "reason", "error"),
     "reply_invalid": ("turn", "error", "action"),
     "session_ended": ("reason", "state", "turns", "cost_usd"),
+    # a claude-code team leader's own teammates (CLI subagents); `agent` names the teammate
+    "teammate_started": ("turn", "agent", "task_id", "description"),
+    "teammate_text": ("turn", "agent", "text"),
+    "teammate_tool_use": ("turn", "agent", "tool"),
+    "teammate_progress": ("turn", "agent", "task_id", "summary"),
+    "teammate_finished": ("turn", "agent", "task_id", "status", "summary"),
 }
 
 

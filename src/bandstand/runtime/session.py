@@ -15,8 +15,10 @@ ending in ``completed`` (closed, or a turn/cost limit reached), ``failed``
 per-session wall clock) or ``stopped`` (`stop()`).
 
 Input sent while a turn runs is queued and delivered in order, one turn each.
-A turn that exceeds its timeout raises `TurnTimeout` to its sender, the
-backend is interrupted, and the session goes on; a failed turn raises
+A turn that exceeds its timeout raises `TurnTimeout` to its sender at once;
+the backend is interrupted behind it (within ``interrupt_timeout``: when that
+budget ends first, the backend kills what hangs) and the next turn waits for
+that, so the session goes on; a failed turn raises
 `TurnFailed`. `ask` never raises for a bad reply: it validates, asks once for
 a repair quoting the error, then returns the caller's fallback flagged as
 such. Tool calls: a turn may offer tools; the model's calls come back in
@@ -135,6 +137,7 @@ class Session:
         self._ending: asyncio.Task[None] | None = None
         self._start_task: asyncio.Task[None] | None = None
         self._watchdog: asyncio.TimerHandle | None = None
+        self._recovering: asyncio.Task[None] | None = None  # the interrupt after a timed-out turn
         self._ended = asyncio.Event()
         self.log_path = Path(log_dir) / f"{name}-{self.id}.jsonl" if log_dir is not None else None
         self._log = EventLog(self.log_path) if self.log_path is not None else None
@@ -334,6 +337,7 @@ class Session:
         self, data: Any, schema: Mapping[str, Any] | None, timeout: float | None, tooling: _Pending | None = None
     ) -> TurnResult:
         assert self._conv is not None
+        await self._recovered()
         text, structured_input = _as_text(data)
         tools, choice, results = (tooling.tools, tooling.tool_choice, tooling.tool_results) if tooling else ((), "auto", ())
         try:
@@ -376,9 +380,8 @@ class Session:
                 f"{self.name}: turn {n} took longer than {limit} s", retryable=True, turn=n
             )
             self._failed(n, error, "timeout")
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(self.limits.interrupt_timeout):
-                    await self._conv.interrupt()
+            # the sender hears now; the interrupt runs behind, and the next turn waits for it
+            self._recovering = asyncio.create_task(self._interrupt(), name=f"session-{self.name}-interrupt")
             self._back_to_waiting()
             raise error from None
         except AgentError as exc:
@@ -406,7 +409,22 @@ class Session:
                                for c in reply.tool_calls]} if reply.tool_calls else {}),
         )
         self._back_to_waiting()
-        return TurnResult(n, reply.text, reply.structured, reply.usage, duration, reply.tool_calls)
+        return TurnResult(n, reply.text, reply.structured, reply.usage, duration, reply.tool_calls, dict(reply.meta))
+
+    async def _interrupt(self) -> None:
+        """Interrupt the backend after a timeout, within the session's interrupt budget
+        (a backend cancelled by the budget kills what hangs)."""
+        assert self._conv is not None
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self.limits.interrupt_timeout):
+                await self._conv.interrupt()
+
+    async def _recovered(self) -> None:
+        """Wait for the interrupt of a timed-out turn, if one is still running."""
+        recovering, self._recovering = self._recovering, None
+        if recovering is not None:
+            with contextlib.suppress(Exception):
+                await recovering
 
     def _failed(self, turn: int, error: AgentError, reason: str | None = None) -> AgentError:
         self._counters.failures_in_row += 1
@@ -476,6 +494,10 @@ class Session:
             self._start_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._start_task
+        if self._recovering is not None and not self._recovering.done():
+            self._recovering.cancel()  # the conversation is closed below; a cancelled interrupt kills at once
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._recovering
         while not self._queue.empty():
             pending = self._queue.get_nowait()
             if pending is not None and not pending.future.done():

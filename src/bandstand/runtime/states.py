@@ -8,7 +8,8 @@ reply as given, repaired, or the caller's fallback (and why).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -45,6 +46,9 @@ class SessionLimits:
     budget_usd: float | None = None
     max_consecutive_failures: int = 3
     interrupt_timeout: float = 10.0
+    """The budget for interrupting a timed-out turn (behind the sender, who hears of the
+    timeout at once). It bounds the backend's own grace periods: when it ends first, the
+    backend kills the process tree instead of waiting on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,8 @@ class TurnResult:
     duration_s: float
     tool_calls: tuple[ToolCall, ...] = ()
     """The tools the model called; answer them with `Session.send(tool_results=…)`."""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """What the backend says about the turn (for a `claude-code` team leader: ``teammates``)."""
 
 
 @dataclass(frozen=True, slots=True)
