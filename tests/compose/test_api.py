@@ -62,7 +62,12 @@ def test_manifest(song: ComposeResult) -> None:
     assert m["prompt"] == PROMPT and m["seed"] == 7 and m["bandstand_version"] == bandstand.__version__
     assert m["tempo"] == 135 and m["half_time"] is True and m["time_signature"] == "4/4"
     assert m["total_bars"] == 32 and m["track_count"] == 5
-    assert {f["path"] for f in m["files"]} == LAYOUT - {"manifest.json"}
+    assert {f["path"] for f in m["files"]} == LAYOUT  # itself too (it used to leave itself out)
+    assert all((song.session_dir / f["path"]).stat().st_size == f["size"] for f in m["files"]
+               if f["path"] != "state/pipeline-state.json")  # the live checkpoint, saved again after output
+    # the output node wrote the manifest last: it is completed and took time (it said "running", 0 ms)
+    assert m["nodes"]["output"]["status"] == "completed" and m["nodes"]["output"]["duration_ms"] > 0
+    assert all(n["status"] == "completed" for n in m["nodes"].values())
     assert all(f["size"] > 0 and f["type"] and f["description"] for f in m["files"])
     assert set(m["nodes"]) == {"intent", "harmony", "arrangement", "parts:drums", "parts:bass", "parts:chords",
                                "parts:lead", "parts:pad", "sound", "assembly", "validation", "output"}

@@ -29,7 +29,33 @@ sessions_app = typer.Typer(add_completion=False, rich_markup_mode=None, help="Li
 DOING = {"intent": "reading the prompt", "harmony": "choosing chords", "arrangement": "laying out sections",
          "parts": "playing the part", "sound": "picking sounds", "assembly": "assembling the multitrack",
          "validation": "listening back", "output": "writing files, rendering audio and piano roll"}
-EXIT = {"completed": 0, "completed_partial": 0, "paused": 0, "failed": 1, "cancelled": 130}
+# The exit code of a run by its status (docs/compose.md "Exit codes"; 2 is a mistake in what was typed).
+EXIT = {"completed": 0, "paused": 0, "failed": 1, "completed_partial": 3, "cancelled": 130}
+EXIT_CODES = """\b
+Exit codes:
+  0    the song is finished (or paused at an approval gate)
+  1    the run failed; 'bandstand resume SESSION_DIR' retries it
+  2    a mistake in what was typed; nothing was written
+  3    finished with problems: a file is missing ('bandstand resume SESSION_DIR' writes it
+       once there is space) or the song scored below the quality gate (try another --seed)
+  130  cancelled (Ctrl-C); 'bandstand resume SESSION_DIR' continues
+"""
+COMPOSE_EXAMPLES = """\b
+Examples:
+  bandstand compose "Frank Ocean meets Burial, late-night vibes" --seed 7
+  bandstand compose "Trap beat, dark, 140 BPM, key of Am" --bars 16 --no-audio
+  bandstand compose "lo-fi piano with 808s" --parts drums,chords,lead,sub_bass --out songs
+  bandstand compose "melancholic indie ballad" --approve harmony     # pause after the chords
+  bandstand compose "bossa nova for a rainy café" --bars 8 --json > result.json
+
+""" + EXIT_CODES
+RESUME_EXAMPLES = """\b
+Examples:
+  bandstand resume output/session-20260209-a1b2c3              # continue, or retry what failed
+  bandstand resume output/session-20260209-a1b2c3 --approve    # past an approval gate
+  bandstand resume output/session-20260209-a1b2c3 --reject     # redo that step with a new seed
+
+""" + EXIT_CODES
 
 
 def _console(stderr: bool = False) -> Any:
@@ -194,13 +220,15 @@ def _finish(result: Any, as_json: bool, progress: Progress) -> None:
             progress.console.print(f"Failed: {state.error.message if state.error else ''}. {hint}. "
                                    f"Retry with: bandstand resume {where}", markup=False)
         elif state.status == "completed_partial" and state.error:
-            progress.console.print(f"Finished with problems: {state.error.message} ({hint})", markup=False)
+            retry = ("" if state.error.code == "QUALITY_GATE_FAILED"
+                     else f" Retry what failed: bandstand resume {where}")
+            progress.console.print(f"Finished with problems: {state.error.message} ({hint}).{retry}", markup=False)
     code = EXIT.get(state.status, 1)
     if code:
         raise typer.Exit(code)
 
 
-@compose_app.command()
+@compose_app.command(epilog=COMPOSE_EXAMPLES)
 def compose(
     prompt: str = typer.Argument(..., help='What to make, e.g. "Frank Ocean meets Burial, late-night vibes".'),
     bars: int = typer.Option(None, "--bars", "-b", help="Length in bars (4–512; default: the genre's form)."),
@@ -254,7 +282,7 @@ def compose(
     _finish(composed.result, as_json, progress)
 
 
-@resume_app.command()
+@resume_app.command(epilog=RESUME_EXAMPLES)
 def resume(
     session_dir: Path = typer.Argument(..., help="The session folder (output/session-…)."),
     approve: bool = typer.Option(False, "--approve", help="Continue a session paused at an approval gate."),
@@ -262,7 +290,8 @@ def resume(
     yes: bool = typer.Option(False, "--yes", "-y", help="Approve later gates without asking."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
 ) -> None:
-    """Resume an interrupted, failed, cancelled or paused compose session."""
+    """Resume an interrupted, failed, cancelled or paused compose session; a session that
+    finished with problems (exit code 3: a WAV a full disk refused) runs again what failed."""
     from bandstand.errors import InvalidInput
     from bandstand.producer.compose import resume_song
 

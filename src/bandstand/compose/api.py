@@ -227,8 +227,14 @@ class Pipeline:
             state.recovery.is_resumed = True
             state.recovery.resume_count += 1
             state.error = None
-        return cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend,
-                   cancel=cancel)
+        pipeline = cls(state, handlers=handlers, on_event=on_event, approver=approver, intent_backend=intent_backend,
+                       cancel=cancel)
+        if state.status == "completed_partial" and pipeline.engine.retry_failures():
+            state.recovery.previous_pipeline_id = state.pipeline_id
+            state.pipeline_id = str(uuid.uuid4())
+            state.recovery.is_resumed = True
+            state.recovery.resume_count += 1
+        return pipeline
 
     def run(self) -> ComposeResult:
         state = self.engine.run()
@@ -276,8 +282,9 @@ def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSin
 
 def resume(session_dir: str | Path, *, approve: bool | None = None, handlers: Handlers | None = None,
            on_event: EventSink | None = None, approver: Approver | None = None) -> ComposeResult:
-    """Continue an interrupted, failed, cancelled or paused session where it stopped.
-    For a paused session `approve=True` continues and `approve=False` redoes the node it paused after."""
+    """Continue an interrupted, failed, cancelled or paused session where it stopped; a session
+    that finished with problems (`completed_partial`) runs again what failed (a WAV a full disk
+    refused). For a paused session `approve=True` continues and `approve=False` redoes the node it paused after."""
     pipeline = Pipeline.load(session_dir, handlers=handlers, on_event=on_event, approver=approver)
     if approve is True:
         pipeline.approve()

@@ -218,6 +218,24 @@ class Engine:
         finally:
             self._pool.close()
 
+    def retry_failures(self) -> list[str]:
+        """Make a `completed_partial` run runnable again: the nodes that failed or left
+        something out (a WAV the full disk refused) run again with the same seeds, with what
+        depends on them; a quality gate that failed is not retried (the same seeds give the
+        same score). Returns the nodes reset (none: the run stays finished)."""
+        state = self.state
+        if state.status != "completed_partial":
+            return []
+        self.restore()
+        failed = [r.node for r in state.nodes.values()
+                  if (r.status == "failed" or r.error is not None)
+                  and (r.error is None or r.error.code != "QUALITY_GATE_FAILED")]
+        if not failed:
+            return []
+        reset = self.invalidate(failed, bump=False)
+        state.status, state.error, state.completed_at = "pending", None, None
+        return reset
+
     def _run(self) -> PipelineState:
         state = self.state
         if state.status in ("completed", "completed_partial"):
@@ -442,8 +460,8 @@ class Engine:
         if node.apply is not None:
             node.apply(state, result.artifact)
         if result.degraded:
-            rec.error = StageError(code="TOOL_EXECUTION_FAILED", message=result.degraded, recoverable=True,
-                                   recovery_hint=HINTS["TOOL_EXECUTION_FAILED"])
+            code: ErrorCode = result.degraded_code if result.degraded_code in HINTS else "UNKNOWN"
+            rec.error = StageError(code=code, message=result.degraded, recoverable=True, recovery_hint=HINTS[code])
         state.recovery.last_successful_node = node.name
         state.note(node.name, "completed", result.summary)
         self._emit(ev.NodeCompleted(pipeline_id=state.pipeline_id, node=node.name, summary=result.summary,

@@ -47,7 +47,8 @@ class Cancelled(Exception):
 @dataclass(frozen=True, slots=True)
 class NodeResult:
     """What a node produced: the live `artifact`, its JSON-able checkpoint `output`, a one-line
-    `summary`; `degraded` says what is missing from an otherwise usable result; validation sets
+    `summary`; `degraded` says what is missing from an otherwise usable result (and
+    `degraded_code` why: a file that could not be written is FILE_WRITE_FAILED); validation sets
     `regenerate` (node or group names) when its gate failed."""
 
     artifact: Any
@@ -55,6 +56,7 @@ class NodeResult:
     summary: str
     quality_score: float | None = None
     degraded: str | None = None
+    degraded_code: str = "TOOL_EXECUTION_FAILED"
     regenerate: tuple[str, ...] = ()
     failing_axes: tuple[str, ...] = ()
 

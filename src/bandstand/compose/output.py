@@ -17,7 +17,9 @@ Every file goes through `bandstand.files` (temporary name, then rename).
 MIDI, progression and notes are functions of the node outputs only, so the
 same prompt and seed write the same bytes. Files a previous run of the same
 session left behind (a part that no longer plays) are removed. The manifest
-is written last: a folder without one is an unfinished session.
+is written last: a folder without one is an unfinished session. It lists
+itself among the files, and this node as completed with the time it took up
+to the manifest (the last thing it does).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.songfiles import FULL, FileEntry, _all, part_files, write_song_outputs
 from bandstand.compose.songjson import SONG_JSON, song_to_json
 from bandstand.compose.sound import apply_sound
-from bandstand.compose.state import PipelineState
+from bandstand.compose.state import PipelineState, now
 from bandstand.files import write_bytes, write_json, write_text
 from bandstand.score import Song, Track
 
@@ -51,6 +53,7 @@ class SessionOutput:
     files: list[FileEntry] = field(default_factory=list)
     degraded: list[str] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)
+    write_failed: bool = False
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
@@ -103,6 +106,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.add(root, "progression/main.progression", "progression", "the chord progression, documented")
     out.files += written.files
     out.degraded += written.degraded
+    out.write_failed = written.write_failed
     names = {t.name: f"midi/{name}" for name, t in part_files(whole).items()}
     for t in whole.tracks:
         stats = parts[t.role].stats.model_dump(mode="json") if t.role in parts else {"role": t.role}
@@ -133,8 +137,36 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.add(root, SONG_JSON, "state", "the finished song with its mix (what the WAV was rendered from)")
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
-    write_json(root / MANIFEST, manifest(state, intent, arrangement, out, quality, sound))
+    data = manifest(state, intent, arrangement, out, quality, sound)
+    write_bytes(root / MANIFEST, _self_listed(data))
+    out.add(root, MANIFEST, "manifest", "what is here, how it was made, timings, quality, seed")
     return out
+
+
+def _self_listed(data: dict[str, Any]) -> bytes:
+    """The manifest as JSON, listing itself with its own size (the size is a fixed point:
+    a few rounds at most, as only the digits of the size change)."""
+    entry = {"path": MANIFEST, "type": "manifest", "description": "what is here, how it was made, timings, quality, "
+             "seed", "size": 0}
+    data = {**data, "files": [*data["files"], entry]}
+    for _ in range(8):
+        raw = (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+        if entry["size"] == len(raw):
+            break
+        entry["size"] = len(raw)
+    return raw
+
+
+def _node_entry(state: PipelineState, name: str) -> dict[str, Any]:
+    """A node's line in the manifest; the node writing the manifest (output) is reported as
+    completed, with its time up to now, since the manifest is the last thing it writes."""
+    r = state.nodes[name]
+    status, duration = r.status, r.duration_ms
+    if r.status == "running" and name == state.current_node and r.started_at is not None:
+        status = "completed"
+        duration = round((now() - r.started_at).total_seconds() * 1000, 3)
+    return {"status": status, "duration_ms": duration, "retries": r.retry_count, "tool_calls": len(r.tool_calls),
+            "summary": r.summary}
 
 
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,
@@ -155,11 +187,7 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "track_count": len(out.parts),
         "parts": out.parts,
         "files": [{"path": f.path, "type": f.type, "description": f.description, "size": f.size} for f in out.files],
-        "nodes": {
-            name: {"status": r.status, "duration_ms": r.duration_ms, "retries": r.retry_count,
-                   "tool_calls": len(r.tool_calls), "summary": r.summary}
-            for name, r in state.nodes.items()
-        },
+        "nodes": {name: _node_entry(state, name) for name in state.nodes},
         "quality": dict(quality) if quality else None,
         "master": {"target_lufs": sound.target_lufs if sound else -14.0, "ceiling_dbtp": -1.0},
         "degraded": out.degraded,

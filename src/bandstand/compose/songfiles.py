@@ -43,10 +43,12 @@ class FileEntry:
 
 @dataclass(slots=True)
 class SongFiles:
-    """What was written (relative paths), and what could not be (one line each)."""
+    """What was written (relative paths), and what could not be (one line each); `write_failed`
+    when one of those could not be written by the system (a full disk, permissions)."""
 
     files: list[FileEntry] = field(default_factory=list)
     degraded: list[str] = field(default_factory=list)
+    write_failed: bool = False
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
@@ -189,7 +191,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
     planned = song_files(song, sound=sound, chords=chords, target_lufs=target_lufs)
     _remove_stale(root / "midi", {f.rel.rsplit("/", 1)[1] for f in planned if f.rel.startswith("midi/")}, ".mid")
     tasks: list[Callable[[], Any]] = [partial(lambda f: write_bytes(root / f.rel, f.make()), f) for f in planned]
-    failed: dict[str, str] = {}
+    failed: dict[str, BaseException] = {}
     if render_pianoroll:
         tasks.append(partial(_pianoroll, failed, root, song))
     audio = SongFiles()
@@ -204,21 +206,24 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
         out.add(root, f.rel, f.kind, f.description)
     if render_pianoroll:
         if "images/pianoroll.png" in failed:
-            out.degraded.append(f"images/pianoroll.png not written: {failed['images/pianoroll.png']}")
+            exc = failed["images/pianoroll.png"]
+            out.degraded.append(f"images/pianoroll.png not written: {exc}")
+            out.write_failed = isinstance(exc, OSError)
         else:
             out.add(root, "images/pianoroll.png", "image", "piano roll of every part")
     out.files += audio.files
     out.degraded += audio.degraded
+    out.write_failed = out.write_failed or audio.write_failed
     return out
 
 
-def _pianoroll(failed: dict[str, str], root: Path, song: Song) -> None:
+def _pianoroll(failed: dict[str, BaseException], root: Path, song: Song) -> None:
     try:
         from bandstand.render import render_pianoroll
 
         render_pianoroll(song, root / "images" / "pianoroll.png")
     except Exception as exc:  # a missing renderer degrades the session, it does not fail it
-        failed["images/pianoroll.png"] = str(exc)
+        failed["images/pianoroll.png"] = exc
 
 
 def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, stems: bool = True) -> SongFiles:
@@ -233,6 +238,7 @@ def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, ste
         render_wav(song, root / rel, settings=settings, stems_dir=root / "audio" / "stems" if stems else None)
     except Exception as exc:  # a missing SoundFont or renderer degrades the session, it does not fail it
         out.degraded.append(f"{rel} not written: {exc}")
+        out.write_failed = isinstance(exc, OSError)
         return out
     out.add(root, rel, "audio", f"stereo WAV, mixed and mastered to {settings.target_lufs:g} LUFS, peaks under "
             f"{settings.ceiling_dbtp:g} dBTP")

@@ -256,7 +256,7 @@ def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
         reason=f"{room}, {pre_delay} ms pre-delay (a 1/64 note)")])]
     target = LOUDNESS_BY_GENRE.get(genre.name, LOUDNESS.get(genre.family, DEFAULT_LOUDNESS))
     presets = ", ".join(f"{p.role}: {p.preset.name}" for p in parts[:3])
-    summary = (f"{len(parts)} presets ({presets}{'…' if len(parts) > 3 else ''}), master {target:g} LUFS"
+    summary = (f"{len(parts)} preset{'' if len(parts) == 1 else 's'} ({presets}{'…' if len(parts) > 3 else ''}), master {target:g} LUFS"
                + ("" if sends else ", dry (no reverb)"))
     return SoundPlan(parts=parts, buses=buses, target_lufs=target, summary=summary,
                      loudness_reason=f"{genre.name} is mastered to {target:g} LUFS integrated, peaks under −1 dBTP")

@@ -39,6 +39,11 @@ SEED_KEYS: dict[str, str] = {"intent": "1", "harmony": "2", "arrangement": "3", 
 GATE_NODES: dict[int, tuple[str, ...]] = {2: ("harmony",), 3: ("arrangement",), 4: (PARTS,), 6: ("assembly",)}
 
 
+def _plural(count: int, noun: str) -> str:
+    """'1 section marker', '2 section markers'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 # ----------------------------------------------------------------------------- intent
 
 def make_run_intent(backend: Any | None) -> Callable[[NodeContext], NodeResult]:
@@ -168,7 +173,7 @@ def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext], NodeResu
                           ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan), ctx.seed(),
                           overrides)
         output = {"stats": result.stats.model_dump(mode="json"), "track": codec.encode_track(result.track)}
-        return NodeResult(result, output, f"{len(result.track.notes)} notes ({result.stats.style})")
+        return NodeResult(result, output, f"{_plural(len(result.track.notes), 'note')} ({result.stats.style})")
     return run_part
 
 
@@ -213,7 +218,8 @@ def run_assembly(ctx: NodeContext) -> NodeResult:
     notes = sum(len(t.notes) for t in song.tracks)
     markers = len(song.markers) or len(song.sections)
     output = {"tracks": len(song.tracks), "notes": notes, "markers": markers}
-    return NodeResult(song, output, f"{len(song.tracks)} tracks + conductor, {notes} notes, {markers} section markers")
+    return NodeResult(song, output, f"{_plural(len(song.tracks), 'track')} + conductor, {_plural(notes, 'note')}, "
+                            f"{_plural(markers, 'section marker')}")
 
 
 def restore_song(data: Any, artifacts: Artifacts) -> Song:
@@ -251,8 +257,10 @@ def run_output(ctx: NodeContext) -> NodeResult:
                    ctx.optional("assembly"), quality["score"] if quality else None, progression_file(harmony))
     files = [f.path for f in out.files]
     degraded = "; ".join(out.degraded) or None
+    shown = [f for f in files if not f.startswith("state/")]
     return NodeResult({"files": files}, {"files": files, "degraded": out.degraded},
-                      f"{len(files)} files in {ctx.state.session_dir}", degraded=degraded)
+                      f"{_plural(len(shown), 'file')} (and the state) in {ctx.state.session_dir}", degraded=degraded,
+                      degraded_code="FILE_WRITE_FAILED" if out.write_failed else "TOOL_EXECUTION_FAILED")
 
 
 def apply_output(state: PipelineState, result: dict[str, Any]) -> None:

@@ -149,13 +149,30 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
 def resume_song(session_dir: str | Path, *, decision: Decision | None = None, answer: Answer | None = None,
                 assume_defaults: bool = False, on_event: EventSink | None = None) -> Composed:
     """Continue an interrupted, failed, cancelled or paused session where it stopped;
-    `decision` answers the gate a paused session waits at (approve or reject)."""
+    `decision` answers the gate a paused session waits at (approve or reject). A session that
+    finished with problems runs again what failed — unless it was changed since (edits, undo):
+    its files then show a later revision, which `bandstand export` writes."""
+    _refuse_rewriting_a_changed_song(Path(session_dir))
     pipeline = Pipeline.load(session_dir, on_event=on_event, approver=approver(answer, assume_defaults))
     if decision == "approve":
         pipeline.approve()
     elif decision == "reject":
         pipeline.reject()
     return Composed(_first_take(pipeline, pipeline.run()))
+
+
+def _refuse_rewriting_a_changed_song(root: Path) -> None:
+    from bandstand.compose.checkpoint import FileCheckpoint
+    from bandstand.errors import Conflict
+    from bandstand.studio import RevisionStore
+
+    store = RevisionStore(root)
+    if not root.is_dir() or not store.exists() or store.pointer().latest <= 1:
+        return
+    if FileCheckpoint.in_session(root).load().status == "completed_partial":
+        raise Conflict(f"{root} was changed since it was composed (revision {store.pointer().head}); resuming would "
+                       f"write the first take over it: write what is missing with 'bandstand export {root} "
+                       "--format wav' instead")
 
 
 def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:

@@ -1,0 +1,37 @@
+"""What `bandstand compose` says in a real process: counts that match what is listed, plurals,
+and the exit codes in its help."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def bandstand(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bandstand", *args], capture_output=True, text=True, timeout=180,
+                          check=False, cwd=cwd)
+
+
+def test_the_counts_match_what_is_listed_and_one_is_singular(tmp_path: Path) -> None:
+    # an 8-bar house song has one section: it said "1 section markers", and "15 files" over 13 listed
+    proc = bandstand("compose", "deep house", "--bars", "8", "--seed", "3", "--no-audio", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"\b1 section marker\b(?!s)", proc.stderr), proc.stderr
+    said = re.search(r"output — (\d+) files", proc.stderr)
+    assert said, proc.stderr
+    listing = proc.stdout.split("Files in", 1)[1].splitlines()[1:]
+    listed = [line.strip() for line in listing if line.startswith("  ")]
+    assert "manifest.json" in listed
+    assert int(said.group(1)) == len(listed)
+
+
+def test_compose_help_has_examples_and_the_exit_codes() -> None:
+    proc = bandstand("compose", "--help")
+    assert proc.returncode == 0
+    assert "Examples:" in proc.stdout and "Exit codes:" in proc.stdout
+    codes = proc.stdout.split("Exit codes:", 1)[1]
+    for code in ("0", "1", "2", "3", "130"):
+        assert re.search(rf"^\s+{code}\s", codes, re.MULTILINE), code
+    assert "Exit codes:" in bandstand("resume", "--help").stdout
