@@ -35,3 +35,17 @@ def test_compose_help_has_examples_and_the_exit_codes() -> None:
     for code in ("0", "1", "2", "3", "130"):
         assert re.search(rf"^\s+{code}\s", codes, re.MULTILINE), code
     assert "Exit codes:" in bandstand("resume", "--help").stdout
+
+
+def test_a_timeout_names_the_node_its_limit_and_the_option_that_raises_it(tmp_path: Path) -> None:
+    # it said "ran past the 60s stage timeout" whatever stopped it, with no way to raise it from the CLI
+    proc = bandstand("compose", "trap", "--bars", "8", "--no-audio", "--stage-timeout", "0.0001", "--out",
+                     str(tmp_path))
+    assert proc.returncode in (1, 3), proc.stderr
+    assert re.search(r"\b(intent|harmony|arrangement|parts:\w+|sound|assembly|validation|output) ran past its "
+                     r"0\.0001s time limit per node \(raise it with --stage-timeout SECONDS\)", proc.stderr), proc.stderr
+    proc = bandstand("compose", "trap", "--bars", "8", "--no-audio", "--pipeline-timeout", "0.0001", "--out",
+                     str(tmp_path))
+    assert proc.returncode == 1
+    assert re.search(r"\bintent was stopped by the whole run's 0\.0001s limit \(raise it with --pipeline-timeout "
+                     r"SECONDS\)", proc.stderr), proc.stderr

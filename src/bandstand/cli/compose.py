@@ -242,6 +242,8 @@ def compose(
     mode: str = typer.Option(None, "--mode", help="Mode: major, minor, dorian, … (overrides the prompt)."),
     genre: str = typer.Option(None, "--genre", help="Genre to use first (any genre name or alias)."),
     no_audio: bool = typer.Option(False, "--no-audio", help="Skip the WAV render."),
+    stage_timeout: float = typer.Option(None, "--stage-timeout", min=0.0001, metavar="SECONDS", help="Time limit of each node's attempt (default 60)."),
+    pipeline_timeout: float = typer.Option(None, "--pipeline-timeout", min=0.0001, metavar="SECONDS", help="Time limit of the whole run (default 300)."),
     intent_backend: str = typer.Option(None, "--intent-backend", help="Also read the prompt with a language model: claude-code, anthropic or openai (see 'bandstand agents check')."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Take defaults for ambiguities and approve gates without asking."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
@@ -273,12 +275,18 @@ def compose(
                                "out_dir": str(out), "approval_gates": list(approve or []),
                                "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
                                "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend}
+    options.update({k: v for k, v in (("stage_timeout", stage_timeout), ("pipeline_timeout", pipeline_timeout))
+                    if v is not None})
     progress = Progress(quiet=as_json)
     with progress:
         composed = compose_song(prompt, answer=_answer(progress), assume_defaults=yes, on_event=progress, **options)
     if not as_json:
         for decision in composed.decisions:
             typer.echo(f"note: {decision} (--yes)", err=True)
+        intent = composed.result.state.intent
+        for doubt in intent.ambiguities if intent is not None else []:
+            if doubt.severity == "optional":  # what was read differently from what was written ("key of Z")
+                typer.echo(f"warning: {doubt.reason}", err=True)
     _finish(composed.result, as_json, progress)
 
 

@@ -43,7 +43,8 @@ EventSink = Callable[[ev.ComposeEvent], None]
 Outcome = Literal["ok", "fatal", "cancelled", "regenerate"]
 
 HINTS: dict[str, str] = {
-    "TIMEOUT": "the node ran past its time limit; raise stage_timeout / pipeline_timeout or resume the session",
+    "TIMEOUT": "compose again with a higher limit (--stage-timeout / --pipeline-timeout SECONDS; stage_timeout / "
+               "pipeline_timeout from Python)",
     "TOOL_EXECUTION_FAILED": "a generator failed; resume the session, or try another seed",
     "QUALITY_GATE_FAILED": "the song was kept but scored below the gate; try another seed or relax the prompt",
     "INVALID_INPUT": "fix the input named in the message and run again",
@@ -59,6 +60,15 @@ POLL_SECONDS = 0.05
 
 class _AttemptTimeout(Exception):
     pass
+
+
+def _timeout_message(node: str, state: PipelineState, *, whole_run: bool) -> str:
+    """Which node ran out of time, the limit that stopped it, and the option that raises it."""
+    cfg = state.config
+    if whole_run:
+        return (f"{node} was stopped by the whole run's {cfg.pipeline_timeout:g}s limit "
+                f"(raise it with --pipeline-timeout SECONDS)")
+    return f"{node} ran past its {cfg.stage_timeout:g}s time limit per node (raise it with --stage-timeout SECONDS)"
 
 
 def _classify(exc: BaseException) -> tuple[ErrorCode, bool]:
@@ -356,8 +366,7 @@ class Engine:
         job = Job(node.name, ctx, lambda: _typed(node, ctx), done)
         job.ends = min(time.monotonic() + self.state.config.stage_timeout, deadline)
         if time.monotonic() >= deadline:  # nothing left of the pipeline's time: fail at once
-            job.finished, job.error = True, _AttemptTimeout(
-                f"the pipeline ran past its {self.state.config.pipeline_timeout:g}s limit")
+            job.finished, job.error = True, _AttemptTimeout(_timeout_message(node.name, self.state, whole_run=True))
             done.put(job)
             return job
         return self._pool.submit(job)
@@ -429,7 +438,7 @@ class Engine:
         failed_call = next((c.name for c in reversed(ctx.tool_calls) if not c.success), None)
         message = str(exc) or type(exc).__name__
         if isinstance(exc, _AttemptTimeout) and not str(exc):
-            message = f"attempt {ctx.attempt} ran past the {state.config.stage_timeout:g}s node timeout"
+            message = _timeout_message(node.name, state, whole_run=job.ends >= deadline)
         err = StageError(code=code, message=message[:1000], failed_tool_call=failed_call, recoverable=retryable,
                          recovery_hint=HINTS[code], attempt=ctx.attempt)
         rec.attempts.append(err)

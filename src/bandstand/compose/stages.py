@@ -20,12 +20,13 @@ from bandstand.compose import codec
 from bandstand.compose.graph import Artifacts, Fanout, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
-from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.intent import Ambiguity, Intent
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
 from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part_role
 from bandstand.craft.style import StyleOverride
+from bandstand.errors import AgentError, StageFailed
 from bandstand.score import Song
 
 __all__ = ["GATE_NODES", "ROLE_ORDER", "SEED_KEYS", "PartFn", "build_graph", "default_part", "part_fanout",
@@ -55,11 +56,21 @@ def make_run_intent(backend: Any | None) -> Callable[[NodeContext], NodeResult]:
         cfg = ctx.config
         overrides = Overrides(tempo=cfg.tempo, key=cfg.key, mode=cfg.mode, bars=cfg.bars, genre=cfg.genre)
         extraction = None
+        unread = ""
         if backend is not None:
-            extraction = ctx.tool("llm_extract", extract, backend, ctx.state.raw_prompt, ctx.seed())
+            try:
+                extraction = ctx.tool("llm_extract", extract, backend, ctx.state.raw_prompt, ctx.seed())
+            except (StageFailed, AgentError) as exc:  # the rules alone still read the prompt
+                unread = str(exc)
         intent = ctx.tool("decompose", decompose, ctx.state.raw_prompt, seed=ctx.seed(), overrides=overrides,
                           extraction=extraction)
-        return NodeResult(intent, intent.model_dump(mode="json"), intent.summary)
+        if unread:
+            warning = Ambiguity(field="extraction", reason=f"the language model's reading of the prompt could not "
+                                f"be used ({unread[:300]}); the rules read it alone", options=[], default="rules",
+                                severity="optional")
+            intent = intent.model_copy(update={"ambiguities": [*intent.ambiguities, warning]})
+        summary = intent.summary + (" (the rules alone: the model's reply was not usable)" if unread else "")
+        return NodeResult(intent, intent.model_dump(mode="json"), summary)
     return run_intent
 
 

@@ -138,12 +138,26 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
         raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
     options = dict(options)
     make_config(**options)
+    if isinstance(options.get("intent_backend"), str):
+        _check_intent_backend(options["intent_backend"])
     decisions: list[str] = []
     _settle_ambiguities(prompt, options, answer, assume_defaults, decisions)
     sink = _Reporter(control, on_event) if control is not None else on_event
     pipeline = Pipeline.create(prompt, on_event=sink, approver=approver(answer, assume_defaults),
                                cancel=control.cancel if control is not None else None, **options)
     return Composed(_first_take(pipeline, pipeline.run()), decisions)
+
+
+def _check_intent_backend(name: str) -> None:
+    """A backend that cannot work here (no key, no binary, no client) is refused before the
+    session folder exists, as `jam --backend` is."""
+    from bandstand.agents import load_config
+    from bandstand.agents.registry import check_backends
+    from bandstand.errors import ConfigError
+
+    status = next((s for s in check_backends(load_config()) if s.name == name), None)
+    if status is not None and not status.usable:
+        raise ConfigError(f"--intent-backend {name} cannot be used here: {status.detail}; see 'bandstand agents check'")
 
 
 def resume_song(session_dir: str | Path, *, decision: Decision | None = None, answer: Answer | None = None,
