@@ -21,7 +21,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from bandstand.errors import Conflict, NotFound, UserError
+from bandstand.errors import Conflict, InvalidInput, NotFound, UserError
 from bandstand.jam.autopilot import run_autopilot
 from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
 from bandstand.jam.persona import Persona
@@ -87,14 +87,33 @@ class LiveJam:
 
     # ------------------------------------------------------------------ the jam
 
-    async def start(self, members: list[str] | None = None) -> None:
-        """Start a jam with `members` (default: the whole band); a running jam is stopped first."""
+    def check_members(self, members: list[str] | None) -> list[str] | None:
+        """`members` checked before anything changes: each one in the band, none twice (names
+        are case-blind); None or empty is the whole band. Returns the names as the band spells them."""
+        if not members:
+            return None
+        band = {p.name.upper(): p.name for p in self.personas}
+        unknown = [m for m in members if m.strip().upper() not in band]
+        if unknown:
+            raise InvalidInput(f"unknown member(s) {', '.join(unknown)}; the band is {', '.join(band.values())}")
+        names = [band[m.strip().upper()] for m in members]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise InvalidInput(f"{', '.join(twice)} named more than once; name each member once")
+        return names
+
+    async def start(self, members: list[str] | None = None, *, restart: bool = False) -> None:
+        """Start a jam with `members` (default: the whole band). The request is checked first; a
+        running jam is stopped and started again only when `restart` says so (else `Conflict`)."""
+        names = self.check_members(members)
         if self.engine.running:
+            if not restart:
+                raise Conflict("the jam is already playing; stop it first, or send restart: true to start it again")
             await self.stop()
         pilot = self.engine.autopilot  # the autopilot switch outlives a jam
         self.engine = self._make_engine()
         self.engine.autopilot.set(pilot.enabled, pilot.interval)
-        await self.engine.start(members)
+        await self.engine.start(names)
         self.transport = Transport(self.engine)
         self._transport_task = asyncio.ensure_future(self.transport.run())
         if self.engine.autopilot.enabled:

@@ -7,7 +7,9 @@ directly); `run()` paces it in real time, `lookahead` seconds before each
 cycle begins, and stamps each cycle's events with the wall-clock time it
 begins (`Events.at`), so every client hears a cycle at the same moment and a
 client that joins late starts at the current position: `recent` keeps the
-events of the cycle playing now and the one sent ahead.
+events of the cycle playing now and the one sent ahead. In real time the
+patterns are queried in a worker thread (`query_cycle`), never on the event
+loop: the server keeps answering whatever a member's pattern costs.
 """
 
 from __future__ import annotations
@@ -34,6 +36,18 @@ class PlayedCycle:
     seconds: float
 
 
+def query_cycle(composition: Composition, cycle: int) -> list[SoundEvent]:
+    """The sound events of `composition`'s layers in `cycle`, in time order (pure: safe in a thread)."""
+    events: list[SoundEvent] = []
+    for member, code in composition.layers:
+        try:
+            events.extend(cycle_events(member, code, cycle))
+        except Exception:  # a pattern that validated but fails to query is skipped, not fatal
+            continue
+    events.sort(key=lambda e: e.begin)
+    return events
+
+
 class Transport:
     """Plays the engine's composition cycle by cycle. See the module docstring."""
 
@@ -46,22 +60,19 @@ class Transport:
         self.scheduled = 0
         self.recent: deque[Events] = deque(maxlen=2)
 
-    def advance(self, at: float | None = None) -> list[SoundEvent]:
+    def advance(self, at: float | None = None, queried: tuple[Composition, list[SoundEvent]] | None = None) -> list[SoundEvent]:
         """Play one cycle (beginning at wall-clock time `at`, when played in real time):
-        swap at the boundary, query, record, send."""
+        swap at the boundary, query (unless `queried` brings the composition and its events
+        for this cycle), record, send."""
         engine = self.engine
-        if engine.composition != self.playing:
-            self.playing = engine.composition
+        composition, events = queried or (engine.composition, None)
+        if composition != self.playing:
+            self.playing = composition
             engine.emitter.emit(
                 Execute(code=self.playing.code, layers=self.playing.layer_views(), from_cycle=self.cycle, round=engine.round)
             )
-        events: list[SoundEvent] = []
-        for member, code in self.playing.layers:
-            try:
-                events.extend(cycle_events(member, code, self.cycle))
-            except Exception:  # a pattern that validated but fails to query is skipped, not fatal
-                continue
-        events.sort(key=lambda e: e.begin)
+        if events is None:
+            events = query_cycle(self.playing, self.cycle)
         seconds = engine.context.cycle_seconds
         self.played.append(PlayedCycle(self.cycle, engine.round, self.playing.layers, engine.context.bpm, seconds))
         message = Events(cycle=self.cycle, cycle_seconds=seconds, events=events, at=at)
@@ -78,6 +89,10 @@ class Transport:
         next_start = loop.time() + self.lookahead
         while self.engine.running:
             seconds = self.engine.context.cycle_seconds
-            self.advance(round(next_start + wall, 6))
+            composition = self.engine.composition
+            events = await asyncio.to_thread(query_cycle, composition, self.cycle)
+            if not self.engine.running:
+                break
+            self.advance(round(next_start + wall, 6), (composition, events))
             next_start += seconds
             await asyncio.sleep(max(0.0, next_start - loop.time() - self.lookahead))

@@ -37,10 +37,11 @@ class AskParams(ProjectParams):
 
 class JamStartParams(Params):
     """Start a jam: the band (BEAT on drums, GROOVE on bass, ARIA on melody, GLITCH on fx, by default) plays
-    a loop in a shared key and tempo; a running jam is restarted. Answers the jam's state."""
+    a loop in a shared key and tempo; a running jam is restarted only with restart: true. Answers the jam's state."""
 
     members: list[str] | None = Field(None, description="Who plays, e.g. [\"BEAT\", \"GROOVE\"] (default: the "
                                                         "whole band).")
+    restart: bool = Field(False, description="Restart the jam if it is already playing (else that is refused).")
 
 
 class JamDirectParams(Params):
@@ -83,7 +84,7 @@ async def _jam_start(band: Band, p: JamStartParams, control: Control) -> Answer:
     from bandstand.producer.jam import start_jam
 
     band.jam_errors.clear()
-    return Answer(await start_jam(_jam(band), p.members))
+    return Answer(await start_jam(_jam(band), p.members, restart=p.restart))
 
 
 async def _jam_direct(band: Band, p: JamDirectParams, control: Control) -> Answer:

@@ -41,9 +41,10 @@ def jam_state(jam: LiveJam) -> dict[str, Any]:
     return jam.state().model_dump(mode="json")
 
 
-async def start_jam(jam: LiveJam, members: Sequence[str] | None = None) -> dict[str, Any]:
-    """Start (or restart) the jam with `members` (default: the whole band)."""
-    await jam.start(list(members) if members else None)
+async def start_jam(jam: LiveJam, members: Sequence[str] | None = None, *, restart: bool = False) -> dict[str, Any]:
+    """Start the jam with `members` (default: the whole band), checked before anything changes
+    (unknown or repeated members are refused); a running jam is restarted only when `restart`."""
+    await jam.start(list(members) if members else None, restart=restart)
     return jam_state(jam)
 
 

@@ -172,7 +172,9 @@ class ChatHistory(_Message):
 
 class StartJam(_Message):
     type: Literal["start_jam"] = "start_jam"
-    members: list[str] | None = None
+    members: list[str] | None = Field(default=None, max_length=64)
+    restart: bool = False
+    """A running jam is restarted only when this is true (otherwise the request is refused)."""
 
 
 class StopJam(_Message):

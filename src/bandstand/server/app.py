@@ -91,7 +91,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        state.hub = JamHub(personas, backend=backend, seed=seed, turn_timeout=turn_timeout)
+        state.hub = JamHub(personas, backend=backend, seed=seed, turn_timeout=turn_timeout,
+                           queue_size=config.limits.ws_queue)
         try:
             async with contextlib.AsyncExitStack() as stack:
                 for mount in mounts:

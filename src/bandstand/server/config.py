@@ -55,6 +55,9 @@ class Limits:
     """Dropped messages in a row after which the socket is closed (1008)."""
     ws_clients: int = 64
     """WebSocket clients at once; more are refused (1013, try again later)."""
+    ws_queue: int = 1024
+    """Messages waiting to be sent to one WebSocket client; a client that falls this far behind is
+    dropped (1008) instead of growing the server's memory."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,10 @@
 
 The hub keeps the clients' queues and relays the jam's emitter to all of them;
 each client message is translated into one `LiveJam` call through a table.
+A client's queue is bounded (`queue_size` messages): a client that does not
+read what it is sent (a stalled tab, a script that never reads) is dropped
+when its queue is full — its socket is closed with 1008 — so it never makes
+the server's memory grow and never holds up the others.
 A client's own mistakes (a bad message, an unknown @mention) are answered to
 that client alone. The jam's logic (rounds, autopilot, tasks) is in
 `bandstand.jam.live`.
@@ -35,10 +39,13 @@ from bandstand.protocol import (
 )
 
 Queue = asyncio.Queue[dict[str, Any] | None]
+QUEUE_SIZE = 1024
+"""Messages waiting for one client at most (a jam sends a few per second; a client this far
+behind is not listening)."""
 Handler = Callable[["JamHub", Any, Queue], Awaitable[None] | None]
 
 HANDLERS: dict[type[BaseModel], Handler] = {
-    StartJam: lambda hub, m, q: hub.jam.start(m.members),
+    StartJam: lambda hub, m, q: hub.jam.start(m.members, restart=m.restart),
     StopJam: lambda hub, m, q: hub.jam.stop(),
     BossDirective: lambda hub, m, q: hub.jam.direct(m.text, lambda error: hub.reply_error(q, error)),
     SetMute: lambda hub, m, q: hub.jam.set_mute(m.member, m.muted),
@@ -65,10 +72,13 @@ class JamHub:
         backend: BackendFactory = algorithmic_backend,
         seed: int = 0,
         turn_timeout: float = 30.0,
+        queue_size: int = QUEUE_SIZE,
     ) -> None:
         self.emitter = Emitter()
         self.emitter.subscribe(self._broadcast)
         self.clients: set[Queue] = set()
+        self.queue_size = queue_size
+        self._dropped: set[Queue] = set()
         self.jam = LiveJam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout)
         self.emitter.emit(self.jam.state())
 
@@ -76,7 +86,7 @@ class JamHub:
         """A new client: its queue, starting with the current state, the chat so far and, in a running jam, the
         events of the cycle playing now and the one sent ahead (so it joins at the current
         position instead of waiting for the next cycle)."""
-        queue: Queue = asyncio.Queue()
+        queue: Queue = asyncio.Queue(self.queue_size)
         self.clients.add(queue)
         queue.put_nowait(self.emitter.private(self.jam.state()))
         queue.put_nowait(self.emitter.private(self.jam.chat_history()))
@@ -88,10 +98,27 @@ class JamHub:
 
     def disconnect(self, queue: Queue) -> None:
         self.clients.discard(queue)
+        self._dropped.discard(queue)
+
+    def dropped(self, queue: Queue) -> bool:
+        """Whether this client was dropped for not reading its messages."""
+        return queue in self._dropped
 
     def _broadcast(self, data: dict[str, Any]) -> None:
         for queue in list(self.clients):
+            self._send(queue, data)
+
+    def _send(self, queue: Queue, data: dict[str, Any]) -> None:
+        """Queue `data` for one client; a full queue drops the client: what it holds is let go
+        and its sender is told to close the socket."""
+        try:
             queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.clients.discard(queue)
+            self._dropped.add(queue)
+            while not queue.empty():
+                queue.get_nowait()
+            queue.put_nowait(None)
 
     async def handle(self, message: BaseModel, reply: Queue) -> None:
         """Act on one client message; user mistakes go back to that client only."""
@@ -108,10 +135,13 @@ class JamHub:
             await outcome
 
     def reply_error(self, reply: Queue, message: str) -> None:
-        reply.put_nowait(self.emitter.private(ErrorMessage(message=message)))
+        if reply not in self._dropped:
+            self._send(reply, self.emitter.private(ErrorMessage(message=message)))
 
     async def close(self) -> None:
         """Stop the jam and tell every client's sender to finish."""
         await self.jam.close()
         for queue in list(self.clients):
+            if queue.full():
+                queue.get_nowait()  # the last word is the end
             queue.put_nowait(None)

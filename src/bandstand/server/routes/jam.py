@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -26,6 +25,7 @@ from starlette.background import BackgroundTask
 from bandstand.errors import UserError
 from bandstand.jam.live import RECORDING_FILES
 from bandstand.protocol import JAM, BossDirective, StartJam, StopJam
+from bandstand.server.frames import read_frame
 from bandstand.server.hub import JamHub, Queue
 from bandstand.server.ratelimit import TokenBucket
 from bandstand.server.state import jam_hub, server_state
@@ -78,7 +78,7 @@ async def jam_socket(socket: WebSocket) -> None:
         return
     await socket.accept()
     queue = hub.connect()
-    sender = asyncio.ensure_future(_pump(socket, queue))
+    sender = asyncio.ensure_future(_pump(socket, hub, queue))
     try:
         await _receive(socket, hub, queue)
     except (WebSocketDisconnect, RuntimeError):
@@ -90,10 +90,13 @@ async def jam_socket(socket: WebSocket) -> None:
             await sender
 
 
-async def _pump(socket: WebSocket, queue: Queue) -> None:
+async def _pump(socket: WebSocket, hub: JamHub, queue: Queue) -> None:
     while (data := await queue.get()) is not None:
         await socket.send_json(data)
-    await socket.close()
+    if hub.dropped(queue):
+        await socket.close(code=1008, reason="too slow: the jam's messages were not read; reconnect")
+    else:
+        await socket.close()
 
 
 async def _receive(socket: WebSocket, hub: JamHub, queue: Queue) -> None:
@@ -115,14 +118,8 @@ async def _receive(socket: WebSocket, hub: JamHub, queue: Queue) -> None:
         if len(text) > limits.ws_message_bytes:
             await socket.close(code=1009, reason="message too big")
             return
-        try:
-            raw: Any = json.loads(text)
-        except ValueError:
-            # a frame that is not JSON is the sender's mistake; the socket stays open
-            hub.reply_error(queue, "a jam message must be JSON text, e.g. {\"type\": \"stop_jam\"}")
-            continue
-        try:
-            message = JAM.parse_incoming(raw)
+        try:  # a frame that is not JSON, or nests too deep, is the sender's mistake; the socket stays open
+            message = JAM.parse_incoming(read_frame(text, max_bytes=limits.ws_message_bytes))
         except UserError as exc:
             hub.reply_error(queue, str(exc))
             continue
