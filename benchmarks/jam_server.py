@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.peers and tests.e2e
 
-from tests.e2e.hostile_jam import hostile_jam, play  # noqa: E402
+from tests.e2e.hostile_jam import hostile_jam, play
 
 BUDGET_MS = 1000.0
 
