@@ -4,7 +4,9 @@ transcript.md and rounds.jsonl.
 Every played cycle is kept by the transport with the layers that sounded; the
 MIDI export replays exactly those cycles, one track per member and sound
 (tempo changes and round markers included); the WAV is rendered from the same
-song. The transcript is the chat in markdown; rounds.jsonl has one JSON line
+song. The MIDI file carries a time-signature and a key-signature event at
+every change of metre or key, at the bar where the band changed (a DAW's bar
+lines stay right after a 7/8 or a 3/4). The transcript is the chat in markdown; rounds.jsonl has one JSON line
 per round (context, each member's pattern, thoughts and status).
 """
 
@@ -16,7 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from bandstand.files import write_text
+from bandstand.files import write_bytes, write_text
+from bandstand.jam._conductor import key_event, time_event
 from bandstand.jam.engine import JamEngine, RoundRecord
 from bandstand.jam.sound import compile_pattern
 from bandstand.jam.transport import PlayedCycle
@@ -66,6 +69,8 @@ def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
 
     contexts = {record.round: record.context for record in engine.rounds}
     opening = contexts.get(played[0].round, engine.context.view()) if played else engine.context.view()
+    if played:  # what the first cycle was played in
+        opening = {**opening, "key": played[0].key, "time_signature": played[0].time_signature}
     numerator, _, unit = str(opening["time_signature"]).partition("/")
     tracks: dict[str, Track] = {}
     starts: dict[int, float] = {}
@@ -109,6 +114,22 @@ def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
     )
 
 
+def signature_changes(played: list[PlayedCycle]) -> list[tuple[float, int, bytes]]:
+    """(beat, meta type, data) of a time signature or a key signature at each cycle that changed
+    the metre or the key (the opening ones are the song's own); beats as `song_of` lays them out."""
+    out: list[tuple[float, int, bytes]] = []
+    beat, before = 0.0, None
+    for cycle in played:
+        if before is not None:
+            if cycle.time_signature != before.time_signature:
+                out.append((beat, *time_event(cycle.time_signature)))
+            if cycle.key != before.key and (event := key_event(cycle.key)) is not None:
+                out.append((beat, *event))
+        beat += round(cycle.seconds * cycle.bpm / 60.0, 9)
+        before = cycle
+    return out
+
+
 def transcript(engine: JamEngine) -> str:
     """The jam's chat as markdown."""
     emoji = {p.name: p.emoji for p in engine.personas}
@@ -136,13 +157,15 @@ def rounds_jsonl(rounds: list[RoundRecord]) -> str:
 
 def export(engine: JamEngine, played: list[PlayedCycle], out: str | Path, *, wav: bool = True) -> dict[str, Path]:
     """Write jam.mid, jam.wav (when `wav`), transcript.md and rounds.jsonl into `out`."""
-    from bandstand.midi import write_midi
+    from bandstand.jam._conductor import add_meta
+    from bandstand.midi import beats_to_ticks, song_to_midi_bytes
 
     folder = Path(out)
     song = song_of(engine, played)
     paths = {"midi": folder / "jam.mid", "transcript": folder / "transcript.md", "rounds": folder / "rounds.jsonl"}
     folder.mkdir(parents=True, exist_ok=True)
-    write_midi(song, paths["midi"])
+    changes = [(beats_to_ticks(b), kind, data) for b, kind, data in signature_changes(played)]
+    write_bytes(paths["midi"], add_meta(song_to_midi_bytes(song), changes))
     write_text(paths["transcript"], transcript(engine))
     write_text(paths["rounds"], rounds_jsonl(engine.rounds))
     if wav:

@@ -34,6 +34,8 @@ class PlayedCycle:
     layers: tuple[tuple[str, str], ...]
     bpm: float
     seconds: float
+    time_signature: str = "4/4"
+    key: str = "C minor"
 
 
 def query_cycle(composition: Composition, cycle: int) -> list[SoundEvent]:
@@ -73,8 +75,10 @@ class Transport:
             )
         if events is None:
             events = query_cycle(self.playing, self.cycle)
-        seconds = engine.context.cycle_seconds
-        self.played.append(PlayedCycle(self.cycle, engine.round, self.playing.layers, engine.context.bpm, seconds))
+        context = engine.context
+        seconds = context.cycle_seconds
+        self.played.append(PlayedCycle(self.cycle, engine.round, self.playing.layers, context.bpm, seconds,
+                                       context.time_signature, context.key))
         message = Events(cycle=self.cycle, cycle_seconds=seconds, events=events, at=at)
         self.recent.append(message)
         engine.emitter.emit(message)
