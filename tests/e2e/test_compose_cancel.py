@@ -1,11 +1,16 @@
-"""Ctrl-C (SIGINT) on a real `bandstand compose` process: it stops cleanly with exit 130,
-says how to resume, leaves a resumable checkpoint, and `bandstand resume` finishes the
-song with the same files as an uninterrupted run."""
+"""Ctrl-C (SIGINT) on a real `bandstand compose` process while it renders the WAV: it stops
+cleanly with exit 130, says how to resume, leaves a resumable checkpoint and no synthesis process
+behind, and `bandstand resume` finishes the song with the same files as an uninterrupted run.
+
+The render is made slow on purpose (`$BANDSTAND_TEST_SLOW_SYNTH`: every slice of synthesis waits
+50 ms, and the file it names is written when synthesis starts), so the interrupt always lands in
+the middle of the synthesis — the longest stage — and never after the run has finished."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -15,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.compose.checkpoint import FileCheckpoint
+from bandstand.render.synth import SLOW_ENV
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -26,41 +32,67 @@ def digest(root: Path) -> dict[str, str]:
             for folder in ("midi", "progression", "notes") for p in sorted((root / folder).glob("*"))}
 
 
-def default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # a background shell may have left it ignored
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
-def test_ctrl_c_then_resume(tmp_path: Path) -> None:
-    out = tmp_path / "out"
+def interrupted(tmp_path: Path, *, group: bool, times: int = 1) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run compose until its synthesis is underway, then Ctrl-C it (`times` times, to its whole
+    process group as a terminal does, or to the main process only)."""
+    out, started = tmp_path / "out", tmp_path / "synthesizing"
+    env = {**os.environ, SLOW_ENV: str(started)}
     proc = subprocess.Popen([sys.executable, "-m", "bandstand", *ARGS, "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
-    # Wait until the session has its first checkpoint and the WAV render (the long stage) is near.
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        sessions = list(out.glob("session-*"))
-        if sessions and (sessions[0] / "state" / "pipeline-state.json").exists():
-            try:
-                harmony = FileCheckpoint.in_session(sessions[0]).load().nodes.get("harmony")
-                if harmony is not None and harmony.status == "completed":
-                    break
-            except Exception:  # written right now; look again
-                pass
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
-    session = next(out.glob("session-*"))
-    if proc.returncode == 0:
-        pytest.skip("the run finished before the interrupt arrived")
-    assert proc.returncode == 130, stderr
-    assert json.loads(stdout)["status"] == "cancelled"
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        while not started.exists():
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.01)
+        for _ in range(times):
+            if group:
+                os.killpg(proc.pid, signal.SIGINT)
+            else:
+                proc.send_signal(signal.SIGINT)
+            time.sleep(0.05)
+        stdout, stderr = proc.communicate(timeout=60)  # the slowed render alone would take far longer
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert not group_alive(proc.pid), "a synthesis process outlived the cancelled run"
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr), next(out.glob("session-*"))
+
+
+def test_ctrl_c_during_the_render_then_resume(tmp_path: Path) -> None:
+    done, session = interrupted(tmp_path, group=True)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["status"] == "cancelled"
     state = FileCheckpoint.in_session(session).load()
     assert state.status == "cancelled" and state.error is not None and state.error.code == "USER_CANCELLED"
+    assert state.nodes["output"].status == "pending"
+    assert not (session / "audio" / "full-arrangement.wav").exists()
 
     resumed = subprocess.run([sys.executable, "-m", "bandstand", "resume", str(session), "--json"],
                              capture_output=True, text=True, timeout=180, check=False)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["status"] == "completed"
+    assert (session / "audio" / "full-arrangement.wav").exists()
     straight = subprocess.run([sys.executable, "-m", "bandstand", *ARGS, "--out", str(tmp_path / "ref")],
                               capture_output=True, text=True, timeout=180, check=False)
     assert straight.returncode == 0, straight.stderr
-    assert digest(session) == digest(Path(json.loads(straight.stdout)["session_dir"]))
+    reference = Path(json.loads(straight.stdout)["session_dir"])
+    assert digest(session) == digest(reference)
+    wav = "audio/full-arrangement.wav"
+    assert (session / wav).read_bytes() == (reference / wav).read_bytes()
+
+
+@pytest.mark.parametrize(("group", "times"), [(False, 1), (True, 2)])
+def test_ctrl_c_stops_the_synthesis_at_once(tmp_path: Path, group: bool, times: int) -> None:
+    done, session = interrupted(tmp_path, group=group, times=times)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert FileCheckpoint.in_session(session).load().status == "cancelled"

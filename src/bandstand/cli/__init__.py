@@ -12,7 +12,9 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import signal
 import sys
+import threading
 from typing import Any
 
 import typer
@@ -173,6 +175,14 @@ def run(argv: list[str] | None = None) -> int:
     return int(rv) if isinstance(rv, int) else 0
 
 
+def _quit_now(signum: int, frame: object) -> None:
+    os._exit(130)
+
+
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(run())
+    """Console-script entry point. Once the command is done, a further Ctrl-C (while Python ends
+    and waits for threads) quits at once, without a traceback."""
+    code = run()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _quit_now)
+    sys.exit(code)

@@ -87,8 +87,10 @@ def chord_changes(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: flo
 
 def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any, arrangement: ArrangementPlan,
                   parts: Mapping[str, Any], sound: SoundPlan | None, song: Song | None,
-                  quality: Mapping[str, Any] | None, progression_text: str) -> SessionOutput:
-    """Write the session folder (everything but the checkpoint, which the engine keeps)."""
+                  quality: Mapping[str, Any] | None, progression_text: str, *,
+                  cancelled: Callable[[], bool] | None = None) -> SessionOutput:
+    """Write the session folder (everything but the checkpoint, which the engine keeps); the WAV
+    render stops (`Cancelled`) once `cancelled()` says so."""
     out = SessionOutput()
     by_role: dict[str, Track] = {t.role: t for t in song.tracks} if song else {r: p.track for r, p in parts.items()}
     whole = song or _bare_song(intent, arrangement, list(by_role.values()))
@@ -99,7 +101,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     write_text(root / "progression" / "main.progression", progression_text)
     written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.beats_per_bar),
                                  render_audio=state.config.render_audio,
-                                 render_pianoroll=state.config.render_pianoroll)
+                                 render_pianoroll=state.config.render_pianoroll, cancelled=cancelled)
     if song is None:  # without assembly there is no full arrangement to offer
         (root / "midi" / f"{FULL}.mid").unlink(missing_ok=True)
         written.files = [f for f in written.files if f.path != f"midi/{FULL}.mid"]

@@ -183,7 +183,8 @@ def lead_sheet_source(song: Song, chords: Sequence[tuple[float, str]] | None) ->
 
 def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None,
                        chords: Sequence[tuple[float, str]] | None = None, target_lufs: float | None = None,
-                       render_audio: bool = True, render_pianoroll: bool = True, stems: bool = True) -> SongFiles:
+                       render_audio: bool = True, render_pianoroll: bool = True, stems: bool = True,
+                       cancelled: Callable[[], bool] | None = None) -> SongFiles:
     """Write the song's MIDI, notes, lead sheet, piano roll and (with `render_audio`) WAV and stems
     under `root`. `sound` names the presets; `chords` (beat, symbol) label the lead sheet;
     `target_lufs` is the master's loudness (the plan's, else −14)."""
@@ -199,7 +200,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
         futures = [pool.submit(t) for t in tasks]
         if render_audio:
             audio = write_audio(root, song, target_lufs=target_lufs if target_lufs is not None else
-                                (sound.target_lufs if sound else None), stems=stems)
+                                (sound.target_lufs if sound else None), stems=stems, cancelled=cancelled)
     for future in futures:
         future.result()
     for f in planned:
@@ -226,16 +227,23 @@ def _pianoroll(failed: dict[str, BaseException], root: Path, song: Song) -> None
         failed["images/pianoroll.png"] = exc
 
 
-def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, stems: bool = True) -> SongFiles:
+def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, stems: bool = True,
+                cancelled: Callable[[], bool] | None = None) -> SongFiles:
     """The mastered WAV (and the stems in audio/stems/) of the song; a render that cannot be made
-    (no SoundFont) is reported in `degraded`, not raised."""
+    (no SoundFont) is reported in `degraded`, not raised; once `cancelled()` says so the render
+    stops and `Cancelled` is raised."""
+    from bandstand.compose.nodes import Cancelled
     from bandstand.render import Master, render_wav
+    from bandstand.render.cancel import RenderCancelled
 
     out = SongFiles()
     rel = f"audio/{FULL}.wav"
     settings = Master(target_lufs=target_lufs) if target_lufs is not None else Master()
     try:
-        render_wav(song, root / rel, settings=settings, stems_dir=root / "audio" / "stems" if stems else None)
+        render_wav(song, root / rel, settings=settings, stems_dir=root / "audio" / "stems" if stems else None,
+                   cancelled=cancelled)
+    except RenderCancelled:
+        raise Cancelled() from None
     except Exception as exc:  # a missing SoundFont or renderer degrades the session, it does not fail it
         out.degraded.append(f"{rel} not written: {exc}")
         out.write_failed = isinstance(exc, OSError)

@@ -265,7 +265,8 @@ def run_output(ctx: NodeContext) -> NodeResult:
     quality = ctx.optional("validation")
     out = ctx.tool("write_session", write_session, Path(ctx.state.session_dir), ctx.state, ctx.input("intent", Intent),
                    harmony, ctx.input("arrangement", ArrangementPlan), ctx.group(PARTS), ctx.optional("sound"),
-                   ctx.optional("assembly"), quality["score"] if quality else None, progression_file(harmony))
+                   ctx.optional("assembly"), quality["score"] if quality else None, progression_file(harmony),
+                   cancelled=lambda: ctx.abandoned or ctx.cancel_event.is_set())
     files = [f.path for f in out.files]
     degraded = "; ".join(out.degraded) or None
     shown = [f for f in files if not f.startswith("state/")]

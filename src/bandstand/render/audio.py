@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import wave
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from bandstand.files import atomic_open
+from bandstand.render.cancel import Check, checker, never
 from bandstand.render.dsp import Audio
 from bandstand.render.master import Master, Mastered, master
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
@@ -77,17 +79,20 @@ def tail_seconds(song: Song) -> float:
 
 
 def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None = None, workers: int | None = None,
-                settings: Master | None = None, stems: bool = False) -> Rendered:
+                settings: Master | None = None, stems: bool = False,
+                cancelled: Callable[[], bool] | None = None) -> Rendered:
     """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too.
     Each track is mixed (inserts, fader) by the synthesis process that played it, as soon as it
-    has played it."""
+    has played it. `cancelled` is asked between small steps: once it says yes the render stops
+    with `RenderCancelled` (see `bandstand.render.cancel`)."""
+    check = checker(cancelled)
     heard = audible([t.mix for t in song.tracks])
     tail = tail_seconds(song)
-    plan = MixPlan(song, sample_rate, frames_for(song, sample_rate, tail))
+    plan = MixPlan(song, sample_rate, frames_for(song, sample_rate, tail), check)
     dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,
-                         finish=plan.finish)
+                         finish=plan.finish, check=check)
     mixed = plan.mix(dry.audio, dry.spans, peaks=stems)
-    done = master(mixed.audio, sample_rate, settings or Master(), in_place=True)
+    done = master(mixed.audio, sample_rate, settings or Master(), in_place=True, check=check)
     result = Rendered(done.audio, done)
     if stems:
         parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
@@ -101,8 +106,10 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
 _WRITE_FRAMES = 1 << 16  # convert to PCM a block at a time: big temporaries are slow to fault in
 
 
-def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 44100, *, gain: float = 1.0) -> Path:
-    """Write float audio (frames × 2) times `gain` as 16-bit stereo PCM, atomically (clipped at ±1)."""
+def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 44100, *, gain: float = 1.0,
+              check: Check = never) -> Path:
+    """Write float audio (frames × 2) times `gain` as 16-bit stereo PCM, atomically (clipped at ±1);
+    `check` is asked every block (a cancel leaves no file)."""
     block = np.empty((_WRITE_FRAMES, 2), dtype=np.float32)
     pcm = np.empty((_WRITE_FRAMES, 2), dtype="<i2")
     scale = np.float32(gain * 32767.0)
@@ -111,6 +118,7 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
         wav.setsampwidth(2)
         wav.setframerate(sample_rate)
         for first in range(0, len(audio), _WRITE_FRAMES):
+            check()
             chunk = audio[first : first + _WRITE_FRAMES]
             b, p = block[: len(chunk)], pcm[: len(chunk)]
             np.multiply(chunk, scale, out=b)
@@ -121,13 +129,15 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
     return Path(path)
 
 
-def write_stems(rendered: Rendered, folder: str | os.PathLike[str], sample_rate: int = 44100) -> list[Path]:
+def write_stems(rendered: Rendered, folder: str | os.PathLike[str], sample_rate: int = 44100, *,
+                check: Check = never) -> list[Path]:
     """Write every stem as `<name>.wav` in `folder` (side by side on threads); other .wav files
-    there — stems of parts that no longer play — are removed. Returns the paths written."""
+    there — stems of parts that no longer play — are removed. Returns the paths written. `check`
+    is asked every block (a cancel leaves the stems already written)."""
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     def write(item: tuple[str, Audio]) -> Path:
-        return write_wav(item[1], root / f"{item[0]}.wav", sample_rate, gain=rendered.stem_gain)
+        return write_wav(item[1], root / f"{item[0]}.wav", sample_rate, gain=rendered.stem_gain, check=check)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         paths = list(pool.map(write, rendered.stems.items()))
@@ -147,9 +157,11 @@ def render_wav(
     workers: int | None = None,
     settings: Master | None = None,
     stems_dir: str | os.PathLike[str] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Path:
     """Render a Song (or a .mid file) to a mastered WAV; returns its path. With `stems_dir`, the
-    stems are written there too.
+    stems are written there too. Once `cancelled()` says yes the render stops with
+    `RenderCancelled` and no WAV is written.
 
     The file is byte-identical for any number of `workers`."""
     if isinstance(song_or_midi_path, Song):
@@ -159,11 +171,12 @@ def render_wav(
 
         song = read_midi(song_or_midi_path)
     rendered = render_song(song, sample_rate, soundfont=soundfont, workers=workers, settings=settings,
-                           stems=stems_dir is not None)
+                           stems=stems_dir is not None, cancelled=cancelled)
+    check = checker(cancelled)
     if stems_dir is not None:
         with ThreadPoolExecutor(max_workers=1) as pool:
-            stems = pool.submit(write_stems, rendered, stems_dir, sample_rate)
-            path = write_wav(rendered.audio, out_path, sample_rate)
+            stems = pool.submit(write_stems, rendered, stems_dir, sample_rate, check=check)
+            path = write_wav(rendered.audio, out_path, sample_rate, check=check)
             stems.result()
         return path
-    return write_wav(rendered.audio, out_path, sample_rate)
+    return write_wav(rendered.audio, out_path, sample_rate, check=check)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bandstand.render.cancel import Check, never
 from bandstand.render.dsp import (
     BLOCK,
     Audio,
@@ -74,7 +75,7 @@ def k_weighting(sample_rate: int) -> list[list[float]]:
     return [biquad("highshelf", 1500.0, sample_rate, 1 / math.sqrt(2), 4.0), biquad("highpass", 38.0, sample_rate, 0.5)]
 
 
-def _row_power(row: Audio, sample_rate: int) -> Floats:
+def _row_power(row: Audio, sample_rate: int, check: Check = never) -> Floats:
     """The mean power of one channel, K-weighted, per hop of 10 ms."""
     hop = max(1, round(sample_rate / 100))
     hops = len(row) // hop
@@ -82,6 +83,7 @@ def _row_power(row: Audio, sample_rate: int) -> Floats:
     cascade = Cascade(k_weighting(sample_rate), 1)
     step = hop * max(1, CHUNK // hop)
     for first in range(0, hops * hop, step):
+        check()
         chunk = row[first : min(first + step, hops * hop)]
         weighted = cascade.filtered(chunk[:, None], guard_row(len(chunk))[None, :])[0].reshape(-1, hop)
         power[first // hop : first // hop + len(weighted)] = np.einsum("hk,hk->h", weighted, weighted) / hop
@@ -131,7 +133,7 @@ def _segment(x: Audio, lo: int, hi: int) -> Audio:
     return out
 
 
-def _row_true_peaks(row: Audio, taps: int = 6, scan: int = 32) -> Floats:
+def _row_true_peaks(row: Audio, taps: int = 6, scan: int = 32, check: Check = never) -> Floats:
     """One channel's true peak per stretch of `scan` frames (see `true_peak_blocks`)."""
     total = -(-len(row) // BLOCK) * BLOCK
     pair = (np.sinc(0.5 + np.arange(taps)) * np.kaiser(2 * taps + 2, 6.0)[taps + 1 : 2 * taps + 1]).astype(np.float32)
@@ -140,6 +142,7 @@ def _row_true_peaks(row: Audio, taps: int = 6, scan: int = 32) -> Floats:
     quarter = (np.sinc(offsets[:, None] - k[None, :]) * np.kaiser(2 * taps + 3, 6.0)[1:-1][None, :]).astype(np.float32)
     peaks = np.zeros(total // scan)
     for first in range(0, total, CHUNK):
+        check()
         n = min(CHUNK, total - first)
         seg = _segment(row, first - taps, first + n + taps + 1)
         core = seg[taps : taps + n]
@@ -170,8 +173,8 @@ def _blocks_of(stretch_peaks: Floats, scan: int = 32) -> Floats:
     return out
 
 
-def _analyse(row: Audio, sample_rate: int) -> tuple[Floats, Floats]:
-    return _row_true_peaks(row), _row_power(row, sample_rate)
+def _analyse(row: Audio, sample_rate: int, check: Check = never) -> tuple[Floats, Floats]:
+    return _row_true_peaks(row, check=check), _row_power(row, sample_rate, check)
 
 
 def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
@@ -180,13 +183,16 @@ def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
     return out
 
 
-def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_place: bool = False) -> Mastered:
+def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_place: bool = False,
+           check: Check = never) -> Mastered:
     """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail.
-    With `in_place`, the master is made in `audio`'s own memory."""
+    With `in_place`, the master is made in `audio`'s own memory. `check` is asked a chunk at a
+    time while the mix is measured (it raises to cancel)."""
     rows = audio.T
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-master") as pool:  # a channel each
-        others = [pool.submit(_analyse, row, sample_rate) for row in rows[1:]]
-        measured = [_analyse(rows[0], sample_rate), *(f.result() for f in others)]
+        others = [pool.submit(_analyse, row, sample_rate, check) for row in rows[1:]]
+        measured = [_analyse(rows[0], sample_rate, check), *(f.result() for f in others)]
+    check()
     peaks = _blocks_of(np.max([m[0] for m in measured], axis=0))
     hop = max(1, round(sample_rate / 100))
     env: Floats = np.sqrt(np.stack([m[1] for m in measured], axis=1))

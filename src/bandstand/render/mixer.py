@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bandstand.render.cancel import Check, never
 from bandstand.render.chain import CHUNK, chain_tail, guard_stage, run_chain, stream, stretch
 from bandstand.render.dsp import (
     BLOCK,
@@ -138,9 +139,10 @@ class MixPlan:
     """The song's mix, ready to apply: per track its automation curves and how long its chain
     rings. `finish` runs a track's chain and fader over its dry audio in place; `mix` sums them."""
 
-    def __init__(self, song: Song, sample_rate: int, frames: int) -> None:
+    def __init__(self, song: Song, sample_rate: int, frames: int, check: Check = never) -> None:
         _preload(song)
         self.song, self.sample_rate, self.frames = song, sample_rate, frames
+        self.check, self.checked = check, _checked(check)
         self.heard = audible([t.mix for t in song.tracks])
         beats = (block_beats(song, -(-frames // BLOCK), sample_rate) if any(t.mix.automation for t in song.tracks)
                  else np.zeros(0))
@@ -163,9 +165,10 @@ class MixPlan:
         span, fader = row[:, start:stop], _Fader(track, self.curves[index])
         if any(not fx.bypass for fx in track.mix.inserts):
             ctx = Context(self.sample_rate, self.song.tempo, {}, False, start)
-            run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage], final=[fader])
+            run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage, self.checked],
+                      final=[self.checked, fader])
         else:
-            stream(span, [fader], start)
+            stream(span, [self.checked, fader], start)
         return start, stop
 
     def mix(self, tracks: Audio, spans: list[tuple[int, int]], *, peaks: bool = False) -> Mix:
@@ -189,7 +192,7 @@ class MixPlan:
                         sends.setdefault(send.bus, []).append((index, np.float32(send.level)))
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-buses") as pool:
             buses = pool.submit(self._buses, tracks, spans, sends, frames, peaks)
-            loudest = _add(mixed, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks)
+            loudest = _add(mixed, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks, self.check)
             returns = buses.result()
         result.peaks = {f"track:{i}": loudest[n] for n, i in enumerate(plays)} if peaks else {}
         for name, (bus_in, start, stop, peak) in returns.items():
@@ -208,23 +211,25 @@ class MixPlan:
         for name, senders in sends.items():
             bus = known.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
             bus_in = np.zeros((2, frames), dtype=np.float32)
-            _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False)
+            _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False, self.check)
             ctx = Context(self.sample_rate, self.song.tempo, {}, True)
             tail = round(self.sample_rate * (chain_tail(bus.inserts, ctx) + RING_MARGIN_SECONDS))
             start, stop = stretch(min(spans[i][0] for i, _ in senders), max(spans[i][1] for i, _ in senders),
                                   tail, frames)
             span = bus_in[:, start:stop]
             run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start),
-                      before=[guard_stage], final=[_scale(np.float32(bus.volume))])
+                      before=[guard_stage, self.checked], final=[self.checked, _scale(np.float32(bus.volume))])
             out[name] = (bus_in, start, stop, float(np.abs(span).max(initial=0.0)) if peaks else 0.0)
         return out
 
 
-def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bool) -> list[float]:
+def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bool, check: Check = never) -> list[float]:
     """Add each part (channels × frames, sounding in [start, stop), times its level) into `into`, in
-    the order given, a chunk at a time; with `peaks`, each part's largest sample."""
+    the order given, a chunk at a time (asking `check` before each); with `peaks`, each part's
+    largest sample."""
     loudest = [0.0] * len(parts)
     for c0 in range(0, into.shape[1], CHUNK):
+        check()
         c1 = min(into.shape[1], c0 + CHUNK)
         for n, (audio, start, stop, level) in enumerate(parts):
             lo, hi = max(start, c0), min(stop, c1)
@@ -237,6 +242,15 @@ def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bo
                 if peaks:
                     loudest[n] = max(loudest[n], float(part.max()), -float(part.min()))
     return loudest
+
+
+def _checked(check: Check) -> Stage:
+    """A stage that changes nothing and asks `check` (which raises to cancel the render)."""
+    def run(chunk: Audio, first: int) -> Audio:
+        check()
+        return chunk
+
+    return run
 
 
 def _scale(gain: np.float32) -> Stage:

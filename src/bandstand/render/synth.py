@@ -20,12 +20,22 @@ by whichever process played it, while the other is still playing (the split
 track is finished here once both halves are in). If the child cannot run or
 fails, this process plays (and finishes) what it left unfinished. An item
 sounds the same whoever plays it, so the audio is bit-identical run to run, in
-one process or two."""
+one process or two.
+
+A render can be cancelled (`bandstand.render.cancel`): each process asks
+between slices, and this one kills the child as soon as it stops. The child
+blocks SIGINT (a terminal's Ctrl-C reaches the whole process group: this
+process decides) and dies with the thread that forked it (Linux), so it never
+outlives a cancelled render. `$BANDSTAND_TEST_SLOW_SYNTH` (a file path; for
+tests) makes every slice wait 50 ms and writes the file when synthesis starts,
+so a test can interrupt a render that is surely still running."""
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
+import signal
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bandstand.errors import RenderError
+from bandstand.render.cancel import Check, never
 from bandstand.render.soundfont import find_soundfont
 from bandstand.score import DRUM_CHANNEL, Song, Track, assign_channels
 
@@ -172,14 +183,30 @@ def _reset(synth: Any) -> None:
         synth.pitchbend(ch, 8192)
 
 
+SLOW_ENV = "BANDSTAND_TEST_SLOW_SYNTH"
+_SLOW_SECONDS = 0.05
+
+
+def _slowed(check: Check) -> Check:
+    """`check` that first waits `_SLOW_SECONDS` when `$BANDSTAND_TEST_SLOW_SYNTH` is set (tests)."""
+    if not os.environ.get(SLOW_ENV):
+        return check
+
+    def slow() -> None:
+        time.sleep(_SLOW_SECONDS)
+        check()
+
+    return slow
+
+
 def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
-          spans: npt.NDArray[np.int64] | None = None, finish: Finish | None = None) -> None:
+          spans: npt.NDArray[np.int64] | None = None, finish: Finish | None = None, check: Check = never) -> None:
     """Play each job's events through one synthesizer (reset between jobs) into its row of `out`
     (rows × 2 × frames, float32: channel-major), which starts as zeros; note in `spans` (rows × 2) the frames the
     row's sound fills, and, for a job marked so, `finish` the track there and note what it returns.
 
     The synthesizer fills a small scratch slice; each full slice that is not silence is added into
-    the row (onto zero: the same bits as a copy)."""
+    the row (onto zero: the same bits as a copy). `check` is asked before every slice."""
     import tinysoundfont
 
     synth = tinysoundfont.Synth(samplerate=sample_rate)
@@ -213,6 +240,7 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
         def advance(to: int, target: Audio = target, sound: list[int] = sound) -> None:
             nonlocal pos, start, silent
             while pos < to:
+                check()
                 upto = min(to, start + _SLICE_FRAMES)
                 generate(upto - pos, buffer=view[(pos - start) * 8 : (upto - start) * 8])
                 pos = upto
@@ -249,24 +277,54 @@ class _Child:
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
+        self.reaped = False
 
-    def finished(self) -> bool:
-        """Whether the child rendered everything (False if it failed or hung; then it is killed)."""
+    def finished(self, check: Check = never) -> bool:
+        """Whether the child rendered everything (False if it failed or hung; then it is killed).
+        `check` is asked while waiting (a cancel raises; the caller then `kill`s the child)."""
         deadline = time.monotonic() + CHILD_TIMEOUT_SECONDS
         while True:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
+                self.reaped = True
                 return os.waitstatus_to_exitcode(status) == 0
             if time.monotonic() > deadline:
-                os.kill(self.pid, 9)
-                os.waitpid(self.pid, 0)
+                self.kill()
                 return False
+            check()
             time.sleep(0.002)
+
+    def kill(self) -> None:
+        """End the child now (a cancelled or failed render) and reap it."""
+        if not self.reaped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.reaped = True
 
 
 class _NoChild:
-    def finished(self) -> bool:
+    def finished(self, check: Check = never) -> bool:
         return False
+
+    def kill(self) -> None:
+        pass
+
+
+def _die_with_parent() -> Callable[[], None]:
+    """What the child runs first: ask Linux to kill it when the thread that forked it ends
+    (prctl PR_SET_PDEATHSIG), where there is a libc to ask. Loaded before the fork."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return lambda: None
+
+    def arm() -> None:
+        prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+
+    return arm
 
 
 def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
@@ -275,6 +333,8 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
     child."""
     import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
 
+    arm = _die_with_parent()
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -282,7 +342,11 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
     if pid == 0:  # the child: render, then leave without running any of the parent's cleanup
         code = 1
         try:
-            _play(jobs, out, sample_rate, soundfont, name, spans, finish)
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the parent decides what Ctrl-C does
+            arm()
+            if os.getppid() != parent:  # the parent ended before the child was armed
+                os._exit(1)
+            _play(jobs, out, sample_rate, soundfont, name, spans, finish, _slowed(never))
             code = 0
         finally:
             os._exit(code)
@@ -318,9 +382,10 @@ class Dry:
 
 def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
                    workers: int | None = None, include: Sequence[bool] | None = None,
-                   tail: float = TAIL_SECONDS, finish: Finish | None = None) -> Dry:
+                   tail: float = TAIL_SECONDS, finish: Finish | None = None, check: Check = never) -> Dry:
     """Every track's stereo audio, the song plus `tail` seconds, each `finish`ed (when given) by
-    the process that played it as soon as it is complete.
+    the process that played it as soon as it is complete. `check` is asked between slices and
+    raises to cancel (the child is then killed).
 
     Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
     `default_workers()`) share the work: the buffers live in one anonymous shared map, and each
@@ -349,8 +414,12 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
     jobs: list[Job] = [(_events(song, part, seconds), row, row != split and row != tracks) for row, part, _ in items]
     parallel = (shared is not None and min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
                 and len(jobs) < 1 << 16)
+    slow = os.environ.get(SLOW_ENV)
+    if slow:
+        Path(slow).write_text("synthesizing\n")
+    check = _slowed(check)
     if not parallel:
-        _play(jobs, out, sample_rate, data, str(path), spans, finish)
+        _play(jobs, out, sample_rate, data, str(path), spans, finish, check)
     else:
         done = mmap.mmap(-1, len(jobs))
         read, write = os.pipe()
@@ -358,12 +427,17 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
         os.close(write)
         try:
             child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish)
-            _play(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish)
-            if not child.finished():  # the child failed: clear what it left unfinished and play it here
+            try:
+                _play(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish, check)
+                ok = child.finished(check)
+            except BaseException:  # cancelled (or failed): the child's work is of no use now
+                child.kill()
+                raise
+            if not ok:  # the child failed: clear what it left unfinished and play it here
                 left = [i for i in range(len(jobs)) if not done[i]]
                 for i in left:
                     out[jobs[i][1]] = 0.0
-                _play([jobs[i] for i in left], out, sample_rate, data, str(path), spans, finish)
+                _play([jobs[i] for i in left], out, sample_rate, data, str(path), spans, finish, check)
         finally:
             os.close(read)
     if split is not None:
