@@ -11,7 +11,11 @@ p95; budget ≤ 2 ms), and the same for this process's CPU time per turn,
 which a busy machine does not blur. Throughput: 16 sessions at once, each
 running turns back to back, against 16 raw pipes doing the same (alternating,
 median of 5 rounds). The session layer alone (the offline backend, no
-process) is reported too. Prints JSON.
+process) is reported too. And how late a turn timeout reaches its sender:
+a CLI that ignores interrupts and SIGTERM hangs a turn with a 0.2 s timeout
+while the backend's graces add up to 4 s; the lateness is the time from the
+send to `TurnTimeout` minus the 0.2 s (budget 50 ms; it used to be the graces).
+Prints JSON.
 
     python benchmarks/runtime.py [--turns 400] [--concurrent-turns 50]
 """
@@ -33,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.peers
 from bandstand.agents import AlgorithmicBackend
 from bandstand.agents.claude_code import ClaudeCodeBackend
 from bandstand.agents.procs import ProcessRegistry
+from bandstand.errors import TurnTimeout
 from bandstand.runtime import Session, SessionLimits
 from tests.peers.claude import fake_claude_bin, user_line
 
@@ -193,6 +198,26 @@ async def in_process(turns: int) -> dict[str, object]:
     return {"turns": turns, **summary(ms)}
 
 
+TIMEOUT_S = 0.2
+LATE_BUDGET_MS = 50.0
+
+
+async def timeout_lateness(tmp: Path, rounds: int = 5) -> dict[str, object]:
+    """How long after its turn timeout the sender hears of it, with a CLI that hangs hard."""
+    backend = ClaudeCodeBackend(bin=str(fake_claude_bin(tmp / "bin-hang")), registry=ProcessRegistry(tmp / "pids"),
+                                interrupt_grace=2.0, term_grace=2.0)
+    late = []
+    for _ in range(rounds):
+        async with Session(backend, limits=SessionLimits(turn_timeout=30, interrupt_timeout=0.5)) as session:
+            t0 = time.perf_counter()
+            try:
+                await session.send("[[hang_hard]]", timeout=TIMEOUT_S)
+            except TurnTimeout:
+                late.append((time.perf_counter() - t0 - TIMEOUT_S) * 1000)
+    return {"turn_timeout_s": TIMEOUT_S, "backend_graces_s": 4.0, "rounds": rounds, **summary(late),
+            "budget_ms": LATE_BUDGET_MS, "within_budget": pct(late, 0.95) <= LATE_BUDGET_MS}
+
+
 async def main(turns: int, concurrent_turns: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         backend = ClaudeCodeBackend(
@@ -205,6 +230,7 @@ async def main(turns: int, concurrent_turns: int) -> dict[str, object]:
             "per_turn_overhead": await overhead(backend, turns),
             "throughput_16_sessions": await throughput(backend, 16, concurrent_turns),
             "session_layer_in_process": await in_process(turns),
+            "timeout_lateness": await timeout_lateness(Path(tmp)),
         }
 
 

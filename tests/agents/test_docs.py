@@ -24,7 +24,7 @@ def blocks(lang: str) -> list[str]:
 
 
 def test_the_doc_has_examples_of_each_kind() -> None:
-    assert len(blocks("python")) == 2 and len(blocks("toml")) == 2 and len(blocks("bash")) == 2
+    assert len(blocks("python")) == 2 and len(blocks("toml")) == 3 and len(blocks("bash")) == 2
 
 
 def test_python_examples_run() -> None:
@@ -41,13 +41,15 @@ def test_python_examples_run() -> None:
 
 
 def test_toml_examples_load(tmp_path) -> None:
-    config_text, team_text = blocks("toml")
+    config_text, team_text, native_text = blocks("toml")
     path = tmp_path / "bandstand.toml"
     path.write_text(config_text)
     config = load_config(path, env={})
     assert config.openai.base_url == "http://localhost:11434/v1" and config.breaker.threshold == 5
     team = parse_team(team_text)
     assert team.leader == "producer" and team.members["bass"].backend == "claude-code"
+    native = parse_team(native_text)
+    assert native.mode == "claude-code" and native.teammates == ["bass"]
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,8 @@ def test_runtime_exports_are_pinned() -> None:
             "TERMINAL",
             "EventLog",
             "LeaderReply",
+            "Resume",
+            "ResumePlan",
             "Session",
             "SessionLimits",
             "SessionState",
@@ -68,6 +70,7 @@ def test_runtime_exports_are_pinned() -> None:
             "load_team",
             "parse_team",
             "read_log",
+            "resume_point",
         ]
     )
     for name in bandstand.runtime.__all__:

@@ -33,3 +33,5 @@ def test_runtime_benchmark_prints_json() -> None:
     )
     assert report["throughput_16_sessions"]["sessions"] == 16
     assert report["throughput_16_sessions"]["sessions_turns_per_s"] > 0
+    lateness = report["timeout_lateness"]
+    assert lateness["rounds"] == 5 and lateness["budget_ms"] == 50.0 and "p95_ms" in lateness

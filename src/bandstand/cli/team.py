@@ -1,4 +1,5 @@
-"""`bandstand team run FILE --prompt "…"` — run a team of agents and print its live events."""
+"""`bandstand team run FILE --prompt "…"` — run a team of agents and print its live events;
+`bandstand team resume RUN_DIR` — continue a run from its logs."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def _group() -> None:
 SHOWN: dict[str, tuple[str, ...]] = {
     "team_started": ("leader", "teammates"),
     "session_started": ("backend",),
+    "team_resumed": ("round", "next_input"),
     "turn_started": ("turn", "input"),
     "tool_use": ("tool",),
     "turn_completed": ("turn", "duration_s", "cost_usd"),
@@ -32,6 +34,9 @@ SHOWN: dict[str, tuple[str, ...]] = {
     "reply_invalid": ("error", "action"),
     "delegated": ("round", "to", "task"),
     "teammate_result": ("from_member", "ok", "result"),
+    "teammate_started": ("description",),
+    "teammate_tool_use": ("tool",),
+    "teammate_finished": ("status", "summary"),
     "leader_invalid": ("error",),
     "session_ended": ("reason", "turns"),
     "team_ended": ("reason", "rounds", "cost_usd"),
@@ -50,13 +55,22 @@ def format_event(event: dict[str, Any]) -> str | None:
     if kind not in SHOWN:
         return None
     fields = " ".join(f"{k}={_short(event[k])}" for k in SHOWN[kind] if k in event)
-    return f"[{event.get('session', '?')}] {kind} {fields}".rstrip()
+    who = event.get("session", "?")
+    if event.get("agent"):  # a claude-code leader's own teammate
+        who = f"{who}/{event['agent']}"
+    return f"[{who}] {kind} {fields}".rstrip()
 
 
 TEAM_EXAMPLES = """\b
 Examples:
-  bandstand team run examples/team.toml --prompt "a late-night groove in A minor"
+  bandstand team run examples/band.toml --prompt "a late-night groove in A minor at 84 bpm"
   bandstand team run my-team.toml -p "write a bass line" --json --runs-dir /tmp/runs
+"""
+
+RESUME_EXAMPLES = """\b
+Examples:
+  bandstand team resume runs/team-late-night-band-20260101-120000
+  bandstand team resume runs/team-old-20250101-090000 --team-file my-team.toml --json
 """
 
 
@@ -71,8 +85,6 @@ def run_team(
     as_json: bool = typer.Option(False, "--json", help="Print every event as one JSON line."),
 ) -> None:
     """Run the team on --prompt, printing the live events; then the answer."""
-    import asyncio
-    import signal
     import time
 
     from bandstand.agents.config import load_config
@@ -92,7 +104,43 @@ def run_team(
             f"cannot create the log folder {log_dir}: {exc.strerror or exc}; "
             "choose another --runs-dir (or runs_dir in bandstand.toml)"
         ) from exc
-    team = Team(spec, settings, log_dir=log_dir)
+    _execute(Team(spec, settings, log_dir=log_dir), prompt, log_dir, as_json)
+
+
+@app.command("resume", epilog=RESUME_EXAMPLES)
+def resume_team(
+    run_dir: Path = typer.Argument(..., help="The run's folder (printed after 'log:').", metavar="RUN_DIR"),
+    team_file: Path | None = typer.Option(
+        None, "--team-file", help="The team file, for a run whose log does not record it."
+    ),
+    config: Path | None = typer.Option(
+        None, "--config", help="A bandstand.toml (default: ./bandstand.toml)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print every event as one JSON line."),
+) -> None:
+    """Continue a team run from its logs: every member keeps its conversation, the leader
+    gets what it was waiting for; new events go to the same folder."""
+    from bandstand.agents.config import load_config
+    from bandstand.runtime.resume import resume_point
+    from bandstand.runtime.team import Team
+    from bandstand.runtime.teamfile import load_team
+
+    plan = resume_point(run_dir, load_team(team_file) if team_file is not None else None)
+    if plan.done is not None:  # the leader had answered: nothing to continue
+        if as_json:
+            typer.echo(json.dumps({"type": "already_done", "answer": plan.done}, ensure_ascii=False))
+        else:
+            typer.echo(f"{plan.done or '(no answer)'}\nlog: {run_dir} (already done; nothing to continue)")
+        return
+    settings = load_config(config)
+    team = Team(plan.spec, settings, log_dir=run_dir, histories=plan.resume.histories)
+    _execute(team, plan.resume.prompt, run_dir, as_json, plan.resume)
+
+
+def _execute(team: Any, prompt: str, log_dir: Path, as_json: bool, resume: Any = None) -> None:
+    """Run (or continue) `team`, printing its events; then the answer. Exit 1 unless it is done."""
+    import asyncio
+    import signal
 
     def show(event: dict[str, Any]) -> None:
         if as_json:
@@ -108,7 +156,7 @@ def run_team(
         assert task is not None
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, task.cancel)
-        return await team.run(prompt)
+        return await team.run(prompt, resume)
 
     try:
         result = asyncio.run(supervised())

@@ -4,12 +4,14 @@
 - `states` — `SessionState`, `SessionLimits`, `TurnResult`, `Validated`.
 - `events` — the event types (`EVENT_FIELDS`), `EventLog`, `read_log`, `history_from_log`.
 - `team`, `teamfile` — `Team`, `TeamResult`, `LeaderReply`, `TeamSpec`, `load_team`, `parse_team`.
+- `resume` — `Resume`, `ResumePlan`, `resume_point`: continue a team run from its logs.
 """
 
 from bandstand.runtime.events import EVENT_FIELDS, EventLog, history_from_log, read_log
+from bandstand.runtime.resume import ResumePlan, resume_point
 from bandstand.runtime.session import Session
 from bandstand.runtime.states import TERMINAL, SessionLimits, SessionState, TurnResult, Validated
-from bandstand.runtime.team import TEAM_EVENT_FIELDS, LeaderReply, Team, TeamResult
+from bandstand.runtime.team import TEAM_EVENT_FIELDS, LeaderReply, Resume, Team, TeamResult
 from bandstand.runtime.teamfile import TeamSpec, load_team, parse_team
 
 __all__ = [
@@ -18,6 +20,8 @@ __all__ = [
     "TERMINAL",
     "EventLog",
     "LeaderReply",
+    "Resume",
+    "ResumePlan",
     "Session",
     "SessionLimits",
     "SessionState",
@@ -30,4 +34,5 @@ __all__ = [
     "load_team",
     "parse_team",
     "read_log",
+    "resume_point",
 ]

@@ -14,6 +14,21 @@ cost — or when the leader fails twice in a row. Teammate failures are
 reported to the leader as results with ``ok: false``; they never end the run.
 Events of every member session and of the team itself (`TEAM_EVENT_FIELDS`)
 go to the team's listeners, in the order they happen.
+
+In the team mode ``claude-code`` (`TeamSpec.mode`) the leader is one `claude`
+process that starts its teammates itself, as the CLI's subagents
+(`bandstand.agents.claude_subagents`): only the leader is a session; its
+first input is the prompt; a turn ends once every teammate it started has
+finished, and their results are its next input (``{"results": …}``, each
+with ``from``, ``ok``, ``status``, ``result``). The run is done when the
+leader answers a turn without starting anyone; that answer is the team's.
+The teammates' own events (``teammate_*``, naming the ``agent``) are in the
+leader's stream and log, and the team reports them as ``delegated`` and
+``teammate_result`` like any delegation.
+
+A run can continue from its logs: `Team.run` takes a `Resume` point
+(`bandstand.runtime.resume`) with every member's conversation so far, the
+rounds already played and the leader's next input.
 """
 
 from __future__ import annotations
@@ -21,14 +36,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from bandstand.agents.base import AgentBackend
+from bandstand.agents.base import AgentBackend, Message
 from bandstand.agents.config import AgentsConfig
 from bandstand.agents.registry import make_backend
 from bandstand.agents.responders import resolve
@@ -40,7 +55,8 @@ from bandstand.runtime.teamfile import TeamSpec
 Listener = Callable[[dict[str, Any]], None]
 
 TEAM_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    "team_started": ("leader", "teammates", "prompt"),
+    "team_started": ("leader", "teammates", "prompt", "mode", "spec"),
+    "team_resumed": ("round", "next_input"),
     "delegated": ("round", "to", "task"),
     "teammate_result": ("round", "from_member", "ok", "result"),
     "leader_invalid": ("round", "error"),
@@ -55,6 +71,27 @@ LEADER_PROTOCOL = (
     'message, {"results": [{"from": ..., "task": ..., "ok": ..., "result": ...}]}. When the work is '
     'finished reply {"delegate": [], "done": true, "answer": "<the final answer>"}.'
 )
+
+
+CLAUDE_LEADER_PROTOCOL = (
+    "You lead a team. Your teammates are Claude Code subagents that you start yourself with the "
+    "Agent tool (subagent_type = the teammate's name): {names}. Start them in the background, each "
+    'with a clear task; their results arrive as your next message, {{"results": [{{"from": ..., '
+    '"ok": ..., "status": ..., "result": ...}}]}}. Start more work if it is needed. When the work is '
+    "finished, answer in plain words without starting any teammate: that answer is the team's answer."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Where a run continues: each member's conversation so far, the leader turns already
+    played (``round``), the leader's next input and the teammates' results so far."""
+
+    prompt: str
+    histories: Mapping[str, Sequence[Message]]
+    round: int
+    message: object
+    results: Sequence[Mapping[str, Any]] = ()
 
 
 class Delegation(BaseModel):
@@ -95,6 +132,7 @@ class Team:
         *,
         backends: Mapping[str, AgentBackend] | None = None,
         log_dir: str | Path | None = None,
+        histories: Mapping[str, Sequence[Message]] | None = None,
     ) -> None:
         self.spec = spec
         self.config = config or AgentsConfig()
@@ -104,15 +142,23 @@ class Team:
         self._rounds_done = 0
         self._log = EventLog(self.log_dir / "team.jsonl") if self.log_dir is not None else None
         limits = SessionLimits(turn_timeout=spec.limits.turn_timeout)
-        given = dict(backends or {})
+        given, earlier = dict(backends or {}), dict(histories or {})
         self.sessions: dict[str, Session] = {}
+        claude_team = spec.mode == "claude-code"
         for name, member in spec.members.items():
-            backend = given.get(name) or self._backend(name)
+            if claude_team and name != spec.leader:
+                continue  # a subagent of the leader's process, not a session
+            backend = given.get(name) or (make_backend("claude-code", self.config) if claude_team
+                                          else self._backend(name))
             options = dict(member.options)
             if member.model:
                 options["model"] = member.model
             persona = member.persona
-            if name == spec.leader:
+            if name == spec.leader and claude_team:
+                options["subagents"] = _subagents(spec)
+                protocol = CLAUDE_LEADER_PROTOCOL.format(names=", ".join(spec.teammates))
+                persona = f"{persona}\n\n{protocol}".strip()
+            elif name == spec.leader:
                 options["teammates"] = spec.teammates
                 persona = f"{persona}\n\n{LEADER_PROTOCOL}".strip()
             session = Session(
@@ -123,9 +169,12 @@ class Team:
                 limits=limits,
                 seed=member.seed,
                 log_dir=self.log_dir,
+                history=earlier.get(name, ()),
             )
             session.add_listener(self._forward)
             self.sessions[name] = session
+        if claude_team:
+            self.sessions[spec.leader].add_listener(self._teammate_event)
 
     def _backend(self, name: str) -> AgentBackend:
         member = self.spec.members[name]
@@ -136,6 +185,14 @@ class Team:
     def add_listener(self, listener: Listener) -> None:
         """Call `listener(event)` for every member and team event."""
         self._listeners.append(listener)
+
+    def _teammate_event(self, event: dict[str, Any]) -> None:
+        """A claude-code leader's subagent starting or finishing, as the team's delegation events."""
+        if event["type"] == "teammate_started":
+            self._emit("delegated", round=self._rounds_done, to=event.get("agent"), task=event.get("description") or "")
+        elif event["type"] == "teammate_finished":
+            self._emit("teammate_result", round=self._rounds_done, from_member=event.get("agent"),
+                       ok=event.get("status") == "completed", result=event.get("summary") or "")
 
     def _forward(self, event: dict[str, Any]) -> None:
         for listener in self._listeners:
@@ -159,14 +216,22 @@ class Team:
     def cost_usd(self) -> float:
         return sum(s.cost_usd for s in self.sessions.values())
 
-    async def run(self, prompt: str) -> TeamResult:
-        """Run the team on `prompt` until the leader is done or a limit is reached."""
+    async def run(self, prompt: str, resume: Resume | None = None) -> TeamResult:
+        """Run the team on `prompt` until the leader is done or a limit is reached;
+        with `resume`, continue an earlier run from where its logs end."""
         spec = self.spec
-        self._emit("team_started", leader=spec.leader, teammates=spec.teammates, prompt=prompt)
-        result = TeamResult("stopped", "", 0, 0.0)  # what a cancelled run reports
+        if resume is None:
+            self._emit("team_started", leader=spec.leader, teammates=spec.teammates, prompt=prompt,
+                       mode=spec.mode, spec=spec.model_dump(mode="json"))
+        else:
+            self._emit("team_resumed", round=resume.round, next_input=resume.message)
+        result = TeamResult("stopped", "", resume.round if resume else 0, 0.0)  # what a cancelled run reports
         try:
             async with asyncio.timeout(spec.limits.max_seconds):
-                result = await self._rounds(prompt)
+                if spec.mode == "claude-code":
+                    result = await self._subagent_rounds(prompt, resume)
+                else:
+                    result = await self._rounds(prompt, resume)
         except TimeoutError:
             result = TeamResult("timeout", "", self._rounds_done, self.cost_usd)
         finally:
@@ -188,20 +253,55 @@ class Team:
                 self._log.close()
         return result
 
-    async def _rounds(self, prompt: str) -> TeamResult:
-        spec, leader = self.spec, self.sessions[self.spec.leader]
+    async def _started(self) -> TeamResult | None:
+        """Start every member; a `TeamResult` when the leader cannot start."""
+        leader = self.sessions[self.spec.leader]
         await asyncio.gather(*(s.start() for s in self.sessions.values()), return_exceptions=True)
         if leader.ended:
-            return TeamResult(
-                "leader_failed",
-                f"the leader could not start ({leader.end_reason})",
-                0,
-                self.cost_usd,
-            )
-        message: dict[str, Any] = {"prompt": prompt, "teammates": spec.teammates}
-        all_results: list[dict[str, Any]] = []
+            return TeamResult("leader_failed", f"the leader could not start ({leader.end_reason})",
+                              self._rounds_done, self.cost_usd)
+        return None
+
+    async def _subagent_rounds(self, prompt: str, resume: Resume | None) -> TeamResult:
+        """The claude-code mode: the leader's own subagents do the work (see the module docstring)."""
+        spec, leader = self.spec, self.sessions[self.spec.leader]
+        first = resume.round if resume else 0
+        self._rounds_done = first
+        if (failed := await self._started()) is not None:
+            return failed
+        message: Any = resume.message if resume else prompt
+        all_results: list[dict[str, Any]] = [dict(r) for r in resume.results] if resume else []
         failures = 0
-        for round_no in range(spec.limits.max_turns):
+        for round_no in range(first, spec.limits.max_turns):
+            self._rounds_done = round_no
+            if spec.limits.max_cost_usd is not None and self.cost_usd >= spec.limits.max_cost_usd:
+                return TeamResult("budget", "", round_no, self.cost_usd, all_results)
+            try:
+                turn = await leader.send(message)
+            except AgentError as exc:
+                failures += 1
+                self._emit("leader_invalid", round=round_no, error=str(exc))
+                if failures >= 2 or leader.ended:
+                    return TeamResult("leader_failed", str(exc), round_no + 1, self.cost_usd, all_results)
+                continue
+            failures = 0
+            results = [dict(r) for r in turn.meta.get("teammates") or ()]
+            if not results:
+                return TeamResult("done", turn.text, round_no + 1, self.cost_usd, all_results)
+            all_results.extend(results)
+            message = {"results": results}
+        return TeamResult("max_turns", "", spec.limits.max_turns, self.cost_usd, all_results)
+
+    async def _rounds(self, prompt: str, resume: Resume | None) -> TeamResult:
+        spec, leader = self.spec, self.sessions[self.spec.leader]
+        first = resume.round if resume else 0
+        self._rounds_done = first
+        if (failed := await self._started()) is not None:
+            return failed
+        message: Any = resume.message if resume else {"prompt": prompt, "teammates": spec.teammates}
+        all_results: list[dict[str, Any]] = [dict(r) for r in resume.results] if resume else []
+        failures = 0
+        for round_no in range(first, spec.limits.max_turns):
             self._rounds_done = round_no
             if spec.limits.max_cost_usd is not None and self.cost_usd >= spec.limits.max_cost_usd:
                 return TeamResult("budget", "", round_no, self.cost_usd, all_results)
@@ -267,6 +367,17 @@ class Team:
             return outcome
 
         return list(await asyncio.gather(*(one(t) for t in tasks)))
+
+
+def _subagents(spec: TeamSpec) -> dict[str, dict[str, Any]]:
+    """The leader's subagent definitions: one per teammate, from its persona and model."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in spec.teammates:
+        member = spec.members[name]
+        prompt = member.persona.strip() or f"You are {name}, a member of the team."
+        out[name] = {"description": f"{name}: {prompt.splitlines()[0][:200]}", "prompt": prompt,
+                     "model": member.model}
+    return out
 
 
 async def _aclose(backend: AgentBackend) -> None:

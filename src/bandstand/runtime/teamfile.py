@@ -23,6 +23,21 @@ A TOML file::
     model = "claude-haiku-4-5"
     options = { thinking = false }
 
+``mode`` chooses how the leader works with its teammates: ``"delegate"`` (the
+default) is bandstand's own protocol — every member is a session, the leader
+answers JSON naming whom to give which task, and code routes it.
+``"claude-code"`` is Claude Code's own: the leader is one `claude` process
+that starts its teammates itself as the CLI's subagents (each member's persona
+and model define one); teammates then take no backend or responder of their
+own::
+
+    mode = "claude-code"
+    leader = "producer"
+    [members.producer]
+    persona = "You lead a small band…"
+    [members.bass]
+    persona = "You are GROOVE, the bassist: short answers, one bass line."
+
 `load_team(path)` returns a validated `TeamSpec`; mistakes are `ConfigError`
 naming the file and the key.
 """
@@ -32,7 +47,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -63,6 +78,7 @@ class TeamLimits(_Strict):
 class TeamSpec(_Strict):
     # the name becomes part of the log folder's name, so no slashes or dots in front
     name: str = Field(default="team", pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+    mode: Literal["delegate", "claude-code"] = "delegate"
     leader: str
     members: dict[str, MemberSpec]
     limits: TeamLimits = Field(default_factory=TeamLimits)
@@ -73,6 +89,15 @@ class TeamSpec(_Strict):
             raise ValueError(
                 f"leader '{self.leader}' is not one of the members ({', '.join(self.members)})"
             )
+        if self.mode == "claude-code":
+            for name, member in self.members.items():
+                if member.backend not in (None, "claude-code") or member.responder is not None:
+                    what = ("the leader is a claude-code process" if name == self.leader
+                            else "teammates are the leader's subagents")
+                    raise ValueError(
+                        f"members.{name}: in mode \"claude-code\" {what}; "
+                        "remove its backend/responder, or use mode = \"delegate\""
+                    )
         return self
 
     @property
@@ -90,11 +115,11 @@ def parse_team(text: str, where: str = "team file") -> TeamSpec:
         return TeamSpec.model_validate(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        key = ".".join(str(p) for p in first.get("loc", ())) or "(top level)"
+        key = ".".join(str(p) for p in first.get("loc", ()))
         msg = str(first.get("msg", "")).removeprefix("Value error, ")
         if key == "name" and first.get("type") == "string_pattern_mismatch":
             msg = "use 1-64 letters, digits, '.', '_' or '-' (it names the log folder), e.g. name = \"late-night\""
-        raise ConfigError(f"{where}: {key}: {msg}") from exc
+        raise ConfigError(f"{where}: {key}: {msg}" if key else f"{where}: {msg}") from exc
 
 
 def load_team(path: str | os.PathLike[str]) -> TeamSpec:
