@@ -66,7 +66,7 @@ JAM_HEARD = """async (count) => {
   const until = performance.now() + 20000;
   await new Promise((done) => {
     const step = () => {
-      const heard = audio.heardNow(), label = document.getElementById("playhead-label").textContent.match(/cycle (\\d+)/);
+      const heard = audio.heardNow(), label = document.getElementById("playhead-label").textContent.match(/bar (\\d+)/);
       const fraction = parseFloat(document.getElementById("playhead-bar").style.width) / 100;
       for (const p of pending) {
         if (p.seen || heard < p.when || !label) continue;
@@ -137,7 +137,7 @@ def test_the_jam_plays_the_recordings_instruments_after_a_click(browser: Any, se
 
     page.click("#start")
     page.wait_for_function("window.spied.notes >= 40", timeout=30_000)
-    expect(page.locator("#playhead-label")).to_contain_text("cycle")
+    expect(page.locator("#playhead-label")).to_contain_text("bar")
     page.screenshot(path=str(ARTIFACTS / "2-playing.png"))
     seen = page.evaluate("""() => ({perTrack: {...window.bandstand.sound.perTrack}, notes: window.spied.notes,
       programs: {...window.spied.programs}, scheduled: window.bandstand.scheduled,

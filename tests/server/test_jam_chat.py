@@ -8,7 +8,7 @@ import asyncio
 
 from bandstand.jam.live import CHAT_HISTORY
 from bandstand.jam.persona import resolve_members
-from bandstand.protocol import BossDirective, OverrideCode, SetTempo, StartJam
+from bandstand.protocol import BossDirective, OverrideCode, SetTempo, StartJam, StopJam
 from bandstand.server.hub import JamHub
 
 
@@ -40,12 +40,19 @@ async def test_a_new_tab_gets_the_chat_so_far() -> None:
         late = hub.connect()
         state, history = late.get_nowait(), late.get_nowait()
         assert state["type"] == "jam_state_update" and history["type"] == "chat_history"
-        assert history["messages"] == sent  # the same messages, in the same order, with their seq
+        assert history["messages"][1:len(sent) + 1] == sent  # the same messages, in the same order, with their seq
         kinds = [m["type"] for m in history["messages"]]
-        assert kinds == ["agent_thought", "agent_thought", "boss_directive_echo", "agent_thought",
+        assert kinds == ["jam_state_update", "agent_thought", "agent_thought", "boss_directive_echo", "agent_thought",
                          "musical_context_update", "code_override"]
-        assert history["messages"][2]["text"] == "@GROOVE simpler"
+        assert history["messages"][0]["running"] is True and "members" not in history["messages"][0]
+        assert history["messages"][3]["text"] == "@GROOVE simpler"
         assert history["messages"][-1]["code"] == 's("bd*4, hh*8")'
+        # the jam's stops and starts are in the chat too
+        await hub.handle(StopJam(), first)
+        assert hub.jam.chat[-1]["type"] == "jam_state_update" and hub.jam.chat[-1]["running"] is False
+        await hub.handle(StartJam(members=None), first)
+        restarted = hub.jam.chat_history().messages
+        assert [m.get("running") for m in restarted if m["type"] == "jam_state_update"] == [True, False, True]
     finally:
         await hub.close()
 

@@ -37,7 +37,9 @@ RECORDING_FILES = {
 """The files of a jam's recording and their media types."""
 
 CHAT_TYPES = frozenset({"agent_thought", "boss_directive_echo", "musical_context_update", "code_override"})
-"""The messages the chat shows, kept so a tab that connects later sees them too."""
+"""The messages the chat shows, kept so a tab that connects later sees them too (and the jam's
+starts and stops: the state updates that switch `running`, without their members and layers)."""
+_STATE_IN_CHAT = ("type", "seq", "protocolVersion", "running", "round", "context")
 CHAT_HISTORY = 300
 """How many chat messages a jam keeps for tabs that connect later (older ones are forgotten)."""
 
@@ -68,6 +70,7 @@ class LiveJam:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._export_lock = asyncio.Lock()
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        self._chat_running = False
         emitter.subscribe(self._remember)
 
     @property
@@ -82,8 +85,12 @@ class LiveJam:
         return ChatHistory(messages=list(self.chat))
 
     def _remember(self, data: dict[str, Any]) -> None:
-        if data.get("type") in CHAT_TYPES:
+        kind = data.get("type")
+        if kind in CHAT_TYPES:
             self.chat.append(data)
+        elif kind == "jam_state_update" and data.get("running") != self._chat_running:
+            self._chat_running = bool(data.get("running"))
+            self.chat.append({k: data[k] for k in _STATE_IN_CHAT if k in data})
 
     # ------------------------------------------------------------------ the jam
 

@@ -1,22 +1,31 @@
-// The jam page: connects to /ws/jam, renders the band, the chat, the context bar
-// and the combined pattern, and plays the scheduled events through audio/ (the General MIDI
-// SoundFont of the recording; oscillator voices when that cannot load) once the user has
-// clicked to enable sound. `window.bandstand` exposes state for tests (scheduled notes,
-// per-track counts, last messages).
+// The jam page: connects to /ws/jam, renders the band (jam/band.js), the chat (jam/chat.js,
+// replayed from the server's history on every connect), the context bar with its controls
+// (tempo, energy), the bar-and-beat position, and the combined pattern; plays the scheduled
+// events through audio/ (the General MIDI SoundFont of the recording; oscillator voices when
+// that cannot load) once the user has clicked to enable sound — from the current position
+// of the transport, never a backlog. `window.bandstand` exposes state for tests (scheduled
+// notes, per-track counts, who is sounding, last messages).
 import { AudioEngine, SOUND_NAMES } from "/static/audio/index.js";
 import { JamSound } from "/static/audio/jam.js";
+import { Band } from "/static/jam/band.js";
+import { Chat } from "/static/jam/chat.js";
+import { codeHtml, esc } from "/static/jam/code.js";
 
 const $ = (id) => document.getElementById(id);
 const ROLE_COLOURS = { drums: "var(--drums)", bass: "var(--bass)", melody: "var(--melody)", fx: "var(--fx)" };
+const SOUNDING_WINDOW = 1 / 16; // a hit lights its member for at least a sixteenth of the bar
 const audio = new AudioEngine();
 const sound = new JamSound(audio);
-const state = { jam: null, members: {}, socket: null, roundSeen: 0, lastRoundAt: 0, stickToBottom: true, benched: new Set() };
-window.bandstand = { audio, sound, state, soundNames: SOUND_NAMES, get scheduled() { return audio.scheduled; }, messages: [] };
+const state = { jam: null, members: {}, socket: null, roundSeen: 0, lastRoundAt: 0, benched: new Set(), sounding: new Set() };
+window.bandstand = {
+  audio, sound, state, soundNames: SOUND_NAMES, messages: [],
+  get scheduled() { return audio.scheduled; },
+  get sounding() { return [...state.sounding]; },
+};
 
-function esc(text) {
-  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-function colour(m) { return ROLE_COLOURS[m.role] || m.colour || "#888"; }
+function colourOf(name) { const m = state.members[name] || {}; return ROLE_COLOURS[m.role] || m.colour || "#888"; }
+const chat = new Chat($("chat"), colourOf);
+const band = new Band($("band"), { send, jam: () => state.jam, colourOf, benched: state.benched });
 
 function connect() {
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/jam`);
@@ -31,35 +40,34 @@ const HANDLERS = {
   jam_state_update(m) {
     const was = state.jam?.running;
     if (was !== undefined && was !== m.running) {
-      chat(m.running ? `▶ Jam started — ${esc(m.context.key)}, ${m.context.bpm} BPM` : `■ Jam stopped after ${m.round} round${m.round === 1 ? "" : "s"}`, "system");
+      chat.show(m);
       if (!m.running) sound.reset();
     }
     $("now-label").textContent = m.running ? "Now playing" : "Stopped — last combined pattern";
     $("downloads").hidden = m.round === 0;
     state.jam = m;
     for (const member of m.members) state.members[member.name] = member;
-    renderBand(); renderContext(m.context, []); renderLayers(m.layers);
+    band.render(m.members); renderContext(m.context, []); renderLayers(m.layers, m.combined_pattern);
     $("round").textContent = m.round;
     $("start").disabled = m.running; $("stop").disabled = !m.running;
+    $("tempo").disabled = $("energy").disabled = !m.running;
     $("autopilot").checked = m.autopilot;
     $("interval").value = m.autopilot_interval; $("interval-label").textContent = `${m.autopilot_interval} s`;
     if (m.round !== state.roundSeen) { state.roundSeen = m.round; state.lastRoundAt = performance.now(); }
   },
+  chat_history(m) { chat.replay(m.messages); },
   agent_thought(m) {
-    Object.assign(state.members[m.member] ??= {}, { thoughts: m.thought, reaction: m.reaction, pattern: m.pattern, status: m.status });
-    addRoundMark(m.round);
-    const member = state.members[m.member];
-    const tag = m.complied_with_boss ? "" : `<span class="tag">✋ did not comply</span>`;
-    const note = m.note ? `<span class="note">${esc(m.note)}</span>` : "";
-    chat(`<span class="who">${esc(m.emoji)} ${esc(m.member)}</span>${esc(m.thought)} <span class="reaction">${esc(m.reaction)}</span>${tag}${note}`, "", colour(member));
-    renderBand();
+    Object.assign(state.members[m.member] ??= { name: m.member }, { thoughts: m.thought, reaction: m.reaction, pattern: m.pattern, status: m.status });
+    chat.show(m);
+    band.render(Object.values(state.members));
   },
-  agent_status(m) { if (state.members[m.member]) { state.members[m.member].status = m.status; renderBand(); } },
-  musical_context_update(m) { renderContext(m.context, m.changed); chat(`Context: ${esc(m.changed.join(", "))} → ${esc(m.context.key)}, energy ${m.context.energy}/10, ${m.context.bpm} BPM`, "system"); },
-  execute(m) { renderLayers(m.layers); },
+  agent_status(m) { if (state.members[m.member]) { state.members[m.member].status = m.status; band.render([state.members[m.member]]); } },
+  musical_context_update(m) { renderContext(m.context, m.changed); chat.show(m); },
+  execute(m) { renderLayers(m.layers, m.code); },
   events(m) { if (state.jam?.running) sound.receive(m); },
-  boss_directive_echo(m) { chat(`<span class="who">🎤 BOSS${m.to.length ? " → " + esc(m.to.join(", ")) : ""}</span>${esc(m.text)}`, "boss"); },
-  error(m) { chat(esc(m.message), "error"); },
+  boss_directive_echo(m) { chat.show(m); },
+  code_override(m) { band.accepted(m.member); chat.show(m); },
+  error(m) { chat.show({ ...m, pattern: band.refused(m.message) }); },
 };
 
 function handle(msg) {
@@ -68,61 +76,24 @@ function handle(msg) {
   HANDLERS[msg.type]?.(msg);
 }
 
-let lastRoundMark = 0;
-function addRoundMark(round) {
-  if (round === lastRoundMark) return;
-  lastRoundMark = round;
-  const div = document.createElement("div"); div.className = "round-mark"; div.textContent = `— ROUND ${round} —`;
-  append(div);
-}
-function chat(html, kind = "", role = "") {
-  const div = document.createElement("div");
-  div.className = `msg ${kind}`; if (role) div.style.setProperty("--role", role);
-  div.innerHTML = html; append(div);
-}
-function append(node) {
-  const box = $("chat"); box.appendChild(node);
-  if (state.stickToBottom) box.scrollTop = box.scrollHeight;
-}
-
-function renderBand() {
-  const box = $("band");
-  const members = Object.values(state.members);
-  box.innerHTML = members.map((m) => `
-    <article class="card ${isOut(m) ? "inactive" : ""} ${state.jam?.running ? "" : "pickable"}" style="--role:${colour(m)}" data-member="${esc(m.name)}" title="${state.jam?.running ? "" : "click to choose who plays"}">
-      <div class="card-head"><span class="emoji">${esc(m.emoji)}</span><span class="name">${esc(m.name)}</span>
-        <span class="role">${esc(m.role)}</span><span class="light ${lightClass(m.status, m.pattern)}" title="${esc(m.status)}"></span></div>
-      <div class="bubble">${esc(m.thoughts || "…")}${m.reaction ? `<span class="reaction">${esc(m.reaction)}</span>` : ""}</div>
-      <div class="pattern">${esc(m.pattern || "silence")}</div>
-      <div class="card-foot">
-        <button class="mute ${m.muted ? "on" : ""}" data-act="mute">Mute</button>
-        <button class="solo ${m.soloed ? "on" : ""}" data-act="solo">Solo</button>
-        ${m.using_fallback || m.status === "error" || m.status === "timeout" ? `<span class="fallback">(fallback)</span>` : ""}
-      </div>
-    </article>`).join("");
-}
-function isOut(m) {
-  return state.jam?.running ? m.active === false : state.benched.has(m.name);
-}
-function lightClass(status, pattern) {
-  if (status === "idle") return state.jam?.running && pattern && pattern !== "silence" ? "ok" : "";
-  return status;
-}
-
 function renderContext(ctx, changed) {
   $("ctx-key").textContent = ctx.key;
   $("ctx-scale").innerHTML = ctx.scale.map((n) => `<span>${esc(n)}</span>`).join("");
   $("ctx-chords").innerHTML = ctx.chords.map((c) => `<span>${esc(c)}</span>`).join("");
   $("ctx-bpm").textContent = ctx.bpm; $("ctx-time").textContent = ctx.time_signature;
-  $("ctx-energy").textContent = ctx.energy; $("ctx-energy-bar").style.width = `${ctx.energy * 10}%`;
+  $("ctx-energy").textContent = ctx.energy;
+  if (document.activeElement !== $("tempo")) $("tempo").value = ctx.bpm;
+  if (document.activeElement !== $("energy")) $("energy").value = ctx.energy;
   if (changed.length) { $("context").classList.remove("flash"); void $("context").offsetWidth; $("context").classList.add("flash"); }
 }
 
-function renderLayers(layers) {
+function renderLayers(layers, combined) {
   $("layers").innerHTML = layers.length ? layers.map((l) => {
     const m = state.members[l.member] || {};
-    return `<div class="layer" style="--role:${colour(m)}"><span class="tag">${esc(m.emoji || "")} ${esc(l.member)}</span><code>${esc(l.code)}</code></div>`;
+    return `<div class="layer" data-member="${esc(l.member)}" style="--role:${colourOf(l.member)}"><span class="tag">${esc(m.emoji || "")} ${esc(l.member)}</span><code class="code">${codeHtml(l.code)}</code></div>`;
   }).join("") : `<span class="muted">silence</span>`;
+  const box = $("combined");
+  if (box.dataset.code !== combined) { box.dataset.code = combined; box.innerHTML = codeHtml(combined || "silence"); }
 }
 
 // @mention completion
@@ -165,20 +136,40 @@ async function enableSound() {
   if (audio.running) return;
   $("sound").textContent = "… loading sound";
   await audio.enable();
-  sound.resume();
+  sound.resume(); // from the transport's current position: what has passed is dropped
 }
 audio.onChange(renderSound);
 
-// The playhead: where the transport is for the listener (the server's cycle, on its clock).
+// Where the band is, as heard: the playhead, bar and beat, and who is sounding now.
+function beatsPerBar() { return Number(String(state.jam?.context?.time_signature || "4/4").split("/")[0]) || 4; }
+function soundingAt(pos) {
+  const names = new Set(), msg = pos && sound.cycles.get(pos.cycle);
+  for (const ev of msg?.events || []) {
+    if (ev.begin <= pos.fraction && pos.fraction < ev.begin + Math.max(ev.duration, SOUNDING_WINDOW)) names.add(ev.member);
+  }
+  return names;
+}
 function tickPlayhead() {
-  const pos = state.jam?.running ? sound.position() : null;
+  const pos = state.jam?.running ? sound.position() : null, beats = beatsPerBar();
+  const beat = pos ? Math.min(beats, Math.floor(pos.fraction * beats) + 1) : 0;
   $("playhead-bar").style.width = pos ? `${(pos.fraction * 100).toFixed(2)}%` : "0";
-  $("playhead-label").textContent = pos ? `cycle ${pos.cycle + 1} · ${Math.floor(pos.fraction * beatsPerCycle()) + 1}/${beatsPerCycle()}` : "";
+  const label = pos ? `bar ${pos.cycle + 1} · beat ${beat}/${beats}` : "";
+  if ($("playhead-label").textContent !== label) $("playhead-label").textContent = label;
+  const bar = pos ? `${pos.cycle + 1}.${beat}` : "—";
+  if ($("bar-beat").textContent !== bar) $("bar-beat").textContent = bar;
+  const dots = $("beats");
+  if (dots.children.length !== beats) dots.innerHTML = "<i></i>".repeat(beats);
+  [...dots.children].forEach((dot, i) => dot.classList.toggle("on", i + 1 === beat));
+  const sounding = soundingAt(pos);
+  if ([...sounding].join() !== [...state.sounding].join()) {
+    state.sounding = sounding;
+    band.showSounding(sounding);
+    for (const layer of $("layers").children) layer.classList.toggle("sounding", sounding.has(layer.dataset.member));
+  }
   const scheduled = `${audio.scheduled} notes scheduled`; // handed over a little ahead, as they come due
   if ($("scheduled-label").textContent !== scheduled) $("scheduled-label").textContent = scheduled;
   requestAnimationFrame(tickPlayhead);
 }
-function beatsPerCycle() { return Number(String(state.jam?.context?.time_signature || "4/4").split("/")[0]) || 4; }
 
 function tickProgress() {
   const jam = state.jam;
@@ -187,6 +178,13 @@ function tickProgress() {
   if (jam?.running && jam.autopilot) pct = ((((performance.now() - state.lastRoundAt) / 1000) % jam.autopilot_interval) / jam.autopilot_interval) * 100;
   $("progress-bar").style.width = `${pct}%`;
   requestAnimationFrame(tickProgress);
+}
+
+const MASTER_KEY = "bandstand.jam.master";
+function setMaster(value) {
+  const level = audio.setMasterVolume(value);
+  $("master").value = level; $("master-label").textContent = `${Math.round(level * 100)}%`;
+  localStorage.setItem(MASTER_KEY, String(level));
 }
 
 function wire() {
@@ -201,26 +199,15 @@ function wire() {
     if (state.jam) state.jam.running = false; // a cycle the server sent before it heard us is not played
     sound.reset();
   };
-  $("autopilot").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
+  const autopilot = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
+  $("autopilot").onchange = autopilot;
   $("interval").oninput = () => { $("interval-label").textContent = `${$("interval").value} s`; };
-  $("interval").onchange = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
-  $("band").onclick = (e) => {
-    const button = e.target.closest("button[data-act]");
-    if (!button) {
-      // before the jam starts, clicking a card chooses who plays
-      const card = e.target.closest(".card");
-      if (card && !state.jam?.running) {
-        const name = card.dataset.member;
-        if (state.benched.has(name)) state.benched.delete(name);
-        else if (state.benched.size < Object.keys(state.members).length - 1) state.benched.add(name);
-        renderBand();
-      }
-      return;
-    }
-    const name = button.closest(".card").dataset.member, m = state.members[name];
-    if (button.dataset.act === "mute") send({ type: "set_mute", member: name, muted: !m.muted });
-    else send({ type: "set_solo", member: name, soloed: !m.soloed });
-  };
+  $("interval").onchange = autopilot;
+  $("tempo").oninput = () => { $("ctx-bpm").textContent = $("tempo").value; };
+  $("tempo").onchange = () => send({ type: "set_tempo", bpm: Number($("tempo").value) });
+  $("energy").oninput = () => { $("ctx-energy").textContent = $("energy").value; };
+  $("energy").onchange = () => send({ type: "set_energy", level: Number($("energy").value) });
+  $("master").oninput = () => setMaster($("master").value);
   $("say").onsubmit = (e) => {
     e.preventDefault();
     const text = $("directive").value.trim(); if (!text) return;
@@ -235,12 +222,12 @@ function wire() {
     else if (e.key === "Escape") menu.hidden = true;
   });
   $("mention-menu").onclick = (e) => { const item = e.target.closest("[data-name]"); if (item) completeMention(item.dataset.name); };
-  $("chat").addEventListener("scroll", () => { const c = $("chat"); state.stickToBottom = c.scrollHeight - c.scrollTop - c.clientHeight < 40; });
   requestAnimationFrame(tickProgress);
   requestAnimationFrame(tickPlayhead);
 }
 
 wire();
 renderSound();
+setMaster(localStorage.getItem(MASTER_KEY) ?? 1);
 audio.syncClock().catch(() => {}); // the server's clock, for the playhead before the sound is on
 connect();

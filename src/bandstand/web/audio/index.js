@@ -11,6 +11,7 @@
 //   audio.setTrack("bass", { program: 33, volume: 1, pan: 0.5 });  // a GM program, or drum: true
 //   audio.note("bass", 40, 100, audio.now() + 0.1, 0.5);          // key, velocity, context time, seconds
 //   audio.setMix("bass", { mute: true });                // volume 0–1.5, pan 0–1, mute, solo, reverb 0–1
+//   audio.setMasterVolume(0.8);                          // the listener's own level, 0–1.5 (1 = unity)
 //
 // Songs (the studio page) play through a SongPlayer (player.js), which schedules ahead on the
 // audio clock, loops a section and switches between two versions while playing:
@@ -57,6 +58,7 @@ export class AudioEngine {
     this.scheduled = 0; // notes scheduled so far
     this.listeners = new Set();
     this.loadError = null;
+    this.master = 1; // the listener's level (the output gain); kept until the sound is on
   }
 
   get mode() { return this.voices?.kind ?? null; }
@@ -92,6 +94,7 @@ export class AudioEngine {
       this.ctx = new (window.AudioContext || window.webkitAudioContext)({ latencyHint: "interactive" });
       const resumed = this.ctx.resume();
       this.output = this.ctx.createGain();
+      this.output.gain.value = this.master;
       this.output.connect(this.ctx.destination);
       let voices;
       try {
@@ -114,6 +117,13 @@ export class AudioEngine {
       return this.mode;
     })();
     return this.enabling;
+  }
+
+  // The listener's master level, 0–1.5 (1 = unity): this page only, not the band's mix.
+  setMasterVolume(volume) {
+    this.master = Math.max(0, Math.min(1.5, Number(volume) || 0));
+    if (this.output) this.output.gain.setTargetAtTime(this.master, this.ctx.currentTime, 0.01);
+    return this.master;
   }
 
   // Pause the sound (the context keeps its clock); enable() resumes it.
