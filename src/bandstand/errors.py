@@ -31,7 +31,9 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   ├── BoardError                 the task board refused an operation
     │   │   ├── IllegalTransition      names the from and to states
     │   │   ├── TerminalState          a terminal task cannot change
-    │   │   └── FencingError           only the holding session may move a task
+    │   │   ├── FencingError           only the holding session may move a task
+    │   │   ├── BoardBusy              another process held the board past the wait (exit 2)
+    │   │   └── BoardDamaged           the board's file or a row is not what the protocol wrote (exit 2)
     │   ├── ContractMismatch           an agent team's contract that does not match its fingerprint
     │   ├── RenderError                audio or picture rendering failed
     │   └── SessionBusy                another process held a session's lock for too long
@@ -223,6 +225,24 @@ class TerminalState(IllegalTransition):
 
 class FencingError(BoardError):
     """Only the session that holds a task may move it."""
+
+
+class BoardBusy(BoardError):
+    """Another process held the board's write lock past the wait (a writer suspended with
+    Ctrl-Z or in a debugger); the message names it. Retryable; exit 2 like a user mistake,
+    since the person has to resume or end that process."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, **context: Any) -> None:
+        super().__init__(message, retryable=True, **context)
+
+
+class BoardDamaged(BoardError):
+    """The board's file is corrupt or not a database, or a row holds what the protocol never
+    writes (an unknown state). Exit 2: a person has to restore or move the file."""
+
+    exit_code = 2
 
 
 class ContractMismatch(RuntimeFailure):

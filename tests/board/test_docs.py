@@ -44,3 +44,16 @@ def test_documented_commands_exist(command: str) -> None:
     from bandstand.cli import run
 
     assert run(["board", command, "--help"]) == 0
+
+
+def test_the_context_check_example_prints_what_the_page_says(tmp_path: Path) -> None:
+    example = next(body for lang, body in BLOCKS if lang == "text" and "context-check" in body)
+    command, expected = example.strip().splitlines()
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+           "BANDSTAND_BOARD": f"sqlite:///{tmp_path}/board.db"}
+    setup = "set -e\nbandstand board init -s conductor\nbandstand board create task-01\n" \
+            "bandstand board claim task-01 -s musician-a\n"
+    subprocess.run(["bash", "-c", setup], cwd=tmp_path, env=env, check=True, capture_output=True)
+    run = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == expected

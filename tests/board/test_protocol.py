@@ -49,7 +49,8 @@ def test_blocked_claim_writes_a_fallback_row_and_tells_the_conductor(board: Boar
     assert not result.claimed and result.fallback_task_id == "fallback-m-2"
     fallback = board.task("fallback-m-2")
     assert fallback.state is State.EXITED and "working" in (fallback.last_error or "")
-    blocked = board.last_message("task-00", "claim_blocked")
+    assert board.last_message("task-00", "claim_blocked") is None  # it used to land on the conductor's row
+    blocked = board.last_message("task-01", "claim_blocked")
     assert blocked is not None and "task-01" in blocked.message and blocked.from_session == "m-2"
 
 

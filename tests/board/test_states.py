@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from bandstand.board import TERMINAL, TRANSITIONS, Board, Role, State, check_transition, is_legal
+from bandstand.board.states import NEEDS_STALE
 from bandstand.errors import IllegalTransition, TerminalState
 
 from .conftest import force_state
@@ -47,7 +48,7 @@ def _conductor_move(board: Board, task_id: str, to: State) -> None:
     from bandstand.board.board import CONDUCTOR_TASK
 
     assert task_id != CONDUCTOR_TASK
-    if to is State.FIX_PROPOSED and board.task(task_id).state is State.WORKING:
+    if (board.task(task_id).state, to) in NEEDS_STALE:
         board.backdate_heartbeat(task_id, board.clock() - timedelta(minutes=10))
     board._conductor_move(task_id, to, "note", "by the conductor", "conductor-1")
 

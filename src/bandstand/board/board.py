@@ -27,13 +27,20 @@ from bandstand.board.reports import (
 from bandstand.board.states import (
     CLAIMABLE,
     NEEDS_STALE,
+    RECOVERY,
     TERMINAL,
     Role,
     State,
     check_transition,
 )
 from bandstand.board.stores import PostgresStore, SqliteStore, open_store
-from bandstand.errors import BoardUsageError, FencingError, IllegalTransition, TerminalState
+from bandstand.errors import (
+    BoardDamaged,
+    BoardUsageError,
+    FencingError,
+    IllegalTransition,
+    TerminalState,
+)
 
 CONDUCTOR_TASK = "task-00"
 HEARTBEAT_REFRESH = timedelta(minutes=8)
@@ -61,6 +68,18 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def parse_state(row: dict[str, Any]) -> State:
+    """A row's state; a value the protocol never writes is a damaged row, said in one line."""
+    try:
+        return State(row["state"])
+    except ValueError:
+        raise BoardDamaged(
+            f"{row.get('task_id')} is in state {row['state']!r}, which is not a protocol state "
+            f"(one of {', '.join(s.value for s in State)}): something other than bandstand wrote it; "
+            "'bandstand board check-state' shows the row", task_id=row.get("task_id"),
+        ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class Task:
     task_id: str
@@ -80,7 +99,7 @@ class Task:
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Task:
-        return cls(**{**row, "state": State(row["state"])})
+        return cls(**{**row, "state": parse_state(row)})
 
     def heartbeat_age(self, now: datetime) -> timedelta | None:
         return None if self.last_heartbeat is None else now - parse_ts(self.last_heartbeat)
@@ -183,8 +202,17 @@ class Board:
         return None if row is None else Task.from_row(row)
 
     def tasks(self) -> list[Task]:
+        return [Task.from_row(r) for r in self.task_rows()]
+
+    def task_rows(self) -> list[dict[str, Any]]:
+        """Every task row as stored, states unchecked (for views that must show a damaged row)."""
         with self.store.transaction() as tx:
-            return [Task.from_row(r) for r in tx.all("list_tasks")]
+            return tx.all("list_tasks")
+
+    def task_row(self, task_id: str) -> dict[str, Any] | None:
+        """One task row as stored, its state unchecked."""
+        with self.store.transaction() as tx:
+            return tx.one("get_task", task_id=task_id)
 
     def tasks_of_session(self, session_id: str) -> list[Task]:
         with self.store.transaction() as tx:
@@ -220,11 +248,13 @@ class Board:
         return Health(task_id, task.state, seconds, age is None or age > self.stale_after)
 
     def stale_tasks(self, threshold: timedelta | None = None) -> list[Task]:
-        """Working tasks whose heartbeat is older than `threshold` (default: the board's): probably crashed."""
+        """Tasks whose heartbeat is older than `threshold` (default: the board's) in a state where
+        someone should keep it fresh (`states.RECOVERY`: working, needs_review, error, the review
+        verdicts, fix_proposed, exit_requested): the session probably crashed."""
         cutoff = self.clock() - (self.stale_after if threshold is None else threshold)
         with self.store.transaction() as tx:
             rows = tx.all("stale_tasks", cutoff=format_ts(cutoff))
-        return [Task.from_row(r) for r in rows]
+        return [t for t in map(Task.from_row, rows) if t.state in RECOVERY]
 
     # ------------------------------------------------------------------ conductor
 
@@ -293,8 +323,8 @@ class Board:
                 age = current.heartbeat_age(now_dt)
                 if age is not None and age <= self.stale_after:
                     raise IllegalTransition(
-                        f"{task_id} is working with a fresh heartbeat ({int(age.total_seconds())} s old); "
-                        "a fix can only be proposed for a stale working task",
+                        f"{task_id} is {current.state} with a fresh heartbeat ({int(age.total_seconds())} s old); "
+                        f"a fix can only be proposed for a {current.state} task when its heartbeat is stale",
                         from_state=current.state, to_state=to_state, task_id=task_id,
                     )
             tx.one("lock_messages")
@@ -321,6 +351,27 @@ class Board:
 
     def request_exit(self, task_id: str, reason: str, *, conductor_session: str) -> Task:
         return self._conductor_move(task_id, State.EXIT_REQUESTED, "exit_request", reason, conductor_session)
+
+    def emergency(self, text: str, *, conductor_session: str, task_ids: list[str] | None = None) -> dict[str, int]:
+        """(conductor) An `emergency` message to the named tasks, or to every task a musician
+        holds (not watching, not terminal); the musicians' background watchers end on it. The
+        states do not change: what to do is in the text. Returns {task_id: message id}."""
+        if not text.strip():
+            raise BoardUsageError("an emergency needs a message: say what the musicians must do now")
+        self._require_conductor(conductor_session)
+        if task_ids is None:
+            targets = [t.task_id for t in self.tasks() if t.task_id != CONDUCTOR_TASK and t.state in RECOVERY]
+        else:
+            targets = []
+            for task_id in task_ids:
+                if task_id == CONDUCTOR_TASK:
+                    raise BoardUsageError("an emergency goes to musicians' tasks, not to the conductor's own row")
+                task = self.task(task_id)
+                if task.state in TERMINAL:
+                    raise TerminalState(f"{task_id} is {task.state}: nobody is there to read an emergency",
+                                        from_state=task.state, to_state=task.state, task_id=task_id)
+                targets.append(task_id)
+        return {t: self.post(t, "emergency", text, from_session=conductor_session) for t in targets}
 
     # ------------------------------------------------------------------ musician
 
@@ -389,7 +440,8 @@ class Board:
                        worked_by=f"fallback-{task_id}", phase=None, instruction_path=None, started_at=now,
                        completed_at=now, last_heartbeat=now, last_error=reason, now=now)
             tx.one("lock_messages")
-            tx.one("insert_message", task_id=CONDUCTOR_TASK, from_session=session_id, message_type="claim_blocked",
+            # on the task's own thread (the conductor reads every thread), so the task's history says it
+            tx.one("insert_message", task_id=task_id, from_session=session_id, message_type="claim_blocked",
                    message=f"CLAIM BLOCKED\nTask: {task_id}\nSession: {session_id}\nReason: {reason}", now=now)
         return fallback_id
 
@@ -476,8 +528,10 @@ class Board:
                          last_error=report.error, report_path=report.report_path, retry_increment=1)
 
     def warn_context(self, task_id: str, session_id: str, warning: ContextWarning) -> Task:
-        """Tell the conductor about context usage; above 80% stop and escalate (state error)."""
-        if warning.context_usage > 80:
+        """Tell the conductor about context usage; when the checkpoint would land above 80%
+        (or usage already is above 80%) stop and escalate: state error, last_error
+        `context_exhaustion_warning`."""
+        if warning.decision == "stop_and_escalate":
             return self.move(task_id, session_id, State.ERROR, message_type="context_warning",
                              message=warning.render(), last_error="context_exhaustion_warning")
         self.post(task_id, "context_warning", warning.render(), from_session=session_id)

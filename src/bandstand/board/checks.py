@@ -11,8 +11,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bandstand.board.board import CONDUCTOR_MESSAGE_TYPES, Board
-from bandstand.board.taskfiles import CTX, TaskFiles
+from bandstand.board.board import CONDUCTOR_MESSAGE_TYPES, CONDUCTOR_TASK, Board, parse_ts
+from bandstand.board.states import RECOVERY, State
+from bandstand.board.taskfiles import (
+    AGENT_LAUNCHED,
+    AGENT_RETURNED,
+    CTX,
+    SELF_CORRECTION,
+    TaskFiles,
+)
 
 HEARTBEAT_OK_S = 480
 HEARTBEAT_ALARM_S = 540
@@ -45,42 +52,79 @@ def heartbeat_status(age_s: float | None) -> str:
     return "STALE" if age_s <= HEARTBEAT_ALARM_S else "ALARM"
 
 
+#: What the protocol's own writes always leave on a row in each state: a claim sets the
+#: session, its name and the heartbeat; a terminal write sets completed_at; nobody holds a
+#: watching task. A row without these was written by something else.
+_HELD = ("session_id", "worked_by", "last_heartbeat")
+REQUIRED: dict[State, tuple[str, ...]] = {
+    **{s: _HELD for s in RECOVERY},
+    State.WATCHING: (),
+    State.COMPLETE: ("completed_at",),
+    State.EXITED: ("completed_at",),
+}
+
+
+def _state_valid(report: CheckReport, row: dict[str, object]) -> State | None:
+    """Is the row's state one of the protocol's, with what that state implies? None if unknown."""
+    try:
+        state = State(str(row["state"]))
+    except ValueError:
+        report.issue(f"state {row['state']!r} is not a protocol state (one of {', '.join(s.value for s in State)})")
+        return None
+    missing = [f for f in REQUIRED[state] if not row.get(f)]
+    if missing:
+        report.issue(f"state {state} but no {', '.join(missing)}: the protocol never writes such a row")
+    elif state is State.WATCHING and row.get("session_id"):
+        report.issue(f"state watching but held by session {row['session_id']}: a claim was never finished")
+    else:
+        report.ok(f"state {state} is valid")
+    return state
+
+
 def check_state(board: Board, task_id: str, session_id: str | None = None) -> CheckReport:
     report = CheckReport(f"state check for {task_id}")
-    task = board.find_task(task_id)
-    if task is None:
+    row = board.task_row(task_id)
+    if row is None:
         report.issue(f"{task_id} does not exist on the board")
         return report
-    report.ok(f"{task_id} exists (state {task.state}, worked by {task.worked_by or 'nobody'})")
-    report.data["state"] = str(task.state)
+    report.ok(f"{task_id} exists (state {row['state']}, worked by {row['worked_by'] or 'nobody'})")
+    report.data["state"] = str(row["state"])
     if session_id is not None:
-        if task.session_id == session_id:
+        if row["session_id"] == session_id:
             report.ok(f"session {session_id} holds the task")
         else:
-            report.issue(f"session mismatch: the board says {task.session_id or 'nobody'}, you are {session_id}")
-    age = task.heartbeat_age(board.clock())
-    age_s = None if age is None else age.total_seconds()
+            report.issue(f"session mismatch: the board says {row['session_id'] or 'nobody'}, you are {session_id}")
+    state = _state_valid(report, row)
+    heartbeat = row["last_heartbeat"]
+    age_s = None if heartbeat is None else (board.clock() - parse_ts(str(heartbeat))).total_seconds()
     status = heartbeat_status(age_s)
     report.data["heartbeat"] = status
-    if status == "OK":
+    if state is not None and state not in RECOVERY and task_id != CONDUCTOR_TASK:
+        report.ok(f"heartbeat not expected in state {state}" + (f" ({int(age_s)} s old)" if age_s is not None else ""))
+    elif status == "OK":
         report.ok(f"heartbeat OK ({int(age_s or 0)} s)")
     elif status == "NONE":
-        (report.ok if task.state == "watching" else report.issue)("no heartbeat yet")
+        report.issue("no heartbeat yet")
     else:
         report.issue(f"heartbeat {status} ({int(age_s or 0)} s old)")
-    report.ok(f"state {task.state} is valid")
-    mine = [m for m in board.messages_since(0, task_id=task_id)]
-    last_own = max((m.id for m in mine if m.from_session == task.session_id and m.message_type not in CONDUCTOR_MESSAGE_TYPES), default=0)
+    mine = board.messages_since(0, task_id=task_id)
+    holder = row["session_id"]
+    last_own = max((m.id for m in mine if m.from_session == holder and m.message_type not in CONDUCTOR_MESSAGE_TYPES),
+                   default=0)
     pending = [m for m in mine if m.message_type in CONDUCTOR_MESSAGE_TYPES and m.id > last_own]
     report.data["pending_messages"] = len(pending)
     if pending:
-        report.issue(f"{len(pending)} conductor message(s) not yet answered: " + ", ".join(f"#{m.id} {m.message_type}" for m in pending))
+        report.issue(f"{len(pending)} conductor message(s) not yet answered: "
+                     + ", ".join(f"#{m.id} {m.message_type}" for m in pending))
     else:
         report.ok("no pending conductor messages")
-    fallbacks = [t for t in board.tasks() if t.task_id.startswith("fallback-") and (
-        t.worked_by == f"fallback-{task_id}" or (session_id and t.session_id == session_id))]
+    fallbacks = [str(r["task_id"]) for r in board.task_rows() if str(r["task_id"]).startswith("fallback-") and (
+        r["worked_by"] == f"fallback-{task_id}" or (session_id and r["session_id"] == session_id))]
+    report.data["fallback_rows"] = fallbacks
     if fallbacks:
-        report.issue("fallback rows: " + ", ".join(t.task_id for t in fallbacks))
+        report.issue("fallback rows: " + ", ".join(fallbacks))
+    else:
+        report.ok("no fallback rows")
     return report
 
 
@@ -97,7 +141,7 @@ def check_temp(workdir: str | Path, task_id: str) -> CheckReport:
                      if not p.name.startswith(task_id + "-")}) if files.temp.exists() else []
     report.data["other_tasks"] = others
     report.ok("other tasks' files: " + (", ".join(others) or "none"))
-    corrections = [line for line in files.status_lines() if "self-correction" in line]
+    corrections = [line for line in files.status_lines() if SELF_CORRECTION.search(line)]
     report.data["self_corrections"] = len(corrections)
     report.ok(f"self-correction events: {len(corrections)}")
     report.ok("HANDOFF present" if files.handoff_path.exists() else "no HANDOFF")
@@ -107,21 +151,31 @@ def check_temp(workdir: str | Path, task_id: str) -> CheckReport:
 def check_headroom(workdir: str | Path, task_id: str) -> CheckReport:
     files = TaskFiles(workdir, task_id)
     report = CheckReport(f"context headroom for {task_id}")
+    if not files.status_path.exists():
+        report.issue(f"no status file at {files.status_path}: nothing says how much context is used "
+                     f"(log steps with 'bandstand board status {task_id} \"step 1 started\" --ctx N')")
+        return report
     lines = files.status_lines()
     trajectory = [float(m.group(1)) for line in lines if (m := CTX.search(line))]
-    launched = sum("agent launched" in line for line in lines)
-    returned = sum("agent returned" in line for line in lines)
-    steps = len({m.group(1) for line in lines if (m := re.search(r"step (\d+)", line))})
-    corrections = sum("self-correction" in line for line in lines)
+    launched = sum(bool(AGENT_LAUNCHED.search(line)) for line in lines)
+    returned = sum(bool(AGENT_RETURNED.search(line)) for line in lines)
+    steps = len({m.group(1) for line in lines if (m := re.search(r"\bstep (\d+)", line, re.IGNORECASE))})
+    corrections = sum(bool(SELF_CORRECTION.search(line)) for line in lines)
     report.data.update(trajectory=trajectory, agents_launched=launched, agents_returned=returned,
-                       steps=steps, self_corrections=corrections)
-    current = trajectory[-1] if trajectory else 0.0
-    report.ok("trajectory: " + (" → ".join(f"{v:g}%" for v in trajectory) or "no [ctx: N%] entries"))
-    report.ok(f"agents launched {launched}, returned {returned}; steps {steps}")
+                       agents_out=max(0, launched - returned), steps=steps, self_corrections=corrections)
+    if not trajectory:
+        report.issue("no [ctx: N%] entries in the status file: the context usage is unknown")
+        return report
+    current = trajectory[-1]
+    report.ok("trajectory: " + " → ".join(f"{v:g}%" for v in trajectory))
+    report.ok(f"agents launched {launched}, returned {returned}"
+              + (f" ({launched - returned} still out)" if launched > returned else "") + f"; steps {steps}")
     if current > 75:
         report.issue(f"context at {current:g}% (> 75%): stop and hand off", code=2)
     elif current > 60:
         report.issue(f"context at {current:g}% (> 60%): caution")
+    else:
+        report.ok(f"context at {current:g}%")
     if corrections:
         report.issue(f"{corrections} self-correction event(s): estimates inflate ~6×")
     return report

@@ -110,18 +110,52 @@ class ErrorReport(_Report):
 
 
 class ContextWarning(_Report):
+    """Context usage for the conductor, with what decides the budget: the estimated cost to the
+    next checkpoint (inflated ~6× after a self-correction, which is always flagged), the
+    deviations so far, the agents still planned and how many fit in the 65% budget."""
+
     message_type: str = "context_warning"
-    average_agent_cost: float = 8.0
+    average_agent_cost: float = Field(8.0, gt=0)
+    cost_to_checkpoint: float | None = Field(None, ge=0, description="estimated context percent to the next checkpoint")
+    self_correction: bool = False
+    self_correction_detail: str = ""
+    deviations: Deviations = Deviations()
+    agents_remaining: AgentsRemaining = AgentsRemaining()
 
     @property
     def agents_that_fit(self) -> int:
         return agents_that_fit(self.context_usage, self.average_agent_cost)
 
+    @property
+    def projected(self) -> float:
+        """Usage expected at the next checkpoint (today's usage when no estimate was given)."""
+        return projected_usage(self.context_usage, self.cost_to_checkpoint or 0.0,
+                               self_correction=self.self_correction)
+
+    @property
+    def decision(self) -> ContextDecision:
+        return context_decision(self.context_usage, self.cost_to_checkpoint or 0.0,
+                                self_correction=self.self_correction)
+
     def render(self) -> str:
+        sc = ("yes — " + self.self_correction_detail if self.self_correction_detail else "yes") \
+            if self.self_correction else "no"
+        ar = self.agents_remaining
+        if self.cost_to_checkpoint is None:
+            estimate = "not estimated"
+        else:
+            factor = f" ×{SELF_CORRECTION_INFLATION:g} after self-correction" if self.self_correction else ""
+            estimate = f"{self.cost_to_checkpoint:g}%{factor} → {self.projected:g}% at the checkpoint"
         return _lines(
             "CONTEXT WARNING",
             [
                 ("Context usage", f"{self.context_usage:g}%"),
+                ("Cost to the next checkpoint", estimate),
+                ("Decision", DECISION_TEXT[self.decision]),
+                ("Self-correction", sc),
+                ("Deviations", f"{self.deviations.count}"
+                 + (f" ({self.deviations.severity})" if self.deviations.severity else "")),
+                ("Agents remaining", f"{ar.count} ({ar.percent_each:g}% each, {ar.percent_total:g}% total)"),
                 ("Agents that fit in the 65% budget", self.agents_that_fit),
             ],
         )
@@ -162,14 +196,29 @@ ContextDecision = Literal["proceed", "ask_conductor", "stop_and_escalate"]
 SELF_CORRECTION_INFLATION = 6.0
 
 
+#: What each decision means, in the report and at the command line.
+DECISION_TEXT: dict[str, str] = {
+    "proceed": "proceed (below 70% at the checkpoint)",
+    "ask_conductor": "ask the conductor (70–80% at the checkpoint)",
+    "stop_and_escalate": "stop and escalate (above 80% at the checkpoint)",
+}
+
+#: The usage at which a musician must estimate the cost to its next checkpoint.
+CHECK_AT = 50.0
+
+
+def projected_usage(current_percent: float, cost_to_checkpoint: float, *, self_correction: bool = False) -> float:
+    """Usage expected at the next checkpoint; the estimate counts ~6× after a self-correction."""
+    return current_percent + cost_to_checkpoint * (SELF_CORRECTION_INFLATION if self_correction else 1.0)
+
+
 def context_decision(current_percent: float, cost_to_checkpoint: float, *, self_correction: bool = False) -> ContextDecision:
     """At 50% context, decide whether to go on to the next checkpoint.
 
     The estimate is inflated ~6× when self-correction happened (it always is
     flagged): < 70% projected → proceed; 70–80% → ask the conductor; > 80% →
     stop and escalate."""
-    cost = cost_to_checkpoint * (SELF_CORRECTION_INFLATION if self_correction else 1.0)
-    projected = current_percent + cost
+    projected = projected_usage(current_percent, cost_to_checkpoint, self_correction=self_correction)
     if projected < 70:
         return "proceed"
     if projected <= 80:

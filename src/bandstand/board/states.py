@@ -55,6 +55,8 @@ TRANSITIONS: dict[Role, dict[tuple[State, State], str]] = {
         (S.NEEDS_REVIEW, S.FIX_PROPOSED): "propose a fix",
         (S.ERROR, S.FIX_PROPOSED): "propose a fix",
         (S.WORKING, S.FIX_PROPOSED): "crash recovery (only when the heartbeat is stale)",
+        (S.REVIEW_APPROVED, S.FIX_PROPOSED): "crash recovery (only when the heartbeat is stale)",
+        (S.REVIEW_FAILED, S.FIX_PROPOSED): "crash recovery (only when the heartbeat is stale)",
         **{
             (s, S.EXIT_REQUESTED): "request exit"
             for s in State
@@ -63,8 +65,24 @@ TRANSITIONS: dict[Role, dict[tuple[State, State], str]] = {
     },
 }
 
-#: Conductor moves that need a stale heartbeat to be legal.
-NEEDS_STALE: frozenset[tuple[State, State]] = frozenset({(S.WORKING, S.FIX_PROPOSED)})
+#: Conductor moves that need a stale heartbeat to be legal: the musician holding the task
+#: must act next, so only a silent (probably crashed) session may be taken over.
+NEEDS_STALE: frozenset[tuple[State, State]] = frozenset(
+    {(S.WORKING, S.FIX_PROPOSED), (S.REVIEW_APPROVED, S.FIX_PROPOSED), (S.REVIEW_FAILED, S.FIX_PROPOSED)}
+)
+
+#: States in which someone should be keeping the heartbeat fresh (the holding musician, or
+#: its watchers), so a stale heartbeat means a probable crash; each names how the conductor
+#: recovers the task. Not here: watching (nobody holds it yet) and the terminal states.
+RECOVERY: dict[State, str] = {
+    S.WORKING: "propose-fix (crash recovery) or request-exit",
+    S.NEEDS_REVIEW: "review it (approve, reject) or propose-fix",
+    S.ERROR: "propose-fix or request-exit",
+    S.REVIEW_APPROVED: "propose-fix (crash recovery) or request-exit",
+    S.REVIEW_FAILED: "propose-fix (crash recovery) or request-exit",
+    S.FIX_PROPOSED: "nobody took the fix up: a new session claims the task",
+    S.EXIT_REQUESTED: "nobody handed off: a new session claims the task to finish the handoff",
+}
 
 
 def is_legal(role: Role, from_state: State, to_state: State) -> bool:

@@ -22,6 +22,11 @@ Severity = Literal["Low", "Medium", "High"]
 SEVERITIES: tuple[Severity, ...] = ("Low", "Medium", "High")
 PROPOSAL_TYPES = ("PATTERN", "ANTI_PATTERN", "MEMORY", "CLAUDE_MD", "RAG", "MEMORY_MCP", "DOCUMENTATION")
 CTX = re.compile(r"\[ctx: (\d+(?:\.\d+)?)%\]")
+# Status lines as the protocol writes them ("agent 2 launched", "agent 2 returned") and as
+# `TaskFiles` writes them ("agent launched: tester"); "self-correction" or "self correction".
+AGENT_LAUNCHED = re.compile(r"\bagent\s+(?:#?\d+\s+|[\w.-]+\s+)?launched\b|\blaunched\s+agent\b", re.IGNORECASE)
+AGENT_RETURNED = re.compile(r"\bagent\s+(?:#?\d+\s+|[\w.-]+\s+)?returned\b", re.IGNORECASE)
+SELF_CORRECTION = re.compile(r"\bself[- ]correct", re.IGNORECASE)
 _STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 

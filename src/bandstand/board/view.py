@@ -10,15 +10,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bandstand.board.board import Board, Task, format_ts
+from bandstand.board.states import RECOVERY
 
 __all__ = ["BoardWatcher", "task_view"]
 
 
 def task_view(task: Task, board: Board) -> dict[str, Any]:
-    """A task with `heartbeat_age_s` (None: never) and `stale` (working and past the board's limit)."""
+    """A task with `heartbeat_age_s` (None: never) and `stale` (past the board's limit in a state
+    someone should keep fresh, `states.RECOVERY`, as `Board.stale_tasks` says)."""
     age = task.heartbeat_age(board.clock())
     seconds = None if age is None else round(age.total_seconds(), 3)
-    stale = task.state == "working" and (age is None or age > board.stale_after)
+    stale = task.state in RECOVERY and (age is None or age > board.stale_after)
     return {**task.as_dict(), "heartbeat_age_s": seconds, "stale": stale}
 
 

@@ -2,7 +2,8 @@
 
 Every protocol operation is a command; `--board URL` (or $BANDSTAND_BOARD)
 chooses the store, `--session` (or $CLAUDE_SESSION_ID) says who acts. The
-three checks exit 0 healthy, 1 issues (and 2 critical for headroom)."""
+three checks exit 0 healthy, 1 issues (and 2 critical for headroom);
+`context-check` exits 0 proceed, 1 ask the conductor, 2 stop and escalate."""
 
 from __future__ import annotations
 
@@ -101,12 +102,23 @@ def create(task_id: str, instructions: str = typer.Option(None, help="Path of th
 
 @app.command("list")
 def list_tasks() -> None:
-    """All tasks and their states."""
+    """All tasks and their states (a row in a state the protocol does not know is marked; exit 1)."""
+    from bandstand.board import State
+
     with _board() as b:
-        tasks = b.tasks()
-    _out([t.as_dict() for t in tasks],
-         "\n".join(f"{t.task_id:<14} {t.state:<16} {t.worked_by or '-':<24} hb {t.last_heartbeat or '-'}" for t in tasks)
-         or "the board is empty")
+        rows = b.task_rows()
+    known = {s.value for s in State}
+    bad = [r["task_id"] for r in rows if r["state"] not in known]
+
+    def state(r: dict[str, Any]) -> str:
+        return r["state"] if r["state"] in known else f"{r['state']!r} (not a protocol state)"
+
+    _out(rows, "\n".join(f"{r['task_id']:<14} {state(r):<16} {r['worked_by'] or '-':<24} hb {r['last_heartbeat'] or '-'}"
+                         for r in rows) or "the board is empty")
+    if bad:
+        print(f"bandstand: error: {', '.join(bad)} in a state the protocol does not know; "
+              "see 'bandstand board check-state TASK'", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -244,16 +256,57 @@ def report_error(task_id: str, error: str = typer.Option(..., help="What failed.
                                  ErrorReport(context_usage=context, retry=retry, error=error, report_path=report)))
 
 
-@app.command("context-warning")
-def context_warning(task_id: str, context: float = typer.Option(..., min=0, max=100),
-                    agent_cost: float = typer.Option(8.0, help="Average context percent per agent."),
-                    session: str = SessionOpt) -> None:
-    """(musician) Report context usage; above 80% this stops the task in error."""
-    from bandstand.board import ContextWarning
+_CONTEXT_OPTS: dict[str, Any] = dict(
+    context=typer.Option(None, min=0, max=100, help="Context usage, percent (default: the last [ctx: N%] in the status file)."),
+    cost=typer.Option(None, min=0, max=100, help="Estimated context percent to the next checkpoint."),
+    self_correction=typer.Option(None, help="Describe a self-correction (the status file's are found anyway)."),
+    agents=typer.Option(0, min=0, help="Agents still planned before the checkpoint."),
+    agent_cost=typer.Option(8.0, min=0.1, help="Average context percent per agent."),
+)
 
+
+def _context_warning(task_id: str, context: float | None, cost: float | None, self_correction: str | None,
+                     agents: int, agent_cost: float) -> Any:
+    from bandstand.board.context import context_warning
+    from bandstand.board.taskfiles import TaskFiles
+
+    return context_warning(TaskFiles(_STATE.get("workdir", "."), task_id), usage=context, cost=cost, agents=agents,
+                           agent_cost=agent_cost, self_correction=self_correction)
+
+
+@app.command("context-warning")
+def context_warning(task_id: str, context: float = _CONTEXT_OPTS["context"], cost: float = _CONTEXT_OPTS["cost"],
+                    self_correction: str = _CONTEXT_OPTS["self_correction"], agents: int = _CONTEXT_OPTS["agents"],
+                    agent_cost: float = _CONTEXT_OPTS["agent_cost"], session: str = SessionOpt) -> None:
+    """(musician) Send a context warning (usage, cost to the checkpoint, self-correction, deviations,
+    agents remaining and that fit); above 80% at the checkpoint this stops the task in error."""
+    warning = _context_warning(task_id, context, cost, self_correction, agents, agent_cost)
     with _board() as b:
-        _task_out(b.warn_context(task_id, _session(session),
-                                 ContextWarning(context_usage=context, average_agent_cost=agent_cost)))
+        _task_out(b.warn_context(task_id, _session(session), warning))
+
+
+@app.command("context-check")
+def context_check(task_id: str, context: float = _CONTEXT_OPTS["context"], cost: float = _CONTEXT_OPTS["cost"],
+                  self_correction: str = _CONTEXT_OPTS["self_correction"], agents: int = _CONTEXT_OPTS["agents"],
+                  agent_cost: float = _CONTEXT_OPTS["agent_cost"], session: str = SessionOpt) -> None:
+    """(musician) The 50% budget check: proceed (exit 0), ask the conductor (a context warning,
+    exit 1) or stop and escalate (the warning, then state error; exit 2). From 50% on --cost is
+    required; it counts 6× after a self-correction."""
+    from bandstand.board.context import context_check as run
+    from bandstand.board.reports import DECISION_TEXT
+
+    warning = _context_warning(task_id, context, cost, self_correction, agents, agent_cost)
+    with _board() as b:
+        result = run(b, task_id, _session(session), warning, declared_self_correction=self_correction)
+    _out({"decision": result.decision, "code": result.code, "projected": warning.projected,
+          "agents_that_fit": warning.agents_that_fit, "self_correction": warning.self_correction,
+          "posted": result.posted, "state": str(result.task.state), "report": warning.render()},
+         f"{task_id}: {DECISION_TEXT[result.decision]}; {warning.context_usage:g}% now, "
+         f"{warning.projected:g}% at the checkpoint" + (" (×6 after self-correction)" if warning.self_correction else "")
+         + f"; {warning.agents_that_fit} agent(s) fit in the 65% budget"
+         + (f"; context warning sent, task {result.task.state}" if result.posted else ""))
+    if result.code:
+        raise typer.Exit(result.code)
 
 
 @app.command()
@@ -312,6 +365,21 @@ _conductor("request-exit", "request_exit", "reason", "Ask the musician to hand o
 
 
 @app.command()
+def emergency(task_ids: list[str] = typer.Argument(None, help="Tasks to alert; omit with --all."),
+              message: str = typer.Option(..., "--message", "-m", help="What the musicians must do now."),
+              all_: bool = typer.Option(False, "--all", help="Every task a musician holds (not watching, not finished)."),
+              session: str = SessionOpt) -> None:
+    """(conductor) Send an emergency message: the musicians' background watchers end on it."""
+    from bandstand.errors import BoardUsageError
+
+    if bool(task_ids) == all_:
+        raise BoardUsageError("name the tasks to alert, or use --all (not both)")
+    with _board() as b:
+        sent = b.emergency(message, conductor_session=_session(session), task_ids=None if all_ else list(task_ids))
+    _out(sent, "\n".join(f"{t}: emergency #{mid}" for t, mid in sent.items()) or "no task is held: nobody to alert")
+
+
+@app.command()
 def resume(task_id: str, session: str = SessionOpt) -> None:
     """(musician) Back to work after an approval or a fix proposal."""
     with _board() as b:
@@ -366,11 +434,16 @@ def health(task_id: str = typer.Argument("task-00")) -> None:
 
 @app.command()
 def stale() -> None:
-    """Working tasks whose heartbeat is older than --stale-after (probably crashed)."""
+    """Tasks whose heartbeat is older than --stale-after in a state someone should keep fresh
+    (working, needs_review, error, review_approved, review_failed, fix_proposed, exit_requested),
+    with how to recover each."""
+    from bandstand.board.states import RECOVERY
+
     with _board() as b:
         found = b.stale_tasks()
-    _out([t.as_dict() for t in found], "\n".join(f"{t.task_id}: last heartbeat {t.last_heartbeat} ({t.worked_by})"
-                                                  for t in found) or "no stale tasks")
+    _out([t.as_dict() | {"recovery": RECOVERY[t.state]} for t in found],
+         "\n".join(f"{t.task_id}: {t.state}, last heartbeat {t.last_heartbeat} ({t.worked_by}) — {RECOVERY[t.state]}"
+                   for t in found) or "no stale tasks")
 
 
 @app.command()

@@ -68,8 +68,9 @@ WHERE task_id = :task_id AND session_id = :session_id
 UPDATE orchestration_tasks SET last_heartbeat = :heartbeat WHERE task_id = :task_id;
 
 -- name: stale_tasks
+-- Old heartbeats outside the terminal states; which states count is decided in code (states.RECOVERY).
 SELECT * FROM orchestration_tasks
-WHERE state = 'working' AND last_heartbeat < :cutoff AND task_id <> 'task-00'
+WHERE state NOT IN ('complete', 'exited') AND last_heartbeat < :cutoff AND task_id <> 'task-00'
 ORDER BY task_id;
 
 -- name: lock_messages
