@@ -13,6 +13,7 @@ from bandstand.errors import Conflict, InvalidInput
 from bandstand.jam.engine import JamEngine
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import resolve_members
+from bandstand.jam.recording import song_of
 from bandstand.jam.sound import cycle_events, name_notes
 from bandstand.jam.transport import Transport
 from bandstand.jam.turn import JamReply, TurnInput
@@ -59,6 +60,17 @@ async def test_a_members_fader_scales_what_is_heard_and_recorded() -> None:
         assert next(m for m in rec.messages[-1]["members"] if m["name"] == "GROOVE")["volume"] == 0.5
         # the member's own pattern is unchanged: the fader is the mix, not the part
         assert ".mul(gain(" not in engine.members["GROOVE"].pattern
+        # and the recording plays what was heard: GROOVE's notes in the second bar are softer
+        transport = Transport(engine)
+        engine.set_volume("GROOVE", 1)
+        transport.advance()
+        engine.set_volume("GROOVE", 0.5)
+        transport.advance()
+        song = song_of(engine, transport.played)
+        groove = [n for t in song.tracks if t.name.startswith("GROOVE") for n in t.notes]
+        first = [n.velocity for n in groove if n.start < 4]
+        second = [n.velocity for n in groove if n.start >= 4]
+        assert first and second and max(second) < min(first)
         engine.set_volume("GROOVE", 0)
         assert "GROOVE" not in dict(engine.composition.layers)
         engine.set_volume("GROOVE", 9)  # clamped to the fader's top
