@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -135,3 +136,37 @@ async def test_a_hung_cli_is_killed_when_the_interrupt_budget_is_shorter_than_th
         assert "remember the riff" in reply["echo"] and reply["echo"].endswith("go on")
         assert first is not None and wait_gone([first]) == []
     assert wait_gone(marked(mark)) == []
+
+
+CRASHING_HOST = """
+import asyncio, os
+from bandstand.agents.claude_code import ClaudeCodeBackend
+from bandstand.agents.procs import ProcessRegistry
+from bandstand.agents import TurnRequest
+
+async def main():
+    backend = ClaudeCodeBackend(bin={claude!r}, registry=ProcessRegistry({registry!r}))
+    conv = await backend.open("p", {{}})
+    reply = await conv.turn(TurnRequest("[[escape_child]] hi"), lambda k, f: None)
+    print(reply.text, flush=True)
+    os._exit(9)  # the host dies without cleaning up
+
+asyncio.run(main())
+"""
+
+
+def test_the_next_host_reaps_the_escapees_of_a_crashed_one(tmp_path: Path) -> None:
+    mark = uuid.uuid4().hex
+    claude = fake_claude_bin(tmp_path / "bin", env={"FAKE_CLAUDE_MARK": mark})
+    host = CRASHING_HOST.format(claude=str(claude), registry=str(tmp_path / "pids"))
+    try:
+        done = subprocess.run([sys.executable, "-c", host], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 9, done.stderr
+        escaped = int(json.loads(done.stdout)["echo"].rsplit("escaped=", 1)[1])
+        assert process_exists(escaped)  # the CLI saw stdin EOF and exited; its escapee lives on
+        ProcessRegistry(tmp_path / "pids").reap_stale()
+        assert wait_gone(marked(mark)) == []
+        assert ProcessRegistry(tmp_path / "pids").entries() == []
+    finally:
+        for pid in marked(mark):
+            subprocess.run(["kill", "-9", str(pid)], check=False)

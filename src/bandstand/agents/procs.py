@@ -294,8 +294,10 @@ async def terminate_group(child: Child, *, grace: float = 2.0) -> str:
     if child.proc.returncode is None:
         _signal_group(pgid, signal.SIGTERM)
         how = "terminated" if await child.wait_exit(grace) else "killed"
-    # the leader is gone (or going); anything it left, in its group or not, goes too
-    kill_tree(pgid, child.tag)
+    # the leader is gone (or going); anything it left, in its group or not, goes too. Finding the
+    # tagged reads every process's environment (~20 ms for 150 processes): not on the event loop
+    _signal_group(pgid, signal.SIGKILL)
+    await asyncio.to_thread(kill_tree, pgid, child.tag)
     await child.wait_exit(None)
     # the pipes close once the last holder is dead; asyncio then reaps (bounded: a stray holder we could not kill)
     with contextlib.suppress(TimeoutError):
