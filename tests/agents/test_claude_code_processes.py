@@ -18,30 +18,7 @@ from bandstand.agents.claude_code import ClaudeCodeBackend
 from bandstand.agents.procs import ProcessRegistry
 from bandstand.errors import BackendUnavailable, TurnFailed, TurnTimeout
 from bandstand.runtime import Session, SessionLimits
-from tests.peers.claude import fake_claude_bin, process_exists
-
-
-def marked(mark: str) -> list[int]:
-    """Live processes whose environment holds FAKE_CLAUDE_MARK=mark (a fake and all it started)."""
-    needle, found = f"FAKE_CLAUDE_MARK={mark}".encode(), []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if needle in (entry / "environ").read_bytes().split(b"\0") and process_exists(int(entry.name)):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-def wait_gone(pids: list[int]) -> list[int]:
-    """The PIDs still running after a bounded wait for killed orphans to leave the table."""
-    for _ in range(300):
-        left = [p for p in pids if process_exists(p)]
-        if not left:
-            return []
-        subprocess.run(["sleep", "0.01"], check=True)
-    return left
+from tests.peers.claude import fake_claude_bin, marked, process_exists, wait_gone
 
 
 def backend_for(tmp_path: Path, mark: str, **kwargs: object) -> ClaudeCodeBackend:

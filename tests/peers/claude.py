@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 FAKE_CLAUDE = Path(__file__).with_name("fake_claude.py")
@@ -60,4 +61,28 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-__all__ = ["FAKE_CLAUDE", "children_of", "fake_claude_bin", "process_exists", "user_line"]
+def marked(mark: str) -> list[int]:
+    """Live processes whose environment holds FAKE_CLAUDE_MARK=mark: a fake made with
+    ``fake_claude_bin(…, env={"FAKE_CLAUDE_MARK": mark})`` and everything it started, wherever it went."""
+    needle, found = f"FAKE_CLAUDE_MARK={mark}".encode(), []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes().split(b"\0") and process_exists(int(entry.name)):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def wait_gone(pids: list[int]) -> list[int]:
+    """The PIDs still running after a bounded wait (killed orphans take a moment to leave the table)."""
+    for _ in range(300):
+        left = [p for p in pids if process_exists(p)]
+        if not left:
+            return []
+        time.sleep(0.01)
+    return left
+
+
+__all__ = ["FAKE_CLAUDE", "children_of", "fake_claude_bin", "marked", "process_exists", "user_line", "wait_gone"]

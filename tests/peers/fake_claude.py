@@ -54,7 +54,7 @@ async-launch tool_result (``tool_use_result.isAsync``) and a ``system``
 the turn ends. Then each subagent works in the background, across the turn
 boundary: an ``assistant`` line with ``parent_tool_use_id`` = its tool_use id,
 ``task_progress``, and ``task_notification`` (status completed, or failed when
-its prompt holds ``[[fail]]``; summary = its answer). A subagent answers
+its prompt holds ``[[fail]]``; summary = its answer; never, when it holds ``[[hang]]``). A subagent answers
 ``<name> (<first words of its prompt>): <task>``.
 
 Environment: FAKE_CLAUDE_LOG (append every stdin line to this file),
@@ -320,6 +320,8 @@ class Fake:
         time.sleep(0.05)
         prompt = str(spec.get("prompt", ""))
         answer = f"{name} ({' '.join(prompt.split()[:6])}): {task}"
+        if "[[hang]]" in prompt:  # works forever: never notifies
+            time.sleep(3600)
         out({"type": "assistant", "message": {"model": spec.get("model"), "role": "assistant",
              "content": [{"type": "text", "text": answer}]}, "parent_tool_use_id": use_id,
              "session_id": self.session_id})

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from bandstand.errors import ConfigError
 from bandstand.runtime import read_log
 from bandstand.runtime.team import Team
 from bandstand.runtime.teamfile import parse_team
-from tests.peers.claude import process_exists
+from tests.peers.claude import fake_claude_bin, marked, process_exists, wait_gone
 
 NATIVE = """
 name = "native"
@@ -100,3 +101,25 @@ def test_claude_code_mode_mistakes(member: str, match: str) -> None:
         parse_team('mode = "claude-code"\nleader = "lead"\n[members.lead]\nbackend = "anthropic"\n')
     with pytest.raises(ConfigError, match="mode: Input should be 'delegate' or 'claude-code'"):
         parse_team('mode = "claude"\nleader = "lead"\n[members.lead]\n')
+
+
+async def test_a_teammate_that_never_finishes_costs_the_leader_its_turns_not_the_machine(
+    tmp_path: Path, monkeypatch, claude_bin: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    mark = uuid.uuid4().hex
+    marked_bin = fake_claude_bin(tmp_path / "marked", env={"FAKE_CLAUDE_MARK": mark})
+    config = load_config(env={"BANDSTAND_CLAUDE_BIN": str(marked_bin), "BANDSTAND_PID_DIR": str(tmp_path / "pids")})
+    text = NATIVE.replace("turn_timeout = 30", "turn_timeout = 1").replace(
+        'persona = "You are BEAT, the drummer."', 'persona = "[[hang]] You are BEAT, the drummer."')
+    team = Team(parse_team(text), config, log_dir=tmp_path / "run")
+    events: list[dict] = []
+    team.add_listener(events.append)
+    result = await team.run("[[team:bass,drums]] a groove")
+    assert result.reason == "leader_failed" and "took longer than 1" in result.answer
+    assert [e["reason"] for e in events if e["type"] == "turn_failed"] == ["timeout", "timeout"]
+    # each timed-out turn ended with its process (the hanging teammate inside it went too) and a new
+    # one, hearing the conversation so far, took the next turn
+    assert [e["type"] for e in events].count("backend_restarted") == 1
+    assert wait_gone(marked(mark)) == []
+    assert list((tmp_path / "pids").glob("*.json")) == []

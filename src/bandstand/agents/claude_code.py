@@ -228,6 +228,8 @@ class ClaudeCodeConversation:
         self._busy = False
         self._tool_turn = False
         self.bridge.turn_ended()
+        if self.subagents is not None:  # a new process: the old one's teammates are gone with it
+            self.subagents = Subagents()
         self._stderr_task = asyncio.create_task(self._drain_stderr(self.proc))
         request_id = self._request_id()
         self._write(
@@ -447,6 +449,7 @@ class ClaudeCodeConversation:
         ended: dict[str, Any] | None = None  # the leader's result, held while its teammates work
         while True:
             if ended is not None and self.subagents is not None and not self.subagents.busy:
+                self._busy = False
                 return self._finish(ended)
             msg = await self._next()
             if msg is None:
@@ -478,11 +481,14 @@ class ClaudeCodeConversation:
                     self._tool_turn = True
                     return TurnReply("".join(texts), None, Usage(), {"pid": self.pid}, calls, "tool_use")
             elif kind == "result":
-                self._busy = self._tool_turn = False
+                self._tool_turn = False
                 self.bridge.turn_ended()
                 if self.subagents is None:
+                    self._busy = False
                     return self._finish(msg)
-                ended = msg  # returned once every teammate it started has finished
+                # returned once every teammate it started has finished; until then the turn is
+                # busy, so a timeout's interrupt ends with the process (and its teammates)
+                ended = msg
 
     def _finish(self, msg: dict[str, Any]) -> TurnReply:
         total = float(msg.get("total_cost_usd") or 0.0)
