@@ -1,4 +1,4 @@
-"""`--help` of jam, render, team run, agents check; bare groups; no Python types as metavars."""
+"""`--help` of jam, render, team run and resume, agents check; bare groups; no Python types as metavars."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from bandstand.cli import run
 
-PAGES = [["jam"], ["render"], ["team", "run"], ["agents", "check"]]
+PAGES = [["jam"], ["render"], ["team", "run"], ["team", "resume"], ["agents", "check"]]
 
 
 @pytest.mark.parametrize("argv", PAGES, ids=[" ".join(a) for a in PAGES])
