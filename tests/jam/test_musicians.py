@@ -73,7 +73,7 @@ def test_fx_is_sparse() -> None:
 
 def test_directives_shape_the_pattern_whatever_the_words() -> None:
     assert play("BEAT", style=Style(out=True)).pattern == "silence"
-    assert play("BEAT", style=Style(time=2)).pattern.endswith(".fast(2)")
+    assert ".fast(2)" not in play("BEAT", style=Style(time=2)).pattern  # a feel, not the kit sped up
     assert ".swingBy(1/3, 4)" in play("GROOVE", style=Style(swing=True)).pattern
     simple, busy = play("BEAT", style=Style(density=-2)).pattern, play("BEAT", style=Style(density=2)).pattern
     assert onsets(simple) < onsets(busy)
@@ -81,15 +81,15 @@ def test_directives_shape_the_pattern_whatever_the_words() -> None:
     assert '"C5:minor"' in solo and onsets(solo) > onsets(play("ARIA").pattern)
 
 
-def test_a_stubborn_drummer_may_grumble_but_still_plays_the_energy() -> None:
+def test_a_stubborn_drummer_may_grumble_but_complies_when_it_plays_the_energy() -> None:
     ctx_low, ctx_high = MusicalContext(energy=5), MusicalContext(energy=7)
     replies = [Musician(P["BEAT"], seed).play(turn("BEAT", ctx_high, directive="more energy", energy_delta=2, last_pattern="x"))
                for seed in range(30)]
-    refused = [r for r in replies if not r.comply_with_boss]
-    assert 10 <= len(refused) <= 25  # 70% stubborn, scaled: about half the time
-    assert all(onsets(r.pattern) >= onsets(play("BEAT", ctx_low).pattern) for r in refused)
-    groove = [Musician(P["GROOVE"], s).play(turn("GROOVE", ctx_high, directive="more energy", energy_delta=2)) for s in range(30)]
-    assert sum(not r.comply_with_boss for r in groove) < len(refused)
+    grumbles = [r for r in replies if r.reaction.startswith(("'", "I'll do", "Corny"))]
+    assert 10 <= len(grumbles) <= 25  # 70% stubborn, scaled: about half the time
+    # words match deeds: it played the energy, so it complied, grumbling or not
+    assert all(r.comply_with_boss for r in replies)
+    assert all(onsets(r.pattern) >= onsets(play("BEAT", ctx_low).pattern) for r in grumbles)
 
 
 def test_words_are_in_character_varied_and_refer_to_the_others_and_the_boss() -> None:
@@ -140,4 +140,4 @@ def test_words_fit_what_is_happening() -> None:
                                                  context_changed=["chords"]))
     assert "Cm Ab Eb Bb" in changed.thoughts  # the context of this turn
     out = Musician(P["GLITCH"], 0).play(turn("GLITCH", round_=4, style=Style(out=True), last_pattern="silence"))
-    assert out.pattern == "silence" and ("sitting" in out.thoughts or "Listening" in out.thoughts)
+    assert out.pattern == "silence" and out.thoughts.startswith("Still")

@@ -27,7 +27,7 @@ def test_a_metre_change_keeps_each_cycle_its_own_length(tmp_path: Path) -> None:
     assert (song.time_signature.numerator, song.time_signature.denominator) == (4, 4)
     assert [(m.beat, m.text) for m in song.markers] == [(0.0, "round 1"), (16.0, "round 2: 7/8")]
     bass = next(t for t in song.tracks if t.name.startswith("GROOVE"))
-    assert [n.start for n in bass.notes if n.start < 16] == [0.0, 4.0, 8.0, 12.0]  # one note a bar, on the bar
+    assert {0.0, 4.0, 8.0, 12.0} <= {n.start for n in bass.notes if n.start < 16}  # every bar struck on the one
     kicks = sorted({n.start for t in song.tracks if t.is_drum for n in t.notes if n.pitch == 36 and n.start >= 16})
     assert {16.0, 19.5, 23.0, 26.5} <= set(kicks)  # every 7/8 bar starts with its kick
 

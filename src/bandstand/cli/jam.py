@@ -59,15 +59,17 @@ def jam(
     allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow a --host other machines can reach."),
     port: int = typer.Option(0, "--port", min=0, max=65535, help="Server port (0: a free one)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open the page."),
+    autopilot: bool = typer.Option(True, "--autopilot/--no-autopilot", help="Offer the band a round every 16 s (8 bars at 120 BPM) so it evolves without directives."),
+    member_backend: list[str] = typer.Option(None, "--member-backend", metavar="NAME=BACKEND", help="One member's own backend (algorithmic | claude-code | openai | anthropic); repeatable."),
 ) -> None:
     """Jam live with a band of musician agents (browser or headless)."""
     import asyncio
     import json
 
-    from bandstand.jam.backends import backend_factory
+    from bandstand.jam.backends import member_factory
 
     band = _members(members, persona)
-    factory = backend_factory(backend, model=model, base_url=base_url) if backend != "algorithmic" else backend_factory(backend)
+    factory = member_factory(band, backend, list(member_backend or []), model=model, base_url=base_url)  # type: ignore[arg-type]
     if headless:
         from bandstand.jam.headless import run_headless
 
@@ -84,6 +86,7 @@ def jam(
                 wav=not no_wav,
                 echo=typer.echo,
                 as_json=as_json,
+                autopilot=autopilot,
             )
         )
         if as_json:
@@ -94,12 +97,12 @@ def jam(
                 f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
             )
         return
-    _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote)
+    _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote, autopilot)
 
 
 def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, host: str, port: int,
-           no_browser: bool, allow_remote: bool) -> None:
+           no_browser: bool, allow_remote: bool, autopilot: bool) -> None:
     from bandstand.cli.serve import launch
 
     launch("jam", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
-           allow_remote=allow_remote, open_browser=not no_browser)
+           allow_remote=allow_remote, open_browser=not no_browser, autopilot=autopilot)

@@ -46,6 +46,7 @@ def launch(
     runs_dir: Path | None = None,
     board_url: str | None = None,
     page: str = "",
+    autopilot: bool = True,
 ) -> None:
     """Bind, build the app, print where it is, serve until Ctrl-C. `page` is the page the printed
     URL opens (`""` the jam, `"studio#/…"` the studio); `runs_dir` and `board_url` are what the
@@ -67,7 +68,7 @@ def launch(
     mounts = _mcp(studio)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
                       studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL,
-                      mounts=mounts)
+                      mounts=mounts, autopilot=autopilot)
     path, _, fragment = page.partition("#")
     url = f"{config.url}{path}?token={config.token}" + (f"#{fragment}" if fragment else "")
 

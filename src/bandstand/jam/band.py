@@ -43,6 +43,8 @@ class Member:
     llm: bool = False  # LLM members get the turn as text, algorithmic ones as a TurnInput
     volume: float = 1.0  # the boss's fader for this member (0..MAX_VOLUME)
     boss_code: str | None = None  # a pattern the boss wrote for this member, not yet told in a turn
+    override: str | None = None  # the boss's pattern for this member, until the boss asks it for something else
+    rejected: tuple[str, str] | None = None  # (pattern, why) of its last rejected reply, told next turn
 
     @property
     def name(self) -> str:

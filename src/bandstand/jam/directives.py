@@ -37,6 +37,13 @@ _MENTIONS = re.compile(r"^\s*((?:@[\w-]+[\s,:;&]*(?:and\s+)?)+)")
 _MENTION = re.compile(r"@([\w-]+)")
 # The jam's style intents, read off the edits' knobs and feels.
 FEEL_INTENTS: dict[float, str] = {2.0: "double_time", 0.5: "half_time"}
+# Words about loudness: besides the energy they move, they scale the addressed members'
+# volume, so "quieter" is quieter even when the energy is already at its floor.
+VOLUME_WORDS: dict[str, float] = {
+    "quieter": 0.8, "softer": 0.8, "turn it down": 0.8, "turn down": 0.8, "less loud": 0.8,
+    "louder": 1.25, "turn it up": 1.25, "turn up": 1.25,
+}
+_VOLUME = re.compile(r"\b(" + "|".join(sorted(map(re.escape, VOLUME_WORDS), key=len, reverse=True)) + r")\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,7 @@ class Directive:
     energy: int | None = None
     energy_delta: int = 0
     intents: frozenset[str] = field(default_factory=frozenset)
+    volume: float | None = None  # a factor for the addressed members' volume ("quieter": 0.8)
     edits: tuple[Edit, ...] = ()  # the typed edits the words became (knobs for musicians that read them)
 
     @property
@@ -141,5 +149,6 @@ def parse_directive(text: str, members: Iterable[Persona]) -> Directive:
         energy=energy.level if energy else None,
         energy_delta=energy.delta if energy and energy.level is None else 0,
         intents=_intents(edits),
+        volume=VOLUME_WORDS[found.group(1).lower()] if (found := _VOLUME.search(body)) else None,
         edits=tuple(edits),
     )

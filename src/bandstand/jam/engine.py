@@ -3,7 +3,15 @@
 `JamEngine` owns the band. `start` opens every member's session in parallel
 and plays a first round; `directive` parses what the boss said, applies any
 context change first, updates the style of the members it is addressed to and
-runs a round for them (every member when the key, chords or metre changed).
+runs a round for them (every member when the key, chords or metre changed, or
+when someone steps out to solo or back in: the others make room).
+A round is played in stages so the band listens within it: the drums first,
+then the bass on the kick it just heard, then everyone else
+(`LISTENING_ORDER`); a bass that was not asked is asked anyway when the kick
+under it changed (unless the boss wrote its line). The boss's controls beside the
+words: a member's fader (`set_volume`), the tempo, the energy, and a member's
+pattern rewritten (`override_member_code`), which the built-in musicians keep
+playing until the boss asks them for something else.
 Each reply is validated by the pattern engine; an invalid pattern, an
 unparseable reply, an error or a timeout keeps the member's last good pattern
 with status error/timeout and a chat line saying so. The sounding patterns are
@@ -13,6 +21,7 @@ stacked in code and every change goes out through the protocol emitter.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +55,11 @@ from bandstand.runtime import Session, SessionLimits
 BackendFactory = Callable[[Persona, int], AgentBackend]
 VALIDATION_BUDGET = 5.0
 """Seconds a round's pattern checks may take (they run off the event loop)."""
+LISTENING_ORDER: dict[str, int] = {"drums": 0, "percussion": 0, "bass": 1}
+"""The stage in which a role plays within a round (everyone else: the last stage)."""
+LAST_STAGE = 2
+MAKING_ROOM = frozenset({"solo", "drop_out", "come_back"})
+"""Intents after which the whole band is asked (the others make room or fill in)."""
 NOTES = {
     "timeout": "[timed out — playing last known pattern]",
     "error": "[error — playing last known pattern]",
@@ -128,16 +142,7 @@ class JamEngine:
             member.active = member.name in wanted
         active = self.active()
         for member in active:
-            backend = self.backend(member.persona, self.seed)
-            member.llm = getattr(backend, "name", "") != "algorithmic"
-            member.session = Session(
-                backend,
-                name=member.name,
-                persona=member.persona.system_prompt() + ("\n\n" + GUIDE if member.llm else ""),
-                limits=SessionLimits(turn_timeout=self.turn_timeout, start_timeout=self.turn_timeout),
-                seed=self.seed,
-                log_dir=self.log_dir,
-            )
+            member.session = self._session(member, self.backend(member.persona, self.seed))
         results = await asyncio.gather(*(m.session.start() for m in active), return_exceptions=True)
         for member, result in zip(active, results, strict=True):
             if isinstance(result, BaseException):
@@ -146,6 +151,28 @@ class JamEngine:
         self.running = True
         self.emit_state()
         return await self.play_round(None, [m.name for m in active])
+
+    def _session(self, member: Member, backend: AgentBackend, history: Any = ()) -> Session:
+        member.llm = getattr(backend, "name", "") != "algorithmic"
+        return Session(
+            backend,
+            name=member.name,
+            persona=member.persona.system_prompt() + ("\n\n" + GUIDE if member.llm else ""),
+            limits=SessionLimits(turn_timeout=self.turn_timeout, start_timeout=self.turn_timeout),
+            seed=self.seed,
+            log_dir=self.log_dir,
+            history=history,
+        )
+
+    async def _reopen(self, member: Member) -> Session:
+        """A fresh session for a member whose session ended after failing, with its whole
+        conversation so far (a member that timed out keeps its memory)."""
+        old = member.session
+        session = self._session(member, old.backend, history=list(old.history))
+        with contextlib.suppress(Exception):
+            await old.stop()
+        await session.start()
+        return session
 
     async def stop(self) -> None:
         """End every member session (no process left behind) and stop the jam. Idempotent."""
@@ -184,10 +211,23 @@ class JamEngine:
         for member in self.active():
             if directive.addressed_to(member.name):
                 member.style = member.style.apply(directive.intents, self.round + 1)
+                if directive.volume is not None:
+                    member.volume = min(MAX_VOLUME, max(0.05, round(member.volume * directive.volume, 3)))
         names = [m.name for m in self.active() if directive.addressed_to(m.name)]
         if directive.key or directive.mode or directive.chords or directive.time_signature:
             names = [m.name for m in self.active()]  # everyone must re-spell their part
+        elif directive.intents & MAKING_ROOM:
+            names = [m.name for m in self.active()]  # the others make room (or fill in)
         return await self.play_round(directive, names)
+
+    async def autopilot_round(self) -> RoundRecord:
+        """A round the autopilot offers: every member is asked, and the members whose turn
+        it is (`Autopilot.fresh_ideas`, by the creativity threshold) bring a new idea."""
+        active = [m.name for m in self.active()]
+        for name in self.autopilot.fresh_ideas(active, self.seed):
+            member = self.members[name]
+            member.style = member.style.model_copy(update={"since": self.round + 1})
+        return await self.play_round(None, active)
 
     def set_mute(self, name: str, muted: bool) -> None:
         self._member(name).muted = muted
@@ -242,6 +282,7 @@ class JamEngine:
             raise InvalidInput(f"{member.name}'s pattern was refused: {reason}")
         member.pattern = member.fallback_pattern = text
         member.using_fallback, member.status, member.boss_code = False, "idle", text
+        member.override = text
         member.last_updated = time.time()
         self.emitter.emit(CodeOverride(member=member.name, code=text, round=self.round))
         self._recompose()
@@ -259,23 +300,36 @@ class JamEngine:
         return self._round_lock.locked()
 
     async def play_round(self, directive: Directive | None, names: list[str]) -> RoundRecord:
-        """One round: ask `names` in parallel, validate, fall back, recompose, emit."""
+        """One round: ask `names` stage by stage (`LISTENING_ORDER`: each stage hears what the
+        stages before it just played), validate, fall back, recompose, emit."""
         async with self._round_lock:
             self.round += 1
             round_ = self.round
             record = RoundRecord(round_, directive.text if directive else None, list(directive.to) if directive else [], self.context.view())
             targets = [self.members[n] for n in names if self.members[n].session is not None]
-            inputs = {m.name: self._turn_input(m, directive) for m in targets}
-            for member in targets:
-                member.boss_code = None  # told in this turn
             for member in targets:
                 member.status = "thinking"
                 self.emitter.emit(AgentStatus(member=member.name, status="thinking", round=round_))
-            replies = await asyncio.gather(*(self._ask(m, inputs[m.name]) for m in targets))
-            verdicts = await self._check([reply for reply, _ in replies])
+            asked: list[Member] = []
             changed = False
-            for member, (reply, outcome), verdict in zip(targets, replies, verdicts, strict=True):
-                changed |= self._settle(member, reply, outcome, verdict, round_)
+            drums_before = {m.name: m.pattern for m in targets if _stage(m) == 0}
+            for stage in range(LAST_STAGE + 1):
+                group = [m for m in targets if _stage(m) == stage]
+                if stage == 1 and any(self.members[n].pattern != p for n, p in drums_before.items()):
+                    # the kick under the bass changed: the bass follows it in this round
+                    # (a line the boss wrote stays as written)
+                    group += [m for m in self.active() if _stage(m) == 1 and m not in targets
+                              and m.session is not None and m.override is None and m.boss_code is None]
+                if not group:
+                    continue
+                inputs = {m.name: self._turn_input(m, directive) for m in group}
+                for member in group:
+                    member.boss_code = None  # told in this turn
+                replies = await asyncio.gather(*(self._ask(m, inputs[m.name]) for m in group))
+                verdicts = await self._check([reply for reply, _ in replies])
+                for member, (reply, outcome), verdict in zip(group, replies, verdicts, strict=True):
+                    changed |= self._settle(member, reply, outcome, verdict, round_, directive)
+                asked += group
             for member in self.active():
                 record.members[member.name] = {
                     "pattern": member.pattern,
@@ -284,7 +338,7 @@ class JamEngine:
                     "status": member.status,
                     "complied_with_boss": member.complied,
                     "fallback": member.using_fallback,
-                    "asked": member in targets,
+                    "asked": member in asked,
                 }
             self._recompose(emit_state=False)
             record.combined = self.composition.code
@@ -319,18 +373,24 @@ class JamEngine:
             band=band,
             directive=said,
             directive_to_you=bool(directive and directive.to and to_member) or member.boss_code is not None,
+            understood=directive is None or not to_member or bool(directive.edits) or directive.changes_context,
             intents=sorted(directive.intents) if directive and to_member else [],
             energy_delta=self._energy_delta if to_member else 0,
             key_changed=key_changed,
             context_changed=list(self._changed) if directive else [],
             style=member.style,
             last_pattern=None if member.pattern == SILENCE and not member.seen_key else member.pattern,
+            rejected=member.rejected[0] if member.rejected else None,
+            rejected_because=member.rejected[1] if member.rejected else None,
+            boss_code=member.override,
         )
 
     async def _ask(self, member: Member, turn: TurnInput) -> tuple[JamReply | None, str]:
         """The member's reply and 'ok' | 'timeout' | 'error' (no exception escapes)."""
         data: Any = render_turn_text(turn) if member.llm else turn
         fallback = JamReply(pattern=member.fallback_pattern or SILENCE, thoughts="", comply_with_boss=True)
+        if member.session.ended:  # too many failures in a row ended it: a new one that remembers
+            member.session = await self._reopen(member)
         try:
             verdict = await member.session.ask(data, JamReply, fallback=fallback)
         except Exception as exc:  # a broken session must not take the band down
@@ -357,11 +417,16 @@ class JamEngine:
             late = Verdict(False, f"checking the pattern took longer than {VALIDATION_BUDGET:g} s")
             return [None if r is None else late for r in replies]
 
-    def _settle(self, member: Member, reply: JamReply | None, outcome: str, verdict: Verdict | None, round_: int) -> bool:
-        """Apply one reply to the member; returns whether its sounding pattern changed."""
+    def _settle(self, member: Member, reply: JamReply | None, outcome: str, verdict: Verdict | None, round_: int,
+                directive: Directive | None = None) -> bool:
+        """Apply one reply to the member; returns whether its sounding pattern changed.
+        A rejected pattern is remembered with its reason: the member is told in its next turn."""
         before = member.pattern
         note = ""
         member.seen_key = self.context.key
+        member.rejected = None
+        if directive is not None and directive.addressed_to(member.name):
+            member.override = None  # the boss has spoken again: the member plays its own part
         if reply is not None and verdict is not None:
             if verdict.ok and member.boss_code is not None:
                 pass  # the boss rewrote the pattern while this turn ran: the boss's code stays
@@ -369,8 +434,11 @@ class JamEngine:
                 member.pattern = member.fallback_pattern = reply.pattern.strip()
                 member.using_fallback = False
                 member.status = "idle"
+                if member.override is not None and member.pattern != member.override:
+                    member.override = None
             else:
                 outcome, note = "invalid", verdict.error
+                member.rejected = (reply.pattern.strip(), verdict.error)
             member.thoughts, member.reaction, member.complied = reply.thoughts, reply.reaction, reply.comply_with_boss
         if outcome != "ok":
             kind = "timeout" if outcome == "timeout" else "error"
@@ -426,3 +494,8 @@ class JamEngine:
 
     def emit_state(self) -> None:
         self.emitter.emit(self.state())
+
+
+def _stage(member: Member) -> int:
+    return LISTENING_ORDER.get(member.persona.role, LAST_STAGE)
+

@@ -1,7 +1,9 @@
 """A headless jam: the same engine in the terminal, recorded to a folder.
 
 Directives are applied in order, either one every `every` cycles or at the
-cycle given as a `CYCLE:` prefix (`"8:switch to D major"`). The transport
+cycle given as a `CYCLE:` prefix (`"8:switch to D major"`); the autopilot
+(on unless `autopilot=False`) offers the band a round every few cycles in
+between, so a jam without directives evolves too. The transport
 advances without waiting for the clock (a recording, not a performance); the
 chat is printed as it happens; the folder receives jam.mid, jam.wav,
 transcript.md and rounds.jsonl.
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bandstand.errors import InvalidInput, OutputNotWritable
+from bandstand.jam.autopilot import tick_headless
 from bandstand.jam.directives import parse_directive
 from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
 from bandstand.jam.persona import Persona
@@ -102,6 +105,7 @@ async def run_headless(
     wav: bool = True,
     echo: Callable[[str], None] = print,
     as_json: bool = False,
+    autopilot: bool = True,
 ) -> dict[str, Any]:
     """Run a jam for `cycles` cycles with `directives`; returns a summary."""
     folder = check_out_folder(out)
@@ -119,12 +123,16 @@ async def run_headless(
 
     emitter.subscribe(show)
     engine = JamEngine(personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=emitter)
+    engine.autopilot.set(autopilot)
     transport = Transport(engine)
     try:
         await engine.start()
         for cycle in range(cycles):
-            for item in [p for p in plan if p.cycle == cycle]:
+            due = [p for p in plan if p.cycle == cycle]
+            for item in due:
                 await engine.directive(item.text)
+            if not due:  # a directive's round is this cycle's round
+                await tick_headless(engine, cycle)
             transport.advance()
     finally:
         await engine.stop()

@@ -57,6 +57,7 @@ class LiveJam:
         backend: BackendFactory = algorithmic_backend,
         seed: int = 0,
         turn_timeout: float = 30.0,
+        autopilot: bool = True,
     ) -> None:
         self.personas = personas
         self.emitter = emitter
@@ -64,6 +65,7 @@ class LiveJam:
             personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=emitter
         )
         self.engine = self._make_engine()
+        self.engine.autopilot.set(autopilot)  # on by default; the switch outlives a jam
         self.transport: Transport | None = None
         self._transport_task: asyncio.Task[None] | None = None
         self._autopilot_task: asyncio.Task[None] | None = None
@@ -212,7 +214,7 @@ class LiveJam:
     def _start_autopilot(self) -> None:
         engine = self.engine
         self._autopilot_task = asyncio.ensure_future(
-            run_autopilot(engine, lambda: self._spawn(engine.play_round(None, [m.name for m in engine.active()])))
+            run_autopilot(engine, lambda: self._spawn(engine.autopilot_round()))
         )
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:

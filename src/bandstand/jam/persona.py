@@ -38,6 +38,7 @@ class Persona(BaseModel):
     pitch_range: str = Field(default="", alias="register")
     palette: list[str] = Field(default_factory=list)
     colour: str = ""
+    backend: str = ""  # this member's own backend (algorithmic, openai, …); empty: the band's
     body: str = ""
 
     def handles(self) -> set[str]:

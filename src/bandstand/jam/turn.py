@@ -94,12 +94,16 @@ class TurnInput(BaseModel):
     band: list[BandMate]
     directive: str | None = None
     directive_to_you: bool = False
+    understood: bool = True  # the directive asked something playable (False: words the band cannot act on)
     intents: list[str] = Field(default_factory=list)
     energy_delta: int = 0
     key_changed: bool = False
     context_changed: list[str] = Field(default_factory=list)  # what the boss changed this round
     style: Style = Field(default_factory=Style)
     last_pattern: str | None = None
+    rejected: str | None = None  # the pattern of this member's last reply, when it was not accepted
+    rejected_because: str | None = None  # why (notes named, as the boss would say them)
+    boss_code: str | None = None  # the code the boss wrote for this member's part, playing now
 
     def others(self) -> list[BandMate]:
         """The band without this member (the band list includes everyone, as in the text)."""
@@ -125,4 +129,9 @@ def render_turn_text(turn: TurnInput) -> str:
     else:
         lines.append("No directives — free jam.")
     lines.append(f"YOUR LAST PATTERN: {turn.last_pattern}" if turn.last_pattern else "YOUR LAST PATTERN: None yet — this is your first round.")
+    if turn.rejected:
+        lines.append(f"YOUR LAST REPLY WAS REJECTED: {turn.rejected_because} — it was: {turn.rejected}")
+        lines.append("Fix that in this reply; the band kept playing your last good pattern.")
+    if turn.boss_code:
+        lines.append(f"THE BOSS REWROTE YOUR PART — now playing: {turn.boss_code}")
     return "\n".join(lines)

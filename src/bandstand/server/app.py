@@ -76,6 +76,7 @@ def create_app(
     runs_dir: str | os.PathLike[str] = "runs",
     board_url: str = DEFAULT_URL,
     mounts: Sequence[Mounted] = (),
+    autopilot: bool = True,
 ) -> FastAPI:
     """The server for `config`: the jam with `personas`, the protocol, the studio API over
     `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
@@ -92,7 +93,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.hub = JamHub(personas, backend=backend, seed=seed, turn_timeout=turn_timeout,
-                           queue_size=config.limits.ws_queue)
+                           queue_size=config.limits.ws_queue, autopilot=autopilot)
         try:
             async with contextlib.AsyncExitStack() as stack:
                 for mount in mounts:

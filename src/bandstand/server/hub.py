@@ -73,13 +73,15 @@ class JamHub:
         seed: int = 0,
         turn_timeout: float = 30.0,
         queue_size: int = QUEUE_SIZE,
+        autopilot: bool = True,
     ) -> None:
         self.emitter = Emitter()
         self.emitter.subscribe(self._broadcast)
         self.clients: set[Queue] = set()
         self.queue_size = queue_size
         self._dropped: set[Queue] = set()
-        self.jam = LiveJam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout)
+        self.jam = LiveJam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout,
+                           autopilot=autopilot)
         self.emitter.emit(self.jam.state())
 
     def connect(self) -> Queue:

@@ -1,6 +1,8 @@
 """The built-in musicians: deterministic responders that write idiomatic pattern
 code for their role in the current key, scale and chords, listen to the others,
-evolve gradually, obey directives and talk in character.
+evolve gradually, obey directives and talk in character; a part the boss wrote
+is played as written until the boss asks for something else, and words that
+ask nothing playable leave the part as it was.
 
 `Musician(persona, seed)` is a responder for `bandstand.agents.AlgorithmicBackend`:
 it reads the structured `TurnInput` of each turn and answers a `JamReply`.
@@ -13,7 +15,7 @@ from typing import Any
 
 from bandstand.jam.musicians import bass, drums, fx, melody
 from bandstand.jam.musicians._craft import rng
-from bandstand.jam.musicians.voice import speak
+from bandstand.jam.musicians.voice import puzzled, speak
 from bandstand.jam.persona import Persona
 from bandstand.jam.turn import JamReply, TurnInput
 
@@ -45,7 +47,14 @@ class Musician:
         return self.play(turn)
 
     def play(self, turn: TurnInput) -> JamReply:
-        pattern, facts = self.craft(turn, self.seed)
+        facts: dict[str, object]
+        keeps = turn.last_pattern is not None and not turn.key_changed and not turn.context_changed
+        if turn.boss_code is not None and not turn.intents and not turn.energy_delta and keeps:
+            pattern, facts = turn.boss_code, {"boss_code": True}  # the boss wrote my part: I play it
+        elif puzzled(turn) and keeps:
+            pattern, facts = turn.last_pattern or "silence", {}  # nothing to act on: my part as it was
+        else:
+            pattern, facts = self.craft(turn, self.seed)
         thoughts, reaction, comply = speak(self.persona, turn, facts, rng(turn, self.seed, "voice", turn.round))
         return JamReply(pattern=pattern, thoughts=thoughts, reaction=reaction, comply_with_boss=comply)
 

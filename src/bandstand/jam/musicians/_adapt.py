@@ -78,14 +78,15 @@ def situation(turn: TurnInput, idea: int, *, idiom: Idiom = JAM_IDIOM, role: str
                      pulse=4 / ctx.beat_unit, textures=textures, looping=True)
 
 
-def style(turn: TurnInput, *, density: float = 0.0, register: float = 0.0) -> Style:
+def style(turn: TurnInput, *, density: float = 0.0, register: float = 0.0, feel: bool = True) -> Style:
     """The boss's wishes as knobs: 'busier'/'simpler' move density, a solo lifts the part
-    an octave and fills it in, swing is a full triplet shuffle, time feel as asked."""
+    an octave and fills it in, swing is a full triplet shuffle, time feel as asked (unless
+    `feel` is off: a bass locked to a kick that already plays the feel)."""
     s = turn.style
     knobs = {"density": s.density * DENSITY_STEP + density + (0.3 if s.solo else 0.0),
              "register": register + (0.25 if s.solo else 0.0),
              "swing": 1.0 if s.swing else -1.0}
-    return Style().turned(knobs, time_feel=s.time if s.time in (0.5, 1.0, 2.0) else 1.0)
+    return Style().turned(knobs, time_feel=s.time if feel and s.time in (0.5, 1.0, 2.0) else 1.0)
 
 
 def idea(turn: TurnInput, seed: int, salt: str) -> int:
@@ -132,12 +133,37 @@ def perform(turn: TurnInput, role: str, sit: Situation, knobs: Style, seed: int,
 def write(turn: TurnInput, phrase: Phrase, sit: Situation, *, sound: str | None = None, effects: str = "",
           degrees: bool = True) -> str:
     """The phrase as pattern code in the jam's key (melodies in scale degrees, a bass line
-    in note names), with the member's sound and effects; half and double time said as
-    `.slow(2)` / `.fast(2)`."""
+    in note names), with the member's sound and effects. Half time is written into the
+    notes; double time too, as a feel on the sixteenth grid (`double_feel`) — never
+    `.fast(2)`, which would put a kick on 32nds and run the loop's chords twice a bar."""
     name = turn.context.scale[0]
+    if set(phrase.feel.time_feel) == {2.0}:
+        phrase = double_feel(phrase)
     return to_pattern(phrase, sound=sound, scale=sit.scale if degrees else None, tonic=sit.tonic,
                       scale_name=f"{name[0].upper()}{name[1:]}:{turn.context.mode}",
-                      sharps="#" in "".join(turn.context.scale), effects=effects, feel_as_speed=True)
+                      sharps="#" in "".join(turn.context.scale), effects=effects)
+
+
+def double_feel(phrase: Phrase) -> Phrase:
+    """Double time as a player feels it: each bar's figure played twice as fast, once in
+    each half of the bar on the sixteenth grid — the hats and the backbeat double, the kick
+    keeps a double-time figure, no drum falls on a 32nd (a drum that would is left out, a
+    pitched note moves onto the sixteenth before it). The harmony stays one chord per bar."""
+    bpb = phrase.beats_per_bar
+    half = bpb / 2
+    out: dict[tuple[float, int], NoteEvent] = {}
+    for e in phrase.events:
+        bar = int((e.start + 1e-9) // bpb)
+        rel = (e.start - bar * bpb) / 2
+        if abs(rel * 4 - round(rel * 4)) > 1e-6:  # would be a 32nd
+            if phrase.is_drum:
+                continue
+            rel = int(rel * 4 + 1e-6) / 4
+        for start in (bar * bpb + rel, bar * bpb + half + rel):
+            if start < (bar + 1) * bpb - 1e-9:
+                out.setdefault((round(start, 6), e.pitch), e._replace(start=start, duration=max(0.1, e.duration / 2)))
+    events = tuple(sorted(out.values(), key=lambda e: (e.start, e.pitch)))
+    return replace(phrase, events=events, feel=replace(phrase.feel, time_feel=()))
 
 
 def onsets_in_bar(phrase: Phrase, bar: int = 0) -> list[Fraction]:

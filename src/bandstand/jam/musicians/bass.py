@@ -18,12 +18,14 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
         return "silence", {"out": True}
     energy = turn.context.energy
     sit = situation(turn, idea(turn, seed, "bass"), role="bass")
-    phrase = perform(turn, "bass", sit, style(turn), seed, "bass")
+    heard = [b.kick for b in sit.bars]
+    other_solo = any(m.solo and not m.out for m in turn.others())  # make room: fewer notes, softer
+    knobs = style(turn, density=-0.3 * other_solo, feel=not any(heard))  # the kick carries the feel
+    phrase = perform(turn, "bass", sit, knobs, seed, "bass")
     sound = SOUNDS[epoch_rng(turn, seed, "bass").randrange(2)] if energy >= 4 else "triangle"
     cutoff = 260 + 70 * energy + 60 * s.density
-    code = write(turn, phrase, sit, sound=sound, effects=f".lpf({num(cutoff)}).gain({gain(turn, 0.05)})",
+    code = write(turn, phrase, sit, sound=sound, effects=f".lpf({num(cutoff)}).gain({gain(turn, 0.05 - 0.1 * other_solo)})",
                  degrees=False)
-    heard = [b.kick for b in sit.bars]
     first = phrase.in_bar(0)
     roots = {b.chord.root for b in sit.bars}
     answers = any(e.pitch % 12 not in roots for e in phrase.events)

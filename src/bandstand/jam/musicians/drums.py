@@ -30,6 +30,8 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     idiom = replace(JAM_IDIOM, drum_family="four_on_floor" if ironic else "jam")
     sit = situation(turn, idea(turn, seed, "groove"), idiom=idiom, role="drums")
     phrase = perform(turn, "drums", sit, knobs, seed, "drums")
+    if someone_solos:  # under a solo the kit plays softer too
+        phrase = replace(phrase, events=tuple(e._replace(velocity=max(1, round(e.velocity * 0.85))) for e in phrase.events))
     first = phrase.in_bar(0)
     kicks = sum(1 for e in first if e.pitch == KICK)
     ghosts = any(e.pitch == SNARE and e.velocity < GHOST for e in phrase.events)

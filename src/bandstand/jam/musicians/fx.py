@@ -22,15 +22,16 @@ def play(turn: TurnInput, seed: int) -> tuple[str, dict[str, object]]:
     look = epoch_rng(turn, seed, "texture")
     age = max(0, turn.round - s.since)
     mood = rng(turn, seed, "mood", min(age, 5))
+    other_solo = any(m.solo and not m.out for m in turn.others())  # make room: a few soft blips only
     sit = situation(turn, the_idea, role="fx")
-    blips = perform(turn, "fx", sit, style(turn), seed, "blips")
+    blips = perform(turn, "fx", sit, style(turn, density=-0.5 * other_solo), seed, "blips")
     crush = max(3, 10 - ctx.energy // 2 - (1 if min(age, 5) % 2 else 0))
     blip = write(turn, blips, sit, sound=look.choice(("sine", "square")), effects=(
         f".crush({crush}).delay({num(0.5 + 0.05 * min(age, 4))}).delaytime({DELAY_TIMES[look.randrange(3)]})"
-        f".delayfeedback({num(0.45)}).gain({gain(turn, -0.35)}).pan({num(round(mood.uniform(0.2, 0.8), 2))})"))
+        f".delayfeedback({num(0.45)}).gain({gain(turn, -0.35 - 0.1 * other_solo)}).pan({num(round(mood.uniform(0.2, 0.8), 2))})"))
     clicks_played = 0
     code = blip
-    if ctx.energy >= 3 or s.solo:
+    if (ctx.energy >= 3 and not other_solo) or s.solo:
         ticks = situation(turn, the_idea, role="texture", textures=("ticks",))
         clicks = perform(turn, "texture", ticks, Style(density=0.0), seed, "clicks")
         clicks_played = len(clicks.in_bar(0))
