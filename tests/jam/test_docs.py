@@ -17,6 +17,7 @@ import pytest
 from bandstand.jam.context import MusicalContext
 from bandstand.jam.directives import parse_directive
 from bandstand.jam.persona import builtin_personas, parse_persona
+from bandstand.jam.sound import validate
 from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "jam.md"
@@ -84,7 +85,7 @@ def test_the_persona_example_parses() -> None:
 
 
 def test_the_turn_text_example_is_what_llm_members_get() -> None:
-    (_, text), = blocks("text")
+    (text,) = [body for info, body in blocks("text") if info == "text"]
     turn = TurnInput(
         round=4, member="BEAT", role="drums", context=MusicalContext(energy=7),
         band=[
@@ -94,6 +95,15 @@ def test_the_turn_text_example_is_what_llm_members_get() -> None:
         directive="double time", directive_to_you=True, last_pattern='s("bd ~ sd ~, hh*8")',
     )
     assert render_turn_text(turn) == text.rstrip("\n")
+
+
+def test_the_rejection_example_is_what_a_refused_member_is_told() -> None:
+    (text,) = [body for info, body in blocks("text") if info == "text rejected"]
+    code = 'note("c2 c#2 e2 f#2 b1").s("sawtooth")'
+    verdict = validate(code, MusicalContext().scale)
+    turn = TurnInput(round=5, member="GROOVE", role="bass", context=MusicalContext(), band=[],
+                     rejected=code, rejected_because=verdict.error)
+    assert render_turn_text(turn).endswith(text.rstrip("\n"))
 
 
 def test_the_reply_example_validates() -> None:

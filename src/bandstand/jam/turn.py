@@ -103,7 +103,7 @@ class TurnInput(BaseModel):
     last_pattern: str | None = None
     rejected: str | None = None  # the pattern of this member's last reply, when it was not accepted
     rejected_because: str | None = None  # why (notes named, as the boss would say them)
-    boss_code: str | None = None  # the code the boss wrote for this member's part, playing now
+    boss_code: str | None = None  # the boss's pattern for this member's part, until it asks for something else
 
     def others(self) -> list[BandMate]:
         """The band without this member (the band list includes everyone, as in the text)."""
@@ -132,6 +132,4 @@ def render_turn_text(turn: TurnInput) -> str:
     if turn.rejected:
         lines.append(f"YOUR LAST REPLY WAS REJECTED: {turn.rejected_because} — it was: {turn.rejected}")
         lines.append("Fix that in this reply; the band kept playing your last good pattern.")
-    if turn.boss_code:
-        lines.append(f"THE BOSS REWROTE YOUR PART — now playing: {turn.boss_code}")
     return "\n".join(lines)
