@@ -63,3 +63,14 @@ def test_one_llm_member_in_a_headless_jam(tmp_path: Path, capsys: pytest.Capture
     rounds = [json.loads(line) for line in (out / "rounds.jsonl").read_text().splitlines()]
     assert rounds[0]["members"]["ARIA"]["pattern"] == reply["pattern"]
     assert rounds[0]["members"]["BEAT"]["pattern"].startswith("stack(")
+
+
+@pytest.mark.parametrize("command", ["jam", "serve"])
+def test_a_persona_files_backend_is_checked_by_jam_and_serve(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              command: str) -> None:
+    odd = tmp_path / "odd.md"
+    odd.write_text("---\nname: ODD\nrole: keys\nbackend: telepathy\n---\nA keys player.\n", encoding="utf-8")
+    argv = [command, "--persona", str(odd), "--members", "beat,odd", "--port", "0"]
+    assert run(argv + (["--no-browser"] if command == "jam" else [])) == 2
+    line = capsys.readouterr().err.strip()
+    assert "\n" not in line and "ODD's backend: unknown backend 'telepathy'" in line

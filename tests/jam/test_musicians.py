@@ -141,3 +141,33 @@ def test_words_fit_what_is_happening() -> None:
     assert "Cm Ab Eb Bb" in changed.thoughts  # the context of this turn
     out = Musician(P["GLITCH"], 0).play(turn("GLITCH", round_=4, style=Style(out=True), last_pattern="silence"))
     assert out.pattern == "silence" and out.thoughts.startswith("Still")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([4.0, 3.0, 3.5, 2.5]),
+    st.lists(st.tuples(st.integers(0, 63), st.sampled_from([36, 38, 42, 60, 64]), st.integers(30, 127)), max_size=40),
+    st.booleans(),
+)
+def test_double_feel_stays_on_the_sixteenth_grid_inside_each_bar(bpb: float, notes, is_drum: bool) -> None:
+    from bandstand.craft import NoteEvent, Phrase
+    from bandstand.craft.phrase import Feel
+    from bandstand.jam.musicians._adapt import double_feel
+
+    steps = int(bpb * 4)
+    events = sorted({NoteEvent((bar_step % steps) / 4 + (bar_step // steps % 4) * bpb, 0.25, p, v)
+                     for bar_step, p, v in notes})
+    phrase = Phrase("drums" if is_drum else "lead", tuple(events), beats_per_bar=bpb, bars=4, is_drum=is_drum,
+                    feel=Feel(time_feel=(2.0,) * 4))
+    doubled = double_feel(phrase)
+    assert doubled.feel.time_feel == ()
+    for e in doubled.events:
+        assert abs(e.start * 4 - round(e.start * 4)) < 1e-9  # no 32nds
+    for bar in range(4):
+        source = [e for e in events if bar * bpb <= e.start < (bar + 1) * bpb]
+        played = [e for e in doubled.events if bar * bpb <= e.start < (bar + 1) * bpb]
+        assert len(played) <= 2 * len(source)
+        assert {e.pitch for e in played} <= {e.pitch for e in source}
+        if not is_drum:  # a pitched note is moved, never dropped: each sounds in the first half
+            assert {e.pitch for e in played} == {e.pitch for e in source}
+    assert len(doubled.events) == len({(round(e.start, 6), e.pitch) for e in doubled.events})

@@ -131,10 +131,10 @@ def serve(
 ) -> None:
     """Serve the jam, the studio API and the pages (loopback only unless --allow-remote)."""
     from bandstand.cli.jam import _members
-    from bandstand.jam.backends import backend_factory
+    from bandstand.jam.backends import member_factory
 
     band = _members(members, persona)
-    factory = backend_factory(backend, model=model, base_url=base_url)
+    factory = member_factory(band, backend, [], model=model, base_url=base_url)  # type: ignore[arg-type]  # a persona's backend: field too
     launch("serve", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
            allow_remote=allow_remote, open_browser=open_browser, out_dir=out, runs_dir=runs_dir, board_url=board,
            studio_backend=_studio_backend(backend, model=model, base_url=base_url))
