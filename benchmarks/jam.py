@@ -20,7 +20,9 @@ any validator pays. The machine is shared: compare CPU times, not wall times.
 A big band too: sixteen members (the four defaults and twelve more, every role
 twice or more), every directive a round for everyone (broadcast), the CPU time
 of `directive(text)` per directive, cold (a new seed per jam) and warm (budget:
-p95 ≤ 20 ms CPU). A round is played in stages (drums, then bass, then the rest:
+p95 ≤ 20 ms CPU), for the whole process and for the event loop's thread alone
+(the patterns' validation runs in a worker thread: it never holds up the loop,
+but it is CPU the machine spends). A round is played in stages (drums, then bass, then the rest:
 the band listens within the round), so with LLM members a directive to everyone
 waits for one model turn per stage; the fake-LLM overhead is measured over
 that many latencies.
@@ -82,15 +84,17 @@ def big_band(size: int = 16) -> list[Persona]:
     return [*resolve_members(None), *extra]
 
 
-async def _big_jam(band: list[Persona], seed: int) -> list[Timing]:
+async def _big_jam(band: list[Persona], seed: int) -> list[tuple[Timing, float]]:
+    """Per directive: (wall, process CPU) and the CPU time of the event loop's thread alone
+    (the validation runs in a worker thread: the process CPU counts it, the loop's does not)."""
     engine = JamEngine(band, seed=seed)
     await engine.start()
     out = []
     for text in BIG_BAND_DIRECTIVES:
         gc.collect()
-        t0 = _now()
+        t0, loop0 = _now(), time.thread_time()
         await engine.directive(text)
-        out.append(_since(t0))
+        out.append((_since(t0), time.thread_time() - loop0))
     await engine.stop()
     return out
 
@@ -101,10 +105,13 @@ async def measure_big_band(runs: int) -> dict[str, Any]:
     cold = [t for seed in range(runs) for t in await _big_jam(band, 30_000 + seed)]
     warm = [t for seed in range(runs) for t in await _big_jam(band, 30_000 + seed)]
 
-    def figure(timings: list[Timing]) -> dict[str, Any]:
-        found = summary(timings)
-        return {**found, "samples": len(timings), "budget_cpu_p95_ms": 20.0,
-                "within_budget": found["cpu_p95_ms"] <= 20.0}
+    def figure(found_: list[tuple[Timing, float]]) -> dict[str, Any]:
+        found = summary([t for t, _ in found_])
+        loop = [ms * 1000 for _, ms in found_]
+        return {**found, "loop_cpu_p50_ms": round(statistics.median(loop), 3),
+                "loop_cpu_p95_ms": round(pct(loop, 0.95), 3), "samples": len(found_),
+                "budget_cpu_p95_ms": 20.0, "within_budget_loop": pct(loop, 0.95) <= 20.0,
+                "within_budget_process": found["cpu_p95_ms"] <= 20.0}
 
     return {"members": len(band), "directives": BIG_BAND_DIRECTIVES, "cold": figure(cold), "warm": figure(warm)}
 FIXED = {
