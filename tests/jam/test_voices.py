@@ -78,3 +78,26 @@ async def test_a_silent_member_promises_nothing() -> None:
         assert glitch["pattern"] != "silence" and glitch["complied_with_boss"] is True
     finally:
         await engine.stop()
+
+
+async def test_a_member_that_changed_nothing_does_not_say_it_did() -> None:
+    claims = ("Nudged one kick", "Moved the kick", "Same pocket, a touch more", "Moved the blips", "Crunchier",
+              "Fewer sounds", "Same motif, a step higher", "Same motif, a different", "Varied the answer",
+              "Panned the glitches")  # lines that say the part changed
+    rec = Recorder()
+    engine = JamEngine(resolve_members(None), emitter=rec.emitter)
+    engine.autopilot.creativity = 0.0  # no fresh ideas: the band settles
+    await engine.start()
+    try:
+        checked = 0
+        for _ in range(6):
+            before = {n: m.pattern for n, m in engine.members.items()}
+            rec.clear()
+            await engine.autopilot_round()
+            for said in rec.of("agent_thought"):
+                if said["pattern"] == before[said["member"]]:
+                    checked += 1
+                    assert not said["thought"].startswith(claims), said
+        assert checked >= 8  # most of the settled band's turns changed nothing
+    finally:
+        await engine.stop()

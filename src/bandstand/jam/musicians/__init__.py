@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bandstand.jam.musicians import bass, drums, fx, melody
-from bandstand.jam.musicians._craft import rng
+from bandstand.jam.musicians._craft import changes, rng
 from bandstand.jam.musicians.voice import puzzled, speak
 from bandstand.jam.persona import Persona
 from bandstand.jam.turn import JamReply, TurnInput
@@ -55,6 +55,7 @@ class Musician:
             pattern, facts = turn.last_pattern or "silence", {}  # nothing to act on: my part as it was
         else:
             pattern, facts = self.craft(turn, self.seed)
+            facts = {**changes(turn.last_pattern, pattern), **facts}
         thoughts, reaction, comply = speak(self.persona, turn, facts, rng(turn, self.seed, "voice", turn.round))
         return JamReply(pattern=pattern, thoughts=thoughts, reaction=reaction, comply_with_boss=comply)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from fractions import Fraction
 from functools import lru_cache
 
@@ -71,3 +72,26 @@ def kick_steps(code: str | None, length: int) -> list[int]:
 
 def events_per_cycle(code: str | None, cycles: int = 4) -> float:
     return len(listen(code, cycles)) / cycles
+
+
+_CRUSH = re.compile(r"\.crush\((\d+(?:\.\d+)?)\)")
+
+
+def changes(before: str | None, after: str) -> dict[str, object]:
+    """What a member's new pattern changed against its last one, heard through the pattern
+    engine, so its words claim only what it did: same, changed, more / fewer events,
+    kick_moved (the kicks' steps), crunchier (a lower bit depth)."""
+    if before is None:
+        return {}
+    if before.strip() == after.strip():
+        return {"same": True}
+    old, new = listen(before, 4), listen(after, 4)
+    kicks = [sorted(t for t, v in heard if str(v.get("s", "")).split(":")[0] in {"bd", "kick"}) for heard in (old, new)]
+    crush = [min((float(x) for x in _CRUSH.findall(code)), default=None) for code in (before, after)]
+    return {
+        "changed": True,
+        "more": len(new) > len(old),
+        "fewer": len(new) < len(old),
+        "kick_moved": bool(kicks[1]) and kicks[0] != kicks[1],
+        "crunchier": None not in crush and crush[1] < crush[0],  # type: ignore[operator]
+    }

@@ -17,11 +17,14 @@ OPENERS: dict[str, tuple[str, ...]] = {
     "fx": ("A few crushed blips through the delay. {catch}.", "Sprinkling {key} dust on top. {catch}.", "Texture only, nothing you'll hum. {catch}."),
 }
 # free-round thoughts: (condition, line); a line is said only when its condition holds
+# (what changed is measured against the member's last pattern: `changes`)
 FREE: dict[str, tuple[tuple[str, str], ...]] = {
     "drums": (
         ("ghosts", "{kicks} kicks a bar now, ghost notes in the cracks."),
-        ("has:bass", "Nudged one kick late — hear how {bass} chases it?"),
-        ("always", "Same pocket, a touch more hat. {catch}."),
+        ("kick_moved&has:bass", "Moved the kick — hear how {bass} chases it?"),
+        ("more", "Same pocket, a touch more going on. {catch}."),
+        ("same", "Not touching a thing. {catch}."),
+        ("always", "Keeping the pocket. {catch}."),
         ("has:melody", "Holding the groove steady under {melody}."),
         ("ironic", "Four on the floor. Ironically, of course."),
         ("other_solo", "Thinned out the kit so {soloist} can fly."),
@@ -29,25 +32,30 @@ FREE: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "bass": (
         ("locked", "Locked to {drums}'s kick — {notes} hits a bar."),
-        ("always", "Not adding anything; the groove is already there. {catch}."),
+        ("same", "Not adding anything; the groove is already there. {catch}."),
+        ("always", "Holding the low end down. {catch}."),
         ("has:melody", "Following the changes and leaving room for {melody}."),
         ("unlocked", "Roots on the one, whole bars. {catch}."),
         ("answers", "A fifth on the off-beat to answer the kick."),
         ("other_solo", "Staying low and simple while {soloist} solos."),
     ),
     "melody": (
-        ("always", "Varied the answer phrase; the motif stays."),
+        ("changed", "Varied the answer phrase; the motif stays."),
+        ("always", "Singing over the changes. {catch}."),
         ("fx_busy", "{fx} is busy, so I'm leaving more air."),
         ("has:bass", "Let the phrase answer {bass}'s move to the next chord."),
-        ("always", "Same motif, a step higher the second time. {catch}."),
+        ("changed", "Same motif, a different last note. {catch}."),
+        ("same", "The motif as it was; it's working. {catch}."),
         ("other_solo", "Laying back while {soloist} takes the spotlight."),
         ("fresh", "A new motif — {notes} notes in its first bar."),
     ),
     "fx": (
-        ("always", "Moved the blips; the delay does the rest."),
-        ("has:drums", "Crunchier this time — {drums} can take it."),
-        ("has:melody", "Panned the glitches around {melody}'s phrase."),
-        ("always", "Fewer sounds, longer tails. {catch}."),
+        ("changed", "Moved the blips; the delay does the rest."),
+        ("crunchier&has:drums", "Crunchier this time — {drums} can take it."),
+        ("changed&has:melody", "Panned the glitches around {melody}'s phrase."),
+        ("fewer", "Fewer sounds, longer tails. {catch}."),
+        ("same", "Leaving the texture alone. {catch}."),
+        ("always", "Colouring the edges. {catch}."),
         ("other_solo", "Only a few blips now; {soloist} has the floor."),
     ),
 }

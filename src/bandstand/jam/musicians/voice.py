@@ -136,7 +136,9 @@ def speak(persona: Persona, turn: TurnInput, facts: dict[str, object], rand: ran
 
 
 def _holds(condition: str, turn: TurnInput, facts: dict[str, object]) -> bool:
-    """Whether a free-round line fits what is actually happening."""
+    """Whether a free-round line fits what is actually happening (`a&b`: both)."""
+    if "&" in condition:
+        return all(_holds(part, turn, facts) for part in condition.split("&"))
     if condition == "always":
         return True
     if condition.startswith("has:"):
