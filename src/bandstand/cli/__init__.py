@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("bandstand.cli.compose:resume_app", "Resume an interrupted compose session."),
     "sessions": ("bandstand.cli.compose:sessions_app", "List or clean compose sessions."),
     "jam": ("bandstand.cli.jam:app", "Jam live with a band of musician agents (browser or headless)."),
+    "jam-to-song": ("bandstand.cli.jam:song_app", "Turn a recorded jam into an arranged song project the studio directs."),
     "serve": ("bandstand.cli.serve:app", "Serve the jam, the pages and the API (loopback, token-protected)."),
     "studio": ("bandstand.cli.serve:studio_app", "Open the studio page in the browser: a song's arrangement, or your songs."),
     "mcp": ("bandstand.cli.mcp:app", "Serve the band and the studio as MCP tools on stdio (Claude, editors)."),

@@ -2,6 +2,11 @@
 
     bandstand jam [--port N] [--no-browser] [--members beat,groove,aria,glitch]   (the `bandstand serve` server, page opened)
     bandstand jam --headless [--directive "…"]… [--cycles N] [--out DIR] [--json]
+    bandstand jam-to-song JAM_DIR [--out SONG_DIR] [--title T] [--json]
+
+A headless jam's --out folder is also a studio project (the jam as played, a section per
+round); `jam-to-song` arranges it into a song project (intro, sections, ending) that
+`bandstand edit` and the studio direct further.
 """
 
 from __future__ import annotations
@@ -68,11 +73,18 @@ def jam(
 
     from bandstand.jam.backends import member_factory
 
+    if directive and not headless:
+        from bandstand.errors import InvalidInput
+
+        raise InvalidInput("--directive is for --headless jams; in the browser jam, type directives in the page's chat "
+                           "(or POST them to /api/v1/jam/directive)")
     band = _members(members, persona)
     factory = member_factory(band, backend, list(member_backend or []), model=model, base_url=base_url)  # type: ignore[arg-type]
     if headless:
-        from bandstand.jam.headless import run_headless
+        from bandstand.jam.headless import check_out_folder, run_headless
+        from bandstand.producer.jam_song import check_jam_project, jam_project
 
+        check_jam_project(check_out_folder(out))  # before any sound: a folder the jam cannot use
         summary = asyncio.run(
             run_headless(
                 band,  # type: ignore[arg-type]
@@ -89,12 +101,15 @@ def jam(
                 autopilot=autopilot,
             )
         )
+        project = jam_project(out)
+        summary["project"] = project.summary()
         if as_json:
             typer.echo(json.dumps({"type": "summary", **summary}, ensure_ascii=False))
         else:
             cycles_, rounds = summary["cycles"], summary["rounds"]
             typer.echo(
-                f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
+                f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out} "
+                f"(a studio project too; 'bandstand jam-to-song {out}' makes it a song)"
             )
         return
     _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote, autopilot)
@@ -106,3 +121,36 @@ def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, 
 
     launch("jam", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
            allow_remote=allow_remote, open_browser=not no_browser, autopilot=autopilot)
+
+
+song_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+SONG_EXAMPLES = """\b
+Examples:
+  bandstand jam --headless --cycles 16 -d "4:more energy" -d "8:switch to D major" --out jam-out
+  bandstand jam-to-song jam-out                        # the song project in jam-out/song
+  bandstand jam-to-song jam-out --out my-song --json
+  bandstand edit my-song "make the bass busier"
+"""
+
+
+@song_app.command(epilog=SONG_EXAMPLES)
+def jam_to_song(
+    folder: Path = typer.Argument(..., metavar="JAM_DIR", help="A jam's --out folder (jam.mid and rounds.jsonl)."),
+    out: Path = typer.Option(None, "--out", "-o", metavar="DIR", help="Folder of the song project (default JAM_DIR/song)."),
+    title: str = typer.Option("", "--title", help="The song's title."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Turn a recorded jam into an arranged song project: the rounds as sections, an intro and an ending."""
+    import json
+
+    from bandstand.producer.jam_song import jam_to_song as convert
+
+    made = convert(folder, out, title=title)
+    if as_json:
+        typer.echo(json.dumps(made.summary(), ensure_ascii=False))
+        return
+    typer.echo(f"song project → {made.session.session_dir}: {' · '.join(made.form)}")
+    for what in made.left_out:
+        typer.echo(f"left out {what}: a song keeps one metre", err=True)
+    typer.echo(f"direct it: bandstand edit {made.session.session_dir} \"make the bass busier\"")

@@ -7,6 +7,13 @@ between, so a jam without directives evolves too. The transport
 advances without waiting for the clock (a recording, not a performance); the
 chat is printed as it happens; the folder receives jam.mid, jam.wav,
 transcript.md and rounds.jsonl.
+
+Everything that would fail later is checked before the first sound: the
+output folder, every directive (its @mentions, and the key, chords and metre
+it would set, applied in order to the opening context — chords outside the
+key are refused now, not at cycle 8). A jam whose members all failed (an LLM
+server that cannot be reached) is an `AgentError` naming the first failure,
+not a silent recording.
 """
 
 from __future__ import annotations
@@ -19,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bandstand.errors import InvalidInput, OutputNotWritable
+from bandstand.errors import AgentError, InvalidInput, OutputNotWritable
 from bandstand.jam.autopilot import tick_headless
+from bandstand.jam.context import MusicalContext, apply_directive
 from bandstand.jam.directives import parse_directive
 from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
 from bandstand.jam.persona import Persona
@@ -29,6 +37,7 @@ from bandstand.jam.transport import Transport
 from bandstand.protocol import Emitter
 
 _AT = re.compile(r"^\s*(\d+)\s*:\s*(.+)$", re.S)
+_WHY = re.compile(r"^\[[^\]]*\]\s*\((.*)\)$", re.S)  # "[error — playing …] (why)" → why
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +85,30 @@ def check_out_folder(out: str | Path) -> Path:
     return folder
 
 
+def check_directives(plan: list[Scheduled], personas: list[Persona], context: MusicalContext | None = None) -> None:
+    """Parse every directive and apply its context changes, in order, to the opening context:
+    whatever the jam would refuse mid-run is an `InvalidInput` now, naming the directive."""
+    context = context or MusicalContext()
+    for item in plan:
+        try:
+            directive = parse_directive(item.text, personas)
+            if directive.changes_context:
+                context, _ = apply_directive(context, directive)
+        except InvalidInput as exc:
+            raise InvalidInput(f"directive {item.text!r} (cycle {item.cycle}) would be refused: {exc}") from exc
+
+
+def check_someone_played(engine: JamEngine, failures: list[str]) -> None:
+    """`AgentError` when no member of the jam ever answered with a pattern (every turn failed or
+    timed out): the recording would be silence. `failures` are the chat's notes of the failures."""
+    answered = any(m["asked"] and m["status"] not in ("error", "timeout")
+                   for record in engine.rounds for m in record.members.values())
+    if engine.rounds and not answered:
+        first = failures[0] if failures else "no member answered"
+        raise AgentError(f"every member failed, nothing was recorded: {first}; check the backend "
+                         "('bandstand agents check', --base-url, --model)")
+
+
 def chat_line(message: dict[str, Any]) -> str | None:
     """One emitted message as a chat line (None for messages the chat does not show)."""
     kind = message["type"]
@@ -110,9 +143,14 @@ async def run_headless(
     """Run a jam for `cycles` cycles with `directives`; returns a summary."""
     folder = check_out_folder(out)
     plan = schedule(directives, cycles, every)
-    for item in plan:
-        parse_directive(item.text, personas)
+    check_directives(plan, personas)
     emitter = Emitter()
+    failures: list[str] = []
+
+    def failed(message: dict[str, Any]) -> None:
+        if message["type"] == "agent_thought" and message["status"] in ("error", "timeout"):
+            why = _WHY.sub(r"\1", str(message.get("note") or message["thought"]))
+            failures.append(f"{message['member']}: {why}")
 
     def show(message: dict[str, Any]) -> None:
         if as_json:
@@ -122,6 +160,7 @@ async def run_headless(
             echo(line)
 
     emitter.subscribe(show)
+    emitter.subscribe(failed)
     engine = JamEngine(personas, backend=backend, seed=seed, turn_timeout=turn_timeout, emitter=emitter)
     engine.autopilot.set(autopilot)
     transport = Transport(engine)
@@ -136,6 +175,7 @@ async def run_headless(
             transport.advance()
     finally:
         await engine.stop()
+    check_someone_played(engine, failures)
     paths = export(engine, transport.played, folder, wav=wav)
     return {
         "cycles": cycles,

@@ -55,7 +55,8 @@ SENSITIVITY: dict[str, tuple[str, ...]] = {
     "mix": (),
 }
 # Roles that play like another: they share its row.
-FAMILY: dict[str, str] = {"sub_bass": "bass", "arp": "chords", "counter_melody": "lead", "percussion": "drums"}
+FAMILY: dict[str, str] = {"sub_bass": "bass", "arp": "chords", "counter_melody": "lead", "percussion": "drums",
+                         "texture": "pad", "fx": "pad"}
 # Facts whose change is expensive whatever it reaches.
 EXPENSIVE: frozenset[str] = frozenset({"key", "mode", "genre", "tempo", "form", "metre"})
 PLANS: tuple[str, ...] = ("progression", "arrangement")

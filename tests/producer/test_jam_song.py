@@ -1,0 +1,100 @@
+"""A jam becomes a song: a headless jam's --out folder is a studio project (a section per round),
+and `bandstand jam-to-song` arranges it (intro, the rounds as sections, an ending) into a song
+project `bandstand edit` directs — every file read back with mido."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import mido
+import pytest
+
+from bandstand.cli import run
+from bandstand.producer.jam_song import jam_to_song
+from bandstand.producer.projects import open_project
+from bandstand.studio import to_song
+
+DIRECTIVES = ["4:more energy", "8:@BEAT simpler", "12:7/8"]
+
+
+@pytest.fixture(scope="module")
+def jam_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("jam") / "jam-out"
+    argv = ["jam", "--headless", "--cycles", "16", "--no-wav", "--out", str(out)]
+    assert run([*argv, *(x for d in DIRECTIVES for x in ("-d", d))]) == 0
+    return out
+
+
+def _notes(path: Path) -> list[tuple[int, int]]:
+    """(absolute tick, pitch) of every note-on in a MIDI file, read by mido."""
+    out = []
+    for track in mido.MidiFile(path).tracks:
+        tick = 0
+        for message in track:
+            tick += message.time
+            if message.type == "note_on" and message.velocity:
+                out.append((tick, message.note))
+    return sorted(out)
+
+
+def test_the_out_folder_is_the_jam_as_played_with_a_section_per_round(jam_dir: Path) -> None:
+    session = open_project(jam_dir)
+    head = session.head
+    assert session.revision == 1 and [h.entry.author for h in session.history()] == ["jam"]
+    assert [s.name for s in head.sections] == ["round 1", "round 2", "round 3"]  # round 4 is in 7/8: left out
+    assert [(s.start_bar, s.bars) for s in head.sections] == [(1, 4), (5, 4), (9, 4)]
+    song = to_song(head)
+    assert {t.name for t in song.tracks} >= {"BEAT drums", "GROOVE sawtooth"}
+    played = [n for n in _notes(jam_dir / "jam.mid") if n[0] < 12 * 1920]
+    assert _notes(jam_dir / "midi" / "full-arrangement.mid") == played  # bar for bar what the band played
+
+
+def test_jam_to_song_arranges_the_rounds_with_an_intro_and_an_ending(jam_dir: Path, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "song"
+    assert run(["jam-to-song", str(jam_dir), "--out", str(out), "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    # three rounds that each played something new; the most energetic comes back before the ending
+    assert made["form"] == ["intro", "verse", "chorus", "bridge", "chorus", "outro"]
+    assert made["left_out"] == ["round 4 (7/8)"]
+    head = open_project(out).head
+    sections = {s.name: s for s in head.sections}
+    assert [s.name for s in head.sections] == made["form"]
+    assert all(s.bars in (2, 4, 8, 16) for s in head.sections)
+    song = to_song(head)
+    bar = song.beats_per_bar
+
+    def playing(section: str) -> set[str]:
+        s = sections[section]
+        first, last = (s.start_bar - 1) * bar, (s.start_bar - 1 + s.bars) * bar
+        return {t.role for t in song.tracks if any(first <= n.start < last for n in t.notes)}
+
+    assert {"drums", "bass"} <= playing("intro") <= {"drums", "bass", "percussion"}  # the rhythm section sets it up
+    assert {"lead", "fx"} <= playing("verse")
+    outro = sections["outro"]
+    last_bar = (outro.start_bar + outro.bars - 2) * bar
+    final = [n for t in song.tracks for n in t.notes if n.start >= last_bar]
+    assert final and all(n.start == last_bar for n in final)  # the last bar is one struck chord
+    assert any(n.duration == bar for n in final)  # held
+    ticks = [t for t, _ in _notes(out / "midi" / "full-arrangement.mid")]
+    assert max(ticks) == last_bar * 480
+
+
+def test_the_song_is_directed_by_words(jam_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "song"
+    jam_to_song(jam_dir, out)
+    assert run(["edit", str(out), "make the bass busier"]) == 0
+    assert "Accept with" in capsys.readouterr().out
+    assert run(["accept", str(out), "--no-audio"]) == 0
+    session = open_project(out)
+    assert session.revision == 2
+    bass = [t for t in to_song(session.head).tracks if t.role == "bass"]
+    before = [t for t in to_song(session.project(1)).tracks if t.role == "bass"]
+    assert len(bass[0].notes) > len(before[0].notes)
+
+
+def test_a_folder_without_a_jam_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["jam-to-song", str(tmp_path)]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "\n" not in line and "holds no jam recording" in line and "--headless --out" in line
