@@ -46,6 +46,10 @@ def test_every_command_runs(tmp_path: Path) -> None:
         argv = shlex.split(command)
         assert argv[0] == "bandstand"
         run = [sys.executable, "-m", "bandstand", *argv[1:]]
+        if argv[1] not in ("jam", "serve"):  # one-shot commands on what the jam recorded (jam-to-song, edit)
+            done = subprocess.run(run, capture_output=True, text=True, timeout=240, cwd=tmp_path)
+            assert done.returncode == 0, (command, done.stderr)
+            continue
         if "--headless" in argv:
             done = subprocess.run(run, capture_output=True, text=True, timeout=240, cwd=tmp_path)
             assert done.returncode == 0, (command, done.stderr)

@@ -14,6 +14,8 @@ EXPORTS = {
     "bandstand.producer.analysis": {"PITCH_NAMES", "Analysis", "PartFigures", "SectionFigures", "analyse",
                                     "estimate_key"},
     "bandstand.producer.jam": {"direct_jam", "jam_state", "new_jam", "start_jam", "stop_jam"},
+    "bandstand.producer.jam_song": {"JamSong", "arrange", "check_jam_project", "jam_project", "jam_to_song",
+                                    "keep_jam", "read_jam", "recipe"},
     "bandstand.producer.wire": {"DONE_STATUS", "done_event", "meta_event", "phrase_event", "variation_stream"},
     "bandstand.producer.studio": {"Studio", "Timeouts"},
     "bandstand.producer.structured": {"AutomationEntry", "EffectEntry", "ExpressionEntry", "HEADER", "MAX_DEPTH",

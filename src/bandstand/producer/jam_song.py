@@ -11,23 +11,30 @@ phrase; an intro of the first section's rhythm section; the most energetic secti
 before the end; and an ending — a bar of the last section, then every part's first note held
 as a final chord. A song has one metre: rounds played in another metre than the jam's
 opening one are left out and named in `JamSong.left_out`. The CLI (`bandstand jam --out`,
-`bandstand jam-to-song`), the jam server's `keep_jam` message and MCP all call these.
+`bandstand jam-to-song`) and the jam server's `keep_jam` message ("keep this" on the page,
+`keep_jam`) call these.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bandstand.errors import InvalidInput, NotFound
 from bandstand.producer.projects import ProjectSession, create_from_song, open_project
 from bandstand.score import Note, Section, Song, Track
 from bandstand.studio import Provenance
 
-__all__ = ["JamSong", "arrange", "jam_project", "jam_to_song", "read_jam"]
+if TYPE_CHECKING:
+    from bandstand.jam.live import LiveJam
+
+__all__ = ["JamSong", "arrange", "check_jam_project", "jam_project", "jam_to_song", "keep_jam", "read_jam", "recipe"]
 
 NAMES = ("verse", "chorus", "bridge", "breakdown", "section E", "section F", "section G", "section H")
 """Names of the distinct sections, in the order they first came in the jam."""
@@ -287,3 +294,17 @@ def jam_to_song(folder: str | Path, out: str | Path | None = None, *, title: str
     session = create_from_song(target, song, _provenance(root, "jam-to-song", recipe(song, prompt)), author="jam-to-song",
                                request=f"bandstand jam-to-song {root}")
     return JamSong(session, form, jam.left_out)
+
+
+async def keep_jam(jam: LiveJam, projects: str | os.PathLike[str], *, title: str = "") -> JamSong:
+    """"Keep this": the live jam's recording so far (playing or stopped) is written to
+    `projects`/jams/SESSION and arranged as the song project `projects`/SESSION, a project
+    among the others there (the studio page lists it). Rendering and arranging run off the
+    event loop; `NotFound` when nothing was played yet."""
+    from bandstand.compose.state import new_session_id
+
+    root = Path(projects).expanduser()
+    session_id = new_session_id()
+    folder = root / "jams" / session_id
+    await jam.export("jam.mid", folder)  # writes jam.mid, transcript.md and rounds.jsonl
+    return await asyncio.to_thread(jam_to_song, folder, root / session_id, title=title)

@@ -167,6 +167,16 @@ class ChatHistory(_Message):
     messages: list[dict[str, Any]]
 
 
+class JamKept(_Message):
+    """The answer to keep_jam: the jam, arranged as a song project the studio can open (`project` is its id
+    among the server's projects); `left_out` names rounds a song could not keep (another metre)."""
+
+    type: Literal["jam_kept"] = "jam_kept"
+    project: str
+    form: list[str]
+    left_out: list[str] = []
+
+
 # --------------------------------------------------------------------------- client → server
 
 
@@ -228,6 +238,13 @@ class OverrideCode(_Message):
     code: str = Field(min_length=1, max_length=4000)
 
 
+class KeepJam(_Message):
+    """"Keep this": the jam so far (playing or stopped) becomes an arranged song project."""
+
+    type: Literal["keep_jam"] = "keep_jam"
+    title: str = Field(default="", max_length=200)
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     JamStateUpdate,
     AgentThought,
@@ -239,6 +256,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     ErrorMessage,
     CodeOverride,
     ChatHistory,
+    JamKept,
 )
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     StartJam,
@@ -251,4 +269,5 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     SetTempo,
     SetEnergy,
     OverrideCode,
+    KeepJam,
 )

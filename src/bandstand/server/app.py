@@ -93,7 +93,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.hub = JamHub(personas, backend=backend, seed=seed, turn_timeout=turn_timeout,
-                           queue_size=config.limits.ws_queue, autopilot=autopilot)
+                           queue_size=config.limits.ws_queue, autopilot=autopilot,
+                           projects=getattr(studio, "out_dir", None))
         try:
             async with contextlib.AsyncExitStack() as stack:
                 for mount in mounts:

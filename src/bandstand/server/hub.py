@@ -14,12 +14,13 @@ that client alone. The jam's logic (rounds, autopilot, tasks) is in
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
 
-from bandstand.errors import UserError
+from bandstand.errors import Conflict, UserError
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.live import LiveJam
 from bandstand.jam.persona import Persona
@@ -27,6 +28,8 @@ from bandstand.protocol import (
     BossDirective,
     Emitter,
     ErrorMessage,
+    JamKept,
+    KeepJam,
     OverrideCode,
     SetAutopilot,
     SetEnergy,
@@ -55,6 +58,7 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     SetTempo: lambda hub, m, q: hub.jam.set_tempo(m.bpm),
     SetEnergy: lambda hub, m, q: hub.jam.set_energy(m.level, lambda error: hub.reply_error(q, error)),
     OverrideCode: lambda hub, m, q: hub.jam.override_code(m.member, m.code),
+    KeepJam: lambda hub, m, q: hub.keep(m.title, q),
 }
 """Client message type → the live-jam call it stands for."""
 
@@ -74,11 +78,13 @@ class JamHub:
         turn_timeout: float = 30.0,
         queue_size: int = QUEUE_SIZE,
         autopilot: bool = True,
+        projects: str | os.PathLike[str] | None = None,
     ) -> None:
         self.emitter = Emitter()
         self.emitter.subscribe(self._broadcast)
         self.clients: set[Queue] = set()
         self.queue_size = queue_size
+        self.projects = projects
         self._dropped: set[Queue] = set()
         self.jam = LiveJam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout,
                            autopilot=autopilot)
@@ -135,6 +141,17 @@ class JamHub:
         outcome = HANDLERS[type(message)](self, message, reply or asyncio.Queue())
         if outcome is not None:
             await outcome
+
+    async def keep(self, title: str, reply: Queue) -> None:
+        """"Keep this": the jam so far becomes a song project among the server's projects; the
+        answer (`jam_kept`, naming the project) goes to the client that asked."""
+        if self.projects is None:
+            raise Conflict("this server keeps no projects, so a jam cannot be kept (start it with --out DIR)")
+        from bandstand.producer.jam_song import keep_jam
+
+        kept = await keep_jam(self.jam, self.projects, title=title)
+        self._send(reply, self.emitter.private(JamKept(project=kept.session.session_dir.name, form=list(kept.form),
+                                                       left_out=list(kept.left_out))))
 
     def reply_error(self, reply: Queue, message: str) -> None:
         if reply not in self._dropped:
