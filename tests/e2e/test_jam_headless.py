@@ -46,7 +46,8 @@ def test_headless_jam_records_midi_wav_transcript_and_rounds(tmp_path: Path) -> 
     chat = done.stdout
     assert "🎤 BOSS: Switch to D major, more energy!" in chat and "🎤 BOSS → BEAT: @BEAT half time" in chat
     assert "context: D major" in chat and f"recorded 8 cycles, 3 rounds → {out}" in chat
-    assert {p.name for p in out.iterdir()} == {"jam.mid", "jam.wav", "transcript.md", "rounds.jsonl"}
+    assert {p.name for p in out.iterdir()} == {"jam.mid", "jam.wav", "transcript.md", "rounds.jsonl",  # the recording
+                                               "manifest.json", "revisions", "midi", "notes", "images"}  # the project
 
     notes = pitched_notes(out / "jam.mid")
     before = {n % 12 for beat, n in notes if beat < 16}

@@ -107,9 +107,9 @@ def jam(
             typer.echo(json.dumps({"type": "summary", **summary}, ensure_ascii=False))
         else:
             cycles_, rounds = summary["cycles"], summary["rounds"]
+            typer.echo(f"studio project: {out} ('bandstand jam-to-song {out}' makes it a song)")
             typer.echo(
-                f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out} "
-                f"(a studio project too; 'bandstand jam-to-song {out}' makes it a song)"
+                f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
             )
         return
     _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote, autopilot)
