@@ -50,6 +50,10 @@ async def test_keep_this_makes_the_jam_a_song_project_the_studio_opens(tmp_path:
             assert kept["project"] in [p["projectId"] for p in listed["projects"]]
             project = (await client.get(f"api/v1/projects/{kept['project']}?notes=false")).json()["project"]
             assert [s["name"] for s in project["sections"]] == kept["form"] and project["name"] == "Night jam"
+            again = await client.post("api/v1/jam/keep", json={})  # a script keeps the stopped jam too
+            assert again.status_code == 200 and again.json()["type"] == "jam_kept"
+            form = again.json()["form"]
+            assert again.json()["project"] != kept["project"] and form[0] == "intro" and form[-1] == "outro"
     song = tmp_path / "output" / kept["project"]
     assert (song / "midi" / "full-arrangement.mid").is_file()
     assert (tmp_path / "output" / "jams" / kept["project"] / "jam.mid").is_file()  # the recording it was made from

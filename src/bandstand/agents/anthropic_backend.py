@@ -97,7 +97,7 @@ class AnthropicBackend:
         return self._client.get()
 
     async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
-        return AnthropicConversation(self, self.client(), persona, options)
+        return AnthropicConversation(self, await self._client.aget(), persona, options)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -91,7 +91,7 @@ class OpenAIBackend:
         return self._client.get()
 
     async def open(self, persona: str, options: Mapping[str, Any]) -> Conversation:
-        return OpenAIConversation(self, self.client(), persona, options)
+        return OpenAIConversation(self, await self._client.aget(), persona, options)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -11,6 +11,7 @@ client a backend builds on first use and closes.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Awaitable, Callable
 from types import ModuleType
@@ -93,6 +94,15 @@ class LazyClient:
     def get(self) -> Any:
         if self._client is None:
             self._client = self._build(import_client(self._module, self._backend))
+        return self._client
+
+    async def aget(self) -> Any:
+        """`get` for code on an event loop: the library (a second or so to import the first time)
+        is imported in a worker thread, so a server keeps answering meanwhile."""
+        if self._client is None:
+            library = await asyncio.to_thread(import_client, self._module, self._backend)
+            if self._client is None:
+                self._client = self._build(library)
         return self._client
 
     async def aclose(self) -> None:

@@ -143,15 +143,17 @@ class JamHub:
             await outcome
 
     async def keep(self, title: str, reply: Queue) -> None:
-        """"Keep this": the jam so far becomes a song project among the server's projects; the
-        answer (`jam_kept`, naming the project) goes to the client that asked."""
+        """"Keep this" from a client: the answer (`jam_kept`) goes to the client that asked."""
+        self._send(reply, self.emitter.private(await self.kept(title)))
+
+    async def kept(self, title: str = "") -> JamKept:
+        """The jam so far as a song project among the server's projects (see `producer.jam_song.keep_jam`)."""
         if self.projects is None:
             raise Conflict("this server keeps no projects, so a jam cannot be kept (start it with --out DIR)")
         from bandstand.producer.jam_song import keep_jam
 
-        kept = await keep_jam(self.jam, self.projects, title=title)
-        self._send(reply, self.emitter.private(JamKept(project=kept.session.session_dir.name, form=list(kept.form),
-                                                       left_out=list(kept.left_out))))
+        song = await keep_jam(self.jam, self.projects, title=title)
+        return JamKept(project=song.session.session_dir.name, form=list(song.form), left_out=list(song.left_out))
 
     def reply_error(self, reply: Queue, message: str) -> None:
         if reply not in self._dropped:

@@ -24,7 +24,7 @@ from starlette.background import BackgroundTask
 
 from bandstand.errors import UserError
 from bandstand.jam.live import RECORDING_FILES
-from bandstand.protocol import JAM, BossDirective, StartJam, StopJam
+from bandstand.protocol import JAM, BossDirective, KeepJam, StartJam, StopJam
 from bandstand.server.frames import read_frame
 from bandstand.server.hub import JamHub, Queue
 from bandstand.server.ratelimit import TokenBucket
@@ -55,6 +55,11 @@ async def stop(hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
 async def directive(message: BossDirective, hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
     await hub.act(message)
     return {"accepted": message.text}
+
+
+@router.post("/keep", summary="Keep the jam so far as an arranged song project (a jam_kept message naming it)")
+async def keep(message: KeepJam, hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
+    return (await hub.kept(message.title)).model_dump(mode="json")
 
 
 @router.get("/recordings/{name}", summary="The last jam's recording: jam.mid, jam.wav, transcript.md or rounds.jsonl",
