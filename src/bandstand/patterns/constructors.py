@@ -69,11 +69,7 @@ def pure(value: Any, location: tuple[int, int] | None = None) -> Pattern:
             out.append(Hap(TimeSpan(s, s + 1), sub, value, context))
         return out
 
-    result = Pattern(q, 1)
-    result._pure = value
-    result._pure_loc = location
-    result.const = (value, context)
-    return result
+    return Pattern(q, 1, pure=value, pure_loc=location, const=(value, context))
 
 
 def steady(value: Any) -> Pattern:
@@ -161,8 +157,7 @@ def fastcat(*pats: Any) -> Pattern:
             return _fastcat_consts([c.const for c in children])  # type: ignore[misc]
     result = slowcat(*pats)
     if len(pats) > 1:
-        result = result._fast(len(pats))
-        result.steps = mpq(len(pats))
+        result = result._fast(len(pats)).set_steps(mpq(len(pats)))
     return result
 
 
@@ -226,9 +221,7 @@ def stepcat(*timepats: Any) -> Pattern:
         end = begin + time
         parts.append(reify(pat)._compress(begin / total, end / total))
         begin = end
-    result = stack(*parts)
-    result.steps = total
-    return result
+    return stack(*parts).set_steps(total)
 
 
 def sequence_p(pats: Sequence[Pattern]) -> Pattern:

@@ -119,8 +119,7 @@ class _Builder:
             elif op.kind == "range":
                 pat = reify(pat).squeeze_bind(_ranger(self.enter(args["element"])))
         if not pat.steps_source and steps_source:
-            pat = pat.copy()
-            pat.steps_source = True
+            pat = pat._replace(steps_source=True)
         return pat
 
     def seq(self, node: Seq) -> Pattern:
@@ -134,11 +133,11 @@ class _Builder:
         if alignment == "stack":
             pat = stack(*children)
             if with_steps:
-                pat.steps = steps_lcm
+                pat = pat.set_steps(steps_lcm)
         elif alignment == "polymeter_slowcat":
             pat = stack(*[c._slow(c.weight if c.weight is not None else ONE) for c in children])
             if with_steps:
-                pat.steps = steps_lcm
+                pat = pat.set_steps(steps_lcm)
         elif alignment == "polymeter":
             pat = self.polymeter(node, children)
         elif alignment == "rand":
@@ -147,13 +146,13 @@ class _Builder:
             )
             pat = choose_in_with(randomness, *children)
             if with_steps:
-                pat.steps = steps_lcm
+                pat = pat.set_steps(steps_lcm)
         elif alignment == "feet":
             pat = fastcat(*children)
         else:
             pat = self.weighted(node, children, steps_lcm if with_steps else None)
         if with_steps:
-            pat.steps_source = True
+            pat = pat._replace(steps_source=True)
         return pat
 
     def weighted(self, node: Seq, children: list[Pattern], steps_lcm: Any) -> Pattern:
@@ -165,16 +164,13 @@ class _Builder:
                 weight = to_time(w) if w != 0 else ONE
                 total += weight
                 pairs.append([weight, child])
-            pat = stepcat(*pairs)
-            if pat is silence or len(pairs) == 1:
-                pat = pat.copy()
-            pat.weight = total
-            pat.steps = total if steps_lcm is None else total * steps_lcm
+            pat = stepcat(*pairs)._replace(
+                weight=total, steps=total if steps_lcm is None else total * steps_lcm
+            )
         else:
-            pat = fastcat(*children).copy()
-            pat.steps = mpq(len(children))
+            pat = fastcat(*children).set_steps(mpq(len(children)))
         if node.steps_marker:
-            pat.steps_source = True
+            pat = pat._replace(steps_source=True)
         return pat
 
     def polymeter(self, node: Seq, children: list[Pattern]) -> Pattern:

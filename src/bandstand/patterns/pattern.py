@@ -71,18 +71,61 @@ class Pattern:
 
     __slots__ = ("_pure", "_pure_loc", "const", "query", "sampler", "steps", "steps_source", "weight")
 
-    def __init__(self, query: Query, steps: Any = None) -> None:
-        self.query = query
-        self.steps: Time | None = None if steps is None else to_time(steps)
-        self._pure: Any = _NOT_PURE
-        self._pure_loc: tuple[int, int] | None = None
-        self.weight: Time | None = None
-        self.steps_source = False
+    query: Query
+    steps: Time | None
+    weight: Time | None
+    steps_source: bool
+    const: tuple[Any, tuple[tuple[int, int], ...]] | None
+    sampler: Callable[[Time, Controls], Any] | None
+    _pure: Any
+    _pure_loc: tuple[int, int] | None
+
+    def __init__(
+        self,
+        query: Query,
+        steps: Any = None,
+        *,
+        weight: Time | None = None,
+        steps_source: bool = False,
+        const: tuple[Any, tuple[tuple[int, int], ...]] | None = None,
+        sampler: Callable[[Time, Controls], Any] | None = None,
+        pure: Any = _NOT_PURE,
+        pure_loc: tuple[int, int] | None = None,
+    ) -> None:
+        # Every attribute is set here and never again (`__setattr__` refuses): a pattern
+        # is a value, shared freely (`silence`, registry constants, compile caches).
+        init = object.__setattr__
+        init(self, "query", query)
+        init(self, "steps", None if steps is None else to_time(steps))
+        init(self, "_pure", pure)
+        init(self, "_pure_loc", pure_loc)
+        init(self, "weight", weight)
+        init(self, "steps_source", steps_source)
         # (value, context) when every query answers exactly what pure(value) would
         # (one hap per cycle) with that context: lets operators skip a layer
-        self.const: tuple[Any, tuple[tuple[int, int], ...]] | None = None
+        init(self, "const", const)
         # f(t, controls) when this is a plain signal (one hap, no whole, value f(span.begin))
-        self.sampler: Callable[[Time, Controls], Any] | None = None
+        init(self, "sampler", sampler)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Pattern cannot be changed (tried to set {name!r}); build a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Pattern cannot be changed (tried to delete {name!r})")
+
+    def _replace(self, **changes: Any) -> Pattern:
+        """A new pattern with the same query and attributes except `changes`."""
+        fields = {
+            "steps": self.steps,
+            "weight": self.weight,
+            "steps_source": self.steps_source,
+            "const": self.const,
+            "sampler": self.sampler,
+            "pure": self._pure,
+            "pure_loc": self._pure_loc,
+        }
+        fields.update(changes)
+        return Pattern(changes.pop("query", self.query), **{k: v for k, v in fields.items() if k != "query"})
 
     # ------------------------------------------------------------------ querying
 
@@ -123,15 +166,11 @@ class Pattern:
 
     def copy(self) -> Pattern:
         """A new pattern object with the same query and attributes."""
-        result = Pattern(self.query)
-        result.steps, result._pure, result._pure_loc = self.steps, self._pure, self._pure_loc
-        result.weight, result.steps_source = self.weight, self.steps_source
-        result.const, result.sampler = self.const, self.sampler
-        return result
+        return self._replace()
 
     def set_steps(self, steps: Any) -> Pattern:
-        self.steps = None if steps is None else to_time(steps)
-        return self
+        """A new pattern: this one with `steps` steps per cycle (this one is unchanged)."""
+        return self._replace(steps=steps)
 
     def with_steps(self, func: Callable[[Time], Any]) -> Pattern:
         return Pattern(self.query, None if self.steps is None else func(self.steps))
@@ -164,17 +203,16 @@ class Pattern:
         def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
             return [Hap(h.whole, h.part, func(h.value), h.context) for h in query(span, ctl)]
 
-        result = Pattern(q, self.steps)
         sampler = self.sampler
-        if sampler is not None:
-            result.sampler = lambda t, ctl: func(sampler(t, ctl))
+        mapped = None if sampler is None else (lambda t, ctl: func(sampler(t, ctl)))
+        const = None
         if self.const is not None:
             value, context = self.const
             try:
-                result.const = (func(value), context)
+                const = (func(value), context)
             except Exception:  # errors belong to query time, as without the shortcut
-                result.const = None
-        return result
+                const = None
+        return Pattern(q, self.steps, sampler=mapped, const=const)
 
     fmap = with_value
 
@@ -205,17 +243,13 @@ class Pattern:
 
     def with_context(self, func: Callable[[tuple[tuple[int, int], ...]], Any]) -> Pattern:
         result = self.with_hap(lambda h: Hap(h.whole, h.part, h.value, func(h.context)))
-        result._pure, result._pure_loc = self._pure, self._pure_loc
-        if self.const is not None:
-            result.const = (self.const[0], func(self.const[1]))
-        return result
+        const = None if self.const is None else (self.const[0], func(self.const[1]))
+        return result._replace(pure=self._pure, pure_loc=self._pure_loc, const=const)
 
     def with_loc(self, start: int, end: int) -> Pattern:
         loc = (start, end)
         result = self.with_context(lambda ctx: (*ctx, loc))
-        if self.is_pure:
-            result._pure_loc = loc
-        return result
+        return result._replace(pure_loc=loc) if self.is_pure else result
 
     def strip_context(self) -> Pattern:
         return self.with_hap(lambda h: Hap(h.whole, h.part, h.value, ()))
@@ -319,11 +353,9 @@ class Pattern:
                 )
             return out
 
-        result = Pattern(q, self.steps)
         sampler = self.sampler
-        if sampler is not None:
-            result.sampler = lambda t, ctl: sampler(t + o, ctl)
-        return result
+        shifted = None if sampler is None else (lambda t, ctl: sampler(t + o, ctl))
+        return Pattern(q, self.steps, sampler=shifted)
 
     def _late(self, offset: Any) -> Pattern:
         return self._early(-to_time(offset))
@@ -359,9 +391,7 @@ class Pattern:
                 return None
             return a.intersection_e(b)
 
-        result = self.app_whole(whole_func, pat_val)
-        result.steps = time_lcm(pat_val.steps, self.steps)
-        return result
+        return self.app_whole(whole_func, pat_val).set_steps(time_lcm(pat_val.steps, self.steps))
 
     def app_left(self, pat_val: Pattern) -> Pattern:
         fq, vq = self.query, pat_val.query

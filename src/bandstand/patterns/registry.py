@@ -117,8 +117,7 @@ class PatternFunction:
                     acc = acc.app_left(p)
                 result = acc.inner_join() if self.join == "inner" else _step_join(acc)
         if self.preserve_steps:
-            result = result.copy()
-            result.steps = pat.steps
+            result = result.set_steps(pat.steps)
         return result  # type: ignore[no-any-return]
 
     def __call__(self, *args: Any) -> Any:

@@ -75,9 +75,7 @@ def rands_at(t: Any, n: int = 1, seed: Any = None) -> Any:
 
 def signal(func: Callable[[Any, dict[str, Any]], Any]) -> Pattern:
     """A continuous pattern whose value is `func(begin, controls)` for each query."""
-    result = Pattern(lambda span, ctl: [Hap(None, span, func(span.begin, ctl))])
-    result.sampler = func
-    return result
+    return Pattern(lambda span, ctl: [Hap(None, span, func(span.begin, ctl))], sampler=func)
 
 
 def _seed(ctl: dict[str, Any]) -> Any:

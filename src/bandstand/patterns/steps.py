@@ -137,9 +137,7 @@ def polymeter(*args: Any) -> Pattern:
     steps = time_lcm(*(p.steps for p in pats))
     if steps == 0:
         return nothing
-    result = stack(*[pace(steps, p) for p in pats])
-    result.steps = steps
-    return result
+    return stack(*[pace(steps, p) for p in pats]).set_steps(steps)
 
 
 def _polymeter_lists(steps: Any, *args: Any) -> Pattern:

@@ -146,8 +146,7 @@ def repeat_cycles(n: Any, pat: Pattern) -> Pattern:
 
 def ply(factor: Any, pat: Pattern) -> Pattern:
     result = pat.fmap(lambda x: pure(x)._fast(factor)).squeeze_join()
-    result.steps = None if pat.steps is None else to_time(factor) * pat.steps
-    return result
+    return result.set_steps(None if pat.steps is None else to_time(factor) * pat.steps)
 
 
 def apply_n(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
@@ -166,8 +165,7 @@ def ply_with(factor: Any, func: PatFunc, pat: Pattern) -> Pattern:
         return slowcat(*[apply_n(i, func, pure(x)) for i in range(count)])._fast(factor)
 
     result = pat.fmap(expand).squeeze_join()
-    result.steps = None if pat.steps is None else to_time(factor) * pat.steps
-    return result
+    return result.set_steps(None if pat.steps is None else to_time(factor) * pat.steps)
 
 
 def _list_range(lo: Any, hi: Any) -> list[Any]:
@@ -360,16 +358,14 @@ def chop(n: Any, pat: Pattern) -> Pattern:
         return {**js_object(a), **b}
 
     result = pat.squeeze_bind(lambda o: sequence(*[merge(o, s) for s in slices]))
-    result.steps = None if pat.steps is None else to_time(n) * pat.steps
-    return result
+    return result.set_steps(None if pat.steps is None else to_time(n) * pat.steps)
 
 
 def striate(n: Any, pat: Pattern) -> Pattern:
     count = int(n)
     slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
     result = apply_op("set", "in", pat, slowcat(*slices))._fast(n)
-    result.steps = None if pat.steps is None else to_time(n) * pat.steps
-    return result
+    return result.set_steps(None if pat.steps is None else to_time(n) * pat.steps)
 
 
 # ---------------------------------------------------------------------- numbers
