@@ -13,7 +13,8 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   ├── TheoryError                a note, chord, scale, key or numeral that does not parse
     │   ├── PatternError               a pattern that does not parse or evaluate
     │   │   ├── PatternParseError      with source, column and a caret
-    │   │   └── UnknownFunctionError   names the function and the closest known one
+    │   │   ├── UnknownFunctionError   names the function and the closest known one
+    │   │   └── PatternBudgetExceeded  a query past its budget (names the limit: events or seconds)
     │   ├── MidiFileError              a file that is not a readable Standard MIDI File
     │   ├── SoundFontNotFound          no SoundFont; names $BANDSTAND_SOUNDFONT
     │   ├── OutputNotWritable          an output folder that cannot be written
@@ -125,6 +126,17 @@ class UnknownFunctionError(PatternError):
         self.name = name
         self.suggestion = suggestion
         super().__init__(message, name=name, suggestion=suggestion, **context)
+
+
+class PatternBudgetExceeded(PatternError):
+    """A pattern that computed more haps, or ran longer, than its query budget allows.
+
+    `limit` is ``"events"`` or ``"seconds"``; `budget` the number that was exceeded."""
+
+    def __init__(self, message: str, *, limit: str = "", budget: float = 0, **context: Any) -> None:
+        self.limit = limit
+        self.budget = budget
+        super().__init__(message, limit=limit, budget=budget, **context)
 
 
 class MidiFileError(UserError):

@@ -35,3 +35,22 @@ def test_methods_return_new_patterns() -> None:
     assert p.copy() is not p and p.copy().steps == p.steps
     r = pure(1)
     assert r.with_loc(0, 1) is not r and r._pure_loc is None
+
+
+async def test_each_jam_engine_owns_its_compile_cache() -> None:
+    from bandstand.jam.engine import JamEngine
+    from bandstand.jam.persona import resolve_members
+    from bandstand.jam.transport import Transport
+
+    first, second = JamEngine(resolve_members(["beat"])), JamEngine(resolve_members(["beat"]))
+    assert first.patterns is not second.patterns
+    await first.start()
+    try:
+        Transport(first).advance()
+        code = first.composition.layers[0][1]
+        assert code in first.patterns.patterns and code not in second.patterns.patterns
+        assert first.patterns.known_verdict(code, first.context.scale) is not None
+        assert second.patterns.known_verdict(code, second.context.scale) is None
+        assert second.patterns.compile(code) is not first.patterns.compile(code)
+    finally:
+        await first.stop()

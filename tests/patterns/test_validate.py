@@ -169,11 +169,11 @@ def test_plain_and_guarded_queries_find_the_same_events() -> None:
 
 
 def _bound(code: str) -> float | None:
+    from bandstand.patterns.density import static_density, walk
     from bandstand.patterns.expr import DEFAULT_LIMITS, parse
     from bandstand.patterns.registry import get_registry
-    from bandstand.patterns.validate import _static_density, _walk
 
-    return _static_density(list(_walk(parse(code, DEFAULT_LIMITS))), get_registry())
+    return static_density(list(walk(parse(code, DEFAULT_LIMITS))), get_registry())
 
 
 def test_static_density_knows_only_what_it_can_bound() -> None:
@@ -181,11 +181,19 @@ def test_static_density_knows_only_what_it_can_bound() -> None:
     assert _bound('s("bd").fast(1000)') >= 1000  # type: ignore[operator]
     assert _bound('s("bd").slow(0.001)') >= 1000  # type: ignore[operator]
     assert _bound('s("bd").sometimes(fast(2))') >= 2  # type: ignore[operator]
+    # chained and patterned multipliers multiply, each by the largest value it can take
+    assert _bound('s("bd").fast(1000).fast(1000).fast(1000)') >= 1e9  # type: ignore[operator]
+    assert _bound('s("bd").fast("<1000000>").fast("<1000000>")') >= 1e12  # type: ignore[operator]
+    assert _bound('s("bd").fast("1 200000")') >= 200000  # type: ignore[operator]
+    assert _bound('s("bd").ply("<2 [3 4000]>")') >= 4000  # type: ignore[operator]
+    assert _bound('s("bd").hurry([2, 300])') >= 300  # type: ignore[operator]
+    assert _bound('s("bd").slow("<1 0.001>")') >= 1000  # type: ignore[operator]
+    assert _bound('s("bd*<2 3000>")') >= 3000  # type: ignore[operator]
     for code in [
-        's("bd").fast("1 200000")',  # a patterned factor
         's("bd").fast(10 * 10)',  # a computed factor
+        's("bd").fast(sine.range(1, 8))',  # a continuous factor
         'n("0 .. 7")',  # a range
-        's("bd*<2 3>")',
+        's("bd/<2 0.5>")',  # a patterned division
         's("bd(<3 5>,8)")',
         's("bd").chunk(4, x => x.fast(2))',  # a function outside the table
         's("bd").jux(ply)',  # a multiplying function passed as a value

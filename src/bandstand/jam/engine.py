@@ -38,7 +38,7 @@ from bandstand.jam.directives import Directive, parse_directive
 from bandstand.jam.guide import GUIDE
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import Persona
-from bandstand.jam.sound import SILENCE, Verdict, known_verdict, validate
+from bandstand.jam.sound import SILENCE, PatternBook, Verdict
 from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
 from bandstand.protocol import (
     AgentStatus,
@@ -127,6 +127,7 @@ class JamEngine:
         self._changed: list[str] = []
         self._round_lock = asyncio.Lock()
         self.on_round: list[Callable[[RoundRecord], None]] = []
+        self.patterns = PatternBook()  # this engine's own compile cache: no session shares it
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -404,12 +405,12 @@ class JamEngine:
         (each check has its own event and depth budgets; this bounds the round as a whole).
         Patterns checked before are answered from the cache here, with no thread hop."""
         scale = self.context.scale
-        known = [None if r is None else known_verdict(r.pattern, scale) for r in replies]
+        known = [None if r is None else self.patterns.known_verdict(r.pattern, scale) for r in replies]
         if all(k is not None or r is None for k, r in zip(known, replies, strict=True)):
             return known
 
         def check() -> list[Verdict | None]:
-            return [None if r is None else validate(r.pattern, scale) for r in replies]
+            return [None if r is None else self.patterns.validate(r.pattern, scale) for r in replies]
 
         try:
             return await asyncio.wait_for(asyncio.to_thread(check), VALIDATION_BUDGET)

@@ -4,16 +4,15 @@ it once (cached by text), and turn one cycle of haps into timed sound events.
 Validation is the pattern engine's (`check_pattern`): the code parses in the
 safe expression language, uses known functions and sounds, stays under the
 density limit, and its pitched notes are in the scale (passing tones allowed).
-The pattern and events validation computed are kept by code, so the transport,
-the recorder and the musicians listening to each other evaluate and query
-nothing that was validated already.
+The pattern and events validation computed are kept by code in the engine's
+own `PatternBook`, so the transport, the recorder and the musicians listening
+to each other evaluate and query nothing that was validated already, and no
+two engines share a cache.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -34,34 +33,79 @@ class Verdict:
     warnings: tuple[str, ...] = ()
 
 
-class _Memo:
-    """A bounded map from code to what the engine made of it (oldest entries go first).
-    Safe across threads: the jam checks patterns off the event loop."""
+class PatternBook:
+    """What one jam engine's pattern engine made of its members' code: evaluated
+    patterns, the events validation heard, and verdicts, each in its own small
+    `CompileCache`. Each engine owns one (`JamEngine.patterns`), so sessions never
+    share objects or fill each other's caches. Safe across threads."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: dict[Hashable, Any] = {}
-        self._lock = threading.Lock()
+    def __init__(self, size: int = 512) -> None:
+        from bandstand.patterns.cache import CompileCache
 
-    def get(self, code: Hashable, make: Callable[[Any], Any]) -> Any:
-        with self._lock:
-            found = self.items.get(code)
-        if found is None:
-            found = self.put(code, make(code))  # made outside the lock: another thread may read meanwhile
+        self.patterns = CompileCache(size)  # code → Pattern
+        self.heard = CompileCache(size)  # code → the events of its first HEARD_CYCLES cycles
+        self.verdicts = CompileCache(4 * size)  # (code, scale pitch classes) → Verdict
+        self.analyses = CompileCache(size)  # the validator's own scale-independent work
+
+    def compile(self, code: str) -> Any:
+        """The Pattern for `code` (shared with validation: members repeat themselves)."""
+        return self.patterns.get_or_make(code, lambda: _evaluate(code))
+
+    def onsets(self, code: str, cycles: int) -> list[Any]:
+        """The haps of `code` that start in its first `cycles` cycles: the ones validation
+        found when it played the code (no query), else a query (which may raise)."""
+        heard = self.heard.get(code)
+        if heard is not None and cycles <= HEARD_CYCLES:
+            return [h for h in heard if h.whole is not None and h.whole.begin < cycles]
+        return [h for h in self.compile(code).query_arc(0, cycles) if h.has_onset()]
+
+    def validate(self, code: str, scale: list[str]) -> Verdict:
+        """Check a member's pattern before it may sound (the pattern engine's verdict,
+        within its time and event budget). Verdicts are kept by code and scale."""
+        text = code.strip()
+        if text == SILENCE:
+            return Verdict(True)
+        key = (text, tuple(pitch_class(n) for n in scale))
+        verdict: Verdict = self.verdicts.get_or_make(key, lambda: self._validate(*key))
+        return verdict
+
+    def known_verdict(self, code: str, scale: list[str]) -> Verdict | None:
+        """The verdict for `code` if it was checked before (nothing is computed), else None."""
+        text = code.strip()
+        if text == SILENCE:
+            return Verdict(True)
+        found: Verdict | None = self.verdicts.get((text, tuple(pitch_class(n) for n in scale)))
         return found
 
-    def put(self, code: Hashable, value: Any) -> Any:
-        with self._lock:
-            self.items.pop(code, None)
-            self.items[code] = value
-            while len(self.items) > self.size:
-                del self.items[next(iter(self.items))]
-        return value
+    def _validate(self, text: str, scale: tuple[int, ...]) -> Verdict:
+        from bandstand.patterns.validate import check_pattern
+
+        try:
+            checked = check_pattern(text, scale=list(scale), cycles=HEARD_CYCLES, cache=self.analyses)
+        except Exception as exc:  # the validator never raises for bad code; this is a guard
+            return Verdict(False, f"{type(exc).__name__}: {exc}")
+        report = checked.report
+        if checked.pattern is not None:  # played already: keep what the engine made of it
+            self.patterns.put(text, checked.pattern)
+            self.heard.put(text, checked.events)
+        if report.valid:
+            return Verdict(True, warnings=tuple(report.warnings))
+        reasons = [report.error] if report.error else []
+        if report.unknown_functions:
+            reasons.append("unknown function " + ", ".join(report.unknown_functions))
+        if report.unknown_sounds:
+            reasons.append("unknown sound " + ", ".join(report.unknown_sounds))
+        reasons.extend(report.warnings)
+        return Verdict(False, name_notes("; ".join(r for r in reasons if r) or "invalid pattern"))
+
+    def cycle_events(self, member: str, code: str, cycle: int) -> list[SoundEvent]:
+        """`cycle_events` with this book's patterns."""
+        if code.strip() == SILENCE:
+            return []
+        return _sound_events(member, self.compile(code).query_arc(cycle, cycle + 1), cycle)
 
 
-_PATTERNS = _Memo(512)  # code → Pattern
-_HEARD = _Memo(512)
-_VERDICTS = _Memo(2048)  # (code, scale pitch classes) → Verdict  # code → the events of its first HEARD_CYCLES cycles, as validation found them
+_DEFAULT_BOOK = PatternBook()  # for callers outside an engine (tests, one-off tools)
 
 
 def _evaluate(code: str) -> Any:
@@ -70,60 +114,24 @@ def _evaluate(code: str) -> Any:
     return evaluate(code)
 
 
-def compile_pattern(code: str) -> Any:
-    """The Pattern for `code` (cached, and shared with validation: members repeat themselves)."""
-    return _PATTERNS.get(code, _evaluate)
+def compile_pattern(code: str, book: PatternBook | None = None) -> Any:
+    """The Pattern for `code`, from `book` (an engine's own; default: a private one)."""
+    return (book or _DEFAULT_BOOK).compile(code)
 
 
-def onsets(code: str, cycles: int) -> list[Any]:
-    """The haps of `code` that start in its first `cycles` cycles: the ones validation
-    found when it played the code (no query), else a query (which may raise)."""
-    heard = _HEARD.items.get(code)
-    if heard is not None and cycles <= HEARD_CYCLES:
-        return [h for h in heard if h.whole is not None and h.whole.begin < cycles]
-    return [h for h in compile_pattern(code).query_arc(0, cycles) if h.has_onset()]
+def onsets(code: str, cycles: int, book: PatternBook | None = None) -> list[Any]:
+    """`PatternBook.onsets` of `book` (default: a private one)."""
+    return (book or _DEFAULT_BOOK).onsets(code, cycles)
 
 
-def validate(code: str, scale: list[str]) -> Verdict:
-    """Check a member's pattern before it may sound (the pattern engine's verdict).
-    Verdicts are cached by code and scale: members often repeat themselves."""
-    text = code.strip()
-    if text == SILENCE:
-        return Verdict(True)
-    key = (text, tuple(pitch_class(n) for n in scale))
-    verdict: Verdict = _VERDICTS.get(key, lambda k: _validate(*k))
-    return verdict
+def validate(code: str, scale: list[str], book: PatternBook | None = None) -> Verdict:
+    """`PatternBook.validate` of `book` (default: a private one)."""
+    return (book or _DEFAULT_BOOK).validate(code, scale)
 
 
-def known_verdict(code: str, scale: list[str]) -> Verdict | None:
-    """The verdict for `code` if it was checked before (nothing is computed), else None."""
-    text = code.strip()
-    if text == SILENCE:
-        return Verdict(True)
-    found: Verdict | None = _VERDICTS.items.get((text, tuple(pitch_class(n) for n in scale)))
-    return found
-
-
-def _validate(text: str, scale: tuple[int, ...]) -> Verdict:
-    from bandstand.patterns.validate import check_pattern
-
-    try:
-        checked = check_pattern(text, scale=list(scale), cycles=HEARD_CYCLES)
-    except Exception as exc:  # the validator never raises for bad code; this is a guard
-        return Verdict(False, f"{type(exc).__name__}: {exc}")
-    report = checked.report
-    if checked.pattern is not None:  # played already: keep what the engine made of it
-        _PATTERNS.put(text, checked.pattern)
-        _HEARD.put(text, checked.events)
-    if report.valid:
-        return Verdict(True, warnings=tuple(report.warnings))
-    reasons = [report.error] if report.error else []
-    if report.unknown_functions:
-        reasons.append("unknown function " + ", ".join(report.unknown_functions))
-    if report.unknown_sounds:
-        reasons.append("unknown sound " + ", ".join(report.unknown_sounds))
-    reasons.extend(report.warnings)
-    return Verdict(False, name_notes("; ".join(r for r in reasons if r) or "invalid pattern"))
+def known_verdict(code: str, scale: list[str], book: PatternBook | None = None) -> Verdict | None:
+    """`PatternBook.known_verdict` of `book` (default: a private one)."""
+    return (book or _DEFAULT_BOOK).known_verdict(code, scale)
 
 
 _MIDI_LIST = re.compile(r"\(MIDI (\d+(?:, \d+)*)\)")
@@ -160,14 +168,15 @@ def _pitch(value: dict[str, Any]) -> float | None:
     return None if pitch is None else float(pitch)
 
 
-def cycle_events(member: str, code: str, cycle: int) -> list[SoundEvent]:
+def cycle_events(member: str, code: str, cycle: int, book: PatternBook | None = None) -> list[SoundEvent]:
     """The sound events of `code` starting inside `cycle`, times relative to the cycle;
     each says how the recording plays it in General MIDI (program, key, velocity)."""
+    return (book or _DEFAULT_BOOK).cycle_events(member, code, cycle)
+
+
+def _sound_events(member: str, haps: list[Any], cycle: int) -> list[SoundEvent]:
     from bandstand.patterns.to_score import midi_voice
 
-    if code.strip() == SILENCE:
-        return []
-    haps = compile_pattern(code).query_arc(cycle, cycle + 1)
     out = []
     for hap in haps:
         if not hap.has_onset() or not isinstance(hap.value, dict):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from bandstand.jam.band import Composition
 from bandstand.jam.engine import JamEngine
-from bandstand.jam.sound import SILENCE, cycle_events
+from bandstand.jam.sound import SILENCE, PatternBook, cycle_events
 from bandstand.protocol import Events, Execute, SoundEvent
 
 
@@ -38,12 +38,13 @@ class PlayedCycle:
     key: str = "C minor"
 
 
-def query_cycle(composition: Composition, cycle: int) -> list[SoundEvent]:
-    """The sound events of `composition`'s layers in `cycle`, in time order (pure: safe in a thread)."""
+def query_cycle(composition: Composition, cycle: int, book: PatternBook | None = None) -> list[SoundEvent]:
+    """The sound events of `composition`'s layers in `cycle`, in time order (pure: safe in a
+    thread), from `book`'s patterns (the engine's own)."""
     events: list[SoundEvent] = []
     for member, code in composition.layers:
         try:
-            events.extend(cycle_events(member, code, cycle))
+            events.extend(cycle_events(member, code, cycle, book))
         except Exception:  # a pattern that validated but fails to query is skipped, not fatal
             continue
     events.sort(key=lambda e: e.begin)
@@ -74,7 +75,7 @@ class Transport:
                 Execute(code=self.playing.code, layers=self.playing.layer_views(), from_cycle=self.cycle, round=engine.round)
             )
         if events is None:
-            events = query_cycle(self.playing, self.cycle)
+            events = query_cycle(self.playing, self.cycle, engine.patterns)
         context = engine.context
         seconds = context.cycle_seconds
         self.played.append(PlayedCycle(self.cycle, engine.round, self.playing.layers, context.bpm, seconds,
@@ -94,7 +95,7 @@ class Transport:
         while self.engine.running:
             seconds = self.engine.context.cycle_seconds
             composition = self.engine.composition
-            events = await asyncio.to_thread(query_cycle, composition, self.cycle)
+            events = await asyncio.to_thread(query_cycle, composition, self.cycle, self.engine.patterns)
             if not self.engine.running:
                 break
             self.advance(round(next_start + wall, 6), (composition, events))

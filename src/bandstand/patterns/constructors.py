@@ -14,6 +14,7 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from bandstand.patterns.budget import charge
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.pattern import Controls, Pattern, time_lcm
 from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
@@ -62,6 +63,7 @@ def pure(value: Any, location: tuple[int, int] | None = None) -> Pattern:
         fb = floor(b)
         if b == e or e <= fb + 1:
             s = mpq(fb)
+            charge()
             return [Hap(TimeSpan(s, s + 1), span, value, context)]
         out = []
         for sub in span.span_cycles():
@@ -173,6 +175,7 @@ def _fastcat_consts(consts: list[tuple[Any, tuple[tuple[int, int], ...]]]) -> Pa
         else:
             pieces = []
             while e > b:
+                charge()
                 nxt = floor(b) + 1
                 if e <= nxt:
                     pieces.append((b, e))

@@ -279,6 +279,7 @@ ENTRIES: list[PatternFunction] = [
     _t("repeatCycles", tr.repeat_cycles, 2, preserve_steps=True),
     _t("ply", tr.ply, 2),
     _t("plyWith", tr.ply_with, 3, fn=(1,), aliases=("plywith",)),
+    _t("plyForEach", tr.ply_for_each, 3, fn=(1,), aliases=("plyforeach",)),
     _t("iter", tr.iter_, 2, preserve_steps=True),
     _t("iterBack", tr.iter_back, 2, aliases=("iterback",), preserve_steps=True),
     _t("palindrome", tr.palindrome, 1, preserve_steps=True),

@@ -15,6 +15,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.errors import PatternError, PatternParseError
+from bandstand.patterns.budget import charge
 from bandstand.patterns.mini_parse import LIMITS, Atom, Element, MiniLimits, Seq, parse_mini
 from bandstand.patterns.pattern import (
     Pattern,
@@ -60,6 +61,7 @@ def _array_range(start: Any, stop: Any) -> list[Any]:
     if not isinstance(start, (int, float)) or not isinstance(stop, (int, float)):
         return []
     length = int(abs(stop - start) + 1)
+    charge(length)
     return [start + i if start < stop else start - i for i in range(length)]
 
 

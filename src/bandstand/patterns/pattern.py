@@ -18,6 +18,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.errors import BandstandError, PatternError
+from bandstand.patterns.budget import DEFAULT_QUERY_BUDGET, QueryBudget, charge, metered
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.time import ONE, ZERO, Time, TimeSpan, to_time
 
@@ -94,6 +95,7 @@ class Pattern:
     ) -> None:
         # Every attribute is set here and never again (`__setattr__` refuses): a pattern
         # is a value, shared freely (`silence`, registry constants, compile caches).
+        charge()  # patterns built while querying (joins build one per event) are work too
         init = object.__setattr__
         init(self, "query", query)
         init(self, "steps", None if steps is None else to_time(steps))
@@ -129,15 +131,25 @@ class Pattern:
 
     # ------------------------------------------------------------------ querying
 
-    def query_arc(self, begin: Any, end: Any, controls: Controls | None = None) -> list[Hap]:
+    def query_arc(
+        self,
+        begin: Any,
+        end: Any,
+        controls: Controls | None = None,
+        *,
+        budget: QueryBudget | None = DEFAULT_QUERY_BUDGET,
+    ) -> list[Hap]:
         """The haps active between `begin` and `end` (cycles, any exact or float number).
 
         A value the pattern cannot work with (``"x".add(1)``, a bad scale name)
         raises `PatternError`; Strudel logs the same cases and plays nothing.
+        The query runs under `budget` (see `bandstand.patterns.budget`; None: no
+        limit of its own): past it, `PatternBudgetExceeded` names the limit.
         """
         span = TimeSpan(to_time(begin), to_time(end))
         try:
-            return self.query(span, controls or EMPTY_CONTROLS)
+            with metered(budget):
+                return self.query(span, controls or EMPTY_CONTROLS)
         except BandstandError:
             raise
         except (
@@ -320,6 +332,7 @@ class Pattern:
                         h.context,
                     )
                 )
+            charge(len(out))
             return out
 
         return Pattern(q, self.steps)
@@ -351,6 +364,7 @@ class Pattern:
                         h.context,
                     )
                 )
+            charge(len(out))
             return out
 
         sampler = self.sampler
@@ -369,6 +383,7 @@ class Pattern:
             hap_vals = pat_val.query(span, ctl)
             out = []
             for hf in pat_func.query(span, ctl):
+                charge(len(hap_vals))
                 for hv in hap_vals:
                     s = hf.part.intersection(hv.part)
                     if s is None:
@@ -381,6 +396,7 @@ class Pattern:
                             hv.combine_context(hf),
                         )
                     )
+            charge(len(out))
             return out
 
         return Pattern(q)
@@ -404,6 +420,7 @@ class Pattern:
                     part = hf.part.intersection(hv.part)
                     if part is not None:
                         out.append(Hap(w, part, hf.value(hv.value), hv.combine_context(hf)))
+            charge(len(out))
             return out
 
         return Pattern(q, self.steps)
@@ -419,6 +436,7 @@ class Pattern:
                     part = hf.part.intersection(hv.part)
                     if part is not None:
                         out.append(Hap(w, part, hf.value(hv.value), hv.combine_context(hf)))
+            charge(len(out))
             return out
 
         return Pattern(q, pat_val.steps)
@@ -437,6 +455,7 @@ class Pattern:
                     out.append(
                         Hap(choose_whole(a.whole, b.whole), b.part, b.value, a.context + b.context)
                     )
+            charge(len(out))
             return out
 
         return Pattern(q)
@@ -469,6 +488,7 @@ class Pattern:
             for a in outer(span, ctl):
                 for b in a.value.query(a.part, ctl):
                     out.append(Hap(b.whole, b.part, b.value, a.context + b.context))
+            charge(len(out))
             return out
 
         return Pattern(q)
@@ -486,6 +506,7 @@ class Pattern:
                     part = ih.part.intersection(oh.part)
                     if part is not None:
                         out.append(Hap(whole, part, ih.value, oh.combine_context(ih)))
+            charge(len(out))
             return out
 
         return Pattern(q)
@@ -511,6 +532,7 @@ class Pattern:
                     if part is None:
                         continue
                     out.append(Hap(whole, part, ih.value, ih.combine_context(oh)))
+            charge(len(out))
             return out
 
         return Pattern(q)
@@ -560,6 +582,7 @@ class Pattern:
                     else TimeSpan(nb - (begin - w.begin) / factor, ne + (w.end - end) / factor)
                 )
                 out.append(Hap(whole, TimeSpan(nb, ne), h.value, h.context))
+            charge(len(out))
             return out
 
         return Pattern(q).split_queries()
@@ -588,6 +611,7 @@ class Pattern:
             else:
                 pieces = []
                 while qe > qb:
+                    charge()
                     nxt = floor(qb) + 1
                     if qe <= nxt:
                         pieces.append((qb, qe))
@@ -620,6 +644,7 @@ class Pattern:
                         )
                     )
                     out.append(Hap(whole, TimeSpan(nb + b, ne + b), h.value, h.context))
+            charge(len(out))
             return out
 
         return Pattern(q)
@@ -637,6 +662,7 @@ class Pattern:
             if qe < qb:
                 return out
             while True:
+                charge()
                 cycle = floor(qb)
                 nxt = cycle + 1
                 se = qe if qe <= nxt or qb == qe else mpq(nxt)
@@ -673,6 +699,7 @@ class Pattern:
             out = []
             for h in query(TimeSpan(span.begin - delta, span.end - delta), ctl):
                 out.append(h.with_span(lambda s: TimeSpan(s.begin + delta, s.end + delta)))
+            charge(len(out))
             return out
 
         return Pattern(q).split_queries().set_steps(self.steps)

@@ -14,6 +14,8 @@ from typing import Any, NamedTuple
 
 from gmpy2 import mpq
 
+from bandstand.patterns.budget import charge
+
 __all__ = ["ONE", "ZERO", "Time", "TimeSpan", "sam", "to_time"]
 
 Time = Any  # an mpq; typed loosely because gmpy2 ships no precise stubs
@@ -145,6 +147,7 @@ class TimeSpan(NamedTuple):
         end_sam = math.floor(end)
         spans = []
         while end > begin:
+            charge()  # a span of a billion cycles is a billion pieces: the query's budget stops it
             bs = math.floor(begin)
             if bs == end_sam:
                 spans.append(TimeSpan(begin, end))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from bandstand.errors import InvalidInput
 from bandstand.midi.gm import GM_DRUMS, program_by_name
+from bandstand.patterns.budget import DEFAULT_QUERY_BUDGET, QueryBudget, metered
 from bandstand.patterns.values import is_note, js_number, note_to_midi
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ DEFAULT_NOTE: Final = 36  # superdough's note when neither note nor freq is give
 DEFAULT_VELOCITY: Final = 0.9  # Strudel's MIDI output default
 _GM_PREFIX: Final = "gm_"
 _BANK_SEPARATOR: Final = "_"
+_WORK_PER_CYCLE: Final = 4_000  # a render's query budget per cycle: ample for 64 layered events
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +261,11 @@ def pattern_to_song(
         raise InvalidInput(f"beats per cycle {beats_per_cycle} is out of range; use 1..64")
     tracks: dict[str, Track] = {}
     origin = as_fraction(start)
-    for hap in pattern.query_arc(origin, origin + as_fraction(cycles)):
+    # the render's queries run under one budget that grows with the cycles asked for
+    budget = QueryBudget(max_work=max(DEFAULT_QUERY_BUDGET.max_work, _WORK_PER_CYCLE * math.ceil(cycles)))
+    with metered(budget):
+        haps = pattern.query_arc(origin, origin + as_fraction(cycles))
+    for hap in haps:
         if not hap.has_onset():
             continue
         whole = hap.whole

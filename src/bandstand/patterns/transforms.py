@@ -16,6 +16,7 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from bandstand.patterns.budget import charge
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import apply_op, keepif_out
 from bandstand.patterns.pattern import (
@@ -168,8 +169,20 @@ def ply_with(factor: Any, func: PatFunc, pat: Pattern) -> Pattern:
     return result.set_steps(None if pat.steps is None else to_time(factor) * pat.steps)
 
 
+def ply_for_each(factor: Any, func: Callable[..., Any], pat: Pattern) -> Pattern:
+    """Each event `factor` times: the first as it is, the i-th through `func(pure(x), i)`."""
+
+    def expand(x: Any) -> Pattern:
+        rest = [reify(func(pure(x), i)) for i in _list_range(1, factor - 1)]
+        return slowcat(pure(x), *rest)._fast(factor)
+
+    result = pat.fmap(expand).squeeze_join()
+    return result.set_steps(None if pat.steps is None else to_time(factor) * pat.steps)
+
+
 def _list_range(lo: Any, hi: Any) -> list[Any]:
     n = math.floor(hi - lo + 1) if hi - lo + 1 > 0 else 0
+    charge(n)
     return [i + lo for i in range(n)]
 
 
@@ -346,6 +359,7 @@ def ribbon(offset: Any, cycles: Any, pat: Pattern) -> Pattern:
 
 def chop(n: Any, pat: Pattern) -> Pattern:
     count = int(n)
+    charge(count)
     slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
 
     def merge(a: Any, b: dict[str, Any]) -> Any:
@@ -363,6 +377,7 @@ def chop(n: Any, pat: Pattern) -> Pattern:
 
 def striate(n: Any, pat: Pattern) -> Pattern:
     count = int(n)
+    charge(count)
     slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
     result = apply_op("set", "in", pat, slowcat(*slices))._fast(n)
     return result.set_steps(None if pat.steps is None else to_time(n) * pat.steps)

@@ -14,16 +14,19 @@ code, for callers that validate and then play (the jam).
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterator, Sequence
+import asyncio
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from bandstand.errors import InvalidInput, PatternError
+from bandstand.errors import InvalidInput, PatternBudgetExceeded, PatternError
+from bandstand.patterns.budget import QueryBudget, metered
+from bandstand.patterns.cache import CompileCache
+from bandstand.patterns.density import static_density, walk
 from bandstand.patterns.expr import ast
 from bandstand.patterns.expr.evaluator import Evaluator, evaluate
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
@@ -46,6 +49,10 @@ _PROBE_START: Final = 1 << 16  # the first span queried in each cycle is 1/_PROB
 _PROBE_GROWTH: Final = 16  # each next span is this many times wider
 _SAMPLE: Final = 16  # 1/_SAMPLE of each cycle is sampled before the rest is queried at once
 _SAMPLE_GROWTH: Final = 256  # inside it, the next span is this many times wider if density allows
+# The hard backstop for one validation (evaluating and querying every cycle): at most this
+# much engine work (haps made, cycle pieces cut) and wall time, whatever the code; an ordinary
+# jam pattern needs a few hundred units, the worst code stays under 200 ms (benchmarks/jam.py).
+VALIDATION_BUDGET: Final = QueryBudget(max_work=20_000, max_seconds=0.5)
 
 
 class ValidationReport(BaseModel):
@@ -76,32 +83,10 @@ class ValidationReport(BaseModel):
 # --------------------------------------------------------------------------- static checks
 
 
-def _walk(node: ast.Node) -> Iterator[ast.Node]:
-    stack: list[ast.Node] = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, ast.Array):
-            stack.extend(current.items)
-        elif isinstance(current, ast.Object):
-            stack.extend(v for _, v in current.entries)
-        elif isinstance(current, ast.Member):
-            stack.append(current.target)
-        elif isinstance(current, ast.Call):
-            stack.append(current.callee)
-            stack.extend(current.args)
-        elif isinstance(current, ast.Arrow):
-            stack.append(current.body)
-        elif isinstance(current, ast.Unary):
-            stack.append(current.operand)
-        elif isinstance(current, ast.Binary):
-            stack.extend((current.left, current.right))
-
-
 def _names_used(nodes: list[ast.Node], registry: Any) -> tuple[list[str], list[str]]:
     """(known, unknown) function, method and constant names in the code (all its `nodes`),
     in order of first use."""
-    params = {n.param for n in nodes if isinstance(n, ast.Arrow)}
+    params = {name for n in nodes if isinstance(n, ast.Arrow) for name in n.params}
     variant_members = {
         id(n.callee.target)
         for n in nodes
@@ -130,96 +115,6 @@ def _names_used(nodes: list[ast.Node], registry: Any) -> tuple[list[str], list[s
         if name not in bucket:
             bucket.append(name)
     return known, unknown
-
-
-# --------------------------------------------------------------------------- static density
-
-# Functions that never multiply the haps a pattern computes per cycle (values, controls,
-# shifts, filters, per-cycle choices, structure taken from a mini-notation argument that is
-# itself counted); functions that do, by at most their first argument (a literal number) or
-# its reciprocal, or by a fixed factor. Any other function: no static bound.
-_NEUTRAL: Final = frozenset(
-    {
-        "add", "sub", "mul", "div", "scale", "range", "rangex", "late", "early", "degrade",
-        "degradeBy", "undegradeBy", "sometimes", "sometimesBy", "often", "rarely", "almostNever",
-        "almostAlways", "always", "never", "someCycles", "someCyclesBy", "every", "firstOf",
-        "lastOf", "rev", "palindrome", "iter", "iterBack", "struct", "mask", "stack", "seq",
-        "cat", "fastcat", "slowcat", "sequence", "swing", "swingBy", "note", "n", "s", "sound",
-        "silence", "sine", "cosine", "saw", "square", "tri", "rand", "irand", "perlin", "velocity",
-    }
-)  # fmt: skip
-_BY_ARGUMENT: Final = frozenset(
-    {"fast", "density", "hurry", "ply", "segment", "seg", "chop", "striate", "echo", "stut"}
-)
-_BY_RECIPROCAL: Final = frozenset({"slow", "sparsity"})
-_FIXED: Final = {"off": 2, "superimpose": 2, "jux": 2, "juxBy": 2}
-_MINI_SAFE: Final = re.compile(r"[\w\s~\[\]<>{},.*!@?:#'|()%/-]*")
-_MINI_ATOM: Final = re.compile(r"(?<![*!@?%/:\w.#'-])[A-Za-z0-9#.'-]+")
-_MINI_OP: Final = re.compile(r"([*!%/@?])(\d+(?:\.\d+)?(?![\w.]))?")
-_MINI_EUCLID: Final = re.compile(r"\(\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*\)")
-
-
-def _mini_density(text: str) -> float | None:
-    """An upper bound on the events per cycle of one mini-notation string: its atoms, each
-    repeated at most the product of every `*n`, `!n`, `%n`, `/x` (x < 1) and euclid `(…)`
-    number in it; None for notation this does not bound (ranges, patterned factors, …)."""
-    if ".." in text or not _MINI_SAFE.fullmatch(text):
-        return None
-    factor = 1.0
-    for op, number in _MINI_OP.findall(text):
-        if op in "*%/" and not number:
-            return None  # a patterned or odd factor
-        if op == "!":
-            factor *= max(2.0, float(number or 2))
-        elif op in "*%":
-            factor *= max(1.0, float(number))
-        elif op == "/":
-            factor *= max(1.0, 1 / float(number)) if float(number) else math.inf
-    euclids = _MINI_EUCLID.findall(text)
-    if len(euclids) != text.count("("):
-        return None
-    for numbers in euclids:
-        for part in numbers.split(","):
-            factor *= max(1.0, abs(float(part)))
-    atoms = sum(1 for a in _MINI_ATOM.findall(text) if a not in {"-", "."})
-    return max(1, atoms) * factor
-
-
-def _static_density(nodes: list[ast.Node], registry: Any) -> float | None:
-    """An upper bound on the haps per cycle the code can compute, from the code alone:
-    every string's bound, times every multiplying function's factor; None when some
-    function, argument or notation is not one this bound knows."""
-    total, factor = 0.0, 1.0
-    callees = {id(n.callee) for n in nodes if isinstance(n, ast.Call)}
-    for node in nodes:
-        if isinstance(node, ast.Name | ast.Member) and id(node) not in callees:
-            entry = registry.get(node.name)  # a function passed as a value: its factor is unknown
-            if entry is not None and node.name not in _NEUTRAL and entry.kind != "control":
-                return None
-        if isinstance(node, ast.Str):
-            found = _mini_density(node.value) if node.mini else 1.0
-            if found is None:
-                return None
-            total += found
-        elif isinstance(node, ast.Num | ast.Name):
-            total += 1
-        elif isinstance(node, ast.Call):
-            callee = node.callee
-            name = callee.name if isinstance(callee, ast.Name | ast.Member) else None
-            entry = registry.get(name) if name else None
-            if name is None or entry is None:
-                return None
-            if name in _FIXED:
-                factor *= _FIXED[name]
-            elif name in _BY_ARGUMENT or name in _BY_RECIPROCAL:
-                arg = node.args[0] if node.args else None
-                if not isinstance(arg, ast.Num) or arg.value <= 0:
-                    return None  # a patterned, computed or odd factor
-                value = float(arg.value)
-                factor *= max(1.0, value if name in _BY_ARGUMENT else 1 / value)
-            elif name not in _NEUTRAL and entry.kind != "control":
-                return None
-    return total * factor
 
 
 # --------------------------------------------------------------------------- querying
@@ -330,6 +225,7 @@ class _Analysis:
 
     fields: dict[str, Any]  # report fields; `error` set when the code cannot play
     too_dense: bool = False  # the guarded queries gave up
+    over_budget: str = ""  # the hard budget stopped the queries: its message
     pitches: tuple[int, ...] = ()
     fixed_pitch: bool = False
     loud: bool = False
@@ -337,8 +233,9 @@ class _Analysis:
     events: tuple[Any, ...] = ()
 
 
-@lru_cache(maxsize=256)
-def _analyse(code: str, cycles: int, budget: int, limits: Limits) -> _Analysis:
+def _analyse(
+    code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget
+) -> _Analysis:
     from bandstand.patterns.registry import get_registry
 
     fields: dict[str, Any] = {"code": code, "cycles": cycles, "valid": False, "parses": False}
@@ -348,20 +245,23 @@ def _analyse(code: str, cycles: int, budget: int, limits: Limits) -> _Analysis:
         return _Analysis(fields | {"error": str(exc), "error_column": exc.column})
     fields["parses"] = True
     registry = get_registry()
-    nodes = list(_walk(tree))
+    nodes = list(walk(tree))
     fields["functions"], fields["unknown_functions"] = _names_used(nodes, registry)
     try:
-        pattern = Evaluator(code, registry, limits).eval(tree, {})  # the tree parsed above
-        if not isinstance(pattern, Pattern):  # evaluate raises the engine's own error for it
-            pattern = evaluate(code, limits=limits)
-        bound = _static_density(nodes, registry)
-        if bound is not None and bound * cycles <= budget:
-            onsets = _plain_events(pattern, cycles, budget)  # sparse by construction: no probes
-        else:
-            onsets = _guarded_events(pattern, cycles, budget)
+        with metered(work):  # one budget for evaluating and every query below
+            pattern = Evaluator(code, registry, limits).eval(tree, {})  # the tree parsed above
+            if not isinstance(pattern, Pattern):  # evaluate raises the engine's own error for it
+                pattern = evaluate(code, limits=limits)
+            bound = static_density(nodes, registry)
+            if bound is not None and bound * cycles <= budget:
+                onsets = _plain_events(pattern, cycles, budget)  # sparse by construction: no probes
+            else:
+                onsets = _guarded_events(pattern, cycles, budget)
         onsets.sort(key=_onset)  # in time order: the same whichever way the cycles were queried
     except _TooDense:
         return _Analysis(fields, too_dense=True)
+    except PatternBudgetExceeded as exc:
+        return _Analysis(fields, too_dense=True, over_budget=exc.message)
     except PatternError as exc:
         return _Analysis(fields | {"error": str(exc), "error_column": exc.column})
     except Exception as exc:  # the engine failed while playing agent code (RecursionError too)
@@ -419,19 +319,28 @@ def check_pattern(
     max_events_per_cycle: int = MAX_EVENTS_PER_CYCLE,
     min_in_scale: float = MIN_IN_SCALE,
     limits: Limits = DEFAULT_LIMITS,
+    cache: CompileCache | None = None,
+    work: QueryBudget = VALIDATION_BUDGET,
 ) -> Checked:
     """`validate_pattern`, and the evaluated pattern and events it found (see `Checked`).
 
     The scale-independent work (parsing, evaluating, the guarded queries, names and
-    sounds) is cached per code, cycles, budget and limits, so the same code checked
-    against another scale or limit costs only the in-scale count and the verdict."""
+    sounds) is kept in `cache` (the caller's own — a jam engine owns one; default: a
+    private one) per code, cycles, budget and limits, so the same code checked against
+    another scale or limit costs only the in-scale count and the verdict. Evaluating
+    and querying run under `work`, whatever the code: past it the code is reported as
+    too dense (the limit named), never run on."""
     if not 1 <= cycles <= 64:
         raise InvalidInput(f"cycles must be 1..64, got {cycles}")
     classes, scale_name = _scale_classes(scale) if scale is not None else (frozenset(), "")
     budget = max(256, DENSITY_MARGIN * max_events_per_cycle * cycles)
-    found = _analyse(code, cycles, budget, limits)
+    key = (code, cycles, budget, limits, work)
+    found: _Analysis = (_CACHE if cache is None else cache).get_or_make(
+        key, lambda: _analyse(code, cycles, budget, limits, work)
+    )
     if found.too_dense:
-        message = (
+        message = found.over_budget and f"too dense: {found.over_budget}"
+        message = message or (
             f"too dense: more than {budget} events in {cycles} cycles"
             f" (the limit is {max_events_per_cycle} per cycle)"
         )
@@ -488,6 +397,8 @@ def validate_pattern(
     max_events_per_cycle: int = MAX_EVENTS_PER_CYCLE,
     min_in_scale: float = MIN_IN_SCALE,
     limits: Limits = DEFAULT_LIMITS,
+    cache: CompileCache | None = None,
+    work: QueryBudget = VALIDATION_BUDGET,
 ) -> ValidationReport:
     """Check `code` without ever raising for a bad pattern (a bad `scale` name is the
     caller's mistake and raises `TheoryError`)."""
@@ -498,14 +409,95 @@ def validate_pattern(
         max_events_per_cycle=max_events_per_cycle,
         min_in_scale=min_in_scale,
         limits=limits,
+        cache=cache,
+        work=work,
     ).report
+
+
+# --------------------------------------------------------------------------- off the event loop
+
+_CACHE: Final = CompileCache(256)  # for callers that bring no cache of their own
+_WORKERS = 2  # validations that may run at once; more wait their turn
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(_WORKERS, thread_name_prefix="bandstand-validate")
+        return _pool
+
+
+async def check_pattern_async(
+    code: str,
+    *,
+    scale: str | Sequence[int] | None = None,
+    cycles: int = 4,
+    max_events_per_cycle: int = MAX_EVENTS_PER_CYCLE,
+    min_in_scale: float = MIN_IN_SCALE,
+    limits: Limits = DEFAULT_LIMITS,
+    cache: CompileCache | None = None,
+    work: QueryBudget = VALIDATION_BUDGET,
+) -> Checked:
+    """`check_pattern` on a worker thread, for event loops: the loop only awaits.
+
+    A thread, not a process: the jam needs the evaluated pattern back (a pattern is
+    a tree of closures and cannot cross a process boundary), and the thread stops
+    itself — every query inside runs under `work` (events and seconds), checked
+    cooperatively in the engine's inner loops, so a worker is never stuck on hostile
+    code and memory stays bounded by the work budget. At most two validations run
+    at once (the rest queue), so a flood of replies cannot start a flood of threads."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(
+        _executor(),
+        lambda: check_pattern(
+            code,
+            scale=scale,
+            cycles=cycles,
+            max_events_per_cycle=max_events_per_cycle,
+            min_in_scale=min_in_scale,
+            limits=limits,
+            cache=cache,
+            work=work,
+        ),
+    )
+
+
+async def validate_async(
+    code: str,
+    *,
+    scale: str | Sequence[int] | None = None,
+    cycles: int = 4,
+    max_events_per_cycle: int = MAX_EVENTS_PER_CYCLE,
+    min_in_scale: float = MIN_IN_SCALE,
+    limits: Limits = DEFAULT_LIMITS,
+    cache: CompileCache | None = None,
+    work: QueryBudget = VALIDATION_BUDGET,
+) -> ValidationReport:
+    """`validate_pattern` off the event loop (see `check_pattern_async`)."""
+    checked = await check_pattern_async(
+        code,
+        scale=scale,
+        cycles=cycles,
+        max_events_per_cycle=max_events_per_cycle,
+        min_in_scale=min_in_scale,
+        limits=limits,
+        cache=cache,
+        work=work,
+    )
+    return checked.report
 
 
 __all__ = [
     "MAX_EVENTS_PER_CYCLE",
     "MIN_IN_SCALE",
+    "VALIDATION_BUDGET",
     "Checked",
     "ValidationReport",
     "check_pattern",
+    "check_pattern_async",
+    "validate_async",
     "validate_pattern",
 ]

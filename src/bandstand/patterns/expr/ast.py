@@ -80,11 +80,17 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Arrow:
-    """`x => body` or `(x) => body`: a function of one pattern."""
+    """`x => body`, `(x) => body` or `(p, i) => body`: a function of a pattern (and,
+    where Strudel passes more, of further values such as an iteration index)."""
 
     param: str
     body: Node
     pos: int
+    more: tuple[str, ...] = ()  # the parameters after the first
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return (self.param, *self.more)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,9 @@ def _norm(x: float) -> int | float:
     return x
 
 
+_UNDEFINED: Final = object()  # an arrow function's parameter that was given no argument
+
+
 def _kind_of(x: Any) -> str:
     if _is_pattern(x):
         return "a pattern"
@@ -151,7 +154,14 @@ class Evaluator:
 
     def _name(self, node: ast.Name, scope: Scope) -> Any:
         if node.name in scope:
-            return scope[node.name]
+            value = scope[node.name]
+            if value is _UNDEFINED:
+                raise eval_error(
+                    self.source,
+                    node.pos,
+                    f"'{node.name}' is undefined here: the function is called with fewer arguments",
+                )
+            return value
         entry = self.registry.get(node.name)
         if entry is None:
             raise unknown_error(self.source, node.pos, node.name, "name", self.registry.names())
@@ -178,11 +188,18 @@ class Evaluator:
         return self._number(_ARITHMETIC[node.op](left, right), node.pos)
 
     def _arrow(self, node: ast.Arrow, scope: Scope) -> Callable[..., Any]:
-        """A Python function of one pattern that evaluates the body with the parameter bound."""
+        """A Python function of a pattern (and of what else Strudel passes, such as
+        echoWith's iteration index) that evaluates the body with the parameters bound.
+        As in JavaScript, extra arguments are dropped and a missing one is undefined
+        (using it is an error)."""
+        params = node.params
 
-        def function(pat: Any, *_ignored: Any) -> Any:  # JavaScript drops extra arguments
+        def function(pat: Any, *more: Any) -> Any:
             inner = dict(scope)
-            inner[node.param] = pat
+            for name, value in zip(params, (pat, *more), strict=False):
+                inner[name] = value
+            for name in params[1 + len(more) :]:
+                inner[name] = _UNDEFINED
             result = self.eval(node.body, inner)
             if not _is_pattern(result):
                 raise eval_error(

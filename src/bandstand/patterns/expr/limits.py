@@ -31,7 +31,10 @@ class Limits:
 # bounds are lower. The evaluator checks literal numbers and the numbers inside "…" strings.
 _COUNT_LIMITS: tuple[tuple[tuple[str, ...], tuple[int, ...], int], ...] = (
     (
-        ("echo", "stut", "echoWith", "echowith", "stutWith", "stutwith", "plyWith", "plywith"),
+        (
+            "echo", "stut", "echoWith", "echowith", "stutWith", "stutwith", "plyWith", "plywith",
+            "plyForEach", "plyforeach",
+        ),
         (0,),
         32,
     ),

@@ -27,6 +27,8 @@ from bandstand.patterns.expr._errors import parse_error
 from bandstand.patterns.expr._lexer import END, NAME, NUMBER, PUNCT, STRING, Token, tokenize
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 
+_MAX_PARAMS: Final = 8  # parameters of one arrow function: Strudel passes two at most
+
 # Reserved words of JavaScript, refused by name. Contextual words (of, get, set, static)
 # are not reserved: `set` is a pattern function.
 _KEYWORDS: Final = frozenset(
@@ -161,28 +163,37 @@ class Parser:
     def _starts_arrow(self) -> bool:
         if self.tok.kind == NAME and self._is("=>", self._peek(1)):
             return True
-        return (
-            self._is("(")
-            and self._peek(1).kind == NAME
-            and self._is(")", self._peek(2))
-            and self._is("=>", self._peek(3))
-        )
+        if not (self._is("(") and self._peek(1).kind == NAME):
+            return False
+        i = 2  # (a, b, c) => : names separated by commas, at most _MAX_PARAMS of them
+        while self._is(",", self._peek(i)) and self._peek(i + 1).kind == NAME and i < 2 * _MAX_PARAMS:
+            i += 2
+        return self._is(")", self._peek(i)) and self._is("=>", self._peek(i + 1))
 
     def _arrow(self) -> ast.Node:
         start = self.tok
-        if self._is("("):
+        parenthesized = self._is("(")
+        if parenthesized:
             self._advance()
-        param = self._advance()
-        name = str(param.value)
-        if name in _KEYWORDS:
-            raise parse_error(self.source, param.pos, f"'{name}' cannot name a parameter")
-        if self._is(")"):
+        names: list[str] = []
+        while True:
+            param = self._advance()
+            name = str(param.value)
+            if name in _KEYWORDS:
+                raise parse_error(self.source, param.pos, f"'{name}' cannot name a parameter")
+            if name in names:
+                raise parse_error(self.source, param.pos, f"the parameter '{name}' is named twice")
+            names.append(name)
+            if not (parenthesized and self._is(",")):
+                break
             self._advance()
+        if parenthesized:
+            self._expect(")")
         self._expect("=>")
         self._enter(start.pos)
         body = self.expr()
         self.depth -= 1
-        return ast.Arrow(name, body, start.pos)
+        return ast.Arrow(names[0], body, start.pos, tuple(names[1:]))
 
     def _additive(self) -> ast.Node:
         node = self._term()
