@@ -16,6 +16,8 @@ of `validate_pattern` on every (pattern, scale) the band played in the cold jams
 its cache cleared before each, next to its peer in the same run, the pattern
 engine's own floor for the same code (evaluate it, query its four cycles), which
 any validator pays. The machine is shared: compare CPU times, not wall times.
+`validation_hostile` is the worst case over tests/patterns/hostile_corpus.py
+(benchmarks/patterns_hostile.py; budget ≤ 200 ms per reply).
 
 A big band too: sixteen members (the four defaults and twelve more, every role
 twice or more), every directive a round for everyone (broadcast), the CPU time
@@ -215,14 +217,14 @@ def validation(played: Played) -> dict[str, Any]:
     engine's floor for the same code: evaluate it and query its four cycles."""
     from bandstand.jam._harmony import pitch_class
     from bandstand.patterns import evaluate, validate_pattern
-    from bandstand.patterns.validate import _analyse
+    from bandstand.patterns.cache import CompileCache
 
     validate_ms, floor_ms = [], []
     for code, scale in sorted(played):
         classes = [pitch_class(n) for n in scale]
-        _analyse.cache_clear()  # cold: as for a pattern the band has never played
+        cold = CompileCache()  # cold: as for a pattern the band has never played
         t0 = time.process_time()
-        validate_pattern(code, scale=classes)
+        validate_pattern(code, scale=classes, cache=cold)
         validate_ms.append((time.process_time() - t0) * 1000)
         t0 = time.process_time()
         pattern = evaluate(code)
@@ -272,6 +274,15 @@ async def measure(band: list[Persona], runs: int, latency: float) -> dict[str, A
     }
 
 
+def hostile_validation() -> dict[str, Any]:
+    """Validation worst case over the hostile corpus (budget ≤ 200 ms per reply): the
+    figure of benchmarks/patterns_hostile.py, run here too."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from patterns_hostile import measure as measure_hostile
+
+    return measure_hostile(rounds=3)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=40)
@@ -305,6 +316,7 @@ def main() -> int:
         "algorithmic_cold": block("cold"),
         "algorithmic_warm": block("warm"),
         "validation": found["validation"],
+        "validation_hostile": hostile_validation(),
         "fake_llm": {
             "latency_ms": args.latency_ms,
             "overhead": {

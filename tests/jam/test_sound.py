@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bandstand.jam.musicians._craft import events_per_cycle, kick_steps, listen
-from bandstand.jam.sound import compile_pattern, cycle_events, onsets, validate
+from bandstand.jam.sound import PatternBook, compile_pattern, cycle_events, onsets, validate
 from bandstand.patterns import evaluate
 from bandstand.patterns.validate import check_pattern
 
@@ -21,13 +21,20 @@ def _plain_onsets(code: str, cycles: int) -> list[tuple[Fraction, object]]:
 def test_a_validated_pattern_is_evaluated_and_played_once() -> None:
     code = 's("bd [~ bd] ~ bd, ~ sd").gain(0.8).fast(2) '  # stripped before validation
     assert validate(code, C_MINOR).ok
+    book = PatternBook()  # an engine's own: what it validated, it plays, and no one else sees
+    assert book.validate(code, C_MINOR).ok
     # the pattern validation evaluated is the one the transport plays: not evaluated again
-    assert compile_pattern(code.strip()) is check_pattern(code.strip()).pattern
+    played = book.compile(code.strip())
+    assert played is check_pattern(code.strip(), cache=book.analyses).pattern
+    assert played is not compile_pattern(code.strip())  # the module's default book is another
     for cycles in (1, 2, 4):
         heard = sorted(
-            (Fraction(h.whole.begin), repr(h.value)) for h in onsets(code.strip(), cycles)
+            (Fraction(h.whole.begin), repr(h.value)) for h in book.onsets(code.strip(), cycles)
         )
         assert heard == _plain_onsets(code, cycles)
+        assert sorted(
+            (Fraction(h.whole.begin), repr(h.value)) for h in onsets(code.strip(), cycles)
+        ) == heard
     assert kick_steps(code.strip(), 16) == [0, 3, 6, 8, 11, 14]
     assert events_per_cycle(code.strip()) == 8
 

@@ -35,10 +35,14 @@ def test_the_time_limit_is_a_budget_too() -> None:
     assert info.value.limit == "seconds" and "0.01 s" in str(info.value)
 
 
-def test_ordinary_queries_fit_and_an_inner_meter_keeps_the_outer_one() -> None:
+def test_ordinary_queries_fit_and_nested_meters_take_the_tighter_budget() -> None:
     assert len(evaluate('s("bd*4, hh*8")').query_arc(0, 16, budget=QueryBudget(max_work=2_000))) == 192
     with metered(QueryBudget(max_work=100)), pytest.raises(PatternBudgetExceeded):
-        evaluate('s("bd*64")').query_arc(0, 4)  # the outer meter counts the inner query's work
+        evaluate('s("bd*64")').query_arc(0, 4)  # the query's default budget is looser: 100 wins
+    with metered(QueryBudget(max_work=10**6)) as outer:
+        with metered(QueryBudget(max_work=50)), pytest.raises(PatternBudgetExceeded):
+            evaluate('s("bd*64")').query_arc(0, 4, budget=None)  # the inner 50 wins
+        assert outer is not None and 50 < outer.work < 100  # the inner work counted outside too
     charge(10**9)  # no meter running: free
     with pytest.raises(ValueError, match="positive"):
         QueryBudget(max_work=0)
@@ -87,3 +91,11 @@ async def test_validation_off_the_event_loop_keeps_the_loop_free() -> None:
     assert ticks > 1  # the loop ran while the workers validated
     checked = await check_pattern_async('note("c3 e3")', scale="C major")
     assert checked.report.valid and checked.pattern is not None and len(checked.events) == 8
+
+
+def test_large_lists_are_refused_before_they_are_built() -> None:
+    with metered(QueryBudget(max_work=10**6)) as outer:
+        with metered(QueryBudget(max_work=100)), pytest.raises(PatternBudgetExceeded) as info:
+            evaluate('n("0 .. 1000")').query_arc(0, 1, budget=None)
+        assert outer is not None and outer.work <= 101  # reserved, refused, never built
+    assert info.value.budget == 100

@@ -9,9 +9,10 @@ piece to the *meter* of the running query, and the meter stops the query with
 Work done is what memory holds, so the work budget bounds memory too.
 
 The meter is per thread and cooperative, so a query can run on a worker thread and
-still stop itself; `metered(budget)` installs one (an inner `metered` inside a
-running query keeps the outer meter) and `Pattern.query_arc` meters every query
-with `DEFAULT_QUERY_BUDGET` unless given another.
+still stop itself; `metered(budget)` installs one (nested inside another, it gets
+the tighter of the two budgets and its work counts for both) and
+`Pattern.query_arc` meters every query with `DEFAULT_QUERY_BUDGET` unless given
+another.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from typing import Final
 
 from bandstand.errors import PatternBudgetExceeded
 
-__all__ = ["DEFAULT_QUERY_BUDGET", "QueryBudget", "charge", "metered"]
+__all__ = ["DEFAULT_QUERY_BUDGET", "Meter", "QueryBudget", "charge", "metered", "reserve"]
 
-_CHECK_EVERY: Final = 2048  # the clock is read once per this many units of work
+_CHECK_EVERY: Final = 256  # the clock is read once per this many units of work
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,39 +47,61 @@ class QueryBudget:
 DEFAULT_QUERY_BUDGET: Final = QueryBudget()
 
 
-class _Meter:
-    __slots__ = ("budget", "check_at", "deadline", "work")
+class Meter:
+    """The work and time one metered block has spent (`metered` yields it). Inside an
+    outer meter it stops at the tighter of its own budget and what is left of the outer
+    one, and names the budget that stopped it."""
 
-    def __init__(self, budget: QueryBudget) -> None:
-        self.budget = budget
+    __slots__ = ("check_at", "deadline", "limit", "named_seconds", "named_work", "work")
+
+    def __init__(self, budget: QueryBudget, outer: Meter | None = None) -> None:
         self.work = 0
-        self.check_at = min(_CHECK_EVERY, budget.max_work)
+        self.limit = self.named_work = budget.max_work
         self.deadline = time.monotonic() + budget.max_seconds
+        self.named_seconds = budget.max_seconds
+        if outer is not None:
+            left = max(0, outer.limit - outer.work)
+            if left < self.limit:
+                self.limit, self.named_work = left, outer.named_work
+            if outer.deadline < self.deadline:
+                self.deadline, self.named_seconds = outer.deadline, outer.named_seconds
+        self.check_at = min(_CHECK_EVERY, self.limit)
 
     def over(self) -> None:
         """Called when `work` reached `check_at`: raise if over a limit, else move `check_at`."""
-        budget = self.budget
-        if self.work > budget.max_work:
+        if self.work > self.limit:
             raise PatternBudgetExceeded(
-                f"the pattern computes more than {budget.max_work} events and patterns"
+                f"the pattern computes more than {self.named_work} events and patterns"
                 " (its query budget)",
                 limit="events",
-                budget=budget.max_work,
+                budget=self.named_work,
             )
         if time.monotonic() > self.deadline:
             raise PatternBudgetExceeded(
-                f"the pattern took longer than {budget.max_seconds:g} s to compute (its query budget)",
+                f"the pattern took longer than {self.named_seconds:g} s to compute"
+                " (its query budget)",
                 limit="seconds",
-                budget=budget.max_seconds,
+                budget=self.named_seconds,
             )
-        self.check_at = min(self.work + _CHECK_EVERY, budget.max_work + 1)
+        self.check_at = min(self.work + _CHECK_EVERY, self.limit + 1)
 
 
 class _State(threading.local):
-    meter: _Meter | None = None
+    meter: Meter | None = None
 
 
 _STATE: Final = _State()
+
+
+def reserve(units: int) -> None:
+    """Count `units` of work about to be done (a list of that many items, say): refused
+    before it is done, and not counted, when it would not fit the running meter."""
+    meter = _STATE.meter
+    if meter is not None:
+        if meter.work + units > meter.limit:
+            meter.work = meter.limit + 1  # over: the next check names the budget
+            meter.over()
+        charge(units)
 
 
 def charge(units: int = 1) -> None:
@@ -91,14 +114,20 @@ def charge(units: int = 1) -> None:
 
 
 @contextmanager
-def metered(budget: QueryBudget | None) -> Iterator[None]:
-    """Run the block under `budget` (None: unmetered unless a meter is running already).
-    Inside a running meter the outer one keeps counting."""
-    if budget is None or _STATE.meter is not None:
-        yield
+def metered(budget: QueryBudget | None) -> Iterator[Meter | None]:
+    """Run the block under `budget` and yield its `Meter` (None: no budget of its own).
+
+    Inside a running meter the block gets the tighter of its budget and what is left of
+    the outer one, and its work counts towards the outer one too."""
+    outer = _STATE.meter
+    if budget is None:
+        yield outer
         return
-    _STATE.meter = _Meter(budget)
+    meter = Meter(budget, outer)
+    _STATE.meter = meter
     try:
-        yield
+        yield meter
     finally:
-        _STATE.meter = None
+        _STATE.meter = outer
+        if outer is not None:
+            outer.work += meter.work

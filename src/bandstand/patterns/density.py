@@ -58,13 +58,14 @@ _NEUTRAL: Final = frozenset(
         "lastOf", "rev", "palindrome", "iter", "iterBack", "struct", "mask", "stack", "seq",
         "cat", "fastcat", "slowcat", "sequence", "swing", "swingBy", "note", "n", "s", "sound",
         "silence", "sine", "cosine", "saw", "square", "tri", "rand", "irand", "perlin", "velocity",
-        "mini", "m",
+        "mini", "m", "h", "minify",
     }
 )  # fmt: skip
 _BY_ARGUMENT: Final = frozenset(
     {"fast", "density", "hurry", "ply", "segment", "seg", "chop", "striate", "echo", "stut"}
 )
 _BY_RECIPROCAL: Final = frozenset({"slow", "sparsity"})
+_MINI_CONSTRUCTORS: Final = frozenset({"mini", "m", "h", "minify"})
 _FIXED: Final = {"off": 2, "superimpose": 2, "jux": 2, "juxBy": 2}
 _MINI_SAFE: Final = re.compile(r"[\w\s~\[\]<>{},.*!@?:#'|()%/-]*")
 _MINI_ATOM: Final = re.compile(r"(?<![*!@?%/:\w.#'-])[A-Za-z0-9#.'-]+")
@@ -139,13 +140,21 @@ def static_density(nodes: list[ast.Node], registry: Any) -> float | None:
     argument or notation is not one this bound knows."""
     total, factor = 0.0, 1.0
     callees = {id(n.callee) for n in nodes if isinstance(n, ast.Call)}
+    mini_args = {  # plain strings that the mini-notation constructors parse
+        id(arg)
+        for n in nodes
+        if isinstance(n, ast.Call)
+        and isinstance(n.callee, ast.Name)
+        and n.callee.name in _MINI_CONSTRUCTORS
+        for arg in n.args
+    }
     for node in nodes:
         if isinstance(node, ast.Name | ast.Member) and id(node) not in callees:
             entry = registry.get(node.name)  # a function passed as a value: its factor is unknown
             if entry is not None and node.name not in _NEUTRAL and entry.kind != "control":
                 return None
         if isinstance(node, ast.Str):
-            found = _mini_density(node.value) if node.mini else 1.0
+            found = _mini_density(node.value) if node.mini or id(node) in mini_args else 1.0
             if found is None:
                 return None
             total += found

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bandstand.patterns.budget import reserve
 from bandstand.patterns.ops import keepif_out
 from bandstand.patterns.pattern import Pattern, silence, stepcat
 from bandstand.patterns.time import to_time
@@ -31,6 +32,7 @@ def _bjorklund_steps(n: tuple[int, int], x: tuple[list[list[int]], list[list[int
     if min(ons, offs) <= 1:
         return n, x
     xs, ys = x
+    reserve(len(xs) + len(ys))  # each step copies the groups: (3, 1000000) is costly
     if ons > offs:
         head, rest = xs[:offs], xs[offs:]
         return _bjorklund_steps(

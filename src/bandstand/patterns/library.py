@@ -17,6 +17,7 @@ from bandstand.patterns import steps as st
 from bandstand.patterns import tonal
 from bandstand.patterns import transforms as tr
 from bandstand.patterns.controls import CONTROLS, control_function
+from bandstand.patterns.mini import mini_at, mini_raw, mini_sequence, minify
 from bandstand.patterns.ops import ALIGNMENTS, OPERATORS, apply_op
 from bandstand.patterns.pattern import (
     Pattern,
@@ -215,6 +216,10 @@ ENTRIES: list[PatternFunction] = [
         doc="patterns aligned to a common step count",
     ),
     _c("arrange", tr.arrange, doc="sections of [cycles, pattern]"),
+    _c("mini", mini_sequence, doc="mini-notation strings, in sequence"),
+    _c("m", mini_at, doc="one mini-notation string (with a code offset)"),
+    _c("h", mini_raw, doc="mini-notation in its own quotes"),
+    _c("minify", minify, doc="a string as mini-notation, anything else as a pattern"),
     _c("run", sig.run, doc="0 .. n-1, one per step"),
     _c("irand", sig.irand, doc="random integers 0 .. n-1"),
     _c("brandBy", sig.brand_by, doc="random booleans, true with probability p"),

@@ -15,7 +15,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.errors import PatternError, PatternParseError
-from bandstand.patterns.budget import charge
+from bandstand.patterns.budget import reserve
 from bandstand.patterns.mini_parse import LIMITS, Atom, Element, MiniLimits, Seq, parse_mini
 from bandstand.patterns.pattern import (
     Pattern,
@@ -32,7 +32,7 @@ from bandstand.patterns.signals import choose_in_with, degrade_by_with, rand
 from bandstand.patterns.time import ONE, ZERO, to_time
 from bandstand.patterns.values import js_number
 
-__all__ = ["RAND_OFFSET", "mini", "mini_ast"]
+__all__ = ["RAND_OFFSET", "mini", "mini_ast", "mini_at", "mini_raw", "mini_sequence", "minify"]
 
 RAND_OFFSET = 0.0003
 
@@ -53,6 +53,52 @@ def mini(text: str, offset: int = 0, limits: MiniLimits = LIMITS) -> Pattern:
         raise PatternParseError(f"mini-notation: {exc}", text=text, position=0) from None
 
 
+# Strudel's exported constructors that take mini-notation, for the expression language.
+# A "…" string there is already a mini pattern when it arrives (the REPL's rule), so a
+# pattern passes through unchanged; Strudel would stringify it instead ("[object Object]").
+
+
+def _text(x: Any, name: str) -> str | Pattern:
+    if isinstance(x, str | Pattern):
+        return x
+    if isinstance(x, int | float) and not isinstance(x, bool):  # JavaScript writes 3, not 3.0
+        return str(int(x)) if float(x).is_integer() else repr(float(x))
+    raise PatternError(f"{name}() takes mini-notation strings, not {type(x).__name__} {x!r}")
+
+
+def mini_sequence(*strings: Any) -> Pattern:
+    """Strudel's ``mini('a b', 'c')``: each string as mini-notation, the results in sequence."""
+    pats = [t if isinstance(t, Pattern) else mini(t) for t in (_text(s, "mini") for s in strings)]
+    return fastcat(*pats) if pats else silence
+
+
+def mini_at(text: Any, offset: Any = 0) -> Pattern:
+    """Strudel's ``m('a b', offset)``: one mini-notation string whose haps point `offset`
+    characters further into the code."""
+    found = _text(text, "m")
+    if isinstance(found, Pattern):
+        return found
+    return mini(found, offset=int(offset) if isinstance(offset, int | float) else 0)
+
+
+def mini_raw(text: Any) -> Pattern:
+    """Strudel's ``h('"a b"')``: mini-notation written with its own quotes (Haskell style)."""
+    found = _text(text, "h")
+    if isinstance(found, Pattern):
+        return found
+    inner = found.strip()
+    if len(inner) < 2 or inner[0] != inner[-1] or inner[0] not in "\"'":
+        raise PatternParseError(
+            'h() takes mini-notation in its own quotes, e.g. h(\'"bd sd"\')', text=found, position=0
+        )
+    return mini(inner[1:-1], offset=found.index(inner[0]) + 1)
+
+
+def minify(thing: Any) -> Pattern:
+    """Strudel's ``minify``: a string as mini-notation, anything else as a pattern."""
+    return mini(thing) if isinstance(thing, str) else reify(thing)
+
+
 def _method(pat: Pattern, name: str, *args: Any) -> Pattern:
     return get_registry().call_method(pat, name, *args)
 
@@ -61,7 +107,7 @@ def _array_range(start: Any, stop: Any) -> list[Any]:
     if not isinstance(start, (int, float)) or not isinstance(stop, (int, float)):
         return []
     length = int(abs(stop - start) + 1)
-    charge(length)
+    reserve(length)
     return [start + i if start < stop else start - i for i in range(length)]
 
 

@@ -213,7 +213,9 @@ class Pattern:
         query = self.query
 
         def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
-            return [Hap(h.whole, h.part, func(h.value), h.context) for h in query(span, ctl)]
+            haps = query(span, ctl)
+            charge(len(haps))
+            return [Hap(h.whole, h.part, func(h.value), h.context) for h in haps]
 
         sampler = self.sampler
         mapped = None if sampler is None else (lambda t, ctl: func(sampler(t, ctl)))
@@ -234,7 +236,13 @@ class Pattern:
 
     def with_hap(self, func: Callable[[Hap], Hap]) -> Pattern:
         query = self.query
-        return Pattern(lambda span, ctl: [func(h) for h in query(span, ctl)], self.steps)
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            haps = query(span, ctl)
+            charge(len(haps))
+            return [func(h) for h in haps]
+
+        return Pattern(q, self.steps)
 
     def filter_haps(self, test: Callable[[Hap], bool]) -> Pattern:
         query = self.query

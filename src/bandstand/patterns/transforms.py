@@ -16,7 +16,7 @@ from typing import Any
 
 from gmpy2 import mpq
 
-from bandstand.patterns.budget import charge
+from bandstand.patterns.budget import reserve
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import apply_op, keepif_out
 from bandstand.patterns.pattern import (
@@ -182,7 +182,7 @@ def ply_for_each(factor: Any, func: Callable[..., Any], pat: Pattern) -> Pattern
 
 def _list_range(lo: Any, hi: Any) -> list[Any]:
     n = math.floor(hi - lo + 1) if hi - lo + 1 > 0 else 0
-    charge(n)
+    reserve(n)
     return [i + lo for i in range(n)]
 
 
@@ -359,7 +359,7 @@ def ribbon(offset: Any, cycles: Any, pat: Pattern) -> Pattern:
 
 def chop(n: Any, pat: Pattern) -> Pattern:
     count = int(n)
-    charge(count)
+    reserve(count)
     slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
 
     def merge(a: Any, b: dict[str, Any]) -> Any:
@@ -377,7 +377,7 @@ def chop(n: Any, pat: Pattern) -> Pattern:
 
 def striate(n: Any, pat: Pattern) -> Pattern:
     count = int(n)
-    charge(count)
+    reserve(count)
     slices = [{"begin": norm_number(i / n), "end": norm_number((i + 1) / n)} for i in range(count)]
     result = apply_op("set", "in", pat, slowcat(*slices))._fast(n)
     return result.set_steps(None if pat.steps is None else to_time(n) * pat.steps)

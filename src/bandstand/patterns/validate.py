@@ -52,7 +52,7 @@ _SAMPLE_GROWTH: Final = 256  # inside it, the next span is this many times wider
 # The hard backstop for one validation (evaluating and querying every cycle): at most this
 # much engine work (haps made, cycle pieces cut) and wall time, whatever the code; an ordinary
 # jam pattern needs a few hundred units, the worst code stays under 200 ms (benchmarks/jam.py).
-VALIDATION_BUDGET: Final = QueryBudget(max_work=20_000, max_seconds=0.5)
+VALIDATION_BUDGET: Final = QueryBudget(max_work=20_000, max_seconds=0.15)
 
 
 class ValidationReport(BaseModel):

@@ -43,6 +43,33 @@ def test_arrow_functions_and_partial_application() -> None:
     same("s('bd').every(2, rev)", base.every(2, lambda p: p.rev()), 0, 4)
 
 
+def test_two_parameter_arrows_get_the_index_strudel_passes() -> None:
+    base = mini("0 2")
+    layers = [base.late(Fraction(i, 8)).add(i * 2) for i in range(3)]
+    same('"0 2".echoWith(3, 1/8, (p, n) => p.add(n * 2))', call("stack", *layers), 0, 2)
+    same('"0 2".stutWith(3, 1/8, (p, i, unused) => p)', base.echoWith(3, Fraction(1, 8), lambda p: p))
+    for bad, words in [
+        ("s('bd').every(2, (x, x) => x)", "named twice"),
+        ("s('bd').every(2, (x, 1) => x)", "expected '\\)' to close"),
+    ]:
+        with pytest.raises(PatternParseError, match=words):
+            evaluate(bad)
+
+
+def test_mini_notation_constructors() -> None:
+    same("mini('a [b c]', '<d e>')", call("seq", mini("a [b c]"), mini("<d e>")))
+    same("m('a b', 4)", mini("a b"))
+    same("h('\"a b\"')", mini("a b"))
+    same("minify('a b')", mini("a b"))
+    same('mini("a b")', mini("a b"))  # a "…" string is mini-notation already: it passes through
+    hap = evaluate("m('a b', 10)").query_arc(0, 1)[0]
+    assert hap.context == ((10, 11),)  # the offset moves where the haps point in the code
+    with pytest.raises(PatternParseError, match="in its own quotes"):
+        evaluate("h('a b')")
+    with pytest.raises(PatternError, match="takes mini-notation strings"):
+        evaluate("mini(true)")
+
+
 def test_arrays_numbers_and_arithmetic() -> None:
     same(
         "stack(s('bd'), [s('sd'), s('hh')])",
@@ -115,6 +142,7 @@ def test_unknown_functions_name_the_column_and_the_closest(
         ("s('bd').fast(1e9)", "out of range"),
         ("42", "must make a pattern"),
         ("s('bd').every(2, x => 1)", "must return a pattern"),
+        ("s('bd').every(2, (x, y) => x.fast(y))", "'y' is undefined here"),
     ],
 )
 def test_evaluation_errors(code: str, words: str) -> None:

@@ -56,6 +56,22 @@ PROGRAMS = [
     'note("c3 eb3 g3").s("sawtooth").lpf(600).room(0.3)',
     'n("0 2 4 6").scale("C:minor")',
     'stack(\n  s("bd*2"),\n  s("~ sd"),\n).fast(2)',
+    # Strudel's constructors that take mini-notation, given plain strings
+    "mini('a b')",
+    "mini('a [b c]', '<d e>*2')",
+    "m('bd*2 sd')",
+    "h('\"a <b c>\"')",
+    "minify('a [b c]')",
+    "minify(3)",
+    "mini(3)",
+    "s(mini('bd sd')).fast(2)",
+    "n(mini('0 2', '4')).scale('C:minor')",
+    # two-parameter arrow functions, where Strudel passes an index
+    '"0 [2 4]".echoWith(4, 1/8, (p, n) => p.add(n * 2))',
+    '"0 2".stutWith(3, 1/8, (p, i) => p.add(i))',
+    '"0 2".echoWith(2, 1/8, (p) => p.add(10))',
+    '"0 2".plyForEach(3, (p, n) => p.add(n * 2))',
+    'n("0 2").plyforeach(2, (x, i) => x.add(n(i)))',
 ]
 SPANS = (("0", "2"), ("1/3", "7/3"))
 # The harness wraps code as `return (CODE);`, so a trailing `;` or `// …` cannot be sent to it;
