@@ -3,7 +3,9 @@ member keeps answering patterns built to blow up (tests/e2e/hostile_jam.py — t
 OpenAI-compatible peer, a real `bandstand jam` process, a client asking every 50 ms).
 
 Budget: every answer within 1 s, throughout (issue 16). Prints JSON: the answers' count,
-p50/p95/max in milliseconds, the rounds played and whether every hostile reply was refused.
+p50/p95/max in milliseconds, the rounds played and whether every hostile reply was refused;
+and the slowest read of a hostile 64 KiB WebSocket frame (`server.frames.read_frame`, which
+runs on the event loop: deep nesting, escaped quotes, unterminated strings).
 
     python benchmarks/jam_server.py [--rounds 6]
 """
@@ -23,6 +25,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.peers 
 from tests.e2e.hostile_jam import hostile_jam, play
 
 BUDGET_MS = 1000.0
+
+
+def hostile_frames(size: int = 64 * 1024) -> dict[str, float]:
+    """Milliseconds to read (and refuse) each hostile frame of `size` characters."""
+    import contextlib
+    import time
+
+    from bandstand.errors import InvalidInput
+    from bandstand.server.frames import read_frame
+
+    frames = {
+        "nested": "[" * size,
+        "escaped_quotes": '"' + '\\"' * ((size - 1) // 2),
+        "quotes": '"' * size,
+        "brackets_in_strings": '["[' * (size // 3),
+        "backslashes": '"' + "\\" * (size - 1),
+    }
+    out = {}
+    for name, text in frames.items():
+        began = time.perf_counter()
+        with contextlib.suppress(InvalidInput):
+            read_frame(text, max_bytes=size)
+        out[name] = round((time.perf_counter() - began) * 1000, 2)
+    return out
 
 
 def main() -> None:
@@ -46,6 +72,8 @@ def main() -> None:
         "within_budget": times[-1] <= BUDGET_MS,
         "hostile_replies": len(beat),
         "hostile_refused": all(t["status"] == "error" for t in beat),
+        "frame_read_ms": (frames := hostile_frames()),
+        "frame_read_worst_ms": max(frames.values()),
     }, indent=2))
 
 

@@ -45,3 +45,12 @@ def test_text_that_is_not_json_or_too_big_is_refused() -> None:
         read_frame("{nope", max_bytes=100)
     with pytest.raises(InvalidInput, match="at most 4 bytes"):
         read_frame('"long"', max_bytes=4)
+
+
+@pytest.mark.parametrize("text", ['"\\"\\"\\"[[[', '"[[[', '["a", "\\"[[', '"' + '\\"' * 20_000 + "[["])
+def test_an_unterminated_string_runs_to_the_end_in_one_pass(text: str) -> None:
+    # brackets after an unclosed quote are inside the string; every quote of '"\\"\\"…' once
+    # started its own scan to the end (quadratic: 17 s for 42 KB); benchmarks/jam_server.py times it
+    assert json_depth(text) == (1 if text.startswith("[") else 0)
+    with pytest.raises(InvalidInput, match="must be JSON text"):
+        read_frame(text, max_bytes=len(text))

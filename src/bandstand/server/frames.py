@@ -21,7 +21,9 @@ __all__ = ["MAX_DEPTH", "json_depth", "read_frame"]
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects a jam message may have (real ones have 3)."""
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+# a string, or an unterminated one to the end of the text: one pass, no backtracking (a closing
+# quote required would make every quote of `"\"\"\"…` start a scan to the end: quadratic)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
 _STEP = str.maketrans({"[": "\x01", "{": "\x01", "]": "\x02", "}": "\x02"})
 _NOT_BRACKETS = re.compile(r"[^\x01\x02]+")
 
