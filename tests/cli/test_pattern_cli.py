@@ -163,3 +163,26 @@ def test_the_real_command_exits_2_without_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert "unknown method '__class__' at column 25" in proc.stderr
     assert not (tmp_path / "x.mid").exists()
+
+
+@pytest.mark.parametrize(
+    "code",
+    ['s("bd").fast(1000).fast(1000).fast(1000).fast(1000)', 's("bd").fast("<1000000>").fast("<1000000>")'],
+)
+def test_the_real_command_refuses_hostile_code_by_its_budget(code: str) -> None:
+    """Issue 16: these ran for minutes past 1.7 GB; now query and show refuse them (one
+    line, exit 2, the limit named) and validate answers that they are too dense (exit 1)."""
+    for command, status in (("query", 2), ("show", 2), ("validate", 1)):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bandstand", "pattern", command, code],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert proc.returncode == status, (command, proc.stderr)
+        assert "Traceback" not in proc.stderr
+        if status == 2:
+            assert proc.stderr.count("\n") == 1 and "query budget" in proc.stderr
+        else:
+            assert "error: too dense" in proc.stdout and "query budget" in proc.stdout

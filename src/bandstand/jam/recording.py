@@ -21,7 +21,7 @@ from typing import Any
 from bandstand.files import write_bytes, write_text
 from bandstand.jam._conductor import key_event, time_event
 from bandstand.jam.engine import JamEngine, RoundRecord
-from bandstand.jam.sound import compile_pattern
+from bandstand.jam.sound import PatternBook, compile_pattern
 from bandstand.jam.transport import PlayedCycle
 
 
@@ -31,6 +31,7 @@ class _Replay:
 
     member: str
     cycles: tuple[PlayedCycle, ...]
+    book: PatternBook | None = None  # the engine's own patterns
 
     def query_arc(self, begin: Any, end: Any) -> list[Any]:
         haps: list[Any] = []
@@ -40,7 +41,7 @@ class _Replay:
                 continue
             code = dict(played.layers).get(self.member)
             if code:
-                haps.extend(compile_pattern(code).query_arc(played.cycle, played.cycle + 1))
+                haps.extend(compile_pattern(code, self.book).query_arc(played.cycle, played.cycle + 1))
         return haps
 
 
@@ -77,7 +78,7 @@ def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
     offset = 0.0
     for beats, run in _segments(played):
         for persona in engine.personas:
-            part = pattern_to_song(_Replay(persona.name, tuple(run)), len(run), run[0].bpm, 1, start=run[0].cycle)
+            part = pattern_to_song(_Replay(persona.name, tuple(run), engine.patterns), len(run), run[0].bpm, 1, start=run[0].cycle)
             for track in part.tracks:
                 name = f"{persona.name} {track.name}" if track.name != persona.name else track.name
                 into = tracks.get(name)
