@@ -79,7 +79,8 @@ def test_every_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         outputs = [bash(line) for line in jam.splitlines() if line.strip()]
         assert json.loads(outputs[0])["running"] is True
         assert json.loads(outputs[1]) == {"accepted": "@GROOVE busier"}
-        assert json.loads(outputs[3])["running"] is False
+        assert json.loads(outputs[2])["context"]["bpm"] == 100
+        assert json.loads(outputs[4])["running"] is False
         assert len(mido.MidiFile(tmp_path / "jam.mid").tracks) >= 2
         assert json.loads(bash(protocol))["protocolVersion"] == "1.0"
 

@@ -158,3 +158,26 @@ async def test_the_boss_controls_and_a_new_tab_gets_the_chat(served: Served) -> 
 
         await socket.send(json.dumps({"type": "stop_jam"}))
         await _until(socket, lambda m: m["type"] == "jam_state_update" and not m["running"], seen)
+
+
+async def test_scripts_use_the_same_controls_over_http(served: Served) -> None:
+    async with httpx.AsyncClient(base_url=served.base + "api/v1/jam/", headers=served.headers, timeout=60) as client:
+        assert (await client.post("control", json={"type": "set_tempo", "bpm": 100})).status_code == 409  # not playing
+        started = await client.post("start", json={"members": ["BEAT", "GROOVE"]})
+        assert started.status_code == 200 and started.json()["running"] is True
+        try:
+            state = (await client.post("control", json={"type": "set_tempo", "bpm": 100})).json()
+            assert state["context"]["bpm"] == 100
+            state = (await client.post("control", json={"type": "set_volume", "member": "groove", "volume": 0.25})).json()
+            assert next(m for m in state["members"] if m["name"] == "GROOVE")["volume"] == 0.25
+            refused = await client.post("control", json={"type": "override_code", "member": "GROOVE",
+                                                          "code": 'note("c2 c#2 f#2 b2").s("sawtooth")'})
+            assert refused.status_code == 422 and "(C#, F#, B)" in refused.json()["detail"]
+            code = 's("bd ~ sd ~")'
+            state = (await client.post("control", json={"type": "override_code", "member": "BEAT", "code": code})).json()
+            assert next(m for m in state["members"] if m["name"] == "BEAT")["pattern"] == code
+            wrong = await client.post("control", json={"type": "stop_jam"})
+            assert wrong.status_code == 422  # not a control: /stop stops
+            assert (await client.post("control", json={"type": "set_tempo", "bpm": 500})).status_code == 422
+        finally:
+            await client.post("stop")

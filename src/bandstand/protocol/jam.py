@@ -180,57 +180,64 @@ class JamKept(_Message):
 # --------------------------------------------------------------------------- client → server
 
 
-class StartJam(_Message):
+class _Request(_Message):
+    """A client's message: read strictly (no type guessing: an `enabled` of 0 is not false),
+    from the socket and the HTTP API alike."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class StartJam(_Request):
     type: Literal["start_jam"] = "start_jam"
     members: list[str] | None = Field(default=None, max_length=64)
     restart: bool = False
     """A running jam is restarted only when this is true (otherwise the request is refused)."""
 
 
-class StopJam(_Message):
+class StopJam(_Request):
     type: Literal["stop_jam"] = "stop_jam"
 
 
-class BossDirective(_Message):
+class BossDirective(_Request):
     type: Literal["boss_directive"] = "boss_directive"
     text: str = Field(min_length=1, max_length=2000)
 
 
-class SetMute(_Message):
+class SetMute(_Request):
     type: Literal["set_mute"] = "set_mute"
     member: str
     muted: bool
 
 
-class SetSolo(_Message):
+class SetSolo(_Request):
     type: Literal["set_solo"] = "set_solo"
     member: str
     soloed: bool
 
 
-class SetAutopilot(_Message):
+class SetAutopilot(_Request):
     type: Literal["set_autopilot"] = "set_autopilot"
     enabled: bool
     interval: float = Field(default=16.0, ge=8.0, le=30.0)
 
 
-class SetVolume(_Message):
+class SetVolume(_Request):
     type: Literal["set_volume"] = "set_volume"
     member: str
     volume: float = Field(ge=0.0, le=1.5)
 
 
-class SetTempo(_Message):
+class SetTempo(_Request):
     type: Literal["set_tempo"] = "set_tempo"
     bpm: float = Field(ge=40.0, le=240.0)
 
 
-class SetEnergy(_Message):
+class SetEnergy(_Request):
     type: Literal["set_energy"] = "set_energy"
     level: int = Field(ge=1, le=10)
 
 
-class OverrideCode(_Message):
+class OverrideCode(_Request):
     """The boss's own pattern for a member, validated like any reply."""
 
     type: Literal["override_code"] = "override_code"

@@ -1,6 +1,8 @@
 """The jam: the WebSocket `/ws/jam` (the page's live connection), and under
-`/api/v1/jam` the jam's state, start/stop/directive for scripts (the same
-messages and validation as the socket's) and the last jam's recording files.
+`/api/v1/jam` the jam's state, start/stop/directive and the boss's controls
+(`/control`: tempo, energy, a member's volume, mute, solo, pattern, the
+autopilot) for scripts — the same messages and validation as the socket's —
+and the last jam's recording files.
 
 The socket translates frames into jam messages and nothing else: each frame
 must be JSON text within the size limit, each client sends at most so many
@@ -16,15 +18,28 @@ import contextlib
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Body, Depends, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse
 from starlette.background import BackgroundTask
 
 from bandstand.errors import UserError
 from bandstand.jam.live import RECORDING_FILES
-from bandstand.protocol import JAM, BossDirective, KeepJam, StartJam, StopJam
+from bandstand.protocol import (
+    JAM,
+    BossDirective,
+    KeepJam,
+    OverrideCode,
+    SetAutopilot,
+    SetEnergy,
+    SetMute,
+    SetSolo,
+    SetTempo,
+    SetVolume,
+    StartJam,
+    StopJam,
+)
 from bandstand.server.frames import read_frame
 from bandstand.server.hub import JamHub, Queue
 from bandstand.server.ratelimit import TokenBucket
@@ -60,6 +75,19 @@ async def directive(message: BossDirective, hub: JamHub = Depends(jam_hub)) -> d
 @router.post("/keep", summary="Keep the jam so far as an arranged song project (a jam_kept message naming it)")
 async def keep(message: KeepJam, hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
     return (await hub.kept(message.title)).model_dump(mode="json")
+
+
+Control = Annotated[
+    SetTempo | SetEnergy | SetVolume | SetMute | SetSolo | OverrideCode | SetAutopilot,
+    Body(discriminator="type"),
+]
+
+
+@router.post("/control", summary="One of the boss's controls, as the page sends it: set_tempo, set_energy, "
+             "set_volume, set_mute, set_solo, override_code (refused with the reason, notes named) or set_autopilot")
+async def control(message: Control, hub: JamHub = Depends(jam_hub)) -> dict[str, Any]:
+    await hub.act(message)
+    return hub.jam.state().model_dump(mode="json")
 
 
 @router.get("/recordings/{name}", summary="The last jam's recording: jam.mid, jam.wav, transcript.md or rounds.jsonl",
