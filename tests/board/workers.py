@@ -5,6 +5,8 @@
     python -m tests.board.workers claim-one URL SESSION TASK     try one claim; exit 0 won, 1 blocked
     python -m tests.board.workers post URL SESSION N             post N messages
     python -m tests.board.workers work URL SESSION TASK WORKDIR  claim, log a step, heartbeat forever (to be killed)
+    python -m tests.board.workers hold URL SESSION TASK          inside a write transaction (a message, the task's
+                                                                 heartbeat), print "inside" and wait (to be stopped)
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ def main(argv: list[str]) -> int:
         while True:
             board.heartbeat(task_id, session)
             time.sleep(0.05)
+    if cmd == "hold":
+        with board.store.transaction(write=True) as tx:
+            tx.one("lock_messages")
+            tx.run("backdate_heartbeat", task_id=rest[0], heartbeat="2026-01-01T00:00:00.000000Z")
+            print("inside", flush=True)
+            time.sleep(3600)
     raise SystemExit(f"unknown command {cmd}")
 
 

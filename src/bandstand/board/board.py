@@ -33,7 +33,7 @@ from bandstand.board.states import (
     State,
     check_transition,
 )
-from bandstand.board.stores import PostgresStore, SqliteStore, open_store
+from bandstand.board.stores import BUSY_TIMEOUT, PostgresStore, SqliteStore, open_store
 from bandstand.errors import (
     BoardDamaged,
     BoardUsageError,
@@ -169,10 +169,17 @@ class Board:
 
     @classmethod
     def open(cls, url: str | None = None, *, workdir: str | Path = ".", migrate: bool = True,
-             clock: Callable[[], datetime] = utcnow, stale_after: timedelta = HEARTBEAT_STALE) -> Board:
-        board = cls(open_store(url), workdir=workdir, clock=clock, stale_after=stale_after)
+             clock: Callable[[], datetime] = utcnow, stale_after: timedelta = HEARTBEAT_STALE,
+             busy_timeout: float = BUSY_TIMEOUT) -> Board:
+        """Open (and migrate) the board at `url`; a write waits at most `busy_timeout` seconds
+        for another writer, then raises `BoardBusy` naming it."""
+        board = cls(open_store(url, busy_timeout=busy_timeout), workdir=workdir, clock=clock, stale_after=stale_after)
         if migrate:
-            board.store.migrate()
+            try:
+                board.store.migrate()
+            except BaseException:
+                board.close()
+                raise
         return board
 
     def close(self) -> None:

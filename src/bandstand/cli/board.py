@@ -52,8 +52,10 @@ def _options(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
     stale_after: float = typer.Option(540.0, "--stale-after", envvar="BANDSTAND_BOARD_STALE_AFTER", min=1.0,
                                       help="Seconds after which a heartbeat is stale (default 540 = 9 minutes)."),
+    busy_timeout: float = typer.Option(30.0, "--busy-timeout", envvar="BANDSTAND_BOARD_BUSY_TIMEOUT", min=0.1,
+                                       max=3600.0, help="Seconds a write waits for another writer (default 30)."),
 ) -> None:
-    _STATE.update(board=board, workdir=workdir, json=as_json, stale_after=stale_after)
+    _STATE.update(board=board, workdir=workdir, json=as_json, stale_after=stale_after, busy_timeout=busy_timeout)
 
 
 def _board() -> Board:
@@ -62,7 +64,8 @@ def _board() -> Board:
     from bandstand.board import Board
 
     return Board.open(_STATE.get("board"), workdir=_STATE.get("workdir", "."),
-                      stale_after=timedelta(seconds=_STATE.get("stale_after", 540.0)))
+                      stale_after=timedelta(seconds=_STATE.get("stale_after", 540.0)),
+                      busy_timeout=_STATE.get("busy_timeout", 30.0))
 
 
 def _session(session: str | None) -> str:
