@@ -220,3 +220,33 @@ def test_a_reloaded_and_a_second_tab_replay_the_chat_and_join_in_time(browser: A
     first.click("#stop")
     expect(first.locator("#start")).to_be_enabled()
     first.close()
+
+
+def test_keep_this_turns_the_jam_into_a_song_the_studio_opens(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    with jam_server("--members", "beat,groove", cwd=tmp_path) as served:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(served.url)
+        expect(page.locator("#keep")).to_be_disabled()  # nothing played yet
+        page.click("#start")
+        page.fill("#directive", "more energy")
+        page.press("#directive", "Enter")
+        expect(page.locator("#round")).to_have_text("2")
+        page.wait_for_function("window.bandstand.sound.position()?.cycle >= 3", timeout=30_000)
+        page.click("#keep")
+        link = page.locator(".msg.kept a")
+        expect(link).to_have_text("open it in the studio", timeout=60_000)
+        expect(page.locator(".msg.kept")).to_contain_text("intro")
+        expect(page.locator("#keep")).to_be_enabled()
+        href = link.get_attribute("href") or ""
+        assert href.startswith("/studio#/song/")
+        project = href.rsplit("/", 1)[1]
+        assert (tmp_path / "output" / project / "midi" / "full-arrangement.mid").is_file()
+        page.screenshot(path=str(ARTIFACTS / "5-kept.png"))
+        page.click("#stop")
+        expect(page.locator("#start")).to_be_enabled()
+        page.goto(served.base.rstrip("/") + href)  # the link, in this tab: the studio opens the song
+        expect(page.locator("#song-title")).not_to_be_empty()
+        page.screenshot(path=str(ARTIFACTS / "6-kept-in-the-studio.png"))
+        page.close()

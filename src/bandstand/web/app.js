@@ -1,6 +1,6 @@
 // The jam page: connects to /ws/jam, renders the band (jam/band.js), the chat (jam/chat.js,
 // replayed from the server's history on every connect), the context bar with its controls
-// (tempo, energy), the bar-and-beat position, and the combined pattern; plays the scheduled
+// (tempo, energy), the bar-and-beat position, the combined pattern and "keep this"; plays the scheduled
 // events through audio/ (the General MIDI SoundFont of the recording; oscillator voices when
 // that cannot load) once the user has clicked to enable sound — from the current position
 // of the transport, never a backlog. `window.bandstand` exposes state for tests (scheduled
@@ -50,6 +50,7 @@ const HANDLERS = {
     band.render(m.members); renderContext(m.context, []); renderLayers(m.layers, m.combined_pattern);
     $("round").textContent = m.round;
     $("start").disabled = m.running; $("stop").disabled = !m.running;
+    $("keep").disabled = m.round === 0 || state.keeping;
     $("tempo").disabled = $("energy").disabled = !m.running;
     $("autopilot").checked = m.autopilot;
     $("interval").value = m.autopilot_interval; $("interval-label").textContent = `${m.autopilot_interval} s`;
@@ -67,7 +68,8 @@ const HANDLERS = {
   events(m) { if (state.jam?.running) sound.receive(m); },
   boss_directive_echo(m) { chat.show(m); },
   code_override(m) { band.accepted(m.member); chat.show(m); },
-  error(m) { chat.show({ ...m, pattern: band.refused(m.message) }); },
+  jam_kept(m) { keeping(false); chat.show(m); },
+  error(m) { keeping(false); chat.show({ ...m, pattern: band.refused(m.message) }); },
 };
 
 function handle(msg) {
@@ -180,6 +182,14 @@ function tickProgress() {
   requestAnimationFrame(tickProgress);
 }
 
+// "Keep this": the server arranges the jam so far as a song project (its answer, jam_kept, links
+// to it in the studio); the button waits for that answer or an error.
+function keeping(on) {
+  state.keeping = on;
+  $("keep").textContent = on ? "… keeping" : "★ Keep this";
+  $("keep").disabled = on || !state.jam?.round;
+}
+
 const MASTER_KEY = "bandstand.jam.master";
 function setMaster(value) {
   const level = audio.setMasterVolume(value);
@@ -199,6 +209,7 @@ function wire() {
     if (state.jam) state.jam.running = false; // a cycle the server sent before it heard us is not played
     sound.reset();
   };
+  $("keep").onclick = () => { keeping(true); send({ type: "keep_jam" }); };
   const autopilot = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
   $("autopilot").onchange = autopilot;
   $("interval").oninput = () => { $("interval-label").textContent = `${$("interval").value} s`; };

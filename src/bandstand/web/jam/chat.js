@@ -77,6 +77,10 @@ const LINES = {
   code_override(chat, m) {
     chat.line(`<span class="who">🎤 BOSS rewrote ${esc(m.member)}'s pattern</span><code class="code">${codeHtml(m.code)}</code>`, "boss edit", chat.colourOf(m.member));
   },
+  jam_kept(chat, m) {
+    const left = m.left_out?.length ? ` <span class="muted">(left out: ${esc(m.left_out.join(", "))})</span>` : "";
+    chat.line(`★ Kept as a song: ${esc(m.form.join(" · "))} — <a class="kept" href="/studio#/song/${encodeURIComponent(m.project)}" target="_blank" rel="noopener">open it in the studio</a>${left}`, "system kept");
+  },
   error(chat, m) {
     chat.line(`${esc(m.message)}${rejected(m.pattern)}`, "error");
   },
