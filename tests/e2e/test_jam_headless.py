@@ -69,8 +69,8 @@ def test_headless_jam_records_midi_wav_transcript_and_rounds(tmp_path: Path) -> 
     assert [r["round"] for r in rounds] == [1, 2, 3]
     assert rounds[1]["context"]["key"] == "D major" and rounds[1]["context"]["energy"] == 7
     assert set(rounds[2]["members"]) == {"BEAT", "GROOVE", "ARIA", "GLITCH"}
-    asked = [n for n, m in rounds[2]["members"].items() if m["asked"]]
-    assert asked in (["BEAT"], ["BEAT", "GROOVE"])  # the bass may answer the new kick in the same round
+    # BEAT's new kick brings the bass along in the same round (the band listens within it)
+    assert [n for n, m in rounds[2]["members"].items() if m["asked"]] == ["BEAT", "GROOVE"]
     assert rounds[2]["members"]["BEAT"]["pattern"] in rounds[2]["combined"]
     transcript = (out / "transcript.md").read_text()
     assert transcript.startswith("# bandstand jam") and "## Round 3" in transcript and "**BOSS (to BEAT):** @BEAT half time" in transcript
