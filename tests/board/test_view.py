@@ -33,3 +33,16 @@ def test_the_watcher_says_what_changed(board_url: str) -> None:
         stale = watcher.poll()
         assert stale is not None and {t["task_id"]: t["stale"] for t in stale["tasks"]} == {
             "task-00": False, "task-01": True}
+
+
+def test_a_row_in_an_unknown_state_is_shown_not_fatal(board_url: str) -> None:
+    # a bogus state used to stop every poll with an internal ValueError
+    with Board.open(board_url) as board:
+        board.init("conductor")
+        board.create_task("task-01")
+        board.store.execute_script("UPDATE orchestration_tasks SET state = 'bogus' WHERE task_id = 'task-01'")
+        snapshot = BoardWatcher(board).poll()
+        assert snapshot is not None
+        tasks = {t["task_id"]: t for t in snapshot["tasks"]}
+        assert tasks["task-01"]["state"] == "bogus" and tasks["task-01"]["valid_state"] is False
+        assert tasks["task-00"]["valid_state"] is True

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bandstand.board.board import Board, Task, format_ts
-from bandstand.board.states import RECOVERY
+from bandstand.board.board import Board, Task, format_ts, parse_ts
+from bandstand.board.states import RECOVERY, State
 
-__all__ = ["BoardWatcher", "task_view"]
+__all__ = ["BoardWatcher", "row_view", "task_view"]
 
 
 def task_view(task: Task, board: Board) -> dict[str, Any]:
@@ -21,7 +21,20 @@ def task_view(task: Task, board: Board) -> dict[str, Any]:
     age = task.heartbeat_age(board.clock())
     seconds = None if age is None else round(age.total_seconds(), 3)
     stale = task.state in RECOVERY and (age is None or age > board.stale_after)
-    return {**task.as_dict(), "heartbeat_age_s": seconds, "stale": stale}
+    return {**task.as_dict(), "heartbeat_age_s": seconds, "stale": stale, "valid_state": True}
+
+
+def row_view(row: dict[str, Any], board: Board) -> dict[str, Any]:
+    """`task_view` of a stored row; a row in a state the protocol does not know is shown as it
+    is, with `valid_state` false (`bandstand board check-state` explains it), not an error."""
+    if row["state"] in _KNOWN:
+        return task_view(Task.from_row(row), board)
+    age = None if row["last_heartbeat"] is None else board.clock() - parse_ts(row["last_heartbeat"])
+    return {**row, "heartbeat_age_s": None if age is None else round(age.total_seconds(), 3), "stale": False,
+            "valid_state": False}
+
+
+_KNOWN = frozenset(s.value for s in State)
 
 
 @dataclass
@@ -39,8 +52,7 @@ class BoardWatcher:
 
     def poll(self) -> dict[str, Any] | None:
         """{"tasks", "messages" (new since the last poll), "now", "behind"} or None when nothing changed."""
-        tasks = self.board.tasks()
-        raw = [t.as_dict() for t in tasks]
+        raw = self.board.task_rows()
         messages: list[dict[str, Any]] = []
         self._behind = False
         for _ in range(self.pages):
@@ -58,6 +70,6 @@ class BoardWatcher:
             return None
         self._first = False
         self._tasks = raw
-        return {"tasks": [task_view(t, self.board) for t in tasks], "messages": messages,
+        return {"tasks": [row_view(r, self.board) for r in raw], "messages": messages,
                 "now": format_ts(self.board.clock()), "stale_after_s": self.board.stale_after.total_seconds(),
                 "behind": self._behind}
