@@ -16,7 +16,8 @@ import mido
 from bandstand.studio.tools import TOOLS
 
 BAND = {"compose", "edit", "list_variations", "accept_variation", "discard_variation", "undo", "redo", "history",
-        "alternatives", "export", "list_projects", "ask", "jam_start", "jam_direct", "jam_state", "jam_stop"}
+        "alternatives", "export", "list_projects", "ask", "jam_start", "jam_direct", "jam_state", "jam_stop",
+        "jam_keep"}
 
 
 def notes_in(data: bytes) -> int:

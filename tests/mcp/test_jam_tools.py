@@ -68,3 +68,22 @@ async def test_a_jam_over_mcp(server: BandstandServer, root: Path) -> None:
     assert set(first["members"]) == {"BEAT", "GROOVE"}  # who was asked to play
     midi = mido.MidiFile(folder / "jam.mid")
     assert sum(1 for t in midi.tracks for m in t if m.type == "note_on" and m.velocity) > 0
+
+
+async def test_a_kept_jam_is_a_project_the_studio_tools_direct(server: BandstandServer, root: Path) -> None:
+    async with Client(server) as client:
+        early = await client.call_tool("jam_keep", {})
+        assert early.is_error and "nothing recorded yet" in early.content[0].text
+        assert not (await client.call_tool("jam_start", {"members": ["BEAT", "GROOVE"]})).is_error
+        deadline = time.monotonic() + 60
+        while (kept := await client.call_tool("jam_keep", {"title": "Kept"})).is_error:  # until a cycle has played
+            assert time.monotonic() < deadline, kept.content[0].text
+            await anyio.sleep(0.1)
+        await client.call_tool("jam_stop", {"save": False})
+        song = kept.structured_content
+        assert song["form"][0] == "intro" and song["form"][-1] == "outro" and song["revision"] == 1
+        listed = (await client.call_tool("list_projects", {})).structured_content
+        assert song["project"] in json.dumps(listed)
+        said = await client.call_tool("ask", {"project": song["project"], "question": "what key is this in?"})
+        assert not said.is_error and "C minor" in said.structured_content["answer"]
+    assert open_project(root / song["project"]).head.name == "Kept"

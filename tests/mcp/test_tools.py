@@ -19,7 +19,7 @@ from bandstand.studio.tools import TOOLS
 
 BAND = ["compose", "edit", "list_variations", "accept_variation", "discard_variation", "undo", "redo", "history",
         "alternatives", "export", "list_projects"]
-JAM = ["ask", "jam_start", "jam_direct", "jam_state", "jam_stop"]
+JAM = ["ask", "jam_start", "jam_direct", "jam_state", "jam_stop", "jam_keep"]
 
 
 async def test_every_registry_tool_is_offered_with_its_schema_and_project(server: BandstandServer) -> None:

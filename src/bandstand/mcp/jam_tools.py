@@ -1,8 +1,9 @@
 """The band's tools for talking about a song and for the jam: `ask` (a question
 about a project → an answer from its figures, or the language model's when
 one is configured: `producer.direct.ask`, as `bandstand ask`) and `jam_start`, `jam_direct`,
-`jam_state`, `jam_stop` over `producer.jam` — the same use cases the jam's
-HTTP routes call. The jam lives on the server's event loop (its clock and
+`jam_state`, `jam_stop` over `producer.jam`, and `jam_keep` (the jam so far as a
+song project, `producer.jam_song.keep_jam`) — the same use cases the jam's HTTP
+routes call. The jam lives on the server's event loop (its clock and
 rounds are tasks there), so the jam tools run on the loop; a directive's
 round runs in the background, and a mistake found while it runs is reported
 by the next `jam_state`.
@@ -114,12 +115,28 @@ async def _jam_stop(band: Band, p: JamStopParams, control: Control) -> Answer:
     return Answer({**state, "recording": {"folder": str(folder), "files": files}})
 
 
+class JamKeepParams(Params):
+    """Keep the jam so far (playing or stopped) as a song project among the others: its rounds arranged as
+    sections with an intro and an ending, a project the studio tools then direct ("make the bass busier").
+    Answers the project's id, its form and any rounds a song could not keep (another metre)."""
+
+    title: str = Field("", max_length=200, description="The song's title.")
+
+
+async def _jam_keep(band: Band, p: JamKeepParams, control: Control) -> Answer:
+    from bandstand.producer.jam_song import keep_jam
+
+    kept = await keep_jam(_jam(band), band.library.root, title=p.title)
+    return Answer(kept.summary())
+
+
 JAM_TOOLS: tuple[BandTool, ...] = (
     BandTool("ask", AskParams, _ask, read_only=True),
     BandTool("jam_start", JamStartParams, _jam_start),
     BandTool("jam_direct", JamDirectParams, _jam_direct),
     BandTool("jam_state", JamStateParams, _jam_state, read_only=True),
     BandTool("jam_stop", JamStopParams, _jam_stop, idempotent=True),
+    BandTool("jam_keep", JamKeepParams, _jam_keep),
 )
 
 
