@@ -112,7 +112,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     names = {t.name: f"midi/{name}" for name, t in part_files(whole).items()}
     for t in whole.tracks:
         stats = parts[t.role].stats.model_dump(mode="json") if t.role in parts else {"role": t.role}
-        out.parts.append({**stats, "file": names[t.name], "level_db": round(20 * math.log10(t.mix.volume), 2)
+        out.parts.append({**stats, "name": t.name, "file": names[t.name], "level_db": round(20 * math.log10(t.mix.volume), 2)
                           if t.mix.volume > 0 else None, "pan": t.mix.pan,
                           "preset": notes.preset_name(t, sound)})
 

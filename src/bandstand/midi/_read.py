@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +262,14 @@ def _metadata(data: bytes, source: str) -> dict[str, Any]:
 
 
 def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
+    texts = meta.get("texts", {})  # the exact names of those written with their latin-1 spelling
+    if not isinstance(texts, dict) or not all(isinstance(v, str) for v in texts.values()):
+        raise ValueError(f"texts {texts!r}"[:80])
+    if texts:
+        song.title = texts.get(song.title, song.title)
+        for track in song.tracks:
+            track.name = texts.get(track.name, track.name)
+        song.markers = [replace(m, text=texts.get(m.text, m.text)) for m in song.markers]
     tracks = meta.get("tracks", [])
     if len(tracks) == len(song.tracks):
         for track, info in zip(song.tracks, tracks, strict=True):

@@ -2,7 +2,10 @@
 
 Track 0 is the conductor: title, tempo map, time signature, key signature,
 section and song markers, plus one text event holding what MIDI cannot say
-(track roles, explicit channels, section lengths and energies). Each part
+(track roles, explicit channels, section lengths and energies, and the exact
+names). Names and markers are written in latin-1, the encoding most readers
+(mido, DAWs) take MIDI text to be, with what latin-1 lacks spelled in ASCII
+("—" as "-"); bandstand's reader restores the exact names. Each part
 follows in its own track: name, program, then its channel events. Channel
 events are laid out with numpy (sort, delta times, variable-length
 quantities) so a 100-bar, five-part song encodes in a few milliseconds."""
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import json
 import struct
+import unicodedata
 from typing import Any
 
 import numpy as np
@@ -32,6 +36,33 @@ NOTE_OFF_VELOCITY = 64
 _ORDER_PROGRAM, _ORDER_CC, _ORDER_BEND, _ORDER_OFF, _ORDER_ON, _ORDER_AT, _ORDER_POLY = range(7)
 
 IntArray = npt.NDArray[np.int64]
+
+
+# What latin-1 lacks, spelled in ASCII (anything else: its letters without accents, or "?").
+_SPELLED = str.maketrans({"—": "-", "–": "-", "‐": "-", "‑": "-", "−": "-", "‘": "'", "’": "'", "‚": ",",
+                          "“": '"', "”": '"', "„": '"', "…": "...", "♯": "#", "♭": "b", "♮": "", "→": "->",
+                          "•": "*", "€": "EUR"})
+
+
+def _latin1(char: str) -> str:
+    if ord(char) < 256:
+        return char
+    bare = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+    return bare if bare and all(ord(c) < 256 for c in bare) else "?"
+
+
+def midi_text(text: str) -> bytes:
+    """`text` as MIDI text bytes that any reader decodes as written: latin-1, with what it
+    lacks spelled in ASCII ("Burial — late-night" is "Burial - late-night", not "â\x80\x94")."""
+    return "".join(_latin1(c) for c in text.translate(_SPELLED)).encode("latin-1")
+
+
+def _as_read(data: bytes) -> str:
+    """What bandstand's reader makes of text bytes (UTF-8 if they are, else latin-1)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def beats_to_ticks(beats: float, ppq: int = PPQ) -> int:
@@ -64,15 +95,20 @@ def _metadata(song: Song) -> dict[str, Any]:
     sig = key_signature(song.key) if song.key else None
     if song.key and (sig is None or sig.name != song.key):
         data["key"] = song.key
+    written = [song.title, *(t.name for t in song.tracks), *(s.name for s in song.sections),
+               *(m.text for m in song.markers)]
+    texts = {_as_read(midi_text(t)): t for t in written if _as_read(midi_text(t)) != t}
+    if texts:  # the exact names, by what the file's text reads as
+        data["texts"] = texts
     return data
 
 
 def _conductor(song: Song) -> bytes:
     """Track 0: meta events only, sorted by tick (a stable sort keeps the written order)."""
     events: list[tuple[int, int, bytes]] = []  # (tick, kind, data)
-    events.append((0, META_TRACK_NAME, song.title.encode("utf-8")))
-    text = BANDSTAND_TAG + json.dumps(_metadata(song), separators=(",", ":"), ensure_ascii=False)
-    events.append((0, META_TEXT, text.encode("utf-8")))
+    events.append((0, META_TRACK_NAME, midi_text(song.title)))
+    text = BANDSTAND_TAG + json.dumps(_metadata(song), separators=(",", ":"))
+    events.append((0, META_TEXT, text.encode("ascii")))
     ts = song.time_signature
     events.append((0, META_TIME_SIGNATURE,
                    bytes((ts.numerator, ts.denominator.bit_length() - 1, 24, 8))))
@@ -84,9 +120,9 @@ def _conductor(song: Song) -> bytes:
         events.append((beats_to_ticks(change.beat), META_TEMPO, micros.to_bytes(3, "big")))
     for section in song.sections:
         tick = beats_to_ticks(song.bar_to_beat(section.start_bar))
-        events.append((tick, META_MARKER, section.name.encode("utf-8")))
+        events.append((tick, META_MARKER, midi_text(section.name)))
     for marker in song.markers:
-        events.append((beats_to_ticks(marker.beat), META_MARKER, marker.text.encode("utf-8")))
+        events.append((beats_to_ticks(marker.beat), META_MARKER, midi_text(marker.text)))
     events.sort(key=lambda e: e[0])
     out = bytearray()
     now = 0
@@ -172,7 +208,7 @@ def _encode(ticks: IntArray, order: IntArray, data: IntArray, sizes: IntArray) -
 
 def _part(track: Track, channel: int) -> bytes:
     body, _ = _encode(*_channel_events(track, channel))
-    return _meta(0, META_TRACK_NAME, track.name.encode("utf-8")) + body + _meta(0, META_END, b"")
+    return _meta(0, META_TRACK_NAME, midi_text(track.name)) + body + _meta(0, META_END, b"")
 
 
 def song_to_midi_bytes(song: Song) -> bytes:
