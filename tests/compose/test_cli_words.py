@@ -49,3 +49,17 @@ def test_a_timeout_names_the_node_its_limit_and_the_option_that_raises_it(tmp_pa
     assert proc.returncode == 1
     assert re.search(r"\bintent was stopped by the whole run's 0\.0001s limit \(raise it with --pipeline-timeout "
                      r"SECONDS\)", proc.stderr), proc.stderr
+
+
+def test_sessions_clean_says_which_recent_sessions_it_keeps_and_why(tmp_path: Path) -> None:
+    # a paused run has no manifest yet: unfinished, but just written — it said only "nothing to clean"
+    paused = bandstand("compose", "trap beat", "--approve", "harmony", "--bars", "8", "--no-audio", "--out",
+                       str(tmp_path))
+    assert paused.returncode == 0, paused.stderr
+    session = next(tmp_path.glob("session-*")).name
+    proc = bandstand("sessions", "clean", "--incomplete", "--yes", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert f"kept 1 unfinished session changed in the last 2 minutes (a run may still be writing it): {session}" \
+        in proc.stdout
+    assert "nothing else to clean" in proc.stdout
+    assert (tmp_path / session).is_dir()

@@ -161,6 +161,7 @@ def _answer(progress: Progress) -> Any:
 
 
 def _summary_table(result: Any, console: Any) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     data = result.summary()
@@ -189,7 +190,9 @@ def _summary_table(result: Any, console: Any) -> None:
         table.add_row("quality", f"{axes}  mean {quality['mean']:.2f}  {verdict}")
     timings = "  ".join(f"{name} {ms:.0f}" for name, ms in data["timings_ms"].items())
     table.add_row("time (ms)", f"{timings}  [bold]total {data['total_ms']:.0f}[/]")
-    table.add_row("seed", f"{data['seed']}  [dim](--seed {data['seed']} gives the same song)[/]")
+    again = (f"{data['reproduce']} gives the same song" if data["reproduce"] else
+             f"a step was redone with a new seed variant: --seed {data['seed']} gives the first take, not this song")
+    table.add_row("seed", f"{data['seed']}  [dim]({escape(again)})[/]")
     console.print(table)
     folder = data["session_dir"]
     files = data["files"]
@@ -355,12 +358,17 @@ def sessions_clean(
     yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking."),
 ) -> None:
     """Remove unfinished or old sessions and leftover temporary files."""
-    from bandstand.compose.sessions import clean, plan_clean
+    from bandstand.compose.sessions import ACTIVE_SECONDS, clean, plan_clean
     from bandstand.errors import InvalidInput
 
     plan = plan_clean(out, older_than_days=older_than, incomplete=incomplete)
+    if plan.kept:
+        n = len(plan.kept)
+        typer.echo(f"kept {n} unfinished session{'s' if n != 1 else ''} changed in the last "
+                   f"{ACTIVE_SECONDS // 60} minutes (a run may still be writing {'them' if n != 1 else 'it'}): "
+                   + ", ".join(i.session_id for i in plan.kept))
     if plan.empty:
-        typer.echo("nothing to clean")
+        typer.echo("nothing else to clean" if plan.kept else "nothing to clean")
         return
     for info, why in plan.sessions:
         typer.echo(f"  {info.path}  ({why})")
@@ -369,6 +377,11 @@ def sessions_clean(
     if not yes:
         if not _interactive():
             raise InvalidInput("sessions clean deletes files; confirm with --yes")
-        if not typer.confirm(f"Delete {len(plan.sessions)} sessions and {len(plan.temp_files)} files?"):
+        if not typer.confirm(f"Delete {_count(len(plan.sessions), 'session')} and "
+                             f"{_count(len(plan.temp_files), 'file')}?"):
             raise typer.Exit(1)
-    typer.echo(f"removed {clean(plan)} items")
+    typer.echo(f"removed {_count(clean(plan), 'item')}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

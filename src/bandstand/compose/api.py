@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -131,6 +132,16 @@ class ComposeResult:
     def files(self) -> list[Path]:
         return [self.session_dir / f for f in self.state.song_state.files]
 
+    def reproduce(self) -> str | None:
+        """The options that give this song again with the same prompt (the seed, and a genre the
+        person chose when asked), or None when a step was redone with a new seed variant at an
+        approval gate: no seed gives that song again."""
+        state = self.state
+        if any(h.action == "rejected" for h in state.song_state.history):
+            return None
+        genre = state.config.genre
+        return f"--seed {state.seed}" + (f" --genre {shlex.quote(genre)}" if genre else "")
+
     def summary(self) -> dict[str, Any]:
         """The run as one JSON-able object (what `bandstand compose --json` prints)."""
         state, intent = self.state, self.state.intent
@@ -142,6 +153,7 @@ class ComposeResult:
             "session_id": state.session_id,
             "status": state.status,
             "seed": state.seed,
+            "reproduce": self.reproduce(),
             "prompt": state.raw_prompt,
             "intent": None if intent is None else {
                 "genre": intent.genre, "sub_genre": intent.sub_genre, "tempo": intent.tempo, "key": intent.key,

@@ -15,7 +15,7 @@ import json
 import re
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +95,7 @@ def list_sessions(out_dir: str | Path) -> list[SessionInfo]:
 class CleanPlan:
     sessions: list[tuple[SessionInfo, str]]  # (session, why)
     temp_files: list[Path]
+    kept: list[SessionInfo] = field(default_factory=list)  # unfinished, but changed too recently: maybe running
 
     @property
     def empty(self) -> bool:
@@ -108,6 +109,7 @@ def plan_clean(out_dir: str | Path, *, older_than_days: float | None = None, inc
     sessions to unfinished ones."""
     now = time.time() if now is None else now
     chosen: list[tuple[SessionInfo, str]] = []
+    kept: list[SessionInfo] = []
     for info in list_sessions(out_dir):
         age_days = (now - info.created_at.timestamp()) / 86400
         recent = now - info.modified < ACTIVE_SECONDS
@@ -115,6 +117,8 @@ def plan_clean(out_dir: str | Path, *, older_than_days: float | None = None, inc
             chosen.append((info, f"older than {older_than_days:g} days"))
         elif not info.complete and (incomplete or older_than_days is None) and not recent:
             chosen.append((info, f"incomplete ({info.status})"))
+        elif not info.complete and (incomplete or older_than_days is None):
+            kept.append(info)
     doomed = {info.path for info, _ in chosen}
     temps = []
     root = Path(out_dir)
@@ -123,7 +127,7 @@ def plan_clean(out_dir: str | Path, *, older_than_days: float | None = None, inc
             if session.is_dir() and SESSION_RE.match(session.name) and session not in doomed:
                 temps += [p for p in session.rglob(f".*{TMP_SUFFIX}")
                           if p.is_file() and now - p.stat().st_mtime >= ACTIVE_SECONDS]
-    return CleanPlan(chosen, sorted(temps))
+    return CleanPlan(chosen, sorted(temps), kept)
 
 
 def clean(plan: CleanPlan) -> int:

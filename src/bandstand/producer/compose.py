@@ -31,6 +31,7 @@ __all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_ques
            "part_generator", "resume_song", "style_words"]
 
 APPROVAL_OPTIONS: tuple[str, ...] = ("approve", "reject", "pause")
+ASK_AGAIN = 3  # answers to one question that do not fit before the run is refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +78,23 @@ def _settle_ambiguities(prompt: str, options: dict[str, Any], answer: Answer | N
             options[question.topic] = question.default
             decisions.append(f"{question.text.split('. Which')[0]}; using {question.topic} '{question.default}'")
             continue
-        reply = answer(question) if answer is not None else None
-        if reply is None or not reply.strip():
-            raise InvalidInput(f"the prompt is ambiguous: {question.text.split('. Which')[0]}; name a "
-                               f"{question.topic} ({', '.join(question.options)}), pass --{question.topic} NAME, "
-                               f"or --yes to use '{question.default}'")
-        options[question.topic] = reply.strip()
+        asked = question
+        for _ in range(ASK_AGAIN):
+            reply = answer(asked) if answer is not None else None
+            if reply is None or not reply.strip():
+                raise InvalidInput(f"the prompt is ambiguous: {question.text.split('. Which')[0]}; name a "
+                                   f"{question.topic} ({', '.join(question.options)}), pass --{question.topic} NAME, "
+                                   f"or --yes to use '{question.default}'")
+            try:  # a typo is asked again, not the end of the run
+                make_config(**{**options, question.topic: reply.strip()})
+            except InvalidInput as exc:
+                asked = replace(question, text=f"{exc}. {question.text}")
+                last = exc
+                continue
+            options[question.topic] = reply.strip()
+            break
+        else:
+            raise last
 
 
 def approver(answer: Answer | None, assume_defaults: bool) -> Approver:
