@@ -94,3 +94,24 @@ def test_a_full_disk_exits_3_and_resume_writes_the_wav(tmp_path: Path, disk: obj
     assert "audio/full-arrangement.wav" in {f["path"] for f in manifest["files"]}
     assert manifest["degraded"] == []
     assert manifest["nodes"]["output"]["status"] == "completed"
+
+
+def test_resume_does_not_write_the_first_take_over_a_song_changed_since(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
+
+    first = subprocess.run([sys.executable, "-m", "bandstand", "compose", PROMPT, *ARGS, "--out", str(out)],
+                           capture_output=True, text=True, preexec_fn=limited, timeout=300, check=False)
+    assert first.returncode == 3, first.stderr
+    session = next(out.glob("session-*"))
+    edit = subprocess.run([sys.executable, "-m", "bandstand", "tool", str(session), "set_tempo", "--args",
+                           '{"tempo": 100}'], capture_output=True, text=True, timeout=300, check=False)
+    assert edit.returncode == 0, edit.stderr
+    tempo_mid = (session / "midi" / "full-arrangement.mid").read_bytes()
+    again = subprocess.run([sys.executable, "-m", "bandstand", "resume", str(session)], capture_output=True,
+                           text=True, timeout=300, check=False)
+    assert again.returncode == 2 and again.stderr.count("\n") == 1, again.stderr
+    assert "was changed since it was composed" in again.stderr and "--format wav" in again.stderr
+    assert (session / "midi" / "full-arrangement.mid").read_bytes() == tempo_mid  # the edit stays
