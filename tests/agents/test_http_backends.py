@@ -211,7 +211,7 @@ async def test_sixteen_http_sessions_one_failing(openai_server: OpenAIServer) ->
 
 def test_missing_client_library_says_what_to_install(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "openai", None)
-    with pytest.raises(BackendUnavailable, match=r"pip install 'bandstand\[llm\]'"):
+    with pytest.raises(BackendUnavailable, match=r"pip install -e '\.\[llm\]'"):
         OpenAIBackend().client()
     with pytest.raises(BackendUnavailable, match="no_such_client"):
         import_client("no_such_client", "test")

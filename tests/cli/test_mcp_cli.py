@@ -18,7 +18,7 @@ def test_without_the_sdk_it_says_how_to_install_it(monkeypatch: pytest.MonkeyPat
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == ("bandstand: error: the MCP server needs the official mcp SDK: install the mcp extra "
-                            "(pip install 'bandstand[mcp]', or scripts/setup mcp in a checkout)\n")
+                            "(scripts/setup mcp in the checkout, or pip install -e '.[mcp]' from it)\n")
 
 
 def test_help_shows_examples_and_the_client_config(capsys: pytest.CaptureFixture[str]) -> None:

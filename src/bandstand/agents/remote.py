@@ -1,6 +1,6 @@
 """What the backends that call out over HTTP share: client import, errors, breaker and retry.
 
-Client libraries are an optional extra (``pip install 'bandstand[llm]'``) and
+Client libraries are an optional extra (``scripts/setup llm``, or ``pip install -e '.[llm]'`` from the checkout) and
 are imported only when a backend is used; `import_client` turns their absence
 into `BackendUnavailable` with the install command. `as_agent_error` maps a
 client's exception to `TurnFailed`, retryable for rate limits, server errors,
@@ -22,7 +22,7 @@ from bandstand.errors import AgentError, BackendUnavailable, TurnFailed
 
 R = TypeVar("R")
 
-INSTALL = "pip install 'bandstand[llm]'"
+INSTALL = "scripts/setup llm in the checkout, or pip install -e '.[llm]' from it"
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 _TRANSIENT = frozenset(
     {

@@ -19,7 +19,7 @@ from bandstand.errors import ConfigError
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 INSTALL = ("the MCP server needs the official mcp SDK: install the mcp extra "
-           "(pip install 'bandstand[mcp]', or scripts/setup mcp in a checkout)")
+           "(scripts/setup mcp in the checkout, or pip install -e '.[mcp]' from it)")
 
 MCP_EXAMPLES = """\b
 Examples:
