@@ -9,7 +9,7 @@ import pytest
 
 from bandstand.cli import run
 
-PAGES = [["jam"], ["render"], ["team", "run"], ["team", "resume"], ["agents", "check"]]
+PAGES = [["jam"], ["render"], ["team", "run"], ["team", "resume"], ["agents", "check"], ["compose"], ["resume"]]
 
 
 @pytest.mark.parametrize("argv", PAGES, ids=[" ".join(a) for a in PAGES])
@@ -18,7 +18,8 @@ def test_help_has_examples_and_readable_metavars(argv: list[str], capsys: pytest
     text = capsys.readouterr().out
     assert "Examples:" in text
     assert "list[" not in text  # e.g. '--persona <list[Path]>' said nothing to a user
-    examples = [line.strip() for line in text.split("Examples:", 1)[1].splitlines() if "bandstand " in line]
+    block = text.split("Examples:", 1)[1].split("\n\n", 1)[0]  # up to the next block (compose's exit codes)
+    examples = [line.strip() for line in block.splitlines() if "bandstand " in line]
     assert examples
     for line in examples:
         words = shlex.split(line.split("  #", 1)[0], comments=False)
@@ -38,4 +39,4 @@ def test_a_bare_group_is_one_line_missing_command(group: list[str], capsys: pyte
     assert run(group) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.strip() == f"bandstand: error: Missing command. (see 'bandstand {' '.join(group)} --help')"
+    assert captured.err.strip() == f"bandstand: error: missing command. (see 'bandstand {' '.join(group)} --help')"

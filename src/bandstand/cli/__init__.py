@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -22,6 +23,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from bandstand import __version__
+from bandstand.cli._help import give_help_context
 
 # name → ("module:attribute" of a Typer app, one-line help). Order is the order shown in --help.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -63,7 +65,7 @@ def load_command(name: str) -> Any:
     target, _ = COMMANDS[name]
     module_name, _, attr = target.partition(":")
     module = importlib.import_module(module_name)
-    command = typer.main.get_command(getattr(module, attr))
+    command = give_help_context(typer.main.get_command(getattr(module, attr)))
     command.name = name
     return command
 
@@ -126,9 +128,49 @@ def _root(
     """bandstand — a band of AI musicians that you direct."""
 
 
+# Error messages continue "bandstand: error: " in lower case; a message may start with a name as
+# written (an option, a prompt's "Key:" field, BEAT, MIDI). click's own messages ("No such
+# option", "Missing argument") are brought to the same rule here.
+_CAPITALISED = re.compile(r"^[A-Z][a-z]+(?=[ ,.;]|$)")
+
+
+def sentence(message: str) -> str:
+    """`message` as the rest of a "bandstand: error: " line (a leading capitalised word lowered)."""
+    return _CAPITALISED.sub(lambda m: m.group(0).lower(), message, count=1)
+
+
 def _fail(message: str, code: int) -> int:
-    print(f"bandstand: error: {message}", file=sys.stderr)
+    print(f"bandstand: error: {sentence(message)}", file=sys.stderr)
     return code
+
+
+def _commands_under(command: Any, path: str) -> list[tuple[str, Any]]:
+    """(path, command) of every leaf command under `command` (the root's are imported for it)."""
+    if command.name == "bandstand" or isinstance(command, LazyGroup):
+        subs = [(name, load_command(name)) for name in COMMANDS]
+    else:
+        subs = list((getattr(command, "commands", None) or {}).items())
+    if not subs:
+        return [(path, command)]
+    out: list[tuple[str, Any]] = []
+    for name, sub in subs:
+        out += _commands_under(sub, f"{path} {name}")
+    return out
+
+
+def _where_it_goes(ctx: Any, option: str, args: list[str]) -> str | None:
+    """For an option given before a sub-command that has it: where it goes instead (the
+    sub-command typed first, when it has the option)."""
+    if ctx is None or (not hasattr(ctx.command, "commands") and not isinstance(ctx.command, LazyGroup)):
+        return None
+    having = [path for path, cmd in _commands_under(ctx.command, ctx.command_path)
+              if any(option in getattr(p, "opts", ()) for p in cmd.params)]
+    typed = [path for path in having if all(word in args for word in path.split()[1:])]
+    having = typed or having
+    if not having:
+        return None
+    shown = ", ".join(f"'{p} … {option}'" for p in having[:3]) + (", …" if len(having) > 3 else "")
+    return f"{option} goes after the sub-command: {shown}"
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -138,9 +180,10 @@ def run(argv: list[str] | None = None) -> int:
 
     from bandstand.errors import BandstandError, UserError
 
-    command = typer.main.get_command(app)
+    command = give_help_context(typer.main.get_command(app))
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        rv = command.main(args=argv, prog_name="bandstand", standalone_mode=False)
+        rv = command.main(args=args or ["--help"], prog_name="bandstand", standalone_mode=False)
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except typer.Abort:
@@ -151,6 +194,10 @@ def run(argv: list[str] | None = None) -> int:
     except ClickUsageError as exc:
         ctx = getattr(exc, "ctx", None)
         where = ctx.command_path if ctx is not None else "bandstand"
+        unknown = re.match(r"No such option: (--?[\w-]+)", exc.format_message())
+        moved = _where_it_goes(ctx, unknown.group(1), args) if unknown else None
+        if moved:
+            return _fail(moved, 2)
         return _fail(f"{exc.format_message()} (see '{where} --help')", 2)
     except ClickException as exc:
         return _fail(exc.format_message(), exc.exit_code)
