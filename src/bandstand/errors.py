@@ -1,14 +1,18 @@
 """The exception tree of bandstand.
 
 Library code raises these; only the CLI layer turns them into messages and
-exit codes (user mistakes → one line on stderr, exit 2). Three kinds are kept
-apart: user mistakes, runtime failures, and control-flow signals::
+exit codes (user mistakes → one line on stderr, exit 2; runtime failures →
+exit 1). Three kinds are kept apart: user mistakes, runtime failures, and
+control-flow signals. What a musician (an agent, an LLM) wrote is never a
+user mistake: a pattern it wrote that does not parse or runs over its budget
+is a `MusicianError`, a runtime failure that names the musician::
 
     BandstandError
     ├── UserError                      bad input from a person: exit 2, one clear line
     │   ├── InvalidInput               a value out of range, an unknown name, an empty prompt
     │   │   ├── NotFound               names a thing that does not exist (HTTP 404)
-    │   │   └── Conflict               does not fit the current state (HTTP 409)
+    │   │   ├── Conflict               does not fit the current state (HTTP 409)
+    │   │   └── ToolCallError          a studio tool call refused (names the call, tool and field)
     │   ├── ConfigError                bad bandstand.toml / environment / flags
     │   ├── TheoryError                a note, chord, scale, key or numeral that does not parse
     │   ├── PatternError               a pattern that does not parse or evaluate
@@ -20,7 +24,6 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   ├── OutputNotWritable          an output folder that cannot be written
     │   ├── CheckpointError            a corrupt or incompatible checkpoint
     │   ├── BoardUsageError            a board command used wrongly (unknown task, ...)
-    │   ├── ToolCallError              a studio tool call refused (names the call, tool and field)
     │   └── VariationConflict          a variation that cannot be committed (stale base, twice, …)
     ├── RuntimeFailure                 something failed while running; `retryable` says
     │   ├── StageFailed                a compose graph node failed (carries node and code)
@@ -28,10 +31,11 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   │   ├── BackendUnavailable     a backend's dependency or binary is missing
     │   │   ├── TurnTimeout            a turn did not finish in time
     │   │   ├── TurnFailed             a turn ended in an error
-    │   │   └── CircuitOpen            calls refused while the breaker is open
+    │   │   ├── CircuitOpen            calls refused while the breaker is open
+    │   │   └── MusicianError          what a musician wrote does not hold (its pattern); names it
     │   ├── BoardError                 the task board refused an operation
     │   │   ├── IllegalTransition      names the from and to states
-    │   │   ├── TerminalState          a terminal task cannot change
+    │   │   │   └── TerminalState      a terminal task cannot change
     │   │   ├── FencingError           only the holding session may move a task
     │   │   ├── BoardBusy              another process held the board past the wait (exit 2)
     │   │   └── BoardDamaged           the board's file or a row is not what the protocol wrote (exit 2)
@@ -40,14 +44,58 @@ apart: user mistakes, runtime failures, and control-flow signals::
     │   └── SessionBusy                another process held a session's lock for too long
     └── (control-flow signals are not errors: see `Signal`)
 
-    Signal                             control flow, never shown to a user
-    ├── RetryStage
-    └── UseFallback
+    Signal                             control flow between layers, never shown to a user
+    ├── Cancelled                      the run was asked to stop; the caller leaves it resumable
+    ├── AttemptTimeout                 one attempt ran past its limit; the caller retries or gives up
+    └── DensityLimit                   a query computed more events than its budget; the caller
+                                       reports it in its own words (a pattern error, a refusal)
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+__all__ = [
+    "AgentError",
+    "AttemptTimeout",
+    "BackendUnavailable",
+    "BandstandError",
+    "BoardBusy",
+    "BoardDamaged",
+    "BoardError",
+    "BoardUsageError",
+    "Cancelled",
+    "CheckpointError",
+    "CircuitOpen",
+    "ConfigError",
+    "Conflict",
+    "ContractMismatch",
+    "DensityLimit",
+    "FencingError",
+    "IllegalTransition",
+    "InvalidInput",
+    "MidiFileError",
+    "MusicianError",
+    "NotFound",
+    "OutputNotWritable",
+    "PatternBudgetExceeded",
+    "PatternError",
+    "PatternParseError",
+    "RenderError",
+    "RuntimeFailure",
+    "SessionBusy",
+    "Signal",
+    "SoundFontNotFound",
+    "StageFailed",
+    "TerminalState",
+    "TheoryError",
+    "ToolCallError",
+    "TurnFailed",
+    "TurnTimeout",
+    "UnknownFunctionError",
+    "UserError",
+    "VariationConflict",
+]
 
 
 class BandstandError(Exception):
@@ -218,6 +266,18 @@ class CircuitOpen(AgentError):
     """Calls are refused while the circuit breaker is open."""
 
 
+class MusicianError(AgentError):
+    """What a musician (an agent: built in or a language model) wrote does not hold — a pattern
+    that does not parse, cannot be evaluated or runs over its budget. Not the person's mistake:
+    it names the `musician` and keeps the pattern error as its cause (`code` MUSICIAN_PATTERN)."""
+
+    def __init__(self, message: str, *, musician: str = "", code: str = "MUSICIAN_PATTERN",
+                 **context: Any) -> None:
+        self.musician = musician
+        self.code = code
+        super().__init__(message, musician=musician, code=code, **context)
+
+
 class BoardError(RuntimeFailure):
     """The task board refused an operation."""
 
@@ -274,12 +334,19 @@ class SessionBusy(RuntimeFailure):
 
 
 class Signal(Exception):
-    """Control flow between layers; never shown to a user."""
+    """Control flow between layers; never shown to a user (a caller that lets one escape has a bug)."""
 
 
-class RetryStage(Signal):
-    """Ask the pipeline engine to run the current stage again."""
+class Cancelled(Signal):
+    """The run was asked to stop (Ctrl-C, `cancel()`): raised inside a compose node or a render,
+    caught by the engine, which ends the run `cancelled` and resumable."""
 
 
-class UseFallback(Signal):
-    """Ask the caller to use its fallback result."""
+class AttemptTimeout(Signal):
+    """One attempt of a compose node ran past its time limit; the engine retries it or gives up
+    (then the failure is a `TIMEOUT` naming the node and the limit)."""
+
+
+class DensityLimit(Signal):
+    """A query computed more events than its budget allows; the validator that asked stops and
+    reports it as its own error (a pattern that is too dense), never as this."""

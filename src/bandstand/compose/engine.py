@@ -34,7 +34,7 @@ from bandstand.compose.state import (
     node_group,
     now,
 )
-from bandstand.errors import RuntimeFailure, StageFailed, UserError
+from bandstand.errors import AttemptTimeout, RuntimeFailure, Signal, StageFailed, UserError
 from bandstand.protocol import compose as ev
 
 Decision = Literal["approve", "reject", "pause"]
@@ -58,10 +58,6 @@ DONE = frozenset({"completed", "skipped", "failed"})
 POLL_SECONDS = 0.05
 
 
-class _AttemptTimeout(Exception):
-    pass
-
-
 def _timeout_message(node: str, state: PipelineState, *, whole_run: bool) -> str:
     """Which node ran out of time, the limit that stopped it, and the option that raises it."""
     cfg = state.config
@@ -73,7 +69,7 @@ def _timeout_message(node: str, state: PipelineState, *, whole_run: bool) -> str
 
 def _classify(exc: BaseException) -> tuple[ErrorCode, bool]:
     """(error code, whether another attempt may help)."""
-    if isinstance(exc, _AttemptTimeout):
+    if isinstance(exc, AttemptTimeout):
         return "TIMEOUT", True
     if isinstance(exc, StageFailed):
         code: ErrorCode = exc.code if exc.code in HINTS else "UNKNOWN"  # type: ignore[assignment]
@@ -366,7 +362,7 @@ class Engine:
         job = Job(node.name, ctx, lambda: _typed(node, ctx), done)
         job.ends = min(time.monotonic() + self.state.config.stage_timeout, deadline)
         if time.monotonic() >= deadline:  # nothing left of the pipeline's time: fail at once
-            job.finished, job.error = True, _AttemptTimeout(_timeout_message(node.name, self.state, whole_run=True))
+            job.finished, job.error = True, AttemptTimeout(_timeout_message(node.name, self.state, whole_run=True))
             done.put(job)
             return job
         return self._pool.submit(job)
@@ -395,7 +391,7 @@ class Engine:
                 for late in list(running.values()):
                     if not late.finished and time.monotonic() >= late.ends:
                         self._pool.abandon(late)
-                        finished.append((late, _AttemptTimeout()))
+                        finished.append((late, AttemptTimeout()))
                 for job, error in finished:
                     del running[job.node]
                     node = by_name[job.node]
@@ -437,7 +433,7 @@ class Engine:
             code, retryable = "TIMEOUT", False
         failed_call = next((c.name for c in reversed(ctx.tool_calls) if not c.success), None)
         message = str(exc) or type(exc).__name__
-        if isinstance(exc, _AttemptTimeout) and not str(exc):
+        if isinstance(exc, AttemptTimeout) and not str(exc):
             message = _timeout_message(node.name, state, whole_run=job.ends >= deadline)
         err = StageError(code=code, message=message[:1000], failed_tool_call=failed_call, recoverable=retryable,
                          recovery_hint=HINTS[code], attempt=ctx.attempt)
@@ -577,7 +573,7 @@ class Engine:
         return state
 
 
-class _Fatal(Exception):
+class _Fatal(Signal):
     """A critical node gave up inside a wave."""
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
-from bandstand.errors import StageFailed
+from bandstand.errors import Cancelled, StageFailed
 
 __all__ = ["Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Worker", "WorkerPool", "derive_seed"]
 
@@ -38,10 +38,6 @@ def derive_seed(run_seed: int, key: str | int, part: str | None = None, variant:
     name, so regenerating one part does not move the others."""
     data = f"{run_seed}/{key}/{part or ''}/{variant}".encode()
     return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
-
-
-class Cancelled(Exception):
-    """Raised inside a node when the run was cancelled or the attempt abandoned."""
 
 
 @dataclass(frozen=True, slots=True)

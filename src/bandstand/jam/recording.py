@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bandstand.errors import MusicianError, PatternError
 from bandstand.files import write_bytes, write_text
 from bandstand.jam._conductor import key_event, time_event
 from bandstand.jam.engine import JamEngine, RoundRecord
@@ -41,7 +42,11 @@ class _Replay:
                 continue
             code = dict(played.layers).get(self.member)
             if code:
-                haps.extend(compile_pattern(code, self.book).query_arc(played.cycle, played.cycle + 1))
+                try:
+                    haps.extend(compile_pattern(code, self.book).query_arc(played.cycle, played.cycle + 1))
+                except PatternError as exc:  # the musician's pattern, not the person's mistake
+                    raise MusicianError(f"{self.member}'s pattern could not be recorded at cycle {played.cycle}: "
+                                        f"{exc}", musician=self.member) from exc
         return haps
 
 

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from bandstand.errors import InvalidInput, PatternBudgetExceeded, PatternError
+from bandstand.errors import DensityLimit, InvalidInput, PatternBudgetExceeded, PatternError
 from bandstand.patterns.budget import QueryBudget, metered
 from bandstand.patterns.cache import CompileCache
 from bandstand.patterns.density import static_density, walk
@@ -122,7 +122,7 @@ def _names_used(nodes: list[ast.Node], registry: Any) -> tuple[list[str], list[s
 # --------------------------------------------------------------------------- querying
 
 
-class _TooDense(Exception):
+class _TooDense(DensityLimit):
     pass
 
 
