@@ -44,8 +44,13 @@ def test_a_timeout_names_the_node_its_limit_and_the_option_that_raises_it(tmp_pa
     assert proc.returncode in (1, 3), proc.stderr
     assert re.search(r"\b(intent|harmony|arrangement|parts:\w+|sound|assembly|validation|output) ran past its "
                      r"0\.0001s time limit per node \(raise it with --stage-timeout SECONDS\)", proc.stderr), proc.stderr
+    assert "bandstand resume SESSION_DIR --stage-timeout SECONDS" in proc.stderr
+    session = next(tmp_path.glob("session-*"))
+    again = bandstand("resume", str(session), "--stage-timeout", "60")  # the higher limit: it finishes
+    assert again.returncode == 0, again.stderr
+    assert "completed" in again.stderr
     proc = bandstand("compose", "trap", "--bars", "8", "--no-audio", "--pipeline-timeout", "0.0001", "--out",
-                     str(tmp_path))
+                     str(tmp_path / "whole"))
     assert proc.returncode == 1
     assert re.search(r"\bintent was stopped by the whole run's 0\.0001s limit \(raise it with --pipeline-timeout "
                      r"SECONDS\)", proc.stderr), proc.stderr

@@ -299,6 +299,8 @@ def resume(
     approve: bool = typer.Option(False, "--approve", help="Continue a session paused at an approval gate."),
     reject: bool = typer.Option(False, "--reject", help="Redo the step a paused session waits after, with a new seed."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Approve later gates without asking."),
+    stage_timeout: float = typer.Option(None, "--stage-timeout", min=0.0001, metavar="SECONDS", help="A new time limit for each node's attempt (a run that timed out)."),
+    pipeline_timeout: float = typer.Option(None, "--pipeline-timeout", min=0.0001, metavar="SECONDS", help="A new time limit for the whole run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
 ) -> None:
     """Resume an interrupted, failed, cancelled or paused compose session; a session that
@@ -310,8 +312,10 @@ def resume(
         raise InvalidInput("use --approve or --reject, not both")
     progress = Progress(quiet=as_json)
     with progress:
+        limits = {k: v for k, v in (("stage_timeout", stage_timeout), ("pipeline_timeout", pipeline_timeout))
+                  if v is not None}
         composed = resume_song(session_dir, decision="approve" if approve else "reject" if reject else None,
-                               answer=_answer(progress), assume_defaults=yes, on_event=progress)
+                               answer=_answer(progress), assume_defaults=yes, on_event=progress, limits=limits)
     _finish(composed.result, as_json, progress)
 
 

@@ -43,8 +43,8 @@ EventSink = Callable[[ev.ComposeEvent], None]
 Outcome = Literal["ok", "fatal", "cancelled", "regenerate"]
 
 HINTS: dict[str, str] = {
-    "TIMEOUT": "compose again with a higher limit (--stage-timeout / --pipeline-timeout SECONDS; stage_timeout / "
-               "pipeline_timeout from Python)",
+    "TIMEOUT": "resume it with a higher limit: bandstand resume SESSION_DIR --stage-timeout SECONDS (or "
+               "--pipeline-timeout; stage_timeout / pipeline_timeout from Python)",
     "TOOL_EXECUTION_FAILED": "a generator failed; resume the session, or try another seed",
     "QUALITY_GATE_FAILED": "the song was kept but scored below the gate; try another seed or relax the prompt",
     "INVALID_INPUT": "fix the input named in the message and run again",

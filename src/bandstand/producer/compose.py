@@ -173,13 +173,19 @@ def _check_intent_backend(name: str) -> None:
 
 
 def resume_song(session_dir: str | Path, *, decision: Decision | None = None, answer: Answer | None = None,
-                assume_defaults: bool = False, on_event: EventSink | None = None) -> Composed:
+                assume_defaults: bool = False, on_event: EventSink | None = None,
+                limits: dict[str, float] | None = None) -> Composed:
     """Continue an interrupted, failed, cancelled or paused session where it stopped;
     `decision` answers the gate a paused session waits at (approve or reject). A session that
     finished with problems runs again what failed — unless it was changed since (edits, undo):
-    its files then show a later revision, which `bandstand export` writes."""
+    its files then show a later revision, which `bandstand export` writes. `limits` raise the
+    run's `stage_timeout` / `pipeline_timeout` (a run that timed out)."""
     _refuse_rewriting_a_changed_song(Path(session_dir))
     pipeline = Pipeline.load(session_dir, on_event=on_event, approver=approver(answer, assume_defaults))
+    if limits:
+        config = pipeline.state.config.model_dump()
+        config.update({k: v for k, v in limits.items() if k in ("stage_timeout", "pipeline_timeout")})
+        pipeline.state.config = type(pipeline.state.config).model_validate(config)
     if decision == "approve":
         pipeline.approve()
     elif decision == "reject":
