@@ -15,6 +15,7 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from bandstand.patterns.budget import reserve
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import apply_op
 from bandstand.patterns.pattern import (
@@ -64,6 +65,7 @@ def rands_at(t: Any, n: int = 1, seed: Any = None) -> Any:
     if n == 1:
         return abs(_int_seed_to_rand(s))
     out = []
+    reserve(n)
     for _ in range(n):
         out.append(_int_seed_to_rand(s))
         s = _xorwise(s)
@@ -373,6 +375,7 @@ def seed(n: Any, pat: Pattern) -> Pattern:
 
 def _rearrange_with(ipat: Pattern, n: Any, pat: Pattern) -> Pattern:
     count = int(n)
+    reserve(count)
     nn = to_time(n)
     # Strudel builds pats[i].repeatCycles(n).fast(n) for every event; building them once is the same
     pats = [

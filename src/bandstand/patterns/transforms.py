@@ -163,6 +163,7 @@ def ply_with(factor: Any, func: PatFunc, pat: Pattern) -> Pattern:
     count = math.ceil(factor) if factor > 0 else 0
 
     def expand(x: Any) -> Pattern:
+        reserve(count * (count + 1) // 2)  # the i-th copy applies func i times
         return slowcat(*[apply_n(i, func, pure(x)) for i in range(count)])._fast(factor)
 
     result = pat.fmap(expand).squeeze_join()
@@ -203,11 +204,13 @@ def iter_back(times: Any, pat: Pattern) -> Pattern:
 
 
 def every(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    reserve(max(int(n) - 1, 0))
     pats = [pat] * max(int(n) - 1, 0)
     return slowcat_prime(reify(func(pat)), *pats)
 
 
 def last_of(n: Any, func: PatFunc, pat: Pattern) -> Pattern:
+    reserve(max(int(n) - 1, 0))
     pats = [pat] * max(int(n) - 1, 0)
     return slowcat_prime(*pats, reify(func(pat)))
 
@@ -233,6 +236,7 @@ def within(a: Any, b: Any, func: PatFunc, pat: Pattern) -> Pattern:
 
 def _chunk(n: Any, func: PatFunc, pat: Pattern, back: bool = False, fast_: bool = False) -> Pattern:
     count = int(n)
+    reserve(count)
     binary = [True] + [False] * (count - 1)
     binary_pat = _iter(n, sequence(*binary), not back)
     if not fast_:
