@@ -197,10 +197,14 @@ def test_unknown_method_is_an_attribute_error() -> None:
 def test_public_api_is_pinned() -> None:
     assert sorted(patterns.__all__) == sorted(
         [
+            "CompileCache",
             "Hap",
             "Pattern",
+            "QueryBudget",
             "TimeSpan",
             "cat",
+            "check_pattern",
+            "check_pattern_async",
             "evaluate",
             "fastcat",
             "gap",
@@ -218,6 +222,7 @@ def test_public_api_is_pinned() -> None:
             "stepcat",
             "timecat",
             "to_time",
+            "validate_async",
             "validate_pattern",
         ]
     )

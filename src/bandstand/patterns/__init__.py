@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bandstand.patterns.budget import QueryBudget
+from bandstand.patterns.cache import CompileCache
 from bandstand.patterns.hap import Hap
 
 # The function, not the submodule of the same name (imported eagerly so that a
@@ -32,10 +34,14 @@ from bandstand.patterns.pattern import (
 from bandstand.patterns.time import TimeSpan, to_time
 
 __all__ = [
+    "CompileCache",
     "Hap",
     "Pattern",
+    "QueryBudget",
     "TimeSpan",
     "cat",
+    "check_pattern",
+    "check_pattern_async",
     "evaluate",
     "fastcat",
     "gap",
@@ -53,6 +59,7 @@ __all__ = [
     "stepcat",
     "timecat",
     "to_time",
+    "validate_async",
     "validate_pattern",
 ]
 
@@ -65,6 +72,9 @@ timecat = stepcat
 _LAZY = {
     "evaluate": ("bandstand.patterns.expr", "evaluate"),
     "validate_pattern": ("bandstand.patterns.validate", "validate_pattern"),
+    "validate_async": ("bandstand.patterns.validate", "validate_async"),
+    "check_pattern": ("bandstand.patterns.validate", "check_pattern"),
+    "check_pattern_async": ("bandstand.patterns.validate", "check_pattern_async"),
     "pattern_to_song": ("bandstand.patterns.to_score", "pattern_to_song"),
 }
 
