@@ -186,3 +186,17 @@ async def test_quieter_at_the_lowest_energy_is_still_quieter() -> None:
         assert _mean_gain(_events(engine, "GROOVE")) > after["GROOVE"]
     finally:
         await engine.stop()
+
+
+async def test_half_time_keeps_the_chords_one_a_bar() -> None:
+    engine = await _band()
+    try:
+        await engine.directive("half time")
+        assert all(".slow(2)" not in m.pattern for m in engine.members.values())
+        for name in ("GROOVE", "ARIA"):
+            code = engine.members[name].pattern
+            for bar, chord in enumerate(([0, 3, 7], [8, 0, 3], [3, 7, 10], [10, 2, 5])):  # Cm Ab Eb Bb
+                pitches = {round(e.note) % 12 for e in cycle_events(name, code, bar) if e.note is not None}
+                assert pitches and (name != "GROOVE" or pitches <= set(chord)), (name, bar, pitches)
+    finally:
+        await engine.stop()
