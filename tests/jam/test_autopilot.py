@@ -46,3 +46,31 @@ async def test_a_settled_band_is_left_alone_until_the_forced_round() -> None:
     assert decisions[:3] == ["run", "run", "run"]
     tail = "".join("r" if d == "run" else "s" for d in decisions[-10:])
     assert "ssssr" in tail and "rr" not in tail
+
+
+async def test_the_autopilot_is_on_by_default_in_a_live_jam_and_can_be_switched_off() -> None:
+    from bandstand.jam.live import LiveJam
+    from bandstand.protocol import Emitter
+
+    on = LiveJam(resolve_members(["BEAT", "GROOVE"]), emitter=Emitter())
+    off = LiveJam(resolve_members(["BEAT", "GROOVE"]), emitter=Emitter(), autopilot=False)
+    try:
+        await on.start()
+        await off.start()
+        assert on.engine.autopilot.enabled and on._autopilot_task is not None
+        assert not off.engine.autopilot.enabled and off._autopilot_task is None
+        assert on.state().autopilot is True and off.state().autopilot is False
+    finally:
+        await on.stop()
+        await off.stop()
+
+
+def test_fresh_ideas_follow_the_creativity_threshold() -> None:
+    band = ["BEAT", "GROOVE", "ARIA", "GLITCH"]
+    half = Autopilot()
+    rounds = [half.fresh_ideas(band) for _ in range(4)]
+    assert rounds == [["GROOVE", "GLITCH"], ["BEAT", "ARIA"], ["GROOVE", "GLITCH"], ["BEAT", "ARIA"]]
+    every = Autopilot(creativity=1.0)
+    assert every.fresh_ideas(band) == band
+    never = Autopilot(creativity=0.0)
+    assert [never.fresh_ideas(band) for _ in range(3)] == [[], [], []]
