@@ -17,6 +17,14 @@ ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 AUTOPLAY = "--autoplay-policy=no-user-gesture-required"
 """For pages whose sound is not what the test is about (the audio tests click, as a person must)."""
 
+# For the jam page: the first cycle a tab was sent is the one playing when it connected (or the
+# next), not an older one: its end (on the server's clock) is at most a cycle before the moment
+# the socket opened (a cycle of slack: a busy browser may run `onopen` late).
+JOINED = """() => {
+  const first = window.bandstand.messages.find((m) => m.type === "events");
+  return {cycle: first.cycle, late: window.bandstand.state.connectedAt - (first.at + 2 * first.cycle_seconds)};
+}"""
+
 
 def chromium() -> str:
     found = os.environ.get("BANDSTAND_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

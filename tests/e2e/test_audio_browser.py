@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from bandstand.server.routes.audio import VENDOR_ENV, vendor_dir
-from tests.e2e.browsers import launched
+from tests.e2e.browsers import JOINED, launched
 from tests.server.jam_process import jam_server
 
 pytestmark = pytest.mark.e2e
@@ -164,6 +164,7 @@ def test_a_second_tab_and_a_reloaded_one_join_in_time(browser: Any, served: Any)
     synth_installed()
     first = browser.new_page(viewport={"width": 1280, "height": 900})
     first.goto(served.url)
+    expect(first.locator("#conn")).to_have_text("connected")
     first.click("#start")  # the click that starts the jam also enables its sound
     first.wait_for_function("window.bandstand.audio.running && window.bandstand.sound.done.size >= 4", timeout=30_000)
 
@@ -175,9 +176,8 @@ def test_a_second_tab_and_a_reloaded_one_join_in_time(browser: Any, served: Any)
         to the synthesizer ahead of its moment (none late: no backlog of stale bars) and at most
         the look-ahead early; returns the playhead's distance from what is heard (ms)."""
         page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
-        joined = page.evaluate("Math.min(...window.bandstand.sound.cycles.keys())")
-        playing = first.evaluate("window.bandstand.sound.position().cycle")
-        assert joined >= playing - 1 and joined >= 2  # the current cycles, not the jam's first
+        joined = page.evaluate(JOINED)
+        assert joined["cycle"] >= 2 and joined["late"] <= 0, joined  # the current cycles, not the jam's first
         assert page.evaluate("window.bandstand.scheduled") == 0 and page.evaluate("window.bandstand.audio.ctx") is None
         page.evaluate(HANDED)
         page.click("#sound")
@@ -263,6 +263,7 @@ def test_without_the_synthesizer_the_oscillators_play(browser: Any) -> None:
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(served.url)
+        expect(page.locator("#conn")).to_have_text("connected")  # a click before that is not sent
         page.click("#start")
         page.wait_for_function("window.bandstand.scheduled > 10", timeout=30_000)
         assert page.evaluate("window.bandstand.audio.mode") == "oscillator"

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browsers import launched
+from tests.e2e.browsers import JOINED, launched
 from tests.server.jam_process import jam_server
 
 pytestmark = pytest.mark.e2e
@@ -186,7 +186,7 @@ def test_a_reloaded_and_a_second_tab_replay_the_chat_and_join_in_time(browser: A
     lines = "() => [...document.querySelectorAll('#chat .msg:not(.system)')].map((m) => m.innerText)"
     said = first.evaluate(lines)
     assert len(said) >= 5  # three openers, the directive, GROOVE's answer
-    first.wait_for_function("window.bandstand.sound.position()?.cycle >= 2", timeout=30_000)
+    first.wait_for_function("window.bandstand.sound.position()?.cycle >= 3", timeout=30_000)
 
     def joins(page: Any) -> None:
         """The chat so far, replayed; silent until the click; then every note is handed over
@@ -200,8 +200,8 @@ def test_a_reloaded_and_a_second_tab_replay_the_chat_and_join_in_time(browser: A
         assert page.evaluate("window.bandstand.audio.ctx") is None and page.evaluate("window.bandstand.scheduled") == 0
         page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
         # it joined at the transport's current cycles, not the jam's first
-        playing = first.evaluate("window.bandstand.sound.position().cycle")
-        assert playing >= 2 and page.evaluate("Math.min(...window.bandstand.sound.cycles.keys())") >= playing - 1
+        joined = page.evaluate(JOINED)
+        assert joined["cycle"] >= 2 and joined["late"] <= 0, joined
         page.evaluate(HANDED)
         page.click("#sound")
         page.wait_for_function("window.handed.length >= 12", timeout=30_000)
@@ -228,6 +228,7 @@ def test_keep_this_turns_the_jam_into_a_song_the_studio_opens(browser: Any, tmp_
     with jam_server("--members", "beat,groove", cwd=tmp_path) as served:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(served.url)
+        expect(page.locator("#conn")).to_have_text("connected")
         expect(page.locator("#keep")).to_be_disabled()  # nothing played yet
         page.click("#start")
         page.fill("#directive", "more energy")

@@ -30,7 +30,7 @@ const band = new Band($("band"), { send, jam: () => state.jam, colourOf, benched
 function connect() {
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/jam`);
   state.socket = socket;
-  socket.onopen = () => { $("conn").textContent = "connected"; $("conn").className = "conn on"; };
+  socket.onopen = () => { state.connectedAt = audio.serverNow(); $("conn").textContent = "connected"; $("conn").className = "conn on"; };
   socket.onclose = () => { $("conn").textContent = "offline"; $("conn").className = "conn off"; setTimeout(connect, 1000); };
   socket.onmessage = (e) => handle(JSON.parse(e.data));
 }
