@@ -70,7 +70,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Any]:
-    with jam_server("--members", "beat,groove,aria") as running:
+    with jam_server("--members", "beat,groove,aria", "--no-autopilot") as running:  # rounds counted below
         yield running
 
 
@@ -225,7 +225,7 @@ def test_a_reloaded_and_a_second_tab_replay_the_chat_and_join_in_time(browser: A
 def test_keep_this_turns_the_jam_into_a_song_the_studio_opens(browser: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    with jam_server("--members", "beat,groove", cwd=tmp_path) as served:
+    with jam_server("--members", "beat,groove", "--no-autopilot", cwd=tmp_path) as served:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(served.url)
         expect(page.locator("#conn")).to_have_text("connected")

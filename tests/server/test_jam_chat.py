@@ -25,7 +25,7 @@ async def until_round(hub: JamHub, round_: int) -> None:
 
 
 async def test_a_new_tab_gets_the_chat_so_far() -> None:
-    hub = JamHub(resolve_members(["beat", "groove"]))
+    hub = JamHub(resolve_members(["beat", "groove"]), autopilot=False)
     first = hub.connect()
     try:
         empty = drained(first)
@@ -58,7 +58,7 @@ async def test_a_new_tab_gets_the_chat_so_far() -> None:
 
 
 async def test_the_history_is_bounded() -> None:
-    hub = JamHub(resolve_members(["beat"]))
+    hub = JamHub(resolve_members(["beat"]), autopilot=False)
     queue = hub.connect()
     try:
         await hub.handle(StartJam(members=None), queue)
@@ -73,7 +73,7 @@ async def test_the_history_is_bounded() -> None:
 
 
 async def test_a_refused_edit_goes_to_its_sender_with_the_reason() -> None:
-    hub = JamHub(resolve_members(["beat", "groove"]))
+    hub = JamHub(resolve_members(["beat", "groove"]), autopilot=False)
     a, b = hub.connect(), hub.connect()
     try:
         await hub.handle(StartJam(members=None), a)
