@@ -155,6 +155,9 @@ class JamEngine:
 
     def _session(self, member: Member, backend: AgentBackend, history: Any = ()) -> Session:
         member.llm = getattr(backend, "name", "") != "algorithmic"
+        musician = getattr(backend, "responder", None)
+        if isinstance(musician, Musician):  # it hears the others through this engine's patterns
+            musician.book = self.patterns
         return Session(
             backend,
             name=member.name,

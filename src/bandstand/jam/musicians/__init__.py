@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bandstand.jam.musicians import bass, drums, fx, melody
-from bandstand.jam.musicians._craft import changes, rng
+from bandstand.jam.musicians._craft import EARS, changes, rng
 from bandstand.jam.musicians.voice import puzzled, speak
 from bandstand.jam.persona import Persona
 from bandstand.jam.turn import JamReply, TurnInput
@@ -36,9 +36,10 @@ CRAFTS: dict[str, Craft] = {
 class Musician:
     """A built-in band member: `musician(request) -> JamReply` (request.data is a TurnInput)."""
 
-    def __init__(self, persona: Persona, seed: int = 0) -> None:
+    def __init__(self, persona: Persona, seed: int = 0, book: Any = None) -> None:
         self.persona = persona
         self.seed = seed
+        self.book = book  # the engine's PatternBook the musician hears the others through
         self.craft = CRAFTS.get(persona.role, melody.play)
 
     def __call__(self, request: Any) -> JamReply:
@@ -47,6 +48,13 @@ class Musician:
         return self.play(turn)
 
     def play(self, turn: TurnInput) -> JamReply:
+        ears = EARS.set(self.book)
+        try:
+            return self._play(turn)
+        finally:
+            EARS.reset(ears)
+
+    def _play(self, turn: TurnInput) -> JamReply:
         facts: dict[str, object]
         keeps = turn.last_pattern is not None and not turn.key_changed and not turn.context_changed
         if turn.boss_code is not None and not turn.intents and not turn.energy_delta and keeps:
@@ -55,7 +63,8 @@ class Musician:
             pattern, facts = turn.last_pattern or "silence", {}  # nothing to act on: my part as it was
         else:
             pattern, facts = self.craft(turn, self.seed)
-            facts = {**changes(turn.last_pattern, pattern), **facts}
+            last = turn.last_pattern
+            facts["changes"] = lambda: changes(last, pattern)  # heard only when the words need it
         thoughts, reaction, comply = speak(self.persona, turn, facts, rng(turn, self.seed, "voice", turn.round))
         return JamReply(pattern=pattern, thoughts=thoughts, reaction=reaction, comply_with_boss=comply)
 

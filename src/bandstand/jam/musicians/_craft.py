@@ -8,8 +8,9 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from contextvars import ContextVar
 from fractions import Fraction
-from functools import lru_cache
+from typing import Any
 
 from bandstand.jam.turn import TurnInput
 
@@ -40,20 +41,21 @@ def num(x: float) -> str:
     return f"{x:g}"
 
 
+EARS: ContextVar[Any] = ContextVar("bandstand_jam_ears", default=None)
+"""The `PatternBook` a musician hears the others through while it plays a turn (its
+engine's, set by `Musician.play`): the patterns its engine just validated are heard from
+the events validation found, without evaluating or querying anything again."""
+
+
 def listen(code: str | None, cycles: int = 1) -> tuple[tuple[Fraction, dict[str, object]], ...]:
     """The onsets of another member's pattern over its first cycles, as (time, value);
     empty when the code is missing or does not evaluate (listening never fails a turn)."""
     if not code or code.strip() == "silence":
         return ()
-    return _listen(code, cycles)
-
-
-@lru_cache(maxsize=512)
-def _listen(code: str, cycles: int) -> tuple[tuple[Fraction, dict[str, object]], ...]:
     try:
         from bandstand.jam.sound import onsets
 
-        haps = onsets(code, cycles)
+        haps = onsets(code, cycles, EARS.get())
     except Exception:
         return ()
     return tuple(

@@ -118,6 +118,8 @@ def speak(persona: Persona, turn: TurnInput, facts: dict[str, object], rand: ran
     elif "bpm" in turn.context_changed:
         thought = rand.choice(TEMPO_CHANGED[role])
     else:
+        heard = facts.get("changes")
+        facts = {**(heard() if callable(heard) else {}), **facts}  # what the part changed, heard now
         lines = [text for cond, text in FREE[role] if _holds(cond, turn, facts)]
         first = [text for cond, text in FREE[role] if cond in PRIORITY and _holds(cond, turn, facts)]
         thought = rand.choice(first or lines)
