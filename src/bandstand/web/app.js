@@ -49,6 +49,7 @@ const HANDLERS = {
     for (const member of m.members) state.members[member.name] = member;
     band.render(m.members); renderContext(m.context, []); renderLayers(m.layers, m.combined_pattern);
     $("round").textContent = m.round;
+    renderSound();
     $("start").disabled = m.running; $("stop").disabled = !m.running;
     $("keep").disabled = m.round === 0 || state.keeping;
     $("tempo").disabled = $("energy").disabled = !m.running;
@@ -130,6 +131,7 @@ function renderSound() {
   const on = audio.running;
   button.textContent = on ? SOUND_LABELS[audio.mode]() : "🔇 Click to enable sound";
   button.classList.toggle("on", on);
+  button.classList.toggle("attention", !on && Boolean(state.jam?.running)); // the band plays, this tab is silent
   button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the recording (jam.wav)"
     : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)
     : "the browser plays nothing until you click";
