@@ -200,3 +200,19 @@ async def test_half_time_keeps_the_chords_one_a_bar() -> None:
                 assert pitches and (name != "GROOVE" or pitches <= set(chord)), (name, bar, pitches)
     finally:
         await engine.stop()
+
+
+async def test_the_musicians_hear_each_other_through_their_engines_patterns() -> None:
+    from bandstand.jam.sound import PatternBook
+
+    engine = await _band()
+    other = await _band()
+    try:
+        books = {m.session.backend.responder.book for m in engine.members.values()}
+        assert books == {engine.patterns} and isinstance(engine.patterns, PatternBook)
+        assert engine.patterns is not other.patterns  # no two jams share a cache
+        drums = engine.members["BEAT"].pattern
+        assert engine.patterns.heard.get(drums) is not None  # the bass heard what validation played
+    finally:
+        await engine.stop()
+        await other.stop()
