@@ -22,7 +22,15 @@ MIDI, the mixed and mastered WAV with its stems, piano roll, revision 1; the
 budget is 2 s on an idle machine) with and without `--no-audio`, CPU time from
 `getrusage` (both processes).
 
-    python benchmarks/render.py [--runs 3] [--no-cli]
+Peak memory is measured at 64, 256 and 512 bars of the same prompt: each
+length composes and renders (`render_wav`, with stems) in a fresh process,
+which reports its peak resident set (`getrusage` ru_maxrss) after composing and
+after rendering, and the synthesis child's peak. How fast a cancel stops a
+render is measured too: `render_wav` of the 256-bar song on a thread,
+`cancelled` turned on mid-synthesis, the time until `RenderCancelled` arrives
+(the child killed and reaped).
+
+    python benchmarks/render.py [--runs 3] [--no-cli] [--memory-only]
 """
 
 from __future__ import annotations
@@ -176,12 +184,86 @@ def cold_cli(out: Path, runs: int) -> dict[str, Any]:
             "wav_wall_ms": round(with_wav["wall_ms_best"] - without["wall_ms_best"], 1), "budget_ms": 2000}
 
 
+MEMORY_BARS = (64, 256, 512)
+_MEMORY_CHILD = """
+import json, resource, sys, tempfile
+from pathlib import Path
+from bandstand.compose import compose
+from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.sound import apply_sound
+from bandstand.render import render_wav
+bars = int(sys.argv[1])
+with tempfile.TemporaryDirectory() as tmp:
+    result = compose(sys.argv[2], seed=int(sys.argv[3]), bars=bars, parts=sys.argv[4].split(","),
+                     out_dir=tmp + "/session", render_audio=False, render_pianoroll=False)
+    song = apply_sound(result.song, SoundPlan.model_validate(result.state.nodes["sound"].output))
+    composed = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    render_wav(song, Path(tmp) / "song.wav", stems_dir=Path(tmp) / "stems")
+    print(json.dumps({"seconds": round(song.duration_seconds, 1), "composed_kib": composed,
+                      "rendered_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                      "synth_child_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+def peak_memory() -> dict[str, Any]:
+    """Peak resident memory (MB) of a fresh process that composes then renders the song at each length."""
+    out: dict[str, Any] = {}
+    for bars in MEMORY_BARS:
+        done = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(bars), PROMPT, str(SEED), ",".join(PARTS)],
+                              capture_output=True, text=True, check=True)
+        figures = json.loads(done.stdout)
+        out[f"{bars}_bars"] = {"audio_seconds": figures["seconds"],
+                               "peak_mb_after_compose": round(figures["composed_kib"] / 1024, 1),
+                               "peak_mb_render": round(figures["rendered_kib"] / 1024, 1),
+                               "peak_mb_synth_child": round(figures["synth_child_kib"] / 1024, 1)}
+    return out
+
+
+def cancel_latency(out: Path, runs: int) -> dict[str, Any]:
+    """Milliseconds from `cancelled` turning on, mid-synthesis of the 256-bar song, to `render_wav`
+    raising `RenderCancelled` (the child killed and reaped)."""
+    from bandstand.render.cancel import RenderCancelled
+
+    result = compose(PROMPT, seed=SEED, bars=256, parts=PARTS, out_dir=str(out / "long"), render_audio=False,
+                     render_pianoroll=False)
+    assert result.song is not None
+    song = apply_sound(result.song, SoundPlan.model_validate(result.state.nodes["sound"].output))
+    waits: list[float] = []
+    for _ in range(runs):
+        flag = threading.Event()
+        stopped: list[float] = []
+
+        def run(flag: threading.Event = flag, stopped: list[float] = stopped) -> None:
+            try:
+                render_wav(song, out / "cancelled.wav", cancelled=flag.is_set)
+            except RenderCancelled:
+                stopped.append(time.perf_counter())
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        time.sleep(1.0)  # well inside the synthesis (several seconds for this song)
+        asked = time.perf_counter()
+        flag.set()
+        thread.join()
+        assert stopped, "the render finished before it was cancelled"
+        waits.append((stopped[0] - asked) * 1000)
+    return {"runs": runs, "ms_median": round(statistics.median(waits), 1), "ms_max": round(max(waits), 1),
+            "budget_ms": 1000}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cli-runs", type=int, default=3)
     parser.add_argument("--no-cli", action="store_true", help="skip the cold command-line runs")
+    parser.add_argument("--memory-only", action="store_true", help="only peak memory and the cancel")
     args = parser.parse_args()
+    if args.memory_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(json.dumps({"benchmark": "render memory", "peak_memory": peak_memory(),
+                              "cancel": cancel_latency(Path(tmp), args.runs),
+                              "load_average_1min": round(os.getloadavg()[0], 2)}, indent=2))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         result = compose(PROMPT, seed=SEED, bars=BARS, parts=PARTS, out_dir=str(out / "session"),
@@ -231,6 +313,8 @@ def main() -> None:
             "master": mastering,
             "write_wav": write,
             "cold_cli": None if args.no_cli else cold_cli(out / "cli", args.cli_runs),
+            "peak_memory": peak_memory(),
+            "cancel": cancel_latency(out, args.runs),
             "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
             "cpus": os.cpu_count(),
         }

@@ -27,6 +27,7 @@ from bandstand.render.dsp import Audio
 from bandstand.render.master import Master, Mastered, master
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
 from bandstand.render.reverb import decay_seconds
+from bandstand.render.scratch import SCRATCH_BYTES, Scratch
 from bandstand.render.synth import TAIL_SECONDS, frames_for, synthesize_dry
 from bandstand.score import Song, audible
 
@@ -44,6 +45,7 @@ class Rendered:
     mastered: Mastered
     stems: dict[str, Audio] = field(default_factory=dict)
     stem_gain: float = 1.0
+    check: Check = never  # what writing it calls every block: the cancel, and the scratch's step
 
 
 def _slug(name: str) -> str:
@@ -80,20 +82,25 @@ def tail_seconds(song: Song) -> float:
 
 def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None = None, workers: int | None = None,
                 settings: Master | None = None, stems: bool = False,
-                cancelled: Callable[[], bool] | None = None) -> Rendered:
+                cancelled: Callable[[], bool] | None = None, scratch: bool | None = None) -> Rendered:
     """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too.
     Each track is mixed (inserts, fader) by the synthesis process that played it, as soon as it
     has played it. `cancelled` is asked between small steps: once it says yes the render stops
-    with `RenderCancelled` (see `bandstand.render.cancel`)."""
-    check = checker(cancelled)
+    with `RenderCancelled` (see `bandstand.render.cancel`). The full-length buffers live in a
+    scratch file (`bandstand.render.scratch`) when they would take more than `SCRATCH_BYTES`, or
+    as `scratch` says; the audio is the same either way."""
     heard = audible([t.mix for t in song.tracks])
     tail = tail_seconds(song)
-    plan = MixPlan(song, sample_rate, frames_for(song, sample_rate, tail), check)
+    frames = frames_for(song, sample_rate, tail)
+    buffers = (len(song.tracks) + 3 + len(song.buses)) * 2 * frames * 4  # rows, spare, mix, buses
+    space = Scratch() if (buffers > SCRATCH_BYTES if scratch is None else scratch) else None
+    check = checker(cancelled) if space is None else space.checked(checker(cancelled))
+    plan = MixPlan(song, sample_rate, frames, check, space)
     dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,
-                         finish=plan.finish, check=check)
+                         finish=plan.finish, check=check, scratch=space)
     mixed = plan.mix(dry.audio, dry.spans, peaks=stems)
     done = master(mixed.audio, sample_rate, settings or Master(), in_place=True, check=check)
-    result = Rendered(done.audio, done)
+    result = Rendered(done.audio, done, check=check)
     if stems:
         parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
         parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
@@ -158,6 +165,7 @@ def render_wav(
     settings: Master | None = None,
     stems_dir: str | os.PathLike[str] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    scratch: bool | None = None,
 ) -> Path:
     """Render a Song (or a .mid file) to a mastered WAV; returns its path. With `stems_dir`, the
     stems are written there too. Once `cancelled()` says yes the render stops with
@@ -171,8 +179,8 @@ def render_wav(
 
         song = read_midi(song_or_midi_path)
     rendered = render_song(song, sample_rate, soundfont=soundfont, workers=workers, settings=settings,
-                           stems=stems_dir is not None, cancelled=cancelled)
-    check = checker(cancelled)
+                           stems=stems_dir is not None, cancelled=cancelled, scratch=scratch)
+    check = rendered.check
     if stems_dir is not None:
         with ThreadPoolExecutor(max_workers=1) as pool:
             stems = pool.submit(write_stems, rendered, stems_dir, sample_rate, check=check)

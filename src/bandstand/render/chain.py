@@ -85,7 +85,7 @@ def run_chain(audio: Audio, inserts: Sequence[Effect], ctx: Context, lanes: Mapp
         if fx.bypass:
             continue
         proc = PROCESSORS[fx.type]
-        own = Context(ctx.sample_rate, ctx.tempo, _own(fx, lanes or {}, seen), ctx.on_bus, ctx.start)
+        own = Context(ctx.sample_rate, ctx.tempo, _own(fx, lanes or {}, seen), ctx.on_bus, ctx.start, ctx.scratch)
         if proc.gain is not None:
             peaks = stream(audio, stages, ctx.start, peaks=True)
             assert peaks is not None
@@ -108,7 +108,7 @@ def chain_tail(inserts: Sequence[Effect], ctx: Context, lanes: Mapping[str, Floa
     total = 0.0
     for fx in inserts:
         if not fx.bypass:
-            own = Context(ctx.sample_rate, ctx.tempo, _own(fx, lanes or {}, seen), ctx.on_bus, ctx.start)
+            own = Context(ctx.sample_rate, ctx.tempo, _own(fx, lanes or {}, seen), ctx.on_bus, ctx.start, ctx.scratch)
             total += PROCESSORS[fx.type].tail(fx, own)
     return total
 

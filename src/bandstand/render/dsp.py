@@ -12,13 +12,17 @@ passes that stay in cache.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from bandstand.score import AutomationLane, Song
+
+if TYPE_CHECKING:
+    from bandstand.render.scratch import Scratch
 
 Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
@@ -39,6 +43,7 @@ class Context:
     curves: dict[str, Floats] = field(default_factory=dict)
     on_bus: bool = False  # a bus returns only the wet signal of its time effects
     start: int = 0
+    scratch: Scratch | None = None  # where an effect that works on the whole signal keeps its buffers
 
     def blocks(self, frames: int) -> int:
         return -(-frames // BLOCK)
@@ -223,12 +228,15 @@ def smooth(values: Floats, width: int) -> Floats:
     return out
 
 
-def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None) -> Audio:
+def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None,
+               check: Callable[[], None] | None = None) -> Audio:
     """Multiply audio (frames × channels) by a per-block gain curve, interpolated per frame, a chunk
-    at a time, channel by channel (into `out`, which may be `audio`)."""
+    at a time, channel by channel (into `out`, which may be `audio`); `check` is called every chunk."""
     target = out if out is not None else audio
     frames = len(audio)
     for first in range(0, frames, _GAIN_CHUNK):
+        if check is not None:
+            check()
         n = min(_GAIN_CHUNK, frames - first)
         g = block_ramp(gain_per_block, first, n)
         for src, dst in zip(audio[first : first + n].T, target[first : first + n].T, strict=True):

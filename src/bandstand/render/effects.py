@@ -382,7 +382,7 @@ def reverb_(audio: Audio, fx: Effect, ctx: Context) -> None:
     curve, wet = ctx.curves.get("wet"), fx.num("wet")
     level = wet if curve is None else (lambda first, frames: block_ramp(curve, ctx.start + first, frames))
     reverb(audio, ctx.sample_rate, fx.num("room_size"), fx.num("damping"), fx.num("pre_delay_ms"), out=audio,
-           add=not ctx.on_bus, level=level)
+           add=not ctx.on_bus, level=level, scratch=ctx.scratch)
 
 
 def _reverb_tail(fx: Effect, ctx: Context) -> float:

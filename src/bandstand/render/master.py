@@ -213,7 +213,7 @@ def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_pl
         gain = 10 ** (gain_db / 20)
         limit = limiter_gain(peaks * gain, ceiling, release)
     curve = limit * gain
-    out = apply_gain(audio, curve, out=audio if in_place else np.empty_like(audio))
+    out = apply_gain(audio, curve, out=audio if in_place else np.empty_like(audio), check=check)
     frames = _trimmed_length(peaks * curve, len(out), sample_rate, settings.tail_seconds)
     out = out[:frames]
     fade = min(frames, int(0.05 * sample_rate))

@@ -39,6 +39,7 @@ from bandstand.render.dsp import (
 )
 from bandstand.render.effects import Stage
 from bandstand.render.iir import kernel
+from bandstand.render.scratch import Scratch
 from bandstand.score import Bus, Effect, Song, Track, audible
 
 __all__ = ["DEFAULT_REVERB", "Mix", "MixPlan", "mix_song", "pan_gains", "sounding"]
@@ -139,9 +140,10 @@ class MixPlan:
     """The song's mix, ready to apply: per track its automation curves and how long its chain
     rings. `finish` runs a track's chain and fader over its dry audio in place; `mix` sums them."""
 
-    def __init__(self, song: Song, sample_rate: int, frames: int, check: Check = never) -> None:
+    def __init__(self, song: Song, sample_rate: int, frames: int, check: Check = never,
+                 scratch: Scratch | None = None) -> None:
         _preload(song)
-        self.song, self.sample_rate, self.frames = song, sample_rate, frames
+        self.song, self.sample_rate, self.frames, self.scratch = song, sample_rate, frames, scratch
         self.check, self.checked = check, _checked(check)
         self.heard = audible([t.mix for t in song.tracks])
         beats = (block_beats(song, -(-frames // BLOCK), sample_rate) if any(t.mix.automation for t in song.tracks)
@@ -164,7 +166,7 @@ class MixPlan:
         track = self.song.tracks[index]
         span, fader = row[:, start:stop], _Fader(track, self.curves[index])
         if any(not fx.bypass for fx in track.mix.inserts):
-            ctx = Context(self.sample_rate, self.song.tempo, {}, False, start)
+            ctx = Context(self.sample_rate, self.song.tempo, {}, False, start, self.scratch)
             run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage, self.checked],
                       final=[self.checked, fader])
         else:
@@ -177,7 +179,7 @@ class MixPlan:
         the tracks (each writes only its own buffers; the bus returns join the mix in order
         afterwards). With `peaks`, measure each track's and bus's largest sample."""
         song, frames = self.song, tracks.shape[2] if tracks.ndim == 3 else 0
-        mixed = np.zeros((2, frames), dtype=np.float32)
+        mixed = self._zeros(frames)
         result = Mix(mixed.T)
         sends: dict[str, list[tuple[int, np.float32]]] = {}
         plays: list[int] = []
@@ -202,6 +204,12 @@ class MixPlan:
                 result.peaks[f"bus:{name}"] = peak
         return result
 
+    def _zeros(self, frames: int) -> Audio:
+        """A full-length stereo buffer, in the scratch file when there is one."""
+        if self.scratch is not None:
+            return self.scratch.zeros((2, frames))
+        return np.zeros((2, frames), dtype=np.float32)
+
     def _buses(self, tracks: Audio, spans: list[tuple[int, int]], sends: dict[str, list[tuple[int, np.float32]]],
                frames: int, peaks: bool) -> dict[str, tuple[Audio, int, int, float]]:
         """Each bus's return: what the tracks send it, through its inserts and volume, over the
@@ -210,14 +218,14 @@ class MixPlan:
         out: dict[str, tuple[Audio, int, int, float]] = {}
         for name, senders in sends.items():
             bus = known.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
-            bus_in = np.zeros((2, frames), dtype=np.float32)
+            bus_in = self._zeros(frames)
             _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False, self.check)
             ctx = Context(self.sample_rate, self.song.tempo, {}, True)
             tail = round(self.sample_rate * (chain_tail(bus.inserts, ctx) + RING_MARGIN_SECONDS))
             start, stop = stretch(min(spans[i][0] for i, _ in senders), max(spans[i][1] for i, _ in senders),
                                   tail, frames)
             span = bus_in[:, start:stop]
-            run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start),
+            run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start, self.scratch),
                       before=[guard_stage, self.checked], final=[self.checked, _scale(np.float32(bus.volume))])
             out[name] = (bus_in, start, stop, float(np.abs(span).max(initial=0.0)) if peaks else 0.0)
         return out

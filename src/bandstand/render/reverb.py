@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from bandstand.render.dsp import Audio, biquad
 from bandstand.render.iir import filter_sos
+
+if TYPE_CHECKING:
+    from bandstand.render.scratch import Scratch
 
 DECIMATION = 4
 SEED = 1770
@@ -52,11 +56,21 @@ def impulse_response(sample_rate: int, room_size: float, damping: float) -> npt.
     return out
 
 
-def convolve(x: npt.NDArray[np.float32], response: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+def _zeros(scratch: Scratch | None, shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
+    return np.zeros(shape, dtype=np.float32) if scratch is None else scratch.zeros(shape)
+
+
+def _step(scratch: Scratch | None) -> None:
+    if scratch is not None:
+        scratch.tick()
+
+
+def convolve(x: npt.NDArray[np.float32], response: npt.NDArray[np.float32],
+             scratch: Scratch | None = None) -> npt.NDArray[np.float32]:
     """The first len(x) samples of x (one channel) convolved with each channel of `response`
     (length × channels), channel-major (channels × len(x)): overlap-add with FFTs four times the
     response's length, the input's blocks transformed once for all channels, a group of blocks at
-    a time."""
+    a time (its buffers in `scratch` when given, which ticks every group)."""
     n, m, channels = len(x), len(response), response.shape[1]
     if n == 0 or m == 0:
         return np.zeros((channels, n), dtype=np.float32)
@@ -64,11 +78,14 @@ def convolve(x: npt.NDArray[np.float32], response: npt.NDArray[np.float32]) -> n
     step = size - m + 1  # ≥ 3/4 of the transform: the part of each block's result that overlaps the next is shorter
     spectrum = np.fft.rfft(response, size, axis=0)
     blocks = -(-n // step)
-    padded = np.zeros(((blocks + 1) * step), dtype=np.float32)
-    padded[:n] = x
-    rows = np.zeros((channels, blocks + 1, step), dtype=np.float32)
+    padded = _zeros(scratch, ((blocks + 1) * step,))
+    for p0 in range(0, n, _UP * 4):
+        padded[p0 : min(n, p0 + _UP * 4)] = x[p0 : p0 + _UP * 4]
+        _step(scratch)
+    rows = _zeros(scratch, (channels, blocks + 1, step))
     over = size - step
     for g0 in range(0, blocks, 64):
+        _step(scratch)
         g1 = min(blocks, g0 + 64)
         spectra = np.fft.rfft(padded[g0 * step : g1 * step].reshape(g1 - g0, step), size, axis=1)
         for ch in range(channels):
@@ -85,11 +102,13 @@ Level = Callable[[int, int], "npt.NDArray[np.float32] | float"]  # (first frame,
 
 
 def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre_delay_ms: float, *,
-           out: Audio | None = None, add: bool = False, level: Level | float = 1.0) -> Audio:
+           out: Audio | None = None, add: bool = False, level: Level | float = 1.0,
+           scratch: Scratch | None = None) -> Audio:
     """The reverberated signal only (no dry) of `audio` (channels × frames), as long as it, times
     `level` (a number, or the gain per frame of each stretch); written into `out` (a new array by
     default; it may be `audio` itself), replacing what it holds or, with `add`, added to it.
-    Returns `out`."""
+    Returns `out`. With `scratch`, its quarter-rate buffers live there and it ticks as it goes
+    (`bandstand.render.scratch`): the same numbers, in flat memory."""
     k = DECIMATION
     frames = audio.shape[1]
     runs = frames // k
@@ -98,16 +117,28 @@ def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre
         if not add:
             target[...] = 0.0
         return target
-    mono = audio[:, : runs * k].reshape(len(audio), runs, k).mean(axis=(0, 2), dtype=np.float32)
+    if scratch is None:
+        mono = audio[:, : runs * k].reshape(len(audio), runs, k).mean(axis=(0, 2), dtype=np.float32)
+    else:  # the same means, a stretch at a time
+        mono = scratch.zeros((runs,))
+        for r0 in range(0, runs, _UP):
+            r1 = min(runs, r0 + _UP)
+            audio[:, r0 * k : r1 * k].reshape(len(audio), r1 - r0, k).mean(axis=(0, 2), dtype=np.float32,
+                                                                            out=mono[r0:r1])
+            scratch.tick()
     rate = sample_rate // k
     ir = impulse_response(rate, round(room_size, 3), round(damping, 3))
     shift = min(runs, int(pre_delay_ms / 1000.0 * rate))
-    wet_low = np.zeros((2, runs + 1), dtype=np.float32)
-    wet_low[:, shift:runs] = convolve(mono[: runs - shift], ir)
+    wet_low = _zeros(scratch, (2, runs + 1))
+    room = convolve(mono[: runs - shift], ir, scratch)
+    for r0 in range(0, runs - shift, _UP):
+        wet_low[:, shift + r0 : shift + min(runs - shift, r0 + _UP)] = room[:, r0 : r0 + _UP]
+        _step(scratch)
     wet_low[:, runs] = wet_low[:, runs - 1]
     # back to the full rate: linear interpolation between the quarter-rate samples, a stretch at a time
     ramp = (np.arange(k, dtype=np.float32) / k)[None, None, :]
     for r0 in range(0, runs, _UP):
+        _step(scratch)
         w = wet_low[:, r0 : min(runs, r0 + _UP) + 1]
         a, b = r0 * k, (r0 + w.shape[1] - 1) * k
         wet = (w[:, :-1, None] + (w[:, 1:] - w[:, :-1])[:, :, None] * ramp).reshape(2, -1)

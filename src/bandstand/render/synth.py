@@ -48,6 +48,7 @@ import numpy.typing as npt
 
 from bandstand.errors import RenderError
 from bandstand.render.cancel import Check, never
+from bandstand.render.scratch import Scratch
 from bandstand.render.soundfont import find_soundfont
 from bandstand.score import DRUM_CHANNEL, Song, Track, assign_channels
 
@@ -328,7 +329,7 @@ def _die_with_parent() -> Callable[[], None]:
 
 
 def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
-          spans: npt.NDArray[np.int64], finish: Finish | None) -> _Child | _NoChild:
+          spans: npt.NDArray[np.int64], finish: Finish | None, step: Check = never) -> _Child | _NoChild:
     """Start rendering `jobs` into `out` and `spans` (which must live in shared memory) in a forked
     child."""
     import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
@@ -346,7 +347,7 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
             arm()
             if os.getppid() != parent:  # the parent ended before the child was armed
                 os._exit(1)
-            _play(jobs, out, sample_rate, soundfont, name, spans, finish, _slowed(never))
+            _play(jobs, out, sample_rate, soundfont, name, spans, finish, _slowed(step))
             code = 0
         finally:
             os._exit(code)
@@ -382,10 +383,12 @@ class Dry:
 
 def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
                    workers: int | None = None, include: Sequence[bool] | None = None,
-                   tail: float = TAIL_SECONDS, finish: Finish | None = None, check: Check = never) -> Dry:
+                   tail: float = TAIL_SECONDS, finish: Finish | None = None, check: Check = never,
+                   scratch: Scratch | None = None) -> Dry:
     """Every track's stereo audio, the song plus `tail` seconds, each `finish`ed (when given) by
     the process that played it as soon as it is complete. `check` is asked between slices and
-    raises to cancel (the child is then killed).
+    raises to cancel (the child is then killed). With `scratch`, the rows live in its file (see
+    `bandstand.render.scratch`) and the child lets go of its pages as it goes, as `check` should.
 
     Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
     `default_workers()`) share the work: the buffers live in one anonymous shared map, and each
@@ -401,10 +404,12 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
     frames = frames_for(song, sample_rate, tail)
     shape = (tracks + 1, 2, frames)  # one spare row for the second half of a split track
     try:
-        shared: mmap.mmap | None = mmap.mmap(-1, max(1, int(np.prod(shape)) * 4 + (tracks + 1) * 16))
-        out = np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape)  # type: ignore[arg-type]
+        rows = 0 if scratch is not None else int(np.prod(shape)) * 4
+        shared: mmap.mmap | None = mmap.mmap(-1, max(1, rows + (tracks + 1) * 16))
         spans = np.frombuffer(shared, dtype=np.int64, count=(tracks + 1) * 2,  # type: ignore[arg-type]
-                              offset=int(np.prod(shape)) * 4).reshape(tracks + 1, 2)
+                              offset=rows).reshape(tracks + 1, 2)
+        out = (scratch.zeros(shape) if scratch is not None
+               else np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape))  # type: ignore[arg-type]
     except OSError:
         shared, out = None, np.zeros(shape, dtype=np.float32)
         spans = np.zeros((tracks + 1, 2), dtype=np.int64)
@@ -426,7 +431,8 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
         os.write(write, b"".join(i.to_bytes(2, "little") for i in range(len(jobs))))  # well under a pipe's buffer
         os.close(write)
         try:
-            child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish)
+            child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish,
+                          scratch.tick if scratch is not None else never)
             try:
                 _play(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish, check)
                 ok = child.finished(check)
@@ -442,7 +448,10 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
             os.close(read)
     if split is not None:
         (a, b), (c, d) = spans[split], spans[tracks]
-        out[split][:, c:d] += out[tracks][:, c:d]
+        for lo in range(c, d, _SLICE_FRAMES):  # a slice at a time, so the scratch can let go as it goes
+            check()
+            hi = min(d, lo + _SLICE_FRAMES)
+            out[split][:, lo:hi] += out[tracks][:, lo:hi]
         first, end = (min(a, c), max(b, d)) if a < b and c < d else ((a, b) if a < b else (c, d))
         spans[split] = finish(split, out[split], first, end) if finish is not None else (first, end)
     return Dry(out[:tracks], [(int(a), int(b)) for a, b in spans[:tracks]])

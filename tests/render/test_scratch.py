@@ -1,0 +1,60 @@
+"""Renders whose full-length buffers live in a scratch file: the same bytes as in memory (master
+and stems, one process or two, effects, sends, buses, a split track, the master's limiter), and
+pages let go of keep their data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bandstand.compose import compose
+from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.sound import apply_sound
+from bandstand.render import render_wav
+from bandstand.render.master import Master
+from bandstand.render.scratch import Scratch
+from bandstand.score import Note, Song, Track
+from tests.midi.songs import demo_song
+from tests.render.test_chain import mixed_song
+
+
+def test_released_pages_keep_their_data(tmp_path: Path) -> None:
+    scratch = Scratch(str(tmp_path), every=2)
+    a = scratch.zeros((2, 1 << 20))
+    assert not a.any() and list(tmp_path.iterdir()) == []  # the file is unlinked at once
+    a[0, ::4096] = np.arange(256, dtype=np.float32)
+    scratch.tick()
+    scratch.tick()  # the second tick lets go of the pages
+    assert np.array_equal(a[0, ::4096], np.arange(256, dtype=np.float32)) and not a[1].any()
+
+
+def composed(bars: int) -> Song:
+    result = compose("dub techno, cavernous, drenched in reverb", seed=3, bars=bars, render_audio=False,
+                     render_pianoroll=False, checkpoints=False)
+    assert result.song is not None
+    return apply_sound(result.song, SoundPlan.model_validate(result.state.nodes["sound"].output))
+
+
+def one_part(bars: int) -> Song:
+    notes = [Note(b * 0.5, 0.45, 48 + (b * 7) % 24, 70 + b % 50) for b in range(bars * 8)]
+    return Song(tempo=140.0, tracks=[Track("Arp", "lead", program=81, notes=notes)])  # split over two synthesizers
+
+
+SONGS = {"mixed": mixed_song, "demo": lambda: demo_song(8), "composed": lambda: composed(8),
+         "one part": lambda: one_part(8)}
+
+
+@pytest.mark.parametrize("name", sorted(SONGS))
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_scratch_render_is_the_same_bytes(tmp_path: Path, name: str, workers: int) -> None:
+    song = SONGS[name]()
+    settings = Master(target_lufs=-9.0)  # loud: the limiter works hard
+    files = {}
+    for scratch in (False, True):
+        folder = tmp_path / str(scratch)
+        render_wav(song, folder / "song.wav", workers=workers, settings=settings, stems_dir=folder / "stems",
+                   scratch=scratch)
+        files[scratch] = {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*.wav"))}
+    assert len(files[True]) >= 2 and files[True] == files[False]
