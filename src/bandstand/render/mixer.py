@@ -198,11 +198,22 @@ class MixPlan:
             returns = buses.result()
         result.peaks = {f"track:{i}": loudest[n] for n, i in enumerate(plays)} if peaks else {}
         for name, (bus_in, start, stop, peak) in returns.items():
-            mixed[:, start:stop] += bus_in[:, start:stop]
+            for c0 in range(start, stop, CHUNK):  # a chunk at a time: the scratch lets go as it goes
+                self.check()
+                mixed[:, c0 : min(stop, c0 + CHUNK)] += bus_in[:, c0 : min(stop, c0 + CHUNK)]
             result.buses[name] = bus_in.T
             if peaks:
                 result.peaks[f"bus:{name}"] = peak
         return result
+
+    def _peak(self, audio: Audio) -> float:
+        """The largest sample of `audio` (channels × frames), a chunk at a time."""
+        loudest = 0.0
+        for c0 in range(0, audio.shape[1], CHUNK):
+            self.check()
+            part = audio[:, c0 : c0 + CHUNK]
+            loudest = max(loudest, float(part.max()), -float(part.min()))
+        return loudest
 
     def _zeros(self, frames: int) -> Audio:
         """A full-length stereo buffer, in the scratch file when there is one."""
@@ -227,7 +238,7 @@ class MixPlan:
             span = bus_in[:, start:stop]
             run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start, self.scratch),
                       before=[guard_stage, self.checked], final=[self.checked, _scale(np.float32(bus.volume))])
-            out[name] = (bus_in, start, stop, float(np.abs(span).max(initial=0.0)) if peaks else 0.0)
+            out[name] = (bus_in, start, stop, self._peak(span) if peaks else 0.0)
         return out
 
 

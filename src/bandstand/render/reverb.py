@@ -84,9 +84,10 @@ def convolve(x: npt.NDArray[np.float32], response: npt.NDArray[np.float32],
         _step(scratch)
     rows = _zeros(scratch, (channels, blocks + 1, step))
     over = size - step
-    for g0 in range(0, blocks, 64):
+    group = 64 if scratch is None else 2  # blocks transformed at once (each block's FFT is its own)
+    for g0 in range(0, blocks, group):
         _step(scratch)
-        g1 = min(blocks, g0 + 64)
+        g1 = min(blocks, g0 + group)
         spectra = np.fft.rfft(padded[g0 * step : g1 * step].reshape(g1 - g0, step), size, axis=1)
         for ch in range(channels):
             y = np.fft.irfft(spectra * spectrum[:, ch][None, :], size, axis=1).astype(np.float32, copy=False)
