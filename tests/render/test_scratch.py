@@ -14,7 +14,7 @@ from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.sound import apply_sound
 from bandstand.render import render_wav
 from bandstand.render.master import Master
-from bandstand.render.scratch import Scratch
+from bandstand.render.scratch import ENV_VAR, Scratch
 from bandstand.score import Note, Song, Track
 from tests.midi.songs import demo_song
 from tests.render.test_chain import mixed_song
@@ -58,3 +58,14 @@ def test_a_scratch_render_is_the_same_bytes(tmp_path: Path, name: str, workers: 
                    scratch=scratch)
         files[scratch] = {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*.wav"))}
     assert len(files[True]) >= 2 and files[True] == files[False]
+
+
+def test_the_scratch_folder_is_on_a_disk_with_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    found = Scratch.find(1 << 20)
+    assert found is not None and found.folder == str(tmp_path)
+    assert Scratch.find(1 << 60) is None  # no disk has room: the render keeps its buffers in memory
+    if Path("/dev/shm").is_dir():  # a tmpfs is memory: never chosen
+        monkeypatch.setenv(ENV_VAR, "/dev/shm")
+        found = Scratch.find(1 << 20)
+        assert found is not None and found.folder != "/dev/shm"

@@ -93,7 +93,7 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
     tail = tail_seconds(song)
     frames = frames_for(song, sample_rate, tail)
     buffers = (len(song.tracks) + 3 + len(song.buses)) * 2 * frames * 4  # rows, spare, mix, buses
-    space = Scratch() if (buffers > SCRATCH_BYTES if scratch is None else scratch) else None
+    space = Scratch.find(buffers) if (buffers > SCRATCH_BYTES if scratch is None else scratch) else None
     check = checker(cancelled) if space is None else space.checked(checker(cancelled))
     plan = MixPlan(song, sample_rate, frames, check, space)
     dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,

@@ -4,12 +4,17 @@ in an unlinked temporary file mapped into memory, instead of in memory.
 A song's buffers grow with its length (a 28-minute song is 600 MB per stereo
 buffer, and a render holds one per track, the mix and a bus); its work does
 not: every stage walks the song a slice or a chunk at a time. So the buffers
-live in a file (`$TMPDIR`, which must be a disk, not a tmpfs, for this to save
-memory), shared with the forked synthesis child as anonymous shared memory was,
-and every few steps the process lets go of the pages it touched
+live in a file, shared with the forked synthesis child as anonymous shared
+memory was, and every few steps the process lets go of the pages it touched
 (`madvise(MADV_DONTNEED)`: the data stays in the file and the page cache, which
 the system may evict; touching a page again reads it back). The arithmetic is
 the same, so the bytes are too; only where the numbers live changes.
+
+The folder is the first of `$BANDSTAND_SCRATCH`, `$TMPDIR`, /var/tmp and /tmp
+that is on a disk (a tmpfs is memory: nothing would be saved) with room for the
+buffers; the room is reserved up front (`posix_fallocate`), so a disk that
+fills up later cannot kill the render. Without such a folder the buffers stay
+in memory, as `Scratch.find` answering None says.
 
 A `Scratch` is owned by one render and passed down; `tick` is its step, called
 from the render's cancellation check (`bandstand.render.cancel`)."""
@@ -17,15 +22,20 @@ from the render's cancellation check (`bandstand.render.cancel`)."""
 from __future__ import annotations
 
 import mmap
+import os
 import tempfile
 import threading
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from bandstand.render.cancel import Check
 
-__all__ = ["SCRATCH_BYTES", "Scratch"]
+__all__ = ["ENV_VAR", "SCRATCH_BYTES", "Scratch"]
+
+ENV_VAR = "BANDSTAND_SCRATCH"
+_MEMORY_FILESYSTEMS = frozenset({"tmpfs", "ramfs", "devtmpfs"})
 
 SCRATCH_BYTES = 48 << 20  # renders whose full-length buffers are smaller stay in memory
 _RELEASE_EVERY = 16  # steps (synthesis slices, chunks of 32,768 frames) between two releases
@@ -34,6 +44,20 @@ _RELEASE_EVERY = 16  # steps (synthesis slices, chunks of 32,768 frames) between
 class Scratch:
     """Zeroed arrays backed by unlinked temporary files (in `folder`, default `$TMPDIR`), whose
     touched pages are let go of every `every` ticks."""
+
+    @classmethod
+    def find(cls, size: int) -> Scratch | None:
+        """A scratch in the first folder on a disk with room for `size` bytes (see the module
+        docstring), or None."""
+        candidates = [os.environ.get(ENV_VAR, ""), os.environ.get("TMPDIR", ""), "/var/tmp", tempfile.gettempdir()]
+        for folder in dict.fromkeys(c for c in candidates if c):
+            try:
+                room = os.statvfs(folder)
+            except OSError:
+                continue
+            if room.f_bavail * room.f_frsize >= size * 1.1 and _filesystem(folder) not in _MEMORY_FILESYSTEMS:
+                return cls(folder)
+        return None
 
     def __init__(self, folder: str | None = None, every: int = _RELEASE_EVERY) -> None:
         self.folder, self.every = folder, every
@@ -46,7 +70,10 @@ class Scratch:
         count = int(np.prod(shape))
         size = max(1, count * 4)
         with tempfile.TemporaryFile(dir=self.folder, prefix="bandstand-render-") as fh:
-            fh.truncate(size)  # a sparse file: it reads as zeros and costs nothing until written
+            try:  # the room reserved now: a write to a mapped file on a full disk would kill the process
+                os.posix_fallocate(fh.fileno(), 0, size)
+            except OSError:  # no room, or a file system that cannot reserve: keep it in memory
+                return np.zeros(shape, dtype=np.float32)
             mapped = mmap.mmap(fh.fileno(), size)
         self._maps.append(mapped)
         out: npt.NDArray[np.float32] = np.frombuffer(mapped, dtype=np.float32, count=count).reshape(shape)
@@ -72,3 +99,23 @@ class Scratch:
             self.tick()
 
         return step
+
+
+def _filesystem(folder: str) -> str:
+    """The type of the file system `folder` is on ("ext4", "tmpfs", …; "" when unknown), from the
+    longest mount point above it in /proc/self/mountinfo (Linux)."""
+    path = os.path.realpath(folder)
+    best, kind = "", ""
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        fields = line.split(" ")
+        if " - " not in line or len(fields) < 5:
+            continue
+        mount = fields[4].replace("\\040", " ")
+        inside = path == mount or path.startswith(mount.rstrip("/") + "/")
+        if inside and len(mount) >= len(best):
+            best, kind = mount, line.split(" - ", 1)[1].split(" ", 1)[0]
+    return kind
