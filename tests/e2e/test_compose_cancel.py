@@ -95,4 +95,14 @@ def test_ctrl_c_stops_the_synthesis_at_once(tmp_path: Path, group: bool, times: 
     done, session = interrupted(tmp_path, group=group, times=times)
     assert done.returncode == 130, done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
-    assert FileCheckpoint.in_session(session).load().status == "cancelled"
+    status = FileCheckpoint.in_session(session).load().status
+    if times == 1:
+        assert status == "cancelled"
+        return
+    # A second Ctrl-C may land while the first is still being written down: the checkpoint then
+    # says what a killed run's says, and the session resumes all the same.
+    assert status in ("cancelled", "running")
+    resumed = subprocess.run([sys.executable, "-m", "bandstand", "resume", str(session), "--json"],
+                             capture_output=True, text=True, timeout=180, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["status"] == "completed"

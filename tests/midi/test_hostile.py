@@ -59,7 +59,7 @@ CORPUS = {
     "too-many-channels": (smf(*[b"".join(bytes([0x00, 0x90 | c, 60, 100, 0x60, 0x80 | c, 60, 0]) for c in range(16))]
                               * (MIDI_LIMITS.tracks // 16 + 1)), f"more than {MIDI_LIMITS.tracks} tracks"),
     # 4,000 beats at 120 BPM: within the beats, over the 30 minutes
-    "too-long": (smf(bytes([0x00, 0x90, 60, 100]) + vlq(4000 * 192) + bytes([0x80, 60, 0])), "more than 30 minutes"),
+    "too-long": (smf(bytes([0x00, 0x90, 60, 100]) + vlq(4000 * 192) + bytes([0x80, 60, 0])), "more than 1,800 (30 minutes)"),
 }
 
 

@@ -304,7 +304,7 @@ def midi_bytes_to_song(data: bytes, source: str = "<bytes>", limits: MidiLimits 
         raise _limit(source, f"it runs past beat {limits.beats:,g}")
     seconds = song.duration_seconds
     if seconds > limits.seconds:
-        raise _limit(source, f"it lasts {seconds / 60:,.1f} minutes, more than {limits.seconds / 60:g} minutes")
+        raise _limit(source, f"it lasts {seconds:,.0f} seconds, more than {limits.seconds:,g} ({limits.seconds / 60:g} minutes)")
     return song
 
 

@@ -32,6 +32,7 @@ so a test can interrupt a render that is surely still running."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import mmap
 import os
@@ -273,12 +274,29 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
 CHILD_TIMEOUT_SECONDS = 120.0
 
 
+_LIVE: set[int] = set()  # synthesis children not yet reaped, killed if Python ends before they are
+
+
+def _kill_live() -> None:
+    """At exit: a render thread that had no time to stop (the main thread ended first) leaves its
+    child here; kill and reap it, so no synthesis outlives the process."""
+    for pid in list(_LIVE):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        _LIVE.discard(pid)
+
+
 class _Child:
     """A forked process rendering one group into the shared map."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.reaped = False
+        if not _LIVE:
+            atexit.unregister(_kill_live)
+            atexit.register(_kill_live)
+        _LIVE.add(pid)
 
     def finished(self, check: Check = never) -> bool:
         """Whether the child rendered everything (False if it failed or hung; then it is killed).
@@ -288,6 +306,7 @@ class _Child:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
                 self.reaped = True
+                _LIVE.discard(self.pid)
                 return os.waitstatus_to_exitcode(status) == 0
             if time.monotonic() > deadline:
                 self.kill()
@@ -300,8 +319,10 @@ class _Child:
         if not self.reaped:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
+            with contextlib.suppress(ChildProcessError):  # reaped at exit meanwhile
+                os.waitpid(self.pid, 0)
             self.reaped = True
+            _LIVE.discard(self.pid)
 
 
 class _NoChild:
