@@ -114,3 +114,15 @@ def test_private_messages_are_registered_but_not_broadcast() -> None:
 
     with pytest.raises(UnregisteredMessage):
         emitter.private(Sneaky())
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "set_autopilot", "enabled": 0},
+    {"type": "start_jam", "restart": 0},
+    {"type": "set_tempo", "bpm": "100"},
+    {"type": "set_mute", "member": "BEAT", "muted": "yes"},
+])
+def test_client_messages_are_read_strictly(message: dict) -> None:
+    # the OpenAPI fuzz found `"enabled": 0` and `"restart": 0` accepted as false
+    with pytest.raises(InvalidInput, match="bad"):
+        JAM.parse_incoming(message)
