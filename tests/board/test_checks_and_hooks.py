@@ -39,6 +39,25 @@ def test_check_state(board: Board) -> None:
     assert check_state(board, "task-01", "m-1").code == 0
 
 
+def test_check_state_knows_what_each_state_carries(board: Board) -> None:
+    # every row the protocol itself writes is valid; an exit requested before anyone claimed has no session
+    board.create_task("task-01")
+    assert check_state(board, "task-01").code == 0
+    board.request_exit("task-01", "not needed after all", conductor_session="conductor-1")
+    report = check_state(board, "task-01")
+    assert "OK    state exit_requested is valid" in report.lines  # (the exit request itself is pending)
+    board.create_task("task-02")
+    board.claim("task-02", "m-1")
+    board.move("task-02", "m-1", State.NEEDS_REVIEW)
+    board.propose_fix("task-02", "pin the version", conductor_session="conductor-1")
+    assert check_state(board, "task-02", "m-1").code == 1  # the fix is a pending conductor message …
+    assert "OK    state fix_proposed is valid" in check_state(board, "task-02", "m-1").lines  # … the state is fine
+    board.claim("task-03", "m-9")  # blocked: a fallback row, exited
+    assert "OK    state exited is valid" in check_state(board, "fallback-m-9").lines
+    board.store.execute_script("UPDATE orchestration_tasks SET completed_at = NULL WHERE task_id = 'fallback-m-9'")
+    assert check_state(board, "fallback-m-9").code == 1
+
+
 def test_check_temp(tmp_path: Path) -> None:
     files = TaskFiles(tmp_path, "task-01")
     assert check_temp(tmp_path, "task-01").code == 1  # no files yet

@@ -53,11 +53,13 @@ def heartbeat_status(age_s: float | None) -> str:
 
 
 #: What the protocol's own writes always leave on a row in each state: a claim sets the
-#: session, its name and the heartbeat; a terminal write sets completed_at; nobody holds a
-#: watching task. A row without these was written by something else.
+#: session, its name and the heartbeat; a conductor's move sets the heartbeat (an exit may
+#: be requested of a task nobody claimed yet); a terminal write sets completed_at; nobody
+#: holds a watching task. A row without these was written by something else.
 _HELD = ("session_id", "worked_by", "last_heartbeat")
 REQUIRED: dict[State, tuple[str, ...]] = {
     **{s: _HELD for s in RECOVERY},
+    State.EXIT_REQUESTED: ("last_heartbeat",),
     State.WATCHING: (),
     State.COMPLETE: ("completed_at",),
     State.EXITED: ("completed_at",),
