@@ -11,8 +11,9 @@ import mido
 import pytest
 
 from bandstand.cli import run
-from bandstand.producer.jam_song import jam_to_song
+from bandstand.producer.jam_song import NAMES, Jam, Round, arrange, jam_to_song
 from bandstand.producer.projects import open_project
+from bandstand.score import Note, Song, Track
 from bandstand.studio import to_song
 
 DIRECTIVES = ["4:more energy", "8:@BEAT simpler", "12:7/8"]
@@ -55,8 +56,9 @@ def test_jam_to_song_arranges_the_rounds_with_an_intro_and_an_ending(jam_dir: Pa
     out = tmp_path / "song"
     assert run(["jam-to-song", str(jam_dir), "--out", str(out), "--json"]) == 0
     made = json.loads(capsys.readouterr().out)
-    # three rounds that each played something new; the most energetic comes back before the ending
-    assert made["form"] == ["intro", "verse", "chorus", "bridge", "chorus", "outro"]
+    # the opening round, then two that sound alike (more energy; the same with a simpler kit): a
+    # verse and a chorus, between the rhythm section's intro and the ending
+    assert made["form"] == ["intro", "verse", "chorus", "outro"]
     assert made["left_out"] == ["round 4 (7/8)"]
     head = open_project(out).head
     sections = {s.name: s for s in head.sections}
@@ -72,6 +74,7 @@ def test_jam_to_song_arranges_the_rounds_with_an_intro_and_an_ending(jam_dir: Pa
 
     assert {"drums", "bass"} <= playing("intro") <= {"drums", "bass", "percussion"}  # the rhythm section sets it up
     assert {"lead", "fx"} <= playing("verse")
+    assert sections["chorus"].bars == 8  # two rounds of 4 bars in a row are one section
     outro = sections["outro"]
     last_bar = (outro.start_bar + outro.bars - 2) * bar
     final = [n for t in song.tracks for n in t.notes if n.start >= last_bar]
@@ -98,3 +101,37 @@ def test_a_folder_without_a_jam_is_one_line_and_exit_2(tmp_path: Path, capsys: p
     assert run(["jam-to-song", str(tmp_path)]) == 2
     line = capsys.readouterr().err.strip()
     assert "\n" not in line and "holds no jam recording" in line and "--headless --out" in line
+
+
+def _round(number: int, pitches: list[int]) -> Round:
+    """A one-bar round of one track playing `pitches` on the beats."""
+    return Round(number, f"round {number}", 5, "4/4", ((tuple(Note(float(i), 1.0, p, 90) for i, p in enumerate(pitches)),),))
+
+
+def test_rounds_that_sound_alike_are_one_section_and_there_are_at_most_four() -> None:
+    riffs = {"a": [60, 62, 63, 65], "b": [67, 70, 72, 74], "c": [48, 48, 55, 55], "d": [84, 79, 77, 75],
+             "e": [41, 43, 44, 46]}
+    order = ["a", "a", "b", "a", "c", "d", "e"]
+    song = Song(tracks=[Track("ARIA sawtooth", "lead")])
+    jam = Jam(song, tuple(_round(i + 1, riffs[k]) for i, k in enumerate(order)))
+    _, form = arrange(jam)
+    body = list(form[1:-1])
+    assert form[0] == "intro" and form[-1] == "outro"
+    # a a → one verse; b; a again is the verse; c, d new; e, a fifth idea, joins the section nearest it
+    assert body[:5] == ["verse", "chorus", "verse", "bridge", "breakdown"]
+    assert set(body) <= set(NAMES)
+
+
+def test_the_song_keeps_the_metre_the_jam_played_longest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "jam"
+    assert run(["jam", "--headless", "--cycles", "16", "--no-wav", "--no-autopilot", "--out", str(out),
+                "-d", "4:3/4 time"]) == 0
+    capsys.readouterr()
+    assert run(["jam-to-song", str(out), "--out", str(tmp_path / "song"), "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["left_out"] == ["round 1 (4/4)"]  # 4 bars of 4/4 against 12 of 3/4
+    song = to_song(open_project(tmp_path / "song").head)
+    assert (song.time_signature.numerator, song.time_signature.denominator) == (3, 4)
+    ts = [m for m in mido.MidiFile(tmp_path / "song" / "midi" / "full-arrangement.mid").tracks[0]
+          if m.type == "time_signature"]
+    assert ts and (ts[0].numerator, ts[0].denominator) == (3, 4)

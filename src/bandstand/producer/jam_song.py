@@ -5,12 +5,12 @@ studio project, and arranged into a song project the studio can direct further.
     jam_to_song("jam-out", "output/my-song")    # intro, the rounds as sections, a reprise, an ending
 
 `jam_project` keeps what the band played, bar for bar, with a section per round ("round 2:
-D major"). `jam_to_song` arranges it: each run of rounds that played the same thing is a
-section (verse, chorus, bridge, … in the order they first came), looped or cut to an 8-bar
+D major"). `jam_to_song` arranges it: rounds that sound alike are one section (verse, chorus,
+bridge, breakdown in the order they first came), each run of them looped or cut to an 8-bar
 phrase; an intro of the first section's rhythm section; the most energetic section again
 before the end; and an ending — a bar of the last section, then every part's first note held
-as a final chord. A song has one metre: rounds played in another metre than the jam's
-opening one are left out and named in `JamSong.left_out`. The CLI (`bandstand jam --out`,
+as a final chord. A song has one metre, the one the jam played longest: rounds played in
+another metre are left out and named in `JamSong.left_out`. The CLI (`bandstand jam --out`,
 `bandstand jam-to-song`) and the jam server's `keep_jam` message ("keep this" on the page,
 `keep_jam`) call these.
 """
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from bandstand.errors import InvalidInput, NotFound
 from bandstand.producer.projects import ProjectSession, create_from_song, open_project
-from bandstand.score import Note, Section, Song, Track
+from bandstand.score import Note, Section, Song, TimeSignature, Track
 from bandstand.studio import Provenance
 
 if TYPE_CHECKING:
@@ -36,8 +36,13 @@ if TYPE_CHECKING:
 
 __all__ = ["JamSong", "arrange", "check_jam_project", "jam_project", "jam_to_song", "keep_jam", "read_jam", "recipe"]
 
-NAMES = ("verse", "chorus", "bridge", "breakdown", "section E", "section F", "section G", "section H")
-"""Names of the distinct sections, in the order they first came in the jam."""
+NAMES = ("verse", "chorus", "bridge", "breakdown")
+"""Names of the distinct sections, in the order they first came in the jam: a round that sounds
+like an earlier section (`ALIKE`) is that section again; past four, a round joins the section it
+sounds most like."""
+ALIKE = 0.5
+"""Similarity (shared notes over all notes, by part, place in the bar and pitch) from which two
+rounds are the same section."""
 PHRASE = 8
 INTRO = 4
 RHYTHM = frozenset({"drums", "bass", "percussion"})
@@ -100,23 +105,35 @@ def read_jam(folder: str | Path) -> Jam:
         if line.strip():
             record = json.loads(line)
             contexts[int(record["round"])] = record
-    bar = song.beats_per_bar
     opening = f"{song.time_signature.numerator}/{song.time_signature.denominator}"
+    end = song.length_beats
     starts = [(m.beat, int(found.group(1))) for m in song.markers if (found := _ROUND.match(m.text))]
-    end = math.ceil(round(song.length_beats / bar, 6)) * bar
+    spans = [(begin, finish, number, str(contexts.get(number, {}).get("context", {}).get("time_signature", opening)))
+             for (begin, number), (finish, _) in zip(starts, [*starts[1:], (end, 0)], strict=True)]
+    metre = _main_metre(spans, opening)
+    numerator, denominator = (int(x) for x in metre.split("/"))
+    song.time_signature = TimeSignature(numerator, denominator)
+    bar = song.beats_per_bar
     rounds, left_out = [], []
-    for (begin, number), (finish, _) in zip(starts, [*starts[1:], (end, 0)], strict=True):
+    for begin, finish, number, played in spans:
         record = contexts.get(number, {})
-        metre = str(record.get("context", {}).get("time_signature", opening))
-        bars = round((finish - begin) / bar, 6)
-        if metre != opening or bars != int(bars) or bars < 1:
-            left_out.append(f"round {number} ({metre})")
+        bars = math.ceil(round((finish - begin) / bar, 6)) if finish >= end else round((finish - begin) / bar, 6)
+        if played != metre or bars != int(bars) or bars < 1:
+            left_out.append(f"round {number} ({played})")
             continue
         rounds.append(Round(number, str(record.get("combined", "")), int(record.get("context", {}).get("energy", 5)),
-                            metre, tuple(_bar(song, begin + i * bar, bar) for i in range(int(bars)))))
+                            played, tuple(_bar(song, begin + i * bar, bar) for i in range(int(bars)))))
     if not rounds:
-        raise InvalidInput(f"the jam in {root} has no round of whole bars in {opening} to make a song of")
+        raise InvalidInput(f"the jam in {root} has no round of whole bars in {metre} to make a song of")
     return Jam(song, tuple(rounds), tuple(left_out))
+
+
+def _main_metre(spans: list[tuple[float, float, int, str]], opening: str) -> str:
+    """The metre the jam played longest (the opening one on a tie): a song keeps one metre."""
+    played: dict[str, float] = {opening: 0.0}
+    for begin, finish, _, metre in spans:
+        played[metre] = played.get(metre, 0.0) + finish - begin
+    return max(played, key=lambda m: (played[m], m == opening))
 
 
 def _bar(song: Song, begin: float, length: float) -> tuple[tuple[Note, ...], ...]:
@@ -156,6 +173,33 @@ def _place(song: Song, bars: list[tuple[tuple[Note, ...], ...]], name: str, ener
     song.sections.append(Section(name, start_bar, len(bars), max(0.0, min(1.0, energy))))
 
 
+def _sound(r: Round) -> frozenset[tuple[int, float, int]]:
+    """What a round plays, as (track, place in the bar to a sixteenth, pitch) — the bar it is in aside."""
+    return frozenset((track, round(n.start * 4) / 4, n.pitch) for bar in r.bars for track, notes in enumerate(bar)
+                     for n in notes)
+
+
+def _alike(a: frozenset[tuple[int, float, int]], b: frozenset[tuple[int, float, int]]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def _labels(rounds: tuple[Round, ...]) -> list[int]:
+    """Each round's section (an index into `NAMES`): the first section it sounds like, a new one
+    while fewer than four exist, else the one it sounds most like."""
+    heard: list[frozenset[tuple[int, float, int]]] = []
+    labels = []
+    for r in rounds:
+        sound = _sound(r)
+        scores = [_alike(sound, other) for other in heard]
+        best = max(range(len(scores)), key=scores.__getitem__, default=-1)
+        if best >= 0 and (scores[best] >= ALIKE or len(heard) == len(NAMES)):
+            labels.append(best)
+        else:
+            heard.append(sound)
+            labels.append(len(heard) - 1)
+    return labels
+
+
 def _phrase(bars: tuple[tuple[tuple[Note, ...], ...], ...], length: int) -> list[tuple[tuple[Note, ...], ...]]:
     """`bars` looped (or cut) to `length` bars."""
     return [bars[i % len(bars)] for i in range(length)]
@@ -173,15 +217,14 @@ def _final_chord(bar: tuple[tuple[Note, ...], ...], song: Song) -> tuple[tuple[N
 
 def arrange(jam: Jam, title: str = "jam song") -> tuple[Song, tuple[str, ...]]:
     """The arranged song of the module docstring, and its form."""
+    labels = _labels(jam.rounds)
     runs: list[list[Round]] = []
-    for r in jam.rounds:  # rounds that played the same thing in a row are one section
-        if runs and runs[-1][-1].combined == r.combined:
+    for i, r in enumerate(jam.rounds):  # rounds in a row that sound alike are one section
+        if runs and labels[i - 1] == labels[i]:
             runs[-1].append(r)
         else:
             runs.append([r])
-    labels: dict[str, str] = {}
-    for run in runs:
-        labels.setdefault(run[0].combined, NAMES[min(len(labels), len(NAMES) - 1)])
+    names = {r.number: NAMES[label] for r, label in zip(jam.rounds, labels, strict=True)}
     song = _empty(jam.song, title, song_roles=True)
     first = runs[0][0]
     rhythm = frozenset(i for i, t in enumerate(song.tracks) if t.role in RHYTHM and any(b[i] for b in first.bars))
@@ -191,7 +234,7 @@ def arrange(jam: Jam, title: str = "jam song") -> tuple[Song, tuple[str, ...]]:
     sections: list[tuple[str, tuple[tuple[tuple[Note, ...], ...], ...], int]] = []
     for run in runs:
         bars = tuple(b for r in run for b in r.bars)
-        sections.append((labels[run[0].combined], bars, max(r.energy for r in run)))
+        sections.append((names[run[0].number], bars, max(r.energy for r in run)))
     for name, bars, energy in sections:
         _place(song, _phrase(bars, PHRASE if len(bars) <= PHRASE else 2 * PHRASE), name, energy / 10)
     peak = max(sections, key=lambda s: s[2])
