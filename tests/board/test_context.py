@@ -98,3 +98,19 @@ def test_context_check_at_the_command_line(board: Board, board_url: str, tmp_pat
     assert "Self-correction: yes — redid the parser" in out["report"]
     # the headroom check sees the checks' own status lines
     assert cli("check-headroom", "task-01").returncode == 1
+
+
+def test_context_comes_before_a_checkpoint(board: Board, working: TaskFiles) -> None:
+    from bandstand.board import ReviewRequest
+    from bandstand.errors import IllegalTransition
+
+    review = ReviewRequest(context_usage=84, smoothness=7, checkpoint=1, checkpoints_total=2, summary="half")
+    with pytest.raises(IllegalTransition, match="context threshold comes before a checkpoint"):
+        board.request_review("task-01", "m-1", review)
+    assert board.task("task-01").state is State.WORKING and board.last_message("task-01", "review_request") is None
+    result = context_check(board, "task-01", "m-1", context_warning(working, usage=84, cost=0))
+    assert result.task.state is State.ERROR and result.code == 2
+    calm = ReviewRequest(context_usage=75, smoothness=7, checkpoint=1, checkpoints_total=2, summary="half")
+    board.create_task("task-02")
+    board.claim("task-02", "m-2")
+    assert board.request_review("task-02", "m-2", calm).state is State.NEEDS_REVIEW  # 70–80%: the review asks

@@ -23,6 +23,7 @@ from bandstand.board.reports import (
     ErrorReport,
     Handoff,
     ReviewRequest,
+    context_decision,
 )
 from bandstand.board.states import (
     CLAIMABLE,
@@ -524,6 +525,15 @@ class Board:
             )
 
     def request_review(self, task_id: str, session_id: str, report: ReviewRequest) -> Task:
+        """A checkpoint's review. A context threshold and a checkpoint at once: context first —
+        above 80% the musician stops and escalates instead (context-check / context-warning)."""
+        if context_decision(report.context_usage, 0.0) == "stop_and_escalate":
+            raise IllegalTransition(
+                f"{task_id} is at {report.context_usage:g}% context: a context threshold comes before a "
+                "checkpoint, so stop and escalate first ('bandstand board context-check' or 'context-warning' "
+                "moves working to error) and leave the review to the next session",
+                from_state=State.WORKING, to_state=State.NEEDS_REVIEW, task_id=task_id,
+            )
         return self.move(task_id, session_id, State.NEEDS_REVIEW, message_type=report.message_type,
                          message=report.render())
 
