@@ -208,7 +208,7 @@ async def test_the_musicians_hear_each_other_through_their_engines_patterns() ->
     engine = await _band()
     other = await _band()
     try:
-        books = {m.session.backend.responder.book for m in engine.members.values()}
+        books = {m.session.backend.responder.__self__.book for m in engine.members.values()}
         assert books == {engine.patterns} and isinstance(engine.patterns, PatternBook)
         assert engine.patterns is not other.patterns  # no two jams share a cache
         drums = engine.members["BEAT"].pattern

@@ -69,7 +69,7 @@ NOTES = {
 
 def algorithmic_backend(persona: Persona, seed: int) -> AgentBackend:
     """The built-in musician for `persona`, behind the runtime's algorithmic backend."""
-    return AlgorithmicBackend(Musician(persona, seed))
+    return AlgorithmicBackend(Musician(persona, seed).respond)
 
 
 @dataclass(slots=True)
@@ -155,7 +155,7 @@ class JamEngine:
 
     def _session(self, member: Member, backend: AgentBackend, history: Any = ()) -> Session:
         member.llm = getattr(backend, "name", "") != "algorithmic"
-        musician = getattr(backend, "responder", None)
+        musician = getattr(getattr(backend, "responder", None), "__self__", None)
         if isinstance(musician, Musician):  # it hears the others through this engine's patterns
             musician.book = self.patterns
         return Session(

@@ -55,9 +55,24 @@ class PatternBook:
         """The haps of `code` that start in its first `cycles` cycles: the ones validation
         found when it played the code (no query), else a query (which may raise)."""
         heard = self.heard.get(code)
+        if heard is None and cycles <= HEARD_CYCLES:
+            heard = self._hear(code)
         if heard is not None and cycles <= HEARD_CYCLES:
             return [h for h in heard if h.whole is not None and h.whole.begin < cycles]
         return [h for h in self.compile(code).query_arc(0, cycles) if h.has_onset()]
+
+    def _hear(self, code: str) -> Any:
+        """The events of `code`'s first HEARD_CYCLES cycles found the way validation finds them,
+        and kept where validation looks (a musician hears its own new part before the engine
+        checks it: the check then costs only its scale); None when the code does not play."""
+        from bandstand.patterns.validate import check_pattern
+
+        checked = check_pattern(code, cycles=HEARD_CYCLES, cache=self.analyses)
+        if checked.pattern is None:
+            return None
+        self.patterns.put(code, checked.pattern)
+        self.heard.put(code, checked.events)
+        return checked.events
 
     def validate(self, code: str, scale: list[str]) -> Verdict:
         """Check a member's pattern before it may sound (the pattern engine's verdict,

@@ -10,6 +10,8 @@ it reads the structured `TurnInput` of each turn and answers a `JamReply`.
 
 from __future__ import annotations
 
+import asyncio
+
 from collections.abc import Callable
 from typing import Any
 
@@ -46,6 +48,12 @@ class Musician:
         data = getattr(request, "data", request)
         turn = data if isinstance(data, TurnInput) else TurnInput.model_validate(data)
         return self.play(turn)
+
+    async def respond(self, request: Any) -> JamReply:
+        """`self(request)` in a worker thread: a musician writing its part (and hearing the
+        others') never holds the event loop — a sixteen-member band's round would otherwise
+        hold it for every member in turn."""
+        return await asyncio.to_thread(self, request)
 
     def play(self, turn: TurnInput) -> JamReply:
         ears = EARS.set(self.book)
