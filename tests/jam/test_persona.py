@@ -74,3 +74,11 @@ def test_a_persona_file_that_is_not_utf8_is_a_user_error(tmp_path: Path) -> None
     persona.write_bytes(b"\xff\xfe" + KEYS.encode("utf-8"))
     with pytest.raises(InvalidInput, match=r"keys\.md is not UTF-8 text"):
         load_persona(persona)
+
+
+def test_a_member_named_twice_is_refused_like_the_server_does(capsys: pytest.CaptureFixture[str]) -> None:
+    from bandstand.cli import run
+
+    assert run(["jam", "--headless", "--members", "beat,groove,Beat", "--cycles", "1", "--no-wav"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["bandstand: error: BEAT named more than once; name each member once"]

@@ -135,6 +135,8 @@ def resolve_members(names: list[str] | None, extra: list[Persona] | None = None)
             raise InvalidInput(
                 f"unknown band member {name!r}; known: {', '.join(sorted(known))} (or add a persona file)"
             )
+        if found in chosen and names:
+            raise InvalidInput(f"{found.name} named more than once; name each member once")
         if found not in chosen:
             chosen.append(found)
     if not chosen:

@@ -11,7 +11,6 @@ it reads the structured `TurnInput` of each turn and answers a `JamReply`.
 from __future__ import annotations
 
 import asyncio
-
 from collections.abc import Callable
 from typing import Any
 
