@@ -140,14 +140,15 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
     data = manifest(state, intent, arrangement, out, quality, sound)
-    write_bytes(root / MANIFEST, _self_listed(data))
+    write_bytes(root / MANIFEST, self_listed(data))
     out.add(root, MANIFEST, "manifest", "what is here, how it was made, timings, quality, seed")
     return out
 
 
-def _self_listed(data: dict[str, Any]) -> bytes:
+def self_listed(data: dict[str, Any]) -> bytes:
     """The manifest as JSON, listing itself with its own size (the size is a fixed point:
-    a few rounds at most, as only the digits of the size change)."""
+    a few rounds at most, as only the digits of the size change). The studio writes HEAD's
+    manifest through it too, so the same revision gives the same bytes."""
     entry = {"path": MANIFEST, "type": "manifest", "description": "what is here, how it was made, timings, quality, "
              "seed", "size": 0}
     data = {**data, "files": [*data["files"], entry]}

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from bandstand import __version__
-from bandstand.files import TMP_SUFFIX, write_json
+from bandstand.compose.output import self_listed
+from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
@@ -112,7 +113,7 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
     listed: set[str] = set()
     for entry in [*manifest.get("files", []), *fresh.values()]:
         rel = entry.get("path") if isinstance(entry, dict) else None
-        if not isinstance(rel, str) or rel in listed or not (session_dir / rel).is_file():
+        if not isinstance(rel, str) or rel in listed or rel == MANIFEST or not (session_dir / rel).is_file():
             continue
         if (rel.startswith("midi/") and rel not in fresh) or (rel.startswith("audio/stems/") and stale_stems):
             continue  # a part that left the song
@@ -249,8 +250,8 @@ class HeadFiles:
                 if stale.name not in keep:
                     stale.unlink(missing_ok=True)
         drawn = self.source if self.draw and PIANOROLL in moved else self.previous
-        write_json(root / MANIFEST, _manifest(root, self.project, self.files, planned, self.old_manifest, drawn,
-                                              self.lead_source, self.target))
+        write_bytes(root / MANIFEST, self_listed(_manifest(root, self.project, self.files, planned, self.old_manifest,
+                                                           drawn, self.lead_source, self.target)))
         return [*moved, MANIFEST]
 
     def discard(self) -> None:
@@ -307,5 +308,6 @@ def install_audio(session_dir: Path, project: Project, staged: Path) -> None:
     write_json(session_dir / AUDIO_STAMP, {"file": WAV, "revision": project.revision})
     manifest = read_json(session_dir / MANIFEST)
     if isinstance(manifest, dict) and manifest.get("revision") == project.revision:
-        write_json(session_dir / MANIFEST, _manifest(session_dir, project, part_files(project), [], manifest,
-                                                     manifest.get("pianoroll_source"), manifest.get("lead_sheet_source")))
+        write_bytes(session_dir / MANIFEST, self_listed(_manifest(
+            session_dir, project, part_files(project), [], manifest, manifest.get("pianoroll_source"),
+            manifest.get("lead_sheet_source"))))

@@ -357,9 +357,14 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
 
     arm = _die_with_parent()
     parent = os.getpid()
+    # Ctrl-C blocked across the fork: the child starts with it blocked (a Ctrl-C landing while
+    # Python's own after-fork hooks run in the child would print their traceback), and the
+    # parent takes any that came meanwhile once its mask is back
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pid = os.fork()
     except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         return _NoChild()
     if pid == 0:  # the child: render, then leave without running any of the parent's cleanup
         code = 1
@@ -372,6 +377,7 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
             code = 0
         finally:
             os._exit(code)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     return _Child(pid)
 
 
