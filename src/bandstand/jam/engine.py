@@ -432,14 +432,13 @@ class JamEngine:
         if directive is not None and directive.addressed_to(member.name):
             member.override = None  # the boss has spoken again: the member plays its own part
         if reply is not None and verdict is not None:
-            if verdict.ok and member.boss_code is not None:
-                pass  # the boss rewrote the pattern while this turn ran: the boss's code stays
-            elif verdict.ok:
-                member.pattern = member.fallback_pattern = reply.pattern.strip()
-                member.using_fallback = False
-                member.status = "idle"
-                if member.override is not None and member.pattern != member.override:
-                    member.override = None
+            if verdict.ok:
+                if member.boss_code is None:  # else the boss rewrote the part while this turn ran: it stays
+                    member.pattern = member.fallback_pattern = reply.pattern.strip()
+                    member.using_fallback = False
+                    member.status = "idle"
+                    if member.override is not None and member.pattern != member.override:
+                        member.override = None
             else:
                 outcome, note = "invalid", verdict.error
                 member.rejected = (reply.pattern.strip(), verdict.error)

@@ -467,29 +467,9 @@ async def check_pattern_async(
     )
 
 
-async def validate_async(
-    code: str,
-    *,
-    scale: str | Sequence[int] | None = None,
-    cycles: int = 4,
-    max_events_per_cycle: int = MAX_EVENTS_PER_CYCLE,
-    min_in_scale: float = MIN_IN_SCALE,
-    limits: Limits = DEFAULT_LIMITS,
-    cache: CompileCache | None = None,
-    work: QueryBudget = VALIDATION_BUDGET,
-) -> ValidationReport:
-    """`validate_pattern` off the event loop (see `check_pattern_async`)."""
-    checked = await check_pattern_async(
-        code,
-        scale=scale,
-        cycles=cycles,
-        max_events_per_cycle=max_events_per_cycle,
-        min_in_scale=min_in_scale,
-        limits=limits,
-        cache=cache,
-        work=work,
-    )
-    return checked.report
+async def validate_async(code: str, **options: Any) -> ValidationReport:
+    """`validate_pattern` off the event loop: `check_pattern_async`'s report (same options)."""
+    return (await check_pattern_async(code, **options)).report
 
 
 __all__ = [
