@@ -44,9 +44,14 @@ def song(composed_song: Path, root: Path) -> str:
 
 
 @pytest.fixture
-def server(root: Path) -> BandstandServer:
-    """The stdio server's setup: any folder by path, and a jam of its own."""
-    band = Band(Library(root, folders=True))
+def band(root: Path) -> Band:
+    """What the server serves: any folder by path."""
+    return Band(Library(root, folders=True))
+
+
+@pytest.fixture
+def server(band: Band) -> BandstandServer:
+    """The stdio server's setup, with a jam of its own."""
     return build_server(band, lifespan=own_jam(band))
 
 

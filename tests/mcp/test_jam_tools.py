@@ -15,6 +15,7 @@ from mcp import Client
 
 from bandstand.cli import run
 from bandstand.mcp import BandstandServer
+from bandstand.mcp.band import Band
 from bandstand.producer.ask import answer
 from bandstand.producer.projects import open_project
 
@@ -40,7 +41,7 @@ async def test_ask_answers_from_the_figures_as_the_cli_does_and_changes_nothing(
     assert request.content[0].text == capsys.readouterr().err.strip().removeprefix("bandstand: error: ")
 
 
-async def test_a_jam_over_mcp(server: BandstandServer, root: Path) -> None:
+async def test_a_jam_over_mcp(server: BandstandServer, band: Band, root: Path) -> None:
     async with Client(server) as client:
         early = await client.call_tool("jam_direct", {"text": "more energy"})
         assert early.is_error and early.content[0].text == "start the jam before giving directives"
@@ -57,6 +58,9 @@ async def test_a_jam_over_mcp(server: BandstandServer, root: Path) -> None:
             assert time.monotonic() < deadline, "no round was played"
             await anyio.sleep(0.05)
         assert now["running"] and now["errors"] == [] and now["combined_pattern"]
+        while not band.jam().transport.played:  # a round can come before the first cycle sounds
+            assert time.monotonic() < deadline, "no cycle was played"
+            await anyio.sleep(0.05)
         stopped = await client.call_tool("jam_stop", {})
         assert not stopped.is_error, stopped.content[0].text
     data = stopped.structured_content
