@@ -1,0 +1,213 @@
+"""One sounding region of one note: a sample played at a pitch through a filter and envelopes.
+
+A voice plays its region's sample with linear interpolation (looping between the loop
+points, for a sustain loop only while the key is held), through TinySoundFont's resonant
+lowpass (a biquad in transposed direct form II, run by `scipy.signal.lfilter` with its state
+carried), scaled by the volume envelope and its note gain and panned with a square-root
+law. Pitch, filter cutoff and gain may move with the modulation envelope and the two LFOs
+once per 64-sample block. `render` plays a whole request at once: control values per block,
+sample positions per sample (a cumulative sum of per-sample steps, folded into the loop)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+from scipy.signal import lfilter
+
+from bandstand.render.sf2.envelope import BLOCK, RELEASE, SUSTAIN, EnvelopeState, Lfo
+from bandstand.render.sf2.parse import Region
+
+__all__ = ["Voice", "db_to_gain", "gain_to_db"]
+
+Audio = npt.NDArray[np.float32]
+
+
+def db_to_gain(db: float) -> float:
+    return float(np.power(np.float32(10.0), np.float32(db) * np.float32(0.05))) if db > -100.0 else 0.0
+
+
+def gain_to_db(gain: float) -> float:
+    return -100.0 if gain <= 0.00001 else float(np.float32(20.0 * math.log10(gain)))
+
+
+def _cents_to_hertz(cents: float) -> float:
+    return float(np.float32(8.176) * np.float32(2.0 ** (np.float32(cents) / np.float32(1200.0))))
+
+
+class Voice:
+    """A region being played: where in the sample, the envelopes, the filter's state."""
+
+    __slots__ = ("region", "preset", "key", "channel", "play_index", "rate", "note_gain_db", "pan_left",
+                 "pan_right", "pitch_timecents", "pitch_factor", "position", "loop_start", "loop_end",
+                 "ampenv", "modenv", "modlfo", "viblfo", "q_inv", "coeffs", "zi", "filter_on", "alive")
+
+    def __init__(self, region: Region, preset: int, key: int, velocity: float, channel: int, play_index: int,
+                 gain_db: float, rate: float) -> None:
+        midi_velocity = int(np.float32(velocity) * np.float32(127))
+        self.region, self.preset, self.key, self.channel, self.play_index, self.rate = (
+            region, preset, key, channel, play_index, rate)
+        self.note_gain_db = float(np.float32(gain_db) - np.float32(region.attenuation)
+                                  - np.float32(gain_to_db(1.0 / float(np.float32(velocity)))))
+        self.pan_left = self.pan_right = 0.0
+        self.pitch_timecents = self.pitch_factor = 0.0
+        self.position = float(region.offset)
+        looping = region.loop_mode != 0 and region.loop_start < region.loop_end
+        self.loop_start = region.loop_start if looping else 0
+        self.loop_end = region.loop_end if looping else 0
+        self.ampenv = EnvelopeState(region.ampenv, key, midi_velocity, True, rate)
+        self.modenv = EnvelopeState(region.modenv, key, midi_velocity, False, rate)
+        fc = _cents_to_hertz(region.initial_filter_fc) / rate if region.initial_filter_fc <= 13500 else 1.0
+        self.q_inv = 1.0 / 10.0 ** ((region.initial_filter_q / 10.0) / 20.0)
+        self.zi = np.zeros(2, dtype=np.float64)
+        self.filter_on = fc < 0.499
+        self.coeffs = self._lowpass(fc) if self.filter_on else None
+        self.modlfo = Lfo(region.delay_mod_lfo, region.freq_mod_lfo, rate)
+        self.viblfo = Lfo(region.delay_vib_lfo, region.freq_vib_lfo, rate)
+        self.alive = True
+
+    def _lowpass(self, fc: float) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        k = math.tan(math.pi * float(np.float32(fc)))
+        kk = k * k
+        norm = 1.0 / (1.0 + k * self.q_inv + kk)
+        a0 = kk * norm
+        return (a0, 2.0 * a0, a0), (1.0, 2.0 * (kk - 1.0) * norm, (1.0 - k * self.q_inv + kk) * norm)
+
+    def set_pan(self, pan: float) -> None:
+        """Pan -0.5 (left) .. 0.5 (right), the region's own added, square-root law."""
+        p = float(np.float32(self.region.pan) + np.float32(pan))
+        if p <= -0.5:
+            self.pan_left, self.pan_right = 1.0, 0.0
+        elif p >= 0.5:
+            self.pan_left, self.pan_right = 0.0, 1.0
+        else:
+            self.pan_left = float(np.sqrt(np.float32(0.5 - p)))
+            self.pan_right = float(np.sqrt(np.float32(0.5 + p)))
+
+    def set_pitch(self, shift: float) -> None:
+        """The note's pitch, `shift` semitones off (bend and tuning)."""
+        r = self.region
+        note = self.key + r.transpose + r.tune / 100.0
+        adjusted = r.pitch_keycenter + (note - r.pitch_keycenter) * (r.pitch_keytrack / 100.0)
+        if shift:
+            adjusted += float(np.float32(shift))
+        self.pitch_timecents = adjusted * 100.0
+        self.pitch_factor = r.sample_rate / (2.0 ** (r.pitch_keycenter * 100.0 / 1200.0) * self.rate)
+
+    def release(self) -> None:
+        """The key is let go: envelopes release, a sustain loop plays out."""
+        self.ampenv.next_segment(SUSTAIN)
+        self.modenv.next_segment(SUSTAIN)
+        if self.region.loop_mode == 2:
+            self.loop_end = self.loop_start
+
+    def stop_quickly(self) -> None:
+        self.ampenv.quick()
+        self.modenv.quick()
+
+    @property
+    def held(self) -> bool:
+        return self.ampenv.segment < RELEASE
+
+    def render(self, out: Audio, frames: int, samples: Audio) -> None:
+        """Add `frames` frames of this voice into `out` (frames × 2), reading the SoundFont's
+        `samples`; `alive` turns False when it ends."""
+        r = self.region
+        sizes = np.full(frames // BLOCK, BLOCK, dtype=np.int64)
+        if frames % BLOCK:
+            sizes = np.append(sizes, frames % BLOCK)
+        starts = np.concatenate(([0], np.cumsum(sizes)))
+        blocks = len(sizes)
+        dyn_filter = bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc)
+        dyn_pitch = bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch)
+        dyn_gain = r.mod_lfo_to_volume != 0
+        zeros = np.zeros(blocks)
+        modenv = zeros
+        amp, done_at = self.ampenv.advance(starts)
+        if r.mod_env_to_pitch or r.mod_env_to_filter_fc:
+            modenv, _ = self.modenv.advance(starts)
+        modlfo = self.modlfo.advance(sizes) if (self.modlfo.step and (
+            r.mod_lfo_to_pitch or r.mod_lfo_to_filter_fc or r.mod_lfo_to_volume)) else np.full(blocks, self.modlfo.level)
+        viblfo = self.viblfo.advance(sizes) if (self.viblfo.step and r.vib_lfo_to_pitch) else np.full(blocks, self.viblfo.level)
+        # blocks played: up to and including the one after which the volume envelope is done
+        played = min(blocks, done_at + 1)
+        n = int(starts[played])
+        if dyn_pitch:
+            cents = (self.pitch_timecents + modlfo * np.float32(r.mod_lfo_to_pitch) + viblfo * np.float32(r.vib_lfo_to_pitch)
+                     + modenv * np.float32(r.mod_env_to_pitch))
+            ratios = np.repeat(np.power(2.0, cents[:played] / 1200.0) * self.pitch_factor, sizes[:played])
+            steps = np.cumsum(ratios)
+            positions = self.position + np.concatenate(([0.0], steps[:-1]))
+            after = self.position + steps[-1] if n else self.position
+        else:
+            ratio = 2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor
+            positions = self.position + ratio * np.arange(n, dtype=np.float64)
+            after = self.position + ratio * n
+        looping = self.loop_start < self.loop_end
+        if looping:
+            top = self.loop_end + 1.0
+            span = self.loop_end - self.loop_start + 1.0
+            wrap = positions >= top
+            positions[wrap] = self.loop_start + np.mod(positions[wrap] - self.loop_start, span)
+            if after >= top:
+                after = self.loop_start + math.fmod(after - self.loop_start, span)
+        # a sample that ends stops the voice at the end of that block; nothing past its end sounds
+        ended = np.flatnonzero(positions >= r.end)
+        m = int(ended[0]) if len(ended) else n
+        if len(ended):
+            block = int(np.searchsorted(starts, m, side="right")) - 1
+            played = min(played, block + 1)
+        index = positions[:m].astype(np.int64)
+        alpha = (positions[:m] - index).astype(np.float32)
+        nxt = index + 1
+        if looping:
+            nxt[index >= self.loop_end] = self.loop_start
+        values = samples[index] * (np.float32(1.0) - alpha) + samples[nxt] * alpha
+        values = self._filter(values, sizes, starts, modlfo, modenv, dyn_filter, m)
+        if dyn_gain:
+            gains = np.array([db_to_gain(self.note_gain_db + lv * float(np.float32(r.mod_lfo_to_volume) * np.float32(0.1)))
+                              for lv in modlfo[:played]], dtype=np.float32)
+        else:
+            gains = np.full(played, db_to_gain(self.note_gain_db), dtype=np.float32)
+        mono = (gains * amp[:played].astype(np.float32)).astype(np.float32)
+        per_sample = np.repeat(mono, sizes[:played])[:m]
+        out[:m, 0] += values * (per_sample * np.float32(self.pan_left))
+        out[:m, 1] += values * (per_sample * np.float32(self.pan_right))
+        self.position = after
+        if len(ended) or done_at < blocks:
+            self.alive = False
+
+    def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
+                modlfo: npt.NDArray[np.float64], modenv: npt.NDArray[np.float64], dynamic: bool, m: int) -> Audio:
+        r = self.region
+        if not dynamic:
+            if not self.filter_on or self.coeffs is None or not m:
+                return values
+            b, a = self.coeffs
+            y, self.zi = lfilter(b, a, values.astype(np.float64), zi=self.zi)
+            return y.astype(np.float32)
+        fres = (np.float32(r.initial_filter_fc) + modlfo * np.float32(r.mod_lfo_to_filter_fc)
+                + modenv * np.float32(r.mod_env_to_filter_fc)).astype(np.float32)
+        result = values.copy()
+        i = 0
+        blocks = int(np.searchsorted(starts, m, side="left"))
+        while i < blocks:
+            j = i + 1
+            while j < blocks and fres[j] == fres[i]:
+                j += 1
+            lo, hi = int(starts[i]), min(int(starts[j]), m)
+            f = float(fres[i])
+            fc = _cents_to_hertz(f) / self.rate if f <= 13500 else 1.0
+            self.filter_on = fc < 0.499
+            if self.filter_on:
+                self.coeffs = self._lowpass(fc)
+                b, a = self.coeffs
+                y, self.zi = lfilter(b, a, values[lo:hi].astype(np.float64), zi=self.zi)
+                result[lo:hi] = y
+            i = j
+        return result
+
+    def __repr__(self) -> str:
+        return f"Voice(key={self.key}, channel={self.channel}, segment={self.ampenv.segment}, alive={self.alive})"
+
