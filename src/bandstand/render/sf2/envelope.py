@@ -115,21 +115,21 @@ class EnvelopeState:
     def advance(self, starts: Ints) -> tuple[Floats, int]:
         """The level at the start of each block (`starts`: the cumulative sample count before
         each block, then the total), advancing through the blocks; and the index of the first
-        block after which the envelope is done (or the number of blocks)."""
+        block after which the envelope is done (or the number of blocks). Levels step in
+        float32, block by block, as TinySoundFont's do (so they are the same bits)."""
         blocks = len(starts) - 1
-        levels = np.empty(blocks, dtype=np.float64)
+        levels = np.empty(blocks, dtype=np.float32)
         done_at = blocks
         i = 0
         while i < blocks:
             # the segment ends after block j: the first j whose end reaches `until` samples on
             k = int(np.searchsorted(starts, starts[i] + self.until, side="left"))
-            j = min(k, blocks) - 1
-            j = max(j, i)
-            offsets = (starts[i : j + 1] - starts[i]).astype(np.float64)
-            levels[i : j + 1] = self._levels(offsets)
-            span = int(starts[j + 1] - starts[i])
-            self.level = float(self._levels(np.array([float(span)]))[0])
-            self.until -= span
+            j = max(min(k, blocks) - 1, i)
+            sizes = np.diff(starts[i : j + 2]).astype(np.float32)
+            walk = self._walk(sizes)
+            levels[i : j + 1] = walk[:-1]
+            self.level = float(walk[-1])
+            self.until -= int(starts[j + 1] - starts[i])
             if self.until <= 0:
                 self.next_segment(self.segment)
                 if self.segment == DONE and done_at == blocks:
@@ -137,44 +137,70 @@ class EnvelopeState:
             i = j + 1
         return levels, done_at
 
-    def _levels(self, offsets: Floats) -> Floats:
+    def _walk(self, sizes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The level before each block of these sizes, then after the last."""
+        steps = np.empty(len(sizes) + 1, dtype=np.float32)
+        steps[0] = self.level
         if not self.slope:
-            return np.full(len(offsets), self.level)
+            steps[1:] = self.level
+            return steps
         if self.exponential:
-            return np.float32(self.level) * np.power(self.slope, offsets)
-        return np.float32(self.level) + np.float32(self.slope) * offsets
+            steps[1:] = np.power(np.float32(self.slope), sizes)
+            return np.multiply.accumulate(steps, dtype=np.float32)
+        steps[1:] = np.float32(self.slope) * sizes
+        return np.add.accumulate(steps, dtype=np.float32)
 
 
 class Lfo:
-    """A triangle LFO from -1 to 1 starting at 0 upwards after its delay, in blocks."""
+    """A triangle LFO from -1 to 1, starting at 0 upwards after its delay, stepping per block
+    in float32 as TinySoundFont's does."""
 
-    __slots__ = ("until", "phase", "step")
+    __slots__ = ("until", "level", "delta")
 
     def __init__(self, delay: float, freq_cents: int, rate: float) -> None:
         self.until = int(np.float32(delay) * np.float32(rate))
         hertz = np.float32(8.176) * np.float32(2.0 ** (np.float32(freq_cents) / np.float32(1200.0)))
-        self.step = float(np.float32(4.0) * hertz / np.float32(rate))  # level change per sample
-        self.phase = 0.0  # unfolded: level is the triangle of this
+        self.delta = float(np.float32(4.0) * hertz / np.float32(rate))  # level change per sample
+        self.level = 0.0
 
-    @staticmethod
-    def _triangle(phase: Floats) -> Floats:
-        x = np.mod(phase + 1.0, 4.0)
-        return np.where(x < 2.0, x - 1.0, 3.0 - x)
+    def _moving(self, sizes: Ints) -> npt.NDArray[np.bool_]:
+        """Which blocks move the LFO: a block waits while the delay left is longer than it (the
+        delay left shrinks only then) — so, as in TinySoundFont, a short last block of a request
+        can wait again after the LFO has started."""
+        before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        waiting = self.until - before > sizes
+        first = int(np.argmin(waiting)) if not waiting.all() else len(sizes)
+        moving = np.zeros(len(sizes), dtype=np.bool_)
+        if first:
+            self.until -= int(before[first - 1] + sizes[first - 1])
+        moving[first:] = True
+        for b in np.flatnonzero(sizes[first + 1 :] < self.until) + first + 1:
+            if self.until > sizes[b]:
+                moving[b] = False
+                self.until -= int(sizes[b])
+        return moving
 
     def advance(self, sizes: Ints) -> Floats:
         """The level at the start of each block of these sizes, advancing through them."""
-        before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-        # a block moves the LFO once its delay has run out: from the first block not longer than what is left
-        waiting = self.until - before > sizes
-        first = int(np.argmin(waiting)) if not waiting.all() else len(sizes)
-        if first > 0:
-            self.until -= int(before[first - 1] + sizes[first - 1]) if first <= len(sizes) else 0
-        moving = np.zeros(len(sizes), dtype=np.float64)
-        moving[first:] = sizes[first:]
-        phases = self.phase + self.step * np.concatenate(([0.0], np.cumsum(moving)[:-1]))
-        self.phase += self.step * float(moving.sum())
-        return self._triangle(phases)
-
-    @property
-    def level(self) -> float:
-        return float(self._triangle(np.array([self.phase]))[0])
+        moving = self._moving(sizes)
+        levels = np.empty(len(sizes), dtype=np.float32)
+        first = int(np.argmax(moving)) if moving.any() else len(sizes)
+        levels[:first] = self.level
+        i = first
+        while i < len(sizes):
+            steps = np.empty(len(sizes) - i + 1, dtype=np.float32)
+            steps[0] = self.level
+            steps[1:] = np.float32(self.delta) * sizes[i:].astype(np.float32) * moving[i:]
+            walk = np.add.accumulate(steps, dtype=np.float32)  # walk[k]: after k blocks
+            over = np.flatnonzero((walk[1:] > 1.0) | (walk[1:] < -1.0))
+            if not len(over):
+                levels[i:] = walk[:-1]
+                self.level = float(walk[-1])
+                break
+            k = int(over[0])  # block i + k turns the LFO round
+            levels[i : i + k + 1] = walk[: k + 1]
+            edge = np.float32(2.0) if walk[k + 1] > 1.0 else np.float32(-2.0)
+            self.level = float(edge - walk[k + 1])
+            self.delta = -self.delta
+            i += k + 1
+        return levels.astype(np.float64)

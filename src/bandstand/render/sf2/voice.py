@@ -127,15 +127,17 @@ class Voice:
         amp, done_at = self.ampenv.advance(starts)
         if r.mod_env_to_pitch or r.mod_env_to_filter_fc:
             modenv, _ = self.modenv.advance(starts)
-        modlfo = self.modlfo.advance(sizes) if (self.modlfo.step and (
+        modlfo = self.modlfo.advance(sizes) if (self.modlfo.delta and (
             r.mod_lfo_to_pitch or r.mod_lfo_to_filter_fc or r.mod_lfo_to_volume)) else np.full(blocks, self.modlfo.level)
-        viblfo = self.viblfo.advance(sizes) if (self.viblfo.step and r.vib_lfo_to_pitch) else np.full(blocks, self.viblfo.level)
+        viblfo = self.viblfo.advance(sizes) if (self.viblfo.delta and r.vib_lfo_to_pitch) else np.full(blocks, self.viblfo.level)
         # blocks played: up to and including the one after which the volume envelope is done
         played = min(blocks, done_at + 1)
         n = int(starts[played])
         if dyn_pitch:
-            cents = (self.pitch_timecents + modlfo * np.float32(r.mod_lfo_to_pitch) + viblfo * np.float32(r.vib_lfo_to_pitch)
-                     + modenv * np.float32(r.mod_env_to_pitch))
+            f32 = np.float32
+            moved = (modlfo.astype(f32) * f32(r.mod_lfo_to_pitch) + viblfo.astype(f32) * f32(r.vib_lfo_to_pitch)
+                     + modenv.astype(f32) * f32(r.mod_env_to_pitch))
+            cents = self.pitch_timecents + moved.astype(np.float64)
             ratios = np.repeat(np.power(2.0, cents[:played] / 1200.0) * self.pitch_factor, sizes[:played])
             steps = np.cumsum(ratios)
             positions = self.position + np.concatenate(([0.0], steps[:-1]))
@@ -187,8 +189,9 @@ class Voice:
             b, a = self.coeffs
             y, self.zi = lfilter(b, a, values.astype(np.float64), zi=self.zi)
             return y.astype(np.float32)
-        fres = (np.float32(r.initial_filter_fc) + modlfo * np.float32(r.mod_lfo_to_filter_fc)
-                + modenv * np.float32(r.mod_env_to_filter_fc)).astype(np.float32)
+        f32 = np.float32
+        fres = (f32(r.initial_filter_fc) + modlfo.astype(f32) * f32(r.mod_lfo_to_filter_fc)
+                + modenv.astype(f32) * f32(r.mod_env_to_filter_fc))
         result = values.copy()
         i = 0
         blocks = int(np.searchsorted(starts, m, side="left"))
