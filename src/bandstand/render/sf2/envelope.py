@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from bandstand.render.sf2.parse import Envelope
 
-__all__ = ["BLOCK", "DELAY", "ATTACK", "HOLD", "DECAY", "SUSTAIN", "RELEASE", "DONE", "EnvelopeState", "Lfo"]
+__all__ = ["expf", "BLOCK", "DELAY", "ATTACK", "HOLD", "DECAY", "SUSTAIN", "RELEASE", "DONE", "EnvelopeState", "Lfo"]
 
 BLOCK = 64
 FAST_RELEASE_SECONDS = 0.01
@@ -24,6 +24,11 @@ _FOREVER = 0x7FFFFFFF
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+
+
+def expf(x: float) -> float:
+    """C's `expf`: e^x of a float32, rounded to float32 (computed in double: correctly rounded)."""
+    return float(np.float32(math.exp(float(np.float32(x)))))
 
 
 def _timecents(tc: float) -> float:
@@ -88,7 +93,7 @@ class EnvelopeState:
                 self.segment, self.level = DECAY, 1.0
                 if self.amp:
                     mystery = float(np.float32(-9.226) / np.float32(self.until))
-                    self.slope, self.exponential = float(np.exp(np.float32(mystery))), True
+                    self.slope, self.exponential = expf(mystery), True
                     if sustain > 0.0:
                         self.until = int(math.log(sustain) / mystery)
                 else:
@@ -105,7 +110,7 @@ class EnvelopeState:
             self.until = self.release_samples()
             if self.amp:
                 mystery = float(np.float32(-9.226) / np.float32(self.until))
-                self.slope, self.exponential = float(np.exp(np.float32(mystery))), True
+                self.slope, self.exponential = expf(mystery), True
             else:
                 self.slope = float(np.float32(-self.level) / np.float32(self.until))
                 self.exponential = False
@@ -145,7 +150,7 @@ class EnvelopeState:
             steps[1:] = self.level
             return steps
         if self.exponential:
-            steps[1:] = np.power(np.float32(self.slope), sizes)
+            steps[1:] = np.power(self.slope, sizes.astype(np.float64))  # powf, correctly rounded
             return np.multiply.accumulate(steps, dtype=np.float32)
         steps[1:] = np.float32(self.slope) * sizes
         return np.add.accumulate(steps, dtype=np.float32)

@@ -25,7 +25,8 @@ Audio = npt.NDArray[np.float32]
 
 
 def db_to_gain(db: float) -> float:
-    return float(np.power(np.float32(10.0), np.float32(db) * np.float32(0.05))) if db > -100.0 else 0.0
+    """C's `powf(10, db * 0.05f)` (in double, rounded to float32), silence below -100 dB."""
+    return float(np.float32(10.0 ** float(np.float32(db) * np.float32(0.05)))) if db > -100.0 else 0.0
 
 
 def gain_to_db(gain: float) -> float:
@@ -33,7 +34,7 @@ def gain_to_db(gain: float) -> float:
 
 
 def _cents_to_hertz(cents: float) -> float:
-    return float(np.float32(8.176) * np.float32(2.0 ** (np.float32(cents) / np.float32(1200.0))))
+    return float(np.float32(8.176) * np.float32(2.0 ** float(np.float32(cents) / np.float32(1200.0))))
 
 
 class Voice:
