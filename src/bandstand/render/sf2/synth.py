@@ -16,6 +16,7 @@ Voices are mixed in slot order into a zeroed buffer."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,16 @@ from bandstand.render.sf2.voice import Voice, gain_to_db
 __all__ = ["MAX_VOICES", "Synth"]
 
 MAX_VOICES = 256
+_PARSED: dict[bytes, SoundFont] = {}  # SHA-256 of the file → its presets (frozen): one parse per file per process
+
+
+def _parsed(data: bytes) -> SoundFont:
+    key = hashlib.sha256(data).digest()
+    if key not in _PARSED:
+        if len(_PARSED) >= 4:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[key] = parse(data)
+    return _PARSED[key]
 CHANNELS = 16
 
 
@@ -73,7 +84,7 @@ class Synth:
 
     def sfload(self, filename_or_bytes: str | bytes | Path, gain: float = 0.0, max_voices: int = MAX_VOICES) -> int:
         data = filename_or_bytes if isinstance(filename_or_bytes, bytes) else Path(filename_or_bytes).read_bytes()
-        self.font = parse(data)
+        self.font = _parsed(data)
         self.gain_db = float(np.float32(self.gain + gain))
         self.voices = [None] * max(max_voices, 1)
         return 0

@@ -22,6 +22,22 @@ from bandstand.render.sf2.parse import Region
 __all__ = ["Voice", "db_to_gain", "gain_to_db"]
 
 Audio = npt.NDArray[np.float32]
+Floats = npt.NDArray[np.float64]
+
+
+def _public_biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
+    y, zf = lfilter(b, a, x, zi=zi)
+    return y, zf
+
+
+try:  # scipy's filter kernel itself: lfilter's checks cost more than a 64-sample block's filtering
+    from scipy.signal._sigtools import _linear_filter
+
+    def _biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
+        y, zf = _linear_filter(b, a, x, -1, zi)
+        return y, zf
+except ImportError:  # pragma: no cover — another scipy: the public function, slower, same numbers
+    _biquad = _public_biquad
 
 
 def db_to_gain(db: float) -> float:
@@ -183,33 +199,44 @@ class Voice:
 
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
                 modlfo: npt.NDArray[np.float64], modenv: npt.NDArray[np.float64], dynamic: bool, m: int) -> Audio:
+        """The lowpass over the first `m` values: fixed, or (`dynamic`) with a cutoff per block
+        from the modulation envelope and LFO, its state carried from block to block."""
         r = self.region
         if not dynamic:
             if not self.filter_on or self.coeffs is None or not m:
                 return values
             b, a = self.coeffs
-            y, self.zi = lfilter(b, a, values.astype(np.float64), zi=self.zi)
+            y, self.zi = _biquad(np.array(b), np.array(a), values.astype(np.float64), self.zi)
             return y.astype(np.float32)
-        f32 = np.float32
-        fres = (f32(r.initial_filter_fc) + modlfo.astype(f32) * f32(r.mod_lfo_to_filter_fc)
-                + modenv.astype(f32) * f32(r.mod_env_to_filter_fc))
-        result = values.copy()
-        i = 0
         blocks = int(np.searchsorted(starts, m, side="left"))
-        while i < blocks:
-            j = i + 1
-            while j < blocks and fres[j] == fres[i]:
-                j += 1
-            lo, hi = int(starts[i]), min(int(starts[j]), m)
-            f = float(fres[i])
-            fc = _cents_to_hertz(f) / self.rate if f <= 13500 else 1.0
-            self.filter_on = fc < 0.499
-            if self.filter_on:
-                self.coeffs = self._lowpass(fc)
-                b, a = self.coeffs
-                y, self.zi = lfilter(b, a, values[lo:hi].astype(np.float64), zi=self.zi)
+        if not blocks:
+            return values
+        f32 = np.float32
+        fres = (f32(r.initial_filter_fc) + modlfo[:blocks].astype(f32) * f32(r.mod_lfo_to_filter_fc)
+                + modenv[:blocks].astype(f32) * f32(r.mod_env_to_filter_fc))
+        # the cutoff of each block (a fraction of the sample rate), as TinySoundFont computes it
+        hertz = f32(8.176) * np.power(2.0, (fres / f32(1200.0)).astype(np.float64)).astype(f32)
+        fc = np.where(fres <= 13500, hertz / f32(self.rate), f32(1.0)).astype(f32)
+        on = fc < 0.499
+        k = np.tan(np.pi * fc.astype(np.float64))
+        kk = k * k
+        norm = 1.0 / (1.0 + k * self.q_inv + kk)
+        a0 = kk * norm
+        b1 = 2.0 * (kk - 1.0) * norm
+        b2 = (1.0 - k * self.q_inv + kk) * norm
+        result = values.copy()
+        x = values.astype(np.float64)
+        # runs of blocks with the same cutoff filter in one call
+        change = np.flatnonzero(np.diff(fres)) + 1
+        edges = np.concatenate(([0], change, [blocks]))
+        for i, j in zip(edges[:-1], edges[1:], strict=True):
+            if on[i]:
+                lo, hi = int(starts[i]), min(int(starts[j]), m)
+                y, self.zi = _biquad(np.array((a0[i], 2.0 * a0[i], a0[i])), np.array((1.0, b1[i], b2[i])), x[lo:hi], self.zi)
                 result[lo:hi] = y
-            i = j
+        self.filter_on = bool(on[blocks - 1])
+        if self.filter_on:
+            self.coeffs = ((a0[blocks - 1], 2.0 * a0[blocks - 1], a0[blocks - 1]), (1.0, b1[blocks - 1], b2[blocks - 1]))
         return result
 
     def __repr__(self) -> str:
