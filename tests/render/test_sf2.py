@@ -86,7 +86,7 @@ def test_drum_kit(data: bytes) -> None:
     script: list[Step | int] = [("program_change", (9, 0, True))]
     for key in (35, 38, 42, 46, 42, 49, 51):  # the closed hi-hat chokes the open one (exclusive class)
         script += [("noteon", (9, key, 110)), 3001, ("noteoff", (9, key)), 1000]
-    ref, got = both(data, script + [22050])
+    ref, got = both(data, [*script, 22050])
     assert np.abs(ref).max() > 0.01
     assert np.abs(ref - got).max() < TOLERANCE
 

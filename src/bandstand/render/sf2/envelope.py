@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from bandstand.render.sf2.parse import Envelope
 
-__all__ = ["expf", "BLOCK", "DELAY", "ATTACK", "HOLD", "DECAY", "SUSTAIN", "RELEASE", "DONE", "EnvelopeState", "Lfo"]
+__all__ = ["ATTACK", "BLOCK", "DECAY", "DELAY", "DONE", "HOLD", "RELEASE", "SUSTAIN", "EnvelopeState", "Lfo", "expf"]
 
 BLOCK = 64
 FAST_RELEASE_SECONDS = 0.01
@@ -32,13 +32,13 @@ def expf(x: float) -> float:
 
 
 def _timecents(tc: float) -> float:
-    return float(np.float32(2.0 ** (tc / 1200.0)))
+    return float(np.float32(2.0 ** float(np.float32(tc) / np.float32(1200.0))))
 
 
 class EnvelopeState:
     """One voice's volume or modulation envelope: segment, level, slope, samples left."""
 
-    __slots__ = ("p", "amp", "velocity", "rate", "segment", "level", "slope", "exponential", "until")
+    __slots__ = ("amp", "exponential", "level", "p", "rate", "segment", "slope", "until", "velocity")
 
     def __init__(self, params: Envelope, key: int, velocity: int, amp: bool, rate: float) -> None:
         hold, decay = params.hold, params.decay
@@ -62,7 +62,7 @@ class EnvelopeState:
         self.p = (*self.p[:5], 0.0)
         self.next_segment(SUSTAIN)
 
-    def next_segment(self, active: int) -> None:  # noqa: C901 — one case per segment, as the standard lists them
+    def next_segment(self, active: int) -> None:
         delay, attack, hold, decay, sustain, _ = self.p
         rate = np.float32(self.rate)
         if active == NONE:
@@ -117,7 +117,7 @@ class EnvelopeState:
             return
         self.segment, self.exponential, self.level, self.slope, self.until = DONE, False, 0.0, 0.0, 0x7FFFFFF
 
-    def advance(self, starts: Ints) -> tuple[Floats, int]:
+    def advance(self, starts: Ints) -> tuple[npt.NDArray[np.float32], int]:
         """The level at the start of each block (`starts`: the cumulative sample count before
         each block, then the total), advancing through the blocks; and the index of the first
         block after which the envelope is done (or the number of blocks). Levels step in
@@ -160,11 +160,11 @@ class Lfo:
     """A triangle LFO from -1 to 1, starting at 0 upwards after its delay, stepping per block
     in float32 as TinySoundFont's does."""
 
-    __slots__ = ("until", "level", "delta")
+    __slots__ = ("delta", "level", "until")
 
     def __init__(self, delay: float, freq_cents: int, rate: float) -> None:
         self.until = int(np.float32(delay) * np.float32(rate))
-        hertz = np.float32(8.176) * np.float32(2.0 ** (np.float32(freq_cents) / np.float32(1200.0)))
+        hertz = np.float32(8.176) * np.float32(2.0 ** float(np.float32(freq_cents) / np.float32(1200.0)))
         self.delta = float(np.float32(4.0) * hertz / np.float32(rate))  # level change per sample
         self.level = 0.0
 

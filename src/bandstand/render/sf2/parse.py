@@ -194,7 +194,7 @@ def _merge(zone: dict[str, Any], preset: dict[str, Any]) -> None:
 
 
 def _timecents(tc: float) -> float:
-    return 0.0 if tc < -11950.0 else _f32(2.0 ** (np.float32(tc) / np.float32(1200.0)))
+    return 0.0 if tc < -11950.0 else _f32(2.0 ** float(np.float32(tc) / np.float32(1200.0)))
 
 
 def _envelope(zone: dict[str, Any], env: str, sustain_is_gain: bool) -> Envelope:
@@ -209,7 +209,7 @@ def _envelope(zone: dict[str, Any], env: str, sustain_is_gain: bool) -> Envelope
         p["sustain"] = 0.0
     elif sustain_is_gain:
         db = -p["sustain"] / 10.0
-        p["sustain"] = _f32(10.0 ** (np.float32(db) * np.float32(0.05))) if db > -100.0 else 0.0
+        p["sustain"] = _f32(10.0 ** float(np.float32(db) * np.float32(0.05))) if db > -100.0 else 0.0
     else:
         p["sustain"] = _f32(1.0 - p["sustain"] / 1000.0)
     return Envelope(**p)

@@ -153,7 +153,7 @@ class Synth:
             c.tuning = tuning
             self._apply_pitch(chan, c)
 
-    def control_change(self, chan: int, controller: int, control_value: int) -> None:  # noqa: C901 — the MIDI table
+    def control_change(self, chan: int, controller: int, control_value: int) -> None:
         c = self._channel(chan)
         value = control_value
         pairs = {7: "midi_volume", 39: "midi_volume", 11: "midi_expression", 43: "midi_expression",

@@ -10,7 +10,9 @@ sample positions per sample (a cumulative sum of per-sample steps, folded into t
 
 from __future__ import annotations
 
+import itertools
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -56,9 +58,31 @@ def _cents_to_hertz(cents: float) -> float:
 class Voice:
     """A region being played: where in the sample, the envelopes, the filter's state."""
 
-    __slots__ = ("region", "preset", "key", "channel", "play_index", "rate", "note_gain_db", "pan_left",
-                 "pan_right", "pitch_timecents", "pitch_factor", "position", "loop_start", "loop_end",
-                 "ampenv", "modenv", "modlfo", "viblfo", "q_inv", "coeffs", "zi", "filter_on", "alive")
+    __slots__ = (
+        "alive",
+        "ampenv",
+        "channel",
+        "coeffs",
+        "filter_on",
+        "key",
+        "loop_end",
+        "loop_start",
+        "modenv",
+        "modlfo",
+        "note_gain_db",
+        "pan_left",
+        "pan_right",
+        "pitch_factor",
+        "pitch_timecents",
+        "play_index",
+        "position",
+        "preset",
+        "q_inv",
+        "rate",
+        "region",
+        "viblfo",
+        "zi",
+    )
 
     def __init__(self, region: Region, preset: int, key: int, velocity: float, channel: int, play_index: int,
                  gain_db: float, rate: float) -> None:
@@ -139,8 +163,7 @@ class Voice:
         dyn_filter = bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc)
         dyn_pitch = bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch)
         dyn_gain = r.mod_lfo_to_volume != 0
-        zeros = np.zeros(blocks)
-        modenv = zeros
+        modenv: npt.NDArray[np.float32] = np.zeros(blocks, dtype=np.float32)
         amp, done_at = self.ampenv.advance(starts)
         if r.mod_env_to_pitch or r.mod_env_to_filter_fc:
             modenv, _ = self.modenv.advance(starts)
@@ -198,7 +221,7 @@ class Voice:
             self.alive = False
 
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
-                modlfo: npt.NDArray[np.float64], modenv: npt.NDArray[np.float64], dynamic: bool, m: int) -> Audio:
+                modlfo: npt.NDArray[Any], modenv: npt.NDArray[Any], dynamic: bool, m: int) -> Audio:
         """The lowpass over the first `m` values: fixed, or (`dynamic`) with a cutoff per block
         from the modulation envelope and LFO, its state carried from block to block."""
         r = self.region
@@ -229,7 +252,7 @@ class Voice:
         # runs of blocks with the same cutoff filter in one call
         change = np.flatnonzero(np.diff(fres)) + 1
         edges = np.concatenate(([0], change, [blocks]))
-        for i, j in zip(edges[:-1], edges[1:], strict=True):
+        for i, j in itertools.pairwise(edges):
             if on[i]:
                 lo, hi = int(starts[i]), min(int(starts[j]), m)
                 y, self.zi = _biquad(np.array((a0[i], 2.0 * a0[i], a0[i])), np.array((1.0, b1[i], b2[i])), x[lo:hi], self.zi)
