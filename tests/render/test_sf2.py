@@ -10,9 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bandstand.errors import RenderError
 from bandstand.render import sf2
 from bandstand.render.sf2 import SoundFontError, Synth, parse
 from bandstand.render.soundfont import find_soundfont
+from bandstand.render.synth import ENGINE_ENV, engine, synthesize_tracks
+from tests.midi.songs import demo_song
 
 tinysoundfont = pytest.importorskip("tinysoundfont")  # the reference (the `reference` extra)
 
@@ -150,3 +153,22 @@ def test_same_calls_same_bits(data: bytes) -> None:
               ("pitchbend", (0, 9000)), 5003, ("noteoff", (0, 60)), 30000]
     first, second = run(Synth, data, script), run(Synth, data, script)
     assert first.tobytes() == second.tobytes()
+
+
+def test_render_with_the_numpy_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`$BANDSTAND_SYNTH=numpy` renders a song (both processes) as the binding does, within rounding."""
+    song = demo_song()
+    monkeypatch.setenv(ENGINE_ENV, "tinysoundfont")
+    assert engine() is tinysoundfont.Synth
+    reference = synthesize_tracks(song, workers=2)
+    monkeypatch.setenv(ENGINE_ENV, "numpy")
+    assert engine() is Synth
+    got = synthesize_tracks(song, workers=2)
+    assert np.abs(reference).max() > 0.05
+    assert np.abs(reference - got).max() < TOLERANCE
+
+
+def test_a_wrong_engine_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENGINE_ENV, "fluidsynth")
+    with pytest.raises(RenderError, match=r"\$BANDSTAND_SYNTH is 'fluidsynth'; use one of auto, tinysoundfont, numpy"):
+        synthesize_tracks(demo_song())

@@ -185,6 +185,31 @@ def _reset(synth: Any) -> None:
         synth.pitchbend(ch, 8192)
 
 
+ENGINE_ENV = "BANDSTAND_SYNTH"
+ENGINES = ("auto", "tinysoundfont", "numpy")
+
+
+def engine() -> Any:
+    """The synthesizer class `$BANDSTAND_SYNTH` names: `tinysoundfont` (the binding), `numpy`
+    (`bandstand.render.sf2`, the same algorithm without a compiled binding) or `auto` (the
+    default: the binding when it is installed, else numpy)."""
+    name = os.environ.get(ENGINE_ENV, "auto") or "auto"
+    if name not in ENGINES:
+        raise RenderError(f"${ENGINE_ENV} is {name!r}; use one of {', '.join(ENGINES)}")
+    if name != "numpy":
+        try:
+            import tinysoundfont
+        except ImportError:
+            if name == "tinysoundfont":
+                raise RenderError(f"${ENGINE_ENV} is tinysoundfont but it is not installed "
+                                  f"(pip install tinysoundfont, or unset ${ENGINE_ENV})") from None
+        else:
+            return tinysoundfont.Synth
+    from bandstand.render import sf2
+
+    return sf2.Synth
+
+
 SLOW_ENV = "BANDSTAND_TEST_SLOW_SYNTH"
 _SLOW_SECONDS = 0.05
 
@@ -209,9 +234,7 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
 
     The synthesizer fills a small scratch slice; each full slice that is not silence is added into
     the row (onto zero: the same bits as a copy). `check` is asked before every slice."""
-    import tinysoundfont
-
-    synth = tinysoundfont.Synth(samplerate=sample_rate)
+    synth = engine()(samplerate=sample_rate)
     try:
         synth.sfload(soundfont)
     except Exception as exc:  # tinysoundfont raises its own exception type for bad files
@@ -422,6 +445,7 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
     process takes the next item (heaviest first) from a queue as soon as it is free, so the two
     stay busy whatever each instrument costs. Every item is played by a freshly reset synthesizer
     into its own row, so the audio is the same whoever plays it, for any number of workers."""
+    engine()  # a wrong $BANDSTAND_SYNTH is one line before any work
     path = soundfont or find_soundfont()
     try:
         data = path.read_bytes()

@@ -245,21 +245,24 @@ class Voice:
         kk = k * k
         norm = 1.0 / (1.0 + k * self.q_inv + kk)
         a0 = kk * norm
-        b1 = 2.0 * (kk - 1.0) * norm
-        b2 = (1.0 - k * self.q_inv + kk) * norm
+        num = np.stack((a0, 2.0 * a0, a0), axis=1)
+        den = np.stack((np.ones(blocks), 2.0 * (kk - 1.0) * norm, (1.0 - k * self.q_inv + kk) * norm), axis=1)
         result = values.copy()
         x = values.astype(np.float64)
         # runs of blocks with the same cutoff filter in one call
-        change = np.flatnonzero(np.diff(fres)) + 1
-        edges = np.concatenate(([0], change, [blocks]))
-        for i, j in itertools.pairwise(edges):
+        change = np.flatnonzero(fres[1:] != fres[:-1]) + 1
+        edges = np.concatenate(([0], change, [blocks])).tolist()
+        bounds = np.minimum(starts[edges], m).tolist()
+        zi = self.zi
+        for r_i, i in enumerate(edges[:-1]):
             if on[i]:
-                lo, hi = int(starts[i]), min(int(starts[j]), m)
-                y, self.zi = _biquad(np.array((a0[i], 2.0 * a0[i], a0[i])), np.array((1.0, b1[i], b2[i])), x[lo:hi], self.zi)
-                result[lo:hi] = y
-        self.filter_on = bool(on[blocks - 1])
+                lo, hi = bounds[r_i], bounds[r_i + 1]
+                result[lo:hi], zi = _biquad(num[i], den[i], x[lo:hi], zi)
+        self.zi = zi
+        last = blocks - 1
+        self.filter_on = bool(on[last])
         if self.filter_on:
-            self.coeffs = ((a0[blocks - 1], 2.0 * a0[blocks - 1], a0[blocks - 1]), (1.0, b1[blocks - 1], b2[blocks - 1]))
+            self.coeffs = (tuple(num[last].tolist()), tuple(den[last].tolist()))  # type: ignore[assignment]
         return result
 
     def __repr__(self) -> str:
