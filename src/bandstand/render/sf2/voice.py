@@ -10,7 +10,6 @@ sample positions per sample (a cumulative sum of per-sample steps, folded into t
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any
 
@@ -262,7 +261,7 @@ class Voice:
         last = blocks - 1
         self.filter_on = bool(on[last])
         if self.filter_on:
-            self.coeffs = (tuple(num[last].tolist()), tuple(den[last].tolist()))  # type: ignore[assignment]
+            self.coeffs = (tuple(num[last].tolist()), tuple(den[last].tolist()))
         return result
 
     def __repr__(self) -> str:
