@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bandstand.render.sf2.envelope import RELEASE
+from bandstand.render.sf2.envelope import BLOCK, RELEASE
 from bandstand.render.sf2.parse import SoundFont, parse
 from bandstand.render.sf2.voice import Voice, gain_to_db
 
@@ -284,9 +284,13 @@ class Synth:
         out = np.frombuffer(buffer, dtype=np.float32, count=samples * 2).reshape(samples, 2)
         out[:] = 0.0
         if self.font is not None and samples > 0:
+            sizes = np.full(-(-samples // BLOCK), BLOCK, dtype=np.int64)  # 64-frame blocks, the last shorter
+            sizes[-1] = samples - BLOCK * (len(sizes) - 1)
+            starts = np.zeros(len(sizes) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=starts[1:])
             for i, v in enumerate(self.voices):
                 if v is not None:
-                    v.render(out, samples, self.font.samples)
+                    v.render(out, sizes, starts, self.font.samples)
                     if not v.alive:
                         self.voices[i] = None
         return buffer

@@ -150,14 +150,11 @@ class Voice:
     def held(self) -> bool:
         return self.ampenv.segment < RELEASE
 
-    def render(self, out: Audio, frames: int, samples: Audio) -> None:
-        """Add `frames` frames of this voice into `out` (frames × 2), reading the SoundFont's
-        `samples`; `alive` turns False when it ends."""
+    def render(self, out: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64], samples: Audio) -> None:
+        """Add one request's frames of this voice into `out` (frames × 2), reading the SoundFont's
+        `samples`; the request is cut in blocks of these `sizes` (64 but the last), starting at
+        `starts` (then the total); `alive` turns False when the voice ends."""
         r = self.region
-        sizes = np.full(frames // BLOCK, BLOCK, dtype=np.int64)
-        if frames % BLOCK:
-            sizes = np.append(sizes, frames % BLOCK)
-        starts = np.concatenate(([0], np.cumsum(sizes)))
         blocks = len(sizes)
         dyn_filter = bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc)
         dyn_pitch = bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch)
@@ -206,15 +203,16 @@ class Voice:
             nxt[index >= self.loop_end] = self.loop_start
         values = samples[index] * (np.float32(1.0) - alpha) + samples[nxt] * alpha
         values = self._filter(values, sizes, starts, modlfo, modenv, dyn_filter, m)
-        if dyn_gain:
-            gains = np.array([db_to_gain(self.note_gain_db + lv * float(np.float32(r.mod_lfo_to_volume) * np.float32(0.1)))
-                              for lv in modlfo[:played]], dtype=np.float32)
+        f32 = np.float32
+        if dyn_gain:  # the note's gain moves with the modulation LFO (dB), per block
+            db = f32(self.note_gain_db) + modlfo[:played].astype(f32) * (f32(r.mod_lfo_to_volume) * f32(0.1))
+            gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
+            mono = gains * amp[:played]
         else:
-            gains = np.full(played, db_to_gain(self.note_gain_db), dtype=np.float32)
-        mono = (gains * amp[:played].astype(np.float32)).astype(np.float32)
-        per_sample = np.repeat(mono, sizes[:played])[:m]
-        out[:m, 0] += values * (per_sample * np.float32(self.pan_left))
-        out[:m, 1] += values * (per_sample * np.float32(self.pan_right))
+            mono = f32(db_to_gain(self.note_gain_db)) * amp[:played]
+        pan = np.array((self.pan_left, self.pan_right), dtype=f32)
+        gain = np.repeat(mono[:, None] * pan, sizes[:played], axis=0)[:m]
+        out[:m] += values[:, None] * gain
         self.position = after
         if len(ended) or done_at < blocks:
             self.alive = False
