@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.signal import lfilter
 
-from bandstand.render.sf2.envelope import BLOCK, RELEASE, SUSTAIN, EnvelopeState, Lfo
+from bandstand.render.sf2.envelope import RELEASE, SUSTAIN, EnvelopeState, Lfo
 from bandstand.render.sf2.parse import Region
 
 __all__ = ["Voice", "db_to_gain", "gain_to_db"]
