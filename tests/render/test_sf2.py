@@ -5,12 +5,15 @@ bends, controllers, drums, and determinism."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from bandstand.errors import RenderError
+from bandstand.cli import run as cli
+from bandstand.errors import ConfigError
+from bandstand.midi import write_midi
 from bandstand.render import sf2
 from bandstand.render.sf2 import SoundFontError, Synth, parse
 from bandstand.render.soundfont import find_soundfont
@@ -168,7 +171,13 @@ def test_render_with_the_numpy_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     assert np.abs(reference - got).max() < TOLERANCE
 
 
-def test_a_wrong_engine_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_engine_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    midi = write_midi(demo_song(2), tmp_path / "song.mid")
     monkeypatch.setenv(ENGINE_ENV, "fluidsynth")
-    with pytest.raises(RenderError, match=r"\$BANDSTAND_SYNTH is 'fluidsynth'; use one of auto, tinysoundfont, numpy"):
+    with pytest.raises(ConfigError, match=r"\$BANDSTAND_SYNTH is 'fluidsynth'; use one of auto, tinysoundfont, numpy"):
         synthesize_tracks(demo_song())
+    assert cli(["render", str(midi)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "$BANDSTAND_SYNTH is 'fluidsynth'" in err[0]
+    assert not (tmp_path / "song.wav").exists()

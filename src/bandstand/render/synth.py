@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bandstand.errors import RenderError
+from bandstand.errors import ConfigError, RenderError
 from bandstand.render.cancel import Check, never
 from bandstand.render.scratch import Scratch
 from bandstand.render.soundfont import find_soundfont
@@ -195,13 +195,13 @@ def engine() -> Any:
     default: the binding when it is installed, else numpy)."""
     name = os.environ.get(ENGINE_ENV, "auto") or "auto"
     if name not in ENGINES:
-        raise RenderError(f"${ENGINE_ENV} is {name!r}; use one of {', '.join(ENGINES)}")
+        raise ConfigError(f"${ENGINE_ENV} is {name!r}; use one of {', '.join(ENGINES)}")
     if name != "numpy":
         try:
             import tinysoundfont
         except ImportError:
             if name == "tinysoundfont":
-                raise RenderError(f"${ENGINE_ENV} is tinysoundfont but it is not installed "
+                raise ConfigError(f"${ENGINE_ENV} is tinysoundfont but it is not installed "
                                   f"(pip install tinysoundfont, or unset ${ENGINE_ENV})") from None
         else:
             return tinysoundfont.Synth
