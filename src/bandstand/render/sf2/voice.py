@@ -10,11 +10,13 @@ sample positions per sample (a cumulative sum of per-sample steps, folded into t
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from scipy.linalg.lapack import dtbtrs
 from scipy.signal import lfilter
 
 from bandstand.render.sf2.envelope import RELEASE, SUSTAIN, EnvelopeState, Lfo
@@ -39,6 +41,33 @@ try:  # scipy's filter kernel itself: lfilter's checks cost more than a 64-sampl
         return y, zf
 except ImportError:  # pragma: no cover — another scipy: the public function, slower, same numbers
     _biquad = _public_biquad
+
+
+def _varying_biquad(a0: Floats, b1: Floats, b2: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
+    """TinySoundFont's lowpass (transposed direct form II; numerator a0, 2·a0, a0; denominator
+    1, b1, b2) with coefficients that change from sample to sample, from state `zi` (z1, z2):
+    the outputs and the final state. Written out, the recursion is y[n] + b1[n-1]·y[n-1] +
+    b2[n-2]·y[n-2] = a0[n]·x[n] + 2·a0[n-1]·x[n-1] + a0[n-2]·x[n-2] (the state carries the
+    start), a lower-triangular banded system: LAPACK solves it by forward substitution in one
+    call, however often the coefficients change."""
+    n = len(x)
+    if n == 0:
+        return x.copy(), zi
+    rhs = a0 * x
+    rhs[1:] += 2.0 * a0[:-1] * x[:-1]
+    rhs[2:] += a0[:-2] * x[:-2]
+    rhs[0] += zi[0]
+    if n > 1:
+        rhs[1] += zi[1]
+    band = np.empty((3, n))
+    band[0] = 1.0
+    band[1] = b1
+    band[2] = b2
+    y, info = dtbtrs(band, rhs[:, None], uplo="L", diag="U")
+    y = y[:, 0]
+    z2 = a0[-2] * x[-2] - b2[-2] * y[-2] if n > 1 else zi[1]  # the state before the last sample
+    zf = np.array((2.0 * a0[-1] * x[-1] + z2 - b1[-1] * y[-1], a0[-1] * x[-1] - b2[-1] * y[-1]))
+    return y, zf
 
 
 def db_to_gain(db: float) -> float:
@@ -246,15 +275,16 @@ class Voice:
         den = np.stack((np.ones(blocks), 2.0 * (kk - 1.0) * norm, (1.0 - k * self.q_inv + kk) * norm), axis=1)
         result = values.copy()
         x = values.astype(np.float64)
-        # runs of blocks with the same cutoff filter in one call
-        change = np.flatnonzero(fres[1:] != fres[:-1]) + 1
-        edges = np.concatenate(([0], change, [blocks])).tolist()
-        bounds = np.minimum(starts[edges], m).tolist()
+        # runs of blocks where the filter is on (a cutoff below Nyquist) filter in one solve each
+        edges = np.flatnonzero(on[1:] != on[:-1]) + 1
+        cuts = np.concatenate(([0], edges, [blocks])).tolist()
         zi = self.zi
-        for r_i, i in enumerate(edges[:-1]):
+        for i, j in itertools.pairwise(cuts):
             if on[i]:
-                lo, hi = bounds[r_i], bounds[r_i + 1]
-                result[lo:hi], zi = _biquad(num[i], den[i], x[lo:hi], zi)
+                lo, hi = int(starts[i]), min(int(starts[j]), m)
+                counts = np.minimum(sizes[i:j], np.maximum(m - starts[i:j], 0))
+                result[lo:hi], zi = _varying_biquad(np.repeat(a0[i:j], counts), np.repeat(den[i:j, 1], counts),
+                                                    np.repeat(den[i:j, 2], counts), x[lo:hi], zi)
         self.zi = zi
         last = blocks - 1
         self.filter_on = bool(on[last])
