@@ -63,7 +63,7 @@ def _varying_biquad(a0: Floats, b1: Floats, b2: Floats, x: Floats, zi: Floats) -
     band[0] = 1.0
     band[1] = b1
     band[2] = b2
-    y, info = dtbtrs(band, rhs[:, None], uplo="L", diag="U")
+    y, _ = dtbtrs(band, rhs[:, None], uplo="L", diag="U")  # unit diagonal: never singular
     y = y[:, 0]
     z2 = a0[-2] * x[-2] - b2[-2] * y[-2] if n > 1 else zi[1]  # the state before the last sample
     zf = np.array((2.0 * a0[-1] * x[-1] + z2 - b1[-1] * y[-1], a0[-1] * x[-1] - b2[-1] * y[-1]))
