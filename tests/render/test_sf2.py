@@ -4,12 +4,15 @@ bends, controllers, drums, and determinism."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bandstand.cli import run as cli
 from bandstand.errors import ConfigError
@@ -181,3 +184,26 @@ def test_a_wrong_engine_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "$BANDSTAND_SYNTH is 'fluidsynth'" in err[0]
     assert not (tmp_path / "song.wav").exists()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keep=st.integers(-300_000, 0), flips=st.lists(st.tuples(st.integers(1, 300_000), st.integers(0, 255)), max_size=12))
+def test_damaged_files_are_refused_or_played(data: bytes, keep: int, flips: list[tuple[int, int]]) -> None:
+    """A SoundFont cut short or corrupted in its preset data (the file's last part) is refused
+    with `SoundFontError`, or parsed into presets that play without reading outside the samples."""
+    damaged = bytearray(data[: len(data) + keep])
+    for back, value in flips:
+        if back <= len(damaged):
+            damaged[-back] = value
+    try:
+        font = parse(bytes(damaged))
+    except SoundFontError:
+        return
+    synth = Synth()
+    synth.sfload(bytes(damaged))
+    for number in {p.number for p in font.presets if p.bank == 0} or {0}:
+        with contextlib.suppress(RuntimeError):  # the preset may be gone
+            synth.program_change(0, number)
+        for key in (30, 60, 90):
+            synth.noteon(0, key, 100)
+        synth.generate_simple(300)

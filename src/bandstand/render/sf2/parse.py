@@ -224,10 +224,10 @@ def _region(zone: dict[str, Any], shdr: tuple[Any, ...], sample_count: int) -> R
     values["modenv"] = _envelope(zone, "modenv", False)
     values["delay_mod_lfo"] = _timecents(zone["delay_mod_lfo"])
     values["delay_vib_lfo"] = _timecents(zone["delay_vib_lfo"])
-    values["offset"] = (zone["offset"] + start) & mask
+    values["offset"] = min((zone["offset"] + start) & mask, sample_count)  # a hostile file cannot point past the samples
     stop = (zone["end"] + end) & mask
     loop_end = (zone["loop_end"] + end_loop - (1 if end_loop > 0 else 0)) & mask
-    values["loop_start"] = (zone["loop_start"] + start_loop) & mask
+    values["loop_start"] = min((zone["loop_start"] + start_loop) & mask, sample_count)
     values["loop_end"] = min(loop_end, sample_count)
     if values["pitch_keycenter"] == -1:
         values["pitch_keycenter"] = pitch

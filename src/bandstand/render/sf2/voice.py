@@ -79,6 +79,9 @@ def gain_to_db(gain: float) -> float:
     return -100.0 if gain <= 0.00001 else float(np.float32(20.0 * math.log10(gain)))
 
 
+_CENTS_LIMIT = 120_000.0
+
+
 def _cents_to_hertz(cents: float) -> float:
     return float(np.float32(8.176) * np.float32(2.0 ** float(np.float32(cents) / np.float32(1200.0))))
 
@@ -161,8 +164,10 @@ class Voice:
         adjusted = r.pitch_keycenter + (note - r.pitch_keycenter) * (r.pitch_keytrack / 100.0)
         if shift:
             adjusted += float(np.float32(shift))
-        self.pitch_timecents = adjusted * 100.0
-        self.pitch_factor = r.sample_rate / (2.0 ** (r.pitch_keycenter * 100.0 / 1200.0) * self.rate)
+        # a damaged file's tuning can be absurd: keep the powers of two finite (±2^100)
+        self.pitch_timecents = min(max(adjusted * 100.0, -_CENTS_LIMIT), _CENTS_LIMIT)
+        centre = min(max(r.pitch_keycenter * 100.0, -_CENTS_LIMIT), _CENTS_LIMIT)
+        self.pitch_factor = r.sample_rate / (2.0 ** (centre / 1200.0) * self.rate)
 
     def release(self) -> None:
         """The key is let go: envelopes release, a sustain loop plays out."""
@@ -212,17 +217,28 @@ class Voice:
             positions = self.position + ratio * np.arange(n, dtype=np.float64)
             after = self.position + ratio * n
         looping = self.loop_start < self.loop_end
+        # positions only grow until folded into the loop: what passes the loop's end, and the
+        # sample's end, are suffixes found by bisection
         if looping:
             top = self.loop_end + 1.0
             span = self.loop_end - self.loop_start + 1.0
-            wrap = positions >= top
-            positions[wrap] = self.loop_start + np.mod(positions[wrap] - self.loop_start, span)
+            first = int(np.searchsorted(positions, top, side="left"))
+            if first < n:
+                tail = positions[first:]
+                tail -= self.loop_start
+                np.mod(tail, span, out=tail)
+                tail += self.loop_start
             if after >= top:
                 after = self.loop_start + math.fmod(after - self.loop_start, span)
         # a sample that ends stops the voice at the end of that block; nothing past its end sounds
-        ended = np.flatnonzero(positions >= r.end)
-        m = int(ended[0]) if len(ended) else n
-        if len(ended):
+        if looping and self.loop_end + 1.0 <= r.end:
+            m, ended = n, False
+        else:
+            hits = np.flatnonzero(positions >= r.end) if looping else None
+            m = int(hits[0]) if hits is not None and len(hits) else (
+                n if hits is not None else int(np.searchsorted(positions, r.end, side="left")))
+            ended = m < n
+        if ended:
             block = int(np.searchsorted(starts, m, side="right")) - 1
             played = min(played, block + 1)
         index = positions[:m].astype(np.int64)
@@ -243,7 +259,7 @@ class Voice:
         gain = np.repeat(mono[:, None] * pan, sizes[:played], axis=0)[:m]
         out[:m] += values[:, None] * gain
         self.position = after
-        if len(ended) or done_at < blocks:
+        if ended or done_at < blocks:
             self.alive = False
 
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
