@@ -9,7 +9,9 @@ last) through each engine on the project's SoundFont (`find_soundfont`). Per ste
 the largest sample difference, the RMS of the difference in dB relative to the reference
 stem's RMS, the log-spectral distance (dB, mean over 2048-point frames with energy) and
 the peak; per engine the CPU seconds, and their ratio (budget: the numpy engine no slower
-than 2× TinySoundFont on the 64-bar song).
+than 2× TinySoundFont on the 64-bar song). For the first song, the whole `render_wav`
+(two synthesis processes, effects, master, 16-bit WAV) with each engine: wall seconds and
+how far apart the two WAVs are.
 
     .venv/bin/python benchmarks/sf2.py [--bars 64] [--songs 3]
 """
@@ -18,17 +20,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
+import wave
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from bandstand.compose import compose
-from bandstand.render import find_soundfont, sf2
-from bandstand.render.synth import _BEND, _CONTROL, _OFF, _ON, _PROGRAM, _events, clock, frames_for
+from bandstand.render import find_soundfont, render_wav, sf2
+from bandstand.render.synth import ENGINE_ENV, _BEND, _CONTROL, _OFF, _ON, _PROGRAM, _events, clock, frames_for
 from bandstand.score import DRUM_CHANNEL, Song, assign_channels
 
 SONGS = [("Frank Ocean meets Burial, late-night vibes, 72 BPM", 1),
@@ -100,6 +104,24 @@ def stems(song: Song) -> list[tuple[str, list[tuple[float, int, int, int, int]],
     return result
 
 
+def whole_render(song: Song, tmp: str) -> dict[str, Any]:
+    """`render_wav` of the song (two synthesis processes, effects, master, WAV) with each
+    engine (`$BANDSTAND_SYNTH`): wall seconds, and how far apart the two WAVs are."""
+    seconds: dict[str, float] = {}
+    audio: dict[str, np.ndarray] = {}
+    for name in ("tinysoundfont", "numpy"):
+        os.environ[ENGINE_ENV] = name
+        w0 = time.perf_counter()
+        path = render_wav(song, f"{tmp}/{name}.wav")
+        seconds[name] = round(time.perf_counter() - w0, 2)
+        with wave.open(str(path)) as wav:
+            audio[name] = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2").astype(np.float32) / 32768
+    os.environ.pop(ENGINE_ENV, None)
+    diff = np.abs(audio["numpy"] - audio["tinysoundfont"])
+    return {"wall_seconds": seconds, "ratio": round(seconds["numpy"] / seconds["tinysoundfont"], 2),
+            "wav_max_abs_diff": float(diff.max()), "wav_samples_differing": int((diff > 0).sum())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bars", type=int, default=64)
@@ -129,6 +151,8 @@ def main() -> None:
                 worst = max(worst, entry["stems"][name]["max_abs_diff"])
             entry["cpu_seconds"] = {k: round(v, 2) for k, v in cpu.items()}
             entry["speed_ratio"] = round(cpu["numpy"] / max(cpu["tinysoundfont"], 1e-9), 2)
+            if seed == SONGS[0][1]:
+                entry["render_wav"] = whole_render(result.song, tmp)
             report["songs"].append(entry)
             print(json.dumps(entry), file=sys.stderr)
     report["worst_max_abs_diff"] = worst
