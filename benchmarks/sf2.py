@@ -32,7 +32,17 @@ import numpy as np
 
 from bandstand.compose import compose
 from bandstand.render import find_soundfont, render_wav, sf2
-from bandstand.render.synth import ENGINE_ENV, _BEND, _CONTROL, _OFF, _ON, _PROGRAM, _events, clock, frames_for
+from bandstand.render.synth import (
+    _BEND,
+    _CONTROL,
+    _OFF,
+    _ON,
+    _PROGRAM,
+    ENGINE_ENV,
+    _events,
+    clock,
+    frames_for,
+)
 from bandstand.score import DRUM_CHANNEL, Song, assign_channels
 
 SONGS = [("Frank Ocean meets Burial, late-night vibes, 72 BPM", 1),
