@@ -295,8 +295,12 @@ class Voice:
         edges = np.flatnonzero(on[1:] != on[:-1]) + 1
         cuts = np.concatenate(([0], edges, [blocks])).tolist()
         zi = self.zi
+        steady = bool((fres == fres[0]).all())  # e.g. the envelope sustaining: one filter throughout
         for i, j in itertools.pairwise(cuts):
-            if on[i]:
+            if on[i] and steady:
+                lo, hi = int(starts[i]), min(int(starts[j]), m)
+                result[lo:hi], zi = _biquad(num[i], den[i], x[lo:hi], zi)
+            elif on[i]:
                 lo, hi = int(starts[i]), min(int(starts[j]), m)
                 counts = np.minimum(sizes[i:j], np.maximum(m - starts[i:j], 0))
                 result[lo:hi], zi = _varying_biquad(np.repeat(a0[i:j], counts), np.repeat(den[i:j, 1], counts),
