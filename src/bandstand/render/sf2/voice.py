@@ -287,29 +287,36 @@ class Voice:
         kk = k * k
         norm = 1.0 / (1.0 + k * self.q_inv + kk)
         a0 = kk * norm
-        num = np.stack((a0, 2.0 * a0, a0), axis=1)
-        den = np.stack((np.ones(blocks), 2.0 * (kk - 1.0) * norm, (1.0 - k * self.q_inv + kk) * norm), axis=1)
-        result = values.copy()
-        x = values.astype(np.float64)
-        # runs of blocks where the filter is on (a cutoff below Nyquist) filter in one solve each
-        edges = np.flatnonzero(on[1:] != on[:-1]) + 1
-        cuts = np.concatenate(([0], edges, [blocks])).tolist()
-        zi = self.zi
-        steady = bool((fres == fres[0]).all())  # e.g. the envelope sustaining: one filter throughout
-        for i, j in itertools.pairwise(cuts):
-            if on[i] and steady:
-                lo, hi = int(starts[i]), min(int(starts[j]), m)
-                result[lo:hi], zi = _biquad(num[i], den[i], x[lo:hi], zi)
-            elif on[i]:
-                lo, hi = int(starts[i]), min(int(starts[j]), m)
-                counts = np.minimum(sizes[i:j], np.maximum(m - starts[i:j], 0))
-                result[lo:hi], zi = _varying_biquad(np.repeat(a0[i:j], counts), np.repeat(den[i:j, 1], counts),
-                                                    np.repeat(den[i:j, 2], counts), x[lo:hi], zi)
-        self.zi = zi
+        b1 = 2.0 * (kk - 1.0) * norm
+        b2 = (1.0 - k * self.q_inv + kk) * norm
         last = blocks - 1
         self.filter_on = bool(on[last])
         if self.filter_on:
-            self.coeffs = (tuple(num[last].tolist()), tuple(den[last].tolist()))
+            self.coeffs = ((a0[last], 2.0 * a0[last], a0[last]), (1.0, b1[last], b2[last]))
+        x = values[:m].astype(np.float64)
+        steady = bool((fres == fres[0]).all())  # e.g. the envelope sustaining: one filter throughout
+        if steady or on.all():  # one run: the whole request filters in one call
+            if not on[0]:
+                return values
+            if steady:
+                y, self.zi = _biquad(np.array((a0[0], 2.0 * a0[0], a0[0])), np.array((1.0, b1[0], b2[0])), x, self.zi)
+            else:
+                counts = np.minimum(sizes[:blocks], np.maximum(m - starts[:blocks], 0))
+                y, self.zi = _varying_biquad(np.repeat(a0, counts), np.repeat(b1, counts), np.repeat(b2, counts),
+                                             x, self.zi)
+            return y.astype(np.float32)
+        # runs of blocks where the filter is on (a cutoff below Nyquist) filter in one solve each
+        result = values.copy()
+        edges = np.flatnonzero(on[1:] != on[:-1]) + 1
+        cuts = np.concatenate(([0], edges, [blocks])).tolist()
+        zi = self.zi
+        for i, j in itertools.pairwise(cuts):
+            if on[i]:
+                lo, hi = int(starts[i]), min(int(starts[j]), m)
+                counts = np.minimum(sizes[i:j], np.maximum(m - starts[i:j], 0))
+                result[lo:hi], zi = _varying_biquad(np.repeat(a0[i:j], counts), np.repeat(b1[i:j], counts),
+                                                    np.repeat(b2[i:j], counts), x[lo:hi], zi)
+        self.zi = zi
         return result
 
     def __repr__(self) -> str:
