@@ -123,6 +123,10 @@ class EnvelopeState:
         block after which the envelope is done (or the number of blocks). Levels step in
         float32, block by block, as TinySoundFont's do (so they are the same bits)."""
         blocks = len(starts) - 1
+        total = int(starts[-1])
+        if not self.slope and self.until > total:  # holding still the whole request (sustain, hold, delay)
+            self.until -= total
+            return np.full(blocks, self.level, dtype=np.float32), blocks
         levels = np.empty(blocks, dtype=np.float32)
         done_at = blocks
         i = 0
@@ -185,7 +189,7 @@ class Lfo:
                 self.until -= int(sizes[b])
         return moving
 
-    def advance(self, sizes: Ints) -> Floats:
+    def advance(self, sizes: Ints) -> npt.NDArray[np.float32]:
         """The level at the start of each block of these sizes, advancing through them."""
         moving = self._moving(sizes)
         levels = np.empty(len(sizes), dtype=np.float32)
@@ -208,4 +212,4 @@ class Lfo:
             self.level = float(edge - walk[k + 1])
             self.delta = -self.delta
             i += k + 1
-        return levels.astype(np.float64)
+        return levels

@@ -193,13 +193,16 @@ class Voice:
         dyn_filter = bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc)
         dyn_pitch = bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch)
         dyn_gain = r.mod_lfo_to_volume != 0
-        modenv: npt.NDArray[np.float32] = np.zeros(blocks, dtype=np.float32)
+        still: npt.NDArray[np.float32] = np.zeros(blocks, dtype=np.float32)  # a signal nothing follows
+        modenv = still
         amp, done_at = self.ampenv.advance(starts)
         if r.mod_env_to_pitch or r.mod_env_to_filter_fc:
             modenv, _ = self.modenv.advance(starts)
-        modlfo = self.modlfo.advance(sizes) if (self.modlfo.delta and (
-            r.mod_lfo_to_pitch or r.mod_lfo_to_filter_fc or r.mod_lfo_to_volume)) else np.full(blocks, self.modlfo.level)
-        viblfo = self.viblfo.advance(sizes) if (self.viblfo.delta and r.vib_lfo_to_pitch) else np.full(blocks, self.viblfo.level)
+        modlfo = viblfo = still
+        if self.modlfo.delta and (r.mod_lfo_to_pitch or r.mod_lfo_to_filter_fc or r.mod_lfo_to_volume):
+            modlfo = self.modlfo.advance(sizes)
+        if self.viblfo.delta and r.vib_lfo_to_pitch:
+            viblfo = self.viblfo.advance(sizes)
         # blocks played: up to and including the one after which the volume envelope is done
         played = min(blocks, done_at + 1)
         n = int(starts[played])
