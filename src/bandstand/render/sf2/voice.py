@@ -111,6 +111,7 @@ class Voice:
         "q_inv",
         "rate",
         "region",
+        "steady_fres",
         "viblfo",
         "zi",
     )
@@ -135,6 +136,7 @@ class Voice:
         self.zi = np.zeros(2, dtype=np.float64)
         self.filter_on = fc < 0.499
         self.coeffs = self._lowpass(fc) if self.filter_on else None
+        self.steady_fres: np.float32 | None = None  # a moving cutoff that held still over the last request
         self.modlfo = Lfo(region.delay_mod_lfo, region.freq_mod_lfo, rate)
         self.viblfo = Lfo(region.delay_vib_lfo, region.freq_vib_lfo, rate)
         self.alive = True
@@ -282,6 +284,14 @@ class Voice:
         f32 = np.float32
         fres = (f32(r.initial_filter_fc) + modlfo[:blocks].astype(f32) * f32(r.mod_lfo_to_filter_fc)
                 + modenv[:blocks].astype(f32) * f32(r.mod_env_to_filter_fc))
+        if self.steady_fres is not None and bool((fres == self.steady_fres).all()):
+            # the cutoff has not moved since the last request (the envelope sustaining): same filter
+            if not self.filter_on or self.coeffs is None:
+                return values
+            b, a = self.coeffs
+            y, self.zi = _biquad(np.array(b), np.array(a), values.astype(np.float64), self.zi)
+            return y.astype(np.float32)
+        self.steady_fres = fres[-1] if bool((fres == fres[-1]).all()) else None
         # the cutoff of each block (a fraction of the sample rate), as TinySoundFont computes it
         hertz = f32(8.176) * np.power(2.0, (fres / f32(1200.0)).astype(np.float64)).astype(f32)
         fc = np.where(fres <= 13500, hertz / f32(self.rate), f32(1.0)).astype(f32)
