@@ -1,4 +1,5 @@
-"""General MIDI synthesis with TinySoundFont, one buffer per track, on two processes.
+"""General MIDI synthesis with a SoundFont synthesizer (`engine`: bandstand's own, TinySoundFont's
+algorithm), one buffer per track, on two processes.
 
 Every track is rendered into its own buffer (the mixer needs each part on its
 own: its inserts, fader, pan and sends). The work is a list of items, heaviest
@@ -6,8 +7,8 @@ first: each track is one item, except that a track heavier than all the others
 together is dealt by pitch into two halves (a note's pitch stays on one
 synthesizer, so a note-off finds its note, and drum keys that choke each other
 stay together); its second half plays into a spare row that is added at the
-end. TinySoundFont holds the interpreter lock while it renders (measured: two
-threads take twice the wall time of one), so a forked child process and this
+end. The synthesizer's control work holds the interpreter lock (so does the TinySoundFont
+binding while it renders: two threads took twice the wall time of one), so a forked child process and this
 one take items from a shared queue (a pipe of item numbers) whenever they are
 free, each into its own row of one anonymous shared map, so both stay busy
 whatever each instrument costs. Each item is played by a synthesizer reset to
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import mmap
 import os
 import signal
@@ -186,28 +188,37 @@ def _reset(synth: Any) -> None:
 
 
 ENGINE_ENV = "BANDSTAND_SYNTH"
-ENGINES = ("auto", "tinysoundfont", "numpy")
+ENGINES = ("auto", "compiled", "numpy", "tinysoundfont")
 
 
-def engine() -> Any:
-    """The synthesizer class `$BANDSTAND_SYNTH` names: `tinysoundfont` (the binding), `numpy`
-    (`bandstand.render.sf2`, the same algorithm without a compiled binding) or `auto` (the
-    default: the binding when it is installed, else numpy)."""
+def engine() -> Callable[..., Any]:
+    """What makes the synthesizer `$BANDSTAND_SYNTH` names (called with `samplerate=`):
+    `compiled` (`bandstand.render.sf2` with its numba kernel), `numpy` (the same synthesizer,
+    its numpy kernel), `auto` (the default: compiled when numba imports, else numpy — never
+    the binding, so a song sounds the same on every machine) or `tinysoundfont` (the binding,
+    the reference bandstand's synthesizer ports; optional). The compiled kernel is loaded here
+    (from numba's cache, or compiled), so a process that forks after asking has it ready."""
     name = os.environ.get(ENGINE_ENV, "auto") or "auto"
     if name not in ENGINES:
         raise ConfigError(f"${ENGINE_ENV} is {name!r}; use one of {', '.join(ENGINES)}")
-    if name != "numpy":
+    if name == "tinysoundfont":
         try:
             import tinysoundfont
         except ImportError:
-            if name == "tinysoundfont":
-                raise ConfigError(f"${ENGINE_ENV} is tinysoundfont but it is not installed "
-                                  f"(pip install tinysoundfont, or unset ${ENGINE_ENV})") from None
-        else:
-            return tinysoundfont.Synth
+            raise ConfigError(f"${ENGINE_ENV} is tinysoundfont but it is not installed "
+                              f"(pip install --no-deps tinysoundfont, or unset ${ENGINE_ENV})") from None
+        synth: Callable[..., Any] = tinysoundfont.Synth
+        return synth
     from bandstand.render import sf2
+    from bandstand.render.sf2 import kernel
 
-    return sf2.Synth
+    if name == "compiled" and not kernel.available():
+        raise ConfigError(f"${ENGINE_ENV} is compiled but numba is not installed "
+                          f"(pip install numba, or unset ${ENGINE_ENV})")
+    chosen = "numpy" if name == "numpy" or not kernel.available() else "compiled"
+    if chosen == "compiled":
+        kernel.load()
+    return functools.partial(sf2.Synth, kernel=chosen)
 
 
 SLOW_ENV = "BANDSTAND_TEST_SLOW_SYNTH"
@@ -376,7 +387,7 @@ def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
           spans: npt.NDArray[np.int64], finish: Finish | None, step: Check = never) -> _Child | _NoChild:
     """Start rendering `jobs` into `out` and `spans` (which must live in shared memory) in a forked
     child."""
-    import tinysoundfont  # noqa: F401  - imported before the fork, never inside the child
+    engine()  # the synthesizer (and its compiled kernel) loaded before the fork, never inside the child
 
     arm = _die_with_parent()
     parent = os.getpid()

@@ -24,9 +24,12 @@ import numpy as np
 
 from bandstand.render.sf2.envelope import BLOCK, RELEASE
 from bandstand.render.sf2.parse import SoundFont, parse
-from bandstand.render.sf2.voice import Voice, gain_to_db
+from bandstand.render.sf2 import kernel as _kernel
+from bandstand.render.sf2.voice import Kernel, Voice, gain_to_db
 
-__all__ = ["MAX_VOICES", "Synth"]
+__all__ = ["KERNELS", "MAX_VOICES", "Synth"]
+
+KERNELS = ("auto", "compiled", "numpy")
 
 MAX_VOICES = 256
 _PARSED: dict[bytes, SoundFont] = {}  # SHA-256 of the file → its presets (frozen): one parse per file per process
@@ -70,7 +73,14 @@ class _Channel:
 class Synth:
     """A SoundFont synthesizer with `tinysoundfont.Synth`'s calls and sound."""
 
-    def __init__(self, gain: float = 0.0, samplerate: int = 44100) -> None:
+    def __init__(self, gain: float = 0.0, samplerate: int = 44100, kernel: str = "auto") -> None:
+        """`kernel` plays the samples: `compiled` (numba's; ImportError without numba), `numpy`,
+        or `auto` (compiled when numba imports, else numpy): the same sound within float rounding."""
+        if kernel not in KERNELS:
+            raise ValueError(f"kernel is {kernel!r}; use one of {', '.join(KERNELS)}")
+        self.kernel: Kernel | None = None
+        if kernel == "compiled" or (kernel == "auto" and _kernel.available()):
+            self.kernel = _kernel.load()
         self.gain = gain
         self.samplerate = samplerate
         self.rate = float(np.float32(samplerate if samplerate >= 1 else 44100))
@@ -259,7 +269,8 @@ class Synth:
             slot = self._free_slot(c.preset, region.group)
             if slot is None:
                 continue
-            voice = Voice(region, c.preset, key, vel, chan, index, self.gain_db + c.gain_db, self.rate)
+            voice = Voice(region, c.preset, key, vel, chan, index, self.gain_db + c.gain_db, self.rate,
+                          self.kernel)
             voice.set_pitch(c.shift())
             voice.set_pan(c.pan_offset)
             self.voices[slot] = voice

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = ["Voice", "db_to_gain", "gain_to_db"]
 
 Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
+Kernel = Callable[..., tuple[float, int, int, bool]]  # `kernel.play`, compiled
 
 
 def _public_biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
@@ -95,6 +97,9 @@ class Voice:
         "channel",
         "coeffs",
         "filter_on",
+        "fixed_filter",
+        "gain",
+        "kernel",
         "key",
         "loop_end",
         "loop_start",
@@ -110,6 +115,7 @@ class Voice:
         "preset",
         "q_inv",
         "rate",
+        "ratio",
         "region",
         "steady_fres",
         "viblfo",
@@ -117,7 +123,7 @@ class Voice:
     )
 
     def __init__(self, region: Region, preset: int, key: int, velocity: float, channel: int, play_index: int,
-                 gain_db: float, rate: float) -> None:
+                 gain_db: float, rate: float, kernel: Kernel | None = None) -> None:
         midi_velocity = int(np.float32(velocity) * np.float32(127))
         self.region, self.preset, self.key, self.channel, self.play_index, self.rate = (
             region, preset, key, channel, play_index, rate)
@@ -139,6 +145,11 @@ class Voice:
         self.steady_fres: np.float32 | None = None  # a moving cutoff that held still over the last request
         self.modlfo = Lfo(region.delay_mod_lfo, region.freq_mod_lfo, rate)
         self.viblfo = Lfo(region.delay_vib_lfo, region.freq_vib_lfo, rate)
+        self.kernel = kernel
+        # the compiled kernel's control values while they hold still: pitch ratio, filter, note gain
+        self.ratio: Floats | None = None
+        self.fixed_filter: tuple[Floats, npt.NDArray[np.bool_]] | None = None
+        self.gain: tuple[float, npt.NDArray[np.float32]] | None = None
         self.alive = True
 
     def _lowpass(self, fc: float) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
@@ -170,6 +181,7 @@ class Voice:
         self.pitch_timecents = min(max(adjusted * 100.0, -_CENTS_LIMIT), _CENTS_LIMIT)
         centre = min(max(r.pitch_keycenter * 100.0, -_CENTS_LIMIT), _CENTS_LIMIT)
         self.pitch_factor = r.sample_rate / (2.0 ** (centre / 1200.0) * self.rate)
+        self.ratio = None
 
     def release(self) -> None:
         """The key is let go: envelopes release, a sustain loop plays out."""
@@ -207,6 +219,12 @@ class Voice:
             viblfo = self.viblfo.advance(sizes)
         # blocks played: up to and including the one after which the volume envelope is done
         played = min(blocks, done_at + 1)
+        if self.kernel is not None:
+            self._render_compiled(self.kernel, out, sizes, samples, amp, modlfo, viblfo, modenv, played,
+                                  dyn_pitch, dyn_filter, dyn_gain)
+            if done_at < blocks:
+                self.alive = False
+            return
         n = int(starts[played])
         if dyn_pitch:
             f32 = np.float32
@@ -253,19 +271,93 @@ class Voice:
             nxt[index >= self.loop_end] = self.loop_start
         values = samples[index] * (np.float32(1.0) - alpha) + samples[nxt] * alpha
         values = self._filter(values, sizes, starts, modlfo, modenv, dyn_filter, m)
+        gain = np.repeat(self._gains(amp, modlfo, played, dyn_gain), sizes[:played], axis=0)[:m]
+        out[:m] += values[:, None] * gain
+        self.position = after
+        if ended or done_at < blocks:
+            self.alive = False
+
+    def _gains(self, amp: npt.NDArray[np.float32], modlfo: npt.NDArray[Any], played: int,
+               dynamic: bool) -> npt.NDArray[np.float32]:
+        """The gain of each of the first `played` blocks, left and right (blocks × 2, float32):
+        the note's gain (moving with the modulation LFO when `dynamic`) × envelope × pan."""
         f32 = np.float32
-        if dyn_gain:  # the note's gain moves with the modulation LFO (dB), per block
-            db = f32(self.note_gain_db) + modlfo[:played].astype(f32) * (f32(r.mod_lfo_to_volume) * f32(0.1))
+        if dynamic:  # the note's gain moves with the modulation LFO (dB), per block
+            db = f32(self.note_gain_db) + modlfo[:played].astype(f32) * (f32(self.region.mod_lfo_to_volume) * f32(0.1))
             gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
             mono = gains * amp[:played]
         else:
             mono = f32(db_to_gain(self.note_gain_db)) * amp[:played]
         pan = np.array((self.pan_left, self.pan_right), dtype=f32)
-        gain = np.repeat(mono[:, None] * pan, sizes[:played], axis=0)[:m]
-        out[:m] += values[:, None] * gain
-        self.position = after
-        if ended or done_at < blocks:
+        result: npt.NDArray[np.float32] = mono[:, None] * pan
+        return result
+
+    def _render_compiled(self, kernel: Kernel, out: Audio, sizes: npt.NDArray[np.int64], samples: Audio,
+                         amp: npt.NDArray[np.float32], modlfo: npt.NDArray[Any], viblfo: npt.NDArray[Any],
+                         modenv: npt.NDArray[Any], played: int, dyn_pitch: bool, dyn_filter: bool,
+                         dyn_gain: bool) -> None:
+        """`render`'s per-sample work by the compiled kernel: the control values of the first
+        `played` blocks here (pitch ratio, filter coefficients, note gain: one for all blocks
+        when they do not move), the samples there."""
+        r = self.region
+        f32 = np.float32
+        if dyn_pitch:
+            moved = (modlfo[:played].astype(f32) * f32(r.mod_lfo_to_pitch)
+                     + viblfo[:played].astype(f32) * f32(r.vib_lfo_to_pitch)
+                     + modenv[:played].astype(f32) * f32(r.mod_env_to_pitch))
+            ratios = np.power(2.0, (self.pitch_timecents + moved.astype(np.float64)) / 1200.0) * self.pitch_factor
+        else:
+            if self.ratio is None:
+                self.ratio = np.array((2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor,))
+            ratios = self.ratio
+        if dyn_filter:
+            fres = (f32(r.initial_filter_fc) + modlfo[:played].astype(f32) * f32(r.mod_lfo_to_filter_fc)
+                    + modenv[:played].astype(f32) * f32(r.mod_env_to_filter_fc))
+            steady = played > 0 and fres[0] == fres[-1] and bool((fres == fres[0]).all())
+            if steady:  # e.g. the modulation envelope sustaining: one filter for the whole request
+                if self.steady_fres != fres[0] or self.fixed_filter is None:
+                    self.steady_fres = fres[0]
+                    self.fixed_filter = self._coefficients(fres[:1])
+                coeffs, on = self.fixed_filter
+            else:
+                coeffs, on = self._coefficients(fres)
+        else:
+            if self.fixed_filter is None:
+                coeff = np.zeros((1, 4))
+                if self.coeffs is not None:
+                    (a0, a1, _), (_, b1, b2) = self.coeffs
+                    coeff[0] = (a0, a1, b1, b2)
+                self.fixed_filter = (coeff, np.array((self.filter_on and self.coeffs is not None,)))
+            coeffs, on = self.fixed_filter
+        if dyn_gain:  # the note's gain moves with the modulation LFO (dB), per block
+            db = f32(self.note_gain_db) + modlfo[:played].astype(f32) * (f32(r.mod_lfo_to_volume) * f32(0.1))
+            gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
+        else:
+            if self.gain is None or self.gain[0] != self.note_gain_db:
+                self.gain = (self.note_gain_db, np.array((db_to_gain(self.note_gain_db),), dtype=f32))
+            gains = self.gain[1]
+        position, _, _, ended = kernel(out, samples, self.position, ratios, sizes, played, self.loop_start,
+                                       self.loop_end, r.end, coeffs, on, self.zi, amp, gains, self.pan_left,
+                                       self.pan_right)
+        self.position = position
+        if ended:
             self.alive = False
+
+    def _coefficients(self, fres: npt.NDArray[np.float32]) -> tuple[Floats, npt.NDArray[np.bool_]]:
+        """The lowpass of each block with these cutoffs (cents), as TinySoundFont computes it:
+        (a0, a1, b1, b2) per block, and whether it is on (a cutoff below Nyquist)."""
+        f32 = np.float32
+        hertz = f32(8.176) * np.power(2.0, (fres / f32(1200.0)).astype(np.float64)).astype(f32)
+        fc = np.where(fres <= 13500, hertz / f32(self.rate), f32(1.0)).astype(f32)
+        k = np.tan(np.pi * fc.astype(np.float64))
+        kk = k * k
+        norm = 1.0 / (1.0 + k * self.q_inv + kk)
+        coeffs = np.empty((len(fres), 4))
+        coeffs[:, 0] = kk * norm
+        coeffs[:, 1] = 2.0 * coeffs[:, 0]
+        coeffs[:, 2] = 2.0 * (kk - 1.0) * norm
+        coeffs[:, 3] = (1.0 - k * self.q_inv + kk) * norm
+        return coeffs, fc < 0.499
 
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
                 modlfo: npt.NDArray[Any], modenv: npt.NDArray[Any], dynamic: bool, m: int) -> Audio:
