@@ -132,10 +132,9 @@ class EnvelopeState:
         i = 0
         while i < blocks:
             # the segment ends after block j: the first j whose end reaches `until` samples on
-            k = int(np.searchsorted(starts, starts[i] + self.until, side="left"))
+            k = int(starts.searchsorted(starts[i] + self.until, side="left"))
             j = max(min(k, blocks) - 1, i)
-            sizes = np.diff(starts[i : j + 2]).astype(np.float32)
-            walk = self._walk(sizes)
+            walk = self._walk(starts[i : j + 2])
             levels[i : j + 1] = walk[:-1]
             self.level = float(walk[-1])
             self.until -= int(starts[j + 1] - starts[i])
@@ -146,17 +145,30 @@ class EnvelopeState:
             i = j + 1
         return levels, done_at
 
-    def _walk(self, sizes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The level before each block of these sizes, then after the last."""
-        steps = np.empty(len(sizes) + 1, dtype=np.float32)
+    def _walk(self, starts: Ints) -> npt.NDArray[np.float32]:
+        """The level before each block that starts at these `starts` (then the end), then after
+        the last."""
+        blocks = len(starts) - 1
+        steps = np.empty(blocks + 1, dtype=np.float32)
         steps[0] = self.level
         if not self.slope:
             steps[1:] = self.level
             return steps
+        # blocks of BLOCK samples but the last (as a request is cut): one step for all of them
+        uniform = int(starts[-2] - starts[0]) == BLOCK * (blocks - 1)
+        sizes = (np.array((BLOCK, starts[-1] - starts[-2]), dtype=np.float32) if uniform
+                 else np.diff(starts).astype(np.float32))
         if self.exponential:
-            steps[1:] = np.power(self.slope, sizes.astype(np.float64))  # powf, correctly rounded
+            factors = np.power(self.slope, sizes.astype(np.float64)).astype(np.float32)  # powf, correctly rounded
+        else:
+            factors = np.float32(self.slope) * sizes
+        if uniform:
+            steps[1:blocks] = factors[0]
+            steps[blocks] = factors[1]
+        else:
+            steps[1:] = factors
+        if self.exponential:
             return np.multiply.accumulate(steps, dtype=np.float32)
-        steps[1:] = np.float32(self.slope) * sizes
         return np.add.accumulate(steps, dtype=np.float32)
 
 

@@ -11,6 +11,7 @@ numpy path, which computes the same sound within float rounding."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -21,26 +22,31 @@ __all__ = ["available", "load", "play"]
 
 _SIGNATURE = ("Tuple((float64, int64, int64, boolean))("
               "float32[:, ::1], float32[::1], float64, float64[::1], int64[::1], int64, int64, int64, int64, "
-              "float64[:, ::1], boolean[::1], float64[::1], float32[::1], float32[::1], float32, float32)")
+              "float32[::1], float64, float32, float64[::1], float32[::1], float32[::1], float32, float32)")
 
 
 def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, blocks: int, loop_start: int,
-         loop_end: int, end: int, coeffs: Any, on: Any, z: Any, levels: Any, gains: Any, pan_left: float,
-         pan_right: float) -> tuple[float, int, int, bool]:
+         loop_end: int, end: int, cutoffs: Any, q_inv: float, rate: float, z: Any, levels: Any, gains: Any,
+         pan_left: float, pan_right: float) -> tuple[float, int, int, bool]:
     """Add up to `blocks` blocks (`sizes` frames each) of a voice into `out` (frames × 2) from
     `samples` starting at `position`, stepping by `ratios[b]` in block b. A loop (when
     `loop_start < loop_end`) folds positions past `loop_end`; a position at or past `end` ends
-    the voice: nothing more plays, and that block is the last. Block b is filtered, when `on[b]`,
-    by TinySoundFont's lowpass with `coeffs[b]` = (a0, a1, b1, b2) from the state `z` (z1, z2,
-    updated in place), then scaled by the note's gain `gains[b]` × the envelope's `levels[b]`
-    (float32) × `pan_left` / `pan_right`. `ratios`, `coeffs`, `on` and `gains` hold one row per
-    block, or one row for all (a voice whose pitch, filter or gain does not move). Returns the
-    position after the last frame played, the frames and blocks played, and whether the sample
-    ended."""
+    the voice: nothing more plays, and that block is the last. Block b goes through
+    TinySoundFont's resonant lowpass at the cutoff `cutoffs[b]` (cents; off at or above
+    Nyquist; the coefficients computed as TinySoundFont does, again only when the cutoff
+    changes) from the state `z` (z1, z2, updated in place), then is scaled by the note's gain
+    `gains[b]` × the envelope's `levels[b]` (float32) × `pan_left` / `pan_right`. `ratios`,
+    `cutoffs` and `gains` hold one value per block, or one for all (a voice whose pitch,
+    filter or gain does not move). Returns the position after the last frame played, the
+    frames and blocks played, and whether the sample ended."""
     looping = loop_start < loop_end
     top = loop_end + 1.0
     span = loop_end - loop_start + 1.0
     one = np.float32(1.0)
+    nyquist = np.float32(0.499)
+    cutoff = np.float32(np.nan)
+    active = False
+    a0 = a1 = b1 = b2 = 0.0
     z1 = z[0]
     z2 = z[1]
     frame = 0
@@ -48,12 +54,22 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
     ended = False
     while block < blocks and not ended:
         ratio = ratios[block if ratios.shape[0] > 1 else 0]
-        row = block if coeffs.shape[0] > 1 else 0
-        active = on[row]
-        a0 = coeffs[row, 0]
-        a1 = coeffs[row, 1]
-        b1 = coeffs[row, 2]
-        b2 = coeffs[row, 3]
+        fres = cutoffs[block if cutoffs.shape[0] > 1 else 0]
+        if fres != cutoff:
+            cutoff = fres
+            fc = np.float32(1.0)
+            if fres <= 13500:
+                hertz = np.float32(8.176) * np.float32(2.0 ** np.float64(fres / np.float32(1200.0)))
+                fc = hertz / rate
+            active = fc < nyquist
+            if active:
+                k = math.tan(math.pi * np.float64(fc))
+                kk = k * k
+                norm = 1.0 / (1.0 + k * q_inv + kk)
+                a0 = kk * norm
+                a1 = 2.0 * a0
+                b1 = 2.0 * (kk - 1.0) * norm
+                b2 = (1.0 - k * q_inv + kk) * norm
         mono = gains[block if gains.shape[0] > 1 else 0] * levels[block]
         left = mono * pan_left
         right = mono * pan_right

@@ -97,7 +97,7 @@ class Voice:
         "channel",
         "coeffs",
         "filter_on",
-        "fixed_filter",
+        "cutoff",
         "gain",
         "kernel",
         "key",
@@ -148,7 +148,7 @@ class Voice:
         self.kernel = kernel
         # the compiled kernel's control values while they hold still: pitch ratio, filter, note gain
         self.ratio: Floats | None = None
-        self.fixed_filter: tuple[Floats, npt.NDArray[np.bool_]] | None = None
+        self.cutoff: npt.NDArray[np.float32] | None = None
         self.gain: tuple[float, npt.NDArray[np.float32]] | None = None
         self.alive = True
 
@@ -297,8 +297,8 @@ class Voice:
                          modenv: npt.NDArray[Any], played: int, dyn_pitch: bool, dyn_filter: bool,
                          dyn_gain: bool) -> None:
         """`render`'s per-sample work by the compiled kernel: the control values of the first
-        `played` blocks here (pitch ratio, filter coefficients, note gain: one for all blocks
-        when they do not move), the samples there."""
+        `played` blocks here (pitch ratio, filter cutoff, note gain: one for all blocks when
+        they do not move), the samples and the filter's coefficients there."""
         r = self.region
         f32 = np.float32
         if dyn_pitch:
@@ -311,24 +311,12 @@ class Voice:
                 self.ratio = np.array((2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor,))
             ratios = self.ratio
         if dyn_filter:
-            fres = (f32(r.initial_filter_fc) + modlfo[:played].astype(f32) * f32(r.mod_lfo_to_filter_fc)
-                    + modenv[:played].astype(f32) * f32(r.mod_env_to_filter_fc))
-            steady = played > 0 and fres[0] == fres[-1] and bool((fres == fres[0]).all())
-            if steady:  # e.g. the modulation envelope sustaining: one filter for the whole request
-                if self.steady_fres != fres[0] or self.fixed_filter is None:
-                    self.steady_fres = fres[0]
-                    self.fixed_filter = self._coefficients(fres[:1])
-                coeffs, on = self.fixed_filter
-            else:
-                coeffs, on = self._coefficients(fres)
+            cutoffs = (f32(r.initial_filter_fc) + modlfo[:played].astype(f32) * f32(r.mod_lfo_to_filter_fc)
+                       + modenv[:played].astype(f32) * f32(r.mod_env_to_filter_fc))
         else:
-            if self.fixed_filter is None:
-                coeff = np.zeros((1, 4))
-                if self.coeffs is not None:
-                    (a0, a1, _), (_, b1, b2) = self.coeffs
-                    coeff[0] = (a0, a1, b1, b2)
-                self.fixed_filter = (coeff, np.array((self.filter_on and self.coeffs is not None,)))
-            coeffs, on = self.fixed_filter
+            if self.cutoff is None:
+                self.cutoff = np.array((r.initial_filter_fc,), dtype=f32)
+            cutoffs = self.cutoff
         if dyn_gain:  # the note's gain moves with the modulation LFO (dB), per block
             db = f32(self.note_gain_db) + modlfo[:played].astype(f32) * (f32(r.mod_lfo_to_volume) * f32(0.1))
             gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
@@ -337,27 +325,11 @@ class Voice:
                 self.gain = (self.note_gain_db, np.array((db_to_gain(self.note_gain_db),), dtype=f32))
             gains = self.gain[1]
         position, _, _, ended = kernel(out, samples, self.position, ratios, sizes, played, self.loop_start,
-                                       self.loop_end, r.end, coeffs, on, self.zi, amp, gains, self.pan_left,
-                                       self.pan_right)
+                                       self.loop_end, r.end, cutoffs, self.q_inv, self.rate, self.zi, amp, gains,
+                                       self.pan_left, self.pan_right)
         self.position = position
         if ended:
             self.alive = False
-
-    def _coefficients(self, fres: npt.NDArray[np.float32]) -> tuple[Floats, npt.NDArray[np.bool_]]:
-        """The lowpass of each block with these cutoffs (cents), as TinySoundFont computes it:
-        (a0, a1, b1, b2) per block, and whether it is on (a cutoff below Nyquist)."""
-        f32 = np.float32
-        hertz = f32(8.176) * np.power(2.0, (fres / f32(1200.0)).astype(np.float64)).astype(f32)
-        fc = np.where(fres <= 13500, hertz / f32(self.rate), f32(1.0)).astype(f32)
-        k = np.tan(np.pi * fc.astype(np.float64))
-        kk = k * k
-        norm = 1.0 / (1.0 + k * self.q_inv + kk)
-        coeffs = np.empty((len(fres), 4))
-        coeffs[:, 0] = kk * norm
-        coeffs[:, 1] = 2.0 * coeffs[:, 0]
-        coeffs[:, 2] = 2.0 * (kk - 1.0) * norm
-        coeffs[:, 3] = (1.0 - k * self.q_inv + kk) * norm
-        return coeffs, fc < 0.499
 
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
                 modlfo: npt.NDArray[Any], modenv: npt.NDArray[Any], dynamic: bool, m: int) -> Audio:
