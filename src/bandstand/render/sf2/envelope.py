@@ -127,6 +127,11 @@ class EnvelopeState:
         if not self.slope and self.until > total:  # holding still the whole request (sustain, hold, delay)
             self.until -= total
             return np.full(blocks, self.level, dtype=np.float32), blocks
+        if self.until > total:  # one segment the whole request (a decay, a release): one walk
+            walk = self._walk(starts)
+            self.level = float(walk[-1])
+            self.until -= total
+            return walk[:-1], blocks
         levels = np.empty(blocks, dtype=np.float32)
         done_at = blocks
         i = 0

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from bandstand.render.sf2.envelope import BLOCK, RELEASE
 from bandstand.render.sf2.parse import SoundFont, parse
@@ -89,6 +90,7 @@ class Synth:
         self.voices: list[Voice | None] = [None] * MAX_VOICES
         self.channels: list[_Channel] = []
         self.play_index = 0
+        self.cuts: dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
 
     # -- loading ---------------------------------------------------------------------------------
 
@@ -288,6 +290,21 @@ class Synth:
 
     # -- sound -----------------------------------------------------------------------------------
 
+    def _blocks(self, samples: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """A request cut in 64-frame blocks (the last shorter): their sizes, and where each starts
+        (then the total). Kept for the last few request sizes: a render asks for the same ones
+        again and again (voices only read them)."""
+        cut = self.cuts.get(samples)
+        if cut is None:
+            sizes = np.full(-(-samples // BLOCK), BLOCK, dtype=np.int64)
+            sizes[-1] = samples - BLOCK * (len(sizes) - 1)
+            starts = np.zeros(len(sizes) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=starts[1:])
+            if len(self.cuts) >= 64:
+                self.cuts.pop(next(iter(self.cuts)))
+            cut = self.cuts[samples] = (sizes, starts)
+        return cut
+
     def generate_simple(self, samples: int, buffer: memoryview | None = None) -> memoryview:
         """Render `samples` frames, float32 interleaved stereo, into `buffer` (or a new one)."""
         if buffer is None:
@@ -295,10 +312,7 @@ class Synth:
         out = np.frombuffer(buffer, dtype=np.float32, count=samples * 2).reshape(samples, 2)
         out[:] = 0.0
         if self.font is not None and samples > 0:
-            sizes = np.full(-(-samples // BLOCK), BLOCK, dtype=np.int64)  # 64-frame blocks, the last shorter
-            sizes[-1] = samples - BLOCK * (len(sizes) - 1)
-            starts = np.zeros(len(sizes) + 1, dtype=np.int64)
-            np.cumsum(sizes, out=starts[1:])
+            sizes, starts = self._blocks(samples)
             for i, v in enumerate(self.voices):
                 if v is not None:
                     v.render(out, sizes, starts, self.font.samples)

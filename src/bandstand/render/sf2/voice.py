@@ -97,6 +97,7 @@ class Voice:
         "channel",
         "coeffs",
         "filter_on",
+        "follows",
         "cutoff",
         "gain",
         "kernel",
@@ -149,6 +150,7 @@ class Voice:
         # the compiled kernel's control values while they hold still: pitch ratio, filter, note gain
         self.ratio: Floats | None = None
         self.cutoff: npt.NDArray[np.float32] | None = None
+        self.follows: tuple[bool, bool, bool, bool, bool, bool] | None = None  # what moves, what it follows
         self.gain: tuple[float, npt.NDArray[np.float32]] | None = None
         self.alive = True
 
@@ -202,6 +204,9 @@ class Voice:
         """Add one request's frames of this voice into `out` (frames × 2), reading the SoundFont's
         `samples`; the request is cut in blocks of these `sizes` (64 but the last), starting at
         `starts` (then the total); `alive` turns False when the voice ends."""
+        if self.kernel is not None:
+            self._render_compiled(self.kernel, out, sizes, starts, samples)
+            return
         r = self.region
         blocks = len(sizes)
         dyn_filter = bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc)
@@ -219,12 +224,6 @@ class Voice:
             viblfo = self.viblfo.advance(sizes)
         # blocks played: up to and including the one after which the volume envelope is done
         played = min(blocks, done_at + 1)
-        if self.kernel is not None:
-            self._render_compiled(self.kernel, out, sizes, samples, amp, modlfo, viblfo, modenv, played,
-                                  dyn_pitch, dyn_filter, dyn_gain)
-            if done_at < blocks:
-                self.alive = False
-            return
         n = int(starts[played])
         if dyn_pitch:
             f32 = np.float32
@@ -292,33 +291,50 @@ class Voice:
         result: npt.NDArray[np.float32] = mono[:, None] * pan
         return result
 
-    def _render_compiled(self, kernel: Kernel, out: Audio, sizes: npt.NDArray[np.int64], samples: Audio,
-                         amp: npt.NDArray[np.float32], modlfo: npt.NDArray[Any], viblfo: npt.NDArray[Any],
-                         modenv: npt.NDArray[Any], played: int, dyn_pitch: bool, dyn_filter: bool,
-                         dyn_gain: bool) -> None:
-        """`render`'s per-sample work by the compiled kernel: the control values of the first
-        `played` blocks here (pitch ratio, filter cutoff, note gain: one for all blocks when
-        they do not move), the samples and the filter's coefficients there."""
+    def _render_compiled(self, kernel: Kernel, out: Audio, sizes: npt.NDArray[np.int64],
+                         starts: npt.NDArray[np.int64], samples: Audio) -> None:
+        """`render` by the compiled kernel: the control values of the blocks here (pitch ratio,
+        filter cutoff, note gain: one for all blocks when they do not move), the samples and
+        the filter's coefficients there."""
         r = self.region
+        if self.follows is None:
+            self.follows = (bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch),
+                            bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc), r.mod_lfo_to_volume != 0,
+                            bool(r.mod_env_to_pitch or r.mod_env_to_filter_fc),
+                            bool(self.modlfo.delta and (r.mod_lfo_to_pitch or r.mod_lfo_to_filter_fc
+                                                        or r.mod_lfo_to_volume)),
+                            bool(self.viblfo.delta and r.vib_lfo_to_pitch))
+        dyn_pitch, dyn_filter, dyn_gain, with_modenv, with_modlfo, with_viblfo = self.follows
+        blocks = len(sizes)
+        amp, done_at = self.ampenv.advance(starts)
+        modenv = self.modenv.advance(starts)[0] if with_modenv else None
+        modlfo = self.modlfo.advance(sizes) if with_modlfo else None
+        viblfo = self.viblfo.advance(sizes) if with_viblfo else None
+        # blocks played: up to and including the one after which the volume envelope is done
+        played = min(blocks, done_at + 1)
         f32 = np.float32
-        if dyn_pitch:
-            moved = (modlfo[:played].astype(f32) * f32(r.mod_lfo_to_pitch)
-                     + viblfo[:played].astype(f32) * f32(r.vib_lfo_to_pitch)
-                     + modenv[:played].astype(f32) * f32(r.mod_env_to_pitch))
+        if dyn_pitch:  # a signal nothing follows is zero: its term is left out (the same sum)
+            moved = np.zeros(played, dtype=f32)
+            for signal, depth in ((modlfo, r.mod_lfo_to_pitch), (viblfo, r.vib_lfo_to_pitch),
+                                  (modenv, r.mod_env_to_pitch)):
+                if signal is not None:
+                    moved += signal[:played] * f32(depth)
             ratios = np.power(2.0, (self.pitch_timecents + moved.astype(np.float64)) / 1200.0) * self.pitch_factor
         else:
             if self.ratio is None:
                 self.ratio = np.array((2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor,))
             ratios = self.ratio
         if dyn_filter:
-            cutoffs = (f32(r.initial_filter_fc) + modlfo[:played].astype(f32) * f32(r.mod_lfo_to_filter_fc)
-                       + modenv[:played].astype(f32) * f32(r.mod_env_to_filter_fc))
+            cutoffs = np.full(played, r.initial_filter_fc, dtype=f32)
+            for signal, depth in ((modlfo, r.mod_lfo_to_filter_fc), (modenv, r.mod_env_to_filter_fc)):
+                if signal is not None:
+                    cutoffs += signal[:played] * f32(depth)
         else:
             if self.cutoff is None:
                 self.cutoff = np.array((r.initial_filter_fc,), dtype=f32)
             cutoffs = self.cutoff
-        if dyn_gain:  # the note's gain moves with the modulation LFO (dB), per block
-            db = f32(self.note_gain_db) + modlfo[:played].astype(f32) * (f32(r.mod_lfo_to_volume) * f32(0.1))
+        if dyn_gain and modlfo is not None:  # the note's gain moves with the modulation LFO (dB), per block
+            db = f32(self.note_gain_db) + modlfo[:played] * (f32(r.mod_lfo_to_volume) * f32(0.1))
             gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
         else:
             if self.gain is None or self.gain[0] != self.note_gain_db:
@@ -328,7 +344,7 @@ class Voice:
                                        self.loop_end, r.end, cutoffs, self.q_inv, self.rate, self.zi, amp, gains,
                                        self.pan_left, self.pan_right)
         self.position = position
-        if ended:
+        if ended or done_at < blocks:
             self.alive = False
 
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
