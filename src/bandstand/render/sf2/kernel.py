@@ -61,7 +61,7 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
             if fres <= 13500:
                 hertz = np.float32(8.176) * np.float32(2.0 ** np.float64(fres / np.float32(1200.0)))
                 fc = hertz / rate
-            active = fc < nyquist
+            active = bool(fc < nyquist)
             if active:
                 k = math.tan(math.pi * np.float64(fc))
                 kk = k * k

@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bandstand.render.sf2 import kernel as _kernel
 from bandstand.render.sf2.envelope import BLOCK, RELEASE
 from bandstand.render.sf2.parse import SoundFont, parse
-from bandstand.render.sf2 import kernel as _kernel
 from bandstand.render.sf2.voice import Kernel, Voice, gain_to_db
 
 __all__ = ["KERNELS", "MAX_VOICES", "Synth"]
