@@ -9,6 +9,7 @@ change at the end of the block in which their sample count runs out."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,8 @@ _FOREVER = 0x7FFFFFFF
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Walk = Callable[..., tuple[int, float, int]]  # `kernel.envelope_walk`, compiled
+LfoWalk = Callable[..., tuple[float, float, int]]  # `kernel.lfo_walk`, compiled
 
 
 def expf(x: float) -> float:
@@ -117,16 +120,27 @@ class EnvelopeState:
             return
         self.segment, self.exponential, self.level, self.slope, self.until = DONE, False, 0.0, 0.0, 0x7FFFFFF
 
-    def advance(self, starts: Ints) -> tuple[npt.NDArray[np.float32], int]:
+    def hold(self, total: int) -> float | None:
+        """If the envelope holds still through the next `total` samples (sustain, hold, delay):
+        advance through them and give its level; else None (and nothing changes)."""
+        if not self.slope and self.until > total:
+            self.until -= total
+            return self.level
+        return None
+
+    def advance(self, starts: Ints, walker: Walk | None = None) -> tuple[npt.NDArray[np.float32], int]:
         """The level at the start of each block (`starts`: the cumulative sample count before
         each block, then the total), advancing through the blocks; and the index of the first
         block after which the envelope is done (or the number of blocks). Levels step in
-        float32, block by block, as TinySoundFont's do (so they are the same bits)."""
+        float32, block by block, as TinySoundFont's do (so they are the same bits); with `walker`
+        (`kernel.envelope_walk`, compiled) a segment at a time there, else in numpy."""
         blocks = len(starts) - 1
         total = int(starts[-1])
         if not self.slope and self.until > total:  # holding still the whole request (sustain, hold, delay)
             self.until -= total
             return np.full(blocks, self.level, dtype=np.float32), blocks
+        if walker is not None:
+            return self._advance_compiled(starts, walker)
         if self.until > total:  # one segment the whole request (a decay, a release): one walk
             walk = self._walk(starts)
             self.level = float(walk[-1])
@@ -148,6 +162,20 @@ class EnvelopeState:
                 if self.segment == DONE and done_at == blocks:
                     done_at = j
             i = j + 1
+        return levels, done_at
+
+    def _advance_compiled(self, starts: Ints, walker: Walk) -> tuple[npt.NDArray[np.float32], int]:
+        blocks = len(starts) - 1
+        levels = np.empty(blocks, dtype=np.float32)
+        done_at = blocks
+        i = 0
+        while i < blocks:
+            i, level, until = walker(levels, starts, i, self.level, self.slope, self.exponential, self.until)
+            self.level, self.until = float(level), int(until)
+            if self.until <= 0:
+                self.next_segment(self.segment)
+                if self.segment == DONE and done_at == blocks:
+                    done_at = i - 1
         return levels, done_at
 
     def _walk(self, starts: Ints) -> npt.NDArray[np.float32]:
@@ -206,8 +234,14 @@ class Lfo:
                 self.until -= int(sizes[b])
         return moving
 
-    def advance(self, sizes: Ints) -> npt.NDArray[np.float32]:
-        """The level at the start of each block of these sizes, advancing through them."""
+    def advance(self, sizes: Ints, walker: LfoWalk | None = None) -> npt.NDArray[np.float32]:
+        """The level at the start of each block of these sizes, advancing through them (with
+        `walker`, `kernel.lfo_walk` compiled, there)."""
+        if walker is not None:
+            levels = np.empty(len(sizes), dtype=np.float32)
+            level, delta, self.until = walker(levels, sizes, self.level, self.delta, self.until)
+            self.level, self.delta = float(level), float(delta)
+            return levels
         moving = self._moving(sizes)
         levels = np.empty(len(sizes), dtype=np.float32)
         first = int(np.argmax(moving)) if moving.any() else len(sizes)

@@ -2,10 +2,12 @@
 inner loop (positions advanced in double, loop folding, the sample's end, linear
 interpolation in float32, the resonant lowpass, gain × pan, added into the output).
 
-The control-rate work (envelopes, LFOs, pitch ratio, filter coefficients and gains per
-64-frame block) stays in numpy (`voice.py`); `play` runs the samples. It is compiled for
-one signature on first use (`load`) and kept in numba's cache (beside this file, or in
-the user's cache directory when the install is read-only; without either it is compiled
+`play` runs the samples; the control values per 64-frame block (pitch ratio, filter
+cutoff, gains) are computed by the voice in numpy, and the envelopes and LFOs step block by
+block in `envelope_walk` and `lfo_walk` (TinySoundFont's per-block updates, in float32;
+what a segment change does stays in Python, `envelope.py`). All three are compiled for one
+signature each on first use (`load`) and kept in numba's cache (beside this file, or in
+the user's cache directory when the install is read-only; without either they are compiled
 in memory each process). Without numba `load` raises ImportError and voices use their
 numpy path, which computes the same sound within float rounding."""
 
@@ -14,15 +16,17 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["available", "load", "play"]
+__all__ = ["Kernels", "available", "envelope_walk", "lfo_walk", "load", "play"]
 
 _SIGNATURE = ("Tuple((float64, int64, int64, boolean))("
               "float32[:, ::1], float32[::1], float64, float64[::1], int64[::1], int64, int64, int64, int64, "
               "float32[::1], float64, float32, float64[::1], float32[::1], float32[::1], float32, float32)")
+_ENVELOPE_SIGNATURE = "Tuple((int64, float32, int64))(float32[::1], int64[::1], int64, float32, float64, boolean, int64)"
+_LFO_SIGNATURE = "Tuple((float32, float32, int64))(float32[::1], int64[::1], float32, float32, int64)"
 
 
 def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, blocks: int, loop_start: int,
@@ -36,8 +40,8 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
     Nyquist; the coefficients computed as TinySoundFont does, again only when the cutoff
     changes) from the state `z` (z1, z2, updated in place), then is scaled by the note's gain
     `gains[b]` × the envelope's `levels[b]` (float32) × `pan_left` / `pan_right`. `ratios`,
-    `cutoffs` and `gains` hold one value per block, or one for all (a voice whose pitch,
-    filter or gain does not move). Returns the position after the last frame played, the
+    `cutoffs`, `gains` and `levels` hold one value per block, or one for all (a voice whose
+    pitch, filter, gain or envelope does not move). Returns the position after the last frame played, the
     frames and blocks played, and whether the sample ended."""
     looping = loop_start < loop_end
     top = loop_end + 1.0
@@ -70,7 +74,7 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
                 a1 = 2.0 * a0
                 b1 = 2.0 * (kk - 1.0) * norm
                 b2 = (1.0 - k * q_inv + kk) * norm
-        mono = gains[block if gains.shape[0] > 1 else 0] * levels[block]
+        mono = gains[block if gains.shape[0] > 1 else 0] * levels[block if levels.shape[0] > 1 else 0]
         left = mono * pan_left
         right = mono * pan_right
         for _ in range(sizes[block]):
@@ -99,7 +103,64 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
     return position, frame, block, ended
 
 
-_LOADED: list[Callable[..., tuple[float, int, int, bool]]] = []  # the compiled `play`, once loaded
+def envelope_walk(levels: Any, starts: Any, first: int, level: Any, slope: float, exponential: bool,
+                  until: int) -> tuple[int, float, int]:
+    """An envelope segment from block `first` (blocks start at `starts`, then the end): write
+    its level at the start of each block into `levels`, stepping it after each block as
+    TinySoundFont does (× powf(slope, size), or + slope × size, in float32), until `until`
+    samples run out (after that block) or the blocks do. Returns the next block, the level
+    and the samples left."""
+    blocks = starts.shape[0] - 1
+    block = first
+    level = np.float32(level)
+    linear = np.float32(slope)
+    while block < blocks:
+        levels[block] = level
+        size = starts[block + 1] - starts[block]
+        if slope != 0.0:
+            if exponential:
+                level = level * np.float32(slope ** np.float64(size))  # powf, correctly rounded
+            else:
+                level = level + linear * np.float32(size)
+        until -= size
+        block += 1
+        if until <= 0:
+            break
+    return block, level, until
+
+
+def lfo_walk(levels: Any, sizes: Any, level: Any, delta: Any, until: int) -> tuple[float, float, int]:
+    """A triangle LFO through blocks of these `sizes`: its level at the start of each block
+    into `levels`; a block waits while the delay left (`until`) is longer than it, else the
+    level moves by delta × size and turns round past ±1, as TinySoundFont's does (float32).
+    Returns the level, delta and delay left."""
+    level = np.float32(level)
+    delta = np.float32(delta)
+    for block in range(sizes.shape[0]):
+        levels[block] = level
+        size = sizes[block]
+        if until > size:
+            until -= size
+            continue
+        level = level + delta * np.float32(size)
+        if level > 1.0:
+            delta = -delta
+            level = np.float32(2.0) - level
+        elif level < -1.0:
+            delta = -delta
+            level = np.float32(-2.0) - level
+    return level, delta, until
+
+
+class Kernels(NamedTuple):
+    """The compiled functions: `play`, `envelope_walk`, `lfo_walk`."""
+
+    play: Callable[..., tuple[float, int, int, bool]]
+    envelope_walk: Callable[..., tuple[int, float, int]]
+    lfo_walk: Callable[..., tuple[float, float, int]]
+
+
+_LOADED: list[Kernels] = []  # the compiled functions, once loaded
 
 
 def available() -> bool:
@@ -111,18 +172,22 @@ def available() -> bool:
     return True
 
 
-def load() -> Callable[..., tuple[float, int, int, bool]]:
-    """`play` compiled: from numba's cache when it holds it, else compiled now (about a second)
-    and cached where numba can write. Raises ImportError without numba."""
+def load() -> Kernels:
+    """The functions compiled: from numba's cache when it holds them, else compiled now (about
+    half a second) and cached where numba can write. Raises ImportError without numba."""
     if _LOADED:
         return _LOADED[0]
     import numba
 
+    def compiled(signature: str, function: Callable[..., Any]) -> Any:
+        try:  # cached in the in-tree __pycache__, else in numba's user-wide cache directory
+            return numba.njit(signature, cache=True, nogil=True)(function)
+        except (RuntimeError, OSError):  # nowhere to cache (a read-only install, no home): in memory
+            return numba.njit(signature, cache=False, nogil=True)(function)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba's notes about caching are not the caller's concern
-        try:  # cached in the in-tree __pycache__, else in numba's user-wide cache directory
-            compiled = numba.njit(_SIGNATURE, cache=True, nogil=True)(play)
-        except (RuntimeError, OSError):  # nowhere to cache (a read-only install, no home): in memory
-            compiled = numba.njit(_SIGNATURE, cache=False, nogil=True)(play)
-    _LOADED.append(compiled)
-    return compiled
+        kernels = Kernels(compiled(_SIGNATURE, play), compiled(_ENVELOPE_SIGNATURE, envelope_walk),
+                          compiled(_LFO_SIGNATURE, lfo_walk))
+    _LOADED.append(kernels)
+    return kernels

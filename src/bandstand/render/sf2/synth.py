@@ -26,7 +26,7 @@ import numpy.typing as npt
 from bandstand.render.sf2 import kernel as _kernel
 from bandstand.render.sf2.envelope import BLOCK, RELEASE
 from bandstand.render.sf2.parse import SoundFont, parse
-from bandstand.render.sf2.voice import Kernel, Voice, gain_to_db
+from bandstand.render.sf2.voice import Voice, gain_to_db
 
 __all__ = ["KERNELS", "MAX_VOICES", "Synth"]
 
@@ -79,7 +79,7 @@ class Synth:
         or `auto` (compiled when numba imports, else numpy): the same sound within float rounding."""
         if kernel not in KERNELS:
             raise ValueError(f"kernel is {kernel!r}; use one of {', '.join(KERNELS)}")
-        self.kernel: Kernel | None = None
+        self.kernel: _kernel.Kernels | None = None
         if kernel == "compiled" or (kernel == "auto" and _kernel.available()):
             self.kernel = _kernel.load()
         self.gain = gain

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,13 +20,13 @@ from scipy.linalg.lapack import dtbtrs
 from scipy.signal import lfilter
 
 from bandstand.render.sf2.envelope import RELEASE, SUSTAIN, EnvelopeState, Lfo
+from bandstand.render.sf2.kernel import Kernels
 from bandstand.render.sf2.parse import Region
 
 __all__ = ["Voice", "db_to_gain", "gain_to_db"]
 
 Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
-Kernel = Callable[..., tuple[float, int, int, bool]]  # `kernel.play`, compiled
 
 
 def _public_biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
@@ -124,7 +123,7 @@ class Voice:
     )
 
     def __init__(self, region: Region, preset: int, key: int, velocity: float, channel: int, play_index: int,
-                 gain_db: float, rate: float, kernel: Kernel | None = None) -> None:
+                 gain_db: float, rate: float, kernel: Kernels | None = None) -> None:
         midi_velocity = int(np.float32(velocity) * np.float32(127))
         self.region, self.preset, self.key, self.channel, self.play_index, self.rate = (
             region, preset, key, channel, play_index, rate)
@@ -291,7 +290,7 @@ class Voice:
         result: npt.NDArray[np.float32] = mono[:, None] * pan
         return result
 
-    def _render_compiled(self, kernel: Kernel, out: Audio, sizes: npt.NDArray[np.int64],
+    def _render_compiled(self, kernel: Kernels, out: Audio, sizes: npt.NDArray[np.int64],
                          starts: npt.NDArray[np.int64], samples: Audio) -> None:
         """`render` by the compiled kernel: the control values of the blocks here (pitch ratio,
         filter cutoff, note gain: one for all blocks when they do not move), the samples and
@@ -306,29 +305,37 @@ class Voice:
                             bool(self.viblfo.delta and r.vib_lfo_to_pitch))
         dyn_pitch, dyn_filter, dyn_gain, with_modenv, with_modlfo, with_viblfo = self.follows
         blocks = len(sizes)
-        amp, done_at = self.ampenv.advance(starts)
-        modenv = self.modenv.advance(starts)[0] if with_modenv else None
-        modlfo = self.modlfo.advance(sizes) if with_modlfo else None
-        viblfo = self.viblfo.advance(sizes) if with_viblfo else None
+        total = int(starts[-1])
+        # a signal holding still through the request is one value for all its blocks
+        level = self.ampenv.hold(total)
+        amp, done_at = self.ampenv.advance(starts, kernel.envelope_walk) if level is None else (np.array((level,), dtype=np.float32), blocks)
+        modenv = None
+        if with_modenv:
+            level = self.modenv.hold(total)
+            modenv = self.modenv.advance(starts, kernel.envelope_walk)[0] if level is None else np.array((level,), dtype=np.float32)
+        modlfo = self.modlfo.advance(sizes, kernel.lfo_walk) if with_modlfo else None
+        viblfo = self.viblfo.advance(sizes, kernel.lfo_walk) if with_viblfo else None
         # blocks played: up to and including the one after which the volume envelope is done
         played = min(blocks, done_at + 1)
         f32 = np.float32
+        # the width of what follows the signals: one value when all of them hold still
+        width = played if modlfo is not None or viblfo is not None or (modenv is not None and len(modenv) > 1) else 1
         if dyn_pitch:  # a signal nothing follows is zero: its term is left out (the same sum)
-            moved = np.zeros(played, dtype=f32)
+            moved = np.zeros(width, dtype=f32)
             for signal, depth in ((modlfo, r.mod_lfo_to_pitch), (viblfo, r.vib_lfo_to_pitch),
                                   (modenv, r.mod_env_to_pitch)):
                 if signal is not None:
-                    moved += signal[:played] * f32(depth)
+                    moved += signal[:width] * f32(depth)
             ratios = np.power(2.0, (self.pitch_timecents + moved.astype(np.float64)) / 1200.0) * self.pitch_factor
         else:
             if self.ratio is None:
                 self.ratio = np.array((2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor,))
             ratios = self.ratio
         if dyn_filter:
-            cutoffs = np.full(played, r.initial_filter_fc, dtype=f32)
+            cutoffs = np.full(width, r.initial_filter_fc, dtype=f32)
             for signal, depth in ((modlfo, r.mod_lfo_to_filter_fc), (modenv, r.mod_env_to_filter_fc)):
                 if signal is not None:
-                    cutoffs += signal[:played] * f32(depth)
+                    cutoffs += signal[:width] * f32(depth)
         else:
             if self.cutoff is None:
                 self.cutoff = np.array((r.initial_filter_fc,), dtype=f32)
@@ -340,7 +347,7 @@ class Voice:
             if self.gain is None or self.gain[0] != self.note_gain_db:
                 self.gain = (self.note_gain_db, np.array((db_to_gain(self.note_gain_db),), dtype=f32))
             gains = self.gain[1]
-        position, _, _, ended = kernel(out, samples, self.position, ratios, sizes, played, self.loop_start,
+        position, _, _, ended = kernel.play(out, samples, self.position, ratios, sizes, played, self.loop_start,
                                        self.loop_end, r.end, cutoffs, self.q_inv, self.rate, self.zi, amp, gains,
                                        self.pan_left, self.pan_right)
         self.position = position
