@@ -1,11 +1,18 @@
-"""The numpy SoundFont synthesizer against TinySoundFont (the reference it ports), on the
-project's SoundFont: the parser's presets, single notes of every program, envelopes, loops,
-bends, controllers, drums, and determinism."""
+"""bandstand's SoundFont synthesizer, with each kernel (compiled by numba, and numpy's),
+against TinySoundFont (the reference it ports; those tests skip where the binding is not
+installed) and against each other, on the project's SoundFont: the parser's presets, single
+notes of every program, envelopes, loops, bends, controllers, drums, composed songs,
+determinism, and the engine `$BANDSTAND_SYNTH` chooses."""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
+import wave
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +25,10 @@ from bandstand.cli import run as cli
 from bandstand.errors import ConfigError
 from bandstand.midi import write_midi
 from bandstand.render import sf2
-from bandstand.render.sf2 import SoundFontError, Synth, parse
+from bandstand.render.sf2 import SoundFontError, Synth, kernel, parse
 from bandstand.render.soundfont import find_soundfont
 from bandstand.render.synth import ENGINE_ENV, engine, synthesize_tracks
 from tests.midi.songs import demo_song
-
-tinysoundfont = pytest.importorskip("tinysoundfont")  # the reference (the `reference` extra)
 
 RATE = 44100
 TOLERANCE = 1e-5  # largest sample difference allowed (float32 rounding is ~1e-7)
@@ -51,8 +56,33 @@ def run(engine: Callable[..., Any], data: bytes, script: Sequence[Step | int]) -
     return np.concatenate(out)
 
 
-def both(data: bytes, script: Sequence[Step | int]) -> tuple[np.ndarray, np.ndarray]:
-    return run(tinysoundfont.Synth, data, script), run(Synth, data, script)
+KERNELS = ["compiled", "numpy"]
+
+
+def kernel_available(name: str) -> None:
+    if name == "compiled":
+        pytest.importorskip("numba")
+
+
+@pytest.fixture(params=KERNELS)
+def synth(request: pytest.FixtureRequest) -> Callable[..., Synth]:
+    """bandstand's synthesizer with each kernel."""
+    kernel_available(request.param)
+    return partial(Synth, kernel=request.param)
+
+
+@pytest.fixture
+def both(data: bytes, synth: Callable[..., Synth]) -> Callable[[Sequence[Step | int]], tuple[np.ndarray, np.ndarray]]:
+    """A script played by TinySoundFont (the reference) and by bandstand's synthesizer."""
+    tinysoundfont = pytest.importorskip("tinysoundfont")  # the reference (the `reference` extra)
+
+    def play(script: Sequence[Step | int]) -> tuple[np.ndarray, np.ndarray]:
+        return run(tinysoundfont.Synth, data, script), run(synth, data, script)
+
+    return play
+
+
+Both = Callable[[Sequence[Step | int]], tuple[np.ndarray, np.ndarray]]
 
 
 def test_exports() -> None:
@@ -60,6 +90,7 @@ def test_exports() -> None:
 
 
 def test_presets_match_tinysoundfont(data: bytes) -> None:
+    tinysoundfont = pytest.importorskip("tinysoundfont")
     font = parse(data)
     reference = tinysoundfont.Synth()
     sfid = reference.sfload(data)
@@ -80,55 +111,55 @@ def test_not_a_soundfont() -> None:
 
 
 @pytest.mark.parametrize("program", range(0, 128, 3))
-def test_single_notes_per_program(data: bytes, program: int) -> None:
+def test_single_notes_per_program(both: Both, program: int) -> None:
     loudest = 0.0
     for key, velocity in ((40, 100), (64, 60), (88, 127)):
         script = [("program_change", (0, program)), ("noteon", (0, key, velocity)), 11025,
                   ("noteoff", (0, key)), 22050]
-        ref, got = both(data, script)
+        ref, got = both(script)
         loudest = max(loudest, float(np.abs(ref).max()))
         assert np.abs(ref - got).max() < TOLERANCE, (program, key)
     assert loudest > 0.001  # the program sounds (some keys are outside an instrument's range)
 
 
-def test_drum_kit(data: bytes) -> None:
+def test_drum_kit(both: Both) -> None:
     script: list[Step | int] = [("program_change", (9, 0, True))]
     for key in (35, 38, 42, 46, 42, 49, 51):  # the closed hi-hat chokes the open one (exclusive class)
         script += [("noteon", (9, key, 110)), 3001, ("noteoff", (9, key)), 1000]
-    ref, got = both(data, [*script, 22050])
+    ref, got = both([*script, 22050])
     assert np.abs(ref).max() > 0.01
     assert np.abs(ref - got).max() < TOLERANCE
 
 
-def test_envelope_stages_and_release(data: bytes) -> None:
+def test_envelope_stages_and_release(both: Both) -> None:
     # a slow pad (long attack and release) and a plucked string (decay to silence)
     for program in (89, 24, 46):
         script = [("program_change", (0, program)), ("noteon", (0, 60, 90)), 30000, ("noteoff", (0, 60)),
                   *[997] * 40]
-        ref, got = both(data, script)
+        ref, got = both(script)
         assert np.abs(ref - got).max() < TOLERANCE, program
 
 
-def test_loops_over_seconds(data: bytes) -> None:
+def test_loops_over_seconds(both: Both) -> None:
     # organ and strings hold a looped sample for several seconds; requests of odd sizes
     for program in (19, 48):
         script = [("program_change", (0, program)), ("noteon", (0, 50, 100)), ("noteon", (0, 57, 100)),
                   *[4093] * 40, ("noteoff", (0, 50)), ("noteoff", (0, 57)), 44100]
-        ref, got = both(data, script)
+        ref, got = both(script)
         assert np.abs(ref - got).max() < TOLERANCE, program
 
 
-def test_pitch_bend_and_range(data: bytes) -> None:
+def test_pitch_bend_and_range(both: Both) -> None:
     script: list[Step | int] = [("program_change", (0, 81)), ("noteon", (0, 60, 100)), 5000]
     for value in (8192, 12000, 16383, 0, 4000, 8192):
         script += [("pitchbend", (0, value)), 3333]
     script += [("control_change", (0, 101, 0)), ("control_change", (0, 100, 0)),  # RPN 0: bend range 7
                ("control_change", (0, 6, 7)), ("pitchbend", (0, 14000)), 5000, ("noteoff", (0, 60)), 20000]
-    ref, got = both(data, script)
+    ref, got = both(script)
     assert np.abs(ref - got).max() < TOLERANCE
 
 
-def test_controllers(data: bytes) -> None:
+def test_controllers(both: Both) -> None:
     # volume, expression and pan move sounding notes; sustain (64) is ignored by both;
     # all-sound-off cuts, reset-all-controllers restores
     script: list[Step | int] = [("program_change", (3, 0)), ("noteon", (3, 60, 100)), ("noteon", (3, 67, 80)), 4000]
@@ -136,49 +167,89 @@ def test_controllers(data: bytes) -> None:
         script += [("control_change", (3, cc, value)), 2500]
     script += [("noteoff", (3, 60)), 3000, ("control_change", (3, 120, 0)), 2000, ("noteon", (3, 72, 100)),
                3000, ("sounds_off", ()), 10000]
-    ref, got = both(data, script)
+    ref, got = both(script)
     assert np.abs(ref - got).max() < TOLERANCE
 
 
-def test_program_changes_and_channels(data: bytes) -> None:
+def test_program_changes_and_channels(both: Both) -> None:
     script: list[Step | int] = []
     for ch, program in ((0, 0), (1, 33), (2, 52), (4, 73)):
         script += [("program_change", (ch, program)), ("noteon", (ch, 55 + ch * 3, 100)), 1500]
     script += [("program_change", (0, 40)), ("noteon", (0, 62, 100)), 9000, ("noteoff", (1, 58)), 20000]
-    ref, got = both(data, script)
+    ref, got = both(script)
     assert np.abs(ref - got).max() < TOLERANCE
 
 
-def test_a_channel_never_set_up_plays_nothing(data: bytes) -> None:
-    got = run(Synth, data, [("noteon", (5, 60, 100)), 2000])
+def test_a_channel_never_set_up_plays_nothing(data: bytes, synth: Callable[..., Synth]) -> None:
+    got = run(synth, data, [("noteon", (5, 60, 100)), 2000])
     assert not got.any()
 
 
-def test_same_calls_same_bits(data: bytes) -> None:
+def test_same_calls_same_bits(data: bytes, synth: Callable[..., Synth]) -> None:
     script = [("program_change", (0, 41)), ("noteon", (0, 60, 100)), ("noteon", (0, 64, 70)), 7001,
               ("pitchbend", (0, 9000)), 5003, ("noteoff", (0, 60)), 30000]
-    first, second = run(Synth, data, script), run(Synth, data, script)
+    first, second = run(synth, data, script), run(synth, data, script)
     assert first.tobytes() == second.tobytes()
 
 
-def test_render_with_the_numpy_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`$BANDSTAND_SYNTH=numpy` renders a song (both processes) as the binding does, within rounding."""
+def test_render_with_each_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`$BANDSTAND_SYNTH` `compiled` and `numpy` render a song (both processes) as the binding
+    does, within rounding, and as each other."""
+    tinysoundfont = pytest.importorskip("tinysoundfont")
+    pytest.importorskip("numba")
     song = demo_song()
     monkeypatch.setenv(ENGINE_ENV, "tinysoundfont")
     assert engine() is tinysoundfont.Synth
     reference = synthesize_tracks(song, workers=2)
-    monkeypatch.setenv(ENGINE_ENV, "numpy")
-    assert engine() is Synth
-    got = synthesize_tracks(song, workers=2)
     assert np.abs(reference).max() > 0.05
-    assert np.abs(reference - got).max() < TOLERANCE
+    got = {}
+    for name in KERNELS:
+        monkeypatch.setenv(ENGINE_ENV, name)
+        made = engine()(samplerate=RATE)
+        assert isinstance(made, Synth) and (made.kernel is not None) == (name == "compiled")
+        got[name] = synthesize_tracks(song, workers=2)
+        assert np.abs(reference - got[name]).max() < TOLERANCE, name
+    assert np.abs(got["compiled"] - got["numpy"]).max() < TOLERANCE
+
+
+def test_auto_is_bandstands_synthesizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`auto` (and no value) never picks the binding: compiled with numba, numpy without it;
+    the compiled kernel is loaded by `engine()` itself (so a forked child finds it ready)."""
+    pytest.importorskip("numba")
+    for value in ("auto", ""):
+        monkeypatch.setenv(ENGINE_ENV, value)
+        made = engine()(samplerate=RATE)
+        assert isinstance(made, Synth) and made.kernel is kernel.load()
+    monkeypatch.setattr(kernel, "_LOADED", [])
+    engine()
+    assert kernel._LOADED  # loaded by engine(), before any synthesizer is made
+    monkeypatch.setitem(sys.modules, "numba", None)  # as if numba were not installed
+    monkeypatch.setattr(kernel, "_LOADED", [])
+    made = engine()(samplerate=RATE)
+    assert isinstance(made, Synth) and made.kernel is None
+    monkeypatch.setenv(ENGINE_ENV, "compiled")
+    with pytest.raises(ConfigError, match=r"^\$BANDSTAND_SYNTH is compiled but numba is not installed"):
+        engine()
+    with pytest.raises(ImportError):
+        Synth(kernel="compiled")
+    with pytest.raises(ValueError, match="kernel is 'fast'"):
+        Synth(kernel="fast")
+
+
+def test_tinysoundfont_missing_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "tinysoundfont", None)
+    monkeypatch.setenv(ENGINE_ENV, "tinysoundfont")
+    with pytest.raises(ConfigError, match=r"pip install --no-deps tinysoundfont") as caught:
+        engine()
+    assert "\n" not in str(caught.value)
 
 
 def test_a_wrong_engine_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     midi = write_midi(demo_song(2), tmp_path / "song.mid")
     monkeypatch.setenv(ENGINE_ENV, "fluidsynth")
-    with pytest.raises(ConfigError, match=r"\$BANDSTAND_SYNTH is 'fluidsynth'; use one of auto, tinysoundfont, numpy"):
+    with pytest.raises(ConfigError,
+                       match=r"\$BANDSTAND_SYNTH is 'fluidsynth'; use one of auto, compiled, numpy, tinysoundfont"):
         synthesize_tracks(demo_song())
     assert cli(["render", str(midi)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -186,16 +257,116 @@ def test_a_wrong_engine_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, 
     assert not (tmp_path / "song.wav").exists()
 
 
+def _render_process(midi: Path, out: Path, value: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, ENGINE_ENV: value}
+    return subprocess.run([sys.executable, "-m", "bandstand", "render", str(midi), "--wav", str(out),
+                           "--png", str(out.with_suffix(".png"))],
+                          capture_output=True, text=True, env=env, cwd=Path(__file__).parents[2])
+
+
+def _samples(path: Path) -> np.ndarray:
+    with wave.open(str(path)) as wav:
+        return np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2").astype(np.int32)
+
+
+def test_the_engine_value_chooses_in_a_real_render(tmp_path: Path) -> None:
+    """`bandstand render` in its own process: a wrong `$BANDSTAND_SYNTH` is one line and exit 2
+    (no WAV); `compiled` and `numpy` write WAVs within one least significant bit."""
+    pytest.importorskip("numba")
+    midi = write_midi(demo_song(4), tmp_path / "song.mid")
+    bogus = _render_process(midi, tmp_path / "bogus.wav", "bogus")
+    assert bogus.returncode == 2
+    assert len(bogus.stderr.strip().splitlines()) == 1 and "$BANDSTAND_SYNTH is 'bogus'" in bogus.stderr
+    assert not (tmp_path / "bogus.wav").exists()
+    for name in KERNELS:
+        done = _render_process(midi, tmp_path / f"{name}.wav", name)
+        assert done.returncode == 0, done.stderr
+    compiled, numpy_ = _samples(tmp_path / "compiled.wav"), _samples(tmp_path / "numpy.wav")
+    assert len(compiled) == len(numpy_) and np.abs(compiled).max() > 1000
+    assert np.abs(compiled - numpy_).max() <= 1
+
+
+def test_kernels_agree_on_composed_songs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The compiled and numpy kernels play composed songs (every part: drums, bass, chords,
+    lead, pad) the same within float rounding."""
+    pytest.importorskip("numba")
+    from bandstand.compose import compose
+
+    for prompt, seed in (("upbeat funk with slap bass and brass stabs", 2), ("slow jazz ballad, warm piano", 3)):
+        song = compose(prompt, seed=seed, bars=8, out_dir=str(tmp_path / str(seed)), render_audio=False,
+                       render_pianoroll=False).song
+        assert song is not None
+        got = {}
+        for name in KERNELS:
+            monkeypatch.setenv(ENGINE_ENV, name)
+            got[name] = synthesize_tracks(song, workers=1)
+        assert np.abs(got["numpy"]).max() > 0.05
+        assert np.abs(got["compiled"] - got["numpy"]).max() < TOLERANCE, prompt
+
+
+_CALLS = st.one_of(
+    st.tuples(st.just("noteon"), st.tuples(st.integers(0, 3), st.integers(20, 100), st.integers(1, 127))),
+    st.tuples(st.just("noteoff"), st.tuples(st.integers(0, 3), st.integers(20, 100))),
+    st.tuples(st.just("pitchbend"), st.tuples(st.integers(0, 3), st.integers(0, 16383))),
+    st.tuples(st.just("control_change"), st.tuples(st.integers(0, 3), st.sampled_from([1, 7, 10, 11, 120, 123]),
+                                                   st.integers(0, 127))),
+    st.integers(1, 5000),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(programs=st.lists(st.integers(0, 127), min_size=4, max_size=4), calls=st.lists(_CALLS, max_size=30))
+def test_kernels_agree_on_any_calls(data: bytes, programs: list[int], calls: list[Step | int]) -> None:
+    """Any sequence of notes, bends, controllers and request sizes sounds the same (within float
+    rounding) with the compiled kernel as with numpy's."""
+    pytest.importorskip("numba")
+    script: list[Step | int] = [("program_change", (ch, p)) for ch, p in enumerate(programs)]
+    script += [*calls, 30000]
+    compiled = run(partial(Synth, kernel="compiled"), data, script)
+    numpy_ = run(partial(Synth, kernel="numpy"), data, script)
+    assert np.abs(compiled - numpy_).max() < TOLERANCE
+
+
+_NO_CACHE = """
+import numba.core.caching as caching
+
+def nowhere(self):
+    raise OSError("read-only")
+
+caching._CacheLocator.ensure_cache_path = nowhere  # as on a read-only install with no writable home
+from bandstand.render.sf2 import Synth
+synth = Synth(kernel="compiled")
+synth.sfload(__import__("bandstand.render.soundfont", fromlist=["x"]).find_soundfont())
+synth.program_change(0, 0)
+synth.noteon(0, 60, 100)
+import numpy as np
+out = np.frombuffer(synth.generate_simple(4410), dtype=np.float32)
+print(synth.kernel is not None, float(np.abs(out).max()) > 0.01)
+"""
+
+
+def test_the_kernel_runs_where_nothing_can_be_cached() -> None:
+    """Where numba finds no directory to cache in, the kernel is compiled in memory and plays."""
+    pytest.importorskip("numba")
+    done = subprocess.run([sys.executable, "-c", _NO_CACHE], capture_output=True, text=True,
+                          cwd=Path(__file__).parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(keep=st.integers(-300_000, 0), flips=st.lists(st.tuples(st.integers(1, 300_000), st.integers(0, 255)), max_size=12))
-def test_damaged_files_are_refused_or_played(data: bytes, keep: int, flips: list[tuple[int, int]]) -> None:
+@pytest.mark.parametrize("kernel_name", KERNELS)
+def test_damaged_files_are_refused_or_played(data: bytes, keep: int, flips: list[tuple[int, int]],
+                                             kernel_name: str) -> None:
     """A SoundFont cut short or corrupted in its preset data (the file's last part) is refused
     with `SoundFontError`, or parsed into presets that play without reading outside the samples."""
+    kernel_available(kernel_name)
     damaged = bytearray(data[: len(data) + keep])
     for back, value in flips:
         if back <= len(damaged):
             damaged[-back] = value
-    synth = Synth()
+    synth = Synth(kernel=kernel_name)
     try:
         synth.sfload(bytes(damaged))
     except SoundFontError:

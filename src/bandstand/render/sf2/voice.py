@@ -2,11 +2,15 @@
 
 A voice plays its region's sample with linear interpolation (looping between the loop
 points, for a sustain loop only while the key is held), through TinySoundFont's resonant
-lowpass (a biquad in transposed direct form II, run by `scipy.signal.lfilter` with its state
-carried), scaled by the volume envelope and its note gain and panned with a square-root
-law. Pitch, filter cutoff and gain may move with the modulation envelope and the two LFOs
-once per 64-sample block. `render` plays a whole request at once: control values per block,
-sample positions per sample (a cumulative sum of per-sample steps, folded into the loop)."""
+lowpass (a biquad in transposed direct form II, its state carried), scaled by the volume
+envelope and its note gain and panned with a square-root law. Pitch, filter cutoff and gain
+may move with the modulation envelope and the two LFOs once per 64-sample block. `render`
+plays a whole request at once, by one of two kernels: the compiled one (`kernel.py`, numba:
+the control values per block here, the samples and the envelopes' steps there, as
+TinySoundFont's loop does them) or numpy's (control values per block, sample positions per
+sample as a cumulative sum of per-sample steps folded into the loop, the filter by scipy's
+`lfilter` or, for a moving cutoff, a banded LAPACK solve). The two agree within float
+rounding (about 1e-6 of full scale)."""
 
 from __future__ import annotations
 
@@ -16,8 +20,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.linalg.lapack import dtbtrs
-from scipy.signal import lfilter
 
 from bandstand.render.sf2.envelope import RELEASE, SUSTAIN, EnvelopeState, Lfo
 from bandstand.render.sf2.kernel import Kernels
@@ -29,19 +31,18 @@ Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
 
 
-def _public_biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
-    y, zf = lfilter(b, a, x, zi=zi)
-    return y, zf
+def _biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
+    """scipy's `lfilter` from state `zi`: the outputs and the final state. (scipy is imported
+    here, by the numpy path only: a render with the compiled kernel does without scipy.signal.)"""
+    try:  # scipy's filter kernel itself: lfilter's checks cost more than a 64-sample block's filtering
+        from scipy.signal._sigtools import _linear_filter
+    except ImportError:  # pragma: no cover — another scipy: the public function, slower, same numbers
+        from scipy.signal import lfilter
 
-
-try:  # scipy's filter kernel itself: lfilter's checks cost more than a 64-sample block's filtering
-    from scipy.signal._sigtools import _linear_filter
-
-    def _biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
-        y, zf = _linear_filter(b, a, x, -1, zi)
+        y, zf = lfilter(b, a, x, zi=zi)
         return y, zf
-except ImportError:  # pragma: no cover — another scipy: the public function, slower, same numbers
-    _biquad = _public_biquad
+    y, zf = _linear_filter(b, a, x, -1, zi)
+    return y, zf
 
 
 def _varying_biquad(a0: Floats, b1: Floats, b2: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
@@ -64,6 +65,8 @@ def _varying_biquad(a0: Floats, b1: Floats, b2: Floats, x: Floats, zi: Floats) -
     band[0] = 1.0
     band[1] = b1
     band[2] = b2
+    from scipy.linalg.lapack import dtbtrs
+
     y, _ = dtbtrs(band, rhs[:, None], uplo="L", diag="U")  # unit diagonal: never singular
     y = y[:, 0]
     z2 = a0[-2] * x[-2] - b2[-2] * y[-2] if n > 1 else zi[1]  # the state before the last sample
