@@ -88,6 +88,7 @@ class Synth:
         self.font: SoundFont | None = None
         self.gain_db = 0.0
         self.voices: list[Voice | None] = [None] * MAX_VOICES
+        self.sounding: set[int] = set()  # the slots holding a voice
         self.channels: list[_Channel] = []
         self.play_index = 0
         self.cuts: dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
@@ -99,6 +100,7 @@ class Synth:
         self.font = _parsed(data)
         self.gain_db = float(np.float32(self.gain + gain))
         self.voices = [None] * max(max_voices, 1)
+        self.sounding = set()
         return 0
 
     def _channel(self, ch: int) -> _Channel:
@@ -107,7 +109,8 @@ class Synth:
         return self.channels[ch]
 
     def _live(self, ch: int | None = None) -> list[Voice]:
-        return [v for v in self.voices if v is not None and (ch is None or v.channel == ch)]
+        voices = [self.voices[i] for i in sorted(self.sounding)]
+        return [v for v in voices if v is not None and (ch is None or v.channel == ch)]
 
     # -- channel state ---------------------------------------------------------------------------
 
@@ -276,6 +279,7 @@ class Synth:
             voice.set_pitch(c.shift())
             voice.set_pan(c.pan_offset)
             self.voices[slot] = voice
+            self.sounding.add(slot)
 
     def noteoff(self, chan: int, key: int) -> bool:
         if not 0 <= key <= 127 or self.font is None:
@@ -313,9 +317,12 @@ class Synth:
         out[:] = 0.0
         if self.font is not None and samples > 0:
             sizes, starts = self._blocks(samples)
-            for i, v in enumerate(self.voices):
+            voices, samples_ = self.voices, self.font.samples
+            for i in sorted(self.sounding):  # in slot order
+                v = voices[i]
                 if v is not None:
-                    v.render(out, sizes, starts, self.font.samples)
+                    v.render(out, sizes, starts, samples_)
                     if not v.alive:
-                        self.voices[i] = None
+                        voices[i] = None
+                        self.sounding.discard(i)
         return buffer
