@@ -1,6 +1,6 @@
 """Rendering: a song (or a .mid file) to WAV audio — each track synthesized by
 SoundFont, run through its mix (effects, fader, pan, sends, buses) and mastered
-— with stems, and to a piano-roll PNG. Heavy libraries (tinysoundfont, scipy,
+— with stems, and to a piano-roll PNG. Heavy libraries (numba, scipy,
 pyloudnorm, Pillow) load on first use."""
 
 from bandstand.render.audio import (
