@@ -213,8 +213,8 @@ def engine() -> Callable[..., Any]:
     from bandstand.render.sf2 import kernel
 
     if name == "compiled" and not kernel.available():
-        raise ConfigError(f"${ENGINE_ENV} is compiled but numba is not installed "
-                          f"(pip install numba, or unset ${ENGINE_ENV})")
+        raise ConfigError(f"${ENGINE_ENV} is compiled but numba is not installed or does not compile "
+                          f"(pip install numba; NUMBA_DISABLE_JIT unset; or unset ${ENGINE_ENV})")
     chosen = "numpy" if name == "numpy" or not kernel.available() else "compiled"
     if chosen == "compiled":
         kernel.load()

@@ -164,20 +164,25 @@ _LOADED: list[Kernels] = []  # the compiled functions, once loaded
 
 
 def available() -> bool:
-    """Whether numba can be imported (the compiled kernel can be had)."""
+    """Whether the compiled kernel can be had: numba imports and compiles (not with
+    `NUMBA_DISABLE_JIT` set, which would leave `play` as plain, very slow Python)."""
     try:
-        import numba  # noqa: F401
+        import numba
     except ImportError:
         return False
-    return True
+    return not numba.config.DISABLE_JIT
 
 
 def load() -> Kernels:
     """The functions compiled: from numba's cache when it holds them, else compiled now (about
-    half a second) and cached where numba can write. Raises ImportError without numba."""
+    half a second) and cached where numba can write. Raises ImportError without numba (or
+    when it would not compile)."""
     if _LOADED:
         return _LOADED[0]
     import numba
+
+    if numba.config.DISABLE_JIT:
+        raise ImportError("numba does not compile here (NUMBA_DISABLE_JIT is set)")
 
     def compiled(signature: str, function: Callable[..., Any]) -> Any:
         try:  # cached in the in-tree __pycache__, else in numba's user-wide cache directory
