@@ -170,7 +170,7 @@ def available() -> bool:
         import numba
     except ImportError:
         return False
-    return not numba.config.DISABLE_JIT
+    return not getattr(numba.config, "DISABLE_JIT", False)
 
 
 def load() -> Kernels:
@@ -181,7 +181,7 @@ def load() -> Kernels:
         return _LOADED[0]
     import numba
 
-    if numba.config.DISABLE_JIT:
+    if getattr(numba.config, "DISABLE_JIT", False):
         raise ImportError("numba does not compile here (NUMBA_DISABLE_JIT is set)")
 
     def compiled(signature: str, function: Callable[..., Any]) -> Any:
