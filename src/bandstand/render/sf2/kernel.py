@@ -3,7 +3,7 @@ inner loop (positions advanced in double, loop folding, the sample's end, linear
 interpolation in float32, the resonant lowpass, gain × pan, added into the output).
 
 `play` runs the samples; the control values per 64-frame block (pitch ratio, filter
-cutoff, gains) are computed by the voice in numpy, and the envelopes and LFOs step block by
+cutoff's terms, gains) are computed by the voice in numpy, and the envelopes and LFOs step block by
 block in `envelope_walk` and `lfo_walk` (TinySoundFont's per-block updates, in float32;
 what a segment change does stays in Python, `envelope.py`). All three are compiled for one
 signature each on first use (`load`) and kept in numba's cache (beside this file, or in
@@ -24,23 +24,26 @@ __all__ = ["Kernels", "available", "envelope_walk", "lfo_walk", "load", "play"]
 
 _SIGNATURE = ("Tuple((float64, int64, int64, boolean))("
               "float32[:, ::1], float32[::1], float64, float64[::1], int64[::1], int64, int64, int64, int64, "
-              "float32[::1], float64, float32, float64[::1], float32[::1], float32[::1], float32, float32)")
+              "float32, float32[::1], float32, float32[::1], float32, float64, float32, float64[::1], float32[::1], "
+              "float32[::1], float32, float32)")
 _ENVELOPE_SIGNATURE = "Tuple((int64, float32, int64))(float32[::1], int64[::1], int64, float32, float64, boolean, int64)"
 _LFO_SIGNATURE = "Tuple((float32, float32, int64))(float32[::1], int64[::1], float32, float32, int64)"
 
 
 def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, blocks: int, loop_start: int,
-         loop_end: int, end: int, cutoffs: Any, q_inv: float, rate: float, z: Any, levels: Any, gains: Any,
+         loop_end: int, end: int, cutoff: Any, lfo: Any, lfo_depth: Any, env: Any, env_depth: Any, q_inv: float,
+         rate: float, z: Any, levels: Any, gains: Any,
          pan_left: float, pan_right: float) -> tuple[float, int, int, bool]:
     """Add up to `blocks` blocks (`sizes` frames each) of a voice into `out` (frames × 2) from
     `samples` starting at `position`, stepping by `ratios[b]` in block b. A loop (when
     `loop_start < loop_end`) folds positions past `loop_end`; a position at or past `end` ends
     the voice: nothing more plays, and that block is the last. Block b goes through
-    TinySoundFont's resonant lowpass at the cutoff `cutoffs[b]` (cents; off at or above
-    Nyquist; the coefficients computed as TinySoundFont does, again only when the cutoff
-    changes) from the state `z` (z1, z2, updated in place), then is scaled by the note's gain
+    TinySoundFont's resonant lowpass at the cutoff `cutoff` + `lfo[b]` × `lfo_depth` +
+    `env[b]` × `env_depth` (cents, float32: the modulation LFO's and envelope's levels; off at
+    or above Nyquist; the coefficients computed as TinySoundFont does, again only when the
+    cutoff changes) from the state `z` (z1, z2, updated in place), then is scaled by the note's gain
     `gains[b]` × the envelope's `levels[b]` (float32) × `pan_left` / `pan_right`. `ratios`,
-    `cutoffs`, `gains` and `levels` hold one value per block, or one for all (a voice whose
+    `lfo`, `env`, `gains` and `levels` hold one value per block, or one for all (a voice whose
     pitch, filter, gain or envelope does not move). Returns the position after the last frame played, the
     frames and blocks played, and whether the sample ended."""
     looping = loop_start < loop_end
@@ -48,7 +51,7 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
     span = loop_end - loop_start + 1.0
     one = np.float32(1.0)
     nyquist = np.float32(0.499)
-    cutoff = np.float32(np.nan)
+    current = np.float32(np.nan)
     active = False
     a0 = a1 = b1 = b2 = 0.0
     z1 = z[0]
@@ -58,9 +61,10 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
     ended = False
     while block < blocks and not ended:
         ratio = ratios[block if ratios.shape[0] > 1 else 0]
-        fres = cutoffs[block if cutoffs.shape[0] > 1 else 0]
-        if fres != cutoff:
-            cutoff = fres
+        fres = (cutoff + lfo[block if lfo.shape[0] > 1 else 0] * lfo_depth
+                + env[block if env.shape[0] > 1 else 0] * env_depth)
+        if fres != current:
+            current = fres
             fc = np.float32(1.0)
             if fres <= 13500:
                 hertz = np.float32(8.176) * np.float32(2.0 ** np.float64(fres / np.float32(1200.0)))

@@ -29,6 +29,7 @@ __all__ = ["Voice", "db_to_gain", "gain_to_db"]
 
 Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
+_ZERO = np.zeros(1, dtype=np.float32)  # a signal nothing follows (read only by the compiled kernel)
 
 
 def _biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
@@ -98,7 +99,6 @@ class Voice:
         "ampenv",
         "channel",
         "coeffs",
-        "cutoff",
         "filter_on",
         "follows",
         "gain",
@@ -151,7 +151,6 @@ class Voice:
         self.kernel = kernel
         # the compiled kernel's control values while they hold still: pitch ratio, filter, note gain
         self.ratio: Floats | None = None
-        self.cutoff: npt.NDArray[np.float32] | None = None
         self.follows: tuple[bool, bool, bool, bool, bool, bool] | None = None  # what moves, what it follows
         self.gain: tuple[float, npt.NDArray[np.float32]] | None = None
         self.alive = True
@@ -296,8 +295,8 @@ class Voice:
     def _render_compiled(self, kernel: Kernels, out: Audio, sizes: npt.NDArray[np.int64],
                          starts: npt.NDArray[np.int64], samples: Audio) -> None:
         """`render` by the compiled kernel: the control values of the blocks here (pitch ratio,
-        filter cutoff, note gain: one for all blocks when they do not move), the samples and
-        the filter's coefficients there."""
+        note gain: one for all blocks when they do not move; the filter cutoff's terms), the
+        samples, the cutoff and the filter's coefficients there."""
         r = self.region
         if self.follows is None:
             self.follows = (bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch),
@@ -334,15 +333,11 @@ class Voice:
             if self.ratio is None:
                 self.ratio = np.array((2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor,))
             ratios = self.ratio
-        if dyn_filter:
-            cutoffs = np.full(width, r.initial_filter_fc, dtype=f32)
-            for signal, depth in ((modlfo, r.mod_lfo_to_filter_fc), (modenv, r.mod_env_to_filter_fc)):
-                if signal is not None:
-                    cutoffs += signal[:width] * f32(depth)
-        else:
-            if self.cutoff is None:
-                self.cutoff = np.array((r.initial_filter_fc,), dtype=f32)
-            cutoffs = self.cutoff
+        # the cutoff: its initial value plus what follows the modulation LFO and envelope (a
+        # signal nothing follows, or a depth of zero, adds zero: the same sum)
+        lfo = modlfo if dyn_filter and modlfo is not None else _ZERO
+        env = modenv if dyn_filter and modenv is not None else _ZERO
+        lfo_depth, env_depth = (f32(r.mod_lfo_to_filter_fc), f32(r.mod_env_to_filter_fc)) if dyn_filter else (0.0, 0.0)
         if dyn_gain and modlfo is not None:  # the note's gain moves with the modulation LFO (dB), per block
             db = f32(self.note_gain_db) + modlfo[:played] * (f32(r.mod_lfo_to_volume) * f32(0.1))
             gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
@@ -351,7 +346,8 @@ class Voice:
                 self.gain = (self.note_gain_db, np.array((db_to_gain(self.note_gain_db),), dtype=f32))
             gains = self.gain[1]
         position, _, _, ended = kernel.play(out, samples, self.position, ratios, sizes, played, self.loop_start,
-                                       self.loop_end, r.end, cutoffs, self.q_inv, self.rate, self.zi, amp, gains,
+                                       self.loop_end, r.end, r.initial_filter_fc, lfo, lfo_depth, env, env_depth,
+                                            self.q_inv, self.rate, self.zi, amp, gains,
                                        self.pan_left, self.pan_right)
         self.position = position
         if ended or done_at < blocks:
