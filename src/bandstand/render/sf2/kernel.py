@@ -52,6 +52,7 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
     one = np.float32(1.0)
     nyquist = np.float32(0.499)
     current = np.float32(np.nan)
+    flat = out.reshape(-1)  # frames × 2 as one row: left, right, left, …
     active = False
     a0 = a1 = b1 = b2 = 0.0
     z1 = z[0]
@@ -88,15 +89,17 @@ def play(out: Any, samples: Any, position: float, ratios: Any, sizes: Any, block
             index = int(position)
             alpha = np.float32(position - index)
             following = loop_start if looping and index >= loop_end else index + 1
-            value = samples[index] * (one - alpha) + samples[following] * alpha
+            # unsigned indices (never negative here): numba then checks for no negative index
+            value = samples[np.uint64(index)] * (one - alpha) + samples[np.uint64(following)] * alpha
             if active:
                 x = np.float64(value)
                 y = x * a0 + z1
                 z1 = x * a1 + z2 - b1 * y
                 z2 = x * a0 - b2 * y
                 value = np.float32(y)
-            out[frame, 0] += value * left
-            out[frame, 1] += value * right
+            slot = np.uint64(2 * frame)
+            flat[slot] += value * left
+            flat[slot + np.uint64(1)] += value * right
             frame += 1
             position += ratio
             if looping and position >= top:
