@@ -50,6 +50,9 @@ def test_help_pages_keep_words_whole_and_name_their_values(path: list[str], comm
     assert run([*path, "--help"]) == 0
     out = capsys.readouterr().out
     assert not re.search(r"<(int|float|str|path|bool|text|list\[[^>]*\])[^>]*>", out), out
+    usage = out.split("\n\n")[0]
+    # typer's {FILE.mid} for a required argument; braces stay only around alternatives {a|b}
+    assert not re.search(r"\{[^|}]*\}", usage), usage
     flat = " ".join(out.split())
     for param in command.params:
         for word in (getattr(param, "help", None) or "").split():

@@ -82,7 +82,9 @@ class WholeWordsFormatter(HelpFormatter):
     """click's help formatter with `wrap` and named values."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        args = re.sub(r"\{([a-z_]+)\}", lambda m: m.group(1).upper(), args)
+        # typer writes a required argument as {name}: the usage line shows it as its metavar
+        args = re.sub(r"\{([A-Za-z_][\w.\-]*)\}", lambda m: m.group(1) if m.group(1) != m.group(1).lower()
+                      else m.group(1).upper(), args)
         prefix = "Usage: " if prefix is None else prefix
         usage = f"{prefix:>{self.current_indent}}{prog} "
         self.write(wrap(args, max(self.width - self.current_indent, 20), initial_indent=usage,
