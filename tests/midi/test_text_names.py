@@ -52,3 +52,11 @@ def test_any_name_reads_back_exactly_and_mido_never_sees_utf8_bytes(title: str, 
     assert (back.title, back.tracks[0].name) == (title, track)
     assert [s.name for s in back.sections] == [section]
     assert [m.text for m in back.markers] == [marker]
+
+
+def test_a_name_that_is_another_names_spelling_stays_itself() -> None:
+    # "Ʊ" is written as "?": a section really called "?" is not "Ʊ" (hypothesis found this)
+    for names in [("0", "Ʊ", "?", "0"), ("0", "0", "?", "Ʊ"), ("?", "Ʊ", "Ʋ", "?")]:
+        back = midi_bytes_to_song(song_to_midi_bytes(song(*names)))
+        assert (back.title, back.tracks[0].name, back.sections[0].name, [m.text for m in back.markers]) == (
+            names[0], names[1], names[2], [names[3]])

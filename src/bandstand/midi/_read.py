@@ -19,7 +19,7 @@ from bandstand.errors import InvalidInput, MidiFileError
 from bandstand.midi._keys import key_name
 from bandstand.midi._limits import MIDI_LIMITS, MidiLimits
 from bandstand.midi._roles import guess_role, track_display_name
-from bandstand.midi._write import BANDSTAND_TAG
+from bandstand.midi._write import BANDSTAND_TAG, text_of, written_as
 from bandstand.score import (
     ChannelAftertouch,
     ControlChange,
@@ -62,13 +62,6 @@ def _fail(source: str, why: str) -> MidiFileError:
 def _limit(source: str, why: str) -> MidiFileError:
     return MidiFileError(f"{source} is over bandstand's limits: {why} (see 'Limits' in docs/render.md)",
                          path=source)
-
-
-def _text(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 def _vlq(data: bytes, pos: int, first: int, source: str) -> tuple[int, int]:
@@ -124,7 +117,7 @@ def _parse_track(data: bytes, source: str, ppq: int, notes_left: int,
                     if kind == 0x2F:
                         break
                     if kind == 0x03 and chunk.name is None:
-                        chunk.name = _text(data[pos : pos + length])
+                        chunk.name = text_of(data[pos : pos + length])
                     else:
                         chunk.metas.append((tick, kind, data[pos : pos + length]))
                     pos += length
@@ -262,7 +255,19 @@ def _metadata(data: bytes, source: str) -> dict[str, Any]:
 
 
 def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
-    texts = meta.get("texts", {})  # the exact names of those written with their latin-1 spelling
+    exact = meta.get("exact", {})  # the exact names of those written with their latin-1 spelling
+    if not isinstance(exact, dict):
+        raise ValueError(f"exact {exact!r}"[:80])
+    title, names, markers = exact.get("title", song.title), exact.get("tracks", {}), exact.get("markers")
+    if (not isinstance(title, str) or not isinstance(names, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in names.items())
+            or not (markers is None or isinstance(markers, list) and all(isinstance(m, str) for m in markers))):
+        raise ValueError(f"exact {exact!r}"[:80])
+    song.title = title
+    for index, name in names.items():
+        if index.isdigit() and int(index) < len(song.tracks):
+            song.tracks[int(index)].name = name
+    texts = meta.get("texts", {})  # files of bandstand 0.1.0 before this: by what a name reads as
     if not isinstance(texts, dict) or not all(isinstance(v, str) for v in texts.values()):
         raise ValueError(f"texts {texts!r}"[:80])
     if texts:
@@ -283,9 +288,11 @@ def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
     for section in song.sections:  # the section's own marker is not a song marker
         beat = song.bar_to_beat(section.start_bar)
         for i, marker in enumerate(song.markers):
-            if marker.text == section.name and abs(marker.beat - beat) < 1e-9:
+            if marker.text in (section.name, written_as(section.name)) and abs(marker.beat - beat) < 1e-9:
                 del song.markers[i]
                 break
+    if markers is not None and len(markers) == len(song.markers):
+        song.markers = [replace(m, text=text) for m, text in zip(song.markers, markers, strict=True)]
     if "key" in meta:
         if not isinstance(meta["key"], str):
             raise ValueError(f"key {meta['key']!r}")
@@ -322,7 +329,7 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
             elif kind == 0x59 and len(payload) == 2 and song.key is None:
                 song.key = key_name(struct.unpack(">b", payload[:1])[0], payload[1] == 1)
             elif kind == 0x06:
-                song.markers.append(Marker(tick / ppq, _text(payload)))
+                song.markers.append(Marker(tick / ppq, text_of(payload)))
             elif kind == 0x01 and meta is None and payload.startswith(BANDSTAND_TAG.encode()):
                 meta = _metadata(payload[len(BANDSTAND_TAG) :], source)
     song.time_signature = time_signature or TimeSignature()

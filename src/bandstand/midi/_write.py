@@ -57,12 +57,17 @@ def midi_text(text: str) -> bytes:
     return "".join(_latin1(c) for c in text.translate(_SPELLED)).encode("latin-1")
 
 
-def _as_read(data: bytes) -> str:
+def text_of(data: bytes) -> str:
     """What bandstand's reader makes of text bytes (UTF-8 if they are, else latin-1)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def written_as(text: str) -> str:
+    """What `text` reads as once written to a file (its latin-1 spelling)."""
+    return text_of(midi_text(text))
 
 
 def beats_to_ticks(beats: float, ppq: int = PPQ) -> int:
@@ -95,11 +100,19 @@ def _metadata(song: Song) -> dict[str, Any]:
     sig = key_signature(song.key) if song.key else None
     if song.key and (sig is None or sig.name != song.key):
         data["key"] = song.key
-    written = [song.title, *(t.name for t in song.tracks), *(s.name for s in song.sections),
-               *(m.text for m in song.markers)]
-    texts = {_as_read(midi_text(t)): t for t in written if _as_read(midi_text(t)) != t}
-    if texts:  # the exact names, by what the file's text reads as
-        data["texts"] = texts
+    # the exact names of those whose file text reads otherwise, by place (by what they read as,
+    # "?" could stand for two names, or for a name that is "?" itself)
+    exact: dict[str, Any] = {}
+    if written_as(song.title) != song.title:
+        exact["title"] = song.title
+    tracks = {str(i): t.name for i, t in enumerate(song.tracks) if written_as(t.name) != t.name}
+    if tracks:
+        exact["tracks"] = tracks
+    markers = [m.text for m in sorted(song.markers, key=lambda m: beats_to_ticks(m.beat))]  # as read
+    if any(written_as(text) != text for text in markers):
+        exact["markers"] = markers
+    if exact:
+        data["exact"] = exact
     return data
 
 
