@@ -261,7 +261,7 @@ def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
     title, names, markers = exact.get("title", song.title), exact.get("tracks", {}), exact.get("markers")
     if (not isinstance(title, str) or not isinstance(names, dict)
             or not all(isinstance(k, str) and isinstance(v, str) for k, v in names.items())
-            or not (markers is None or isinstance(markers, list) and all(isinstance(m, str) for m in markers))):
+            or not (markers is None or (isinstance(markers, list) and all(isinstance(m, str) for m in markers)))):
         raise ValueError(f"exact {exact!r}"[:80])
     song.title = title
     for index, name in names.items():
