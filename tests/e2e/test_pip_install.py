@@ -3,11 +3,14 @@
 The checkout is built into a wheel and installed into a fresh venv with pip's cache off and
 `--only-binary :all:`: every dependency must come as a wheel, so nothing is compiled (a
 compiler on PATH would fail anyway: `cc`, `gcc`, … are shadowed by scripts that exit 1, and
-`CC`/`CXX` are `false`). The install must not bring PyAudio or the tinysoundfont binding. Then
-the installed `bandstand compose` runs with the built-in musicians, with no network where the
-kernel allows a private network namespace, and must write the same WAV and MIDI bytes as this
-checkout's own install (the development venv, which has more packages) for the same prompt
-and seed: the sound does not depend on how bandstand was installed.
+`CC`/`CXX` are `false`). The install must bring neither PyAudio, nor the tinysoundfont
+binding, nor numba (the optional `fast` extra). Then the installed `bandstand compose` runs with
+the built-in musicians, with no network where the kernel allows a private network namespace,
+and must write the same WAV and MIDI bytes as this checkout's own install (the development
+venv, which has more packages) playing with the same synthesizer for the same prompt and seed:
+the sound does not depend on how bandstand was installed. Last, the `fast` extra (numba, also
+wheels) is added to the fresh venv: the same song again, now played by the compiled kernel —
+the same MIDI, and a WAV within a few least significant bits of the first (-80 dBFS).
 """
 
 from __future__ import annotations
@@ -78,6 +81,13 @@ def _compose(bandstand: str, out: Path, env: dict[str, str]) -> Path:
     return session
 
 
+def _synthesizer(session: Path) -> str:
+    """The synthesizer the manifest says played the WAV."""
+    files = json.loads((session / "manifest.json").read_text())["files"]
+    (wav,) = [f for f in files if f["path"] == "audio/full-arrangement.wav"]
+    return str(wav["description"].rsplit("played by the ", 1)[1].split()[0])
+
+
 def _audio(path: Path) -> np.ndarray:
     with wave.open(str(path)) as wav:
         assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) == (2, 2, 44100)
@@ -98,16 +108,28 @@ def test_a_fresh_venv_installs_from_wheels_alone_and_composes_offline_the_same_s
 
     installed = {entry["name"].lower() for entry in json.loads(_run([pip, "list", "--format", "json"], env, timeout=120))}
     assert "bandstand" in installed
-    assert not installed & {"pyaudio", "tinysoundfont"}, installed & {"pyaudio", "tinysoundfont"}
+    assert not installed & {"pyaudio", "tinysoundfont", "numba"}, installed & {"pyaudio", "tinysoundfont", "numba"}
 
-    plain = _compose(str(venv / "bin" / "bandstand"), tmp_path / "plain", env)
-    assert (plain / "manifest.json").is_file()
+    bandstand = str(venv / "bin" / "bandstand")
+    plain = _compose(bandstand, tmp_path / "plain", env)
+    assert _synthesizer(plain) == "numpy"
     audio = _audio(plain / "audio" / "full-arrangement.wav")
     assert len(audio) > 2 * 44100 * 10 and int(np.abs(audio).max()) > 3000  # a song, not silence
 
     # this checkout's own install (the test's interpreter) plays the same song into the same bytes
-    dev_env = dict(os.environ, HOME=str(home))
-    dev_env.pop("BANDSTAND_SYNTH", None)
+    dev_env = dict(os.environ, HOME=str(home), BANDSTAND_SYNTH="numpy")
     dev = _compose(str(Path(sys.executable).with_name("bandstand")), tmp_path / "dev", dev_env)
     for name in ("audio/full-arrangement.wav", "midi/full-arrangement.mid"):
         assert (plain / name).read_bytes() == (dev / name).read_bytes(), f"{name} differs between the two installs"
+
+    # the fast extra: numba from a wheel, the compiled kernel, the same song
+    _run([pip, "install", "--no-cache-dir", "--only-binary", ":all:", "-q", "numba>=0.60,<1"], env, timeout=900)
+    fast = _compose(bandstand, tmp_path / "fast", env)
+    assert _synthesizer(fast) == "compiled"
+    assert (fast / "midi/full-arrangement.mid").read_bytes() == (plain / "midi/full-arrangement.mid").read_bytes()
+    compiled = _audio(fast / "audio" / "full-arrangement.wav")
+    assert len(compiled) == len(audio)
+    # the kernels agree to float rounding (about 1e-6 of full scale per stem); the master's
+    # loudness gain carries that into a least significant bit or two: at most -80 dBFS
+    diff = np.abs(compiled.astype(np.int32) - audio)
+    assert int(diff.max()) <= 3 and float(np.sqrt(np.mean(diff.astype(np.float64) ** 2))) <= 1.0

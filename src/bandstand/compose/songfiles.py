@@ -248,8 +248,10 @@ def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, ste
         out.degraded.append(f"{rel} not written: {exc}")
         out.write_failed = isinstance(exc, OSError)
         return out
+    from bandstand.render.synth import engine_name
+
     out.add(root, rel, "audio", f"stereo WAV, mixed and mastered to {settings.target_lufs:g} LUFS, peaks under "
-            f"{settings.ceiling_dbtp:g} dBTP")
+            f"{settings.ceiling_dbtp:g} dBTP; played by the {engine_name()} synthesizer")
     if stems:
         for path in sorted((root / "audio" / "stems").glob("*.wav")):
             out.add(root, f"audio/stems/{path.name}", "stem", f"{path.stem} after its fader (not mastered)")

@@ -191,34 +191,48 @@ ENGINE_ENV = "BANDSTAND_SYNTH"
 ENGINES = ("auto", "compiled", "numpy", "tinysoundfont")
 
 
-def engine() -> Callable[..., Any]:
-    """What makes the synthesizer `$BANDSTAND_SYNTH` names (called with `samplerate=`):
-    `compiled` (`bandstand.render.sf2` with its numba kernel), `numpy` (the same synthesizer,
-    its numpy kernel), `auto` (the default: compiled when numba imports, else numpy — never
-    the binding, so a song sounds the same on every machine) or `tinysoundfont` (the binding,
-    the reference bandstand's synthesizer ports; optional). The compiled kernel is loaded here
-    (from numba's cache, or compiled), so a process that forks after asking has it ready."""
+def engine_name() -> str:
+    """The synthesizer `$BANDSTAND_SYNTH` names, `auto` resolved: `compiled`
+    (`bandstand.render.sf2` with its numba kernel), `numpy` (the same synthesizer, its numpy
+    kernel) or `tinysoundfont` (the binding, the reference bandstand's synthesizer ports;
+    optional). `auto` (the default) is compiled when numba imports, else numpy — never the
+    binding. A wrong or unusable value is a `ConfigError` (one line)."""
     name = os.environ.get(ENGINE_ENV, "auto") or "auto"
     if name not in ENGINES:
         raise ConfigError(f"${ENGINE_ENV} is {name!r}; use one of {', '.join(ENGINES)}")
     if name == "tinysoundfont":
         try:
-            import tinysoundfont
+            import tinysoundfont  # noqa: F401
         except ImportError:
             raise ConfigError(f"${ENGINE_ENV} is tinysoundfont but it is not installed "
                               f"(pip install --no-deps tinysoundfont, or unset ${ENGINE_ENV})") from None
-        synth: Callable[..., Any] = tinysoundfont.Synth
-        return synth
-    from bandstand.render import sf2
+        return name
+    if name == "numpy":
+        return name
     from bandstand.render.sf2 import kernel
 
     if name == "compiled" and not kernel.available():
         raise ConfigError(f"${ENGINE_ENV} is compiled but numba is not installed or does not compile "
                           f"(pip install numba; NUMBA_DISABLE_JIT unset; or unset ${ENGINE_ENV})")
-    chosen = "numpy" if name == "numpy" or not kernel.available() else "compiled"
-    if chosen == "compiled":
+    return "compiled" if kernel.available() else "numpy"
+
+
+def engine() -> Callable[..., Any]:
+    """What makes the synthesizer `engine_name()` names (called with `samplerate=`). The compiled
+    kernel is loaded here (from numba's cache, or compiled), so a process that forks after
+    asking has it ready."""
+    name = engine_name()
+    if name == "tinysoundfont":
+        import tinysoundfont
+
+        synth: Callable[..., Any] = tinysoundfont.Synth
+        return synth
+    from bandstand.render import sf2
+    from bandstand.render.sf2 import kernel
+
+    if name == "compiled":
         kernel.load()
-    return functools.partial(sf2.Synth, kernel=chosen)
+    return functools.partial(sf2.Synth, kernel=name)
 
 
 SLOW_ENV = "BANDSTAND_TEST_SLOW_SYNTH"

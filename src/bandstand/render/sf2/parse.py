@@ -279,7 +279,10 @@ def parse(data: bytes) -> SoundFont:
     start, size = sdta["smpl"]
     pcm = np.frombuffer(data, dtype="<i2", count=size // 2, offset=start)
     samples = np.zeros(len(pcm) + 1, dtype=np.float32)  # one zero: interpolation may read past the end
-    samples[:-1] = pcm / 32767.0
+    step = 1 << 20  # converted a million at a time: no float64 copy of the whole font at once
+    for at in range(0, len(pcm), step):
+        chunk = pcm[at : at + step]
+        samples[at : at + len(chunk)] = chunk / 32767.0
     presets = _presets(hydra, len(pcm))
     return SoundFont(presets=presets, samples=samples)
 

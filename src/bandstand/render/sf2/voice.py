@@ -9,7 +9,7 @@ plays a whole request at once, by one of two kernels: the compiled one (`kernel.
 the control values per block here, the samples and the envelopes' steps there, as
 TinySoundFont's loop does them) or numpy's (control values per block, sample positions per
 sample as a cumulative sum of per-sample steps folded into the loop, the filter by scipy's
-`lfilter` or, for a moving cutoff, a banded LAPACK solve). The two agree within float
+compiled biquad kernel or, for a moving cutoff, a banded LAPACK solve). The two agree within float
 rounding (about 1e-6 of full scale)."""
 
 from __future__ import annotations
@@ -33,17 +33,16 @@ _ZERO = np.zeros(1, dtype=np.float32)  # a signal nothing follows (read only by 
 
 
 def _biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
-    """scipy's `lfilter` from state `zi`: the outputs and the final state. (scipy is imported
-    here, by the numpy path only: a render with the compiled kernel does without scipy.signal.)"""
-    try:  # scipy's filter kernel itself: lfilter's checks cost more than a 64-sample block's filtering
-        from scipy.signal._sigtools import _linear_filter
-    except ImportError:  # pragma: no cover — another scipy: the public function, slower, same numbers
-        from scipy.signal import lfilter
+    """The biquad (numerator `b`, denominator `a`, a[0] = 1) over `x` from state `zi`, in transposed
+    direct form II: the outputs and the final state. Run by scipy's compiled second-order-section
+    kernel as the mix loads it (`bandstand.render.iir`: without importing scipy.signal, which
+    would cost a render about 50 MB of memory)."""
+    from bandstand.render.iir import kernel
 
-        y, zf = lfilter(b, a, x, zi=zi)
-        return y, zf
-    y, zf = _linear_filter(b, a, x, -1, zi)
-    return y, zf
+    y = np.array(x, dtype=np.float64, ndmin=2)
+    state = np.array(zi, dtype=np.float64).reshape(1, 1, 2)
+    kernel()(np.array([[b[0], b[1], b[2], 1.0, a[1], a[2]]]), y, state)
+    return y[0], state[0, 0]
 
 
 def _varying_biquad(a0: Floats, b1: Floats, b2: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
