@@ -110,11 +110,12 @@ def parallel_capacity() -> float:
 
 
 def lock_released() -> dict[str, float]:
-    """One long TinySoundFont render call on a thread while this thread keeps running Python:
-    if the binding held the interpreter lock, this thread would stall for the whole call."""
-    import tinysoundfont
+    """One long render call of the synthesizer the render uses (`engine_name()`, reported) on a
+    thread while this thread keeps running Python: the longest the thread's call kept this one
+    waiting (the whole call if it held the interpreter lock throughout)."""
+    from bandstand.render.synth import engine
 
-    synth = tinysoundfont.Synth()
+    synth = engine()(samplerate=44100)
     synth.sfload(find_soundfont().read_bytes())
     for ch in range(8):
         synth.program_change(ch, 89)
@@ -136,7 +137,10 @@ def lock_released() -> dict[str, float]:
         now = time.perf_counter()
         longest, last = max(longest, now - last), now
     thread.join()
-    return {"render_call_ms": round(took[0] * 1000, 1), "longest_pause_of_other_thread_ms": round(longest * 1000, 2)}
+    from bandstand.render.synth import engine_name
+
+    return {"synthesizer": engine_name(), "render_call_ms": round(took[0] * 1000, 1),
+            "longest_pause_of_other_thread_ms": round(longest * 1000, 2)}
 
 
 def item_costs(song: Song) -> dict[str, Any]:
@@ -206,16 +210,25 @@ with tempfile.TemporaryDirectory() as tmp:
 
 
 def peak_memory() -> dict[str, Any]:
-    """Peak resident memory (MB) of a fresh process that composes then renders the song at each length."""
-    out: dict[str, Any] = {}
-    for bars in MEMORY_BARS:
-        done = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(bars), PROMPT, str(SEED), ",".join(PARTS)],
-                              capture_output=True, text=True, check=True)
-        figures = json.loads(done.stdout)
-        out[f"{bars}_bars"] = {"audio_seconds": figures["seconds"],
-                               "peak_mb_after_compose": round(figures["composed_kib"] / 1024, 1),
-                               "peak_mb_render": round(figures["rendered_kib"] / 1024, 1),
-                               "peak_mb_synth_child": round(figures["synth_child_kib"] / 1024, 1)}
+    """Peak resident memory (MB) of a fresh process that composes then renders the song at each
+    length, with each synthesizer this machine has: `numpy` (the plain install) and `compiled`
+    (the `fast` extra: numba, whose LLVM library alone is ~110 MB resident) — budget ≤ 250 MB."""
+    import importlib.util
+
+    # numba is looked for, not imported: a child's peak (ru_maxrss) starts at this process's, on Linux
+    out: dict[str, Any] = {"budget_mb": 250}
+    for synthesizer in ("numpy", "compiled") if importlib.util.find_spec("numba") else ("numpy",):
+        figures_by_length: dict[str, Any] = {}
+        for bars in MEMORY_BARS:
+            done = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(bars), PROMPT, str(SEED), ",".join(PARTS)],
+                                  capture_output=True, text=True, check=True,
+                                  env=dict(os.environ, BANDSTAND_SYNTH=synthesizer))
+            figures = json.loads(done.stdout)
+            figures_by_length[f"{bars}_bars"] = {"audio_seconds": figures["seconds"],
+                                                 "peak_mb_after_compose": round(figures["composed_kib"] / 1024, 1),
+                                                 "peak_mb_render": round(figures["rendered_kib"] / 1024, 1),
+                                                 "peak_mb_synth_child": round(figures["synth_child_kib"] / 1024, 1)}
+        out[synthesizer] = figures_by_length
     return out
 
 

@@ -207,12 +207,12 @@ def wav_render(song: Any) -> np.ndarray:
 
 
 def tsf_onset_ms(program: int | None, key: int) -> float:
-    """The onset of one note in TinySoundFont: the sample's own attack (ms to 10 % of its peak)."""
-    import tinysoundfont
-
+    """The onset of one note in the render's synthesizer (TinySoundFont's algorithm): the sample's
+    own attack (ms to 10 % of its peak)."""
     from bandstand.render import find_soundfont
+    from bandstand.render.synth import engine
 
-    synth = tinysoundfont.Synth(samplerate=SR)
+    synth = engine()(samplerate=SR)
     synth.sfload(find_soundfont().read_bytes())
     channel = 9 if program is None else 0
     synth.program_change(channel, program or 0, is_drums=program is None)
@@ -368,15 +368,14 @@ def measure_stream(pw: Any, url: str, reference: np.ndarray, seconds: float, chu
 
 
 def server_stream_render(song: Any, chunk: float = 0.1) -> dict[str, Any]:
-    """(a): the server's side — TinySoundFont rendering the song chunk by chunk as a stream would
-    (one synthesizer, events applied between chunks), per chunk and as a real-time factor."""
-    import tinysoundfont
-
+    """(a): the server's side — the render's synthesizer (TinySoundFont's algorithm) rendering the
+    song chunk by chunk as a stream would (one synthesizer, events applied between chunks), per
+    chunk and as a real-time factor."""
     from bandstand.render import find_soundfont
-    from bandstand.render.synth import clock
+    from bandstand.render.synth import clock, engine
     from bandstand.score import DRUM_CHANNEL, assign_channels
 
-    synth = tinysoundfont.Synth(samplerate=SR)
+    synth = engine()(samplerate=SR)
     synth.sfload(find_soundfont().read_bytes())
     seconds = clock(song)
     events = []
