@@ -36,20 +36,23 @@ class Verdict:
 class PatternBook:
     """What one jam engine's pattern engine made of its members' code: evaluated
     patterns, the events validation heard, and verdicts, each in its own small
-    `CompileCache`. Each engine owns one (`JamEngine.patterns`), so sessions never
-    share objects or fill each other's caches. Safe across threads."""
+    `CompileCache`, and the mini-notation strings of that code (a `MiniCache`: the
+    members repeat figures in new code). Each engine owns one (`JamEngine.patterns`),
+    so sessions never share objects or fill each other's caches. Safe across threads."""
 
     def __init__(self, size: int = 512) -> None:
         from bandstand.patterns.cache import CompileCache
+        from bandstand.patterns.mini import MiniCache
 
         self.patterns = CompileCache(size)  # code → Pattern
         self.heard = CompileCache(size)  # code → the events of its first HEARD_CYCLES cycles
         self.verdicts = CompileCache(4 * size)  # (code, scale pitch classes) → Verdict
         self.analyses = CompileCache(size)  # the validator's own scale-independent work
+        self.minis = MiniCache(4 * size)  # mini-notation text → its parsed tree and built patterns
 
     def compile(self, code: str) -> Any:
         """The Pattern for `code` (shared with validation: members repeat themselves)."""
-        return self.patterns.get_or_make(code, lambda: _evaluate(code))
+        return self.patterns.get_or_make(code, lambda: _evaluate(code, self.minis))
 
     def onsets(self, code: str, cycles: int) -> list[Any]:
         """The haps of `code` that start in its first `cycles` cycles: the ones validation
@@ -67,7 +70,7 @@ class PatternBook:
         checks it: the check then costs only its scale); None when the code does not play."""
         from bandstand.patterns.validate import check_pattern
 
-        checked = check_pattern(code, cycles=HEARD_CYCLES, cache=self.analyses)
+        checked = check_pattern(code, cycles=HEARD_CYCLES, cache=self.analyses, minis=self.minis)
         if checked.pattern is None:
             return None
         self.patterns.put(code, checked.pattern)
@@ -96,7 +99,9 @@ class PatternBook:
         from bandstand.patterns.validate import check_pattern
 
         try:
-            checked = check_pattern(text, scale=list(scale), cycles=HEARD_CYCLES, cache=self.analyses)
+            checked = check_pattern(
+                text, scale=list(scale), cycles=HEARD_CYCLES, cache=self.analyses, minis=self.minis
+            )
         except Exception as exc:  # the validator never raises for bad code; this is a guard
             return Verdict(False, f"{type(exc).__name__}: {exc}")
         report = checked.report
@@ -123,10 +128,10 @@ class PatternBook:
 _DEFAULT_BOOK = PatternBook()  # for callers outside an engine (tests, one-off tools)
 
 
-def _evaluate(code: str) -> Any:
+def _evaluate(code: str, minis: Any = None) -> Any:
     from bandstand.patterns import evaluate
 
-    return evaluate(code)
+    return evaluate(code, minis=minis)
 
 
 def compile_pattern(code: str, book: PatternBook | None = None) -> Any:

@@ -26,7 +26,7 @@ from typing import Final
 
 from bandstand.errors import PatternBudgetExceeded
 
-__all__ = ["DEFAULT_QUERY_BUDGET", "Meter", "QueryBudget", "charge", "metered", "reserve"]
+__all__ = ["DEFAULT_QUERY_BUDGET", "Meter", "QueryBudget", "charge", "metered", "reserve", "running_meter"]
 
 _CHECK_EVERY: Final = 256  # the clock is read once per this many units of work
 
@@ -91,6 +91,11 @@ class _State(threading.local):
 
 
 _STATE: Final = _State()
+
+
+def running_meter() -> Meter | None:
+    """The meter of the block running on this thread (None: no budget is counting)."""
+    return _STATE.meter
 
 
 def reserve(units: int) -> None:

@@ -6,6 +6,12 @@ elements, ``<…>`` stacks each layer slowed by its weight, ``{…}`` aligns
 layers to the first layer's steps (or ``%n``), ``?`` and ``|`` draw from the
 seeded random signal offset by 0.0003 × their seed. Each atom carries its
 (start, end) character offsets in the text (+ `offset`) as hap context.
+
+A `MiniCache` (owned by one caller, such as a jam engine's pattern book) keeps
+what strings were made into, by their exact text: the parsed tree, and the
+pattern built at one offset. A pattern is a value, so a kept one is shared as
+is; the work its building counted against a query budget is counted again on
+every use, so budgets see the same work with or without the cache.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.errors import PatternError, PatternParseError
-from bandstand.patterns.budget import reserve
+from bandstand.patterns.budget import charge, reserve, running_meter
+from bandstand.patterns.cache import CompileCache
 from bandstand.patterns.mini_parse import LIMITS, Atom, Element, MiniLimits, Seq, parse_mini
 from bandstand.patterns.pattern import (
     Pattern,
@@ -32,7 +39,7 @@ from bandstand.patterns.signals import choose_in_with, degrade_by_with, rand
 from bandstand.patterns.time import ONE, ZERO, to_time
 from bandstand.patterns.values import js_number
 
-__all__ = ["RAND_OFFSET", "mini", "mini_ast", "mini_at", "mini_raw", "mini_sequence", "minify"]
+__all__ = ["RAND_OFFSET", "MiniCache", "mini", "mini_ast", "mini_at", "mini_raw", "mini_sequence", "minify"]
 
 RAND_OFFSET = 0.0003
 
@@ -42,15 +49,65 @@ def mini_ast(text: str, limits: MiniLimits = LIMITS) -> Seq:
     return parse_mini(text, limits)
 
 
-def mini(text: str, offset: int = 0, limits: MiniLimits = LIMITS) -> Pattern:
-    """Parse mini-notation into a Pattern (PatternParseError on bad syntax or beyond limits)."""
-    ast = parse_mini(text, limits)
+def mini(
+    text: str, offset: int = 0, limits: MiniLimits = LIMITS, cache: MiniCache | None = None
+) -> Pattern:
+    """Parse mini-notation into a Pattern (PatternParseError on bad syntax or beyond limits).
+
+    With `cache`, a string parsed or built before is taken from it (the same pattern)."""
+    if cache is not None:
+        return cache.pattern(text, offset, limits)
+    return _build(parse_mini(text, limits), text, offset)
+
+
+def _build(tree: Seq, text: str, offset: int) -> Pattern:
     try:
-        return _Builder(offset).enter(ast)
+        return _Builder(offset).enter(tree)
     except PatternError:
         raise
     except (ValueError, TypeError, ZeroDivisionError, ArithmeticError) as exc:
         raise PatternParseError(f"mini-notation: {exc}", text=text, position=0) from None
+
+
+class MiniCache:
+    """Mini-notation strings already parsed (by text and limits) and built (by text,
+    offset and limits), at most `size` of each, the least recently used going first.
+    Strings that fail are not kept: they fail the same way again. Safe across threads."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.trees = CompileCache(size)  # (text, limits) → the parsed tree (never changed)
+        self.patterns = CompileCache(size)  # (text, offset, limits) → (Pattern, work or None)
+
+    def pattern(self, text: str, offset: int, limits: MiniLimits = LIMITS) -> Pattern:
+        """`mini(text, offset, limits)`, from the cache when it was made before.
+
+        Building counts work against the running query budget (each pattern made is
+        work); a kept pattern counts the same work again when it is used under a budget,
+        so the same code fits or exceeds a budget whether it was cached or not."""
+        key = (text, offset, limits)
+        meter = running_meter()
+        found = self.patterns.get(key)
+        if found is not None:
+            pattern: Pattern = found[0]
+            work: int | None = found[1]
+            if meter is None:
+                return pattern  # nothing counts work here
+            if work is not None:
+                if work:
+                    charge(work)
+                return pattern
+        tree_key = (text, limits)
+        tree = self.trees.get(tree_key)
+        if tree is None:
+            tree = self.trees.put(tree_key, parse_mini(text, limits))
+        before = None if meter is None else meter.work
+        built = _build(tree, text, offset)
+        self.patterns.put(key, (built, None if meter is None or before is None else meter.work - before))
+        return built
+
+    def clear(self) -> None:
+        self.trees.clear()
+        self.patterns.clear()
 
 
 # Strudel's exported constructors that take mini-notation, for the expression language.

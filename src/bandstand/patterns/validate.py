@@ -31,6 +31,7 @@ from bandstand.patterns.expr import ast
 from bandstand.patterns.expr.evaluator import Evaluator, evaluate
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
+from bandstand.patterns.mini import MiniCache
 from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.time import to_time
 from bandstand.patterns.to_score import (
@@ -236,7 +237,7 @@ class _Analysis:
 
 
 def _analyse(
-    code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget
+    code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget, minis: Any = None
 ) -> _Analysis:
     from bandstand.patterns.registry import get_registry
 
@@ -251,9 +252,9 @@ def _analyse(
     fields["functions"], fields["unknown_functions"] = _names_used(nodes, registry)
     try:
         with metered(work):  # one budget for evaluating and every query below
-            pattern = Evaluator(code, registry, limits).eval(tree, {})  # the tree parsed above
+            pattern = Evaluator(code, registry, limits, minis).eval(tree, {})  # the tree parsed above
             if not isinstance(pattern, Pattern):  # evaluate raises the engine's own error for it
-                pattern = evaluate(code, limits=limits)
+                pattern = evaluate(code, limits=limits, minis=minis)
             bound = static_density(nodes, registry)
             if bound is not None and bound * cycles <= budget:
                 onsets = _plain_events(pattern, cycles, budget)  # sparse by construction: no probes
@@ -323,6 +324,7 @@ def check_pattern(
     limits: Limits = DEFAULT_LIMITS,
     cache: CompileCache | None = None,
     work: QueryBudget = VALIDATION_BUDGET,
+    minis: MiniCache | None = None,
 ) -> Checked:
     """`validate_pattern`, and the evaluated pattern and events it found (see `Checked`).
 
@@ -331,14 +333,15 @@ def check_pattern(
     private one) per code, cycles, budget and limits, so the same code checked against
     another scale or limit costs only the in-scale count and the verdict. Evaluating
     and querying run under `work`, whatever the code: past it the code is reported as
-    too dense (the limit named), never run on."""
+    too dense (the limit named), never run on. `minis` is the caller's `MiniCache` for the
+    code's mini-notation strings (default: none; the report is the same either way)."""
     if not 1 <= cycles <= 64:
         raise InvalidInput(f"cycles must be 1..64, got {cycles}")
     classes, scale_name = _scale_classes(scale) if scale is not None else (frozenset(), "")
     budget = max(256, DENSITY_MARGIN * max_events_per_cycle * cycles)
     key = (code, cycles, budget, limits, work)
     found: _Analysis = (_CACHE if cache is None else cache).get_or_make(
-        key, lambda: _analyse(code, cycles, budget, limits, work)
+        key, lambda: _analyse(code, cycles, budget, limits, work, minis)
     )
     if found.too_dense:
         message = found.over_budget and f"too dense: {found.over_budget}"
@@ -401,6 +404,7 @@ def validate_pattern(
     limits: Limits = DEFAULT_LIMITS,
     cache: CompileCache | None = None,
     work: QueryBudget = VALIDATION_BUDGET,
+    minis: MiniCache | None = None,
 ) -> ValidationReport:
     """Check `code` without ever raising for a bad pattern (a bad `scale` name is the
     caller's mistake and raises `TheoryError`)."""
@@ -413,6 +417,7 @@ def validate_pattern(
         limits=limits,
         cache=cache,
         work=work,
+        minis=minis,
     ).report
 
 
@@ -442,6 +447,7 @@ async def check_pattern_async(
     limits: Limits = DEFAULT_LIMITS,
     cache: CompileCache | None = None,
     work: QueryBudget = VALIDATION_BUDGET,
+    minis: MiniCache | None = None,
 ) -> Checked:
     """`check_pattern` on a worker thread, for event loops: the loop only awaits.
 
@@ -463,6 +469,7 @@ async def check_pattern_async(
             limits=limits,
             cache=cache,
             work=work,
+            minis=minis,
         ),
     )
 

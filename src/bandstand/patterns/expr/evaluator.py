@@ -46,10 +46,10 @@ def _registry() -> Any:
     return get_registry()
 
 
-def _mini(text: str, offset: int) -> Any:
+def _mini(text: str, offset: int, cache: Any) -> Any:
     from bandstand.patterns.mini import mini
 
-    return mini(text, offset=offset)
+    return mini(text, offset=offset, cache=cache)
 
 
 def _is_pattern(x: Any) -> bool:
@@ -88,12 +88,14 @@ def _kind_of(x: Any) -> str:
 
 
 class Evaluator:
-    """Evaluates one parsed piece of code against the registry."""
+    """Evaluates one parsed piece of code against the registry (its "…" strings through
+    `minis`, the caller's `MiniCache`, when given)."""
 
-    def __init__(self, source: str, registry: Any, limits: Limits) -> None:
+    def __init__(self, source: str, registry: Any, limits: Limits, minis: Any = None) -> None:
         self.source = source
         self.registry = registry
         self.limits = limits
+        self.minis = minis
 
     # ------------------------------------------------------------------ dispatch
 
@@ -144,7 +146,7 @@ class Evaluator:
             return node.value
         offset = node.pos + 1  # the first character inside the quotes
         try:
-            return _mini(node.value, offset)
+            return _mini(node.value, offset, self.minis)
         except PatternParseError as exc:
             # Point at the same character in the whole code (exact for strings without escapes).
             inner = exc.position if exc.position is not None else -1
@@ -353,12 +355,13 @@ _DISPATCH: Final[dict[type, Callable[[Evaluator, Any, Scope], Any]]] = {
 }
 
 
-def evaluate(code: str, *, limits: Limits = DEFAULT_LIMITS) -> Pattern:
-    """Parse and evaluate `code` into a Pattern (PatternError subclasses on failure)."""
+def evaluate(code: str, *, limits: Limits = DEFAULT_LIMITS, minis: Any = None) -> Pattern:
+    """Parse and evaluate `code` into a Pattern (PatternError subclasses on failure);
+    `minis`: the caller's `MiniCache` for its mini-notation strings (default: none)."""
     from bandstand.patterns.pattern import Pattern
 
     tree = parse(code, limits)
-    evaluator = Evaluator(code, _registry(), limits)
+    evaluator = Evaluator(code, _registry(), limits, minis)
     result = evaluator.eval(tree, {})
     if isinstance(result, Pattern):
         return result
