@@ -48,7 +48,7 @@ class PatternBook:
         self.heard = CompileCache(size)  # code → the events of its first HEARD_CYCLES cycles
         self.verdicts = CompileCache(4 * size)  # (code, scale pitch classes) → Verdict
         self.analyses = CompileCache(size)  # the validator's own scale-independent work
-        self.minis = MiniCache(4 * size)  # mini-notation text → its parsed tree and built patterns
+        self.minis = MiniCache(2 * size)  # mini-notation text → its parsed tree and built patterns
 
     def compile(self, code: str) -> Any:
         """The Pattern for `code` (shared with validation: members repeat themselves)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from gmpy2 import mpq
 
@@ -88,11 +88,14 @@ def _from_float(x: float) -> Time:
 
 
 _float_cache: dict[float, Time] = {}
+_MPQ: Final = type(ZERO)
 
 
 def to_time(x: Any) -> Time:
     """Convert a number (int, float, Fraction, mpq, numeric string) to exact time."""
     t = type(x)
+    if t is _MPQ:  # already exact time (immutable: the same value, not a copy)
+        return x
     if t is int:
         return mpq(x)
     if t is float:
