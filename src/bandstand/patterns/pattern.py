@@ -617,21 +617,28 @@ class Pattern:
             if qb == qe:
                 pieces = [(qb, qe)]
             else:
-                pieces = []
-                while qe > qb:
+                cycle = floor(qb)
+                if qb < qe <= cycle + 1:  # within one cycle (most queries): one piece
                     charge()
-                    nxt = floor(qb) + 1
-                    if qe <= nxt:
-                        pieces.append((qb, qe))
-                        break
-                    pieces.append((qb, mpq(nxt)))
-                    qb = mpq(nxt)
+                    if qb - cycle >= width:  # starts after this slot: nothing (exact, no division)
+                        return []
+                    pieces = [(qb, qe)]
+                else:
+                    pieces = []
+                    while qe > qb:
+                        charge()
+                        nxt = floor(qb) + 1
+                        if qe <= nxt:
+                            pieces.append((qb, qe))
+                            break
+                        pieces.append((qb, mpq(nxt)))
+                        qb = mpq(nxt)
             out = []
             for sb, se in pieces:
                 cycle = floor(sb)
-                bpos = (sb - cycle) / width
-                if bpos >= 1:
+                if sb - cycle >= width:  # bpos = (sb - cycle) / width >= 1: after this slot
                     continue
+                bpos = (sb - cycle) / width
                 epos = (se - cycle) / width
                 if epos > 1:
                     epos = ONE
