@@ -16,7 +16,7 @@ from gmpy2 import mpq
 
 from bandstand.patterns.budget import charge
 from bandstand.patterns.hap import Hap
-from bandstand.patterns.pattern import Controls, Pattern, time_lcm
+from bandstand.patterns.pattern import Controls, Pattern, no_haps, time_lcm
 from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
 
 __all__ = [
@@ -42,7 +42,7 @@ def is_pattern(x: Any) -> bool:
 
 
 def gap(steps: Any) -> Pattern:
-    return Pattern(lambda span, ctl: [], steps)
+    return Pattern(no_haps, steps)
 
 
 silence = gap(1)

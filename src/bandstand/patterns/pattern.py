@@ -49,6 +49,11 @@ EMPTY_CONTROLS: Controls = {}
 _NOT_PURE = object()
 
 
+def no_haps(span: TimeSpan, ctl: Controls) -> list[Hap]:
+    """The query of a gap (`silence`, `nothing`): no haps, ever."""
+    return []
+
+
 def time_lcm(*values: Time | None) -> Time | None:
     """fraction.js's lcm over the defined values (None if there are none)."""
     xs = [v for v in values if v is not None]
@@ -611,6 +616,8 @@ class Pattern:
         floor = math.floor
         if self.const is not None:
             return self._compress_const(b, e)
+        if query is no_haps:  # a rest in a sequence: nothing to ask, only the pieces to count
+            return self._compress_gap(b)
 
         def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
             qb, qe = span.begin - b, span.end - b
@@ -661,6 +668,22 @@ class Pattern:
                     out.append(Hap(whole, TimeSpan(nb + b, ne + b), h.value, h.context))
             charge(len(out))
             return out
+
+        return Pattern(q)
+
+    def _compress_gap(self, b: Time) -> Pattern:
+        """`_compress` of a gap: the same pieces counted against the budget, and no haps."""
+        floor = math.floor
+
+        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
+            qb, qe = span.begin - b, span.end - b
+            while qe > qb:  # one unit of work per piece, as `_compress` cuts them
+                charge()
+                nxt = floor(qb) + 1
+                if qe <= nxt:
+                    break
+                qb = mpq(nxt)
+            return []
 
         return Pattern(q)
 
