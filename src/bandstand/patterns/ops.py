@@ -148,10 +148,16 @@ def _curried(op: BinOp, keepif: bool) -> Callable[[Any], Callable[[Any], Any]]:
     return lambda a: lambda b: _compose(a, b, op)
 
 
-def _in_const(
-    pat: Pattern, const: tuple[Any, Any], func: Callable[[Any], Callable[[Any], Any]]
-) -> Pattern:
-    """``pat.fmap(func).app_left(pure(value))`` in one layer (the common ``.gain(0.5)`` case)."""
+def _uncurried(op: BinOp, keepif: bool) -> BinOp:
+    """`_curried(op, keepif)` taking both values at once."""
+    if keepif:
+        return op
+    return lambda a, b: _compose(a, b, op)
+
+
+def _in_const(pat: Pattern, const: tuple[Any, Any], func: BinOp) -> Pattern:
+    """``pat.fmap(curried func).app_left(pure(value))`` in one layer (the common ``.gain(0.5)``
+    case), `func` taking both values at once: ``func(a, b)`` is ``curried(a)(b)``."""
     value, vctx = const
     query = pat.query
     floor = math.floor
@@ -166,18 +172,22 @@ def _in_const(
             for piece in pieces:
                 part = h.part.intersection(piece)
                 if part is not None:
-                    out.append(Hap(w, part, func(h.value)(value), vctx + h.context))
+                    out.append(Hap(w, part, func(h.value, value), vctx + h.context))
         return out
 
     return Pattern(q, pat.steps)
 
 
 def _align(
-    pat: Pattern, other: Pattern, how: str, func: Callable[[Any], Callable[[Any], Any]]
+    pat: Pattern,
+    other: Pattern,
+    how: str,
+    func: Callable[[Any], Callable[[Any], Any]],
+    binary: BinOp | None = None,
 ) -> Pattern:
     if how == "in":
-        if other.const is not None:
-            return _in_const(pat, other.const, func)
+        if other.const is not None and binary is not None:
+            return _in_const(pat, other.const, binary)
         return pat.fmap(func).app_left(other)
     if how == "out":
         return pat.fmap(func).app_right(other)
@@ -200,7 +210,8 @@ def apply_op(what: str, how: str, pat: Pattern, *others: Any) -> Pattern:
     """`pat.<what>.<how>(*others)`, e.g. apply_op("add", "out", p, 12)."""
     other = sequence(*others)
     op = OPERATORS[what]
-    result = _align(pat, other, how, _curried(op, what == "keepif"))
+    keepif = what == "keepif"
+    result = _align(pat, other, how, _curried(op, keepif), _uncurried(op, keepif))
     if what == "keepif":
         result = result.remove_undefineds()
     return result
