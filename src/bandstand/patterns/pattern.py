@@ -632,14 +632,15 @@ class Pattern:
                     pieces = [(qb, qe)]
                 else:
                     pieces = []
+                    nxt = cycle + 1  # floor(qb) + 1; after a whole cycle, one more
                     while qe > qb:
                         charge()
-                        nxt = floor(qb) + 1
                         if qe <= nxt:
                             pieces.append((qb, qe))
                             break
                         pieces.append((qb, mpq(nxt)))
                         qb = mpq(nxt)
+                        nxt += 1
             out = []
             for sb, se in pieces:
                 cycle = floor(sb)
