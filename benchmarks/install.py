@@ -11,10 +11,10 @@ Two fresh venvs, pip's cache off, no compiler on `PATH` for the first:
   needs a compiler and the PortAudio headers (`portaudio19-dev`). Measured only where both
   are present; otherwise reported as not measurable here.
 
-For each: install wall seconds, the venv's size (MB), and in the plain venv the first
-`bandstand compose` (numba compiles the synthesizer's kernel and caches it) and the second
-(the kernel is loaded from the cache), wall seconds each, and `bandstand --help` (what a
-command costs before any work: numba is not imported).
+For each: install wall seconds and the venv's size (MB); in the plain venv `bandstand
+--help` and two `bandstand compose` runs (the numpy synthesizer), then the `fast` extra
+(numba) added to it: its install seconds and MB, and the first compose (numba compiles the
+synthesizer's kernel and caches it) and the second (the kernel loaded from the cache).
 
     .venv/bin/python benchmarks/install.py
 """
@@ -90,6 +90,16 @@ def main() -> None:
             "help_seconds": run([bandstand, "--help"], plain_env),
             "first_compose_seconds": run([*compose, "--out", str(tmp / "out1")], plain_env),
             "second_compose_seconds": run([*compose, "--out", str(tmp / "out2")], plain_env),
+        }
+
+        # the fast extra in the same venv: numba's wheels, the kernel compiled on the first compose
+        before = size_mb(venv)
+        report["fast_extra"] = {
+            "install_seconds": run([str(venv / "bin/pip"), "install", "-q", "--only-binary", ":all:", "numba>=0.60,<1"],
+                                   plain_env),
+            "extra_mb": round(size_mb(venv) - before, 1),
+            "first_compose_seconds": run([*compose, "--out", str(tmp / "out3")], plain_env),
+            "second_compose_seconds": run([*compose, "--out", str(tmp / "out4")], plain_env),
         }
 
         have_compiler = shutil.which("gcc") is not None
