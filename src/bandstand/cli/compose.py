@@ -13,9 +13,12 @@ table (or, with --json, one JSON object on stdout).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +209,29 @@ def _summary_table(result: Any, console: Any) -> None:
         console.print(f"DAW: import {folder}/midi/full-arrangement.mid; notes/producer-notes.md says how", markup=False)
 
 
+@contextlib.contextmanager
+def _cancel_once() -> Iterator[None]:
+    """Ctrl-C cancels the run: a KeyboardInterrupt, which the engine turns into a cancelled,
+    resumable session within a second (the synthesis stopped, its processes reaped). Another
+    Ctrl-C meanwhile is ignored: raised again, it could land inside a C callback (a model class
+    being built mid-import) where Python can only print "Exception ignored", or cut the cleanup
+    short. Once the command is done, `bandstand.cli.main` makes a further one quit at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is interrupt:  # never pressed: as it was
+            signal.signal(signal.SIGINT, previous)
+
+
 def _finish(result: Any, as_json: bool, progress: Progress) -> None:
     state = result.state
     if as_json:
@@ -281,7 +307,7 @@ def compose(
     options.update({k: v for k, v in (("stage_timeout", stage_timeout), ("pipeline_timeout", pipeline_timeout))
                     if v is not None})
     progress = Progress(quiet=as_json)
-    with progress:
+    with progress, _cancel_once():
         composed = compose_song(prompt, answer=_answer(progress), assume_defaults=yes, on_event=progress, **options)
     if not as_json:
         for decision in composed.decisions:
@@ -311,7 +337,7 @@ def resume(
     if approve and reject:
         raise InvalidInput("use --approve or --reject, not both")
     progress = Progress(quiet=as_json)
-    with progress:
+    with progress, _cancel_once():
         limits = {k: v for k, v in (("stage_timeout", stage_timeout), ("pipeline_timeout", pipeline_timeout))
                   if v is not None}
         composed = resume_song(session_dir, decision="approve" if approve else "reject" if reject else None,
