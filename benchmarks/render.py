@@ -212,7 +212,7 @@ with tempfile.TemporaryDirectory() as tmp:
 def peak_memory() -> dict[str, Any]:
     """Peak resident memory (MB) of a fresh process that composes then renders the song at each
     length, with each synthesizer this machine has: `numpy` (the plain install) and `compiled`
-    (the `fast` extra: numba, whose LLVM library alone is ~110 MB resident) — budget ≤ 250 MB."""
+    (the `fast` extra: numba and its LLVM library: a fixed 120–130 MB more resident) — budget ≤ 250 MB."""
     import importlib.util
 
     # numba is looked for, not imported: a child's peak (ru_maxrss) starts at this process's, on Linux

@@ -40,18 +40,8 @@ import numpy as np
 
 from bandstand.compose import compose
 from bandstand.render import find_soundfont, render_wav, sf2
-from bandstand.render.synth import (
-    _BEND,
-    _CONTROL,
-    _OFF,
-    _ON,
-    _PROGRAM,
-    ENGINE_ENV,
-    _events,
-    clock,
-    frames_for,
-)
-from bandstand.score import DRUM_CHANNEL, Song, assign_channels
+from bandstand.render.synth import ENGINE_ENV, _events, clock, event_calls, frames_for
+from bandstand.score import Song, assign_channels
 
 SONGS = [("Frank Ocean meets Burial, late-night vibes, 72 BPM", 1),
          ("upbeat funk with slap bass and brass stabs, 112 BPM", 2),
@@ -65,13 +55,7 @@ def play(engine: Callable[..., Any], data: bytes, events: list[tuple[float, int,
     """One stem: the events through a fresh synthesizer, as the render slices them."""
     synth = engine(samplerate=RATE)
     synth.sfload(data)
-    actions = {
-        _PROGRAM: lambda ch, a, b: synth.program_change(ch, a, is_drums=ch == DRUM_CHANNEL),
-        _CONTROL: synth.control_change,
-        _BEND: lambda ch, a, b: synth.pitchbend(ch, a),
-        _OFF: lambda ch, a, b: synth.noteoff(ch, a),
-        _ON: synth.noteon,
-    }
+    actions = event_calls(synth)
     out = np.zeros((frames, 2), dtype=np.float32)
     pos = 0
 

@@ -251,6 +251,18 @@ def _slowed(check: Check) -> Check:
     return slow
 
 
+def event_calls(synth: Any) -> dict[int, Callable[[int, int, int], None]]:
+    """The synthesizer's call for each kind of event (`_events`: program, controller, bend,
+    note-off, note-on), each taking (channel, a, b)."""
+    return {
+        _PROGRAM: lambda ch, a, b: synth.program_change(ch, a, is_drums=ch == DRUM_CHANNEL),
+        _CONTROL: synth.control_change,
+        _BEND: lambda ch, a, b: synth.pitchbend(ch, a),
+        _OFF: lambda ch, a, b: synth.noteoff(ch, a),
+        _ON: synth.noteon,
+    }
+
+
 def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
           spans: npt.NDArray[np.int64] | None = None, finish: Finish | None = None, check: Check = never) -> None:
     """Play each job's events through one synthesizer (reset between jobs) into its row of `out`
@@ -264,13 +276,7 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
         synth.sfload(soundfont)
     except Exception as exc:  # tinysoundfont raises its own exception type for bad files
         raise RenderError(f"cannot load SoundFont {name}: {exc}", path=name) from exc
-    actions = {
-        _PROGRAM: lambda ch, a, b: synth.program_change(ch, a, is_drums=ch == DRUM_CHANNEL),
-        _CONTROL: synth.control_change,
-        _BEND: lambda ch, a, b: synth.pitchbend(ch, a),
-        _OFF: lambda ch, a, b: synth.noteoff(ch, a),
-        _ON: synth.noteon,
-    }
+    actions = event_calls(synth)
     frames = out.shape[2]
     scratch = np.zeros((_SLICE_FRAMES, 2), dtype=np.float32)
     view = scratch.data.cast("B")  # 8 bytes a frame

@@ -306,7 +306,7 @@ def _presets(hydra: dict[str, list[tuple[Any, ...]]], sample_count: int) -> tupl
                 if oper != _INSTRUMENT:
                     _apply(preset_zone, oper, raw)
                     continue
-                if raw >= len(insts) - 1 + 1:
+                if raw >= len(insts):
                     continue
                 had_instrument = True
                 regions += _instrument(hydra, raw, preset_zone, shdrs, sample_count)

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from bandstand.render.iir import kernel as sos_kernel
 from bandstand.render.sf2.envelope import RELEASE, SUSTAIN, EnvelopeState, Lfo
 from bandstand.render.sf2.kernel import Kernels
 from bandstand.render.sf2.parse import Region
@@ -32,16 +34,14 @@ Floats = npt.NDArray[np.float64]
 _ZERO = np.zeros(1, dtype=np.float32)  # a signal nothing follows (read only by the compiled kernel)
 
 
-def _biquad(b: Floats, a: Floats, x: Floats, zi: Floats) -> tuple[Floats, Floats]:
+def _biquad(b: Sequence[float], a: Sequence[float], x: Floats, zi: Floats) -> tuple[Floats, Floats]:
     """The biquad (numerator `b`, denominator `a`, a[0] = 1) over `x` from state `zi`, in transposed
     direct form II: the outputs and the final state. Run by scipy's compiled second-order-section
     kernel as the mix loads it (`bandstand.render.iir`: without importing scipy.signal, which
     would cost a render about 50 MB of memory)."""
-    from bandstand.render.iir import kernel
-
     y = np.array(x, dtype=np.float64, ndmin=2)
     state = np.array(zi, dtype=np.float64).reshape(1, 1, 2)
-    kernel()(np.array([[b[0], b[1], b[2], 1.0, a[1], a[2]]]), y, state)
+    sos_kernel()(np.array([[b[0], b[1], b[2], 1.0, a[1], a[2]]]), y, state)
     return y[0], state[0, 0]
 
 
@@ -352,17 +352,21 @@ class Voice:
         if ended or done_at < blocks:
             self.alive = False
 
+    def _held(self, values: Audio) -> Audio:
+        """The lowpass at its last coefficients, its state carried (or nothing, while it is off)."""
+        if not self.filter_on or self.coeffs is None:
+            return values
+        b, a = self.coeffs
+        y, self.zi = _biquad(b, a, values.astype(np.float64), self.zi)
+        return y.astype(np.float32)
+
     def _filter(self, values: Audio, sizes: npt.NDArray[np.int64], starts: npt.NDArray[np.int64],
                 modlfo: npt.NDArray[Any], modenv: npt.NDArray[Any], dynamic: bool, m: int) -> Audio:
         """The lowpass over the first `m` values: fixed, or (`dynamic`) with a cutoff per block
         from the modulation envelope and LFO, its state carried from block to block."""
         r = self.region
         if not dynamic:
-            if not self.filter_on or self.coeffs is None or not m:
-                return values
-            b, a = self.coeffs
-            y, self.zi = _biquad(np.array(b), np.array(a), values.astype(np.float64), self.zi)
-            return y.astype(np.float32)
+            return self._held(values) if m else values
         blocks = int(np.searchsorted(starts, m, side="left"))
         if not blocks:
             return values
@@ -370,12 +374,7 @@ class Voice:
         fres = (f32(r.initial_filter_fc) + modlfo[:blocks].astype(f32) * f32(r.mod_lfo_to_filter_fc)
                 + modenv[:blocks].astype(f32) * f32(r.mod_env_to_filter_fc))
         if self.steady_fres is not None and bool((fres == self.steady_fres).all()):
-            # the cutoff has not moved since the last request (the envelope sustaining): same filter
-            if not self.filter_on or self.coeffs is None:
-                return values
-            b, a = self.coeffs
-            y, self.zi = _biquad(np.array(b), np.array(a), values.astype(np.float64), self.zi)
-            return y.astype(np.float32)
+            return self._held(values)  # the cutoff has not moved since the last request (the envelope sustaining)
         self.steady_fres = fres[-1] if bool((fres == fres[-1]).all()) else None
         # the cutoff of each block (a fraction of the sample rate), as TinySoundFont computes it
         hertz = f32(8.176) * np.power(2.0, (fres / f32(1200.0)).astype(np.float64)).astype(f32)
@@ -397,7 +396,7 @@ class Voice:
             if not on[0]:
                 return values
             if steady:
-                y, self.zi = _biquad(np.array((a0[0], 2.0 * a0[0], a0[0])), np.array((1.0, b1[0], b2[0])), x, self.zi)
+                y, self.zi = _biquad((a0[0], 2.0 * a0[0], a0[0]), (1.0, b1[0], b2[0]), x, self.zi)
             else:
                 counts = np.minimum(sizes[:blocks], np.maximum(m - starts[:blocks], 0))
                 y, self.zi = _varying_biquad(np.repeat(a0, counts), np.repeat(b1, counts), np.repeat(b2, counts),
