@@ -17,7 +17,16 @@ budget is 4 parts < 2× one part.
 Cold CLI: `python -m bandstand compose PROMPT --bars 64` in a new process,
 including the WAV render (budget ≤ 2 s), and the same with --no-audio.
 
-    python benchmarks/compose.py [--rounds 3] [--latency-ms 100]
+Cold CLI by engine: `bandstand compose "Frank Ocean meets Burial, late-night
+vibes" --seed 7` in a new process with the WAV (its default: the mixed and
+mastered WAV, the stems, the piano roll) and with `--no-audio`, `--cli-runs`
+runs each, interleaved, on the default engine (`$BANDSTAND_SYNTH` unset: the
+compiled one where numba compiles) and with `BANDSTAND_SYNTH=numpy`: the
+child's CPU (user + system, from `wait4`) and wall time, median and best
+(budgets, on this machine idle: ≤ 2.0 s wall with the WAV, ≤ 1.2 s CPU
+without).
+
+    python benchmarks/compose.py [--rounds 3] [--latency-ms 100] [--cli-runs 3] [--cold-only]
 """
 
 from __future__ import annotations
@@ -158,19 +167,100 @@ def cold_cli(out: Path) -> dict[str, Any]:
     return report
 
 
+ENGINE_PROMPT, ENGINE_SEED = "Frank Ocean meets Burial, late-night vibes", 7
+COLD_ENGINES = {"default": None, "numpy": "numpy"}  # what $BANDSTAND_SYNTH is set to (None: unset)
+
+
+def _child_cpu_wall(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Run `cmd` in a new process: its CPU seconds (user + system of the child and whatever it
+    waited for, from `wait4`) and wall seconds. Its output is discarded; a failure stops here."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.read().decode()[-2000:]}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def _cpu_wall_figures(runs: list[tuple[float, float]]) -> dict[str, float]:
+    return {"cpu_ms_median": round(statistics.median(c for c, _ in runs) * 1000, 1),
+            "cpu_ms_best": round(min(c for c, _ in runs) * 1000, 1),
+            "wall_ms_median": round(statistics.median(w for _, w in runs) * 1000, 1),
+            "wall_ms_best": round(min(w for _, w in runs) * 1000, 1)}
+
+
+def cold_cli_engines(out: Path, runs: int) -> dict[str, Any]:
+    """The cold `bandstand compose ENGINE_PROMPT --seed 7`, with the WAV and with --no-audio, on
+    the default engine and on numpy: every (engine, mode) once per round, rounds interleaved,
+    after one untimed run of each (bytecode and numba caches written, files in the page cache)."""
+    from bandstand.render.synth import ENGINE_ENV, engine_name
+
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", ENGINE_ENV)}
+    modes = {"with_wav": [], "no_audio": ["--no-audio"]}
+    runs_of: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    count = 0
+
+    def once(engine: str, mode: str) -> tuple[float, float]:
+        nonlocal count
+        count += 1
+        setting = COLD_ENGINES[engine]
+        env = base if setting is None else {**base, ENGINE_ENV: setting}
+        return _child_cpu_wall([sys.executable, "-m", "bandstand", "compose", ENGINE_PROMPT, "--seed", str(ENGINE_SEED),
+                                "--out", str(out / str(count)), *modes[mode]], env)
+
+    for engine in COLD_ENGINES:
+        once(engine, "with_wav")
+    load = [round(os.getloadavg()[0], 2)]
+    for _ in range(runs):
+        for engine in COLD_ENGINES:
+            for mode in modes:
+                runs_of.setdefault((engine, mode), []).append(once(engine, mode))
+    load.append(round(os.getloadavg()[0], 2))
+    saved = os.environ.pop(ENGINE_ENV, None)
+    try:
+        default = engine_name()
+    finally:
+        if saved is not None:
+            os.environ[ENGINE_ENV] = saved
+    report: dict[str, Any] = {"command": f'bandstand compose "{ENGINE_PROMPT}" --seed {ENGINE_SEED}', "runs": runs}
+    for engine in COLD_ENGINES:
+        with_wav, no_audio = _cpu_wall_figures(runs_of[(engine, "with_wav")]), _cpu_wall_figures(runs_of[(engine, "no_audio")])
+        report[engine] = {"engine": default if engine == "default" else engine, "with_wav": with_wav,
+                          "no_audio": no_audio,
+                          "wav_cpu_ms_median": round(with_wav["cpu_ms_median"] - no_audio["cpu_ms_median"], 1),
+                          "wav_wall_ms_median": round(with_wav["wall_ms_median"] - no_audio["wall_ms_median"], 1)}
+    report["load_average_1min"] = load
+    report["cpus"] = os.cpu_count()
+    report["budget"] = {"with_wav_wall_ms": 2000, "no_audio_cpu_ms": 1200, "machine": "idle"}
+    report["within_budget"] = {"with_wav_wall": report["default"]["with_wav"]["wall_ms_median"] <= 2000,
+                               "no_audio_cpu": report["default"]["no_audio"]["cpu_ms_median"] <= 1200}
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--latency-ms", type=float, default=100.0)
+    parser.add_argument("--cli-runs", type=int, default=3, help="runs of each cold compose by engine")
+    parser.add_argument("--cold-only", action="store_true", help="only the cold compose by engine")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        if args.cold_only:
+            print(json.dumps({"benchmark": "compose cold CLI by engine",
+                              "cold_cli_engines": cold_cli_engines(out / "e", args.cli_runs)}, indent=2))
+            return
         report = {
             "benchmark": "compose",
             "in_process": in_process(args.rounds, out / "a"),
             "render": renders(out / "b"),
             "parallel_parts": parallel(out / "c", args.latency_ms),
             "cold_cli": cold_cli(out / "d"),
+            "cold_cli_engines": cold_cli_engines(out / "e", args.cli_runs),
         }
     print(json.dumps(report, indent=2))
 

@@ -5,7 +5,9 @@ nesting) validated cold (a fresh compile cache each time), as the jam does for a
 musician's reply. Budget: ≤ 200 ms per reply. Reports CPU time (the machine is
 shared: wall time includes other processes) and wall time, the worst case per
 category, and the peak memory one validation allocated (tracemalloc, measured in
-a second pass so it does not slow the timed one).
+a second pass so it does not slow the timed one). `scan_worst_case` is the most CPU a
+validation spends checking the cycles past the first four against the per-cycle cap
+(code it accepts, built to make that check as long as SCAN_BUDGET lets it be).
 
 The peer is the same code before the budgets: the issue measured minutes and
 more than 1.7 GB for the first two entries of "chained fast"/"patterned fast".
@@ -39,6 +41,30 @@ def _once(code: str) -> tuple[float, float, bool, str]:
     cpu_ms = (time.thread_time() - cpu) * 1000
     wall_ms = (time.perf_counter() - wall) * 1000
     return cpu_ms, wall_ms, report.valid, report.error or ""
+
+
+# Code validation accepts after checking cycles past the first four (#24), built to make that
+# check as costly as it may be: cheap first cycles, then cycles that each compute a thousand
+# haps and keep a few dozen, with no period (random), so the sample runs until SCAN_BUDGET.
+SCAN_WORST = [
+    's("<bd bd bd bd ' + "[bd*1024] " * 60 + '>").degradeBy(0.97)',
+    's("<bd bd bd bd ' + "[bd*1024] " * 60 + '>").degradeBy(0.97).lastOf(1000, x => x.ply(2))',
+]
+
+
+def _scan_worst(rounds: int) -> dict[str, Any]:
+    """The most CPU a validation spent checking the cycles past the first four (SCAN_WORST)."""
+    from bandstand.patterns.validate import SCAN_BUDGET
+
+    worst: dict[str, Any] = {"cpu_ms": 0.0}
+    for code in SCAN_WORST:
+        cpu_ms = min(_once(code)[0] for _ in range(rounds))
+        report = validate_pattern(code, cache=CompileCache())
+        if cpu_ms > worst["cpu_ms"]:
+            worst = {"cpu_ms": round(cpu_ms, 1), "code": code[:120], "valid": report.valid,
+                     "cycles_checked": report.cycles_checked}
+    return {**worst, "scan_budget": {"max_work": SCAN_BUDGET.max_work, "max_seconds": SCAN_BUDGET.max_seconds},
+            "within_budget": worst["cpu_ms"] <= BUDGET_MS}
 
 
 def measure(rounds: int = 3) -> dict[str, Any]:
@@ -80,6 +106,7 @@ def measure(rounds: int = 3) -> dict[str, Any]:
         "worst_wall_ms": round(worst_wall, 1),
         "peak_memory_mb": round(peak / 2**20, 1),
         "per_category": categories,
+        "scan_worst_case": _scan_worst(rounds),
         "budget_ms": BUDGET_MS,
         "within_budget": worst["cpu_ms"] <= BUDGET_MS,
         "peer": {"name": "before the budgets (issue 16)", "first_two_replies": "minutes, > 1.7 GB"},

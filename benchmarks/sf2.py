@@ -1,19 +1,20 @@
-"""How close bandstand's SoundFont synthesizer (`bandstand.render.sf2`, with its compiled
-numba kernel and with its numpy kernel) plays to TinySoundFont (the `tinysoundfont` binding,
-the reference), and how fast. Prints JSON.
+"""How close bandstand's SoundFont synthesizer (`bandstand.render.sf2`: its compiled engine,
+numba, a whole track per call, and its per-event numpy port) plays to TinySoundFont (the
+`tinysoundfont` binding, the reference), and how fast. Prints JSON.
 
 Songs are composed by `bandstand.compose.compose` (fixed prompts and seeds, five parts:
 drums, bass, chords, lead, pad; no audio). Every track is played as the render plays it
 (`bandstand.render.synth._events`: program, controllers, bends, notes; a fresh synthesizer
-per stem, audio generated between consecutive events, then until a silent slice after the
-last) through each engine on the project's SoundFont (`find_soundfont`). Per stem and
+per stem, audio generated between consecutive events and at every slice boundary, then until
+a silent slice after the last; the sustain pedal not honoured, as TinySoundFont ignores it)
+through each engine on the project's SoundFont (`find_soundfont`). Per stem and
 kernel: the largest sample difference from the reference, the RMS of the difference in dB
 relative to the reference stem's RMS, the log-spectral distance (dB, mean over 2048-point
 frames with energy) and the peak; the largest difference between the two kernels; per
 engine the synthesis CPU seconds and their ratios to TinySoundFont (budget: compiled no
 slower than 2×). For each song, the whole `render_wav` (two synthesis processes, effects,
 master, 16-bit WAV) with each engine (`$BANDSTAND_SYNTH`): wall seconds, ratios, and how
-far apart the WAVs are. Then the kernel's cold compile and its load from numba's cache, each
+far apart the WAVs are. Then the engine's cold compile and its load from numba's cache, each
 in a fresh process (numba's import included, and apart), and `bandstand compose "upbeat funk
 with slap bass and brass stabs" --seed 2` end to end with each engine (wall seconds).
 
@@ -51,8 +52,20 @@ RATE = 44100
 SLICE = 1 << 14
 
 
+def play_compiled(data: bytes, events: list[tuple[float, int, int, int, int]], frames: int) -> np.ndarray:
+    """One stem through the compiled engine (pedal not honoured), frames × 2."""
+    from bandstand.render.sf2.table import font_table
+    from bandstand.render.sf2.track import TrackPlayer
+
+    out = np.zeros((2, frames), dtype=np.float32)
+    TrackPlayer(font_table(data), RATE, pedal=False).play(events, out)
+    return out.T
+
+
 def play(engine: Callable[..., Any], data: bytes, events: list[tuple[float, int, int, int, int]], frames: int) -> np.ndarray:
     """One stem: the events through a fresh synthesizer, as the render slices them."""
+    if engine is play_compiled:
+        return play_compiled(data, events, frames)
     synth = engine(samplerate=RATE)
     synth.sfload(data)
     actions = event_calls(synth)
@@ -63,7 +76,7 @@ def play(engine: Callable[..., Any], data: bytes, events: list[tuple[float, int,
         nonlocal pos
         silent = True
         while pos < to:
-            n = min(SLICE, to - pos)
+            n = min(SLICE - pos % SLICE, to - pos)  # requests end at each slice boundary, as the render's
             synth.generate_simple(n, buffer=out[pos : pos + n].data.cast("B"))
             silent = not out[pos : pos + n].any()
             pos += n
@@ -74,7 +87,7 @@ def play(engine: Callable[..., Any], data: bytes, events: list[tuple[float, int,
         if frame > pos:
             advance(frame)
         actions[kind](ch, a, b)
-    while pos < frames and not advance(min(frames, pos + SLICE)):
+    while pos < frames and not advance(min(frames, pos - pos % SLICE + SLICE)):
         pass
     return out
 
@@ -110,7 +123,7 @@ ENGINES = ("tinysoundfont", "compiled", "numpy")
 
 
 def whole_render(song: Song, tmp: str) -> dict[str, Any]:
-    """`render_wav` of the song (two synthesis processes, effects, master, WAV) with each
+    """`render_wav` of the song (two synthesis threads, effects, master, WAV) with each
     engine (`$BANDSTAND_SYNTH`): wall seconds, and how far apart the WAVs are."""
     seconds: dict[str, float] = {}
     audio: dict[str, np.ndarray] = {}
@@ -137,27 +150,27 @@ import json, time
 t0 = time.perf_counter()
 import numba
 t1 = time.perf_counter()
-from bandstand.render.sf2 import kernel
+from bandstand.render.sf2 import engine
 t2 = time.perf_counter()
-kernel.load()
+engine.load()
 t3 = time.perf_counter()
 print(json.dumps({"numba_import": t1 - t0, "load": t3 - t2}))
 """
 
 
 def jit_cost() -> dict[str, float]:
-    """The kernel's first compile (numba's cache emptied) and its load from the cache, each in a
+    """The engine's first compile (numba's cache emptied) and its load from the cache, each in a
     fresh process: seconds, numba's own import apart."""
-    import bandstand.render.sf2.kernel as kernel_module
+    import bandstand.render.sf2.engine as engine_module
 
-    cache = Path(kernel_module.__file__).parent / "__pycache__"
+    cache = Path(engine_module.__file__).parent / "__pycache__"
 
     def probe() -> dict[str, float]:
         done = subprocess.run([sys.executable, "-c", _JIT_PROBE], capture_output=True, text=True, check=True)
         result: dict[str, float] = json.loads(done.stdout)
         return result
 
-    for stale in cache.glob("kernel.play-*"):
+    for stale in cache.glob("engine.step-*"):
         stale.unlink()
     cold = probe()
     warm = [probe() for _ in range(3)]
@@ -195,10 +208,11 @@ def main() -> None:
     data = find_soundfont().read_bytes()
     report: dict[str, Any] = {"soundfont": find_soundfont().name, "bars": args.bars,
                               "jit": jit_cost(), "songs": []}
-    synths: dict[str, Callable[..., Any]] = {"tinysoundfont": tinysoundfont.Synth,
-                                             "compiled": partial(sf2.Synth, kernel="compiled"),
-                                             "numpy": partial(sf2.Synth, kernel="numpy")}
-    synths["compiled"](samplerate=RATE)  # the kernel loaded before any timing
+    from bandstand.render.sf2 import engine as compiled_engine
+
+    synths: dict[str, Callable[..., Any]] = {"tinysoundfont": tinysoundfont.Synth, "compiled": play_compiled,
+                                             "numpy": partial(sf2.Synth, pedal=False)}
+    compiled_engine.load()  # the engine loaded before any timing
     worst = {"compiled": 0.0, "numpy": 0.0, "compiled_vs_numpy": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
         for prompt, seed in SONGS[: args.songs]:

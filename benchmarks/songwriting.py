@@ -17,6 +17,9 @@ independent reader) and measured:
   transposing to the same tonic, target < 0.7;
 - seed_overlap: the same prompt with two seeds, Jaccard of the drum
   (step, key) and bass (step) onsets, target < 0.8;
+- distinctness (``--distinct``): every genre of the lexicon and a pop song with each
+  instrument word, same seed, pairwise note overlap as `pair_overlap` measures it,
+  and the pairs whose one-bar drum grids are identical (target: every pair < 0.5);
 - idioms (`IDIOMS`), the prompt's promises (`EXPECT`), and compose speed
   (64 bars × 5 parts in process, no audio, target ≤ 300 ms median).
 
@@ -24,7 +27,7 @@ With ``--baseline DIR`` the same measuring code also runs (in a child
 process) against the bandstand source in DIR — a `git worktree` of the
 commit to compare with — and both sets of figures are printed together.
 
-    python benchmarks/songwriting.py [--baseline DIR] [--seeds 2] [--only id,id]
+    python benchmarks/songwriting.py [--baseline DIR] [--seeds 2] [--only id,id] [--distinct]
 """
 
 from __future__ import annotations
@@ -358,13 +361,51 @@ def measure(seeds: int, only: set[str] | None) -> dict[str, Any]:
     }
 
 
+INSTRUMENT_WORDS = ("ukulele", "banjo", "accordion", "harpsichord", "bandoneon", "808s", "distorted guitars",
+                    "rhodes", "nylon guitar", "organ")
+
+
+def drum_grid(h: Heard) -> frozenset[tuple[int, int]]:
+    """(sixteenth within the bar, drum note) of every drum hit: the kit's one-bar grid."""
+    steps = round(h.bpb * 4)
+    return frozenset((round(n[0] * 4) % steps, n[2]) for p in h.parts if p.drum and p.role == "drums"
+                     for n in p.notes)
+
+
+def distinctness(seed: int = 1) -> dict[str, Any]:
+    """Pairwise note overlap of every genre the lexicon knows and of instrument words on one genre."""
+    from bandstand.compose.lexicon import GENRES
+
+    prompts = {g.name: g.name for g in GENRES}
+    prompts.update({f"pop with {w}": f"pop song with {w}" for w in INSTRUMENT_WORDS})
+    with tempfile.TemporaryDirectory() as tmp:
+        heard = {name: compose_one(prompt, seed, Path(tmp))[0] for name, prompt in prompts.items()}
+    genres = [g.name for g in GENRES]
+    words = [n for n in prompts if n not in genres]
+
+    def table(group: list[str]) -> dict[str, Any]:
+        rows = {f"{a}~{b}": round(pair_overlap(heard[a], heard[b]), 3) for a, b in itertools.combinations(group, 2)}
+        top = sorted(rows.items(), key=lambda kv: -kv[1])[:8]
+        return {"prompts": len(group), "pairs": len(rows), "pairs_below_0.5": share([v < 0.5 for v in rows.values()]),
+                "overlap_median": round(statistics.median(rows.values()), 3), "overlap_max": top[0][1],
+                "most_alike": dict(top)}
+
+    grids = {n: drum_grid(heard[n]) for n in genres}
+    same_grid = [f"{a}~{b}" for a, b in itertools.combinations(genres, 2) if grids[a] and grids[a] == grids[b]]
+    return {"genres": table(genres), "instrument_words": table(["pop", *words]), "identical_drum_grids": same_grid}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", help="a bandstand checkout (its src/ is imported) to measure as 'before'")
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated prompt ids")
     ap.add_argument("--per-song", action="store_true", help="keep the per-song rows in the output")
+    ap.add_argument("--distinct", action="store_true", help="only the distinctness table over the whole lexicon")
     args = ap.parse_args()
+    if args.distinct:
+        print(json.dumps(distinctness(), indent=1))
+        return
     only = {x for x in args.only.split(",") if x} or None
     before = None
     if args.baseline:

@@ -49,3 +49,18 @@ def test_unwritable_folder_is_a_user_error(tmp_path: Path) -> None:
 def test_a_folder_is_not_a_file_name(tmp_path: Path) -> None:
     with pytest.raises(OutputNotWritable, match="is a folder"):
         write_bytes(tmp_path, b"x")
+
+
+def test_a_folder_that_is_or_holds_a_link_is_refused(tmp_path: Path) -> None:
+    from bandstand.errors import OutputNotWritable
+    from bandstand.files import refuse_links
+
+    real = tmp_path / "real"
+    (real / "midi").mkdir(parents=True)
+    assert refuse_links(real) == real
+    (tmp_path / "link").symlink_to(real)
+    with pytest.raises(OutputNotWritable, match=r"link is a symbolic link \(to .*real\); bandstand does not write"):
+        refuse_links(tmp_path / "link", "project folder")
+    (real / "midi" / "bass.mid").symlink_to(tmp_path / "elsewhere.mid")
+    with pytest.raises(OutputNotWritable, match=r"bass.mid is a symbolic link .* inside the project folder"):
+        refuse_links(real, "project folder")

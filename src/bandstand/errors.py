@@ -46,7 +46,8 @@ is a `MusicianError`, a runtime failure that names the musician::
 
     Signal                             control flow between layers, never shown to a user
     ├── Cancelled                      the run was asked to stop; the caller leaves it resumable
-    ├── AttemptTimeout                 one attempt ran past its limit; the caller retries or gives up
+    ├── AttemptTimeout                 one attempt ran out of time; the caller gives up, or retries
+    │                                  a node that is not deterministic
     └── DensityLimit                   a query computed more events than its budget; the caller
                                        reports it in its own words (a pattern error, a refusal)
 """
@@ -343,8 +344,14 @@ class Cancelled(Signal):
 
 
 class AttemptTimeout(Signal):
-    """One attempt of a compose node ran past its time limit; the engine retries it or gives up
-    (then the failure is a `TIMEOUT` naming the node and the limit)."""
+    """One attempt of a compose node ran out of time (no progress for the stall limit, past a
+    wall limit, or the whole run's); the engine gives up — the failure is a `TIMEOUT` naming the
+    node and the limit, and `option` the command-line option that raises it — or, for a node
+    that is not deterministic, tries again."""
+
+    def __init__(self, message: str = "", *, option: str = "") -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class DensityLimit(Signal):

@@ -1,7 +1,10 @@
 """Atomic file writes: every file bandstand writes goes to a temporary name
 in the same folder and is renamed into place, so a crash never leaves a
 half-written file under the real name (only `*.tmp` files, which
-`bandstand sessions clean` removes)."""
+`bandstand sessions clean` removes). `refuse_links` keeps writes out of a
+folder that is, or holds, a symbolic link (a write through one would land
+outside the folder). `config_path` says which bandstand.toml is read (the one file every
+part's configuration comes from: the agents, the part generators)."""
 
 from __future__ import annotations
 
@@ -9,11 +12,11 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from bandstand.errors import OutputNotWritable
+from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
 
 TMP_SUFFIX = ".tmp"
 
@@ -76,3 +79,56 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
 def write_json(path: str | os.PathLike[str], obj: Any, *, indent: int = 2) -> Path:
     """Write `obj` as JSON (sorted keys, trailing newline) atomically."""
     return write_text(path, json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def refuse_links(folder: str | os.PathLike[str], what: str = "folder") -> Path:
+    """`folder`, when neither it nor anything inside it is a symbolic link; else `OutputNotWritable`
+    naming the link: a write through it would land wherever the link points."""
+    root = Path(folder)
+    if root.is_symlink():
+        raise OutputNotWritable(f"{root} is a symbolic link (to {os.readlink(root)}); bandstand does not write "
+                                f"through links: move the {what} itself here, or name its real folder", path=str(root))
+    for parent, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            path = os.path.join(parent, name)
+            if os.path.islink(path):
+                raise OutputNotWritable(f"{path} is a symbolic link (to {os.readlink(path)}) inside the {what} "
+                                        f"{root}; bandstand does not write through links: replace it with the "
+                                        "file or folder itself", path=path)
+    return root
+
+
+def config_path(explicit: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
+    """The configuration file: `explicit` (it must exist), else the file `$BANDSTAND_CONFIG`
+    names (it must exist), else ./bandstand.toml when there is one; None without any."""
+    if explicit is not None:
+        path = Path(explicit)
+        if path.is_dir():
+            raise ConfigError(f"config file {path} is a folder; pass the path of a bandstand.toml")
+        if not path.is_file():
+            raise ConfigError(f"config file {path} does not exist; pass an existing bandstand.toml")
+        return path
+    if env.get("BANDSTAND_CONFIG"):
+        path = Path(env["BANDSTAND_CONFIG"])
+        if not path.is_file():
+            raise ConfigError(f"BANDSTAND_CONFIG names {path}, which does not exist")
+        return path
+    local = Path("bandstand.toml")
+    return local if local.is_file() else None
+
+
+def read_user_text(path: str | os.PathLike[str], name: str, give: str) -> str:
+    """A file the user named, as UTF-8 text — or `InvalidInput` of one line saying what is wrong
+    with it (missing, a folder, not UTF-8, unreadable). `name` is what the file is ("prompts file"),
+    `give` what to give instead ("a text file with one prompt per line")."""
+    source = Path(path)
+    try:
+        return source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidInput(f"no {name} at {source}; give {give}") from None
+    except IsADirectoryError:
+        raise InvalidInput(f"{source} is a folder; give {give}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{source}: not UTF-8 text (byte {exc.start}); save the {name} as UTF-8") from None
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {source}: {exc.strerror or exc}") from None

@@ -102,14 +102,16 @@ async def test_missing_binary_is_backend_unavailable(tmp_path) -> None:
 
 
 async def test_crash_at_start_and_no_initialize_answer(tmp_path) -> None:
-    for mode, match in (
-        ("crash", "exited at start .*FAKE_CLAUDE_START=crash"),
-        ("no_init", "initialize"),
+    # the crash is seen however slowly the fake starts (a long init timeout: a short one raced
+    # the crash on a busy machine); the silent CLI can only time out, so a short one is no race
+    for mode, match, init_timeout in (
+        ("crash", "exited at start .*FAKE_CLAUDE_START=crash", 120.0),
+        ("no_init", "no answer to initialize within 0.5 s", 0.5),
     ):
         backend = ClaudeCodeBackend(
             bin=str(fake_claude_bin(tmp_path / mode, env={"FAKE_CLAUDE_START": mode})),
             registry=ProcessRegistry(tmp_path / "pids"),
-            init_timeout=0.5,
+            init_timeout=init_timeout,
             term_grace=0.5,
         )
         with pytest.raises(BackendUnavailable, match=match):

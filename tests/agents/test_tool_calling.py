@@ -165,9 +165,9 @@ async def test_a_peer_that_times_out_is_retried_then_the_breaker_opens(openai_se
 async def test_a_turn_that_hangs_times_out_and_the_session_goes_on(anthropic_server: AnthropicServer) -> None:
     backend = AnthropicBackend(base_url=anthropic_server.url, api_key="test-key", backoff=0.001)
     try:
-        async with Session(backend, limits=SessionLimits(turn_timeout=0.5)) as session:
-            with pytest.raises(TurnTimeout):
-                await session.send("[[hang]]", tools=TOOLS)
+        async with Session(backend, limits=SessionLimits(turn_timeout=60)) as session:
+            with pytest.raises(TurnTimeout):  # only the hanging turn has a short limit: the next must not race it
+                await session.send("[[hang]]", tools=TOOLS, timeout=0.5)
             asked = await session.send(calls(("set_tempo", {"bpm": 100})), tools=TOOLS)
             assert asked.tool_calls[0].arguments == {"bpm": 100}
     finally:

@@ -35,9 +35,9 @@ def test_batch_through_a_sqlite_board(tmp_path: Path, capsys: pytest.CaptureFixt
     assert data["board"] is True and [s["status"] for s in data["songs"]] == ["composed", "composed"]
     assert {s["worker"].rsplit("-", 1)[1] for s in data["songs"]} == {"w1"}
     assert run(["batch", str(prompts), "--board", str(tmp_path / "board.db"), "--workers", "1", "--bars", "8",
-                "--out", str(tmp_path / "songs")]) == 0  # the same batch: found done on the board
+                "--out", str(tmp_path / "songs")]) == 0  # the same batch: found done on the board, its songs here
     err = capsys.readouterr().err.splitlines()
-    assert [line.split(" (")[0] for line in err] == ["composed: 001-synthwave-night-drive", "composed: 002-jazz-ballad"]
+    assert [line.split(" (")[0] for line in err] == ["kept: 001-synthwave-night-drive", "kept: 002-jazz-ballad"]
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -37,6 +37,10 @@ def test_mid_and_stems(session: Path, tmp_path: Path, capsys: pytest.CaptureFixt
     assert run(["export", str(session), "--format", "stems"]) == 0
     stems = [Path(line) for line in capsys.readouterr().out.split()]
     assert {p.parent for p in stems} == {session / "export" / "stems"} and len(stems) >= 2
+    assert run(["export", str(session), "--format", "stems", "--out", str(tmp_path / "s")]) == 0
+    asked = [Path(line) for line in capsys.readouterr().out.split()]
+    assert {p.parent for p in asked} == {tmp_path / "s"}  # --out X: the stems in X, not X/stems
+    assert sorted(p.name for p in asked) == sorted(p.name for p in stems)
 
 
 def test_errors_are_one_line_and_exit_2(tmp_path: Path, session: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -112,6 +112,19 @@ def test_render_writes_midi_and_wav(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert w.getnframes() / w.getframerate() >= 2 * 4 * 60 / 100
 
 
+def test_render_plays_a_program_at_its_own_tempo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A program's setcpm is its tempo (24 cycles a minute × 4 beats = 96 BPM) unless --bpm says
+    otherwise; what it asks for that is not honoured (a samples() URL) is a note on stderr."""
+    mid = tmp_path / "prog.mid"
+    code = 'setcpm(24)\nsamples("github:tidalcycles/dirt-samples")\n$: s("bd sd")\n$: note("c3 e3")'
+    assert run(["pattern", "render", code, "--cycles", "2", "--out", str(mid)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 tracks, 8 notes, 2 cycles at 96 bpm" in out and "is not loaded" in err
+    assert [m.tempo for t in mido.MidiFile(mid).tracks for m in t if m.type == "set_tempo"] == [625000]
+    assert run(["pattern", "render", code, "--cycles", "2", "--bpm", "150", "--out", str(mid)]) == 0
+    assert "at 150 bpm" in capsys.readouterr().out
+
+
 def test_validate_text_json_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         run(

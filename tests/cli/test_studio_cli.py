@@ -63,7 +63,7 @@ def test_tool_applies_directly_and_undo_takes_it_back(session: ProjectSession) -
     before = snapshot(session.session_dir, skip=("revisions",))
     proc = bandstand("tool", root, "set_track_volume", "--args", '{"track": "bass", "volume": 0.7}', "--no-audio")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[:2] == ["revision 2: set_track_volume", "  Bass volume: 1.0 → 0.7"]
+    assert proc.stdout.splitlines()[:2] == ["revision 2: set_track_volume", "  Bass volume: 1 → 0.7"]
     proc = bandstand("tool", root, "ensure_bus", "--args", "-", "--no-audio", "--json", stdin='{"name": "Echo"}')
     out = json.loads(proc.stdout)
     assert out["revision"] == 3 and out["results"][0]["result"]["created"] is True
@@ -138,7 +138,7 @@ def test_undo_redo_and_history_mistakes(session: ProjectSession) -> None:
     fails(bandstand("history", root + "-missing"), "does not exist")
 
 
-def test_accept_renders_a_current_wav_and_audition_gives_a_and_b(session: ProjectSession) -> None:
+def test_accept_leaves_the_wav_to_the_listener_and_audition_gives_a_and_b(session: ProjectSession) -> None:
     root = session.session_dir
     vid = busier(session)
     proc = bandstand("audition", str(root), "--json")
@@ -148,14 +148,36 @@ def test_accept_renders_a_current_wav_and_audition_gives_a_and_b(session: Projec
     for key in ("base_wav", "proposal_wav", "base_pianoroll", "proposal_pianoroll"):
         assert Path(heard[key]).stat().st_size > 1000
     assert Path(heard["base_wav"]).read_bytes() != Path(heard["proposal_wav"]).read_bytes()
-    proc = bandstand("accept", str(root), "--json")
+    proc = bandstand("accept", str(root))
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["audio"]["current"] is True
+    assert proc.stdout.splitlines()[-1] == f"audio: not rendered yet (bandstand render {root}, or --audio)"
     manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["revision"] == 2 and manifest["audio"] == {"file": "audio/full-arrangement.wav", "revision": 2,
-                                                               "stale": False}
+    assert manifest["revision"] == 2 and manifest["audio"]["stale"] is True
+    proc = bandstand("render", str(root))  # someone listens
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"audio       {root / 'audio' / 'full-arrangement.wav'}  (revision 2)"
+    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["audio"] == {"file": "audio/full-arrangement.wav", "revision": 2, "stale": False}
     wav = (root / "audio" / "full-arrangement.wav").read_bytes()
-    assert bandstand("undo", str(root)).returncode == 0
+    proc = bandstand("undo", str(root), "--audio", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["audio"]["current"] is True
     assert (root / "audio" / "full-arrangement.wav").read_bytes() != wav
-    assert bandstand("redo", str(root)).returncode == 0
+    assert bandstand("redo", str(root), "--audio").returncode == 0
     assert (root / "audio" / "full-arrangement.wav").read_bytes() == wav  # the same song renders the same bytes
+    assert bandstand("render", str(root), "--wav", "x.wav").returncode == 2  # a session's WAV has its place
+
+
+def test_changes_are_printed_in_words_not_as_python_values() -> None:
+    from types import SimpleNamespace
+
+    from bandstand.cli.studio import _changes
+    from bandstand.studio.changes import Change
+
+    entry = SimpleNamespace(changes=[
+        Change(path="tracks/t1/volume", label="Bass volume", before=1.0, after=0.7),
+        Change(path="tracks/t1/muted", label="Bass muted", before=False, after=True),
+        Change(path="tracks/t1/name", label="Bass name", before="Bass", after="Sub"),
+        Change(path="provenance", label="provenance", before={"fields": ["recipe"]},
+               after={"fields": ["recipe"], "recipe": ["style_overrides", "tempo"]})])
+    assert _changes(entry) == ["  Bass volume: 1 → 0.7", "  Bass muted: off → on", "  Bass name: Bass → Sub",
+                               "  recipe: style overrides, tempo changed"]

@@ -25,10 +25,11 @@ def test_it_serves_the_song_and_prints_its_address(composed: Callable[..., Path]
     song = tmp_path / "songs" / source.name
     shutil.copytree(source, song)
     with bandstand_server("studio", str(song), "--no-browser", cwd=tmp_path) as served:
-        base = served.url.split("studio?", 1)[0]
-        assert served.url == f"{base}studio?token={served.token}#/song/{source.name}"
+        base, _, rest = served.printed_url.partition("studio?token=")
+        ticket, _, fragment = rest.partition("#")
+        assert fragment == f"/song/{source.name}" and ticket and ticket != served.token
         with httpx.Client(base_url=base, timeout=30) as browser:
-            opened = browser.get(f"studio?token={served.token}")
+            opened = browser.get(f"studio?token={ticket}")
             assert opened.status_code == 303 and opened.headers["location"] == "/studio"
             assert "bandstand — studio" in browser.get("studio").text  # the cookie from now on
             listed = browser.get("api/v1/projects").json()["projects"]

@@ -163,7 +163,8 @@ def test_a_long_outro_subtracts_players() -> None:
     thin, tail = p.sections[-2:]
     assert (thin.kind, tail.kind) == ("outro", "outro") and tail.name == "Outro Tail"
     chorus_roles = len(next(s for s in p.sections if s.kind == "drop").roles)
-    assert chorus_roles > len(thin.roles) > len(tail.roles) == 1
+    assert chorus_roles > len(thin.roles) > len(tail.roles) == 2
+    assert "bass" in tail.roles  # the bass stays to play the last cadence
     assert tail.transition == "fade"
 
 

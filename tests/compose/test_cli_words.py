@@ -3,15 +3,19 @@ and the exit codes in its help."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from bandstand.render.synth import SLOW_ENV
 
-def bandstand(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+
+def bandstand(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bandstand", *args], capture_output=True, text=True, timeout=180,
-                          check=False, cwd=cwd)
+                          check=False, cwd=cwd, env=None if env is None else {**os.environ, **env})
 
 
 def test_the_counts_match_what_is_listed_and_one_is_singular(tmp_path: Path) -> None:
@@ -44,7 +48,7 @@ def test_a_timeout_names_the_node_its_limit_and_the_option_that_raises_it(tmp_pa
     assert proc.returncode in (1, 3), proc.stderr
     assert re.search(r"\b(intent|harmony|arrangement|parts:\w+|sound|assembly|validation|output) ran past its "
                      r"0\.0001s time limit per node \(raise it with --stage-timeout SECONDS\)", proc.stderr), proc.stderr
-    assert "bandstand resume SESSION_DIR --stage-timeout SECONDS" in proc.stderr
+    assert "bandstand resume SESSION_DIR --stage-timeout SECONDS" in " ".join(proc.stderr.split())  # however wrapped
     session = next(tmp_path.glob("session-*"))
     again = bandstand("resume", str(session), "--stage-timeout", "60")  # the higher limit: it finishes
     assert again.returncode == 0, again.stderr
@@ -54,6 +58,30 @@ def test_a_timeout_names_the_node_its_limit_and_the_option_that_raises_it(tmp_pa
     assert proc.returncode == 1
     assert re.search(r"\bintent was stopped by the whole run's 0\.0001s limit \(raise it with --pipeline-timeout "
                      r"SECONDS\)", proc.stderr), proc.stderr
+
+
+def test_a_render_out_of_time_leaves_the_session_without_the_wav_and_says_how_to_render_it(tmp_path: Path) -> None:
+    # it was retried three times (the same render, four times) and the run ended with the
+    # session half written; now the output node is told its time is up, stops the render, writes
+    # everything else, and says so once. The render is slowed (50 ms a slice) past the limit.
+    proc = bandstand("compose", "deep house", "--bars", "16", "--parts", "bass", "--seed", "3", "--stage-timeout",
+                     "1", "--out", str(tmp_path), env={SLOW_ENV: str(tmp_path / "synthesizing")})
+    assert proc.returncode == 3, proc.stderr
+    session = next(tmp_path.glob("session-*"))
+    words = " ".join(proc.stderr.split())
+    said = "audio/full-arrangement.wav not written: output ran past its 1s time limit per node (raise it with " \
+           "--stage-timeout SECONDS)"
+    assert re.search(rf"✓ output — \d+ files \(and the state\) in {re.escape(str(session))}; no WAV: its time was up",
+                     words), proc.stderr
+    assert "■ completed_partial in" in words and f"Finished with problems: {said} (everything else is written; " \
+           f"render the WAV into the session later with bandstand resume {session} --stage-timeout SECONDS, or " \
+           f"into {session}/export with bandstand export {session} --format wav)." in words, proc.stderr
+    assert "retry" not in words.lower() and words.count("✓ output") == 1
+    manifest = json.loads((session / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["degraded"] == [said] and not (session / "audio" / "full-arrangement.wav").exists()
+    again = bandstand("resume", str(session), "--stage-timeout", "120")  # what the hint says: it renders the WAV
+    assert again.returncode == 0, again.stderr
+    assert (session / "audio" / "full-arrangement.wav").stat().st_size > 0
 
 
 def test_sessions_clean_says_which_recent_sessions_it_keeps_and_why(tmp_path: Path) -> None:

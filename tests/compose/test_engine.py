@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,13 +38,18 @@ def ok(name: str) -> Handler:
     return handler
 
 
-def graph(part: Handler | None = None, critical_parts: bool = True, **handlers: Handler) -> Graph:
+def graph(part: Handler | None = None, critical_parts: bool = True, flags: dict[str, dict[str, Any]] | None = None,
+          **handlers: Handler) -> Graph:
+    """The graph, with `handlers` by node name, `part` for every part, and `flags` (Node fields such
+    as `deterministic`) by node name ("parts" for every part)."""
+    flags = flags or {}
+
     def node(name: str, inputs: tuple[str, ...], **kw: Any) -> Node:
-        return Node(name, handlers.get(name, ok(name)), inputs=inputs, output=dict, **kw)
+        return Node(name, handlers.get(name, ok(name)), inputs=inputs, output=dict, **kw, **flags.get(name, {}))
 
     def make(role: str) -> Node:
         return Node(f"parts:{role}", part or ok(f"parts:{role}"), inputs=("arrangement",), output=dict,
-                    critical=critical_parts, seed_key="4", member=role)
+                    critical=critical_parts, seed_key="4", member=role, **flags.get("parts", {}))
 
     def members(artifacts: Artifacts) -> list[str]:
         return list(artifacts["arrangement"]["roles"])
@@ -177,6 +183,16 @@ def test_max_retries_fails_the_run_with_every_root_cause(tmp_path: Path) -> None
     assert run.checkpoint.load().status == "failed"
 
 
+def test_the_same_failure_on_every_attempt_is_said_once_with_the_count(tmp_path: Path) -> None:
+    def broken(ctx: NodeContext) -> None:
+        raise ValueError("the model server refused the connection")
+
+    state = Run(tmp_path, max_retries_per_stage=3).engine(graph(harmony=broken)).run()
+    assert state.error is not None
+    assert state.error.message.count("refused the connection") == 1
+    assert "gave up after 4 attempts (attempts 1–4: TOOL_EXECUTION_FAILED the model server refused" in state.error.message
+
+
 def test_user_errors_are_not_retried(tmp_path: Path) -> None:
     def bad(ctx: NodeContext) -> None:
         raise InvalidInput("unknown key 'H'")
@@ -196,30 +212,176 @@ def test_an_artifact_of_the_wrong_type_is_a_failed_attempt(tmp_path: Path) -> No
     assert "harmony produced a list, not a dict" in state.error.message
 
 
-def test_timeout_is_TIMEOUT_and_retried(tmp_path: Path) -> None:
+def test_a_deterministic_node_that_runs_out_of_time_is_said_once_and_not_retried(tmp_path: Path) -> None:
+    # it was tried four times: the same work, in the same time, under the same load
     release = threading.Event()
 
     def slow(ctx: NodeContext) -> None:
-        release.wait(5)
+        release.wait(60)
 
-    run = Run(tmp_path, stage_timeout=0.2, max_retries_per_stage=1)
-    state = run.engine(graph(part=slow)).run()
-    release.set()
+    run = Run(tmp_path, stage_timeout=2)  # the quick nodes before the parts meet it on a busy machine too
+    try:
+        state = run.engine(graph(part=slow)).run()
+    finally:
+        release.set()
     assert state.status == "failed"
     timed_out = [r for r in state.group("parts") if r.status == "failed"]
     assert timed_out, [r.status for r in state.group("parts")]
-    assert [a.code for a in timed_out[0].attempts] == ["TIMEOUT", "TIMEOUT"]
-    assert timed_out[0].error is not None and timed_out[0].error.code == "TIMEOUT"
+    for rec in timed_out:
+        assert [a.code for a in rec.attempts] == ["TIMEOUT"] and rec.retry_count == 0
+        assert rec.error is not None and rec.error.code == "TIMEOUT" and not rec.error.recoverable
+        assert rec.error.message == f"{rec.node} ran past its 2s time limit per node (raise it with " \
+                                    "--stage-timeout SECONDS)"
+    assert not [e for e in run.events if isinstance(e, ev.NodeRetry)]
+    failed = [e for e in run.events if isinstance(e, ev.NodeFailed)]
+    assert sorted(e.node for e in failed) == sorted(r.node for r in timed_out)  # once each
+    assert state.recovery.total_retries == 0
+
+
+def test_a_node_that_is_not_deterministic_is_retried_after_a_timeout(tmp_path: Path) -> None:
+    # a language model may answer sooner the next time (the quick answer must not race the stall
+    # limit on a busy machine: the limit is 2 s, the first attempt waits until the run is over)
+    release = threading.Event()
+
+    def slow_then_quick(ctx: NodeContext) -> NodeResult:
+        if ctx.attempt == 1:
+            release.wait(60)
+        return ok("intent")(ctx)
+
+    run = Run(tmp_path, stall_timeout=2)
+    try:
+        state = run.engine(graph(intent=slow_then_quick, flags={"intent": {"deterministic": False}})).run()
+    finally:
+        release.set()
+    assert state.status == "completed"
+    rec = state.nodes["intent"]
+    assert rec.retry_count == 1 and [a.code for a in rec.attempts] == ["TIMEOUT"]
+    assert rec.attempts[0].message == "intent showed no progress for 2s (raise the limit with --stall-timeout " \
+                                      "SECONDS)"
+    assert [(e.node, e.code) for e in run.events if isinstance(e, ev.NodeRetry)] == [("intent", "TIMEOUT")]
+
+
+def test_a_slow_node_that_shows_progress_is_not_stopped(tmp_path: Path) -> None:
+    # a starved machine makes a node slower, not stuck: the stall limit counts from the last sign
+    # (signs every 0.05 s against a 2 s limit: no race with a busy machine's scheduler)
+    release = threading.Event()
+
+    def slow_but_moving(ctx: NodeContext) -> NodeResult:
+        for _ in range(50):
+            threading.Event().wait(0.05)
+            ctx.check_cancelled()
+        return ok("harmony")(ctx)
+
+    def stuck(ctx: NodeContext) -> NodeResult:
+        release.wait(60)
+        return ok("sound")(ctx)
+
+    try:
+        state = Run(tmp_path, stall_timeout=2).engine(graph(harmony=slow_but_moving, sound=stuck)).run()
+    finally:
+        release.set()
+    assert state.nodes["harmony"].status == "completed" and state.nodes["harmony"].duration_ms > 2400
+    assert state.status == "completed_partial" and state.nodes["sound"].status == "failed"
+    err = state.nodes["sound"].error
+    assert err is not None and err.code == "TIMEOUT" and "sound showed no progress for 2s" in err.message
+
+
+@pytest.mark.skipif(not hasattr(time, "pthread_getcpuclockid"), reason="no thread CPU clock to read here")
+def test_a_node_that_computes_without_saying_so_is_not_stalled(tmp_path: Path) -> None:
+    # one long step (loading a compiled kernel, say) on a starved machine: its thread's CPU time grows
+    def computing(ctx: NodeContext) -> NodeResult:
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            pass
+        return ok("harmony")(ctx)
+
+    # a 2 s limit: the quick nodes around it meet it on a busy machine too
+    state = Run(tmp_path, stall_timeout=2).engine(graph(harmony=computing)).run()
+    assert state.status == "completed" and state.nodes["harmony"].duration_ms > 2400
+
+
+def test_a_wall_limit_set_by_hand_still_stops_a_node_that_shows_progress(tmp_path: Path) -> None:
+    def slow_but_moving(ctx: NodeContext) -> NodeResult:
+        for _ in range(1200):
+            threading.Event().wait(0.05)
+            ctx.check_cancelled()
+        return ok("harmony")(ctx)
+
+    state = Run(tmp_path, stage_timeout=2).engine(graph(harmony=slow_but_moving)).run()
+    assert state.status == "failed" and state.error is not None and state.error.code == "TIMEOUT"
+    assert state.error.message == "harmony ran past its 2s time limit per node (raise it with --stage-timeout " \
+                                  "SECONDS)"
+
+
+def test_a_node_that_stops_short_is_told_its_time_is_up_and_finishes_without_the_rest(tmp_path: Path) -> None:
+    told: list[str] = []
+
+    def render(ctx: NodeContext) -> NodeResult:
+        while not ctx.stopping():
+            threading.Event().wait(0.02)
+        up = ctx.time_up()
+        assert up is not None
+        told.append(up.option)
+        value = {"files": ["midi/full-arrangement.mid"]}
+        return NodeResult(value, value, "1 file; no WAV", degraded=f"the WAV not written: {up.message}",
+                          degraded_code="TIMEOUT", degraded_hint="render it later")
+
+    run = Run(tmp_path, stage_timeout=2)
+    state = run.engine(graph(output=render, flags={"output": {"stops_short": True}})).run()
+    assert told == ["--stage-timeout"]
+    assert state.status == "completed_partial"
+    rec = state.nodes["output"]
+    assert rec.status == "completed" and rec.retry_count == 0 and rec.output == {"files": ["midi/full-arrangement.mid"]}
+    assert rec.error is not None and rec.error.code == "TIMEOUT" and rec.error.recovery_hint == "render it later"
+    assert rec.error.message == "the WAV not written: output ran past its 2s time limit per node (raise it with " \
+                                "--stage-timeout SECONDS)"
+    assert not [e for e in run.events if isinstance(e, (ev.NodeRetry, ev.NodeFailed))]
+
+
+def test_a_node_that_stops_short_but_does_not_stop_is_abandoned_after_a_stall_limit(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    def deaf(ctx: NodeContext) -> None:
+        release.wait(60)
+
+    run = Run(tmp_path, stage_timeout=2, stall_timeout=2)
+    try:
+        state = run.engine(graph(output=deaf, flags={"output": {"stops_short": True}})).run()
+    finally:
+        release.set()
+    assert state.status == "completed_partial"
+    rec = state.nodes["output"]
+    assert rec.status == "failed" and rec.retry_count == 0 and rec.duration_ms == 0
+    assert rec.error is not None and rec.error.code == "TIMEOUT"
+    assert rec.error.message == "output showed no progress for 2s (raise the limit with --stall-timeout SECONDS)"
+
+
+def test_a_checkpoint_of_2_0_keeps_no_wall_limit_it_did_not_choose(tmp_path: Path) -> None:
+    # before 2.1 every run carried stage_timeout 60, chosen or not: resumed, it would stop a starved
+    # render after 60 s again
+    run = Run(tmp_path)
+    data = json.loads(run.state.model_dump_json())
+    data["version"] = "2.0.0"
+    data["config"]["stage_timeout"] = 60.0
+    del data["config"]["stall_timeout"]
+    run.checkpoint.write(json.dumps(data).encode())
+    loaded = run.checkpoint.load()
+    assert loaded.version == "2.1.0" and loaded.config.stage_timeout is None and loaded.config.stall_timeout == 60
+    data["config"]["stage_timeout"] = 30.0  # one that was chosen stays
+    run.checkpoint.write(json.dumps(data).encode())
+    assert run.checkpoint.load().config.stage_timeout == 30
 
 
 def test_pipeline_timeout(tmp_path: Path) -> None:
     release = threading.Event()
 
     def slow(ctx: NodeContext) -> None:
-        release.wait(5)
+        release.wait(60)
 
-    state = Run(tmp_path, pipeline_timeout=0.3, stage_timeout=60).engine(graph(harmony=slow)).run()
-    release.set()
+    try:
+        state = Run(tmp_path, pipeline_timeout=2, stage_timeout=60).engine(graph(harmony=slow)).run()
+    finally:
+        release.set()
     assert state.status == "failed" and state.error is not None and state.error.code == "TIMEOUT"
     assert state.nodes["harmony"].retry_count == 0
 

@@ -53,7 +53,7 @@ def test_genre_clears_the_musical_bar(genre):
     style = primary_genre(intent).bass_style
     if style in AVOIDS_KICK:  # four-on-the-floor: the bass plays between the kicks
         assert m["kick_bass_precision"] <= 0.35, (genre, m)
-    else:
+    elif m["kick_bass_lock"] is not None:  # an idiom without a kick drum (tango, flamenco) has nothing to lock to
         assert m["kick_bass_lock"] >= EXPECTED_LOCK.get(style, 0.8), (genre, m)
     assert m["groove_consistency"] >= 0.7, (genre, m)
     assert m["energy_density_corr"] >= 0.5, (genre, m)

@@ -413,8 +413,8 @@ def test_public_exports_are_pinned():
     import bandstand.compose.harmony as harmony_pkg
     import bandstand.compose.parts as parts_pkg
 
-    assert set(parts_pkg.__all__) == {"CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "build_situation", "generate_part",
-                                      "styles_for"}
+    assert set(parts_pkg.__all__) == {"CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "TRACK_NAMES", "build_situation",
+                                      "generate_part", "program_for", "styles_for"}
     assert set(harmony_pkg.__all__) == {"CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"}
     assert set(ROLES) == {"drums", "bass", "chords", "lead", "pad", "arp", "percussion", "counter_melody", "sub_bass",
                           "texture", "fx"}

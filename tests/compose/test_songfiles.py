@@ -121,3 +121,19 @@ def test_the_session_keeps_its_mixed_song_and_export_renders_the_same_wav(tmp_pa
     assert [t.notes for t in again.tracks] == [t.notes for t in song.tracks]
     wav = export_session(r.session_dir, "wav", tmp_path / "x").files[0]
     assert wav.read_bytes() == (r.session_dir / "audio" / "full-arrangement.wav").read_bytes()
+
+
+def test_a_part_has_one_name_for_its_midi_file_and_its_stem(tmp_path: Path) -> None:
+    """Two pads, one named "String Pad", and a track without a name: the MIDI files and the stems
+    carry the same names (pad, string-pad, lead; a second "Pad" is pad-2), never pad-2.mid beside
+    string-pad.wav."""
+    tracks = [Track("Pad", "pad", 89, notes=[Note(0.0, 4.0, 60, 80)]),
+              Track("String Pad", "pad", 48, notes=[Note(0.0, 4.0, 64, 80)]),
+              Track("Pad", "pad", 90, notes=[Note(4.0, 4.0, 67, 80)]),
+              Track("", "lead", 80, notes=[Note(0.0, 1.0, 72, 90)])]
+    song = Song(title="Names", tempo=120, tracks=tracks)
+    write_song_outputs(tmp_path, song, render_pianoroll=False)
+    midi = sorted(p.stem for p in (tmp_path / "midi").glob("*.mid") if p.stem != "full-arrangement")
+    stems = sorted(p.stem for p in (tmp_path / "audio" / "stems").glob("*.wav") if not p.stem.startswith("bus-"))
+    assert midi == stems == ["lead", "pad", "pad-2", "string-pad"]
+    assert _programs(tmp_path / "midi" / "string-pad.mid") == {"String Pad": 48}

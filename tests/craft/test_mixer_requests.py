@@ -46,6 +46,8 @@ CASES = [
     ("rename the bass to Sub Bass", [RenameEdit(part="bass", role="bass", name="Sub Bass")]),
     ("call the lead 'Hook'", [RenameEdit(part="lead", role="lead", name="Hook")]),
     ("add a piano track", [AddTrackEdit(name="Piano", role="chords", program=0)]),
+    # the clarinet every counter-melody plays when nothing names its instrument (craft.roles.DEFAULT_PROGRAMS)
+    ("add a counter melody track", [AddTrackEdit(name="Counter Melody", role="counter_melody", program=71)]),
     ("add a new track called Keys", [AddTrackEdit(name="Keys")]),
     ("play from the chorus", [TransportEdit(action="play", section="chorus")]),
     ("stop", [TransportEdit(action="stop")]),

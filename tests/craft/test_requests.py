@@ -104,6 +104,8 @@ def test_energy(text: str, expected: list[Any]) -> None:
     ("make a minor adjustment", []),
     ("slow it down to 85", [TempoEdit(bpm=85)]),
     ("120 bpm", [TempoEdit(bpm=120)]),
+    ("96 beats per minute", [TempoEdit(bpm=96)]),  # a tempo reads as it does in a prompt
+    ("tempo 92.5", [TempoEdit(bpm=92.5)]),
     ("faster", [TempoEdit(delta=10)]),
     ("speed up by 6", [TempoEdit(delta=6)]),
     ("in 6/8", [MetreEdit(numerator=6, denominator=8)]),
@@ -234,3 +236,4 @@ def test_generated_key_requests_read_back(tonic: str, mode: str, template: str) 
 @given(st.integers(40, 240), st.sampled_from(["{n} bpm", "tempo {n}", "slow it down to {n}", "set it to {n} bpm"]))
 def test_generated_tempo_requests_read_back(bpm: int, template: str) -> None:
     assert edits(template.format(n=bpm)) == [TempoEdit(bpm=bpm)]
+

@@ -3,7 +3,8 @@
 SoundFont of the recording plays the jam through the in-page synthesizer, with the
 programs jam.mid has; a second tab and a reloaded one join at the current position
 (no backlog of stale bars, the playhead within 20 ms of what is heard), and Stop stops at once; the studio's song
-player loops, switches versions and mutes; without the synthesizer the oscillator
+player loops, switches versions and mutes, and holds notes under the sustain pedal
+(measured in the synthesizer's output); without the synthesizer the oscillator
 voices play. Screenshots are kept under test-artifacts/audio/. One browser for the
 module, and one jam server for all but the test without the synthesizer.
 
@@ -26,7 +27,7 @@ from bandstand.server.routes.audio import VENDOR_ENV, vendor_dir
 from tests.e2e.browsers import JOINED, launched
 from tests.server.jam_process import jam_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.alone]  # it times what the browser plays
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "audio"
 
@@ -250,6 +251,105 @@ def test_the_song_player_loops_switches_versions_and_mutes(browser: Any, served:
     assert result["drums"] >= 8
     assert [11, 0] in result["controls"]  # muted: expression 0 on the bass channel
     assert [91, 64] in result["controls"] and [7, 100] in result["controls"]  # its room send, unity fader
+    page.close()
+
+
+# The synthesizer's output, caught by a worklet: the energy of each render quantum (128 frames)
+# with the frame it starts at, sent back when asked.
+RECORDER = """class Recorder extends AudioWorkletProcessor {
+  constructor() { super(); this.blocks = []; this.port.onmessage = () => this.port.postMessage(this.blocks); }
+  process(inputs) {
+    const input = inputs[0];
+    let sum = 0;
+    for (const data of input) for (let i = 0; i < data.length; i++) sum += data[i] * data[i];
+    this.blocks.push([currentFrame, input.length ? sum / input.length : 0]);
+    return true;
+  }
+}
+registerProcessor("bandstand-test-recorder", Recorder);"""
+
+# Play `song` through the page's song player (from beat 0, then at once `seek` when given)
+# until beat `until`, recording the synthesizer; the RMS level of each window [from, to) in beats,
+# placed on the audio clock by the player (frames, so a busy machine does not move them).
+LEVELS = """async ({recorder, song, seek, until, windows}) => {
+  const audio = window.bandstand.audio, ctx = audio.ctx, synth = audio.voices.synth;
+  if (!window.recorderLoaded) {
+    await ctx.audioWorklet.addModule(URL.createObjectURL(new Blob([recorder], {type: "text/javascript"})));
+    window.recorderLoaded = true;
+  }
+  const node = new AudioWorkletNode(ctx, "bandstand-test-recorder"), silent = ctx.createGain();
+  silent.gain.value = 0;
+  synth.connect(node); node.connect(silent).connect(ctx.destination);
+  const player = audio.play(song, {fromBeat: 0});
+  if (seek !== null) player.seek(seek);
+  const end = player.ctxOf(until);
+  while (ctx.currentTime < end) await new Promise((r) => setTimeout(r, 50));
+  player.stop();
+  const blocks = await new Promise((r) => { node.port.onmessage = (e) => r(e.data); node.port.postMessage("dump"); });
+  synth.disconnect(node); node.disconnect();
+  const levels = {};
+  for (const [name, [from, to]] of Object.entries(windows)) {
+    const a = player.ctxOf(from) * ctx.sampleRate, z = player.ctxOf(to) * ctx.sampleRate;
+    let sum = 0, frames = 0;
+    for (const [frame, energy] of blocks) if (frame >= a && frame + 128 <= z) { sum += energy; frames += 128; }
+    levels[name] = frames ? Math.sqrt(sum / frames) : null;
+  }
+  return levels;
+}"""
+
+
+def pedal_song(notes: list[tuple[float, float]], pedal: list[tuple[float, int]]) -> dict[str, Any]:
+    """A church organ (it sounds at one level while held, and dies within half a beat once let
+    go) at 120 BPM: middle C at each (start, duration), CC64 at each (beat, value)."""
+    return {"tempo": 120, "tracks": [{
+        "id": "keys", "program": 19,
+        "notes": [{"start": s, "duration": d, "pitch": 60, "velocity": 100} for s, d in notes],
+        "controls": [{"beat": b, "cc": 64, "value": v} for b, v in pedal]}]}
+
+
+def test_the_song_player_holds_notes_under_the_sustain_pedal(browser: Any, served: Any) -> None:
+    # a note let go at beat 1 while the pedal is down (beats 0–3) sounds on until the pedal comes
+    # up, as a MIDI synthesizer plays it; without the pedal it stops at beat 1
+    synth_installed()
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(served.url)
+    page.click("#sound")
+    page.wait_for_function("window.bandstand.audio.running")
+    assert page.evaluate("window.bandstand.audio.mode") == "soundfont"
+
+    def levels(song: dict[str, Any], windows: dict[str, tuple[float, float]], *, seek: float | None = None,
+               until: float = 5) -> dict[str, float]:
+        measured = page.evaluate(LEVELS, {"recorder": RECORDER, "song": song, "seek": seek, "until": until,
+                                          "windows": windows})
+        assert all(level is not None for level in measured.values()), measured
+        return measured
+
+    windows = {"pressed": (0.25, 1), "held": (1.5, 2.75), "before_up": (2.5, 3), "after_up": (3.5, 5)}
+    pedalled = levels(pedal_song([(0, 1)], [(0, 127), (3, 0)]), windows)
+    assert pedalled["pressed"] > 0.005, pedalled  # it sounds
+    assert pedalled["held"] > 0.5 * pedalled["pressed"], pedalled  # past its note-off, still sounding
+    assert pedalled["before_up"] > 0.5 * pedalled["pressed"], pedalled  # up to the pedal-up
+    assert pedalled["after_up"] < 0.05 * pedalled["pressed"], pedalled  # and released there
+
+    dry = levels(pedal_song([(0, 1)], []), windows)
+    assert dry["pressed"] > 0.005, dry
+    assert dry["held"] < 0.05 * dry["pressed"], dry  # released at its note-off
+
+    # a pedal going up at the note-off does not hold it
+    lifted = levels(pedal_song([(0, 1)], [(0, 127), (1, 0)]), windows)
+    assert lifted["held"] < 0.05 * lifted["pressed"], lifted
+
+    # a seek into a pedal-down stretch: the pedal went down before the playhead (beat 0, the seek
+    # to beat 1.5), and a note let go at beat 2.5 is held until the pedal comes up at 4
+    sought = levels(pedal_song([(2, 0.5)], [(0, 127), (4, 0)]), {"pressed": (2.1, 2.5), "held": (2.75, 3.75),
+                                                                  "after_up": (4.5, 5.5)}, seek=1.5, until=5.5)
+    assert sought["held"] > 0.5 * sought["pressed"], sought
+    assert sought["after_up"] < 0.05 * sought["pressed"], sought
+    (ARTIFACTS / "pedal-levels.json").write_text(json.dumps({"pedal": pedalled, "no_pedal": dry, "lifted_at_note_off": lifted,
+                                                            "seek_into_pedal": sought}, indent=1))
+    assert errors == []
     page.close()
 
 

@@ -1,7 +1,9 @@
 """Each family of requests on several genres, through real `bandstand` processes: compose
 a song, then `bandstand edit SESSION "REQUEST" --json` for each family, and check what the
 variation says it changes and keeps (nothing is accepted here, so every request is made
-against the first take); then a freeze, praise and a request nobody understands."""
+against the first take); then a freeze, praise, the mix desk's words (a level, a tempo, a key
+in the song's own mode: one revision each, as the studio's router says) and a request nobody
+understands."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import pytest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-GENRES = ["house music", "funk groove", "dark trap beat"]  # genres whose songs have the five core parts
+GENRES = ["house music", "dark trap beat"]  # genres whose songs have the five core parts (a four-on-the-floor and a trap kit)
 PARTS = {"drums", "bass", "chords", "lead", "pad"}
 
 
@@ -31,6 +33,11 @@ def edit(session: Path, request: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(bandstand("edit", str(session), request, "--json").stdout)
     for key in ("variation_id", "base_revision", "affected_parts", "preserved_parts", "cost", "phrases", "diff"):
         assert key in data, key
+    return data
+
+
+def edit_or_revision(session: Path, request: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(bandstand("edit", str(session), request, "--json").stdout)
     return data
 
 
@@ -50,9 +57,7 @@ FAMILIES: dict[str, tuple[set[str], set[str], set[str]]] = {
     "simpler drums": ({"drums"}, {"bass"}, {"moderate"}),
     "darker": (set(), PARTS, {"expensive"}),
     "more energy": (set(), {"drums", "bass", "lead"}, {"moderate", "expensive"}),
-    "change the key to F# minor": ({"chords", "pad"}, {"bass", "lead"}, {"expensive"}),
     "switch to lydian": ({"chords"}, {"bass", "lead", "pad"}, {"expensive"}),
-    "slow it down to 85": ({"drums"}, {"bass"}, {"expensive"}),
     "in 3/4": ({"drums", "chords"}, PARTS, {"expensive"}),
     "double-time drums in bars 9-16": ({"drums"}, {"bass"}, {"moderate"}),
     "swap the lead for a flute": ({"lead"}, set(), {"cheap"}),
@@ -61,7 +66,6 @@ FAMILIES: dict[str, tuple[set[str], set[str], set[str]]] = {
     "remove the pad": ({"pad"}, set(), {"cheap"}),
     "regenerate the lead": ({"lead"}, set(), {"moderate"}),
     "new chord progression": ({"chords"}, {"bass", "lead", "pad"}, {"expensive"}),
-    "the bass louder": ({"bass"}, set(), {"cheap"}),
     "make it disco": ({"drums"}, PARTS, {"expensive"}),
 }
 
@@ -94,6 +98,14 @@ def test_freeze_praise_alternatives_and_words_it_does_not_know(song: Path) -> No
     second = edit(song, "try something different")
     assert first["affected_parts"] == second["affected_parts"] == ["bass"]
     assert first["variation_id"] != second["variation_id"]
+    for words, step in (("the bass louder", "Turn Bass up"), ("slow it down to 85", "Set tempo to 85 BPM")):
+        made = edit_or_revision(song, words)  # the mix desk's: one revision
+        assert made["kind"] == "revision" and step in made["steps"], (words, made)
+    moved = edit_or_revision(song, "change the key to F# minor")  # same mode: transposed; else composed again
+    if moved["kind"] == "revision":
+        assert "Set key to F# minor" in moved["steps"], moved
+    else:
+        assert moved["cost"] == "expensive" and {"chords", "pad"} <= set(moved["affected_parts"]), moved
     refused = bandstand("edit", str(song), "make it sparkle like the sea", code=2)
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bandstand: error: not understood") and "try e.g." in lines[0]

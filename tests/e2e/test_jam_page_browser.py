@@ -238,6 +238,8 @@ def test_keep_this_turns_the_jam_into_a_song_the_studio_opens(browser: Any, tmp_
         expect(page.locator("#round")).to_have_text("2")
         page.wait_for_function("window.bandstand.sound.position()?.cycle >= 3", timeout=30_000)
         page.click("#keep")
+        expect(page.locator("#keep-name")).to_have_value("more energy")  # the jam's first line names the song
+        page.press("#keep-name", "Enter")
         link = page.locator(".msg.kept a")
         expect(link).to_have_text("open it in the studio", timeout=60_000)
         expect(page.locator(".msg.kept")).to_contain_text("intro")

@@ -55,7 +55,7 @@ async def test_a_song_from_compose_to_export_over_http(served: Served, songs: Pa
         await mcp_flow.mistakes_are_one_line_and_the_server_goes_on(client, song)
         await mcp_flow.ask_and_jam(client, song)
         outside = await client.call_tool("export", {"project": song, "format": "png", "out": "/tmp"})
-        assert outside.is_error and outside.content[0].text.startswith("out /tmp is outside ")
+        assert outside.is_error and outside.content[0].text.startswith("out '/tmp' is outside the project")
 
 
 async def test_the_studio_tools_are_those_of_tools_json(served: Served) -> None:

@@ -31,7 +31,8 @@ def port_of(served: Served) -> int:
 
 
 def test_it_prints_where_it_listens_and_its_token(served: Served) -> None:
-    assert served.base.startswith("http://127.0.0.1:") and served.url == f"{served.base}?token={served.token}"
+    assert served.base.startswith("http://127.0.0.1:") and served.printed_url.startswith(f"{served.base}?token=")
+    assert served.token not in served.printed_url  # a one-time ticket, never the API token
     assert len(served.token) >= 32
     about = httpx.get(served.base + "api/v1/protocol", headers=served.headers).json()
     assert about["protocolVersion"] == "1.0" and len(about["schemaHash"]) == 64
@@ -190,3 +191,32 @@ def test_a_remote_address_needs_allow_remote(tmp_path: Any) -> None:
         assert httpx.get(f"http://127.0.0.1:{port}/api/v1/protocol").status_code == 401
         stop(served.proc)
         assert served.proc.stderr is not None and "other machines can reach this server" in served.proc.stderr.read()
+
+
+def test_the_printed_url_opens_the_page_once_and_is_no_api_token(served: Served) -> None:
+    ticket = served.printed_url.split("?token=", 1)[1]
+    assert httpx.get(served.base + "api/v1/jam/state", headers={"authorization": f"Bearer {ticket}"}).status_code == 401
+    with httpx.Client() as browser:
+        first = browser.get(served.printed_url)
+        assert first.status_code == 303 and "set-cookie" in first.headers
+        assert browser.get(served.base).status_code == 200
+    again = httpx.get(served.printed_url)  # from the browser's history, in a browser without the cookie
+    assert again.status_code == 401 and "opens the page once" in again.text
+
+
+def test_it_prints_both_pages_and_the_pages_link_to_each_other() -> None:
+    """`serve` prints the jam page's address and the studio's (each a one-time ticket); the jam
+    page links to the studio and the studio to the jam."""
+    with bandstand_server("serve", "--members", "beat") as found:
+        assert found.proc.stdout is not None
+        lines = [found.proc.stdout.readline() for _ in range(2)]  # after the token: MCP (with the extra), the studio
+        third = next(line for line in lines if line.startswith("the studio page: "))
+        assert third.startswith("the studio page: " + found.base + "studio?token=")
+        studio = third.split()[3]
+        assert found.token not in studio
+        with httpx.Client(follow_redirects=True, timeout=30) as browser:
+            page = browser.get(studio)
+            assert page.status_code == 200 and "studio" in page.text.lower()
+            assert 'href="/"' in page.text  # the studio's way to the jam
+            jam = browser.get(found.page_url("jam"))
+            assert jam.status_code == 200 and 'href="/studio"' in jam.text  # the jam's way to the studio

@@ -99,7 +99,7 @@ def open_page(browser: Any, served: Served, fragment: str = "", width: int = 128
     page = browser.new_page(viewport={"width": width, "height": height}, accept_downloads=True)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{served.base}studio?token={served.token}{fragment}")
+    page.goto(served.page_url("studio") + fragment)
     return page, errors
 
 

@@ -60,7 +60,10 @@ timeout = 120
             time.sleep(0.05)
         started = seat_processes(marker)
         assert started, "the lead's seat never started its claude process"
-        time.sleep(0.5)  # the rest of the band is at work meanwhile
+        log = tmp_path / "claude.log"  # the stop comes when the seat waits for its CLI's answer
+        while not (log.exists() and '"initialize"' in log.read_text()) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert '"initialize"' in log.read_text(), "the lead's seat never asked its claude process to start"
         proc.send_signal(signal.SIGTERM)
         _, stderr = proc.communicate(timeout=60)
     finally:

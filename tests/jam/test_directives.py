@@ -109,7 +109,7 @@ def test_any_text_parses_or_fails_with_a_user_error(text: str) -> None:
         new, _ = apply_directive(ctx, directive)
     except InvalidInput:
         return
-    assert 1 <= new.energy <= 10 and 40 <= new.bpm <= 240 and new.chords
+    assert 1 <= new.energy <= 10 and 30 <= new.bpm <= 300 and new.chords
 
 
 @given(st.integers(-20, 20), st.integers(1, 10))
@@ -122,8 +122,8 @@ def test_energy_stays_in_range(delta: int, start: int) -> None:
 @pytest.mark.parametrize(
     ("text", "bpm", "energy"),
     [
-        ("tempo 99999", 240.0, 5),  # was ignored without a word: any number is clamped to 40-240
-        ("5 bpm", 40.0, 5),
+        ("tempo 99999", 300.0, 5),  # was ignored without a word: any number is clamped to 30-300 (score.TEMPO_RANGE)
+        ("5 bpm", 30.0, 5),
         ("energy 999", 120.0, 10),  # was ignored: clamped to 1-10
         ("energy 0", 120.0, 1),
         ("energy 8/10", 120.0, 8),

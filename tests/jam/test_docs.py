@@ -4,12 +4,12 @@ file, the directives, the Python snippet, the turn text and the reply."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,7 @@ from bandstand.jam.directives import parse_directive
 from bandstand.jam.persona import builtin_personas, parse_persona
 from bandstand.jam.sound import validate
 from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
+from tests.server.jam_process import stop
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "jam.md"
 BLOCK = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
@@ -66,12 +67,29 @@ def test_every_command_runs(tmp_path: Path) -> None:
         try:
             line = proc.stdout.readline() if proc.stdout else ""
             assert "http://127.0.0.1:" in line, (command, line, proc.stderr.read() if proc.stderr else "")
+            # Ctrl-C once it answers (a busy machine may still be starting it up: stopping a server
+            # mid-start took longer than a fixed wait, and the process outlived the test)
+            page = "http://" + line.split("http://", 1)[1].split()[0]
+            assert answers(page, proc), (command, proc.stderr.read() if proc.stderr else "")
         finally:
-            os.killpg(proc.pid, signal.SIGINT)
-            proc.wait(20)
+            stop(proc, signal.SIGINT, timeout=120)  # SIGKILL if it hangs (and a TimeoutExpired)
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     stream.close()
+
+
+def answers(url: str, proc: subprocess.Popen[str]) -> bool:
+    """Whether the server at `url` answers HTTP before it exits (within two minutes)."""
+    import httpx
+
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            httpx.get(url, timeout=10)
+            return True
+        except httpx.TransportError:
+            time.sleep(0.1)
+    return False
 
 
 def test_every_directive_example_means_something() -> None:

@@ -29,6 +29,13 @@ def composed_song(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return result.session_dir
 
 
+@pytest.fixture(autouse=True)
+def runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's runs folder (a team's run log goes there, as the log view reads it)."""
+    monkeypatch.setenv("BANDSTAND_RUNS_DIR", str(tmp_path / "runs"))
+    return tmp_path / "runs"
+
+
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     folder = tmp_path / "sessions"

@@ -15,6 +15,7 @@ import pytest
 from mcp import Client
 
 from bandstand.mcp import BandstandServer
+from bandstand.runtime.runs import list_runs
 from bandstand.studio import RevisionStore
 
 
@@ -161,7 +162,7 @@ async def test_an_audio_export_reports_its_steps_and_a_cancel_writes_nothing(
         scope.cancel()
     # the render runs to its end on its own thread, then sees the cancel and writes nothing
     wait_for(lambda: "export: cancelled while rendering the audio" in caplog.text, "the render to stop", 300)
-    assert not (root / "stems-out").exists()
+    assert not (root / song / "export" / "stems-out").exists()
 
 
 async def test_a_tool_stuck_on_a_busy_session_does_not_hold_up_other_calls(server: BandstandServer, song: str,
@@ -194,7 +195,7 @@ async def test_a_tool_stuck_on_a_busy_session_does_not_hold_up_other_calls(serve
     assert not stuck[0].is_error and stuck[0].structured_content["revision"] == 2
 
 
-async def test_a_team_composes_a_variation_reporting_each_agent(call: Any, root: Path) -> None:
+async def test_a_team_composes_a_variation_reporting_each_agent(call: Any, root: Path, runs: Path) -> None:
     seen, heard = progress_log()
     answer = await call("compose", progress=heard, prompt="funk groove in E minor", bars=16, seed=3, team=True,
                         audio=False)
@@ -202,6 +203,11 @@ async def test_a_team_composes_a_variation_reporting_each_agent(call: Any, root:
     data = answer.structured_content
     assert data["team"] is True and data["accepted"] is False and data["variation_id"]
     assert (root / data["project"] / "revisions").is_dir() and answer.content[1:] == []  # nothing at HEAD yet
+    log = Path(data["log"])  # the run log, as `bandstand compose --team` writes it: the log view lists it
+    assert [r.name for r in list_runs(runs)] == [log.name] and log.parent == runs
+    said = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert {"coordinator", "team"} <= {e["session"] for e in said}
+    assert sum(e["type"] == "agentComplete" for e in said) == len(seen)
     done = [p for p, _, _ in seen]
     assert done == list(range(1, len(seen) + 1)) and seen[-1][0] == seen[-1][1]
     assert seen[0][2] is not None and seen[0][2].startswith("✓ coordinator: ")

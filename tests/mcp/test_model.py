@@ -30,10 +30,12 @@ async def test_ask_and_edit_use_the_model(peer: StudioModel, root: Path, song: s
         said = await client.call_tool("ask", {"project": song, "question": "why does the bridge feel flat?"})
         assert not said.is_error, said.content[0].text
         assert said.structured_content["answer"] == ANSWER
-        made = await client.call_tool("edit", {"project": song, "request": "let it glow like a sunset"})
+        # words the rules do not read (they read "let it glow" as a mood, every part, as HTTP does): the
+        # model routes them (COMPOSING) and reads them into typed edits, as the studio stream does
+        made = await client.call_tool("edit", {"project": song, "request": "give it that sunset feel"})
         assert not made.is_error, made.content[0].text
         proposal = made.structured_content
         assert proposal["kind"] == "variation" and proposal["affected_parts"] == ["bass"]  # the model's edit
     assert open_project(root / song).revision == 1  # a variation: nothing changes before accept
     asked = [json.dumps(r["body"]) for r in peer.requests]
-    assert any("propose_edits" in body and "let it glow like a sunset" in body for body in asked)
+    assert any("propose_edits" in body and "give it that sunset feel" in body for body in asked)

@@ -14,20 +14,28 @@ from mcp import Client
 from bandstand.cli import run
 from bandstand.mcp import BandstandServer
 from bandstand.mcp.band_tools import BAND_TOOLS
+from bandstand.mcp.branch_tools import BRANCH_TOOLS
 from bandstand.mcp.jam_tools import JAM_TOOLS
+from bandstand.mcp.pattern_tools import PATTERN_TOOLS
+from bandstand.mcp.transport_tools import TRANSPORT_TOOLS
 from bandstand.studio.tools import TOOLS
 
 BAND = ["compose", "edit", "list_variations", "accept_variation", "discard_variation", "undo", "redo", "history",
-        "alternatives", "export", "list_projects"]
+        "alternatives", "export", "import_midi", "list_projects"]
 JAM = ["ask", "jam_start", "jam_direct", "jam_state", "jam_stop", "jam_keep"]
+BRANCHES = ["list_branches", "create_branch", "checkout", "merge_branch"]
+TRANSPORT = ["play", "stop", "set_playhead", "loop_section"]
+PATTERNS = ["execute_pattern", "stop_pattern", "update_musical_context", "write_pattern", "strudel_reference"]
 
 
 async def test_every_registry_tool_is_offered_with_its_schema_and_project(server: BandstandServer) -> None:
     async with Client(server) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert [t.name for t in BAND_TOOLS] == BAND
-    assert set(tools) == {*BAND, *JAM, *TOOLS.names()}
-    assert [t.name for t in JAM_TOOLS] == JAM
+    assert set(tools) == {*BAND, *JAM, *BRANCHES, *TRANSPORT, *PATTERNS, *TOOLS.names()}
+    assert [t.name for t in PATTERN_TOOLS] == PATTERNS
+    assert [t.name for t in JAM_TOOLS] == JAM and [t.name for t in TRANSPORT_TOOLS] == TRANSPORT
+    assert [t.name for t in BRANCH_TOOLS] == BRANCHES
     for tool in TOOLS:
         offered = tools[tool.name]
         registry = tool.schema()["parameters"]
@@ -48,10 +56,13 @@ async def test_band_tools_describe_themselves_from_their_parameter_models(server
         tools = {t.name: t for t in (await client.list_tools()).tools}
     compose = tools["compose"].input_schema
     assert compose["required"] == ["prompt"] and {"bars", "seed", "parts", "audio"} <= set(compose["properties"])
-    assert tools["export"].input_schema["properties"]["format"]["enum"] == ["mid", "wav", "stems", "png", "musicxml"]
+    assert tools["export"].input_schema["properties"]["format"]["enum"] == [
+        "musicxml", "stems", "mid", "wav", "png", "strudel"]
     for name in BAND[1:-1]:
-        assert tools[name].input_schema["required"][0] == "project", name
-    for tool in (*BAND_TOOLS, *JAM_TOOLS):
+        if name != "import_midi":  # makes a project: it takes a file
+            assert tools[name].input_schema["required"][0] == "project", name
+    assert tools["import_midi"].input_schema["required"] == ["file"]
+    for tool in (*BAND_TOOLS, *JAM_TOOLS, *TRANSPORT_TOOLS):
         assert tools[tool.name].description == " ".join(tool.params.__doc__.split())
     assert tools["history"].annotations.read_only_hint and not tools["undo"].annotations.read_only_hint
 

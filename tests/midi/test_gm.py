@@ -6,13 +6,21 @@ import pytest
 
 import bandstand.midi as midi
 from bandstand.errors import InvalidInput
-from bandstand.midi import GM_DRUMS, GM_PROGRAMS, key_name, key_signature, program_by_name
+from bandstand.midi import (
+    GM_DRUMS,
+    GM_PROGRAMS,
+    STRUDEL_SOUNDFONTS,
+    key_name,
+    key_signature,
+    program_by_name,
+    program_by_soundfont,
+)
 
 
 def test_public_exports_are_pinned() -> None:
     assert set(midi.__all__) == {
-        "GM_DRUMS", "GM_PROGRAMS", "MIDI_LIMITS", "PPQ", "DrumMap", "KeySignature", "MidiLimits", "beats_to_ticks", "guess_role",
-        "key_name", "key_signature", "midi_bytes_to_song", "program_by_name", "read_midi",
+        "DRUM_KITS", "GM_DRUMS", "GM_PROGRAMS", "MIDI_LIMITS", "PPQ", "STRUDEL_SOUNDFONTS", "DrumMap", "KeySignature", "MidiLimits", "beats_to_ticks", "drum_kit_of_bank", "guess_role", "guess_roles",
+        "key_name", "key_signature", "midi_bytes_to_song", "program_by_name", "program_by_soundfont", "read_midi",
         "song_to_midi_bytes", "write_midi",
     }
 
@@ -30,6 +38,18 @@ def test_program_table() -> None:
 )
 def test_program_by_name(name: str, number: int) -> None:
     assert program_by_name(name) == number
+
+
+def test_strudel_soundfont_names() -> None:
+    # @strudel/soundfonts 1.2.6 (gm.mjs) names 125 soundfonts: the four grand pianos share gm_piano
+    assert len(STRUDEL_SOUNDFONTS) == 128 and len(set(STRUDEL_SOUNDFONTS)) == 125
+    assert (STRUDEL_SOUNDFONTS[0], STRUDEL_SOUNDFONTS[3], STRUDEL_SOUNDFONTS[4], STRUDEL_SOUNDFONTS[33],
+            STRUDEL_SOUNDFONTS[87], STRUDEL_SOUNDFONTS[90], STRUDEL_SOUNDFONTS[103], STRUDEL_SOUNDFONTS[124]) == (
+        "gm_piano", "gm_piano", "gm_epiano1", "gm_electric_bass_finger", "gm_lead_8_bass_lead", "gm_pad_poly",
+        "gm_fx_sci_fi", "gm_telephone")
+    assert all(program_by_soundfont(name) == n for n, name in enumerate(STRUDEL_SOUNDFONTS) if n > 3)
+    assert program_by_soundfont("gm_piano") == 0 and program_by_soundfont("gm_pad_warm") == 89
+    assert program_by_soundfont("piano") is None
 
 
 def test_unknown_program_suggests_one() -> None:

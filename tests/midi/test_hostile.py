@@ -1,12 +1,17 @@
 """Hostile MIDI files, made here byte by byte: what the standard forbids is refused, what is over
 bandstand's limits (`MIDI_LIMITS`) is refused in one line with exit 2, and a file within them
-renders whatever its number of tracks — including through `bandstand render` in a real process."""
+renders whatever its number of tracks — including through `bandstand render` in a real process.
+What is not a file at all (a folder, a FIFO, /dev/zero) is refused by its type, and every refusal
+through the CLI is bounded in time and memory, measured on the child process."""
 
 from __future__ import annotations
 
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import mido
@@ -60,6 +65,15 @@ CORPUS = {
                               * (MIDI_LIMITS.tracks // 16 + 1)), f"more than {MIDI_LIMITS.tracks} tracks"),
     # 4,000 beats at 120 BPM: within the beats, over the 30 minutes
     "too-long": (smf(bytes([0x00, 0x90, 60, 100]) + vlq(4000 * 192) + bytes([0x80, 60, 0])), "more than 1,800 (30 minutes)"),
+    # events of any kind count, not only notes: controllers, then zero-length text events
+    "too-many-controllers": (smf(bytes([0x00, 0xB0, 7, 100]) + bytes([0x00, 7, 100]) * MIDI_LIMITS.events),
+                             f"more than {MIDI_LIMITS.events:,} events"),
+    "too-many-metas": (smf(*[bytes([0x00, 0xFF, 0x01, 0x00]) * (MIDI_LIMITS.events // 4)] * 5),
+                       f"more than {MIDI_LIMITS.events:,} events"),
+    # the issue's file within the other limits whose render asked for 143 GiB: 240 tracks, each a
+    # note held 29.8 minutes, are 240 full-length stereo buffers
+    "too-many-track-minutes": (smf(*[bytes([0x00, 0x90, 60, 100]) + vlq(3580 * 192) + bytes([0x80, 60, 0])] * 240),
+                               "240 tracks × 29.8 minutes make 7,160 track-minutes, more than 960"),
 }
 
 
@@ -82,6 +96,24 @@ def test_limits_are_a_budget_the_caller_can_set() -> None:
         read_midi(data, MidiLimits(notes=9))
     with pytest.raises(MidiFileError, match=r"runs past beat 0\.5"):
         read_midi(data, MidiLimits(beats=0.5))
+    with pytest.raises(MidiFileError, match="more than 20 events"):  # 10 notes on and off, and the end
+        read_midi(data, MidiLimits(events=20))
+    assert len(read_midi(data, MidiLimits(events=21)).tracks[0].notes) == 10
+    with pytest.raises(MidiFileError, match=f"it is {len(data)} bytes, more than 50 bytes"):
+        read_midi(data, MidiLimits(file_bytes=50))
+    with pytest.raises(MidiFileError, match=r"1 tracks × 0\.0 minutes make 0 track-minutes, more than 0\.001"):
+        read_midi(data, MidiLimits(track_minutes=0.001))
+
+
+def test_a_file_is_read_no_further_than_one_byte_past_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "big.mid"
+    path.write_bytes(smf(notes(10)) + bytes(1000))
+    with pytest.raises(MidiFileError, match=r"big\.mid is over bandstand's limits: it is 1,\d{3} bytes, more than 500"):
+        read_midi(path, MidiLimits(file_bytes=500))
+    with open("/proc/self/status", "rb") as proc:  # a regular file whose size says 0: read up to the cap
+        assert proc.read(4)
+    with pytest.raises(MidiFileError, match="it is more than 64 bytes"):
+        read_midi("/proc/self/status", MidiLimits(file_bytes=64))
 
 
 def test_four_byte_vlq_and_files_at_the_limits_are_read() -> None:
@@ -105,6 +137,78 @@ def test_cli_refuses_in_one_line_with_exit_2_and_writes_nothing(tmp_path: Path, 
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bandstand: error: in.mid ") and CORPUS[name][1] in lines[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mid"]
+
+
+WALL_SECONDS = 10.0  # refusals take about a second; generous for a busy machine
+MAX_RSS_BYTES = 300 << 20
+
+
+def refused(path: str, cwd: Path) -> tuple[str, float, int]:
+    """`bandstand render PATH` (with audio, so nothing is skipped) in a child process killed after
+    WALL_SECONDS: its one stderr line, its wall time and its largest resident set in bytes, as
+    /usr/bin/time measures it (the rusage of a child forked straight from pytest would count the
+    pages it shared with pytest before its exec)."""
+    env = {**os.environ, "PYTHONWARNINGS": "error", "PYTHONPATH": os.pathsep.join(sys.path)}
+    report = cwd.parent / f"{cwd.name}.rss"
+    started = time.monotonic()
+    child = subprocess.Popen([TIME, "-f", "%M", "-o", str(report), sys.executable, "-m", "bandstand", "render", path],
+                             cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = child.communicate(timeout=WALL_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)  # bandstand too, not only /usr/bin/time
+        child.communicate()
+        pytest.fail(f"bandstand render {path} still ran after {WALL_SECONDS:g} s")
+    wall = time.monotonic() - started
+    assert child.returncode == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and not out, (out, err)
+    return lines[0], wall, int(report.read_text().split()[-1]) * 1024
+
+
+TIME = "/usr/bin/time"
+
+
+def controllers(size: int) -> bytes:
+    """A format-0 file of `size` bytes: one track of volume changes in running status, 3 bytes each."""
+    data = smf(bytes([0x00, 0xB0, 7, 100]) + bytes([0x00, 7, 100]) * ((size - 30) // 3), fmt=0)
+    return data + bytes(size - len(data))  # what follows the last track chunk is not read
+
+
+HOSTILE_PATHS = {  # name → (make it in a folder and give the path to render, what the line says)
+    "issue-30-mb-of-controllers": (lambda d: str(write(d / "cc.mid", controllers(30_000_000))),
+                                   f"it is 30,000,000 bytes, more than {MIDI_LIMITS.file_bytes:,} bytes"),
+    "one-byte-over-the-cap": (lambda d: str(write(d / "big.mid", controllers(MIDI_LIMITS.file_bytes + 1))),
+                              f"it is {MIDI_LIMITS.file_bytes + 1:,} bytes, more than"),
+    "16-mb-of-controllers": (lambda d: str(write(d / "cc.mid", controllers(MIDI_LIMITS.file_bytes - 2))),
+                             f"more than {MIDI_LIMITS.events:,} events"),
+    "dev-zero": (lambda d: "/dev/zero", "/dev/zero is a character device, not a MIDI file"),
+    "fifo": (lambda d: (os.mkfifo(d / "pipe.mid"), "pipe.mid")[1], re.escape("pipe.mid is a named pipe (FIFO), not a MIDI file")),
+    "folder": (lambda d: ((d / "dir.mid").mkdir(), "dir.mid")[1], "dir.mid is a folder, not a MIDI file"),
+    "143-gib-render": (lambda d: str(write(d / "wide.mid", CORPUS["too-many-track-minutes"][0])),
+                       "7,160 track-minutes, more than 960"),
+}
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.skipif(not os.access(TIME, os.X_OK), reason="measures the memory with /usr/bin/time")
+@pytest.mark.parametrize("name", sorted(HOSTILE_PATHS))
+def test_cli_refuses_what_is_not_a_midi_file_within_limits_in_bounded_time_and_memory(tmp_path: Path,
+                                                                                     name: str) -> None:
+    make, message = HOSTILE_PATHS[name]
+    path = make(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    line, wall, rss = refused(path, tmp_path)
+    assert line.startswith(f"bandstand: error: {path} ") and re.search(message, line), line
+    assert "\n" not in line and "internal error" not in line
+    assert rss < MAX_RSS_BYTES, f"{rss / (1 << 20):.0f} MiB resident"
+    assert wall < WALL_SECONDS
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
 
 
 @pytest.mark.parametrize(("tracks", "height"), [(100, 150), (MIDI_LIMITS.tracks, 150), (MIDI_LIMITS.tracks, 900)])

@@ -69,6 +69,14 @@ HOSTILE: dict[str, list[str]] = {
         "s('bd')" + ".jux(x => x.fast(1000))" * 30,
         "s('bd')" + ".chunk(4, x => x.hurry(1000))" * 30,
     ],
+    # dense only past the first four cycles (#24): checked over the pattern's period
+    "late cycles": [
+        's("<bd bd bd bd [bd*1024]>")',
+        's("<' + "bd " * 39 + '[bd*1024]>")',
+        's("bd").lastOf(8, x => x.ply(1000))',
+        's("<bd*8 hh*8>").slow(4).lastOf(6, x => x.fast(100))',
+        's("<bd bd bd bd bd [bd*1024]>").ply(32)',
+    ],
 }
 
 ALL: list[str] = [code for codes in HOSTILE.values() for code in codes]

@@ -1,5 +1,6 @@
 """Run Strudel (the reference) under node and put our haps in the same shape.
 
+`strudel_program(code, cycles)` runs a whole program as the REPL would.
 `strudel_query(jobs)` sends ``[{code, begin, end}]`` to
 tests/patterns/strudel/query.mjs and returns, per job, ``{"haps": [...]}`` or
 ``{"error": ...}``; `haps_json(haps)` renders our haps the same way: spans as
@@ -33,11 +34,11 @@ def node_ready() -> str | None:
     return None
 
 
-def strudel_query(jobs: list[dict[str, Any]], timeout: float = 240) -> list[dict[str, Any]]:
-    """Query Strudel for each job ({code, begin, end}); raises if node fails."""
-    payload = [{**j, "begin": str(j["begin"]), "end": str(j["end"])} for j in jobs]
+def _node(script: str, payload: Any, timeout: float) -> Any:
+    """Run `script` (a file in STRUDEL_DIR) under node with `payload` as JSON on stdin; its JSON
+    answer. Raises if node fails."""
     proc = subprocess.run(
-        ["node", "--import", "./register.mjs", "query.mjs"],
+        ["node", "--import", "./register.mjs", script],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -46,24 +47,39 @@ def strudel_query(jobs: list[dict[str, Any]], timeout: float = 240) -> list[dict
         check=False,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"node query.mjs failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+        raise RuntimeError(f"node {script} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return json.loads(proc.stdout)
+
+
+def _spans(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**j, "begin": str(j["begin"]), "end": str(j["end"])} for j in jobs]
+
+
+def strudel_query(jobs: list[dict[str, Any]], timeout: float = 240) -> list[dict[str, Any]]:
+    """Query Strudel for each job ({code, begin, end}); raises if node fails."""
+    answer: list[dict[str, Any]] = _node("query.mjs", _spans(jobs), timeout)
+    return answer
+
+
+def strudel_program(code: str, cycles: int, timeout: float = 240) -> dict[str, Any]:
+    """Evaluate a whole Strudel program with @strudel/core's own `repl` (repl.mjs: the
+    transpiler, `setcpm`, the last expression is the pattern) and return ``{"cps", "haps"}`` for
+    its first `cycles` cycles (haps with onsets: begin, end, value), or ``{"error"}``."""
+    answer: dict[str, Any] = _node("repl.mjs", {"code": code, "cycles": cycles}, timeout)
+    return answer
+
+
+def strudel_programs(jobs: list[dict[str, Any]], timeout: float = 400) -> list[dict[str, Any]]:
+    """Run whole programs ({code, begin, end}) as strudel.cc's REPL does (program.mjs):
+    per job ``{"haps": [...], "cps": float}`` or ``{"error": ...}``; raises if node fails."""
+    answer: list[dict[str, Any]] = _node("program.mjs", _spans(jobs), timeout)
+    return answer
 
 
 def strudel_steps(codes: list[str], timeout: float = 240) -> list[str | None]:
     """Strudel's step count (``_steps``) of each pattern, as "n/d", None, or "error"."""
-    proc = subprocess.run(
-        ["node", "--import", "./register.mjs", "steps.mjs"],
-        input=json.dumps(codes),
-        capture_output=True,
-        text=True,
-        cwd=STRUDEL_DIR,
-        timeout=timeout,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"node steps.mjs failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+    answer: list[str | None] = _node("steps.mjs", codes, timeout)
+    return answer
 
 
 def _frac(t: Any) -> str:

@@ -121,6 +121,9 @@ def test_bad_arguments() -> None:
         ("square", "synth", 80),
         ("piano", "instrument", 0),
         ("gm_electric_guitar_clean", "instrument", 27),
+        ("gm_epiano2", "instrument", 5),  # Strudel's soundfont names, by their GM table
+        ("gm_pad_warm", "instrument", 89),
+        ("gm_fx_sci_fi", "instrument", 103),
         ("bass1", "instrument", 33),
         ("recorder_alto", "instrument", 74),
         ("organ_4inch", "instrument", 16),
@@ -151,3 +154,32 @@ def test_n_with_scale_becomes_notes() -> None:
     assert [n.pitch for n in song.tracks[0].notes] == [48, 51, 55, 60]
     song = pattern_to_song(evaluate('n("0 1").scale("A4:major").s("piano")'), 1)
     assert [n.pitch for n in song.tracks[0].notes] == [69, 71]
+
+
+def test_a_drum_machine_bank_plays_its_own_kit(tmp_path: Path) -> None:
+    """`.bank(...)` picks the drum kit (a program on the SoundFont's drum bank), in the MIDI file
+    and in the WAV; an unknown bank plays the standard kit."""
+    import numpy as np
+
+    from bandstand.render import render_song
+
+    code = 'stack(s("bd*2 sd").bank("RolandTR808"), s("bd*2 sd").bank("tr909"), s("bd*2 sd"), s("hh*4").bank("Nope"))'
+    song = pattern_to_song(evaluate(code), 1, bpm=120)
+    kits = {t.name: (t.is_drum, t.program, len(t.notes)) for t in song.tracks}
+    assert kits == {"drums-tr-808": (True, 25, 3), "drums-electronic": (True, 24, 3), "drums": (True, 0, 7)}
+    path = write_midi(song, tmp_path / "kits.mid")
+    changes = sorted(
+        (msg.channel, msg.program) for track in mido.MidiFile(path).tracks for msg in track if msg.type == "program_change"
+    )
+    assert changes == [(9, 0), (9, 24), (9, 25)]
+    rendered = render_song(song, stems=True)
+    stems = {name: np.asarray(audio) for name, audio in rendered.stems.items() if name in kits}
+    assert set(stems) == set(kits)
+    standard = stems["drums"]
+    # the same hits, another kit: each machine sounds unlike the standard kit and unlike the other
+    for name in ("drums-tr-808", "drums-electronic"):
+        assert np.abs(stems[name]).max() > 0.01
+        n = min(len(standard.ravel()), len(stems[name].ravel()))
+        assert not np.allclose(stems[name].ravel()[:n], standard.ravel()[:n], atol=1e-3), name
+    n = min(stems["drums-tr-808"].size, stems["drums-electronic"].size)
+    assert not np.allclose(stems["drums-tr-808"].ravel()[:n], stems["drums-electronic"].ravel()[:n], atol=1e-3)

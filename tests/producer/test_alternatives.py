@@ -85,9 +85,10 @@ def test_bad_requests_are_one_line(composed_copy: Session, target: str, count: i
         alternatives(composed_copy(), target, count=count)
 
 
-def test_without_a_target_or_history_it_asks_what_to_try(composed_copy: Session) -> None:
-    with pytest.raises(InvalidInput, match="say what to try differently"):
-        edit(composed_copy(), "try something different")
+def test_without_a_target_or_history_it_offers_the_whole_arrangement(composed_copy: Session) -> None:
+    """'try something different' always works: nothing discussed yet, it is the arrangement's turn."""
+    outcome = edit(composed_copy(), "try something different")
+    assert outcome.variation is not None and outcome.variation.intent.startswith("arrangement: alternative A")
 
 
 def test_a_frozen_part_has_no_alternatives(composed_copy: Session) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.analysis import analyse, estimate_key
+from bandstand.producer.analysis import analyse, key_heard
 from bandstand.producer.ask import answer, is_question
 from bandstand.producer.projects import ProjectSession, open_project
 
@@ -53,13 +53,32 @@ def test_the_intro_is_flatter_than_the_bridge(song: ProjectSession) -> None:
     assert "parts play" in intro and "busier in the intro" in intro
 
 
+def test_how_long_a_section_is_is_its_own_length(song: ProjectSession) -> None:
+    figures = analyse(song.head)
+    bridge = figures.section("bridge")
+    assert bridge is not None and bridge.bars < figures.bars
+    reply = answer(song.head, "how long is the bridge?")
+    assert reply.content.startswith(f"The {bridge.name} (bars {bridge.start_bar}–") and f"is {bridge.bars} bars" in reply.content
+    assert f"{figures.bars} bars" not in reply.content
+    whole = answer(song.head, "how long is the song?").content
+    assert f"{figures.bars} bars last about" in whole
+
+
 def test_a_project_without_a_plan_has_its_chords_read_from_the_notes(session: ProjectSession) -> None:
     figures = analyse(session.head)
     assert figures.sections and all(s.chords for s in figures.sections if s.notes_per_bar)
     assert answer(session.head, "what's the tempo?").content.startswith(f"{session.head.tempo:g} BPM")
 
 
-def test_the_key_profile_reads_a_scale() -> None:
-    c_major = [1.0 if pc in (0, 2, 4, 5, 7, 9, 11) else 0.0 for pc in range(12)]
-    c_major[0] = c_major[7] = 3.0
-    assert estimate_key(c_major)[0] == "C major" and estimate_key([0.0] * 12) == (None, 0.0)
+def test_the_key_heard_reads_a_scale() -> None:
+    c_major = [(60 + pc, 3.0 if pc in (0, 7) else 1.0) for pc in (0, 2, 4, 5, 7, 9, 11)]
+    key, _ = key_heard(c_major)
+    assert key is not None and key.name == "C major" and key_heard([]) == (None, 0.0)
+
+
+def test_the_key_heard_is_the_one_the_compose_gate_hears(composed: Callable[..., Path]) -> None:
+    # the answer once used a second key finder of its own, which heard this song (declared in Ab
+    # major, passed by the compose gate) in Eb major
+    session = open_project(composed("nostalgic dusty boom bap in Ab major", 19))
+    reply = answer(session.head, "what key is this in?")
+    assert reply.figures["keyHeard"] == "Ab major" and "the notes agree" in reply.content

@@ -103,3 +103,23 @@ def test_generate_part_works_in_a_project_that_was_not_composed(tmp_path: Path) 
     assert outcome.results[0].result["note_count"] > 0
     pcs = {n.pitch % 12 for t in session.head.tracks for r in t.regions for n in r.notes}
     assert pcs <= {2, 4, 5, 7, 9, 10, 0, 1}  # D minor (harmonic minor's C# allowed)
+
+
+def test_the_first_take_does_not_draw_the_piano_roll_compose_just_drew(tmp_path: Path, monkeypatch) -> None:
+    """Revision 1's files are compose's: its piano roll is drawn once, and is HEAD's picture."""
+    import bandstand.render.pianoroll as pianoroll
+    from bandstand.producer.head_files import pianoroll_source, write_head_files
+    from bandstand.studio import RevisionStore, to_song
+
+    drawn: list[object] = []
+    draw = pianoroll.pianoroll_png
+    monkeypatch.setattr(pianoroll, "pianoroll_png", lambda song, *a, **k: drawn.append(song) or draw(song, *a, **k))
+    result = compose_song("trap beat", out_dir=str(tmp_path), **{**FAST, "render_pianoroll": True}).result
+    assert len(drawn) == 1
+    store = RevisionStore(result.session_dir)
+    head = to_song(store.project(store.pointer().head))
+    assert (result.session_dir / "images/pianoroll.png").read_bytes() == draw(head)
+    assert pianoroll_source(drawn[0]) == pianoroll_source(head)  # type: ignore[arg-type]
+    # told it was drawn from something else, the head files draw it again
+    write_head_files(result.session_dir, store.project(store.pointer().head), drawn="another song")
+    assert len(drawn) == 2

@@ -82,3 +82,51 @@ def test_two_processes_changing_one_session(session: ProjectSession) -> None:
     assert {t.name: t.volume for t in head.tracks}["Bass"] == 0.14
     assert {t.name: t.volume for t in head.tracks}["Drums"] == 0.14
     assert json.loads((root / "manifest.json").read_text(encoding="utf-8"))["revision"] == 31
+
+
+def _two_branches(session: ProjectSession) -> None:
+    """main and alt, each a change to a different part after parting at revision 1."""
+    from bandstand.producer import branches
+
+    branches.create_branch(session, "alt")
+    session.commit(louder(session, "Bass", 0.3), author="test", request="quieter bass")  # r2 on alt
+    branches.checkout(session, "main")
+    session.commit(louder(session, "Drums", 0.6), author="test", request="quieter drums")  # r3 on main
+
+
+@pytest.mark.parametrize("step", ["snapshot", "entry", "head", "files"])
+def test_killed_during_merge(session: ProjectSession, step: str) -> None:
+    root = session.session_dir
+    _two_branches(session)
+    before = snapshot(root, skip=("revisions", "variations"))
+    proc = _run("merge", str(root), "alt", step)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    reopened = open_project(root)
+    pointer = reopened.store.pointer()
+    moved = step in ("head", "files")
+    assert (pointer.branch, pointer.head) == ("main", 4 if moved else 3)
+    assert pointer.heads()["alt"].head == 2
+    volumes = {t.name: t.volume for t in reopened.head.tracks}
+    assert (volumes["Bass"], volumes["Drums"]) == ((0.3 if moved else 1.0), 0.6)
+    assert json.loads((root / "manifest.json").read_text(encoding="utf-8"))["revision"] == pointer.head
+    if not moved:
+        assert snapshot(root, skip=("revisions", "variations")) == before
+        from bandstand.producer import branches
+
+        assert branches.merge(reopened, "alt").revision == 4  # the uncommitted files are simply overwritten
+
+
+@pytest.mark.parametrize("step", ["head", "files"])
+def test_killed_during_checkout(session: ProjectSession, step: str) -> None:
+    root = session.session_dir
+    _two_branches(session)
+    on_main = snapshot(root, skip=("revisions", "variations"))
+    proc = _run("checkout", str(root), "alt", step)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    reopened = open_project(root)  # the branch moved: the files are brought to its head
+    assert (reopened.store.pointer().branch, reopened.revision) == ("alt", 2)
+    assert json.loads((root / "manifest.json").read_text(encoding="utf-8"))["revision"] == 2
+    from bandstand.producer import branches
+
+    branches.checkout(reopened, "main")
+    assert snapshot(root, skip=("revisions", "variations")) == on_main

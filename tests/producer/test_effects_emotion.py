@@ -7,7 +7,7 @@ import pytest
 
 from bandstand.producer.compose_plan import ComposeSpec, PartSpec, compose_plan
 from bandstand.producer.effects import infer_effects
-from bandstand.producer.emotion import derive_emotion
+from bandstand.producer.emotion import MOOD_EMOTION, derive_emotion
 from bandstand.studio import Project
 
 
@@ -48,3 +48,11 @@ def test_the_emotion_of_words_energy_and_tempo() -> None:
     assert knobs["density"] > 0.2 and knobs["articulation"] < 0
     tender = derive_emotion("tender intimate lullaby", energy=0.1).knobs()
     assert tender["density"] < -0.2 and tender["articulation"] > 0.2
+
+
+def test_a_moods_energy_is_the_one_compose_plays_it_at() -> None:
+    from bandstand.compose.lexicon.moods import MOODS
+
+    for mood in MOODS:  # "mechanical" once had 0.6 here and 0.4 in the lexicon
+        assert MOOD_EMOTION[mood.label][0] == mood.energy, mood.label
+    assert derive_emotion("a robot at work").energy == 0.4

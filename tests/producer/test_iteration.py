@@ -226,7 +226,8 @@ def test_section_words_reach_the_sections_that_play_their_part_in_another_genre(
     root = composed_copy("EDM festival anthem, 128 bpm", 4, 32)
     outcome = edit(root, "add a string pad to the chorus")
     assert outcome.affected == ("pad-2",) and outcome.variation is not None
-    assert "this song has no chorus: Drop 1 and Drop 2 play its part" in outcome.notes
+    # an anthem has its big drop once more at the end (Drop 3)
+    assert "this song has no chorus: Drop 1 and Drop 2 and Drop 3 play its part" in outcome.notes
     project = open_project(root)
     project.accept(outcome.variation.id)
     strings = next(t for t in project.head.tracks if t.name == "String Pad")
@@ -234,7 +235,7 @@ def test_section_words_reach_the_sections_that_play_their_part_in_another_genre(
     bpb = project.head.beats_per_bar
     inside = [((s.start_bar - 1) * bpb, (s.start_bar - 1 + s.bars) * bpb) for s in drops]
     starts = [r.start_beat + n.start for r in strings.regions for n in r.notes]
-    assert len(drops) == 2 and starts and all(any(a <= t < b for a, b in inside) for t in starts)
+    assert len(drops) == 3 and starts and all(any(a <= t < b for a, b in inside) for t in starts)
     louder = edit(root, "more energy in the bridge")  # the breakdown is this song's bridge
     assert "this song has no bridge: Break plays its part" in louder.notes
 

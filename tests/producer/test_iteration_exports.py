@@ -9,12 +9,12 @@ import pytest
 
 EXPORTS = {
     "bandstand.compose.graph": {"Artifacts", "Fanout", "Graph"},
-    "bandstand.compose.nodes": {"Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Worker", "WorkerPool",
-                                "derive_seed"},
-    "bandstand.compose.engine": {"HINTS", "Approver", "Decision", "Engine", "EventSink"},
+    "bandstand.compose.nodes": {"FACTS", "Cancelled", "Job", "Node", "NodeContext", "NodeResult", "TimeUp", "Worker",
+                                "WorkerPool", "derive_seed"},
+    "bandstand.compose.engine": {"HINTS", "Approver", "Decision", "Engine", "EventSink", "Limits", "Verdict"},
     "bandstand.compose.recipe": {"GENERATOR", "PLAN_NODES", "Recipe", "Rerun", "part_role", "rerun"},
     "bandstand.compose.api": {"ComposeResult", "Pipeline", "compose", "make_config", "node_names", "resume"},
-    "bandstand.craft.requests": {"EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary",
+    "bandstand.craft.requests": {"BPM", "BPM_RANGE", "EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary",
                                  "not_understood", "parse_request", "scoped_to"},
     "bandstand.craft.mixer_edits": {"EFFECT_WORDS", "GRID_WORDS", "MIXER_ADAPTER", "AddTrackEdit", "EffectEdit",
                                     "MixerEdit", "MuteEdit", "PanEdit", "QuantizeEdit", "RenameEdit", "SwingEdit",
@@ -25,8 +25,8 @@ EXPORTS = {
                                      "recipe_of", "vocabulary"},
     "bandstand.producer.alternatives": {"Alternative", "AlternativeSet", "DEFAULT_COUNT", "MAX_COUNT",
                                         "alternatives", "next_alternative"},
-    "bandstand.producer.sensitivity": {"BlastRadius", "Cost", "EXPENSIVE", "FAMILY", "SENSITIVITY", "blast_radius",
-                                       "changed_by", "component_node"},
+    "bandstand.producer.sensitivity": {"BlastRadius", "Cost", "EXPENSIVE", "blast_radius", "changed_by",
+                                       "component_node", "sensitivity"},
 }
 
 

@@ -45,6 +45,9 @@ def test_the_out_folder_is_the_jam_as_played_with_a_section_per_round(jam_dir: P
     assert session.revision == 1 and [h.entry.author for h in session.history()] == ["jam"]
     assert [s.name for s in head.sections] == ["round 1", "round 2", "round 3"]  # round 4 is in 7/8: left out
     assert [(s.start_bar, s.bars) for s in head.sections] == [(1, 4), (5, 4), (9, 4)]
+    # a round's energy (1-10) is read as the musicians played it: 1 is 0, 10 is 1 (round 1 at the
+    # jam's opening 5 is 4/9, not 5/10)
+    assert head.sections[0].energy == pytest.approx(4 / 9)
     song = to_song(head)
     assert {t.name for t in song.tracks} >= {"BEAT drums", "GROOVE sawtooth"}
     played = [n for n in _notes(jam_dir / "jam.mid") if n[0] < 12 * 1920]

@@ -33,8 +33,8 @@ def test_a_question_is_answered_from_the_project(studio: tuple[Studio, str]) -> 
 def test_an_edit_with_a_plan_applies_as_one_revision(studio: tuple[Studio, str]) -> None:
     st, pid = studio
     events = run(st, "mute the drums, set the tempo to 96 and pan the bass left", pid)
-    step = ["planStepUpdate", "toolStart", "toolCall", "planStepUpdate"]
-    assert types(events) == ["state", "plan", *step, *step, *step, "summary.final", "complete"]
+    step = ["planStepUpdate", "toolStart", "toolCall", "planStepUpdate", "progress"]
+    assert types(events) == ["state", "plan", "planSummary", *step, *step, *step, "summary.final", "complete"]
     assert events[0]["executionMode"] == "apply"
     plan = one(events, "plan")
     assert [s["label"] for s in plan["steps"]] == ["Set tempo to 96 BPM", "Mute Drums", "Pan Bass 50% left"]
@@ -44,8 +44,9 @@ def test_an_edit_with_a_plan_applies_as_one_revision(studio: tuple[Studio, str])
     assert events[-1]["revision"] == 2
     head = st.library.session(pid).head
     assert head.tempo == 96 and next(t for t in head.tracks if t.name == "Drums").mute
-    again = run(st, "set the tempo to 96 and mute the drums", pid)  # nothing left to do
-    assert types(again) == ["state", "summary.final", "complete"] and again[-1]["revision"] == 2
+    again = run(st, "set the tempo to 96 and mute the drums", pid)  # nothing left to do: never a success
+    assert types(again) == ["state", "error", "complete"] and again[-1]["revision"] == 2
+    assert again[-1]["success"] is False and again[-1]["error"].startswith("nothing to change")
 
 
 def test_one_tool_call_needs_no_plan(studio: tuple[Studio, str]) -> None:

@@ -36,7 +36,7 @@ def test_a_full_structured_prompt_is_a_planned_variation(tmp_path: Path) -> None
         "Create Bass track", "Add content to Bass", "Add effects to Bass", "Create Keys track", "Add content to Keys",
         "Add effects to Keys"]
     kinds = types(events)
-    assert kinds[kinds.index("meta") - 1] == "planStepUpdate" and kinds[-3:] == ["done", "summary.final", "complete"]
+    assert kinds[kinds.index("meta") - 1] == "progress" and kinds[-3:] == ["done", "summary.final", "complete"]
     starts = [e["role"] for e in events if e["type"] == "generatorStart"]
     assert starts == ["drums", "bass", "chords"]
     assert all(e["status"] in ("active", "completed") for e in events if e["type"] == "planStepUpdate")

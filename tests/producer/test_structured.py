@@ -52,7 +52,6 @@ def test_every_field_is_read() -> None:
 
 @pytest.mark.parametrize(("text", "words"), [
     ("BANDSTAND PROMPT\nMode: compose\nTempo: [96", "not valid YAML at line 3"),
-    ("BANDSTAND PROMPT\nMode: compose\nTempoo: 96", "unknown field 'Tempoo' in the structured prompt; did you mean 'Tempo'?"),
     ("BANDSTAND PROMPT\nMode: jam", "Mode: Input should be 'compose', 'edit' or 'ask'"),
     ("BANDSTAND PROMPT\nStyle: funk", "has no Mode"),
     ("BANDSTAND PROMPT\nMode: compose\nBars: 9999", "Bars: Input should be less than or equal to 512"),
@@ -67,6 +66,14 @@ def test_mistakes_are_named(text: str, words: str) -> None:
     with pytest.raises(InvalidInput) as refused:
         parse_structured(text)
     assert words in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_an_unknown_block_is_a_warning_naming_it_not_a_refusal() -> None:
+    read = parse_structured("MAESTRO PROMPT\nMode: compose\nTempoo: 96\nHarmony: jazzier")
+    assert read.warnings == ("unknown block 'Tempoo' in the structured prompt was ignored; did you mean 'Tempo'?",)
+    assert read.dimensions == {"harmony": "jazzier"} and read.tempo is None
+    with pytest.raises(InvalidInput, match="at most 64"):
+        parse_structured("STORI PROMPT\nMode: edit\n" + "".join(f"B{i}: 1\n" for i in range(10_000))[:15_000])
 
 
 def test_the_size_is_budgeted() -> None:

@@ -3,6 +3,8 @@ named durable step (snapshot, entry, head, variation, files) — a crash at an e
 
     python -m tests.producer.workers accept SESSION VARIATION_ID STEP
     python -m tests.producer.workers undo SESSION STEPS STEP
+    python -m tests.producer.workers merge SESSION BRANCH STEP
+    python -m tests.producer.workers checkout SESSION BRANCH|REV STEP
     python -m tests.producer.workers volumes SESSION COUNT TRACK_NAME
 """
 
@@ -30,6 +32,10 @@ def main(argv: list[str]) -> None:
         session.accept(arg, step=_killer(extra))
     elif command == "undo":
         session.undo(int(arg), step=_killer(extra))
+    elif command in ("merge", "checkout"):
+        from bandstand.producer import branches
+
+        getattr(branches, command)(session, arg, step=_killer(extra))
     elif command == "volumes":
         for i in range(int(arg)):
             def change(head: Project, volume: float = round(0.01 * (i % 100), 2)) -> Project:

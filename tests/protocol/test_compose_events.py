@@ -22,7 +22,7 @@ def test_compose_events_are_camel_case_on_the_wire_and_snake_case_in_python() ->
 
 def test_every_compose_event_has_a_unique_literal_type_and_refuses_unknown_fields() -> None:
     names = [m.model_fields["type"].default for m in ev.COMPOSE_EVENTS]
-    assert len(set(names)) == len(names) == 9
+    assert len(set(names)) == len(names) == 10
     with pytest.raises(ValidationError):
         ev.Paused(pipeline_id="p", node="harmony", summary="s", colour="red")  # type: ignore[call-arg]
     with pytest.raises(ValidationError):

@@ -64,7 +64,7 @@ def test_events_are_camel_case_with_the_envelope_first() -> None:
     assert list(sent[0])[:3] == ["type", "seq", "protocolVersion"]
     assert sent[0] == {"type": "state", "seq": 1, "protocolVersion": "1.0", "state": "EDITING", "intent": "test",
                        "confidence": 0.9, "executionMode": "apply", "traceId": TRACE,
-                       "projectId": None, "conversationId": None}
+                       "projectId": None, "conversationId": None, "specialist": None}
     assert sent[2]["params"] == {"bpm": 96} and sent[2]["agentId"] is None
     assert sent[-1]["usage"] == {"inputTokens": 0, "outputTokens": 0, "cacheReadTokens": 0, "cacheWriteTokens": 0,
                                  "costUsd": 0.0}

@@ -40,10 +40,15 @@ def test_checker() -> None:
         checker(lambda: True)()
 
 
-@pytest.mark.parametrize(("workers", "at"), [(1, 1), (1, 300), (1, 800), (2, 1), (2, 40)])
-def test_a_cancelled_render_stops_writes_nothing_and_leaves_no_child(tmp_path: Path, workers: int, at: int) -> None:
-    """One process asks about 835 times for this song (two: this one about 390): 300 lands in the
-    synthesis, 800 in the master or the write."""
+@pytest.mark.parametrize(("workers", "share"), [(1, 0.0), (1, 0.1), (1, 0.95), (2, 0.0), (2, 0.05), (2, 0.95)])
+def test_a_cancelled_render_stops_writes_nothing_and_leaves_no_child(tmp_path: Path, workers: int,
+                                                                     share: float) -> None:
+    """Cancelled at the first question, in the synthesis (the first tenth of the questions: the
+    synthesis threads ask every slice) and late (the master or the write)."""
+    total = After(10**9)
+    render_wav(demo_song(8), tmp_path / "whole.wav", workers=workers, cancelled=total)
+    (tmp_path / "whole.wav").unlink()
+    at = max(1, int(total.asked * share))
     before = children()
     asked = After(at)
     with pytest.raises(RenderCancelled):

@@ -48,3 +48,25 @@ def test_title_line() -> None:
     song = Song(tempo=90, tempo_changes=[TempoChange(4.0, 120.0)],
                 tracks=[Track("x", "lead", notes=[Note(0.0, 5.0, 60, 90)])])
     assert title_line(song) == "Untitled | 90-120 BPM · key unknown · 4/4 · 2 bars"
+
+
+def test_every_character_drawn_has_a_glyph_in_the_bundled_font() -> None:
+    """Titles, section, track and marker names go through `_drawable`: what comes out never draws
+    as the font's empty box (an excerpt's "Song — bars 17–24", "Ab → F♯")."""
+    from PIL import ImageFont
+
+    from bandstand.render.pianoroll import _drawable
+
+    font = ImageFont.load_default(size=20)
+    box = bytes(font.getmask("\uffff"))
+    text = _drawable("Late Night — bars 17–24 | Ab2 → F♯3, B♭ −3 dB… ‘it’s’ · “ok”")
+    assert text.startswith("Late Night - bars 17-24 | Ab2 -> F#3, Bb -3 dB")
+    assert [ch for ch in set(text) if ch != " " and bytes(font.getmask(ch)) == box] == []
+
+
+def test_an_excerpt_numbers_its_bars_as_the_song_does(tmp_path: Path) -> None:
+    from bandstand.render.pianoroll import pianoroll_png
+
+    song = demo_song(8)
+    assert pianoroll_png(song, 800, 400, first_bar=17) != pianoroll_png(song, 800, 400)
+    assert pianoroll_png(song, 800, 400, first_bar=1) == pianoroll_png(song, 800, 400)

@@ -1,8 +1,13 @@
-"""bandstand's SoundFont synthesizer, with each kernel (compiled by numba, and numpy's),
-against TinySoundFont (the reference it ports; those tests skip where the binding is not
-installed) and against each other, on the project's SoundFont: the parser's presets, single
-notes of every program, envelopes, loops, bends, controllers, drums, composed songs,
-determinism, and the engine `$BANDSTAND_SYNTH` chooses."""
+"""bandstand's SoundFont synthesizer — the compiled engine (numba, a whole track per call) and
+the per-event numpy port — against TinySoundFont (the reference both port; those tests skip
+where the binding is not installed) and against each other, on the project's SoundFont: the
+parser's presets, single notes of every program, envelopes, loops, bends, controllers, drums,
+composed songs, determinism, and the engine `$BANDSTAND_SYNTH` chooses.
+
+Every engine is asked for the same requests: a script's calls are played at the frame where
+they stand, and its frames are asked for in pieces that stop at each multiple of the engine's
+slice (as the render asks), so the blocks of 64 frames in which the control values step are
+the same everywhere."""
 
 from __future__ import annotations
 
@@ -25,9 +30,11 @@ from bandstand.cli import run as cli
 from bandstand.errors import ConfigError
 from bandstand.midi import write_midi
 from bandstand.render import sf2
-from bandstand.render.sf2 import SoundFontError, Synth, kernel, parse
+from bandstand.render.sf2 import SoundFontError, Synth, parse
+from bandstand.render.sf2.layout import EVENT_INTS
+from bandstand.render.sf2.table import font_table, table_of
 from bandstand.render.soundfont import find_soundfont
-from bandstand.render.synth import ENGINE_ENV, engine, synthesize_tracks
+from bandstand.render.synth import ENGINE_ENV, engine, engine_name, synthesize_tracks
 from tests.midi.songs import demo_song
 
 RATE = 44100
@@ -40,15 +47,25 @@ def data() -> bytes:
     return find_soundfont().read_bytes()
 
 
+SLICE = 1 << 14  # the render's (and the compiled engine's) slice
+
+
 def run(engine: Callable[..., Any], data: bytes, script: Sequence[Step | int]) -> np.ndarray:
-    """Play a script (calls by name, ints are frames to generate) through a fresh engine."""
+    """Play a script (calls by name, ints are frames to generate) through a fresh per-event
+    synthesizer (TinySoundFont's binding, or bandstand's numpy port)."""
     synth = engine(samplerate=RATE)
     synth.sfload(data)
     out: list[np.ndarray] = []
+    at = 0
     for step in script:
         if isinstance(step, int):
             buffer = np.zeros((step, 2), dtype=np.float32)
-            synth.generate_simple(step, buffer=buffer.data.cast("B"))
+            done = 0
+            while done < step:  # cut at each slice boundary, as the render asks
+                piece = min(step - done, SLICE - at % SLICE)
+                synth.generate_simple(piece, buffer=buffer[done : done + piece].data.cast("B"))
+                done += piece
+                at += piece
             out.append(buffer)
         else:
             name, args = step
@@ -56,28 +73,59 @@ def run(engine: Callable[..., Any], data: bytes, script: Sequence[Step | int]) -
     return np.concatenate(out)
 
 
-KERNELS = ["compiled", "numpy"]
+_KINDS = {"program_change": 0, "control_change": 1, "pitchbend": 2, "noteoff": 3, "noteon": 4}
 
 
-def kernel_available(name: str) -> None:
+def run_compiled(data: bytes, script: Sequence[Step | int], pedal: bool = False) -> np.ndarray:
+    """The same script played by the compiled engine: each call an event at its frame, and a
+    controller nothing answers (3) where each request ends, so the requests are the same."""
+    from bandstand.render.sf2.track import TrackPlayer
+
+    rows: list[tuple[int, ...]] = []
+    at = 0
+    for step in script:
+        if isinstance(step, int):
+            at += step
+            rows.append((at, 1, 0, 3, 0))
+        elif step[0] in ("sounds_off", "notes_off"):
+            rows += [(at, 1, ch, 120 if step[0] == "sounds_off" else 123, 0) for ch in range(16)]
+        else:
+            name, args = step
+            values = (*args, 0, 0)[:3] if name != "program_change" else (args[0], args[1], 0)
+            rows.append((at, _KINDS[name], *values))
+    out = np.zeros((2, at), dtype=np.float32)
+    player = TrackPlayer(font_table(data), RATE, pedal=pedal)
+    player.play_rows(np.array(rows, dtype=np.int64).reshape(-1, EVENT_INTS), out)
+    return out.T
+
+
+ENGINES = ["compiled", "numpy"]
+
+
+def engine_available(name: str) -> None:
     if name == "compiled":
         pytest.importorskip("numba")
 
 
-@pytest.fixture(params=KERNELS)
-def synth(request: pytest.FixtureRequest) -> Callable[..., Synth]:
-    """bandstand's synthesizer with each kernel."""
-    kernel_available(request.param)
-    return partial(Synth, kernel=request.param)
+Player = Callable[[bytes, Sequence[Step | int]], np.ndarray]
+
+
+@pytest.fixture(params=ENGINES)
+def player(request: pytest.FixtureRequest) -> Player:
+    """bandstand's synthesizer: each engine, playing a script."""
+    engine_available(request.param)
+    if request.param == "compiled":
+        return run_compiled
+    return partial(run, Synth)
 
 
 @pytest.fixture
-def both(data: bytes, synth: Callable[..., Synth]) -> Callable[[Sequence[Step | int]], tuple[np.ndarray, np.ndarray]]:
+def both(data: bytes, player: Player) -> Callable[[Sequence[Step | int]], tuple[np.ndarray, np.ndarray]]:
     """A script played by TinySoundFont (the reference) and by bandstand's synthesizer."""
     tinysoundfont = pytest.importorskip("tinysoundfont")  # the reference (the `reference` extra)
 
     def play(script: Sequence[Step | int]) -> tuple[np.ndarray, np.ndarray]:
-        return run(tinysoundfont.Synth, data, script), run(synth, data, script)
+        return run(tinysoundfont.Synth, data, script), player(data, script)
 
     return play
 
@@ -180,60 +228,118 @@ def test_program_changes_and_channels(both: Both) -> None:
     assert np.abs(ref - got).max() < TOLERANCE
 
 
-def test_a_channel_never_set_up_plays_nothing(data: bytes, synth: Callable[..., Synth]) -> None:
-    got = run(synth, data, [("noteon", (5, 60, 100)), 2000])
+def test_a_channel_never_set_up_plays_nothing(data: bytes) -> None:
+    # the per-event port's interface (TinySoundFont's): a channel exists once something set it up
+    got = run(Synth, data, [("noteon", (5, 60, 100)), 2000])
     assert not got.any()
 
 
-def test_same_calls_same_bits(data: bytes, synth: Callable[..., Synth]) -> None:
+def test_same_calls_same_bits(data: bytes, player: Player) -> None:
     script = [("program_change", (0, 41)), ("noteon", (0, 60, 100)), ("noteon", (0, 64, 70)), 7001,
               ("pitchbend", (0, 9000)), 5003, ("noteoff", (0, 60)), 30000]
-    first, second = run(synth, data, script), run(synth, data, script)
+    first, second = player(data, script), player(data, script)
     assert first.tobytes() == second.tobytes()
 
 
+def test_the_table_holds_every_region(data: bytes) -> None:
+    from bandstand.render.sf2.table import regions_of
+
+    font = parse(data)
+    table = table_of(font)
+    assert len(table.first) == len(font.presets) + 1 and table.first[-1] == sum(len(p.regions) for p in font.presets)
+    for index, preset in enumerate(font.presets):
+        assert regions_of(table, index) == list(preset.regions)
+    assert np.array_equal(font_table(data).regions, table.regions)
+
+
+def test_the_table_is_kept_on_disk_and_a_damaged_copy_is_parsed_again(data: bytes, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from bandstand.render.sf2 import table as tables
+
+    monkeypatch.setenv(tables.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(tables, "_TABLES", {})
+    first = tables.font_table(data)
+    kept = list(tmp_path.glob("sf2-*.npz"))
+    assert len(kept) == 1
+    monkeypatch.setattr(tables, "_TABLES", {})
+    again = tables.font_table(data)  # read back, not parsed
+    assert np.array_equal(again.regions, first.regions) and np.array_equal(again.samples, first.samples)
+    kept[0].write_bytes(b"not an npz")
+    monkeypatch.setattr(tables, "_TABLES", {})
+    assert np.array_equal(tables.font_table(data).regions, first.regions)
+    monkeypatch.setenv(tables.CACHE_ENV, str(tmp_path / "file"))
+    (tmp_path / "file").write_text("a file where the folder should be")
+    monkeypatch.setattr(tables, "_TABLES", {})
+    assert np.array_equal(tables.font_table(data).regions, first.regions)  # no cache: parsed, no error
+
+
+def test_the_sustain_pedal_holds_a_released_key(data: bytes, player: Player) -> None:
+    """CC64 down holds a note past its note-off until the pedal comes up (TinySoundFont ignores
+    it); a key struck again under the pedal lets its held voice go."""
+    engine_available("compiled")
+    organ = [("program_change", (0, 19))]  # an organ holds its level while the key (or pedal) holds it
+    pedal = [*organ, ("control_change", (0, 64, 127)), ("noteon", (0, 60, 100)), 11025, ("noteoff", (0, 60)),
+             22050, ("control_change", (0, 64, 0)), 22050]
+    plain = [*organ, ("noteon", (0, 60, 100)), 11025, ("noteoff", (0, 60)), 22050, 22050]
+    played = {}
+    for name, script in (("pedal", pedal), ("plain", plain)):
+        if player is run_compiled:
+            played[name] = run_compiled(data, script, pedal=True)
+        else:
+            played[name] = run(partial(Synth, pedal=True), data, script)
+
+    def level(audio: np.ndarray, start: float, end: float) -> float:
+        part = audio[int(start * RATE) : int(end * RATE)]
+        return float(np.sqrt((part.astype(np.float64) ** 2).mean()))
+
+    held = level(played["pedal"], 0.05, 0.25)
+    assert held > 0.01
+    assert level(played["pedal"], 0.5, 0.75) > 0.5 * held  # past the note-off, under the pedal
+    assert level(played["pedal"], 1.0, 1.25) < 0.05 * held  # the pedal came up at 0.75 s
+    assert level(played["plain"], 0.5, 0.75) < 0.05 * held  # without the pedal the key lets go at 0.25 s
+    restruck = [*organ, ("control_change", (0, 64, 127)), ("noteon", (0, 60, 100)), 4410, ("noteoff", (0, 60)),
+                4410, ("noteon", (0, 60, 100)), 4410, ("noteoff", (0, 60)), 4410, ("control_change", (0, 64, 0)),
+                22050]
+    again = (run_compiled(data, restruck, pedal=True) if player is run_compiled
+             else run(partial(Synth, pedal=True), data, restruck))
+    once = run_compiled(data, restruck, pedal=False) if player is run_compiled else run(Synth, data, restruck)
+    assert again.shape == once.shape
+    without = [s for s in restruck if not (isinstance(s, tuple) and s[0] == "control_change")]
+    assert np.abs(run(Synth, data, without) - run(Synth, data, restruck)).max() == 0.0  # CC64 ignored by default
+
+
 def test_render_with_each_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`$BANDSTAND_SYNTH` `compiled` and `numpy` render a song (both processes) as the binding
+    """`$BANDSTAND_SYNTH` `compiled` and `numpy` render a song (on two threads) as the binding
     does, within rounding, and as each other."""
     tinysoundfont = pytest.importorskip("tinysoundfont")
     pytest.importorskip("numba")
     song = demo_song()
+    assert not any(c.control == 64 for t in song.tracks for c in t.controls)  # the binding ignores the pedal
     monkeypatch.setenv(ENGINE_ENV, "tinysoundfont")
     assert engine() is tinysoundfont.Synth
     reference = synthesize_tracks(song, workers=2)
     assert np.abs(reference).max() > 0.05
     got = {}
-    for name in KERNELS:
+    for name in ENGINES:
         monkeypatch.setenv(ENGINE_ENV, name)
-        made = engine()(samplerate=RATE)
-        assert isinstance(made, Synth) and (made.kernel is not None) == (name == "compiled")
+        assert engine_name() == name
         got[name] = synthesize_tracks(song, workers=2)
         assert np.abs(reference - got[name]).max() < TOLERANCE, name
     assert np.abs(got["compiled"] - got["numpy"]).max() < TOLERANCE
 
 
 def test_auto_is_bandstands_synthesizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`auto` (and no value) never picks the binding: compiled with numba, numpy without it;
-    the compiled kernel is loaded by `engine()` itself (so a forked child finds it ready)."""
+    """`auto` (and no value) never picks the binding: compiled with numba, numpy without it."""
     pytest.importorskip("numba")
     for value in ("auto", ""):
         monkeypatch.setenv(ENGINE_ENV, value)
-        made = engine()(samplerate=RATE)
-        assert isinstance(made, Synth) and made.kernel is kernel.load()
-    monkeypatch.setattr(kernel, "_LOADED", [])
-    engine()
-    assert kernel._LOADED  # loaded by engine(), before any synthesizer is made
+        assert engine_name() == "compiled"
+        assert isinstance(engine()(samplerate=RATE), Synth)  # the per-event interface is the numpy port
     monkeypatch.setitem(sys.modules, "numba", None)  # as if numba were not installed
-    monkeypatch.setattr(kernel, "_LOADED", [])
-    made = engine()(samplerate=RATE)
-    assert isinstance(made, Synth) and made.kernel is None
+    assert engine_name() == "numpy"
     monkeypatch.setenv(ENGINE_ENV, "compiled")
     with pytest.raises(ConfigError, match=r"^\$BANDSTAND_SYNTH is compiled but numba is not installed"):
-        engine()
-    with pytest.raises(ImportError):
-        Synth(kernel="compiled")
-    with pytest.raises(ValueError, match="kernel is 'fast'"):
-        Synth(kernel="fast")
+        engine_name()
 
 
 def test_tinysoundfont_missing_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -278,7 +384,7 @@ def test_the_engine_value_chooses_in_a_real_render(tmp_path: Path) -> None:
     assert bogus.returncode == 2
     assert len(bogus.stderr.strip().splitlines()) == 1 and "$BANDSTAND_SYNTH is 'bogus'" in bogus.stderr
     assert not (tmp_path / "bogus.wav").exists()
-    for name in KERNELS:
+    for name in ENGINES:
         done = _render_process(midi, tmp_path / f"{name}.wav", name)
         assert done.returncode == 0, done.stderr
     compiled, numpy_ = _samples(tmp_path / "compiled.wav"), _samples(tmp_path / "numpy.wav")
@@ -286,29 +392,33 @@ def test_the_engine_value_chooses_in_a_real_render(tmp_path: Path) -> None:
     assert np.abs(compiled - numpy_).max() <= 1
 
 
-def test_kernels_agree_on_composed_songs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The compiled and numpy kernels play composed songs (every part: drums, bass, chords,
-    lead, pad) the same within float rounding."""
+def test_engines_agree_on_composed_songs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The compiled engine and the numpy port play composed songs (every part: drums, bass,
+    chords, lead, pad; the comping piano's sustain pedal too) the same within float rounding."""
     pytest.importorskip("numba")
     from bandstand.compose import compose
 
+    pedals = 0
     for prompt, seed in (("upbeat funk with slap bass and brass stabs", 2), ("slow jazz ballad, warm piano", 3)):
         song = compose(prompt, seed=seed, bars=8, out_dir=str(tmp_path / str(seed)), render_audio=False,
                        render_pianoroll=False).song
         assert song is not None
+        pedals += sum(c.control == 64 for t in song.tracks for c in t.controls)
         got = {}
-        for name in KERNELS:
+        for name in ENGINES:
             monkeypatch.setenv(ENGINE_ENV, name)
             got[name] = synthesize_tracks(song, workers=1)
         assert np.abs(got["numpy"]).max() > 0.05
         assert np.abs(got["compiled"] - got["numpy"]).max() < TOLERANCE, prompt
+    assert pedals  # the ballad's piano uses the pedal
 
 
 _CALLS = st.one_of(
     st.tuples(st.just("noteon"), st.tuples(st.integers(0, 3), st.integers(20, 100), st.integers(1, 127))),
     st.tuples(st.just("noteoff"), st.tuples(st.integers(0, 3), st.integers(20, 100))),
     st.tuples(st.just("pitchbend"), st.tuples(st.integers(0, 3), st.integers(0, 16383))),
-    st.tuples(st.just("control_change"), st.tuples(st.integers(0, 3), st.sampled_from([1, 7, 10, 11, 120, 123]),
+    st.tuples(st.just("control_change"), st.tuples(st.integers(0, 3),
+                                                   st.sampled_from([1, 7, 10, 11, 64, 120, 121, 123]),
                                                    st.integers(0, 127))),
     st.integers(1, 5000),
 )
@@ -316,15 +426,16 @@ _CALLS = st.one_of(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(programs=st.lists(st.integers(0, 127), min_size=4, max_size=4), calls=st.lists(_CALLS, max_size=30))
-def test_kernels_agree_on_any_calls(data: bytes, programs: list[int], calls: list[Step | int]) -> None:
-    """Any sequence of notes, bends, controllers and request sizes sounds the same (within float
-    rounding) with the compiled kernel as with numpy's."""
+def test_engines_agree_on_any_calls(data: bytes, programs: list[int], calls: list[Step | int]) -> None:
+    """Any sequence of notes, bends, controllers (the sustain pedal among them) and request sizes
+    sounds the same (within float rounding) with the compiled engine as with the numpy port."""
     pytest.importorskip("numba")
     script: list[Step | int] = [("program_change", (ch, p)) for ch, p in enumerate(programs)]
     script += [*calls, 30000]
-    compiled = run(partial(Synth, kernel="compiled"), data, script)
-    numpy_ = run(partial(Synth, kernel="numpy"), data, script)
-    assert np.abs(compiled - numpy_).max() < TOLERANCE
+    for pedal in (False, True):
+        compiled = run_compiled(data, script, pedal=pedal)
+        numpy_ = run(partial(Synth, pedal=pedal), data, script)
+        assert np.abs(compiled - numpy_).max() < TOLERANCE
 
 
 _NO_CACHE = """
@@ -334,48 +445,68 @@ def nowhere(self):
     raise OSError("read-only")
 
 caching._CacheLocator.ensure_cache_path = nowhere  # as on a read-only install with no writable home
-from bandstand.render.sf2 import Synth
-synth = Synth(kernel="compiled")
-synth.sfload(__import__("bandstand.render.soundfont", fromlist=["x"]).find_soundfont())
-synth.program_change(0, 0)
-synth.noteon(0, 60, 100)
 import numpy as np
-out = np.frombuffer(synth.generate_simple(4410), dtype=np.float32)
-print(synth.kernel is not None, float(np.abs(out).max()) > 0.01)
+from bandstand.render.sf2 import engine
+from bandstand.render.sf2.table import font_table
+from bandstand.render.sf2.track import TrackPlayer
+from bandstand.render.soundfont import find_soundfont
+player = TrackPlayer(font_table(find_soundfont().read_bytes()))
+out = np.zeros((2, 4410), dtype=np.float32)
+player.play([(0.0, 0, 0, 0, 0), (0.0, 4, 0, 60, 100)], out)
+print(engine._LOADED != [], float(np.abs(out).max()) > 0.01)
 """
 
 
-def test_the_kernel_runs_where_nothing_can_be_cached() -> None:
-    """Where numba finds no directory to cache in, the kernel is compiled in memory and plays."""
+def test_the_engine_runs_where_nothing_can_be_cached(tmp_path: Path) -> None:
+    """Where numba finds no directory to cache in, the engine is compiled in memory and plays."""
     pytest.importorskip("numba")
     done = subprocess.run([sys.executable, "-c", _NO_CACHE], capture_output=True, text=True,
-                          cwd=Path(__file__).parents[2])
+                          cwd=Path(__file__).parents[2], env={**os.environ, "BANDSTAND_CACHE": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True"]
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(keep=st.integers(-300_000, 0), flips=st.lists(st.tuples(st.integers(1, 300_000), st.integers(0, 255)), max_size=12))
-@pytest.mark.parametrize("kernel_name", KERNELS)
+@pytest.mark.parametrize("engine_name", ENGINES)
 def test_damaged_files_are_refused_or_played(data: bytes, keep: int, flips: list[tuple[int, int]],
-                                             kernel_name: str) -> None:
+                                             engine_name: str) -> None:
     """A SoundFont cut short or corrupted in its preset data (the file's last part) is refused
     with `SoundFontError`, or parsed into presets that play without reading outside the samples."""
-    kernel_available(kernel_name)
+    engine_available(engine_name)
     damaged = bytearray(data[: len(data) + keep])
     for back, value in flips:
         if back <= len(damaged):
             damaged[-back] = value
-    synth = Synth(kernel=kernel_name)
     try:
-        synth.sfload(bytes(damaged))
+        font = parse(bytes(damaged))
     except SoundFontError:
         return
-    font = synth.font
-    assert font is not None
-    for number in {p.number for p in font.presets if p.bank == 0} or {0}:
+    numbers = {p.number for p in font.presets if p.bank == 0} or {0}
+    if engine_name == "compiled":
+        script: list[Step | int] = []
+        for number in numbers:
+            script += [("program_change", (0, number)), *[("noteon", (0, key, 100)) for key in (30, 60, 90)], 300]
+        from bandstand.render.sf2.track import TrackPlayer
+
+        table = table_of(font)
+        rows = [(i * 300, kind, 0, a, b) for i, number in enumerate(sorted(numbers))
+                for kind, a, b in ((0, number, 0), (4, 30, 100), (4, 60, 100), (4, 90, 100))]
+        out = np.zeros((2, 300 * len(numbers) + 300), dtype=np.float32)
+        with contextlib.suppress(sf2_error()):  # the preset may be gone
+            TrackPlayer(table).play_rows(np.array(rows, dtype=np.int64), out)
+        return
+    synth = Synth()
+    synth.sfload(bytes(damaged))
+    for number in numbers:
         with contextlib.suppress(RuntimeError):  # the preset may be gone
             synth.program_change(0, number)
         for key in (30, 60, 90):
             synth.noteon(0, key, 100)
         synth.generate_simple(300)
+
+
+def sf2_error() -> type[Exception]:
+    from bandstand.errors import RenderError
+
+    return RenderError

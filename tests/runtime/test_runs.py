@@ -77,3 +77,26 @@ def test_budgets_bound_what_is_read(tmp_path: Path) -> None:
     capped = RunFollower(log, RunBudget(bytes=200, line_bytes=100_000))
     assert [e["seq"] for e in capped.read()] == [1]
     assert capped.truncated and capped.read() == [] and capped.read_bytes <= 200
+
+
+def test_a_read_with_max_bytes_takes_whole_lines_and_leaves_the_rest_pending(tmp_path: Path) -> None:
+    run = tmp_path / "team"
+    run.mkdir()
+    lines = [json.dumps({"type": "x", "seq": i, "ts": float(i), "text": "y" * 900}) + "\n" for i in range(40)]
+    (run / "team.jsonl").write_text("".join(lines[:20]))
+    (run / "bass-1.jsonl").write_text("".join(lines[20:]))
+    budget = RunBudget(line_bytes=1024)
+    follower = RunFollower(run, budget)
+    seen: list[int] = []
+    reads = 0
+    while True:
+        batch = follower.read(max_bytes=4096)
+        reads += 1
+        assert sum(len(json.dumps(e)) + 1 for e in batch) <= 4096
+        seen += [e["seq"] for e in batch]
+        if not follower.pending:
+            break
+    assert sorted(seen) == list(range(40)) and reads >= 10 and not follower.truncated
+    assert follower.read(max_bytes=4096) == [] and follower.pending == 0
+    with pytest.raises(ValueError, match="cannot hold one event of 1024 bytes"):
+        follower.read(max_bytes=1024)

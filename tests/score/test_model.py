@@ -30,10 +30,11 @@ from bandstand.score import (
 
 def test_public_exports_are_pinned() -> None:
     assert set(score.__all__) == {
-        "CHANNEL_BY_ROLE", "DRUM_CHANNEL", "GROOVE_STEPS", "PITCH_BEND_MAX", "PITCH_BEND_MIN",
-        "ChannelAftertouch", "ControlChange", "Marker", "Note", "PitchBend", "PolyAftertouch",
+        "CHANNEL_BY_ROLE", "DRUM_CHANNEL", "DRUM_PIECES", "GROOVE_STEPS", "PITCH_BEND_MAX", "PITCH_BEND_MIN",
+        "ChannelAftertouch", "ControlChange", "KeyChange", "Marker", "Note", "PitchBend", "PolyAftertouch",
         "ProgramChange", "Section", "Song", "TempoChange", "Telemetry", "TimeSignature", "Track",
         "assign_channels", "kick_fingerprint", "section_telemetry", "track_telemetry",
+        "TEMPO_RANGE", "clamp_tempo", "file_slug", "part_names",
         "CURVES", "EFFECTS", "EFFECT_TYPES", "VOLUME_MAX", "AutomationLane", "AutomationPoint", "Bus",
         "Effect", "ParamSpec", "Send", "TrackMix", "audible", "automation_parameters", "parameter_range",
     }

@@ -16,13 +16,25 @@ from pathlib import Path
 
 @dataclass
 class Served:
-    """A running server: `url` is the page's (it carries the token), `base` ends in '/'."""
+    """A running server: `printed_url` is the page's address it printed, `base` ends in '/'."""
 
-    url: str
+    printed_url: str
     base: str
     token: str
     proc: subprocess.Popen[str] = field(repr=False)
     stderr: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        """An address that opens the jam page once, as the printed one does (a new one each time)."""
+        return self.page_url()
+
+    def page_url(self, page: str = "jam") -> str:
+        """A new address that opens `page` (jam, studio) once: `POST /api/v1/page-links`."""
+        import httpx
+
+        made = httpx.post(self.base + "api/v1/page-links", params={"page": page}, headers=self.headers, timeout=30)
+        return str(made.json()["url"])
 
     @property
     def headers(self) -> dict[str, str]:
@@ -48,11 +60,12 @@ def stop(proc: subprocess.Popen[str], sig: int = signal.SIGINT, timeout: float =
 
 @contextlib.contextmanager
 def bandstand_server(command: str, *args: str, cwd: Path | None = None,
-                     env: dict[str, str] | None = None) -> Iterator[Served]:
-    """Run `bandstand COMMAND … --port 0`; yields where it listens; stops it with Ctrl-C after."""
+                     env: dict[str, str] | None = None, module: str = "bandstand") -> Iterator[Served]:
+    """Run `bandstand COMMAND … --port 0` (or `python -m MODULE COMMAND …`, a program that prints
+    what `serve` prints); yields where it listens; stops it with Ctrl-C after."""
     extra = ["--no-browser"] if command == "jam" else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bandstand", command, *extra, "--port", "0", *args],
+        [sys.executable, "-m", module, command, *extra, "--port", "0", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
         env={**os.environ, **(env or {})}, start_new_session=True,
     )
@@ -68,7 +81,7 @@ def bandstand_server(command: str, *args: str, cwd: Path | None = None,
             raise RuntimeError(f"the server did not start: {lines!r} {proc.stderr.read() if proc.stderr else ''}")
         url = "http://" + lines[0].split("http://", 1)[1].split()[0]
         token = lines[1].split("API token:", 1)[1].split()[0]
-        yield Served(url=url, base=url.split("?", 1)[0], token=token, proc=proc)
+        yield Served(printed_url=url, base=url.split("?", 1)[0], token=token, proc=proc)
     finally:
         if proc.poll() is None:
             stop(proc)

@@ -82,3 +82,25 @@ def test_the_openapi_document_and_the_tools(served: tuple[TestClient, str, Path]
         "detail": {"type": "string", "title": "Detail"}}
     tools = client.get("/api/v1/protocol/tools.json").json()["tools"]
     assert len(tools) == 32 and tools[0]["name"] == "read_project" and "parameters" in tools[0]
+
+
+@pytest.mark.parametrize(("call", "field"), [
+    ({}, "name"), ({"name": 7}, "name"), ({"name": None}, "name"), ({"name": "read_project", "args": "x"}, "args"),
+    ({"name": "read_project", "args": [1]}, "args"), ({"name": "read_project", "extra": 1}, "extra"),
+    ({"name": "x" * 101}, "name"),
+])
+def test_a_malformed_tool_call_is_a_422_naming_its_field(served: tuple[TestClient, str, Path], call: object,
+                                                          field: str) -> None:
+    client, project_id, _ = served
+    answer = client.post(f"/api/v1/projects/{project_id}/tools", json={"calls": [{"name": "read_project"}, call]})
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert detail.startswith(f"call 1: {field}"), detail
+    assert "\n" not in detail
+
+
+@pytest.mark.parametrize("call", ["read_project", None, 3, []])
+def test_a_call_that_is_not_an_object_is_named_by_the_route(served: tuple[TestClient, str, Path], call: object) -> None:
+    client, project_id, _ = served
+    answer = client.post(f"/api/v1/projects/{project_id}/tools", json={"calls": [call]})
+    assert (answer.status_code, answer.json()["detail"]) == (422, "calls.0: Input should be a valid dictionary")

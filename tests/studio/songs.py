@@ -79,9 +79,12 @@ def songs(draw: st.DrawFn) -> score.Song:
     bus_names = draw(st.lists(_names, unique_by=str.casefold, max_size=2))
     buses = [score.Bus(n, tuple(draw(st.lists(effects(), max_size=2))), draw(st.floats(0, 1.5))) for n in bus_names]
     names = draw(st.lists(_names, unique_by=str.casefold, min_size=0, max_size=4))
+    key = draw(st.none() | st.sampled_from(["C major", "E minor", "F# minor"]))
+    key_changes = [score.KeyChange(b, k) for b, k in draw(st.lists(
+        st.tuples(_time, st.sampled_from(["D major", "Bb major", "A dorian"])), max_size=2))] if key else []
     return score.Song(
         title=draw(st.text(max_size=20)), tempo=draw(st.floats(40, 240)), time_signature=ts,
-        key=draw(st.none() | st.sampled_from(["C major", "E minor", "F# minor"])), sections=sections,
+        key=key, key_changes=key_changes, sections=sections,
         tracks=[draw(tracks(n, bus_names)) for n in names],
         markers=[score.Marker(b, t) for b, t in draw(st.lists(st.tuples(_time, st.text(max_size=8)), max_size=3))],
         tempo_changes=[score.TempoChange(b, bpm) for b, bpm in draw(st.lists(st.tuples(_time, st.floats(40, 240)),

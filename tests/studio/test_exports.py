@@ -14,7 +14,7 @@ def test_studio_exports_are_pinned() -> None:
     assert sorted(studio.__all__) == sorted([
         "NAME_MAX", "PHRASE_BARS", "TERMINAL", "TRANSITIONS", "AftertouchEvent", "AutomationLaneSpec",
         "AutomationPointSpec", "BusSpec", "CCEvent", "Change", "EffectSpec", "EventChange", "HeadPointer",
-        "HistoryEntry", "IdIssuer", "Marker", "NoteChange", "NoteDelta", "NoteEvent", "Phrase", "PitchBendEvent",
+        "HistoryEntry", "IdIssuer", "KeyChange", "Marker", "NoteChange", "NoteDelta", "NoteEvent", "Phrase", "PitchBendEvent",
         "ProgramChangeEvent", "Project", "Provenance", "RandomIds", "Region", "RevisionStore", "Section",
         "SeededIds", "SendSpec", "TempoChange", "TimeSignature", "Track", "Variation", "VariationState",
         "VariationStore", "build_phrases", "commit_project", "describe_changes", "diff_lines", "from_song",

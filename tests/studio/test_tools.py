@@ -191,8 +191,8 @@ def test_create_project_starts_over(project: Project) -> None:
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    ({"name": "set_tempo", "args": {"tempo": 300}},
-     "call 0 (set_tempo): tempo 300 is out of range: input should be less than or equal to 240"),
+    ({"name": "set_tempo", "args": {"tempo": 301}},
+     "call 0 (set_tempo): tempo 301 is out of range: input should be less than or equal to 300"),
     ({"name": "set_tempoo", "args": {"tempo": 90}}, "unknown tool 'set_tempoo'; did you mean 'set_tempo'?"),
     ({"name": "set_tempo", "args": {"temp": 90}}, "unknown parameter 'temp'; did you mean 'tempo'?"),
     ({"name": "set_tempo", "args": {}}, "tempo is missing; set_tempo(tempo)"),

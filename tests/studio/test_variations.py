@@ -160,3 +160,13 @@ def test_the_diff_names_register_mix_new_and_removed_parts(base: Project) -> Non
     assert diff["lead"] == "new part, 1 notes in bars 13, C5–C5"
     del song.tracks[2]
     assert describe_changes(base, merge_song(base, song))["chords"] == "removed (48 notes)"
+
+
+def test_ranges_in_a_diff_are_spelled_for_the_songs_key() -> None:
+    """'Ab2–F#3' in F# minor was a flat in a sharp key: a diff spells its pitches with theory's
+    speller for the song's key (G#3 in F# minor, Ab3 in Bb major)."""
+    from bandstand.studio.musical_diff import _pitch_name
+
+    assert [_pitch_name(p, "F# minor") for p in (56, 66, 61)] == ["G#3", "F#4", "C#4"]
+    assert [_pitch_name(p, "Bb major") for p in (56, 66, 61)] == ["Ab3", "Gb4", "Db4"]
+    assert _pitch_name(56.4, "not a key") == _pitch_name(56)

@@ -2,7 +2,7 @@
 // node's test runner (run by tests/web/test_audio_modules.py).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases } from "../../src/bandstand/web/studio/project.js";
+import { formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases, withTracks } from "../../src/bandstand/web/studio/project.js";
 import { parseSSE } from "../../src/bandstand/web/studio/api.js";
 
 const note = (id, pitch, start, duration = 1, velocity = 90) => ({ id, pitch, start, duration, velocity });
@@ -32,6 +32,16 @@ test("a project is indexed in song beats: sorted notes, bars, sections, the room
   const song = toSong(view);
   assert.equal(song.tempo, 96);
   assert.deepEqual(song.tracks.map((t) => [t.id, t.drum, t.volume, t.notes.length]), [["t1", false, 0.8, 3], ["t2", true, 1, 0]]);
+});
+
+test("a track's controller events (the sustain pedal) go to the player in song beats, with the song's length", () => {
+  const piano = { id: "t3", name: "Keys", role: "chords", program: 0, drum_kit: null, sends: [], regions: [
+    { id: "r4", track_id: "t3", start_beat: 12, length_beats: 6, notes: [note("n5", 60, 0, 2)], cc: [{ beat: 0.05, cc: 64, value: 127 }, { beat: 5.94, cc: 64, value: 0 }] },
+    { id: "r3", track_id: "t3", start_beat: 0, length_beats: 12, notes: [note("n4", 60, 0, 2)], cc: [{ beat: 11.94, cc: 64, value: 0 }, { beat: 0.05, cc: 64, value: 127 }] }] };
+  const song = toSong(indexProject({ ...PROJECT, tracks: [...PROJECT.tracks, piano] }));
+  assert.equal(song.length, 18);
+  assert.deepEqual(song.tracks[2].controls.map((c) => [c.beat, c.cc, c.value]), [[0.05, 64, 127], [11.94, 64, 0], [12.05, 64, 127], [17.94, 64, 0]]);
+  assert.deepEqual(song.tracks[0].controls, []);
 });
 
 test("notes sounding in a window, including one that started before it", () => {
@@ -72,4 +82,22 @@ test("positions read bar.beat.sixteenth", () => {
 test("server-sent events are parsed: named events, multi-line data, comments", () => {
   const text = ": ping\n\nevent: events\ndata: {\"a\": 1}\n\ndata: line one\ndata: line two\n\n";
   assert.deepEqual(parseSSE(text), [{ kind: "events", data: '{"a": 1}' }, { kind: "message", data: "line one\nline two" }]);
+});
+
+test("a part a variation adds is a lane in A (empty) and B (its phrase's notes), with the proposal's range", () => {
+  const view = indexProject(PROJECT);
+  const added = [{ id: "t9", name: "String Pad", role: "pad", program: 48, drum_kit: null, regions: [
+    { id: "r9", track_id: "t9", name: "Chorus", start_beat: 12, length_beats: 6, notes: [note("p1", 59, 0, 3), note("p2", 69, 3, 3)] }] }];
+  const base = withTracks(view, added);
+  assert.deepEqual(base.tracks.map((t) => t.id), ["t1", "t2", "t9"]);
+  const lane = base.tracks[2];
+  assert.equal(lane.proposed, true);
+  assert.equal(lane.notes.length, 0);
+  assert.deepEqual([lane.low, lane.high], [59, 69]);
+  assert.equal(withTracks(base, added), base); // already there: nothing to add
+  const phrase = { phraseId: "ph", trackId: "t9", regionId: "r9", startBeat: 12, endBeat: 18,
+    noteChanges: [{ change: "added", after: { noteId: "p1", pitch: 59, startBeat: 0, durationBeats: 3, velocity: 80 } }] };
+  const b = withPhrases(base, [phrase]);
+  assert.deepEqual(b.tracks[2].notes.map((n) => [n.pitch, n.start]), [[59, 12]]);
+  assert.deepEqual(toSong(b).tracks.map((t) => [t.id, t.program]), [["t1", 33], ["t2", 0], ["t9", 48]]);
 });

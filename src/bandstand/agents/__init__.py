@@ -10,36 +10,45 @@
 - `config`, `registry` — `load_config`, `make_backend`, `check_backends`.
 
 Sessions, teams and event logs live one layer up, in `bandstand.runtime`.
+
+Names are imported on first use (`__getattr__`): a command that needs the
+breaker does not load every backend and the config models.
 """
 
-from bandstand.agents.algorithmic import AlgorithmicBackend, Responder
-from bandstand.agents.anthropic_backend import AnthropicBackend
-from bandstand.agents.base import (
-    AgentBackend,
-    Conversation,
-    Emit,
-    Message,
-    ToolCall,
-    ToolResult,
-    ToolSpec,
-    TurnReply,
-    TurnRequest,
-    Usage,
-)
-from bandstand.agents.breaker import CircuitBreaker, retry
-from bandstand.agents.claude_code import ClaudeCodeBackend
-from bandstand.agents.config import AgentsConfig, load_config
-from bandstand.agents.openai_backend import OpenAIBackend
-from bandstand.agents.procs import ProcessRegistry
-from bandstand.agents.registry import BACKEND_NAMES, BackendStatus, check_backends, make_backend
-from bandstand.agents.replies import (
-    Parsed,
-    ReplyFormatError,
-    extract_json,
-    json_schema,
-    parse_reply,
-    repair_prompt,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bandstand.agents.algorithmic import AlgorithmicBackend, Responder
+    from bandstand.agents.anthropic_backend import AnthropicBackend
+    from bandstand.agents.base import (
+        AgentBackend,
+        Conversation,
+        Emit,
+        Message,
+        ToolCall,
+        ToolResult,
+        ToolSpec,
+        TurnReply,
+        TurnRequest,
+        Usage,
+    )
+    from bandstand.agents.breaker import CircuitBreaker, retry
+    from bandstand.agents.claude_code import ClaudeCodeBackend
+    from bandstand.agents.config import AgentsConfig, load_config
+    from bandstand.agents.openai_backend import OpenAIBackend
+    from bandstand.agents.procs import ProcessRegistry
+    from bandstand.agents.registry import BACKEND_NAMES, BackendStatus, check_backends, make_backend
+    from bandstand.agents.replies import (
+        Parsed,
+        ReplyFormatError,
+        extract_json,
+        json_schema,
+        parse_reply,
+        repair_prompt,
+    )
 
 __all__ = [
     "BACKEND_NAMES",
@@ -73,3 +82,28 @@ __all__ = [
     "repair_prompt",
     "retry",
 ]
+
+# name → the module of bandstand.agents that defines it
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("AlgorithmicBackend", "Responder"), "algorithmic"),
+    "AnthropicBackend": "anthropic_backend",
+    **dict.fromkeys(("AgentBackend", "Conversation", "Emit", "Message", "ToolCall", "ToolResult", "ToolSpec",
+                     "TurnReply", "TurnRequest", "Usage"), "base"),
+    **dict.fromkeys(("CircuitBreaker", "retry"), "breaker"),
+    "ClaudeCodeBackend": "claude_code",
+    **dict.fromkeys(("AgentsConfig", "load_config"), "config"),
+    "OpenAIBackend": "openai_backend",
+    "ProcessRegistry": "procs",
+    **dict.fromkeys(("BACKEND_NAMES", "BackendStatus", "check_backends", "make_backend"), "registry"),
+    **dict.fromkeys(("Parsed", "ReplyFormatError", "extract_json", "json_schema", "parse_reply",
+                     "repair_prompt"), "replies"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'bandstand.agents' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"bandstand.agents.{where}"), name)
+    globals()[name] = value
+    return value

@@ -14,7 +14,6 @@ the caller holds. The clock and sleep are injectable so tests need no waiting.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -104,12 +103,17 @@ async def retry(
     attempts: int = 3,
     base_delay: float = 0.25,
     max_delay: float = 4.0,
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> R:
     """Call `fn` up to `attempts` times while it fails with a retryable `AgentError`.
 
     `attempts` below 1 still calls once: a backend configured with `retries = 0`
-    means "never retry", not "never call"."""
+    means "never retry", not "never call". `sleep` is `asyncio.sleep` unless given (looked up
+    here, so that importing the breaker does not load asyncio)."""
+    if sleep is None:
+        import asyncio
+
+        sleep = asyncio.sleep
     attempts = max(1, attempts)
     for attempt in range(attempts):
         try:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bandstand.errors import ConfigError
+from bandstand.files import config_path
 
 
 class _Section(BaseModel):
@@ -150,23 +150,6 @@ ENV: dict[str, str] = {
     "OPENAI_BASE_URL": "openai.base_url",
     "BANDSTAND_OPENAI_MODEL": "openai.model",
 }
-
-
-def config_path(explicit: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
-    if explicit is not None:
-        path = Path(explicit)
-        if path.is_dir():
-            raise ConfigError(f"config file {path} is a folder; pass the path of a bandstand.toml")
-        if not path.is_file():
-            raise ConfigError(f"config file {path} does not exist; pass an existing bandstand.toml")
-        return path
-    if env.get("BANDSTAND_CONFIG"):
-        path = Path(env["BANDSTAND_CONFIG"])
-        if not path.is_file():
-            raise ConfigError(f"BANDSTAND_CONFIG names {path}, which does not exist")
-        return path
-    local = Path("bandstand.toml")
-    return local if local.is_file() else None
 
 
 def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:

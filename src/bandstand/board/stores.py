@@ -69,14 +69,6 @@ def split_statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-class Tx(Protocol):
-    """One open transaction: run named queries in it."""
-
-    def one(self, name: str, **params: Any) -> dict[str, Any] | None: ...
-    def all(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
-    def run(self, name: str, **params: Any) -> int: ...
-
-
 class Store(Protocol):
     """A board store: transactions over named queries, and migrations."""
 

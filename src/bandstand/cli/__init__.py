@@ -23,6 +23,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from bandstand import __version__
+from bandstand.cli._coercion import coerce_on_first_value
 from bandstand.cli._help import give_help_context
 
 # name → ("module:attribute" of a Typer app, one-line help). Order is the order shown in --help.
@@ -45,18 +46,26 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "undo": ("bandstand.cli.studio:undo_app", "Undo the last change(s) to a session."),
     "redo": ("bandstand.cli.studio:redo_app", "Redo the change undone last."),
     "history": ("bandstand.cli.studio:history_app", "Who asked what and what changed, undone entries marked."),
+    "branch": ("bandstand.cli.branches:branch_app", "Make a branch of a session's history at HEAD (or list them)."),
+    "checkout": ("bandstand.cli.branches:checkout_app", "Switch a session to a branch, or go to a revision."),
+    "merge": ("bandstand.cli.branches:merge_app", "Merge another branch's changes into the current one."),
     "edit": ("bandstand.cli.iteration:edit_app",
              "Change a composed song in words: a variation to review, or a mixer change (undoable)."),
     "ask": ("bandstand.cli.iteration:ask_app", "Ask about a song: its key, chords, form, mix — answered from its notes."),
     "alternatives": ("bandstand.cli.iteration:alternatives_app",
                      "Alternatives of a part, the progression or the arrangement, as variations."),
-    "export": ("bandstand.cli.export:app", "Export a session: lead sheet (MusicXML), stems, MIDI, WAV or PNG."),
-    "render": ("bandstand.cli.render:app", "Render a MIDI file to WAV audio and a piano-roll PNG."),
+    "import": ("bandstand.cli.importing:app", "Import your own MIDI file as a studio project to direct."),
+    "export": ("bandstand.cli.export:app", "Export a session: lead sheet (MusicXML), stems, MIDI, WAV, PNG or Strudel code."),
+    "render": ("bandstand.cli.render:app", "Render a MIDI file to WAV and a piano roll, or a session's WAV."),
+    "play": ("bandstand.cli.play:app", "Play a session's song (or one section) through this machine's audio."),
+    "transport": ("bandstand.cli.transport:app",
+                  "Play, stop, set the playhead or loop a section: the studio pages open on the song follow."),
     "agents": ("bandstand.cli.agents:app", "Check which musician backends are usable here."),
     "team": ("bandstand.cli.team:app", "Run a team of agents described in a file."),
     "board": ("bandstand.cli.board:app", "The conductor/musician task board."),
     "batch": ("bandstand.cli.batch:batch_app", "Compose many songs from a prompts file, here or through a board."),
     "worker": ("bandstand.cli.batch:worker_app", "Take batch songs from a board and compose them."),
+    "dataset": ("bandstand.cli.dataset:app", "Compose a dataset from a grid spec: songs' files and a Parquet table."),
 }
 
 
@@ -65,7 +74,7 @@ def load_command(name: str) -> Any:
     target, _ = COMMANDS[name]
     module_name, _, attr = target.partition(":")
     module = importlib.import_module(module_name)
-    command = give_help_context(typer.main.get_command(getattr(module, attr)))
+    command = coerce_on_first_value(give_help_context(typer.main.get_command(getattr(module, attr))))
     command.name = name
     return command
 
@@ -185,7 +194,7 @@ def run(argv: list[str] | None = None) -> int:
 
     from bandstand.errors import BandstandError, UserError
 
-    command = give_help_context(typer.main.get_command(app))
+    command = coerce_on_first_value(give_help_context(typer.main.get_command(app)))
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         rv = command.main(args=args or ["--help"], prog_name="bandstand", standalone_mode=False)

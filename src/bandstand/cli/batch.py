@@ -1,12 +1,13 @@
 """`bandstand batch` and `bandstand worker`: many songs in one go.
 
-    bandstand batch PROMPTS_FILE [--workers N] [--board URL] [--out DIR] [--seed S] [--team] [--bars N] [--json]
+    bandstand batch PROMPTS_FILE [--workers N] [--board URL | --on ray[://HOST:PORT]] [--out DIR] [--seed S] [--team] [--bars N] [--json]
     bandstand worker --board URL [--out DIR] [--session ID] [--idle-exit S] [--max-tasks N] [--config FILE]
 
 Without --board the songs run on a pool of N processes here. With --board
 (postgresql://… or a SQLite path) they become board tasks: this command
 conducts (and starts N local workers), and `bandstand worker` on any machine
-takes songs from the same board. A progress bar goes to stderr (a line per
+takes songs from the same board. With --on ray each song is a Ray task
+(the cluster RAY_ADDRESS names, ray://HOST:PORT, or a local one). A progress bar goes to stderr (a line per
 song when stderr is not a terminal); the songs' table (or, with --json, one
 JSON object) to stdout.
 """
@@ -33,6 +34,7 @@ Examples:
   bandstand batch prompts.txt --workers 4 --out songs --no-audio
   bandstand batch prompts.txt --board postgresql://bandstand@db:5432/orchestra --workers 2
   bandstand worker --board postgresql://bandstand@db:5432/orchestra --out songs   # on every other machine
+  bandstand batch prompts.txt --on ray --workers 2 --out songs   # RAY_ADDRESS's cluster, or a local one
 """
 
 
@@ -63,9 +65,8 @@ def _print(results: list[Any], jobs: list[Any], as_json: bool, extra: dict[str, 
     table = Table(title=f"batch {extra['batch']}: {extra['out']}", title_justify="left")
     for name in ("song", "seed", "status", "worker", "seconds"):
         table.add_column(name, no_wrap=True)
-    for row in rows:
-        table.add_row(row["folder"], str(row["seed"]), row["status"] + (f": {row['error']}" if row["error"] else ""),
-                      row["worker"], f"{row['seconds']:.2f}")
+    for result, row in zip(results, rows, strict=True):
+        table.add_row(row["folder"], str(row["seed"]), result.said(), row["worker"], f"{row['seconds']:.2f}")
     Console(highlight=False, width=160).print(table)
 
 
@@ -82,10 +83,16 @@ def batch(
     session: str = typer.Option(None, "--session", help="With --board: the conductor's session id."),
     stale_after: float = typer.Option(60.0, "--stale-after", min=0.5, help="With --board: seconds without a heartbeat before a song is taken over."),
     heartbeat: float = typer.Option(5.0, "--heartbeat", min=0.05, help="With --board: the local workers' heartbeat, seconds."),
+    on: str = typer.Option(None, "--on", metavar="WHERE", help="Where the songs run: local, board (with --board), ray (RAY_ADDRESS's cluster or a local one) or ray://HOST:PORT."),
+    runtime_env: str = typer.Option(None, "--runtime-env", metavar="JSON", help="With --on ray: Ray's runtime environment as JSON, e.g. '{\"py_modules\": [\"/path/to/src/bandstand\"]}'."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
 ) -> None:
-    """Compose every song of a prompts file, here or through a board."""
+    """Compose every song of a prompts file, here, through a board or on Ray."""
     from bandstand.producer.batch import batch_id, load_prompts
+    from bandstand.producer.batch.where import parse_on, parse_runtime_env
+
+    where = parse_on(on, board)
+    ray_env = parse_runtime_env(runtime_env)
 
     defaults: dict[str, Any] = {"render_audio": audio}
     if team:
@@ -95,7 +102,10 @@ def batch(
     jobs = load_prompts(prompts, seed=seed, defaults=defaults)
     ident = batch_id(jobs)
     extra = {"batch": ident, "out": str(out), "seed": seed}
-    if board is None:
+    if where.kind == "ray":
+        results = _ray(jobs, out, where.address, workers, ray_env, as_json)
+        extra.update(ray=where.address or os.environ.get("RAY_ADDRESS") or "local")
+    elif board is None:
         if workers < 1:
             from bandstand.errors import InvalidInput
 
@@ -106,13 +116,19 @@ def batch(
                                    as_json)
         extra.update(board=True, takeovers=status.takeovers, given_up=status.given_up)
     _print(results, jobs, as_json, extra)
-    if any(r.status == "failed" for r in results) or len(results) < len(jobs):
+    elsewhere = [r for r in results if r.status == "elsewhere"]
+    if elsewhere:
+        typer.echo(f"{len(elsewhere)} of {len(jobs)} songs are not in {out}: the board finished them in an earlier "
+                   f"run and they could not be copied here (first: {elsewhere[0].said()}); give that --out, or a "
+                   "new board to compose them again", err=True)
+    if any(r.status in ("failed", "elsewhere") for r in results) or len(results) < len(jobs):
         raise typer.Exit(1)
 
 
-def _local(jobs: list[Any], out: Path, workers: int, quiet: bool) -> list[Any]:
+def _local(jobs: list[Any], out: Path, workers: int, quiet: bool, runner: Any = None) -> list[Any]:
     from bandstand.producer.batch import run_local
 
+    run = runner or (lambda on_result: run_local(jobs, out, workers=workers, on_result=on_result))
     with _progress(len(jobs), quiet) as bar:
         task = bar.add_task("songs", total=len(jobs), note="")
 
@@ -121,7 +137,18 @@ def _local(jobs: list[Any], out: Path, workers: int, quiet: bool) -> list[Any]:
             if not quiet and not bar.console.is_terminal:
                 typer.echo(f"{result.status}: {result.folder}" + (f" ({result.error})" if result.error else ""),
                            err=True)
-        return run_local(jobs, out, workers=workers, on_result=done)
+        return list(run(done))
+
+
+def _ray(jobs: list[Any], out: Path, address: str | None, workers: int, runtime_env: Any, quiet: bool) -> list[Any]:
+    from bandstand.producer.batch.on_ray import run_ray
+
+    if workers < 1:
+        from bandstand.errors import InvalidInput
+
+        raise InvalidInput("--on ray --workers 0: give the local cluster's CPUs (at least 1)")
+    return _local(jobs, out, workers, quiet, runner=lambda on_result: run_ray(
+        jobs, out, address=address, workers=workers, runtime_env=runtime_env, on_result=on_result))
 
 
 def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, session: str | None,
@@ -132,7 +159,7 @@ def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, ses
     from bandstand.producer.batch import CONDUCTOR, Conductor
 
     with Board.open(url, stale_after=timedelta(seconds=stale_after)) as opened:
-        conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR)
+        conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR, out=out)
         conductor.enqueue()
         procs = [subprocess.Popen([sys.executable, "-m", "bandstand", "worker", "--board", url, "--out", str(out),
                                    "--heartbeat", str(heartbeat), "--session",
@@ -154,7 +181,9 @@ def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, ses
                         return
                     for index in sorted(set(status.results) - said):  # not a terminal: a line per song
                         result = status.results[index]
-                        typer.echo(f"{result.status}: {result.folder} ({result.worker})", err=True)
+                        typer.echo(f"{result.status}: {result.folder} ({result.worker}"
+                                   + (f"; {result.said()})" if result.status in ("copied", "elsewhere") else ")"),
+                                   err=True)
                         said.add(index)
                     for index in sorted(set(status.given_up) - said):
                         typer.echo(f"given up: {jobs[index].folder} ({status.given_up[index]})", err=True)

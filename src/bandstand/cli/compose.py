@@ -14,6 +14,7 @@ table (or, with --json, one JSON object on stdout).
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import signal
 import sys
@@ -40,7 +41,8 @@ Exit codes:
   1    the run failed; 'bandstand resume SESSION_DIR' retries it
   2    a mistake in what was typed; nothing was written
   3    finished with problems: a file is missing ('bandstand resume SESSION_DIR' writes it
-       once there is space) or the song scored below the quality gate (try another --seed)
+       once there is space, or with the higher time limit the message names) or the song
+       scored below the quality gate (try another --seed)
   130  cancelled (Ctrl-C); 'bandstand resume SESSION_DIR' continues
 """
 COMPOSE_EXAMPLES = """\b
@@ -126,6 +128,8 @@ class Progress:
             if kind is ev.NodeStarted:
                 doing = DOING.get(event.node.split(":", 1)[0], "running")
                 self._row(event.node, "…", doing if event.attempt == 1 else f"attempt {event.attempt}: {doing}")
+            elif kind is ev.NodeProgress:
+                self._row(event.node, "…", event.message)
             elif kind is ev.NodeCompleted:
                 self._row(event.node, "✓", f"{event.summary}  [dim]{event.duration_ms:.0f} ms[/]")
             elif kind is ev.NodeRetry:
@@ -140,7 +144,7 @@ class Progress:
                 return
             if self.live is not None:
                 self.live.update(self._render())
-            elif kind is not ev.NodeStarted:
+            elif kind is not ev.NodeStarted and kind is not ev.NodeProgress:  # a log gets the outcomes
                 self.console.print(event.line(), markup=False)
 
 
@@ -232,6 +236,22 @@ def _cancel_once() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """One compose is a short run that leaves little cyclic garbage (some 1,500 objects for a
+    60-bar song), while the cycle collector, run every few hundred allocations over the objects
+    the imports and the run make, cost a tenth of the command's CPU. It is paused for the
+    command (reference counting still frees everything else at once), then as it was."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _finish(result: Any, as_json: bool, progress: Progress) -> None:
     state = result.state
     if as_json:
@@ -249,7 +269,7 @@ def _finish(result: Any, as_json: bool, progress: Progress) -> None:
             progress.console.print(f"Failed: {state.error.message if state.error else ''}. {hint}. "
                                    f"Retry with: bandstand resume {where}", markup=False)
         elif state.status == "completed_partial" and state.error:
-            retry = ("" if state.error.code == "QUALITY_GATE_FAILED"
+            retry = ("" if state.error.code in ("QUALITY_GATE_FAILED", "TIMEOUT")  # a timeout's hint says how
                      else f" Retry what failed: bandstand resume {where}")
             progress.console.print(f"Finished with problems: {state.error.message} ({hint}).{retry}", markup=False)
     code = EXIT.get(state.status, 1)
@@ -271,7 +291,8 @@ def compose(
     mode: str = typer.Option(None, "--mode", help="Mode: major, minor, dorian, … (overrides the prompt)."),
     genre: str = typer.Option(None, "--genre", help="Genre to use first (any genre name or alias)."),
     no_audio: bool = typer.Option(False, "--no-audio", help="Skip the WAV render."),
-    stage_timeout: float = typer.Option(None, "--stage-timeout", min=0.0001, metavar="SECONDS", help="Time limit of each node's attempt (default 60)."),
+    stall_timeout: float = typer.Option(None, "--stall-timeout", min=0.0001, metavar="SECONDS", help="Stop a node's attempt once it has shown no progress for this long (default 60); a slow machine makes a node slower, not stopped."),
+    stage_timeout: float = typer.Option(None, "--stage-timeout", min=0.0001, metavar="SECONDS", help="Also a wall-clock limit on each node's attempt (default: none)."),
     pipeline_timeout: float = typer.Option(None, "--pipeline-timeout", min=0.0001, metavar="SECONDS", help="Time limit of the whole run (default 300)."),
     intent_backend: str = typer.Option(None, "--intent-backend", help="Also read the prompt with a language model: claude-code, anthropic or openai (see 'bandstand agents check')."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Take defaults for ambiguities and approve gates without asking."),
@@ -280,10 +301,9 @@ def compose(
     team_file: Path = typer.Option(None, "--team-file", help="With --team: the seats (backend and persona per instrument) from a team file."),
     accept: bool = typer.Option(False, "--accept", help="With --team: accept the team's variation at once."),
     config: Path = typer.Option(None, "--config", help="With --team: a bandstand.toml ([agents] and [agents.team])."),
+    generator: list[str] = typer.Option(None, "--generator", metavar="ROLE=URL", help="Ask a model server for this part (e.g. bass=http://127.0.0.1:8000/part; protocol in docs/compose.md); its part is checked, and the built-in one plays if it is refused. Repeatable; default: the config file's [generators]."),
 ) -> None:
     """Compose a finished multi-track song from a prompt."""
-    from bandstand.producer.compose import compose_song
-
     if team or team_file is not None:
         from bandstand.cli.teams import compose_with_team, team_options
         from bandstand.errors import InvalidInput
@@ -296,27 +316,31 @@ def compose(
         compose_with_team(prompt, team_options(seed=seed, song=song, out=out, accept=accept, yes=yes, config=config,
                                                team_file=team_file), as_json=as_json, render_audio=not no_audio)
         return
-    if accept or config is not None:
-        from bandstand.errors import InvalidInput
+    from bandstand.producer.team_compose import refuse_team_choices_alone
 
-        raise InvalidInput("--accept and --config go with --team")
-    options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
-                               "out_dir": str(out), "approval_gates": list(approve or []),
-                               "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
-                               "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend}
-    options.update({k: v for k, v in (("stage_timeout", stage_timeout), ("pipeline_timeout", pipeline_timeout))
-                    if v is not None})
-    progress = Progress(quiet=as_json)
-    with progress, _cancel_once():
-        composed = compose_song(prompt, answer=_answer(progress), assume_defaults=yes, on_event=progress, **options)
-    if not as_json:
-        for decision in composed.decisions:
-            typer.echo(f"note: {decision} (--yes)", err=True)
-        intent = composed.result.state.intent
-        for doubt in intent.ambiguities if intent is not None else []:
-            if doubt.severity == "optional":  # what was read differently from what was written ("key of Z")
-                typer.echo(f"warning: {doubt.reason}", err=True)
-    _finish(composed.result, as_json, progress)
+    refuse_team_choices_alone(False, {"accept": accept, "config": config is not None}, spell=lambda name: f"--{name}")
+    with _no_cycle_collection():
+        from bandstand.producer.compose import compose_song
+
+        options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
+                                   "out_dir": str(out), "approval_gates": list(approve or []),
+                                   "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
+                                   "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend,
+                                   "generators": list(generator or [])}
+        options.update({k: v for k, v in (("stall_timeout", stall_timeout), ("stage_timeout", stage_timeout),
+                                          ("pipeline_timeout", pipeline_timeout)) if v is not None})
+        progress = Progress(quiet=as_json)
+        with progress, _cancel_once():
+            composed = compose_song(prompt, answer=_answer(progress), assume_defaults=yes, on_event=progress,
+                                    **options)
+        if not as_json:
+            for decision in composed.decisions:
+                typer.echo(f"note: {decision} (--yes)", err=True)
+            intent = composed.result.state.intent
+            for doubt in intent.ambiguities if intent is not None else []:
+                if doubt.severity == "optional":  # what was read differently from what was written ("key of Z")
+                    typer.echo(f"warning: {doubt.reason}", err=True)
+        _finish(composed.result, as_json, progress)
 
 
 @resume_app.command(epilog=RESUME_EXAMPLES)
@@ -325,7 +349,8 @@ def resume(
     approve: bool = typer.Option(False, "--approve", help="Continue a session paused at an approval gate."),
     reject: bool = typer.Option(False, "--reject", help="Redo the step a paused session waits after, with a new seed."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Approve later gates without asking."),
-    stage_timeout: float = typer.Option(None, "--stage-timeout", min=0.0001, metavar="SECONDS", help="A new time limit for each node's attempt (a run that timed out)."),
+    stall_timeout: float = typer.Option(None, "--stall-timeout", min=0.0001, metavar="SECONDS", help="A new limit on how long a node's attempt may show no progress (a run that timed out)."),
+    stage_timeout: float = typer.Option(None, "--stage-timeout", min=0.0001, metavar="SECONDS", help="A new wall-clock limit for each node's attempt (a run that timed out)."),
     pipeline_timeout: float = typer.Option(None, "--pipeline-timeout", min=0.0001, metavar="SECONDS", help="A new time limit for the whole run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the progress display."),
 ) -> None:
@@ -338,8 +363,8 @@ def resume(
         raise InvalidInput("use --approve or --reject, not both")
     progress = Progress(quiet=as_json)
     with progress, _cancel_once():
-        limits = {k: v for k, v in (("stage_timeout", stage_timeout), ("pipeline_timeout", pipeline_timeout))
-                  if v is not None}
+        limits = {k: v for k, v in (("stall_timeout", stall_timeout), ("stage_timeout", stage_timeout),
+                                    ("pipeline_timeout", pipeline_timeout)) if v is not None}
         composed = resume_song(session_dir, decision="approve" if approve else "reject" if reject else None,
                                answer=_answer(progress), assume_defaults=yes, on_event=progress, limits=limits)
     _finish(composed.result, as_json, progress)
@@ -359,9 +384,9 @@ def sessions_list(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List sessions, newest first."""
-    from bandstand.compose.sessions import list_sessions
+    from bandstand.producer import App
 
-    infos = list_sessions(out)
+    infos = App(out).sessions()
     if as_json:
         typer.echo(json.dumps([i.to_json() for i in infos], indent=2, ensure_ascii=False))
         return

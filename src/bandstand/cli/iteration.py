@@ -119,9 +119,10 @@ def edit(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     backend: Annotated[str | None, typer.Option("--backend", metavar="NAME", help=BACKEND_HELP)] = None,
 ) -> None:
-    from bandstand.producer.direct import direct
+    from bandstand.producer import App
+    from bandstand.producer.app import WordsRequest
 
-    directed = direct(session, request, backend=_backend(backend))
+    directed = App(folders=True, backend=_backend(backend)).direct(WordsRequest(str(session), request))
     if as_json:
         data = directed.edit.to_json() if directed.kind == "variation" else directed.to_json()
         typer.echo(json.dumps(data, ensure_ascii=False))
@@ -140,9 +141,10 @@ def ask(
                                                 help="Answer with a language model (claude-code, anthropic, "
                                                      "openai), grounded in the song's figures.")] = None,
 ) -> None:
-    from bandstand.producer.direct import ask as answer
+    from bandstand.producer import App
+    from bandstand.producer.app import WordsRequest
 
-    directed = answer(session, question, backend=_backend(backend))
+    directed = App(folders=True, backend=_backend(backend)).ask(WordsRequest(str(session), question))
     if as_json:
         typer.echo(json.dumps(directed.to_json(), ensure_ascii=False))
     else:

@@ -12,6 +12,7 @@ round); `jam-to-song` arranges it into a song project (intro, sections, ending) 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -20,7 +21,7 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 def _members(members: str | None, persona_files: list[Path] | None) -> list[object]:
     from bandstand.errors import InvalidInput
-    from bandstand.jam.persona import load_persona, resolve_members
+    from bandstand.producer.jam import load_persona, resolve_members
 
     extra = [load_persona(p) for p in persona_files or []]
     names = [n for n in (members or "").split(",") if n.strip()] or None
@@ -41,6 +42,8 @@ Examples:
   bandstand jam --headless --cycles 8 -d "4:Switch to D major, more energy!" --out jam-out
   bandstand jam --headless --members beat,groove --cycles 4 --no-wav --json
   bandstand jam --persona keys.md --members beat,groove,keys
+  bandstand jam --osc 127.0.0.1:57120             # also into SuperDirt (Tidal's and Strudel's sampler)
+  bandstand jam --midi-out bandstand              # also to a MIDI port (a DAW records it, following the clock)
 """
 
 
@@ -66,12 +69,15 @@ def jam(
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open the page."),
     autopilot: bool = typer.Option(True, "--autopilot/--no-autopilot", help="Offer the band a round every 16 s (8 bars at 120 BPM) so it evolves without directives."),
     member_backend: list[str] = typer.Option(None, "--member-backend", metavar="NAME=BACKEND", help="One member's own backend (algorithmic | claude-code | openai | anthropic); repeatable."),
+    osc: str = typer.Option(None, "--osc", metavar="HOST:PORT", help="Also play into SuperDirt at HOST:PORT (/dirt/play bundles, timestamped ahead; SuperDirt's port is 57120)."),
+    midi_out: str = typer.Option(None, "--midi-out", metavar="NAME", help="Also play to the MIDI port whose name contains NAME (else a new virtual port NAME), with MIDI clock and start/stop."),
+    latency: float = typer.Option(None, "--latency", metavar="SECONDS", help="With --osc: seconds each bundle is sent before it sounds (default 0.2)."),
 ) -> None:
     """Jam live with a band of musician agents (browser or headless)."""
     import asyncio
     import json
 
-    from bandstand.jam.backends import member_factory
+    from bandstand.producer.jam import member_factory
 
     if directive and not headless:
         from bandstand.errors import InvalidInput
@@ -80,8 +86,13 @@ def jam(
                            "(or POST them to /api/v1/jam/directive)")
     band = _members(members, persona)
     factory = member_factory(band, backend, list(member_backend or []), model=model, base_url=base_url)  # type: ignore[arg-type]
+    if headless and (osc or midi_out):
+        from bandstand.errors import InvalidInput
+
+        raise InvalidInput("--osc and --midi-out play the jam live; a --headless jam is recorded faster than real "
+                           "time. Play its recording live instead: bandstand play OUT_DIR --osc HOST:PORT")
     if headless:
-        from bandstand.jam.headless import check_out_folder, run_headless
+        from bandstand.producer.jam_headless import check_out_folder, run_headless
         from bandstand.producer.jam_song import check_jam_project, jam_project
 
         check_jam_project(check_out_folder(out))  # before any sound: a folder the jam cannot use
@@ -112,15 +123,20 @@ def jam(
                 f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
             )
         return
-    _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote, autopilot)
+    from bandstand.producer.live_outputs import open_outputs
+
+    live = open_outputs(osc, midi_out, latency=latency)  # a wrong address or no MIDI: one line, before serving
+    for output in live:
+        typer.echo(f"live out: {output.describe()}", err=True)
+    _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote, autopilot, live)
 
 
 def _serve(band: list[object], factory: object, seed: int, turn_timeout: float, host: str, port: int,
-           no_browser: bool, allow_remote: bool, autopilot: bool) -> None:
+           no_browser: bool, allow_remote: bool, autopilot: bool, live: list[Any]) -> None:
     from bandstand.cli.serve import launch
 
     launch("jam", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
-           allow_remote=allow_remote, open_browser=not no_browser, autopilot=autopilot)
+           allow_remote=allow_remote, open_browser=not no_browser, autopilot=autopilot, live=live)
 
 
 song_app = typer.Typer(add_completion=False, rich_markup_mode=None)

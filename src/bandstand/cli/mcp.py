@@ -48,7 +48,7 @@ def mcp(
     model = players = None
     if backend:
         from bandstand.agents import load_config, make_backend
-        from bandstand.jam.backends import backend_factory
+        from bandstand.producer.jam import backend_factory
 
         model, players = make_backend(backend, load_config()), backend_factory(backend)
     from bandstand.mcp import run_stdio

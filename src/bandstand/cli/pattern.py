@@ -1,4 +1,5 @@
-"""`bandstand pattern …` — query, show, render and validate Strudel-style patterns.
+"""`bandstand pattern …` — query, show, render and validate Strudel-style patterns, and
+print a MIDI file's track as pattern code (`from-midi`).
 
 CODE is the expression language (`s("bd sd").fast(2)`); `-` reads it from
 stdin. Bad code is one error line plus a caret under the offending column
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -30,7 +32,7 @@ MAX_GRID_STEPS = 48  # wider cycles are quantized to this many columns
 
 
 def as_fraction(t: Any) -> Fraction:
-    from bandstand.patterns.to_score import as_fraction as convert
+    from bandstand.producer.pattern_code import as_fraction as convert
 
     return convert(t)
 
@@ -40,7 +42,7 @@ def _code(code: str) -> str:
 
 
 def _evaluate(code: str) -> Any:
-    from bandstand.patterns.expr import evaluate
+    from bandstand.producer.pattern_code import evaluate
 
     return evaluate(_code(code))
 
@@ -124,7 +126,7 @@ def _label(value: Any) -> str:
 
 
 def _is_drum(value: Any) -> bool:
-    from bandstand.patterns.to_score import lookup_sound, value_sound
+    from bandstand.producer.pattern_code import lookup_sound, value_sound
 
     name = value_sound(value)
     sound = lookup_sound(name) if name else None
@@ -133,7 +135,7 @@ def _is_drum(value: Any) -> bool:
 
 def _grid(pattern: Any, cycle: int) -> list[str]:
     """One cycle as rows of steps: 'x' an onset, '-' a held note, '.' nothing."""
-    from bandstand.patterns.to_score import value_pitch
+    from bandstand.producer.pattern_code import value_pitch
 
     every = pattern.query_arc(cycle, cycle + 1)
     haps = [h for h in every if h.whole is not None]
@@ -190,8 +192,9 @@ def show(
 def render(
     code: str = CodeArg,
     cycles: int = typer.Option(8, "--cycles", min=1, max=1024, help="How many cycles to render."),
-    bpm: float = typer.Option(
-        120.0, "--bpm", min=1.0, max=1000.0, help="Tempo in quarter notes per minute."
+    bpm: float | None = typer.Option(
+        None, "--bpm", min=1.0, max=1000.0,
+        help="Tempo in quarter notes per minute [default: the program's setcpm/setcps, else 120].",
     ),
     beats_per_cycle: int = typer.Option(
         4, "--beats-per-cycle", min=1, max=64, help="Beats in one cycle."
@@ -201,11 +204,15 @@ def render(
 ) -> None:
     """Render CODE to a Standard MIDI File (and optionally a WAV file)."""
     from bandstand.midi import write_midi
-    from bandstand.patterns.to_score import pattern_to_song
+    from bandstand.producer.pattern_code import pattern_to_song, run_program
 
-    pattern = _evaluate(code)
+    program = run_program(_code(code))
+    for note in program.notes:  # what the program asked for that is not honoured (a samples() URL …)
+        typer.echo(f"note: {note}", err=True)
+    if bpm is None:  # the program's own tempo: cycles per second × beats in a cycle × 60
+        bpm = float(program.cps * 60 * beats_per_cycle) if program.cps is not None else 120.0
     song = pattern_to_song(
-        pattern, cycles, bpm=bpm, beats_per_cycle=beats_per_cycle, title="pattern"
+        program.pattern, cycles, bpm=bpm, beats_per_cycle=beats_per_cycle, title="pattern"
     )
     notes = sum(len(t.notes) for t in song.tracks)
     write_midi(song, out)
@@ -229,7 +236,7 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check CODE like the jam band does: parses, known functions and sounds, density, scale."""
-    from bandstand.patterns.validate import validate_pattern
+    from bandstand.producer.pattern_code import validate_pattern
 
     report = validate_pattern(_code(code), scale=scale, cycles=cycles)
     if as_json:
@@ -257,3 +264,107 @@ def validate(
             typer.echo(f"warning: {warning}")
     if not report.valid:
         raise typer.Exit(1)
+
+
+@app.command("from-midi")
+def from_midi(
+    file: Path = typer.Argument(..., metavar="FILE.mid", help="A Standard MIDI File."),
+    track: int = typer.Option(1, "--track", "-t", metavar="N", help="Which track with notes (1 = the first)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (the code, its bars and tempo)."),
+) -> None:
+    """Print one track of a MIDI file as Strudel code (one cycle = one bar), note for note."""
+    from bandstand.producer.export import midi_clip
+
+    clip = midi_clip(file, track)
+    if as_json:
+        typer.echo(json.dumps(clip.to_json(), ensure_ascii=False))
+        return
+    typer.echo(f"// {clip.name}: {clip.bars} bars; play it with setcpm({clip.tempo:g} / {clip.beats_per_bar:g})")
+    typer.echo(clip.code)
+
+
+CHAT_HELP = """\
+Type Strudel code to play it, or say in words what to play; the band writes the code.
+  :key D dorian   :tempo 100   :bars 3     set the musical context (key, BPM, beats per bar)
+  :ref [word]                              the function reference (or the functions matching word)
+  :preview                                 render what plays to a WAV (and play it, with --listen)
+  :stop   :help   :quit                    (an empty line or Ctrl-D quits too)"""
+
+
+def _looks_like_code(line: str) -> bool:
+    return bool(re.search(r"[()\"`$]|^\s*(const|let|setc[pm]s?)\b", line))
+
+
+def _said(played: Any) -> str:
+    parts = [f"{played.bpm:g} BPM", f"{played.events_per_cycle:g} events per cycle"]
+    if played.sounds:
+        parts.append("sounds: " + ", ".join(played.sounds))
+    if played.in_key is not None:
+        parts.append(f"{played.in_key:.0%} in key")
+    return "playing: " + "; ".join(parts)
+
+
+@app.command()
+def chat(
+    key: str = typer.Option("C minor", "--key", help="The key the code is written and checked in."),
+    tempo: float = typer.Option(120.0, "--tempo", help="Beats per minute."),
+    out: Path = typer.Option(Path("output") / "patterns", "--out", "-o", help="Where :preview writes its WAVs."),
+    listen: bool = typer.Option(False, "--listen", help="Play each :preview through this machine's audio player."),
+) -> None:
+    """The Strudel assistant: type code to play it, or words for the band to write it, in a shared key and
+    tempo (reads lines from stdin; try ':help')."""
+    from bandstand.errors import BandstandError
+    from bandstand.producer.strudel_desk import PatternDesk, reference
+
+    desk = PatternDesk()
+    desk.update_context(key=key, tempo=tempo)
+    typer.echo(f"Strudel assistant in {desk.context.key} at {desk.context.bpm:g} BPM. ':help' for commands.")
+    for raw in sys.stdin:
+        line = raw.strip()
+        if not line or line in (":quit", ":q", ":exit"):
+            break
+        command, _, rest = line.partition(" ")
+        try:
+            if command == ":help":
+                typer.echo(CHAT_HELP)
+            elif command == ":key":
+                typer.echo(f"key: {desk.update_context(key=rest).key}")
+            elif command == ":tempo":
+                typer.echo(f"tempo: {desk.update_context(tempo=float(_number(rest, ':tempo'))).bpm:g} BPM")
+            elif command == ":bars":
+                typer.echo(f"beats per bar: {desk.update_context(beats_per_bar=int(_number(rest, ':bars'))).beats_per_bar}")
+            elif command == ":ref":
+                typer.echo(reference(rest or None).rstrip())
+            elif command == ":stop":
+                was = desk.stop()
+                typer.echo("stopped" if was else "nothing was playing")
+            elif command == ":preview":
+                played = desk.preview(out)
+                typer.echo(f"wrote {played.preview}")
+                if listen:
+                    _listen(Path(str(played.preview)))
+            elif line.startswith(":"):
+                typer.echo(f"error: unknown command {command}; ':help' lists them", err=True)
+            elif _looks_like_code(line):
+                typer.echo(_said(desk.execute(line)))
+            else:
+                played = desk.write(line)
+                typer.echo(played.code)
+                typer.echo(_said(played))
+            for warning in desk.playing.warnings if desk.playing and command not in (":ref", ":help") else ():
+                typer.echo(f"warning: {warning}")
+        except BandstandError as exc:  # a mistake in one line: say it and go on
+            typer.echo(f"error: {exc.message}", err=True)
+
+
+def _listen(wav: Path) -> None:
+    import subprocess
+
+    from bandstand.cli.play import player
+
+    command = player()
+    if command is None:
+        typer.echo(f"no audio player on this machine: open {wav}", err=True)
+        return
+    subprocess.run([*command, str(wav)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=False, timeout=600)

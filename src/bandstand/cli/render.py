@@ -1,7 +1,10 @@
 """`bandstand render FILE.mid` — a WAV render and a piano-roll PNG of a MIDI file.
 
 Both are written beside the input unless `--wav`/`--png` say where; a missing
-or unreadable file is a `MidiFileError` (one line, exit 2 from the root)."""
+or unreadable file is a `MidiFileError` (one line, exit 2 from the root).
+`bandstand render SESSION_DIR` brings a session's WAV and stems up to HEAD
+(the studio commands leave them stale): only the tracks whose sound changed
+are played, the rest come from the session's render cache."""
 
 from __future__ import annotations
 
@@ -35,15 +38,18 @@ Examples:
   bandstand render song.mid                          # song.wav and song.png beside it
   bandstand render song.mid --png roll.png --wav mix.wav
   bandstand render song.mid --no-audio --width 1200 --height 600
+  bandstand render output/session-x                  # the session's WAV and stems, for HEAD
 """
 
 
 @app.command(
-    help="Render a MIDI file to WAV audio and a piano-roll PNG (written beside it by default).",
+    help="Render a MIDI file to WAV audio and a piano-roll PNG (written beside it by default), or a session's "
+         "WAV and stems for its HEAD revision.",
     epilog=RENDER_EXAMPLES,
 )
 def render(
-    file: Annotated[Path, typer.Argument(help="The .mid file to render.", show_default=False, metavar="FILE.mid")],
+    file: Annotated[Path, typer.Argument(help="The .mid file to render, or a session folder.", show_default=False,
+                                         metavar="FILE.mid|SESSION_DIR")],
     wav: Annotated[Path | None, typer.Option("--wav", metavar="OUT.wav", help="Where to write the WAV [FILE.wav].")] = None,
     png: Annotated[Path | None, typer.Option("--png", metavar="OUT.png", help="Where to write the PNG [FILE.png].")] = None,
     no_audio: Annotated[bool, typer.Option("--no-audio", help="Only draw the piano roll.")] = False,
@@ -51,6 +57,14 @@ def render(
     height: Annotated[int, typer.Option(min=150, max=8000, help="Piano-roll height in pixels.")] = 900,
     sample_rate: Annotated[int, typer.Option(min=8000, max=192000, help="Audio sample rate in Hz.")] = 44100,
 ) -> None:
+    if file.is_dir() and ((file / "revisions").is_dir() or (file / "midi" / "full-arrangement.mid").is_file()):
+        if wav is not None or png is not None or no_audio or sample_rate != 44100:
+            from bandstand.errors import InvalidInput
+
+            raise InvalidInput(f"{file} is a session folder: its WAV is audio/full-arrangement.wav, at 44,100 Hz; "
+                               "--wav, --png, --no-audio and --sample-rate are for a .mid file")
+        _render_session(file)
+        return
     from bandstand.midi import read_midi
     from bandstand.render import find_soundfont, render_pianoroll, render_wav, title_line
 
@@ -65,3 +79,14 @@ def render(
     if wav_out is not None:
         wav_path = render_wav(song, wav_out, sample_rate=sample_rate)
         typer.echo(f"audio       {wav_path}  ({song.duration_seconds:.1f} s + tail)")
+
+
+def _render_session(session_dir: Path) -> None:
+    """The session's WAV and stems for HEAD, rendered when stale."""
+    from bandstand.cli._rendering import render_status
+    from bandstand.producer.projects import open_project
+
+    session = open_project(session_dir)
+    with render_status(f"revision {session.revision}") as progress:
+        wav = session.ensure_audio(progress)
+    typer.echo(f"audio       {wav}  (revision {session.revision})")

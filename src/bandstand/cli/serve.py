@@ -47,10 +47,12 @@ def launch(
     board_url: str | None = None,
     page: str = "",
     autopilot: bool = True,
+    live: list[Any] | None = None,
 ) -> None:
     """Bind, build the app, print where it is, serve until Ctrl-C. `page` is the page the printed
     URL opens (`""` the jam, `"studio#/…"` the studio); `runs_dir` and `board_url` are what the
-    log view shows (default: the agents' runs folder and the default board)."""
+    log view shows (default: the agents' runs folder and the default board); the jam plays into
+    the `live` outputs (`bandstand.jam.liveout`) too."""
     import webbrowser
 
     from bandstand.board.stores import DEFAULT_URL
@@ -68,15 +70,20 @@ def launch(
     mounts = _mcp(studio)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
                       studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL,
-                      mounts=mounts, autopilot=autopilot)
+                      mounts=mounts, autopilot=autopilot, lifespans=_live(live, studio.out_dir))
     path, _, fragment = page.partition("#")
-    url = f"{config.url}{path}?token={config.token}" + (f"#{fragment}" if fragment else "")
+    tickets = app_.state.server.page_tickets
+    ticket = tickets.mint()  # opens the page once: the API token never goes in a URL
+    url = f"{config.url}{path}?token={ticket}" + (f"#{fragment}" if fragment else "")
+    other, other_path = ("jam", "") if path.startswith("studio") else ("studio", "studio")
+    other_url = f"{config.url}{other_path}?token={tickets.mint()}"
 
     def ready() -> None:
         typer.echo(f"bandstand {title}: {url}  (Ctrl-C to stop)")
         typer.echo(f"API token: {config.token}  (send 'Authorization: Bearer <token>'; see docs/api.md)")
         if mounts:
             typer.echo(f"MCP: {config.url}mcp  (streamable HTTP, the same token; see docs/mcp.md)")
+        typer.echo(f"the {other} page: {other_url}  (each address opens its page once; the pages link to each other)")
         if not is_loopback(host):
             typer.echo(f"warning: listening on {host}: other machines can reach this server "
                        "(every request still needs the token)", err=True)
@@ -85,6 +92,29 @@ def launch(
 
     serve(config, app_, sock, on_ready=ready)
     typer.echo(f"bandstand {title}: stopped", err=True)
+
+
+def _live(outputs: list[Any] | None, projects: Path) -> list[Any]:
+    """The server's lifespans that play every jam, and the songs under `projects` as their
+    transports say, into `outputs` (none without outputs)."""
+    if not outputs:
+        return []
+    from bandstand.producer.live_outputs import feeding
+    from bandstand.producer.live_transport import playing_transports
+
+    return [lambda state: feeding(state.hub.emitter, outputs), lambda state: playing_transports(projects, outputs)]
+
+
+def _open_live(osc: str | None, midi_out: str | None, latency: float | None) -> list[Any]:
+    """The live outputs the options ask for, opened and named on stderr (a mistake: one line, before serving)."""
+    if osc is None and midi_out is None:
+        return []
+    from bandstand.producer.live_outputs import open_outputs
+
+    outputs = open_outputs(osc, midi_out, latency=latency)
+    for output in outputs:
+        typer.echo(f"live out: {output.describe()}", err=True)
+    return list(outputs)
 
 
 def _runs_dir() -> Path:
@@ -128,16 +158,20 @@ def serve(
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder of the projects (session folders)."),
     runs_dir: Path = typer.Option(None, "--runs-dir", help="Runs the log view shows (default: runs_dir of bandstand.toml, ./runs)."),
     board: str = typer.Option(None, "--board", metavar="URL", help="The task board the log view shows (default sqlite:///.bandstand/board.db)."),
+    osc: str = typer.Option(None, "--osc", metavar="HOST:PORT", help="Play the jam and the songs' transports into SuperDirt at HOST:PORT too."),
+    midi_out: str = typer.Option(None, "--midi-out", metavar="NAME", help="Play the jam and the songs' transports to the MIDI port NAME too (clock, start/stop)."),
+    latency: float = typer.Option(None, "--latency", metavar="SECONDS", help="With --osc: seconds each bundle goes before it sounds (default 0.2)."),
 ) -> None:
     """Serve the jam, the studio API and the pages (loopback only unless --allow-remote)."""
     from bandstand.cli.jam import _members
-    from bandstand.jam.backends import member_factory
+    from bandstand.producer.jam import member_factory
 
     band = _members(members, persona)
     factory = member_factory(band, backend, [], model=model, base_url=base_url)  # type: ignore[arg-type]  # a persona's backend: field too
     launch("serve", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
            allow_remote=allow_remote, open_browser=open_browser, out_dir=out, runs_dir=runs_dir, board_url=board,
-           studio_backend=_studio_backend(backend, model=model, base_url=base_url))
+           studio_backend=_studio_backend(backend, model=model, base_url=base_url),
+           live=_open_live(osc, midi_out, latency))
 
 
 def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> object:
@@ -173,11 +207,14 @@ def studio(
     base_url: str = typer.Option(None, "--base-url", help="Base URL for the openai backend."),
     runs_dir: Path = typer.Option(None, "--runs-dir", help="Runs the log view shows (default ./runs)."),
     board: str = typer.Option(None, "--board", metavar="URL", help="The task board the log view shows."),
+    osc: str = typer.Option(None, "--osc", metavar="HOST:PORT", help="Play a song into SuperDirt at HOST:PORT when its transport says play (bandstand transport, the API, MCP)."),
+    midi_out: str = typer.Option(None, "--midi-out", metavar="NAME", help="Play a song to the MIDI port NAME when its transport says play (clock, start/stop)."),
+    latency: float = typer.Option(None, "--latency", metavar="SECONDS", help="With --osc: seconds each bundle goes before it sounds (default 0.2)."),
 ) -> None:
     """Open the studio page: a song's arrangement (SESSION_DIR) or your songs, served on this
     machine; prints the address with its access token."""
     from bandstand.cli.jam import _members
-    from bandstand.jam.backends import backend_factory
+    from bandstand.producer.jam import backend_factory
 
     page = "studio"
     if session_dir is not None:
@@ -188,4 +225,5 @@ def studio(
         out, page = session_dir.resolve().parent, f"studio#/song/{session_dir.resolve().name}"
     launch("studio", _members(None, None), backend_factory("algorithmic"), seed=0, turn_timeout=30.0, host=host,
            port=port, allow_remote=False, open_browser=not no_browser, out_dir=out, runs_dir=runs_dir,
-           board_url=board, page=page, studio_backend=_studio_backend(backend, model=model, base_url=base_url))
+           board_url=board, page=page, studio_backend=_studio_backend(backend, model=model, base_url=base_url),
+           live=_open_live(osc, midi_out, latency))

@@ -1,17 +1,19 @@
 """The studio commands, thin over `bandstand.producer.projects`:
 
-    bandstand tool SESSION_DIR NAME [--args JSON] [--no-audio] [--json]   (or: bandstand tool --list)
-    bandstand accept SESSION_DIR [VARIATION_ID] [--phrases ID,…] [--no-audio] [--json]
+    bandstand tool SESSION_DIR NAME [--args JSON] [--audio] [--json]   (or: bandstand tool --list)
+    bandstand accept SESSION_DIR [VARIATION_ID] [--phrases ID,…] [--audio] [--json]
     bandstand discard SESSION_DIR [VARIATION_ID] [--json]
-    bandstand undo SESSION_DIR [--steps N] [--no-audio] [--json]
-    bandstand redo SESSION_DIR [--no-audio] [--json]
-    bandstand history SESSION_DIR [--json]
+    bandstand undo SESSION_DIR [--steps N] [--audio] [--json]
+    bandstand redo SESSION_DIR [--audio] [--json]
+    bandstand history SESSION_DIR [--graph] [--json]
     bandstand variations SESSION_DIR [--json]
     bandstand audition SESSION_DIR [VARIATION_ID] [--whole-song] [--json]
 
-After a HEAD move the session's WAV is rendered again unless --no-audio (it is
-then marked stale in the manifest and rendered when next asked for). Mistakes
-are one line on stderr and exit 2 (from the root).
+A HEAD move does not wait for the WAV: it is marked stale in the manifest and
+rendered when someone listens (`bandstand render SESSION_DIR`, a read through
+MCP), or at once with --audio — either way only the tracks whose sound changed
+are played (`bandstand.render.trackcache`). Mistakes are one line on stderr and
+exit 2 (from the root).
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ Session = Annotated[Path, typer.Argument(help="The session folder (what `bandsta
 VariationId = Annotated[str | None, typer.Argument(help="Variation id or a unique prefix of it [the newest waiting].",
                                                    metavar="VARIATION_ID", show_default=False)]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
-NoAudio = Annotated[bool, typer.Option("--no-audio", help="Do not render the WAV now (it is marked stale).")]
+RenderNow = Annotated[bool | None, typer.Option(
+    "--audio/--no-audio", show_default=False,
+    help="Render the WAV and stems for the new HEAD now (only the tracks that changed are played). "
+         "[default: not now — the WAV is marked stale and rendered when next asked for: bandstand render "
+         "SESSION_DIR]")]
 
 
 def _open(session_dir: Path) -> Any:
@@ -53,40 +59,58 @@ def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def _audio(session: Any, no_audio: bool) -> dict[str, Any]:
-    """Render the WAV for HEAD unless asked not to; a missing SoundFont is a note, not a failure."""
+def _audio(session: Any, render: bool | None) -> dict[str, Any]:
+    """Render the WAV for HEAD when asked to (`--audio`); a missing SoundFont is a note, not a
+    failure."""
     from bandstand.producer import head_files
 
-    if not no_audio:
+    if render:
+        from bandstand.cli._rendering import render_status
+
         try:
-            session.ensure_audio()
+            with render_status(f"revision {session.revision}") as progress:
+                session.ensure_audio(progress)
         except (RenderError, SoundFontNotFound) as exc:
             typer.echo(f"note: the WAV was not rendered ({exc}); it is marked stale", err=True)
     current = head_files.audio_revision(session.session_dir) == session.revision
     return {"file": str(session.session_dir / head_files.WAV), "current": current}
 
 
+def _stale_hint(session_dir: Path, audio: dict[str, Any], render: bool | None) -> None:
+    """Say how to hear the new HEAD, unless the WAV shows it or `--no-audio` was asked for."""
+    if render is None and not audio["current"]:
+        typer.echo(f"audio: not rendered yet (bandstand render {session_dir}, or --audio)")
+
+
 def _changes(entry: Any, limit: int = 8) -> list[str]:
     lines = []
     for c in entry.changes[:limit]:
-        if isinstance(c.before, dict) or isinstance(c.after, dict):
-            lines.append(f"  {c.label}: {_brief(c.before)} → {_brief(c.after)}")
+        if c.path == "provenance":  # what of the song's recipe changed, in words, not its field list
+            names = (c.after or {}).get("recipe") or (c.after or {}).get("fields") or []
+            lines.append(f"  recipe: {', '.join(str(n).replace('_', ' ') for n in names) or 'settings'} changed")
         else:
-            lines.append(f"  {c.label}: {c.before!r} → {c.after!r}")
+            lines.append(f"  {c.label}: {_brief(c.before)} → {_brief(c.after)}")
     if len(entry.changes) > limit:
         lines.append(f"  … and {len(entry.changes) - limit} more")
     return lines
 
 
 def _brief(value: Any) -> str:
+    """A value of a change as a reader says it: 0.7, Bass, reverb 0.3, 12 notes — no quotes or brackets."""
     if value is None:
         return "none"
     if isinstance(value, dict):
         if "count" in value:
             extra = ", ".join(f"{k} {v}" for k, v in value.items() if k != "count" and v)
             return f"{value['count']} notes" + (f" ({extra})" if extra else "")
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return repr(value)
+        return ", ".join(f"{k} {_brief(v)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_brief(v) for v in value) or "none"
+    return str(value)
 
 
 # --------------------------------------------------------------------------- tool
@@ -109,11 +133,11 @@ def tool(
                                                show_default=False)] = None,
     args: Annotated[str, typer.Option("--args", metavar="JSON", help="The tool's parameters as a JSON object "
                                       "('-' reads them from stdin).")] = "{}",
-    no_audio: NoAudio = False,
+    audio_now: RenderNow = None,
     as_json: AsJson = False,
     list_tools: Annotated[bool, typer.Option("--list", help="List the tools and stop.")] = False,
 ) -> None:
-    from bandstand.studio.tools import TOOLS, signature
+    from bandstand.producer.studio_tools import TOOLS, signature
 
     if list_tools:
         if as_json:
@@ -136,7 +160,7 @@ def tool(
 
     session = _open(session_dir)
     outcome = session.apply_tools([{"name": name, "args": arguments}], author="cli", request=f"tool {name}")
-    audio = _audio(session, no_audio) if outcome.entry is not None else None
+    audio = _audio(session, audio_now) if outcome.entry is not None else None
     if as_json:
         _print_json({**tool_outcome_json(outcome), "audio": audio})
         return
@@ -151,6 +175,8 @@ def tool(
     if made:
         typer.echo("  " + ", ".join(f"{k} {v}" for k, v in made.items()))
     typer.echo("undo with: bandstand undo " + str(session_dir))
+    if audio is not None:
+        _stale_hint(session_dir, audio, audio_now)
 
 
 # --------------------------------------------------------------------------- accept / discard
@@ -159,7 +185,7 @@ ACCEPT_EXAMPLES = """\b
 Examples:
   bandstand accept output/session-x                      # the newest variation waiting
   bandstand accept output/session-x 3f2a9c1e --phrases 81d0,a7c2
-  bandstand accept output/session-x --no-audio --json
+  bandstand accept output/session-x --audio --json         # the WAV rendered before it returns
 """
 
 
@@ -168,13 +194,13 @@ Examples:
 def accept(session_dir: Session, variation_id: VariationId = None,
            phrases: Annotated[str | None, typer.Option("--phrases", metavar="ID,…",
                                                        help="Only these phrases (ids or unique prefixes).")] = None,
-           no_audio: NoAudio = False, as_json: AsJson = False) -> None:
+           audio_now: RenderNow = None, as_json: AsJson = False) -> None:
     session = _open(session_dir)
     chosen = [p.strip() for p in phrases.split(",") if p.strip()] if phrases is not None else None
     if chosen is not None and not chosen:
         raise InvalidInput("--phrases is empty; name one or more phrase ids (bandstand variations SESSION_DIR)")
     entry = session.accept(variation_id, chosen)
-    audio = _audio(session, no_audio)
+    audio = _audio(session, audio_now)
     if as_json:
         _print_json({"revision": entry.revision, "variation_id": entry.variation_id, "summary": entry.summary,
                      "changes": [c.model_dump(mode="json") for c in entry.changes], "audio": audio})
@@ -183,6 +209,7 @@ def accept(session_dir: Session, variation_id: VariationId = None,
                f"{(entry.variation_id or '')[:8]})")
     for line in _changes(entry):
         typer.echo(line)
+    _stale_hint(session_dir, audio, audio_now)
 
 
 @discard_app.command(help="Discard a variation (discarding twice is fine).",
@@ -199,28 +226,30 @@ def discard(session_dir: Session, variation_id: VariationId = None, as_json: AsJ
 # --------------------------------------------------------------------------- undo / redo
 
 
-def _moved(session: Any, revision: int, verb: str, no_audio: bool, as_json: bool) -> None:
-    audio = _audio(session, no_audio)
+def _moved(session: Any, revision: int, verb: str, render: bool | None, as_json: bool) -> None:
+    audio = _audio(session, render)
     entry = session.store.entry(revision)
     if as_json:
         _print_json({"revision": revision, "request": entry.request, "summary": entry.summary, "audio": audio})
     else:
         typer.echo(f"{verb}: now at revision {revision} ({entry.request or entry.kind})")
+        _stale_hint(session.session_dir, audio, render)
 
 
 @undo_app.command(help="Undo the last change(s): HEAD moves back; nothing is deleted (redo brings it back).",
-                  epilog="\b\nExamples:\n  bandstand undo output/session-x\n  bandstand undo output/session-x --steps 3\n")
+                  epilog="\b\nExamples:\n  bandstand undo output/session-x\n  bandstand undo output/session-x --steps 3\n"
+                         "  bandstand undo output/session-x --audio\n")
 def undo(session_dir: Session,
          steps: Annotated[int, typer.Option("--steps", min=1, max=10_000, help="How many changes to undo.")] = 1,
-         no_audio: NoAudio = False, as_json: AsJson = False) -> None:
+         audio_now: RenderNow = None, as_json: AsJson = False) -> None:
     session = _open(session_dir)
-    _moved(session, session.undo(steps), f"undid {steps} change{'s' if steps > 1 else ''}", no_audio, as_json)
+    _moved(session, session.undo(steps), f"undid {steps} change{'s' if steps > 1 else ''}", audio_now, as_json)
 
 
 @redo_app.command(help="Redo the change undone last.", epilog="\b\nExamples:\n  bandstand redo output/session-x\n")
-def redo(session_dir: Session, no_audio: NoAudio = False, as_json: AsJson = False) -> None:
+def redo(session_dir: Session, audio_now: RenderNow = None, as_json: AsJson = False) -> None:
     session = _open(session_dir)
-    _moved(session, session.redo(), "redid", no_audio, as_json)
+    _moved(session, session.redo(), "redid", audio_now, as_json)
 
 
 # --------------------------------------------------------------------------- history / variations
@@ -228,10 +257,18 @@ def redo(session_dir: Session, no_audio: NoAudio = False, as_json: AsJson = Fals
 
 @history_app.command(help="Who asked what, what changed, and which entries are undone.",
                      epilog="\b\nExamples:\n  bandstand history output/session-x\n"
+                            "  bandstand history output/session-x --graph\n"
                             "  bandstand history output/session-x --json\n")
-def history(session_dir: Session, as_json: AsJson = False) -> None:
+def history(session_dir: Session, as_json: AsJson = False,
+            as_graph: Annotated[bool, typer.Option("--graph", help="Draw the branches as a graph, newest first "
+                                                   "(like git log --graph).")] = False) -> None:
     from bandstand.producer.summaries import history_json
 
+    if as_graph:
+        from bandstand.cli.branches import print_graph
+
+        print_graph(session_dir, as_json)
+        return
     rows = _open(session_dir).history()
     if as_json:
         _print_json([history_json(r) for r in rows])
@@ -249,8 +286,8 @@ def history(session_dir: Session, as_json: AsJson = False) -> None:
                         epilog="\b\nExamples:\n  bandstand variations output/session-x\n"
                                "  bandstand variations output/session-x --json\n")
 def variations(session_dir: Session, as_json: AsJson = False) -> None:
+    from bandstand.producer.studio_tools import diff_lines
     from bandstand.producer.summaries import variation_json
-    from bandstand.studio import diff_lines
 
     session = _open(session_dir)
     head = session.revision
@@ -282,7 +319,11 @@ def audition(session_dir: Session, variation_id: VariationId = None,
              whole_song: Annotated[bool, typer.Option("--whole-song", help="The whole song, not just the changed "
                                                       "bars.")] = False,
              as_json: AsJson = False) -> None:
-    result = _open(session_dir).audition(variation_id, whole_song=whole_song)
+    from bandstand.cli._rendering import render_status
+
+    session = _open(session_dir)
+    with render_status("the audition") as progress:
+        result = session.audition(variation_id, whole_song=whole_song, progress=progress)
     if as_json:
         _print_json(result.to_json())
         return

@@ -249,6 +249,10 @@ class Pipeline:
         return pipeline
 
     def run(self) -> ComposeResult:
+        if self.state.config.render_audio and self.state.status not in ("completed", "completed_partial"):
+            from bandstand.render.synth import warm
+
+            warm()  # the synthesizer made ready while the parts are written (the WAV comes last)
         state = self.engine.run()
         return self.result(state)
 
@@ -283,7 +287,7 @@ def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSin
     """Compose a song from `prompt` and return the result.
 
     Keywords are `PipelineConfig` fields: seed, bars, parts, tempo, key, mode, genre, out_dir,
-    skip_stages, approval_gates, max_retries_per_stage, stage_timeout, pipeline_timeout,
+    skip_stages, approval_gates, max_retries_per_stage, stall_timeout, stage_timeout, pipeline_timeout,
     parallel_parts, quality_gate, checkpoints, render_audio, render_pianoroll, intent_backend (a backend
     name). `intent_backend` may also be an `AgentBackend` object: a language model then reads the prompt
     alongside the rules in the intent node.

@@ -60,6 +60,12 @@ FORMS: dict[str, tuple[Slot, ...]] = {
                       "hook:Hook:8, outro:Outro:4"),
     "latin": _form("intro:Intro:4, verse:Verse:8, chorus:Coro:8, verse:Verse:8, chorus:Coro:8, solo:Montuno:8, "
                    "chorus:Coro:8, outro:Outro:4"),
+    # grime: everything in eights, the hook first and last
+    "grime": _form("intro:Intro:8, hook:Hook:8, verse:Verse:16, hook:Hook:8, verse:Verse:16, hook:Hook:8, "
+                   "outro:Outro:8"),
+    # string-band and dance-band songs: verses and choruses with an instrumental break between
+    "folk": _form("intro:Intro:4, verse:Verse:8, chorus:Chorus:8, solo:Break:8, verse:Verse:8, chorus:Chorus:8, "
+                  "solo:Break:8, chorus:Chorus:8, outro:Outro:4"),
     "blues": _form("intro:Intro:4, verse:Verse:12, verse:Verse:12, solo:Solo:12, verse:Verse:12, outro:Outro:4"),
     # film music builds twice: a theme, a rise, the climax, a calm, a bigger rise, the last climax
     "cinematic": _form("intro:Opening:8, verse:Theme:8, build:Rise:8, chorus:Climax:16, break:Calm:8, build:Rise:8, "
@@ -125,6 +131,14 @@ def _apply_hints(slots: list[Slot], hints: Sequence[str], electronic: bool) -> l
         at = peaks[-1] if peaks else max(1, len(slots) - 1)
         slots.insert(at, slot)
 
+    if "intro only" in hints:  # the intro and nothing else (the length asked for is its length)
+        return [next((s for s in slots if s.kind == "intro"), Slot("intro", "Intro", 8))]
+    if "anthem" in hints:  # the big chorus once more at the end, after a build into the first
+        peaks = [i for i, s in enumerate(slots) if s.kind in PEAKS]
+        if peaks:
+            slots.insert(peaks[-1] + 1, slots[peaks[-1]])
+            if not any(s.kind in ("build", "prechorus") for s in slots):
+                slots.insert(peaks[0], Slot("build", "Build", 4))
     if "no chorus" in hints:
         slots = [s for s in slots if s.kind != "prechorus"]
         slots = [Slot("loop", "Theme", s.bars, "chorus") if s.kind in ("chorus", "hook") else s for s in slots]
@@ -343,6 +357,17 @@ def _cover_every_role(sections: list[SectionPlan], roles: Sequence[str]) -> None
         peak.roles = [r for r in roles if r in peak.roles or r in missing]
 
 
+BOTTOM = ("bass", "sub_bass")
+
+
+def _bass_plays_out(sections: list[SectionPlan], roles: Sequence[str]) -> None:
+    """The song lands on a bottom: the bass plays the last section (the final cadence and
+    the tonic it ends on) however thin the outro is around it."""
+    if sections and any(r in roles for r in BOTTOM):
+        last = sections[-1]
+        last.roles = [r for r in roles if r in last.roles or r in BOTTOM]
+
+
 def resolve_target(natural: int, intent: Intent) -> int:
     lo, hi = intent.duration.min_bars, intent.duration.max_bars
     if "duration" in intent.inferred_fields:
@@ -448,6 +473,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
         start += slot.bars
     _roles_follow_energy(sections, roles)
     _cover_every_role(sections, roles)
+    _bass_plays_out(sections, roles)
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
                            total_bars=start - 1, sections=sections, bar_energy=arc, groove=rng.getrandbits(16))
 
@@ -458,6 +484,17 @@ _REMOVES: dict[str, tuple[str, ...]] = {
     "no_drums": ("drums", "percussion"), "no_bass": ("bass", "sub_bass"), "no_808": ("sub_bass",),
     "no_lead": ("lead", "counter_melody"), "no_pad": ("pad",), "no_chords": ("chords",),
 }
+
+
+def left_out(intent: Intent) -> frozenset[str]:
+    """Core roles the idiom has no place for — bluegrass has no drum kit and no pad, a
+    lullaby or a funeral song no drums — unless the prompt asks for them."""
+    from bandstand.compose.lexicon.words import MOOD_LEAVES_OUT
+
+    out = set(primary_genre(intent).leaves_out)
+    for mood in intent.mood:
+        out.update(MOOD_LEAVES_OUT.get(mood, ()))
+    return frozenset(out)
 
 
 def resolve_roles(intent: Intent, parts: Sequence[str] | None, supported: Sequence[str]) -> list[str]:
@@ -483,6 +520,7 @@ def resolve_roles(intent: Intent, parts: Sequence[str] | None, supported: Sequen
             roles.remove("bass")
         if intent.textures and "texture" in supported:
             roles.append("texture")
+        roles = [r for r in roles if r in requested or r not in left_out(intent)]
     for constraint in intent.constraints:
         removed = _REMOVES.get(constraint.kind, ())
         roles = [r for r in roles if r not in removed]

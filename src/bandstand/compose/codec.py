@@ -14,6 +14,7 @@ from typing import Any
 from bandstand.score import (
     ChannelAftertouch,
     ControlChange,
+    KeyChange,
     Marker,
     Note,
     PitchBend,
@@ -50,7 +51,7 @@ def decode_track(data: dict[str, Any]) -> Track:
 
 
 def encode_song(song: Song) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "title": song.title, "tempo": song.tempo,
         "time_signature": [song.time_signature.numerator, song.time_signature.denominator],
         "key": song.key,
@@ -59,6 +60,9 @@ def encode_song(song: Song) -> dict[str, Any]:
         "tempo_changes": [list(astuple(t)) for t in song.tempo_changes],
         "tracks": [encode_track(t) for t in song.tracks],
     }
+    if song.key_changes:  # only a song whose key moves says so (a one-key song's bytes stay as they were)
+        data["key_changes"] = [list(astuple(k)) for k in song.key_changes]
+    return data
 
 
 def decode_song(data: dict[str, Any]) -> Song:
@@ -67,5 +71,6 @@ def decode_song(data: dict[str, Any]) -> Song:
         key=data["key"], sections=[Section(*row) for row in data["sections"]],
         markers=[Marker(*row) for row in data["markers"]],
         tempo_changes=[TempoChange(*row) for row in data["tempo_changes"]],
+        key_changes=[KeyChange(*row) for row in data.get("key_changes", [])],
         tracks=[decode_track(t) for t in data["tracks"]],
     )

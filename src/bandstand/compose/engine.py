@@ -2,10 +2,15 @@
 
 Nodes run as soon as everything they read is resolved; the nodes that are
 ready together (the parts) form a wave and run side by side, each attempt on
-a worker thread under the node timeout (and what is left of the pipeline
-timeout). Failed attempts are retried up to the limit and every retry is
-recorded. After every wave the whole state is checkpointed (atomically, the
-previous checkpoint kept as `.bak`). Critical nodes that give up fail the
+a worker thread, watched for time (`Limits`): stopped once it has shown no
+progress for the stall limit, or has run past a wall limit per attempt when
+one was set, or when the whole run's time is up. A failed attempt is tried
+again, up to the limit, only when another attempt may end differently
+(`_classify`): a deterministic node that ran out of time is not (the same
+work would take the same time), and a node that `stops_short` is told its
+time is up and finishes without the rest (the output node: no WAV). Every
+retry is recorded. After every wave the whole state is checkpointed
+(atomically, the previous checkpoint kept as `.bak`). Critical nodes that give up fail the
 run; other failures, degraded results and a quality gate that still fails
 after its bounded regenerations end the run `completed_partial`. Skips,
 approval gates (pause / approve / reject), cancellation, resume and quality
@@ -19,13 +24,22 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from bandstand.compose.checkpoint import CheckpointStore
 from bandstand.compose.graph import Artifacts, Graph
-from bandstand.compose.nodes import Cancelled, Job, Node, NodeContext, NodeResult, WorkerPool
+from bandstand.compose.nodes import (
+    Cancelled,
+    Job,
+    Node,
+    NodeContext,
+    NodeResult,
+    TimeUp,
+    WorkerPool,
+)
 from bandstand.compose.state import (
     ErrorCode,
     NodeRecord,
@@ -43,8 +57,8 @@ EventSink = Callable[[ev.ComposeEvent], None]
 Outcome = Literal["ok", "fatal", "cancelled", "regenerate"]
 
 HINTS: dict[str, str] = {
-    "TIMEOUT": "resume it with a higher limit: bandstand resume SESSION_DIR --stage-timeout SECONDS (or "
-               "--pipeline-timeout; stage_timeout / pipeline_timeout from Python)",
+    "TIMEOUT": "resume it with a higher limit: bandstand resume SESSION_DIR --stall-timeout SECONDS (or "
+               "--stage-timeout, --pipeline-timeout; stall_timeout / stage_timeout / pipeline_timeout from Python)",
     "TOOL_EXECUTION_FAILED": "a generator failed; resume the session, or try another seed",
     "QUALITY_GATE_FAILED": "the song was kept but scored below the gate; try another seed or relax the prompt",
     "INVALID_INPUT": "fix the input named in the message and run again",
@@ -54,33 +68,80 @@ HINTS: dict[str, str] = {
     "LLM_PARSE_FAILED": "the model's reply could not be read; resume to try again",
     "UNKNOWN": "resume the session; if it fails again, report the error",
 }
+# The option that raises each time limit → its `PipelineConfig` field, for a timeout's hint.
+LIMIT_FIELDS: dict[str, str] = {"--stall-timeout": "stall_timeout", "--stage-timeout": "stage_timeout",
+                                "--pipeline-timeout": "pipeline_timeout"}
 DONE = frozenset({"completed", "skipped", "failed"})
 POLL_SECONDS = 0.05
+# The engine looks every POLL_SECONDS; a longer gap means this process was not running (stopped
+# with Ctrl-Z, held in a debugger, starved): nothing could be seen, so nothing counts as a stall.
+UNWATCHED_SECONDS = 1.0
 
 
-def _timeout_message(node: str, state: PipelineState, *, whole_run: bool) -> str:
-    """Which node ran out of time, the limit that stopped it, and the option that raises it."""
-    cfg = state.config
-    if whole_run:
-        return (f"{node} was stopped by the whole run's {cfg.pipeline_timeout:g}s limit "
-                f"(raise it with --pipeline-timeout SECONDS)")
-    return f"{node} ran past its {cfg.stage_timeout:g}s time limit per node (raise it with --stage-timeout SECONDS)"
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """When one attempt of `node` is out of time (all `time.monotonic()` seconds): after `stall`
+    seconds without a sign of progress, after `wall` seconds in all when a wall limit per
+    attempt was set, and at the whole run's `deadline`, whichever comes first."""
+
+    node: str
+    stall: float
+    wall: float | None
+    deadline: float
+    pipeline_timeout: float
+
+    @classmethod
+    def of(cls, node: str, state: PipelineState, deadline: float) -> Limits:
+        cfg = state.config
+        return cls(node, cfg.stall_timeout, cfg.stage_timeout, deadline, cfg.pipeline_timeout)
+
+    def ends(self, job: Job) -> float:
+        """When the attempt runs out of time, as things stand (progress moves it on). A node told
+        that its time is up has a stall limit's time, from then, to finish: no wall limit."""
+        ends = min(job.ctx.last_progress + self.stall, self.deadline)
+        if self.wall is not None and not job.told:
+            ends = min(ends, job.started_at + self.wall)
+        return ends
+
+    def hit(self, job: Job | None, now: float) -> TimeUp:
+        """Which limit stopped the attempt, in words that name the option that raises it."""
+        if job is None or now >= self.deadline:
+            return TimeUp(f"{self.node} was stopped by the whole run's {self.pipeline_timeout:g}s limit "
+                          f"(raise it with --pipeline-timeout SECONDS)", "--pipeline-timeout")
+        if self.wall is not None and not job.told and now >= job.started_at + self.wall:
+            return TimeUp(f"{self.node} ran past its {self.wall:g}s time limit per node "
+                          f"(raise it with --stage-timeout SECONDS)", "--stage-timeout")
+        return TimeUp(f"{self.node} showed no progress for {self.stall:g}s (raise the limit with "
+                      f"--stall-timeout SECONDS)", "--stall-timeout")
 
 
-def _classify(exc: BaseException) -> tuple[ErrorCode, bool]:
-    """(error code, whether another attempt may help)."""
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a failed attempt was: its error code, and whether another attempt may end
+    differently (`retry`) — which is what decides a retry, not how the attempt failed."""
+
+    code: ErrorCode
+    retry: bool
+
+
+def _classify(exc: BaseException, node: Node) -> Verdict:
+    """A timeout is tried again only for a node that is not deterministic (a language model may
+    answer sooner); a deterministic node would do the same work in the same time. Errors say
+    themselves whether they are worth another attempt (`RuntimeFailure.retryable`: an agent
+    backend's transient failure); a person's mistake and a missing input never are; a write the
+    system refused may go through later; anything else (a glitch) is tried again."""
     if isinstance(exc, AttemptTimeout):
-        return "TIMEOUT", True
+        return Verdict("TIMEOUT", retry=not node.deterministic)
     if isinstance(exc, StageFailed):
         code: ErrorCode = exc.code if exc.code in HINTS else "UNKNOWN"  # type: ignore[assignment]
-        return code, exc.retryable or code not in ("DEPENDENCY_MISSING", "INVALID_INPUT")
+        return Verdict(code, exc.retryable or code not in ("DEPENDENCY_MISSING", "INVALID_INPUT", "TIMEOUT"))
     if isinstance(exc, UserError):
-        return "INVALID_INPUT", False
+        return Verdict("INVALID_INPUT", retry=False)
     if isinstance(exc, RuntimeFailure):
-        return "TOOL_EXECUTION_FAILED", exc.retryable
+        return Verdict("TOOL_EXECUTION_FAILED", exc.retryable)
     if isinstance(exc, OSError):
-        return "FILE_WRITE_FAILED", True
-    return "TOOL_EXECUTION_FAILED", True
+        return Verdict("FILE_WRITE_FAILED", retry=True)
+    return Verdict("TOOL_EXECUTION_FAILED", retry=True)
 
 
 def _typed(node: Node, ctx: NodeContext) -> NodeResult:
@@ -156,7 +217,18 @@ class Engine:
 
     def _ctx(self, node: Node, attempt: int) -> NodeContext:
         return NodeContext(state=self.state, artifacts=self.artifacts, node=node, attempt=attempt,
-                           cancel_event=self._cancel)
+                           cancel_event=self._cancel, tell=lambda words: self._tell(node.name, words))
+
+    def _tell(self, node: str, words: str) -> None:
+        """A node's `NodeProgress`, from the thread running it. The run may end meanwhile (a
+        cancel): what it says then is dropped, never an error for the node."""
+        try:
+            self._emit(ev.NodeProgress(pipeline_id=self.state.pipeline_id, node=node, message=words[:300]))
+        except AssertionError as exc:  # the guards are imported only here: a compose need not load them
+            from bandstand.protocol.guards.base import ProtocolViolation  # (StreamClosed is one)
+
+            if not isinstance(exc, ProtocolViolation):
+                raise
 
     def restore(self) -> None:
         """Rebuild the artifacts of the nodes a checkpoint says are done, in graph order (a
@@ -360,26 +432,41 @@ class Engine:
         self._emit(ev.NodeStarted(pipeline_id=self.state.pipeline_id, node=node.name, attempt=attempt))
         ctx = self._ctx(node, attempt)
         job = Job(node.name, ctx, lambda: _typed(node, ctx), done)
-        job.ends = min(time.monotonic() + self.state.config.stage_timeout, deadline)
         if time.monotonic() >= deadline:  # nothing left of the pipeline's time: fail at once
-            job.finished, job.error = True, AttemptTimeout(_timeout_message(node.name, self.state, whole_run=True))
+            job.finished = True
+            up = Limits.of(node.name, self.state, deadline).hit(None, deadline)
+            job.error = AttemptTimeout(up.message, option=up.option)
             done.put(job)
             return job
         return self._pool.submit(job)
+
+    def _out_of_time(self, node: Node, job: Job, limits: Limits, now: float) -> bool:
+        """Whether the attempt is to be abandoned now: its time is up and it is not a node that
+        stops short (that one is told, once, and given a stall limit's time to finish)."""
+        if job.finished or now < limits.ends(job):
+            return False
+        if node.stops_short and not job.told and now < limits.deadline:
+            job.ctx.out_of_time = limits.hit(job, now)
+            job.told = True
+            job.ctx.progress()
+            return False
+        return True
 
     def _run_wave(self, wave: list[Node], deadline: float) -> Outcome:
         """Run the nodes of a wave side by side, with their retries; returns how it ended."""
         done: queue.SimpleQueue[Job] = queue.SimpleQueue()
         running: dict[str, Job] = {}
         by_name = {n.name: n for n in wave}
+        limits = {n.name: Limits.of(n.name, self.state, deadline) for n in wave}
         outcome: Outcome = "ok"
+        looked = time.monotonic()
         try:
             for node in wave:
                 running[node.name] = self._start(node, 1, done, deadline)
             while running:
                 if self._cancel.is_set():
                     raise Cancelled()
-                nearest = min(j.ends for j in running.values())
+                nearest = min(limits[j.node].ends(j) for j in running.values())
                 try:
                     job: Job | None = done.get(timeout=max(0.0, min(nearest - time.monotonic(), POLL_SECONDS)))
                 except queue.Empty:
@@ -388,19 +475,29 @@ class Engine:
                 if job is not None and running.get(job.node) is job:
                     self._pool.release(job)
                     finished.append((job, job.error))
+                now = time.monotonic()
+                for watched in running.values():
+                    if now - looked > UNWATCHED_SECONDS:
+                        watched.ctx.progress()
+                    watched.ctx.observe()
+                looked = now
                 for late in list(running.values()):
-                    if not late.finished and time.monotonic() >= late.ends:
+                    if self._out_of_time(by_name[late.node], late, limits[late.node], now):
                         self._pool.abandon(late)
-                        finished.append((late, AttemptTimeout()))
+                        up = limits[late.node].hit(late, now)
+                        finished.append((late, AttemptTimeout(up.message, option=up.option)))
                 for job, error in finished:
                     del running[job.node]
                     node = by_name[job.node]
                     if error is None:
                         result = self._complete(node, job)
                         outcome = "regenerate" if result == "regenerate" else outcome
-                    elif isinstance(error, Cancelled):
+                    elif isinstance(error, Cancelled) and (job.ctx.out_of_time is None or self._cancel.is_set()):
                         raise Cancelled()
                     else:
+                        if isinstance(error, Cancelled) and job.ctx.out_of_time is not None:
+                            up = job.ctx.out_of_time  # it stopped short, with nothing to show
+                            error = AttemptTimeout(up.message, option=up.option)
                         retry = self._failed_attempt(node, job, error, deadline)
                         if retry == "retry":
                             running[node.name] = self._start(node, job.ctx.attempt + 1, done, deadline)
@@ -428,15 +525,18 @@ class Engine:
         """Record a failed attempt; returns retry | fatal | ok (gave up, not critical)."""
         state, rec, ctx = self.state, self.state.nodes[node.name], job.ctx
         rec.tool_calls.extend(ctx.tool_calls)
-        code, retryable = _classify(exc)
+        verdict = _classify(exc, node)
+        code, retryable = verdict.code, verdict.retry
         if time.monotonic() >= deadline:
             code, retryable = "TIMEOUT", False
         failed_call = next((c.name for c in reversed(ctx.tool_calls) if not c.success), None)
         message = str(exc) or type(exc).__name__
-        if isinstance(exc, AttemptTimeout) and not str(exc):
-            message = _timeout_message(node.name, state, whole_run=job.ends >= deadline)
+        hint = HINTS[code]
+        if isinstance(exc, AttemptTimeout) and exc.option in LIMIT_FIELDS:
+            hint = (f"resume it with a higher limit: bandstand resume SESSION_DIR {exc.option} SECONDS "
+                    f"({LIMIT_FIELDS[exc.option]} from Python)")
         err = StageError(code=code, message=message[:1000], failed_tool_call=failed_call, recoverable=retryable,
-                         recovery_hint=HINTS[code], attempt=ctx.attempt)
+                         recovery_hint=hint, attempt=ctx.attempt)
         rec.attempts.append(err)
         if retryable and rec.retry_count < rec.max_retries:
             rec.retry_count += 1
@@ -447,8 +547,7 @@ class Engine:
                                     code=code, message=err.message))
             return "retry"
         if rec.retry_count:
-            causes = "; ".join(f"attempt {e.attempt}: {e.code} {e.message}" for e in rec.attempts)
-            err = err.model_copy(update={"message": f"gave up after {ctx.attempt} attempts ({causes})"[:2000]})
+            err = err.model_copy(update={"message": f"gave up after {ctx.attempt} attempts ({_causes(rec.attempts)})"[:2000]})
         return "fatal" if self._give_up(node, err) == "fatal" else "ok"
 
     def _complete(self, node: Node, job: Job) -> str:
@@ -466,7 +565,8 @@ class Engine:
             node.apply(state, result.artifact)
         if result.degraded:
             code: ErrorCode = result.degraded_code if result.degraded_code in HINTS else "UNKNOWN"
-            rec.error = StageError(code=code, message=result.degraded, recoverable=True, recovery_hint=HINTS[code])
+            rec.error = StageError(code=code, message=result.degraded, recoverable=True,
+                                   recovery_hint=result.degraded_hint or HINTS[code])
         state.recovery.last_successful_node = node.name
         state.note(node.name, "completed", result.summary)
         self._emit(ev.NodeCompleted(pipeline_id=state.pipeline_id, node=node.name, summary=result.summary,
@@ -577,4 +677,22 @@ class _Fatal(Signal):
     """A critical node gave up inside a wave."""
 
 
-__all__ = ["HINTS", "Approver", "Decision", "Engine", "EventSink"]
+__all__ = ["HINTS", "Approver", "Decision", "Engine", "EventSink", "Limits", "Verdict"]
+
+
+def _causes(attempts: list[StageError]) -> str:
+    """What the attempts failed with, each different cause once with the attempts it ended:
+    "attempts 1–4: TIMEOUT no progress for 30 s" rather than the same sentence four times."""
+    grouped: dict[tuple[str, str], list[int]] = {}
+    for e in attempts:
+        grouped.setdefault((e.code, e.message), []).append(e.attempt)
+    parts = []
+    for (code, message), numbers in grouped.items():
+        if len(numbers) == 1:
+            which = f"attempt {numbers[0]}"
+        elif numbers == list(range(numbers[0], numbers[-1] + 1)):
+            which = f"attempts {numbers[0]}–{numbers[-1]}"
+        else:
+            which = "attempts " + ", ".join(map(str, numbers))
+        parts.append(f"{which}: {code} {message}")
+    return "; ".join(parts)

@@ -7,7 +7,9 @@ A `Fanout` stands for a group of nodes known only once its `after` nodes have
 run — one part node per role (`parts:drums`, `parts:bass`, …) once the
 arrangement says who plays. `expand(artifacts)` gives the concrete nodes for
 what is known so far; `dependents` and `closure` say what a change reaches,
-which is how a run (or an edit) re-runs exactly what depends on it.
+which is how a run (or an edit) re-runs exactly what depends on it. `reached`
+follows what each node declares it is made from (`Node.reads`: song facts and
+input nodes), which is how the studio knows an edit's blast radius.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bandstand.compose.nodes import Node
+from bandstand.compose.nodes import FACTS, Node
 
 __all__ = ["Artifacts", "Fanout", "Graph"]
 
@@ -65,6 +67,14 @@ def _name(item: Item) -> str:
     return item.name if isinstance(item, Node) else item.group
 
 
+def _check_reads(node: Node, seen: set[str]) -> None:
+    for word in node.reads:
+        if word in seen and word not in (*node.inputs, *node.optional):
+            raise ValueError(f"{node.name} reads the {word!r} node, which is not one of its inputs")
+        if word not in seen and word not in FACTS:
+            raise ValueError(f"{node.name} reads {word!r}, which is neither a fact ({', '.join(FACTS)}) nor a node")
+
+
 class Graph:
     """Nodes and fan-outs in a valid order; see the module docstring."""
 
@@ -78,6 +88,8 @@ class Graph:
             unknown = [n for n in needs if n not in seen]
             if unknown:
                 raise ValueError(f"{name} reads {unknown[0]!r}, which is not declared before it")
+            if isinstance(item, Node):
+                _check_reads(item, seen)
             seen.add(name)
         self.items: tuple[Item, ...] = tuple(items)
         self._by_name = {_name(i): i for i in self.items}
@@ -128,6 +140,20 @@ class Graph:
             reads = set(node.inputs) | set(node.optional) | (set(fan.after) if fan else set())
             if any(r in reached or any(n.startswith(r + ":") for n in reached) for r in reads):
                 reached.add(node.name)
+                out.append(node.name)
+        return out
+
+    def reached(self, changed: Iterable[str], nodes: Sequence[Node], held: Iterable[str] = ()) -> list[str]:
+        """The nodes of `nodes` a change reaches through what they `reads`, transitively, in graph
+        order: `changed` names facts and nodes; a node in `held` is neither reached nor passes on."""
+        hit = set(changed)
+        kept = set(held)
+        out: list[str] = []
+        for node in nodes:
+            if node.name in kept:
+                continue
+            if node.name in hit or any(r in hit for r in node.reads):
+                hit.add(node.name)
                 out.append(node.name)
         return out
 

@@ -48,8 +48,24 @@ def melody_track(song: Song) -> Track | None:
     return lead or max(melodic, key=lambda t: sum(n.pitch for n in t.notes) / len(t.notes), default=None)
 
 
+def _root_name(pc: int, key: str | None) -> str:
+    """A chord root as the song's key spells it (C#m7 in C# minor, Dbmaj7 in Ab major: theory's
+    speller); flats when the song has no key (or one the speller does not read)."""
+    import contextlib
+
+    from bandstand.errors import BandstandError
+    from bandstand.theory import spell_root
+
+    # a key the speller does not read falls through to the flat names, as without a key
+    with contextlib.suppress(BandstandError):
+        if key:
+            return spell_root(pc, key)
+    return _FLAT_NAMES[pc] + ("b" if _FLAT_ALTER[pc] else "")
+
+
 def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]]:
-    """A chord symbol per bar named from the pitch classes the track sounds in it (None: no chords)."""
+    """A chord symbol per bar named from the pitch classes the track sounds in it, its root spelled
+    for the song's key (None: no chords)."""
     if track is None:
         return []
     bpb = song.beats_per_bar
@@ -74,7 +90,7 @@ def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]
                      - _MISSING * total * sum(1 for i in tones if weight[(root + i) % 12] == 0)
                      + (0.01 if root == lowest % 12 else 0.0), root, suffix)
                     for root in range(12) for suffix, tones in _TEMPLATES), key=lambda r: r[0])
-        symbol = _FLAT_NAMES[best[1]] + ("b" if _FLAT_ALTER[best[1]] else "") + best[2]
+        symbol = _root_name(best[1], song.key) + best[2]
         if not out or out[-1][1] != symbol:
             out.append((start, symbol))
     return out

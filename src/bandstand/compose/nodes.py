@@ -8,7 +8,12 @@ updates the run state. A handler returns a `NodeResult` (or a bare artifact).
 
 Seeds are derived per node (and per part) and per variant, so regenerating
 one node never moves another. Attempts run on `Worker` threads so the engine
-can time them out and run independent nodes side by side.
+can time them out and run independent nodes side by side. An attempt shows
+progress by computing (its thread's CPU time grows, however slowly a starved
+machine lets it) or by saying so through its context (a tool call, a
+cancellation check, a render asking whether to stop between its small steps):
+the engine stops an attempt that has shown no progress for the stall limit —
+one that waits on what never comes — not one that is merely slow.
 """
 
 from __future__ import annotations
@@ -25,12 +30,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import Cancelled, StageFailed
 
-__all__ = ["Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Worker", "WorkerPool", "derive_seed"]
+__all__ = ["FACTS", "Cancelled", "Job", "Node", "NodeContext", "NodeResult", "TimeUp", "Worker", "WorkerPool",
+           "derive_seed"]
 
 if TYPE_CHECKING:
     from bandstand.compose.graph import Artifacts
 
 T = TypeVar("T")
+
+FACTS: tuple[str, ...] = ("key", "mode", "tempo", "metre", "genre", "energy", "form", "dials", "instrument")
+"""The song's facts (read off the intent) a node may declare it reads; what an edit changes."""
 
 
 def derive_seed(run_seed: int, key: str | int, part: str | None = None, variant: int = 0) -> int:
@@ -44,8 +53,9 @@ def derive_seed(run_seed: int, key: str | int, part: str | None = None, variant:
 class NodeResult:
     """What a node produced: the live `artifact`, its JSON-able checkpoint `output`, a one-line
     `summary`; `degraded` says what is missing from an otherwise usable result (and
-    `degraded_code` why: a file that could not be written is FILE_WRITE_FAILED); validation sets
-    `regenerate` (node or group names) when its gate failed."""
+    `degraded_code` why: a file that could not be written is FILE_WRITE_FAILED; `degraded_hint`,
+    when given, how to get it, in place of the code's usual hint); validation sets `regenerate`
+    (node or group names) when its gate failed."""
 
     artifact: Any
     output: Any
@@ -53,11 +63,36 @@ class NodeResult:
     quality_score: float | None = None
     degraded: str | None = None
     degraded_code: str = "TOOL_EXECUTION_FAILED"
+    degraded_hint: str | None = None
     regenerate: tuple[str, ...] = ()
     failing_axes: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """Why an attempt is out of time: `message` names the node and the limit that stopped it,
+    `option` is the command-line option that raises that limit (`--stall-timeout`, …)."""
+
+    message: str
+    option: str
+
+
 Handler = Callable[["NodeContext"], Any]
+
+
+def _cpu_clock() -> int | None:
+    """The CPU-time clock of the calling thread, or None where the system has none to read."""
+    try:
+        return time.pthread_getcpuclockid(threading.get_ident())
+    except (AttributeError, OSError):
+        return None
+
+
+def _cpu_seconds(clock: int) -> float | None:
+    try:
+        return time.clock_gettime(clock)
+    except OSError:  # the thread has ended
+        return None
 
 
 def _identity(value: Any, artifacts: Artifacts) -> Any:
@@ -75,12 +110,24 @@ class Node:
     into the artifact (given the artifacts restored before it); `on_skip` stands in when the
     node is skipped; `apply` records what the node decided in the run state. `seed_key` is what
     its seeds derive from and `member` the fan-out key (a part's role), part of its seeds too.
+
+    `reads`: what the node's artifact is made from — song facts (`FACTS`) and the input nodes
+    whose artifact it uses (a part reads the harmony for its chords; the drums do not); a change
+    reaches the node when it reaches one of them. `Graph` refuses a node name that is not one of
+    the node's inputs and a word that is not a fact.
+
+    `deterministic`: the same inputs and seed give the same result by the same work (every
+    built-in node but an intent read by a language model), so an attempt that ran out of time
+    is not tried again: another would do the same work in the same time. `stops_short`: told
+    that its time is up (`NodeContext.time_up`), the node finishes without the part it has not
+    done (the output node: the session without its WAV) instead of being abandoned.
     """
 
     name: str
     run: Handler
     inputs: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
     output: type | tuple[type, ...] = object
     critical: bool = False
     seed_key: str = ""
@@ -88,6 +135,8 @@ class Node:
     restore: Callable[[Any, Artifacts], Any] = _identity
     on_skip: Callable[[NodeContext], Any] | None = None
     apply: Callable[[PipelineState, Any], None] | None = None
+    deterministic: bool = True
+    stops_short: bool = False
 
     def with_handler(self, run: Handler) -> Node:
         """The same node with another handler (tests drive the engine with slow or failing ones)."""
@@ -97,7 +146,9 @@ class Node:
 @dataclass(slots=True)
 class NodeContext:
     """What a node handler sees: the run state (read it, do not mutate it), the artifacts of
-    the nodes before it, its derived seeds, cancellation and tool-call recording."""
+    the nodes before it, its derived seeds, cancellation, tool-call recording, and the signs of
+    progress the engine's stall limit watches (`last_progress`, a `time.monotonic()`, moved on
+    by the attempt's threads and, when its thread has computed, by the engine's `observe`)."""
 
     state: PipelineState
     artifacts: Artifacts
@@ -106,6 +157,11 @@ class NodeContext:
     cancel_event: threading.Event
     tool_calls: list[ToolCall] = field(default_factory=list)
     abandoned: bool = False
+    last_progress: float = field(default_factory=time.monotonic)
+    out_of_time: TimeUp | None = None  # set by the engine for a node that `stops_short`
+    cpu_clock: int | None = None  # the CPU-time clock of the thread running the attempt
+    cpu_seen: float = 0.0
+    tell: Callable[[str], None] | None = None  # the engine's NodeProgress, set for each attempt
 
     @property
     def config(self) -> PipelineConfig:
@@ -137,21 +193,67 @@ class NodeContext:
         """The artifacts of a fan-out group by member key (`parts` → {role: PartResult})."""
         return self.artifacts.members(name)
 
+    def progress(self) -> None:
+        """Say that the attempt is still moving (the stall limit counts from the last time)."""
+        self.last_progress = time.monotonic()
+
+    def say(self, words: str) -> None:
+        """Tell whoever watches the run what the attempt does now ("rendering: mastering"): a
+        `NodeProgress` event; progress for the stall limit too. An abandoned attempt says nothing."""
+        self.progress()
+        if self.tell is not None and not self.abandoned:
+            self.tell(words)
+
+    def running_here(self) -> None:
+        """The worker starts the attempt on the calling thread: its CPU time is watched from now."""
+        self.cpu_clock = _cpu_clock()
+        used = None if self.cpu_clock is None else _cpu_seconds(self.cpu_clock)
+        self.cpu_seen = used if used is not None else 0.0
+        self.progress()
+
+    def observe(self) -> None:
+        """Count the CPU time the attempt's thread used since the last look as progress (called
+        from the engine's thread): a starved node computes slowly, a stuck one not at all."""
+        if self.cpu_clock is None:
+            return
+        used = _cpu_seconds(self.cpu_clock)
+        if used is None:
+            self.cpu_clock = None
+        elif used > self.cpu_seen:
+            self.cpu_seen = used
+            self.progress()
+
     def check_cancelled(self) -> None:
+        self.progress()
         if self.abandoned or self.cancel_event.is_set():
             raise Cancelled()
 
+    def stopping(self) -> bool:
+        """Whether work that can stop part-way (a render) should stop now: the run was cancelled,
+        the attempt abandoned, or its time is up. Asking is a sign of progress."""
+        self.progress()
+        return self.abandoned or self.cancel_event.is_set() or self.out_of_time is not None
+
+    def time_up(self) -> TimeUp | None:
+        """Why this attempt's time is up, when that (and not a cancellation) is why it should stop."""
+        if self.abandoned or self.cancel_event.is_set():
+            return None
+        return self.out_of_time
+
     def tool(self, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Call `fn`, recording it as a tool call of this node (time, success, error)."""
+        """Call `fn`, recording it as a tool call of this node (time, success, error); its start
+        and its end are signs of progress."""
         self.check_cancelled()
         invoked = now()
         t0 = time.perf_counter()
         try:
             result = fn(*args, **kwargs)
         except BaseException as exc:
+            self.progress()
             self.tool_calls.append(ToolCall(name=name, invoked_at=invoked, success=False, error=str(exc)[:500],
                                             duration_ms=round((time.perf_counter() - t0) * 1000, 3)))
             raise
+        self.progress()
         self.tool_calls.append(ToolCall(name=name, invoked_at=invoked, success=True,
                                         duration_ms=round((time.perf_counter() - t0) * 1000, 3)))
         return result
@@ -160,7 +262,8 @@ class NodeContext:
 class Job:
     """One attempt of one node, run on a worker; posts itself to `done` when finished."""
 
-    __slots__ = ("ctx", "done", "ends", "error", "finished", "fn", "node", "result", "started", "worker")
+    __slots__ = ("ctx", "done", "error", "finished", "fn", "node", "result", "started", "started_at", "told",
+                 "worker")
 
     def __init__(self, node: str, ctx: NodeContext, fn: Callable[[], Any], done: queue.SimpleQueue[Job]) -> None:
         self.node = node
@@ -171,7 +274,8 @@ class Job:
         self.result: Any = None
         self.error: BaseException | None = None
         self.started = time.perf_counter()
-        self.ends = 0.0  # time.monotonic() after which the attempt is abandoned
+        self.started_at = time.monotonic()  # what a wall limit per attempt counts from
+        self.told = False  # a node that stops short was told its time is up
         self.worker: Worker | None = None
 
 
@@ -193,6 +297,7 @@ class Worker:
             if job is None:
                 return
             try:
+                job.ctx.running_here()
                 job.result = job.fn()
             except BaseException as exc:
                 job.error = exc

@@ -34,7 +34,7 @@ from typing import Any
 
 from bandstand import __version__
 from bandstand.compose import notes
-from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.songfiles import FULL, FileEntry, _all, part_files, write_song_outputs
@@ -54,6 +54,8 @@ class SessionOutput:
     degraded: list[str] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)
     write_failed: bool = False
+    out_of_time: bool = False
+    pianoroll_of: Song | None = None  # the song the piano roll was drawn from (when it was)
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
@@ -74,10 +76,19 @@ def chord_changes(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: flo
     chords = getattr(harmony, "chords", None)
     if not chords:
         return None
+    # bar → its section, as `ArrangementPlan.section_at` finds it (the first that holds it), made once:
+    # asking `chord_index_at` bar by bar scans the sections each time (quadratic in a long song)
+    section_of: dict[int, SectionPlan] = {}
+    for sec in arrangement.sections:
+        for b in range(max(1, sec.start_bar), min(sec.end_bar, arrangement.total_bars) + 1):
+            section_of.setdefault(b, sec)
     out: list[tuple[float, str]] = []
     for bar in range(1, arrangement.total_bars + 1):
+        section = section_of.get(bar)
+        if section is None:  # outside every section
+            continue
         try:
-            symbol = chords[arrangement.chord_index_at(bar)].symbol
+            symbol = chords[section.chord_indices[bar - section.start_bar]].symbol
         except (IndexError, KeyError):
             continue
         if not out or out[-1][1] != symbol:
@@ -88,9 +99,12 @@ def chord_changes(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: flo
 def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any, arrangement: ArrangementPlan,
                   parts: Mapping[str, Any], sound: SoundPlan | None, song: Song | None,
                   quality: Mapping[str, Any] | None, progression_text: str, *,
-                  cancelled: Callable[[], bool] | None = None) -> SessionOutput:
+                  cancelled: Callable[[], bool] | None = None,
+                  time_up: Callable[[], str | None] | None = None,
+                  progress: Callable[[str], None] | None = None) -> SessionOutput:
     """Write the session folder (everything but the checkpoint, which the engine keeps); the WAV
-    render stops (`Cancelled`) once `cancelled()` says so."""
+    render stops (`Cancelled`) once `cancelled()` says so — or, when `time_up()` gives a reason,
+    the session is written without the WAV (`out_of_time`)."""
     out = SessionOutput()
     by_role: dict[str, Track] = {t.role: t for t in song.tracks} if song else {r: p.track for r, p in parts.items()}
     whole = song or _bare_song(intent, arrangement, list(by_role.values()))
@@ -101,7 +115,8 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     write_text(root / "progression" / "main.progression", progression_text)
     written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.beats_per_bar),
                                  render_audio=state.config.render_audio,
-                                 render_pianoroll=state.config.render_pianoroll, cancelled=cancelled)
+                                 render_pianoroll=state.config.render_pianoroll, cancelled=cancelled,
+                                 time_up=time_up, progress=progress)
     if song is None:  # without assembly there is no full arrangement to offer
         (root / "midi" / f"{FULL}.mid").unlink(missing_ok=True)
         written.files = [f for f in written.files if f.path != f"midi/{FULL}.mid"]
@@ -109,6 +124,8 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.files += written.files
     out.degraded += written.degraded
     out.write_failed = written.write_failed
+    out.out_of_time = written.out_of_time
+    out.pianoroll_of = written.pianoroll_of
     names = {t.name: f"midi/{name}" for name, t in part_files(whole).items()}
     for t in whole.tracks:
         stats = parts[t.role].stats.model_dump(mode="json") if t.role in parts else {"role": t.role}
@@ -181,6 +198,9 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "created_at": state.created_at.isoformat(),
         "prompt": state.raw_prompt,
         "genre": intent.genre,
+        # what the prompt's words were read as where they were not taken as written
+        # ("tango" played as its nearest genre, a key that does not exist): said, never silent
+        "assumptions": [a.reason for a in intent.ambiguities if a.severity == "optional"],
         "key": f"{intent.key} {intent.mode}",
         "tempo": intent.tempo,
         "half_time": intent.tempo_analysis.half_time,

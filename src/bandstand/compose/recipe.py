@@ -3,8 +3,8 @@
 The `Recipe` is what regenerating any node of a composed song needs: the
 prompt and seed, the intent, harmony and arrangement plans, the sound plan,
 the seed variant of every node that has one, the style overrides in force,
-the parts the person froze, which part plays which role, and the generator
-that made it. Compose puts it in revision 1's provenance; every accepted
+the parts the person froze, which part plays which role, the bars in other
+keys (the key map) and the generator that made it. Compose puts it in revision 1's provenance; every accepted
 edit carries the recipe of its result, so undo and redo move it too.
 
 `rerun(recipe, keys, run=…)` runs exactly the named nodes through the same
@@ -27,6 +27,7 @@ from bandstand.compose.graph import Artifacts, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.key_map import KeySpan
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node
@@ -66,6 +67,8 @@ class Recipe(BaseModel):
     # where a part plays when it was added to some bars only ("add strings to the chorus"):
     # 1-based inclusive bar ranges, kept when the part is made again
     spans: dict[str, list[tuple[int, int]]] = {}
+    # bars in another key than the recipe's own (see `compose.key_map`); none: one key throughout
+    key_map: list[KeySpan] = []
 
     @classmethod
     def from_run(cls, state: PipelineState, artifacts: Mapping[str, Any], track_names: Mapping[str, str]) -> Recipe:

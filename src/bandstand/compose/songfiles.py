@@ -9,6 +9,10 @@ output stage and the studio (after accept, undo, redo) both call:
 Everything but the audio is a pure function of the song (and the optional
 sound plan and chord list), so it is fast and the same song writes the same
 bytes; the audio is separate (`render_audio=False`, or `write_audio` on its own).
+A studio render (`producer.head_files.render_audio`) keeps each track it plays in
+the session's `state/render-cache/` (`bandstand.render.trackcache`), so a later
+render of a changed song plays only the tracks that changed; compose does not
+fill it (a batch of songs would keep hundreds of megabytes of audio each).
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from typing import Any
 
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.files import write_bytes
-from bandstand.score import ControlChange, Song, Track
+from bandstand.score import ControlChange, Song, Track, part_names
 
-__all__ = ["FULL", "LEAD_SHEET", "FileEntry", "SongFile", "SongFiles", "lead_sheet_source", "mix_controls",
-           "song_files", "write_audio", "write_song_outputs"]
+__all__ = ["FULL", "LEAD_SHEET", "RENDER_CACHE", "FileEntry", "SongFile", "SongFiles", "lead_sheet_source",
+           "mix_controls", "song_files", "write_audio", "write_song_outputs"]
 
 FULL = "full-arrangement"
+RENDER_CACHE = "state/render-cache"  # the session's finished tracks, kept between renders
 
 
 @dataclass(slots=True)
@@ -44,11 +49,15 @@ class FileEntry:
 @dataclass(slots=True)
 class SongFiles:
     """What was written (relative paths), and what could not be (one line each); `write_failed`
-    when one of those could not be written by the system (a full disk, permissions)."""
+    when one of those could not be written by the system (a full disk, permissions),
+    `out_of_time` when the render was stopped because its time was up; `pianoroll_of`, the song
+    the piano roll was drawn from when it was."""
 
     files: list[FileEntry] = field(default_factory=list)
     degraded: list[str] = field(default_factory=list)
     write_failed: bool = False
+    out_of_time: bool = False
+    pianoroll_of: Song | None = None
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
@@ -91,7 +100,7 @@ def mix_controls(track: Track) -> Track:
 def _single(song: Song, track: Track) -> Song:
     return Song(title=f"{song.title} — {track.role}", tempo=song.tempo, time_signature=song.time_signature,
                 key=song.key, sections=list(song.sections), tracks=[track], markers=list(song.markers),
-                tempo_changes=list(song.tempo_changes))
+                tempo_changes=list(song.tempo_changes), key_changes=list(song.key_changes))
 
 
 def _all(tasks: list[Callable[[], Any]]) -> None:
@@ -112,16 +121,8 @@ def _remove_stale(folder: Path, keep: set[str], suffix: str) -> None:
 
 
 def part_files(song: Song) -> dict[str, Track]:
-    """The per-part MIDI file name of each track: its role, or role-2, role-3 … when roles repeat."""
-    out: dict[str, Track] = {}
-    for track in song.tracks:
-        role = track.role or "part"  # a track without a role (one a person added) still gets a visible name
-        name, n = role, 1
-        while f"{name}.mid" in out:
-            n += 1
-            name = f"{role}-{n}"
-        out[f"{name}.mid"] = track
-    return out
+    """The per-part MIDI file name of each track: `score.part_names` (the name its stem has too)."""
+    return {f"{name}.mid": track for name, track in zip(part_names(song.tracks), song.tracks, strict=True)}
 
 
 LEAD_SHEET = "notes/lead-sheet.musicxml"
@@ -184,10 +185,13 @@ def lead_sheet_source(song: Song, chords: Sequence[tuple[float, str]] | None) ->
 def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None,
                        chords: Sequence[tuple[float, str]] | None = None, target_lufs: float | None = None,
                        render_audio: bool = True, render_pianoroll: bool = True, stems: bool = True,
-                       cancelled: Callable[[], bool] | None = None) -> SongFiles:
+                       cancelled: Callable[[], bool] | None = None,
+                       time_up: Callable[[], str | None] | None = None,
+                       progress: Callable[[str], None] | None = None) -> SongFiles:
     """Write the song's MIDI, notes, lead sheet, piano roll and (with `render_audio`) WAV and stems
     under `root`. `sound` names the presets; `chords` (beat, symbol) label the lead sheet;
-    `target_lufs` is the master's loudness (the plan's, else −14)."""
+    `target_lufs` is the master's loudness (the plan's, else −14). `cancelled` and `time_up`
+    stop the render as `write_audio` says; `progress` is told what the render does now."""
     out = SongFiles()
     planned = song_files(song, sound=sound, chords=chords, target_lufs=target_lufs)
     _remove_stale(root / "midi", {f.rel.rsplit("/", 1)[1] for f in planned if f.rel.startswith("midi/")}, ".mid")
@@ -200,7 +204,8 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
         futures = [pool.submit(t) for t in tasks]
         if render_audio:
             audio = write_audio(root, song, target_lufs=target_lufs if target_lufs is not None else
-                                (sound.target_lufs if sound else None), stems=stems, cancelled=cancelled)
+                                (sound.target_lufs if sound else None), stems=stems, cancelled=cancelled,
+                                time_up=time_up, progress=progress)
     for future in futures:
         future.result()
     for f in planned:
@@ -212,9 +217,11 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
             out.write_failed = isinstance(exc, OSError)
         else:
             out.add(root, "images/pianoroll.png", "image", "piano roll of every part")
+            out.pianoroll_of = song
     out.files += audio.files
     out.degraded += audio.degraded
     out.write_failed = out.write_failed or audio.write_failed
+    out.out_of_time = audio.out_of_time
     return out
 
 
@@ -228,22 +235,33 @@ def _pianoroll(failed: dict[str, BaseException], root: Path, song: Song) -> None
 
 
 def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, stems: bool = True,
-                cancelled: Callable[[], bool] | None = None) -> SongFiles:
+                cancelled: Callable[[], bool] | None = None,
+                time_up: Callable[[], str | None] | None = None, cache: Path | None = None,
+                progress: Callable[[str], None] | None = None) -> SongFiles:
     """The mastered WAV (and the stems in audio/stems/) of the song; a render that cannot be made
     (no SoundFont) is reported in `degraded`, not raised; once `cancelled()` says so the render
-    stops and `Cancelled` is raised."""
+    stops and `Cancelled` is raised — unless `time_up()` then gives a reason: the render was
+    stopped for time, and the WAV is reported missing for that reason (`out_of_time`). `cache`:
+    the folder of finished tracks to take them from and keep them in
+    (`bandstand.render.trackcache`; the bytes are the same)."""
     from bandstand.compose.nodes import Cancelled
     from bandstand.render import Master, render_wav
     from bandstand.render.cancel import RenderCancelled
+    from bandstand.render.trackcache import TrackCache
 
     out = SongFiles()
     rel = f"audio/{FULL}.wav"
     settings = Master(target_lufs=target_lufs) if target_lufs is not None else Master()
     try:
         render_wav(song, root / rel, settings=settings, stems_dir=root / "audio" / "stems" if stems else None,
-                   cancelled=cancelled)
+                   cancelled=cancelled, cache=TrackCache(cache) if cache is not None else None, progress=progress)
     except RenderCancelled:
-        raise Cancelled() from None
+        reason = time_up() if time_up is not None else None
+        if reason is None:
+            raise Cancelled() from None
+        out.degraded.append(f"{rel} not written: {reason}")
+        out.out_of_time = True
+        return out
     except Exception as exc:  # a missing SoundFont or renderer degrades the session, it does not fail it
         out.degraded.append(f"{rel} not written: {exc}")
         out.write_failed = isinstance(exc, OSError)

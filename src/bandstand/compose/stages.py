@@ -25,6 +25,7 @@ from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
 from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part_role
+from bandstand.craft.situation import ROLE_PARENT
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
 from bandstand.score import Song
@@ -180,12 +181,33 @@ def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext], NodeResu
         overrides = [o if o.role != key else o.model_copy(update={"role": role})
                      for o in ctx.config.style_overrides if o.role in ("*", key)]
         intent = played_as(ctx.input("intent", Intent), ctx.config.node_genres.get(key))
-        result = ctx.tool(f"generate_part:{key}", part_fn, role, intent,
-                          ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan), ctx.seed(),
-                          overrides)
+        harmony, arrangement = ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan)
+        url = ctx.config.generators.get(role)
+        remote = _remote(ctx, key, url, role, intent, harmony, arrangement) if url else None
+        result = remote if isinstance(remote, PartResult) else ctx.tool(
+            f"generate_part:{key}", part_fn, role, intent, harmony, arrangement, ctx.seed(), overrides)
         output = {"stats": result.stats.model_dump(mode="json"), "track": codec.encode_track(result.track)}
-        return NodeResult(result, output, f"{_plural(len(result.track.notes), 'note')} ({result.stats.style})")
+        summary = f"{_plural(len(result.track.notes), 'note')} ({result.stats.style})"
+        if url:  # the generator configured for the role, and whether its part was taken
+            output["generator"] = {"url": url, "used": remote is result, "refused": None if remote is result else remote}
+            if remote is not result:
+                summary += f"; the {role} generator at {url} was not used: {remote}, so the built-in {role} plays"
+        return NodeResult(result, output, summary)
     return run_part
+
+
+def _remote(ctx: NodeContext, key: str, url: str, role: str, intent: Intent, harmony: HarmonyPlan,
+            arrangement: ArrangementPlan) -> PartResult | str:
+    """Part `role` from the generator at `url` (`compose.parts.remote`), or why it was refused."""
+    from bandstand.compose.parts import program_for
+    from bandstand.compose.parts.remote import RemoteRefused, remote_part
+
+    try:
+        part: PartResult = ctx.tool(f"remote_part:{key}", remote_part, url, role, intent, harmony, arrangement,
+                                    ctx.seed(), program_for(intent, role), timeout=ctx.config.generator_timeout)
+    except RemoteRefused as exc:
+        return exc.reason
+    return part
 
 
 def restore_part(data: Any, artifacts: Artifacts) -> PartResult:
@@ -194,10 +216,29 @@ def restore_part(data: Any, artifacts: Artifacts) -> PartResult:
     return PartResult(track=codec.decode_track(data["track"]), stats=PartStats.model_validate(data["stats"]))
 
 
+# What each core role's part is made from (an extra role, a second pad, reads like the core role
+# it belongs with): the drums hear no chords, the pad and the chords no form, and no part reads
+# another — the bass locks to the groove's kick, which the arrangement and the genre decide.
+PART_READS: dict[str, tuple[str, ...]] = {
+    "drums": ("tempo", "genre", "energy", "metre", "arrangement"),
+    "bass": ("key", "tempo", "genre", "metre", "harmony"),
+    "chords": ("key", "metre", "harmony"),
+    "pad": ("key", "metre", "harmony"),
+    "lead": ("key", "metre", "harmony", "arrangement"),
+}
+
+
+def part_reads(key: str) -> tuple[str, ...]:
+    """What part `key` (a role, or `pad-2`) is made from: its role's reads, or its parent role's."""
+    role = part_role(key)
+    return PART_READS.get(role) or PART_READS[ROLE_PARENT.get(role, "lead")]
+
+
 def part_fanout(part_fn: PartFn) -> Fanout:
     def make(key: str) -> Node:
         return Node(part_node(key), make_run_part(part_fn, key), inputs=("intent", "harmony", "arrangement"),
-                    output=PartResult, critical=True, seed_key=SEED_KEYS[PARTS], member=key, restore=restore_part)
+                    reads=part_reads(key), output=PartResult, critical=True, seed_key=SEED_KEYS[PARTS], member=key,
+                    restore=restore_part)
     return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True)
 
 
@@ -263,16 +304,31 @@ def run_output(ctx: NodeContext) -> NodeResult:
 
     harmony = ctx.input("harmony", HarmonyPlan)
     quality = ctx.optional("validation")
+
+    def time_up() -> str | None:
+        up = ctx.time_up()
+        return None if up is None else up.message
+
     out = ctx.tool("write_session", write_session, Path(ctx.state.session_dir), ctx.state, ctx.input("intent", Intent),
                    harmony, ctx.input("arrangement", ArrangementPlan), ctx.group(PARTS), ctx.optional("sound"),
                    ctx.optional("assembly"), quality["score"] if quality else None, progression_file(harmony),
-                   cancelled=lambda: ctx.abandoned or ctx.cancel_event.is_set())
+                   cancelled=ctx.stopping, time_up=time_up, progress=lambda words: ctx.say(f"rendering: {words}"))
     files = [f.path for f in out.files]
     degraded = "; ".join(out.degraded) or None
     shown = [f for f in files if not f.startswith("state/")]
-    return NodeResult({"files": files}, {"files": files, "degraded": out.degraded},
-                      f"{_plural(len(shown), 'file')} (and the state) in {ctx.state.session_dir}", degraded=degraded,
-                      degraded_code="FILE_WRITE_FAILED" if out.write_failed else "TOOL_EXECUTION_FAILED")
+    summary = f"{_plural(len(shown), 'file')} (and the state) in {ctx.state.session_dir}"
+    code, hint = "FILE_WRITE_FAILED" if out.write_failed else "TOOL_EXECUTION_FAILED", None
+    up = ctx.out_of_time
+    if out.out_of_time and up is not None:
+        folder = ctx.state.session_dir
+        summary += "; no WAV: its time was up"
+        code = "TIMEOUT"
+        hint = (f"everything else is written; render the WAV into the session later with bandstand resume {folder} "
+                f"{up.option} SECONDS, or into {folder}/export with bandstand export {folder} --format wav")
+    # the live artifact also names the song the piano roll was drawn from (not checkpointed: a
+    # resumed run does not know what an earlier process drew), so revision 1 need not draw it again
+    return NodeResult({"files": files, "pianoroll_of": out.pianoroll_of}, {"files": files, "degraded": out.degraded},
+                      summary, degraded=degraded, degraded_code=code, degraded_hint=hint)
 
 
 def apply_output(state: PipelineState, result: dict[str, Any]) -> None:
@@ -293,19 +349,22 @@ def build_graph(handlers: Mapping[str, Callable[..., Any]] | None = None,
     part_fn: PartFn = handlers.pop("part", default_part)
     items: list[Node | Fanout] = [
         Node("intent", make_run_intent(intent_backend), output=Intent, critical=True, seed_key=SEED_KEYS["intent"],
-             restore=_model(Intent), apply=apply_intent),
-        Node("harmony", run_harmony, inputs=("intent",), output=HarmonyPlan, critical=True,
+             restore=_model(Intent), apply=apply_intent, deterministic=intent_backend is None),
+        Node("harmony", run_harmony, inputs=("intent",), reads=("key", "mode", "genre", "dials"), output=HarmonyPlan,
+             critical=True,
              seed_key=SEED_KEYS["harmony"], restore=_model(HarmonyPlan), apply=apply_harmony),
-        Node("arrangement", run_arrangement, inputs=("intent", "harmony"), output=ArrangementPlan, critical=True,
+        Node("arrangement", run_arrangement, inputs=("intent", "harmony"), reads=("genre", "energy", "form", "metre"),
+             output=ArrangementPlan, critical=True,
              seed_key=SEED_KEYS["arrangement"], restore=_model(ArrangementPlan), on_skip=skipped_arrangement,
              apply=apply_arrangement),
         part_fanout(part_fn),
-        Node("sound", run_sound, inputs=("intent", PARTS), output=SoundPlan, restore=_model(SoundPlan)),
+        Node("sound", run_sound, inputs=("intent", PARTS), reads=("genre", "instrument"), output=SoundPlan,
+             restore=_model(SoundPlan)),
         Node("assembly", run_assembly, inputs=("intent", "harmony", "arrangement", PARTS), output=Song,
              restore=restore_song),
         Node("validation", run_validation, inputs=("intent", "harmony", "arrangement", "assembly"), output=dict),
         Node("output", run_output, inputs=("intent", "harmony", "arrangement", PARTS),
-             optional=("sound", "assembly", "validation"), output=dict, apply=apply_output),
+             optional=("sound", "assembly", "validation"), output=dict, apply=apply_output, stops_short=True),
     ]
     graph_names = [i.name if isinstance(i, Node) else i.group for i in items]
     assert tuple(graph_names) == STEPS, graph_names

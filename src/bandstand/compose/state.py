@@ -6,6 +6,12 @@ timings, the node's output, its seed variant), the song as built so far and
 the recovery information used by resume. Node records are keyed by node
 name (`harmony`, `parts:bass`) in graph order. It round-trips through JSON
 and carries a schema version that resume checks.
+
+How long a node may take is watched two ways (`PipelineConfig`): by default an
+attempt is stopped only once it has shown no progress for `stall_timeout`
+seconds — a slow machine makes a node slower, not stuck — and a wall limit per
+attempt (`stage_timeout`) applies only when a person sets one; the whole run
+keeps its wall limit (`pipeline_timeout`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import datetime as dt
 import uuid
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bandstand.compose.models.intent import Intent
 from bandstand.craft.style import StyleOverride
@@ -23,7 +29,10 @@ __all__ = ["CRITICAL", "PARTS", "SCHEMA_VERSION", "SKIPPABLE", "STEPS", "History
            "PipelineState", "Recovery", "SongState", "StageError", "ToolCall", "new_session_id", "node_group", "node_role",
            "now", "part_node", "part_role"]
 
-SCHEMA_VERSION = "2.0.0"
+SCHEMA_VERSION = "2.1.0"
+# Before 2.1 every run carried a 60 s wall limit per node, chosen or not; a resumed run of then
+# is held to the stall limit instead (a limit chosen on `resume` still applies).
+_OLD_DEFAULT_STAGE_TIMEOUT = 60.0
 
 # The steps of the pipeline in graph order; `parts` is a group of one node per part
 # (`parts:drums`, `parts:bass`, …). Users name steps by these names (or by their
@@ -115,11 +124,17 @@ class NodeRecord(_Model):
 
 
 class PipelineConfig(_Model):
-    """How a run behaves. Defaults follow the spec; `seed` is filled in when not given."""
+    """How a run behaves. Defaults follow the spec; `seed` is filled in when not given.
+
+    Time limits, in seconds: `stall_timeout` stops an attempt of a node that has shown no sign
+    of progress for that long (its thread computing, a tool call, a render's step);
+    `stage_timeout`, when set, is a wall limit per attempt on top of it; `pipeline_timeout` is
+    the whole run's wall limit."""
 
     max_retries_per_stage: int = Field(default=3, ge=0, le=20)
     pipeline_timeout: float = Field(default=300.0, gt=0)
-    stage_timeout: float = Field(default=60.0, gt=0)
+    stage_timeout: float | None = Field(default=None, gt=0)
+    stall_timeout: float = Field(default=60.0, gt=0)
     parallel_parts: bool = True
     quality_gate: bool = True
     quality_regenerations: int = Field(default=2, ge=0, le=10)
@@ -143,6 +158,10 @@ class PipelineConfig(_Model):
     # structural change ("walking bass", "another groove family", "another progression shape")
     node_genres: dict[str, str] = {}
     form: str | None = None  # the arrangement's form by name (None: the genre's)
+    # a part generator per role, over HTTP (`compose.parts.remote`): its part is taken when it
+    # passes the checks, else the built-in generator's plays and the part's summary says why
+    generators: dict[str, str] = {}
+    generator_timeout: float = Field(default=30.0, gt=0, le=600)
 
 
 class Recovery(_Model):
@@ -201,6 +220,17 @@ class PipelineState(_Model):
     total_duration_ms: float = 0.0
     paused_at: str | None = None
     error: StageError | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_older(cls, data: Any) -> Any:
+        """A checkpoint of 2.0 becomes one of this version (same major: resume reads it)."""
+        if not isinstance(data, dict) or not str(data.get("version", "")).startswith("2.0."):
+            return data
+        config = dict(data.get("config") or {})
+        if config.get("stage_timeout") == _OLD_DEFAULT_STAGE_TIMEOUT:
+            config.pop("stage_timeout")
+        return {**data, "config": config, "version": SCHEMA_VERSION}
 
     @classmethod
     def start(cls, prompt: str, config: PipelineConfig, seed: int) -> PipelineState:

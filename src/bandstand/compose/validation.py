@@ -43,8 +43,9 @@ from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.quality import AXES, GateResult, QualityScore
 from bandstand.compose.writing import ends_on_tonic, key_heard, section_variety, voicing_variety
+from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.groove import groove
-from bandstand.craft.kit import CLAP, KICK, RIM, SNARE, family, kick_steps
+from bandstand.craft.kit import CLAP, KICK, RIM, SNARE, kick_steps
 from bandstand.errors import TheoryError
 from bandstand.score import Note, Song
 from bandstand.theory import detect_key, get_scale
@@ -60,7 +61,8 @@ BACKBEAT = frozenset({SNARE, CLAP, RIM})
 VOICE_GROUPS = (frozenset({KICK, 35}), BACKBEAT, frozenset({42, 44, 46, 49, 51, 53, 57, 59}))
 VOICE_GROUP = {note: i for i, group in enumerate(VOICE_GROUPS) for note in group}
 # What share of kick/bass lock each bass style aims for (tumbao and house bass play around the kick).
-EXPECTED_LOCK: dict[str, float] = {"tumbao": 0.4, "synth_pulse": 0.5, "syncopated_funk": 0.7, "reggae": 0.7}
+EXPECTED_LOCK: dict[str, float] = {"tumbao": 0.4, "synth_pulse": 0.5, "syncopated_funk": 0.7, "reggae": 0.7,
+                                   "two_beat": 0.6}
 # Which stage produced what a metric measures: the stage to regenerate when it fails.
 # Bass styles that play around the kick rather than with it: scored on how rarely they hit it.
 AVOIDS_KICK = frozenset({"offbeat"})
@@ -243,7 +245,7 @@ def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | No
 
 
 def _template(traits: GenreTraits, steps: int, notes: frozenset[int]) -> list[float]:
-    fam = family(traits.drum_family)
+    fam = kit_for(traits.drum_family, traits.kit)
     vec = [0.0] * steps
     if KICK in notes:
         for step, _ in kick_steps(fam, 0.9, 0, steps):

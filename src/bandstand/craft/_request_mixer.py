@@ -27,6 +27,7 @@ from bandstand.craft.mixer_edits import (
     TransportEdit,
     VolumeEdit,
 )
+from bandstand.craft.roles import DEFAULT_PROGRAMS
 
 __all__ = ["MIXER_RULES", "read_mixer", "read_transport"]
 
@@ -269,8 +270,7 @@ def _add_track(c: _Clause, words: _Words) -> None:
     role, program = (found[0], found[1]) if found else (None, None)
     drums = role in ("drums", "percussion")
     if program is None and role is not None and not drums:
-        program = {"bass": 33, "sub_bass": 38, "chords": 0, "lead": 80, "pad": 89, "arp": 81,
-                   "counter_melody": 73}.get(role)
+        program = DEFAULT_PROGRAMS.get(role)
     c.mixer.append(_make(AddTrackEdit, name=name[:50], role=role, program=program if not drums else None,
                          drums=drums))
     c.take(m)

@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from bandstand.craft._request_words import (
     _BARS,
-    _BPM,
     _CHORDS,
     _ENERGY_ABS,
     _KEY_BARE,
@@ -32,6 +31,7 @@ from bandstand.craft._request_words import (
     _TIME_SIG,
     _TRANSPOSE,
     _WALTZ,
+    BPM,
     ENERGY_WORDS,
     FEEL_WORDS,
     KNOB_WORDS,
@@ -57,6 +57,7 @@ from bandstand.craft.edits import (
     TransposeEdit,
 )
 from bandstand.errors import InvalidInput
+from bandstand.score import clamp_tempo
 
 # ----------------------------------------------------------------------------- a clause being read
 
@@ -202,7 +203,8 @@ def _swap(c: _Clause, words: _Words) -> None:
     new = r"(?:a\s+|an\s+|some\s+|the\s+)?((?:[\w-]+\s+)?(?:" + words.instrument_alt + r"))"
     for pattern in (r"\b(?:swap|replace|switch|change|exchange)\s+(?:out\s+)?" + thing + r"\s+(?:for|with|to|into|by)\s+"
                     + new + r"\b",
-                    r"\bmake\s+" + thing + r"\s+(?:into\s+|sound like\s+|be\s+)?" + new + r"\b",
+                    # "make the piano a rhodes", "… into / sound like / be …": never "make the sub bass busier"
+                    r"\bmake\s+" + thing + r"\s+(?:into\s+|sound like\s+|be\s+|(?=an?\s))" + new + r"\b",
                     r"\b" + thing + r"\s+on\s+" + new + r"\b"):
         m = re.search(pattern, c.low, re.I)
         if m:
@@ -260,7 +262,8 @@ def _key(c: _Clause) -> None:
             mode = _MODES.get(m.group(3).lower()) if m.group(3) else None
             if m.group(3) == "M":
                 mode = "major"
-            c.edits.append(_make(KeyEdit, tonic=_tonic(m.group(1), m.group(2)), mode=mode))
+            c.edits.append(_make(KeyEdit, tonic=_tonic(m.group(1), m.group(2)), mode=mode,
+                                 sections=tuple(c.sections), bars=c.bars))
             c.take(m)
             return
     m = _MODE_ONLY.search(c.orig)
@@ -281,13 +284,11 @@ def _chords(c: _Clause) -> None:
 
 
 def _tempo(c: _Clause) -> None:
-    def bpm(text: str) -> float:
-        return float(min(1000, max(1, int(text))))
-
-    m = c.find(_TEMPO_TO) or c.find(_BPM)
+    m = c.find(_TEMPO_TO) or c.find(BPM)
     if m:
-        value = next(g for g in m.groups() if g)
-        c.edits.append(TempoEdit(bpm=bpm(value)))
+        asked = min(100000.0, float(next(g for g in m.groups() if g)))
+        bpm = clamp_tempo(asked)  # one range (score.TEMPO_RANGE); the plan says so when it clamped
+        c.edits.append(TempoEdit(bpm=bpm, asked=asked if asked != bpm else None))
         c.take(m)
         return
     m = c.find(_TEMPO_BY)

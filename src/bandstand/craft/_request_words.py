@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 MAX_CHARS = 500
 
+
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
     """Words the caller teaches the parser: instruments (word → role, GM program or None)
@@ -88,6 +89,12 @@ TEMPO_WORDS: tuple[tuple[str, float], ...] = (
     (r"(?:much|way|a lot) slower", -20.0),
     (r"slower|slow (?:it )?down|drag it|down ?tempo", -10.0),
 )
+DRUM_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+    (r"hi-?hats?|hi hats?|hihats?|hats", "hats"), (r"kick drums?|kicks?|bass drums?", "kick"),
+    (r"snares?|claps?|rimshots?|side ?sticks?", "snare"), (r"cymbals?|crash(?:es)?|rides?", "cymbals"),
+    (r"toms?|tom-?toms?", "toms"), (r"shakers?|congas?|bongos?|tambourines?|cowbells?", "percussion"),
+)
+"""Words for the pieces of a drum kit (`score.DRUM_PIECES`)."""
 PRESENCE_WORDS: tuple[tuple[str, bool], ...] = (
     (r"come back|back in|rejoin|play again|you'?re back|bring (?:it|them|him|her) back", True),
     (r"drop out|lay out|sit (?:this one )?out|take a break|stop playing|go quiet|tacet", False),
@@ -126,7 +133,12 @@ _TRANSPOSE = re.compile(
     r"(a|an|one|two|three|four|five|\d{1,2})?\s*(semitones?|half[- ]steps?|whole[- ]steps?|tones?)\b", re.I)
 _CHORDS = re.compile(
     r"\b(?:chords?|progression|changes)\s*(?:to|:|=|are|is)?\s*((?:[A-G][#b♯♭]?[\w#°ø+/()-]*[\s,|–-]*)+)", re.I)
-_BPM = re.compile(r"\b(\d{1,6})\s*bpm\b|\b(?:tempo|bpm)\s*(?:to|at|of|=|:)?\s*(\d{1,6})\b", re.I)
+BPM = re.compile(r"\b(\d{1,6}(?:\.\d+)?)\s*-?\s*(?:bpm|beats per minute|b\.p\.m\.?)"
+                 r"|\b(?:tempo|bpm)\s*(?:to|of|at|=|:|is|around|~)?\s*(\d{1,6}(?:\.\d+)?)\b", re.I)
+"""A tempo in words: "96 bpm", "96 beats per minute", "tempo 96", "bpm: 96.5" (the number is
+group 1 or group 2). The one reading of a tempo: edit requests, prompts and compose requests."""
+BPM_RANGE = re.compile(r"\b(\d{1,4}(?:\.\d+)?)\s*(?:-|–|to)\s*(\d{1,4}(?:\.\d+)?)\s*bpm\b", re.I)
+"""A tempo range in words: "100-110 bpm", "90 to 100 BPM" (its ends are groups 1 and 2)."""
 _TEMPO_TO = re.compile(r"\b(?:slow(?: it)? down|speed(?: it)? up|take it|bring it|set it)\s+(?:down\s+|up\s+)?"
                        r"to\s+(\d{1,6})\b", re.I)
 _TEMPO_BY = re.compile(r"\b(faster|slower|speed(?: it)? up|slow(?: it)? down)\s+by\s+(\d{1,3})(?:\s*bpm)?\b", re.I)
@@ -185,5 +197,3 @@ def _words(vocabulary: Vocabulary) -> _Words:
     if words is None:
         words = _COMPILED[vocabulary] = _Words(vocabulary)
     return words
-
-

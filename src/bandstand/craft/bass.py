@@ -9,7 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from bandstand.craft.kit import family, fill_length, kick_steps
+from bandstand.craft.bass_dance import marcato, two_beat
+from bandstand.craft.genre_kits import kit_for
+from bandstand.craft.kit import fill_length, kick_steps
 from bandstand.craft.knobs import Raw, bar_rng, base_style, feel_of, reshape
 from bandstand.craft.phrase import BEND_RANGE, NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation, pitch_near
@@ -26,7 +28,7 @@ Figure = Callable[[Situation, Bar, list[tuple[int, int]], random.Random, int, St
 def _kicks(sit: Situation, bar: Bar) -> list[tuple[int, int]]:
     if bar.kick is not None:  # the drummer was heard: lock to what it plays
         return list(bar.kick) or [(0, 100)]
-    fam = family(sit.idiom.drum_family)
+    fam = kit_for(sit.idiom.drum_family, sit.idiom.kit)
     fill = fill_length(bar.energy) if bar.section_end else 0
     hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, sit.steps, fill, sit.groove)
     if bar.pre_drop:
@@ -292,6 +294,7 @@ def _locked(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.
 
 
 FIGURES: dict[str, Figure] = {
+    "two_beat": two_beat, "marcato": marcato,
     "sub_808": _sub_808, "root_fifth": _root_fifth, "walking": _walking, "synth_pulse": _synth_pulse,
     "syncopated_funk": _funk, "reggae": _reggae, "dnb_reese": _reese, "tumbao": _tumbao,
     "picked_rock": _picked, "sustained": _sustained, "offbeat": _offbeat, "oom": _oom,

@@ -164,6 +164,9 @@ def _oompah(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rand
     """Waltz: the 'pah-pah' on beats two and three (the bass has the 'oom'); when the
     dance is up the 'pah's are doubled an octave higher and the three is echoed."""
     upper = voicing[-3:]
+    if sit.steps != 12:  # a polka in two: the 'pah' on two and four, on every 'and' as well when it is up
+        pahs = range(4, sit.steps, 8) if bar.energy < 0.7 else [*range(2, sit.steps, 4)]
+        return [(s, 1.6, 80 if s % 8 == 4 else 70, upper) for s in pahs]
     if bar.energy < 0.7:
         return [(s, 3.0, 78 if s == 4 else 72, upper) for s in (4, 8) if s < sit.steps]
     bright = upper + tuple(p + 12 for p in upper[-1:])

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.kit import (
     CLAP,
     CLOSED_HAT,
@@ -30,7 +31,6 @@ from bandstand.craft.kit import (
     STEP_VELOCITY,
     DrumFamily,
     Layer,
-    family,
     fill_length,
     groove_choice,
     kick_steps,
@@ -162,7 +162,7 @@ def _energy(bar: Bar, style: Style) -> Bar:
 
 
 def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "drums") -> Phrase:
-    fam = family(sit.idiom.drum_family)
+    fam = kit_for(sit.idiom.drum_family, sit.idiom.kit)
     steps = sit.steps
     notes: list[Raw] = []
     prev_energy = 0.0
@@ -221,7 +221,7 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
     bars = len(sit.bars)
     feel = feel_of(sit, styles, role, by_key=True)
     return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
-                  bars=bars, is_drum=True, style=fam.name, feel=feel)
+                  bars=bars, is_drum=True, style=sit.idiom.drum_family, feel=feel)
 
 
 def _final_hit(fam: DrumFamily, bar: Bar) -> list[Raw]:

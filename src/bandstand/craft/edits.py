@@ -90,8 +90,9 @@ class EnergyEdit(_Scoped):
     level: int | None = Field(default=None, ge=1, le=10)
 
 
-class KeyEdit(_Edit):
-    """A new key: tonic (e.g. "F#", "Eb") and, when said, a mode (else the song's)."""
+class KeyEdit(_Scoped):
+    """A new key: tonic (e.g. "F#", "Eb") and, when said, a mode (else the song's); with a scope,
+    in those sections or bars only (the song's key map moves there)."""
 
     kind: Literal["key"] = "key"
     tonic: str = Field(pattern=r"^[A-G][#b]?$")
@@ -113,11 +114,13 @@ class TransposeEdit(_Edit):
 
 
 class TempoEdit(_Edit):
-    """A tempo in BPM, or a change by `delta` BPM."""
+    """A tempo in BPM, or a change by `delta` BPM. `asked` is the tempo the words named when it
+    lay outside `score.TEMPO_RANGE` (`bpm` is then the nearest end of the range)."""
 
     kind: Literal["tempo"] = "tempo"
     bpm: float | None = Field(default=None, gt=0, le=100000)
     delta: float = Field(default=0.0, ge=-200, le=200)
+    asked: float | None = Field(default=None, ge=0)
 
 
 class MetreEdit(_Edit):
@@ -162,11 +165,13 @@ class RemovePartEdit(_Edit):
 
 
 class PresenceEdit(_Scoped):
-    """A part drops out (`present` False) or comes back in, where scoped."""
+    """A part drops out (`present` False) or comes back in, where scoped; with `pieces`, only
+    those pieces of the drum kit (`score.DRUM_PIECES`: "mute the hi-hats in the intro")."""
 
     kind: Literal["presence"] = "presence"
     role: AnyRole = "*"
     present: bool
+    pieces: tuple[Literal["kick", "snare", "hats", "toms", "cymbals", "percussion"], ...] = ()
 
 
 class SoloEdit(_Scoped):

@@ -109,7 +109,7 @@ def humanize(events: Sequence[tuple[float, float, int, int]], feel: Feel, tempo:
     bar_of = np.clip((table[:, 0] // bar).astype(np.int64), 0, None)
     jitter = np.zeros(len(events))
     wobble = np.zeros(len(events))
-    for b in np.unique(bar_of).tolist():
+    for b in sorted(set(bar_of.tolist())):  # np.unique's order; np.unique would load numpy.ma
         where = np.nonzero(bar_of == b)[0]
         gen = np.random.default_rng([seed, b])
         jitter[where] = gen.normal(0.0, 1.0, len(where))

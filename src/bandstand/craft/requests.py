@@ -52,6 +52,9 @@ from bandstand.craft._request_rules import (
 )
 from bandstand.craft._request_words import (
     _CLAUSES,
+    BPM,
+    BPM_RANGE,
+    DRUM_PIECE_WORDS,
     EXAMPLES,
     MAX_CHARS,
     PRAISE,
@@ -78,10 +81,16 @@ from bandstand.craft.edits import (
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput
 
-__all__ = ["EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary", "not_understood",
+__all__ = ["BPM", "BPM_RANGE", "EXAMPLES", "MAX_CHARS", "NO_WORDS", "ROLE_WORDS", "SECTION_WORDS", "Vocabulary", "not_understood",
            "parse_request", "scoped_to"]
 
 # ----------------------------------------------------------------------------- one clause
+
+
+def _drum_pieces(text: str) -> tuple[str, ...]:
+    """The pieces of a drum kit the words name ("the hi-hats and the kick" → hats, kick)."""
+    return tuple(dict.fromkeys(piece for pattern, piece in DRUM_PIECE_WORDS
+                               if re.search(r"\b(?:" + pattern + r")\b", text, re.I)))
 
 
 def _read(c: _Clause, words: _Words, studio: bool = False) -> None:
@@ -92,6 +101,12 @@ def _read(c: _Clause, words: _Words, studio: bool = False) -> None:
         if c.mixer:
             return
     _scope(c)
+    pieces = _drum_pieces(c.orig)
+    # "mute the hi-hats", "mute the drums in the intro": those notes or those bars, as a variation
+    # to hear — the mixer's mute (below) is the whole track for the whole song
+    muting = c.find(r"mute|silence") if pieces or c.sections or c.bars else None
+    if muting:
+        c.take(muting)
     if studio:
         read_mixer(c, words)
     _freeze_words(c, words)
@@ -102,6 +117,9 @@ def _read(c: _Clause, words: _Words, studio: bool = False) -> None:
     roles = _roles(c, words)
     c.roles = roles
     scoped = {"sections": tuple(c.sections), "bars": c.bars}
+    if muting:
+        c.edits += [_make(PresenceEdit, role=r, present=False, pieces=pieces if r == "drums" else (), **scoped)
+                    for r in roles or (["drums"] if pieces else ["*"])]
     if roles and (volume := _mix(c)) is not None:
         c.edits += [_make(MixEdit, role=r, volume=volume) for r in roles]
     knobs, feel = _knobs(c)
@@ -127,7 +145,11 @@ def _read(c: _Clause, words: _Words, studio: bool = False) -> None:
         c.edits.append(_make(FreezeEdit, roles=tuple(dict.fromkeys(c.freeze + roles)), frozen=c.freeze_to))
         c.roles = []
     for i, edit in enumerate(c.edits):  # scope words reach the edits that take a scope
-        if isinstance(edit, RemovePartEdit) and (c.sections or c.bars):  # gone from some sections only
+        if isinstance(edit, RemovePartEdit) and edit.role == "drums" and pieces:  # "drop the kick": the kick only
+            c.edits[i] = _make(PresenceEdit, role="drums", present=False, pieces=pieces, **scoped)
+        elif isinstance(edit, PresenceEdit) and edit.role == "drums" and not edit.present and pieces:
+            c.edits[i] = edit.model_copy(update={"pieces": pieces})
+        elif isinstance(edit, RemovePartEdit) and (c.sections or c.bars):  # gone from some sections only
             c.edits[i] = _make(PresenceEdit, role=edit.role, present=False, **scoped)
         elif isinstance(edit, (AddPartEdit, RegenerateEdit)) and (c.sections or c.bars):
             c.edits[i] = edit.model_copy(update=scoped)

@@ -19,7 +19,7 @@ from bandstand.craft.style import Style
 from bandstand.craft.texture import play_fx, play_texture
 from bandstand.errors import InvalidInput
 
-__all__ = ["PLAYERS", "ROLES", "play"]
+__all__ = ["DEFAULT_PROGRAMS", "PLAYERS", "ROLES", "play"]
 
 Player = Callable[[Situation, Sequence[Style], random.Random, str], Phrase]
 
@@ -42,6 +42,24 @@ PLAYERS: dict[str, Player] = {
     "fx": play_fx,
 }
 ROLES: tuple[str, ...] = tuple(PLAYERS)
+DEFAULT_PROGRAMS: dict[str, int] = {
+    "drums": 0, "bass": 33, "chords": 0, "lead": 80, "pad": 89,
+    "arp": 81, "percussion": 0, "counter_melody": 71, "sub_bass": 38, "texture": 0, "fx": 98,
+}
+"""The General MIDI program (0-based) of each role when nothing names an instrument for it:
+fingered bass, piano, square lead, warm pad, saw arp, synth bass 2, FX 3 (crystal); the
+counter-melody a clarinet, whose range (down to E3) holds its register (MIDI 52–72)."""
+
+
+ROLE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "bass": ("bass", "sub_bass"), "sub_bass": ("sub_bass", "bass"),
+    "lead": ("lead", "counter_melody"), "counter_melody": ("counter_melody", "lead"),
+    "chords": ("chords", "pad"), "pad": ("pad", "chords"),
+    "percussion": ("percussion", "drums"),
+}
+"""The roles that stand in for a role a song does not have, nearest first: "the bass" of a
+trap song is its 808 (sub_bass) and "the 808" of a funk song its bass; "the melody" is the
+counter-melody when there is no lead. A request is read as the first of these the song has."""
 
 
 def play(role: str, s: Situation, rng: random.Random, styles: Sequence[Style] | None = None) -> Phrase:

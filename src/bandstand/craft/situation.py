@@ -116,11 +116,6 @@ class Bar:
     def chord_changes(self) -> bool:
         return self.next_chord.symbol != self.chord.symbol
 
-    @property
-    def phrase_end(self) -> bool:
-        """The last bar of a four-bar phrase or of the section: where a cadence lands."""
-        return self.bar_in_section % 4 == 3 or self.bar_in_section == self.bars_in_section - 1
-
 
 @dataclass(frozen=True, slots=True)
 class Idiom:
@@ -139,6 +134,7 @@ class Idiom:
     electronic: float = 0.0
     power_chords: bool = False  # rock/punk/metal guitars: root, fifth and octave
     palm_muted: bool = False  # metal: chugged, short
+    kit: str = ""  # the genre whose own kit the drummer plays within the drum family (`genre_kits`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from bandstand.craft.knobs import SWING_FULL
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.to_track import apply_time_feel
+from bandstand.theory import FLAT_NAMES, SHARP_NAMES
 
 __all__ = ["DRUM_SOUNDS", "GHOST", "note_name", "to_pattern"]
 
@@ -34,13 +35,11 @@ DRUM_SOUNDS: dict[int, str] = {
 OTHER_DRUM = "perc"
 GHOST = 60  # velocities below this form their own, quieter layer
 SUBDIVISIONS = (1, 2, 3, 4, 6, 8, 12, 16, 24)
-_NAMES = ("c", "db", "d", "eb", "e", "f", "gb", "g", "ab", "a", "bb", "b")
-_SHARP_NAMES = ("c", "c#", "d", "d#", "e", "f", "f#", "g", "g#", "a", "a#", "b")
 
 
 def note_name(pitch: int, sharps: bool = False) -> str:
     """A MIDI pitch as a mini-notation note (`c4` = 60, `ab1` = 32)."""
-    return f"{(_SHARP_NAMES if sharps else _NAMES)[pitch % 12]}{pitch // 12 - 1}"
+    return f"{(SHARP_NAMES if sharps else FLAT_NAMES)[pitch % 12].lower()}{pitch // 12 - 1}"
 
 
 def _num(x: float) -> str:

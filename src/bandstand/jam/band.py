@@ -45,6 +45,8 @@ class Member:
     boss_code: str | None = None  # a pattern the boss wrote for this member, not yet told in a turn
     override: str | None = None  # the boss's pattern for this member, until the boss asks it for something else
     rejected: tuple[str, str] | None = None  # (pattern, why) of its last rejected reply, told next turn
+    said: list[list[str]] = field(default_factory=list)  # its thought and reaction of each recent round, oldest first
+    solo_ended: bool = False  # its solo had its rounds: told in its next turn
 
     @property
     def name(self) -> str:

@@ -19,6 +19,16 @@ from bandstand.jam._harmony import (
     spell_scale,
 )
 from bandstand.jam.directives import Directive
+from bandstand.score import TEMPO_RANGE, clamp_tempo
+
+ENERGY_RANGE = (1, 10)
+
+
+def energy_level(energy: float) -> float:
+    """The jam's energy (1–10) as the craft and the song read it, 0–1: the quietest jam is 0 and
+    the loudest 1, each step a ninth."""
+    low, high = ENERGY_RANGE
+    return (energy - low) / (high - low)
 
 
 class MusicalContext(BaseModel):
@@ -30,10 +40,10 @@ class MusicalContext(BaseModel):
     # the progression's shape as scale degrees (i VI III VII), kept across key changes so
     # the harmony never drifts however often the key moves
     degrees: list[int] | None = None
-    bpm: float = Field(default=120.0, ge=40.0, le=240.0)
+    bpm: float = Field(default=120.0, ge=TEMPO_RANGE[0], le=TEMPO_RANGE[1])
     beats_per_bar: int = Field(default=4, ge=2, le=15)
     beat_unit: int = 4
-    energy: int = Field(default=5, ge=1, le=10)
+    energy: int = Field(default=5, ge=ENERGY_RANGE[0], le=ENERGY_RANGE[1])
 
     @field_validator("chords")
     @classmethod
@@ -129,7 +139,7 @@ def apply_directive(context: MusicalContext, directive: Directive) -> tuple[Musi
         changed.append("chords")
     if directive.bpm is not None or directive.bpm_delta:
         bpm = directive.bpm if directive.bpm is not None else data["bpm"] + directive.bpm_delta
-        data["bpm"] = float(min(240.0, max(40.0, bpm)))
+        data["bpm"] = float(clamp_tempo(bpm))
         changed.append("bpm")
     if directive.time_signature:
         data["beats_per_bar"], data["beat_unit"] = directive.time_signature

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from bandstand.agents.algorithmic import AlgorithmicBackend
 from bandstand.agents.base import AgentBackend
 from bandstand.craft.edits import EnergyEdit
@@ -39,7 +41,7 @@ from bandstand.jam.guide import GUIDE
 from bandstand.jam.musicians import Musician
 from bandstand.jam.persona import Persona
 from bandstand.jam.sound import SILENCE, PatternBook, Verdict
-from bandstand.jam.turn import BandMate, JamReply, TurnInput, render_turn_text
+from bandstand.jam.turn import REPEAT_ROUNDS, BandMate, JamReply, TurnInput, render_turn_text
 from bandstand.protocol import (
     AgentStatus,
     AgentThought,
@@ -51,6 +53,7 @@ from bandstand.protocol import (
 )
 from bandstand.protocol.jam import BossEcho
 from bandstand.runtime import Session, SessionLimits
+from bandstand.score import clamp_tempo
 
 BackendFactory = Callable[[Persona, int], AgentBackend]
 VALIDATION_BUDGET = 5.0
@@ -249,11 +252,11 @@ class JamEngine:
         self._recompose()
 
     def set_tempo(self, bpm: float) -> None:
-        """The tempo control: the transport plays the next cycle at `bpm` (40–240); the members
+        """The tempo control: the transport plays the next cycle at `bpm` (clamped to score.TEMPO_RANGE, 30–300); the members
         read it in their next turn (no round: nothing they play has to change)."""
         if not self.running:
             raise Conflict("start the jam before changing its tempo")
-        bpm = float(min(240.0, max(40.0, bpm)))
+        bpm = float(clamp_tempo(bpm))
         if bpm == self.context.bpm:
             return
         self.context = self.context.model_copy(update={"bpm": bpm})
@@ -280,7 +283,11 @@ class JamEngine:
         text = code.strip()
         if not text:
             raise InvalidInput(f"{member.name}'s pattern is empty; write 'silence' to make it rest")
-        (verdict,) = await self._check([JamReply(pattern=text)])
+        try:
+            reply = JamReply(pattern=text)
+        except ValidationError as exc:  # too long for any member's reply: said as the reply's own rule
+            raise InvalidInput(f"{member.name}'s pattern was refused: {exc.errors()[0]['msg'].lower()}") from None
+        (verdict,) = await self._check([reply])
         if verdict is None or not verdict.ok:
             reason = verdict.error if verdict is not None else "invalid pattern"
             raise InvalidInput(f"{member.name}'s pattern was refused: {reason}")
@@ -310,6 +317,8 @@ class JamEngine:
             self.round += 1
             round_ = self.round
             record = RoundRecord(round_, directive.text if directive else None, list(directive.to) if directive else [], self.context.view())
+            if self._end_solos(round_):
+                names = [m.name for m in self.active()]  # the soloist comes back, the others fill in again
             targets = [self.members[n] for n in names if self.members[n].session is not None]
             for member in targets:
                 member.status = "thinking"
@@ -329,6 +338,7 @@ class JamEngine:
                 inputs = {m.name: self._turn_input(m, directive) for m in group}
                 for member in group:
                     member.boss_code = None  # told in this turn
+                    member.solo_ended = False
                 replies = await asyncio.gather(*(self._ask(m, inputs[m.name]) for m in group))
                 verdicts = await self._check([reply for reply, _ in replies])
                 for member, (reply, outcome), verdict in zip(group, replies, verdicts, strict=True):
@@ -352,6 +362,15 @@ class JamEngine:
             for callback in self.on_round:
                 callback(record)
             return record
+
+    def _end_solos(self, round_: int) -> bool:
+        """End each solo that has had its rounds (`SOLO_ROUNDS`); whether one ended."""
+        ended = False
+        for member in self.active():
+            if member.style.solo_over(round_):
+                member.style = member.style.end_solo(round_)
+                member.solo_ended = ended = True
+        return ended
 
     def _turn_input(self, member: Member, directive: Directive | None) -> TurnInput:
         to_member = directive is not None and directive.addressed_to(member.name)
@@ -387,6 +406,8 @@ class JamEngine:
             rejected=member.rejected[0] if member.rejected else None,
             rejected_because=member.rejected[1] if member.rejected else None,
             boss_code=member.override,
+            solo_ended=member.solo_ended,
+            recent_lines=[line for said in member.said for line in said if line],
         )
 
     async def _ask(self, member: Member, turn: TurnInput) -> tuple[JamReply | None, str]:
@@ -443,6 +464,7 @@ class JamEngine:
                 outcome, note = "invalid", verdict.error
                 member.rejected = (reply.pattern.strip(), verdict.error)
             member.thoughts, member.reaction, member.complied = reply.thoughts, reply.reaction, reply.comply_with_boss
+            member.said = [*member.said, [reply.thoughts, reply.reaction]][-REPEAT_ROUNDS:]
         if outcome != "ok":
             kind = "timeout" if outcome == "timeout" else "error"
             member.status = kind
@@ -471,6 +493,29 @@ class JamEngine:
         )
         self.emitter.emit(AgentStatus(member=member.name, status=member.status, round=round_))  # type: ignore[arg-type]
         return member.pattern != before
+
+    # ------------------------------------------------------------------ the per-layer cap
+
+    def tell_capped(self, name: str, cycle: int, found: int, kept: int, muted: str = "") -> None:
+        """The member whose layer the transport thinned to the per-layer cap (or muted: its cycle
+        ran past its budget) says so in the chat; the transport tells it once per pattern."""
+        member = self.members.get(name)
+        if member is None:
+            return
+        if muted:
+            thought = f"My part is too heavy to play in cycle {cycle}, so it rests whenever that happens ({muted})."
+            note = f"[muted in cycle {cycle}: {muted}]"
+        else:
+            thought = (f"My part is too busy in cycle {cycle} ({found} events; the limit is {kept} per cycle), "
+                       f"so I thin it to {kept} whenever it overflows.")
+            note = f"[thinned to {kept} of {found} events in cycle {cycle}]"
+        self.emitter.emit(
+            AgentThought(
+                member=member.name, emoji=member.persona.emoji, thought=thought, reaction="",
+                pattern=member.pattern, complied_with_boss=member.complied, round=self.round,
+                timestamp=time.time(), status=member.status, note=note,  # type: ignore[arg-type]
+            )
+        )
 
     # ------------------------------------------------------------------ state out
 

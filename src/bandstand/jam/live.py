@@ -196,7 +196,8 @@ class LiveJam:
 
         played = list(self.transport.played)
         async with self._export_lock:
-            await asyncio.to_thread(export, self.engine, played, folder, wav=name == "jam.wav")
+            # the chat and the rounds never wait for (or depend on) the song
+            await asyncio.to_thread(export, self.engine, played, folder, wav=name == "jam.wav", midi=name == "jam.mid")
         return folder / name
 
     # ------------------------------------------------------------------ tasks

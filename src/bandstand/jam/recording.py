@@ -22,7 +22,7 @@ from bandstand.errors import MusicianError, PatternError
 from bandstand.files import write_bytes, write_text
 from bandstand.jam._conductor import key_event, time_event
 from bandstand.jam.engine import JamEngine, RoundRecord
-from bandstand.jam.sound import PatternBook, compile_pattern
+from bandstand.jam.sound import PatternBook, capped_cycle
 from bandstand.jam.transport import PlayedCycle
 
 
@@ -41,9 +41,9 @@ class _Replay:
             if not b <= played.cycle < e:
                 continue
             code = dict(played.layers).get(self.member)
-            if code:
-                try:
-                    haps.extend(compile_pattern(code, self.book).query_arc(played.cycle, played.cycle + 1))
+            if code and self.member not in played.muted:
+                try:  # what the band played: the per-layer cap thins it alike
+                    haps.extend(capped_cycle(code, played.cycle, self.book).haps)
                 except PatternError as exc:  # the musician's pattern, not the person's mistake
                     raise MusicianError(f"{self.member}'s pattern could not be recorded at cycle {played.cycle}: "
                                         f"{exc}", musician=self.member) from exc
@@ -71,6 +71,8 @@ def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
     Key and metre are those the jam opened with (a Song has one of each); a
     later change of key or metre is named in that round's marker."""
     from bandstand.patterns import pattern_to_song
+    from bandstand.patterns.budget import QueryBudget
+    from bandstand.patterns.cycle_cap import CYCLE_BUDGET
     from bandstand.score import Marker, Note, Song, TempoChange, TimeSignature, Track
 
     contexts = {record.round: record.context for record in engine.rounds}
@@ -81,16 +83,22 @@ def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
     tracks: dict[str, Track] = {}
     starts: dict[int, float] = {}
     offset = 0.0
+    end = sum(beats * len(run) for beats, run in _segments(played))
     for beats, run in _segments(played):
+        # each cycle of each layer costs at most CYCLE_BUDGET, as when it was played
+        budget = QueryBudget(max_work=CYCLE_BUDGET.max_work * len(run), max_seconds=CYCLE_BUDGET.max_seconds * len(run))
         for persona in engine.personas:
-            part = pattern_to_song(_Replay(persona.name, tuple(run), engine.patterns), len(run), run[0].bpm, 1, start=run[0].cycle)
+            part = pattern_to_song(_Replay(persona.name, tuple(run), engine.patterns), len(run), run[0].bpm, 1,
+                                   start=run[0].cycle, budget=budget)
             for track in part.tracks:
                 name = f"{persona.name} {track.name}" if track.name != persona.name else track.name
                 into = tracks.get(name)
                 if into is None:
                     into = tracks[name] = Track(name, track.role, program=track.program, is_drum=track.is_drum)
-                # one beat per cycle from pattern_to_song, stretched to the cycle's real length
-                into.notes += [Note(offset + n.start * beats, n.duration * beats, n.pitch, n.velocity) for n in track.notes]
+                # one beat per cycle from pattern_to_song, stretched to the cycle's real length; no
+                # note sounds past the end of the recording
+                into.notes += [Note(at, min(n.duration * beats, end - at), n.pitch, n.velocity)
+                               for n in track.notes if (at := offset + n.start * beats) < end]
         for i, cycle in enumerate(run):
             starts[cycle.cycle] = offset + i * beats
         offset += beats * len(run)
@@ -161,19 +169,26 @@ def rounds_jsonl(rounds: list[RoundRecord]) -> str:
     return "".join(json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True) + "\n" for r in rounds)
 
 
-def export(engine: JamEngine, played: list[PlayedCycle], out: str | Path, *, wav: bool = True) -> dict[str, Path]:
-    """Write jam.mid, jam.wav (when `wav`), transcript.md and rounds.jsonl into `out`."""
+def export(engine: JamEngine, played: list[PlayedCycle], out: str | Path, *, wav: bool = True,
+           midi: bool = True) -> dict[str, Path]:
+    """Write transcript.md and rounds.jsonl, then jam.mid (when `midi`) and jam.wav (when `wav`)
+    into `out`. The chat and the rounds are written first and never depend on the song: a
+    recording whose MIDI could not be written still has them."""
+    folder = Path(out)
+    paths = {"transcript": folder / "transcript.md", "rounds": folder / "rounds.jsonl"}
+    folder.mkdir(parents=True, exist_ok=True)
+    write_text(paths["transcript"], transcript(engine))
+    write_text(paths["rounds"], rounds_jsonl(engine.rounds))
+    if not (midi or wav):
+        return paths
     from bandstand.jam._conductor import add_meta
     from bandstand.midi import beats_to_ticks, song_to_midi_bytes
 
-    folder = Path(out)
     song = song_of(engine, played)
-    paths = {"midi": folder / "jam.mid", "transcript": folder / "transcript.md", "rounds": folder / "rounds.jsonl"}
-    folder.mkdir(parents=True, exist_ok=True)
-    changes = [(beats_to_ticks(b), kind, data) for b, kind, data in signature_changes(played)]
-    write_bytes(paths["midi"], add_meta(song_to_midi_bytes(song), changes))
-    write_text(paths["transcript"], transcript(engine))
-    write_text(paths["rounds"], rounds_jsonl(engine.rounds))
+    if midi:
+        paths["midi"] = folder / "jam.mid"
+        changes = [(beats_to_ticks(b), kind, data) for b, kind, data in signature_changes(played)]
+        write_bytes(paths["midi"], add_meta(song_to_midi_bytes(song), changes))
     if wav:
         from bandstand.render import render_wav
 

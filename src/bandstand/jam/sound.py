@@ -15,10 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bandstand.jam._harmony import pitch_class
 from bandstand.protocol.jam import SoundEvent
+
+if TYPE_CHECKING:
+    from bandstand.patterns.cycle_cap import CappedCycle
 
 SILENCE = "silence"
 HEARD_CYCLES: Final = 4  # validation plays this many cycles; their events are kept for listening
@@ -118,11 +121,19 @@ class PatternBook:
         reasons.extend(report.warnings)
         return Verdict(False, name_notes("; ".join(r for r in reasons if r) or "invalid pattern"))
 
+    def cycle(self, code: str, cycle: int) -> CappedCycle:
+        """What `code` may sound in `cycle`: its onsets computed within the cycle's budget and
+        thinned to the per-layer cap (`bandstand.patterns.cycle_cap`) — what the band plays
+        and the recording keeps alike."""
+        from bandstand.patterns.cycle_cap import CappedCycle, play_cycle
+
+        if code.strip() == SILENCE:
+            return CappedCycle((), 0)
+        return play_cycle(self.compile(code), cycle)
+
     def cycle_events(self, member: str, code: str, cycle: int) -> list[SoundEvent]:
         """`cycle_events` with this book's patterns."""
-        if code.strip() == SILENCE:
-            return []
-        return _sound_events(member, self.compile(code).query_arc(cycle, cycle + 1), cycle)
+        return sound_events(member, list(self.cycle(code, cycle).haps), cycle)
 
 
 _DEFAULT_BOOK = PatternBook()  # for callers outside an engine (tests, one-off tools)
@@ -137,6 +148,11 @@ def _evaluate(code: str, minis: Any = None) -> Any:
 def compile_pattern(code: str, book: PatternBook | None = None) -> Any:
     """The Pattern for `code`, from `book` (an engine's own; default: a private one)."""
     return (book or _DEFAULT_BOOK).compile(code)
+
+
+def capped_cycle(code: str, cycle: int, book: PatternBook | None = None) -> CappedCycle:
+    """`PatternBook.cycle` of `book` (default: a private one)."""
+    return (book or _DEFAULT_BOOK).cycle(code, cycle)
 
 
 def onsets(code: str, cycles: int, book: PatternBook | None = None) -> list[Any]:
@@ -194,8 +210,10 @@ def cycle_events(member: str, code: str, cycle: int, book: PatternBook | None = 
     return (book or _DEFAULT_BOOK).cycle_events(member, code, cycle)
 
 
-def _sound_events(member: str, haps: list[Any], cycle: int) -> list[SoundEvent]:
-    from bandstand.patterns.to_score import midi_voice
+def sound_events(member: str, haps: list[Any], cycle: int) -> list[SoundEvent]:
+    """`member`'s haps that start inside `cycle` as timed sound events (times relative to the
+    cycle)."""
+    from bandstand.patterns.to_score import held_cycles, midi_voice
 
     out = []
     for hap in haps:
@@ -206,13 +224,13 @@ def _sound_events(member: str, haps: list[Any], cycle: int) -> list[SoundEvent]:
         if not sound:
             continue
         begin = Fraction(hap.whole.begin) - cycle
-        duration = Fraction(hap.whole.end) - Fraction(hap.whole.begin)
-        legato = _num(value, "legato") or 1.0
+        length = float(Fraction(hap.whole.end) - Fraction(hap.whole.begin))
+        duration = held_cycles(length, value) or held_cycles(length, None)  # legato 0: the step's length
         voice = midi_voice(value)
         out.append(
             SoundEvent(
                 begin=float(begin),
-                duration=float(duration) * legato,
+                duration=duration,
                 member=member,
                 sound=sound.split(":")[0],
                 note=_pitch(value),
@@ -225,6 +243,7 @@ def _sound_events(member: str, haps: list[Any], cycle: int) -> list[SoundEvent]:
                 program=voice.program,
                 key=voice.key,
                 velocity=voice.velocity,
+                kit=voice.kit,
             )
         )
     return out

@@ -38,6 +38,14 @@ class JamReply(BaseModel):
         return copy.deepcopy(cls._schema)
 
 
+SOLO_ROUNDS = 4
+"""A solo lasts this many rounds, then the soloist comes back to its part (the boss saying
+"solo" again gives it as many more; "drop out" ends it at once)."""
+
+REPEAT_ROUNDS = 3
+"""A member says no line again that it said in its last this-many rounds."""
+
+
 class Style(BaseModel):
     """How the boss wants one member to play, accumulated from directives."""
 
@@ -46,6 +54,7 @@ class Style(BaseModel):
     swing: bool = False
     out: bool = False
     solo: bool = False
+    solo_until: int = 0  # the last round of a solo (SOLO_ROUNDS from the round it was asked for)
     since: int = 0  # the round of the last key or style change: a rewrite starts there
 
     def apply(self, intents: frozenset[str], round_: int) -> Style:
@@ -62,13 +71,21 @@ class Style(BaseModel):
             "straight": lambda d: d.update(swing=False),
             "drop_out": lambda d: d.update(out=True, solo=False),
             "come_back": lambda d: d.update(out=False),
-            "solo": lambda d: d.update(solo=True, out=False),
+            "solo": lambda d: d.update(solo=True, out=False, solo_until=round_ + SOLO_ROUNDS - 1),
         }
         for intent in sorted(intents):
             table[intent](data)
         if data != self.model_dump():
             data["since"] = round_
         return Style.model_validate(data)
+
+    def solo_over(self, round_: int) -> bool:
+        """Whether a solo has had its rounds by `round_` (the soloist comes back then)."""
+        return self.solo and round_ > self.solo_until
+
+    def end_solo(self, round_: int) -> Style:
+        """The style with the solo over from `round_` on (a rewrite starts there)."""
+        return self.model_copy(update={"solo": False, "solo_until": 0, "since": round_})
 
 
 class BandMate(BaseModel):
@@ -104,6 +121,8 @@ class TurnInput(BaseModel):
     rejected: str | None = None  # the pattern of this member's last reply, when it was not accepted
     rejected_because: str | None = None  # why (notes named, as the boss would say them)
     boss_code: str | None = None  # the boss's pattern for this member's part, until it asks for something else
+    solo_ended: bool = False  # this member's solo had its rounds: it comes back to its part now
+    recent_lines: list[str] = Field(default_factory=list)  # what it said in its last REPEAT_ROUNDS rounds
 
     def others(self) -> list[BandMate]:
         """The band without this member (the band list includes everyone, as in the text)."""

@@ -13,6 +13,12 @@ answer or a one-line error out, the work off the event loop.
   reaches the client as MCP progress notifications (when the client asked for
   them), and a cancelled request sets its cancel flag, so the producer stops
   at its next safe point while the server answers other calls at once.
+- Before any work, `check_arguments` holds every call to `ARGUMENT_LIMITS`:
+  the arguments' size, each text's length (an id or a folder shorter than
+  any other text), their nesting, and no NUL character anywhere — one line
+  naming the argument, without echoing a long value back.
+- Types are strict: a value is taken only as the JSON type its schema names
+  (`"yes"` is not a boolean, `"5"` not a number).
 - A failure that is not bandstand's own is logged with its traceback and
   answered as "internal error: …"; the server goes on.
 """
@@ -26,6 +32,7 @@ import logging
 import math
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -38,11 +45,12 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.types import CallToolResult, ResourceLink, TextContent, ToolAnnotations
 
-from bandstand.errors import BandstandError
+from bandstand.errors import BandstandError, InvalidInput
 from bandstand.mcp.band import Answer
 from bandstand.producer.running import Cancelled, Control
 
-__all__ = ["Call", "McpTool", "error_text", "make_tool", "respond"]
+__all__ = ["ARGUMENT_LIMITS", "ArgumentLimits", "Call", "McpTool", "check_arguments", "error_text", "make_tool",
+           "respond"]
 
 log = logging.getLogger("bandstand.mcp")
 
@@ -65,6 +73,58 @@ def make_tool(name: str, description: str, schema: dict[str, Any], call: Call, *
                    fn_metadata=FuncMetadata(arg_model=ArgModelBase), is_async=True, context_kwarg=None,
                    annotations=ToolAnnotations(read_only_hint=read_only, destructive_hint=False,
                                                idempotent_hint=idempotent or read_only, open_world_hint=False))
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentLimits:
+    """What one tool call's arguments may be."""
+
+    bytes: int = 1024 * 1024
+    """The arguments as JSON."""
+    text: int = 10_000
+    """One text (a prompt, a request, a question, a name)."""
+    id: int = 255
+    """One id or folder name (`ID_ARGUMENTS`): what a file name can be."""
+    depth: int = 32
+    """Lists and objects inside each other."""
+
+
+ARGUMENT_LIMITS = ArgumentLimits()
+ID_ARGUMENTS = frozenset({"project", "variation_id", "phrase_ids", "out"})
+"""Arguments that name a project, a variation, its phrases or a folder."""
+
+
+def _shown(value: str) -> str:
+    return repr(value) if len(value) <= 60 else f"{value[:40]!r}… ({len(value)} characters)"
+
+
+def check_arguments(arguments: dict[str, Any], limits: ArgumentLimits = ARGUMENT_LIMITS) -> None:
+    """Refuse (`InvalidInput`, the argument named) arguments over `limits` or with a NUL character."""
+    size = len(pydantic_core.to_json(arguments, fallback=str))
+    if size > limits.bytes:
+        raise InvalidInput(f"the arguments are {size} bytes of JSON; at most {limits.bytes} are taken")
+
+    def walk(value: Any, where: str, depth: int, limit: int) -> None:
+        if depth > limits.depth:
+            raise InvalidInput(f"{where} is nested more than {limits.depth} deep", field=where)
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise InvalidInput(f"{where} contains a NUL character (\\x00): {_shown(value.replace(chr(0), '?'))}",
+                                   field=where)
+            if len(value) > limit:
+                what = "an id or folder name" if limit == limits.id else "a text"
+                raise InvalidInput(f"{where} is {len(value)} characters long; {what} here is at most {limit}",
+                                   field=where)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, f"{where}.{key}" if where else "argument name", depth + 1, limits.text)
+                walk(item, f"{where}.{key}" if where else str(key), depth + 1,
+                     limits.id if not where and key in ID_ARGUMENTS else limit)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{where}[{index}]", depth + 1, limit)
+
+    walk(arguments, "", 0, limits.text)
 
 
 def error_text(exc: BaseException) -> str:

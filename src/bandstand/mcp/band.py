@@ -4,23 +4,22 @@
 by its id, or on stdio by its folder), the language model that reads
 requests when one is configured (the producer decides what it is used for),
 and where the jam lives (the stdio server's own, or the one `bandstand serve`
-plays to its page). A `confined` band (over HTTP) writes exports only under
-the library's folder. A session file is the resource
+plays to its page). Exports go where `producer.export.export_folder` says (the
+project's own export/ folder), on stdio as over HTTP. A session file is the resource
 `bandstand://projects/{project}/files/{path}`; `FILE_TYPES` says which
 files are served and as what.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bandstand.errors import InvalidInput
 from bandstand.producer.library import Library
+from bandstand.producer.strudel_desk import PatternDesk
 
 __all__ = ["FILE_TYPES", "MAX_RESOURCE_BYTES", "Answer", "Band", "Link", "file_uri", "project_uri"]
 
@@ -77,21 +76,13 @@ class Band:
     backend: Any | None = None
     jam: Callable[[], Any] | None = None
     """Returns the live jam the jam tools drive (set once the server's event loop runs)."""
-    confined: bool = False
+    desk: PatternDesk = field(default_factory=PatternDesk)
+    """The Strudel assistant's desk the pattern tools play on (its key, tempo, the code playing)."""
     jam_errors: list[str] = field(default_factory=list)
     """Mistakes found in directives' rounds since the jam's state was last read (the newest 20)."""
 
     def jam_error(self, message: str) -> None:
         self.jam_errors[:] = [*self.jam_errors[-19:], message]
-
-    def out_dir(self, path: str | os.PathLike[str]) -> Path:
-        """Where an export asked for `path` goes (relative paths from the library's folder); a
-        confined band refuses a folder outside it."""
-        root = self.library.root.expanduser().resolve()
-        resolved = (root / Path(path).expanduser()).resolve()
-        if self.confined and not resolved.is_relative_to(root):
-            raise InvalidInput(f"out {path} is outside {root}; this server writes only under it", field="out")
-        return resolved
 
     def links(self, session_dir: Path, rels: tuple[str, ...] | list[str] = HEAD_LINKS) -> tuple[Link, ...]:
         """Links to those of `rels` (paths in the session) that exist and are served."""

@@ -1,29 +1,33 @@
 """The band's own MCP tools: compose, edit, the variations, undo/redo, history,
-alternatives, export, the projects (the jam and `ask` are in `jam_tools`).
+alternatives, export, import, the projects (the jam and `ask` are in `jam_tools`).
 
 Each is one row of `BAND_TOOLS`: a parameter model (its docstring is the
 tool's description, its JSON schema the input schema) and a body that calls
 the producer exactly as the CLI command of the same job does, answering the
 JSON that command's `--json` prints. Values are checked by the producer, so a
-mistake is refused with the CLI's message; the model only checks types.
+mistake is refused with the CLI's message; the model only checks types, strictly
+(`check_arguments` first holds the arguments to their limits).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import pydantic_core
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bandstand.errors import InvalidInput, RuntimeFailure
-from bandstand.mcp.adapter import McpTool, error_text, failure, make_tool, respond
+from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.studio_tools import PROJECT_PARAMETER
+from bandstand.producer.export import FORMATS
 from bandstand.producer.running import Control
-from bandstand.studio.tools import explain_validation, model_signature
+from bandstand.producer.studio_tools import explain_validation, model_signature
 
 __all__ = ["BAND_TOOLS", "BandTool", "band_tools", "tool_schema"]
 
@@ -136,12 +140,23 @@ class AlternativesParams(ProjectParams):
 
 class ExportParams(ProjectParams):
     """Export the song at HEAD: mid (the full arrangement and one file per part), wav (mixed and mastered),
-    stems (one WAV per part and bus), png (the piano roll) or musicxml (the lead sheet) → the files written.
+    stems (one WAV per part and bus), png (the piano roll), musicxml (the lead sheet) or strudel (a Strudel program
+    playing the song) → the files written.
     Audio reports progress; cancelling writes nothing."""
 
-    format: str = Field(description="mid | wav | stems | png | musicxml",
-                        json_schema_extra={"enum": ["mid", "wav", "stems", "png", "musicxml"]})
-    out: str | None = Field(None, description="Folder to write into (default: the session's export/ folder).")
+    format: str = Field(description=" | ".join(FORMATS), json_schema_extra={"enum": list(FORMATS)})
+    out: str | None = Field(None, max_length=200, description="A sub-folder of the project's export/ folder to write "
+                            "into, e.g. 'mix-2' (default: export/ itself); no absolute path, '~', '..' or "
+                            "project name.")
+
+
+class ImportMidiParams(Params):
+    """Import a MIDI file as a new project to direct like a composed song: its tracks become parts with roles
+    guessed (drums, bass, chords, lead), the key and tempo read or detected, sections from markers or repetition
+    → the project id, its parts and roles, key, tempo and sections."""
+
+    file: str = Field(description="The .mid file: a path on this machine (relative paths from the projects folder).")
+    name: str = Field("", max_length=200, description="The song's title (default: the file's).")
 
 
 class ListProjectsParams(Params):
@@ -153,11 +168,11 @@ class ListProjectsParams(Params):
 
 def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
     from bandstand.producer.compose import compose_song
+    from bandstand.producer.team_compose import refuse_team_choices_alone
 
     if p.team:
         return _compose_with_team(band, p, control)
-    if p.accept:
-        raise InvalidInput("accept goes with team (a team's song is a variation to accept)", field="accept")
+    refuse_team_choices_alone(p.team, {"accept": p.accept})
     composed = compose_song(p.prompt, assume_defaults=True, control=control, out_dir=str(band.library.root),
                             bars=p.bars, seed=p.seed, parts=p.parts, tempo=p.tempo, key=p.key, mode=p.mode,
                             genre=p.genre, render_audio=p.audio)
@@ -181,18 +196,11 @@ def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer
     that finishes is reported as progress; a cancel stops every agent and nothing is proposed."""
     import asyncio
 
-    from bandstand.agents.config import load_config
-    from bandstand.producer.projects import open_project
-    from bandstand.producer.teams import TeamOptions, compose_team
-    from bandstand.producer.teams.seats import team_config
-    from bandstand.protocol import STUDIO, Emitter
+    from bandstand.producer.team_compose import compose_with_team, finish, team_options
 
-    agents = load_config(None)
-    options = TeamOptions(seed=p.seed, out_dir=str(band.library.root), accept=p.accept, agents=agents,
-                          team=team_config(agents, None), compose={
-                              "bars": p.bars, "parts": p.parts, "tempo": p.tempo, "key": p.key, "mode": p.mode,
-                              "genre": p.genre})
-    emitter, steps, done = Emitter(STUDIO), [0], [0]
+    options = team_options(seed=p.seed, out=band.library.root, accept=p.accept, song={
+        "bars": p.bars, "parts": p.parts, "tempo": p.tempo, "key": p.key, "mode": p.mode, "genre": p.genre})
+    steps, done = [0], [0]
 
     def heard(event: dict[str, Any]) -> None:
         if event["type"] == "plan":
@@ -201,10 +209,9 @@ def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer
             done[0] += 1
             mark = "✓" if event["success"] else "✗"
             control.report(done[0], max(steps[0], done[0]), f"{mark} {event.get('agentId')}: {event.get('summary', '')}")
-    emitter.subscribe(heard)
 
     async def supervised() -> Any:
-        team = asyncio.ensure_future(compose_team(p.prompt, options, emitter=emitter))
+        team = asyncio.ensure_future(compose_with_team(p.prompt, options, on_event=heard))
         while not team.done():
             if control.cancelled:
                 team.cancel()
@@ -212,21 +219,22 @@ def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer
         return team.result()
 
     try:
-        outcome = asyncio.run(supervised())
+        run = asyncio.run(supervised())
     except asyncio.CancelledError:
         control.check("composing with a team")
         raise
-    if outcome.accepted and p.audio:
-        open_project(outcome.session_dir).ensure_audio()
-    data = {"project": outcome.session_dir.name, "team": True, **outcome.to_json()}
+    outcome = finish(run, render_audio=p.audio)
+    data = {"project": outcome.session_dir.name, "team": True, **outcome.to_json(), "log": str(run.log)}
     return Answer(data, band.links(outcome.session_dir) if outcome.accepted else ())
 
 
 def _edit(band: Band, p: EditParams, control: Control) -> Answer:
-    from bandstand.producer.direct import direct
+    from bandstand.producer import App
+    from bandstand.producer.app import WordsRequest
 
     session = band.library.session(p.project)
-    directed = direct(session.session_dir, p.request, backend=band.backend)
+    directed = App(band.library.root, backend=band.backend, folders=True).direct(
+        WordsRequest(str(session.session_dir), p.request))
     links = band.links(session.session_dir) if directed.kind == "revision" else ()
     return Answer({"project": session.session_dir.name, **directed.to_json()}, links)
 
@@ -286,13 +294,24 @@ def _alternatives(band: Band, p: AlternativesParams, control: Control) -> Answer
 
 
 def _export(band: Band, p: ExportParams, control: Control) -> Answer:
-    from bandstand.producer.export import export_session
+    from bandstand.producer.export import export_folder, export_session
 
     session = band.library.session(p.project)
-    out = band.out_dir(p.out) if p.out is not None else None
-    done = export_session(session.session_dir, p.format, out, control=control)
+    done = export_session(session.session_dir, p.format, export_folder(session.session_dir, p.out),
+                          control=control)
     return Answer({"project": session.session_dir.name, **done.to_json()},
                   band.links_to(session.session_dir, done.files))
+
+
+def _import_midi(band: Band, p: ImportMidiParams, control: Control) -> Answer:
+    from bandstand.producer.importing import import_midi
+
+    root = band.library.root.expanduser().resolve()
+    path = (root / Path(p.file).expanduser()).resolve()
+    if not band.library.folders and not path.is_relative_to(root):  # over HTTP: only under the projects
+        raise InvalidInput(f"file {p.file} is outside {root}; this server reads only under it", field="file")
+    made = import_midi(path, name=p.name, projects=root)
+    return Answer({**made.summary(), "project": made.session.session_dir.name}, band.links(made.session.session_dir))
 
 
 def _list_projects(band: Band, p: ListProjectsParams, control: Control) -> Answer:
@@ -310,6 +329,7 @@ BAND_TOOLS: tuple[BandTool, ...] = (
     BandTool("history", HistoryParams, _history, read_only=True),
     BandTool("alternatives", AlternativesParams, _alternatives),
     BandTool("export", ExportParams, _export, idempotent=True),
+    BandTool("import_midi", ImportMidiParams, _import_midi),
     BandTool("list_projects", ListProjectsParams, _list_projects, read_only=True),
 )
 
@@ -327,7 +347,11 @@ def tool_schema(params: type[BaseModel]) -> dict[str, Any]:
 def _call(band: Band, tool: BandTool) -> Any:
     async def call(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
         try:
-            params = tool.params.model_validate(arguments)
+            check_arguments(arguments)
+        except InvalidInput as exc:
+            return failure(error_text(exc))
+        try:  # strict, as JSON: "yes" is not a boolean, "5" not a number
+            params = tool.params.model_validate_json(pydantic_core.to_json(arguments), strict=True)
         except ValidationError as exc:
             message, field = explain_validation(tool.params, exc, model_signature(tool.name, tool.params))
             return failure(error_text(InvalidInput(message, field=field)))

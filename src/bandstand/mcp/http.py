@@ -5,8 +5,9 @@ path, the session manager run by the server's own lifespan — behind the
 server's access checks: Host, Origin and the token (`Authorization: Bearer
 TOKEN`), so the SDK's own DNS-rebinding check, which knows nothing of the
 server's names, is left off. It serves the projects of the server's studio
-(`--out`), with its language model; exports stay under that folder. The jam
-tools drive the jam the server's page plays.
+(`--out`), with its language model; an export stays in its project's
+export/ folder (`producer.export.export_folder`). The jam tools drive the
+jam the server's page plays.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def mcp_mount(studio: Any) -> Any:
     from bandstand.server.app import Mounted
     from bandstand.server.state import ServerState
 
-    band = Band(studio.library, backend=studio.backend, confined=True)
+    band = Band(studio.library, backend=studio.backend)
     server = build_server(band)
     app = server.streamable_http_app(
         streamable_http_path="/",

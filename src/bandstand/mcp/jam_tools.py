@@ -12,9 +12,7 @@ by the next `jam_state`.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -66,10 +64,12 @@ class JamStopParams(Params):
 
 
 def _ask(band: Band, p: AskParams, control: Control) -> Answer:
-    from bandstand.producer.direct import ask
+    from bandstand.producer import App
+    from bandstand.producer.app import WordsRequest
 
     session = band.library.session(p.project)
-    said = ask(session.session_dir, p.question, backend=band.backend)
+    said = App(band.library.root, backend=band.backend, folders=True).ask(
+        WordsRequest(str(session.session_dir), p.question))
     return Answer({"project": session.session_dir.name, "question": p.question, "answer": said.answer,
                    "reasoning": list(said.reasoning)})
 
@@ -102,17 +102,9 @@ async def _jam_state(band: Band, p: JamStateParams, control: Control) -> Answer:
 
 
 async def _jam_stop(band: Band, p: JamStopParams, control: Control) -> Answer:
-    from bandstand.producer.jam import stop_jam
+    from bandstand.producer.jam import stop_and_record
 
-    jam = _jam(band)
-    played = jam.transport is not None and bool(jam.transport.played)
-    state = await stop_jam(jam)
-    if not (p.save and played):
-        return Answer({**state, "recording": None})
-    folder = band.out_dir(Path("jams") / f"jam-{dt.datetime.now():%Y%m%d-%H%M%S-%f}")
-    await jam.export("jam.wav" if p.audio else "jam.mid", folder)
-    files = sorted(str(f) for f in folder.iterdir() if f.is_file())
-    return Answer({**state, "recording": {"folder": str(folder), "files": files}})
+    return Answer(await stop_and_record(_jam(band), band.library.root, save=p.save, audio=p.audio))
 
 
 class JamKeepParams(Params):

@@ -92,6 +92,14 @@ def add_resources(server: MCPServer, band: Band) -> None:
             {"path": str(p.relative_to(root)), "uri": file_uri(name, str(p.relative_to(root))),
              "mime_type": FILE_TYPES[p.suffix], "bytes": p.stat().st_size} for p in _files(root)]})
 
+    def strudel_reference() -> str:
+        """The Strudel function reference: the language's rules and every function the engine has."""
+        from bandstand.producer.strudel_desk import reference
+
+        return reference()
+
+    server.resource("bandstand://strudel/reference", name="strudel reference",
+                    mime_type="text/markdown")(_guarded(strudel_reference))
     server.resource("bandstand://projects", name="projects", mime_type="application/json")(_guarded(projects))
     for uri, fn in (("bandstand://projects/{project}", project),
                     ("bandstand://projects/{project}/history", history),

@@ -19,10 +19,13 @@ from bandstand import __version__
 from bandstand.mcp.adapter import McpTool, failure
 from bandstand.mcp.band import Band
 from bandstand.mcp.band_tools import BAND_TOOLS, band_tools
+from bandstand.mcp.branch_tools import BRANCH_TOOLS
 from bandstand.mcp.jam_tools import JAM_TOOLS
+from bandstand.mcp.pattern_tools import PATTERN_TOOLS
 from bandstand.mcp.resources import add_prompts, add_resources
 from bandstand.mcp.studio_tools import studio_tools
-from bandstand.studio.tools.resolve import suggest
+from bandstand.mcp.transport_tools import TRANSPORT_TOOLS
+from bandstand.producer.studio_tools import suggest
 
 __all__ = ["INSTRUCTIONS", "BandstandServer", "build_server"]
 
@@ -34,7 +37,9 @@ mix and notes directly with the studio tools (set_track_volume, add_insert_effec
 …; each is one undoable revision), move through revisions with undo, redo and history, and export mid, wav, \
 stems, png or musicxml; ask answers questions about a song from its figures. Resources under \
 bandstand://projects/{project} hold the project at HEAD, its history and its files. jam_start, jam_direct, \
-jam_state and jam_stop play a live jam."""
+jam_state and jam_stop play a live jam; play, stop, set_playhead and loop_section drive the player of every \
+studio page open on a song. execute_pattern, stop_pattern, update_musical_context and write_pattern write and \
+play Strudel code outside a jam; strudel_reference (and bandstand://strudel/reference) lists its functions."""
 
 
 class BandstandServer(MCPServer[Any]):
@@ -53,7 +58,9 @@ class BandstandServer(MCPServer[Any]):
 
 def build_server(band: Band, *, lifespan: Any = None) -> BandstandServer:
     """The MCP server for `band`: every studio tool, the band's tools, resources and prompts."""
-    tools: list[McpTool] = [*band_tools(band, (*BAND_TOOLS, *JAM_TOOLS)), *studio_tools(band)]
+    tools: list[McpTool] = [*band_tools(band, (*BAND_TOOLS, *JAM_TOOLS, *BRANCH_TOOLS, *TRANSPORT_TOOLS,
+                                                     *PATTERN_TOOLS)),
+                            *studio_tools(band)]
     server = BandstandServer("bandstand", instructions=INSTRUCTIONS, version=__version__, tools=tools,
                              log_level="WARNING", lifespan=lifespan)
     logging.getLogger("bandstand.mcp").setLevel(logging.WARNING)

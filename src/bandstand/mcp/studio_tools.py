@@ -4,7 +4,8 @@ Every tool of `bandstand.studio.tools.TOOLS` is offered under its own name,
 with its description and its JSON schema plus one parameter, `project` (the
 session: its id or folder). A call runs through `ProjectSession.apply_tools`
 exactly as `bandstand tool SESSION NAME --args JSON` does — the same checks,
-the same one-line refusals, one revision per call, undoable — and answers
+the same one-line refusals (types taken strictly: "yes" is not a boolean),
+one revision per call, undoable — and answers
 what `bandstand tool --json` prints. A tool added to the registry appears
 here without code of its own.
 """
@@ -18,10 +19,10 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
 from bandstand.errors import InvalidInput
-from bandstand.mcp.adapter import McpTool, make_tool, respond
+from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
 from bandstand.producer.running import Control
-from bandstand.studio.tools import TOOLS, Tool
+from bandstand.producer.studio_tools import TOOLS, Tool
 
 __all__ = ["PROJECT_PARAMETER", "studio_schema", "studio_tools"]
 
@@ -53,6 +54,10 @@ def project_arg(arguments: dict[str, Any]) -> str:
 
 def _call(band: Band, tool: Tool) -> Any:
     async def call(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
+        try:
+            check_arguments(arguments)
+        except InvalidInput as exc:
+            return failure(error_text(exc))
         args = {k: v for k, v in arguments.items() if k != "project"}
 
         def work(control: Control) -> Answer:
@@ -60,7 +65,7 @@ def _call(band: Band, tool: Tool) -> Any:
 
             session = band.library.session(project_arg(arguments))
             outcome = session.apply_tools([{"name": tool.name, "args": args}], author="mcp",
-                                          request=f"tool {tool.name}")
+                                          request=f"tool {tool.name}", strict=True)
             data = {"project": session.session_dir.name, **tool_outcome_json(outcome)}
             return Answer(data)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import struct
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from bandstand.midi._write import BANDSTAND_TAG, text_of, written_as
 from bandstand.score import (
     ChannelAftertouch,
     ControlChange,
+    KeyChange,
     Marker,
     Note,
     PitchBend,
@@ -88,17 +90,20 @@ def _length(data: bytes, pos: int, end: int, source: str) -> tuple[int, int]:
     return length, pos
 
 
-def _parse_track(data: bytes, source: str, ppq: int, notes_left: int,
-                 limits: MidiLimits = MIDI_LIMITS) -> tuple[_Chunk, int]:
-    """One track chunk's events and how many notes it started: refused past `notes_left` notes,
-    or when an event lies past the limit's last beat."""
+def _parse_track(data: bytes, source: str, ppq: int, notes_left: int, events_left: int,
+                 limits: MidiLimits = MIDI_LIMITS) -> tuple[_Chunk, int, int]:
+    """One track chunk's events and how many notes and events (of any kind) it holds: refused
+    past `notes_left` notes or `events_left` events, or when an event lies past the limit's last beat."""
     max_ticks = int(limits.beats * ppq)
     chunk = _Chunk()
     channels = chunk.channels
     open_notes: dict[int, list[tuple[int, int]]] = {}  # (note-on status << 8 | pitch) → starts
-    pos, end, tick, status, notes = 0, len(data), 0, 0, 0
+    pos, end, tick, status, notes, events = 0, len(data), 0, 0, 0, 0
     try:
         while pos < end:
+            events += 1
+            if events > events_left:
+                raise _limit(source, f"it has more than {limits.events:,} events")
             byte = data[pos]
             pos += 1
             if byte < 0x80:  # most delta times fit in one byte
@@ -177,7 +182,7 @@ def _parse_track(data: bytes, source: str, ppq: int, notes_left: int,
     for key, started in open_notes.items():  # notes never released end with the track
         for on, velocity in started:
             channels[key >> 8 & 0x0F].notes.append((on, tick, key & 0x7F, velocity))
-    return chunk, notes
+    return chunk, notes, events
 
 
 def _chunks(data: bytes, source: str, limits: MidiLimits = MIDI_LIMITS) -> tuple[int, int, list[_Chunk]]:
@@ -190,15 +195,17 @@ def _chunks(data: bytes, source: str, limits: MidiLimits = MIDI_LIMITS) -> tuple
         raise _fail(source, "SMPTE time division is not supported; save it with ticks per beat")
     if division == 0:
         raise _fail(source, "its header says 0 ticks per beat, so no event has a time; the file is damaged")
-    pos, chunks, notes, tracks = 8 + length, list[_Chunk](), 0, 0
+    pos, chunks, notes, events, tracks = 8 + length, list[_Chunk](), 0, 0, 0
     while pos + 8 <= len(data) and len(chunks) < ntracks:
         kind, size = data[pos : pos + 4], struct.unpack(">I", data[pos + 4 : pos + 8])[0]
         body = data[pos + 8 : pos + 8 + size]
         if len(body) < size:
             raise _fail(source, "the file is truncated")
         if kind == b"MTrk":
-            chunk, found = _parse_track(body, source, division, limits.notes - notes, limits)
+            chunk, found, met = _parse_track(body, source, division, limits.notes - notes,
+                                             limits.events - events, limits)
             notes += found
+            events += met
             tracks += len(chunk.channels)
             if tracks > limits.tracks:
                 raise _limit(source, f"it has more than {limits.tracks:,} tracks (a track per chunk and channel)")
@@ -297,11 +304,15 @@ def _apply_metadata(song: Song, meta: dict[str, Any]) -> None:
         if not isinstance(meta["key"], str):
             raise ValueError(f"key {meta['key']!r}")
         song.key = meta["key"]
+    if "keys" in meta:  # the key map by name, as written
+        song.key_changes = [KeyChange(float(beat), str(key)) for beat, key in meta["keys"]]
 
 
 def midi_bytes_to_song(data: bytes, source: str = "<bytes>", limits: MidiLimits = MIDI_LIMITS) -> Song:
     """Parse Standard MIDI File bytes into a Song (see the module docstring), refusing a file
     over `limits` with a `MidiFileError`."""
+    if len(data) > limits.file_bytes:
+        raise _limit(source, _too_big(len(data), limits))
     fmt, ppq, chunks = _chunks(data, source, limits)
     try:
         song = _song(fmt, ppq, chunks, source)
@@ -312,7 +323,17 @@ def midi_bytes_to_song(data: bytes, source: str = "<bytes>", limits: MidiLimits 
     seconds = song.duration_seconds
     if seconds > limits.seconds:
         raise _limit(source, f"it lasts {seconds:,.0f} seconds, more than {limits.seconds:,g} ({limits.seconds / 60:g} minutes)")
+    track_minutes = len(song.tracks) * seconds / 60
+    if track_minutes > limits.track_minutes:  # what the render's full-length buffers grow with
+        raise _limit(source, f"its {len(song.tracks):,} tracks × {seconds / 60:,.1f} minutes make "
+                             f"{track_minutes:,.0f} track-minutes, more than {limits.track_minutes:,g}")
     return song
+
+
+def _too_big(size: int | None, limits: MidiLimits) -> str:
+    """Why a file of `size` bytes (None: more than the cap, read only one byte past it) is refused."""
+    cap = f"{limits.file_bytes:,} bytes ({limits.file_bytes / (1 << 20):g} MiB)"
+    return f"it is more than {cap}" if size is None else f"it is {size:,} bytes, more than {cap}"
 
 
 def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
@@ -326,8 +347,12 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
                 tempos.append((tick, _bpm(int.from_bytes(payload, "big"))))
             elif kind == 0x58 and len(payload) >= 2 and time_signature is None:
                 time_signature = TimeSignature(payload[0], 2 ** payload[1])
-            elif kind == 0x59 and len(payload) == 2 and song.key is None:
-                song.key = key_name(struct.unpack(">b", payload[:1])[0], payload[1] == 1)
+            elif kind == 0x59 and len(payload) == 2:
+                read_key = key_name(struct.unpack(">b", payload[:1])[0], payload[1] == 1)
+                if song.key is None:
+                    song.key = read_key
+                elif tick > 0 and read_key is not None:
+                    song.key_changes.append(KeyChange(tick / ppq, read_key))
             elif kind == 0x06:
                 song.markers.append(Marker(tick / ppq, text_of(payload)))
             elif kind == 0x01 and meta is None and payload.startswith(BANDSTAND_TAG.encode()):
@@ -364,12 +389,56 @@ def read_midi(path_or_bytes: str | os.PathLike[str] | bytes, limits: MidiLimits 
     if not os.fspath(path_or_bytes).strip():  # Path("") is ".", which would be reported as a folder
         raise MidiFileError("no MIDI file given: the path is empty", path="")
     path = Path(path_or_bytes)
+    return midi_bytes_to_song(_read_file(path, limits), str(path), limits)
+
+
+_NOT_FILES = (  # what a path can be instead of a regular file: refused by type, never opened to read
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_a_file(path: Path, mode: int) -> MidiFileError | None:
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _NOT_FILES if test(mode)), "not a regular file")
+    return MidiFileError(f"{path} is {kind}, not a MIDI file", path=str(path))
+
+
+def _read_file(path: Path, limits: MidiLimits) -> bytes:
+    """The bytes of the regular file at `path`, at most `limits.file_bytes` + 1 of them (so a file
+    that lies about its size or grows as it is read costs no more); anything else is refused by its
+    type before it is read (a FIFO is opened without blocking, a device is not opened at all)."""
     try:
-        data = path.read_bytes()
+        error = _not_a_file(path, os.stat(path).st_mode)
+        if error is not None:
+            raise error
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise MidiFileError(f"{path}: no such file; check the path", path=str(path)) from None
-    except IsADirectoryError:
-        raise MidiFileError(f"{path} is a folder, not a MIDI file", path=str(path)) from None
     except OSError as exc:
         raise MidiFileError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
-    return midi_bytes_to_song(data, str(path), limits)
+    try:
+        info = os.fstat(fd)  # what was opened, should the path have changed since
+        error = _not_a_file(path, info.st_mode)
+        if error is not None:
+            raise error
+        if info.st_size > limits.file_bytes:
+            raise _limit(str(path), _too_big(info.st_size, limits))
+        parts, left = [], limits.file_bytes + 1
+        while left > 0:
+            part = os.read(fd, min(left, 1 << 20))
+            if not part:
+                break
+            parts.append(part)
+            left -= len(part)
+    except OSError as exc:
+        raise MidiFileError(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
+    finally:
+        os.close(fd)
+    if left <= 0:  # it said it was smaller, or grew as it was read
+        raise _limit(str(path), _too_big(None, limits))
+    return b"".join(parts)

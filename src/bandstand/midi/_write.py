@@ -100,6 +100,9 @@ def _metadata(song: Song) -> dict[str, Any]:
     sig = key_signature(song.key) if song.key else None
     if song.key and (sig is None or sig.name != song.key):
         data["key"] = song.key
+    changes = song.key_map()[1:]
+    if changes:  # the key map by name (a key signature cannot say "D dorian")
+        data["keys"] = [[c.beat, c.key] for c in changes]
     # the exact names of those whose file text reads otherwise, by place (by what they read as,
     # "?" could stand for two names, or for a name that is "?" itself)
     exact: dict[str, Any] = {}
@@ -125,9 +128,11 @@ def _conductor(song: Song) -> bytes:
     ts = song.time_signature
     events.append((0, META_TIME_SIGNATURE,
                    bytes((ts.numerator, ts.denominator.bit_length() - 1, 24, 8))))
-    sig = key_signature(song.key) if song.key else None
-    if sig is not None:
-        events.append((0, META_KEY_SIGNATURE, struct.pack(">bB", sig.sharps, 1 if sig.minor else 0)))
+    for shift in song.key_map():  # the opening key, then a key signature where the key changes
+        sig = key_signature(shift.key)
+        if sig is not None:
+            events.append((beats_to_ticks(shift.beat), META_KEY_SIGNATURE,
+                           struct.pack(">bB", sig.sharps, 1 if sig.minor else 0)))
     for change in song.tempo_map():
         micros = round(60_000_000 / change.bpm)
         events.append((beats_to_ticks(change.beat), META_TEMPO, micros.to_bytes(3, "big")))

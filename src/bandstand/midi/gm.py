@@ -155,3 +155,61 @@ def program_by_name(name: str) -> int:
     close = difflib.get_close_matches(key, list(_PROGRAM_BY_KEY), n=1)
     hint = f"; did you mean '{GM_PROGRAMS[_PROGRAM_BY_KEY[close[0]]]}'?" if close else ""
     raise InvalidInput(f"unknown General MIDI program '{name}'{hint}", name=name)
+
+
+# Strudel's General MIDI soundfonts (@strudel/soundfonts) are named "gm_" + the program's name in
+# snake case, except these: the four acoustic and electric grands share one piano, the electric
+# pianos, synth pads and effects drop their numbers, and a few programs go by other names.
+_STRUDEL_RENAMED: dict[int, str] = {
+    0: "piano", 1: "piano", 2: "piano", 3: "piano", 4: "epiano1", 5: "epiano2", 23: "bandoneon",
+    54: "synth_choir", 88: "pad_new_age", 89: "pad_warm", 90: "pad_poly", 91: "pad_choir", 92: "pad_bowed",
+    93: "pad_metallic", 94: "pad_halo", 95: "pad_sweep", 96: "fx_rain", 97: "fx_soundtrack", 98: "fx_crystal",
+    99: "fx_atmosphere", 100: "fx_brightness", 101: "fx_goblins", 102: "fx_echoes", 103: "fx_sci_fi",
+    124: "telephone",
+}  # fmt: skip
+STRUDEL_SOUNDFONTS: tuple[str, ...] = tuple(
+    "gm_" + _STRUDEL_RENAMED.get(number, re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_"))
+    for number, name in enumerate(GM_PROGRAMS)
+)
+"""Strudel's soundfont name of each GM program (`STRUDEL_SOUNDFONTS[32]` is "gm_acoustic_bass")."""
+_PROGRAM_BY_SOUNDFONT = {name: number for number, name in reversed(list(enumerate(STRUDEL_SOUNDFONTS)))}
+
+
+def program_by_soundfont(name: str) -> int | None:
+    """The GM program of one of Strudel's soundfont names ("gm_piano" → 0, "gm_pad_warm" → 89),
+    or None when Strudel has no soundfont of that name."""
+    return _PROGRAM_BY_SOUNDFONT.get(name.strip().lower())
+
+
+# The drum kits of a GS SoundFont (bank 128; the default SoundFont, TimGM6mb, has each of these):
+# selected by a program change on the drum channel.
+DRUM_KITS: dict[int, str] = {
+    0: "Standard", 8: "Room", 16: "Power", 24: "Electronic", 25: "TR-808", 32: "Jazz", 40: "Brush",
+    48: "Orchestra",
+}  # fmt: skip
+
+# Strudel's drum-machine banks (`.bank("RolandTR909")`, the tidal-drum-machines names and their
+# short forms) → the GS kit closest in kind: the analogue machines → TR-808, the digital and
+# hybrid ones of the late 80s → Electronic, the sampling machines of the early 80s → Power.
+_BANK_KITS: dict[str, int] = {
+    **dict.fromkeys((
+        "rolandtr808", "tr808", "808", "rolandcompurhythm78", "cr78", "rolandtr606", "tr606", "korgkr55",
+        "korgminipops", "korgkpr77", "bossdr55", "dr55",
+    ), 25),
+    **dict.fromkeys((
+        "rolandtr909", "tr909", "909", "rolandtr707", "tr707", "rolandtr727", "tr727", "rolandtr626",
+        "tr626", "rolandr8", "r8", "yamaharx5", "yamahary30", "alesishr16", "bossdr110", "casiorz1",
+        "rolandcompurhythm1000", "cr1000", "rolandd110", "rolands1", "rolandmc303",
+    ), 24),
+    **dict.fromkeys((
+        "linndrum", "linnlm1", "lm1", "linnlm2", "linn9000", "akailinn", "akaimpc60", "mpc60", "akaixr10",
+        "oberheimdmx", "dmx", "sequentialcircuitsdrumtracks", "emudrumulator", "drumulator", "emusp12",
+        "sp12", "emumodular",
+    ), 16),
+}  # fmt: skip
+
+
+def drum_kit_of_bank(bank: str) -> int | None:
+    """The GS drum kit (bank 128 program) a Strudel drum-machine bank plays with here, or None
+    for a bank we do not know (it plays the standard kit)."""
+    return _BANK_KITS.get(_normalize(bank))

@@ -3,7 +3,9 @@
 Patterns are queries over exact rational time (cycles) answering haps; see
 `bandstand.patterns.pattern`. Build them with mini-notation (`mini`), the
 constructors below, registered transforms (also methods: `p.fast(2)`), or
-from expression text with `evaluate` (the safe expression language).
+from expression text with `evaluate` (the safe expression language); a whole
+Strudel program (`setcpm`, `$:` blocks, `const`) with `run_program`, whose
+`Program` carries the pattern and the tempo it sets.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ __all__ = [
     "CompileCache",
     "Hap",
     "Pattern",
+    "Program",
     "QueryBudget",
     "TimeSpan",
     "cat",
@@ -50,6 +53,7 @@ __all__ = [
     "pattern_to_song",
     "pure",
     "reify",
+    "run_program",
     "seq",
     "sequence",
     "silence",
@@ -71,6 +75,8 @@ timecat = stepcat
 # modules (another engineer's); they are imported on first use.
 _LAZY = {
     "evaluate": ("bandstand.patterns.expr", "evaluate"),
+    "run_program": ("bandstand.patterns.expr", "run_program"),
+    "Program": ("bandstand.patterns.expr", "Program"),
     "validate_pattern": ("bandstand.patterns.validate", "validate_pattern"),
     "validate_async": ("bandstand.patterns.validate", "validate_async"),
     "check_pattern": ("bandstand.patterns.validate", "check_pattern"),

@@ -358,7 +358,7 @@ CONTROLS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("fmwave7",), ()),
     (("fmwave8",), ()),
     (("phaserrate", "phaserdepth", "phasercenter", "phasersweep"), ("ph", "phaser")),
-    (("tremolosync", "tremolodepth", "tremoloskew", "tremolophase"), ()),
+    (("tremolosync", "tremolodepth", "tremoloskew", "tremolophase"), ("tremsync",)),
 )
 
 

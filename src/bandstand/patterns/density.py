@@ -44,6 +44,12 @@ def walk(node: ast.Node) -> Iterator[ast.Node]:
             stack.append(current.operand)
         elif isinstance(current, ast.Binary):
             stack.extend((current.left, current.right))
+        elif isinstance(current, ast.Program):
+            stack.extend(current.statements)
+        elif isinstance(current, ast.Const):
+            stack.append(current.value)
+        elif isinstance(current, ast.Labelled):
+            stack.append(current.expr)
 
 
 # Functions that never multiply the haps a pattern computes per cycle (values, controls,

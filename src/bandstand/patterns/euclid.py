@@ -4,17 +4,23 @@
 a rotation r shifts the rhythm *later* by r steps (Strudel's convention,
 the opposite of Tidal's) and |r| ≥ steps does not rotate. The result is the
 `struct` of the booleans, so the pattern's values are sampled at each pulse.
+`morph` moves one rhythm's onsets part of the way to another's, and
+`euclidish` morphs a euclidean rhythm towards evenly spaced pulses.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gmpy2 import mpq
+
 from bandstand.patterns.budget import reserve
+from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import keepif_out
-from bandstand.patterns.pattern import Pattern, silence, stepcat
-from bandstand.patterns.time import to_time
+from bandstand.patterns.pattern import Pattern, reify, silence, stepcat
+from bandstand.patterns.time import ONE, TimeSpan, sam, to_time
 from bandstand.patterns.transforms import _call
+from bandstand.patterns.values import js_truthy
 
 __all__ = [
     "bjork",
@@ -95,3 +101,53 @@ def euclid_legato(pulses: Any, steps: Any, pat: Pattern) -> Pattern:
 
 def euclid_legato_rot(pulses: Any, steps: Any, rotation: Any, pat: Pattern) -> Pattern:
     return _euclid_legato(pulses, steps, rotation, pat)
+
+
+def _morph(source: list[Any], target: list[Any], by: Any) -> Pattern:
+    """One cycle of `source`'s onsets moved `by` (0…1) of the way to `target`'s."""
+    if not isinstance(source, list) or not isinstance(target, list) or not source:
+        raise ValueError("morph takes two lists of 1s and 0s and an amount, e.g. morph([1,0,1], [1,1,0], 0.5)")
+    amount = to_time(by)
+    dur = ONE / len(source)
+
+    def positions(items: list[Any]) -> list[Any]:
+        return [mpq(i, len(items)) for i, v in enumerate(items) if js_truthy(v)]
+
+    starts, ends = positions(source), positions(target)
+    if len(ends) < len(starts):
+        raise ValueError("morph: the second rhythm has fewer onsets than the first")
+    arcs = []
+    for a, b in zip(starts, ends, strict=False):
+        begin = amount * to_time(float(b) - float(a)) + a  # JavaScript subtracts these as numbers
+        arcs.append(TimeSpan(begin, begin + dur))
+
+    def query(span: TimeSpan, ctl: Any) -> list[Hap]:
+        cycle = sam(span.begin)
+        within = span.cycle_arc()
+        out = []
+        for whole in arcs:
+            part = whole.intersection(within)
+            if part is not None:
+                out.append(
+                    Hap(
+                        TimeSpan(whole.begin + cycle, whole.end + cycle),
+                        TimeSpan(part.begin + cycle, part.end + cycle),
+                        True,
+                    )
+                )
+        return out
+
+    return Pattern(query).split_queries()
+
+
+def morph(source: Any, target: Any, by: Any) -> Pattern:
+    """A rhythm between two rhythms (lists of 1s and 0s): `by` 0 is the first, 1 the second."""
+    return reify(source).inner_bind(
+        lambda s: reify(target).inner_bind(lambda t: reify(by).inner_bind(lambda b: _morph(s, t, b)))
+    )
+
+
+def euclidish(pulses: Any, steps: Any, amount: Any, pat: Pattern) -> Pattern:
+    """The euclidean rhythm (pulses, steps) morphed by `amount` towards even pulses."""
+    rhythm = _morph(bjorklund(pulses, steps), [1] * int(pulses), amount)
+    return _call("struct", pat, rhythm).set_steps(to_time(steps))

@@ -4,7 +4,9 @@ A hap (Strudel's name for an event) has a `whole` (the event's full span, or
 None for a continuous value sampled from a signal), a `part` (the fragment
 inside the query span, never outside the whole) and a `value`. `context` holds
 the source locations ((start, end) character offsets) that produced it, for
-highlighting.
+highlighting, and — like Strudel's `hap.context.scale` — a `("scale", name)`
+mark once `.scale(name)` placed its note, for `scaleTranspose`, and a
+`("tag", name)` mark for each `.tag(name)`, for `hasTag`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from bandstand.patterns.time import TimeSpan, show_time
 __all__ = ["Hap"]
 
 Location = tuple[int, int]
+ScaleMark = tuple[str, str]  # ("scale", "C:major") or ("tag", "altered")
+ContextItem = Location | ScaleMark
 
 
 class Hap(NamedTuple):
@@ -27,7 +31,7 @@ class Hap(NamedTuple):
     whole: TimeSpan | None
     part: TimeSpan
     value: Any
-    context: tuple[Location, ...] = ()
+    context: tuple[ContextItem, ...] = ()
 
     def has_onset(self) -> bool:
         """True if this fragment contains the start of its event."""
@@ -45,19 +49,24 @@ class Hap(NamedTuple):
     def with_value(self, func: Any) -> Hap:
         return Hap(self.whole, self.part, func(self.value), self.context)
 
-    def with_context(self, context: tuple[Location, ...]) -> Hap:
+    def with_context(self, context: tuple[ContextItem, ...]) -> Hap:
         return Hap(self.whole, self.part, self.value, context)
 
-    def combine_context(self, other: Hap) -> tuple[Location, ...]:
+    def scale(self) -> str | None:
+        """The scale this hap's note was placed in (the last mark wins, as Strudel's
+        merged contexts do), or None."""
+        for item in reversed(self.context):
+            if item[0] == "scale":
+                return str(item[1])
+        return None
+
+    def combine_context(self, other: Hap) -> tuple[ContextItem, ...]:
         """This hap's locations followed by `other`'s."""
         if not other.context:
             return self.context
         if not self.context:
             return other.context
         return self.context + other.context
-
-    def span_equals(self, other: Hap) -> bool:
-        return self.whole == other.whole
 
     def show(self) -> str:
         """A compact readable form, like Strudel's `Hap.show`."""

@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from bandstand.patterns import euclid as eu
+from bandstand.patterns import filters, fitting, pieces, presets, tonal
 from bandstand.patterns import pick as pk
 from bandstand.patterns import signals as sig
 from bandstand.patterns import steps as st
-from bandstand.patterns import tonal
 from bandstand.patterns import transforms as tr
+from bandstand.patterns import voicing as vc
 from bandstand.patterns.controls import CONTROLS, control_function
 from bandstand.patterns.mini import mini_at, mini_raw, mini_sequence, minify
 from bandstand.patterns.ops import ALIGNMENTS, OPERATORS, apply_op
@@ -91,10 +92,6 @@ def _v(
     return PatternFunction(
         name=name, kind="value", value=value, method=False, aliases=aliases, doc=doc
     )
-
-
-def _method_cat(builder: Callable[..., Pattern]) -> Callable[..., Pattern]:
-    return lambda *pats: builder(*pats)
 
 
 def _operator_entries() -> list[PatternFunction]:
@@ -225,6 +222,16 @@ ENTRIES: list[PatternFunction] = [
     _c("brandBy", sig.brand_by, doc="random booleans, true with probability p"),
     _c("choose", sig.choose, aliases=("chooseOut",), doc="a random choice of values"),
     _c("chooseIn", sig.choose_in, doc="a random choice (inner join)"),
+    _c("partials", presets.partials, method=True, doc="harmonic magnitudes for the core synths"),
+    _c("phases", presets.phases, method=True, doc="harmonic phases for the core synths"),
+    _c("randL", sig.rand_list, doc="a list of n random numbers at each moment"),
+    _c("morph", eu.morph, doc="a rhythm between two rhythms"),
+    _c("tour", st.tour, method=True, doc="the pattern between each of the others in turn"),
+    _c("xfade", pieces.xfade, method=True, doc="two patterns, their gains crossfaded"),
+    _c("zip", st.zip_steps, doc="one step of each pattern in turn"),
+    _c("stepalt", st.stepalt, aliases=("s_alt",), doc="lists take turns, one element each"),
+    _c("chooseWith", sig.choose_with_list, doc="a choice of values by a pattern of 0…1"),
+    _c("chooseInWith", sig.choose_in_with_list, doc="a choice by a pattern of 0…1 (inner join)"),
     _c("chooseCycles", sig.choose_cycles, aliases=("randcat",), doc="a random pattern per cycle"),
     _c("wchoose", sig.wchoose, doc="a weighted random choice of [value, weight] pairs"),
     _c(
@@ -243,6 +250,8 @@ ENTRIES: list[PatternFunction] = [
     _v("silence", silence, doc="nothing"),
     _v("nothing", nothing, doc="nothing, with zero steps"),
     _v("sine", sig.sine),
+    _v("per", sig.per, aliases=("perCycle",), doc="events per cycle of the events it takes structure from"),
+    _v("cyclesPer", sig.cycles_per, doc="the duration in cycles of the events it takes structure from"),
     _v("sine2", sig.sine2),
     _v("cosine", sig.cosine),
     _v("cosine2", sig.cosine2),
@@ -263,10 +272,13 @@ ENTRIES: list[PatternFunction] = [
     _v("berlin", sig.berlin),
     _c("binary", sig.binary, doc="the bits of a number as a 0/1 sequence"),
     _c("binaryN", sig.binary_n, doc="the bits of a number, with a given bit count"),
+    _c("binaryL", sig.binary_l, doc="the bits of a number as one list value"),
+    _c("binaryNL", sig.binary_nl, doc="the bits of a number as one list value, with a given bit count"),
+    _c("seqPLoop", pieces.seq_p_loop, doc="patterns placed over their spans of a loop"),
     _c("steady", steady, doc="a continuous constant value"),
     _c("gap", gap, doc="silence taking the given steps"),
     # time
-    _t("fast", tr.fast, 2, aliases=("density",), preserve_steps=True),
+    _t("fast", tr.fast, 2, preserve_steps=True),  # `density` is the control, as in Strudel 1.2.6
     _t("slow", tr.slow, 2, aliases=("sparsity",)),
     _t("early", tr.early, 2, preserve_steps=True),
     _t("late", tr.late, 2, preserve_steps=True),
@@ -310,11 +322,16 @@ ENTRIES: list[PatternFunction] = [
     _t("juxBy", tr.jux_by, 3, fn=(1,), aliases=("juxby",)),
     _t("bite", tr.bite, 3, patternify=False),
     _t("ribbon", tr.ribbon, 3, aliases=("rib",)),
+    _t("into", pieces.into, 3, fn=(1,), patternify=False),
+    _t("chunkInto", pieces.chunk_into, 3, fn=(1,), aliases=("chunkinto",)),
+    _t("chunkBackInto", pieces.chunk_back_into, 3, fn=(1,), aliases=("chunkbackinto",)),
     _t("chop", tr.chop, 2),
     _t("slice", tr.slice_, 3, patternify=False),
     _t("splice", tr.splice, 3, patternify=False),
     _t("striate", tr.striate, 2),
     _t("take", st.take, 2, aliases=("s_add",), join="step"),
+    _t("shrink", st.shrink, 2, aliases=("s_taper",), join="step"),
+    _t("grow", st.grow, 2, join="step"),
     _t("drop", st.drop, 2, aliases=("s_sub",), join="step"),
     _t("pace", st.pace, 2, aliases=("steps",)),
     _t("expand", st.expand, 2, aliases=("s_expand",), join="step"),
@@ -342,12 +359,18 @@ ENTRIES: list[PatternFunction] = [
     _struct_like("reset", "keepif", "reset", "restart the cycle at each true step"),
     _struct_like("restart", "keepif", "restart", "restart from zero at each true step"),
     _t("euclid", eu.euclid, 3),
+    _t("euclidish", eu.euclidish, 4, aliases=("eish",)),
     _t("euclidRot", eu.euclid_rot, 4, aliases=("euclidrot",)),
     _t("euclidLegato", eu.euclid_legato, 3),
     _t("euclidLegatoRot", eu.euclid_legato_rot, 4),
     _t("bjork", eu.bjork, 2),
     _t("arp", pk.arp, 2, patternify=False),
     _t("arpWith", pk.arp_with, 2, fn=(0,)),
+    _t("filterHaps", filters.filter_haps, 2, fn=(0,)),
+    _t("filter", filters.filter_haps, 2, fn=(0,), preserve_steps=True),
+    _t("filterValues", filters.filter_values, 2, fn=(0,)),
+    _t("filterWhen", filters.filter_when, 2, fn=(0,)),
+    _t("withValue", filters.with_value, 2, fn=(0,), aliases=("fmap",)),
     _c(
         "superimpose",
         _superimpose,
@@ -356,10 +379,22 @@ ENTRIES: list[PatternFunction] = [
         doc="stack the pattern with functions of it",
     ),
     _c("layer", _layer, method=True, variadic_functions=True, doc="stack functions of the pattern"),
+    _c("FX", pieces.fx, method=True, doc="append effects to each event's effect chain"),
+    _c("tag", filters.tag, method=True, doc="mark every event with a name a filter can test"),
     _t("apply", tr.apply_, 2, fn=(0,)),
+    _t("pickF", pk.pick_functions, 3, patternify=False),
     _t("ratio", tr.ratio, 1),
     _t("bypass", tr.bypass, 2, preserve_steps=True),
     _t("hush", tr.hush, 1),
+    _t("adsr", presets.adsr, 2),
+    _t("piano", presets.piano, 1),
+    _t("loopAt", fitting.loop_at, 2, aliases=("loopat",)),
+    _t("loopAtCps", fitting.loop_at_cps, 3, aliases=("loopatcps",)),
+    _t("as", presets.as_controls, 2),
+    _t("scrub", presets.scrub, 2, patternify=False),
+    _t("fit", fitting.fit, 1),
+    _t("voicing", vc.voicing, 1),
+    _t("rootNotes", vc.root_notes, 2),
     _t("beat", tr.beat, 3),
     _t("applyN", tr.apply_n, 3, fn=(1,)),
     # randomness
@@ -382,6 +417,7 @@ ENTRIES: list[PatternFunction] = [
     _t("scramble", sig.scramble, 2),
     _t("scale", tonal.scale, 2, preserve_steps=True),
     _t("transpose", tonal.transpose, 2, aliases=("trans",)),
+    _t("scaleTranspose", tonal.scale_transpose, 2, aliases=("scaleTrans", "strans")),
     *_pick_entries(),
     *_operator_entries(),
     *_controls(),

@@ -30,7 +30,8 @@ class MiniLimits:
 
     max_length: int = 10_000  # characters
     max_depth: int = 48  # nested [ ] < > { } and operator arguments
-    max_factor: float = 1024  # |x| of a number used by * / ! @ % (,,) and .. ranges
+    max_factor: float = 1024  # |x| of a number used by * / ! % (,,) and .. ranges
+    max_weight: float = 1 << 20  # |x| of an @ weight: it shares a cycle out, it makes no more events
     max_events: int = 65_536  # static upper bound on events per cycle
 
 
@@ -247,9 +248,9 @@ class _Parser:
         if p < self.n and self.s[p] in "@_":
             got = self.number(p + 1)
             amount, q = got if got is not None else (2.0, p + 1)
-            if abs(amount) > self.limits.max_factor:
+            if abs(amount) > self.limits.max_weight:
                 raise _Limit(
-                    p + 1, f"weight {amount:g} is beyond the limit of {self.limits.max_factor:g}"
+                    p + 1, f"weight {amount:g} is beyond the limit of {self.limits.max_weight:g}"
                 )
             el.weight = el.weight + amount - 1
             return q

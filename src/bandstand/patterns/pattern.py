@@ -178,9 +178,6 @@ class Pattern:
     def pure_value(self) -> Any:
         return self._pure
 
-    def has_steps(self) -> bool:
-        return self.steps is not None
-
     def copy(self) -> Pattern:
         """A new pattern object with the same query and attributes."""
         return self._replace()
@@ -260,13 +257,10 @@ class Pattern:
     def remove_undefineds(self) -> Pattern:
         return self.filter_values(lambda v: v is not None)
 
-    def onsets_only(self) -> Pattern:
-        return self.filter_haps(Hap.has_onset)
-
     def discrete_only(self) -> Pattern:
         return self.filter_haps(lambda h: h.whole is not None)
 
-    def with_context(self, func: Callable[[tuple[tuple[int, int], ...]], Any]) -> Pattern:
+    def with_context(self, func: Callable[[tuple[Any, ...]], Any]) -> Pattern:
         result = self.with_hap(lambda h: Hap(h.whole, h.part, h.value, func(h.context)))
         const = None if self.const is None else (self.const[0], func(self.const[1]))
         return result._replace(pure=self._pure, pure_loc=self._pure_loc, const=const)
@@ -285,25 +279,9 @@ class Pattern:
         query = self.query
         return Pattern(lambda span, ctl: query(func(span), ctl))
 
-    def with_query_span_maybe(self, func: Callable[[TimeSpan], TimeSpan | None]) -> Pattern:
-        query = self.query
-
-        def q(span: TimeSpan, ctl: Controls) -> list[Hap]:
-            new = func(span)
-            return [] if new is None else query(new, ctl)
-
-        return Pattern(q)
-
-    def with_query_time(self, func: Callable[[Time], Time]) -> Pattern:
-        query = self.query
-        return Pattern(lambda span, ctl: query(TimeSpan(func(span.begin), func(span.end)), ctl))
-
     def with_hap_span(self, func: Callable[[TimeSpan], TimeSpan]) -> Pattern:
         query = self.query
         return Pattern(lambda span, ctl: [h.with_span(func) for h in query(span, ctl)])
-
-    def with_hap_time(self, func: Callable[[Time], Time]) -> Pattern:
-        return self.with_hap_span(lambda s: TimeSpan(func(s.begin), func(s.end)))
 
     def split_queries(self) -> Pattern:
         """Query each cycle separately."""

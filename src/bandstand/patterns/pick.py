@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bandstand.errors import PatternError
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.pattern import Pattern, reify, silence
 from bandstand.patterns.time import TimeSpan
@@ -36,9 +37,14 @@ def _collect(pat: Pattern) -> Pattern:
 
 def arp_with(func: Callable[[list[Hap]], Any], pat: Pattern) -> Pattern:
     joined = _collect(pat).fmap(lambda v: reify(func(v))).inner_join()
-    return joined.with_hap(
-        lambda h: Hap(h.whole, h.part, h.value.value, h.value.context + h.context)
-    )
+
+    def unwrap(h: Hap) -> Hap:
+        chosen = h.value
+        if not isinstance(chosen, Hap):  # Strudel fails here too (it reads the hap's value)
+            raise PatternError("arpWith: the function must answer one of the haps it is given, e.g. haps => haps[0]")
+        return Hap(h.whole, h.part, chosen.value, chosen.context + h.context)
+
+    return joined.with_hap(unwrap)
 
 
 def arp(indices: Pattern, pat: Pattern) -> Pattern:
@@ -85,3 +91,20 @@ def squeeze(pat: Any, *xs: Any) -> Pattern:
         return silence
     n = len(pats)
     return reify(pat).fmap(lambda i: pats[js_round(i) % n]).squeeze_join()
+
+
+def pick_functions(lookup: Pattern, funcs: Pattern, pat: Pattern) -> Pattern:
+    """pickF: apply the function at each index of `lookup` (rounded, kept in range) to the
+    pattern, as Strudel's `pat.apply(pick(lookup, funcs))`."""
+    table = funcs.pure_value if funcs.is_pure else None
+    if not isinstance(table, list) or not all(callable(f) for f in table):
+        raise ValueError("pickF takes indices and a list of functions, e.g. pickF(\"<0 1>\", [rev, fast(2)])")
+    if not table:
+        return silence
+
+    def chosen(i: Any) -> Pattern:
+        index = min(max(int(js_round(i)), 0), len(table) - 1)
+        result: Pattern = table[index](pat)
+        return result
+
+    return lookup.fmap(chosen).inner_join()

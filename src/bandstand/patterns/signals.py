@@ -93,6 +93,11 @@ sine = from_bipolar(sine2)
 cosine = sine._early(mpq(1, 4))
 cosine2 = sine2._early(mpq(1, 4))
 square = signal(lambda t, c: math.floor(math.fmod(float(t) * 2, 2)))
+# The length of the span queried: with structure from another pattern, each event's length in
+# cycles (cyclesPer) or events per cycle (per). Strudel's values are Fractions that become
+# numbers in any arithmetic; here they are those numbers.
+cycles_per = Pattern(lambda span, ctl: [Hap(None, span, float(span.end - span.begin))])
+per = Pattern(lambda span, ctl: [Hap(None, span, float(1 / (span.end - span.begin)))])
 square2 = to_bipolar(square)
 tri = fastcat(saw, isaw)
 tri2 = fastcat(saw2, isaw2)
@@ -142,12 +147,48 @@ def binary_n(n: Any, bits: Any = 16) -> Pattern:
     return apply_op("band", "in", shifted, pure(1))
 
 
-def binary(n: Any) -> Pattern:
-    """The bits of `n`, as many as it needs."""
+def _bit_count(n: Any) -> Pattern:
+    """How many bits `n` needs: floor(log2(n)) + 1, as a pattern."""
     from bandstand.patterns.transforms import _call
 
-    nbits = apply_op("add", "in", _call("floor", apply_op("log2", "in", reify(n), 0)), 1)
-    return binary_n(n, nbits)
+    return apply_op("add", "in", _call("floor", apply_op("log2", "in", reify(n), 0)), 1)
+
+
+def binary(n: Any) -> Pattern:
+    """The bits of `n`, as many as it needs."""
+    return binary_n(n, _bit_count(n))
+
+
+def _int32(x: Any) -> int:
+    """JavaScript's ToInt32: the number truncated, wrapped to a signed 32-bit integer."""
+    f = float(x)
+    if not math.isfinite(f):
+        return 0
+    u = int(f) % 2**32
+    return u - 2**32 if u >= 2**31 else u
+
+
+def _bits(value: Any, count: Any) -> list[int]:
+    """The lowest `count` bits of `value`, most significant first (JavaScript's `v >> i & 1`)."""
+    out: list[int] = []
+    i = float(count) - 1
+    v = _int32(value)
+    while i >= 0:
+        out.append((v >> (_int32(i) & 31)) & 1)
+        i -= 1
+        if len(out) > 64:  # a count beyond a number's bits repeats the shifts: stop there
+            break
+    return out
+
+
+def binary_nl(n: Any, bits: Any = 16) -> Pattern:
+    """The bits of `n` as one list value per event, `bits` of them (most significant first)."""
+    return reify(n).fmap(lambda v: lambda count: _bits(v, count)).app_left(reify(bits))
+
+
+def binary_l(n: Any) -> Pattern:
+    """The bits of `n` as one list value per event, as many as it needs."""
+    return binary_nl(n, _bit_count(n))
 
 
 def run(n: Any) -> Pattern:
@@ -224,6 +265,35 @@ def choose_with(pat: Pattern, *xs: Any) -> Pattern:
 def choose_in_with(pat: Pattern, *xs: Any) -> Pattern:
     chosen = _choose_with(reify(pat), list(xs))
     return silence if chosen is None else chosen.inner_join()
+
+
+def rand_list(n: Any) -> Pattern:
+    """A list of n random numbers in [0, 1) at each moment (Strudel's randL)."""
+
+    def rands(t: Any, c: dict[str, Any]) -> Any:
+        return lambda count: [abs(x) for x in _rand_list(t, count)]
+
+    return signal(rands).app_left(reify(n))
+
+
+def _rand_list(t: Any, count: Any) -> list[float]:
+    values = rands_at(t, int(count))
+    if not isinstance(values, list):
+        raise ValueError("randL needs a list of 2 or more")
+    return values
+
+
+def choose_with_list(pat: Any, xs: Any) -> Pattern:
+    """Strudel's chooseWith(pat, [x, …]): the list as one argument."""
+    if not isinstance(xs, list):
+        raise ValueError("chooseWith takes a pattern of 0…1 and a list, e.g. chooseWith(sine, [0, 2, 7])")
+    return choose_with(pat, *xs)
+
+
+def choose_in_with_list(pat: Any, xs: Any) -> Pattern:
+    if not isinstance(xs, list):
+        raise ValueError("chooseInWith takes a pattern of 0…1 and a list")
+    return choose_in_with(pat, *xs)
 
 
 def choose(*xs: Any) -> Pattern:

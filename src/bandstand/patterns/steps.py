@@ -13,6 +13,7 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from bandstand.patterns.budget import reserve
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.pattern import (
     Controls,
@@ -21,6 +22,7 @@ from bandstand.patterns.pattern import (
     nothing,
     reify,
     silence,
+    slowcat,
     stack,
     stepcat,
     time_lcm,
@@ -157,3 +159,88 @@ def _polymeter_lists(steps: Any, *args: Any) -> Pattern:
         steps = seqs[0][1]
     pats = [p if steps == c else p._fast(mpq(steps, c)) for p, c in seqs if c != 0]
     return stack(*pats)
+
+
+# ------------------------------------------------------------ shrink, grow, tour, zip
+
+
+_MAX_PIECES = 100_000  # pieces one shrink, grow, tour or stepalt may build
+
+
+def shrink_list(amount: Any, pat: Pattern) -> list[Pattern]:
+    """The pattern zoomed to drop `amount` more steps each time, from the start (amount > 0)
+    or the end (amount < 0); [amount, times] limits how many."""
+    if pat.steps is None:
+        return [pat]
+    amountv, times = amount if isinstance(amount, list) else (amount, pat.steps)
+    amountv = to_time(amountv)
+    if times == 0:
+        return [pat]
+    seg = ONE / pat.steps * abs(amountv)
+    ranges = []
+    i = 0
+    while i < times:
+        if i >= _MAX_PIECES:
+            raise ValueError(f"shrink/grow would make more than {_MAX_PIECES} pieces")
+        reserve(1)
+        if amountv > 0:
+            s = seg * i
+            if s > 1:
+                break
+            ranges.append((s, ONE))
+        else:
+            e = ONE - seg * i
+            if e < 0:
+                break
+            ranges.append((ZERO, e))
+        i += 1
+    return [pat._zoom(s, e) for s, e in ranges]
+
+
+def shrink(amount: Any, pat: Pattern) -> Pattern:
+    """The pattern, then less and less of it (Strudel's experimental `shrink`)."""
+    if pat.steps is None:
+        return nothing
+    return stepcat(*shrink_list(amount, pat))
+
+
+def grow(amount: Any, pat: Pattern) -> Pattern:
+    """More and more of the pattern, up to all of it (Strudel's experimental `grow`)."""
+    if pat.steps is None:
+        return nothing
+    if isinstance(amount, list):
+        raise ValueError("grow takes a number of steps")
+    return stepcat(*reversed(shrink_list(ZERO - to_time(amount), pat)))
+
+
+def tour(pat: Pattern, *many: Any) -> Pattern:
+    """The pattern placed in turn between each of the others, from the end."""
+    n = len(many)
+    if n * (n + 2) > _MAX_PIECES:
+        raise ValueError(f"tour would make more than {_MAX_PIECES} pieces")
+    reserve(n * (n + 2))
+    parts: list[Any] = []
+    for i in range(n):
+        parts += [*many[: n - i], pat, *many[n - i :]]
+    return stepcat(*parts, pat, *many)
+
+
+def zip_steps(*pats: Any) -> Pattern:
+    """One step of each pattern in turn."""
+    stepped = [p for p in (reify(x) for x in pats) if p.steps is not None]
+    if not stepped:
+        return nothing
+    steps = time_lcm(*(p.steps for p in stepped))
+    return slowcat(*(p._slow(p.steps) for p in stepped))._fast(steps).set_steps(steps)
+
+
+def stepalt(*groups: Any) -> Pattern:
+    """Step-wise alternation: lists take turns, one element per turn (Strudel's `stepalt`)."""
+    lists = [[reify(x) for x in g] if isinstance(g, list) else [reify(g)] for g in groups]
+    cycles = int(time_lcm(*(to_time(len(g)) for g in lists)) or 0)
+    if cycles * len(lists) > _MAX_PIECES:
+        raise ValueError(f"stepalt would make more than {_MAX_PIECES} pieces")
+    reserve(cycles * len(lists))
+    chosen = [g[c % len(g)] if g else silence for c in range(cycles) for g in lists]
+    chosen = [p for p in chosen if p.steps is not None and p.steps > 0]
+    return stepcat(*chosen)

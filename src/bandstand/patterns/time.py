@@ -165,12 +165,6 @@ class TimeSpan(NamedTuple):
         b = self.begin - math.floor(self.begin)
         return TimeSpan(b, b + (self.end - self.begin))
 
-    def with_time(self, func: Any) -> TimeSpan:
-        return TimeSpan(func(self.begin), func(self.end))
-
-    def with_end(self, func: Any) -> TimeSpan:
-        return TimeSpan(self.begin, func(self.end))
-
     def with_cycle(self, func: Any) -> TimeSpan:
         """Apply `func` to both ends relative to the cycle of `begin`."""
         s = mpq(math.floor(self.begin))
@@ -194,9 +188,6 @@ class TimeSpan(NamedTuple):
         if result is None:
             raise ValueError("time spans do not intersect")
         return result
-
-    def midpoint(self) -> Time:
-        return self.begin + (self.end - self.begin) / 2
 
     def show(self) -> str:
         return f"{show_time(self.begin)} → {show_time(self.end)}"

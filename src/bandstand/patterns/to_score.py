@@ -5,7 +5,7 @@ hits on the General MIDI drum channel, every other sound a pitched note on a
 track of its own with a GM program. Pitch comes from `note` (a MIDI number or
 a note name, c3 = 48 as in Strudel), else `freq`, else superdough's default
 note 36; velocity from `gain` × `velocity`; duration from the hap's whole ×
-`legato`. Cycles become beats through `beats_per_cycle`. The tables here are
+`legato`, held at most `MAX_HOLD_CYCLES`. Cycles become beats through `beats_per_cycle`. The tables here are
 also the "known sounds" the validator checks against.
 """
 
@@ -19,7 +19,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from bandstand.errors import InvalidInput
-from bandstand.midi.gm import GM_DRUMS, program_by_name
+from bandstand.midi.gm import (
+    DRUM_KITS,
+    GM_DRUMS,
+    drum_kit_of_bank,
+    program_by_name,
+    program_by_soundfont,
+)
 from bandstand.patterns.budget import DEFAULT_QUERY_BUDGET, QueryBudget, metered
 from bandstand.patterns.values import is_note, js_number, note_to_midi
 
@@ -72,6 +78,9 @@ DEFAULT_VELOCITY: Final = 0.9  # Strudel's MIDI output default
 _GM_PREFIX: Final = "gm_"
 _BANK_SEPARATOR: Final = "_"
 _WORK_PER_CYCLE: Final = 4_000  # a render's query budget per cycle: ample for 64 layered events
+MAX_HOLD_CYCLES: Final = 16
+"""The longest a note may sound, in cycles, whatever its legato or its length (a legato of a
+million, or a note slowed a million times, would hold for weeks and overflow a MIDI file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +119,9 @@ def lookup_sound(name: str) -> Sound | None:
     if found is not None:
         return found
     if key.startswith(_GM_PREFIX):
+        program = program_by_soundfont(key)
+        if program is not None:
+            return Sound(name, "instrument", program)
         rest = key[len(_GM_PREFIX) :]
         try:
             return Sound(name, "instrument", program_by_name(re.sub(r"\d+$", "", rest) or rest))
@@ -124,11 +136,6 @@ def lookup_sound(name: str) -> Sound | None:
         if base and base != key and found is not None and found.kind != "drum":
             return Sound(name, found.kind, found.number)
     return None
-
-
-def known_sound_names() -> list[str]:
-    """Every plain sound name in the tables (for suggestions)."""
-    return sorted(SOUNDS)
 
 
 # --------------------------------------------------------------------------- hap values
@@ -201,12 +208,21 @@ def _number(x: Any, default: float) -> float:
 @dataclass(frozen=True, slots=True)
 class MidiVoice:
     """How a hap value sounds in General MIDI: the program (None: the drum kit on channel 10),
-    the key (None: outside 0..127, not played) and the velocity."""
+    the key (None: outside 0..127, not played), the velocity and, for a drum, the kit (the
+    GS kit its `bank` plays with: `midi.gm.drum_kit_of_bank`; 0, the standard kit, else)."""
 
     sound: Sound
     program: int | None
     key: int | None
     velocity: int
+    kit: int = 0
+
+
+def value_kit(value: Any) -> int:
+    """The drum kit of a hap value's `bank` (0, the standard kit, without one or for a bank
+    we do not know)."""
+    bank = value.get("bank") if isinstance(value, Mapping) else None
+    return (drum_kit_of_bank(bank) or 0) if isinstance(bank, str) else 0
 
 
 def midi_voice(value: Any) -> MidiVoice:
@@ -216,7 +232,7 @@ def midi_voice(value: Any) -> MidiVoice:
     velocity = value_velocity(value)
     pitch = value_pitch(value)
     if sound.kind == "drum" and pitch is None:
-        return MidiVoice(sound, None, sound.number, velocity)
+        return MidiVoice(sound, None, sound.number, velocity, value_kit(value))
     midi = round(DEFAULT_NOTE if pitch is None else pitch)
     return MidiVoice(sound, sound.number, midi if 0 <= midi <= 127 else None, velocity)
 
@@ -238,6 +254,19 @@ def _legato(value: Any) -> float:
     return 1.0
 
 
+def held_cycles(length: float, value: Any) -> float:
+    """How long, in cycles, an event `length` cycles long with `value` sounds: its length ×
+    its `legato` (or `clip`), at most `MAX_HOLD_CYCLES`."""
+    return min(length * _legato(value), float(MAX_HOLD_CYCLES))
+
+
+def drum_track_name(kit: int) -> str:
+    """The drum track of a kit: "drums" for the standard kit, "drums-tr-808" for another."""
+    if kit == 0:
+        return "drums"
+    return "drums-" + re.sub(r"[^a-z0-9]+", "-", DRUM_KITS.get(kit, f"kit {kit}").lower()).strip("-")
+
+
 def pattern_to_song(
     pattern: Any,
     cycles: int | float = 4,
@@ -247,11 +276,14 @@ def pattern_to_song(
     start: int | float = 0,
     title: str = "",
     key: str | None = None,
+    budget: QueryBudget | None = None,
 ) -> Song:
     """Render `cycles` cycles of `pattern` (from cycle `start`) as a song at `bpm`.
 
-    Drum sounds share one drum track; each other sound gets a track with its GM
-    program. Notes outside MIDI's 0..127 and events of zero length are left out.
+    Drum sounds share one drum track per kit (a drum-machine `bank` picks the kit);
+    each other sound gets a track with its GM program. Notes outside MIDI's 0..127 and events of zero length are left out.
+    The queries run under `budget` (default: 4,000 units of work per cycle, at least
+    `DEFAULT_QUERY_BUDGET`).
     """
     from bandstand.score import Note, Song, TimeSignature, Track
 
@@ -261,8 +293,9 @@ def pattern_to_song(
         raise InvalidInput(f"beats per cycle {beats_per_cycle} is out of range; use 1..64")
     tracks: dict[str, Track] = {}
     origin = as_fraction(start)
-    # the render's queries run under one budget that grows with the cycles asked for
-    budget = QueryBudget(max_work=max(DEFAULT_QUERY_BUDGET.max_work, _WORK_PER_CYCLE * math.ceil(cycles)))
+    # the render's queries run under one budget that grows with the cycles asked for (unless given)
+    if budget is None:
+        budget = QueryBudget(max_work=max(DEFAULT_QUERY_BUDGET.max_work, _WORK_PER_CYCLE * math.ceil(cycles)))
     with metered(budget):
         haps = pattern.query_arc(origin, origin + as_fraction(cycles))
     for hap in haps:
@@ -270,17 +303,17 @@ def pattern_to_song(
             continue
         whole = hap.whole
         begin = float((as_fraction(whole.begin) - origin) * beats_per_cycle)
-        length = float(as_fraction(whole.end) - as_fraction(whole.begin)) * beats_per_cycle
-        duration = length * _legato(hap.value)
+        duration = held_cycles(float(as_fraction(whole.end) - as_fraction(whole.begin)), hap.value) * beats_per_cycle
         if not duration > 0 or begin < 0:
             continue
         voice = midi_voice(hap.value)
         if voice.key is None:
             continue
         if voice.program is None:
-            track = tracks.get("drums")
+            name = drum_track_name(voice.kit)
+            track = tracks.get(name)
             if track is None:
-                track = tracks["drums"] = Track(name="drums", role="drums", is_drum=True)
+                track = tracks[name] = Track(name=name, role="drums", is_drum=True, program=voice.kit)
         else:
             track = tracks.get(voice.sound.name)
             if track is None:

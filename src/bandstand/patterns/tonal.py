@@ -20,13 +20,22 @@ from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.time import TimeSpan
 from bandstand.patterns.values import is_note, js_number, note_to_midi
 
-__all__ = ["scale", "scale_note"]
+__all__ = ["scale", "scale_note", "scale_transpose"]
 
 _LETTERS = "CDEFGAB"
 _NATURAL = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
 _TONIC = re.compile(r"^([a-gA-G])(#+|b+|s+|f+)?(-?\d+)?$")
 _STEP = re.compile(r"^(-?\d+)([#bsf]*)$")
 _INTERVAL = re.compile(r"^(\d+)([PMmAd]+)$")
+# Where tonal (@tonaljs/scale-type, which Strudel uses) spells a scale otherwise than
+# bandstand.theory: the same pitch classes, other letters.
+_TONAL_SPELLING = {
+    "chromatic": "1P 2m 2M 3m 3M 4P 5d 5P 6m 6M 7m 7M",
+    "whole tone": "1P 2M 3M 4A 5A 6A",
+    "altered": "1P 2m 2A 3M 4A 6m 7m",
+    "enigmatic": "1P 2m 3M 5d 6m 7m 7M",
+    "bebop major": "1P 2M 3M 4P 5P 5A 6M 7M",
+}
 
 
 @functools.lru_cache(maxsize=512)
@@ -58,7 +67,8 @@ def _parse_scale(name: str) -> tuple[str, int, int | None, tuple[tuple[int, int]
             f'invalid scale name "{name}": {exc.message}', text=name, position=0
         ) from None
     steps = []
-    for iv in SCALES[mode]:
+    spelled = _TONAL_SPELLING[mode].split() if mode in _TONAL_SPELLING else SCALES[mode]
+    for iv in spelled:
         im = _INTERVAL.match(iv)
         assert im is not None
         steps.append((int(im.group(1)) - 1, theory_interval(iv).semitones))
@@ -182,8 +192,10 @@ def scale(name: Any, pat: Pattern) -> Pattern:
         out = []
         for h in query(span, ctl):
             v = _scale_value(h.value, name)
-            if v is not _DROP:
-                out.append(Hap(h.whole, h.part, v, h.context))
+            if v is h.value:  # nothing to place: Strudel passes it on untagged
+                out.append(h)
+            elif v is not _DROP:
+                out.append(Hap(h.whole, h.part, v, (*h.context, ("scale", name))))
         return out
 
     return Pattern(q, pat.steps)
@@ -265,5 +277,52 @@ def transpose(amount: Any, pat: Pattern) -> Pattern:
             return h
         new = {**value, "note": target} if isinstance(value, dict) else target
         return Hap(h.whole, h.part, new, h.context)
+
+    return pat.with_hap(move)
+
+
+_PITCH = re.compile(r"^([a-gA-G])(#+|b+)?(-?\d+)?$")
+
+
+def _scale_offset(name: str, offset: float, note: Any) -> str:
+    """`note` moved `offset` steps along the scale `name` (tonal's scaleOffset)."""
+    count = len(_parse_scale(name)[3])
+    pcs = [re.sub(r"-?\d+$", "", scale_note(i, name)) for i in range(count)]
+    m = _PITCH.match(note) if isinstance(note, str) else None
+    if m is None:
+        raise ValueError(f'note "{note}" is not in scale "{name}"')
+    start = m.group(1).upper() + (m.group(2) or "")
+    octave = 3 if m.group(3) is None else int(m.group(3))
+    if start not in pcs:
+        raise ValueError(f'note "{note}" is not in scale "{name}"')
+    index = i = pcs.index(start)
+    pc = start
+    direction = (offset > 0) - (offset < 0)
+    while abs(i - index) < abs(offset):
+        i += direction
+        if direction < 0 and pc[0] == "C":
+            octave += direction
+        pc = pcs[i % count]
+        if direction > 0 and pc[0] == "C":
+            octave += direction
+    return f"{pc}{octave}"
+
+
+def scale_transpose(offset: Any, pat: Pattern) -> Pattern:
+    """Move each note `offset` steps along the scale `.scale(...)` placed it in."""
+    steps = js_number(offset) if isinstance(offset, str) else offset
+    if not isinstance(steps, int | float) or steps != steps:
+        raise ValueError(f'scale offset "{offset}" not a number')
+
+    def move(h: Hap) -> Hap:
+        name = h.scale()
+        if name is None:
+            raise ValueError("can only use scaleTranspose after .scale")
+        value = h.value
+        if isinstance(value, dict):
+            return h.with_value(lambda v: {**v, "note": _scale_offset(name, steps, v.get("note"))})
+        if not isinstance(value, str):
+            raise ValueError("can only use scaleTranspose with notes")
+        return h.with_value(lambda v: _scale_offset(name, steps, v))
 
     return pat.with_hap(move)

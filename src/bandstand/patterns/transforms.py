@@ -82,8 +82,13 @@ def hurry(r: Any, pat: Pattern) -> Pattern:
     return apply_op("mul", "in", pat._fast(r), pure({"speed": r}))
 
 
+# Strudel's scheduler starts at this tempo (cycles per second); strudel.cc's REPL defines
+# `.cpm(n)` against the scheduler's tempo, so without a setcpm it is fast(n / 60 / 0.5).
+DEFAULT_CPS = 0.5
+
+
 def cpm(c: Any, pat: Pattern) -> Pattern:
-    return pat._fast(c / 60)
+    return pat._fast(c / 60 / DEFAULT_CPS)
 
 
 def compress(b: Any, e: Any, pat: Pattern) -> Pattern:

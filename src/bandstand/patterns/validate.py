@@ -15,7 +15,11 @@ code, for callers that validate and then play (the jam).
 from __future__ import annotations
 
 import asyncio
+import math
+import random
 import threading
+import time
+import zlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,13 +30,21 @@ from pydantic import BaseModel, ConfigDict
 from bandstand.errors import DensityLimit, InvalidInput, PatternBudgetExceeded, PatternError
 from bandstand.patterns.budget import QueryBudget, metered
 from bandstand.patterns.cache import CompileCache
+from bandstand.patterns.cycle_cap import CYCLE_BUDGET, MAX_EVENTS_PER_CYCLE, play_cycle
 from bandstand.patterns.density import static_density, walk
 from bandstand.patterns.expr import ast
 from bandstand.patterns.expr.evaluator import Evaluator, evaluate
+from bandstand.patterns.expr.host import (
+    MATH_CONSTANTS,
+    MATH_FUNCTIONS,
+    PROGRAM_FUNCTIONS,
+    VISUAL_METHODS,
+)
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
 from bandstand.patterns.mini import MiniCache
 from bandstand.patterns.pattern import Pattern
+from bandstand.patterns.period import static_period
 from bandstand.patterns.time import to_time
 from bandstand.patterns.to_score import (
     lookup_sound,
@@ -40,7 +52,6 @@ from bandstand.patterns.to_score import (
     value_sound,
 )
 
-MAX_EVENTS_PER_CYCLE: Final = 64  # more than this is "too dense" for a musician's part
 MIN_IN_SCALE: Final = 0.75  # passing tones allowed: a quarter of the notes may leave the scale
 DENSITY_MARGIN: Final = 4  # compute at most this many times the allowed haps before giving up
 LOUD_GAIN: Final = 1.5
@@ -56,6 +67,19 @@ _SAMPLE_GROWTH: Final = 256  # inside it, the next span is this many times wider
 # 60 ms of CPU (benchmarks/patterns_hostile.py). The seconds only catch what the work does not
 # count, generously, so that a loaded machine never refuses an ordinary pattern.
 VALIDATION_BUDGET: Final = QueryBudget(max_work=20_000, max_seconds=2.0)
+# Past the first cycles, every cycle of the pattern's period is checked against the per-cycle
+# cap (`static_period`; up to PERIOD_CYCLES of them), each cycle under the player's own
+# CYCLE_BUDGET; a pattern whose period is unknown (random choices) or longer has its first
+# SAMPLED_FIRST cycles and SAMPLED_LATER cycles drawn from later in it checked (always the same
+# ones for the same code), and the player caps every cycle anyway. A pattern whose static
+# density bound already fits the cap needs none of this. The whole scan stops, checking no more
+# cycles but refusing nothing, once SCAN_BUDGET would not hold one more cycle's work or its
+# seconds (a generous backstop, as VALIDATION_BUDGET's) run out: the clock never refuses code.
+PERIOD_CYCLES: Final = 64
+SAMPLED_FIRST: Final = 16
+SAMPLED_LATER: Final = 16
+SAMPLED_HORIZON: Final = 1 << 20  # cycles a pattern of unknown period is sampled from (days of music)
+SCAN_BUDGET: Final = QueryBudget(max_work=40_000, max_seconds=2.0)
 
 
 class ValidationReport(BaseModel):
@@ -80,6 +104,10 @@ class ValidationReport(BaseModel):
     in_scale_ratio: float | None = None
     lowest_note: int | None = None
     highest_note: int | None = None
+    period: int | None = None  # of the cycles checked past the first ones; None: unknown, or not needed
+    cycles_checked: int = 0
+    busiest_cycle: int | None = None
+    busiest_cycle_events: int = 0
     warnings: list[str] = []
 
 
@@ -90,6 +118,8 @@ def _names_used(nodes: list[ast.Node], registry: Any) -> tuple[list[str], list[s
     """(known, unknown) function, method and constant names in the code (all its `nodes`),
     in order of first use."""
     params = {name for n in nodes if isinstance(n, ast.Arrow) for name in n.params}
+    params |= {n.name for n in nodes if isinstance(n, ast.Const)}  # the program's own names
+    params |= PROGRAM_FUNCTIONS | {"Math", "slider"}
     variant_members = {
         id(n.callee.target)
         for n in nodes
@@ -106,9 +136,15 @@ def _names_used(nodes: list[ast.Node], registry: Any) -> tuple[list[str], list[s
                 entry = registry.get(node.target.name)
                 ok = entry is not None and node.name in entry.variants
                 found.append((node.pos, f"{node.target.name}.{node.name}", ok))
+            elif isinstance(node.target, ast.Name) and node.target.name == "Math":
+                is_math = node.name in MATH_FUNCTIONS or node.name in MATH_CONSTANTS
+                found.append((node.pos, f"Math.{node.name}", is_math))
             elif id(node) not in variant_members:
                 entry = registry.get(node.name)
-                found.append((node.pos, node.name, entry is not None and entry.kind != "value"))
+                host = node.name in VISUAL_METHODS or node.name == "voicing"
+                found.append(
+                    (node.pos, node.name, host or (entry is not None and entry.kind != "value"))
+                )
             else:
                 found.append((node.pos, node.name, node.name in registry))
     known: list[str] = []
@@ -234,10 +270,54 @@ class _Analysis:
     loud: bool = False
     pattern: Any = None
     events: tuple[Any, ...] = ()
+    heavy: str = ""  # a cycle past the first ones could not be computed within CYCLE_BUDGET
+
+
+def _cycles_to_scan(period: int | None, cycles: int, code: str) -> list[int]:
+    """The cycles after the first `cycles` whose density is checked: the whole period when it
+    is known and short, else a fixed sample (the same for the same code)."""
+    if period is not None and period <= PERIOD_CYCLES:
+        return list(range(cycles, period))
+    first = list(range(cycles, max(cycles, SAMPLED_FIRST)))
+    horizon = SAMPLED_HORIZON if period is None else period
+    if horizon <= max(cycles, SAMPLED_FIRST):
+        return first
+    draw = random.Random(zlib.crc32(code.encode("utf-8", "replace")))
+    later = sorted({draw.randrange(max(cycles, SAMPLED_FIRST), horizon) for _ in range(SAMPLED_LATER)})
+    return first + later
+
+
+def _scan(pattern: Any, scan: list[int], cap: int) -> tuple[int, tuple[int, int], str]:
+    """Check `scan`'s cycles of `pattern` against `cap`, stopping at the first one over it:
+    (cycles checked, the busiest cycle checked and its events, why a cycle could not be
+    computed or "")."""
+    checked, busiest = 0, (0, -1)
+    # each cycle may do the player's work; the clock is only the scan's own generous backstop
+    per_cycle = QueryBudget(max_work=CYCLE_BUDGET.max_work, max_seconds=SCAN_BUDGET.max_seconds)
+    with metered(SCAN_BUDGET) as meter:
+        assert meter is not None
+        deadline = meter.deadline
+        for cycle in scan:
+            if meter.work + CYCLE_BUDGET.max_work > meter.limit:
+                break  # no room for one more cycle: the player caps the rest
+            if time.thread_time() > deadline:
+                break
+            played = play_cycle(pattern, cycle, cap=cap, budget=per_cycle)
+            if played.limit == "seconds":
+                break  # a busy machine, not necessarily the code: refuse nothing for the clock
+            checked += 1
+            if played.muted:
+                return checked, busiest, f"cycle {cycle}: {played.muted}"
+            if played.found > busiest[1]:
+                busiest = (cycle, played.found)
+            if played.found > cap:
+                break
+    return checked, busiest, ""
 
 
 def _analyse(
-    code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget, minis: Any = None
+    code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget, minis: Any = None,
+    cap: int = MAX_EVENTS_PER_CYCLE,
 ) -> _Analysis:
     from bandstand.patterns.registry import get_registry
 
@@ -252,7 +332,7 @@ def _analyse(
     fields["functions"], fields["unknown_functions"] = _names_used(nodes, registry)
     try:
         with metered(work):  # one budget for evaluating and every query below
-            pattern = Evaluator(code, registry, limits, minis).eval(tree, {})  # the tree parsed above
+            pattern = Evaluator(code, registry, limits, minis).run(tree).pattern  # the tree parsed above
             if not isinstance(pattern, Pattern):  # evaluate raises the engine's own error for it
                 pattern = evaluate(code, limits=limits, minis=minis)
             bound = static_density(nodes, registry)
@@ -261,6 +341,19 @@ def _analyse(
             else:
                 onsets = _guarded_events(pattern, cycles, budget)
         onsets.sort(key=_onset)  # in time order: the same whichever way the cycles were queried
+        per_cycle = [0] * cycles
+        for hap in onsets:
+            per_cycle[min(cycles - 1, max(0, math.floor(_onset(hap))))] += 1
+        busiest = max(range(cycles), key=per_cycle.__getitem__)
+        fields.update(busiest_cycle=busiest, busiest_cycle_events=per_cycle[busiest], cycles_checked=cycles)
+        heavy = ""
+        if (bound is None or bound > cap) and per_cycle[busiest] <= cap:
+            # a cycle past the first ones may be denser (the static bound does not rule it out): look
+            fields["period"] = period = static_period(nodes, registry)
+            checked, over, heavy = _scan(pattern, _cycles_to_scan(period, cycles, code), cap)
+            fields["cycles_checked"] = cycles + checked
+            if over[1] > per_cycle[busiest]:
+                fields.update(busiest_cycle=over[0], busiest_cycle_events=over[1])
     except _TooDense:
         return _Analysis(fields, too_dense=True)
     except PatternBudgetExceeded as exc:
@@ -311,6 +404,7 @@ def _analyse(
         loud=loud,
         pattern=pattern,
         events=tuple(onsets),
+        heavy=heavy,
     )
 
 
@@ -339,9 +433,9 @@ def check_pattern(
         raise InvalidInput(f"cycles must be 1..64, got {cycles}")
     classes, scale_name = _scale_classes(scale) if scale is not None else (frozenset(), "")
     budget = max(256, DENSITY_MARGIN * max_events_per_cycle * cycles)
-    key = (code, cycles, budget, limits, work)
+    key = (code, cycles, budget, limits, work, max_events_per_cycle)
     found: _Analysis = (_CACHE if cache is None else cache).get_or_make(
-        key, lambda: _analyse(code, cycles, budget, limits, work, minis)
+        key, lambda: _analyse(code, cycles, budget, limits, work, minis, max_events_per_cycle)
     )
     if found.too_dense:
         message = found.over_budget and f"too dense: {found.over_budget}"
@@ -353,7 +447,6 @@ def check_pattern(
     if "error" in found.fields:
         return Checked(ValidationReport(**found.fields))
     fields, pitches = dict(found.fields), found.pitches
-    per_cycle: float = fields["events_per_cycle"]
     warnings: list[str] = []
     in_scale_ok = True
     if scale is not None and pitches:
@@ -369,10 +462,15 @@ def check_pattern(
         in_scale_ok = ratio >= min_in_scale
     if not found.events:
         warnings.append(f"silent: no events in {cycles} cycles")
-    if per_cycle > max_events_per_cycle:
+    busiest = fields["busiest_cycle_events"]
+    if busiest > max_events_per_cycle:
+        repeats = f"; the pattern repeats every {fields['period']} cycles" if fields.get("period") else ""
         warnings.append(
-            f"too dense: {per_cycle:g} events per cycle (the limit is {max_events_per_cycle})"
+            f"too dense: {busiest} events in cycle {fields['busiest_cycle']}"
+            f" (the limit is {max_events_per_cycle} per cycle{repeats})"
         )
+    if found.heavy:
+        warnings.append(f"too dense: {found.heavy}")
     if fields["unknown_sounds"]:
         warnings.append(f"unknown sounds: {', '.join(fields['unknown_sounds'])}")
     if pitches and (min(pitches) < LOWEST_NOTE or max(pitches) > HIGHEST_NOTE):
@@ -388,7 +486,8 @@ def check_pattern(
     fields["valid"] = (
         not fields["unknown_functions"]
         and not fields["unknown_sounds"]
-        and per_cycle <= max_events_per_cycle
+        and busiest <= max_events_per_cycle
+        and not found.heavy
         and in_scale_ok
     )
     return Checked(ValidationReport(**fields, warnings=warnings), found.pattern, found.events)

@@ -1,4 +1,5 @@
-"""The service layer every client calls (CLI, HTTP, MCP, pages): composing a
+"""The service layer every client calls (CLI, HTTP, MCP, pages), exported as one facade:
+`App` (`producer.app`), one method per use case with typed requests. Composing a
 song, directing it afterwards (edits → blast radius → variations,
 alternatives), projects and their revisions. Clients translate input and
 output; the decisions are made here.
@@ -13,9 +14,10 @@ stable; the CLI, HTTP routes, MCP tools and the studio page call exactly these:
         a composed session without revisions/ is imported (its full arrangement becomes
         revision 1); files left behind HEAD by a crash are repaired
     create_from_song(session_dir, song, provenance, *, author="compose", request="", ids=None,
-                     overwrite=False) -> ProjectSession
+                     overwrite=False, pianoroll_source=None) -> ProjectSession
         revision 1 from what compose made (the compose use case calls this); a WAV already in
-        the folder is taken to be this song's render
+        the folder is taken to be this song's render, and so is the piano roll when
+        `pianoroll_source` says what it was drawn from
 
     ProjectSession
       .revision -> int                  HEAD's revision number (read from disk each time)
@@ -47,4 +49,6 @@ stable; the CLI, HTTP routes, MCP tools and the studio page call exactly these:
   the musical diff in words per part (`bandstand.studio.describe_changes`).
 """
 
-__all__: list[str] = []
+from bandstand.producer.app import App
+
+__all__ = ["App"]

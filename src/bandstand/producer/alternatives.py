@@ -267,7 +267,8 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
 
 def _last_target(session: ProjectSession, keys: Sequence[str]) -> str | None:
     """What "try something different" means without a target: the last set's target, else the
-    one part the latest variation regenerated."""
+    one part the latest variation regenerated (None: nothing discussed yet — the caller then
+    offers the whole arrangement)."""
     sets = _load(session)["sets"]
     if sets:
         return str(sets[-1]["target"])
@@ -285,10 +286,8 @@ def next_alternative(session: ProjectSession, target: str | None = None, *, requ
     head = session.head
     recipe = recipe_of(head)
     keys = list(part_keys(head, recipe))
-    chosen = _target(target, keys) if target else _last_target(session, keys)
-    if chosen is None:
-        raise InvalidInput("say what to try differently, e.g. 'try a different bassline', 'another progression' "
-                           "or 'bandstand alternatives SESSION lead'")
+    # nothing named and nothing discussed yet: the whole arrangement is what there is to try anew
+    chosen = _target(target, keys) if target else (_last_target(session, keys) or "arrangement")
     store = _load(session)
     current = next((s for s in reversed(store["sets"]) if s["target"] == chosen
                     and s["base_revision"] == head.revision), None)

@@ -1,6 +1,7 @@
-"""What a project sounds like, in figures: the key heard (pitch classes against
-the Krumhansl–Kessler profiles), the chords of each section (the song's
-harmony plan when bandstand wrote it, else read bar by bar from the notes),
+"""What a project sounds like, in figures: the key heard (`bandstand.theory.detect_key`,
+the key finder the compose gate listens with), the chords of each section as its bars
+play them (the chord the song's key map plans for a bar, named as planned, when the bar's
+notes play it; else read from the notes, spelled in the bar's key),
 and per section how many notes, how loud, how high, which parts play and how
 often the harmony moves. Questions ("what key is this in?", "why does the
 bridge feel flat?") are answered from these figures (`producer.ask`), and a
@@ -14,13 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bandstand.errors import TheoryError
 from bandstand.studio import Project
+from bandstand.theory import Key, detect_key, parse_key, spell_root
 
-__all__ = ["PITCH_NAMES", "Analysis", "PartFigures", "SectionFigures", "analyse", "estimate_key"]
+__all__ = ["Analysis", "PartFigures", "SectionFigures", "analyse", "key_heard"]
 
-PITCH_NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
-_MAJOR = (6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88)
-_MINOR = (6.33, 2.68, 3.52, 5.38, 2.60, 3.53, 2.54, 4.75, 3.98, 2.69, 3.34, 3.17)
 _TRIADS = (("", (0, 4, 7)), ("m", (0, 3, 7)))
 HARMONY_ROLES = ("chords", "pad", "bass", "keys", "arp")
 
@@ -62,6 +62,15 @@ class Analysis:
     bars: int
     parts: tuple[PartFigures, ...]
     sections: tuple[SectionFigures, ...] = field(default_factory=tuple)
+    key_changes: tuple[tuple[int, str], ...] = ()  # (bar, key) after the opening key: the key map
+
+    def key_at(self, bar: int) -> str | None:
+        """The declared key of 1-based `bar` (the key map's)."""
+        key = self.key
+        for at, there in self.key_changes:
+            if at <= bar:
+                key = there
+        return key
 
     def section(self, words: str) -> SectionFigures | None:
         """The section a question names ("the bridge", "chorus 2", "verse"): exact name, then
@@ -80,30 +89,16 @@ class Analysis:
         return asdict(self)
 
 
-def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
-    n = len(a)
-    ma, mb = sum(a) / n, sum(b) / n
-    num = sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True))
-    da = sum((x - ma) ** 2 for x in a) ** 0.5
-    db = sum((y - mb) ** 2 for y in b) ** 0.5
-    return num / (da * db) if da and db else 0.0
-
-
-def estimate_key(weights: Sequence[float]) -> tuple[str | None, float]:
-    """The key whose profile best matches duration-weighted pitch classes, and the correlation."""
-    if sum(weights) <= 0:
+def key_heard(notes: Sequence[tuple[int, float]]) -> tuple[Key | None, float]:
+    """The key the compose gate hears in (MIDI pitch, duration) pairs and its correlation (None, 0.0
+    without pitched notes)."""
+    if sum(d for _, d in notes) <= 0:
         return None, 0.0
-    best, score = None, -2.0
-    for tonic in range(12):
-        rotated = [weights[(tonic + i) % 12] for i in range(12)]
-        for mode, profile in (("major", _MAJOR), ("minor", _MINOR)):
-            r = _correlation(rotated, profile)
-            if r > score:
-                best, score = f"{PITCH_NAMES[tonic]} {mode}", r
-    return best, round(score, 3)
+    estimate = detect_key(notes)
+    return estimate.key, round(estimate.correlation, 3)
 
 
-def _chord(weights: Sequence[float]) -> str | None:
+def _chord(weights: Sequence[float], key: Key | None) -> str | None:
     if sum(weights) <= 0:
         return None
     best, score = None, 0.0
@@ -112,7 +107,7 @@ def _chord(weights: Sequence[float]) -> str | None:
             s = sum(weights[(root + i) % 12] for i in shape) - 0.5 * sum(
                 weights[(root + i) % 12] for i in range(12) if i not in shape)
             if s > score:
-                best, score = PITCH_NAMES[root] + suffix, s
+                best, score = spell_root(root, key) + suffix, s
     return best
 
 
@@ -120,20 +115,53 @@ def _dedupe(seq: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(seq))
 
 
-def _planned_chords(project: Project) -> dict[tuple[str, int], tuple[list[str], int]]:
-    """(section name, start bar) → (chord per bar, changes) from the recipe's harmony plan."""
-    recipe = project.provenance.recipe or {}
+def _planned_chords(project: Project) -> list[tuple[str, frozenset[int]]]:
+    """(symbol, pitch classes) of the chord the recipe's key map plans for every bar, bar 1
+    first (none without a recipe)."""
+    if not project.provenance.recipe:
+        return []
+    from pydantic import ValidationError
+
+    from bandstand.compose.key_map import bar_chords
+    from bandstand.compose.recipe import Recipe
+
     try:
-        chords = recipe["harmony"]["chords"]
-        sections = recipe["arrangement"]["sections"]
-        out = {}
-        for s in sections:
-            symbols = [str(chords[i]["symbol"]) for i in s["chord_indices"]]
-            changes = sum(1 for a, b in itertools.pairwise(symbols) if a != b)
-            out[(str(s["name"]), int(s["start_bar"]))] = (symbols, changes)
-        return out
-    except (KeyError, IndexError, TypeError, ValueError):
-        return {}
+        recipe = Recipe.model_validate(project.provenance.recipe)
+    except ValidationError:
+        return []
+    return [(c.symbol, frozenset(c.pitch_classes)) for c in bar_chords(recipe)]
+
+
+PLAYED = 0.6
+"""The share of a bar's harmony (note length by pitch class) that must be the planned chord's
+tones for the bar to be said to play it; a bar that plays something else is read from its notes."""
+
+
+def _bar_chord(weights: Sequence[float], planned: tuple[str, frozenset[int]] | None, key: Key | None) -> str | None:
+    """The chord a bar plays: the planned one when its notes play it, else the one its notes make."""
+    total = sum(weights)
+    if total <= 0:
+        return None
+    if planned is not None and sum(weights[pc] for pc in planned[1]) >= PLAYED * total:
+        return planned[0]
+    return _chord(weights, key)
+
+
+def _key_at(project: Project, beat: float, opening: Key | None) -> Key | None:
+    """The declared key at `beat` (the key map's), for spelling."""
+    key = opening
+    for change in sorted(project.key_changes, key=lambda c: c.beat):
+        if change.beat > beat + 1e-9:
+            break
+        key = _declared(change.key) or key
+    return key
+
+
+def _declared(key: str | None) -> Key | None:
+    try:
+        return parse_key(key) if key else None
+    except TheoryError:
+        return None
 
 
 def analyse(project: Project) -> Analysis:
@@ -148,33 +176,28 @@ def analyse(project: Project) -> Analysis:
         from bandstand.studio.model import Section
 
         sections = [Section(name="Song", start_bar=1, bars=total_bars)]
-    key_weights = [0.0] * 12
-    for t, _, n in notes:
-        if not t.is_drum:
-            key_weights[n.pitch % 12] += n.duration
-    key_heard, confidence = estimate_key(key_weights)
+    tonal, confidence = key_heard([(n.pitch, n.duration) for t, _, n in notes if not t.is_drum])
+    spelling = _declared(project.key) or tonal
     planned = _planned_chords(project)
     figures = []
     for s in sections:
         lo, hi = (s.start_bar - 1) * bpb, (s.start_bar - 1 + s.bars) * bpb
         inside = [(t, b, n) for t, b, n in notes if lo <= b < hi]
         pitched = [n.pitch for t, _, n in inside if not t.is_drum]
-        plan = planned.get((s.name, s.start_bar))
-        if plan is not None:
-            per_bar, changes = plan
-        else:
-            per_bar = []
-            for bar in range(s.bars):
-                weights = [0.0] * 12
-                a, b = lo + bar * bpb, lo + (bar + 1) * bpb
-                for t, start, n in inside:
-                    if not t.is_drum and (t.role in HARMONY_ROLES or not any(
-                            x.role in HARMONY_ROLES for x in heard)) and start < b and start + n.duration > a:
-                        weights[n.pitch % 12] += min(b, start + n.duration) - max(a, start)
-                chord = _chord(weights)
-                if chord:
-                    per_bar.append(chord)
-            changes = sum(1 for x, y in itertools.pairwise(per_bar) if x != y)
+        per_bar = []  # what each bar plays (the plan's name for it when its notes play it)
+        for bar in range(s.bars):
+            weights = [0.0] * 12
+            a, b = lo + bar * bpb, lo + (bar + 1) * bpb
+            for t, start, n in inside:
+                if not t.is_drum and (t.role in HARMONY_ROLES or not any(
+                        x.role in HARMONY_ROLES for x in heard)) and start < b and start + n.duration > a:
+                    weights[n.pitch % 12] += min(b, start + n.duration) - max(a, start)
+            index = s.start_bar - 1 + bar
+            chord = _bar_chord(weights, planned[index] if index < len(planned) else None,
+                               _key_at(project, a, spelling))
+            if chord:
+                per_bar.append(chord)
+        changes = sum(1 for x, y in itertools.pairwise(per_bar) if x != y)
         figures.append(SectionFigures(
             name=s.name, start_bar=s.start_bar, bars=s.bars, energy=round(s.energy, 2),
             notes_per_bar=round(len(inside) / s.bars, 1),
@@ -185,6 +208,7 @@ def analyse(project: Project) -> Analysis:
     ts = project.time_signature
     parts = tuple(PartFigures(t.name, t.role, t.note_count, t.mute, t.volume) for t in project.tracks)
     return Analysis(name=project.name or project.provenance.prompt or "the song", tempo=project.tempo,
-                    key=project.key, key_heard=key_heard, key_confidence=confidence,
+                    key=project.key, key_heard=tonal.name if tonal else None, key_confidence=confidence,
                     time_signature=f"{ts.numerator}/{ts.denominator}", bars=total_bars, parts=parts,
-                    sections=tuple(figures))
+                    sections=tuple(figures),
+                    key_changes=tuple((round(c.beat / bpb) + 1, c.key) for c in project.key_changes))

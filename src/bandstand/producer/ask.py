@@ -71,6 +71,13 @@ def _key(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
                 f"or borrowed colour, can do that); the tonic you hear most is {a.key_heard.split()[0]}.")
     else:
         text = f"It is in {a.key or a.key_heard or 'no clear key yet'}."
+    if a.key_changes:  # the key map: where the key moves, and the key of the section asked about
+        moves = ", ".join(f"{key} from bar {bar}" for bar, key in a.key_changes)
+        reasoning.append(f"The key map: {a.key} from bar 1, {moves}")
+        text = f"It opens in {a.key}; the key moves: {moves}."
+        if s is not None:
+            keys = list(dict.fromkeys(k for b in range(s.start_bar, s.start_bar + s.bars) if (k := a.key_at(b))))
+            text = f"The {s.name} ({_bars(s)}) is in {' then '.join(keys)}. {text}"
     return reasoning, text
 
 
@@ -82,10 +89,20 @@ def _chords(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
     return [_describe(x) for x in a.sections], "Chords by section: " + "; ".join(lines) + "."
 
 
+def _clock(a: Analysis, bars: int) -> str:
+    """How long `bars` bars of the song last at its tempo, as m:ss."""
+    top, bottom = a.time_signature.split("/")
+    seconds = bars * float(top) * 4 / int(bottom) * 60 / a.tempo
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
 def _tempo(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
-    seconds = a.bars * float(a.time_signature.split("/")[0]) * 4 / int(a.time_signature.split("/")[1]) * 60 / a.tempo
+    if s is not None:  # "how long is the bridge?": the section's own length
+        return ([_describe(s), f"Tempo {a.tempo:g} BPM in {a.time_signature}"],
+                f"The {s.name} ({_bars(s)}) is {s.bars} bars: about {_clock(a, s.bars)} at {a.tempo:g} BPM "
+                f"in {a.time_signature}.")
     return ([f"Tempo {a.tempo:g} BPM in {a.time_signature}, {a.bars} bars"],
-            f"{a.tempo:g} BPM in {a.time_signature}: {a.bars} bars last about {int(seconds // 60)}:{int(seconds % 60):02d}.")
+            f"{a.tempo:g} BPM in {a.time_signature}: {a.bars} bars last about {_clock(a, a.bars)}.")
 
 
 def _form(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:

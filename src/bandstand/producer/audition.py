@@ -7,6 +7,8 @@ are made again only when missing."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,17 +42,30 @@ class Audition:
                 "proposal_pianoroll": str(self.proposal_pianoroll)}
 
 
-def _render(song: Song, wav: Path, png: Path, target_lufs: float | None) -> None:
+def _render(song: Song, wav: Path, png: Path, target_lufs: float | None, first_bar: int,
+            say: Callable[[str], None]) -> None:
     from bandstand.render import Master, render_pianoroll, render_wav
 
     if not png.is_file():
-        render_pianoroll(song, png)
+        say("drawing the piano roll")
+        render_pianoroll(song, png, first_bar=first_bar)
     if not wav.is_file():
-        render_wav(song, wav, settings=Master(target_lufs=target_lufs) if target_lufs is not None else None)
+        render_wav(song, wav, settings=Master(target_lufs=target_lufs) if target_lufs is not None else None,
+                   progress=say)
 
 
-def audition(session: ProjectSession, variation_id: str | None = None, *, whole_song: bool = False) -> Audition:
-    """Render base and proposal of a variation (default: the newest one waiting)."""
+def _quiet(words: str) -> None:
+    return None
+
+
+def _told(tell: Callable[[str], None], label: str, words: str) -> None:
+    tell(f"{label}: {words}")
+
+
+def audition(session: ProjectSession, variation_id: str | None = None, *, whole_song: bool = False,
+             progress: Callable[[str], None] | None = None) -> Audition:
+    """Render base and proposal of a variation (default: the newest one waiting); `progress` is
+    told what is being rendered as it goes ("B (proposal, bars 4–13): played 2 of 5 parts (Bass)")."""
     from bandstand.producer import head_files
 
     variation = session.variation(variation_id)
@@ -67,6 +82,10 @@ def audition(session: ProjectSession, variation_id: str | None = None, *, whole_
     out = Audition(variation.id, variation.base_revision, bars, folder / f"base-{tag}.wav",
                    folder / f"proposal-{tag}.wav", folder / f"base-{tag}.png", folder / f"proposal-{tag}.png")
     target = head_files.target_lufs(session.session_dir)
-    _render(base, out.base_wav, out.base_pianoroll, target)
-    _render(proposal, out.proposal_wav, out.proposal_pianoroll, target)
+    first = bars[0] if bars else 1  # the excerpt's piano rolls number its bars as the song does
+    tell = progress or _quiet
+    where = f"bars {bars[0]}–{bars[1]}" if bars else "the whole song"
+    for side, song, wav, png in (("A (base", base, out.base_wav, out.base_pianoroll),
+                                 ("B (proposal", proposal, out.proposal_wav, out.proposal_pianoroll)):
+        _render(song, wav, png, target, first, functools.partial(_told, tell, f"{side}, {where})"))
     return out

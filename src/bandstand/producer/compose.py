@@ -131,9 +131,12 @@ class _Reporter:
             return
         with self.lock:
             self.known.add(node)
-            if not isinstance(event, ev.NodeCompleted | ev.NodeSkipped | ev.NodeFailed) or node in self.finished:
+            telling = isinstance(event, ev.NodeProgress)  # what a long node does now: the same count, new words
+            if not telling and (not isinstance(event, ev.NodeCompleted | ev.NodeSkipped | ev.NodeFailed)
+                                or node in self.finished):
                 return
-            self.finished.add(node)
+            if not telling:
+                self.finished.add(node)
             parts = sum(1 for n in self.known if n.startswith("parts:"))
             total = len(STEPS) - 1 + max(1, parts)
             self.control.report(len(self.finished), max(total, len(self.finished)), event.line())
@@ -149,6 +152,7 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
     options = dict(options)
+    options["generators"] = part_generators(options.get("generators"))
     make_config(**options)
     if isinstance(options.get("intent_backend"), str):
         _check_intent_backend(options["intent_backend"])
@@ -158,6 +162,33 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
     pipeline = Pipeline.create(prompt, on_event=sink, approver=approver(answer, assume_defaults),
                                cancel=control.cancel if control is not None else None, **options)
     return Composed(_first_take(pipeline, pipeline.run()), decisions)
+
+
+def part_generators(given: Any = None) -> dict[str, str]:
+    """The part generators over HTTP, by role: `given` (a {role: url} mapping, or `ROLE=URL`
+    items as the CLI's `--generator` takes them), else the `[generators]` table of the config
+    file (bandstand.toml, or `$BANDSTAND_CONFIG`). A wrong item is one `InvalidInput`."""
+    import os
+    import tomllib
+
+    from bandstand.compose.parts.remote import parse_generators
+    from bandstand.errors import ConfigError
+    from bandstand.files import config_path
+
+    if isinstance(given, dict):
+        return parse_generators([f"{role}={url}" for role, url in given.items()])
+    if given:
+        return parse_generators([str(item) for item in given])
+    source = config_path(None, os.environ)
+    if source is None:
+        return {}
+    try:
+        table = tomllib.loads(source.read_text(encoding="utf-8")).get("generators", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
+        raise ConfigError(f"{source}: cannot read its [generators]: {exc}") from exc
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise ConfigError(f'{source}: [generators] maps a role to a URL, e.g. bass = "http://127.0.0.1:8000/part"')
+    return parse_generators([f"{role}={url}" for role, url in table.items()])
 
 
 def _check_intent_backend(name: str) -> None:
@@ -179,12 +210,12 @@ def resume_song(session_dir: str | Path, *, decision: Decision | None = None, an
     `decision` answers the gate a paused session waits at (approve or reject). A session that
     finished with problems runs again what failed — unless it was changed since (edits, undo):
     its files then show a later revision, which `bandstand export` writes. `limits` raise the
-    run's `stage_timeout` / `pipeline_timeout` (a run that timed out)."""
+    run's `stall_timeout` / `stage_timeout` / `pipeline_timeout` (a run that timed out)."""
     _refuse_rewriting_a_changed_song(Path(session_dir))
     pipeline = Pipeline.load(session_dir, on_event=on_event, approver=approver(answer, assume_defaults))
     if limits:
         config = pipeline.state.config.model_dump()
-        config.update({k: v for k, v in limits.items() if k in ("stage_timeout", "pipeline_timeout")})
+        config.update({k: v for k, v in limits.items() if k in ("stall_timeout", "stage_timeout", "pipeline_timeout")})
         pipeline.state.config = type(pipeline.state.config).model_validate(config)
     if decision == "approve":
         pipeline.approve()
@@ -213,6 +244,7 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
     project keeps its history)."""
     from bandstand.compose.recipe import GENERATOR, Recipe
     from bandstand.compose.sound import apply_sound
+    from bandstand.producer.head_files import pianoroll_source
     from bandstand.producer.projects import create_from_song
     from bandstand.studio import Provenance, RevisionStore
 
@@ -225,7 +257,9 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
     recipe = Recipe.from_run(result.state, artifacts, {t.role: t.name for t in song.tracks})
     provenance = Provenance(prompt=result.state.raw_prompt, seeds={"song": result.state.seed}, generator=GENERATOR,
                             recipe=recipe.model_dump(mode="json"))
-    create_from_song(result.session_dir, song, provenance, request=result.state.raw_prompt)
+    drawn = (artifacts.get("output") or {}).get("pianoroll_of")  # the piano roll this run drew, of this song
+    create_from_song(result.session_dir, song, provenance, request=result.state.raw_prompt,
+                     pianoroll_source=pianoroll_source(drawn) if drawn is not None else None)
     return pipeline.result(result.state)
 
 

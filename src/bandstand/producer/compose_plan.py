@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bandstand.craft.requests import BPM
 from bandstand.errors import InvalidInput
 from bandstand.producer.effects import Fx, infer_effects, normalise_effect
 from bandstand.producer.emotion import Emotion, derive_emotion
@@ -36,8 +37,6 @@ __all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_reci
            "spec_from_words"]
 
 _DRUMS = ("drums", "percussion")
-_POSITION = re.compile(r"^\s*(?:at\s+|from\s+)?bar\s+(\d{1,5})\s*$|^\s*(start|beginning|top)\s*$|^\s*(?:after|following)\s+"
-                       r"(?:the\s+)?(.+?)\s*$|^\s*(end)\s*$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +68,9 @@ class ComposeSpec:
     automation: tuple[AutomationEntry, ...] = ()
     emotion: Emotion = field(default_factory=Emotion)
     constraints: tuple[str, ...] = ()
+    overrides: tuple[Any, ...] = ()
+    """How the parts play, beyond the emotion's knobs (`craft.style.StyleOverride`s)."""
+    warnings: tuple[str, ...] = ()
 
 
 def _parts(words: Sequence[str]) -> tuple[PartSpec, ...]:
@@ -97,14 +99,22 @@ def _parts(words: Sequence[str]) -> tuple[PartSpec, ...]:
 
 
 def spec_from_structured(prompt: StructuredPrompt) -> ComposeSpec:
+    """The spec a structured prompt asks for; its dimension blocks (`structured_words.compose_reading`)
+    add parts (Orchestration), an energy (Dynamics), a key (Harmony) and how the parts play."""
+    from bandstand.producer.structured_words import compose_reading
+
+    read = compose_reading(prompt)
     text = prompt.text()
+    energy = prompt.energy if prompt.energy is not None else read.energy
     emotion = derive_emotion(" ".join(x for x in (prompt.style, prompt.vibe, prompt.request) if x),
-                             energy=prompt.energy, tempo=prompt.tempo)
-    return ComposeSpec(text=text or "a song", style=prompt.style or "", tempo=prompt.tempo, key=prompt.key,
-                       bars=prompt.bars, parts=_parts(prompt.roles), section=prompt.section, position=prompt.position,
+                             energy=energy, tempo=prompt.tempo)
+    roles = [*prompt.roles, *(r for r in read.roles if r.casefold() not in {x.casefold() for x in prompt.roles})]
+    return ComposeSpec(text=text or "a song", style=prompt.style or "", tempo=prompt.tempo, key=prompt.key or read.key,
+                       bars=prompt.bars, parts=_parts(roles), section=prompt.section, position=prompt.position,
                        effects=tuple(prompt.effects), infer_effects=not prompt.no_effects,
                        expressiveness=tuple(prompt.expressiveness), automation=tuple(prompt.automation),
-                       emotion=emotion, constraints=tuple(prompt.constraints))
+                       emotion=emotion, constraints=tuple(prompt.constraints), overrides=read.overrides,
+                       warnings=read.warnings)
 
 
 _WITH = re.compile(r"\bwith\s+(?:a\s+|an\s+|some\s+)?(.+?)(?:[,.;]\s*(?:\d|in\b|at\b)|\s+(?:in|at)\s+|$)", re.I)
@@ -123,7 +133,8 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
     """A request in words ("a funk groove at 96 bpm with drums, bass and keys, 16 bars"): its
     bars, tempo, genre and the parts named after "with"."""
     bars = re.search(r"\b(\d{1,3})\s*bars?\b", text, re.I)
-    tempo = re.search(r"\b(\d{2,3})\s*bpm\b", text, re.I)
+    said = BPM.search(text)
+    tempo = (said.group(1) or said.group(2)) if said else None
     named = list(parts)
     if not named and (m := _WITH.search(text)):
         words = [w.strip() for w in re.split(r",|\band\b|&|\+", m.group(1)) if w.strip()]
@@ -133,8 +144,8 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
             found = ()
         named = [p.name for p in found] if found and len(found) == len(words) else []
     return ComposeSpec(text=text, style=_genre_words(text), bars=int(bars.group(1)) if bars else None,
-                       tempo=float(tempo.group(1)) if tempo else None, parts=_parts(named),
-                       emotion=derive_emotion(text, tempo=float(tempo.group(1)) if tempo else None))
+                       tempo=float(tempo) if tempo else None, parts=_parts(named),
+                       emotion=derive_emotion(text, tempo=float(tempo) if tempo else None))
 
 
 def new_recipe(spec: ComposeSpec, seed: int) -> Any:
@@ -164,7 +175,8 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Any:
     arrangement = build_arrangement(intent, harmony, roles, derive_seed(seed, SEED_KEYS["arrangement"]), None)
     knobs = spec.emotion.override()
     return Recipe(prompt=spec.text or spec.style or "a song", seed=seed, parts_asked=roles, intent=intent,
-                  harmony=harmony, arrangement=arrangement, style_overrides=[knobs] if knobs else [])
+                  harmony=harmony, arrangement=arrangement,
+                  style_overrides=[*([knobs] if knobs else []), *spec.overrides])
 
 
 def default_parts(recipe: Any) -> tuple[PartSpec, ...]:
@@ -177,27 +189,15 @@ def default_parts(recipe: Any) -> tuple[PartSpec, ...]:
                  for role in recipe.parts_asked or recipe.arrangement.all_roles())
 
 
-def _start(project: Project, spec: ComposeSpec) -> tuple[int, int]:
-    """(first bar, bars) the parts are written at."""
+def _start(project: Project, spec: ComposeSpec) -> tuple[int, int, float]:
+    """(first bar, bars, shift in beats) the parts are written at (`producer.position` reads Position)."""
+    from bandstand.producer.position import place
+
     total = sum(s.bars for s in project.sections) or (spec.bars or 16)
-    first = 1
-    if spec.position:
-        m = _POSITION.match(spec.position)
-        if m is None:
-            raise InvalidInput(f"Position: '{spec.position}' is not a place; say 'bar 17', 'start', 'end' or "
-                               "'after the chorus'", field="Position")
-        if m.group(1):
-            first = int(m.group(1))
-        elif m.group(3):
-            name = m.group(3).casefold()
-            hit = [s for s in project.sections if s.name.casefold().startswith(name) or name in s.name.casefold()]
-            if not hit:
-                raise InvalidInput(f"Position: no section '{m.group(3)}' in this song", field="Position")
-            first = hit[0].start_bar + hit[0].bars
-        elif m.group(4):
-            first = total + 1
-    bars = spec.bars or (total - first + 1 if first <= total else 8)
-    return first, max(1, min(512, bars))
+    where = place(project, spec.position, spec.bars) if spec.position else None
+    first = where.first_bar if where else 1
+    bars = spec.bars or (where.bars if where and where.bars else None) or (total - first + 1 if first <= total else 8)
+    return first, max(1, min(512, bars)), where.offset_beats if where else 0.0
 
 
 def _fx_calls(track: str, fx: Fx) -> Call:
@@ -225,7 +225,18 @@ def _ramp(entry: ExpressionEntry | AutomationEntry, low: float, high: float, len
             for i in range(count)]
 
 
-def _expression(entry: ExpressionEntry, track: str, regions: Sequence[tuple[str, float]]) -> Step:
+def _expression(entry: ExpressionEntry, track: str, regions: Sequence[tuple[str, float]], role: str | None = None,
+                style: str = "") -> Step:
+    if entry.pitch_bend and not entry.points and entry.start is None and entry.end is None:
+        from bandstand.craft.bends import BEND_ROLES
+
+        if role is not None and role not in BEND_ROLES:
+            raise InvalidInput(f"MidiExpressiveness: {track} plays {role}, which is not bent (a bend moves every note "
+                               f"the channel holds); pitch_bend suits {', '.join(BEND_ROLES)}",
+                               field="MidiExpressiveness")
+        bent = tuple(Call("add_pitch_bend", {"region": region, "idiom": True, **({"style": style[:200]} if style else {})})
+                      for region, _ in regions)
+        return Step("", f"Add pitch bends to {track}", "expression", bent, track)
     if entry.pitch_bend:
         what, tool = "pitch bend", "add_pitch_bend"
     elif entry.aftertouch:
@@ -249,7 +260,7 @@ def compose_plan(project: Project, spec: ComposeSpec, *, title: str | None = Non
     steps: list[Step] = []
     if spec.tempo and abs(spec.tempo - project.tempo) > 1e-6:
         steps.append(Step("", f"Set tempo to {spec.tempo:g} BPM", "setup", (Call("set_tempo", {"tempo": spec.tempo}),)))
-    first, bars = _start(project, spec)
+    first, bars, shift = _start(project, spec)
     bpb = project.beats_per_bar
     buses: list[str] = []
     content: dict[str, tuple[str, float]] = {}
@@ -265,6 +276,8 @@ def compose_plan(project: Project, spec: ComposeSpec, *, title: str | None = Non
             args["section"] = spec.section
         else:
             args["start_bar"] = first
+            if shift:
+                args["offset_beats"] = shift
         if spec.style:
             args["style"] = spec.style[:200]
         step = Step("", f"Add content to {track}", "composition", (Call("generate_part", args),), track,
@@ -294,10 +307,10 @@ def compose_plan(project: Project, spec: ComposeSpec, *, title: str | None = Non
             steps.append(Step("", f"Add {fx.type} to {name}", "soundDesign", (_fx_calls(name, fx),), name))
     for entry in spec.expressiveness:
         track, regions = _regions_for(project, entry.track, spec, content)
-        steps.append(_expression(entry, track, regions))
+        steps.append(_expression(entry, track, regions, _role_of(project, spec, track), spec.style or spec.text))
     for auto in spec.automation:
         track, regions = _regions_for(project, auto.track, spec, content)
-        start = (first - 1) * bpb
+        start = (first - 1) * bpb + shift
         points = [(start + b, v) for b, v in _ramp(auto, -1e9, 1e9, bars * bpb, (0.0, 1.0))] if not auto.points else \
             list(auto.points)
         steps.append(Step("", f"Automate {track} {auto.parameter}", "mixing", (Call("add_automation", {
@@ -350,6 +363,13 @@ def _regions_for(project: Project, name: str, spec: ComposeSpec,
     if not tracks:
         return name, [(name, 16.0)]
     return tracks[0].name, [(r.id, r.length_beats) for r in tracks[0].regions] or [(name, 16.0)]
+
+
+def _role_of(project: Project, spec: ComposeSpec, track: str) -> str | None:
+    """The role `track` plays: a part this plan writes, else the project's track (None when unknown)."""
+    named = track.casefold()
+    found = next((p.role for p in spec.parts if p.name.casefold() == named), None)
+    return found or next((t.role for t in project.tracks if t.name.casefold() == named), None)
 
 
 def _title(style: str, spec: ComposeSpec, existing: bool, bars: int) -> str:

@@ -1,21 +1,24 @@
 """A request in words on one session, for a client that is not a stream (the CLI's
-`bandstand edit` and `bandstand ask`): the same engine the studio stream runs.
+`bandstand edit` and `bandstand ask`, MCP's `edit` and `ask`): the very path `POST
+/api/v1/stream` runs, collected instead of streamed.
 
-A producer idiom ("make the bass busier", "change the key to F# minor", "try
-something different") becomes a variation through `producer.iteration`, as it
-always did — nothing changes until it is accepted. What the idioms do not
-know is read by the studio's router (`producer.intent`) and run through the
-studio stream in process (`producer.stream`), exactly as `POST
-/api/v1/stream` runs it: a mixer request ("less reverb on the lead", "mute the
-drums", "pan the keys left") is EDITING — its tool calls applied as one
-revision, undoable —, a question ("what key is this in?") is REASONING — an
-answer from the song's own figures. A request that asks for a new song is
-refused with the command that makes one.
+The words are routed once (`producer.intent.route`, inside `Studio.prepare`) into
+a typed request and run by the stream's modes (`producer.modes`) in process: a
+producer idiom ("make the bass busier", "change the key to F# minor", "try
+something different") is COMPOSING — a variation through `producer.iteration`,
+nothing changes until it is accepted —; a mixer request ("less reverb on the
+lead", "mute the drums", "the bass louder") is EDITING — its tool calls applied
+as one revision, undoable —; a question ("what key is this in?") is REASONING —
+an answer from the song's own figures. A request that asks for a new song is
+refused with the command that makes one. So the CLI, HTTP and MCP make the same
+change, byte for byte, from the same words on the same project.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -50,15 +53,9 @@ class Directed:
 def direct(session_dir: str | Path, request: str, *, backend: Any | None = None) -> Directed:
     """Do what `request` asks of the session (see the module docstring). Not understood, or
     a request for a new song → `InvalidInput` with one line, and nothing changed."""
-    from bandstand.producer.iteration import edit
-
-    try:
-        return Directed("variation", edit=edit(session_dir, request, backend=backend))
-    except InvalidInput as exc:
-        if not str(exc).startswith("not understood"):
-            raise
-        understood_not = exc
-    return _through_the_stream(Path(session_dir), request, backend, understood_not)
+    if not isinstance(request, str) or not request.strip():
+        raise InvalidInput("say what to change, e.g. 'make the bass busier'")
+    return _through_the_stream(Path(session_dir), request, backend)
 
 
 def ask(session_dir: str | Path, question: str, *, backend: Any | None = None) -> Directed:
@@ -71,35 +68,47 @@ def ask(session_dir: str | Path, question: str, *, backend: Any | None = None) -
     if not is_question(question):
         raise InvalidInput(f"'{question.strip()[:60]}' is not a question; to change the song use "
                            f"bandstand edit SESSION_DIR \"{question.strip()[:60]}\"")
-    directed = _through_the_stream(Path(session_dir), question, backend, None)
+    directed = _through_the_stream(Path(session_dir), question, backend)
     if directed.kind != "answer":  # pragma: no cover - the router sends questions to REASONING
         raise InvalidInput(f"'{question.strip()[:60]}' could not be answered")
     return directed
 
 
-def _through_the_stream(session_dir: Path, request: str, backend: Any | None,
-                        not_understood: InvalidInput | None) -> Directed:
-    from bandstand.producer.intent import GENERATION
+def _run(stream: Callable[[], Coroutine[Any, Any, dict[str, Any]]]) -> dict[str, Any]:
+    """The stream run to its end on a loop of its own: here, or — when this thread already runs a
+    loop (a caller inside async code) — on a thread of its own, so that loop is never blocked twice."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(stream())
+    with ThreadPoolExecutor(1, thread_name_prefix="bandstand-direct") as pool:
+        return pool.submit(lambda: asyncio.run(stream())).result()
+
+
+def _through_the_stream(session_dir: Path, request: str, backend: Any | None) -> Directed:
     from bandstand.producer.projects import open_project
+    from bandstand.producer.stream import Outcome
     from bandstand.producer.studio import Studio
 
     root = session_dir.expanduser().resolve()
     open_project(root)  # a folder that is not a session is refused here, in the CLI's words
-    studio = Studio(root.parent, backend=backend)
-    prepared = studio.prepare(request, project_id=root.name)
-    routed = prepared.routed
-    if routed.mode == "COMPOSING" and (routed.new_project or GENERATION.search(request)):
+    studio = Studio(root.parent, backend=backend, folders=True)
+    prepared = studio.prepare(request, project_id=str(root))  # the one router: words → typed request
+    if prepared.new_project:
         raise InvalidInput(f"'{request.strip()[:60]}' asks for a new song: bandstand compose \"{request.strip()[:60]}\"")
-    if routed.mode == "COMPOSING" and not_understood is not None:
-        raise not_understood
     events: list[dict[str, Any]] = []
-    complete = asyncio.run(studio.stream(prepared, events.append))
+    outcomes: list[Outcome] = []
+    complete = _run(lambda: studio.stream(prepared, events.append, on_outcome=outcomes.append))
     errors = [e for e in events if e["type"] == "error"]
     if errors or not complete.get("success", False):
         message = errors[0].get("message") if errors else None
         raise InvalidInput(str(message or f"'{request.strip()[:60]}' could not be done"))
+    outcome = outcomes[0]
+    if outcome.edit is not None:
+        return Directed("variation", summary=outcome.summary or "", revision=outcome.edit.revision, edit=outcome.edit,
+                        events=tuple(events))
     summary = next((str(e.get("summary") or "") for e in events if e["type"] == "summary.final"), "")
-    if routed.mode == "REASONING":
+    if prepared.routed.mode == "REASONING":
         answer = "".join(str(e.get("content") or "") for e in events if e["type"] == "content")
         reasoning = tuple(str(e.get("content") or "") for e in events if e["type"] == "reasoning")
         return Directed("answer", answer=answer.strip(), reasoning=reasoning, events=tuple(events))

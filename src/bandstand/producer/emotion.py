@@ -17,27 +17,33 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bandstand.compose.lexicon.moods import MOOD_BY_LABEL, MOODS
 from bandstand.craft.style import StyleOverride
 
 __all__ = ["AXES", "MOOD_EMOTION", "NEUTRAL", "Emotion", "derive_emotion"]
 
 AXES = ("energy", "valence", "tension", "intimacy", "motion")
-MOOD_EMOTION: dict[str, tuple[float, float, float, float, float]] = {
-    "dark": (0.6, 0.2, 0.7, 0.4, 0.5), "late-night": (0.35, 0.35, 0.45, 0.75, 0.4),
-    "warm": (0.35, 0.65, 0.25, 0.8, 0.4), "happy": (0.75, 0.9, 0.2, 0.4, 0.7),
-    "sad": (0.3, 0.1, 0.45, 0.75, 0.3), "chill": (0.3, 0.6, 0.2, 0.65, 0.35),
-    "experimental": (0.5, 0.5, 0.75, 0.4, 0.6), "energetic": (0.9, 0.7, 0.5, 0.2, 0.9),
-    "aggressive": (0.95, 0.2, 0.85, 0.15, 0.85), "dreamy": (0.3, 0.6, 0.3, 0.7, 0.35),
-    "epic": (0.85, 0.6, 0.6, 0.1, 0.7), "romantic": (0.45, 0.7, 0.35, 0.9, 0.45),
-    "nostalgic": (0.45, 0.45, 0.4, 0.7, 0.45), "mysterious": (0.45, 0.3, 0.75, 0.55, 0.45),
-    "groovy": (0.7, 0.7, 0.4, 0.45, 0.9), "spacey": (0.45, 0.55, 0.5, 0.4, 0.45),
-    "hypnotic": (0.6, 0.5, 0.5, 0.45, 0.75), "rainy": (0.3, 0.3, 0.4, 0.75, 0.35),
-    "summer": (0.7, 0.85, 0.2, 0.4, 0.75), "dusty": (0.5, 0.45, 0.4, 0.6, 0.55),
-    "spiritual": (0.6, 0.75, 0.35, 0.6, 0.5), "meditative": (0.15, 0.55, 0.15, 0.75, 0.15),
-    "minimal": (0.35, 0.5, 0.3, 0.6, 0.4), "mechanical": (0.6, 0.45, 0.45, 0.2, 0.7),
-    "lullaby": (0.15, 0.7, 0.1, 0.9, 0.2), "complex": (0.55, 0.5, 0.75, 0.45, 0.6),
+_FEEL: dict[str, tuple[float, float, float, float]] = {
+    "dark": (0.2, 0.7, 0.4, 0.5), "late-night": (0.35, 0.45, 0.75, 0.4),
+    "warm": (0.65, 0.25, 0.8, 0.4), "happy": (0.9, 0.2, 0.4, 0.7),
+    "sad": (0.1, 0.45, 0.75, 0.3), "chill": (0.6, 0.2, 0.65, 0.35),
+    "experimental": (0.5, 0.75, 0.4, 0.6), "energetic": (0.7, 0.5, 0.2, 0.9),
+    "aggressive": (0.2, 0.85, 0.15, 0.85), "dreamy": (0.6, 0.3, 0.7, 0.35),
+    "epic": (0.6, 0.6, 0.1, 0.7), "romantic": (0.7, 0.35, 0.9, 0.45),
+    "nostalgic": (0.45, 0.4, 0.7, 0.45), "mysterious": (0.3, 0.75, 0.55, 0.45),
+    "groovy": (0.7, 0.4, 0.45, 0.9), "spacey": (0.55, 0.5, 0.4, 0.45),
+    "hypnotic": (0.5, 0.5, 0.45, 0.75), "rainy": (0.3, 0.4, 0.75, 0.35),
+    "summer": (0.85, 0.2, 0.4, 0.75), "dusty": (0.45, 0.4, 0.6, 0.55),
+    "spiritual": (0.75, 0.35, 0.6, 0.5), "meditative": (0.55, 0.15, 0.75, 0.15),
+    "minimal": (0.5, 0.3, 0.6, 0.4), "mechanical": (0.45, 0.45, 0.2, 0.7),
+    "lullaby": (0.7, 0.1, 0.9, 0.2), "complex": (0.5, 0.75, 0.45, 0.6),
+    "funereal": (0.1, 0.5, 0.7, 0.1),
 }
-"""Mood label (`compose.lexicon.moods`) → (energy, valence, tension, intimacy, motion)."""
+"""Mood label → (valence, tension, intimacy, motion); its energy is the mood's own
+(`compose.lexicon.moods`), the one the compose pipeline plays it at."""
+MOOD_EMOTION: dict[str, tuple[float, float, float, float, float]] = {
+    label: (MOOD_BY_LABEL[label].energy, *feel) for label, feel in _FEEL.items()}
+"""Mood label → (energy, valence, tension, intimacy, motion)."""
 KNOB_WEIGHTS: dict[str, dict[str, float]] = {
     "density": {"energy": 0.5, "motion": 0.3, "intimacy": -0.35},
     "brightness": {"valence": 0.5, "energy": 0.15},
@@ -90,8 +96,6 @@ NEUTRAL = Emotion()
 
 
 def _moods(text: str) -> list[str]:
-    from bandstand.compose.lexicon.moods import MOODS
-
     low = f" {text.lower()} "
     found = []
     for mood in MOODS:

@@ -14,8 +14,12 @@ while the chords part plays them, else what the chords part plays.
 The WAV is separate: rendering takes seconds, so a HEAD move only marks it
 stale (`state/audio.json` names the revision the WAV and stems were rendered
 from, the manifest says `audio.stale`); `ensure_audio` renders them for HEAD
-when asked — audition, export and the CLI after accept/undo/redo — so whoever
-needs the WAV gets a current one.
+when someone listens — `bandstand render SESSION_DIR`, a studio command's
+`--audio`, a read through MCP — so whoever needs the WAV gets a current one.
+The render plays only the tracks the session's render cache
+(`state/render-cache/`, `bandstand.render.trackcache`) does not hold, so after a
+one-part edit it plays one part and after an undo none; the bytes are those of
+a full render.
 """
 
 from __future__ import annotations
@@ -38,8 +42,8 @@ from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
 
 __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "STAGED", "WAV", "HeadFiles",
-           "audio_revision", "files_revision", "install_audio", "part_files", "render_audio", "sound_plan",
-           "staged_leftovers", "target_lufs", "write_head_files"]
+           "audio_revision", "files_revision", "install_audio", "part_files", "pianoroll_source", "render_audio",
+           "sound_plan", "staged_leftovers", "target_lufs", "write_head_files"]
 
 MANIFEST = "manifest.json"
 FULL_MIDI = "midi/full-arrangement.mid"
@@ -51,11 +55,19 @@ PIPELINE_STATE = "state/pipeline-state.json"
 
 
 def part_files(project: Project, song: Song | None = None) -> dict[str, str]:
-    """Track id → its MIDI file (the names `write_song_outputs` gives: role, role-2, …)."""
+    """Track id → its MIDI file (the names `write_song_outputs` gives: `score.part_names`)."""
     from bandstand.compose.songfiles import part_files as names
 
     by_track = names(song or to_song(project))
     return {t.id: f"midi/{name}" for t, name in zip(project.tracks, by_track, strict=True)}
+
+
+def pianoroll_source(song: Song) -> str:
+    """A digest of what the piano roll is drawn from (the notes, the sections and the title
+    line): the same digest, the same picture."""
+    from bandstand.midi import song_to_midi_bytes
+
+    return hashlib.sha256(song_to_midi_bytes(song) + repr((song.title, song.sections)).encode("utf-8")).hexdigest()
 
 
 def sound_plan(session_dir: Path, project: Project | None = None) -> Any:
@@ -135,6 +147,11 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
         "files": entries,
         "audio": {"file": WAV, "revision": wav_rev, "stale": wav_rev != project.revision},
     })
+    bpb = ts.beats_per_bar
+    if project.key_changes:  # the key map after the opening key, by bar (a one-key song says nothing more)
+        manifest["key_changes"] = [{"bar": round(c.beat / bpb) + 1, "key": c.key} for c in project.key_changes]
+    else:
+        manifest.pop("key_changes", None)
     if project.provenance.team:  # an agent team's record: who wrote each section, under which contract
         manifest["team"] = {**project.provenance.team, "contracts": dict(project.provenance.contract_hashes)}
     else:
@@ -176,7 +193,6 @@ def _stage(head: HeadFiles) -> list[Any]:
     """Make HEAD's song and files and stage those that change (see `HeadFiles`); returns every
     file's entry."""
     from bandstand.compose.songfiles import LEAD_SHEET, lead_sheet_source, song_files
-    from bandstand.midi import song_to_midi_bytes
     from bandstand.producer.head_notes import producer_notes, sound_target, story_of
 
     root, project = head.session_dir, head.project
@@ -186,11 +202,11 @@ def _stage(head: HeadFiles) -> list[Any]:
     story = story_of(root, project, song)
     head.target = sound_target(story, head.old_manifest)
     old = head.old_manifest if isinstance(head.old_manifest, dict) else {}
-    # the piano roll draws the notes, the sections and the title line
-    head.source = hashlib.sha256(song_to_midi_bytes(song)
-                                 + repr((song.title, song.sections)).encode("utf-8")).hexdigest()
-    head.previous = old.get("pianoroll_source") if (root / PIANOROLL).is_file() else None
-    head.draw = head.pianoroll and head.previous != head.source
+    head.source = pianoroll_source(song)
+    there = (root / PIANOROLL).is_file()
+    head.previous = old.get("pianoroll_source") if there else None
+    drawn_from = head.previous or (head.drawn if there else None)
+    head.draw = head.pianoroll and drawn_from != head.source
     head.lead_source = lead_sheet_source(song, story.chords)
     lead_same = old.get("lead_sheet_source") == head.lead_source and (root / LEAD_SHEET).is_file()
     planned = song_files(song, sound=story.sound, chords=story.chords, target_lufs=head.target)
@@ -220,10 +236,12 @@ class HeadFiles:
     _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="head-files")
     _count = itertools.count()
 
-    def __init__(self, session_dir: Path, project: Project, *, pianoroll: bool = True) -> None:
+    def __init__(self, session_dir: Path, project: Project, *, pianoroll: bool = True,
+                 drawn: str | None = None) -> None:
         self.session_dir = session_dir
         self.project = project
         self.pianoroll = pianoroll
+        self.drawn = drawn
         self.tag = f".head-{os.getpid()}-{next(self._count)}"
         self.staged: dict[str, Path] = {}
         # made on the worker thread (`_stage`)
@@ -271,9 +289,13 @@ def staged_leftovers(session_dir: Path) -> list[Path]:
         sorted(session_dir.glob(f".head-*.staging{TMP_SUFFIX}"))
 
 
-def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = True) -> list[str]:
-    """Rewrite the top-level files (all but the WAV) to show `project`; returns the paths written."""
-    prepared = HeadFiles(session_dir, project, pianoroll=pianoroll)
+def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = True,
+                     drawn: str | None = None) -> list[str]:
+    """Rewrite the top-level files (all but the WAV) to show `project`; returns the paths written.
+    `drawn` is what the piano roll in the folder was drawn from (its `pianoroll_source`) when the
+    caller knows and the manifest does not say (compose drew it a moment ago): it is not drawn
+    again when HEAD's is the same. The manifest records only what it recorded before."""
+    prepared = HeadFiles(session_dir, project, pianoroll=pianoroll, drawn=drawn)
     try:
         return prepared.install()
     except BaseException:
@@ -281,15 +303,17 @@ def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = T
         raise
 
 
-def render_audio(session_dir: Path, project: Project, out_dir: Path) -> list[str]:
-    """Render the project's WAV and stems into `out_dir` (laid out as in a session); returns the
-    one-line reasons when it could not (no SoundFont)."""
-    from bandstand.compose.songfiles import write_audio
+def render_audio(session_dir: Path, project: Project, out_dir: Path,
+                 progress: Callable[[str], None] | None = None) -> list[str]:
+    """Render the project's WAV and stems into `out_dir` (laid out as in a session), playing only
+    the tracks the session's render cache does not hold; returns the one-line reasons when it
+    could not (no SoundFont). `progress` is told what the render does now."""
+    from bandstand.compose.songfiles import RENDER_CACHE, write_audio
     from bandstand.producer.head_notes import sound_target, story_of
 
     song = to_song(project)
     target = sound_target(story_of(session_dir, project, song), read_json(session_dir / MANIFEST))
-    return write_audio(out_dir, song, target_lufs=target).degraded
+    return write_audio(out_dir, song, target_lufs=target, cache=session_dir / RENDER_CACHE, progress=progress).degraded
 
 
 def install_audio(session_dir: Path, project: Project, staged: Path) -> None:

@@ -14,6 +14,7 @@ the planned chords' tones), the lead sheet names what the chords part plays.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +85,8 @@ def planned_chords(recipe: Recipe, song: Song) -> list[tuple[float, str]] | None
 
 def chords_agree(song: Song, changes: list[tuple[float, str]]) -> bool:
     """Whether the chords part (if any) still plays the planned changes: at least `AGREEMENT` of its
-    sounding time, note by note, on the tones of the chord planned where it sounds."""
+    sounding time, note by note, on the tones of the chord planned where it sounds. `changes` are
+    in time order, as `planned_chords` gives them."""
     from bandstand.errors import TheoryError
     from bandstand.theory import parse_chord
 
@@ -100,9 +102,9 @@ def chords_agree(song: Song, changes: list[tuple[float, str]]) -> bool:
     starts = [beat for beat, _ in changes] + [float("inf")]
     on = total = 0.0
     for note in track.notes:
-        i = 0
-        while starts[i + 1] <= note.start:
-            i += 1
+        # the planned chord the note starts in, by binary search (a scan from the first chord per note
+        # made a long song quadratic)
+        i = bisect_right(starts, note.start, 1) - 1
         while i < len(changes) and starts[i] < note.end:  # each planned chord the note sounds over
             overlap = min(note.end, starts[i + 1]) - max(note.start, starts[i])
             if overlap > 0:

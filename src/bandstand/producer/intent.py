@@ -36,6 +36,7 @@ from bandstand.craft.edits import (
 from bandstand.craft.mixer_edits import TransportEdit
 from bandstand.craft.requests import EXAMPLES, Vocabulary, not_understood, parse_request, scoped_to
 from bandstand.craft.style import StyleOverride
+from bandstand.errors import InvalidInput
 from bandstand.producer.ask import TOPICS, is_question
 from bandstand.producer.emotion import Emotion, derive_emotion
 from bandstand.producer.plans import PRONOUNS
@@ -54,7 +55,9 @@ GENERATION = re.compile(
 """Words that ask for new music."""
 MOOD_REQUEST = re.compile(r"\b(?:make|let|keep|have|get)\s+(?:it|this|that|the\s+[\w ]+?)\s+(?:feel\s+|sound\s+|be\s+)?"
                           r"(?:a\s+(?:bit|little|lot)\s+)?(?:more\s+|less\s+)?(?P<mood>[\w-]+)", re.I)
-_NEW = re.compile(r"\b(?:new|another|fresh|from scratch)\s+(?:song|track|project|tune|piece|groove|beat)\b", re.I)
+_NEW = re.compile(r"\b(?:new|another|fresh|from scratch)\s+(?:[\w-]+\s+){0,2}?(?:song|track|project|tune|piece|groove"
+                  r"|beat)\b", re.I)
+"""Words that ask for another song ("a new song", "another techno track"), not for more on this one."""
 _EVERYTHING = re.compile(r"\b(?:everything|the whole (?:song|track|thing)|all (?:of it|parts|tracks))\b", re.I)
 
 
@@ -73,6 +76,9 @@ class Routed:
     emotion: Emotion = field(default_factory=Emotion)
     new_project: bool = False
     needs_model: bool = False
+    warnings: tuple[str, ...] = ()
+    specialist: str = "composer"
+    """Who handles it (`producer.specialists`): harmony, rhythm, sound, mix or the composer."""
 
 
 def editing_edits(edits: Sequence[Edit], project: Project | None) -> tuple[list[Edit], list[Edit]]:
@@ -126,6 +132,12 @@ def route(text: str, *, project: Project | None, focus: Sequence[str] = (), mode
     that does not read, and "not understood" when nothing routes it and no `model` is there."""
     if is_structured(text):
         prompt = parse_structured(text)
+        if prompt.mode == "edit" and project is not None:
+            return _structured_edit(prompt, project, focus, model)
+        if prompt.position and project is not None:  # a place the song lacks is refused before anything runs
+            from bandstand.producer.position import place
+
+            place(project, prompt.position, prompt.bars)
         mode = STRUCTURED_MODES[prompt.mode]
         emotion = derive_emotion(" ".join(x for x in (prompt.style, prompt.vibe, prompt.request) if x),
                                  energy=prompt.energy, tempo=prompt.tempo)
@@ -134,8 +146,68 @@ def route(text: str, *, project: Project | None, focus: Sequence[str] = (), mode
             request = _focused(parse_request(prompt.request, _vocabulary(), studio=True), prompt.request, focus,
                                project)
         return Routed(mode, f"structured.{prompt.mode}", 1.0, prompt.request or prompt.text(), "structured prompt",
-                      structured=prompt, request=request, emotion=emotion, new_project=project is None)
-    words = " ".join(text.split())
+                      structured=prompt, request=request, emotion=emotion, new_project=project is None,
+                      warnings=prompt.warnings)
+    return _route_words(" ".join(text.split()), project, focus, model)
+
+
+def _structured_edit(prompt: StructuredPrompt, project: Project, focus: Sequence[str], model: bool) -> Routed:
+    """`Mode: edit`: its words (Request, Vibe, the dimension blocks, scoped by Target) through the same
+    router as plain text; its own tool blocks (Tempo, Key, Effects, …) as EDITING steps beside them.
+    A prompt that asks for nothing is refused here, saying why — never a success that changed nothing."""
+    from bandstand.producer.structured_words import edit_words
+
+    said = edit_words(prompt, project)
+    warnings = said.warnings
+    if not said.text:
+        if prompt.has_blocks:
+            return Routed("EDITING", "structured.edit", 1.0, prompt.text() or "structured edit", "structured prompt",
+                          structured=prompt, emotion=derive_emotion(prompt.text()), warnings=warnings)
+        ignored = f" ({'; '.join(warnings)})" if warnings else ""
+        raise InvalidInput(f"the structured prompt asks for no change: give Request (e.g. 'make the bass busier'), "
+                           f"Vibe, a dimension block (Harmony, Rhythm, …) or Effects/Automation{ignored}",
+                           field="Request")
+    words = " ".join(said.text.split())
+    try:
+        routed = _route_words(words, project, focus, model)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{exc}{' — ' + '; '.join(warnings) if warnings else ''}", field="Request") from None
+    request = scoped_to(routed.request, said.roles) if routed.request is not None and said.roles else routed.request
+    if routed.mode == "REASONING" and routed.intent != "praise" and not routed.needs_model:
+        raise InvalidInput(f"Mode: edit asks for a change, but '{words[:60]}' is a question: use Mode: ask",
+                           field="Mode")
+    mode: Mode = "EDITING" if prompt.has_blocks and routed.mode == "REASONING" else routed.mode
+    if mode == "COMPOSING" and prompt.has_blocks:
+        warnings += ("Tempo, Effects, MidiExpressiveness and Automation were not applied with a musical change: "
+                     "send them in a Mode: edit prompt of their own",)
+    intent = "structured.edit" if mode == "EDITING" else routed.intent
+    return Routed(mode, intent, 1.0, words, f"structured prompt ({routed.reason})", structured=prompt,
+                  request=request, emotion=routed.emotion, needs_model=routed.needs_model, warnings=warnings,
+                  specialist=routed.specialist)
+
+
+def _route_words(words: str, project: Project | None, focus: Sequence[str], model: bool) -> Routed:
+    """A request in words (see the module docstring, after the structured prompt), with the
+    specialist who handles it."""
+    from dataclasses import replace
+
+    from bandstand.producer.specialists import specialist_for, tone_changes
+
+    routed = _route_plain(words, project, focus, model)
+    tone = bool(tone_changes(words, project)) if routed.mode != "REASONING" else False
+    if tone and routed.mode == "COMPOSING" and routed.request is not None:
+        # "a brighter lead tone": the sound specialist's insert effect, not a rewrite of the notes
+        direct, _ = editing_edits(routed.request.edits, project)
+        request = routed.request.model_copy(update={"edits": tuple(direct)})
+        routed = Routed("EDITING", "edit.sound", 0.9, words, "the sound specialist's tone words", request=request,
+                        emotion=routed.emotion)
+    return replace(routed, specialist=specialist_for(routed.request, tone))
+
+
+def _route_plain(words: str, project: Project | None, focus: Sequence[str], model: bool) -> Routed:
+    """The router's rules, in order (see the module docstring)."""
+    from bandstand.producer.specialists import tone_changes
+
     emotion = derive_emotion(words)
     if is_question(words):
         topic = next((name for name, regex, _ in TOPICS if regex.search(words)), "overview")
@@ -163,6 +235,9 @@ def route(text: str, *, project: Project | None, focus: Sequence[str] = (), mode
     mood = _mood_edit(words, emotion, focus_roles(focus, project))
     if mood is not None:
         return Routed("COMPOSING", "compose.mood", 0.7, words, "a mood word", request=mood, emotion=emotion)
+    if tone_changes(words, project):
+        return Routed("EDITING", "edit.sound", 0.9, words, "the sound specialist's tone words", request=request,
+                      emotion=emotion)
     if model:
         return Routed("REASONING", "unknown", 0.0, words, "for the language model", emotion=emotion,
                       needs_model=True)

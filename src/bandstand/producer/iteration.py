@@ -22,9 +22,17 @@ from typing import Any, Literal
 
 from bandstand.compose.recipe import Recipe
 from bandstand.compose.state import part_role
-from bandstand.craft.edits import AlternativeEdit, Edit, FreezeEdit, Request, StyleEdit
+from bandstand.craft.edits import (
+    AlternativeEdit,
+    Edit,
+    FreezeEdit,
+    PresenceEdit,
+    Request,
+    StyleEdit,
+)
 from bandstand.craft.requests import Vocabulary, not_understood, parse_request
 from bandstand.errors import InvalidInput
+from bandstand.producer.collector import pausing
 from bandstand.producer.iteration_plan import Plan, plan_edits
 from bandstand.producer.iteration_song import Rebuilt, rebuild
 from bandstand.producer.projects import ProjectSession, VariationEvent, open_project
@@ -149,8 +157,13 @@ def _label(edits: Sequence[Edit]) -> str:
             who = "every part" if o.role == "*" else o.role.replace("_", " ")
             out.append(f"{who}: {', '.join(turns)}{_where(o.sections, o.bars)}")
             continue
-        data = e.model_dump(mode="json", exclude_defaults=True, exclude={"kind", "sections", "bars"})
-        text = " ".join(str(v) for v in data.values() if v not in ((), [], None))
+        if isinstance(e, PresenceEdit):  # "drums: hats out in the chorus", "bass back in"
+            who = "every part" if e.role == "*" else e.role.replace("_", " ")
+            what = f"{' and '.join(e.pieces)} " if e.pieces else ""
+            out.append(f"{who}: {what}{'back in' if e.present else 'out'}{_where(e.sections, e.bars)}")
+            continue
+        data = e.model_dump(mode="json", exclude_defaults=True, exclude={"kind", "sections", "bars", "asked"})
+        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in data.values() if v not in ((), [], None))
         scope = _where(getattr(e, "sections", ()), getattr(e, "bars", None))
         out.append(f"{e.kind.replace('_', ' ')} {text}".strip() + scope)
     return "; ".join(out)
@@ -171,11 +184,14 @@ def _commit_freeze(session: ProjectSession, request: str, recipe: Recipe, edits:
                        frozen=tuple(new.frozen), preserved=tuple(keys))
 
 
+@pausing
 def edit(session_dir: str | Path, request: str, *, backend: Any | None = None, author: str = AUTHOR,
-         session: ProjectSession | None = None, on_event: VariationEvent | None = None) -> EditOutcome:
-    """Propose the change `request` asks for (see the module docstring). Not understood, or
-    nothing to change → `InvalidInput` with one line, and nothing changed."""
-    parsed = read(request, backend)
+         session: ProjectSession | None = None, on_event: VariationEvent | None = None,
+         parsed: Request | None = None) -> EditOutcome:
+    """Propose the change `request` asks for (see the module docstring), or `parsed` when the words
+    were already read (a structured prompt's). Not understood, or nothing to change → `InvalidInput`
+    with one line, and nothing changed."""
+    parsed = parsed or read(request, backend)
     if not parsed.understood:
         raise not_understood(request)
     session = session or open_project(session_dir)
@@ -221,6 +237,7 @@ def _same_song(a: Song, b: Song) -> bool:
     return len(a.tracks) == len(b.tracks) and all(x is y or x == y for x, y in zip(a.tracks, b.tracks, strict=True))
 
 
+@pausing
 def propose_plan(session: ProjectSession, request: str, plan: Plan, *, before: Recipe, intent: str,
                  author: str = AUTHOR, on_event: VariationEvent | None = None, edits: Sequence[Edit] = (),
                  details: Mapping[str, Any] | None = None, built: Rebuilt | None = None,
@@ -237,7 +254,7 @@ def propose_plan(session: ProjectSession, request: str, plan: Plan, *, before: R
     provenance = head.provenance.model_copy(update={"recipe": built.recipe.model_dump(mode="json")})
     proposal = merged.model_copy(update={"provenance": provenance})
     radius = built.radius
-    affected = [*radius.parts, *(k for k in (*plan.remove, *plan.silence, *plan.programs, *plan.volumes)
+    affected = [*radius.parts, *(k for k in (*plan.remove, *plan.silence, *plan.thin, *plan.programs, *plan.volumes)
                                  if k not in radius.parts)]
     preserved = [k for k in keys if k not in affected]
     facts = {"blast_radius": {"changed": list(radius.changed), "affected": list(radius.affected),

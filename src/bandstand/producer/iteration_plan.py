@@ -41,18 +41,17 @@ from bandstand.craft.edits import (
     TempoEdit,
     TransposeEdit,
 )
+from bandstand.craft.roles import ROLE_FAMILIES
 from bandstand.craft.style import StyleOverride
-from bandstand.errors import InvalidInput
+from bandstand.errors import InvalidInput, TheoryError
+from bandstand.score import DRUM_PIECES, TEMPO_RANGE, clamp_tempo
+from bandstand.theory import ROOT_NAMES, pitch_class
 
 __all__ = ["PLANNERS", "Plan", "Window", "plan_edits"]
 
 Window = tuple[float, float]  # beats, start inclusive, end exclusive
-TONICS = ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
-PC = {name: i for i, name in enumerate(TONICS)} | {"C#": 1, "D#": 3, "Gb": 6, "G#": 8, "A#": 10, "Cb": 11,
-                                                    "B#": 0, "E#": 5, "Fb": 4}
 CORE = ("drums", "bass", "chords", "lead", "pad")
 SOLO_KNOBS = {"density": 0.3, "complexity": 0.3, "register": 0.2}
-TEMPO_RANGE = (30.0, 300.0)
 
 
 @dataclass(slots=True)
@@ -75,6 +74,10 @@ class Plan:
     added: dict[str, AddPartEdit] = field(default_factory=dict)
     genre: str | None = None
     notes: list[str] = field(default_factory=list)
+    thin: dict[str, list[tuple[Window, frozenset[int]]]] = field(default_factory=dict)  # (window, keys silenced)
+    # a key change in some bars only: the bars, and the recipe (with its key map) it moves from
+    key_bars: set[int] = field(default_factory=set)
+    key_from: Recipe | None = None
 
     def change(self, *facts: str) -> None:
         self.changed += [f for f in facts if f not in self.changed]
@@ -131,6 +134,15 @@ def _windows(plan: Plan, sections: Sequence[str], bars: tuple[int, int] | None) 
 
 def _keys_for(plan: Plan, role: str, what: str, *, must: bool = True) -> list[str]:
     keys = plan.keys if role == "*" else [k for k in plan.keys if part_role(k) == role]
+    if not keys and role != "*":  # roles by any name: the 808 of a song whose low end is its bass
+        for stand_in in ROLE_FAMILIES.get(role, ())[1:]:
+            keys = [k for k in plan.keys if part_role(k) == stand_in]
+            if keys:
+                note = (f"this song has no {role.replace('_', ' ')} part: its {stand_in.replace('_', ' ')} "
+                        f"plays that role")
+                if note not in plan.notes:
+                    plan.notes.append(note)
+                break
     if not keys and must:
         have = ", ".join(plan.keys) or "no parts"
         raise InvalidInput(f"this song has no {role.replace('_', ' ')} part (it has {have}); "
@@ -180,26 +192,36 @@ def _energy(plan: Plan, edit: EnergyEdit) -> None:
     plan.scope(windows)
 
 
-def _retune(plan: Plan, tonic: str, mode: str | None) -> None:
+def _retune(plan: Plan, tonic: str, mode: str | None, windows: list[Window] | None = None) -> None:
     intent = plan.recipe.intent
     mode = mode or intent.mode
-    if (tonic, mode) == (intent.key, intent.mode):
+    if windows is not None:  # only there: the key map moves in those bars (see `rebuild`)
+        bpb = _bpb(plan)
+        plan.key_from = plan.key_from or plan.recipe
+        plan.key_bars |= {bar for a, b in windows for bar in range(round(a / bpb) + 1, round(b / bpb) + 1)}
+    moves = bool(plan.recipe.key_map) or windows is not None  # bars in other keys come into this one
+    if (tonic, mode) == (intent.key, intent.mode) and not moves:
         plan.notes.append(f"the song is already in {tonic} {mode}")
     analysis = intent.key_analysis.model_copy(update={"root": tonic, "mode": mode, "source": "explicit"})
-    plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
+    # the new key holds every bar: the key map's other keys go (accepting it in some bars only
+    # brings them back there, see `producer.key_accept`)
+    plan.recipe = plan.recipe.model_copy(update={"key_map": [], "intent": intent.model_copy(
         update={"key": tonic, "mode": mode, "key_analysis": analysis})})
-    plan.change(*(["key"] if tonic != intent.key else []), *(["mode"] if mode != intent.mode else []))
+    plan.change(*(["key"] if tonic != intent.key or moves else []), *(["mode"] if mode != intent.mode else []))
     plan.rerun("harmony")
-    plan.scope(None)
+    plan.scope(windows)
 
 
 def _key(plan: Plan, edit: KeyEdit) -> None:
-    _retune(plan, edit.tonic, edit.mode)
+    _retune(plan, edit.tonic, edit.mode, _windows(plan, edit.sections, edit.bars))
 
 
 def _transpose(plan: Plan, edit: TransposeEdit) -> None:
-    pc = PC.get(plan.recipe.intent.key, 0)
-    _retune(plan, TONICS[(pc + edit.semitones) % 12], None)
+    try:
+        pc = pitch_class(plan.recipe.intent.key)
+    except TheoryError:
+        pc = 0
+    _retune(plan, ROOT_NAMES[(pc + edit.semitones) % 12], None)
 
 
 def _mode(plan: Plan, edit: ModeEdit) -> None:
@@ -208,8 +230,12 @@ def _mode(plan: Plan, edit: ModeEdit) -> None:
 
 def _tempo(plan: Plan, edit: TempoEdit) -> None:
     intent = plan.recipe.intent
-    bpm = edit.bpm if edit.bpm is not None else intent.tempo + edit.delta
-    bpm = round(min(TEMPO_RANGE[1], max(TEMPO_RANGE[0], bpm)), 2)
+    wanted = edit.bpm if edit.bpm is not None else intent.tempo + edit.delta
+    bpm = round(clamp_tempo(wanted), 2)
+    asked = edit.asked if edit.asked is not None else (wanted if bpm != round(wanted, 2) else None)
+    if asked is not None:  # said once, here, for every client
+        low, high = TEMPO_RANGE
+        plan.notes.append(f"{asked:g} BPM is outside the tempo range {low:g}–{high:g} BPM: the tempo is set to {bpm:g}")
     ratio = bpm / intent.tempo
     analysis = intent.tempo_analysis.model_copy(update={
         "bpm": bpm, "perceived_bpm": round(intent.tempo_analysis.perceived_bpm * ratio, 2), "source": "explicit"})
@@ -260,6 +286,13 @@ def _remove(plan: Plan, edit: RemovePartEdit) -> None:
 def _presence(plan: Plan, edit: PresenceEdit) -> None:
     keys = _keys_for(plan, edit.role, "changed")
     windows = _windows(plan, edit.sections, edit.bars)
+    if not edit.present and edit.pieces:  # only those pieces of the kit, where scoped (the whole song else)
+        keys_played = [k for k in keys if part_role(k) == "drums"]
+        pitches = frozenset(p for piece in edit.pieces for p in DRUM_PIECES[piece])
+        whole = [(0.0, plan.recipe.arrangement.total_bars * _bpb(plan))]
+        for key in keys_played:
+            plan.thin.setdefault(key, []).extend((w, pitches) for w in windows or whole)
+        return
     if not edit.present:
         for key in keys:
             if windows is None:
@@ -292,7 +325,30 @@ def _deactivate(plan: Plan, roles: Sequence[str], sections: Sequence[str]) -> No
     plan.recipe = plan.recipe.model_copy(update={"arrangement": arrangement.model_copy(update={"sections": new})})
 
 
+def _extends(plan: Plan, edit: AddPartEdit) -> bool:
+    """"add a melody to the chorus" on a song with a Lead: the Lead plays there too (no second
+    lead beside it) — unless an instrument was named ("add a flute")."""
+    from bandstand.craft.requests import ROLE_WORDS
+
+    generic = not edit.name or edit.name.casefold() in ROLE_WORDS.get(edit.role, ()) or edit.name == edit.role
+    return generic and edit.role in plan.keys
+
+
 def _add(plan: Plan, edit: AddPartEdit) -> None:
+    if _extends(plan, edit):
+        name, where = edit.role.replace("_", " "), " and ".join(edit.sections) or "every section"
+        wanted = {w.lower() for w in edit.sections}
+        targets = [s for s in plan.recipe.arrangement.sections
+                   if not wanted or s.kind in wanted or s.name.lower() in wanted]
+        if targets and all(edit.role in s.roles for s in targets):
+            raise InvalidInput(f"the {name} already plays in the {where}; say 'regenerate the {name} in the "
+                               f"{where}', or name an instrument ('add a flute to the {where}') for a new part")
+        _activate(plan, [edit.role], edit.sections)
+        plan.notes.append(f"the existing {name} now plays in the {where} too (name an instrument, e.g. "
+                          "'add a flute', for a new part)")
+        plan.change(edit.role)
+        plan.scope(_windows(plan, edit.sections, edit.bars))
+        return
     taken = set(plan.keys) | set(plan.added)
     key: str = edit.role
     n = 2

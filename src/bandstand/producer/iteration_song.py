@@ -9,24 +9,30 @@ does not reach survive untouched, byte for byte).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bandstand.compose.assembly import active_spans, assemble
+from bandstand.compose.key_map import key_changes, layers, overlay, with_chords
 from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.models.harmony import HarmonyPlan
+from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.recipe import Recipe, Rerun, rerun
 from bandstand.compose.stages import PartFn, default_part
 from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
 from bandstand.producer.sensitivity import BlastRadius, blast_radius
-from bandstand.score import Section, Song, TimeSignature, Track, assign_channels
+from bandstand.score import KeyChange, Section, Song, TimeSignature, Track, assign_channels
 from bandstand.score.mix import VOLUME_MAX
 
 __all__ = ["Rebuilt", "rebuild", "splice"]
 
 _EVENTS = ("controls", "pitch_bends", "aftertouch", "poly_aftertouch")
+UNPITCHED = frozenset({"drums", "percussion"})
+"""Roles whose parts are the same in every key (written once, not once per key of the map)."""
 
 
 @dataclass(slots=True)
@@ -39,37 +45,72 @@ class Rebuilt:
     regenerated: list[str]
 
 
-def _inside(windows: Sequence[Window], t: float) -> bool:
-    return any(a - 1e-9 <= t < b - 1e-9 for a, b in windows)
+class _Windows:
+    """Beat windows (start inclusive, end exclusive, each taken 1e-9 early) as a membership test
+    that costs a binary search, not a scan of every window: a song's verses, say, are many
+    windows, and every note of a part is tested."""
+
+    __slots__ = ("_ends", "_starts")
+
+    def __init__(self, windows: Sequence[Window]) -> None:
+        merged: list[list[float]] = []
+        for lo, hi in sorted((a - 1e-9, b - 1e-9) for a, b in windows):
+            if lo >= hi:
+                continue
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        self._starts = [lo for lo, _ in merged]
+        self._ends = [hi for _, hi in merged]
+
+    def __contains__(self, t: float) -> bool:
+        i = bisect_right(self._starts, t) - 1
+        return i >= 0 and t < self._ends[i]
 
 
 def splice(old: Track | None, new: Track, windows: Sequence[Window]) -> Track:
-    """`new` inside the windows, `old` outside them. An old note still ringing when a new note
-    of the same pitch starts is cut there (a key cannot be struck while it is held); nothing
-    else outside the windows moves. Set-up controllers at time 0 come from the new part."""
-    inside = [n for n in new.notes if _inside(windows, n.start)]
+    """`new` inside the windows, `old` outside them: a note belongs where it starts. An old note of
+    a pitched part still ringing when a new note of the same pitch starts is cut there (a key
+    cannot be struck while it is held); a drum note is one stroke, nothing holds it, so a crash
+    just before the window keeps its length (issue #25: it was cut to 0.01 by a crash on the
+    window's downbeat). Nothing else outside the windows moves. Set-up controllers at time 0
+    come from the new part."""
+    within = _Windows(windows)
+    inside = [n for n in new.notes if n.start in within]
     starts: dict[int, list[float]] = {}
     for n in inside:
         starts.setdefault(n.pitch, []).append(n.start)
+    for onsets in starts.values():
+        onsets.sort()
+    if old is not None and old.is_drum:
+        starts.clear()
     notes = list(inside)
     for n in old.notes if old else ():
-        if _inside(windows, n.start):
+        if n.start in within:
             continue
-        cut = min((t for t in starts.get(n.pitch, ()) if n.start < t < n.end), default=None)
+        # the first new onset of this pitch after the old note starts cuts it, if it comes before its end
+        onsets = starts.get(n.pitch, [])
+        i = bisect_right(onsets, n.start)
+        cut = onsets[i] if i < len(onsets) and onsets[i] < n.end else None
         notes.append(n if cut is None else replace(n, duration=max(0.01, cut - n.start)))
     out = replace(new, notes=sorted(notes, key=lambda n: (n.start, n.pitch)))
     for name in _EVENTS:
-        keep_new = [e for e in getattr(new, name) if _inside(windows, e.time) or (name == "controls" and e.time == 0)]
-        keep_old = [e for e in (getattr(old, name) if old else ()) if not _inside(windows, e.time) and e.time != 0]
+        keep_new = [e for e in getattr(new, name) if e.time in within or (name == "controls" and e.time == 0)]
+        keep_old = [e for e in (getattr(old, name) if old else ()) if e.time not in within and e.time != 0]
         setattr(out, name, sorted([*keep_new, *keep_old], key=lambda e: e.time))
     return out
 
 
-def silence(track: Track, windows: Sequence[Window]) -> Track:
-    """The track without its notes (and controller movement) inside the windows."""
-    out = replace(track, notes=[n for n in track.notes if not _inside(windows, n.start)])
+def silence(track: Track, windows: Sequence[Window], pitches: frozenset[int] | None = None) -> Track:
+    """The track without its notes (and controller movement) inside the windows; with `pitches`,
+    only the notes of those keys (a drum kit's hi-hats), its controllers kept."""
+    within = _Windows(windows)
+    if pitches is not None:
+        return replace(track, notes=[n for n in track.notes if n.pitch not in pitches or n.start not in within])
+    out = replace(track, notes=[n for n in track.notes if n.start not in within])
     for name in _EVENTS:
-        setattr(out, name, [e for e in getattr(track, name) if e.time == 0 or not _inside(windows, e.time)])
+        setattr(out, name, [e for e in getattr(track, name) if e.time == 0 or e.time not in within])
     return out
 
 
@@ -132,6 +173,35 @@ def _unique(name: str, taken: set[str]) -> str:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _InKey:
+    """The parts written again in one other key of the map, with the plans they were written over."""
+
+    intent: Intent
+    harmony: HarmonyPlan
+    arrangement: ArrangementPlan
+    bars: tuple[tuple[int, int], ...]
+    parts: dict[str, PartResult]
+
+
+def _in_other_keys(recipe: Recipe, made: Rerun, keys: Sequence[str], part_fn: PartFn) -> list[_InKey]:
+    """The pitched parts `keys` written again in each key of the map other than the recipe's
+    own, over that key's harmony and chords (the same seeds, the same arrangement otherwise)."""
+    out: list[_InKey] = []
+    if not keys:
+        return out
+    for layer in layers(recipe)[1:]:
+        if not layer.bars:
+            continue
+        own = layer.intent
+        intent = made.intent.model_copy(update={"key": own.key, "mode": own.mode, "key_analysis": own.key_analysis})
+        arrangement = with_chords(made.arrangement, layer.chords)
+        parts = rerun(recipe, keys, plans={"intent": intent, "harmony": layer.harmony, "arrangement": arrangement},
+                      part_fn=part_fn).parts
+        out.append(_InKey(intent, layer.harmony, arrangement, layer.bars, parts))
+    return out
+
+
 def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn | None = None) -> Rebuilt:
     """The song `plan` makes from `base` (HEAD as a song); `names` maps part keys to track names.
     `part_fn` writes each part (default: the built-in musicians; the studio stream wraps it to
@@ -152,6 +222,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     parts: dict[str, PartResult] = rerun(recipe, regenerate, plans={"intent": made.intent, "harmony": made.harmony,
                                                                      "arrangement": made.arrangement},
                                          part_fn=part_fn or default_part).parts
+    in_keys = _in_other_keys(recipe, made, [k for k in regenerate if part_role(k) not in UNPITCHED],
+                             part_fn or default_part)
     by_name = {t.name: t for t in base.tracks}
     key_of = {n: k for k, n in names.items()}
     taken = {t.name.casefold() for t in base.tracks}
@@ -160,6 +232,11 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     made_tracks: dict[str, Track] = {}
     for key in regenerate:
         laid = assemble([parts[key].track], made.intent, made.harmony, made.arrangement).tracks[0]
+        for other in in_keys:  # the bars in another key: the part as written in that key
+            if key in other.parts:
+                bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
+                there = assemble([other.parts[key].track], other.intent, other.harmony, other.arrangement).tracks[0]
+                laid = splice(laid, there, [((a - 1) * bpb, b * bpb) for a, b in other.bars])
         old = by_name.get(names.get(key, ""))
         edit = plan.added.get(key)
         name = old.name if old else _unique((edit.name if edit and edit.name else part_role(key)).title(), taken)
@@ -172,7 +249,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
             bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
             track = splice(None, track, [((a - 1) * bpb, b * bpb) for a, b in spans])
         if limits is not None:
-            if not any(_inside(limits, n.start) for n in (*track.notes, *(old.notes if old else ()))):
+            limited = _Windows(limits)
+            if not any(n.start in limited for n in (*track.notes, *(old.notes if old else ()))):
                 part = key.replace("_", " ")
                 plays = "do" if part.endswith("s") and not part.endswith("ss") else "does"
                 plan.notes.append(f"the {part} {plays} not play there")
@@ -191,6 +269,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
         track = made_tracks.get(key, t)
         if key in plan.silence:
             track = silence(track, plan.silence[key])
+        for window, pitches in plan.thin.get(key, ()):
+            track = silence(track, [window], pitches)
         if key in plan.programs and key not in made_tracks:
             track = replace(track, program=plan.programs[key][0])
         if key in plan.volumes:
@@ -198,7 +278,9 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
             track = replace(track, mix=replace(track.mix, volume=volume))
         tracks.append(track)
     tracks += [made_tracks[k] for k in regenerate if k in plan.added]
-    song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed)
+    if plan.key_from is not None and plan.key_bars:  # a key change in some bars: the map moves there only
+        recipe = overlay(plan.key_from, recipe, plan.key_bars)
+    song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed, recipe)
     if plan.genre is not None:
         song, sound = _replan_sound(song, made, plan.frozen, names)
         recipe = recipe.model_copy(update={"sound": sound})
@@ -207,11 +289,14 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=regenerate)
 
 
-def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool) -> Song:
-    intent, harmony, arrangement = made.intent, made.harmony, made.arrangement
+def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool, recipe: Recipe) -> Song:
+    intent, arrangement = made.intent, made.arrangement
     num, den = intent.time_signature
-    song = replace(base, tracks=tracks, tempo=intent.tempo, key=f"{harmony.key} {harmony.mode}",
-                   time_signature=TimeSignature(num, den))
+    signature = TimeSignature(num, den)
+    changes = [KeyChange((bar - 1) * signature.beats_per_bar, key) for bar, key in key_changes(recipe)]
+    # the key of bar 1 is the recipe's own (a key change in later bars only leaves it)
+    song = replace(base, tracks=tracks, tempo=intent.tempo, key=recipe.harmony.key_name,
+                   key_changes=changes, time_signature=signature)
     if sections:
         song = replace(song, sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections])
     channels = assign_channels(song)

@@ -22,19 +22,32 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from bandstand.errors import InvalidInput, NotFound
+from bandstand.jam.context import energy_level
+from bandstand.producer.jam_recipe import recipe
 from bandstand.producer.projects import ProjectSession, create_from_song, open_project
-from bandstand.score import Note, Section, Song, TimeSignature, Track
+from bandstand.score import (
+    KeyChange,
+    Note,
+    ProgramChange,
+    Section,
+    Song,
+    TempoChange,
+    TimeSignature,
+    Track,
+)
 from bandstand.studio import Provenance
 
 if TYPE_CHECKING:
     from bandstand.jam.live import LiveJam
 
-__all__ = ["JamSong", "arrange", "check_jam_project", "jam_project", "jam_to_song", "keep_jam", "read_jam", "recipe"]
+__all__ = ["JamSong", "Round", "arrange", "check_jam_project", "jam_project", "jam_to_song", "keep_jam", "read_jam", "recipe",
+           "section_labels"]
 
 NAMES = ("verse", "chorus", "bridge", "breakdown")
 """Names of the distinct sections, in the order they first came in the jam: a round that sounds
@@ -50,21 +63,31 @@ PART_ROLES = {"drums": "drums", "bass": "bass", "melody": "lead", "lead": "lead"
               "pad": "pad", "arp": "arp", "fx": "fx", "percussion": "percussion", "texture": "texture"}
 """A jam member's role → the song part its sound becomes (a drum sound of a member who is not the
 drummer is percussion; a member of a role not listed plays a texture)."""
-KINDS = {"intro": "intro", "verse": "verse", "chorus": "chorus", "bridge": "bridge", "breakdown": "break",
-         "outro": "outro"}
 AUTHOR = "jam"
+_T = TypeVar("_T")
 _ROUND = re.compile(r"^round (\d+)")
 
 
 @dataclass(frozen=True, slots=True)
+class Feel:
+    """What one bar of the jam was played in: its key, its tempo and each track's sound (GM program)."""
+
+    key: str | None
+    bpm: float
+    programs: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Round:
-    """One round of the jam as it sounded: its bars (notes per track, beats from the bar's start)."""
+    """One round of the jam as it sounded: its bars (notes per track, beats from the bar's start)
+    and what each bar was played in (none: the song's opening key, tempo and sounds)."""
 
     number: int
     combined: str
     energy: int
     time_signature: str
     bars: tuple[tuple[tuple[Note, ...], ...], ...]  # bar → track → notes
+    feels: tuple[Feel, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +134,7 @@ def read_jam(folder: str | Path) -> Jam:
     spans = [(begin, finish, number, str(contexts.get(number, {}).get("context", {}).get("time_signature", opening)))
              for (begin, number), (finish, _) in zip(starts, [*starts[1:], (end, 0)], strict=True)]
     metre = _main_metre(spans, opening)
+    programs = tuple(t.program for t in song.tracks)
     numerator, denominator = (int(x) for x in metre.split("/"))
     song.time_signature = TimeSignature(numerator, denominator)
     bar = song.beats_per_bar
@@ -121,8 +145,13 @@ def read_jam(folder: str | Path) -> Jam:
         if played != metre or bars != int(bars) or bars < 1:
             left_out.append(f"round {number} ({played})")
             continue
+        downbeats = [begin + i * bar for i in range(int(bars))]
+        # the key the round was played in, by name (a key signature cannot say "D dorian")
+        played_key = str(record.get("context", {}).get("key") or "") or None
         rounds.append(Round(number, str(record.get("combined", "")), int(record.get("context", {}).get("energy", 5)),
-                            played, tuple(_bar(song, begin + i * bar, bar) for i in range(int(bars)))))
+                            played, tuple(_bar(song, at, bar) for at in downbeats),
+                            tuple(Feel(played_key or song.key_at(at), song.tempo_at(at), programs)
+                                  for at in downbeats)))
     if not rounds:
         raise InvalidInput(f"the jam in {root} has no round of whole bars in {metre} to make a song of")
     return Jam(song, tuple(rounds), tuple(left_out))
@@ -159,13 +188,38 @@ def _empty(song: Song, title: str, *, song_roles: bool = False) -> Song:
     return Song(title=title, tempo=song.tempo, time_signature=song.time_signature, key=song.key, tracks=tracks)
 
 
+def _follow(song: Song, offset: float, feel: Feel) -> None:
+    """From `offset` on, `song` plays in `feel`: a key change, a tempo change and each track's
+    program change where they differ from what plays there (at the start: the song's own)."""
+    if feel.key and feel.key != song.key_at(offset):
+        if offset <= 0:
+            song.key = feel.key
+        else:
+            song.key_changes.append(KeyChange(offset, feel.key))
+    if abs(feel.bpm - song.tempo_at(offset)) > 1e-9:
+        if offset <= 0:
+            song.tempo = feel.bpm
+        else:
+            song.tempo_changes.append(TempoChange(offset, feel.bpm))
+    for track, program in zip(song.tracks, feel.programs, strict=False):
+        now = track.program_changes[-1].program if track.program_changes else track.program
+        if program != now and not track.is_drum:
+            if offset <= 0:
+                track.program = program
+            else:
+                track.program_changes.append(ProgramChange(offset, program))
+
+
 def _place(song: Song, bars: list[tuple[tuple[Note, ...], ...]], name: str, energy: float,
-           keep: frozenset[int] | None = None, scale: float = 1.0) -> None:
-    """Append `bars` to `song` as one section (only the tracks in `keep`, velocities × `scale`)."""
+           keep: frozenset[int] | None = None, scale: float = 1.0, feels: Sequence[Feel] = ()) -> None:
+    """Append `bars` to `song` as one section (only the tracks in `keep`, velocities × `scale`),
+    each bar in its `feels` (key, tempo, sounds) when given."""
     start_bar = 1 + sum(s.bars for s in song.sections)
     length = song.beats_per_bar
     for i, tracks in enumerate(bars):
         offset = (start_bar - 1 + i) * length
+        if i < len(feels):
+            _follow(song, offset, feels[i])
         for index, notes in enumerate(tracks):
             if keep is None or index in keep:
                 song.tracks[index].notes += [Note(offset + n.start, n.duration, n.pitch,
@@ -183,7 +237,7 @@ def _alike(a: frozenset[tuple[int, float, int]], b: frozenset[tuple[int, float, 
     return len(a & b) / len(a | b) if a | b else 1.0
 
 
-def _labels(rounds: tuple[Round, ...]) -> list[int]:
+def section_labels(rounds: tuple[Round, ...]) -> list[int]:
     """Each round's section (an index into `NAMES`): the first section it sounds like, a new one
     while fewer than four exist, else the one it sounds most like."""
     heard: list[frozenset[tuple[int, float, int]]] = []
@@ -200,9 +254,9 @@ def _labels(rounds: tuple[Round, ...]) -> list[int]:
     return labels
 
 
-def _phrase(bars: tuple[tuple[tuple[Note, ...], ...], ...], length: int) -> list[tuple[tuple[Note, ...], ...]]:
-    """`bars` looped (or cut) to `length` bars."""
-    return [bars[i % len(bars)] for i in range(length)]
+def _phrase(bars: Sequence[_T], length: int) -> list[_T]:
+    """`bars` (or what each bar was played in) looped or cut to `length` bars."""
+    return [bars[i % len(bars)] for i in range(length)] if bars else []
 
 
 def _final_chord(bar: tuple[tuple[Note, ...], ...], song: Song) -> tuple[tuple[Note, ...], ...]:
@@ -215,9 +269,46 @@ def _final_chord(bar: tuple[tuple[Note, ...], ...], song: Song) -> tuple[tuple[N
     return tuple(out)
 
 
+def _by_start(notes: Sequence[Note]) -> tuple[Note, ...]:
+    return tuple(sorted(notes, key=lambda n: (n.start, n.pitch, n.duration, n.velocity)))
+
+
+def _one_per_member(jam: Jam) -> Jam:
+    """The jam with one track per member (a drum kit apart: a kit is not a program): a member who
+    changed sound plays on in the same track, each bar in the sound it played most there (a
+    program change where it changes), not in a second track per sound."""
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for i, t in enumerate(jam.song.tracks):
+        groups.setdefault((t.name.split(" ", 1)[0], t.is_drum), []).append(i)
+    olds = jam.song.tracks
+    tracks = []
+    for (member, drum), members in groups.items():
+        first = olds[members[0]]
+        name = f"{member} drums" if drum else member
+        tracks.append(Track(name, first.role, program=first.program, is_drum=drum,
+                            channel=first.channel if len(members) == 1 else None, mix=first.mix,
+                            notes=list(_by_start([n for i in members for n in olds[i].notes]))))
+    sounds = [olds[members[0]].program for members in groups.values()]
+    rounds = []
+    for r in jam.rounds:
+        bars, feels = [], []
+        for b, bar in enumerate(r.bars):
+            for g, members in enumerate(groups.values()):
+                played = max(members, key=lambda i: len(bar[i]))
+                if bar[played]:  # a silent bar keeps the sound it had
+                    sounds[g] = r.feels[b].programs[played] if b < len(r.feels) else olds[played].program
+            bars.append(tuple(_by_start([n for i in members for n in bar[i]]) for members in groups.values()))
+            if b < len(r.feels):
+                feels.append(replace(r.feels[b], programs=tuple(sounds)))
+        rounds.append(replace(r, bars=tuple(bars), feels=tuple(feels)))
+    return replace(jam, song=replace(jam.song, tracks=tracks), rounds=tuple(rounds))
+
+
 def arrange(jam: Jam, title: str = "jam song") -> tuple[Song, tuple[str, ...]]:
-    """The arranged song of the module docstring, and its form."""
-    labels = _labels(jam.rounds)
+    """The arranged song of the module docstring, and its form: one track per member, each bar
+    in the key, tempo and sound it was played in."""
+    jam = _one_per_member(jam)
+    labels = section_labels(jam.rounds)
     runs: list[list[Round]] = []
     for i, r in enumerate(jam.rounds):  # rounds in a row that sound alike are one section
         if runs and labels[i - 1] == labels[i]:
@@ -229,19 +320,22 @@ def arrange(jam: Jam, title: str = "jam song") -> tuple[Song, tuple[str, ...]]:
     first = runs[0][0]
     rhythm = frozenset(i for i, t in enumerate(song.tracks) if t.role in RHYTHM and any(b[i] for b in first.bars))
     sounding = frozenset(i for i, t in enumerate(song.tracks) if any(b[i] for b in first.bars))
-    _place(song, _phrase(first.bars, INTRO), "intro", first.energy / 10 * 0.6,
-           keep=rhythm if rhythm and rhythm != sounding else None, scale=0.85)
-    sections: list[tuple[str, tuple[tuple[tuple[Note, ...], ...], ...], int]] = []
+    _place(song, _phrase(first.bars, INTRO), "intro", energy_level(first.energy) * 0.6,
+           keep=rhythm if rhythm and rhythm != sounding else None, scale=0.85, feels=_phrase(first.feels, INTRO))
+    sections: list[tuple[str, tuple[tuple[tuple[Note, ...], ...], ...], int, tuple[Feel, ...]]] = []
     for run in runs:
         bars = tuple(b for r in run for b in r.bars)
-        sections.append((names[run[0].number], bars, max(r.energy for r in run)))
-    for name, bars, energy in sections:
-        _place(song, _phrase(bars, PHRASE if len(bars) <= PHRASE else 2 * PHRASE), name, energy / 10)
+        feels = tuple(f for r in run for f in r.feels) if all(len(r.feels) == len(r.bars) for r in run) else ()
+        sections.append((names[run[0].number], bars, max(r.energy for r in run), feels))
+    for name, bars, energy, feels in sections:
+        length = PHRASE if len(bars) <= PHRASE else 2 * PHRASE
+        _place(song, _phrase(bars, length), name, energy_level(energy), feels=_phrase(feels, length))
     peak = max(sections, key=lambda s: s[2])
     if len(sections) > 1 and peak is not sections[-1]:
-        _place(song, _phrase(peak[1], PHRASE), peak[0], peak[2] / 10)
+        _place(song, _phrase(peak[1], PHRASE), peak[0], energy_level(peak[2]), feels=_phrase(peak[3], PHRASE))
     last = sections[-1] if peak is sections[-1] or len(sections) == 1 else peak
-    _place(song, [last[1][0], _final_chord(last[1][0], song)], "outro", last[2] / 10 * 0.7)
+    _place(song, [last[1][0], _final_chord(last[1][0], song)], "outro", energy_level(last[2]) * 0.7,
+           feels=last[3][:1] * 2)
     for track in song.tracks:
         track.sort()
     return song, tuple(s.name for s in song.sections)
@@ -249,47 +343,6 @@ def arrange(jam: Jam, title: str = "jam song") -> tuple[Song, tuple[str, ...]]:
 
 def _provenance(folder: Path, kind: str, recipe: dict[str, object] | None = None) -> Provenance:
     return Provenance(prompt=f"the jam recorded in {folder.name}", generator=kind, recipe=recipe or {})
-
-
-def recipe(song: Song, prompt: str) -> dict[str, object]:
-    """A compose recipe for the arranged song, so the studio can regenerate its parts
-    ('make the bass busier'): the intent, harmony and arrangement compose would plan for the
-    song's tempo, key and length, with the arrangement's sections made the song's own form
-    (which parts play where), and each part's track named."""
-    from bandstand.compose.arrangement import build_arrangement
-    from bandstand.compose.harmony import build_harmony
-    from bandstand.compose.intent import Overrides, decompose
-    from bandstand.compose.models.arrangement import SectionPlan
-    from bandstand.compose.recipe import Recipe
-
-    tonic, _, mode = (song.key or "C minor").partition(" ")
-    bars = sum(s.bars for s in song.sections)
-    intent = decompose(prompt, overrides=Overrides(tempo=min(300.0, max(30.0, song.tempo)), key=tonic,
-                                                   mode=mode or "minor", bars=max(4, bars)))
-    ts = song.time_signature
-    intent = intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator)})
-    harmony = build_harmony(intent, 0)
-    roles = [t.role for t in song.tracks]
-    base = build_arrangement(intent, harmony, list(dict.fromkeys(roles)), 0)
-    loop = harmony.loop or list(range(len(harmony.chords)))
-    sections = []
-    for section in song.sections:
-        first = (section.start_bar - 1) * song.beats_per_bar
-        last = first + section.bars * song.beats_per_bar
-        playing = [r for r, t in zip(roles, song.tracks, strict=True) if any(first <= n.start < last for n in t.notes)]
-        sections.append(SectionPlan(name=section.name, kind=KINDS.get(section.name, "loop"),  # type: ignore[arg-type]
-                                    start_bar=section.start_bar, bars=section.bars, energy=section.energy,
-                                    roles=list(dict.fromkeys(playing)),
-                                    chord_indices=[loop[i % len(loop)] for i in range(section.bars)]))
-    energy = [s.energy for s in song.sections for _ in range(s.bars)]
-    arrangement = base.model_copy(update={"form_name": "jam", "total_bars": bars, "sections": sections,
-                                          "bar_energy": energy})
-    parts: dict[str, str] = {}
-    for track in song.tracks:
-        key = track.role if track.role not in parts else f"{track.role}-{sum(k.split('-')[0] == track.role for k in parts) + 1}"
-        parts[key] = track.name
-    made = Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement, form="jam", parts=parts)
-    return made.model_dump(mode="json")
 
 
 def jam_project(folder: str | Path) -> JamSong:
@@ -301,7 +354,7 @@ def jam_project(folder: str | Path) -> JamSong:
     jam = read_jam(root)
     song = _empty(jam.song, "bandstand jam")
     for r in jam.rounds:
-        _place(song, list(r.bars), f"round {r.number}", r.energy / 10)
+        _place(song, list(r.bars), f"round {r.number}", energy_level(r.energy), feels=r.feels)
     for track in song.tracks:
         track.sort()
     session = create_from_song(root, song, _provenance(root, "jam"), author=AUTHOR, request="bandstand jam",

@@ -10,6 +10,14 @@ as an id is checked against that pattern before it touches the disk; an
 unknown id is answered with the closest ones. A library that takes `folders`
 (the stdio MCP server, run by the person whose files they are) also takes any
 session folder by its path, and knows it by its id from then on.
+
+Reading never writes: `reader` (what the API's GETs use) opens a project as
+it is on disk — no import of a composed session, no repair — and refuses a
+session that is not a project yet (`Conflict`: `open` it first). `session`
+is for changes: it imports a composed session as revision 1 and repairs
+files a crash left behind HEAD, and it refuses a project folder that is a
+symbolic link or holds one (`files.refuse_links`): a write through a link
+would land outside the library's folder.
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from bandstand.compose.sessions import SESSION_RE
-from bandstand.errors import Conflict, InvalidInput, NotFound, VariationConflict
+from bandstand.errors import CheckpointError, Conflict, InvalidInput, NotFound, VariationConflict
+from bandstand.files import refuse_links
 from bandstand.producer.projects import ProjectSession, open_project
 from bandstand.producer.summaries import (
     arrangement_json,
@@ -33,6 +42,7 @@ from bandstand.producer.summaries import (
     tool_outcome_json,
     variation_json,
 )
+from bandstand.producer.variation_tracks import added_tracks
 from bandstand.studio import Project, Variation
 
 __all__ = ["VARIATION_ID", "Library", "project_json", "project_summary", "variation_events"]
@@ -101,6 +111,7 @@ class Library:
     generator: Any = None  # the part generator `generate_part` runs (the compose graph by default)
     folders: bool = False  # also take session folders elsewhere, named by their path
     _sessions: dict[Path, ProjectSession] = field(default_factory=dict, repr=False)
+    _readers: dict[Path, ProjectSession] = field(default_factory=dict, repr=False)
     _folders: dict[str, Path] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -159,10 +170,13 @@ class Library:
         return f"; the newest: {', '.join(ids[:3])}"
 
     def session(self, project_id: str) -> ProjectSession:
-        """The project as a session (kept open: reading is cached per revision)."""
+        """The project as a session to change (kept open: reading is cached per revision); a
+        composed session is imported, a crash's leftovers repaired, a linked folder refused (see
+        the module docstring)."""
         path = self.path(project_id)
         session = self._sessions.get(path)
         if session is None:
+            refuse_links(path, "project folder")
             try:
                 session = open_project(path, generator=self._generator())
             except InvalidInput as exc:
@@ -170,7 +184,32 @@ class Library:
             if len(self._sessions) > 32:
                 self._sessions.clear()
             self._sessions[path] = session
+            self._readers.pop(path, None)
+        elif path.is_symlink():  # swapped for a link since it was opened
+            self._sessions.pop(path, None)
+            refuse_links(path, "project folder")
         return session
+
+    def reader(self, project_id: str) -> ProjectSession:
+        """The project as it is on disk, for reading only: nothing is imported, repaired or written.
+        A composed session that is not a project yet is a `Conflict` (`open` it first)."""
+        path = self.path(project_id)
+        session = self._sessions.get(path) or self._readers.get(path)
+        if session is None:
+            session = ProjectSession(path, generator=self._generator())
+            if not session.store.exists():
+                raise Conflict(f"{path.name} is a composed song not opened as a project yet; open it first "
+                               f"(POST /api/v1/projects/{path.name}/open, as the studio page does)")
+            if len(self._readers) > 32:
+                self._readers.clear()
+            self._readers[path] = session
+        return session
+
+    def open(self, project_id: str) -> dict[str, Any]:
+        """Open the project for changes: a composed session becomes revision 1 (the first time),
+        files a crash left behind are repaired. Answers its id and HEAD."""
+        session = self.session(project_id)
+        return {"projectId": session.session_dir.name, "revision": session.revision}
 
     def _generator(self) -> Any:
         if self.generator is None:
@@ -181,7 +220,7 @@ class Library:
 
     def project(self, project_id: str, revision: int | None = None, *, notes: bool = True,
                 view: bool = False) -> dict[str, Any]:
-        session = self.session(project_id)
+        session = self.reader(project_id)
         head = session.revision
         if revision is None:
             revision = head
@@ -199,7 +238,7 @@ class Library:
         return {"projectId": project_id, **tool_outcome_json(outcome)}
 
     def history(self, project_id: str) -> dict[str, Any]:
-        session = self.session(project_id)
+        session = self.reader(project_id)
         return {"projectId": project_id, "head": session.revision,
                 "entries": [history_json(row) for row in session.history()]}
 
@@ -229,24 +268,26 @@ class Library:
 
     def variations(self, project_id: str) -> dict[str, Any]:
         """The project's variations, oldest first, each in brief (phrases without notes)."""
-        session = self.session(project_id)
+        session = self.reader(project_id)
         head = session.revision
         return {"projectId": project_id, "head": head,
-                "variations": [variation_json(v, head=head) for v in session.variations()]}
+                "variations": [variation_json(v, head=head) for v in session.variations(write=False)]}
 
-    def find_variation(self, variation_id: str) -> tuple[ProjectSession, str]:
-        """The project holding a variation, and the variation's full id."""
+    def find_variation(self, variation_id: str, *, write: bool = True) -> tuple[ProjectSession, str]:
+        """The project holding a variation, and the variation's full id (opened for changes unless
+        `write` is False)."""
+        open_ = self.session if write else self.reader
         if not isinstance(variation_id, str) or not VARIATION_ID.match(variation_id):
             raise NotFound(f"no variation '{str(variation_id)[:80]}'")
         for pid in self.ids():
             folder = self.root / pid / "variations"
             if (folder / f"{variation_id}.json").is_file():
-                return self.session(pid), variation_id
+                return open_(pid), variation_id
         for pid in self.ids():  # a unique prefix, as the CLI accepts
             folder = self.root / pid / "variations"
             if folder.is_dir() and any(f.name.startswith(variation_id) and not f.name.endswith(".proposal.json")
                                        for f in folder.iterdir()):
-                session = self.session(pid)
+                session = open_(pid)
                 try:
                     return session, session.variation_store.resolve(variation_id)
                 except VariationConflict as exc:
@@ -255,11 +296,16 @@ class Library:
 
     def variation(self, variation_id: str) -> dict[str, Any]:
         """A variation with its phrases so far (a client that reconnects reads it here)."""
-        session, vid = self.find_variation(variation_id)
+        session, vid = self.find_variation(variation_id, write=False)
         variation = session.variation_store.load(vid, proposal=False)
-        bpb = session.project(variation.base_revision).beats_per_bar
+        base = session.project(variation.base_revision)
+        try:  # a variation that failed before its proposal was written adds nothing
+            proposal = session.variation_store.load(vid).proposal if variation.affected_tracks else None
+        except CheckpointError:
+            proposal = None
         return {"projectId": session.session_dir.name, **variation_json(variation, head=session.revision),
-                "events": variation_events(variation, bpb)}
+                "events": variation_events(variation, base.beats_per_bar),
+                "addedTracks": added_tracks(base, proposal)}
 
     def commit(self, variation_id: str, phrase_ids: Sequence[str] | None = None) -> dict[str, Any]:
         session, vid = self.find_variation(variation_id)

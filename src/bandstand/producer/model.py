@@ -193,13 +193,14 @@ class _Steps:
 def edit_with_model(job: Job) -> Outcome:
     from bandstand.agents import Message, ToolResult, ToolSpec, TurnRequest
     from bandstand.producer.running import on_loop
-    from bandstand.studio.tools import TOOLS, Strikes, ToolContext, run_batch
+    from bandstand.producer.tool_context import tool_context
+    from bandstand.studio.tools import TOOLS, Strikes, run_batch
 
     assert job.prepared.project_id is not None
     session = job.studio.library.session(job.prepared.project_id)
     working = base = session.head
     tools = tuple(ToolSpec(s["name"], s["description"], s["parameters"]) for s in TOOLS.schemas("editing"))
-    context = ToolContext(ids=session.ids)
+    context = tool_context(session.ids)
     strikes, steps, failed, ran, used = Strikes(), _Steps(job), 0, [], []
     brief = json.dumps({"tempo": base.tempo, "key": base.key, "entities": base.entities(),
                         "tracks": [{"name": t.name, "role": t.role, "volume": t.volume, "pan": t.pan, "mute": t.mute}

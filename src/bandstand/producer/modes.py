@@ -12,7 +12,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand.craft.edits import AddPartEdit, AlternativeEdit, FreezeEdit
 from bandstand.craft.mixer_edits import TransportEdit
@@ -32,6 +32,7 @@ from bandstand.producer.projects import ProjectSession
 from bandstand.producer.running import guarded_generator
 from bandstand.producer.steps import GENERATOR_NAME, StepRunner
 from bandstand.producer.stream import Job, Outcome
+from bandstand.producer.tool_context import tool_context
 from bandstand.producer.wire import variation_stream
 from bandstand.protocol.studio import (
     Content,
@@ -42,15 +43,29 @@ from bandstand.protocol.studio import (
     SummaryFinal,
 )
 from bandstand.studio import Project, Variation
-from bandstand.studio.tools import ToolContext
 
-__all__ = ["MODES", "StepsFailed", "compose", "edit", "edit_plan", "reason"]
+if TYPE_CHECKING:
+    from bandstand.producer.iteration import EditOutcome
+
+__all__ = ["MODES", "NothingToChange", "StepsFailed", "compose", "edit", "edit_plan", "reason"]
 
 AUTHOR = "studio"
 
 
 class StepsFailed(InvalidInput):
     """A step of the plan was refused: nothing was changed."""
+
+
+class NothingToChange(InvalidInput):
+    """A request whose every step is already so (the tempo is already 96, the reverb already off):
+    an error saying why, with requests that would change something — never a success."""
+
+    def __init__(self, text: str) -> None:
+        from bandstand.producer.intent import suggestions
+
+        tries = "; ".join(f"'{s}'" for s in suggestions(text))
+        super().__init__(f"nothing to change: '{text.strip()[:60]}' is already how the song sounds; try e.g. {tries}",
+                         field="prompt")
 
 
 def _session(job: Job) -> ProjectSession:
@@ -66,7 +81,7 @@ def reason(job: Job) -> Outcome:
     if routed.intent == "praise":
         text = "Glad you like it — nothing changed."
         job.emit(Content(content=text))
-        return Outcome(answer=text, revision=None)
+        return Outcome(answer=text, revision=None, edit=_praise(job))
     if job.studio.backend is not None:
         from bandstand.producer.model import reason_with_model
 
@@ -79,6 +94,16 @@ def reason(job: Job) -> Outcome:
     job.emit(Content(content=reply.content))
     focus = [reply.figures["section"]] if reply.figures.get("section") else []
     return Outcome(answer=reply.content, revision=session.revision, focus=focus)
+
+
+def _praise(job: Job) -> EditOutcome | None:
+    """Praise of a project, as the iteration tells it: nothing changed on HEAD."""
+    from bandstand.producer.iteration import EditOutcome
+
+    request = job.routed.request
+    if job.prepared.project_id is None or request is None:
+        return None
+    return EditOutcome(request.text, "praise", request.edits, _session(job).revision)
 
 
 # --------------------------------------------------------------------------- EDITING
@@ -94,13 +119,25 @@ def _structured_steps(routed: Routed, project: Project) -> list[Any]:
     return list(compose_plan(project, spec).steps)
 
 
+def _tone_steps(routed: Routed, project: Project) -> list[Any]:
+    """The sound specialist's tone words ("warmer bass sound") as insert-effect steps."""
+    from bandstand.producer.plans import Call, Step
+    from bandstand.producer.specialists import tone_changes
+
+    if routed.specialist != "sound":
+        return []
+    return [Step("", f"{t.word.capitalize()} {t.track} sound ({t.effect})", "soundDesign",
+                 (Call("add_insert_effect", {"track": t.track, "type": t.effect, "params": t.params}),), t.track)
+            for t in tone_changes(routed.text, project)]
+
+
 def edit_plan(routed: Routed, project: Project, focus: Sequence[str] = ()) -> Plan:
     """The plan of an EDITING request on `project`: the mixer's and the direct edits' steps, and a
     structured prompt's blocks, track by track (what `edit` runs and `preview` shows)."""
     request = routed.request
     direct, _ = editing_edits(request.edits if request else (), project)
     plan = editing_plan(project, direct, list(request.mixer) if request else [], focus)
-    extra = _structured_steps(routed, project)
+    extra = [*_structured_steps(routed, project), *_tone_steps(routed, project)]
     if extra:
         plan = Plan(plan.title if plan.steps else "Changing the mix", order_steps([*plan.steps, *extra],
                                                                                 [t.name for t in project.tracks]))
@@ -112,8 +149,12 @@ def _run_plan(job: Job, session: ProjectSession, base: Project, plan: Plan, mode
     """Announce `plan` (two or more calls), run it on a copy of `base`; a failure raises."""
     announced = plan.announced
     if announced:
-        job.emit(plan.event(f"plan-{job.prepared.trace_id.removeprefix('trace-')}"))
-    runner = StepRunner(base, ToolContext(ids=session.ids, generator=generator), job.control, job.emit, mode=mode,
+        plan_id = f"plan-{job.prepared.trace_id.removeprefix('trace-')}"
+        event = plan.event(plan_id)  # each step says who handled it, when no agent of a team did
+        job.emit(event.model_copy(update={"steps": [s if s.agent_id else s.model_copy(
+            update={"agent_id": job.routed.specialist}) for s in event.steps]}))
+        job.emit(plan.summary(plan_id))
+    runner = StepRunner(base, tool_context(session.ids, generator), job.control, job.emit, mode=mode,
                         announced=announced)
     failure = runner.run(plan)
     if failure is not None:
@@ -139,12 +180,13 @@ def edit(job: Job) -> Outcome:
         done = iterate(session.session_dir, job.routed.text, session=session, author=AUTHOR)
         summary = f"Frozen: {', '.join(done.frozen) or 'nothing'} (they are kept as they are until unfrozen)"
         job.emit(SummaryFinal(summary=summary, tracks=list(done.frozen)))
-        return Outcome(summary=summary, revision=done.revision, focus=list(done.frozen))
+        return Outcome(summary=summary, revision=done.revision, focus=list(done.frozen), edit=done)
     plan = edit_plan(job.routed, head, job.prepared.focus)
     transport = [m for m in mixer if isinstance(m, TransportEdit)]
     if not plan.steps:
-        summary = transport_summary(head, transport) if transport else \
-            "Nothing to change: the song already sounds that way"
+        if not transport:  # a request that changes nothing never reports success
+            raise NothingToChange(job.routed.text)
+        summary = transport_summary(head, transport)
         job.emit(SummaryFinal(summary=summary))
         return Outcome(summary=summary, revision=head.revision)
     runner = _run_plan(job, session, head, plan, "editing")
@@ -229,7 +271,7 @@ def _compose_parts(job: Job) -> Outcome:
             raise InvalidInput("say which parts to write, e.g. 'write a bassline and drums' (or Roles: in a "
                                "structured prompt)", field="prompt")
         knobs = spec.emotion.override()
-        extra = [knobs] if knobs else []
+        extra = [*([knobs] if knobs else []), *spec.overrides]
     from bandstand.producer.compose import part_generator
 
     base = session.head
@@ -244,7 +286,8 @@ def _compose_parts(job: Job) -> Outcome:
                          details={"emotion": spec.emotion.as_dict(), "plan": plan.to_json()})
     summary = f"{plan.title}: {len(variation.phrases)} phrases to review ({runner.notes} notes)"
     job.emit(SummaryFinal(summary=summary, tools_used=runner.tools_used, tracks=runner.tracks))
-    return Outcome(summary=summary, revision=base.revision, variation_id=variation.id, focus=list(runner.tracks))
+    return Outcome(summary=summary, revision=base.revision, variation_id=variation.id, focus=list(runner.tracks),
+                   warnings=list(spec.warnings))
 
 
 def _part_writer(job: Job) -> Callable[..., Any]:
@@ -300,7 +343,7 @@ def _iterate(job: Job) -> Outcome:
     job.emit(SummaryFinal(summary=summary[:500], tracks=[t["name"] for t in variation.affected_tracks]))
     names = [t["name"] for t in variation.affected_tracks] or list(done.affected)
     return Outcome(summary=summary, revision=head.revision, variation_id=variation.id, focus=names,
-                   warnings=list(done.notes))
+                   warnings=list(done.notes), edit=done)
 
 
 def compose(job: Job) -> Outcome:

@@ -34,12 +34,13 @@ from bandstand.craft.mixer_edits import (
     TransportEdit,
     VolumeEdit,
 )
-from bandstand.errors import InvalidInput
+from bandstand.errors import InvalidInput, TheoryError
 from bandstand.producer.effects import BUSES
 from bandstand.protocol.studio import Plan as PlanEvent
-from bandstand.protocol.studio import PlanStep
+from bandstand.protocol.studio import PlanStep, PlanSummary
 from bandstand.studio import Project
 from bandstand.studio.model import Track
+from bandstand.theory import ROOT_NAMES, pitch_class
 
 __all__ = ["GRID_NAMES", "PRONOUNS", "Call", "Plan", "Step", "bus_steps", "editing_plan", "find_tracks", "order_steps",
            "transport_summary"]
@@ -49,9 +50,6 @@ PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these", "this trac
 GRID_NAMES = {"1/8": "32nds", "1/6": "16th triplets", "1/4": "16ths", "1/3": "8th triplets", "1/2": "8ths",
               "1": "quarter notes", "2": "half notes", "4": "whole bars"}
 StepKind = Literal["tools", "generate"]
-_TONICS = {"C": 0, "C#": 1, "Db": 1, "D": 2, "D#": 3, "Eb": 3, "E": 4, "F": 5, "F#": 6, "Gb": 6, "G": 7, "G#": 8,
-           "Ab": 8, "A": 9, "A#": 10, "Bb": 10, "B": 11, "Cb": 11}
-_NAMES = ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +92,14 @@ class Plan:
 
     def event(self, plan_id: str) -> PlanEvent:
         return PlanEvent(plan_id=plan_id, title=self.title, steps=[s.event() for s in self.steps])
+
+    def summary(self, plan_id: str) -> PlanSummary:
+        """The `planSummary` that follows the plan: its steps counted, by phase, and its tracks."""
+        phases: dict[str, int] = {}
+        for step in self.steps:
+            phases[step.phase] = phases.get(step.phase, 0) + 1
+        tracks = list(dict.fromkeys(s.track for s in self.steps if s.track))
+        return PlanSummary(plan_id=plan_id, total_steps=len(self.steps), phases=phases, tracks=tracks)
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "notes": list(self.notes),
@@ -263,16 +269,24 @@ def _unresolved(edit: MixerEdit | MixEdit, part: str) -> Step:
     return Step("", f"{verb} {name}", "mixing", (Call(tool, {**target, **args}),), name)
 
 
+def _pc(tonic: str) -> int:
+    """The pitch class of a tonic name (C for one that names none)."""
+    try:
+        return pitch_class(tonic)
+    except TheoryError:
+        return 0
+
+
 def _key_steps(project: Project, edit: KeyEdit | TransposeEdit) -> list[Step]:
     tonic, _, mode = (project.key or "C major").partition(" ")
     mode = mode or "major"
-    now = _TONICS.get(tonic, 0)
+    now = _pc(tonic)
     if isinstance(edit, TransposeEdit):
         shift = edit.semitones
-        new_tonic = _NAMES[(now + shift) % 12]
+        new_tonic = ROOT_NAMES[(now + shift) % 12]
     else:
         new_tonic = edit.tonic
-        shift = (_TONICS[edit.tonic] - now) % 12
+        shift = (_pc(edit.tonic) - now) % 12
         shift = shift - 12 if shift > 6 else shift
     new_key = f"{new_tonic} {mode}"
     if shift == 0 and (project.key or "").casefold() == new_key.casefold():

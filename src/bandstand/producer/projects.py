@@ -26,9 +26,11 @@ from pydantic import BaseModel, ConfigDict
 from bandstand.errors import InvalidInput, RenderError, VariationConflict
 from bandstand.files import TMP_SUFFIX, write_json
 from bandstand.producer import head_files
+from bandstand.producer.collector import pausing
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the tool registry (every tool's parameter model) loads when a tool is called
     from bandstand.producer.audition import Audition
+    from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult
 from bandstand.score import Song
 from bandstand.studio import (
     HistoryEntry,
@@ -48,7 +50,6 @@ from bandstand.studio import (
     transition,
 )
 from bandstand.studio.store import Step, read_json
-from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult, run_batch
 
 __all__ = ["HistoryRow", "ProjectSession", "ToolOutcome", "VariationEvent", "create_from_project", "create_from_song",
            "open_project"]
@@ -110,6 +111,7 @@ class ProjectSession:
         """The project at HEAD."""
         return self.project(self.revision)
 
+    @pausing
     def project(self, revision: int) -> Project:
         """The project at any committed revision."""
         if revision not in self._cache:
@@ -119,18 +121,22 @@ class ProjectSession:
         return self._cache[revision]
 
     def history(self) -> list[HistoryRow]:
-        """Every entry, oldest first, marked undone when it is not on HEAD's chain."""
+        """Every entry, oldest first, marked undone when it is not on the chain of any branch's head."""
         pointer = self.store.pointer()
         entries = self.store.entries(pointer.latest)
-        chain = set(self.store.chain(entries, pointer.head))
+        chain = {n for b in pointer.heads().values() for n in self.store.chain(entries, b.head)}
         return [HistoryRow(entry=e, undone=e.revision not in chain, head=e.revision == pointer.head)
                 for e in entries]
 
-    def variations(self) -> list[Variation]:
-        """Every variation, oldest first (ones stuck generating for too long are expired)."""
+    def variations(self, *, write: bool = True) -> list[Variation]:
+        """Every variation, oldest first (ones stuck generating for too long are expired: on disk,
+        or with `write` False only in what is returned)."""
         out = []
         for v in self.variation_store.all():
             if v.state in ("created", "streaming") and dt.datetime.now(dt.UTC) - v.updated_at > EXPIRE_AFTER:
+                if not write:
+                    out.append(transition(v, "expired", error="generation did not finish"))
+                    continue
                 with self.store.lock():
                     v = self.variation_store.load(v.id, proposal=False)
                     if v.state in ("created", "streaming"):
@@ -142,11 +148,10 @@ class ProjectSession:
     def variation(self, variation_id: str | None = None) -> Variation:
         """A variation by id (or unique prefix); None means the newest one waiting to be accepted."""
         if variation_id is None:
-            ready = [v for v in self.variation_store.all() if v.state == "ready"]
-            if not ready:
+            variation_id = self.variation_store.newest("ready")
+            if variation_id is None:
                 raise VariationConflict(f"no variation is waiting in {self.session_dir}; propose one first "
                                         "(bandstand edit SESSION \"make the bass busier\")")
-            variation_id = ready[-1].id
         vid = self.variation_store.resolve(variation_id)
         cached = self._proposals.get(vid)  # proposals never change once written
         variation = self.variation_store.load(vid, proposal=cached is None)
@@ -156,6 +161,7 @@ class ProjectSession:
 
     # ------------------------------------------------------------------ variations
 
+    @pausing
     def propose(self, proposal: Project, *, request: str = "", intent: str = "", explanation: str = "",
                 author: str = "", recipe: dict[str, Any] | None = None, details: dict[str, Any] | None = None,
                 base_revision: int | None = None, on_event: VariationEvent | None = None) -> Variation:
@@ -181,9 +187,15 @@ class ProjectSession:
         emit("done", {"variation_id": variation.id, "state": variation.state})
         return variation
 
+    @pausing
     def accept(self, variation_id: str | None = None, phrase_ids: Sequence[str] | None = None, *,
                step: Step = _nothing) -> HistoryEntry:
-        """Commit a ready variation (all of it, or the phrases named) as a new revision."""
+        """Commit a ready variation (all of it, or the phrases named) as a new revision (a key
+        change accepted in some phrases: see `producer.key_accept`)."""
+        from bandstand.producer.key_accept import (
+            key_accept,  # the compose recipe, only when accepting
+        )
+
         with self.store.lock():
             variation = self.variation(variation_id)
             head = self.revision
@@ -195,7 +207,11 @@ class ProjectSession:
                     base_revision=variation.base_revision, head_revision=head)
             transition(variation, "committed")  # refuses every state but ready, with the reason
             base = self.project(head)
-            result = commit_project(base, variation, phrase_ids)
+            # a key change accepted in some phrases takes whole bars and moves the key map there only
+            keyed = key_accept(base, variation, phrase_ids)
+            result = commit_project(base, variation, keyed.phrase_ids if keyed else phrase_ids)
+            if keyed is not None:
+                result = keyed.apply(result)
             chosen = len(variation.phrases) if phrase_ids is None else len(set(phrase_ids))
             summary = (f"accepted {chosen} of {len(variation.phrases)} phrases" if phrase_ids is not None
                        else f"accepted {variation.intent or 'the variation'}")
@@ -211,7 +227,7 @@ class ProjectSession:
 
     def _commit(self, base: Project, result: Project, *, author: str, request: str, kind: str, summary: str,
                 step: Step, variation_id: str | None = None, tools: list[dict[str, Any]] | None = None,
-                after: Callable[[HistoryEntry], None] | None = None) -> HistoryEntry:
+                after: Callable[[HistoryEntry], None] | None = None, merged: int | None = None) -> HistoryEntry:
         """Under the lock: write the revision, move HEAD, then the top-level files (prepared
         first, so the piano roll draws while the revision is written)."""
         revision = self.store.pointer().latest + 1
@@ -221,7 +237,7 @@ class ProjectSession:
             entry, committed = self.store.commit(stamped, parent=base.revision, author=author, request=request,
                                                  kind=kind, variation_id=variation_id, tools=tools,
                                                  changes=project_changes(base, stamped), summary=summary,
-                                                 step=step)
+                                                 step=step, merged=merged)
             self._cache[entry.revision] = committed
             if after is not None:
                 after(entry)
@@ -251,15 +267,21 @@ class ProjectSession:
     # ------------------------------------------------------------------ tools
 
     def _context(self) -> ToolContext:
-        return ToolContext(ids=self.ids, generator=self.generator)
+        from bandstand.producer.tool_context import tool_context
 
+        return tool_context(self.ids, self.generator)
+
+    @pausing
     def apply_tools(self, calls: Sequence[ToolCall | dict[str, Any]], *, author: str, request: str = "",
-                    mode: str = "direct", strikes: Strikes | None = None, step: Step = _nothing) -> ToolOutcome:
+                    mode: str = "direct", strikes: Strikes | None = None, step: Step = _nothing,
+                    strict: bool = False) -> ToolOutcome:
         """Run a batch of tool calls on HEAD, all or nothing, as one revision (none when they only
-        read). A refused call raises `ToolCallError` and nothing changes."""
+        read). A refused call raises `ToolCallError` and nothing changes. `strict`: see `run_batch`."""
+        from bandstand.studio.tools import run_batch
+
         with self.store.lock():
             base = self.project(self.revision)
-            outcome = run_batch(base, calls, ctx=self._context(), mode=mode, strikes=strikes)
+            outcome = run_batch(base, calls, ctx=self._context(), mode=mode, strikes=strikes, strict=strict)
             if not outcome.changed or outcome.project == base:
                 return ToolOutcome(outcome.results, base.revision, None)
             names = list(dict.fromkeys(c.name for c in outcome.calls))
@@ -274,6 +296,8 @@ class ProjectSession:
                       on_event: VariationEvent | None = None) -> tuple[Variation, list[ToolResult]]:
         """Run a batch of tool calls on a copy of HEAD and offer the result as a variation (how
         AI-made music arrives: nothing changes until it is accepted)."""
+        from bandstand.studio.tools import run_batch
+
         base = self.head
         outcome = run_batch(base, calls, ctx=self._context(), mode=mode, strikes=strikes)
         variation = self.propose(outcome.project, request=request, intent=intent, explanation=explanation,
@@ -283,6 +307,7 @@ class ProjectSession:
 
     # ------------------------------------------------------------------ direct changes
 
+    @pausing
     def commit(self, project: Project, *, author: str, request: str, kind: str = "tools",
                tools: list[dict[str, Any]] | None = None, summary: str = "", step: Step = _nothing) -> HistoryEntry:
         """Make `project` the new HEAD directly (structural edits; AI-made music goes through
@@ -296,6 +321,7 @@ class ProjectSession:
             return self._commit(self.project(head), project, author=author, request=request, kind=kind,
                                 summary=summary, step=step, tools=tools)
 
+    @pausing
     def edit(self, change: Callable[[Project], Project], *, author: str, request: str, kind: str = "tools",
              tools: list[dict[str, Any]] | None = None, summary: str = "",
              step: Step = _nothing) -> HistoryEntry | None:
@@ -309,6 +335,7 @@ class ProjectSession:
             return self._commit(base, result, author=author, request=request, kind=kind, summary=summary,
                                 step=step, tools=tools)
 
+    @pausing
     def undo(self, steps: int = 1, *, step: Step = _nothing) -> int:
         """Move HEAD `steps` entries back along its chain; returns the new HEAD revision."""
         if steps < 1:
@@ -323,11 +350,13 @@ class ProjectSession:
                                    f"revision {pointer.head} (revision {chain[-1]} is the first take)")
             return self._move(chain[steps], step)
 
+    @pausing
     def redo(self, *, step: Step = _nothing) -> int:
         """Move HEAD to the change undone last; returns the new HEAD revision."""
         with self.store.lock():
             pointer = self.store.pointer()
-            target = self.store.redo_target(self.store.entries(pointer.latest), pointer.head)
+            target = self.store.redo_target(self.store.entries(pointer.latest), pointer.head,
+                                            pointer.heads()[pointer.branch].tip if pointer.branches else None)
             if target is None:
                 raise InvalidInput(f"nothing to redo: revision {pointer.head} is the newest change on this line")
             return self._move(target, step)
@@ -340,9 +369,11 @@ class ProjectSession:
 
     # ------------------------------------------------------------------ audio
 
-    def ensure_audio(self) -> Path:
-        """The session's WAV (and stems) for HEAD, rendered now when stale. The render runs
-        outside the lock, into a staging folder; only moving it into place takes the lock."""
+    def ensure_audio(self, progress: Callable[[str], None] | None = None) -> Path:
+        """The session's WAV (and stems) for HEAD, rendered now when stale — playing only the
+        tracks the session's render cache does not hold. The render runs outside the lock, into a
+        staging folder; only moving it into place takes the lock. `progress` is told what the
+        render does now ("played 1 of 1 parts (Bass)", "mastering")."""
         root = self.session_dir
         for _ in range(3):  # HEAD may move while we render: render again for the new HEAD
             project = self.head
@@ -350,7 +381,7 @@ class ProjectSession:
                 return root / head_files.WAV
             staging = root / "audio" / f".render-{os.getpid()}-{project.revision}{TMP_SUFFIX}"
             try:
-                problems = head_files.render_audio(root, project, staging)
+                problems = head_files.render_audio(root, project, staging, progress)
                 if problems:
                     raise RenderError(problems[0])
                 with self.store.lock():
@@ -361,12 +392,14 @@ class ProjectSession:
                 shutil.rmtree(staging, ignore_errors=True)
         return root / head_files.WAV
 
-    def audition(self, variation_id: str | None = None, *, whole_song: bool = False) -> Audition:
+    def audition(self, variation_id: str | None = None, *, whole_song: bool = False,
+                 progress: Callable[[str], None] | None = None) -> Audition:
         """Base and proposal of a variation as WAVs and piano rolls (the bars it changes, or the
-        whole song) in `auditions/<variation id>/` — see `producer.audition`."""
+        whole song) in `auditions/<variation id>/`, telling `progress` what it renders — see
+        `producer.audition`."""
         from bandstand.producer.audition import audition
 
-        return audition(self, variation_id, whole_song=whole_song)
+        return audition(self, variation_id, whole_song=whole_song, progress=progress)
 
     def repair(self) -> bool:
         """Bring the top-level files (and the variation HEAD came from) up to HEAD after a crash.
@@ -510,12 +543,13 @@ def create_from_project(session_dir: str | os.PathLike[str], project: Project, *
 
 def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance: Provenance, *,
                      author: str = "compose", request: str = "", ids: IdIssuer | None = None,
-                     overwrite: bool = False) -> ProjectSession:
+                     overwrite: bool = False, pianoroll_source: str | None = None) -> ProjectSession:
     """Revision 1 of a new project holding `song` (what compose made), and the top-level files
     to match (`state/song.json`, which compose writes for a session that is not a project, goes:
     the revisions are the one truth). A WAV already in the folder is taken to be this song's
-    render. Ids are seeded from the provenance's seeds when it has some, so the same song gives
-    the same files."""
+    render; so is the piano roll when `pianoroll_source` says what it was drawn from
+    (`head_files.pianoroll_source` of the song compose drew). Ids are seeded from the
+    provenance's seeds when it has some, so the same song gives the same files."""
     root = Path(session_dir).expanduser()
     root.mkdir(parents=True, exist_ok=True)
     session = ProjectSession(root, ids=ids or RandomIds())
@@ -533,5 +567,5 @@ def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance
         if (root / head_files.WAV).is_file():
             write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
         _retire_song_json(root)  # revision 1 holds it now (before the manifest, which then does not list it)
-        head_files.write_head_files(root, first)
+        head_files.write_head_files(root, first, drawn=pianoroll_source)
     return session

@@ -15,17 +15,19 @@ every generator call (its own timeout, breaker and a retry).
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import math
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bandstand.agents.breaker import CircuitBreaker, retry
 from bandstand.errors import RuntimeFailure, Signal
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["BREAKERS", "WORKERS", "Cancelled", "Control", "Progress", "guarded_generator", "on_loop"]
 
@@ -89,6 +91,8 @@ def on_loop(loop: asyncio.AbstractEventLoop, control: Control, make: Callable[[]
             timeout: float, breaker: str = "model", attempts: int = 2) -> T:
     """From a worker thread: run the coroutine `make()` on `loop` (a model's turn) within
     `timeout`, the request's deadline, the breaker and retries; cancelled with the request."""
+    import asyncio  # here: a compose that never calls a model does not load asyncio
+
     control.check()
     limit = min(timeout, control.remaining())
 

@@ -1,14 +1,17 @@
-"""What depends on what: the sensitivity table and the blast radius of a change.
+"""What depends on what: the blast radius of a change, read off the compose graph.
 
-`SENSITIVITY` says, for each component of a song (the progression, the
-arrangement, each part, the sound, the mix), which facts it is made from —
-the bass from the key, the progression, the tempo, the genre and the drums
-(it locks to the kick). A change names the facts it touches (`changed_by`
-reads them off an `Edit`); the blast radius is every component sensitive to
-them, transitively, in graph order, skipping parts the person froze. Its
-cost class is what a client shows before the change is committed: cheap
-(sound, mix), moderate (a part or two), expensive (key, mode, genre, tempo,
-form, metre, or more than two parts).
+Each node of the compose graph declares what it is made from (`Node.reads`: song
+facts such as the key or the tempo, and the nodes before it whose artifact it
+uses) — the harmony from the key, the mode, the genre and the dials; the bass
+from the key, the tempo, the genre, the metre and the harmony. A change names
+the facts and components it touches (`changed_by` reads them off an `Edit`);
+the blast radius is every component made from them, transitively, in graph
+order, skipping parts the person froze. Components are the graph's nodes as an
+edit names them: the progression (the harmony node), the arrangement, each
+part, the sound, and the mix (which no node makes). Its cost class is what a
+client shows before the change is committed: cheap (sound, mix), moderate (a
+part or two), expensive (key, mode, genre, tempo, form, metre, or more than two
+parts).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bandstand.compose.graph import Artifacts, Graph
+from bandstand.compose.nodes import Node
+from bandstand.compose.state import PARTS
 from bandstand.craft.edits import (
     AddPartEdit,
     AlternativeEdit,
@@ -37,45 +43,42 @@ from bandstand.craft.edits import (
     TransposeEdit,
 )
 
-__all__ = ["EXPENSIVE", "FAMILY", "SENSITIVITY", "BlastRadius", "Cost", "blast_radius", "changed_by",
-           "component_node"]
+__all__ = ["EXPENSIVE", "BlastRadius", "Cost", "blast_radius", "changed_by", "component_node", "sensitivity"]
 
 Cost = Literal["cheap", "moderate", "expensive"]
 
-# component → the facts (and components) it is made from. A part's row is its family's.
-SENSITIVITY: dict[str, tuple[str, ...]] = {
-    "progression": ("key", "mode", "genre", "dials"),
-    "arrangement": ("genre", "energy", "form", "metre"),
-    "drums": ("tempo", "genre", "energy", "arrangement", "metre"),
-    "bass": ("key", "progression", "tempo", "genre", "drums", "metre"),
-    "chords": ("key", "progression", "metre"),
-    "pad": ("key", "progression", "metre"),
-    "lead": ("key", "progression", "arrangement", "metre"),
-    "sound": ("genre", "instrument"),
-    "mix": (),
-}
-# Roles that play like another: they share its row.
-FAMILY: dict[str, str] = {"sub_bass": "bass", "arp": "chords", "counter_melody": "lead", "percussion": "drums",
-                         "texture": "pad", "fx": "pad"}
 # Facts whose change is expensive whatever it reaches.
 EXPENSIVE: frozenset[str] = frozenset({"key", "mode", "genre", "tempo", "form", "metre"})
 PLANS: tuple[str, ...] = ("progression", "arrangement")
-LATE: tuple[str, ...] = ("sound", "mix")
-# Graph node of each non-part component (a part's node is parts:ROLE).
-NODES: dict[str, str] = {"progression": "harmony", "arrangement": "arrangement", "sound": "sound"}
+# Graph nodes as an edit names them (a part's node is parts:ROLE, the others keep their names).
+_COMPONENT: dict[str, str] = {"harmony": "progression"}
+_NODE: dict[str, str] = {c: n for n, c in _COMPONENT.items()}
 
 
-def family(component: str) -> str:
-    """The table row of a component: a second pad (`pad-2`) and an arp read like the pad or the chords."""
-    base = component.split("-", 1)[0]
-    return FAMILY.get(base, base)
+def _component(word: str) -> str:
+    return _COMPONENT.get(word, word.split(":", 1)[1] if word.startswith("parts:") else word)
 
 
 def component_node(component: str) -> str | None:
     """The compose graph node that makes a component (None for the mix, which no node makes)."""
-    if component in NODES:
-        return NODES[component]
-    return None if component == "mix" else f"parts:{component}"
+    if component == "mix":
+        return None
+    return _NODE.get(component, component if component in ("arrangement", "sound") else f"parts:{component}")
+
+
+def _nodes(parts: Sequence[str]) -> tuple[Graph, list[Node]]:
+    from bandstand.compose.stages import build_graph
+
+    graph = build_graph()
+    known = {n.name: n for n in graph.expand(Artifacts())}  # the nodes before the parts are known
+    return graph, [known["harmony"], known["arrangement"], *graph.with_members(PARTS, parts), known["sound"]]
+
+
+def sensitivity(parts: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Component → what it is made from (facts and components), as the graph's nodes declare it;
+    the mix is made from nothing."""
+    _, nodes = _nodes(parts)
+    return {**{_component(n.name): tuple(_component(r) for r in n.reads) for n in nodes}, "mix": ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,22 +101,20 @@ class BlastRadius:
 
 
 def blast_radius(changed: Iterable[str], parts: Sequence[str], frozen: Iterable[str] = ()) -> BlastRadius:
-    """Every component sensitive to `changed`, transitively, in graph order (the plans, then
-    `parts` in the order given — drums before bass —, then sound and mix); frozen parts are
-    skipped and nothing depends on them changing."""
+    """Every component made from `changed`, transitively, in graph order (the plans, then
+    `parts` in the order given, then sound and mix); frozen parts are skipped and nothing
+    depends on them changing."""
     changed = tuple(dict.fromkeys(changed))
-    held = set(frozen)
-    reached = set(changed)
-    affected: list[str] = []
-    hit_frozen: list[str] = []
-    for component in (*PLANS, *parts, *LATE):
-        row = SENSITIVITY[family(component)]
-        if component in changed or any(dep in reached for dep in row):
-            if component in held:
-                hit_frozen.append(component)
-                continue
-            affected.append(component)
-            reached.add(component)
+    held = {n for c in frozen if (n := component_node(c)) is not None}
+    graph, nodes = _nodes(parts)
+    words = set(changed) | {n for c in changed if (c in parts or c in _NODE) and (n := component_node(c))}
+    reached = graph.reached(words, nodes, held)
+    hit = words | set(reached)
+    affected = [_component(n) for n in reached]
+    if "mix" in changed:
+        affected.append("mix")
+    hit_frozen = [_component(n.name) for n in nodes
+                  if n.name in held and (n.name in words or any(r in hit for r in n.reads))]
     redone = tuple(c for c in affected if c in parts)
     preserved = tuple(p for p in parts if p not in redone)
     if EXPENSIVE & set(changed) or len(redone) > 2:

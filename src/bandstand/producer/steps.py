@@ -1,8 +1,9 @@
 """Running a plan's steps on a working copy of the project, saying each as it
-happens: `planStepUpdate(active)`, then per tool call `toolStart` →
+happens: `planStepUpdate(active)` (with the step's phase), then per tool call `toolStart` →
 (`generatorStart` → `generatorComplete` for a part being written) → `toolCall`
 (with its server-issued id) or `toolError` (with the studio's one-line reason),
-then `planStepUpdate(completed | failed)`. Every call is validated by the
+then `planStepUpdate(completed | failed)` and `progress`. A COMPOSING plan's calls are
+`proposal: true` (they write a variation). Every call is validated by the
 studio's `run_batch` (allow-list of the mode, ranges, names with did-you-mean,
 placeholders, three strikes per region) before it touches the copy; the first
 failure stops the plan and the steps never reached are reported skipped.
@@ -26,6 +27,7 @@ from bandstand.protocol.studio import (
     GeneratorComplete,
     GeneratorStart,
     PlanStepUpdate,
+    Progress,
     ToolCall,
     ToolError,
     ToolStart,
@@ -82,14 +84,23 @@ class StepRunner:
     strikes: Strikes = field(default_factory=Strikes)
     notes: int = 0
 
+    @property
+    def proposal(self) -> bool:
+        """Whether the calls write a variation (COMPOSING) rather than apply (EDITING)."""
+        return self.mode == "composing"
+
     def run(self, plan: Plan) -> StepFailure | None:
-        """Every step in order; the first failure ends the plan (its other steps skipped)."""
+        """Every step in order; the first failure ends the plan (its other steps skipped). After
+        each step that completes, `progress` says how far the plan is."""
         steps = list(plan.steps)
         for i, step in enumerate(steps):
             failure = self.step(step)
             if failure is not None:
                 self.skip(steps[i + 1:])
                 return failure
+            if self.announced:
+                self.emit(Progress(completed_steps=i + 1, total_steps=len(steps),
+                                   percent=round(100 * (i + 1) / len(steps), 1), step_id=step.step_id))
         return None
 
     def skip(self, steps: Sequence[Step]) -> None:
@@ -101,13 +112,14 @@ class StepRunner:
         self.control.check()
         step_id = step.step_id if self.announced else None
         if step_id:
-            self.emit(PlanStepUpdate(step_id=step_id, status="active"))
+            self.emit(PlanStepUpdate(step_id=step_id, status="active", phase=step.phase))
         notes: list[int] = []
         for index, call in enumerate(step.calls):
             failure, result = self.call(step, index, call, step_id)
             if failure is not None:
                 if step_id:
-                    self.emit(PlanStepUpdate(step_id=step_id, status="failed", error=failure.message[:500]))
+                    self.emit(PlanStepUpdate(step_id=step_id, status="failed", error=failure.message[:500],
+                                             phase=step.phase))
                 return failure
             if isinstance(result.get("note_count"), int):
                 notes.append(result["note_count"])
@@ -115,13 +127,14 @@ class StepRunner:
             self.tracks.append(step.track)
         if step_id:
             said = f"{sum(notes)} notes" + (f" in {len(notes)} regions" if len(notes) > 1 else "") if notes else "done"
-            self.emit(PlanStepUpdate(step_id=step_id, status="completed", result=said))
+            self.emit(PlanStepUpdate(step_id=step_id, status="completed", result=said, phase=step.phase))
         return None
 
     def call(self, step: Step, index: int, call: Call, step_id: str | None) -> tuple[StepFailure | None, dict[str, Any]]:
         self.control.check()
         args = resolve_refs(call.args, self.results)
-        self.emit(ToolStart(name=call.name, label=call_label(step, index), step_id=step_id))
+        self.emit(ToolStart(name=call.name, label=call_label(step, index), step_id=step_id, phase=step.phase,
+                            proposal=self.proposal))
         writing = step.kind == "generate" and call.name == "generate_part"
         began = time.perf_counter()
         if writing:
@@ -147,7 +160,7 @@ class StepRunner:
             self.tools_used.append(call.name)
         self.results[step.step_id] = result
         self.emit(ToolCall(id=f"call-{uuid.uuid4().hex[:12]}", name=call.name, params=_json(ran.args),
-                           step_id=step_id))
+                           step_id=step_id, proposal=self.proposal))
         return None, result
 
     def _generated(self, step: Step, args: Mapping[str, Any], notes: int, began: float, step_id: str | None) -> None:

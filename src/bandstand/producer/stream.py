@@ -17,6 +17,7 @@ from any thread). The conversation, when there is one, gets both turns.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,12 +33,14 @@ from bandstand.protocol.studio import (
     EXECUTION_MODES,
     Complete,
     PlanStepUpdate,
+    StallWarning,
     State,
     StreamError,
     StreamUsage,
 )
 
 if TYPE_CHECKING:
+    from bandstand.producer.iteration import EditOutcome
     from bandstand.producer.studio import Studio
 
 __all__ = ["MAX_PROMPT", "Job", "Outcome", "Prepared", "prepare", "run_stream", "wants_team"]
@@ -74,6 +77,9 @@ class Outcome:
     focus: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     answer: str = ""
+    edit: EditOutcome | None = None
+    """What the producer's iteration did, when the request went through it (a variation, a freeze,
+    praise): the facts a client that is not a stream shows (`bandstand edit --json`)."""
 
 
 @dataclass(slots=True)
@@ -129,7 +135,7 @@ def _state(job: Job) -> State:
     return State(state=routed.mode, intent=routed.intent, confidence=round(routed.confidence, 3),
                  execution_mode=EXECUTION_MODES[routed.mode],  # type: ignore[arg-type]
                  trace_id=job.prepared.trace_id, project_id=job.prepared.project_id,
-                 conversation_id=job.prepared.conversation_id)
+                 conversation_id=job.prepared.conversation_id, specialist=routed.specialist)
 
 
 def _head(job: Job) -> int | None:
@@ -178,14 +184,19 @@ def _work(job: Job) -> Outcome:
     return modes.MODES[job.routed.mode](job)
 
 
-async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control: Control | None = None) -> dict[str, Any]:
-    """Send the stream of `prepared` to `sink` (see the module docstring); returns the last event."""
+async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control: Control | None = None,
+                     on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
+    """Send the stream of `prepared` to `sink` (see the module docstring); returns the last event.
+    `on_outcome` gets what the mode did, before `complete` is sent (a client that is not a stream
+    reads it there)."""
     loop = asyncio.get_running_loop()
     control = control or Control(timeout=studio.timeouts.request)
     emitter = Emitter(STUDIO)
     last: dict[str, Any] = {}
+    heard = [time.monotonic()]
 
     def send(event: dict[str, Any]) -> None:
+        heard[0] = time.monotonic()
         last.clear()
         last.update(event)
         sink(event)
@@ -195,6 +206,7 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
     studio.running[prepared.trace_id] = {"traceId": prepared.trace_id, "prompt": prepared.prompt[:200],
                                          "projectId": prepared.project_id, "mode": prepared.routed.mode}
     future: asyncio.Future[Outcome] | None = None
+    watchdog = asyncio.create_task(_watch(job, heard, studio.timeouts.stall))
     try:
         if job.routed.needs_model:
             from bandstand.producer.model import classify
@@ -206,9 +218,11 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
         else:
             future = loop.run_in_executor(WORKERS, _work, job)
             outcome = await asyncio.shield(future)
+        if on_outcome is not None:
+            on_outcome(outcome)
         emitter.emit(Complete(success=True, trace_id=prepared.trace_id, project_id=prepared.project_id,
                               revision=outcome.revision, variation_id=outcome.variation_id,
-                              usage=_usage(job), warnings=outcome.warnings))
+                              usage=_usage(job), warnings=[*job.routed.warnings, *outcome.warnings]))
         await _remember(job, outcome)
     except asyncio.CancelledError:
         control.cancel.set()
@@ -229,9 +243,28 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
     except Exception as exc:  # the server never dies on a request; the client is told in one line
         _fail(job, f"internal error: {type(exc).__name__}: {str(exc)[:200]}", "internal")
     finally:
+        watchdog.cancel()
         studio.running.pop(prepared.trace_id, None)
         emitter.close("the stream ended without a complete event")
     return dict(last)
+
+
+async def _watch(job: Job, heard: list[float], stall: float) -> None:
+    """A `stallWarning` each time the work has said nothing for `stall` seconds (sent on the event
+    loop, as `complete` and `error` are, so it never lands after them)."""
+    warned = heard[0]
+    while True:
+        await asyncio.sleep(max(0.001, min(stall / 4, 1.0)))
+        idle = time.monotonic() - heard[0]
+        guard = job.emitter.guard
+        if idle < stall or heard[0] == warned or not getattr(guard, "may_send", lambda _: False)("stallWarning"):
+            continue
+        warned = heard[0]
+        active = next((s for s, status in (getattr(guard, "steps", None) or {}).items() if status == "active"), None)
+        where = f"step {active}" if active else "the request"
+        job.emit(StallWarning(seconds=round(idle, 3), step_id=active,
+                              message=f"{where} has made no progress for {idle:.0f} s; still working"))
+        warned = heard[0]
 
 
 async def _remember(job: Job, outcome: Outcome) -> None:

@@ -1,6 +1,6 @@
 """Structured prompts (spec studio §5): a request that says exactly what it wants.
 
-    BANDSTAND PROMPT
+    BANDSTAND PROMPT          (or MAESTRO PROMPT, STORI PROMPT: Maestro's headers)
     Mode: compose
     Style: funk
     Tempo: 96
@@ -18,12 +18,16 @@
 
 The first line is the header; the rest is YAML read with the safe loader, in
 `Key: value` fields: Mode (compose | edit | ask), Request, Style, Key, Tempo,
-Roles, Bars, Section, Position, Energy, Vibe, Constraints, and the blocks
+Roles, Bars, Section, Position, Energy, Vibe, Constraints, Target, the blocks
 Effects, MidiExpressiveness and Automation, whose entries each become one tool
-call and one visible plan step. Field names are read without regard to case.
-An unknown field, a value of the wrong kind or YAML that does not parse is one
-`InvalidInput` naming the line or the field; the text is budgeted (size, depth,
-entries) before and after parsing.
+call and one visible plan step, and Maestro's dimension blocks Harmony,
+Melody, Rhythm, Dynamics, Humanization, Orchestration, Texture and Form (kept
+as written here; `producer.structured_words` reads them into the request
+parser's words). Field names are read without regard to case. A field nobody
+knows is a warning naming it (with the closest known field), never a refusal
+of the whole prompt; a value of the wrong kind or YAML that does not parse is
+one `InvalidInput` naming the line or the field; the text is budgeted (size,
+depth, entries) before and after parsing.
 """
 
 from __future__ import annotations
@@ -36,18 +40,23 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bandstand.errors import InvalidInput
+from bandstand.score import TEMPO_RANGE
 
-__all__ = ["HEADER", "MAX_DEPTH", "MAX_ENTRIES", "MAX_TEXT", "AutomationEntry", "EffectEntry", "ExpressionEntry",
+__all__ = ["DIMENSIONS", "HEADER", "HEADERS", "MAX_DEPTH", "MAX_ENTRIES", "MAX_TEXT", "AutomationEntry", "EffectEntry", "ExpressionEntry",
            "StructuredPrompt", "is_structured", "parse_structured"]
 
 HEADER = "BANDSTAND PROMPT"
+HEADERS = (HEADER, "MAESTRO PROMPT", "STORI PROMPT")
+"""The header lines a structured prompt may start with (Maestro's and Stori's are read the same)."""
+DIMENSIONS = ("harmony", "melody", "rhythm", "dynamics", "humanization", "orchestration", "texture", "form")
+"""Maestro's dimension blocks, as field names (lower case)."""
 MAX_TEXT = 16_384
 MAX_DEPTH = 5
 MAX_ENTRIES = 64
 _FIELDS = {"mode": "mode", "request": "request", "style": "style", "key": "key", "tempo": "tempo", "roles": "roles",
            "bars": "bars", "section": "section", "position": "position", "energy": "energy", "vibe": "vibe",
            "constraints": "constraints", "effects": "effects", "midiexpressiveness": "expressiveness",
-           "automation": "automation"}
+           "automation": "automation", "target": "target", **{d: d for d in DIMENSIONS}}
 """Field name as written (lower case, no spaces) → the model's field."""
 ENERGY_WORDS = {"very low": 0.1, "low": 0.25, "medium": 0.5, "mid": 0.5, "moderate": 0.5, "high": 0.75,
                 "very high": 0.9, "max": 1.0, "maximum": 1.0, "min": 0.0, "minimum": 0.0}
@@ -119,7 +128,7 @@ class StructuredPrompt(BaseModel):
     request: str | None = Field(default=None, max_length=500)
     style: str | None = Field(default=None, max_length=200)
     key: str | None = Field(default=None, max_length=40)
-    tempo: float | None = Field(default=None, ge=40, le=240)
+    tempo: float | None = Field(default=None, ge=TEMPO_RANGE[0], le=TEMPO_RANGE[1])
     roles: list[str] = Field(default_factory=list, max_length=12)
     bars: int | None = Field(default=None, ge=1, le=512)
     section: str | None = Field(default=None, max_length=60)
@@ -130,6 +139,26 @@ class StructuredPrompt(BaseModel):
     effects: list[EffectEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
     expressiveness: list[ExpressionEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
     automation: list[AutomationEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+    target: Any = None
+    harmony: Any = None
+    melody: Any = None
+    rhythm: Any = None
+    dynamics: Any = None
+    humanization: Any = None
+    orchestration: Any = None
+    texture: Any = None
+    form: Any = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def dimensions(self) -> dict[str, Any]:
+        """The dimension blocks given (name → value as written), in the order of `DIMENSIONS`."""
+        return {d: getattr(self, d) for d in DIMENSIONS if getattr(self, d) not in (None, "", [], {})}
+
+    @property
+    def has_blocks(self) -> bool:
+        """Whether it asks for tool calls of its own (Tempo, Effects, MidiExpressiveness, Automation)."""
+        return bool(self.tempo or self.effects or self.expressiveness or self.automation)
 
     @property
     def complete(self) -> bool:
@@ -146,8 +175,14 @@ class StructuredPrompt(BaseModel):
         return ", ".join(w for w in words if w)
 
 
+def _header(line: str) -> str | None:
+    """The header `line` is (spaces and case aside), or None."""
+    words = " ".join(line.split()).upper()
+    return words if words in HEADERS else None
+
+
 def is_structured(text: str) -> bool:
-    return isinstance(text, str) and text.lstrip().upper().startswith(HEADER)
+    return isinstance(text, str) and any(text.lstrip()[:40].upper().startswith(h) for h in HEADERS)
 
 
 class _Loader(yaml.SafeLoader):  # type: ignore[misc]
@@ -224,19 +259,24 @@ def _energy(value: Any) -> float | None:
     raise InvalidInput(f"Energy: '{value}' is not an energy; use low, medium, high, 0-1 or 1-10", field="Energy")
 
 
-def _fields(data: dict[str, Any]) -> dict[str, Any]:
+def _fields(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The known fields by the model's names, and a warning for each field nobody knows."""
+    if len(data) > MAX_ENTRIES:
+        raise InvalidInput(f"the structured prompt has {len(data)} fields; at most {MAX_ENTRIES} (one per line: "
+                           "Mode, Request, Style, … and the blocks)")
     out: dict[str, Any] = {}
+    warnings: list[str] = []
     for raw, value in data.items():
         name = re.sub(r"[\s_-]", "", str(raw)).lower()
         field = _FIELDS.get(name)
         if field is None:
             close = difflib.get_close_matches(name, list(_FIELDS), n=1, cutoff=0.6)
-            known = {v: k for k, v in _FIELDS.items()}
-            hint = f"; did you mean '{_title(known[_FIELDS[close[0]]])}'?" if close else \
+            hint = f"; did you mean '{_title(close[0])}'?" if close else \
                 f"; the fields are {', '.join(_title(k) for k in _FIELDS)}"
-            raise InvalidInput(f"unknown field '{raw}' in the structured prompt{hint}", field=str(raw))
+            warnings.append(f"unknown block '{str(raw)[:40]}' in the structured prompt was ignored{hint}")
+            continue
         out[field] = value
-    return out
+    return out, warnings
 
 
 def _title(name: str) -> str:
@@ -249,8 +289,9 @@ def parse_structured(text: str) -> StructuredPrompt:
         raise InvalidInput(f"a structured prompt is at most {MAX_TEXT} characters; this one has {len(text)}")
     body = text.lstrip()
     first, _, rest = body.partition("\n")
-    if first.strip().upper() != HEADER:
-        raise InvalidInput(f"a structured prompt starts with the line '{HEADER}' alone")
+    if _header(first) is None:
+        raise InvalidInput(f"a structured prompt starts with the line '{HEADER}' (or MAESTRO PROMPT, STORI PROMPT) "
+                           "alone")
     try:
         data = yaml.load(rest, Loader=_Loader) if rest.strip() else None  # _Loader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
@@ -262,7 +303,8 @@ def parse_structured(text: str) -> StructuredPrompt:
         raise InvalidInput("a structured prompt has 'Field: value' lines after its header, e.g. 'Mode: compose'")
     if _depth(data) > MAX_DEPTH:
         raise InvalidInput(f"the structured prompt nests deeper than {MAX_DEPTH} levels")
-    fields = _fields(data)
+    fields, warnings = _fields(data)
+    fields["warnings"] = tuple(warnings)
     if "mode" not in fields:
         raise InvalidInput("the structured prompt has no Mode: say 'Mode: compose', 'Mode: edit' or 'Mode: ask'",
                            field="Mode")

@@ -21,7 +21,7 @@ from bandstand.errors import InvalidInput
 from bandstand.producer.conversations import ConversationStore
 from bandstand.producer.library import Library, project_summary
 from bandstand.producer.running import Control
-from bandstand.producer.stream import Prepared, prepare, run_stream
+from bandstand.producer.stream import Outcome, Prepared, prepare, run_stream
 
 __all__ = ["Studio", "Timeouts"]
 
@@ -34,6 +34,8 @@ class Timeouts:
     generator: float = 60.0
     model_turn: float = 60.0
     idle_comment: float = 8.0
+    stall: float = 30.0
+    """A request whose work says nothing for this long gets a `stallWarning` (it goes on)."""
 
 
 @dataclass(slots=True)
@@ -49,6 +51,8 @@ class Studio:
     through `job.emit` between the stream's `state` and `complete`, writes into
     `job.studio.out_dir / job.prepared.project_id`, and ends with a variation (see
     `producer.stream.wants_team`). None: the built-in musicians write every part."""
+    folders: bool = False
+    """Also take session folders elsewhere, named by their path (a client given a folder: the CLI)."""
     library: Library = field(init=False)
     conversations: ConversationStore = field(init=False)
     running: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -56,7 +60,7 @@ class Studio:
 
     def __post_init__(self) -> None:
         self.out_dir = Path(self.out_dir).expanduser()
-        self.library = Library(self.out_dir)
+        self.library = Library(self.out_dir, folders=self.folders)
         self.conversations = ConversationStore(self.out_dir)
 
     # ------------------------------------------------------------------ requests in words
@@ -67,9 +71,11 @@ class Studio:
         return prepare(self, prompt, project_id=project_id, conversation_id=conversation_id)
 
     async def stream(self, prepared: Prepared, sink: Callable[[dict[str, Any]], None], *,
-                     control: Control | None = None) -> dict[str, Any]:
-        """Run a prepared request, its events to `sink` (from any thread); returns `complete`."""
-        return await run_stream(self, prepared, sink, control=control)
+                     control: Control | None = None,
+                     on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
+        """Run a prepared request, its events to `sink` (from any thread); returns `complete`.
+        `on_outcome` gets what the request did (`producer.stream.Outcome`) before `complete`."""
+        return await run_stream(self, prepared, sink, control=control, on_outcome=on_outcome)
 
     def preview(self, prompt: str, *, project_id: str | None = None,
                 conversation_id: str | None = None) -> dict[str, Any]:
@@ -85,6 +91,18 @@ class Studio:
         reply = answer(self.library.session(project_id).head, question)
         return {"topic": reply.topic, "answer": reply.content, "reasoning": list(reply.reasoning),
                 "figures": reply.figures}
+
+    # ------------------------------------------------------------------ importing a MIDI file
+
+    def import_midi(self, data: bytes, *, filename: str = "", name: str = "") -> dict[str, Any]:
+        """A new project from an uploaded MIDI file's bytes (`producer.importing`): its summary
+        and what the import found (parts and roles, key, tempo, sections)."""
+        from bandstand.producer.importing import import_midi
+
+        if not data:
+            raise InvalidInput("the request body is empty; send the MIDI file's bytes as the body", field="body")
+        made = import_midi(data, filename=filename, name=name, projects=self.out_dir)
+        return {**project_summary(made.session.session_dir), "import": made.summary()}
 
     # ------------------------------------------------------------------ composing a new project
 

@@ -51,9 +51,11 @@ def tool_outcome_json(outcome: ToolOutcome) -> dict[str, Any]:
 def arrangement_json(project: Project) -> dict[str, Any]:
     """What an arrangement view shows beside the project: the chord symbols, bar by bar as the
     lead sheet names them (`beat` from the song's start, only where the chord changes), each
-    track's instrument (General MIDI name, or "Drum kit"), and the General MIDI drum names."""
+    track's instrument (General MIDI name, or "Drum kit"), the General MIDI drum names, and a
+    few first requests that fit the song (`producer.suggestions`)."""
     from bandstand.compose.leadsheet import chords_from_track
     from bandstand.midi import GM_DRUMS, GM_PROGRAMS
+    from bandstand.producer.suggestions import suggestions
     from bandstand.studio import to_song
 
     song = to_song(project)
@@ -61,7 +63,7 @@ def arrangement_json(project: Project) -> dict[str, Any]:
     chords = [{"beat": beat, "symbol": symbol} for beat, symbol in chords_from_track(song, source)]
     instruments = {t.id: "Drum kit" if t.is_drum or t.program is None else GM_PROGRAMS[t.program] for t in project.tracks}
     return {"chords": chords, "chords_from": source.name if source else None, "instruments": instruments,
-            "drum_names": {str(k): GM_DRUMS[k] for k in GM_DRUMS}}
+            "drum_names": {str(k): GM_DRUMS[k] for k in GM_DRUMS}, "suggestions": suggestions(project)}
 
 
 def revision_json(entry: HistoryEntry) -> dict[str, Any]:

@@ -9,59 +9,68 @@ that describe it all to clients.
 - `emitter` — `Emitter(kind)`: validate, guard, number (`seq`), envelope, send; failure tails.
 - `guards` — `JamGuard`, `ComposeGuard`, `StudioGuard`, `VariationGuard`.
 - `introspect` — `describe`, `events_document`, `schema_document`, `tools_document`, `schema_hash`.
+
+Names are imported on first use (`__getattr__`), so a command that needs one
+family (compose's progress events) does not build the models of the others.
 """
 
-from bandstand.protocol import studio
-from bandstand.protocol.compose import COMPOSE_EVENTS, ComposeEvent
-from bandstand.protocol.emitter import Emitter, UnregisteredMessage, envelope
-from bandstand.protocol.guards import (
-    ComposeGuard,
-    Guard,
-    JamGuard,
-    ProtocolViolation,
-    StreamClosed,
-    StudioGuard,
-    VariationGuard,
-)
-from bandstand.protocol.introspect import (
-    ToolCatalog,
-    describe,
-    events_document,
-    schema_document,
-    schema_hash,
-    tools_document,
-)
-from bandstand.protocol.jam import (
-    AgentStatus,
-    AgentThought,
-    BossDirective,
-    BossEcho,
-    ChatHistory,
-    CodeOverride,
-    ContextView,
-    ErrorMessage,
-    Events,
-    Execute,
-    JamKept,
-    JamStateUpdate,
-    KeepJam,
-    Layer,
-    MemberView,
-    MusicalContextUpdate,
-    OverrideCode,
-    SetAutopilot,
-    SetEnergy,
-    SetMute,
-    SetSolo,
-    SetTempo,
-    SetVolume,
-    SoundEvent,
-    StartJam,
-    StopJam,
-)
-from bandstand.protocol.registry import Registry, protocol_registry
-from bandstand.protocol.streams import COMPOSE, JAM, STREAM_KINDS, STUDIO, VARIATION, StreamKind
-from bandstand.protocol.wire import PROTOCOL_VERSION, WireEvent, WireModel
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bandstand.protocol import studio
+    from bandstand.protocol.compose import COMPOSE_EVENTS, ComposeEvent
+    from bandstand.protocol.emitter import Emitter, UnregisteredMessage, envelope
+    from bandstand.protocol.guards import (
+        ComposeGuard,
+        Guard,
+        JamGuard,
+        ProtocolViolation,
+        StreamClosed,
+        StudioGuard,
+        VariationGuard,
+    )
+    from bandstand.protocol.introspect import (
+        ToolCatalog,
+        describe,
+        events_document,
+        schema_document,
+        schema_hash,
+        tools_document,
+    )
+    from bandstand.protocol.jam import (
+        AgentStatus,
+        AgentThought,
+        BossDirective,
+        BossEcho,
+        ChatHistory,
+        CodeOverride,
+        ContextView,
+        ErrorMessage,
+        Events,
+        Execute,
+        JamKept,
+        JamStateUpdate,
+        KeepJam,
+        Layer,
+        MemberView,
+        MusicalContextUpdate,
+        OverrideCode,
+        SetAutopilot,
+        SetEnergy,
+        SetMute,
+        SetSolo,
+        SetTempo,
+        SetVolume,
+        SoundEvent,
+        StartJam,
+        StopJam,
+    )
+    from bandstand.protocol.registry import Registry, protocol_registry
+    from bandstand.protocol.streams import COMPOSE, JAM, STREAM_KINDS, STUDIO, VARIATION, StreamKind
+    from bandstand.protocol.wire import PROTOCOL_VERSION, WireEvent, WireModel
 
 __all__ = [
     "COMPOSE",
@@ -121,3 +130,31 @@ __all__ = [
     "studio",
     "tools_document",
 ]
+
+# name → the module that defines it (a module's own name: the submodule itself)
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("COMPOSE_EVENTS", "ComposeEvent"), "compose"),
+    **dict.fromkeys(("Emitter", "UnregisteredMessage", "envelope"), "emitter"),
+    **dict.fromkeys(("ComposeGuard", "Guard", "JamGuard", "ProtocolViolation", "StreamClosed", "StudioGuard",
+                     "VariationGuard"), "guards"),
+    **dict.fromkeys(("ToolCatalog", "describe", "events_document", "schema_document", "schema_hash",
+                     "tools_document"), "introspect"),
+    **dict.fromkeys(("AgentStatus", "AgentThought", "BossDirective", "BossEcho", "ChatHistory", "CodeOverride",
+                     "ContextView", "ErrorMessage", "Events", "Execute", "JamKept", "JamStateUpdate", "KeepJam",
+                     "Layer", "MemberView", "MusicalContextUpdate", "OverrideCode", "SetAutopilot", "SetEnergy",
+                     "SetMute", "SetSolo", "SetTempo", "SetVolume", "SoundEvent", "StartJam", "StopJam"), "jam"),
+    **dict.fromkeys(("Registry", "protocol_registry"), "registry"),
+    **dict.fromkeys(("COMPOSE", "JAM", "STREAM_KINDS", "STUDIO", "VARIATION", "StreamKind"), "streams"),
+    **dict.fromkeys(("PROTOCOL_VERSION", "WireEvent", "WireModel"), "wire"),
+    "studio": "studio",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'bandstand.protocol' has no attribute {name!r}")
+    module = importlib.import_module(f"bandstand.protocol.{where}")
+    value = module if where == name else getattr(module, name)
+    globals()[name] = value
+    return value

@@ -75,6 +75,18 @@ class NodeRetry(ComposeEvent):
         return f"↻ {self.node}: retry {self.attempt} after {self.code}: {self.message}"
 
 
+class NodeProgress(ComposeEvent):
+    """A long node saying what it is doing now ("rendering: played 3 of 6 parts"), between its
+    start and its end; a display replaces the node's line with it."""
+
+    type: Literal["node_progress"] = "node_progress"
+    node: NodeName
+    message: str
+
+    def line(self) -> str:
+        return f"… {self.node}: {self.message}"
+
+
 class NodeSkipped(ComposeEvent):
     type: Literal["node_skipped"] = "node_skipped"
     node: NodeName
@@ -129,12 +141,12 @@ class PipelineFinished(ComposeEvent):
 
 
 Event = Annotated[
-    PipelineStarted | NodeStarted | NodeCompleted | NodeRetry | NodeSkipped | NodeFailed | QualityRetry | Paused
-    | PipelineFinished,
+    PipelineStarted | NodeStarted | NodeProgress | NodeCompleted | NodeRetry | NodeSkipped | NodeFailed | QualityRetry
+    | Paused | PipelineFinished,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 COMPOSE_EVENTS: tuple[type[ComposeEvent], ...] = (
-    PipelineStarted, NodeStarted, NodeCompleted, NodeRetry, NodeSkipped, NodeFailed, QualityRetry, Paused,
-    PipelineFinished,
+    PipelineStarted, NodeStarted, NodeProgress, NodeCompleted, NodeRetry, NodeSkipped, NodeFailed, QualityRetry,
+    Paused, PipelineFinished,
 )

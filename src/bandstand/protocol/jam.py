@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bandstand.score import TEMPO_RANGE
+
 Status = Literal["idle", "thinking", "error", "timeout"]
 
 
@@ -75,6 +77,7 @@ class SoundEvent(BaseModel):
     program: int | None = Field(default=None, ge=0, le=127, description="the General MIDI program the recording plays it with; None: the drum kit (channel 10)")
     key: int | None = Field(default=None, ge=0, le=127, description="the MIDI key the recording plays (the pitch, or the drum's key); None: not playable as MIDI")
     velocity: int = Field(default=100, ge=1, le=127, description="the MIDI velocity the recording plays it with")
+    kit: int = Field(default=0, ge=0, le=127, description="for a drum: the drum kit (a program on the SoundFont's drum bank) its `bank` plays with; 0: the standard kit")
 
 
 # --------------------------------------------------------------------------- server → client
@@ -229,7 +232,7 @@ class SetVolume(_Request):
 
 class SetTempo(_Request):
     type: Literal["set_tempo"] = "set_tempo"
-    bpm: float = Field(ge=40.0, le=240.0)
+    bpm: float = Field(ge=TEMPO_RANGE[0], le=TEMPO_RANGE[1])
 
 
 class SetEnergy(_Request):

@@ -7,7 +7,11 @@ says while it turns a request in words into an answer, edits or a variation.
 toolCall → planStepUpdate]* → summary.final`; COMPOSING the same with
 `generatorStart/generatorComplete`, then the variation `meta → phrase* →
 done`. Agent teams add `preflight`, `status` and `agentComplete`, and tag
-their events with `agentId` and `section`. The order rules live in
+their events with `agentId` and `section`. Maestro's clients also read
+`planSummary` (after the plan), `progress` (after each step), `stallWarning`
+(no word from the work for a while), `phase` on `toolStart` and
+`planStepUpdate`, `parallelGroup` on steps that run together and `proposal`
+on tool calls that write a variation. The order rules live in
 `bandstand.protocol.guards.studio`; these models only say what each event holds.
 """
 
@@ -52,6 +56,8 @@ class PlanStep(WireModel):
     agent_id: str | None = None
     section: str | None = None
     status: StepStatus = "pending"
+    parallel_group: str | None = Field(default=None, max_length=200,
+                                       description="steps with the same group run together (per-part writing)")
 
 
 class WireNote(WireModel):
@@ -129,6 +135,8 @@ class State(WireEvent):
     trace_id: Id
     project_id: str | None = Field(default=None, max_length=200)
     conversation_id: str | None = Field(default=None, max_length=200)
+    specialist: str | None = Field(default=None, max_length=40,
+                                   description="who handles it: harmony, rhythm, sound, mix or composer")
 
     @model_validator(mode="after")
     def _mode(self) -> Self:
@@ -170,6 +178,42 @@ class Plan(WireEvent):
         return self
 
 
+class PlanSummary(WireEvent):
+    """Right after the plan: how many steps, how many in each phase, which run together."""
+
+    type: Literal["planSummary"] = "planSummary"
+    plan_id: Id
+    total_steps: int = Field(ge=0)
+    phases: dict[str, int] = Field(default_factory=dict)
+    parallel_groups: list[str] = Field(default_factory=list)
+    tracks: list[str] = Field(default_factory=list)
+
+
+class Progress(WireEvent):
+    """How far the plan is: steps ended of all steps, as a share (after each step ends)."""
+
+    type: Literal["progress"] = "progress"
+    completed_steps: int = Field(ge=0)
+    total_steps: int = Field(ge=1)
+    percent: float = Field(ge=0, le=100)
+    step_id: str | None = None
+
+    @model_validator(mode="after")
+    def _within(self) -> Self:
+        if self.completed_steps > self.total_steps:
+            raise ValueError(f"{self.completed_steps} of {self.total_steps} steps")
+        return self
+
+
+class StallWarning(WireEvent):
+    """Nothing was heard from the work for `seconds`: it may be stuck (it goes on; `complete` still ends it)."""
+
+    type: Literal["stallWarning"] = "stallWarning"
+    seconds: float = Field(ge=0)
+    step_id: str | None = None
+    message: Label
+
+
 class PlanStepUpdate(WireEvent):
     """A step goes active, then completed or failed; a step never reached is skipped."""
 
@@ -178,6 +222,7 @@ class PlanStepUpdate(WireEvent):
     status: StepUpdateStatus
     result: str | None = None
     error: str | None = None
+    phase: str | None = Field(default=None, max_length=40, description="the step's tool phase (setup, composition, …)")
 
 
 class ToolStart(AgentTag, WireEvent):
@@ -187,6 +232,9 @@ class ToolStart(AgentTag, WireEvent):
     name: Id
     label: Label
     step_id: str | None = None
+    phase: str | None = Field(default=None, max_length=40, description="the tool's phase (setup, composition, …)")
+    parallel_group: str | None = Field(default=None, max_length=200)
+    proposal: bool = Field(default=False, description="the call writes a variation (nothing changes until commit)")
 
 
 class ToolCall(AgentTag, WireEvent):
@@ -197,6 +245,7 @@ class ToolCall(AgentTag, WireEvent):
     name: Id
     params: dict[str, Any]
     step_id: str | None = None
+    proposal: bool = Field(default=False, description="the call writes a variation (nothing changes until commit)")
 
 
 class ToolError(AgentTag, WireEvent):
@@ -345,7 +394,8 @@ class AgentComplete(AgentTag, WireEvent):
 
 
 STUDIO_EVENTS: tuple[type[WireEvent], ...] = (
-    State, Reasoning, Content, Plan, PlanStepUpdate, ToolStart, ToolCall, ToolError,
+    State, Reasoning, Content, Plan, PlanSummary, PlanStepUpdate, ToolStart, ToolCall, ToolError, Progress,
+    StallWarning,
     GeneratorStart, GeneratorComplete, Meta, Phrase, Done, SummaryFinal, StreamError, Complete,
     Preflight, Status, AgentComplete,
 )

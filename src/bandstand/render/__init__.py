@@ -1,7 +1,8 @@
 """Rendering: a song (or a .mid file) to WAV audio — each track synthesized by
 SoundFont, run through its mix (effects, fader, pan, sends, buses) and mastered
-— with stems, and to a piano-roll PNG. Heavy libraries (numba, scipy,
-pyloudnorm, Pillow) load on first use."""
+— with stems (a `TrackCache` keeps finished tracks between renders), and to a
+piano-roll PNG. Heavy libraries (numba, scipy, pyloudnorm, Pillow) load on
+first use."""
 
 from bandstand.render.audio import (
     TAIL_SECONDS,
@@ -15,6 +16,7 @@ from bandstand.render.effects import PROCESSORS
 from bandstand.render.master import Master
 from bandstand.render.pianoroll import ROLE_COLOURS, render_pianoroll, role_colour, title_line
 from bandstand.render.soundfont import ENV_VAR, find_soundfont
+from bandstand.render.trackcache import TrackCache
 
 __all__ = [
     "ENV_VAR",
@@ -23,6 +25,7 @@ __all__ = [
     "TAIL_SECONDS",
     "Master",
     "Rendered",
+    "TrackCache",
     "find_soundfont",
     "render_pianoroll",
     "render_song",

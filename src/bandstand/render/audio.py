@@ -12,10 +12,10 @@ side in a DAW at 0 dB they sum to the master before its limiter."""
 from __future__ import annotations
 
 import os
-import re
+import threading
 import wave
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,13 +26,16 @@ from bandstand.render.cancel import Check, checker, never
 from bandstand.render.dsp import Audio
 from bandstand.render.master import Master, Mastered, master
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
+from bandstand.render.partial import Font, synthesize_some
 from bandstand.render.reverb import decay_seconds
 from bandstand.render.scratch import SCRATCH_BYTES, Scratch
-from bandstand.render.synth import TAIL_SECONDS, frames_for, synthesize_dry
-from bandstand.score import Song, audible
+from bandstand.render.synth import TAIL_SECONDS, Finish, frames_for, synthesize_dry, wait_warm
+from bandstand.render.trackcache import TrackCache, track_keys
+from bandstand.score import Song, audible, file_slug, part_names
 
 __all__ = ["STEM_PEAK", "TAIL_SECONDS", "Rendered", "render_song", "render_wav", "stem_names", "write_wav"]
 
+Progress = Callable[[str], None]  # told what a render does now, in a few words
 STEM_PEAK = 0.89  # -1 dBFS
 MAX_TAIL_SECONDS = 6.0
 
@@ -46,28 +49,19 @@ class Rendered:
     stems: dict[str, Audio] = field(default_factory=dict)
     stem_gain: float = 1.0
     check: Check = never  # what writing it calls every block: the cancel, and the scratch's step
+    reused: tuple[int, ...] = ()  # the tracks (by index) a cache gave, not played again
+    played: tuple[int, ...] = ()  # the heard tracks played (all of them without a cache)
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "part"
+    return file_slug(name) or "part"
 
 
 def stem_names(song: Song) -> dict[int, str]:
-    """The stem file name (without .wav) of each heard track, by track index: the track's name
-    as a slug, made unique with -2, -3 … (buses are `bus-<name>`)."""
-    names: dict[int, str] = {}
-    taken: set[str] = set()
-    for index, (track, heard) in enumerate(zip(song.tracks, audible([t.mix for t in song.tracks]), strict=True)):
-        if not heard:
-            continue
-        base = _slug(track.name or track.role)
-        name, n = base, 1
-        while name in taken:
-            n += 1
-            name = f"{base}-{n}"
-        taken.add(name)
-        names[index] = name
-    return names
+    """The stem file name (without .wav) of each heard track, by track index: its part name
+    (`score.part_names`, the name of its MIDI file too; buses are `bus-<name>`)."""
+    heard = audible([t.mix for t in song.tracks])
+    return {index: name for index, name in enumerate(part_names(song.tracks)) if heard[index]}
 
 
 def tail_seconds(song: Song) -> float:
@@ -82,13 +76,21 @@ def tail_seconds(song: Song) -> float:
 
 def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None = None, workers: int | None = None,
                 settings: Master | None = None, stems: bool = False,
-                cancelled: Callable[[], bool] | None = None, scratch: bool | None = None) -> Rendered:
+                cancelled: Callable[[], bool] | None = None, scratch: bool | None = None,
+                cache: TrackCache | None = None, progress: Progress | None = None) -> Rendered:
     """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too.
     Each track is mixed (inserts, fader) by the synthesis process that played it, as soon as it
     has played it. `cancelled` is asked between small steps: once it says yes the render stops
     with `RenderCancelled` (see `bandstand.render.cancel`). The full-length buffers live in a
     scratch file (`bandstand.render.scratch`) when they would take more than `SCRATCH_BYTES`, or
-    as `scratch` says; the audio is the same either way."""
+    as `scratch` says; the audio is the same either way.
+
+    With a `cache` (`bandstand.render.trackcache`), each heard track's finished audio is taken
+    from it when it holds the track's key, and only the others are played (as the full render
+    plays them) and kept there; the master and stems are the same bytes as without it.
+
+    `progress`, when given, is told what the render does now in a few words ("played 3 of 6
+    parts (Bass)", "mixing", "mastering"), from whichever thread does it."""
     heard = audible([t.mix for t in song.tracks])
     tail = tail_seconds(song)
     frames = frames_for(song, sample_rate, tail)
@@ -96,11 +98,29 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
     space = Scratch.find(buffers) if (buffers > SCRATCH_BYTES if scratch is None else scratch) else None
     check = checker(cancelled) if space is None else space.checked(checker(cancelled))
     plan = MixPlan(song, sample_rate, frames, check, space)
-    dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,
-                         finish=plan.finish, check=check, scratch=space)
-    mixed = plan.mix(dry.audio, dry.spans, peaks=stems)
-    done = master(mixed.audio, sample_rate, settings or Master(), in_place=True, check=check)
-    result = Rendered(done.audio, done, check=check)
+    finish: Finish = _Telling(plan.finish, song, sum(heard), progress) if progress is not None else plan.finish
+    if progress is not None:
+        wait_warm(progress)  # a warm-up on another thread: waited for, and said, so no stall limit fires
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-trackcache") as keeper:
+        if cache is None:
+            dry = synthesize_dry(song, sample_rate, soundfont, workers=workers, include=heard, tail=tail,
+                                 finish=finish, check=check, scratch=space)
+            rows, spans = dry.audio, dry.spans
+            reused: tuple[int, ...] = ()
+            kept: Future[None] | None = None
+        else:
+            rows, spans, reused, kept = _through_cache(cache, keeper, song, heard, plan, sample_rate, soundfont,
+                                                       workers, check, space, finish)
+        if progress is not None:
+            progress("mixing (sends and buses)")
+        mixed = plan.mix(rows, spans, peaks=stems)
+        if progress is not None:
+            progress("mastering")
+        done = master(mixed.audio, sample_rate, settings or Master(), in_place=True, check=check)
+    if kept is not None:
+        kept.result()  # storing swallows what the disk refuses: what comes through here is a bug
+    played = tuple(i for i, h in enumerate(heard) if h and i not in reused)
+    result = Rendered(done.audio, done, check=check, reused=reused, played=played)
     if stems:
         parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
         parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
@@ -108,6 +128,59 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
         result.stem_gain = min(done.gain, STEM_PEAK / loudest) if loudest > 0 else done.gain
         result.stems = {name: audio[: done.frames] for name, audio in parts.items()}
     return result
+
+
+def _through_cache(cache: TrackCache, keeper: ThreadPoolExecutor, song: Song, heard: list[bool], plan: MixPlan,
+                   sample_rate: int, soundfont: Path | None, workers: int | None, check: Check,
+                   space: Scratch | None, finish: Finish) -> tuple[Audio, list[tuple[int, int]], tuple[int, ...], Future[None]]:
+    """Every heard track's finished row: read from `cache` where it holds the track, else played
+    and finished (as a full render would) and handed to `keeper` to store while the mix runs.
+    Returns the rows (tracks × 2 × frames), their spans, the tracks read and the storing."""
+    font = Font.load(soundfont)
+    keys = track_keys(song, heard, font, sample_rate=sample_rate, frames=plan.frames)
+    shape = (len(song.tracks) + 1, 2, plan.frames)  # one spare row for the second half of a split track
+    out = space.zeros(shape) if space is not None else np.zeros(shape, dtype=np.float32)
+    spans = np.zeros((len(song.tracks) + 1, 2), dtype=np.int64)
+    reused: list[int] = []
+    for index, key in keys.items():
+        check()
+        span = cache.load(key, out[index])
+        if span is not None:
+            spans[index] = span
+            reused.append(index)
+    play = [h and i not in reused for i, h in enumerate(heard)]
+    if isinstance(finish, _Telling):
+        finish.total = sum(play)
+        finish.progress(f"{len(reused)} parts unchanged (from the render cache), {finish.total} to play")
+    synthesize_some(song, font, out, spans, include=heard, play=play, sample_rate=sample_rate, workers=workers,
+                    finish=finish, check=check)
+    done = [(i, (int(spans[i][0]), int(spans[i][1]))) for i in range(len(song.tracks))]
+
+    def keep() -> None:
+        for index, span in done:
+            if play[index]:
+                cache.store(keys[index], out[index], span)
+        cache.trim(keys.values())
+
+    return out[: len(song.tracks)], [span for _, span in done], tuple(reused), keeper.submit(keep)
+
+
+class _Telling:
+    """A track's finishing (its chain and fader, `MixPlan.finish`) that then tells `progress`
+    how many of the `total` parts to play are done, from the synthesis thread that did it."""
+
+    def __init__(self, finish: Finish, song: Song, total: int, progress: Progress) -> None:
+        self.finish, self.song, self.total, self.progress = finish, song, total, progress
+        self.done = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, index: int, row: Audio, first: int, end: int) -> tuple[int, int]:
+        span = self.finish(index, row, first, end)
+        with self.lock:
+            self.done += 1
+            done = min(self.done, self.total)
+        self.progress(f"played {done} of {self.total} parts ({self.song.tracks[index].name})")
+        return span
 
 
 _WRITE_FRAMES = 1 << 16  # convert to PCM a block at a time: big temporaries are slow to fault in
@@ -166,12 +239,15 @@ def render_wav(
     stems_dir: str | os.PathLike[str] | None = None,
     cancelled: Callable[[], bool] | None = None,
     scratch: bool | None = None,
+    cache: TrackCache | None = None,
+    progress: Progress | None = None,
 ) -> Path:
     """Render a Song (or a .mid file) to a mastered WAV; returns its path. With `stems_dir`, the
     stems are written there too. Once `cancelled()` says yes the render stops with
-    `RenderCancelled` and no WAV is written.
+    `RenderCancelled` and no WAV is written. With a `cache`, tracks it holds are not played again
+    (see `render_song`). `progress` is told what it does now (see `render_song`).
 
-    The file is byte-identical for any number of `workers`."""
+    The file is byte-identical for any number of `workers`, with a cache or without."""
     if isinstance(song_or_midi_path, Song):
         song = song_or_midi_path
     else:
@@ -179,8 +255,11 @@ def render_wav(
 
         song = read_midi(song_or_midi_path)
     rendered = render_song(song, sample_rate, soundfont=soundfont, workers=workers, settings=settings,
-                           stems=stems_dir is not None, cancelled=cancelled, scratch=scratch)
+                           stems=stems_dir is not None, cancelled=cancelled, scratch=scratch, cache=cache,
+                           progress=progress)
     check = rendered.check
+    if progress is not None:
+        progress("writing the WAV" + (f" and {len(rendered.stems)} stems" if stems_dir is not None else ""))
     if stems_dir is not None:
         with ThreadPoolExecutor(max_workers=1) as pool:
             stems = pool.submit(write_stems, rendered, stems_dir, sample_rate, check=check)

@@ -1,9 +1,9 @@
 """Stopping a render part-way: the caller passes `cancelled` (a function that says whether
 it should stop) and the render asks it between small steps — every slice a synthesizer plays
 (16,384 frames), every chunk a chain or the mixer runs, every chunk the master measures — so
-it stops within a few milliseconds of work. The forked synthesis child does not ask: the
-process that forked it kills it. `RenderCancelled` is how the render stops; it is control
-flow, not a failure, and nothing of the render is written."""
+it stops within a few milliseconds of work, on whichever of the synthesis threads asks first.
+`RenderCancelled` is how the render stops; it is control flow, not a failure, and nothing of
+the render is written."""
 
 from __future__ import annotations
 

@@ -124,10 +124,9 @@ def sounding(audio: Audio) -> tuple[int, int]:
 
 
 def _preload(song: Song) -> None:
-    """Load what the chains will need now, before a synthesis process is forked (which inherits
-    it): the filter kernel, numpy.fft for a reverb, scipy.signal for a phaser. (A child that
-    imported a module another thread of this process was importing at the fork could wait
-    forever.)"""
+    """Load what the chains will need now, before the synthesis threads start (each finishes its
+    tracks' chains as it plays them, and neither should stop mid-render to import): the filter
+    kernel, numpy.fft for a reverb, scipy.signal for a phaser."""
     kernel()
     kinds = {fx.type for t in song.tracks for fx in t.mix.inserts} | {fx.type for b in song.buses for fx in b.inserts}
     if "reverb" in kinds or any(s.level > 0 for t in song.tracks for s in t.mix.sends):

@@ -67,6 +67,15 @@ def _ordered(tracks: list[Track]) -> list[Track]:
     return sorted(tracks, key=lambda t: rank.get(t.role, len(ROLE_ORDER)))
 
 
+_PLAIN = str.maketrans({"—": "-", "–": "-", "−": "-", "→": "->", "♯": "#", "♭": "b"})
+
+
+def _drawable(text: str) -> str:
+    """`text` in the characters the bundled font draws (it has no en or em dash, minus, arrow or
+    accidentals: they would come out as empty boxes)."""
+    return text.translate(_PLAIN)
+
+
 def title_line(song: Song) -> str:
     """"Title | 96 BPM · C minor · 4/4 · 8 bars" (tempo changes shown as a range)."""
     bpms = [c.bpm for c in song.tempo_map()]
@@ -105,17 +114,19 @@ def _row_labels(
 
 
 def render_pianoroll(
-    song: Song, out_path: str | os.PathLike[str], width: int = 1600, height: int = 900
+    song: Song, out_path: str | os.PathLike[str], width: int = 1600, height: int = 900, *, first_bar: int = 1
 ) -> Path:
-    """Draw the song's piano roll as a `width` × `height` PNG at `out_path`; returns the path."""
-    data = pianoroll_png(song, width, height)
+    """Draw the song's piano roll as a `width` × `height` PNG at `out_path`; returns the path.
+    `first_bar` numbers the bars of an excerpt as in the song it was cut from."""
+    data = pianoroll_png(song, width, height, first_bar=first_bar)
     with atomic_open(out_path, "wb") as fh:
         fh.write(data)
     return Path(out_path)
 
 
-def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
-    """The song's piano roll as the bytes of a `width` × `height` PNG."""
+def pianoroll_png(song: Song, width: int = 1600, height: int = 900, *, first_bar: int = 1) -> bytes:
+    """The song's piano roll as the bytes of a `width` × `height` PNG; its bars are numbered from
+    `first_bar` (an excerpt's bars keep the song's numbers)."""
     import io
 
     from PIL import Image, ImageDraw, ImageFont
@@ -130,7 +141,7 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
     header = title_size + 12 + text_size * 2 + 8
     beats = max(song.length_beats, song.beats_per_bar)
     box = _Layout(label_width, header, width - 12, height - 10, beats)
-    draw.text((12, 8), title_line(song), fill=TEXT, font=title_font)
+    draw.text((12, 8), _drawable(title_line(song)), fill=TEXT, font=title_font)
     draw.rectangle((box.left, box.top, box.right, box.bottom), fill=PANEL)
 
     section_y = title_size + 14
@@ -139,7 +150,7 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
         x1 = box.x(min(song.bar_to_beat(section.end_bar), beats))
         draw.rectangle((x0, box.top, x1, box.bottom), fill=SECTION_SHADES[i % 2])
         draw.line((x0, section_y, x0, box.bottom), fill=TEXT, width=2)
-        draw.text((x0 + 4, section_y), section.name, fill=TEXT, font=font)
+        draw.text((x0 + 4, section_y), _drawable(section.name), fill=TEXT, font=font)
 
     bars = song.length_bars or 1
     step = max(1, round(bars / max(1, (box.right - box.left) // 40)))  # keep numbers apart
@@ -150,7 +161,7 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
         strong = (bar - 1) % 4 == 0
         draw.line((x, box.top, x, box.bottom), fill=GRID_STRONG if strong else GRID, width=1)
         if (bar - 1) % step == 0 and bar <= bars:
-            draw.text((x + 2, box.top - text_size - 4), str(bar), fill=MUTED, font=font)
+            draw.text((x + 2, box.top - text_size - 4), str(bar + first_bar - 1), fill=MUTED, font=font)
     markers_y = box.top + 2
 
     tracks = _ordered([t for t in song.tracks if t.notes]) or _ordered(song.tracks)
@@ -163,9 +174,9 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
             draw.line((0, top, box.right, top), fill=GRID_STRONG, width=1)
         draw.rectangle((0, top + pad / 3, 6, max(top + pad / 3, top + lane_height - pad / 3)), fill=colour)
         if lane_height >= text_size + 6:
-            draw.text((12, top + 4), track.name or track.role, fill=TEXT, font=font)
+            draw.text((12, top + 4), _drawable(track.name or track.role), fill=TEXT, font=font)
         if lane_height >= 2 * text_size + 10:
-            draw.text((12, top + 6 + text_size), track.role, fill=colour, font=font)
+            draw.text((12, top + 6 + text_size), _drawable(track.role), fill=colour, font=font)
         if not track.notes:
             continue
         if track.is_drum or track.role == "drums":
@@ -187,9 +198,10 @@ def pianoroll_png(song: Song, width: int = 1600, height: int = 900) -> bytes:
     for marker in song.markers:  # drawn last, on a dark label, so notes never hide them
         x = box.x(marker.beat)
         draw.line((x, box.top, x, box.bottom), fill=TEXT, width=1)
-        left, top, right, bottom = draw.textbbox((x + 4, markers_y), marker.text, font=font)
+        label = _drawable(marker.text)
+        left, top, right, bottom = draw.textbbox((x + 4, markers_y), label, font=font)
         draw.rectangle((left - 3, top - 2, right + 3, bottom + 2), fill=BACKGROUND, outline=TEXT)
-        draw.text((x + 4, markers_y), marker.text, fill=TEXT, font=font)
+        draw.text((x + 4, markers_y), label, fill=TEXT, font=font)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

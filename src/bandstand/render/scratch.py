@@ -4,8 +4,8 @@ in an unlinked temporary file mapped into memory, instead of in memory.
 A song's buffers grow with its length (a 28-minute song is 600 MB per stereo
 buffer, and a render holds one per track, the mix and a bus); its work does
 not: every stage walks the song a slice or a chunk at a time. So the buffers
-live in a file, shared with the forked synthesis child as anonymous shared
-memory was, and every few steps the process lets go of the pages it touched
+live in a file, which both synthesis threads write into, and every few steps
+the process lets go of the pages it touched
 (`madvise(MADV_DONTNEED)`: the data stays in the file and the page cache, which
 the system may evict; touching a page again reads it back). The arithmetic is
 the same, so the bytes are too; only where the numbers live changes.

@@ -1,44 +1,38 @@
-"""General MIDI synthesis with a SoundFont synthesizer (`engine`: bandstand's own, TinySoundFont's
-algorithm), one buffer per track, on two processes.
+"""General MIDI synthesis with a SoundFont synthesizer (`engine_name`: bandstand's own,
+TinySoundFont's algorithm), one buffer per track, on two threads.
 
-Every track is rendered into its own buffer (the mixer needs each part on its
-own: its inserts, fader, pan and sends). The work is a list of items, heaviest
-first: each track is one item, except that a track heavier than all the others
-together is dealt by pitch into two halves (a note's pitch stays on one
-synthesizer, so a note-off finds its note, and drum keys that choke each other
-stay together); its second half plays into a spare row that is added at the
-end. The synthesizer's control work holds the interpreter lock (so does the TinySoundFont
-binding while it renders: two threads took twice the wall time of one), so a forked child process and this
-one take items from a shared queue (a pipe of item numbers) whenever they are
-free, each into its own row of one anonymous shared map, so both stay busy
-whatever each instrument costs. Each item is played by a synthesizer reset to
-its power-on state, which renders the audio between consecutive events into a
-small scratch slice and adds each slice that is not silence into the row; after
-the last event it stops at the first silent slice. Each process notes the
-stretch of the row its slices filled and, given a `finish` (the mixer's), runs
-the track's chain and fader over it right away — so the mix of a track is made
-by whichever process played it, while the other is still playing (the split
-track is finished here once both halves are in). If the child cannot run or
-fails, this process plays (and finishes) what it left unfinished. An item
-sounds the same whoever plays it, so the audio is bit-identical run to run, in
-one process or two.
+Every track is rendered into its own buffer (the mixer needs each part on its own: its
+inserts, fader, pan and sends). The work is a list of items, heaviest first (by an estimate
+of the voices each note sounds and for how long, from the SoundFont's own regions): each
+track is one item, except that a track heavier than all the others together is dealt by pitch
+into two halves (a note's pitch stays on one synthesizer, so a note-off finds its note, and
+drum keys that choke each other stay together); its second half plays into a spare row that
+is added at the end. Two threads take items as soon as they are free, each into its own row,
+so both stay busy whatever each instrument costs. The compiled engine
+(`bandstand.render.sf2.engine`) plays a whole track per call without the interpreter lock, so
+the two threads run at once; there are no child processes (a fork from a process with other
+threads — a server's — could deadlock on a lock another thread held). Each item is played from
+the synthesizer's power-on state, request by request as TinySoundFont is asked (up to each
+event, and at every slice of 16,384 frames), and after the last event it stops at the first
+silent slice. The stretch of the row its slices filled is noted and, given a `finish` (the
+mixer's), the track's chain and fader run over it right away on the same thread — so the mix
+of a track is made while the other thread is still playing (the split track is finished here
+once both halves are in). An item sounds the same whoever plays it, so the audio is
+bit-identical run to run, on one thread or two.
 
-A render can be cancelled (`bandstand.render.cancel`): each process asks
-between slices, and this one kills the child as soon as it stops. The child
-blocks SIGINT (a terminal's Ctrl-C reaches the whole process group: this
-process decides) and dies with the thread that forked it (Linux), so it never
-outlives a cancelled render. `$BANDSTAND_TEST_SLOW_SYNTH` (a file path; for
-tests) makes every slice wait 50 ms and writes the file when synthesis starts,
-so a test can interrupt a render that is surely still running."""
+A render can be cancelled (`bandstand.render.cancel`): each thread asks between slices (a
+few milliseconds of work); a failure on one thread stops the other at its next slice.
+`$BANDSTAND_TEST_SLOW_SYNTH` (a file path; for tests) makes every slice wait 50 ms and writes
+the file when synthesis starts, so a test can interrupt a render that is surely still
+running."""
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
-import mmap
 import os
-import signal
+import sys
+import threading
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,7 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bandstand.errors import ConfigError, RenderError
+from bandstand.errors import ConfigError, RenderError, UserError
 from bandstand.render.cancel import Check, never
 from bandstand.render.scratch import Scratch
 from bandstand.render.soundfont import find_soundfont
@@ -69,7 +63,7 @@ Finish = Callable[[int, Audio, int, int], Span]  # (track index, its row, first,
 
 
 def default_workers() -> int:
-    """Processes for synthesis: one per group, at most one per CPU this process may run on."""
+    """Threads for synthesis: one per group, at most one per CPU this process may run on."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(SYNTH_GROUPS, cpus))
 
@@ -119,31 +113,50 @@ _CHOKE_FAMILIES = ((42, 44, 46), (71, 72), (73, 74), (78, 79), (80, 81))
 _DRUM_UNIT = {key: family[0] for family in _CHOKE_FAMILIES for key in family}
 
 
-def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False) -> dict[int, float]:
-    """Estimated synthesis cost of each pitch the tracks play: seconds sounding plus a share per
+VOICE_START_SECONDS = 0.01  # starting a voice costs about this much sounding time
+
+
+def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False, table: Any = None) -> dict[int, float]:
+    """Estimated synthesis cost of each pitch the tracks play, in voice-seconds. With the
+    SoundFont's `table`, each note costs what its voices sound: for each region it plays, the
+    time held plus the release, or until a sample that does not loop runs out (a piano note
+    layered on two samples costs twice a flute's); without, its sounding time plus a share per
     note. On the drum channel a choke family counts as one pitch (its lowest key)."""
+    from bandstand.render.sf2.table import preset_for, voices_of
+
     seconds = clock(song)
     work: dict[int, float] = {}
     for track in tracks:
+        preset = preset_for(table, track.program, drums) if table is not None else -1
+        profiles: dict[tuple[int, int], tuple[tuple[float, float], ...]] = {}
         for n in track.notes:
             unit = _DRUM_UNIT.get(n.pitch, n.pitch) if drums else n.pitch
-            work[unit] = work.get(unit, 0.0) + seconds(n.end) - seconds(n.start) + NOTE_WEIGHT_SECONDS
+            held = seconds(n.end) - seconds(n.start)
+            if table is None:
+                cost = held + NOTE_WEIGHT_SECONDS
+            else:
+                voices = profiles.get((n.pitch, n.velocity))
+                if voices is None:
+                    voices = profiles[(n.pitch, n.velocity)] = voices_of(table, preset, n.pitch, n.velocity)
+                cost = sum(min(held + release, length) + VOICE_START_SECONDS for release, length in voices)
+            work[unit] = work.get(unit, 0.0) + cost
     return work
 
 
-def synth_items(song: Song, include: Sequence[bool] | None = None) -> list[tuple[int, Part, float]]:
-    """What the synthesizers play, heaviest first: (buffer row, part, estimated work). Every track
-    is one item into its own row, except that a track heavier than all the others together is
-    dealt by pitch into two halves of equal work (its pitches stay together, so a note-off finds
-    its note, and drum keys that choke each other stay on one synthesizer); the second half plays
-    into the spare row after the last track (added to the track at the end). `include` leaves
-    tracks out (muted ones). The result depends on the song only."""
+def synth_items(song: Song, include: Sequence[bool] | None = None, table: Any = None) -> list[tuple[int, Part, float]]:
+    """What the synthesizers play, heaviest first: (buffer row, part, estimated work; `table`:
+    the SoundFont's, see `pitch_work`). Every track is one item into its own row, except that a
+    track heavier than all the others together is dealt by pitch into two halves of equal work
+    (its pitches stay together, so a note-off finds its note, and drum keys that choke each
+    other stay on one synthesizer); the second half plays into the spare row after the last
+    track (added to the track at the end). `include` leaves tracks out (muted ones). The result
+    depends on the song and the SoundFont only."""
     channels = assign_channels(song)
     items: list[tuple[int, Part, float]] = []
     works: list[tuple[int, dict[int, float]]] = []
     for index, track in enumerate(song.tracks):
         if include is None or include[index]:
-            works.append((index, pitch_work(song, [track], channels[index] == DRUM_CHANNEL)))
+            works.append((index, pitch_work(song, [track], channels[index] == DRUM_CHANNEL, table)))
     total = sum(sum(w.values()) for _, w in works)
     heaviest = max(works, key=lambda w: (sum(w[1].values()), -w[0]), default=None)
     for index, work in works:
@@ -192,11 +205,13 @@ ENGINES = ("auto", "compiled", "numpy", "tinysoundfont")
 
 
 def engine_name() -> str:
-    """The synthesizer `$BANDSTAND_SYNTH` names, `auto` resolved: `compiled`
-    (`bandstand.render.sf2` with its numba kernel), `numpy` (the same synthesizer, its numpy
-    kernel) or `tinysoundfont` (the binding, the reference bandstand's synthesizer ports;
-    optional). `auto` (the default) is compiled when numba imports, else numpy — never the
-    binding. A wrong or unusable value is a `ConfigError` (one line)."""
+    """The synthesizer `$BANDSTAND_SYNTH` names, `auto` resolved: `compiled` (bandstand's
+    SoundFont engine compiled by numba, `bandstand.render.sf2.engine`: a whole track per call,
+    two tracks at once on two threads), `numpy` (the same synthesizer's per-event numpy port,
+    `bandstand.render.sf2.Synth`: the fallback where numba cannot run) or `tinysoundfont` (the
+    binding, the reference both port; optional). `auto` (the default) is compiled when numba
+    can compile here, else numpy — never the binding. A wrong or unusable value is a
+    `ConfigError` (one line)."""
     name = os.environ.get(ENGINE_ENV, "auto") or "auto"
     if name not in ENGINES:
         raise ConfigError(f"${ENGINE_ENV} is {name!r}; use one of {', '.join(ENGINES)}")
@@ -209,30 +224,27 @@ def engine_name() -> str:
         return name
     if name == "numpy":
         return name
-    from bandstand.render.sf2 import kernel
+    from bandstand.render.sf2 import engine as compiled
 
-    if name == "compiled" and not kernel.available():
+    if name == "compiled" and not compiled.available():
         raise ConfigError(f"${ENGINE_ENV} is compiled but numba is not installed or does not compile "
                           f"(pip install numba; NUMBA_DISABLE_JIT unset; or unset ${ENGINE_ENV})")
-    return "compiled" if kernel.available() else "numpy"
+    return "compiled" if compiled.available() else "numpy"
 
 
 def engine() -> Callable[..., Any]:
-    """What makes the synthesizer `engine_name()` names (called with `samplerate=`). The compiled
-    kernel is loaded here (from numba's cache, or compiled), so a process that forks after
-    asking has it ready."""
-    name = engine_name()
-    if name == "tinysoundfont":
+    """What makes a per-event synthesizer of `engine_name()`'s kind (called with `samplerate=`):
+    the binding's `tinysoundfont.Synth`, or `sf2.Synth` (numpy) — for `compiled` too, whose
+    per-event interface is the numpy port (the render plays the compiled engine a track at a time
+    instead: `synthesize_dry`)."""
+    if engine_name() == "tinysoundfont":
         import tinysoundfont
 
         synth: Callable[..., Any] = tinysoundfont.Synth
         return synth
     from bandstand.render import sf2
-    from bandstand.render.sf2 import kernel
 
-    if name == "compiled":
-        kernel.load()
-    return functools.partial(sf2.Synth, kernel=name)
+    return functools.partial(sf2.Synth, pedal=True)
 
 
 SLOW_ENV = "BANDSTAND_TEST_SLOW_SYNTH"
@@ -325,131 +337,9 @@ def _play(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, n
             spans[index] = (first, end)
 
 
-CHILD_TIMEOUT_SECONDS = 120.0
-
-
-_LIVE: set[int] = set()  # synthesis children not yet reaped, killed if Python ends before they are
-
-
-def _kill_live() -> None:
-    """At exit: a render thread that had no time to stop (the main thread ended first) leaves its
-    child here; kill and reap it, so no synthesis outlives the process."""
-    for pid in list(_LIVE):
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        _LIVE.discard(pid)
-
-
-class _Child:
-    """A forked process rendering one group into the shared map."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.reaped = False
-        if not _LIVE:
-            atexit.unregister(_kill_live)
-            atexit.register(_kill_live)
-        _LIVE.add(pid)
-
-    def finished(self, check: Check = never) -> bool:
-        """Whether the child rendered everything (False if it failed or hung; then it is killed).
-        `check` is asked while waiting (a cancel raises; the caller then `kill`s the child)."""
-        deadline = time.monotonic() + CHILD_TIMEOUT_SECONDS
-        while True:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.reaped = True
-                _LIVE.discard(self.pid)
-                return os.waitstatus_to_exitcode(status) == 0
-            if time.monotonic() > deadline:
-                self.kill()
-                return False
-            check()
-            time.sleep(0.002)
-
-    def kill(self) -> None:
-        """End the child now (a cancelled or failed render) and reap it."""
-        if not self.reaped:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):  # reaped at exit meanwhile
-                os.waitpid(self.pid, 0)
-            self.reaped = True
-            _LIVE.discard(self.pid)
-
-
-class _NoChild:
-    def finished(self, check: Check = never) -> bool:
-        return False
-
-    def kill(self) -> None:
-        pass
-
-
-def _die_with_parent() -> Callable[[], None]:
-    """What the child runs first: ask Linux to kill it when the thread that forked it ends
-    (prctl PR_SET_PDEATHSIG), where there is a libc to ask. Loaded before the fork."""
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return lambda: None
-
-    def arm() -> None:
-        prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-
-    return arm
-
-
-def _fork(jobs: Iterable[Job], out: Audio, sample_rate: int, soundfont: bytes, name: str,
-          spans: npt.NDArray[np.int64], finish: Finish | None, step: Check = never) -> _Child | _NoChild:
-    """Start rendering `jobs` into `out` and `spans` (which must live in shared memory) in a forked
-    child."""
-    engine()  # the synthesizer (and its compiled kernel) loaded before the fork, never inside the child
-
-    arm = _die_with_parent()
-    parent = os.getpid()
-    # Ctrl-C blocked across the fork: the child starts with it blocked (a Ctrl-C landing while
-    # Python's own after-fork hooks run in the child would print their traceback), and the
-    # parent takes any that came meanwhile once its mask is back
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pid = os.fork()
-    except OSError:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        return _NoChild()
-    if pid == 0:  # the child: render, then leave without running any of the parent's cleanup
-        code = 1
-        try:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the parent decides what Ctrl-C does
-            arm()
-            if os.getppid() != parent:  # the parent ended before the child was armed
-                os._exit(1)
-            _play(jobs, out, sample_rate, soundfont, name, spans, finish, _slowed(step))
-            code = 0
-        finally:
-            os._exit(code)
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-    return _Child(pid)
-
-
 def frames_for(song: Song, sample_rate: int = 44100, tail: float = TAIL_SECONDS) -> int:
     """Frames of audio for the song plus `tail` seconds."""
     return int((song.duration_seconds + tail) * sample_rate)
-
-
-def _claimed(fd: int, jobs: list[Job], done: Any) -> Iterator[Job]:
-    """The jobs this process claims from the shared queue (a pipe of job numbers), one at a time;
-    each is marked done in the shared `done` bytes once it has been played."""
-    while True:
-        raw = os.read(fd, 2)
-        if len(raw) < 2:
-            return
-        number = int.from_bytes(raw, "little")
-        yield jobs[number]
-        done[number] = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,73 +352,126 @@ class Dry:
     spans: list[Span]
 
 
+def _jobs(song: Song, include: Sequence[bool] | None, table: Any) -> tuple[list[Job], int | None]:
+    """What the synthesizers play, heaviest first, and the track split in two (if one is)."""
+    seconds = clock(song)
+    items = synth_items(song, include, table)
+    tracks = len(song.tracks)
+    split = next((part[0] for row, part, _ in items if row == tracks), None)
+    jobs: list[Job] = [(_events(song, part, seconds), row, row != split and row != tracks) for row, part, _ in items]
+    return jobs, split
+
+
+class _Stopped(Exception):
+    """Another synthesis thread failed or was cancelled: this one stops too."""
+
+
+def _workers(jobs: list[Job], threads: int, play: Callable[[Iterator[Job], Check], None], check: Check) -> None:
+    """Play `jobs` on `threads` threads (this one among them), each taking the next job as soon as
+    it is free. The first failure (or cancel) stops the others at their next check, and is raised
+    here once all have stopped."""
+    lock = threading.Lock()
+    pending = iter(jobs)
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def claimed() -> Iterator[Job]:
+        while True:
+            with lock:
+                job = next(pending, None)
+            if job is None:
+                return
+            yield job
+
+    def guarded() -> None:
+        if stop.is_set():
+            raise _Stopped
+        check()
+
+    def work() -> None:
+        try:
+            play(claimed(), guarded)
+        except _Stopped:
+            pass
+        except BaseException as exc:  # handed to the caller's thread below
+            errors.append(exc)
+            stop.set()
+
+    helpers = [threading.Thread(target=work, name=f"bandstand-synth-{i}", daemon=True) for i in range(threads - 1)]
+    for thread in helpers:
+        thread.start()
+    try:
+        work()
+    finally:
+        if errors or sys.exc_info()[0] is not None:
+            stop.set()
+        for thread in helpers:
+            thread.join()
+    if errors:
+        raise errors[0]
+
+
 def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,
                    workers: int | None = None, include: Sequence[bool] | None = None,
                    tail: float = TAIL_SECONDS, finish: Finish | None = None, check: Check = never,
                    scratch: Scratch | None = None) -> Dry:
     """Every track's stereo audio, the song plus `tail` seconds, each `finish`ed (when given) by
-    the process that played it as soon as it is complete. `check` is asked between slices and
-    raises to cancel (the child is then killed). With `scratch`, the rows live in its file (see
-    `bandstand.render.scratch`) and the child lets go of its pages as it goes, as `check` should.
+    the thread that played it as soon as it is complete. `check` is asked between slices and
+    raises to cancel. With `scratch`, the rows live in its file (see
+    `bandstand.render.scratch`).
 
-    Tracks that `include` leaves out stay silent and cost nothing. `workers` processes (default
-    `default_workers()`) share the work: the buffers live in one anonymous shared map, and each
-    process takes the next item (heaviest first) from a queue as soon as it is free, so the two
-    stay busy whatever each instrument costs. Every item is played by a freshly reset synthesizer
-    into its own row, so the audio is the same whoever plays it, for any number of workers."""
-    engine()  # a wrong $BANDSTAND_SYNTH is one line before any work
+    Tracks that `include` leaves out stay silent and cost nothing. `workers` threads (default
+    `default_workers()`) share the work, each taking the next item (heaviest first) as soon as
+    it is free; the compiled engine plays without the interpreter lock, so two threads play two
+    tracks at once. Every item is played from the synthesizer's power-on state into its own row,
+    so the audio is the same whoever plays it, for any number of workers."""
+    name = engine_name()  # a wrong $BANDSTAND_SYNTH is one line before any work
     path = soundfont or find_soundfont()
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RenderError(f"cannot read SoundFont {path}: {exc.strerror}", path=str(path)) from exc
+    table = _table(name, data, str(path))
     tracks = len(song.tracks)
     frames = frames_for(song, sample_rate, tail)
     shape = (tracks + 1, 2, frames)  # one spare row for the second half of a split track
-    try:
-        rows = 0 if scratch is not None else int(np.prod(shape)) * 4
-        shared: mmap.mmap | None = mmap.mmap(-1, max(1, rows + (tracks + 1) * 16))
-        spans = np.frombuffer(shared, dtype=np.int64, count=(tracks + 1) * 2,  # type: ignore[arg-type]
-                              offset=rows).reshape(tracks + 1, 2)
-        out = (scratch.zeros(shape) if scratch is not None
-               else np.frombuffer(shared, dtype=np.float32, count=int(np.prod(shape))).reshape(shape))  # type: ignore[arg-type]
-    except OSError:
-        shared, out = None, np.zeros(shape, dtype=np.float32)
-        spans = np.zeros((tracks + 1, 2), dtype=np.int64)
-    seconds = clock(song)
-    items = synth_items(song, include)
-    split = next((part[0] for row, part, _ in items if row == tracks), None)
-    jobs: list[Job] = [(_events(song, part, seconds), row, row != split and row != tracks) for row, part, _ in items]
-    parallel = (shared is not None and min(workers or default_workers(), len(jobs)) > 1 and hasattr(os, "fork")
-                and len(jobs) < 1 << 16)
+    out = scratch.zeros(shape) if scratch is not None else np.zeros(shape, dtype=np.float32)
+    spans = np.zeros((tracks + 1, 2), dtype=np.int64)
+    synthesize_into(song, out, spans, name=name, data=data, where=str(path), table=table, include=include,
+                    sample_rate=sample_rate, workers=workers, finish=finish, check=check)
+    return Dry(out[:tracks], [(int(a), int(b)) for a, b in spans[:tracks]])
+
+
+def synthesize_into(song: Song, out: Audio, spans: npt.NDArray[np.int64], *, name: str, data: bytes, where: str,
+                    table: Any, include: Sequence[bool] | None = None, play: Sequence[bool] | None = None,
+                    sample_rate: int = 44100, workers: int | None = None, finish: Finish | None = None,
+                    check: Check = never) -> None:
+    """`synthesize_dry`'s work into the caller's rows: `out` (tracks + 1 × 2 × frames, zeros where
+    tracks play; the last row is the spare a split track's second half plays into) and `spans`
+    (tracks + 1 × 2), with the engine `name` made ready by `_table` (`table`: the SoundFont's).
+    The plan is made from every track `include` names, as a full render makes it; with `play`,
+    only the items of the tracks it names are played (a render that takes the others from
+    elsewhere, `bandstand.render.trackcache`), and other rows are left as they are."""
+    tracks = len(song.tracks)
+    jobs, split = _jobs(song, include, table)
+    if play is not None:
+        jobs = [job for job in jobs if play[split if job[1] == tracks and split is not None else job[1]]]
+        if not jobs:
+            return
     slow = os.environ.get(SLOW_ENV)
     if slow:
         Path(slow).write_text("synthesizing\n")
     check = _slowed(check)
-    if not parallel:
-        _play(jobs, out, sample_rate, data, str(path), spans, finish, check)
-    else:
-        done = mmap.mmap(-1, len(jobs))
-        read, write = os.pipe()
-        os.write(write, b"".join(i.to_bytes(2, "little") for i in range(len(jobs))))  # well under a pipe's buffer
-        os.close(write)
-        try:
-            child = _fork(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish,
-                          scratch.tick if scratch is not None else never)
-            try:
-                _play(_claimed(read, jobs, done), out, sample_rate, data, str(path), spans, finish, check)
-                ok = child.finished(check)
-            except BaseException:  # cancelled (or failed): the child's work is of no use now
-                child.kill()
-                raise
-            if not ok:  # the child failed: clear what it left unfinished and play it here
-                left = [i for i in range(len(jobs)) if not done[i]]
-                for i in left:
-                    out[jobs[i][1]] = 0.0
-                _play([jobs[i] for i in left], out, sample_rate, data, str(path), spans, finish, check)
-        finally:
-            os.close(read)
-    if split is not None:
+
+    def run(claimed: Iterator[Job], guarded: Check) -> None:
+        if name == "compiled":
+            _play_compiled(claimed, out, sample_rate, table, spans, finish, guarded)
+        else:
+            _play(claimed, out, sample_rate, data, where, spans, finish, guarded)
+
+    threads = max(1, min(workers or default_workers(), len(jobs)))
+    _workers(jobs, threads, run, check)
+    if split is not None and (play is None or play[split]):
         (a, b), (c, d) = spans[split], spans[tracks]
         for lo in range(c, d, _SLICE_FRAMES):  # a slice at a time, so the scratch can let go as it goes
             check()
@@ -536,7 +479,80 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
             out[split][:, lo:hi] += out[tracks][:, lo:hi]
         first, end = (min(a, c), max(b, d)) if a < b and c < d else ((a, b) if a < b else (c, d))
         spans[split] = finish(split, out[split], first, end) if finish is not None else (first, end)
-    return Dry(out[:tracks], [(int(a), int(b)) for a, b in spans[:tracks]])
+
+
+_READY = threading.Lock()  # one thread makes the engine and a table ready; the others wait for it
+
+
+def warm(soundfont: Path | None = None) -> threading.Thread | None:
+    """Start making the synthesizer ready for a render that will come (the compiled engine loaded
+    from numba's cache, the SoundFont read and its table built) on a daemon thread, so that work
+    overlaps what runs before the render — a compose's parts. Much of it (numba's code loading,
+    reading files) runs without the interpreter lock. The render waits for this thread rather
+    than doing the work twice. Whatever goes wrong here is left for the render to report; with a
+    wrong `$BANDSTAND_SYNTH` or no SoundFont found, nothing is started. Returns the thread."""
+    try:
+        name = engine_name()
+        path = soundfont or find_soundfont()
+    except UserError:
+        return None
+
+    def ready() -> None:
+        with contextlib.suppress(OSError, RenderError, ImportError):  # the render meets it again and says so
+            _table(name, path.read_bytes(), str(path))
+
+    thread = threading.Thread(target=ready, name="bandstand-render-warm", daemon=True)
+    thread.start()
+    return thread
+
+
+def wait_warm(progress: Callable[[str], None]) -> None:
+    """Wait until a `warm` in progress is done, telling `progress` every half second that the
+    synthesizer is loading: a caller whose stall limit counts what it is told (a compose node)
+    does not look stuck while another thread loads the engine on a starved CPU."""
+    while not _READY.acquire(timeout=0.5):
+        progress("loading the synthesizer")
+    _READY.release()
+
+
+def _table(name: str, data: bytes, where: str) -> Any:
+    """The SoundFont's table (`bandstand.render.sf2.table`: what the compiled engine plays, and
+    what every engine's work is estimated from), with the engine `name` made ready before the
+    threads start: the compiled engine loaded, or the numpy port's parse done once. One thread
+    at a time (`warm` may be doing it already: then this waits and finds it done)."""
+    with _READY:
+        return _ready_table(name, data, where)
+
+
+def _ready_table(name: str, data: bytes, where: str) -> Any:
+    from bandstand.render.sf2 import SoundFontError
+    from bandstand.render.sf2.table import font_table
+
+    try:
+        if name == "compiled":
+            from bandstand.render.sf2 import engine as compiled
+
+            compiled.load()
+        elif name == "numpy":
+            from bandstand.render.sf2.synth import preload
+
+            preload(data)
+        return font_table(data)
+    except SoundFontError as exc:
+        raise RenderError(f"cannot load SoundFont {where}: {exc}", path=where) from exc
+
+
+def _play_compiled(jobs: Iterable[Job], out: Audio, sample_rate: int, table: Any, spans: npt.NDArray[np.int64],
+                   finish: Finish | None, check: Check) -> None:
+    """`_play` by the compiled engine: each job's events a whole track per call."""
+    from bandstand.render.sf2.track import TrackPlayer
+
+    player = TrackPlayer(table, sample_rate, pedal=True)
+    for events, index, then_finish in jobs:
+        first, end = player.play(events, out[index], check)
+        if then_finish and finish is not None:
+            first, end = finish(index, out[index], first, end)
+        spans[index] = (first, end)
 
 
 def synthesize_tracks(song: Song, sample_rate: int = 44100, soundfont: Path | None = None, *,

@@ -125,23 +125,34 @@ class RunFollower:
     read_bytes: int = 0
     skipped: int = 0
     truncated: bool = False
+    pending: int = 0
+    """Bytes the last read left for the next one (it was given `max_bytes`)."""
     _cursors: dict[Path, _Cursor] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
         return _kind(self.path)
 
-    def read(self) -> list[dict[str, Any]]:
-        """The complete events appended since the last read, ordered by time."""
+    def read(self, max_bytes: int | None = None) -> list[dict[str, Any]]:
+        """The complete events appended since the last read, ordered by time; with `max_bytes`,
+        only as many as that many bytes of the logs hold (the rest waits for the next read,
+        and `pending` says how many bytes do)."""
         events: list[dict[str, Any]] = []
+        if max_bytes is not None and max_bytes <= self.budget.line_bytes:
+            raise ValueError(f"a read of {max_bytes} bytes cannot hold one event of {self.budget.line_bytes} bytes")
+        limit = max_bytes if max_bytes is not None else self.budget.bytes
+        self.pending = 0
+        spent = 0
         for log in _logs(self.path, self.budget):
             if self.truncated:
                 break
-            events.extend(self._read_log(log, self._cursors.setdefault(log, _Cursor())))
+            before = self.read_bytes
+            events.extend(self._read_log(log, self._cursors.setdefault(log, _Cursor()), limit - spent))
+            spent += self.read_bytes - before
         events.sort(key=lambda e: (e.get("ts") if isinstance(e.get("ts"), int | float) else 0.0, e.get("seq") or 0))
         return events
 
-    def _read_log(self, log: Path, cursor: _Cursor) -> list[dict[str, Any]]:
+    def _read_log(self, log: Path, cursor: _Cursor, limit: int) -> list[dict[str, Any]]:
         try:
             size = log.stat().st_size
         except OSError:
@@ -149,10 +160,13 @@ class RunFollower:
         if size < cursor.offset:  # replaced by a shorter file: read it again from the start
             cursor.offset = 0
         room = self.budget.bytes - self.read_bytes
-        want = min(size - cursor.offset, room)
+        want = min(size - cursor.offset, room, limit)
         if want <= 0:
+            self.pending += max(0, min(size - cursor.offset, room))
             return []
-        if want < size - cursor.offset:  # the budget ends inside this log: read what fits, then stop
+        if want < min(size - cursor.offset, room):  # this read is full: the rest waits for the next
+            self.pending += min(size - cursor.offset, room) - want
+        if want < size - cursor.offset and want == room:  # the budget ends inside this log: read what fits, stop
             self.truncated = True
         with open(log, "rb") as fh:
             fh.seek(cursor.offset)

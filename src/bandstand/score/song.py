@@ -5,6 +5,7 @@ the channel each part plays on comes from one table (`CHANNEL_BY_ROLE`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from bandstand.errors import InvalidInput
@@ -19,6 +20,12 @@ from bandstand.score.events import (
 from bandstand.score.mix import Bus, TrackMix
 
 DRUM_CHANNEL = 9
+DRUM_PIECES: dict[str, tuple[int, ...]] = {
+    "kick": (35, 36), "snare": (37, 38, 39, 40), "hats": (42, 44, 46), "toms": (41, 43, 45, 47, 48, 50),
+    "cymbals": (49, 51, 52, 53, 55, 57, 59), "percussion": tuple(range(60, 82)),
+}
+"""The pieces of a General MIDI kit and the keys each plays (side stick and claps with the snare;
+open, closed and pedal hi-hat together)."""
 MIDI_CHANNELS = 16
 # Zero-based MIDI channels per role; roles not listed get the next free channel (never 9).
 CHANNEL_BY_ROLE: dict[str, int] = {"drums": 9, "bass": 1, "chords": 2, "lead": 3, "pad": 4}
@@ -60,6 +67,18 @@ class TempoChange:
             raise InvalidInput(f"tempo change at beat {self.beat} is negative")
         if not 1.0 <= self.bpm <= 1000.0:
             raise InvalidInput(f"tempo {self.bpm} bpm is out of range; use 1..1000")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyChange:
+    """From `beat` on, the song is in `key` (a key name such as "F# minor")."""
+
+    beat: float
+    key: str
+
+    def __post_init__(self) -> None:
+        if not self.beat >= 0.0:
+            raise InvalidInput(f"key change to {self.key} at beat {self.beat} is negative")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +158,8 @@ class Track:
 @dataclass(slots=True)
 class Song:
     """A whole song. `tempo` is the starting bpm; `tempo_changes` may follow.
-    `key` is a key name such as "C minor" or None when unknown."""
+    `key` is a key name such as "C minor" or None when unknown: the key the song opens in;
+    `key_changes` may follow (the key map)."""
 
     title: str = ""
     tempo: float = 120.0
@@ -150,6 +170,7 @@ class Song:
     markers: list[Marker] = field(default_factory=list)
     tempo_changes: list[TempoChange] = field(default_factory=list)
     buses: list[Bus] = field(default_factory=list)
+    key_changes: list[KeyChange] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not 1.0 <= self.tempo <= 1000.0:
@@ -200,6 +221,29 @@ class Song:
             changes[c.beat] = c.bpm
         return [TempoChange(b, bpm) for b, bpm in sorted(changes.items())]
 
+    def key_map(self) -> list[KeyChange]:
+        """The key at beat 0 followed by the later changes, sorted, one per beat, each a real
+        change (empty when the key is unknown)."""
+        if self.key is None:
+            return []
+        changes = {0.0: self.key}
+        for c in sorted(self.key_changes, key=lambda c: c.beat):
+            changes[c.beat] = c.key
+        out: list[KeyChange] = []
+        for beat, key in sorted(changes.items()):
+            if not out or out[-1].key != key:
+                out.append(KeyChange(beat, key))
+        return out
+
+    def key_at(self, beat: float) -> str | None:
+        """The key in force at `beat` (None when the song's key is unknown)."""
+        key = self.key
+        for c in self.key_map():
+            if c.beat > beat + 1e-9:
+                break
+            key = c.key
+        return key
+
     def tempo_at(self, beat: float) -> float:
         """The bpm in force at `beat`."""
         bpm = self.tempo
@@ -223,6 +267,40 @@ class Song:
     def duration_seconds(self) -> float:
         """Length of the song in seconds."""
         return self.beats_to_seconds(self.length_beats)
+
+
+TEMPO_RANGE: tuple[float, float] = (30.0, 300.0)
+"""The tempos (BPM) a song is composed, directed and jammed at — one range for every client:
+`compose --tempo`, prompts, edits ("set the tempo to 96"), studio tools, the jam. A file read
+from elsewhere may hold any tempo a Song allows (1–1000)."""
+
+
+def clamp_tempo(bpm: float) -> float:
+    """`bpm` brought into `TEMPO_RANGE`."""
+    return min(TEMPO_RANGE[1], max(TEMPO_RANGE[0], bpm))
+
+
+def file_slug(name: str) -> str:
+    """A name as it appears in file names: lower case, letters and digits, single dashes."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def part_names(tracks: list[Track]) -> list[str]:
+    """Each track's file name (without extension) — one name per part everywhere: its MIDI file
+    (`midi/<name>.mid`), its stem (`audio/stems/<name>.wav`), its export. The track's name as a
+    slug (its role when it has no name, "part" when neither), made unique in track order with
+    -2, -3 …"""
+    names: list[str] = []
+    taken: set[str] = set()
+    for track in tracks:
+        base = file_slug(track.name) or file_slug(track.role) or "part"
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 def assign_channels(song: Song) -> list[int]:

@@ -24,14 +24,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bandstand import __version__
 from bandstand.board.stores import DEFAULT_URL
-from bandstand.jam.engine import BackendFactory, algorithmic_backend
-from bandstand.jam.persona import Persona
+from bandstand.producer.jam import BackendFactory, Persona, algorithmic_backend
 from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
 from bandstand.server.routes import audio, jam, logs, pages, projects, protocol, variations
+from bandstand.server.routes import branches as branch_routes
+from bandstand.server.routes import patterns as pattern_routes
 from bandstand.server.routes import studio as studio_routes
+from bandstand.server.routes import transport as transport_routes
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
 
@@ -77,14 +79,16 @@ def create_app(
     board_url: str = DEFAULT_URL,
     mounts: Sequence[Mounted] = (),
     autopilot: bool = True,
+    lifespans: Sequence[Callable[[ServerState], contextlib.AbstractAsyncContextManager[None]]] = (),
 ) -> FastAPI:
     """The server for `config`: the jam with `personas`, the protocol, the studio API over
     `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
     the log view reads the runs under `runs_dir` and the board at `board_url`; the `mounts` are
-    served each at its path (MCP at /mcp).
+    served each at its path (MCP at /mcp); each of `lifespans` runs while the server does, from
+    when the jam hub exists (live out subscribes to the jam's emitter there).
     `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry)."""
     if tools is None:
-        from bandstand.studio.tools import TOOLS
+        from bandstand.producer.studio_tools import TOOLS
 
         tools = TOOLS.schemas
     state = ServerState(config=config, registry=protocol_registry(), tools=tools, studio=studio,
@@ -100,6 +104,8 @@ def create_app(
                 for mount in mounts:
                     if mount.lifespan is not None:
                         await stack.enter_async_context(mount.lifespan(state))
+                for running in lifespans:
+                    await stack.enter_async_context(running(state))
                 yield
         finally:
             await state.hub.close()
@@ -113,12 +119,13 @@ def create_app(
     app.include_router(audio.assets_router)
     app.include_router(jam.socket_router)
     for router in (jam.router, protocol.router, audio.router, studio_routes.router, projects.router, variations.router,
-                   logs.router, *routers):
+                   branch_routes.router, logs.router, pages.links_router, transport_routes.router,
+                   pattern_routes.router, *routers):
         app.include_router(router, prefix=API_PREFIX)
     for mount in mounts:
         app.mount(mount.path, mount.app)
     errors.install(app)
     if mounts:
         app.add_middleware(_MountRoots, paths=[m.path for m in mounts])
-    app.add_middleware(AccessControl, config=config)
+    app.add_middleware(AccessControl, config=config, tickets=state.tickets)
     return app

@@ -58,6 +58,28 @@ class Limits:
     ws_queue: int = 1024
     """Messages waiting to be sent to one WebSocket client; a client that falls this far behind is
     dropped (1008) instead of growing the server's memory."""
+    sse_streams: int = 32
+    """Log streams (`/runs/{name}/stream`, `/board/stream`) open at once; one more is refused (503)."""
+    sse_streams_per_client: int = 8
+    """Log streams one client address may have open; one more is refused (429)."""
+    sse_event_bytes: int = 512 * 1024
+    """Bytes of log one stream event carries at most (the rest follows in the next events)."""
+    sse_workers: int = 2
+    """Worker threads that read and encode stream events, for all streams together."""
+    sse_send_seconds: float = 15.0
+    """A stream whose reader takes no event for this long is disconnected."""
+    sse_lag_seconds: float = 20.0
+    """A stream that stays behind its log this long (the log grows faster than the reader reads) is
+    ended with a `closed` event saying so."""
+    header_seconds: float = 10.0
+    """A connection must send a request's headers (the request line and every header) within this
+    time of connecting or of its previous answer, or it is answered 408 and closed."""
+    body_seconds: float = 60.0
+    """A request's body must be all there within this time of its headers, or it is answered 408."""
+    idle_seconds: int = 5
+    """A kept-alive connection that sends nothing for this long after an answer is closed."""
+    connections: int = 512
+    """Connections (and requests in progress) at once; beyond that new requests get 503."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +114,6 @@ class ServerConfig:
     def url(self) -> str:
         """The server's base URL, ending in '/'."""
         return f"http://{self.origin_host}:{self.port}/"
-
-    @property
-    def page_url(self) -> str:
-        """The URL a browser opens: it carries the token once; the page then lives on a cookie."""
-        return f"{self.url}?token={self.token}"
 
     @property
     def cookie(self) -> str:

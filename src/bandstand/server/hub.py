@@ -8,7 +8,7 @@ when its queue is full — its socket is closed with 1008 — so it never makes
 the server's memory grow and never holds up the others.
 A client's own mistakes (a bad message, an unknown @mention) are answered to
 that client alone. The jam's logic (rounds, autopilot, tasks) is in
-`bandstand.jam.live`.
+`bandstand.jam.live`; the hub reaches it through `bandstand.producer.jam`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,16 @@ from typing import Any
 from pydantic import BaseModel
 
 from bandstand.errors import Conflict, UserError
-from bandstand.jam.engine import BackendFactory, algorithmic_backend
-from bandstand.jam.live import LiveJam
-from bandstand.jam.persona import Persona
+from bandstand.producer.jam import (
+    BackendFactory,
+    LiveJam,
+    Persona,
+    algorithmic_backend,
+    band_jam,
+    direct_jam,
+    start_jam,
+    stop_jam,
+)
 from bandstand.protocol import (
     BossDirective,
     Emitter,
@@ -45,12 +52,12 @@ Queue = asyncio.Queue[dict[str, Any] | None]
 QUEUE_SIZE = 1024
 """Messages waiting for one client at most (a jam sends a few per second; a client this far
 behind is not listening)."""
-Handler = Callable[["JamHub", Any, Queue], Awaitable[None] | None]
+Handler = Callable[["JamHub", Any, Queue], Awaitable[object] | None]
 
 HANDLERS: dict[type[BaseModel], Handler] = {
-    StartJam: lambda hub, m, q: hub.jam.start(m.members, restart=m.restart),
-    StopJam: lambda hub, m, q: hub.jam.stop(),
-    BossDirective: lambda hub, m, q: hub.jam.direct(m.text, lambda error: hub.reply_error(q, error)),
+    StartJam: lambda hub, m, q: start_jam(hub.jam, m.members, restart=m.restart),
+    StopJam: lambda hub, m, q: stop_jam(hub.jam),
+    BossDirective: lambda hub, m, q: _directed(direct_jam(hub.jam, m.text, lambda error: hub.reply_error(q, error))),
     SetMute: lambda hub, m, q: hub.jam.set_mute(m.member, m.muted),
     SetSolo: lambda hub, m, q: hub.jam.set_solo(m.member, m.soloed),
     SetAutopilot: lambda hub, m, q: hub.jam.set_autopilot(m.enabled, m.interval),
@@ -60,7 +67,11 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     OverrideCode: lambda hub, m, q: hub.jam.override_code(m.member, m.code),
     KeepJam: lambda hub, m, q: hub.keep(m.title, q),
 }
-"""Client message type → the live-jam call it stands for."""
+"""Client message type → the jam use case (`producer.jam`) or live-jam control it stands for."""
+
+
+def _directed(state: dict[str, Any]) -> None:
+    """A directive's answer is the round it starts; the clients hear it from the jam's emitter."""
 
 
 class JamHub:
@@ -86,8 +97,8 @@ class JamHub:
         self.queue_size = queue_size
         self.projects = projects
         self._dropped: set[Queue] = set()
-        self.jam = LiveJam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout,
-                           autopilot=autopilot)
+        self.jam = band_jam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout,
+                            autopilot=autopilot)
         self.emitter.emit(self.jam.state())
 
     def connect(self) -> Queue:

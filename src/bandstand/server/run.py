@@ -4,7 +4,10 @@ the user's to fix, in one line), then serve until Ctrl-C or SIGTERM.
 uvicorn shuts down gracefully on the first Ctrl-C: open connections are
 closed, the app's lifespan ends (the jam stops, its tasks and member
 sessions with it), and `serve` returns. WebSocket messages larger than the
-configured limit are refused by uvicorn itself.
+configured limit are refused by uvicorn itself. Every connection has deadlines
+(`Limits.header_seconds` for a request's headers, `server.connections`;
+`Limits.idle_seconds` between requests) and there are at most
+`Limits.connections` at once (uvicorn answers more with 503).
 """
 
 from __future__ import annotations
@@ -43,9 +46,13 @@ def serve(config: ServerConfig, app: FastAPI, sock: socket.socket, *, on_ready: 
     """Serve `app` on `sock` until Ctrl-C/SIGTERM; returns after a clean shutdown."""
     import uvicorn
 
+    from bandstand.server.connections import guarded
+
+    limits = config.limits
     server = uvicorn.Server(uvicorn.Config(
-        app, log_level="warning", ws_max_size=config.limits.ws_message_bytes, timeout_graceful_shutdown=SHUTDOWN_SECONDS,
-        server_header=False,
+        app, log_level="warning", ws_max_size=limits.ws_message_bytes, timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        server_header=False, http=guarded(limits.header_seconds), timeout_keep_alive=limits.idle_seconds,
+        limit_concurrency=limits.connections,
     ))
     if on_ready is not None:
         on_ready()

@@ -9,20 +9,28 @@
 3. **Token**: every request carries the server's token, as
    `Authorization: Bearer TOKEN` (scripts, other programs) or as the page's
    cookie. The page gets the cookie when the browser opens the printed URL
-   `/?token=TOKEN`: the server answers with an HttpOnly, SameSite=Strict
+   `/?token=TICKET`: the server answers with an HttpOnly, SameSite=Strict
    cookie and a redirect to the same page (`/`, `/studio`), so the token never appears in the page's
-   HTML or scripts and no other site can read it or send it. Missing or wrong
-   → 401 (the page itself says how to get in).
-4. **Body size**: a request body over the limit is refused with 413, whether
-   it declared its length or not.
+   HTML or scripts and no other site can read it or send it. A page URL carries
+   a ticket, not the server's token, and opens the page **once** (`PageTickets`):
+   the printed URL, or a fresh one from `POST /api/v1/page-links`; opened again
+   — from the browser's history, say — it gets the page that says how to get in
+   (a browser that has the cookie is only sent on to the page), and the ticket
+   is no token for anything else. Missing or wrong → 401 (the page itself says how
+   to get in).
+4. **Body size and time**: a request body over the limit is refused with 413,
+   whether it declared its length or not; one that is not all there within
+   `Limits.body_seconds` of its headers, with 408.
 
 A refused WebSocket is closed before it is accepted (the client sees 403).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
+import secrets
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
@@ -36,9 +44,34 @@ NEED_TOKEN_PAGE = """<!doctype html><meta charset="utf-8"><title>bandstand</titl
 <body style="font-family:system-ui;max-width:40em;margin:4em auto">
 <h1>bandstand needs its access token</h1>
 <p>Open the address that <code>bandstand serve</code> (or <code>bandstand jam</code>) printed:
-it ends in <code>?token=…</code>. Programs send the token as
+it ends in <code>?token=…</code>. Each such address opens the page once; for another browser, get a
+new one with <code>curl -X POST -H "Authorization: Bearer TOKEN" http://HOST:PORT/api/v1/page-links</code>
+(the API token is printed too). Programs send the token as
 <code>Authorization: Bearer …</code>.</p></body>
 """
+
+
+class PageTickets:
+    """The tokens a page URL may carry (never the server's token), each good for one swap for the
+    cookie: the printed URL's and each from `POST /api/v1/page-links` — at most `most` waiting (the
+    oldest go first)."""
+
+    def __init__(self, most: int = 16) -> None:
+        self.waiting: list[str] = []
+        self.most = most
+
+    def mint(self) -> str:
+        ticket = secrets.token_urlsafe(32)
+        self.waiting = [*self.waiting, ticket][-self.most:]
+        return ticket
+
+    def spend(self, given: str) -> bool:
+        """True (and never again) when `given` is a waiting ticket."""
+        for ticket in self.waiting:
+            if hmac.compare_digest(given.encode(), ticket.encode()):
+                self.waiting.remove(ticket)
+                return True
+        return False
 
 
 class BodyTooLarge(HTTPException):
@@ -46,6 +79,13 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"the request body is larger than {limit} bytes")
+
+
+class BodyTooSlow(HTTPException):
+    """A request body was not all there in time (408, also through FastAPI's body parsing)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, f"the request body did not arrive within {seconds:g} s")
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -63,9 +103,10 @@ def split_host(value: str) -> tuple[str, int | None]:
 class AccessControl:
     """The ASGI middleware of the module docstring."""
 
-    def __init__(self, app: ASGIApp, config: ServerConfig) -> None:
+    def __init__(self, app: ASGIApp, config: ServerConfig, tickets: PageTickets | None = None) -> None:
         self.app = app
         self.config = config
+        self.tickets = tickets if tickets is not None else PageTickets()
         self.names = {"localhost", *(n.lower() for n in config.host_names)}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -73,13 +114,20 @@ class AccessControl:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
-        refusal = self.refusal(scope, headers)
+        ticket = self._page_ticket(scope)
+        refusal = self.foreign(headers)
+        if refusal is None and ticket is not None:
+            if self.tickets.spend(ticket):
+                await self._to_page(scope, send, cookie=True)
+                return
+            if self._authorized(headers):  # a used URL in a browser that is in already: on to the page
+                await self._to_page(scope, send, cookie=False)
+                return
+        if refusal is None and not self._authorized(headers):
+            refusal = 401, "missing or wrong access token: send 'Authorization: Bearer TOKEN' (bandstand serve prints it)"
         if refusal is not None:
             status, message = refusal
             await self._refuse(scope, receive, send, status, message)
-            return
-        if scope["type"] == "http" and self._bootstrap(scope, headers):
-            await self._set_cookie(scope, send)
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -88,8 +136,8 @@ class AccessControl:
 
     # ------------------------------------------------------------------ the checks
 
-    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
-        """(status, reason) when the request must be refused, else None."""
+    def foreign(self, headers: dict[str, str]) -> tuple[int, str] | None:
+        """(403, reason) when the request's Host or Origin is not this server's, else None."""
         host = headers.get("host", "")
         name, port = split_host(host)
         if port != self.config.port or not (is_ip(name) or name in self.names):
@@ -97,8 +145,6 @@ class AccessControl:
         origin = headers.get("origin")
         if origin is not None and origin != f"http://{host}":
             return 403, f"requests from {origin} are not accepted (only from this server's own page)"
-        if not self._authorized(headers) and not self._bootstrap(scope, headers):
-            return 401, "missing or wrong access token: send 'Authorization: Bearer TOKEN' (bandstand serve prints it)"
         return None
 
     def _authorized(self, headers: dict[str, str]) -> bool:
@@ -113,23 +159,25 @@ class AccessControl:
         morsel = cookie.get(self.config.cookie)
         return morsel is not None and self._same(morsel.value)
 
-    def _bootstrap(self, scope: Scope, headers: dict[str, str]) -> bool:
-        """GET of a page with the right ?token= (the printed URL): the browser is given the page cookie."""
+    def _page_ticket(self, scope: Scope) -> str | None:
+        """The ?token= of a GET of a page (the printed URL, or a minted one), else None."""
         if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] not in PAGES:
-            return False
+            return None
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        return any(self._same(t) for t in query.get("token", ()))
+        return next(iter(query.get("token", ())), None)
 
     def _same(self, token: str) -> bool:
         return hmac.compare_digest(token.encode(), self.config.token.encode())
 
     # ------------------------------------------------------------------ answers
 
-    async def _set_cookie(self, scope: Scope, send: Send) -> None:
-        cookie = f"{self.config.cookie}={self.config.token}; Path=/; HttpOnly; SameSite=Strict"
-        await send({"type": "http.response.start", "status": 303, "headers": [
-            (b"location", scope["path"].encode()), (b"set-cookie", cookie.encode()), (b"cache-control", b"no-store"),
-            (b"content-length", b"0")]})
+    async def _to_page(self, scope: Scope, send: Send, *, cookie: bool) -> None:
+        """303 to the page without its ?token= (and with the cookie when the ticket was spent now)."""
+        headers = [(b"location", scope["path"].encode()), (b"cache-control", b"no-store"), (b"content-length", b"0")]
+        if cookie:
+            value = f"{self.config.cookie}={self.config.token}; Path=/; HttpOnly; SameSite=Strict"
+            headers.append((b"set-cookie", value.encode()))
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
@@ -153,10 +201,20 @@ class AccessControl:
             return
         seen = 0
         started = False
+        seconds = self.config.limits.body_seconds
+        loop = asyncio.get_running_loop()
+        deadline: float | None = loop.time() + seconds  # None once the body is all there
 
         async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, deadline
+            if deadline is None:  # the body is in: what comes now is the disconnect, whenever it comes
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise BodyTooSlow(seconds) from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                deadline = None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
@@ -170,13 +228,16 @@ class AccessControl:
 
         try:
             await self.app(scope, counted, watched)
-        except BodyTooLarge:
+        except (BodyTooLarge, BodyTooSlow) as exc:
             if not started:
-                await self._too_large(send, limit)
+                await self._body_refused(send, exc.status_code, exc.detail)
 
     async def _too_large(self, send: Send, limit: int) -> None:
-        body = json.dumps({"detail": f"the request body is larger than {limit} bytes"}).encode()
-        await send({"type": "http.response.start", "status": 413, "headers": [
+        await self._body_refused(send, 413, f"the request body is larger than {limit} bytes")
+
+    async def _body_refused(self, send: Send, status: int, detail: str) -> None:
+        body = json.dumps({"detail": detail}).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
 

@@ -21,6 +21,8 @@ from bandstand.protocol import (
 )
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
+from bandstand.server.security import PageTickets
+from bandstand.server.streams import StreamSlots
 
 
 @dataclass(slots=True)
@@ -32,7 +34,25 @@ class ServerState:
     studio: Any = None  # the `producer.studio.Studio` behind the studio API (None: no projects folder)
     runs_dir: str = "runs"  # where agent sessions and teams write their JSONL logs (the log view reads them)
     board_url: str = DEFAULT_URL  # the task board the log view shows
+    tickets: PageTickets | None = None  # the page URLs' one-time tokens (AccessControl spends them)
+    streams: StreamSlots | None = None  # the open log streams (built with the config's limits when None)
     _documents: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.streams is None:
+            self.streams = StreamSlots(self.config.limits)
+        if self.tickets is None:
+            self.tickets = PageTickets()
+
+    @property
+    def page_tickets(self) -> PageTickets:
+        assert self.tickets is not None
+        return self.tickets
+
+    @property
+    def stream_slots(self) -> StreamSlots:
+        assert self.streams is not None
+        return self.streams
 
     def document(self, name: str) -> Any:
         """A protocol document (protocol, events, schema, tools), built once per server."""

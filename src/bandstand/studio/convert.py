@@ -32,6 +32,7 @@ from bandstand.studio.model import (
     BusSpec,
     CCEvent,
     EffectSpec,
+    KeyChange,
     Marker,
     NoteEvent,
     PitchBendEvent,
@@ -94,6 +95,7 @@ def to_song(project: Project) -> score.Song:
         tracks=[track_to_score(project, t) for t in project.tracks],
         markers=[score.Marker(m.beat, m.text) for m in project.markers],
         tempo_changes=[score.TempoChange(c.beat, c.bpm) for c in project.tempo_changes],
+        key_changes=[score.KeyChange(c.beat, c.key) for c in project.key_changes],
         buses=[score.Bus(b.name, tuple(e.to_effect() for e in b.inserts), b.volume) for b in project.buses],
     )
 
@@ -263,7 +265,8 @@ def _song_fields(song: score.Song) -> dict[str, object]:
     return {
         "name": song.title, "tempo": song.tempo,
         "tempo_changes": tuple(TempoChange(beat=c.beat, bpm=c.bpm) for c in song.tempo_changes),
-        "key": song.key, "time_signature": TimeSignature(numerator=ts.numerator, denominator=ts.denominator),
+        "key": song.key, "key_changes": tuple(KeyChange(beat=c.beat, key=c.key) for c in song.key_changes),
+        "time_signature": TimeSignature(numerator=ts.numerator, denominator=ts.denominator),
         "sections": tuple(Section(name=s.name, start_bar=s.start_bar, bars=s.bars, energy=s.energy)
                           for s in song.sections),
         "markers": tuple(Marker(beat=m.beat, text=m.text) for m in song.markers),
@@ -317,7 +320,10 @@ def _note_ids(old: Region | None, notes: Sequence[score.Note], start: float, ids
     taken: set[str] = set()
     passes: list[Callable[[float, int, float, int], tuple[float, ...]]] = [
         lambda s, p, d, v: (s, p, d, v), lambda s, p, d, v: (s, p), lambda s, p, d, v: (s, d)]
+    left = len(notes)
     for key in passes:
+        if not left:  # every note has its id (an unchanged region): the looser passes would find nothing to do
+            break
         pools: dict[tuple[float, ...], list[str]] = defaultdict(list)
         for o in old.notes:
             if o.id not in taken:
@@ -329,7 +335,26 @@ def _note_ids(old: Region | None, notes: Sequence[score.Note], start: float, ids
                     got = pool.pop(0)
                     out[i] = got
                     taken.add(got)
+                    left -= 1
     return [got if got is not None else ids.new() for got in out]
+
+
+def _free(sections: Sequence[_Span], taken: Sequence[_Span]) -> list[_Span]:
+    """The sections that overlap none of the `taken` spans, in order. A section overlaps one when
+    some span starting before the section ends ends after it starts: the spans sorted by start
+    and a running maximum of their ends answer that by binary search, not by a scan of every span
+    for every section."""
+    ordered = sorted(taken, key=lambda sp: sp.start)
+    starts = [sp.start for sp in ordered]
+    reach: list[float] = []  # reach[i]: the latest end among the first i + 1 spans
+    for sp in ordered:
+        reach.append(sp.end if not reach else max(reach[-1], sp.end))
+    out = []
+    for sec in sections:
+        before = bisect.bisect_left(starts, sec.end)  # the spans that start before the section ends
+        if not before or reach[before - 1] <= sec.start:
+            out.append(sec)
+    return out
 
 
 def merge_song(base: Project, song: score.Song, *, ids: IdIssuer | None = None) -> Project:
@@ -351,8 +376,7 @@ def merge_song(base: Project, song: score.Song, *, ids: IdIssuer | None = None) 
         layout = section_layout
         if old_regions:  # the old regions, then the sections they leave free
             spans = [_Span(r.start_beat, r.end_beat, r.name) for r in old_regions]
-            spans += [sec for sec in section_layout.spans
-                      if not any(sp.start < sec.end and sec.start < sp.end for sp in spans)]
+            spans += _free(section_layout.spans, spans)
             layout = _Layout(spans, song.beats_per_bar)
         regions = []
         for span, bucket in _bucket(t, layout):

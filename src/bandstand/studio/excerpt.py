@@ -72,6 +72,8 @@ def excerpt(song: score.Song, first_bar: int, last_bar: int) -> score.Song:
     return replace(
         song, title=f"{song.title} — bars {first_bar}–{last_bar}", tempo=song.tempo_at(start),
         tempo_changes=[score.TempoChange(c.beat - start, c.bpm) for c in song.tempo_changes if start < c.beat < end],
+        key=song.key_at(start),
+        key_changes=[score.KeyChange(c.beat - start, c.key) for c in song.key_changes if start < c.beat < end],
         sections=sections, markers=[score.Marker(m.beat - start, m.text) for m in song.markers if start <= m.beat < end],
         tracks=[_track(t, start, end) for t in song.tracks], buses=list(song.buses),
     )

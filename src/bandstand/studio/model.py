@@ -35,6 +35,7 @@ __all__ = [
     "BusSpec",
     "CCEvent",
     "EffectSpec",
+    "KeyChange",
     "Marker",
     "NoteEvent",
     "PitchBendEvent",
@@ -261,6 +262,13 @@ class TempoChange(_Value):
     bpm: float = Field(ge=1, le=1000)
 
 
+class KeyChange(_Value):
+    """From `beat` on, the song is in `key` (the key map after the opening key)."""
+
+    beat: float = Field(ge=0)
+    key: str = Field(min_length=1, max_length=40)
+
+
 class Section(_Value):
     name: str
     start_bar: int = Field(ge=1)
@@ -299,6 +307,7 @@ class Project(_Value):
     tempo: float = Field(default=120.0, ge=1, le=1000)
     tempo_changes: tuple[TempoChange, ...] = ()
     key: str | None = None
+    key_changes: tuple[KeyChange, ...] = ()
     time_signature: TimeSignature = TimeSignature()
     sections: tuple[Section, ...] = ()
     markers: tuple[Marker, ...] = ()
@@ -353,12 +362,6 @@ class Project(_Value):
             if r.id == region_id:
                 return t, r
         raise KeyError(region_id)
-
-    def bus_by_id(self, bus_id: str) -> BusSpec:
-        for b in self.buses:
-            if b.id == bus_id:
-                return b
-        raise KeyError(bus_id)
 
     def with_track(self, track: Track) -> Project:
         """The project with the track of the same id replaced (or appended when new)."""

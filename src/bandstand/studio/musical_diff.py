@@ -15,25 +15,30 @@ roots and register.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bandstand.errors import TheoryError
+from bandstand.score import DRUM_PIECES
 from bandstand.studio.model import Project, Track
+from bandstand.theory import midi_to_note
 
 __all__ = ["describe_changes", "diff_lines"]
 
-_NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
-_DRUM_FAMILIES: dict[str, tuple[int, ...]] = {
-    "kick": (35, 36), "snare": (37, 38, 39, 40), "hats": (42, 44, 46), "toms": (41, 43, 45, 47, 48, 50),
-    "cymbals": (49, 51, 52, 53, 55, 57, 59), "percussion": tuple(range(60, 82)),
-}
+_DRUM_FAMILIES = DRUM_PIECES  # the kit's pieces: one table, in midi.gm
 _GRID = (("beats", 1.0), ("8ths", 0.5), ("16ths", 0.25), ("triplets", 1 / 3), ("32nds", 0.125))
 
 
-def _pitch_name(pitch: float) -> str:
+def _pitch_name(pitch: float, key: str | None = None) -> str:
+    """A pitch spelled for the song's key (G#3 in F# minor, Ab3 in Bb major), by theory's speller;
+    a key it cannot read spells as theory does without one."""
     p = round(pitch)
-    return f"{_NAMES[p % 12]}{p // 12 - 1}"
+    try:
+        return midi_to_note(p, key)
+    except TheoryError:
+        return midi_to_note(p)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,19 +125,19 @@ def _pickups(notes: Sequence[_N]) -> bool:
     return bool(sixteenths) and len(late) >= 0.6 * len(sixteenths)
 
 
-def _register_phrase(old: Sequence[_N], new: Sequence[_N]) -> str | None:
+def _register_phrase(old: Sequence[_N], new: Sequence[_N], key: str | None = None) -> str | None:
     ma = sum(n.pitch for n in old) / len(old)
     mb = sum(n.pitch for n in new) / len(new)
     shift = round(mb - ma)
     if abs(shift) >= 3:
         way = "up" if shift > 0 else "down"
-        return f"register {way} {abs(shift)} semitones (mean {_pitch_name(ma)} → {_pitch_name(mb)})"
+        return f"register {way} {abs(shift)} semitones (mean {_pitch_name(ma, key)} → {_pitch_name(mb, key)})"
     lo_a, hi_a = min(n.pitch for n in old), max(n.pitch for n in old)
     lo_b, hi_b = min(n.pitch for n in new), max(n.pitch for n in new)
     if (hi_b - lo_b) - (hi_a - lo_a) >= 7:
-        return f"wider range ({_pitch_name(lo_b)}–{_pitch_name(hi_b)})"
+        return f"wider range ({_pitch_name(lo_b, key)}–{_pitch_name(hi_b, key)})"
     if (hi_a - lo_a) - (hi_b - lo_b) >= 7:
-        return f"narrower range ({_pitch_name(lo_b)}–{_pitch_name(hi_b)})"
+        return f"narrower range ({_pitch_name(lo_b, key)}–{_pitch_name(hi_b, key)})"
     return None
 
 
@@ -149,13 +154,20 @@ def _feel_phrase(old: Sequence[_N], new: Sequence[_N]) -> list[str]:
     return out
 
 
+def _count_between(starts: Sequence[float], lo: float, hi: float) -> int:
+    """How many of the sorted `starts` fall in lo..hi (end exclusive)."""
+    return max(0, bisect_left(starts, hi) - bisect_left(starts, lo))
+
+
 def _density_phrase(project: Project, old: Sequence[_N], new: Sequence[_N]) -> str | None:
     bpb = project.beats_per_bar
     rows = []
+    # each section counts its notes by binary search, not by a scan of the whole part
+    old_starts, new_starts = sorted(n.start for n in old), sorted(n.start for n in new)
     for s in project.sections:
         lo, hi = (s.start_bar - 1) * bpb, (s.end_bar - 1) * bpb
-        a = sum(1 for n in old if lo <= n.start < hi) / s.bars
-        b = sum(1 for n in new if lo <= n.start < hi) / s.bars
+        a = _count_between(old_starts, lo, hi) / s.bars
+        b = _count_between(new_starts, lo, hi) / s.bars
         if abs(b - a) >= max(0.5, 0.25 * max(a, b)):
             rows.append((abs(b - a), f"{s.name} {a:.1f} → {b:.1f} notes/bar"))
     if not rows:
@@ -205,7 +217,7 @@ def _describe_notes(project: Project, track: Track, old: list[_N], new: list[_N]
     if not old or not new:
         return parts
     bpb = project.beats_per_bar
-    found = [_drum_phrase(old, new)] if track.is_drum else [_roots_phrase(old, new, bpb), _register_phrase(old, new)]
+    found = [_drum_phrase(old, new)] if track.is_drum else [_roots_phrase(old, new, bpb), _register_phrase(old, new, project.key)]
     found += [_rhythm_phrase(old, new), *_feel_phrase(old, new), _density_phrase(project, old, new)]
     return parts + [p for p in found if p]
 
@@ -235,7 +247,8 @@ def describe_changes(base: Project, proposal: Project) -> dict[str, str]:
             bars = sorted({int(n.start // proposal.beats_per_bar) + 1 for n in new_notes})
             where = f" in bars {_bar_ranges(bars, 3)}" if bars else ""
             reg = "" if t.is_drum or not new_notes else \
-                f", {_pitch_name(min(n.pitch for n in new_notes))}–{_pitch_name(max(n.pitch for n in new_notes))}"
+                f", {_pitch_name(min(n.pitch for n in new_notes), proposal.key)}–" \
+                f"{_pitch_name(max(n.pitch for n in new_notes), proposal.key)}"
             out[key] = f"new part, {len(new_notes)} notes{where}{reg}"
             continue
         old_notes = _notes(old) if old.regions != t.regions else new_notes

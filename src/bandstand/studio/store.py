@@ -1,7 +1,8 @@
 """Revisions and history in the session folder.
 
     revisions/
-      HEAD.json                 {"head": 5, "latest": 6} — the only file that changes
+      HEAD.json                 {"head": 5, "latest": 6, "branch": "alt", "branches": {…}} — the only
+                                file that changes (the branch fields only once there is more than main)
       000001.json               revision 1's history entry (parent, request, author, changes)
       000001.project.json       revision 1's project, whole
       …
@@ -16,6 +17,13 @@ revision numbered above `latest` were never committed (a crash between the
 writes) and are overwritten by the next commit. Undo and redo only move
 `head`; an entry is *undone* when it is not on HEAD's chain of parents —
 derived, never stored, never deleted. Redo goes to HEAD's newest child.
+
+Branches live in HEAD.json too, so switching, creating and moving them is one
+atomic rename: each branch has a `head` (where undo and redo have left it) and
+a `tip` (the newest revision made or checked out on it, where redo leads). The
+current branch's head is `head`. A HEAD.json written before branches (no
+branch fields) reads as the single branch `main`. An entry says which branch
+it was made on, and a merge's entry the revision it merged in (`merged`).
 """
 
 from __future__ import annotations
@@ -39,10 +47,20 @@ from bandstand.studio.changes import Change
 from bandstand.studio.model import Project
 from bandstand.studio.variations import Variation
 
-__all__ = ["FORMAT", "HeadPointer", "HistoryEntry", "RevisionStore", "Step", "VariationStore", "read_json"]
+__all__ = ["FORMAT", "MAIN", "BranchHead", "HeadPointer", "HistoryEntry", "RevisionStore", "Step", "VariationStore", "read_json"]
 
 FORMAT = 1
+MAIN = "main"  # the branch every project starts on (and a project made before branches is)
 Step = Callable[[str], None]  # called after each durable step: "snapshot", "entry", "head"
+
+
+class BranchHead(BaseModel):
+    """Where one branch is: its head (undo and redo move it) and its tip (where redo leads)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    head: int = Field(ge=1)
+    tip: int = Field(ge=1)
 
 
 class HeadPointer(BaseModel):
@@ -51,6 +69,27 @@ class HeadPointer(BaseModel):
     format: int = FORMAT
     head: int = Field(ge=1)
     latest: int = Field(ge=1)
+    branch: str = MAIN
+    branches: dict[str, BranchHead] = {}
+
+    def heads(self) -> dict[str, BranchHead]:
+        """Every branch, the current one's head being `head` (a pointer written before branches:
+        main alone, its tip unknown — redo then takes HEAD's newest child, as it always did)."""
+        current = self.branches.get(self.branch)
+        tip = current.tip if current is not None else self.head
+        return {**self.branches, self.branch: BranchHead(head=self.head, tip=tip)}
+
+    def to_json(self) -> dict[str, Any]:
+        """What HEAD.json holds: without the branch fields while main is the only branch and its
+        head is its tip (the file a linear history has always had, byte for byte)."""
+        data = self.model_dump(mode="json")
+        heads = self.heads()
+        if self.branch == MAIN and list(heads) == [MAIN] and heads[MAIN].tip == self.head:
+            data.pop("branch")
+            data.pop("branches")
+        else:
+            data["branches"] = {k: v.model_dump(mode="json") for k, v in sorted(heads.items())}
+        return data
 
 
 class HistoryEntry(BaseModel):
@@ -68,6 +107,17 @@ class HistoryEntry(BaseModel):
     tools: list[dict[str, Any]] = []
     summary: str = ""
     changes: list[Change] = []
+    branch: str = MAIN
+    merged: int | None = Field(default=None, ge=1, description="a merge's other parent: the branch head merged in")
+
+    def to_json(self) -> dict[str, Any]:
+        """What the entry's file holds (no branch fields for main's plain entries, as before branches)."""
+        data = self.model_dump(mode="json")
+        if self.branch == MAIN:
+            data.pop("branch")
+        if self.merged is None:
+            data.pop("merged")
+        return data
 
 
 def _nothing(step: str) -> None:
@@ -134,9 +184,16 @@ class RevisionStore:
         return out
 
     @staticmethod
-    def redo_target(entries: list[HistoryEntry], head: int) -> int | None:
-        """The revision redo moves to: HEAD's newest child."""
-        children = [e.revision for e in entries if e.parent == head]
+    def redo_target(entries: list[HistoryEntry], head: int, tip: int | None = None) -> int | None:
+        """The revision redo moves to: the next one on the way from HEAD to the branch's `tip`,
+        else HEAD's newest child made on the same branch as the tip (or any, without a tip)."""
+        if tip is not None and tip != head:
+            line = RevisionStore.chain(entries, tip)
+            if head in line[1:]:
+                return line[line.index(head) - 1]
+        by_number = {e.revision: e for e in entries}
+        branch = by_number[tip].branch if tip is not None and tip in by_number else None
+        children = [e.revision for e in entries if e.parent == head and (branch is None or e.branch == branch)]
         return max(children) if children else None
 
     # ------------------------------------------------------------------ writing (under `lock`)
@@ -166,33 +223,57 @@ class RevisionStore:
 
     def commit(self, project: Project, *, parent: int | None, author: str, request: str, kind: str,
                changes: list[Change], summary: str = "", variation_id: str | None = None,
-               tools: list[dict[str, Any]] | None = None, step: Step = _nothing) -> tuple[HistoryEntry, Project]:
-        """Write a new revision (child of `parent`) and move HEAD to it; returns its entry and
-        project. Call under `lock`."""
-        latest = self.pointer().latest if self.exists() else 0
-        revision = latest + 1
+               tools: list[dict[str, Any]] | None = None, step: Step = _nothing,
+               merged: int | None = None) -> tuple[HistoryEntry, Project]:
+        """Write a new revision (child of `parent`, and of `merged` for a merge) on the current
+        branch and move HEAD (and the branch's tip) to it; returns its entry and project. Call
+        under `lock`."""
+        before = self.pointer() if self.exists() else None
+        revision = (before.latest if before is not None else 0) + 1
+        branch = before.branch if before is not None else MAIN
         stamped = project.model_copy(update={"revision": revision})
         write_bytes(self._path(revision, ".project"), stamped.model_dump_json().encode("utf-8"))
         step("snapshot")
         entry = HistoryEntry(revision=revision, parent=parent, at=dt.datetime.now(dt.UTC), author=author,
                              request=request, kind=kind, variation_id=variation_id, tools=tools or [],
-                             summary=summary, changes=changes)
-        write_json(self._path(revision), entry.model_dump(mode="json"))
+                             summary=summary, changes=changes, branch=branch, merged=merged)
+        write_json(self._path(revision), entry.to_json())
         step("entry")
-        self._point(HeadPointer(head=revision, latest=revision))
+        heads = before.heads() if before is not None else {}
+        heads[branch] = BranchHead(head=revision, tip=revision)
+        self._point(HeadPointer(head=revision, latest=revision, branch=branch, branches=heads))
         step("head")
         return entry, stamped
 
     def move_head(self, revision: int, step: Step = _nothing) -> None:
-        """Point HEAD at an existing revision (undo, redo). Call under `lock`."""
-        latest = self.pointer().latest
-        if not 1 <= revision <= latest:
-            raise InvalidInput(f"revision {revision} does not exist (1..{latest})")
-        self._point(HeadPointer(head=revision, latest=latest))
+        """Point HEAD at an existing revision (undo, redo) on the current branch. Call under `lock`."""
+        pointer = self.pointer()
+        self.switch(pointer.branch, revision, tip=pointer.heads()[pointer.branch].tip, step=step)
+
+    def switch(self, branch: str, revision: int, *, tip: int, step: Step = _nothing) -> None:
+        """Make `branch` current (created when new) with its head at `revision` and its tip at
+        `tip`, the other branches kept — one atomic write. Call under `lock`."""
+        pointer = self.pointer()
+        for n in (revision, tip):
+            if not 1 <= n <= pointer.latest:
+                raise InvalidInput(f"revision {n} does not exist (1..{pointer.latest})")
+        heads = pointer.heads()
+        heads[branch] = BranchHead(head=revision, tip=tip)
+        self._point(HeadPointer(head=revision, latest=pointer.latest, branch=branch, branches=heads))
         step("head")
 
     def _point(self, pointer: HeadPointer) -> None:
-        write_json(self.dir / "HEAD.json", pointer.model_dump(mode="json"))
+        write_json(self.dir / "HEAD.json", pointer.to_json())
+
+
+class _Listed(BaseModel):
+    """What choosing among variations needs of one (the rest of its file is skipped)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    state: str
+    created_at: dt.datetime
 
 
 def close_id(given: str, known: list[str]) -> str | None:
@@ -257,6 +338,22 @@ class VariationStore:
     def all(self) -> list[Variation]:
         """Every variation (without proposals), oldest first."""
         return sorted((self.load(i, proposal=False) for i in self.ids()), key=lambda v: (v.created_at, v.id))
+
+    def newest(self, state: str) -> str | None:
+        """The id of the newest variation (by creation, then id) in `state`, None when there is
+        none. Each file is read for its id, state and creation time only: building every
+        variation's phrases to choose one made accepting cost the whole session's variations."""
+        listed = []
+        for vid in self.ids():
+            path = self.dir / f"{vid}.json"
+            try:
+                listed.append(_Listed.model_validate_json(path.read_bytes()))
+            except FileNotFoundError:
+                raise CheckpointError(f"{path} is missing") from None
+            except (ValidationError, ValueError) as exc:
+                raise CheckpointError(f"{path} is damaged: {str(exc).splitlines()[0]}") from exc
+        chosen = [v for v in sorted(listed, key=lambda v: (v.created_at, v.id)) if v.state == state]
+        return chosen[-1].id if chosen else None
 
 
 def read_json(path: Path) -> Any:

@@ -49,6 +49,7 @@ __all__ = [
     "build_phrases",
     "commit_project",
     "new_variation",
+    "resolve_phrases",
     "transition",
 ]
 
@@ -298,11 +299,14 @@ def new_variation(base: Project, proposal: Project, *, ids: IdIssuer, intent: st
 # --------------------------------------------------------------------------- commit
 
 
-def _resolve_phrases(variation: Variation, phrase_ids: Sequence[str]) -> set[str]:
+def resolve_phrases(variation: Variation, phrase_ids: Sequence[str]) -> set[str]:
+    """The ids of the phrases chosen by id or unique prefix; `VariationConflict` naming the one
+    that is not there (or when none is chosen)."""
     known = variation.phrase_ids()
+    whole = set(known)  # phrase ids are unique: a whole id is looked up, only a prefix is searched for
     chosen: set[str] = set()
     for pid in phrase_ids:
-        matches = [k for k in known if k == pid] or [k for k in known if len(pid) >= 4 and k.startswith(pid)]
+        matches = [pid] if pid in whole else [k for k in known if len(pid) >= 4 and k.startswith(pid)]
         if len(matches) != 1:
             by_prefix = {k[:len(pid)]: k for k in known}
             close = difflib.get_close_matches(pid, list(by_prefix), n=1, cutoff=0.6)
@@ -346,7 +350,7 @@ def commit_project(base: Project, variation: Variation, phrase_ids: Sequence[str
         raise ValueError(f"variation {variation.id} was loaded without its proposal")
     if phrase_ids is None:
         return proposal
-    accepted = _resolve_phrases(variation, phrase_ids)
+    accepted = resolve_phrases(variation, phrase_ids)
     rejected: dict[str, list[Phrase]] = defaultdict(list)
     for p in variation.phrases:
         if p.id not in accepted:
@@ -355,19 +359,23 @@ def commit_project(base: Project, variation: Variation, phrase_ids: Sequence[str
         return proposal
     result = proposal
     base_tracks = {t.id: t for t in base.tracks}
+    base_regions = {r.id for _, r in base.regions()}
+    # which track holds each region (a project's region ids are unique, and no region changes track
+    # here), so a rejected region is looked for in its own track, not in the whole song each time
+    holder = {r.id: t.id for t, r in result.regions()}
     for rid, phrases in rejected.items():
-        try:
-            track, region = result.region_by_id(rid)
-        except KeyError:  # the proposal deleted the region: bring its header back, then revert into it
+        if rid not in holder:  # the proposal deleted the region: bring its header back, then revert into it
             base_track, base_region = base.region_by_id(rid)
             if base_track.id not in {t.id for t in result.tracks}:
                 result = result.with_track(base_track.model_copy(update={"regions": ()}))
             region = base_region.model_copy(update={"notes": (), "cc": (), "pitch_bends": (), "aftertouch": ()})
             result = result.with_region(region)
-            track, region = result.region_by_id(rid)
+            holder[rid] = region.track_id
+        track = result.track_by_id(holder[rid])
+        region = next(r for r in track.regions if r.id == rid)
         reverted = _revert(region, phrases)
         new_track_regions = tuple(reverted if r.id == rid else r for r in track.regions)
-        if reverted.is_empty and rid not in {r.id for _, r in base.regions()}:
+        if reverted.is_empty and rid not in base_regions:
             new_track_regions = tuple(r for r in track.regions if r.id != rid)
         result = result.with_track(track.model_copy(update={"regions": new_track_regions}))
     added_tracks = [t for t in result.tracks if t.id not in base_tracks]

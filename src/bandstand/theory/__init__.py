@@ -23,7 +23,16 @@ from bandstand.theory._intervals import (
     transpose_midi,
 )
 from bandstand.theory._keys import KEY_MODES, Key, parse_key
-from bandstand.theory._notes import NoteName, note_to_midi, parse_note_name, pitch_class
+from bandstand.theory._notes import (
+    FLAT_NAMES,
+    MINOR_TONIC_NAMES,
+    ROOT_NAMES,
+    SHARP_NAMES,
+    NoteName,
+    note_to_midi,
+    parse_note_name,
+    pitch_class,
+)
 from bandstand.theory._recognise import chord_from_pitches
 from bandstand.theory._roman import (
     RomanFigure,
@@ -33,16 +42,20 @@ from bandstand.theory._roman import (
     roman_to_chord,
 )
 from bandstand.theory._scales import SCALE_ALIASES, SCALES, Scale, get_scale, scale_type
-from bandstand.theory._spelling import midi_to_note, spell_pitch_class
+from bandstand.theory._spelling import midi_to_note, spell_pitch_class, spell_root
 from bandstand.theory._voicing import motion, voice_chord, voice_progression
 
 __all__ = [
     "BASE_SUFFIXES",
     "ENSEMBLES",
+    "FLAT_NAMES",
     "KEY_MODES",
+    "MINOR_TONIC_NAMES",
     "PROFILES",
+    "ROOT_NAMES",
     "SCALES",
     "SCALE_ALIASES",
+    "SHARP_NAMES",
     "Chord",
     "Interval",
     "Key",
@@ -72,6 +85,7 @@ __all__ = [
     "roman_to_chord",
     "scale_type",
     "spell_pitch_class",
+    "spell_root",
     "transpose",
     "transpose_midi",
     "voice_chord",

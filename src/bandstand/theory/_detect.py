@@ -16,6 +16,7 @@ from typing import Protocol
 
 from bandstand.errors import TheoryError
 from bandstand.theory._keys import Key, parse_key
+from bandstand.theory._notes import MINOR_TONIC_NAMES, ROOT_NAMES
 
 #: name → (major profile, minor profile), tonic first.
 PROFILES: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
@@ -36,9 +37,6 @@ PROFILES: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
 }
 #: name → profiles whose correlations are averaged (measured on 134 Bach chorales, see docs/theory.md)
 ENSEMBLES: dict[str, tuple[str, ...]] = {"combined": ("temperley", "aarden")}
-#: How each tonic is usually spelled, for major and for minor keys.
-_MAJOR_TONICS = ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
-_MINOR_TONICS = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "G#", "A", "Bb", "B")
 _SOFTMAX_TEMPERATURE = 0.05
 
 
@@ -94,7 +92,7 @@ def _correlation(xs: list[float], ys: tuple[float, ...]) -> float:
 
 
 def _keys() -> list[Key]:
-    return [parse_key(f"{t} major") for t in _MAJOR_TONICS] + [parse_key(f"{t} minor") for t in _MINOR_TONICS]
+    return [parse_key(f"{t} major") for t in ROOT_NAMES] + [parse_key(f"{t} minor") for t in MINOR_TONIC_NAMES]
 
 
 def detect_key(notes: Notes, profile: str = "temperley") -> KeyEstimate:

@@ -25,6 +25,10 @@ _ACCIDENTAL_TEXT: dict[int, str] = {-3: "bbb", -2: "bb", -1: "b", 0: "", 1: "#",
 #: Default spelling of each pitch class when no key says otherwise.
 SHARP_NAMES: tuple[str, ...] = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 FLAT_NAMES: tuple[str, ...] = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
+#: How a chord root or a major key's tonic is usually spelled without a key: flats, but F#.
+ROOT_NAMES: tuple[str, ...] = ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
+#: How a minor key's tonic is usually spelled: C#, F# and G# minor, but Eb and Bb minor.
+MINOR_TONIC_NAMES: tuple[str, ...] = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "G#", "A", "Bb", "B")
 
 # the octaves MIDI notes 0-127 fall in (C-1 is 0, G9 is 127)
 MIN_OCTAVE, MAX_OCTAVE = -1, 9

@@ -17,15 +17,13 @@ from bandstand.errors import TheoryError
 from bandstand.theory._chord_grammar import BASE_SUFFIXES, format_suffix
 from bandstand.theory._chords import Chord, make_chord
 from bandstand.theory._keys import Key, parse_key
-from bandstand.theory._notes import NoteName, parse_note_name
+from bandstand.theory._notes import ROOT_NAMES, NoteName, parse_note_name
 
 #: semitones above the root → the chord tones that interval can be, most usual first
 READINGS: dict[int, tuple[str, ...]] = {
     0: ("1P",), 1: ("9m",), 2: ("9M", "2M"), 3: ("3m", "9A"), 4: ("3M",), 5: ("11P", "4P"),
     6: ("5d", "11A"), 7: ("5P",), 8: ("5A", "13m"), 9: ("13M", "6M", "7d"), 10: ("7m",), 11: ("7M",),
 }
-#: how a root is spelled without a key
-_ROOT_NAMES: tuple[str, ...] = ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
 _BASES = frozenset(BASE_SUFFIXES)
 _SLASH_PENALTY = 3
 _FOREIGN_BASS_PENALTY = 2
@@ -78,7 +76,7 @@ def chord_from_pitches(pitches: Iterable[int], key: Key | str | None = None) -> 
     k = parse_key(key) if key is not None else None
 
     def spell(pc: int) -> NoteName:
-        return k.spell_name(pc) if k is not None else parse_note_name(_ROOT_NAMES[pc])
+        return k.spell_name(pc) if k is not None else parse_note_name(ROOT_NAMES[pc])
 
     root = spell(root_pc)
     chord = make_chord(root, tones)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from bandstand.theory._keys import Key, parse_key
 from bandstand.theory._notes import (
+    FLAT_NAMES,
     MAX_OCTAVE,
     MIN_OCTAVE,
+    ROOT_NAMES,
     SHARP_NAMES,
     NoteName,
     note_from_midi,
@@ -18,6 +20,22 @@ def spell_pitch_class(pc: int, key: Key | str | None = None) -> str:
     if key is None:
         return SHARP_NAMES[pc % 12]
     return parse_key(key).spell(pc)
+
+
+_AWKWARD = frozenset({"Cb", "Fb", "E#", "B#"})
+
+
+def spell_root(pc: int, key: Key | str | None = None) -> str:
+    """A chord root `pc` spelled for `key`; a chromatic root that would need a double accidental
+    or an unusual name (Bbb, Fb, E#) takes the plain name a player would write (A, E, F); without
+    a key, the usual root spelling (`ROOT_NAMES`)."""
+    if key is None:
+        return ROOT_NAMES[pc % 12]
+    key = parse_key(key)
+    name = key.spell(pc)
+    if pc in key.scale.pitch_classes or not (name in _AWKWARD or "bb" in name or "##" in name or "x" in name):
+        return name
+    return (FLAT_NAMES if key.signature < 0 or name.endswith("b") else SHARP_NAMES)[pc % 12]
 
 
 def spelled_midi(midi: int, key: Key | str | None = None) -> NoteName:

@@ -11,6 +11,12 @@ import { Band } from "/static/jam/band.js";
 import { Chat } from "/static/jam/chat.js";
 import { codeHtml, esc } from "/static/jam/code.js";
 
+// An address with ?token= opens the page once (the server swaps it for the cookie and sends the
+// browser on without it); should one still show, it leaves the address and the history at once.
+if (new URLSearchParams(location.search).has("token")) {
+  history.replaceState(null, "", location.pathname + location.hash);
+}
+
 const $ = (id) => document.getElementById(id);
 const ROLE_COLOURS = { drums: "var(--drums)", bass: "var(--bass)", melody: "var(--melody)", fx: "var(--fx)" };
 const SOUNDING_WINDOW = 1 / 16; // a hit lights its member for at least a sixteenth of the bar
@@ -57,7 +63,7 @@ const HANDLERS = {
     $("interval").value = m.autopilot_interval; $("interval-label").textContent = `${m.autopilot_interval} s`;
     if (m.round !== state.roundSeen) { state.roundSeen = m.round; state.lastRoundAt = performance.now(); }
   },
-  chat_history(m) { chat.replay(m.messages); },
+  chat_history(m) { for (const line of m.messages) noteFirstLine(line); chat.replay(m.messages); },
   agent_thought(m) {
     Object.assign(state.members[m.member] ??= { name: m.member }, { thoughts: m.thought, reaction: m.reaction, pattern: m.pattern, status: m.status });
     chat.show(m);
@@ -74,6 +80,7 @@ const HANDLERS = {
 };
 
 function handle(msg) {
+  noteFirstLine(msg);
   window.bandstand.messages.push(msg);
   if (window.bandstand.messages.length > 500) window.bandstand.messages.shift();
   HANDLERS[msg.type]?.(msg);
@@ -129,12 +136,13 @@ const SOUND_LABELS = {
 function renderSound() {
   const button = $("sound");
   const on = audio.running;
-  button.textContent = on ? SOUND_LABELS[audio.mode]() : "🔇 Click to enable sound";
+  button.textContent = on ? SOUND_LABELS[audio.mode]() : audio.loading ? "… loading sound" : "🔇 Click to enable sound";
   button.classList.toggle("on", on);
-  button.classList.toggle("attention", !on && Boolean(state.jam?.running)); // the band plays, this tab is silent
+  button.classList.toggle("attention", !on && !audio.loading && Boolean(state.jam?.running)); // the band plays, this tab is silent
   button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the recording (jam.wav)"
     : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)
-    : "the browser plays nothing until you click";
+    : audio.loading ? "loading the instruments (the SoundFont takes a few seconds)" : "the browser plays nothing until you click";
+  button.classList.toggle("loading", !on && audio.loading);
 }
 async function enableSound() {
   if (audio.running) return;
@@ -186,6 +194,23 @@ function tickProgress() {
 
 // "Keep this": the server arranges the jam so far as a song project (its answer, jam_kept, links
 // to it in the studio); the button waits for that answer or an error.
+// The name a kept song gets unless the boss types another: the jam's first line — the boss's first
+// directive, else the first thing a member said.
+function noteFirstLine(m) {
+  if (m.type === "boss_directive_echo" && m.text && !state.firstBoss) state.firstBoss = m.text.trim();
+  if (m.type === "agent_thought" && m.thought && !state.firstThought) state.firstThought = m.thought.trim();
+}
+function defaultSongName() {
+  const line = (state.firstBoss || state.firstThought || "jam song").replace(/\s+/g, " ");
+  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line;
+}
+function askName() {
+  $("keep-name").value = defaultSongName();
+  $("keep-form").hidden = false; $("keep").hidden = true;
+  $("keep-name").focus(); $("keep-name").select();
+}
+function closeName() { $("keep-form").hidden = true; $("keep").hidden = false; }
+
 function keeping(on) {
   state.keeping = on;
   $("keep").textContent = on ? "… keeping" : "★ Keep this";
@@ -211,7 +236,14 @@ function wire() {
     if (state.jam) state.jam.running = false; // a cycle the server sent before it heard us is not played
     sound.reset();
   };
-  $("keep").onclick = () => { keeping(true); send({ type: "keep_jam" }); };
+  $("keep").onclick = askName;
+  $("keep-form").onsubmit = (e) => {
+    e.preventDefault();
+    const title = $("keep-name").value.trim() || defaultSongName();
+    closeName(); keeping(true); send({ type: "keep_jam", title });
+  };
+  $("keep-cancel").onclick = closeName;
+  $("keep-name").addEventListener("keydown", (e) => { if (e.key === "Escape") closeName(); });
   const autopilot = () => send({ type: "set_autopilot", enabled: $("autopilot").checked, interval: Number($("interval").value) });
   $("autopilot").onchange = autopilot;
   $("interval").oninput = () => { $("interval-label").textContent = `${$("interval").value} s`; };

@@ -51,7 +51,8 @@ HOSTILE = [
     "fast(2).args",
     "x = 1",
     "s('bd'); process.exit()",
-    "s('bd') || process",
+    "s('bd') && process",
+    "s('bd').filter(h => h.value.constructor.constructor)",
     "s(`${process.exit()}`)",
     "(() => 1)()",
     "s('bd').every(2, function (x) { return x })",
@@ -97,7 +98,7 @@ HOSTILE = [
 @pytest.mark.parametrize("code", HOSTILE)
 def test_hostile_code_is_rejected_with_our_errors(code: str) -> None:
     with pytest.raises(PatternError):
-        evaluate(code)
+        evaluate(code).query_arc(0, 1)  # a value function runs when the pattern is queried
     report = validate_pattern(code, cycles=1)
     assert not report.valid
     assert report.error

@@ -13,7 +13,12 @@ const tonal = await import('@strudel/tonal');
 const { transpile } = await import('./transpile.mjs');
 
 const Fraction = core.Fraction;
-const scope = { ...core, ...miniModule, ...tonal };
+// strudel.cc's REPL replaces core's cpm (fast(n / 60)) with one against the scheduler's tempo,
+// 0.5 cycles per second until a program sets another (core/repl.mjs).
+const cpm = core.register('cpm', function (n, pat) {
+  return pat._fast(n / 60 / 0.5);
+});
+const scope = { ...core, ...miniModule, ...tonal, cpm };
 delete scope.default;
 const names = Object.keys(scope).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
 

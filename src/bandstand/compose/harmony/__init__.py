@@ -28,7 +28,15 @@ from bandstand.compose.lexicon import primary_genre
 from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord, SectionHarmony
 from bandstand.compose.models.intent import Intent
 from bandstand.errors import InvalidInput, TheoryError
-from bandstand.theory import Chord, Key, get_scale, parse_chord, parse_key, voice_chord
+from bandstand.theory import (
+    Chord,
+    Key,
+    get_scale,
+    parse_chord,
+    parse_key,
+    spell_root,
+    voice_chord,
+)
 
 __all__ = ["CHORD_REGISTER", "build_harmony", "progression_file", "spell_slot"]
 
@@ -50,7 +58,7 @@ def smooth_bass(chord: Chord, previous_bass: int, key: Key) -> Chord:
         third = (chord.root + iv) % 12
         if third in chord.pitch_classes and min((third - previous_bass) % 12, (previous_bass - third) % 12) <= 2:
             try:
-                return parse_chord(f"{chord.symbol}/{root_name(third, key)}")
+                return parse_chord(f"{chord.symbol}/{spell_root(third, key)}")
             except TheoryError:
                 return chord
     return chord
@@ -68,24 +76,10 @@ def _key_for(tonic: str, mode: str) -> Key:
         return parse_key(f"{tonic} {'major' if mode in MAJOR_MODES else 'minor'}")
 
 
-_FLATS = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
-_SHARPS = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
-_AWKWARD = frozenset({"Cb", "Fb", "E#", "B#"})
-
-
-def root_name(pc: int, key: Key) -> str:
-    """`pc` spelled for `key`; a chromatic root that would need a double accidental or an
-    unusual name (Bbb, Fb, E#) takes the plain name a player would write (A, E, F)."""
-    name = key.spell(pc)
-    if pc in key.scale.pitch_classes or not (name in _AWKWARD or "bb" in name or "##" in name or "x" in name):
-        return name
-    return (_FLATS if key.signature < 0 or name.endswith("b") else _SHARPS)[pc % 12]
-
-
 def spell_slot(slot: Slot, key: Key) -> Chord:
     """The chord of `slot` spelled in `key`; a quality the chord grammar refuses is
     simplified step by step (13sus4 → 7sus4 → sus4) rather than dropped."""
-    root = root_name((key.tonic_pc + slot.semis) % 12, key)
+    root = spell_root((key.tonic_pc + slot.semis) % 12, key)
     quality = slot.quality
     for _ in range(4):
         try:

@@ -16,6 +16,7 @@ from bandstand.compose.models.intent import (
     TempoAnalysis,
     TempoSource,
 )
+from bandstand.score import clamp_tempo
 
 Range = tuple[float, float]
 
@@ -66,11 +67,12 @@ def tempo_from_ranges(named: Sequence[tuple[str, Range]]) -> TempoAnalysis:
 def tempo_from_genre(genre: GenreTraits, bias: int, half_hint: bool) -> TempoAnalysis:
     lo, hi = genre.tempo_range
     step = (hi - lo) / 4
-    bpm = round(_mid(genre.tempo_range) + max(-1, min(1, bias)) * step)
+    bpm = round(clamp_tempo(_mid(genre.tempo_range) + max(-3, min(2, bias)) * step))  # ±2: the range's ends;
+    # −3 (a ballad) a step below it
     source: TempoSource = "mood_inferred" if bias else "genre_default"
     why = f"{genre.name} usually sits at {_fmt(genre.tempo_range)} BPM"
     if bias:
-        why += f"; the mood pulls it {'up' if bias > 0 else 'down'}"
+        why += f"; the prompt's words (tempo words, moods) pull it {'up' if bias > 0 else 'down'}"
     return TempoAnalysis(bpm=float(bpm), source=source, half_time=half_hint,
                          perceived_bpm=bpm / 2 if half_hint else float(bpm),
                          confidence=0.6, reasoning=why + f" → {bpm} BPM")

@@ -42,6 +42,7 @@ from bandstand.compose.models.intent import (
     Intent,
 )
 from bandstand.errors import InvalidInput
+from bandstand.score import TEMPO_RANGE
 
 MAX_PROMPT = 2000
 MAX_BARS = 512
@@ -61,8 +62,9 @@ class Overrides:
     genre: str | None = None
 
     def validated(self) -> Overrides:
-        if self.tempo is not None and not 30 <= self.tempo <= 300:
-            raise InvalidInput(f"tempo {self.tempo:g} is out of range; use 30–300 BPM")
+        low, high = TEMPO_RANGE
+        if self.tempo is not None and not low <= self.tempo <= high:
+            raise InvalidInput(f"tempo {self.tempo:g} is out of range; use {low:g}–{high:g} BPM")
         if self.bars is not None and not 4 <= self.bars <= MAX_BARS:
             raise InvalidInput(f"--bars {self.bars} is out of range; use 4–{MAX_BARS} bars")
         if self.key is not None and not _KEY_RE.match(self.key):
@@ -109,7 +111,7 @@ def _merge(ex: Explicit, hits: list[Hit], extraction: Extraction) -> list[str]:
             if h not in ex.hints:
                 ex.hints.append(h)
     if ex.bpm is None and extraction.tempo is not None:
-        if 30 <= extraction.tempo <= 300:
+        if TEMPO_RANGE[0] <= extraction.tempo <= TEMPO_RANGE[1]:
             ex.bpm = float(extraction.tempo)
         else:
             dropped.append(f"tempo {extraction.tempo:g}")
@@ -173,7 +175,8 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
     genres = _dedupe(explicit_genres + [a.genres[0] for a in artists])
     sub_genres = [g for g in _dedupe([g for a in artists for g in a.genres[1:]]) if g not in genres]
     if not genres:
-        suggestions = _dedupe([g for m in moods for g in m.genres])
+        played = [INSTRUMENTS[int(h.target)] for h in hits if h.kind == "instrument"]
+        suggestions = _dedupe([g for i in played for g in i.genres] + [g for m in moods for g in m.genres])
         inferred.append("genre")
         if objects:
             default = suggestions[0] if suggestions else OBJECT_DEFAULTS[objects[0]]
@@ -200,7 +203,8 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
     else:
         if ex.bpm_out_of_range is not None:
             ambiguities.append(Ambiguity(
-                field="tempo", reason=f"{ex.bpm_out_of_range:g} BPM is not a playable tempo (30–300)",
+                field="tempo", reason=f"{ex.bpm_out_of_range:g} BPM is not a playable tempo "
+                                      f"({TEMPO_RANGE[0]:g}–{TEMPO_RANGE[1]:g})",
                 options=[f"{main.default_tempo:g}"], default=f"{main.default_tempo:g}", severity="optional"))
         named = [(a.name, a.tempo_range) for a in artists]
         if named:

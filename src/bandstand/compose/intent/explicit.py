@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bandstand.craft.requests import BPM, BPM_RANGE
+from bandstand.score import TEMPO_RANGE
+
 MODES = ("major", "minor", "dorian", "phrygian", "lydian", "mixolydian", "aeolian", "locrian", "ionian",
          "harmonic minor", "melodic minor")
 _MODE_WORDS = {"m": "minor", "min": "minor", "minor": "minor", "maj": "major", "major": "major",
@@ -57,6 +60,16 @@ STRUCTURE_HINTS: tuple[tuple[str, str], ...] = (
 )
 
 
+FORM_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\bloops?\b(?![- ]?pedals?)", "loop-based"),
+    (r"\banthems?\b|\banthemic\b", "anthem"),
+    (r"\bintro[- ]only\b|\b(?:just|only) (?:an |the )?intro\b|\bnothing but (?:an |the )?intro\b", "intro only"),
+)
+"""Form words: a loop (not a loop pedal) is a loop form; an anthem has its big chorus once more
+(after a build); an intro-only piece is the intro and nothing else. Read without taking the words
+(they still say what kind of thing is wanted: an anthem with no genre named is EDM)."""
+
+
 @dataclass(slots=True)
 class Explicit:
     """What the patterns found, with the spans they consumed."""
@@ -93,23 +106,23 @@ def _take(text: str, ex: Explicit, pattern: str, flags: int = re.IGNORECASE) -> 
 
 
 def _tempo(text: str, ex: Explicit) -> None:
-    for m in _take(text, ex, r"\b(\d{1,4}(?:\.\d+)?)\s*(?:-|–|to)\s*(\d{1,4}(?:\.\d+)?)\s*bpm\b"):
+    for m in _take(text, ex, BPM_RANGE.pattern):
         ex.bpm = (float(m.group(1)) + float(m.group(2))) / 2
-    patterns = (r"\b(\d{1,5}(?:\.\d+)?)\s*-?\s*(?:bpm|beats per minute|b\.p\.m\.?)",
-                r"\b(?:bpm|tempo)\s*(?:of|at|=|:|is|around|~)?\s*(\d{1,5}(?:\.\d+)?)\b")
-    for pattern in patterns:
-        for m in _take(text, ex, pattern):
-            value = float(m.group(1))
-            if 30 <= value <= 300:
-                ex.bpm = value
-            else:
-                ex.bpm_out_of_range = value
+    for m in _take(text, ex, BPM.pattern):
+        value = float(m.group(1) or m.group(2))
+        if TEMPO_RANGE[0] <= value <= TEMPO_RANGE[1]:
+            ex.bpm = value
+        else:
+            ex.bpm_out_of_range = value
     for m in _take(text, ex, r"(?:^|,)\s*(\d{2,3})\s*(?=,|$)|\bat (\d{2,3})\b(?!\s*(?:bars?|measures?|%|min|sec|s\b|am\b|pm\b|[:.]))"):
         value = float(m.group(1) or m.group(2))
         if ex.bpm is None and 50 <= value <= 220:
             ex.bpm = value
-    words = ((r"\b(?:slow|slower|slowed|sluggish|crawling|very slow)\b", -1),
-             (r"\b(?:fast|faster|uptempo|up-tempo|quick|rapid|frantic|speedy)\b", 1))
+    # A tempo word moves the genre's tempo to the end of its range it names (±2: the ends); a
+    # ballad is slow whatever the genre (it sits at the bottom of the range, or below a fast one).
+    words = ((r"\bballads?\b", -3),  # below the range: a jazz ballad at 75, not at jazz's 100–200
+             (r"\b(?:slow|slower|slowed|sluggish|crawling|very slow)\b", -2),
+             (r"\b(?:fast|faster|uptempo|up-tempo|quick|rapid|frantic|speedy|breakneck)\b", 2))
     for pattern, bias in words:
         if re.search(pattern, text, re.IGNORECASE) and not any(
             m.start() >= a and m.end() <= b for m in re.finditer(pattern, text, re.IGNORECASE) for a, b in ex.spans
@@ -135,6 +148,10 @@ def _key(text: str, ex: Explicit) -> None:
                 ex.mode = _MODE_WORDS.get(mode, mode)
     for m in _take(text, ex, r"\bkey(?:\s+of|\s+in|\s*[:=])\s*([A-Za-z][\w#♯♭-]*)", re.IGNORECASE):
         if ex.root is None:
+            ex.unknown_key = m.group(1)
+    # a letter that names no note ("in H# minor"): a warning naming it, never a silent choice
+    for m in _take(text, ex, r"(?<![\w#])([H-Z][#♯b♭]?\s*(?:minor|major|min|maj))\b"):
+        if ex.root is None and ex.unknown_key is None:
             ex.unknown_key = m.group(1)
     if ex.mode is None:
         mode_only = (rf"\b(?:in\s+(?:a\s+|the\s+)?)?(?P<mode>{_MODE_RE})\s+(?:key|mode|scale|tonality)\b"
@@ -200,6 +217,10 @@ def find_explicit(text: str, reserved: list[tuple[int, int]] | None = None) -> E
                     ex.spans.append((m.end(), m.end() + at.end()))
             if hint not in ex.hints:
                 ex.hints.append(hint)
+    for pattern, hint in FORM_WORDS:
+        if hint not in ex.hints and any(not any(a < m.end() and m.start() < b for a, b in ex.spans)
+                                        for m in re.finditer(pattern, text, re.IGNORECASE)):
+            ex.hints.append(hint)
     _length(text, ex)
     del ex.spans[:reserved_count]
     return ex

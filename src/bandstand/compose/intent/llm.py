@@ -10,7 +10,6 @@ genre's range becomes an ambiguity, keys and modes are validated.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -62,6 +61,8 @@ async def _ask(backend: Any, prompt: str, seed: int) -> Any:
 def extract(backend: Any, prompt: str, seed: int) -> Extraction:
     """Ask `backend` (an `AgentBackend`) to read `prompt`; a reply that is not a usable
     extraction is an LLM_PARSE_FAILED stage failure (retried by the engine)."""
+    import asyncio  # only when a model reads the prompt: the rules alone need no event loop
+
     from bandstand.agents import parse_reply
 
     reply = asyncio.run(_ask(backend, prompt, seed))

@@ -87,10 +87,10 @@ def primary_genre(intent: Intent) -> GenreTraits:
     if intent.tempo_analysis.half_time:
         drum_family = _HALF_TIME_DRUMS.get(drum_family, drum_family)
     if rhythm is harmony:
-        return replace(harmony, dials=dials, drum_family=drum_family, swing=intent.genre_dna.swing)
+        return _played(replace(harmony, dials=dials, drum_family=drum_family, swing=intent.genre_dna.swing), intent)
     programs = dict(harmony.instrumentation)
     programs["bass"] = rhythm.program("bass")
-    return replace(
+    return _played(replace(
         harmony,
         name=f"{harmony.name} × {rhythm.name}",
         tempo_range=rhythm.tempo_range,
@@ -99,9 +99,22 @@ def primary_genre(intent: Intent) -> GenreTraits:
         bass_style=rhythm.bass_style,
         comp_style=harmony.comp_style,  # the keys follow the harmony's genre (neo-soul Rhodes over garage drums)
         lead_style=rhythm.lead_style,
+        kit=rhythm.kit,
         instrumentation=tuple(programs.items()),
         dials=dials,
         form=harmony.form if (intent.energy is not None and intent.energy < LOW_ENERGY) else rhythm.form,
         energy=round((harmony.energy + rhythm.energy) / 2, 3),
         electronic=round((harmony.electronic + rhythm.electronic) / 2, 3),
-    )
+    ), intent)
+
+
+def _played(traits: GenreTraits, intent: Intent) -> GenreTraits:
+    """The genre as the instruments the prompt names play it: a ukulele strums the chords,
+    a banjo rolls them, an 808 slides under the song (`Instrument.plays`)."""
+    turns: dict[str, str] = {}
+    for request in intent.instrument_requests:
+        named = [(i.named_by(request.text), i) for i in INSTRUMENTS if i.role == request.role]
+        length, instrument = max(named, key=lambda m: m[0], default=(0, None))
+        if length and instrument is not None:
+            turns.update(instrument.plays)
+    return replace(traits, **turns) if turns else traits  # type: ignore[arg-type]

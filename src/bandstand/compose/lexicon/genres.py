@@ -21,7 +21,7 @@ HARMONY_FAMILIES = frozenset({
     "blues", "latin", "afrobeat", "edm", "funk", "dnb", "techno", "cinematic", "metal", "punk", "waltz",
 })
 BASS_STYLES = frozenset({
-    "sub_808", "root_fifth", "walking", "synth_pulse", "syncopated_funk", "reggae",
+    "two_beat", "marcato", "sub_808", "root_fifth", "walking", "synth_pulse", "syncopated_funk", "reggae",
     "dnb_reese", "tumbao", "picked_rock", "sustained", "offbeat", "oom", "driving_eighths", "ostinato",
 })
 COMP_STYLES = frozenset({
@@ -55,6 +55,8 @@ class GenreTraits:
     aliases: tuple[str, ...] = field(default=())
     meter: tuple[int, int] = (4, 4)  # the time signature when the prompt names none
     extras: tuple[str, ...] = ()  # roles the genre brings beyond the core five (synthpop's arpeggio)
+    kit: str = ""  # the genre whose drum kit plays (`craft.genre_kits`): its own, or the rhythm's in a blend
+    leaves_out: tuple[str, ...] = ()  # core roles the idiom has no place for (bluegrass: no drum kit, no pad)
 
     @property
     def default_tempo(self) -> float:
@@ -73,7 +75,7 @@ class GenreTraits:
 def _g(name: str, family: str, aliases: str, tempo: tuple[float, float], swing: float, modes: str,
        keys: str, styles: str, programs: tuple[int, int, int, int], dials: tuple[float, float],
        form: str, energy: float, electronic: float, meter: tuple[int, int] = (4, 4),
-       extras: tuple[str, ...] = ()) -> GenreTraits:
+       extras: tuple[str, ...] = (), leaves_out: str = "") -> GenreTraits:
     drum, harmony, bass, comp, lead = styles.split()
     b, c, ld, p = programs
     return GenreTraits(
@@ -84,6 +86,7 @@ def _g(name: str, family: str, aliases: str, tempo: tuple[float, float], swing: 
         instrumentation=(("drums", 0), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
         dials=dials, form=form, energy=energy, electronic=electronic,
         aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()), meter=meter, extras=extras,
+        kit=name, leaves_out=tuple(leaves_out.split()),
     )
 
 
@@ -112,7 +115,7 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("gospel", "soul", "gospel|church|praise|worship", (70, 120), 0.12, "major",
        "Ab Db Eb F C", "rock_backbeat gospel syncopated_funk gospel_shout lyrical", (33, 0, 52, 16),
        (0.6, 0.4), "pop", 0.65, 0.1),
-    _g("pop", "pop", "pop|pop song|top 40|k-pop|kpop|dance-pop",
+    _g("pop", "pop", "pop|pop song|top 40|dance-pop",
        (95, 130), 0.0, "major,minor", "C G D A F E", "rock_backbeat pop root_fifth stabs hook",
        (33, 0, 80, 89), (0.2, 0.3), "pop", 0.65, 0.6),
     _g("house", "electronic", "house|house music|chicago house|funky house|piano house|french house|jackin",
@@ -159,10 +162,10 @@ GENRES: tuple[GenreTraits, ...] = (
        "major,dorian,minor", "F Bb Eb C G Ab", "jazz_ride jazz walking jazz_comp bebop", (32, 0, 65, 48),
        (0.75, 0.55), "jazz", 0.55, 0.05),
     _g("bebop", "jazz", "bebop|be-bop", (180, 280), 0.28, "major,minor", "F Bb Eb C",
-       "jazz_ride jazz walking jazz_comp bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0),
+       "jazz_ride jazz walking stabs bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0),
     _g("bossa nova", "latin", "bossa nova|bossa|samba|mpb|tropicalia", (110, 145), 0.05, "major,minor,dorian",
        "D F G C A", "bossa jazz root_fifth bossa_comp lyrical", (32, 24, 73, 48), (0.6, 0.4), "latin", 0.4, 0.05),
-    _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba|latin jazz|cumbia", (170, 200), 0.0, "minor,major",
+    _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba|latin jazz", (170, 200), 0.0, "minor,major",
        "A D G C E", "bossa latin tumbao arpeggiated riffy", (32, 0, 56, 48), (0.5, 0.6), "latin", 0.8, 0.1,
        extras=("percussion",)),
     _g("reggaeton", "latin", "reggaeton|reggaetón|dembow|perreo|latin trap|urbano", (88, 100), 0.0,
@@ -173,7 +176,7 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("reggae", "caribbean", "reggae|roots reggae|dub|rocksteady|ska|lovers rock", (60, 90), 0.1, "major,minor",
        "G A D C F", "one_drop pop reggae offbeat_skank lyrical", (33, 16, 56, 48), (0.3, 0.45), "pop", 0.45,
        0.2),
-    _g("afrobeat", "african", "afrobeat|afrobeats|afro|afropop|afro-pop|afro fusion|afroswing|highlife|alte",
+    _g("afrobeat", "african", "afrobeat|afrobeats|afro|afropop|afro-pop|afro fusion|afroswing|alte",
        (95, 115), 0.1, "minor,major,dorian", "A C D F G", "afrobeat afrobeat syncopated_funk arpeggiated hook",
        (33, 26, 73, 89), (0.4, 0.65), "afrobeat", 0.7, 0.6),
     _g("amapiano", "african", "amapiano|log drum|log drums|private school piano", (108, 116), 0.08, "minor,dorian",
@@ -184,7 +187,7 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|grunge|hard rock|classic rock",
        (100, 140), 0.0, "major,minor,mixolydian", "E A D G C", "rock_backbeat rock picked_rock strummed riffy",
        (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1),
-    _g("indie", "rock", "indie|indie rock|indie pop|dream pop|shoegaze|bedroom pop|post-rock|math rock",
+    _g("indie", "rock", "indie|indie rock|indie pop|dream pop|bedroom pop|post-rock|math rock",
        (100, 130), 0.0, "major,minor", "D G A E C", "rock_backbeat pop root_fifth strummed lyrical",
        (33, 27, 80, 89), (0.35, 0.35), "rock", 0.6, 0.3),
     _g("metal", "rock", "metal|heavy metal|thrash|metalcore|doom|djent|death metal", (120, 180), 0.0,
@@ -193,7 +196,7 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("blues", "blues", "blues|delta blues|chicago blues|blues rock|rhythm and blues|12-bar", (70, 120), 0.25,
        "mixolydian,minor", "E A G C Bb", "shuffle blues walking strummed riffy", (33, 0, 22, 16), (0.4, 0.4),
        "blues", 0.55, 0.05),
-    _g("country", "country", "country|americana|bluegrass|folk|country pop|honky tonk|acoustic folk", (90, 130),
+    _g("country", "country", "country|americana|folk|country pop|honky tonk|acoustic folk", (90, 130),
        0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 40, 48),
        (0.2, 0.3), "pop", 0.55, 0.05),
     _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|new age|ambient electronic|meditation",
@@ -211,6 +214,41 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("chiptune", "electronic", "chiptune|8-bit|8 bit|16-bit|16 bit|video game|video game music|game music|retro game|nes|gameboy",
        (120, 160), 0.0, "minor,major", "C A E G D", "rock_backbeat pop synth_pulse stabs hook", (38, 81, 80, 81),
        (0.25, 0.4), "pop", 0.75, 1.0, extras=("arp",)),
+    # --- genres that once borrowed a neighbour's idiom, each with its own now ---
+    _g("grime", "hip-hop", "grime|grime beat|eskibeat|eski|sublow", (138, 142), 0.0, "minor,phrygian",
+       "F G A C D", "trap trap synth_pulse stabs riffy", (38, 62, 80, 81), (0.3, 0.65), "grime", 0.8, 0.9,
+       leaves_out="pad"),
+    _g("hyperpop", "electronic", "hyperpop|hyper pop|digicore|glitchcore|bubblegum bass|pc music", (150, 170), 0.0,
+       "major,minor", "F# B C# G#", "trap edm sub_808 stabs riffy", (38, 81, 80, 90), (0.35, 0.6), "pop", 0.9, 1.0),
+    _g("city pop", "pop", "city pop|city-pop|japanese city pop|j-pop|jpop|j pop|shibuya-kei", (100, 120), 0.05,
+       "major,dorian", "Eb Ab Db F Bb C", "funk neosoul syncopated_funk stabs hook", (35, 4, 61, 48),
+       (0.55, 0.45), "pop", 0.65, 0.35),
+    _g("k-pop", "pop", "k-pop|kpop|k pop|korean pop|idol pop", (100, 130), 0.0, "minor,major", "C# F G A D",
+       "rock_backbeat edm synth_pulse stabs hook", (38, 81, 80, 89), (0.3, 0.5), "pop", 0.8, 0.85),
+    _g("shoegaze", "rock", "shoegaze|shoegazer|nu gaze|nugaze|wall of guitars|wall of sound", (90, 125), 0.0,
+       "major,lydian,mixolydian", "E A D B G", "rock_backbeat rock picked_rock strummed ambient", (33, 30, 29, 30),
+       (0.4, 0.3), "rock", 0.65, 0.1),
+    _g("industrial", "electronic", "industrial|industrial rock|industrial metal|ebm|aggrotech|industrial music",
+       (110, 140), 0.0, "minor,phrygian", "E D A C", "rock_backbeat trap synth_pulse power_chords riffy",
+       (38, 30, 81, 95), (0.3, 0.6), "rock", 0.9, 0.8),
+    _g("bluegrass", "country", "bluegrass|newgrass|appalachian|old-time|old time|mountain music|string band",
+       (120, 180), 0.05, "major,mixolydian", "G A D B E", "rock_backbeat pop two_beat arpeggiated lyrical",
+       (32, 105, 40, 25), (0.25, 0.4), "folk", 0.7, 0.0, leaves_out="drums pad"),
+    _g("polka", "folk", "polka|polkas|oompah|oom-pah|oktoberfest|bavarian", (110, 135), 0.0, "major",
+       "Bb F Eb C G", "rock_backbeat pop two_beat oompah lyrical", (58, 21, 71, 21), (0.15, 0.3), "folk", 0.75,
+       0.0, leaves_out="pad"),
+    _g("tango", "latin", "tango|argentine tango|tango nuevo|nuevo tango|milonga", (112, 128), 0.0,
+       "harmonic minor,minor", "D A E G C", "bossa latin marcato stabs lyrical", (32, 0, 23, 48), (0.45, 0.45),
+       "latin", 0.65, 0.0, leaves_out="drums"),
+    _g("cumbia", "latin", "cumbia|cumbia colombiana|vallenato|chicha|cumbia villera|cumbia sonidera", (85, 105), 0.0,
+       "minor,major", "A D G E C", "bossa latin two_beat offbeat_skank lyrical", (33, 21, 73, 48), (0.3, 0.5),
+       "latin", 0.7, 0.1, leaves_out="pad"),
+    _g("flamenco", "latin", "flamenco|rumba flamenca|flamenco rumba|gypsy rumba|nuevo flamenco|sevillanas|bulerias",
+       (95, 130), 0.0, "phrygian,harmonic minor", "E A B D", "bossa latin tumbao strummed riffy", (32, 24, 24, 48),
+       (0.45, 0.6), "latin", 0.7, 0.0, leaves_out="pad"),
+    _g("highlife", "african", "highlife|palm-wine|palmwine|palm wine|guitar band highlife", (100, 130), 0.05,
+       "major", "C F G D Bb", "afrobeat pop walking arpeggiated lyrical", (33, 26, 56, 61), (0.35, 0.55),
+       "afrobeat", 0.65, 0.1),
     _g("trip-hop", "electronic", "trip-hop|trip hop|downtempo|bristol sound|chillout|chill out", (70, 95),
        0.1, "minor,dorian", "A D E C G", "halftime lofi root_fifth sustained sparse", (33, 4, 48, 89),
        (0.5, 0.4), "lofi", 0.4, 0.6),

@@ -8,34 +8,59 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bandstand.craft.roles import DEFAULT_PROGRAMS
+
 
 @dataclass(frozen=True, slots=True)
 class Instrument:
+    """Words that name an instrument, the role and GM program that play it, and how it
+    plays: genre traits it turns (a ukulele strums, an 808 slides) on top of the genre."""
+
     words: tuple[str, ...]
     role: str
     program: int | None
+    plays: tuple[tuple[str, str], ...] = ()
+    genres: tuple[str, ...] = ()  # the genres it suggests when the prompt names none (a banjo: bluegrass)
+
+    def named_by(self, text: str) -> int:
+        """How much of `text` (an instrument request, maybe with a modifier: "lo-fi piano")
+        names this instrument: the length of its longest word that ends the text, 0 if none
+        ("distorted guitars" is the distorted guitar's, not only the guitar's)."""
+        low = " ".join(text.lower().split())
+        return max((len(w) for w in self.words if low == w or low.endswith(" " + w)), default=0)
 
 
-def _i(words: str, role: str, program: int | None) -> Instrument:
-    return Instrument(tuple(w.strip() for w in words.split("|")), role, program)
+def _i(words: str, role: str, program: int | None, plays: str = "", genres: str = "") -> Instrument:
+    turns = tuple((k, v) for k, _, v in (item.partition("=") for item in plays.split()))
+    return Instrument(tuple(w.strip() for w in words.split("|")), role, program, turns,
+                      tuple(g.strip() for g in genres.split(",") if g.strip()))
 
 
 INSTRUMENTS: tuple[Instrument, ...] = (
-    _i("808|808s|808 bass|sub bass|sub-bass|subs", "sub_bass", 38),
+    _i("808|808s|808 bass|sliding 808|sliding 808s", "sub_bass", 38, "bass_style=sub_808"),
+    _i("sub bass|sub-bass|subs", "sub_bass", 38),
     _i("rhodes|electric piano|e-piano|wurlitzer|wurli|keys", "chords", 4),
     _i("piano|pianos|grand piano|keyboard", "chords", 0),
     _i("organ|hammond|b3", "chords", 16),
     _i("guitar|guitars|acoustic guitar|steel guitar|steel-string guitar", "chords", 25),
     _i("nylon guitar|nylon-string guitar|classical guitar|spanish guitar|bossa guitar", "chords", 24),
     _i("electric guitar|clean guitar|jangly guitar", "chords", 27),
-    _i("distorted guitar|power chords|overdriven guitar", "chords", 30),
+    _i("distorted guitar|distorted guitars|power chords|overdriven guitar|fuzz guitar", "chords", 30,
+       "comp_style=power_chords"),
+    _i("ukulele|ukuleles|ukelele|uke", "chords", 24, "comp_style=strummed kit=acoustic"),
+    _i("banjo|banjos", "chords", 105, "comp_style=arpeggiated", "bluegrass,country"),
+    _i("harpsichord|clavecin|cembalo", "chords", 6, "comp_style=arpeggiated", "classical"),
+    _i("accordion|accordions|squeezebox|concertina", "chords", 21, "comp_style=oompah", "polka,cumbia"),
+    _i("harp|harps", "chords", 46, "comp_style=arpeggiated"),
+    _i("church organ|pipe organ", "chords", 19, "comp_style=sustained"),
     _i("clavinet|clav", "chords", 7),
     _i("strings|string section|violins|orchestra|cello|cellos", "pad", 48),
     _i("choir|choirs|voices|vocal pad|aahs", "pad", 52),
     _i("pad|pads|synth pad|synth pads|atmosphere|drone", "pad", 89),
     _i("bass|bassline|bass line|bass guitar|electric bass|fingered bass", "bass", 33),
     _i("upright bass|double bass|acoustic bass|walking bass", "bass", 32),
-    _i("slap bass", "bass", 36),
+    _i("slap bass", "bass", 36, "bass_style=syncopated_funk"),
+    _i("tuba|sousaphone", "bass", 58, "bass_style=two_beat", "polka"),
     _i("synth bass|reese|reese bass|wobble bass|acid bass|303", "bass", 38),
     _i("saxophone|sax|alto sax|tenor sax", "lead", 65),
     _i("trumpet|flugelhorn|horn|horns|brass", "lead", 56),
@@ -45,10 +70,17 @@ INSTRUMENTS: tuple[Instrument, ...] = (
     _i("bells|bell|music box|glockenspiel|celesta", "lead", 10),
     _i("vibraphone|marimba|kalimba|steel drums|steel pan", "lead", 11),
     _i("harmonica", "lead", 22),
+    _i("bandoneon|bandoneón|bandoneons", "lead", 23, genres="tango"),
+    _i("clarinet|clarinets", "lead", 71),
+    _i("sitar", "lead", 104),
+    _i("koto", "lead", 107),
+    _i("shamisen", "lead", 106),
+    _i("bagpipes|bagpipe", "lead", 109),
     _i("violin|fiddle", "lead", 40),
     _i("arp|arps|arpeggio|arpeggios|arpeggiator|arpeggiated synth|sequence", "arp", 81),
-    _i("congas|conga|bongos|shaker|shakers|percussion|tambourine|cowbell|claps|handclaps|timbales", "percussion", 0),
-    _i("counter-melody|countermelody|counter melody|second melody", "counter_melody", 73),
+    _i("congas|conga|bongos|shaker|shakers|percussion|tambourine|cowbell|claps|handclaps|timbales|güiro|guiro|palmas|cajon|cajón", "percussion", 0),
+    _i("counter-melody|countermelody|counter melody|second melody", "counter_melody",
+       DEFAULT_PROGRAMS["counter_melody"]),
     _i("drums|drum kit|drum machine|breakbeat|breaks|kick|kicks|snare|hi-hats|hihats|hi hats|hats", "drums", 0),
 )
 

@@ -33,7 +33,7 @@ def _m(label: str, words: str, mode: str | None, harmonic: float, rhythmic: floa
 MOODS: tuple[Mood, ...] = (
     _m("dark", "dark|darker|darkness|sinister|menacing|ominous|evil|grim|brooding|moody", "minor", 0.1, 0.0, 0.6, 0,
        "trap,techno,dubstep,drill"),
-    _m("late-night", "late-night|late night|midnight|after hours|after-hours|nocturnal|2am|3am|night drive|nighttime",
+    _m("late-night", "late-night|late night|late at night|at night|midnight|after hours|after-hours|nocturnal|2am|3am|night drive|nighttime",
        "minor", 0.05, 0.0, 0.35, -1, "neo-soul,r&b,deep house,lo-fi"),
     _m("warm", "warm|warmth|cozy|cosy|comforting|tender|soft", None, 0.05, -0.05, 0.35, -1,
        "neo-soul,lo-fi,ambient,gospel"),
@@ -82,6 +82,8 @@ MOODS: tuple[Mood, ...] = (
        0.0, 0.0, 0.4, 0, ""),
     _m("lullaby", "lullaby|lullabies|cradle song|bedtime|nursery", "major", -0.05, -0.1, 0.15, -1,
        "ambient,classical"),
+    _m("funereal", "funeral|funereal|dirge|requiem|elegy|elegiac|lament|mourning", "minor", 0.1,
+       -0.15, 0.15, -1, "classical,gospel,cinematic"),
     _m("complex", "complex|sophisticated|intricate|elaborate|rich harmony|complex chords|jazzy chords|extended chords|jazzy|jazz-tinged|jazz influenced",
        None, 0.25, 0.05, 0.55, 0, "jazz,neo-soul"),
 )

@@ -13,15 +13,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ENSEMBLES", "MOOD_SOUNDS", "MOOD_STYLE", "NEAREST", "NEAREST_SUFFIXES", "STRING_PLAYERS", "TEXTURES", "Ensemble",
+__all__ = ["ENSEMBLES", "MOOD_LEAVES_OUT", "MOOD_SOUNDS", "MOOD_STYLE", "NEAREST", "NEAREST_SUFFIXES", "STRING_PLAYERS", "TEXTURES", "Ensemble",
            "ensemble_roles", "nearest_genre"]
 
 # Genre words bandstand has no row for → the nearest genre it plays.
 NEAREST: dict[str, str] = {
-    "polka": "country", "zydeco": "country", "sea shanty": "country", "shanty": "country", "skiffle": "country",
-    "grime": "drill", "phonk": "trap", "cloud rap": "trap", "hyperpop": "edm", "eurodance": "edm",
+    "zydeco": "country", "sea shanty": "country", "shanty": "country", "skiffle": "country",
+    "phonk": "trap", "cloud rap": "trap", "eurodance": "edm",
     "hardstyle": "edm", "gabber": "techno", "electroclash": "synthwave", "italo": "disco",
-    "flamenco": "bossa nova", "tango": "salsa", "mariachi": "salsa", "merengue": "salsa", "bachata": "salsa",
+    "mariachi": "salsa", "merengue": "salsa", "bachata": "salsa",
     "klezmer": "jazz", "swing": "jazz", "ragtime": "jazz", "boogie-woogie": "blues", "doo-wop": "soul",
     "kwaito": "amapiano", "gqom": "amapiano", "soca": "dancehall", "calypso": "reggae", "mento": "reggae",
     "baroque pop": "indie", "chamber pop": "indie", "britpop": "indie", "madchester": "indie",
@@ -91,6 +91,7 @@ MOOD_STYLE: dict[str, dict[str, float]] = {
     "minimal": {"density": -0.25, "complexity": -0.2},
     "complex": {"complexity": 0.2},
     "meditative": {"density": -0.3, "articulation": 0.2},
+    "funereal": {"density": -0.3, "articulation": 0.25, "brightness": -0.2},
     "mechanical": {"swing": -1.0, "articulation": -0.3, "syncopation": -0.15, "complexity": -0.15},
     "experimental": {"syncopation": 0.2, "complexity": 0.2},
 }
@@ -98,6 +99,14 @@ MOOD_STYLE: dict[str, dict[str, float]] = {
 MOOD_SOUNDS: dict[str, tuple[tuple[tuple[str, int], ...], tuple[str, ...]]] = {
     "mechanical": ((("lead", 80), ("pad", 81), ("arp", 81)), ("arp",)),
     "lullaby": ((("lead", 10), ("chords", 46)), ()),
+    "funereal": ((("chords", 19), ("pad", 52)), ()),
+}
+
+
+# Roles a mood has no place for (unless the prompt names them): nobody drums a lullaby to sleep.
+MOOD_LEAVES_OUT: dict[str, tuple[str, ...]] = {
+    "lullaby": ("drums",),
+    "funereal": ("drums",),
 }
 
 

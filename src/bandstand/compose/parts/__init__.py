@@ -31,17 +31,22 @@ from bandstand.craft import (
     to_track,
 )
 from bandstand.craft.groove import groove
+from bandstand.craft.roles import DEFAULT_PROGRAMS
 from bandstand.errors import InvalidInput
 from bandstand.score import Track
 
-__all__ = ["CORE_ROLES", "DEFAULT_PROGRAMS", "ROLES", "build_situation", "generate_part", "styles_for"]
+__all__ = [
+    "CORE_ROLES",
+    "DEFAULT_PROGRAMS",
+    "ROLES",
+    "TRACK_NAMES",
+    "build_situation",
+    "generate_part",
+    "program_for",
+    "styles_for",
+]
 
 CORE_ROLES: tuple[str, ...] = ("drums", "bass", "chords", "lead", "pad")
-# GM programs (0-based) for roles a genre's instrumentation does not name.
-DEFAULT_PROGRAMS: dict[str, int] = {
-    "drums": 0, "bass": 33, "chords": 0, "lead": 80, "pad": 89,
-    "arp": 81, "percussion": 0, "counter_melody": 71, "sub_bass": 38, "texture": 0, "fx": 98,
-}
 TRACK_NAMES: dict[str, str] = {"sub_bass": "Sub Bass", "counter_melody": "Counter Melody"}
 KEYS_PROGRAMS = frozenset(range(0, 8))  # pianos and electric pianos use the sustain pedal
 SUSTAIN = 64
@@ -54,6 +59,11 @@ def styles_for(role: str, s: Situation, overrides: Sequence[StyleOverride]) -> t
     if not overrides:
         return (base,) * len(s.bars)
     return tuple(resolve(base, overrides, role, b.name, b.kind, b.index + 1) for b in s.bars)
+
+
+def program_for(intent: Intent, role: str) -> int:
+    """The GM program part `role` plays with: the instrument the prompt asked for, else the genre's."""
+    return _program(intent, role)
 
 
 def _program(intent: Intent, role: str) -> int:

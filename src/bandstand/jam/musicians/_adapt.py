@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from fractions import Fraction
 
 from bandstand.craft import Bar, Chord, Idiom, NoteEvent, Phrase, Situation, Style, play
 from bandstand.craft.to_pattern import to_pattern
 from bandstand.jam._harmony import pitch_class
+from bandstand.jam.context import energy_level
 from bandstand.jam.musicians._craft import epoch_rng, kick_steps, listen, steps_per_bar
 from bandstand.jam.turn import TurnInput
 
@@ -29,7 +29,7 @@ MAX_EVENTS = 56  # a bar's events stay under the pattern engine's density limit 
 
 def energy(turn: TurnInput) -> float:
     """The jam's energy 1–10 as the craft reads it, 0–1."""
-    return (turn.context.energy - 1) / 9
+    return energy_level(turn.context.energy)
 
 
 def _kicks(turn: TurnInput, bars: int, length: int) -> list[tuple[tuple[int, int], ...]] | None:
@@ -164,7 +164,3 @@ def double_feel(phrase: Phrase) -> Phrase:
                 out.setdefault((round(start, 6), e.pitch), e._replace(start=start, duration=max(0.1, e.duration / 2)))
     events = tuple(sorted(out.values(), key=lambda e: (e.start, e.pitch)))
     return replace(phrase, events=events, feel=replace(phrase.feel, time_feel=()))
-
-
-def onsets_in_bar(phrase: Phrase, bar: int = 0) -> list[Fraction]:
-    return sorted({Fraction(e.start - bar * phrase.beats_per_bar).limit_denominator(16) for e in phrase.in_bar(bar)})

@@ -25,6 +25,8 @@ FREE: dict[str, tuple[tuple[str, str], ...]] = {
         ("more", "Same pocket, a touch more going on. {catch}."),
         ("same", "Not touching a thing. {catch}."),
         ("always", "Keeping the pocket. {catch}."),
+        ("always", "Hats a little looser this time round."),
+        ("always", "Leaning on the backbeat; the two and four carry it."),
         ("has:melody", "Holding the groove steady under {melody}."),
         ("ironic", "Four on the floor. Ironically, of course."),
         ("other_solo", "Thinned out the kit so {soloist} can fly."),
@@ -34,6 +36,8 @@ FREE: dict[str, tuple[tuple[str, str], ...]] = {
         ("locked", "Locked to {drums}'s kick — {notes} hits a bar."),
         ("same", "Not adding anything; the groove is already there. {catch}."),
         ("always", "Holding the low end down. {catch}."),
+        ("always", "Walking between the roots, nothing fancy."),
+        ("always", "Sitting a hair behind the beat down here."),
         ("has:melody", "Following the changes and leaving room for {melody}."),
         ("unlocked", "Roots on the one, whole bars. {catch}."),
         ("answers", "A fifth on the off-beat to answer the kick."),
@@ -42,6 +46,8 @@ FREE: dict[str, tuple[tuple[str, str], ...]] = {
     "melody": (
         ("changed", "Varied the answer phrase; the motif stays."),
         ("always", "Singing over the changes. {catch}."),
+        ("always", "Letting the last note of the phrase hang."),
+        ("always", "Answering myself an octave up, softly."),
         ("fx_busy", "{fx} is busy, so I'm leaving more air."),
         ("has:bass", "Let the phrase answer {bass}'s move to the next chord."),
         ("changed", "Same motif, a different last note. {catch}."),
@@ -56,6 +62,8 @@ FREE: dict[str, tuple[tuple[str, str], ...]] = {
         ("fewer", "Fewer sounds, longer tails. {catch}."),
         ("same", "Leaving the texture alone. {catch}."),
         ("always", "Colouring the edges. {catch}."),
+        ("always", "A little grit in the gaps between the hits."),
+        ("always", "Feeding the delay, letting it talk back."),
         ("other_solo", "Only a few blips now; {soloist} has the floor."),
     ),
 }
@@ -109,6 +117,12 @@ DID: dict[str, dict[str, tuple[str, ...]]] = {
         "melody": ("My turn to speak! Up an octave, more notes.", "Solo time. Stay with me, {drums}."),
         "fx": ("A noise solo. You asked for it.",),
     },
+}
+SOLO_DONE: dict[str, tuple[str, ...]] = {
+    "drums": ("That's my break. Back in the pocket.", "Solo's done — kick and snare where you left them."),
+    "bass": ("Back down the neck; roots on the one again.", "Bass solo over. Holding the low end again."),
+    "melody": ("That was my say. Back to the motif.", "Solo over — the motif again, an octave down."),
+    "fx": ("Noise solo over. Back to colouring the edges.", "That's enough chaos. Texture only again."),
 }
 CHORDS_CHANGED: dict[str, tuple[str, ...]] = {
     "drums": ("New changes, {chords}. The groove stays, the fill still lands on the turnaround.",),

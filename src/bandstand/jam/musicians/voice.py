@@ -12,6 +12,8 @@ only sets the tone of the reaction.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from string import Formatter
 
 from bandstand.jam.musicians.lines import (
     ASKS,
@@ -30,6 +32,7 @@ from bandstand.jam.musicians.lines import (
     PUZZLED,
     PUZZLED_REACT,
     REACTIONS,
+    SOLO_DONE,
     STILL_OUT,
     TEMPO_CHANGED,
 )
@@ -59,6 +62,25 @@ def _ask(turn: TurnInput) -> str:
     if "chords" in turn.context_changed:
         parts.append("new chords")
     return ", ".join(parts) or "that"
+
+
+def _mark(line: str) -> str:
+    """What makes a line that line: its longest stretch of fixed words (the fields filled in
+    around it differ from round to round), lower-cased."""
+    return max((literal for literal, *_ in Formatter().parse(line)), key=len).strip().lower()
+
+
+def _fresh(options: Sequence[str], recent: str) -> list[str]:
+    """The lines of `options` the member did not say recently (`recent`: its recent lines,
+    oldest first, lower-cased); a line too short to tell counts as fresh."""
+    return [o for o in options if len(mark := _mark(o)) < 4 or mark not in recent]
+
+
+def _stalest(options: Sequence[str], recent: str) -> list[str]:
+    """Every line said lately: the one said longest ago (each line's last saying, compared)."""
+    last = {o: recent.rfind(_mark(o)) for o in options}
+    oldest = min(last.values())
+    return [o for o in options if last[o] == oldest]
 
 
 def puzzled(turn: TurnInput) -> bool:
@@ -93,47 +115,64 @@ def speak(persona: Persona, turn: TurnInput, facts: dict[str, object], rand: ran
     silent = bool(facts.get("out"))
     asked_to_play = bool(turn.directive) and not ({"drop_out", "come_back"} & set(turn.intents))
     comply = not puzzled(turn) and not (silent and asked_to_play)
-    if facts.get("boss_code"):
-        thought = rand.choice(BOSS_CODE[role])
-    elif puzzled(turn):
-        thought = rand.choice(PUZZLED[role])
-    elif silent and "drop_out" not in turn.intents and turn.last_pattern == "silence":
-        thought = rand.choice(STILL_OUT[role])
-    elif silent:
-        thought = rand.choice(OUT[role])
-    elif turn.key_changed:
-        thought = rand.choice(KEY_CHANGE[role])
-    elif "time_signature" in turn.context_changed:
-        thought = rand.choice(METRE_CHANGED[role])
-    elif turn.style.solo and "solo" in turn.intents:
-        thought = rand.choice(DID["solo"][role])
-    elif turn.last_pattern is None:
-        thought = rand.choice(OPENERS[role])
-    elif "chords" in turn.context_changed:
-        thought = rand.choice(CHORDS_CHANGED[role])
-    elif (did := next((DID[i][role] for i in turn.intents if i in DID), None)) is not None:
-        thought = rand.choice(did)
-    elif turn.energy_delta:
-        thought = rand.choice(ENERGY_CHANGED["up" if turn.energy_delta > 0 else "down"][role])
-    elif "bpm" in turn.context_changed:
-        thought = rand.choice(TEMPO_CHANGED[role])
-    else:
+    recent = " | ".join(turn.recent_lines).lower()
+
+    def free_lines() -> list[str]:
+        nonlocal facts
         heard = facts.get("changes")
         facts = {**(heard() if callable(heard) else {}), **facts}  # what the part changed, heard now
         lines = [text for cond, text in FREE[role] if _holds(cond, turn, facts)]
         first = [text for cond, text in FREE[role] if cond in PRIORITY and _holds(cond, turn, facts)]
-        thought = rand.choice(first or lines)
+        return _fresh(first, recent) or lines
+
+    free = False
+    options: Sequence[str]
+    if facts.get("boss_code"):
+        options = BOSS_CODE[role]
+    elif puzzled(turn):
+        options = PUZZLED[role]
+    elif silent and "drop_out" not in turn.intents and turn.last_pattern == "silence":
+        options = STILL_OUT[role]
+    elif silent:
+        options = OUT[role]
+    elif turn.key_changed:
+        options = KEY_CHANGE[role]
+    elif "time_signature" in turn.context_changed:
+        options = METRE_CHANGED[role]
+    elif turn.style.solo and "solo" in turn.intents:
+        options = DID["solo"][role]
+    elif turn.solo_ended:
+        options = SOLO_DONE[role]
+    elif turn.last_pattern is None:
+        options = OPENERS[role]
+    elif "chords" in turn.context_changed:
+        options = CHORDS_CHANGED[role]
+    elif (did := next((DID[i][role] for i in turn.intents if i in DID), None)) is not None:
+        options = did
+    elif turn.energy_delta:
+        options = ENERGY_CHANGED["up" if turn.energy_delta > 0 else "down"][role]
+    elif "bpm" in turn.context_changed:
+        options = TEMPO_CHANGED[role]
+    else:
+        options, free = free_lines(), True
+    # a line said in the last rounds is not said again: another of its kind, else what the member
+    # would say in a free round, else (everything said lately) the lines of its kind after all
+    fresh = _fresh(options, recent)
+    if not fresh and not free and not silent and not puzzled(turn):
+        fresh = _fresh(free_lines(), recent)
+    thought = rand.choice(fresh or _stalest(options, recent))
     if puzzled(turn):
-        reaction = rand.choice(PUZZLED_REACT[role])
+        reactions: Sequence[str] = PUZZLED_REACT[role]
     elif silent and asked_to_play:
-        reaction = rand.choice(OUT_REACT[role])
+        reactions = OUT_REACT[role]
     elif turn.directive and not facts.get("boss_code"):
         grumbles = rand.random() * 100 < persona.stubbornness * 0.8
-        reaction = rand.choice(GRUMBLE[role] if grumbles else OBEY[role])
+        reactions = GRUMBLE[role] if grumbles else OBEY[role]
     else:
         mates = {m.role for m in turn.others() if m.pattern and m.pattern != "silence"}
-        options = [r for r in REACTIONS[role] if not any("{" + k + "}" in r for k in ("drums", "bass", "melody", "fx") if k not in mates)]
-        reaction = rand.choice(options or REACTIONS[role][-1:])
+        reactions = [r for r in REACTIONS[role] if not any("{" + k + "}" in r for k in ("drums", "bass", "melody", "fx") if k not in mates)]
+        reactions = reactions or REACTIONS[role][-1:]
+    reaction = rand.choice(_fresh(reactions, recent) or _stalest(reactions, recent))
     return _sentence(thought.format(**fields)), _sentence(reaction.format(**fields)), comply
 
 

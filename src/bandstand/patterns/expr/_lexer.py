@@ -23,8 +23,12 @@ NAME: Final = "name"
 PUNCT: Final = "punct"
 END: Final = "end"
 
-# Longest first so "=>" wins over "=".
-_PUNCTUATION: Final = ("=>", "(", ")", "[", "]", "{", "}", ",", ".", ":", ";", "+", "-", "*", "/")
+# Longest first so "===" wins over "==" and "=>" and "==" over "=".
+# A lone "=" only binds a name (`const x = …`).
+_PUNCTUATION: Final = (
+    "===", "!==", "=>", "==", "!=", "<=", ">=", "&&", "||", "??",
+    "(", ")", "[", "]", "{", "}", ",", ".", ":", ";", "+", "-", "*", "/", "%", "<", ">", "!", "?", "=",
+)
 
 _ESCAPES: Final = {
     "n": "\n",
@@ -45,17 +49,9 @@ _SPACE: Final = frozenset(" \t\r\n")
 # Operators and keywords of JavaScript that we name in errors so the reader knows
 # the construct itself is not part of the language (rather than a typo).
 _JS_ONLY: Final = {
-    "=": "assignment",
-    "==": "comparison",
-    "===": "comparison",
-    "!": "negation",
-    "?": "the conditional operator",
-    "%": "the remainder operator",
     "&": "bit operators",
     "|": "bit operators",
     "^": "bit operators",
-    "<": "comparison",
-    ">": "comparison",
     "#": "private fields",
     "@": "decorators",
     "~": "bit operators",

@@ -1,8 +1,10 @@
 """The syntax tree of the expression language.
 
 Each node is a frozen value with the 0-based source offset of the token that
-names it (for error messages). The tree has no statements, assignments or
-computed members: only what builds patterns.
+names it (for error messages). A program is a list of statements: `const`/`let`
+bindings, labelled blocks (`$: …`, `bass: …`) and expressions; there are no
+assignments or loops: only what builds patterns, and the value functions
+(`hap => hap.value.s === 'hh'`) that test or map their haps.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ class Arrow:
 
 @dataclass(frozen=True, slots=True)
 class Unary:
-    """`-x` or `+x` on a number."""
+    """`-x` or `+x` on a number, `!x` on any value."""
 
     op: str
     operand: Node
@@ -104,7 +106,8 @@ class Unary:
 
 @dataclass(frozen=True, slots=True)
 class Binary:
-    """`a + b`, `a - b`, `a * b`, `a / b` on numbers (like `1/8` in `.late(1/8)`)."""
+    """`a + b`, `a - b`, `a * b`, `a / b`, `a % b` on numbers (like `1/8` in `.late(1/8)`);
+    `a === b`, `a !== b`, `a == b`, `a != b`, `a < b`, `a <= b`, `a > b`, `a >= b`."""
 
     op: str
     left: Node
@@ -112,4 +115,63 @@ class Binary:
     pos: int
 
 
-Node: TypeAlias = Num | Str | Bool | Name | Array | Object | Member | Call | Arrow | Unary | Binary
+@dataclass(frozen=True, slots=True)
+class Logical:
+    """`a && b`, `a || b`, `a ?? b`: the right side is evaluated only when needed."""
+
+    op: str
+    left: Node
+    right: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conditional:
+    """`test ? then : otherwise`."""
+
+    test: Node
+    then: Node
+    otherwise: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """`target[index]`: an item of an array, a character of a string, a key of an object."""
+
+    target: Node
+    index: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """`const name = value` (or `let`): binds `name` for the statements after it."""
+
+    name: str
+    value: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """`label: expr` — a block of the program (`$:`, `_$:`, `bass:`), as Strudel's
+    transpiler turns it into `expr.p('label')`."""
+
+    label: str
+    expr: Node
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """Several statements (or one that is not a plain expression), in order."""
+
+    statements: tuple[Node, ...]
+    pos: int
+
+
+Node: TypeAlias = (
+    Num | Str | Bool | Name | Array | Object | Member | Call | Arrow | Unary | Binary
+    | Logical | Conditional | Index | Const | Labelled | Program
+)

@@ -43,6 +43,7 @@ _COUNT_LIMITS: tuple[tuple[tuple[str, ...], tuple[int, ...], int], ...] = (
     (("fastChunk", "fastchunk", "slowChunk", "slowchunk"), (0,), 256),
     (("ply", "chop", "striate", "segment", "seg", "run"), (0,), 1024),
     (("euclid", "euclidRot", "euclidrot", "euclidLegato", "euclidLegatoRot"), (0, 1, 2), 1024),
+    (("euclidish", "eish"), (0, 1), 1024),
 )
 COUNT_ARGUMENTS: dict[str, tuple[tuple[int, ...], int]] = {
     name: (indices, limit) for names, indices, limit in _COUNT_LIMITS for name in names

@@ -1,18 +1,31 @@
 """Parser: tokens → syntax tree, for the JavaScript subset musicians write.
 
-Grammar (one expression, optionally followed by semicolons)::
+Grammar (a program: statements separated by ';' or line breaks, as JavaScript's
+automatic semicolons do — a line that goes on with `.method(...)` continues)::
 
-    program   := expr ';'* END
-    expr      := additive
+    program   := (statement (';' | NEWLINE))* END
+    statement := ('const' | 'let') NAME '=' argument (',' NAME '=' argument)*
+               | NAME ':' expr                      (a block: `$: …`, `_$: …`, `bass: …`)
+               | 'await' expr                       (only `await samples(…)`)
+               | expr
+    expr      := conditional
     argument  := arrow | expr                       (call arguments, array items, object values)
-    arrow     := NAME '=>' expr | '(' NAME ')' '=>' expr
+    arrow     := NAME '=>' expr | '(' NAME (',' NAME)* ')' '=>' expr
+    conditional := nullish ('?' argument ':' argument)?
+    nullish   := or ('??' or)*
+    or        := and ('||' and)*
+    and       := equality ('&&' equality)*
+    equality  := relational (('===' | '!==' | '==' | '!=') relational)*
+    relational := additive (('<' | '<=' | '>' | '>=') additive)*
     additive  := term (('+' | '-') term)*            numbers only (checked when evaluating)
-    term      := unary (('*' | '/') unary)*
-    unary     := ('-' | '+') unary | postfix
-    postfix   := primary ('.' NAME | '(' arguments ')')*
+    term      := unary (('*' | '/' | '%') unary)*
+    unary     := ('-' | '+' | '!') unary | postfix
+    postfix   := primary ('.' NAME | '(' arguments ')' | '[' expr ']')*
     primary   := NUMBER | STRING | NAME | 'true' | 'false' | '[' items ']' | '{' entries '}' | '(' expr ')'
 
-Keywords of JavaScript (`new`, `this`, `function`, …) are rejected by name.
+Code of one plain expression parses to that expression; anything else to an
+`ast.Program`. Keywords of JavaScript (`new`, `this`, `function`, …) are
+rejected by name.
 Nesting depth, arguments per call and token count are bounded (`Limits`).
 """
 
@@ -72,6 +85,18 @@ _KEYWORDS: Final = frozenset(
         "undefined",
     ]
 )
+
+# How tightly each binary operator binds (JavaScript's order; higher binds tighter).
+_PRECEDENCE: Final[dict[str, int]] = {
+    "??": 0,
+    "||": 1,
+    "&&": 2,
+    **dict.fromkeys(("===", "!==", "==", "!="), 3),
+    **dict.fromkeys(("<", "<=", ">", ">="), 4),
+    **dict.fromkeys(("+", "-"), 5),
+    **dict.fromkeys(("*", "/", "%"), 6),
+}
+_LOGICAL: Final = frozenset({"??", "||", "&&"})  # the right side is evaluated only when needed
 
 # Object keys that would be dangerous in JavaScript; refused so code never even looks like an attack.
 _FORBIDDEN_KEYS: Final = frozenset({"__proto__", "constructor", "prototype"})
@@ -135,16 +160,85 @@ class Parser:
     def parse(self) -> ast.Node:
         if self.tok.kind == END:
             raise parse_error(self.source, 0, 'empty code: write a pattern such as s("bd sd")')
-        node = self.expr()
-        while self._is(";"):
+        statements: list[ast.Node] = []
+        plain = True  # every statement is a plain expression
+        while self.tok.kind != END:
+            if self._is(";"):
+                self._advance()
+                continue
+            if statements and not self._is(";", self._peek(-1)) and not self._newline_before():
+                tok = self.tok
+                hint = ""
+                if self._is("="):
+                    hint = ": assignment is not part of the pattern language (name a value once with const)"
+                elif tok.kind in (NAME, STRING, NUMBER) or self._is("("):
+                    hint = " (put each statement on its own line or end it with ';')"
+                raise parse_error(self.source, tok.pos, f"unexpected {_show(tok)}{hint}")
+            node = self._statement()
+            plain = plain and not isinstance(node, ast.Const | ast.Labelled)
+            statements.append(node)
+        if not statements:
+            raise parse_error(self.source, 0, 'empty code: write a pattern such as s("bd sd")')
+        if len(statements) == 1 and plain:
+            return statements[0]
+        return ast.Program(tuple(statements), statements[0].pos)
+
+    def _newline_before(self) -> bool:
+        """True when a line break separates the current token from the one before."""
+        before = self._peek(-1)
+        return "\n" in self.source[before.end : self.tok.pos]
+
+    def _statement(self) -> ast.Node:
+        tok = self.tok
+        if tok.kind == NAME and tok.value in ("const", "let"):
+            return self._const()
+        if tok.kind == NAME and tok.value == "await":
+            following = self._peek(1)
+            if not (following.kind == NAME and following.value == "samples"):
+                raise parse_error(
+                    self.source,
+                    tok.pos,
+                    "'await' is not part of the pattern language (only 'await samples(...)' is accepted)",
+                )
+            self._advance()  # Strudel's transpiler adds this await to every samples() itself
+            return self.expr()
+        if (
+            tok.kind == NAME
+            and self._is(":", self._peek(1))
+            and str(tok.value) not in _KEYWORDS
+        ):
             self._advance()
-        if self.tok.kind != END:
-            tok = self.tok
-            hint = ""
-            if tok.kind in (NAME, STRING, NUMBER) or self._is("("):
-                hint = " (one expression only; join parts with stack(...) or a method chain)"
-            raise parse_error(self.source, tok.pos, f"unexpected {_show(tok)}{hint}")
-        return node
+            self._advance()
+            return ast.Labelled(str(tok.value), self.expr(), tok.pos)
+        return self.expr()
+
+    def _const(self) -> ast.Node:
+        keyword = self._advance()
+        bindings: list[ast.Node] = []
+        while True:
+            name = self.tok
+            if name.kind != NAME:
+                raise parse_error(
+                    self.source, name.pos, f"expected a name after '{keyword.value}' but found {_show(name)}"
+                )
+            text = str(name.value)
+            if text in _KEYWORDS or text in ("true", "false"):
+                raise parse_error(self.source, name.pos, f"'{text}' cannot name a value")
+            self._advance()
+            if not self._is("="):
+                raise parse_error(
+                    self.source,
+                    self.tok.pos,
+                    f"expected '=' after '{keyword.value} {text}' but found {_show(self.tok)}",
+                )
+            self._advance()
+            bindings.append(ast.Const(text, self.argument(), name.pos))
+            if not self._is(","):
+                break
+            self._advance()
+        if len(bindings) == 1:
+            return bindings[0]
+        return ast.Program(tuple(bindings), keyword.pos)
 
     def expr(self) -> ast.Node:
         if self._starts_arrow():
@@ -153,7 +247,7 @@ class Parser:
                 self.tok.pos,
                 "an arrow function is only allowed as an argument, e.g. .every(4, x => x.fast(2))",
             )
-        return self._additive()
+        return self._conditional()
 
     def argument(self) -> ast.Node:
         if self._starts_arrow():
@@ -195,29 +289,43 @@ class Parser:
         self.depth -= 1
         return ast.Arrow(names[0], body, start.pos, tuple(names[1:]))
 
-    def _additive(self) -> ast.Node:
-        node = self._term()
-        entered = 0
-        while self._is("+") or self._is("-"):
-            op = self._advance()
-            self._enter(op.pos)
-            entered += 1
-            node = ast.Binary(str(op.value), node, self._term(), op.pos)
-        self.depth -= entered
-        return node
+    def _conditional(self) -> ast.Node:
+        test = self._binary_level(0)
+        if not self._is("?"):
+            return test
+        mark = self._advance()
+        self._enter(mark.pos)
+        then = self.argument()
+        self._expect(":")
+        otherwise = self.argument()
+        self.depth -= 1
+        return ast.Conditional(test, then, otherwise, mark.pos)
 
-    def _term(self) -> ast.Node:
+    def _binary_level(self, level: int) -> ast.Node:
+        """Binary operators binding at least as tightly as `level` (precedence climbing: one
+        Python frame per operator, not per level, so nesting stays within the recursion limit)."""
         node = self._unary()
         entered = 0
-        while self._is("*") or self._is("/"):
+        while self.tok.kind == PUNCT and self.tok.value in _PRECEDENCE:
+            tight = _PRECEDENCE[str(self.tok.value)]
+            if tight < level:
+                break
             op = self._advance()
             self._enter(op.pos)
             entered += 1
-            node = ast.Binary(str(op.value), node, self._unary(), op.pos)
+            right = self._binary_level(tight + 1)  # left-associative
+            kind = ast.Logical if op.value in _LOGICAL else ast.Binary
+            node = kind(str(op.value), node, right, op.pos)
         self.depth -= entered
         return node
 
     def _unary(self) -> ast.Node:
+        if self._is("!"):
+            op = self._advance()
+            self._enter(op.pos)
+            operand = self._unary()
+            self.depth -= 1
+            return ast.Unary("!", operand, op.pos)
         if self._is("-") or self._is("+"):
             op = self._advance()
             self._enter(op.pos)
@@ -253,12 +361,13 @@ class Parser:
                     entered += 1
                 args = self._list(")", opened, self.argument)
                 node = ast.Call(node, tuple(args), _callee_pos(node, opened.pos))
-            elif self._is("["):
-                raise parse_error(
-                    self.source,
-                    self.tok.pos,
-                    "computed member access 'x[...]' is not part of the pattern language",
-                )
+            elif self._is("["):  # as in JavaScript, also at the start of the next line
+                opened = self._advance()
+                self._enter(opened.pos)
+                entered += 1
+                index = self.expr()
+                self._expect("]", opened)
+                node = ast.Index(node, index, opened.pos)
             else:
                 break
         self.depth -= entered

@@ -2,6 +2,7 @@
 
 - `jobs` — the prompts file read into `SongJob`s (seed per song, folder per song, the batch id).
 - `songs` — one song composed into its folder atomically and idempotently (`compose_job`).
+- `copies` — a song the board finished in an earlier run brought into this run's folder (`bring`).
 - `local` — the songs on a pool of processes on this machine (`run_local`).
 - `board` — the songs as board tasks: the `Conductor` and the `work` loop of ``bandstand worker``
   (SQLite or PostgreSQL, workers on any number of machines, stale workers taken over).

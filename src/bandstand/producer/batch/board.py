@@ -10,7 +10,9 @@ silent (stale heartbeat while working) to the next worker (``fix_proposed``)
 and one approved but never finished to whoever can finish it
 (``exit_requested``), and retries a song that failed up to `MAX_TRIES` times.
 The same batch run again finds its own tasks (the batch id is the hash of its
-songs) instead of making new ones.
+songs) instead of making new ones; a song finished in an earlier run is
+brought into this run's folder (`copies.bring`: kept, copied, or reported as
+already composed elsewhere) — never reported as composed again.
 
 A **worker** (`work`, run by ``bandstand worker --board URL``) claims the next
 song of any batch (including ones handed back), keeps its heartbeat fresh
@@ -34,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bandstand.board import (
@@ -46,6 +49,7 @@ from bandstand.board import (
     Task,
 )
 from bandstand.errors import BoardError, BoardUsageError, FencingError
+from bandstand.producer.batch.copies import bring
 from bandstand.producer.batch.jobs import SongJob
 from bandstand.producer.batch.sections import BoardSections, job_of, new_task, section_phase
 from bandstand.producer.batch.songs import JobResult, compose_job
@@ -80,12 +84,15 @@ class BatchStatus:
 class Conductor:
     """The conductor of one batch on a board (see the module docstring)."""
 
-    def __init__(self, board: Board, jobs: list[SongJob], batch: str, *, session: str = CONDUCTOR) -> None:
+    def __init__(self, board: Board, jobs: list[SongJob], batch: str, *, session: str = CONDUCTOR,
+                 out: str | Path | None = None) -> None:
         self.board = board
         self.jobs = jobs
         self.batch = batch
         self.session = session
+        self.out = out  # this run's folder: songs finished in an earlier run are brought there
         self.tasks: dict[str, int] = {}  # task id → job index
+        self.earlier: set[str] = set()  # tasks already complete when this run began
         self.status = BatchStatus()
 
     def enqueue(self) -> dict[str, int]:
@@ -102,6 +109,8 @@ class Conductor:
                 found = board.last_message(task.task_id, "instruction")
                 if found is not None:
                     self.tasks[task.task_id] = SongJob.model_validate_json(found.message).index
+                    if task.state is State.COMPLETE:
+                        self.earlier.add(task.task_id)
         have = set(self.tasks.values())
         for job in self.jobs:
             if job.index in have:
@@ -140,7 +149,10 @@ class Conductor:
         board, status, state = self.board, self.status, task.state
         if state is State.COMPLETE:
             if index is not None:
-                status.results[index] = _result(board, task.task_id, index)
+                result = _result(board, task.task_id, index)
+                if self.out is not None and task.task_id in self.earlier:
+                    result = bring(next(j for j in self.jobs if j.index == index), result, self.out)
+                status.results[index] = result
         elif state is State.NEEDS_REVIEW:
             if board.last_message(task.task_id, "result") is None:
                 board.reject(task.task_id, "post the song's result (a result message) with the report",
@@ -184,7 +196,7 @@ def _result(board: Board, task_id: str, index: int) -> JobResult:
     data: dict[str, Any] = json.loads(found.message) if found is not None else {}
     return JobResult(index=index, folder=str(data.get("folder", "")), status=str(data.get("status", "composed")),
                      midi_sha256=str(data.get("midi_sha256", "")), seconds=float(data.get("seconds", 0.0)),
-                     worker=str(data.get("worker", "")))
+                     worker=str(data.get("worker", "")), where=str(data.get("where", "")))
 
 
 # --------------------------------------------------------------------------- workers

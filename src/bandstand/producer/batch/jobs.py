@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bandstand.errors import InvalidInput
+from bandstand.files import read_user_text
 
 __all__ = ["MAX_LINE", "MAX_SONGS", "SONG_FIELDS", "SongJob", "batch_id", "load_prompts", "read_prompts", "slug"]
 
@@ -116,16 +117,7 @@ def read_prompts(text: str, *, seed: int = 0, defaults: Mapping[str, Any] | None
 def load_prompts(path: str | Path, *, seed: int = 0, defaults: Mapping[str, Any] | None = None) -> list[SongJob]:
     """Read a prompts file (UTF-8 text)."""
     source = Path(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidInput(f"no prompts file at {source}; give a text file with one prompt per line") from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{source} is a folder; give a text file with one prompt per line") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{source}: not UTF-8 text (byte {exc.start}); save the prompts file as UTF-8") from None
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {source}: {exc.strerror or exc}") from None
+    text = read_user_text(source, "prompts file", "a text file with one prompt per line")
     return read_prompts(text, seed=seed, defaults=defaults, source=str(source))
 
 

@@ -36,7 +36,9 @@ STAGING = ".staging"
 
 @dataclass(frozen=True, slots=True)
 class JobResult:
-    """How a song went: ``composed`` now, ``kept`` (its folder was there already) or ``failed``."""
+    """How a song went: ``composed`` now, ``kept`` (its folder was there already), ``copied``
+    (finished on the board in an earlier run, copied from `source`), ``elsewhere`` (finished in an
+    earlier run in `where`, not here) or ``failed``. `where` is the song's folder (absolute)."""
 
     index: int
     folder: str
@@ -45,9 +47,20 @@ class JobResult:
     seconds: float = 0.0
     worker: str = ""
     error: str = ""
+    where: str = ""
+    source: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    def said(self) -> str:
+        """The status as a person reads it (the table, the progress lines)."""
+        if self.status == "copied":
+            return f"copied from {self.source}"
+        if self.status == "elsewhere":
+            where = f"already composed in {self.where or 'a folder the board does not name'}"
+            return where + (f" ({self.error})" if self.error else "")
+        return self.status + (f": {self.error}" if self.error else "")
 
 
 def _sha(path: Path) -> str:
@@ -92,10 +105,11 @@ def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "", sections
     A team song's sections go to `sections` (a `teams.SectionJobs`: the board) when given."""
     out = Path(out_dir)
     final = out / job.folder
+    where = str(final.resolve())
     record = song_record(final)
     if record is not None:
         return JobResult(job.index, job.folder, "kept", str(record.get("midi_sha256", "")), 0.0,
-                         str(record.get("worker", "")))
+                         str(record.get("worker", "")), where=where)
     started = time.perf_counter()
     staging = out / STAGING / f"{job.folder}.{worker or 'local'}-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -112,11 +126,12 @@ def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "", sections
                 raise
             record = song_record(final) or {}
             return JobResult(job.index, job.folder, "kept", str(record.get("midi_sha256", "")), 0.0,
-                             str(record.get("worker", "")))
+                             str(record.get("worker", "")), where=where)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for leftover in (out / STAGING).glob(f"{job.folder}.*"):  # what earlier attempts at this song left
         shutil.rmtree(leftover, ignore_errors=True)
     with contextlib.suppress(OSError):
         (out / STAGING).rmdir()
-    return JobResult(job.index, job.folder, "composed", sha, round(time.perf_counter() - started, 3), worker)
+    return JobResult(job.index, job.folder, "composed", sha, round(time.perf_counter() - started, 3), worker,
+                     where=where)

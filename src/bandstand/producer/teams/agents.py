@@ -44,9 +44,10 @@ from bandstand.producer.teams.safety import Deadline, Threads, guarded
 from bandstand.producer.teams.seats import Seat, SeatFailed
 from bandstand.producer.teams.signals import DrumSignal, SignalKey, Signals, drum_signal
 from bandstand.producer.teams.stream import TeamStream
+from bandstand.producer.tool_context import tool_context
 from bandstand.studio import Project
 from bandstand.studio.ids import SeededIds
-from bandstand.studio.tools import MAX_NOTES_PER_CALL, ToolCall, ToolContext, run_batch
+from bandstand.studio.tools import MAX_NOTES_PER_CALL, ToolCall, run_batch
 
 __all__ = ["TeamRun", "Writer", "section_agent_id", "write_step"]
 
@@ -107,7 +108,7 @@ class TeamRun:
         self.stream.tool(agent, call.name, label, step_id=step, section=section)
         try:
             async with self.lock:
-                outcome = run_batch(self.working, [call], ctx=ToolContext(ids=ids), mode="composing")
+                outcome = run_batch(self.working, [call], ctx=tool_context(ids), mode="composing")
                 self.working = outcome.project
         except ToolCallError as exc:
             self.stream.tool_error(agent, call.name, str(exc), step_id=step, section=section)

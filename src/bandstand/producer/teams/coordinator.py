@@ -25,9 +25,10 @@ from bandstand.compose.state import PARTS, PipelineState
 from bandstand.craft import Situation
 from bandstand.errors import InvalidInput, RuntimeFailure
 from bandstand.producer.teams.contracts import SectionShape, SongContract, TrackShape
+from bandstand.producer.tool_context import tool_context
 from bandstand.studio import Project, Provenance, Section, TimeSignature
 from bandstand.studio.ids import IdIssuer
-from bandstand.studio.tools import ToolCall, ToolContext, run_batch
+from bandstand.studio.tools import ToolCall, run_batch
 
 __all__ = ["COLOURS", "DRUM_ROLES", "PLAN_OPTIONS", "Planned", "SongSetup", "plan_setup", "plan_song", "setup_calls",
            "setup_project", "track_name"]
@@ -179,7 +180,7 @@ def plan_setup(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer
 def setup_project(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer) -> SongSetup:
     """Plan the song and make its tracks in one go (no events: the runner makes them one by one)."""
     planned = plan_setup(prompt, seed, options, ids)
-    return planned.seal(run_batch(planned.blank, planned.calls, ctx=ToolContext(ids=ids), mode="composing").project)
+    return planned.seal(run_batch(planned.blank, planned.calls, ctx=tool_context(ids), mode="composing").project)
 
 
 def _program(intent: Intent, role: str, defaults: Mapping[str, int]) -> int:

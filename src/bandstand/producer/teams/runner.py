@@ -39,10 +39,11 @@ from bandstand.producer.teams.safety import Deadline, Threads
 from bandstand.producer.teams.seats import Seat, seats_for
 from bandstand.producer.teams.signals import LocalSignals, Signals
 from bandstand.producer.teams.stream import Emit, TeamStream
+from bandstand.producer.tool_context import tool_context
 from bandstand.protocol import studio as ev
 from bandstand.studio import Project
 from bandstand.studio.ids import SeededIds
-from bandstand.studio.tools import ToolContext, run_batch
+from bandstand.studio.tools import run_batch
 
 __all__ = ["COMPOSE_OPTIONS", "TeamOptions", "TeamOutcome", "compose_team", "run_team"]
 
@@ -135,6 +136,10 @@ def _settled(prompt: str, options: TeamOptions) -> TeamOptions:
     return replace(options, compose=chosen)
 
 
+PARTS_GROUP = "parts"
+"""The plan's parallel group of the instruments' steps: each part's agent works at the same time."""
+
+
 def _plan_steps(planned: Planned) -> list[ev.PlanStep]:
     ts = planned.blank.time_signature
     steps = [ev.PlanStep(step_id="setup", label=f"Set up the song: {planned.intent.tempo:g} BPM, "
@@ -143,10 +148,10 @@ def _plan_steps(planned: Planned) -> list[ev.PlanStep]:
     for role in planned.roles:
         name = track_name(role)
         steps.append(ev.PlanStep(step_id=f"plan:{role}", label=f"Plan the {name} part", track_name=name,
-                                 agent_id=role))
+                                 agent_id=role, parallel_group=PARTS_GROUP))
         steps += [ev.PlanStep(step_id=write_step(role, s.index), label=f"Add content to {name}: {s.name}",
                               tool_name="add_notes", track_name=name, phase="composition",
-                              agent_id=section_agent_id(role, s), section=s.name)
+                              agent_id=section_agent_id(role, s), section=s.name, parallel_group=PARTS_GROUP)
                   for s in planned.sections if role in s.roles]
     steps.append(ev.PlanStep(step_id="mix", label="Mix: levels, pans, effects, sends and the shared buses",
                              phase="mixing", agent_id="mixer"))
@@ -191,7 +196,7 @@ async def _coordinate(prompt: str, seed: int, options: TeamOptions, stream: Team
     project = planned.blank
     for call in planned.calls:
         stream.tool(agent, call.name, f"Create {call.args['name']} track", step_id="setup", section=None)
-        outcome = run_batch(project, [call], ctx=ToolContext(ids=ids), mode="composing")
+        outcome = run_batch(project, [call], ctx=tool_context(ids), mode="composing")
         project = outcome.project
         stream.tool_done(agent, str(outcome.results[0].result["track_id"]), call.name, dict(call.args),
                          step_id="setup", section=None)

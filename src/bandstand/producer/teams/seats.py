@@ -115,9 +115,16 @@ class Seat:
         assert self.backend is not None
         data = {"you_play": contract.role, "song": song, "brief": contract.brief,
                 "sections_you_play": [s["name"] for s in song["sections"] if s["index"] in contract.sections]}
-        async with self._session(f"{contract.role}-plan", timeout) as session:
-            verdict = await session.ask(data, PlanReply, fallback=PlanReply(), timeout=timeout)
-            self.usage = self.usage + session.usage
+        started = False
+        try:
+            async with self._session(f"{contract.role}-plan", timeout) as session:
+                started = True
+                verdict = await session.ask(data, PlanReply, fallback=PlanReply(), timeout=timeout)
+                self.usage = self.usage + session.usage
+        except (AgentError, TimeoutError) as exc:  # a session that did not start in its time is a timeout
+            raise SeatFailed(f"{self.label}: {exc or 'no answer in time'}",
+                             kind="timeout" if not started or isinstance(exc, TurnTimeout | TimeoutError)
+                             else "failed") from None
         if verdict.fallback:
             raise SeatFailed(f"{self.label} gave no usable plan ({verdict.reason}: {verdict.error})",
                              kind="timeout" if verdict.reason == "timeout" else "garbage")
@@ -155,15 +162,18 @@ class Seat:
                 "section": shape.name, "start_bar": shape.start_bar, "bars": shape.bars, "beats": shape.beats,
                 "key": f"{contract.key} {contract.mode}", "tempo": contract.tempo,
                 "time_signature": f"{contract.time_signature[0]}/{contract.time_signature[1]}", **context}
-        async with self._session(f"{contract.role}-{shape.index}", timeout, WRITE_PROTOCOL) as session:
-            try:
-                turn = await session.send(data, tools=specs, tool_choice="required", timeout=timeout)
-            except TurnTimeout as exc:
-                raise SeatFailed(f"{self.label}: {exc}", kind="timeout") from None
-            except AgentError as exc:
-                raise SeatFailed(f"{self.label}: {exc}", kind="failed") from None
-            finally:
-                self.usage = self.usage + session.usage
+        started = False
+        try:
+            async with self._session(f"{contract.role}-{shape.index}", timeout, WRITE_PROTOCOL) as session:
+                started = True
+                try:
+                    turn = await session.send(data, tools=specs, tool_choice="required", timeout=timeout)
+                finally:
+                    self.usage = self.usage + session.usage
+        except (AgentError, TimeoutError) as exc:  # a session that did not start in its time is a timeout
+            raise SeatFailed(f"{self.label}: {exc or 'no answer in time'}",
+                             kind="timeout" if not started or isinstance(exc, TurnTimeout | TimeoutError)
+                             else "failed") from None
         return read_calls(contract, region_id, turn.tool_calls, self.label)
 
     def _session(self, name: str, timeout: float, protocol: str = PLAN_PROTOCOL) -> Session:

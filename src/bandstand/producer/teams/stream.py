@@ -51,6 +51,12 @@ class TeamStream:
     def plan(self, title: str, steps: Sequence[ev.PlanStep]) -> None:
         self.steps = {s.step_id: "pending" for s in steps}
         self.send(ev.Plan(plan_id="team", title=title, steps=list(steps)))
+        phases: dict[str, int] = {}
+        for s in steps:
+            phases[s.phase or "composition"] = phases.get(s.phase or "composition", 0) + 1
+        groups = list(dict.fromkeys(s.parallel_group for s in steps if s.parallel_group))
+        self.send(ev.PlanSummary(plan_id="team", total_steps=len(steps), phases=phases, parallel_groups=groups,
+                                 tracks=list(dict.fromkeys(s.track_name for s in steps if s.track_name))))
 
     def step(self, step_id: str, status: str, *, result: str | None = None, error: str | None = None) -> bool:
         """Move a step (pending → active | skipped, active → completed | failed); False when the
@@ -103,11 +109,13 @@ class TeamStream:
                                            duration_ms=round((time.perf_counter() - started) * 1000, 3)))
 
     def tool(self, agent: str, name: str, label: str, *, step_id: str, section: str | None) -> None:
-        self.send(ev.ToolStart(agent_id=agent, section=section, name=name, label=label[:500], step_id=step_id))
+        self.send(ev.ToolStart(agent_id=agent, section=section, name=name, label=label[:500], step_id=step_id,
+                               phase="composition", proposal=True))
 
     def tool_done(self, agent: str, call_id: str, name: str, params: dict[str, Any], *, step_id: str,
                   section: str | None) -> None:
-        self.send(ev.ToolCall(agent_id=agent, section=section, id=call_id, name=name, params=params, step_id=step_id))
+        self.send(ev.ToolCall(agent_id=agent, section=section, id=call_id, name=name, params=params, step_id=step_id,
+                              proposal=True))
 
     def tool_error(self, agent: str, name: str, error: str, *, step_id: str, section: str | None,
                    params: dict[str, Any] | None = None) -> None:

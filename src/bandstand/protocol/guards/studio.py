@@ -10,7 +10,9 @@ success false). Between them, by mode:
   team's `preflight`/`agentComplete`, then `meta → phrase* → done`, then an
   optional `summary.final`.
 
-`status` and `reasoning` may come while the work runs. The plan comes before
+`status` and `reasoning` may come while the work runs, `stallWarning` any time
+before the end; `planSummary` (counting the plan's steps) and `progress` come
+after the plan. The plan comes before
 the first tool when a request needs two or more tool calls (a second tool
 without a plan is a violation). Steps go pending → active → completed|failed,
 or pending → skipped; every planned step has ended before `complete`. Tools
@@ -53,19 +55,25 @@ _TOOLS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "toolStart": (_WORK, P.WORKING),
     "toolCall": (_WORK, P.WORKING),
     "toolError": (_WORK, P.WORKING),
+    "planSummary": (frozenset({P.WORKING}), None),
+    "progress": (frozenset({P.WORKING}), None),
 }
+_ANYTIME = frozenset({P.STARTED, P.WORKING, P.VARIATION, P.VARIATION_DONE, P.ANSWERING, P.SUMMARY})
 ORDER: dict[str, dict[str, tuple[frozenset[Phase], Phase | None]]] = {
     "REASONING": {
+        "stallWarning": (_ANYTIME, None),
         "reasoning": (frozenset({P.STARTED}), None),
         "status": (frozenset({P.STARTED, P.ANSWERING}), None),
         "content": (frozenset({P.STARTED, P.ANSWERING}), P.ANSWERING),
     },
     "EDITING": {
         **_TOOLS,
+        "stallWarning": (_ANYTIME, None),
         "summary.final": (_WORK, P.SUMMARY),
     },
     "COMPOSING": {
         **_TOOLS,
+        "stallWarning": (_ANYTIME, None),
         "preflight": (_WORK, P.WORKING),
         "agentComplete": (_WORK, P.WORKING),
         "generatorStart": (_WORK, P.WORKING),
@@ -132,6 +140,12 @@ class StudioGuard:
         if after is not None:
             self.phase = after
 
+    def may_send(self, kind: str) -> bool:
+        """Whether an event of type `kind` may come now (for events sent when something is noticed,
+        such as `stallWarning`, rather than as a step of the work)."""
+        rule = ORDER[self.mode].get(kind) if self.mode is not None else None
+        return rule is not None and self.phase in rule[0]
+
     def unfinished(self) -> str | None:
         if self.phase is P.CLOSED:
             return None
@@ -193,6 +207,11 @@ class StudioGuard:
             raise ProtocolViolation(f"a {self.mode} stream makes no variation")
 
     # ------------------------------------------------------------------ plans and tools
+
+    def _planSummary(self, event: Any) -> None:
+        if self.steps is None or event.total_steps != len(self.steps):
+            raise ProtocolViolation(f"planSummary counts {event.total_steps} steps, the plan has "
+                                    f"{len(self.steps or {})}")
 
     def _plan(self, event: Any) -> None:
         if self.steps is not None:

@@ -1,5 +1,7 @@
-"""A SoundFont 2 synthesizer in numpy that plays as TinySoundFont does (so bandstand needs
-no compiled synthesis binding): `parse` reads the file, `Synth` plays it."""
+"""bandstand's SoundFont 2 synthesizer, which plays as TinySoundFont does (so bandstand needs
+no synthesis binding): `parse` reads the file; `engine` (compiled by numba) plays a whole
+track per call from the font's `table`; `Synth` is the per-event numpy port with the
+binding's interface, the fallback where numba cannot run."""
 
 from bandstand.render.sf2.parse import SoundFont, SoundFontError, parse
 from bandstand.render.sf2.synth import Synth

@@ -9,7 +9,6 @@ change at the end of the block in which their sample count runs out."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +24,6 @@ _FOREVER = 0x7FFFFFFF
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
-Walk = Callable[..., tuple[int, float, int]]  # `kernel.envelope_walk`, compiled
-LfoWalk = Callable[..., tuple[float, float, int]]  # `kernel.lfo_walk`, compiled
 
 
 def expf(x: float) -> float:
@@ -128,19 +125,17 @@ class EnvelopeState:
             return self.level
         return None
 
-    def advance(self, starts: Ints, walker: Walk | None = None) -> tuple[npt.NDArray[np.float32], int]:
+    def advance(self, starts: Ints) -> tuple[npt.NDArray[np.float32], int]:
         """The level at the start of each block (`starts`: the cumulative sample count before
         each block, then the total), advancing through the blocks; and the index of the first
         block after which the envelope is done (or the number of blocks). Levels step in
-        float32, block by block, as TinySoundFont's do (so they are the same bits); with `walker`
-        (`kernel.envelope_walk`, compiled) a segment at a time there, else in numpy."""
+        float32, block by block, as TinySoundFont's do (so they are the same bits), a segment at a
+        time in numpy."""
         blocks = len(starts) - 1
         total = int(starts[-1])
         if not self.slope and self.until > total:  # holding still the whole request (sustain, hold, delay)
             self.until -= total
             return np.full(blocks, self.level, dtype=np.float32), blocks
-        if walker is not None:
-            return self._advance_compiled(starts, walker)
         if self.until > total:  # one segment the whole request (a decay, a release): one walk
             walk = self._walk(starts)
             self.level = float(walk[-1])
@@ -162,20 +157,6 @@ class EnvelopeState:
                 if self.segment == DONE and done_at == blocks:
                     done_at = j
             i = j + 1
-        return levels, done_at
-
-    def _advance_compiled(self, starts: Ints, walker: Walk) -> tuple[npt.NDArray[np.float32], int]:
-        blocks = len(starts) - 1
-        levels = np.empty(blocks, dtype=np.float32)
-        done_at = blocks
-        i = 0
-        while i < blocks:
-            i, level, until = walker(levels, starts, i, self.level, self.slope, self.exponential, self.until)
-            self.level, self.until = float(level), int(until)
-            if self.until <= 0:
-                self.next_segment(self.segment)
-                if self.segment == DONE and done_at == blocks:
-                    done_at = i - 1
         return levels, done_at
 
     def _walk(self, starts: Ints) -> npt.NDArray[np.float32]:
@@ -234,14 +215,8 @@ class Lfo:
                 self.until -= int(sizes[b])
         return moving
 
-    def advance(self, sizes: Ints, walker: LfoWalk | None = None) -> npt.NDArray[np.float32]:
-        """The level at the start of each block of these sizes, advancing through them (with
-        `walker`, `kernel.lfo_walk` compiled, there)."""
-        if walker is not None:
-            levels = np.empty(len(sizes), dtype=np.float32)
-            level, delta, self.until = walker(levels, sizes, self.level, self.delta, self.until)
-            self.level, self.delta = float(level), float(delta)
-            return levels
+    def advance(self, sizes: Ints) -> npt.NDArray[np.float32]:
+        """The level at the start of each block of these sizes, advancing through them."""
         moving = self._moving(sizes)
         levels = np.empty(len(sizes), dtype=np.float32)
         first = int(np.argmax(moving)) if moving.any() else len(sizes)

@@ -11,38 +11,51 @@ all-notes-off, reset-all-controllers. A note plays every region of the channel's
 preset whose key and velocity ranges hold it, one voice each (256 at most: when
 none is free, the voice furthest into its release is taken; a note finding none
 is not played); a region with an exclusive class first ends the preset's voices
-of that class. Sustain (CC64) is ignored, as TinySoundFont ignores it.
-Voices are mixed in slot order into a zeroed buffer."""
+of that class. Sustain (CC64) is ignored, as TinySoundFont ignores it, unless the synthesizer
+is made with `pedal=True` (as the render makes it, and as the compiled engine plays): then
+while a channel's pedal is down (≥ 64) a key let go keeps its voices until the pedal comes up,
+and a key struck again meanwhile first releases its held voices.
+Voices are mixed in slot order into a zeroed buffer.
+
+This is the per-event port the render falls back on where numba cannot run; the compiled
+engine (`engine.py`) plays the same algorithm a whole track per call."""
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from bandstand.render.sf2 import kernel as _kernel
 from bandstand.render.sf2.envelope import BLOCK, RELEASE
 from bandstand.render.sf2.parse import SoundFont, parse
 from bandstand.render.sf2.voice import Voice, gain_to_db
 
-__all__ = ["KERNELS", "MAX_VOICES", "Synth"]
-
-KERNELS = ("auto", "compiled", "numpy")
+__all__ = ["MAX_VOICES", "Synth", "preload"]
 
 MAX_VOICES = 256
 _PARSED: dict[bytes, SoundFont] = {}  # SHA-256 of the file → its presets (frozen): one parse per file per process
+_LOCK = threading.Lock()
 
 
 def _parsed(data: bytes) -> SoundFont:
     key = hashlib.sha256(data).digest()
-    if key not in _PARSED:
-        if len(_PARSED) >= 4:
-            _PARSED.pop(next(iter(_PARSED)))
-        _PARSED[key] = parse(data)
-    return _PARSED[key]
+    with _LOCK:
+        if key not in _PARSED:
+            if len(_PARSED) >= 4:
+                _PARSED.pop(next(iter(_PARSED)))
+            _PARSED[key] = parse(data)
+        return _PARSED[key]
+
+
+def preload(data: bytes) -> None:
+    """Parse a SoundFont now (once per process), so synthesizers that load it later find it."""
+    _parsed(data)
+
+
 CHANNELS = 16
 
 
@@ -62,6 +75,7 @@ class _Channel:
     gain_db: float = 0.0
     bend_range: float = 2.0
     tuning: float = 0.0
+    pedal: bool = False
 
     def shift(self) -> float:
         """The pitch shift in semitones of this channel's bend and tuning."""
@@ -74,14 +88,9 @@ class _Channel:
 class Synth:
     """A SoundFont synthesizer with `tinysoundfont.Synth`'s calls and sound."""
 
-    def __init__(self, gain: float = 0.0, samplerate: int = 44100, kernel: str = "auto") -> None:
-        """`kernel` plays the samples: `compiled` (numba's; ImportError without numba), `numpy`,
-        or `auto` (compiled when numba imports, else numpy): the same sound within float rounding."""
-        if kernel not in KERNELS:
-            raise ValueError(f"kernel is {kernel!r}; use one of {', '.join(KERNELS)}")
-        self.kernel: _kernel.Kernels | None = None
-        if kernel == "compiled" or (kernel == "auto" and _kernel.available()):
-            self.kernel = _kernel.load()
+    def __init__(self, gain: float = 0.0, samplerate: int = 44100, pedal: bool = False) -> None:
+        """`pedal`: honour the sustain pedal (CC64), which TinySoundFont ignores."""
+        self.pedal = pedal
         self.gain = gain
         self.samplerate = samplerate
         self.rate = float(np.float32(samplerate if samplerate >= 1 else 44100))
@@ -198,6 +207,12 @@ class Synth:
             c.rpn = ((base & 0x7F) | (value << 7)) if controller == 101 else ((base & 0x3F80) | value)
         elif controller in (98, 99):
             c.rpn = 0xFFFF
+        elif controller == 64:
+            if self.pedal:
+                down = value >= 64
+                if not down and c.pedal:
+                    self._pedal_up(chan)
+                c.pedal = down
         elif controller == 120:
             for v in self._live(chan):
                 if v.ampenv.segment < RELEASE or v.ampenv.p[5]:
@@ -213,6 +228,17 @@ class Synth:
             self._set_pan(chan, 0.5)
             self._set_bend_range(chan, 2.0)
             self._set_tuning(chan, 0.0)
+            if c.pedal:
+                self._pedal_up(chan)
+                c.pedal = False
+
+    def _pedal_up(self, chan: int) -> None:
+        """The pedal comes up: the voices it held release."""
+        for v in self._live(chan):
+            if v.sustained:
+                if v.held:
+                    v.release()
+                v.sustained = False
 
     def sounds_off(self, chan: int | None = None) -> None:
         for ch in range(CHANNELS) if chan is None else (chan,):
@@ -265,6 +291,12 @@ class Synth:
         font = self._font()
         if not 0 <= c.preset < len(font.presets):
             return
+        if c.pedal:  # a key struck again under the pedal: its held voice lets go first
+            for v in self._live(chan):
+                if v.key == key and v.sustained:
+                    if v.held:
+                        v.release()
+                    v.sustained = False
         midi_velocity = int(np.float32(vel) * np.float32(127))
         index = self.play_index
         self.play_index += 1
@@ -274,8 +306,7 @@ class Synth:
             slot = self._free_slot(c.preset, region.group)
             if slot is None:
                 continue
-            voice = Voice(region, c.preset, key, vel, chan, index, self.gain_db + c.gain_db, self.rate,
-                          self.kernel)
+            voice = Voice(region, c.preset, key, vel, chan, index, self.gain_db + c.gain_db, self.rate)
             voice.set_pitch(c.shift())
             voice.set_pan(c.pan_offset)
             self.voices[slot] = voice
@@ -284,12 +315,16 @@ class Synth:
     def noteoff(self, chan: int, key: int) -> bool:
         if not 0 <= key <= 127 or self.font is None:
             return False
-        held = [v for v in self._live(chan) if v.key == key and v.held]
+        held = [v for v in self._live(chan) if v.key == key and v.held and not v.sustained]
         if held:
             first = min(v.play_index for v in held)
+            pedal = self.channels[chan].pedal
             for v in held:
                 if v.play_index == first:
-                    v.release()
+                    if pedal:
+                        v.sustained = True
+                    else:
+                        v.release()
         return True
 
     # -- sound -----------------------------------------------------------------------------------

@@ -5,12 +5,11 @@ points, for a sustain loop only while the key is held), through TinySoundFont's 
 lowpass (a biquad in transposed direct form II, its state carried), scaled by the volume
 envelope and its note gain and panned with a square-root law. Pitch, filter cutoff and gain
 may move with the modulation envelope and the two LFOs once per 64-sample block. `render`
-plays a whole request at once, by one of two kernels: the compiled one (`kernel.py`, numba:
-the control values per block here, the samples and the envelopes' steps there, as
-TinySoundFont's loop does them) or numpy's (control values per block, sample positions per
+plays a whole request at once in numpy (control values per block, sample positions per
 sample as a cumulative sum of per-sample steps folded into the loop, the filter by scipy's
-compiled biquad kernel or, for a moving cutoff, a banded LAPACK solve). The two agree within float
-rounding (about 1e-6 of full scale)."""
+compiled biquad kernel or, for a moving cutoff, a banded LAPACK solve). The compiled engine
+(`engine.py`) plays the same voices sample by sample; the two agree within float rounding
+(about 1e-6 of full scale)."""
 
 from __future__ import annotations
 
@@ -24,14 +23,12 @@ import numpy.typing as npt
 
 from bandstand.render.iir import kernel as sos_kernel
 from bandstand.render.sf2.envelope import RELEASE, SUSTAIN, EnvelopeState, Lfo
-from bandstand.render.sf2.kernel import Kernels
 from bandstand.render.sf2.parse import Region
 
 __all__ = ["Voice", "db_to_gain", "gain_to_db"]
 
 Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
-_ZERO = np.zeros(1, dtype=np.float32)  # a signal nothing follows (read only by the compiled kernel)
 
 
 def _biquad(b: Sequence[float], a: Sequence[float], x: Floats, zi: Floats) -> tuple[Floats, Floats]:
@@ -99,9 +96,6 @@ class Voice:
         "channel",
         "coeffs",
         "filter_on",
-        "follows",
-        "gain",
-        "kernel",
         "key",
         "loop_end",
         "loop_start",
@@ -117,15 +111,15 @@ class Voice:
         "preset",
         "q_inv",
         "rate",
-        "ratio",
         "region",
         "steady_fres",
+        "sustained",
         "viblfo",
         "zi",
     )
 
     def __init__(self, region: Region, preset: int, key: int, velocity: float, channel: int, play_index: int,
-                 gain_db: float, rate: float, kernel: Kernels | None = None) -> None:
+                 gain_db: float, rate: float) -> None:
         midi_velocity = int(np.float32(velocity) * np.float32(127))
         self.region, self.preset, self.key, self.channel, self.play_index, self.rate = (
             region, preset, key, channel, play_index, rate)
@@ -147,11 +141,7 @@ class Voice:
         self.steady_fres: np.float32 | None = None  # a moving cutoff that held still over the last request
         self.modlfo = Lfo(region.delay_mod_lfo, region.freq_mod_lfo, rate)
         self.viblfo = Lfo(region.delay_vib_lfo, region.freq_vib_lfo, rate)
-        self.kernel = kernel
-        # the compiled kernel's control values while they hold still: pitch ratio, filter, note gain
-        self.ratio: Floats | None = None
-        self.follows: tuple[bool, bool, bool, bool, bool, bool] | None = None  # what moves, what it follows
-        self.gain: tuple[float, npt.NDArray[np.float32]] | None = None
+        self.sustained = False  # let go while the sustain pedal was down: released when it comes up
         self.alive = True
 
     def _lowpass(self, fc: float) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
@@ -183,7 +173,6 @@ class Voice:
         self.pitch_timecents = min(max(adjusted * 100.0, -_CENTS_LIMIT), _CENTS_LIMIT)
         centre = min(max(r.pitch_keycenter * 100.0, -_CENTS_LIMIT), _CENTS_LIMIT)
         self.pitch_factor = r.sample_rate / (2.0 ** (centre / 1200.0) * self.rate)
-        self.ratio = None
 
     def release(self) -> None:
         """The key is let go: envelopes release, a sustain loop plays out."""
@@ -191,10 +180,12 @@ class Voice:
         self.modenv.next_segment(SUSTAIN)
         if self.region.loop_mode == 2:
             self.loop_end = self.loop_start
+        self.sustained = False
 
     def stop_quickly(self) -> None:
         self.ampenv.quick()
         self.modenv.quick()
+        self.sustained = False
 
     @property
     def held(self) -> bool:
@@ -204,9 +195,6 @@ class Voice:
         """Add one request's frames of this voice into `out` (frames × 2), reading the SoundFont's
         `samples`; the request is cut in blocks of these `sizes` (64 but the last), starting at
         `starts` (then the total); `alive` turns False when the voice ends."""
-        if self.kernel is not None:
-            self._render_compiled(self.kernel, out, sizes, starts, samples)
-            return
         r = self.region
         blocks = len(sizes)
         dyn_filter = bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc)
@@ -290,67 +278,6 @@ class Voice:
         pan = np.array((self.pan_left, self.pan_right), dtype=f32)
         result: npt.NDArray[np.float32] = mono[:, None] * pan
         return result
-
-    def _render_compiled(self, kernel: Kernels, out: Audio, sizes: npt.NDArray[np.int64],
-                         starts: npt.NDArray[np.int64], samples: Audio) -> None:
-        """`render` by the compiled kernel: the control values of the blocks here (pitch ratio,
-        note gain: one for all blocks when they do not move; the filter cutoff's terms), the
-        samples, the cutoff and the filter's coefficients there."""
-        r = self.region
-        if self.follows is None:
-            self.follows = (bool(r.mod_lfo_to_pitch or r.mod_env_to_pitch or r.vib_lfo_to_pitch),
-                            bool(r.mod_lfo_to_filter_fc or r.mod_env_to_filter_fc), r.mod_lfo_to_volume != 0,
-                            bool(r.mod_env_to_pitch or r.mod_env_to_filter_fc),
-                            bool(self.modlfo.delta and (r.mod_lfo_to_pitch or r.mod_lfo_to_filter_fc
-                                                        or r.mod_lfo_to_volume)),
-                            bool(self.viblfo.delta and r.vib_lfo_to_pitch))
-        dyn_pitch, dyn_filter, dyn_gain, with_modenv, with_modlfo, with_viblfo = self.follows
-        blocks = len(sizes)
-        total = int(starts[-1])
-        # a signal holding still through the request is one value for all its blocks
-        level = self.ampenv.hold(total)
-        amp, done_at = self.ampenv.advance(starts, kernel.envelope_walk) if level is None else (np.array((level,), dtype=np.float32), blocks)
-        modenv = None
-        if with_modenv:
-            level = self.modenv.hold(total)
-            modenv = self.modenv.advance(starts, kernel.envelope_walk)[0] if level is None else np.array((level,), dtype=np.float32)
-        modlfo = self.modlfo.advance(sizes, kernel.lfo_walk) if with_modlfo else None
-        viblfo = self.viblfo.advance(sizes, kernel.lfo_walk) if with_viblfo else None
-        # blocks played: up to and including the one after which the volume envelope is done
-        played = min(blocks, done_at + 1)
-        f32 = np.float32
-        # the width of what follows the signals: one value when all of them hold still
-        width = played if modlfo is not None or viblfo is not None or (modenv is not None and len(modenv) > 1) else 1
-        if dyn_pitch:  # a signal nothing follows is zero: its term is left out (the same sum)
-            moved = np.zeros(width, dtype=f32)
-            for signal, depth in ((modlfo, r.mod_lfo_to_pitch), (viblfo, r.vib_lfo_to_pitch),
-                                  (modenv, r.mod_env_to_pitch)):
-                if signal is not None:
-                    moved += signal[:width] * f32(depth)
-            ratios = np.power(2.0, (self.pitch_timecents + moved.astype(np.float64)) / 1200.0) * self.pitch_factor
-        else:
-            if self.ratio is None:
-                self.ratio = np.array((2.0 ** (self.pitch_timecents / 1200.0) * self.pitch_factor,))
-            ratios = self.ratio
-        # the cutoff: its initial value plus what follows the modulation LFO and envelope (a
-        # signal nothing follows, or a depth of zero, adds zero: the same sum)
-        lfo = modlfo if dyn_filter and modlfo is not None else _ZERO
-        env = modenv if dyn_filter and modenv is not None else _ZERO
-        lfo_depth, env_depth = (f32(r.mod_lfo_to_filter_fc), f32(r.mod_env_to_filter_fc)) if dyn_filter else (0.0, 0.0)
-        if dyn_gain and modlfo is not None:  # the note's gain moves with the modulation LFO (dB), per block
-            db = f32(self.note_gain_db) + modlfo[:played] * (f32(r.mod_lfo_to_volume) * f32(0.1))
-            gains = np.where(db > -100.0, np.power(10.0, (db * f32(0.05)).astype(np.float64)), 0.0).astype(f32)
-        else:
-            if self.gain is None or self.gain[0] != self.note_gain_db:
-                self.gain = (self.note_gain_db, np.array((db_to_gain(self.note_gain_db),), dtype=f32))
-            gains = self.gain[1]
-        position, _, _, ended = kernel.play(out, samples, self.position, ratios, sizes, played, self.loop_start,
-                                       self.loop_end, r.end, r.initial_filter_fc, lfo, lfo_depth, env, env_depth,
-                                            self.q_inv, self.rate, self.zi, amp, gains,
-                                       self.pan_left, self.pan_right)
-        self.position = position
-        if ended or done_at < blocks:
-            self.alive = False
 
     def _held(self, values: Audio) -> Audio:
         """The lowpass at its last coefficients, its state carried (or nothing, while it is off)."""

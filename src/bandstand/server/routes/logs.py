@@ -16,20 +16,19 @@ an SQLite board that does not exist is a 404.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
-from sse_starlette.sse import EventSourceResponse
 
 from bandstand.board import Board, SqliteStore, open_store
 from bandstand.board.view import BoardWatcher
 from bandstand.errors import BoardUsageError, NotFound
 from bandstand.runtime.runs import RunBudget, RunFollower, list_runs, run_path
 from bandstand.server.state import ServerState, server_state
+from bandstand.server.streams import STREAM_ANSWERS, BoundedStream, Lag, frame
 
 router = APIRouter(tags=["logs"])
 
@@ -70,25 +69,42 @@ async def run_events(name: str, state: ServerState = Depends(server_state)) -> d
             "skipped": follower.skipped}
 
 
-def _sse(kind: str, payload: Any) -> dict[str, str]:
-    return {"event": kind, "data": json.dumps(payload, ensure_ascii=False, default=str)}
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
-@router.get("/runs/{name}/stream", summary="SSE: a run's events, everything so far and then as they are written")
-async def run_stream(name: str, request: Request, state: ServerState = Depends(server_state)) -> EventSourceResponse:
+@router.get("/runs/{name}/stream", summary="SSE: a run's events, everything so far and then as they are written",
+            responses=STREAM_ANSWERS)
+async def run_stream(name: str, request: Request, state: ServerState = Depends(server_state)) -> BoundedStream:
     follower = RunFollower(run_path(runs_root(state), name), BUDGET)
+    slots, limits = state.stream_slots, state.config.limits
 
-    async def events() -> AsyncIterator[dict[str, str]]:
-        first = True
+    def next_frame(first: bool) -> tuple[bytes | None, bool]:
+        """The next event, read and encoded here on a worker thread, and whether more is waiting."""
+        batch = follower.read(limits.sse_event_bytes)
+        if not (batch or first):
+            return None, follower.pending > 0
+        return frame("events", {"name": name, "kind": follower.kind, "events": batch, "from_start": first,
+                                "truncated": follower.truncated, "skipped": follower.skipped}), follower.pending > 0
+
+    async def events() -> AsyncIterator[bytes]:
+        first, lag = True, Lag(limits.sse_lag_seconds)
         while not await request.is_disconnected():
-            batch = await to_thread.run_sync(follower.read)
-            if batch or first:
-                yield _sse("events", {"name": name, "kind": follower.kind, "events": batch, "from_start": first,
-                                      "truncated": follower.truncated, "skipped": follower.skipped})
-                first = False
-            await asyncio.sleep(POLL_SECONDS)
+            data, more = await to_thread.run_sync(next_frame, first, limiter=slots.limiter)
+            first = False
+            if data is not None:
+                yield data
+            lag.behind(more)
+            if lag.too_long:
+                yield frame("closed", {"name": name, "reason": "slow", "detail": (
+                    f"this stream stayed behind the run's log for more than {limits.sse_lag_seconds:g} s (the log "
+                    "grows faster than it is read); GET /api/v1/runs/NAME reads what is there, or open the stream "
+                    "again")})
+                return
+            if not more:
+                await asyncio.sleep(POLL_SECONDS)
 
-    return EventSourceResponse(events(), ping=PING_SECONDS)
+    return BoundedStream(events(), slots=slots, client=_client(request), ping=PING_SECONDS)
 
 
 @router.get("/board", summary="The task board now: every task with its heartbeat age, and recent messages")
@@ -101,22 +117,33 @@ async def board(state: ServerState = Depends(server_state)) -> dict[str, Any]:
     return {"url": _shown(state.board_url), **(snapshot or {})}
 
 
-@router.get("/board/stream", summary="SSE: board snapshots whenever a task or a message changes")
-async def board_stream(request: Request, state: ServerState = Depends(server_state)) -> EventSourceResponse:
+@router.get("/board/stream", summary="SSE: board snapshots whenever a task or a message changes",
+            responses=STREAM_ANSWERS)
+async def board_stream(request: Request, state: ServerState = Depends(server_state)) -> BoundedStream:
+    slots = state.stream_slots
+    slots.check(_client(request))  # too many streams: refused before the board is opened
     opened = await to_thread.run_sync(open_board, state.board_url)
     watcher = BoardWatcher(opened)
 
-    async def events() -> AsyncIterator[dict[str, str]]:
+    def next_frame() -> bytes | None:
+        snapshot = watcher.poll()
+        return None if snapshot is None else frame("board", {"url": _shown(state.board_url), **snapshot})
+
+    async def events() -> AsyncIterator[bytes]:
         try:
             while not await request.is_disconnected():
-                snapshot = await to_thread.run_sync(watcher.poll)
-                if snapshot is not None:
-                    yield _sse("board", {"url": _shown(state.board_url), **snapshot})
+                data = await to_thread.run_sync(next_frame, limiter=slots.limiter)
+                if data is not None:
+                    yield data
                 await asyncio.sleep(BOARD_POLL_SECONDS)
         finally:
             opened.close()
 
-    return EventSourceResponse(events(), ping=PING_SECONDS)
+    try:
+        return BoundedStream(events(), slots=slots, client=_client(request), ping=PING_SECONDS)
+    except BaseException:
+        opened.close()
+        raise
 
 
 def _shown(url: str) -> str:

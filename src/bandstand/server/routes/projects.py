@@ -2,8 +2,10 @@
 with the compose graph's progress over SSE), read one at any revision, apply tool calls
 (a person's direct edits), undo, redo, its history and its variations, and export it.
 A project is a session folder in the server's output folder (`bandstand serve
---out DIR`); its id is the folder's name. The routes translate; the use cases
-are `bandstand.producer.library` and `producer.studio`.
+--out DIR`); its id is the folder's name. A GET only reads (a page on another
+port can make a browser send one blindly, cookie and all): a composed song is
+imported as a project by `POST …/open`, never by a GET. The routes translate;
+the use cases are `bandstand.producer.library` and `producer.studio`.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ EXPORT_TYPES: dict[str, tuple[str, str]] = {
     "mid": ("audio/midi", "full-arrangement.mid"), "wav": ("audio/wav", "full-arrangement.wav"),
     "stems": ("application/zip", "stems.zip"), "png": ("image/png", "pianoroll.png"),
     "musicxml": ("application/vnd.recordare.musicxml+xml", "lead-sheet.musicxml"),
+    "strudel": ("text/javascript", "full-arrangement.strudel.js"),
 }
 """Export format → what the answer is (media type, file name)."""
 
@@ -67,6 +70,18 @@ def list_projects(studio: Studio = Depends(studio_service)) -> dict[str, Any]:
 @router.post("", status_code=201, summary="Compose a new project from a prompt (its revision 1)")
 def create_project(body: NewProject, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
     return studio.compose_project(body.prompt, seed=body.seed, bars=body.bars, parts=body.parts)
+
+
+@router.post("/import", status_code=201, summary="Import a MIDI file (the request body) as a new project",
+             openapi_extra={"requestBody": {"required": True, "content": {"application/octet-stream": {
+                 "schema": {"type": "string", "format": "binary"}}}}})
+async def import_project(request: Request,
+                         name: str = Query(default="", max_length=200, description="the song's title [the file's]"),
+                         filename: str = Query(default="upload.mid", max_length=200,
+                                               description="the file's name, for messages and the default title"),
+                         studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    data = await request.body()  # within the server's body limit (413 past it)
+    return await to_thread.run_sync(lambda: studio.import_midi(data, filename=filename, name=name))
 
 
 @router.post("/stream", summary="Compose a new project from a prompt, with the compose graph's progress (SSE)",
@@ -129,6 +144,12 @@ class ToolCalls(WireModel):
     request: str = Field(default="", max_length=500, description="what the person did, in words (the history shows it)")
 
 
+@router.post("/{project_id}/open", summary="Open a song for changes: a composed session becomes revision 1 (the "
+             "first time), files a crash left behind are repaired. GETs never do this: they only read")
+def open_project(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return studio.library.open(project_id)
+
+
 @router.post("/{project_id}/tools", summary="Apply tool calls at HEAD as one revision (a person's direct edits)")
 def apply_tools(body: ToolCalls, project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
     return studio.library.apply_tools(project_id, body.calls, request=body.request)
@@ -155,12 +176,13 @@ def redo(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) 
     return studio.library.redo(project_id)
 
 
-@router.get("/{project_id}/export", summary="The project at HEAD as MIDI, WAV, stems (zip), piano roll or MusicXML",
+@router.get("/{project_id}/export",
+            summary="The project at HEAD as MIDI, WAV, stems (zip), piano roll, MusicXML or a Strudel program",
             response_class=FileResponse,
             responses={200: {"content": {t: {} for t, _ in EXPORT_TYPES.values()},
                              "description": "the file"}})
 def export(project_id: str = ProjectId,
-           format: Literal["mid", "wav", "stems", "png", "musicxml"] = Query(description="what to export"),
+           format: Literal["mid", "wav", "stems", "png", "musicxml", "strudel"] = Query(description="what to export"),
            studio: Studio = Depends(studio_service)) -> FileResponse:
     folder = Path(tempfile.mkdtemp(prefix="bandstand-export-"))
     try:

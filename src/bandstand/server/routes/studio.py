@@ -25,6 +25,8 @@ from pydantic import Field
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from bandstand.producer import App
+from bandstand.producer.app import WordsRequest
 from bandstand.producer.stream import MAX_PROMPT, Prepared
 from bandstand.producer.studio import Studio
 from bandstand.protocol import WireModel
@@ -123,8 +125,8 @@ async def _disconnected(receive: Receive) -> None:
                                              "/api/v1/protocol/events.json, stream 'studio')",
                               "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 async def stream(body: StreamRequest, studio: Studio = Depends(studio_service)) -> EventStream:
-    prepared = await run_in_threadpool(studio.prepare, body.prompt, project_id=body.project_id,
-                                       conversation_id=body.conversation_id)
+    request = WordsRequest(body.project_id, body.prompt, body.conversation_id)
+    prepared = await run_in_threadpool(App.of(studio).prepare, request)  # the one router, as CLI and MCP use
     return EventStream(studio, prepared)
 
 

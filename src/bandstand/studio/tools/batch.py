@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import to_json
 
 from bandstand.errors import InvalidInput, ToolCallError
 from bandstand.studio.model import Project
@@ -202,15 +203,27 @@ def _region_key(project: Project, args: dict[str, Any]) -> str | None:
         return raw.strip().casefold()
 
 
+def _call(raw: Any, index: int) -> ToolCall:
+    """One call as sent, or a `ToolCallError` naming the field that does not fit (`name`, `args`)."""
+    try:
+        return ToolCall.model_validate(raw, strict=True)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "the call"
+        raise ToolCallError(f"call {index}: {where}: {first.get('msg', 'is not valid')} "
+                            '(a call is {"name": "TOOL", "args": {…}})', index=index, field=where) from None
+
+
 def run_batch(project: Project, calls: Sequence[ToolCall | dict[str, Any]], *, ctx: ToolContext,
               mode: str = "direct", strikes: Strikes | None = None,
-              registry: ToolRegistry = TOOLS) -> BatchOutcome:
+              registry: ToolRegistry = TOOLS, strict: bool = False) -> BatchOutcome:
     """Run the calls in order on `project`; all succeed or a `ToolCallError` says which failed and
-    why (and the project is as it was)."""
+    why (and the project is as it was). `strict`: arguments are taken only as the JSON types their
+    schema names ("yes" is not a boolean, "5" not a number), as a protocol client must send them."""
     results: list[ToolResult] = []
     ran: list[ToolCall] = []
     for index, raw in enumerate(calls):
-        call = raw if isinstance(raw, ToolCall) else ToolCall.model_validate(raw)
+        call = raw if isinstance(raw, ToolCall) else _call(raw, index)
         try:
             tool = registry.get(call.name)
         except InvalidInput as exc:
@@ -228,7 +241,8 @@ def run_batch(project: Project, calls: Sequence[ToolCall | dict[str, Any]], *, c
                         "read_project to see it as it is now", tool.name, index, "region")
         try:
             try:
-                params = tool.params.model_validate(args)
+                params = (tool.params.model_validate_json(to_json(args), strict=True) if strict
+                          else tool.params.model_validate(args))
             except ValidationError as exc:
                 message, loc = _validation_message(tool, exc)
                 raise _fail(message, tool.name, index, loc) from None

@@ -75,7 +75,8 @@ def _start_bar(project: Project, section: str | None, start_bar: int | None) -> 
 
 def generate_part(project: Project, *, generator: PartGenerator | None, ids: Any, role: str, bars: int,
                   style: str | None, key: str | None, section: str | None, start_bar: int | None,
-                  track: str | None, constraints: Sequence[str]) -> tuple[Project, dict[str, Any]]:
+                  track: str | None, constraints: Sequence[str], offset_beats: float = 0.0,
+                  ) -> tuple[Project, dict[str, Any]]:
     """Run the generator and land its notes; returns the project and {track_id, region_id, note_count}."""
     if generator is None:
         raise InvalidInput("generate_part needs a part generator and none is configured here; "
@@ -97,7 +98,10 @@ def generate_part(project: Project, *, generator: PartGenerator | None, ids: Any
         target = Track(id=ids.new(), name=name, role=request.role,
                        program=None if part.is_drum else part.program, drum_kit=part.program if part.is_drum else None)
         project = project.with_track(target)
-    start = project.bar_to_beat(first)
+    start = project.bar_to_beat(first) + offset_beats
+    if start < 0:
+        raise InvalidInput(f"offset_beats {offset_beats:g} starts the part before the song's first beat",
+                           field="offset_beats")
     keep = [n for n in part.notes if 0 <= n.start < length]
     existing = next((r for r in target.regions if r.start_beat == start and r.length_beats == length), None)
     region = Region(

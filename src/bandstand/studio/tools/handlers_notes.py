@@ -15,6 +15,7 @@ from bandstand.studio.model import (
     PitchBendEvent,
     Project,
     Region,
+    Track,
 )
 from bandstand.studio.tools import params as P
 from bandstand.studio.tools.generate import generate_part as _generate
@@ -57,7 +58,7 @@ def add_notes(ctx: ToolContext, project: Project, p: P.AddNotes) -> Result:
 def generate_part(ctx: ToolContext, project: Project, p: P.GeneratePart) -> Result:
     return _generate(project, generator=ctx.generator, ids=ctx.ids, role=p.role, bars=p.bars, style=p.style,
                      key=p.key, section=p.section, start_bar=p.start_bar, track=p.track,
-                     constraints=p.constraints)
+                     constraints=p.constraints, offset_beats=p.offset_beats)
 
 
 def move_region(ctx: ToolContext, project: Project, p: P.MoveRegion) -> Result:
@@ -187,10 +188,27 @@ def add_midi_cc(ctx: ToolContext, project: Project, p: P.AddMidiCC) -> Result:
 
 
 def add_pitch_bend(ctx: ToolContext, project: Project, p: P.AddPitchBend) -> Result:
-    _, region = find_region(project, p.region)
-    _check_beats(region, [e.beat for e in p.events])
-    events = [*region.pitch_bends, *(PitchBendEvent(beat=e.beat, value=e.value) for e in p.events)]
-    return _update(project, region, pitch_bends=tuple(sorted(events, key=lambda e: e.beat))), {}
+    track, region = find_region(project, p.region)
+    given = [(e.beat, e.value) for e in p.events] or _idiomatic(ctx, track, region, p.style or "")
+    _check_beats(region, [beat for beat, _ in given])
+    events = [*region.pitch_bends, *(PitchBendEvent(beat=beat, value=value) for beat, value in given)]
+    return _update(project, region, pitch_bends=tuple(sorted(events, key=lambda e: e.beat))), {"bend_count": len(given)}
+
+
+def _idiomatic(ctx: ToolContext, track: Track, region: Region, style: str) -> list[tuple[float, int]]:
+    """The bends `track`'s player makes over `region`'s notes (the context's bender: the craft's)."""
+    bender = ctx.bender
+    if bender is None:
+        raise InvalidInput("idiomatic bends need a bender and none is configured here; give the events",
+                           field="events")
+    if track.role not in bender.roles:
+        raise InvalidInput(f"'{track.name}' plays {track.role or 'no role'}, which is not bent (a bend moves every note "
+                           f"the channel holds); idiomatic bends are for {', '.join(bender.roles)}", field="idiom")
+    if not region.notes:
+        raise InvalidInput(f"region '{region.name or region.id}' has no notes to bend", field="region")
+    bends = bender.make([(n.start, n.duration, n.pitch) for n in region.notes], track.role, style,
+                        region.length_beats)
+    return [(b, v) for b, v in bends if b < region.length_beats]
 
 
 def add_aftertouch(ctx: ToolContext, project: Project, p: P.AddAftertouch) -> Result:

@@ -127,7 +127,12 @@ def add_midi_track(ctx: ToolContext, project: Project, p: P.AddMidiTrack) -> Res
 
 
 def add_midi_region(ctx: ToolContext, project: Project, p: P.AddMidiRegion) -> Result:
+    """A new region — or, when the track already has one over exactly that span, that one
+    (`skipped: true`): creating the same region twice is not a mistake (Maestro's tools are idempotent)."""
     track = find_track(project, p.track)
+    same = next((r for r in track.regions if r.start_beat == p.start_beat and r.length_beats == p.length_beats), None)
+    if same is not None:
+        return project, {"region_id": same.id, "track_id": track.id, "skipped": True}
     check_free(track, p.start_beat, p.length_beats)
     region = Region(id=ctx.ids.new(), track_id=track.id, name=(p.name or "").strip(), start_beat=p.start_beat,
                     length_beats=p.length_beats)

@@ -21,6 +21,7 @@ from bandstand.score import (
     EFFECTS,
     PITCH_BEND_MAX,
     PITCH_BEND_MIN,
+    TEMPO_RANGE,
     VOLUME_MAX,
     automation_parameters,
     parameter_range,
@@ -99,7 +100,7 @@ class CreateProject(ToolParams):
     """Start over with an empty project (the old one stays in the history)."""
 
     name: str = Field(min_length=1, max_length=100)
-    tempo: float = Field(ge=40, le=240, description="beats per minute")
+    tempo: float = Field(ge=TEMPO_RANGE[0], le=TEMPO_RANGE[1], description="beats per minute")
     key: str | None = Field(default=None, description="e.g. 'F# minor', 'Eb'")
     time_signature: str | None = Field(default=None, pattern=r"^\d{1,2}/\d{1,2}$", description="e.g. '4/4', '6/8'")
 
@@ -107,7 +108,7 @@ class CreateProject(ToolParams):
 class SetTempo(ToolParams):
     """Set the song's tempo."""
 
-    tempo: float = Field(ge=40, le=240, description="beats per minute")
+    tempo: float = Field(ge=TEMPO_RANGE[0], le=TEMPO_RANGE[1], description="beats per minute")
 
 
 class SetKey(ToolParams):
@@ -203,6 +204,8 @@ class GeneratePart(ToolParams):
     start_bar: int | None = Field(default=None, ge=1, le=10_000, description="where it starts (default 1)")
     track: str | None = Field(default=None, max_length=200, description="track to write into")
     constraints: list[str] = Field(default_factory=list, max_length=20)
+    offset_beats: float = Field(default=0.0, ge=-16, le=16,
+                                description="a shift in beats from the first bar's start (a pickup is negative)")
 
 
 # --------------------------------------------------------------------------- arrangement
@@ -371,10 +374,19 @@ class AddMidiCC(ToolParams):
 
 
 class AddPitchBend(ToolParams):
-    """Add pitch-bend events to a region."""
+    """Add pitch-bend events to a region: the `events` given, or (`idiom`) the bends its part's
+    player would make — scoops into notes and vibrato on held ones for a lead, slides for a bass."""
 
     region: str = RegionRef
-    events: list[BendPoint] = Field(min_length=1, max_length=2048)
+    events: list[BendPoint] = Field(default_factory=list, max_length=2048)
+    idiom: bool = Field(default=False, description="write the bends the part's role and style call for")
+    style: str | None = Field(default=None, max_length=200, description="genre words for `idiom` ('blues')")
+
+    @model_validator(mode="after")
+    def _events_or_idiom(self) -> AddPitchBend:
+        if bool(self.events) == self.idiom:
+            raise ValueError("give events ([{beat, value}…]) or idiom: true, one of the two")
+        return self
 
 
 class AddAftertouch(ToolParams):

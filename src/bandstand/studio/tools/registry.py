@@ -31,12 +31,27 @@ MODES: dict[str, frozenset[str]] = {
 }
 
 
+BendFn = Callable[[list[tuple[float, float, int]], str, str, float], list[tuple[float, int]]]
+"""(notes as (start, duration, pitch), role, style, end beat) → bends as (beat, value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bender:
+    """How a part's player bends: the roles that bend and the maker of their bends (the studio
+    knows no musician; its caller passes the craft's)."""
+
+    roles: tuple[str, ...]
+    make: BendFn
+
+
 @dataclass(frozen=True, slots=True)
 class ToolContext:
-    """What a handler may use besides the project: the id issuer and the part generator."""
+    """What a handler may use besides the project: the id issuer, the part generator and the
+    bender (idiomatic pitch bends)."""
 
     ids: IdIssuer
     generator: PartGenerator | None = None
+    bender: Bender | None = None
 
 
 Handler = Callable[[ToolContext, Project, Any], tuple[Project, dict[str, Any]]]

@@ -8,10 +8,13 @@
 //   const audio = new AudioEngine();
 //   button.onclick = async () => { await audio.enable(); };         // "click to enable sound"
 //   audio.mode                 // "soundfont" | "oscillator" | null (not enabled yet)
+//   audio.loading              // true from enable() until the voices are ready
 //   audio.setTrack("bass", { program: 33, volume: 1, pan: 0.5 });  // a GM program, or drum: true
 //   audio.note("bass", 40, 100, audio.now() + 0.1, 0.5);          // key, velocity, context time, seconds
 //   audio.setMix("bass", { mute: true });                // volume 0–1.5, pan 0–1, mute, solo, reverb 0–1
+//   audio.setTracks(song.tracks)  // exactly one song's tracks (others let go); audio.audible("bass")
 //   audio.setMasterVolume(0.8);                          // the listener's own level, 0–1.5 (1 = unity)
+//   audio.levels()             // {peak, rms} in dBFS of what is heard now (a meter)
 //
 // Songs (the studio page) play through a SongPlayer (player.js), which schedules ahead on the
 // audio clock, loops a section and switches between two versions while playing:
@@ -21,9 +24,11 @@
 //   player.switchTo(otherSong) // A/B: the other version from the next scheduled beat on
 //   player.setLoop(null); player.seek(64); player.stop();
 //
-// where `song` is { tempo, tempoChanges?: [{beat, bpm}], tracks: [{ id, program, drum,
-// volume, pan, mute, solo, reverb, notes: [{ start, duration, pitch, velocity }] }] } in beats — the
-// shape of `bandstand.score.Song` / a studio project's tracks.
+// where `song` is { tempo, tempoChanges?: [{beat, bpm}], length?, tracks: [{ id, program, drum,
+// volume, pan, mute, solo, reverb, notes: [{ start, duration, pitch, velocity }],
+// controls?: [{ beat, cc, value }] }] } in beats — the shape of `bandstand.score.Song` / a studio
+// project's tracks. Of the controllers the player plays the sustain pedal (CC64, see pedal.js);
+// `length` is where a pedal never lifted lets go (default: the last note's end).
 //
 // The jam page's cycles go through JamSound (jam.js). Times: `now()` is the context's clock;
 // `heardNow()` is the context time reaching the listener now; `contextTimeOf(unixSeconds)` is
@@ -63,6 +68,7 @@ export class AudioEngine {
 
   get mode() { return this.voices?.kind ?? null; }
   get running() { return Boolean(this.voices) && this.ctx?.state === "running"; } // ready to play
+  get loading() { return Boolean(this.enabling) && !this.voices; } // enable() called, the voices not ready yet
 
   onChange(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
   changed() { for (const fn of this.listeners) fn(this); }
@@ -96,6 +102,7 @@ export class AudioEngine {
       this.output = this.ctx.createGain();
       this.output.gain.value = this.master;
       this.output.connect(this.ctx.destination);
+      this.changed(); // loading: a page says so until the voices are ready (the SoundFont takes seconds)
       let voices;
       try {
         const status = await this.syncClock();
@@ -124,6 +131,24 @@ export class AudioEngine {
     this.master = Math.max(0, Math.min(1.5, Number(volume) || 0));
     if (this.output) this.output.gain.setTargetAtTime(this.master, this.ctx.currentTime, 0.01);
     return this.master;
+  }
+
+  // What the listener hears now, measured after the master level: {peak, rms} in dBFS over the
+  // last ~43 ms (−Infinity in silence; null before the sound is on). The analyser is made on the
+  // first call, so a page that shows no meter pays nothing.
+  levels() {
+    if (!this.output) return null;
+    if (!this.analyser) {
+      this.analyser = this.ctx.createAnalyser();
+      this.analyser.fftSize = 2048;
+      this.meterBuffer = new Float32Array(this.analyser.fftSize);
+      this.output.connect(this.analyser);
+    }
+    this.analyser.getFloatTimeDomainData(this.meterBuffer);
+    let peak = 0, sum = 0;
+    for (const v of this.meterBuffer) { const a = Math.abs(v); if (a > peak) peak = a; sum += v * v; }
+    const db = (x) => (x > 0 ? 20 * Math.log10(x) : -Infinity);
+    return { peak: db(peak), rms: db(Math.sqrt(sum / this.meterBuffer.length)) };
   }
 
   // Pause the sound (the context keeps its clock); enable() resumes it.
@@ -178,6 +203,26 @@ export class AudioEngine {
 
   setMix(id, mix) { const track = this.tracks.get(id); if (track) { Object.assign(track, mix); this.applyMix(); } }
 
+  // The tracks of one song, exactly, each with its sound and its mix: a track the engine held that
+  // the song does not have (another song's, a part since removed) is let go, so a solo or a mute
+  // never reaches past the song it was set in.
+  setTracks(tracks) {
+    const keep = new Set(tracks.map((t) => t.id));
+    for (const id of [...this.tracks.keys()]) if (!keep.has(id)) this.removeTrack(id);
+    for (const t of tracks) {
+      const { program = 0, drum = false, volume = 1, pan = 0.5, mute = false, solo = false, reverb = 0 } = t;
+      this.setTrack(t.id, { program, drum, volume, pan, mute, solo, reverb });
+    }
+  }
+
+  // Whether a track is heard now: not muted, and not silenced by another track's solo.
+  audible(id) {
+    const track = this.tracks.get(id);
+    if (!track) return false;
+    const soloing = [...this.tracks.values()].some((t) => t.solo);
+    return !track.mute && (!soloing || track.solo);
+  }
+
   // Give a track a channel: a free one, else the one of the track that played longest ago.
   assign(id, track) {
     if (track.channel === undefined) {
@@ -198,7 +243,7 @@ export class AudioEngine {
     const soloing = [...this.tracks.values()].some((t) => t.solo);
     for (const track of this.tracks.values()) {
       if (track.channel === undefined) continue;
-      const audible = !track.mute && (!soloing || track.solo);
+      const audible = !track.mute && (!soloing || track.solo); // as audible(id), without a lookup per track
       this.voices.control(track.channel, 7, volumeToCC(track.volume));
       this.voices.control(track.channel, 10, panToCC(track.pan));
       this.voices.control(track.channel, 11, audible ? 127 : 0);

@@ -4,7 +4,7 @@
 // event whose moment has passed is dropped, never played late (a reloaded tab, or one whose
 // sound was just enabled, starts at the current position instead of replaying a backlog).
 // Each event plays as the recording plays it: the member's General MIDI program (or the drum
-// kit), key and velocity, on a track per member and program.
+// kit its bank picks), key and velocity, on a track per member and program (or kit).
 //
 // The server sends a cycle shortly before it begins, but the synthesizer cannot take back a
 // note it was given: so, as the studio's SongPlayer does, the events are handed over with a
@@ -82,8 +82,9 @@ export class JamSound {
       if (when > horizon) break;
       if (when < now + MARGIN) { this.dropped += 1; continue; }
       const drum = ev.program === null || ev.program === undefined;
-      const id = `${ev.member}:${drum ? "drums" : ev.program}`;
-      if (!engine.tracks.has(id)) engine.setTrack(id, { program: drum ? 0 : ev.program, drum });
+      const kit = drum ? ev.kit || 0 : null; // a drum machine's bank picks the kit (bank 128 program)
+      const id = `${ev.member}:${drum ? (kit ? `drums-${kit}` : "drums") : ev.program}`;
+      if (!engine.tracks.has(id)) engine.setTrack(id, { program: drum ? kit : ev.program, drum });
       if (engine.note(id, ev.key, ev.velocity ?? 100, when, seconds, ev)) {
         scheduled += 1;
         this.perTrack[id] = (this.perTrack[id] || 0) + 1;

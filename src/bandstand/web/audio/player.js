@@ -4,7 +4,10 @@
 // fire at most once a second, schedules further ahead). Loops a section, seeks, and switches
 // between two versions of a song while playing (A/B): the other version takes over exactly
 // where the scheduled notes end, and the notes still sounding from the first are released
-// there. See index.js for the song's shape.
+// there. The sustain pedal (CC64 in a track's `controls`) holds notes as a MIDI synthesizer
+// does: it moves their ends (pedal.js). See index.js for the song's shape.
+
+import { pedalStretches, sustainedEnds } from "./pedal.js";
 
 const LOOKAHEAD = 0.2; // seconds scheduled ahead while the page is visible
 const HIDDEN_LOOKAHEAD = 1.6; // … and while it is hidden (timers are throttled to 1 Hz)
@@ -34,12 +37,26 @@ export function tempoMap(song) {
   };
 }
 
-// Each track's notes sorted by start, for a binary search of a window.
+// The song's end in beats: its `length` when given, else where its last note or controller
+// event ends (a pedal still down there comes up then).
+function songEnd(song) {
+  if (song.length != null) return song.length;
+  let end = 0;
+  for (const track of song.tracks || []) {
+    for (const n of track.notes || []) end = Math.max(end, n.start + n.duration);
+    for (const c of track.controls || []) end = Math.max(end, c.beat);
+  }
+  return end;
+}
+
+// Each track's notes sorted by start, for a binary search of a window, and where each ends
+// with the pedal played.
 function indexSong(song) {
-  return (song.tracks || []).map((track) => ({
-    track,
-    notes: [...(track.notes || [])].sort((a, b) => a.start - b.start),
-  }));
+  const end = songEnd(song);
+  return (song.tracks || []).map((track) => {
+    const notes = [...(track.notes || [])].sort((a, b) => a.start - b.start);
+    return { track, notes, ends: sustainedEnds(notes, pedalStretches(track.controls, end)) };
+  });
 }
 
 function firstAtOrAfter(notes, beat) {
@@ -64,10 +81,7 @@ export class SongPlayer {
     this.song = song;
     this.tempo = tempoMap(song);
     this.index = indexSong(song);
-    for (const { track } of this.index) {
-      const { program = 0, drum = false, volume = 1, pan = 0.5, mute = false, solo = false, reverb = 0 } = track;
-      this.engine.setTrack(track.id, { program, drum, volume, pan, mute, solo, reverb });
-    }
+    this.engine.setTracks(this.index.map(({ track }) => track)); // this song's tracks only
   }
 
   get playing() { return this.timer !== null; }
@@ -106,13 +120,17 @@ export class SongPlayer {
     }
   }
 
+  // Each note is handed over with its end (the worklet cannot take a note-off back), so the
+  // pedal is played here, from the song known ahead: the end is where a synthesizer given the
+  // CC64 events on time would release the note (pedal.js). While looping, a pedal-up past the
+  // loop's end is never played: the loop lets the pedal go where it jumps back.
   scheduleRange(from, to) {
-    for (const { track, notes } of this.index) {
+    for (const { track, notes, ends } of this.index) {
       for (let i = firstAtOrAfter(notes, from); i < notes.length && notes[i].start < to; i++) {
-        const n = notes[i];
+        const n = notes[i], off = n.start + n.duration;
+        const end = this.loop && ends[i] > off ? Math.max(off, Math.min(ends[i], this.loop.end)) : ends[i];
         const when = this.ctxOf(n.start);
-        const seconds = this.ctxOf(n.start + n.duration) - when;
-        this.engine.note(track.id, n.pitch, n.velocity ?? 100, when, seconds);
+        this.engine.note(track.id, n.pitch, n.velocity ?? 100, when, this.ctxOf(end) - when);
       }
     }
   }

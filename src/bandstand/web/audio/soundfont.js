@@ -66,7 +66,7 @@ export class SoundFontVoices {
     this.ensureChannels(channel + 1);
     this.synth.controllerChange(channel, 7, 100);
     this.synth.midiChannels[channel]?.setDrums(Boolean(drum));
-    this.synth.programChange(channel, drum ? 0 : program);
+    this.synth.programChange(channel, program); // on a drum channel the program picks the kit, as the WAV render does
     this.synth.controllerChange(channel, 91, 0); // no room and no chorus unless the track's mix sends
     this.synth.controllerChange(channel, 93, 0); // to the room (CC91), as in the render
   }

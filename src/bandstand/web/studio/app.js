@@ -16,12 +16,20 @@ import { $, esc, toast } from "./dom.js";
 import { exportLinks, showHistory } from "./history.js";
 import { BoardView, RunView, listRuns } from "./logview.js";
 import { PianoRoll } from "./pianoroll.js";
-import { indexProject, phraseNotes, toSong, withPhrases } from "./project.js";
+import { indexProject, phraseNotes, toSong, withPhrases, withTracks } from "./project.js";
 import { Review } from "./review.js";
-import { composeSong, listSongs } from "./songs.js";
+import { composeSong, importSong, listSongs } from "./songs.js";
 import { Arrangement } from "./timeline.js";
 import { TrackHeads } from "./tracks.js";
+import { followTransport } from "./remote.js";
 import { Transport } from "./transport.js";
+import { Scratch } from "./scratch.js";
+
+// An address with ?token= opens the page once (the server swaps it for the cookie and sends the
+// browser on without it); should one still show, it leaves the address and the history at once.
+if (new URLSearchParams(location.search).has("token")) {
+  history.replaceState(null, "", location.pathname + location.hash);
+}
 
 const audio = new AudioEngine();
 const state = {
@@ -29,6 +37,7 @@ const state = {
   variation: null, accepted: null, proposal: null, ab: "A", // the variation under review
   roll: null, // {trackId, regionId, ghosts}
   busy: 0, logView: null, streaming: null,
+  remote: null, // stops following the server's transport of the open song
 };
 window.studio = { state, audio, get view() { return state.view; } };
 
@@ -49,6 +58,7 @@ const heads = new TrackHeads($("#heads"), $("#track-dialog"), {
 const roll = new PianoRoll($("#roll"), { onEdit: (edit) => rollEdit(edit), onClose: () => closeRoll() });
 const review = new Review($("#review"), {
   onFocus: (phrase) => focusPhrase(phrase),
+  onAudition: (phrase) => audition(phrase),
   onAccept: (ids) => commitVariation(ids),
   onDiscard: () => discardVariation(),
   onAgain: () => ask("try something different"),
@@ -61,6 +71,13 @@ for (const name of ["player", "loop", "cursor"]) { // what the transport holds, 
 window.studio.arrangement = arrangement;
 window.studio.roll = roll;
 window.studio.transport = transport;
+const scratch = new Scratch({
+  audio,
+  context: () => ({ key: state.view?.key || null, tempo: state.view?.tempo || null }),
+  stopSong: () => transport.stop(),
+  say: (text, kind) => { const line = $("#scratch-status"); line.textContent = text; line.dataset.kind = kind; },
+});
+window.studio.scratch = scratch;
 
 function show(name) {
   for (const id of ["songs-view", "song-view", "logs-view"]) $(`#${id}`).hidden = id !== `${name}-view`;
@@ -75,6 +92,7 @@ async function route() {
   if (view === "song" && arg) { show("song"); await openSong(decodeURIComponent(arg)); return; }
   transport.stop();
   state.projectId = null;
+  state.remote?.(); state.remote = null;
   if (view === "logs" || view === "board") {
     show("logs");
     listRuns($("#runs"), $("#runs-root")).catch((e) => toast(e.message, "error"));
@@ -96,8 +114,12 @@ async function openSong(projectId) {
     $("#chat").innerHTML = "";
     state.projectId = projectId;
     exportLinks($(".exports"), projectId);
+    state.remote?.();
+    state.remote = followTransport(projectId, transport, { onError: (e) => toast(e.message, "error") });
   }
+  await post(`/projects/${encodeURIComponent(projectId)}/open`); // a composed song becomes a project (GETs only read)
   await reload();
+  showSuggestions();
   arrangement.fit();
   showHistory($("#history"), projectId).catch(() => {});
   resumeVariation().catch(() => {});
@@ -111,19 +133,34 @@ async function reload() {
   const v = state.view;
   $("#song-title").innerHTML = `<b>${esc(v.name || state.projectId)}</b>`;
   $("#facts").textContent = `${v.key || ""} · ${Math.round(v.tempo)} BPM · ${v.bars} bars · r${data.revision}`;
-  heads.render(v);
-  arrangement.setView(state.ab === "B" && state.proposal ? state.proposal : v);
+  if (!state.variation) showArrangement();
   if (state.variation) {
     review.setStale(state.variation.baseRevision !== data.revision);
     refreshProposal();
   }
   transport.heard();
-  if (state.roll) openRoll(state.roll.trackId, state.roll.regionId, { keep: true });
+  if (state.roll) {
+    openRoll(state.roll.trackId, state.roll.regionId, { keep: true });
+    // the roll's status names the revision shown (an undo, a redo, another tab moved HEAD); a save
+    // in flight says so until it is answered
+    if ($("#roll-status").textContent !== "saving…") $("#roll-status").textContent = `revision ${data.revision}`;
+  }
   return v;
 }
 
-// What is heard (and drawn): the song, or the variation's proposal when B is chosen.
-function audible() { return state.ab === "B" && state.proposal ? state.proposal : state.view; }
+// What is heard (and drawn): the song, or the variation's proposal when B is chosen; under review,
+// A has the lanes of the parts B adds (empty), so both show the same tracks.
+function audible() {
+  if (state.ab === "B" && state.proposal) return state.proposal;
+  return (state.variation && state.base) || state.view;
+}
+
+// The lanes and their heads for what is heard (a part the variation adds gets both).
+function showArrangement() {
+  const shown = audible();
+  heads.render(shown);
+  arrangement.setView(shown);
+}
 
 // Changes go to the server one after another, in the order they were made (two quick undos are
 // two undos; an edit made while another is saving follows it).
@@ -205,8 +242,18 @@ async function rollEdit(edit) {
 
 // ---------------------------------------------------------------------- chat and variations
 
+// An empty chat offers a first step: a few requests that fit this song (the server's, drawn from
+// its parts and sections); a click asks one.
+function showSuggestions() {
+  const chat = $("#chat"), offered = state.view?.suggestions || [];
+  if (chat.querySelector(".turn") || !offered.length) return;
+  chat.innerHTML = `<div class="chips" aria-label="things to ask"><p class="muted">Ask the band for a change, for instance:</p>
+    ${offered.map((s) => `<button type="button" class="chip-ask" data-ask="${esc(s)}">${esc(s)}</button>`).join("")}</div>`;
+}
+
 async function ask(prompt) {
   if (!state.projectId || !prompt.trim()) return;
+  $("#chat .chips")?.remove();
   if (state.streaming) state.streaming.abort();
   const controller = new AbortController();
   state.streaming = controller;
@@ -229,17 +276,18 @@ async function ask(prompt) {
     if (state.streaming === controller) state.streaming = null;
   }
   const done = turn.done;
-  if (done?.variationId && meta && phrases.length) await showVariation({ variationId: done.variationId, meta, phrases });
+  if (done?.variationId && meta && phrases.length) await showVariation({ variationId: done.variationId, meta, phrases, turn });
   else if (done?.success && done.revision && done.revision !== state.data?.revision) {
     await reload(); showHistory($("#history"), state.projectId).catch(() => {});
   }
 }
 
-async function showVariation({ variationId, meta, phrases }) {
+async function showVariation({ variationId, meta, phrases, turn = null }) {
   let detail = {};
   try { detail = await get(`/variations/${encodeURIComponent(variationId)}`); } catch { /* the events suffice */ }
+  turn?.describe(detail.diff);
   state.variation = { variationId, meta, phrases, intent: meta.intent, explanation: meta.explanation, diff: detail.diff,
-    baseRevision: meta.baseRevision, stale: meta.baseRevision !== state.data?.revision };
+    baseRevision: meta.baseRevision, stale: meta.baseRevision !== state.data?.revision, addedTracks: detail.addedTracks || [] };
   state.accepted = new Set(phrases.map((p) => p.phraseId));
   review.show(state.variation);
   $("#review-badge").hidden = false; $("#review-badge").textContent = String(phrases.length);
@@ -262,8 +310,9 @@ async function resumeVariation() {
 
 function refreshProposal() {
   if (!state.variation || !state.view) return;
-  state.proposal = withPhrases(state.view, state.variation.phrases, state.accepted);
-  arrangement.setView(audible());
+  state.base = withTracks(state.view, state.variation.addedTracks);
+  state.proposal = withPhrases(state.base, state.variation.phrases, state.accepted);
+  showArrangement();
   arrangement.setHighlights(state.variation.phrases.map((p) => ({ ...p, accepted: state.accepted.has(p.phraseId),
     focused: state.focusedPhrase === p.phraseId })));
   if (state.ab === "B") transport.heard();
@@ -274,7 +323,7 @@ function setAB(which) {
   $("#ab-a").setAttribute("aria-pressed", String(state.ab === "A"));
   $("#ab-b").setAttribute("aria-pressed", String(state.ab === "B"));
   $("#ab-a").classList.toggle("on", state.ab === "A"); $("#ab-b").classList.toggle("on", state.ab === "B");
-  arrangement.setView(audible());
+  showArrangement();
   if (state.variation) arrangement.setHighlights(arrangement.highlights);
   transport.heard(); // from the next scheduled beat, while playing
 }
@@ -291,11 +340,21 @@ function focusPhrase(phrase) {
   }
 }
 
+// One phrase on its own: B (as ticked), its bars looped, playing.
+async function audition(phrase) {
+  if (!phrase) return;
+  setAB("B");
+  transport.setLoop({ start: phrase.startBeat, end: phrase.endBeat });
+  arrangement.reveal(phrase.startBeat, { center: true });
+  if (!transport.player) await transport.play();
+}
+
 function clearVariation() {
-  state.variation = null; state.proposal = null; state.accepted = null; state.focusedPhrase = null;
+  state.variation = null; state.proposal = null; state.base = null; state.accepted = null; state.focusedPhrase = null;
   review.clear();
   $("#review-badge").hidden = true; $("#ab").hidden = true;
   if (state.ab === "B") setAB("A");
+  if (state.view) showArrangement();
   arrangement.setHighlights([]);
   if (state.roll?.ghosts) openRoll(state.roll.trackId, state.roll.regionId, { ghosts: [] });
 }
@@ -318,7 +377,6 @@ async function discardVariation() {
   const v = state.variation; if (!v) return;
   try { await post(`/variations/${encodeURIComponent(v.variationId)}/discard`); toast("discarded"); } catch (error) { toast(error.message, "error"); }
   clearVariation();
-  arrangement.setView(state.view);
 }
 
 function undo(redo = false) { return serial(() => undoNow(redo)); }
@@ -331,6 +389,19 @@ async function undoNow(redo) {
     await reload();
     showHistory($("#history"), state.projectId).catch(() => {});
   } catch (error) { toast(error instanceof ApiError ? error.message : String(error), "error"); }
+}
+
+// A branch made, checked out or merged (producer.branches): the song is reloaded as the branch's head.
+function branchDo(path, body, said) { return serial(() => branchNow(path, body, said)); }
+
+async function branchNow(path, body, said) {
+  if (!state.projectId) return;
+  try {
+    const out = await post(`/projects/${encodeURIComponent(state.projectId)}/${path}`, body);
+    toast(said(out));
+    await reload();
+  } catch (error) { toast(error instanceof ApiError ? error.message : String(error), "error"); }
+  showHistory($("#history"), state.projectId).catch(() => {});
 }
 
 function selectTab(name) {
@@ -356,7 +427,11 @@ const KEYS = {
   ArrowDown: () => moveSelection(1, 0),
   m: () => toggleSelected("mute"),
   s: () => toggleSelected("solo"),
+  "?": () => showShortcuts(),
 };
+
+// The key sheet (? or the ? button: a phone has no keyboard to hover a hint with).
+function showShortcuts() { const d = $("#shortcuts-dialog"); if (!d.open) d.showModal(); }
 
 // The selected region: the next one in its track (←/→) or the one at the same time in the track
 // above or below (↑/↓); the view scrolls to it.
@@ -400,9 +475,20 @@ function onKey(e) {
   if (action) { e.preventDefault(); action(); }
 }
 
+// The listener's master level (this tab's; remembered), heard at once.
+const MASTER_KEY = "bandstand.studio.master";
+function setMaster(value) {
+  const level = audio.setMasterVolume(value);
+  $("#master").value = String(level);
+  localStorage.setItem(MASTER_KEY, String(level));
+}
+
 function wire() {
+  $("#master").oninput = () => setMaster($("#master").value);
+  setMaster(localStorage.getItem(MASTER_KEY) ?? 1);
   $("#sound").onclick = () => transport.enableSound();
-  $("#play").onclick = () => transport.play();
+  $("#shortcuts").onclick = () => showShortcuts();
+  $("#play").onclick = () => { if (scratch.playing) scratch.stop(); transport.play(); };
   $("#stop").onclick = () => { transport.stop(); arrangement.reveal(0); };
   $("#loop").onclick = () => transport.toggleLoop();
   $("#zoom-in").onclick = () => arrangement.zoomBy(1.25);
@@ -412,14 +498,25 @@ function wire() {
   $("#ab-b").onclick = () => setAB("B");
   $("#undo").onclick = () => undo(false);
   $("#redo").onclick = () => undo(true);
+  $("#branch-select").onchange = (e) => branchDo("checkout", { target: e.target.value }, (o) => `on ${o.branch} — revision ${o.revision}`);
+  $("#branch-new").onclick = () => branchDo("branches", { name: $("#branch-name").value.trim() }, (o) => `branch ${o.current} made — revision ${o.revision}`);
+  $("#branch-merge").onclick = () => branchDo("merge", { branch: $("#merge-from").value }, (o) => `${o.summary} — revision ${o.revision}`);
   $("#roll-close").onclick = () => closeRoll();
   $("#roll-grid").onchange = () => { roll.grid = Number($("#roll-grid").value); roll.invalidate(); };
   $("#roll-velocity").onchange = () => roll.setVelocity(Math.max(1, Math.min(127, Number($("#roll-velocity").value) || 96)));
   $("#roll-delete").onclick = () => roll.key({ key: "Delete", preventDefault() {}, ctrlKey: false, metaKey: false });
   for (const tab of document.querySelectorAll("[role=tab]")) tab.onclick = () => selectTab(tab.dataset.tab);
+  $("#scratch-play").onclick = () => scratch.play($("#scratch-code").value);
+  $("#scratch-stop").onclick = () => scratch.stop();
+  $("#scratch-code").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); scratch.play($("#scratch-code").value); }
+  });
   $("#say").onsubmit = (e) => { e.preventDefault(); const text = $("#prompt").value; $("#prompt").value = ""; ask(text); };
   $("#prompt").addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); $("#say").requestSubmit(); } });
-  $("#chat").addEventListener("click", (e) => { if (e.target.closest("button.review")) selectTab("review"); });
+  $("#chat").addEventListener("click", (e) => {
+    if (e.target.closest("button.review")) selectTab("review");
+    const chip = e.target.closest("button[data-ask]"); if (chip) ask(chip.dataset.ask);
+  });
   $("#new-song").onsubmit = async (e) => {
     e.preventDefault();
     const body = { prompt: $("#new-prompt").value.trim() };
@@ -431,12 +528,32 @@ function wire() {
       if (made?.projectId) location.hash = `#/song/${encodeURIComponent(made.projectId)}`;
     } catch (error) { toast(error.message, "error"); } finally { $("#compose").disabled = false; }
   };
+  wireImport();
   roll.scroller.addEventListener("pointerup", () => updateVelocityBox());
   roll.scroller.addEventListener("keyup", () => updateVelocityBox());
   document.addEventListener("keydown", onKey);
   // Space is play/pause everywhere but in text: it never also presses the button that has the focus
   document.addEventListener("keyup", (e) => { if (e.key === " " && !typing(e) && !$("#song-view").hidden) e.preventDefault(); });
   window.addEventListener("hashchange", () => route().catch((e) => toast(e.message, "error")));
+}
+
+// A MIDI file dropped anywhere on the songs view (or chosen with the picker) becomes a song, opened.
+function wireImport() {
+  const view = $("#songs-view"), zone = $("#import-drop"), picker = $("#import-file");
+  const bring = async (file) => {
+    if (!file) return;
+    zone.classList.add("over");
+    try {
+      const made = await importSong(file);
+      const found = made.import;
+      toast(`${file.name}: ${found.parts.map((p) => p.role).join(", ")} · ${found.key} · ${Math.round(found.tempo)} BPM`);
+      location.hash = `#/song/${encodeURIComponent(made.projectId)}`;
+    } catch (error) { toast(error.message, "error"); } finally { zone.classList.remove("over"); picker.value = ""; }
+  };
+  picker.onchange = () => bring(picker.files[0]);
+  view.addEventListener("dragover", (e) => { if (e.dataTransfer?.types.includes("Files")) { e.preventDefault(); zone.classList.add("over"); } });
+  view.addEventListener("dragleave", (e) => { if (e.target === view) zone.classList.remove("over"); });
+  view.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); bring(e.dataTransfer?.files[0]); });
 }
 
 // Another tab, the command line or an agent may change the song: while the page is visible it

@@ -73,12 +73,20 @@ export class ChatTurn {
     const handler = HANDLERS[ev.type];
     if (handler) handler(this, ev);
   }
+
+  // A variation in a musician's words: the server's musical diff per part ({part: line}), the
+  // parts it leaves alone left out ("string pad: new part, 14 notes in bars 9–12").
+  describe(diff) {
+    const lines = Object.entries(diff || {}).filter(([, line]) => line && line !== "unchanged");
+    const plain = this.metaEl?.querySelector(".plain");
+    if (plain && lines.length) plain.innerHTML = lines.map(([part, line]) => `<b>${esc(part)}</b>: ${esc(line)}`).join("; ");
+  }
 }
 
 const HANDLERS = {
-  state(t, ev) {
+  state(t, ev) { // the mode in words; the engine's name for the request one hover away
     t.mode = ev.state;
-    t.add(`${MODE_ICONS[ev.state] || "•"} <b>${esc(ev.state.toLowerCase())}</b> — ${esc(ev.intent)}`, "state");
+    t.add(`${MODE_ICONS[ev.state] || "•"} <b>${esc(ev.state.toLowerCase())}</b>`, "state").title = ev.intent || "";
   },
   plan(t, ev) {
     const div = t.add(`<div class="plan-title">${esc(ev.title)}</div><ol class="plan"></ol>`, "plan-box");
@@ -122,18 +130,23 @@ const HANDLERS = {
     t.answer.textContent += ev.content;
     t.scroll();
   },
-  meta(t, ev) {
+  meta(t, ev) { // what changes, in words, once the variation's diff is read (describe); the engine's detail folded
     t.variation = ev.variationId;
     const counts = ev.noteCounts || {};
-    t.metaEl = t.add(`<b>Variation</b> — ${esc(ev.intent)}${ev.explanation ? `: ${esc(ev.explanation)}` : ""}
-      <span class="muted">(+${counts.added || 0} −${counts.removed || 0} ~${counts.modified || 0} notes${ev.cost ? `, ${esc(ev.cost)}` : ""})</span>`, "meta");
+    t.metaEl = t.add(`<b>Proposed</b> <span class="plain">${esc(ev.intent)}</span>
+      <details class="how"><summary>details</summary><div class="muted">${esc(ev.intent)}${ev.explanation ? ` — ${esc(ev.explanation)}` : ""}
+      (+${counts.added || 0} −${counts.removed || 0} ~${counts.modified || 0} notes${ev.cost ? `, ${esc(ev.cost)}` : ""})</div></details>`, "meta");
   },
   phrase(t) { t.phrases += 1; },
   done(t, ev) {
     t.add(ev.status === "ready" ? `<button class="review" data-variation="${esc(ev.variationId)}">Review ${ev.phraseCount} phrase${ev.phraseCount === 1 ? "" : "s"}</button>`
       : `variation ${esc(ev.status)}`, "done");
   },
-  "summary.final"(t, ev) { t.add(esc(ev.summary), "summary"); },
+  "summary.final"(t, ev) { // the engine's account of a proposal joins its folded detail; other turns show it
+    const how = t.metaEl?.querySelector(".how div");
+    if (how) how.insertAdjacentHTML("beforeend", `<div>${esc(ev.summary)}</div>`);
+    else t.add(esc(ev.summary), "summary");
+  },
   preflight(t, ev) {
     t.agent(ev).innerHTML = `<span class="chip">${esc(ev.role)}</span> <b>${esc(ev.agentId)}</b>${ev.section ? ` · ${esc(ev.section)}` : ""} — ${esc(ev.label)} <span class="agent-state">working</span>`;
   },

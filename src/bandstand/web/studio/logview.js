@@ -9,7 +9,7 @@
 // The board: every task with its state, who works it, its heartbeat's age (ticking) and whether it
 // is stale, and the messages, newest first.
 
-import { follow, get } from "./api.js";
+import { ApiError, follow, get } from "./api.js";
 import { esc, timeAgo } from "./dom.js";
 
 const STATE_CLASS = { processing: "st-busy", starting: "st-busy", waiting_for_input: "st-idle", completed: "st-ok", failed: "st-bad",
@@ -212,13 +212,36 @@ export class BoardView {
     root.innerHTML = `<header class="log-head"><h2>Board</h2><span class="muted" id="board-url"></span><span class="live muted" id="board-live">connecting…</span></header>
       <table class="tasks"><thead><tr><th>task</th><th>state</th><th>worked by</th><th>phase</th><th>heartbeat</th><th>retries</th><th>last error</th></tr></thead><tbody id="tasks"></tbody></table>
       <h3>Messages</h3><ol class="board-messages" id="board-messages"></ol>`;
-    this.close = follow("/board/stream", ["board"], (snap) => this.update(snap), () => {
-      const live = root.querySelector("#board-live"); if (live) live.textContent = "reconnecting… (is there a board? bandstand board init)";
-    });
+    this.close = () => {};
     this.ticker = setInterval(() => this.tick(), 1000);
+    this.start();
   }
 
-  stop() { this.close(); clearInterval(this.ticker); }
+  // The board now (GET /board) first: when the server has none it says so, in one line, and the
+  // view says how to make one instead of following a stream that cannot open.
+  async start() {
+    try {
+      this.update(await get("/board"));
+    } catch (error) {
+      if (this.stopped) return;
+      if (error instanceof ApiError && error.status === 404) { this.missing(error.message); return; }
+    }
+    if (this.stopped) return;
+    this.close = follow("/board/stream", ["board"], (snap) => this.update(snap), () => {
+      const live = this.root.querySelector("#board-live"); if (live) live.textContent = "reconnecting…";
+    });
+  }
+
+  missing(detail) {
+    this.root.querySelector("#board-live").textContent = "no board";
+    this.root.querySelector(".tasks").hidden = true;
+    this.root.querySelector("h3").hidden = true;
+    this.root.querySelector("#board-messages").outerHTML = `<div class="no-board" id="no-board"><p><b>There is no task board yet.</b>
+      ${esc(detail)}</p><p>Start one with <code>bandstand board init</code> (an SQLite file here), or serve another with
+      <code>bandstand serve --board URL</code> (<code>sqlite:///PATH</code> or <code>postgresql://…</code>); then open this view again.</p></div>`;
+  }
+
+  stop() { this.stopped = true; this.close(); clearInterval(this.ticker); }
 
   update(snap) {
     this.root.querySelector("#board-live").textContent = "live";

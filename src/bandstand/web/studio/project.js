@@ -4,8 +4,10 @@
 //
 //   const view = indexProject(projectJson)
 //   view.bars, view.beatsPerBar, view.tracks[i].notes   // absolute beats, sorted by start
+//   view.tracks[i].controls                              // CC events [{beat, cc, value}], the same
 //   toSong(view)                                         // what audio/player.js plays
 //   withPhrases(view, phrases, acceptedIds?)             // the proposal of a variation, for A/B
+//   withTracks(view, addedTracks)                        // … with the parts it adds as lanes
 
 export const DEFAULT_COLOURS = ["#e5484d", "#3e8ed0", "#8e4ec6", "#30a46c", "#f5a524", "#12a594", "#d6409f", "#978365"];
 
@@ -24,15 +26,17 @@ export function indexProject(project) {
   const bpb = beatsPerBar(project);
   let end = 0;
   const tracks = (project.tracks || []).map((track, i) => {
-    const notes = [];
+    const notes = [], controls = [];
     for (const region of track.regions || []) {
       end = Math.max(end, region.start_beat + region.length_beats);
       for (const n of region.notes || []) {
         notes.push({ id: n.id, region: region.id, start: region.start_beat + n.start, duration: n.duration,
           pitch: n.pitch, velocity: n.velocity });
       }
+      for (const c of region.cc || []) controls.push({ beat: region.start_beat + c.beat, cc: c.cc, value: c.value });
     }
     notes.sort((a, b) => a.start - b.start || a.pitch - b.pitch);
+    controls.sort((a, b) => a.beat - b.beat); // stable: events at one beat keep their order
     let low = 127, high = 0;
     for (const n of notes) { low = Math.min(low, n.pitch); high = Math.max(high, n.pitch); }
     return {
@@ -41,7 +45,7 @@ export function indexProject(project) {
       volume: track.volume ?? 1, pan: track.pan ?? 0.5, mute: Boolean(track.mute), solo: Boolean(track.solo),
       reverb: reverbSend(track, project.buses), inserts: track.inserts || [], sends: track.sends || [],
       regions: [...(track.regions || [])].sort((a, b) => a.start_beat - b.start_beat),
-      notes, low: notes.length ? low : 60, high: notes.length ? high : 60, source: track,
+      notes, controls, low: notes.length ? low : 60, high: notes.length ? high : 60, source: track,
     };
   });
   for (const s of project.sections || []) end = Math.max(end, (s.start_bar - 1 + s.bars) * bpb);
@@ -50,17 +54,35 @@ export function indexProject(project) {
     key: project.key, beatsPerBar: bpb, bars, lengthBeats: bars * bpb, tracks,
     sections: (project.sections || []).map((s) => ({ ...s, start: (s.start_bar - 1) * bpb, end: (s.start_bar - 1 + s.bars) * bpb })),
     chords: project.view?.chords || [], drumNames: project.view?.drum_names || {}, instruments: project.view?.instruments || {},
+    suggestions: project.view?.suggestions || [],
     revision: project.revision };
 }
 
-// The song audio/player.js plays: each track's notes in beats, its sound and its mix.
+// The song audio/player.js plays: each track's notes and controller events (the sustain pedal)
+// in beats, its sound and its mix, and the song's length.
 export function toSong(view) {
   return {
     tempo: view.tempo,
     tempoChanges: view.tempoChanges.map((c) => ({ beat: c.beat, bpm: c.bpm })),
+    length: view.lengthBeats,
     tracks: view.tracks.map((t) => ({ id: t.id, program: t.program, drum: t.drum, volume: t.volume, pan: t.pan,
-      mute: t.mute, solo: t.solo, reverb: t.reverb, notes: t.notes })),
+      mute: t.mute, solo: t.solo, reverb: t.reverb, notes: t.notes, controls: t.controls })),
   };
+}
+
+// A variation's new parts (`addedTracks` of GET /variations/{id}: project tracks) as lanes of the
+// view, their regions without notes (the phrases bring those, withPhrases): A shows where B adds a
+// part, B plays it. Their pitch range is the proposal's, so both draw the notes where B does.
+export function withTracks(view, added) {
+  const have = new Set(view.tracks.map((t) => t.id));
+  const fresh = (added || []).filter((t) => !have.has(t.id));
+  if (!fresh.length) return view;
+  const full = indexProject({ ...view.project, tracks: fresh }).tracks;
+  const empty = indexProject({ ...view.project, tracks: fresh.map((t) => ({ ...t,
+    regions: (t.regions || []).map((r) => ({ ...r, notes: [], cc: [] })) })) }).tracks;
+  const tracks = empty.map((t, i) => ({ ...t, low: full[i].low, high: full[i].high, proposed: true,
+    colour: fresh[i].colour || DEFAULT_COLOURS[(view.tracks.length + i) % DEFAULT_COLOURS.length] }));
+  return { ...view, tracks: [...view.tracks, ...tracks] };
 }
 
 // First index of `notes` (sorted by start) whose start is ≥ beat.

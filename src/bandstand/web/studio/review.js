@@ -6,9 +6,10 @@
 import { esc } from "./dom.js";
 
 export class Review {
-  constructor(root, { onFocus = () => {}, onAccept = () => {}, onDiscard = () => {}, onAgain = () => {}, onChange = () => {} } = {}) {
+  constructor(root, { onFocus = () => {}, onAudition = () => {}, onAccept = () => {}, onDiscard = () => {}, onAgain = () => {},
+    onChange = () => {} } = {}) {
     this.root = root;
-    this.handlers = { onFocus, onAccept, onDiscard, onAgain, onChange };
+    this.handlers = { onFocus, onAudition, onAccept, onDiscard, onAgain, onChange };
     this.variation = null;
     root.addEventListener("click", (e) => this.click(e));
     root.addEventListener("change", (e) => this.tick(e));
@@ -66,6 +67,7 @@ export class Review {
           const c = counts(p);
           return `<li class="phrase ${this.focused === p.phraseId ? "focused" : ""}" data-phrase="${esc(p.phraseId)}">
             <label><input type="checkbox" ${this.accepted.has(p.phraseId) ? "checked" : ""} aria-label="keep ${esc(p.label)}"></label>
+            <button class="audition" data-act="audition" title="hear this phrase alone, as proposed (B), looped" aria-label="hear ${esc(p.label)}">▶</button>
             <button class="link" data-act="focus" title="show its notes">${esc(p.label.split(" · ")[1] || p.label)}</button>
             <span class="counts"><span class="add">+${c.added}</span> <span class="rem">−${c.removed}</span> <span class="mod">~${c.modified}</span></span>
             ${(p.tags || []).length ? `<span class="muted tags">${esc(p.tags.join(", "))}</span>` : ""}</li>`;
@@ -75,7 +77,10 @@ export class Review {
   click(e) {
     const button = e.target.closest("button[data-act]"); if (!button || !this.variation) return;
     const act = button.dataset.act;
-    if (act === "focus") {
+    if (act === "audition") {
+      const id = button.closest("[data-phrase]").dataset.phrase;
+      this.handlers.onAudition(this.phrases.find((p) => p.phraseId === id));
+    } else if (act === "focus") {
       const id = button.closest("[data-phrase]").dataset.phrase;
       this.focused = id; this.render();
       this.handlers.onFocus(this.phrases.find((p) => p.phraseId === id));

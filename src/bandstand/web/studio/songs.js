@@ -1,8 +1,9 @@
-// The songs: every project in the server's folder (newest change first) and a new song from a
+// The songs: every project in the server's folder (newest change first), a new song from a
 // prompt, with the compose graph's progress — one line per node (intent, harmony, arrangement,
-// parts:drums, parts:bass, …, sound, assembly, validation, output) as it starts and finishes.
+// parts:drums, parts:bass, …, sound, assembly, validation, output) as it starts and finishes —
+// and a MIDI file of one's own imported as a song (POST /projects/import, the file as the body).
 
-import { get, stream } from "./api.js";
+import { API, ApiError, get, stream } from "./api.js";
 import { esc } from "./dom.js";
 
 const NODE_MARKS = { started: "◌", completed: "✓", skipped: "–", failed: "✗", retry: "↻" };
@@ -45,4 +46,17 @@ export async function composeSong(body, list) {
     throw new Error(`the song could not be composed: ${finished?.message || finished?.status || "no answer"}`);
   }
   return { projectId: session };
+}
+
+// Import a MIDI file (a File from a drop or the file picker) as a new song; resolves to its
+// summary ({projectId, import: {parts, key, tempo, sections}}). The server's refusal (not MIDI,
+// too big) is an ApiError with its one line.
+export async function importSong(file) {
+  const query = new URLSearchParams({ filename: file.name, name: file.name.replace(/\.midi?$/i, "") });
+  const response = await fetch(`${API}/projects/import?${query}`, {
+    method: "POST", headers: { "content-type": "application/octet-stream", accept: "application/json" }, body: file,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, typeof body.detail === "string" ? body.detail : `${response.status} ${response.statusText}`);
+  return body;
 }

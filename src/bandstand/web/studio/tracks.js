@@ -25,20 +25,22 @@ export class TrackHeads {
 
   render(view) {
     this.view = view;
-    this.root.innerHTML = view.tracks.map((t) => `
-      <div class="head" data-track="${esc(t.id)}" style="--colour:${esc(t.colour)};height:${LANE}px">
+    // a part a variation proposes has its lane and head, but no mixer until it is accepted
+    this.root.innerHTML = view.tracks.map((t) => { const off = t.proposed ? "disabled" : ""; return `
+      <div class="head${t.proposed ? " proposed" : ""}" data-track="${esc(t.id)}" style="--colour:${esc(t.colour)};height:${LANE}px"
+        ${t.proposed ? `title="a new part under review: accept it to mix it"` : ""}>
         <div class="head-name"><b title="${esc(t.name)}">${esc(t.name)}</b>
           <span class="instrument muted" title="${esc(view.instruments[t.id] || "")}">${esc(view.instruments[t.id] || t.role)}</span></div>
         <div class="head-buttons">
-          <button class="m ${t.mute ? "on" : ""}" data-act="mute" aria-pressed="${t.mute}" title="mute ${esc(t.name)}">M</button>
-          <button class="s ${t.solo ? "on" : ""}" data-act="solo" aria-pressed="${t.solo}" title="solo ${esc(t.name)}">S</button>
-          <button class="fx" data-act="fx" title="${esc(t.name)}: effects and sends">fx${t.inserts.length ? ` ${t.inserts.length}` : ""}</button>
+          <button class="m ${t.mute ? "on" : ""}" data-act="mute" ${off} aria-pressed="${t.mute}" title="mute ${esc(t.name)}">M</button>
+          <button class="s ${t.solo ? "on" : ""}" data-act="solo" ${off} aria-pressed="${t.solo}" title="solo ${esc(t.name)}">S</button>
+          <button class="fx" data-act="fx" ${off} title="${esc(t.name)}: effects and sends">fx${t.inserts.length ? ` ${t.inserts.length}` : ""}</button>
         </div>
         <div class="head-sliders">
-          <label title="volume"><span>vol</span><input type="range" data-act="volume" min="0" max="1.5" step="0.01" value="${t.volume}" aria-label="${esc(t.name)} volume"></label>
-          <label title="pan"><span>pan</span><input type="range" data-act="pan" min="0" max="1" step="0.01" value="${t.pan}" aria-label="${esc(t.name)} pan"></label>
+          <label title="volume"><span>vol</span><input type="range" data-act="volume" ${off} min="0" max="1.5" step="0.01" value="${t.volume}" aria-label="${esc(t.name)} volume"></label>
+          <label title="pan"><span>pan</span><input type="range" data-act="pan" ${off} min="0" max="1" step="0.01" value="${t.pan}" aria-label="${esc(t.name)} pan"></label>
         </div>
-      </div>`).join("");
+      </div>`; }).join("");
     if (this.dialog.open && this.dialogTrack) this.openDialog(this.dialogTrack);
   }
 

@@ -1,7 +1,8 @@
 // The transport: play from the cursor (the click that plays also enables the sound), pause, back
 // to the start, seek, loop a section, switch what is heard (A/B, a new revision) while playing, and
 // the playhead — every frame the beat being heard (`SongPlayer.position()`), which the view follows
-// unless a person scrolled — with the position as bar.beat.sixteenth.
+// unless a person scrolled — with the position as bar.beat.sixteenth; the master level and its
+// meter (peak and RMS of what is heard).
 
 import { $ } from "./dom.js";
 import { formatPosition } from "./project.js";
@@ -58,13 +59,34 @@ export class Transport {
   }
 
   // What is heard changed (A/B, a new revision): the player takes it over from its next beat.
-  heard() { if (this.player) this.player.switchTo(this.song()); }
+  // Stopped, the engine still takes the song's tracks and mix (an undo, another song), so the
+  // next ▶ starts from that song's mixer state.
+  heard() {
+    if (!this.view()) return;
+    const song = this.song();
+    if (this.player) this.player.switchTo(song);
+    else if (song) this.audio.setTracks(song.tracks);
+  }
+
+  // Loop exactly `loop` ({start, end} in beats, or null) and, playing or not, hear it from its start.
+  setLoop(loop) {
+    this.loop = loop ? { start: loop.start, end: loop.end } : null;
+    this.arrangement.setLoop(this.loop);
+    this.player?.setLoop(this.loop);
+    if (this.loop) this.seek(this.loop.start);
+    this.buttons();
+  }
 
   // Loop `section` (default: the one being heard); the same section again ends the loop.
   toggleLoop(section = null) {
     const target = section || this.currentSection();
     const same = this.loop && target && this.loop.start === target.start && this.loop.end === target.end;
-    this.loop = !target || same ? null : { start: target.start, end: target.end };
+    this.setLoop(!target || same ? null : target);
+  }
+
+  // Loop the beats {start, end} (null: no loop); a playing song moves into the loop.
+  setLoop(range) {
+    this.loop = range ? { start: range.start, end: range.end } : null;
     this.arrangement.setLoop(this.loop);
     this.player?.setLoop(this.loop);
     if (this.loop && this.player) {
@@ -87,12 +109,28 @@ export class Transport {
       if (this.player && this.arrangement.following()) this.arrangement.reveal(beat);
       $("#position").textContent = formatPosition(beat, view.beatsPerBar);
     }
+    this.meter();
     requestAnimationFrame(() => this.frame());
+  }
+
+  // The master meter: what is heard, after the master level (peak and RMS, −60…0 dBFS). Read
+  // only while something plays or a level is still falling.
+  meter() {
+    if (!this.audio.running || (!this.player && !(this.shown > -60))) return;
+    const now = this.audio.levels(); if (!now) return;
+    const width = (db) => `${Math.max(0, Math.min(100, ((db + 60) / 60) * 100)).toFixed(1)}%`;
+    this.shown = now.peak;
+    this.levels = now;
+    const box = $("#master-meter");
+    box.querySelector(".peak").style.width = width(now.peak);
+    box.querySelector(".rms").style.width = width(now.rms);
+    $("#master-db").textContent = now.peak > -60 ? `${now.peak.toFixed(0)} dB` : "−∞";
   }
 
   renderSound() {
     const audio = this.audio, button = $("#sound"), on = audio.running;
-    button.textContent = on ? (audio.mode === "soundfont" ? `🔊 ${audio.voices.name}` : "🔊 oscillator voices") : "🔇 Click to enable sound";
+    button.textContent = on ? (audio.mode === "soundfont" ? `🔊 ${audio.voices.name}` : "🔊 oscillator voices")
+      : audio.loading ? "… loading sound" : "🔇 Click to enable sound";
     button.classList.toggle("on", on);
     button.title = on ? (audio.mode === "soundfont" ? "the General MIDI SoundFont of the WAV render"
       : `the SoundFont synthesizer could not load (${audio.loadError || "unknown"}); playing oscillator voices`)

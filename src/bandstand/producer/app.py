@@ -1,0 +1,290 @@
+"""`App`: the one entry point of the service. Every use case a client offers — compose,
+direct a song in words (edit or ask), accept/discard/undo/redo, export, import, listen, the
+jam, composing with a team, a batch, the projects and sessions — is one method here, with
+typed requests (frozen dataclasses) and the use case's own typed reply.
+
+    app = App("songs")                                            # offline: rules, built-in musicians
+    song = app.compose(ComposeRequest("funk groove in E minor", seed=3, bars=16))
+    done = app.direct(WordsRequest(song.result.session_dir.name, "make the bass busier"))
+    app.accept(AcceptRequest(song.result.session_dir.name))
+
+A project is named by its id (`session-…`) under `projects`, or — in an `App(folders=True)`,
+as the CLI makes it — by its folder's path. Words are routed once (`producer.intent`, in
+`prepare`) and run by the studio stream's modes whichever client sends them: `direct` and
+`ask` collect what `stream` sends as server-sent events (`producer.direct`), so the CLI,
+HTTP and MCP make the same change from the same words. The methods delegate to the use-case
+modules beside this one (`producer.compose`, `producer.projects`, `producer.export`,
+`producer.jam`, `producer.team_compose`, `producer.batch` …), which are imported on use so a
+client pays only for what it calls.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bandstand.compose.engine import EventSink
+    from bandstand.compose.sessions import SessionInfo
+    from bandstand.producer.batch import JobResult, SongJob
+    from bandstand.producer.compose import Composed
+    from bandstand.producer.direct import Directed
+    from bandstand.producer.export import Export
+    from bandstand.producer.importing import Imported
+    from bandstand.producer.jam import LiveJam, Persona
+    from bandstand.producer.jam_song import JamSong
+    from bandstand.producer.listen import Listening
+    from bandstand.producer.projects import ProjectSession
+    from bandstand.producer.running import Control
+    from bandstand.producer.stream import Outcome, Prepared
+    from bandstand.producer.studio import Studio
+    from bandstand.producer.team_compose import TeamRun
+    from bandstand.producer.teams import TeamOptions
+    from bandstand.protocol import Emitter
+    from bandstand.studio import HistoryEntry, Variation
+
+__all__ = ["AcceptRequest", "App", "ComposeRequest", "ExportRequest", "ImportRequest", "JamRecording", "WordsRequest"]
+
+Sink = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ComposeRequest:
+    """A new song from a prompt; None leaves a choice to the prompt and the genre."""
+
+    prompt: str
+    seed: int | None = None
+    bars: int | None = None
+    parts: tuple[str, ...] | None = None
+    tempo: float | None = None
+    key: str | None = None
+    mode: str | None = None
+    genre: str | None = None
+    audio: bool = False
+    assume_defaults: bool = True
+
+    def options(self) -> dict[str, Any]:
+        given = {"seed": self.seed, "bars": self.bars, "parts": list(self.parts) if self.parts else None,
+                 "tempo": self.tempo, "key": self.key, "mode": self.mode, "genre": self.genre}
+        return {**{k: v for k, v in given.items() if v is not None}, "render_audio": self.audio}
+
+
+@dataclass(frozen=True, slots=True)
+class WordsRequest:
+    """A request in words ("make the bass busier", "what key is this in?") on a project (None, for
+    the stream only: the words ask for a new one)."""
+
+    project: str | None
+    words: str
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptRequest:
+    """Which variation of a project (None: the newest ready one) and which of its phrases (None: all)."""
+
+    project: str
+    variation_id: str | None = None
+    phrase_ids: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRequest:
+    """A project's song as `format` (`producer.export.FORMATS`) into its export/ folder, or the sub-folder
+    `out` of it (`producer.export.export_folder`: nothing is written outside the project)."""
+
+    project: str
+    format: str
+    out: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRequest:
+    """A MIDI file (a path, or an upload's bytes named `filename`) as a new project."""
+
+    source: str | os.PathLike[str] | bytes
+    name: str = ""
+    filename: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class JamRecording:
+    """How a jam stops: its recording saved (under the projects' jams/), with the WAV or not."""
+
+    save: bool = True
+    audio: bool = False
+
+
+@dataclass(slots=True)
+class App:
+    """See the module docstring. `backend`: an `agents.AgentBackend` that reads what the rules do
+    not (None: offline); `folders`: projects may also be named by their folder's path."""
+
+    projects: Path = Path("output")
+    backend: Any = None
+    folders: bool = False
+    _studio: Studio | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.projects = Path(self.projects).expanduser()
+
+    @classmethod
+    def of(cls, studio: Studio) -> App:
+        """The facade over a studio a server already holds (its projects, backend and team)."""
+        app = cls(studio.out_dir, backend=studio.backend, folders=studio.folders)
+        app._studio = studio
+        return app
+
+    @property
+    def studio(self) -> Studio:
+        if self._studio is None:
+            from bandstand.producer.studio import Studio
+
+            self._studio = Studio(self.projects, backend=self.backend, folders=self.folders)
+        return self._studio
+
+    def session(self, project: str) -> ProjectSession:
+        """A project to change (see `producer.library.Library.session`)."""
+        return self.studio.library.session(project)
+
+    # ------------------------------------------------------------------ composing
+
+    def compose(self, request: ComposeRequest, *, on_event: EventSink | None = None,
+                control: Control | None = None) -> Composed:
+        """A new song (`producer.compose.compose_song`) in the projects folder."""
+        from bandstand.producer.compose import compose_song
+
+        return compose_song(request.prompt, assume_defaults=request.assume_defaults, on_event=on_event,
+                            control=control, out_dir=str(self.projects), **request.options())
+
+    async def compose_with_team(self, prompt: str, options: TeamOptions, *,
+                                on_event: Sink | None = None) -> TeamRun:
+        """A new song written by an agent team, its run log kept (`producer.team_compose`)."""
+        from bandstand.producer.team_compose import compose_with_team
+
+        return await compose_with_team(prompt, options, on_event=on_event)
+
+    def batch(self, jobs: Sequence[SongJob], *, workers: int = 1,
+              on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
+        """Every song of a batch, composed here by `workers` processes (`producer.batch.run_local`)."""
+        from bandstand.producer.batch import run_local
+
+        return run_local(jobs, self.projects, workers=workers, on_result=on_result)
+
+    # ------------------------------------------------------------------ requests in words: one router, one path
+
+    def prepare(self, request: WordsRequest) -> Prepared:
+        """The words routed once into a typed request, its project and conversation found; refused in
+        one line when it cannot run (`producer.stream.prepare`)."""
+        return self.studio.prepare(request.words, project_id=request.project,
+                                   conversation_id=request.conversation_id)
+
+    async def stream(self, prepared: Prepared, sink: Sink, *, control: Control | None = None,
+                     on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
+        """Run a prepared request, its events to `sink` (the studio stream); returns `complete`."""
+        return await self.studio.stream(prepared, sink, control=control, on_outcome=on_outcome)
+
+    def direct(self, request: WordsRequest) -> Directed:
+        """Do what the words ask of the project: a variation, a revision or an answer
+        (`producer.direct`; the same path as `stream`)."""
+        from bandstand.producer.direct import direct
+
+        return direct(self._folder(request.project), request.words, backend=self.backend)
+
+    def ask(self, request: WordsRequest) -> Directed:
+        """An answer to a question about the project; a request that is not a question is refused."""
+        from bandstand.producer.direct import ask
+
+        return ask(self._folder(request.project), request.words, backend=self.backend)
+
+    def _folder(self, project: str | None) -> Path:
+        """The project's folder: by its path in an `App(folders=True)` (a folder that is not a session
+        is refused by the use case, in its words), else by its id."""
+        if project is None:
+            from bandstand.errors import InvalidInput
+
+            raise InvalidInput("say which project, e.g. session-20260101-abc123", field="project")
+        if self.folders and ("/" in project or os.sep in project or Path(project).expanduser().exists()):
+            return Path(project).expanduser()
+        return self.session(project).session_dir
+
+    # ------------------------------------------------------------------ variations and revisions
+
+    def accept(self, request: AcceptRequest) -> HistoryEntry:
+        """Commit all or some phrases of a variation as a new revision."""
+        return self.session(request.project).accept(request.variation_id,
+                                                    list(request.phrase_ids) if request.phrase_ids else None)
+
+    def discard(self, request: AcceptRequest) -> Variation:
+        return self.session(request.project).discard(request.variation_id)
+
+    def undo(self, project: str, steps: int = 1) -> int:
+        """HEAD moved back `steps` revisions; the new HEAD."""
+        return self.session(project).undo(steps)
+
+    def redo(self, project: str) -> int:
+        return self.session(project).redo()
+
+    # ------------------------------------------------------------------ files in and out
+
+    def export(self, request: ExportRequest, *, control: Control | None = None) -> Export:
+        from bandstand.producer.export import export_folder, export_session
+
+        root = self.session(request.project).session_dir
+        return export_session(root, request.format, export_folder(root, request.out), control=control)
+
+    def import_midi(self, request: ImportRequest) -> Imported:
+        from bandstand.producer.importing import import_midi
+
+        return import_midi(request.source, name=request.name, filename=request.filename, projects=self.projects)
+
+    def listen(self, project: str, section: str | None = None, *,
+               on_render: Callable[[int], object] | None = None) -> Listening:
+        """HEAD as a WAV to play: the whole song or the section the words name (`producer.listen`)."""
+        from bandstand.producer.listen import listening
+
+        return listening(self.session(project).session_dir, section, on_render=on_render)
+
+    def projects_list(self) -> list[dict[str, Any]]:
+        """Every project here, newest change first, as the studio lists them."""
+        return self.studio.library.list()
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every composed session here, newest first, with its status (`compose.sessions`)."""
+        from bandstand.compose.sessions import list_sessions
+
+        return list_sessions(self.projects)
+
+    # ------------------------------------------------------------------ the jam
+
+    def new_jam(self, members: Sequence[str] | None = None, *, personas: Sequence[Persona] = (), seed: int = 0,
+                emitter: Emitter | None = None) -> LiveJam:
+        from bandstand.producer.jam import new_jam
+
+        return new_jam(members, personas=personas, seed=seed, emitter=emitter)
+
+    async def start_jam(self, jam: LiveJam, members: Sequence[str] | None = None, *,
+                        restart: bool = False) -> dict[str, Any]:
+        from bandstand.producer.jam import start_jam
+
+        return await start_jam(jam, members, restart=restart)
+
+    def direct_jam(self, jam: LiveJam, words: str, on_error: Callable[[str], None] | None = None) -> dict[str, Any]:
+        from bandstand.producer.jam import direct_jam
+
+        return direct_jam(jam, words, on_error)
+
+    async def stop_jam(self, jam: LiveJam, recording: JamRecording = JamRecording()) -> dict[str, Any]:
+        """Stop the jam; its recording saved in a folder of its own under the projects' jams/."""
+        from bandstand.producer.jam import stop_and_record
+
+        return await stop_and_record(jam, self.projects, save=recording.save, audio=recording.audio)
+
+    async def keep_jam(self, jam: LiveJam, title: str = "") -> JamSong:
+        """The jam so far as a song project among the others (`producer.jam_song.keep_jam`)."""
+        from bandstand.producer.jam_song import keep_jam
+
+        return await keep_jam(jam, self.projects, title=title)

@@ -1,0 +1,60 @@
+"""Accepting a key change in some phrases only: the key map moves only where it was accepted.
+
+A variation that puts bars in another key ("change the key to F# minor") is
+accepted per window of bars: a phrase accepted in bars 17–20 takes every
+part's phrase of bars 17–20 with it (the chords in F# minor over a bass left
+in Bb is not a song), and the result's recipe is the old key map with the new
+key in exactly those bars (`compose.key_map.overlay`). Every later edit
+regenerates a part bar by bar in the key the map declares there, and the
+song's key signatures follow the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bandstand.compose.key_map import bar_keys, key_changes, overlay
+from bandstand.compose.recipe import Recipe
+from bandstand.studio import KeyChange, Project, Variation
+from bandstand.studio.variations import resolve_phrases
+
+__all__ = ["KeyAccept", "key_accept", "with_key_map"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyAccept:
+    """The phrases a partial acceptance of a key change takes (whole windows of bars) and the
+    recipe its result carries."""
+
+    phrase_ids: tuple[str, ...]
+    bars: frozenset[int]
+    recipe: Recipe
+
+    def apply(self, result: Project) -> Project:
+        """The committed project carrying this key map (recipe, key and key signatures)."""
+        return with_key_map(result, self.recipe)
+
+
+def with_key_map(project: Project, recipe: Recipe) -> Project:
+    """`project` with `recipe` as its recipe, its key the key of bar 1 and its key changes the map's."""
+    bpb = project.beats_per_bar
+    provenance = project.provenance.model_copy(update={"recipe": recipe.model_dump(mode="json")})
+    changes = tuple(KeyChange(beat=(bar - 1) * bpb, key=key) for bar, key in key_changes(recipe))
+    return project.model_copy(update={"provenance": provenance, "key": recipe.harmony.key_name,
+                                      "key_changes": changes})
+
+
+def key_accept(base: Project, variation: Variation, phrase_ids: Sequence[str] | None) -> KeyAccept | None:
+    """How accepting `phrase_ids` of `variation` moves the key map, or None when it does not
+    (all phrases accepted, no recipe on either side, or no bar changes key)."""
+    if phrase_ids is None or not variation.recipe or not base.provenance.recipe:
+        return None
+    before = Recipe.model_validate(base.provenance.recipe)
+    after = Recipe.model_validate(variation.recipe)
+    if bar_keys(before) == bar_keys(after):
+        return None
+    chosen = resolve_phrases(variation, phrase_ids)
+    bars = frozenset(bar for p in variation.phrases if p.id in chosen for bar in range(p.start_bar, p.end_bar + 1))
+    whole = tuple(p.id for p in variation.phrases if p.start_bar in bars)
+    return KeyAccept(whole, bars, overlay(before, after, bars))

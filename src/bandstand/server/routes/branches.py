@@ -1,0 +1,69 @@
+"""Branches of a project's history: `GET …/branches` (the branches and the history
+graph), `POST …/branches` (a branch at HEAD, switched to), `POST …/checkout` (a branch
+or a revision) and `POST …/merge` (another branch's changes as one revision). The routes
+translate; the use cases are `bandstand.producer.branches`. Mistakes are one line: 422
+naming the field (a name with '/' or '..', a branch merged into itself), 404 (an unknown
+branch or revision), 409 (a name taken, changes that clash, nothing to merge).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from pydantic import Field
+
+from bandstand.producer import branches
+from bandstand.producer.studio import Studio
+from bandstand.protocol import WireModel
+from bandstand.server.errors import ERROR_RESPONSES, STRICT
+from bandstand.server.routes.projects import ProjectId
+from bandstand.server.state import studio_service
+
+router = APIRouter(prefix="/projects", tags=["projects"], responses=ERROR_RESPONSES)
+
+
+class NewBranch(WireModel):
+    """A branch to make at HEAD (and switch to)."""
+
+    model_config = STRICT
+
+    name: str = Field(max_length=200, description="letters, digits, '-', '_' or '.' (no '/' or '..')")
+
+
+class Checkout(WireModel):
+    model_config = STRICT
+
+    target: str = Field(max_length=200, description="a branch name, or a revision number (3 or r3)")
+
+
+class Merge(WireModel):
+    model_config = STRICT
+
+    branch: str = Field(max_length=200, description="the branch whose changes to merge into the current one")
+
+
+@router.get("/{project_id}/branches", summary="The branches (the current one marked) and the history as a graph")
+def list_branches(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    return branches.branches_json(studio.library.reader(project_id), with_graph=True)
+
+
+@router.post("/{project_id}/branches", status_code=201, summary="Make a branch at HEAD and switch to it")
+def create_branch(body: NewBranch, project_id: str = ProjectId,
+                  studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    session = studio.library.session(project_id)
+    branches.create_branch(session, body.name)
+    return branches.branches_json(session)
+
+
+@router.post("/{project_id}/checkout", summary="Switch to a branch (its head becomes HEAD), or go to a revision")
+def checkout(body: Checkout, project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    moved = branches.checkout(studio.library.session(project_id), body.target)
+    return {"projectId": project_id, "branch": moved.branch, "revision": moved.revision}
+
+
+@router.post("/{project_id}/merge", summary="Merge another branch's changes into the current branch as one revision")
+def merge(body: Merge, project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
+    entry = branches.merge(studio.library.session(project_id), body.branch, author="api")
+    return {"projectId": project_id, "revision": entry.revision, "branch": entry.branch, "merged": entry.merged,
+            "summary": entry.summary, "changes": [c.model_dump(mode="json") for c in entry.changes]}

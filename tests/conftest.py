@@ -1,0 +1,43 @@
+"""What holds for the whole suite, on an idle machine or a busy one.
+
+Hypothesis runs under the ``suite`` profile: no per-example deadline and no failure when
+generating examples is slow — a loaded machine (or two pytest workers on two cores) makes
+generation slow, never wrong. A test's own ``@settings`` still sets its example count.
+``HYPOTHESIS_PROFILE=default`` runs Hypothesis's own defaults instead.
+
+Tests marked ``alone`` need the machine to themselves (they starve a CPU on purpose, time a
+browser's audio, or install the package with pip). ``--alone=exclude`` leaves them out and
+``--alone=only`` runs nothing else: scripts/test runs the rest in parallel (pytest-xdist),
+then these one after another. Plain ``pytest`` runs everything (``--alone=include``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+ALONE = ("include", "exclude", "only")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--alone", choices=ALONE, default="include",
+                     help="the tests marked 'alone' (they need the machine to themselves): run them with the "
+                          "rest (include, the default), leave them out (exclude) or run only them (only)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = config.getoption("alone")
+    if wanted == "include":
+        return
+    keep: list[pytest.Item] = []
+    left: list[pytest.Item] = []
+    for item in items:
+        (keep if (item.get_closest_marker("alone") is not None) == (wanted == "only") else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = keep
