@@ -16,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 
 from bandstand.producer.batch.jobs import SongJob
-from bandstand.producer.batch.songs import JobResult, compose_job
+from bandstand.producer.batch.songs import JobResult, clear_staging, compose_job
 
 __all__ = ["run_local"]
 
@@ -35,18 +35,24 @@ def run_local(jobs: Sequence[SongJob], out_dir: str | Path, *, workers: int = 1,
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["bandstand.producer.batch.songs"])
     results: dict[int, JobResult] = {}
-    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context) as pool:
-        pending: set[Future[JobResult]] = {pool.submit(_job, job, str(out_dir)) for job in jobs}
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    result = future.result()
-                    results[result.index] = result
-                    if on_result is not None:
-                        on_result(result)
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    workers_seen: set[int] = set()
+    try:
+        with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context) as pool:
+            pending: set[Future[JobResult]] = {pool.submit(_job, job, str(out_dir)) for job in jobs}
+            try:
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        result = future.result()
+                        results[result.index] = result
+                        if on_result is not None:
+                            on_result(result)
+            except BaseException:
+                workers_seen.update(pool._processes or {})  # the pool may end them before they clean up
+                for future in pending:
+                    future.cancel()
+                raise
+    except BaseException:
+        clear_staging(out_dir, workers_seen)  # the pool has stopped: what its workers left is nobody's
+        raise
     return [results[j.index] for j in jobs]

@@ -27,7 +27,7 @@ from bandstand.errors import RuntimeFailure
 from bandstand.files import write_json
 from bandstand.producer.batch.jobs import SongJob
 
-__all__ = ["MARKER", "MIDI", "STAGING", "JobResult", "compose_job", "song_record"]
+__all__ = ["MARKER", "MIDI", "STAGING", "JobResult", "clear_staging", "compose_job", "song_record"]
 
 MARKER = "batch.json"
 MIDI = "midi/full-arrangement.mid"
@@ -135,3 +135,18 @@ def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "", sections
         (out / STAGING).rmdir()
     return JobResult(job.index, job.folder, "composed", sha, round(time.perf_counter() - started, 3), worker,
                      where=where)
+
+
+def clear_staging(out_dir: str | Path, pids: set[int]) -> None:
+    """Remove the staging folders the processes `pids` left (they were stopped mid-song: a
+    worker ended by the pool before its own clean-up ran), then the staging folder if empty.
+    Folders of other processes — another run on the same folder — are left alone."""
+    staging = Path(out_dir) / STAGING
+    if not staging.is_dir():
+        return
+    for entry in staging.iterdir():
+        _, _, pid = entry.name.rpartition("-")
+        if pid.isdigit() and int(pid) in pids:
+            shutil.rmtree(entry, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        staging.rmdir()
