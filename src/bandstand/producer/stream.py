@@ -31,6 +31,7 @@ from bandstand.producer.running import WORKERS, Cancelled, Control
 from bandstand.protocol import STUDIO, Emitter, ProtocolViolation
 from bandstand.protocol.studio import (
     EXECUTION_MODES,
+    BudgetUpdate,
     Complete,
     PlanStepUpdate,
     StallWarning,
@@ -93,13 +94,27 @@ class Job:
     emitter: Emitter
     loop: asyncio.AbstractEventLoop
     usage: dict[str, float] = field(default_factory=dict)
+    unsaid: list[BudgetUpdate] = field(default_factory=list)
+    """Turns spent before `state` went out (the classifier's), said right after it."""
 
     def emit(self, event: Any) -> None:
         self.emitter.emit(event)
 
-    def add_usage(self, usage: Any) -> None:
-        for name, value in usage.as_dict().items():
+    def add_usage(self, usage: Any, source: str = "model") -> None:
+        """Count a model turn's `usage` (an `agents.Usage`) and say it as `budgetUpdate`."""
+        turn = usage.as_dict()
+        for name, value in turn.items():
             self.usage[name] = self.usage.get(name, 0) + value
+        event = BudgetUpdate(source=source[:80] or "model", turn=StreamUsage.model_validate(turn), usage=_usage(self))
+        if getattr(self.emitter.guard, "mode", None) is None:
+            self.unsaid.append(event)
+        else:
+            self.emit(event)
+
+    def say_unsaid(self) -> None:
+        for event in self.unsaid:
+            self.emit(event)
+        self.unsaid.clear()
 
 
 def prepare(studio: Studio, prompt: str, *, project_id: str | None = None,
@@ -213,6 +228,7 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
 
             job.routed = await classify(job)
         emitter.emit(_state(job))
+        job.say_unsaid()
         if wants_team(job):
             outcome = await job.studio.team(job)
         else:
