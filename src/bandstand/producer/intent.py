@@ -134,6 +134,10 @@ def route(text: str, *, project: Project | None, focus: Sequence[str] = (), mode
         prompt = parse_structured(text)
         if prompt.mode == "edit" and project is not None:
             return _structured_edit(prompt, project, focus, model)
+        if prompt.mode == "compose" and prompt.form not in (None, "", [], {}):  # a Form that does not read: refused now
+            from bandstand.producer.structured_form import read_form
+
+            read_form(prompt.form)
         if prompt.position and project is not None:  # a place the song lacks is refused before anything runs
             from bandstand.producer.position import place
 

@@ -8,6 +8,7 @@ model's side of each is `producer.model`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import time
@@ -272,6 +273,10 @@ def _compose_parts(job: Job) -> Outcome:
                                "structured prompt)", field="prompt")
         knobs = spec.emotion.override()
         extra = [*([knobs] if knobs else []), *spec.overrides]
+        if spec.form:
+            spec = dataclasses.replace(spec, warnings=(*spec.warnings, "Form: the parts were written into the song's "
+                                                       "own sections; a Form shapes a new song (send it without a "
+                                                       "projectId)"))
     from bandstand.producer.compose import part_generator
 
     base = session.head

@@ -186,11 +186,13 @@ def _fail(job: Job, message: str, code: str, retryable: bool = False) -> None:
 
 def wants_team(job: Job) -> bool:
     """Whether the request goes to the studio's agent team (when it has one): a new song of two or
-    more parts (a structured prompt's Roles, else the genre's band)."""
+    more parts (a structured prompt's Roles, else the genre's band) — not a song with a `Form:` of
+    its own, which the built-in musicians write section by section as given."""
     routed = job.routed
     if job.studio.team is None or routed.mode != "COMPOSING" or not routed.new_project:
         return False
-    return routed.structured is None or len(routed.structured.roles) != 1
+    prompt = routed.structured
+    return prompt is None or (len(prompt.roles) != 1 and prompt.form in (None, "", [], {}))
 
 
 def _work(job: Job) -> Outcome:

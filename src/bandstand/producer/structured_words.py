@@ -258,8 +258,7 @@ def compose_reading(prompt: StructuredPrompt) -> ComposeReading:
     key: str | None = None
     phrases: list[str] = []
     for block, value in prompt.dimensions.items():
-        if block == "form":
-            warnings.append("Form: the sections come from the style and Bars; a form of your own is not read yet")
+        if block == "form":  # the song's sections (`structured_form`, read by `spec_from_structured`)
             continue
         if block == "orchestration":
             roles += [v for k, v in _items(value) if k in ("", "add", "with", "instruments", "include") for v in
