@@ -1,11 +1,14 @@
 """Issue 27: a structured prompt's `Form:` sets a new song's sections (a dashed line of section
 words, or a YAML list with bars), over a real `bandstand serve`: the variation is written
 across exactly those sections, and a Form that does not read is refused in one line before
-anything runs. And the branch tools over MCP: a name with `/` or `..`, or merging a branch
+anything runs. In `Mode: edit` a Form reshapes the song as a variation where it can (a chorus
+more, a section longer, one left out: every part moves with its bars) and answers in one line
+where it cannot — over the API and MCP. And the branch tools over MCP: a name with `/` or `..`, or merging a branch
 into itself, is one line as an MCP tool error, and nothing changes."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,8 +27,19 @@ FORM_LIST = ("BANDSTAND PROMPT\nMode: compose\nStyle: house\nTempo: 124\nRoles: 
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Path]]:
+def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from bandstand.producer.compose import compose_song
+
+    out = tmp_path_factory.mktemp("issue27-form-song")
+    result = compose_song("funk groove in E minor", seed=3, bars=32, out_dir=str(out), render_audio=False).result
+    assert result.status == "completed", result.state.error
+    return Path(result.session_dir)
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory, composed: Path) -> Iterator[tuple[httpx.Client, Path]]:
     out = tmp_path_factory.mktemp("issue27-form")
+    shutil.copytree(composed, out / composed.name)
     with bandstand_server("serve", "--members", "beat", "--out", str(out)) as served, \
             httpx.Client(base_url=served.base, headers=served.headers, timeout=300) as client:
         yield client, out
@@ -81,6 +95,89 @@ def test_a_form_that_does_not_read_is_one_line_and_nothing_is_made(api: tuple[ht
     refused = stream(client, f"MAESTRO PROMPT\nMode: compose\nStyle: funk\nForm: {form}\n")
     assert refused.status == 422 and words in str(refused.error) and "\n" not in str(refused.error), refused
     assert sorted(p.name for p in out.iterdir()) == before
+
+
+# ----------------------------------------------------------------------------- Form in Mode: edit
+
+SONG = [("Intro", 4), ("Verse 1", 4), ("Pre-Chorus", 4), ("Chorus 1", 4), ("Verse 2", 4), ("Chorus 2", 8),
+        ("Outro", 4)]
+"""The composed song's sections (funk groove in E minor, seed 3, 32 bars)."""
+
+
+def _drums_in(project: dict, start_bar: int, bars: int) -> list[tuple[float, int]]:
+    """The drum notes of bars start_bar … start_bar+bars-1, as (beat from the section's start, pitch)."""
+    track = next(t for t in project["tracks"] if t["role"] == "drums")
+    lo, hi = (start_bar - 1) * 4, (start_bar - 1 + bars) * 4
+    return sorted((round(r["start_beat"] + n["start"] - lo, 4), n["pitch"]) for r in track["regions"]
+                  for n in r["notes"] if lo <= r["start_beat"] + n["start"] < hi)
+
+
+def test_an_edit_form_adds_a_chorus_and_lengthens_the_intro_as_a_variation(
+        api: tuple[httpx.Client, Path], composed: Path) -> None:
+    client, _ = api
+    pid = composed.name
+    before = client.get(f"api/v1/projects/{pid}").json()["project"]
+    assert [(s["name"], s["bars"]) for s in before["sections"]] == SONG
+    form = "MAESTRO PROMPT\nMode: edit\nForm: intro 8-verse-pre-chorus-chorus-verse-chorus-chorus-outro\n"
+    read = stream(client, form, projectId=pid)
+    done = read.events[-1]
+    assert read.events[0]["state"] == "COMPOSING" and done["success"] is True and done["variationId"], done
+    assert "meta" in read.types and "phrase" in read.types
+    assert client.get(f"api/v1/projects/{pid}").json()["project"]["revision"] == before["revision"]  # nothing yet
+    assert client.post(f"api/v1/variations/{done['variationId']}/commit", json={}).status_code == 200
+    after = client.get(f"api/v1/projects/{pid}").json()["project"]
+    assert [(s["name"], s["start_bar"], s["bars"]) for s in after["sections"]] == [
+        ("Intro", 1, 8), ("Verse 1", 9, 4), ("Pre-Chorus", 13, 4), ("Chorus 1", 17, 4), ("Verse 2", 21, 4),
+        ("Chorus 2", 25, 8), ("Chorus 3", 33, 8), ("Outro", 41, 4)]
+    # the new chorus is the last one again, the verses kept their music, the intro plays twice
+    assert _drums_in(after, 33, 8) == _drums_in(before, 21, 8) == _drums_in(after, 25, 8)
+    assert _drums_in(after, 9, 4) == _drums_in(before, 5, 4)
+    assert _drums_in(after, 5, 4) == _drums_in(before, 1, 4) == _drums_in(after, 1, 4)
+    assert _drums_in(after, 41, 4) == _drums_in(before, 29, 4)
+
+
+@pytest.mark.parametrize(("form", "words"), [
+    ("intro-verse-pre-chorus-chorus-verse-chorus-outro", "Form: the song already has this form"),
+    ("intro-verse-bridge-chorus-outro", "Form: the song has no bridge to build one from"),
+])
+def test_an_edit_form_it_cannot_honour_is_one_line_and_nothing_changes(
+        api: tuple[httpx.Client, Path], composed: Path, form: str, words: str) -> None:
+    client, _ = api
+    pid = composed.name
+    sections = [(s["name"], s["bars"]) for s in client.get(f"api/v1/projects/{pid}").json()["project"]["sections"]]
+    said = "-".join(name.split(" ")[0].lower() for name, _ in sections)
+    read = stream(client, f"MAESTRO PROMPT\nMode: edit\nForm: {said if 'already' in words else form}\n",
+                  projectId=pid)
+    assert read.types[-2:] == ["error", "complete"] and read.events[-1]["success"] is False
+    assert read.events[-1]["error"].startswith(words) and "\n" not in read.events[-1]["error"]
+    assert [(s["name"], s["bars"]) for s in client.get(f"api/v1/projects/{pid}").json()["project"]["sections"]] \
+        == sections
+
+
+def test_mcp_edit_reshapes_the_form_and_refuses_what_it_cannot(composed: Path, tmp_path: Path) -> None:
+    pytest.importorskip("mcp.server", reason="the mcp extra")
+    import anyio
+    from mcp import Client
+
+    from bandstand.mcp import Band, build_server
+    from bandstand.producer.library import Library
+
+    song = tmp_path / composed.name
+    shutil.copytree(composed, song)
+    server = build_server(Band(Library(tmp_path, folders=True)))
+
+    async def calls() -> tuple[object, object]:
+        async with Client(server) as client:
+            cut = await client.call_tool("edit", {"project": song.name, "request":
+                                                  "MAESTRO PROMPT\nMode: edit\nForm: intro-verse-chorus-outro\n"})
+            lacking = await client.call_tool("edit", {"project": song.name, "request":
+                                                      "MAESTRO PROMPT\nMode: edit\nForm: intro-solo-outro\n"})
+            return cut, lacking
+
+    cut, lacking = anyio.run(calls)
+    assert not cut.is_error and cut.structured_content["kind"] == "variation"  # type: ignore[attr-defined]
+    assert lacking.is_error and "Form: the song has no solo" in lacking.content[0].text  # type: ignore[attr-defined]
+    assert open_project(song).head.revision == 1
 
 
 # ----------------------------------------------------------------------------- branches over MCP

@@ -163,6 +163,13 @@ def _structured_edit(prompt: StructuredPrompt, project: Project, focus: Sequence
 
     said = edit_words(prompt, project)
     warnings = said.warnings
+    if prompt.form not in (None, "", [], {}) and not said.text and not prompt.has_blocks:
+        from bandstand.producer.structured_form import read_form
+
+        read_form(prompt.form)  # a Form that does not read is refused before anything runs
+        return Routed("COMPOSING", "compose.form", 1.0, prompt.text() or "reshape the form", "structured prompt",
+                      structured=prompt, emotion=derive_emotion(prompt.text()),
+                      warnings=tuple(w for w in warnings if not w.startswith("Form:")))
     if not said.text:
         if prompt.has_blocks:
             return Routed("EDITING", "structured.edit", 1.0, prompt.text() or "structured edit", "structured prompt",

@@ -22,7 +22,8 @@ from typing import Any, get_args
 
 from bandstand.errors import InvalidInput
 
-__all__ = ["MAX_FORM_BARS", "MAX_FORM_SECTIONS", "MAX_SECTION_BARS", "FormSection", "form_slots", "read_form"]
+__all__ = ["MAX_FORM_BARS", "MAX_FORM_SECTIONS", "MAX_SECTION_BARS", "FormSection", "form_slots", "read_form",
+           "section_kind"]
 
 MAX_FORM_SECTIONS = 64
 MAX_SECTION_BARS = 64
@@ -40,6 +41,8 @@ class FormSection:
     kind: str
     name: str
     bars: int
+    said: bool = True
+    """Whether the bars were given (else they are the kind's usual length)."""
 
 
 @cache
@@ -62,11 +65,19 @@ def _tables() -> tuple[dict[str, str], dict[str, int], dict[str, str]]:
     return words, bars, names
 
 
-def _kind(word: str) -> str:
+def section_kind(word: str) -> str | None:
+    """The section kind a word names ("Pre-Chorus" → prechorus, "refrain" → chorus), None if none."""
     words, _, _ = _tables()
     said = " ".join(word.lower().split())
-    found = words.get(said) or words.get(said.rstrip("s"))
+    said = _JOINED.get(said, said)
+    return words.get(said) or words.get(said.rstrip("s"))
+
+
+def _kind(word: str) -> str:
+    words, _, _ = _tables()
+    found = section_kind(word)
     if found is None:
+        said = " ".join(word.lower().split())
         near = difflib.get_close_matches(said, list(words), n=1)
         hint = f"; did you mean '{near[0]}'?" if near else ""
         raise InvalidInput(f"Form: '{word[:40]}' is not a section{hint} Sections: "
@@ -136,7 +147,7 @@ def read_form(value: Any) -> tuple[FormSection, ...]:
     for item in items:
         word, bars = _entry(item)
         kind = _kind(word)
-        out.append(FormSection(kind, names[kind], bars if bars is not None else usual[kind]))
+        out.append(FormSection(kind, names[kind], bars if bars is not None else usual[kind], bars is not None))
     total = sum(s.bars for s in out)
     if total > MAX_FORM_BARS:
         raise InvalidInput(f"Form: {total} bars; a song has at most {MAX_FORM_BARS}", field="Form")

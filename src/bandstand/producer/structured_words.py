@@ -221,8 +221,8 @@ def edit_words(prompt: StructuredPrompt, project: Project | None) -> EditWords:
         phrases.append(vibe if re.match(r"(?i)(?:make|more|less|a bit)\b", vibe) else f"make it {vibe}")
     for block, value in prompt.dimensions.items():
         if block == "form":
-            warnings.append("Form: an edit keeps the song's sections; to change its form compose it again "
-                            "(Mode: compose with Form)")
+            warnings.append("Form: not applied with other changes (it moves every part): send it in a Mode: edit "
+                            "prompt of its own")
             continue
         said, unread = _phrases(block, value, project)
         phrases += said
