@@ -119,6 +119,9 @@ def test_an_edit_form_adds_a_chorus_and_lengthens_the_intro_as_a_variation(
     before = client.get(f"api/v1/projects/{pid}").json()["project"]
     assert [(s["name"], s["bars"]) for s in before["sections"]] == SONG
     form = "MAESTRO PROMPT\nMode: edit\nForm: intro 8-verse-pre-chorus-chorus-verse-chorus-chorus-outro\n"
+    preview = client.post("api/v1/preview", json={"prompt": form, "projectId": pid}).json()
+    assert preview["intent"] == "compose.form" and preview["plan"]["title"].startswith("Reshaped into Intro 8 – ")
+    assert "(32 → 44 bars)" in preview["plan"]["title"]
     read = stream(client, form, projectId=pid)
     done = read.events[-1]
     assert read.events[0]["state"] == "COMPOSING" and done["success"] is True and done["variationId"], done
