@@ -96,3 +96,11 @@ def test_a_request_the_rules_read_spends_nothing(served: tuple[httpx.Client, str
     assert read.events[0]["specialist"] == "mix" and read.events[-1]["success"] is True
     assert "budgetUpdate" not in read.types
     assert read.events[-1]["usage"]["inputTokens"] == 0
+
+
+def test_the_served_protocol_describes_budget_update(served: tuple[httpx.Client, str, SpecialistModel]) -> None:
+    http, _, _ = served
+    studio = http.get("api/v1/protocol/events.json").json()["streams"]["studio"]["serverToClient"]
+    assert set(studio["budgetUpdate"]["fields"]) >= {"type", "seq", "protocolVersion", "source", "turn", "usage"}
+    schema = http.get("api/v1/protocol/schema.json").text
+    assert "BudgetUpdate" in schema

@@ -316,6 +316,8 @@ async def compose_team(prompt: str, options: TeamOptions | None = None, *, emitt
         if emitter is not None:
             emitter.close(str(exc)[:500] or type(exc).__name__)
         raise
+    if any(v for v in outcome.usage.model_dump().values()):  # the seats' models: what they spent, before the end
+        send(ev.BudgetUpdate(source="team", turn=outcome.usage, usage=outcome.usage))
     send(ev.Complete(success=True, trace_id=trace, revision=outcome.revision,
                      variation_id=outcome.variation_id, usage=outcome.usage, warnings=outcome.warnings[:50]))
     return outcome
