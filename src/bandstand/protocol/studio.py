@@ -221,7 +221,7 @@ class BudgetUpdate(WireEvent):
 
     type: Literal["budgetUpdate"] = "budgetUpdate"
     source: str = Field(min_length=1, max_length=80,
-                        description="whose turn it was: classify, edit, ask, compose or specialist:<name>")
+                        description="whose turn it was: classify, edit, ask, compose, or team (a team's seats)")
     turn: StreamUsage
     usage: StreamUsage
 
