@@ -137,6 +137,12 @@ def test_an_edit_form_adds_a_chorus_and_lengthens_the_intro_as_a_variation(
     assert _drums_in(after, 9, 4) == _drums_in(before, 5, 4)
     assert _drums_in(after, 5, 4) == _drums_in(before, 1, 4) == _drums_in(after, 1, 4)
     assert _drums_in(after, 41, 4) == _drums_in(before, 29, 4)
+    # the recipe follows the form: a part written again spans the new 44 bars
+    busier = stream(client, "make the bass busier", projectId=pid).events[-1]
+    assert busier["success"] is True, busier
+    assert client.post(f"api/v1/variations/{busier['variationId']}/commit", json={}).status_code == 200
+    bass = _notes_by_bar(client.get(f"api/v1/projects/{pid}").json()["project"], "bass")
+    assert 41 <= max(bass) <= 44
 
 
 @pytest.mark.parametrize(("form", "words"), [
