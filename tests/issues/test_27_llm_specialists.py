@@ -1,7 +1,8 @@
 """Issue 27 over real HTTP/SSE: `bandstand serve --backend openai` against a local
 OpenAI-compatible model. A request the rules do not read is routed by the model to a
 specialist, and that specialist is an LLM with its own prompt and only its subset of the
-studio's tools (the peer checks both before it calls anything); a call outside the subset is
+studio's tools (the peer checks both before it calls anything) — over the stream and over
+MCP at /mcp, whose answer names the specialist and the tokens spent; a call outside the subset is
 refused with the specialist's tools named. Every model turn is said as `budgetUpdate`, and `complete.usage` ends
 with the same totals; a request the rules handle spends nothing and says no budget."""
 
@@ -16,7 +17,7 @@ import pytest
 from bandstand.producer.specialists import BRIEFS
 from tests.e2e.sse import stream
 from tests.peers.specialist_model import SpecialistModel
-from tests.server.jam_process import bandstand_server
+from tests.server.jam_process import Served, bandstand_server
 
 pytestmark = pytest.mark.e2e
 
@@ -24,6 +25,9 @@ MIX_TOOLS = frozenset({"read_project", "set_track_volume", "set_track_pan", "mut
                        "ensure_bus", "add_send", "add_automation"})
 HARMONY_TOOLS = frozenset({"read_project", "set_key", "transpose_notes", "update_notes", "remove_notes",
                            "clear_notes"})
+
+
+SERVERS: dict[str, Served] = {}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +40,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Cli
             httpx.Client(base_url=server.base, headers=server.headers, timeout=120) as http:
         made = http.post("api/v1/projects", json={"prompt": "funk groove in E minor", "seed": 3, "bars": 8})
         assert made.status_code == 201, made.text
+        SERVERS["served"] = server
         yield http, made.json()["projectId"], peer
 
 
@@ -104,3 +109,29 @@ def test_the_served_protocol_describes_budget_update(served: tuple[httpx.Client,
     assert set(studio["budgetUpdate"]["fields"]) >= {"type", "seq", "protocolVersion", "source", "turn", "usage"}
     schema = http.get("api/v1/protocol/schema.json").text
     assert "BudgetUpdate" in schema
+
+
+def test_mcp_edit_goes_to_the_specialist_model_and_says_what_it_spent(
+        served: tuple[httpx.Client, str, SpecialistModel]) -> None:
+    pytest.importorskip("mcp.server", reason="the mcp extra")
+    import anyio
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    _, pid, peer = served
+    server = SERVERS["served"]
+    asked = len(peer.seen)
+
+    async def call() -> object:
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {server.token}"}, timeout=120) as http, \
+                Client(streamable_http_client(server.base + "mcp", http_client=http)) as client:
+            return await client.call_tool("edit", {"project": pid, "request": scripted(
+                "mix", ("set_track_pan", {"track": "Drums", "pan": 0.3}))})
+
+    answer = anyio.run(call)
+    assert not answer.is_error, answer.content[0].text  # type: ignore[attr-defined]
+    data = answer.structured_content  # type: ignore[attr-defined]
+    assert data["kind"] == "revision" and data["specialist"] == "mix", data
+    assert data["usage"]["inputTokens"] > 0 and data["usage"]["outputTokens"] > 0
+    assert peer.complaints == [] and peer.seen[asked] == (BRIEFS["mix"].prompt, MIX_TOOLS)
