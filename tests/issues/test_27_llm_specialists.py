@@ -135,3 +135,15 @@ def test_mcp_edit_goes_to_the_specialist_model_and_says_what_it_spent(
     assert data["kind"] == "revision" and data["specialist"] == "mix", data
     assert data["usage"]["inputTokens"] > 0 and data["usage"]["outputTokens"] > 0
     assert peer.complaints == [] and peer.seen[asked] == (BRIEFS["mix"].prompt, MIX_TOOLS)
+
+
+@pytest.mark.parametrize("name", sorted(BRIEFS))
+def test_each_specialists_tools_are_studio_tools_the_editing_mode_allows(name: str) -> None:
+    from bandstand.errors import InvalidInput
+    from bandstand.studio.tools import TOOLS
+
+    brief = BRIEFS[name]
+    given = {s["name"] for s in TOOLS.schemas("editing", only=brief.tools)}
+    assert given == (set(brief.tools) if brief.tools is not None else set(TOOLS.names("editing")))
+    with pytest.raises(InvalidInput, match="no tool mute_trak; did you mean 'mute_track'"):
+        TOOLS.schemas("editing", only=("mute_trak",))
