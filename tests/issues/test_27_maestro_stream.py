@@ -105,7 +105,9 @@ def test_a_compositions_dimension_blocks_are_read_and_applied(tmp_path: Path) ->
     events = _run(studio, prompt)
     complete = events[-1]
     assert complete["success"] is True, complete
-    assert any(w.startswith("Form:") for w in complete["warnings"])
+    assert not any(w.startswith("Form:") for w in complete["warnings"])  # the Form is the song's sections now
+    sections = studio.library.session(complete["projectId"]).project(complete["revision"]).sections
+    assert [s.name for s in sections] == ["Intro", "Verse", "Chorus"]
     plan = next(e for e in events if e["type"] == "plan")
     assert "Create Strings track" in [s["label"] for s in plan["steps"]]
     recipe = studio.library.session(complete["projectId"]).project(complete["revision"]).provenance.recipe
@@ -127,6 +129,9 @@ def test_complete_carries_the_tokens_a_model_spent(tmp_path: Path) -> None:
     with StudioAnthropic() as server:
         studio.backend = AnthropicBackend(base_url=server.url, api_key="test-key", model="claude-haiku-4-5",
                                           stream=True, backoff=0.001)
-        complete = _run(studio, "why does the chorus feel flat?", made.session_dir.name)[-1]
+        events = _run(studio, "why does the chorus feel flat?", made.session_dir.name)
+    complete = events[-1]
     assert complete["success"] is True, complete
     assert complete["usage"]["inputTokens"] > 0 and complete["usage"]["outputTokens"] > 0
+    budget = [e for e in events if e["type"] == "budgetUpdate"]
+    assert [b["source"] for b in budget] == ["ask"] and budget[-1]["usage"] == complete["usage"]

@@ -290,7 +290,7 @@ def test_mcp_edit_reads_a_structured_prompt_and_refuses_what_changes_nothing(son
 
 MAESTRO_EVENTS = {"state", "reasoning", "content", "status", "plan", "planSummary", "planStepUpdate", "toolStart",
                   "toolCall", "toolError", "generatorStart", "generatorComplete", "meta", "phrase", "done",
-                  "progress", "stallWarning", "summary.final", "error", "complete"}
+                  "progress", "stallWarning", "budgetUpdate", "summary.final", "error", "complete"}
 """The event types a client written from Maestro's documented stream knows (it refuses any other)."""
 
 

@@ -51,7 +51,8 @@ def test_a_mute_is_a_revision_a_question_an_answer(composed_copy: Callable[..., 
     song = composed_copy()
     muted = direct(song, "mute the drums")
     head = open_project(song).head
-    assert muted.to_json() == {"kind": "revision", "revision": 2, "summary": muted.summary, "steps": ["Mute Drums"]}
+    assert muted.to_json() == {"kind": "revision", "revision": 2, "summary": muted.summary, "steps": ["Mute Drums"],
+                               "specialist": "mix"}
     assert [t.mute for t in head.tracks if t.name == "Drums"] == [True]
     answered = direct(song, "what key is this in?")
     assert answered.kind == "answer" and str(head.key).split()[0] in answered.answer and answered.reasoning

@@ -71,7 +71,7 @@ def test_events_json_lists_every_stream_kind_with_its_events() -> None:
     studio = document["streams"]["studio"]["serverToClient"]
     spec = {"state", "reasoning", "content", "plan", "planStepUpdate", "toolStart", "toolCall", "toolError",
             "generatorStart", "generatorComplete", "meta", "phrase", "done", "summary.final", "error", "complete",
-            "preflight", "status", "agentComplete", "planSummary", "progress", "stallWarning"}
+            "preflight", "status", "agentComplete", "planSummary", "progress", "stallWarning", "budgetUpdate"}
     assert set(studio) == spec
     assert studio["state"]["fields"] == sorted(["type", "seq", "protocolVersion", "state", "intent", "confidence",
                                                 "executionMode", "traceId", "projectId", "conversationId",

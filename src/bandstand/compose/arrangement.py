@@ -424,14 +424,15 @@ def _section_chords(slots: list[Slot], harmony: HarmonyPlan | None, cycle: list[
 
 
 def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan, roles: Sequence[str],
-                      seed: int = 0, form: str | None = None) -> ArrangementPlan:
+                      seed: int = 0, form: str | Sequence[Slot] | None = None) -> ArrangementPlan:
     """The arrangement plan for `intent` and these `roles`, over the harmony plan (each
     section plays its function's progression, cadences at section ends, the ending last)
     or, given only the bars of each chord of one loop, looping that.
 
     The form, lengths, energies and chords are fixed by the inputs; `seed` varies what
     is musically free (which voice opens the song, which carry a break, which play it out,
-    and the groove the drummer and the bassist agree on).
+    and the groove the drummer and the bassist agree on). `form` names one of `FORMS`, or is
+    a form of the user's own (its `Slot`s, played as given: no hints, no fitting to a length).
     """
     if isinstance(chord_bars, HarmonyPlan):
         harmony: HarmonyPlan | None = chord_bars
@@ -440,17 +441,20 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
         harmony, loop_bars = None, list(chord_bars)
     rng = random.Random(seed)
     genre = primary_genre(intent)
-    name = form or next((_FORM_HINTS[h] for h in intent.structure_hints if h in _FORM_HINTS), genre.form)
-    generic = name not in FORMS
-    slots = list(GENERIC if generic else FORMS[name])
+    own = list(form) if form is not None and not isinstance(form, str) else None
+    named = form if isinstance(form, str) else None
+    name = "custom" if own else named or next((_FORM_HINTS[h] for h in intent.structure_hints if h in _FORM_HINTS),
+                                              genre.form)
+    generic = not own and name not in FORMS
+    slots = own or list(GENERIC if generic else FORMS[name])
     electronic = name in ELECTRONIC_FORMS
-    slots = _apply_hints(slots, intent.structure_hints, electronic)
-    target = resolve_target(sum(s.bars for s in slots), intent)
-    slots = _fit(slots, target)
-    for hint in intent.structure_hints:
+    if not own:
+        slots = _apply_hints(slots, intent.structure_hints, electronic)
+        slots = _fit(slots, resolve_target(sum(s.bars for s in slots), intent))
+    for hint in intent.structure_hints if not own else ():
         if hint.startswith("drop at bar "):
             slots = _drop_at(slots, int(hint.rsplit(" ", 1)[1]))
-    slots = _thin_outro(slots)
+    slots = slots if own else _thin_outro(slots)
     cycle = chord_cycle(loop_bars)
     section_chords = _section_chords(slots, harmony, cycle)
     arc = _energy_arc([(s, s.bars) for s in slots])

@@ -4,7 +4,8 @@ tempo, key, parts, length, where, the effects, controller moves and automation
 write it into a project: `Set tempo to 96 BPM`, `Set up shared Reverb bus`, then
 per part `Create Bass track`, `Add content to Bass` (the `generate_part` tool:
 the built-in musicians, server-side), `Add effects to Bass`, and one step for
-each entry of the Effects, MidiExpressiveness and Automation blocks.
+each entry of the Effects, MidiExpressiveness and Automation blocks. A `Form:`
+(`structured_form`) gives a new song exactly its sections and bars.
 
 A new project starts as an empty revision 1 whose compose recipe (the intent,
 harmony and arrangement plans, with the request's emotion as style knobs) is
@@ -31,6 +32,7 @@ from bandstand.producer.structured import (
     ExpressionEntry,
     StructuredPrompt,
 )
+from bandstand.producer.structured_form import FormSection, form_slots, read_form
 from bandstand.studio import Project
 
 __all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_recipe", "spec_from_structured",
@@ -71,6 +73,8 @@ class ComposeSpec:
     overrides: tuple[Any, ...] = ()
     """How the parts play, beyond the emotion's knobs (`craft.style.StyleOverride`s)."""
     warnings: tuple[str, ...] = ()
+    form: tuple[FormSection, ...] = ()
+    """A form of the user's own (a structured prompt's `Form:`): a new song has exactly these sections."""
 
 
 def _parts(words: Sequence[str]) -> tuple[PartSpec, ...]:
@@ -104,6 +108,10 @@ def spec_from_structured(prompt: StructuredPrompt) -> ComposeSpec:
     from bandstand.producer.structured_words import compose_reading
 
     read = compose_reading(prompt)
+    form = read_form(prompt.form) if prompt.form not in (None, "", [], {}) else ()
+    warnings = read.warnings
+    if form and prompt.bars and prompt.bars != sum(s.bars for s in form):
+        warnings += (f"Bars: {prompt.bars} was not used: the Form's sections make {sum(s.bars for s in form)} bars",)
     text = prompt.text()
     energy = prompt.energy if prompt.energy is not None else read.energy
     emotion = derive_emotion(" ".join(x for x in (prompt.style, prompt.vibe, prompt.request) if x),
@@ -114,7 +122,7 @@ def spec_from_structured(prompt: StructuredPrompt) -> ComposeSpec:
                        effects=tuple(prompt.effects), infer_effects=not prompt.no_effects,
                        expressiveness=tuple(prompt.expressiveness), automation=tuple(prompt.automation),
                        emotion=emotion, constraints=tuple(prompt.constraints), overrides=read.overrides,
-                       warnings=read.warnings)
+                       warnings=warnings, form=form)
 
 
 _WITH = re.compile(r"\bwith\s+(?:a\s+|an\s+|some\s+)?(.+?)(?:[,.;]\s*(?:\d|in\b|at\b)|\s+(?:in|at)\s+|$)", re.I)
@@ -166,13 +174,14 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Any:
             raise InvalidInput(f"Key: '{spec.key}' is not a key; e.g. 'E minor', 'F#', 'Bb major'", field="Key")
         tonic = m.group(1)[0].upper() + m.group(1)[1:]
         mode = {"m": "minor", "min": "minor", "maj": "major"}.get((m.group(2) or "").lower(), m.group(2))
-    bars = max(4, spec.bars) if spec.bars else None
+    bars = sum(s.bars for s in spec.form) if spec.form else max(4, spec.bars) if spec.bars else None
     overrides = Overrides(tempo=spec.tempo, key=tonic, mode=mode, bars=bars)
     intent = decompose(spec.text or spec.style or "a song", seed=derive_seed(seed, SEED_KEYS["intent"]),
                        overrides=overrides)
     harmony = build_harmony(intent, derive_seed(seed, SEED_KEYS["harmony"]))
     roles = [p.role for p in spec.parts] or resolve_roles(intent, None, supported_roles())
-    arrangement = build_arrangement(intent, harmony, roles, derive_seed(seed, SEED_KEYS["arrangement"]), None)
+    arrangement = build_arrangement(intent, harmony, roles, derive_seed(seed, SEED_KEYS["arrangement"]),
+                                    form_slots(spec.form) if spec.form else None)
     knobs = spec.emotion.override()
     return Recipe(prompt=spec.text or spec.style or "a song", seed=seed, parts_asked=roles, intent=intent,
                   harmony=harmony, arrangement=arrangement,

@@ -11,7 +11,9 @@ lead", "mute the drums", "the bass louder") is EDITING — its tool calls applie
 as one revision, undoable —; a question ("what key is this in?") is REASONING —
 an answer from the song's own figures. A request that asks for a new song is
 refused with the command that makes one. So the CLI, HTTP and MCP make the same
-change, byte for byte, from the same words on the same project.
+change, byte for byte, from the same words on the same project. A revision says
+who handled it (`specialist`) and, when a language model was used, every answer
+says what it spent (`usage`, the stream's `complete.usage`).
 """
 
 from __future__ import annotations
@@ -42,12 +44,25 @@ class Directed:
     edit: Any = None
     events: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
+    @property
+    def specialist(self) -> str | None:
+        """Who handled it (the stream's `state.specialist`)."""
+        return next((e.get("specialist") for e in self.events if e.get("type") == "state"), None)
+
+    @property
+    def usage(self) -> dict[str, Any] | None:
+        """What a language model spent on it (`complete.usage`), None when none was used."""
+        used = next((e.get("usage") for e in reversed(self.events) if e.get("type") == "complete"), None)
+        return dict(used) if isinstance(used, dict) and any(used.values()) else None
+
     def to_json(self) -> dict[str, Any]:
+        spent = {"usage": self.usage} if self.usage else {}
         if self.kind == "variation":
-            return {"kind": "variation", **self.edit.to_json()}
+            return {"kind": "variation", **self.edit.to_json(), **spent}
         if self.kind == "answer":
-            return {"kind": "answer", "answer": self.answer, "reasoning": list(self.reasoning)}
-        return {"kind": "revision", "revision": self.revision, "summary": self.summary, "steps": list(self.steps)}
+            return {"kind": "answer", "answer": self.answer, "reasoning": list(self.reasoning), **spent}
+        return {"kind": "revision", "revision": self.revision, "summary": self.summary, "steps": list(self.steps),
+                "specialist": self.specialist, **spent}
 
 
 def direct(session_dir: str | Path, request: str, *, backend: Any | None = None) -> Directed:
@@ -108,7 +123,8 @@ def _through_the_stream(session_dir: Path, request: str, backend: Any | None) ->
         return Directed("variation", summary=outcome.summary or "", revision=outcome.edit.revision, edit=outcome.edit,
                         events=tuple(events))
     summary = next((str(e.get("summary") or "") for e in events if e["type"] == "summary.final"), "")
-    if prepared.routed.mode == "REASONING":
+    mode = next((e.get("state") for e in events if e["type"] == "state"), prepared.routed.mode)
+    if mode == "REASONING":  # as the stream ran it (a model may have routed it: `state`, not the rules' first reading)
         answer = "".join(str(e.get("content") or "") for e in events if e["type"] == "content")
         reasoning = tuple(str(e.get("content") or "") for e in events if e["type"] == "reasoning")
         return Directed("answer", answer=answer.strip(), reasoning=reasoning, events=tuple(events))

@@ -134,6 +134,10 @@ def route(text: str, *, project: Project | None, focus: Sequence[str] = (), mode
         prompt = parse_structured(text)
         if prompt.mode == "edit" and project is not None:
             return _structured_edit(prompt, project, focus, model)
+        if prompt.mode == "compose" and prompt.form not in (None, "", [], {}):  # a Form that does not read: refused now
+            from bandstand.producer.structured_form import read_form
+
+            read_form(prompt.form)
         if prompt.position and project is not None:  # a place the song lacks is refused before anything runs
             from bandstand.producer.position import place
 
@@ -159,6 +163,13 @@ def _structured_edit(prompt: StructuredPrompt, project: Project, focus: Sequence
 
     said = edit_words(prompt, project)
     warnings = said.warnings
+    if prompt.form not in (None, "", [], {}) and not said.text and not prompt.has_blocks:
+        from bandstand.producer.structured_form import read_form
+
+        read_form(prompt.form)  # a Form that does not read is refused before anything runs
+        return Routed("COMPOSING", "compose.form", 1.0, prompt.text() or "reshape the form", "structured prompt",
+                      structured=prompt, emotion=derive_emotion(prompt.text()),
+                      warnings=tuple(w for w in warnings if not w.startswith("Form:")))
     if not said.text:
         if prompt.has_blocks:
             return Routed("EDITING", "structured.edit", 1.0, prompt.text() or "structured edit", "structured prompt",

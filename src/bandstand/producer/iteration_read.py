@@ -14,6 +14,7 @@ rules' reading, and the rules' reading alone when the model is unreachable.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -106,11 +107,15 @@ def read_with_model(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
     return _merge(rules, reply)
 
 
-async def read_with_model_async(text: str, backend: Any, vocabulary: Vocabulary) -> Request:
-    """`read_with_model` on the caller's event loop (the studio stream's)."""
+async def read_with_model_async(text: str, backend: Any, vocabulary: Vocabulary,
+                                on_usage: Callable[[Any], None] | None = None) -> Request:
+    """`read_with_model` on the caller's event loop (the studio stream's); `on_usage` gets the
+    turn's `agents.Usage`."""
     rules = parse_request(text, vocabulary)
     try:
         reply = await _ask(backend, text)
     except (AgentError, OSError, TimeoutError):
         return rules
+    if on_usage is not None:
+        on_usage(reply.usage)
     return _merge(rules, reply)

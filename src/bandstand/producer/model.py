@@ -1,10 +1,12 @@
 """The language model's part in a studio request, when a backend is configured:
 
 - `classify`: a request the rules do not route is read by the model into a mode
-  (REASONING, EDITING or COMPOSING), with an intent and a confidence;
-- `edit_with_model`: EDITING as real tool calling — the model gets the tools the
-  EDITING mode allows (`TOOLS.schemas("editing")`), may call several per turn and
-  gets each result back; every call is validated by the studio (`run_batch`:
+  (REASONING, EDITING or COMPOSING), with an intent, a confidence and the specialist
+  who handles it (harmony, rhythm, sound, mix or the composer: `specialists.BRIEFS`);
+- `edit_with_model`: EDITING as real tool calling by that specialist — the model gets
+  the specialist's prompt and the tools of its subset that the EDITING mode allows
+  (`TOOLS.schemas("editing", only=…)`; the backend refuses a call outside them),
+  may call several per turn and gets each result back; every call is validated by the studio (`run_batch`:
   names with did-you-mean, ranges, placeholders, strikes) before it touches the
   working copy, so a made-up id is a `toolError` with the reason, which the model
   sees and may fix. The calls of its first turn are the plan's steps; a later
@@ -31,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from bandstand.errors import InvalidInput, ToolCallError
 from bandstand.producer.ask import analysis_context
+from bandstand.producer.specialists import BRIEFS
 from bandstand.producer.stream import Job, Outcome
 from bandstand.protocol.studio import (
     Content,
@@ -55,12 +58,11 @@ CLASSIFIER = (
     "and answer with JSON only: {\"mode\": \"REASONING\" | \"EDITING\" | \"COMPOSING\", \"intent\": a few words, "
     "\"confidence\": 0..1}. REASONING: a question about the song or about music, nothing changes. EDITING: a change "
     "the mix desk makes directly (tempo, key, track names, mute/solo, levels, pan, effects, automation, quantize). "
-    "COMPOSING: notes are written or rewritten (new parts, a different feel, more energy).")
-EDITOR = (
-    "You are the engineer of a music studio. The person asks for a change to their song; make it with the tools "
-    "(you may call several at once). Name tracks, regions and buses by their names or ids exactly as the project "
-    "lists them. When a tool answers with an error, read it and call the tool again correctly. When done, say in "
-    "one sentence what you changed.")
+    "COMPOSING: notes are written or rewritten (new parts, a different feel, more energy). Also say who handles "
+    "it, as \"specialist\": \"harmony\" (chords, key, pitches), \"rhythm\" (groove, swing, timing, tempo), "
+    "\"sound\" (instruments, tone, effects), \"mix\" (levels, pan, mute, solo, sends, automation) or "
+    "\"composer\" (anything else).")
+EDITOR = BRIEFS["composer"].prompt
 ANALYST = (
     "You are a music producer answering questions about a song in a studio. Answer from the figures given (key, "
     "chords per section, notes per bar, velocity, parts, energy), in a few sentences a musician understands.")
@@ -70,6 +72,7 @@ class Reading(BaseModel):
     mode: Literal["REASONING", "EDITING", "COMPOSING"]
     intent: str = Field(default="request", max_length=80)
     confidence: float = Field(default=0.5, ge=0, le=1)
+    specialist: Literal["harmony", "rhythm", "sound", "mix", "composer"] = "composer"
 
 
 def _history(job: Job) -> tuple[Any, ...]:
@@ -104,7 +107,7 @@ async def classify(job: Job) -> Any:
             await conversation.close()
 
     reply = await BREAKERS["model"].call(lambda: retry(once, attempts=2, base_delay=0.2))
-    job.add_usage(reply.usage)
+    job.add_usage(reply.usage, "classify")
     parsed = parse_reply(reply.structured if isinstance(reply.structured, dict) else reply.text, Reading)
     if parsed.value is None:
         raise not_understood(text)
@@ -113,7 +116,7 @@ async def classify(job: Job) -> Any:
         raise InvalidInput(f"'{text[:60]}' is about a project: give projectId (GET /api/v1/projects lists them)",
                            field="projectId")
     return replace(job.routed, mode=reading.mode, intent=f"llm.{'-'.join(reading.intent.lower().split())[:60]}",
-                   confidence=reading.confidence)
+                   confidence=reading.confidence, specialist=reading.specialist)
 
 
 # --------------------------------------------------------------------------- REASONING
@@ -145,7 +148,7 @@ def reason_with_model(job: Job) -> Outcome:
             await conversation.close()
 
     reply = on_loop(job.loop, job.control, ask, timeout=job.studio.timeouts.model_turn)
-    job.add_usage(reply.usage)
+    job.add_usage(reply.usage, "ask")
     if not said:
         job.emit(Content(content=reply.text or "(no answer)"))
     return Outcome(answer="".join(said) or reply.text)
@@ -171,8 +174,8 @@ class _Steps:
 
     def announce(self, calls: list[Any]) -> list[str]:
         ids = [f"s{i}" for i in range(1, len(calls) + 1)]
-        steps = [PlanStepEvent(step_id=i, label=_label(c.name, dict(c.arguments)), tool_name=c.name[:200])
-                 for i, c in zip(ids, calls, strict=True)]
+        steps = [PlanStepEvent(step_id=i, label=_label(c.name, dict(c.arguments)), tool_name=c.name[:200],
+                               agent_id=self.job.routed.specialist) for i, c in zip(ids, calls, strict=True)]
         self.status = dict.fromkeys(ids, "pending")
         self.tool = {i: c.name for i, c in zip(ids, calls, strict=True)}
         title = "Changing " + ", ".join(dict.fromkeys(s.label.split(" ", 2)[-1] for s in steps))[:200]
@@ -199,23 +202,26 @@ def edit_with_model(job: Job) -> Outcome:
     assert job.prepared.project_id is not None
     session = job.studio.library.session(job.prepared.project_id)
     working = base = session.head
-    tools = tuple(ToolSpec(s["name"], s["description"], s["parameters"]) for s in TOOLS.schemas("editing"))
+    brief = BRIEFS.get(job.routed.specialist, BRIEFS["composer"])
+    tools = tuple(ToolSpec(s["name"], s["description"], s["parameters"])
+                  for s in TOOLS.schemas("editing", only=brief.tools))
     context = tool_context(session.ids)
     strikes, steps, failed, ran, used = Strikes(), _Steps(job), 0, [], []
-    brief = json.dumps({"tempo": base.tempo, "key": base.key, "entities": base.entities(),
+    figures = json.dumps({"tempo": base.tempo, "key": base.key, "entities": base.entities(),
                         "tracks": [{"name": t.name, "role": t.role, "volume": t.volume, "pan": t.pan, "mute": t.mute}
                                    for t in base.tracks]})
     history: list[Any] = list(_history(job))
-    request = TurnRequest(text=f"{job.routed.text}\n\nThe project (JSON): {brief}", history=tuple(history),
-                          persona=EDITOR, name="studio", tools=tools)
-    conversation = on_loop(job.loop, job.control, lambda: job.studio.backend.open(EDITOR, {}),
+    request = TurnRequest(text=f"{job.routed.text}\n\nThe project (JSON): {figures}", history=tuple(history),
+                          persona=brief.prompt, name="studio", tools=tools)
+    job.emit(Status(message=f"The {brief.name} specialist (the model) is on it", agent_id=brief.name))
+    conversation = on_loop(job.loop, job.control, lambda: job.studio.backend.open(brief.prompt, {}),
                            timeout=job.studio.timeouts.model_turn)
     final = ""
     try:
         for turn in range(MAX_TURNS):
             reply = on_loop(job.loop, job.control, functools.partial(conversation.turn, request, _ignore),
                             timeout=job.studio.timeouts.model_turn)
-            job.add_usage(reply.usage)
+            job.add_usage(reply.usage, "edit")
             history += [Message("user", request.text, tool_results=request.tool_results),
                         Message("assistant", reply.text, tool_calls=reply.tool_calls)]
             if not reply.tool_calls:
@@ -260,7 +266,7 @@ def edit_with_model(job: Job) -> Outcome:
                 results.append(ToolResult(call.id, json.dumps(outcome.results[0].result, default=str)[:4000]))
             if failed >= MAX_FAILED_CALLS:
                 break
-            request = TurnRequest(text="", history=tuple(history), persona=EDITOR, name="studio", tools=tools,
+            request = TurnRequest(text="", history=tuple(history), persona=brief.prompt, name="studio", tools=tools,
                                   tool_results=tuple(results))
     finally:
         on_loop(job.loop, job.control, conversation.close, timeout=10.0)
@@ -295,7 +301,8 @@ def compose_with_model(job: Job) -> Outcome:
     from bandstand.producer.running import on_loop
 
     request = on_loop(job.loop, job.control,
-                      lambda: read_with_model_async(job.routed.text, job.studio.backend, vocabulary()),
+                      lambda: read_with_model_async(job.routed.text, job.studio.backend, vocabulary(),
+                                                    functools.partial(job.add_usage, source="compose")),
                       timeout=job.studio.timeouts.model_turn)
     if not request.edits:
         raise InvalidInput(f"the model read no change to make in '{job.routed.text[:80]}'")

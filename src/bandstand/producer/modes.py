@@ -8,6 +8,7 @@ model's side of each is `producer.model`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import time
@@ -272,6 +273,10 @@ def _compose_parts(job: Job) -> Outcome:
                                "structured prompt)", field="prompt")
         knobs = spec.emotion.override()
         extra = [*([knobs] if knobs else []), *spec.overrides]
+        if spec.form:
+            spec = dataclasses.replace(spec, warnings=(*spec.warnings, "Form: the parts were written into the song's "
+                                                       "own sections; a Form shapes a new song (send it without a "
+                                                       "projectId)"))
     from bandstand.producer.compose import part_generator
 
     base = session.head
@@ -346,8 +351,36 @@ def _iterate(job: Job) -> Outcome:
                    warnings=list(done.notes), edit=done)
 
 
+def _reshape(job: Job) -> Outcome:
+    """A `Form:` of its own in `Mode: edit`: the song in that form, as a variation (`form_edit`)."""
+    from bandstand.producer.form_edit import reshape
+    from bandstand.producer.iteration import EditOutcome
+    from bandstand.producer.sensitivity import BlastRadius
+    from bandstand.producer.structured_form import read_form
+
+    assert job.routed.structured is not None
+    session = _session(job)
+    base = session.head
+    job.emit(Status(message="Lining the form asked for up with the song's sections"))
+    done = reshape(base, read_form(job.routed.structured.form), session.ids)
+    variation = _propose(job, session, base, done.project, intent="Reshape the form",
+                         explanation=f"{done.summary}; every part moves with its bars (accept it whole)",
+                         details={"form": [s.model_dump(mode="json") for s in done.project.sections],
+                                  "cost": "expensive"})
+    names = tuple(t["name"] for t in variation.affected_tracks)
+    summary = f"{done.summary}: {len(variation.phrases)} phrases to review"
+    job.emit(SummaryFinal(summary=summary[:500], tracks=list(names)))
+    radius = BlastRadius(changed=("form",), affected=("arrangement", *names), parts=names, preserved=(), frozen=(),
+                         cost="expensive")
+    edit = EditOutcome(job.routed.text, "variation", (), base.revision, variation=variation, revision=base.revision,
+                       radius=radius, affected=names)
+    return Outcome(summary=summary, revision=base.revision, variation_id=variation.id, focus=list(names), edit=edit)
+
+
 def compose(job: Job) -> Outcome:
     intent = job.routed.intent
+    if intent == "compose.form":
+        return _reshape(job)
     if intent in ("compose.edit", "compose.mood"):
         return _iterate(job)
     if job.routed.needs_model:

@@ -81,6 +81,13 @@ def _plan(studio: Studio, prepared: Prepared) -> Plan | None:
     if routed.intent in ("compose.edit", "compose.mood"):
         assert project is not None
         return _iteration_plan(project, prepared)
+    if routed.intent == "compose.form":  # the song in the new form, said in words (nothing is written)
+        from bandstand.producer.form_edit import reshape
+        from bandstand.producer.structured_form import read_form
+        from bandstand.studio import SeededIds
+
+        assert project is not None and routed.structured is not None
+        return Plan(reshape(project, read_form(routed.structured.form), SeededIds("preview")).summary, ())
     if routed.structured is not None:
         spec = spec_from_structured(routed.structured)
     else:

@@ -7,6 +7,12 @@ complexity: harmony; "tighter groove": rhythm; "drums too loud": mix). The sound
 specialist also reads tone words the parser leaves alone ("warmer bass sound", "a
 brighter snare tone") into the insert effects that make them, as EDITING steps. The
 plan and the stream's `state` name the specialist that handled the request.
+
+With a language model configured, a request the tables do not read goes to the model:
+the classifier names the specialist, and that specialist is a `Brief` — its own prompt
+and the subset of the studio's tools it may call (`BRIEFS`; the composer gets every tool
+of the mode). A call outside the subset is refused ("there is no tool …"), like any bad call.
+Offline (and for everything the tables read) the rule-based specialists above answer.
 """
 
 from __future__ import annotations
@@ -19,8 +25,8 @@ from typing import Any
 from bandstand.craft.edits import Request, StyleEdit
 from bandstand.studio import Project
 
-__all__ = ["EDIT_SPECIALIST", "KNOB_SPECIALIST", "MIXER_SPECIALIST", "SPECIALISTS", "TONE", "ToneChange",
-           "specialist_for", "tone_changes"]
+__all__ = ["BRIEFS", "EDIT_SPECIALIST", "KNOB_SPECIALIST", "MIXER_SPECIALIST", "SPECIALISTS", "TONE", "Brief",
+           "ToneChange", "specialist_for", "tone_changes"]
 
 SPECIALISTS: tuple[str, ...] = ("harmony", "rhythm", "sound", "mix", "composer")
 EDIT_SPECIALIST: dict[str, str] = {
@@ -39,6 +45,41 @@ MIXER_SPECIALIST: dict[str, str] = {
 }
 """A mixer edit's kind → its specialist."""
 RHYTHM_ROLES = frozenset({"drums", "percussion"})
+
+
+@dataclass(frozen=True, slots=True)
+class Brief:
+    """An LLM specialist: who it is (`prompt`, its system prompt) and the studio tools it may call
+    (`tools`; None: every tool the execution mode allows)."""
+
+    name: str
+    prompt: str
+    tools: tuple[str, ...] | None
+
+
+_HOW = (" Name tracks, regions and buses by their names or ids exactly as the project lists them (you may call "
+        "several tools at once). When a tool answers with an error, read it and call the tool again correctly. "
+        "When done, say in one sentence what you changed.")
+BRIEFS: dict[str, Brief] = {
+    "harmony": Brief("harmony", "You are the harmony specialist of a music studio: chords, progression, key, mode "
+                     "and the pitches of the notes. Change only what the person asks about the harmony." + _HOW,
+                     ("read_project", "set_key", "transpose_notes", "update_notes", "remove_notes", "clear_notes")),
+    "rhythm": Brief("rhythm", "You are the rhythm specialist of a music studio: groove, feel, swing, timing, "
+                    "tempo and metre. Change only what the person asks about the rhythm." + _HOW,
+                    ("read_project", "set_tempo", "set_time_signature", "quantize_notes", "apply_swing",
+                     "move_region", "duplicate_region", "update_notes")),
+    "sound": Brief("sound", "You are the sound designer of a music studio: instruments, tone and effects. Change "
+                   "only the sound of the parts the person names." + _HOW,
+                   ("read_project", "set_midi_program", "add_insert_effect", "ensure_bus", "add_send", "add_midi_cc",
+                    "add_pitch_bend")),
+    "mix": Brief("mix", "You are the mix engineer of a music studio: levels, panning, mutes, solos, sends and "
+                 "automation. Change only the balance the person asks about." + _HOW,
+                 ("read_project", "set_track_volume", "set_track_pan", "mute_track", "solo_track", "ensure_bus",
+                  "add_send", "add_automation")),
+    "composer": Brief("composer", "You are the engineer of a music studio. The person asks for a change to their "
+                      "song; make it with the tools." + _HOW, None),
+}
+"""Each specialist as a language model sees it: its prompt and its tool subset."""
 
 
 @dataclass(frozen=True, slots=True)

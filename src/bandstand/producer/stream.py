@@ -31,6 +31,7 @@ from bandstand.producer.running import WORKERS, Cancelled, Control
 from bandstand.protocol import STUDIO, Emitter, ProtocolViolation
 from bandstand.protocol.studio import (
     EXECUTION_MODES,
+    BudgetUpdate,
     Complete,
     PlanStepUpdate,
     StallWarning,
@@ -93,13 +94,27 @@ class Job:
     emitter: Emitter
     loop: asyncio.AbstractEventLoop
     usage: dict[str, float] = field(default_factory=dict)
+    unsaid: list[BudgetUpdate] = field(default_factory=list)
+    """Turns spent before `state` went out (the classifier's), said right after it."""
 
     def emit(self, event: Any) -> None:
         self.emitter.emit(event)
 
-    def add_usage(self, usage: Any) -> None:
-        for name, value in usage.as_dict().items():
+    def add_usage(self, usage: Any, source: str = "model") -> None:
+        """Count a model turn's `usage` (an `agents.Usage`) and say it as `budgetUpdate`."""
+        turn = usage.as_dict()
+        for name, value in turn.items():
             self.usage[name] = self.usage.get(name, 0) + value
+        event = BudgetUpdate(source=source[:80] or "model", turn=StreamUsage.model_validate(turn), usage=_usage(self))
+        if getattr(self.emitter.guard, "mode", None) is None:
+            self.unsaid.append(event)
+        else:
+            self.emit(event)
+
+    def say_unsaid(self) -> None:
+        for event in self.unsaid:
+            self.emit(event)
+        self.unsaid.clear()
 
 
 def prepare(studio: Studio, prompt: str, *, project_id: str | None = None,
@@ -171,11 +186,13 @@ def _fail(job: Job, message: str, code: str, retryable: bool = False) -> None:
 
 def wants_team(job: Job) -> bool:
     """Whether the request goes to the studio's agent team (when it has one): a new song of two or
-    more parts (a structured prompt's Roles, else the genre's band)."""
+    more parts (a structured prompt's Roles, else the genre's band) — not a song with a `Form:` of
+    its own, which the built-in musicians write section by section as given."""
     routed = job.routed
     if job.studio.team is None or routed.mode != "COMPOSING" or not routed.new_project:
         return False
-    return routed.structured is None or len(routed.structured.roles) != 1
+    prompt = routed.structured
+    return prompt is None or (len(prompt.roles) != 1 and prompt.form in (None, "", [], {}))
 
 
 def _work(job: Job) -> Outcome:
@@ -213,6 +230,7 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
 
             job.routed = await classify(job)
         emitter.emit(_state(job))
+        job.say_unsaid()
         if wants_team(job):
             outcome = await job.studio.team(job)
         else:

@@ -221,8 +221,8 @@ def edit_words(prompt: StructuredPrompt, project: Project | None) -> EditWords:
         phrases.append(vibe if re.match(r"(?i)(?:make|more|less|a bit)\b", vibe) else f"make it {vibe}")
     for block, value in prompt.dimensions.items():
         if block == "form":
-            warnings.append("Form: an edit keeps the song's sections; to change its form compose it again "
-                            "(Mode: compose with Form)")
+            warnings.append("Form: not applied with other changes (it moves every part): send it in a Mode: edit "
+                            "prompt of its own")
             continue
         said, unread = _phrases(block, value, project)
         phrases += said
@@ -258,8 +258,7 @@ def compose_reading(prompt: StructuredPrompt) -> ComposeReading:
     key: str | None = None
     phrases: list[str] = []
     for block, value in prompt.dimensions.items():
-        if block == "form":
-            warnings.append("Form: the sections come from the style and Bars; a form of your own is not read yet")
+        if block == "form":  # the song's sections (`structured_form`, read by `spec_from_structured`)
             continue
         if block == "orchestration":
             roles += [v for k, v in _items(value) if k in ("", "add", "with", "instruments", "include") for v in

@@ -9,7 +9,8 @@ toolCall → planStepUpdate]* → summary.final`; COMPOSING the same with
 done`. Agent teams add `preflight`, `status` and `agentComplete`, and tag
 their events with `agentId` and `section`. Maestro's clients also read
 `planSummary` (after the plan), `progress` (after each step), `stallWarning`
-(no word from the work for a while), `phase` on `toolStart` and
+(no word from the work for a while), `budgetUpdate` (after each language-model
+turn: its tokens and cost, and the stream's so far), `phase` on `toolStart` and
 `planStepUpdate`, `parallelGroup` on steps that run together and `proposal`
 on tool calls that write a variation. The order rules live in
 `bandstand.protocol.guards.studio`; these models only say what each event holds.
@@ -214,6 +215,17 @@ class StallWarning(WireEvent):
     message: Label
 
 
+class BudgetUpdate(WireEvent):
+    """After each turn of a language model: what the turn spent and what the stream has spent so far
+    (`complete.usage` ends with the same totals)."""
+
+    type: Literal["budgetUpdate"] = "budgetUpdate"
+    source: str = Field(min_length=1, max_length=80,
+                        description="whose turn it was: classify, edit, ask, compose, or team (a team's seats)")
+    turn: StreamUsage
+    usage: StreamUsage
+
+
 class PlanStepUpdate(WireEvent):
     """A step goes active, then completed or failed; a step never reached is skipped."""
 
@@ -395,7 +407,7 @@ class AgentComplete(AgentTag, WireEvent):
 
 STUDIO_EVENTS: tuple[type[WireEvent], ...] = (
     State, Reasoning, Content, Plan, PlanSummary, PlanStepUpdate, ToolStart, ToolCall, ToolError, Progress,
-    StallWarning,
+    StallWarning, BudgetUpdate,
     GeneratorStart, GeneratorComplete, Meta, Phrase, Done, SummaryFinal, StreamError, Complete,
     Preflight, Status, AgentComplete,
 )

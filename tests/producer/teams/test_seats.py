@@ -102,7 +102,7 @@ def test_each_failing_seat_is_contained_to_its_own_sections(band: Band, tmp_path
 
     statuses = [e["message"] for e in events if e["type"] == "status"]
     assert any("the built-in musician plays this section" in m and "region-i-made-up" in m for m in statuses)
-    assert any("no usable plan" in m for m in statuses)
+    assert any("no usable plan" in m for m in statuses), statuses
     # drift is corrected from the contract and said: the tempo of a plan, the bars of a call, a note past the end
     assert any("tempo=200" in w for w in outcome.warnings)
     assert any("bars=99" in w and "kept" in w for w in outcome.warnings)
@@ -116,6 +116,9 @@ def test_each_failing_seat_is_contained_to_its_own_sections(band: Band, tmp_path
     assert {n.pitch for r in pad.regions for n in r.notes} == {72, 74}
     assert any(r.get("words") == "busier" for r in by_role["drums"])
     assert outcome.usage.input_tokens > 0
+    [budget] = [e for e in events if e["type"] == "budgetUpdate"]  # the team's spend, said before complete
+    assert budget["source"] == "team" and budget["usage"] == events[-1]["usage"] == outcome.usage.model_dump(
+        mode="json", by_alias=True)
 
 
 def test_a_team_file_gives_the_seats(band: Band, tmp_path: Path) -> None:

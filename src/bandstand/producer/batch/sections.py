@@ -97,7 +97,7 @@ class BoardSections:
             if found is not None:
                 reply = SectionReply.from_json(found.message)
                 return SectionReply(reply.part, reply.musician, reply.warnings, reply.error,
-                                    f"{reply.where or 'a worker'} ({task_id})")
+                                    f"{reply.where or 'a worker'} ({task_id})", reply.contract)
             if deadline.passed:
                 raise TimeoutError(f"{task_id} did not report in time")
             await asyncio.sleep(min(self.poll, max(0.01, deadline.remaining())))

@@ -214,7 +214,8 @@ class TeamRun:
             return self._failed(agent, step, shape, record, reason)
         record.update(status="written", region_id=region, notes=len(part.notes), style=part.style,
                       locked_to=part.locked_to or None,
-                      execution=_digest({"contract": contract.fingerprint, "musician": record["musician"],
+                      execution=_digest({"contract": contract.fingerprint, "session": self.song.session,
+                                         "musician": record["musician"],
                                          "words": record.get("words"), "signal": record.get("signal_kick"),
                                          "notes": [(n.start, n.duration, n.pitch, n.velocity) for n in part.notes]}))
         stream.step(step, "completed", result=f"{len(part.notes)} notes")
@@ -310,13 +311,18 @@ class TeamRun:
         """Have the section written elsewhere (a board job) and take the notes it sends back."""
         shape = contract.section
         request = SectionRequest(self.setup.prompt, self.setup.seed, self.song_options, self.instruments[contract.role],
-                                 contract, plan.words, signal, region)
+                                 contract, plan.words, signal, region, self.song.session)
         assert self.jobs is not None
         with self.stream.generator(agent, contract.role, f"board:{contract.role}", bars=shape.bars, step_id=step,
                                    section=shape.name) as out:
             reply = await self.jobs.write(request, deadline)
             if reply.part is None:
                 raise RuntimeFailure(f"the section's job on the board failed: {reply.error}")
+            if reply.contract != contract.fingerprint:  # a reply replayed from another session (or song)
+                raise ContractMismatch(f"{contract.describe()}: the board's reply was written under contract "
+                                       f"{reply.contract[:12] or '(none)'}, not this session's "
+                                       f"{contract.fingerprint[:12]} ({self.song.session or 'no session'}); refused",
+                                       fingerprint=contract.fingerprint)
             out["notes"] = len(reply.part.notes)
         record["musician"] = dict(reply.musician)
         record["where"] = reply.where

@@ -9,6 +9,11 @@ an `InstrumentContract` derived from it and each section agent a
 names, colours, personas, briefs — is left out of the hash, so rewording a
 brief never breaks a contract while changing one bar does.
 
+Every contract is **bound to its session** (the session folder's name, a
+structural field): two sessions of the same prompt and seed share ids and
+notes, but not fingerprints, so a contract (or a section job) replayed from
+another session is refused with a `ContractMismatch` naming both sessions.
+
 Contracts are pydantic models with ``frozen=True`` built through `seal`,
 which fills the fingerprint; building one with a fingerprint that does not
 match its fields is refused, and `verify` recomputes it (a copy changed with
@@ -147,6 +152,7 @@ class SongContract(Contract):
     ADVISORY: ClassVar[frozenset[str]] = frozenset({"title", "prompt"})
 
     seed: int = Field(ge=0)
+    session: str = Field(default="", max_length=200, description="the session the team runs in (hash-bound)")
     tempo: float = Field(gt=0)
     key: str
     mode: str
@@ -171,6 +177,7 @@ class InstrumentContract(Contract):
     ADVISORY: ClassVar[frozenset[str]] = frozenset({"name", "persona", "brief"})
 
     role: str
+    session: str = Field(default="", max_length=200)
     track_id: str
     program: int | None = None
     drum_kit: int | None = None
@@ -189,7 +196,8 @@ class InstrumentContract(Contract):
                brief: str = "") -> InstrumentContract:
         track = song.track(role)
         plays = tuple(s.index for s in song.sections if role in s.roles)
-        return cls.seal(parent=song.fingerprint, role=role, track_id=track.track_id, program=track.program,
+        return cls.seal(parent=song.fingerprint, role=role, session=song.session, track_id=track.track_id,
+                        program=track.program,
                         drum_kit=track.drum_kit, part_seed=part_seed, key=song.key, mode=song.mode,
                         tempo=song.tempo, time_signature=song.time_signature, sections=plays, name=track.name,
                         persona=persona, brief=brief)
@@ -205,6 +213,7 @@ class SectionContract(Contract):
 
     song: str  # the song contract's fingerprint: what drum signals are keyed by
     role: str
+    session: str = Field(default="", max_length=200)
     track_id: str
     part_seed: int = Field(ge=0)
     key: str
@@ -217,7 +226,7 @@ class SectionContract(Contract):
     @classmethod
     def derive(cls, instrument: InstrumentContract, section: SectionShape, *, brief: str = "") -> SectionContract:
         return cls.seal(parent=instrument.fingerprint, song=instrument.parent, role=instrument.role,
-                        track_id=instrument.track_id, part_seed=instrument.part_seed, key=instrument.key,
+                        session=instrument.session, track_id=instrument.track_id, part_seed=instrument.part_seed, key=instrument.key,
                         mode=instrument.mode, tempo=instrument.tempo, time_signature=instrument.time_signature,
                         section=section, brief=brief)
 
@@ -234,7 +243,14 @@ class SectionContract(Contract):
 
     def verify_against(self, instrument: InstrumentContract, song: SongContract) -> SectionContract:
         """Verify the whole lineage: song → instrument → this section, and that the section is
-        one of the song's and one the instrument plays."""
+        one of the song's and one the instrument plays. A contract of another session is refused
+        first, saying so (its fingerprints differ for that reason alone)."""
+        for made in (self, instrument):
+            if made.session != song.session:
+                raise ContractMismatch(f"{made.describe()}: this contract belongs to session "
+                                       f"'{made.session or '(none)'}', not to '{song.session or '(none)'}'; a "
+                                       "contract cannot be replayed into another session",
+                                       fingerprint=made.fingerprint)
         self.verify(instrument)
         instrument.verify(song)
         if self.song != song.fingerprint:

@@ -131,13 +131,13 @@ class Planned:
     calls: tuple[ToolCall, ...]
     recipe: Recipe
 
-    def seal(self, project: Project) -> SongSetup:
+    def seal(self, project: Project, session: str = "") -> SongSetup:
         """The setup with the project whose tracks the calls made, and the song contract sealed
-        over their ids."""
+        over their ids and bound to `session` (the session folder's name)."""
         tracks = tuple(TrackShape(track_id=t.id, role=t.role, program=t.program, drum_kit=t.drum_kit, name=t.name,
                                   colour=t.colour) for t in project.tracks)
         ts = project.time_signature
-        contract = SongContract.seal(seed=self.seed, tempo=self.intent.tempo, key=self.harmony.key,
+        contract = SongContract.seal(seed=self.seed, session=session, tempo=self.intent.tempo, key=self.harmony.key,
                                      mode=self.harmony.mode, time_signature=(ts.numerator, ts.denominator),
                                      beats_per_bar=ts.beats_per_bar, total_bars=self.arrangement.total_bars,
                                      sections=self.sections, tracks=tracks, title=project.name, prompt=self.prompt)
@@ -177,10 +177,12 @@ def plan_setup(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer
                    programs=programs, sections=sections, blank=blank, calls=tuple(calls), recipe=recipe)
 
 
-def setup_project(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer) -> SongSetup:
-    """Plan the song and make its tracks in one go (no events: the runner makes them one by one)."""
+def setup_project(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer, session: str = "") -> SongSetup:
+    """Plan the song and make its tracks in one go (no events: the runner makes them one by one),
+    its contract bound to `session`."""
     planned = plan_setup(prompt, seed, options, ids)
-    return planned.seal(run_batch(planned.blank, planned.calls, ctx=tool_context(ids), mode="composing").project)
+    return planned.seal(run_batch(planned.blank, planned.calls, ctx=tool_context(ids), mode="composing").project,
+                        session)
 
 
 def _program(intent: Intent, role: str, defaults: Mapping[str, int]) -> int:

@@ -4,13 +4,16 @@ When a team's sections are written on other machines (the batch board), the
 section agent still verifies, waits for its drums, makes its region and adds
 the notes — only the writing goes out, as a `SectionRequest`: the song's
 prompt, seed and options (from which the worker rebuilds the very same setup,
-compose's plan nodes being deterministic), the sealed instrument and section
+compose's plan nodes being deterministic) and the session it is for (the
+contracts are bound to it), the sealed instrument and section
 contracts, the instrument's words per section, the drums' signal when the
 bass waited for one, and the region it writes into. `perform` is the worker's
 side: it rebuilds the setup, **verifies the contracts against it** (a request
 tampered with on the way is refused, never written), and has the section
 written by its own seat for that role, else the built-in musician. The
-`SectionReply` carries the notes back, or the reason it could not.
+`SectionReply` carries the notes back with the fingerprint of the contract
+they were written under (the team takes only a reply to its own contract, so a
+reply replayed from another session is refused), or the reason it could not.
 """
 
 from __future__ import annotations
@@ -47,9 +50,11 @@ class SectionRequest:
     words: tuple[tuple[str, str], ...] = ()
     signal: DrumSignal | None = None
     region_id: str = ""
+    session: str = ""
 
     def to_json(self) -> str:
-        return json.dumps({"prompt": self.prompt, "seed": self.seed, "song_options": dict(self.song_options),
+        return json.dumps({"prompt": self.prompt, "seed": self.seed, "session": self.session,
+                           "song_options": dict(self.song_options),
                            "instrument": self.instrument.model_dump(mode="json"),
                            "contract": self.contract.model_dump(mode="json"), "words": [list(w) for w in self.words],
                            "signal": self.signal.to_dict() if self.signal is not None else None,
@@ -64,7 +69,7 @@ class SectionRequest:
                    contract=SectionContract.model_validate(data["contract"]),
                    words=tuple((str(a), str(b)) for a, b in data["words"]),
                    signal=DrumSignal.from_dict(data["signal"]) if data.get("signal") else None,
-                   region_id=str(data.get("region_id", "")))
+                   region_id=str(data.get("region_id", "")), session=str(data.get("session", "")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,8 @@ class SectionReply:
     warnings: tuple[str, ...] = ()
     error: str | None = None
     where: str = ""
+    contract: str = ""
+    """The fingerprint of the section contract the notes were written under."""
 
     def to_json(self) -> str:
         part = self.part
@@ -84,7 +91,7 @@ class SectionReply:
             "controls": [[c.time, c.control, c.value] for c in part.controls],
             "bends": [[b.time, b.value] for b in part.bends], "style": part.style, "locked_to": part.locked_to}
         return json.dumps({"part": body, "musician": dict(self.musician), "warnings": list(self.warnings),
-                           "error": self.error, "where": self.where})
+                           "error": self.error, "where": self.where, "contract": self.contract})
 
     @classmethod
     def from_json(cls, text: str) -> SectionReply:
@@ -96,7 +103,8 @@ class SectionReply:
             bends=tuple(PitchBend(float(t), int(v)) for t, v in body["bends"]), style=str(body.get("style", "")),
             locked_to=str(body.get("locked_to", "")))
         return cls(part=part, musician=dict(data.get("musician") or {}), warnings=tuple(data.get("warnings") or ()),
-                   error=data.get("error"), where=str(data.get("where", "")))
+                   error=data.get("error"), where=str(data.get("where", "")),
+                   contract=str(data.get("contract", "")))
 
 
 class SectionJobs(Protocol):
@@ -108,11 +116,12 @@ class SectionJobs(Protocol):
 _SETUPS: OrderedDict[str, SongSetup] = OrderedDict()
 
 
-def rebuild(prompt: str, seed: int, song_options: Mapping[str, Any]) -> SongSetup:
-    """The song's setup as its coordinator made it (kept for the next sections of the same song)."""
-    key = json.dumps([prompt, seed, dict(song_options)], sort_keys=True)
+def rebuild(prompt: str, seed: int, song_options: Mapping[str, Any], session: str = "") -> SongSetup:
+    """The song's setup as its coordinator made it in `session` (kept for the next sections of the
+    same song)."""
+    key = json.dumps([prompt, seed, dict(song_options), session], sort_keys=True)
     if key not in _SETUPS:
-        _SETUPS[key] = setup_project(prompt, seed, song_options, SeededIds(f"team:{seed}:{prompt}"))
+        _SETUPS[key] = setup_project(prompt, seed, song_options, SeededIds(f"team:{seed}:{prompt}"), session)
         while len(_SETUPS) > 8:
             _SETUPS.popitem(last=False)
     _SETUPS.move_to_end(key)
@@ -135,7 +144,7 @@ def perform(request: SectionRequest, *, agents: AgentsConfig | None = None, team
     """Write the requested section here (see the module docstring); never raises for the request's
     own faults — a refused contract or a failed writer is the reply's `error`."""
     try:
-        setup = rebuild(request.prompt, request.seed, request.song_options)
+        setup = rebuild(request.prompt, request.seed, request.song_options, request.session)
     except Exception as exc:  # options this machine cannot plan: the request's fault, said in the reply
         return SectionReply(None, error=f"cannot set the song up here: {type(exc).__name__}: {exc}", where=where)
     try:
@@ -157,10 +166,10 @@ def perform(request: SectionRequest, *, agents: AgentsConfig | None = None, team
                 warnings = said.warnings
                 if said.notes is not None:
                     return SectionReply(SectionPart(notes=said.notes, style="written by the model"), musician,
-                                        warnings, where=where)
+                                        warnings, where=where, contract=request.contract.fingerprint)
                 plan = plan_part(setup, request.instrument, [*request.words, (request.contract.section.name,
                                                                               said.words)])
         part = write_section(setup, plan, request.contract, request.signal)
     except Exception as exc:  # the writer failed: this section's job fails, nothing else
         return SectionReply(None, musician, warnings, error=f"{type(exc).__name__}: {exc}", where=where)
-    return SectionReply(part, musician, warnings, where=where)
+    return SectionReply(part, musician, warnings, where=where, contract=request.contract.fingerprint)

@@ -222,12 +222,12 @@ async def run_team(prompt: str, options: TeamOptions | None = None, *, emit: Emi
         root = _session_dir(options)
         planned, project = await _coordinate(prompt, seed, options, stream, threads)
         seats = seats_for(planned.roles, options.agents, options.team, options.backends)
-        setup = planned.seal(project)
+        setup = planned.seal(project, root.name)
         provenance = project.provenance.model_copy(update={"contract_hashes": {"song": setup.contract.fingerprint}})
         _write_state(root, planned)
         session = create_from_project(root, project.model_copy(update={"provenance": provenance}),
                                       author="team:coordinator", request=prompt)
-        setup = planned.seal(session.head)
+        setup = planned.seal(session.head, root.name)
         stream.step("setup", "completed", result=f"revision {session.revision}: {len(project.tracks)} tracks")
         stream.done("coordinator", True, f"contract {setup.contract.fingerprint[:12]}")
         run = TeamRun(setup, stream=stream, seats=seats, config=options.team, deadline=deadline,
@@ -316,6 +316,8 @@ async def compose_team(prompt: str, options: TeamOptions | None = None, *, emitt
         if emitter is not None:
             emitter.close(str(exc)[:500] or type(exc).__name__)
         raise
+    if any(v for v in outcome.usage.model_dump().values()):  # the seats' models: what they spent, before the end
+        send(ev.BudgetUpdate(source="team", turn=outcome.usage, usage=outcome.usage))
     send(ev.Complete(success=True, trace_id=trace, revision=outcome.revision,
                      variation_id=outcome.variation_id, usage=outcome.usage, warnings=outcome.warnings[:50]))
     return outcome

@@ -10,8 +10,8 @@ success false). Between them, by mode:
   team's `preflight`/`agentComplete`, then `meta → phrase* → done`, then an
   optional `summary.final`.
 
-`status` and `reasoning` may come while the work runs, `stallWarning` any time
-before the end; `planSummary` (counting the plan's steps) and `progress` come
+`status` and `reasoning` may come while the work runs, `stallWarning` and
+`budgetUpdate` any time between `state` and the end; `planSummary` (counting the plan's steps) and `progress` come
 after the plan. The plan comes before
 the first tool when a request needs two or more tool calls (a second tool
 without a plan is a violation). Steps go pending → active → completed|failed,
@@ -62,6 +62,7 @@ _ANYTIME = frozenset({P.STARTED, P.WORKING, P.VARIATION, P.VARIATION_DONE, P.ANS
 ORDER: dict[str, dict[str, tuple[frozenset[Phase], Phase | None]]] = {
     "REASONING": {
         "stallWarning": (_ANYTIME, None),
+        "budgetUpdate": (_ANYTIME, None),
         "reasoning": (frozenset({P.STARTED}), None),
         "status": (frozenset({P.STARTED, P.ANSWERING}), None),
         "content": (frozenset({P.STARTED, P.ANSWERING}), P.ANSWERING),
@@ -69,11 +70,13 @@ ORDER: dict[str, dict[str, tuple[frozenset[Phase], Phase | None]]] = {
     "EDITING": {
         **_TOOLS,
         "stallWarning": (_ANYTIME, None),
+        "budgetUpdate": (_ANYTIME, None),
         "summary.final": (_WORK, P.SUMMARY),
     },
     "COMPOSING": {
         **_TOOLS,
         "stallWarning": (_ANYTIME, None),
+        "budgetUpdate": (_ANYTIME, None),
         "preflight": (_WORK, P.WORKING),
         "agentComplete": (_WORK, P.WORKING),
         "generatorStart": (_WORK, P.WORKING),

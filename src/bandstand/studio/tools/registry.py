@@ -104,6 +104,13 @@ class ToolRegistry:
         tool = self.get(name)
         return tool.read_only or tool.phase in MODES[mode]
 
-    def schemas(self, mode: str | None = None) -> list[dict[str, Any]]:
-        """Every tool's schema (those a mode may call, when given), in table order."""
-        return [t.schema() for t in self._tools.values() if mode is None or self.allowed(mode, t.name)]
+    def schemas(self, mode: str | None = None, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Every tool's schema (those a mode may call, when given; of those, the ones named in
+        `only`, when given — a specialist's subset), in table order."""
+        wanted = None if only is None else frozenset(only)
+        unknown = sorted((wanted or frozenset()) - set(self._tools))
+        if unknown:
+            raise InvalidInput(f"no tool {', '.join(unknown)}{suggest(unknown[0], list(self._tools), 'tools')}",
+                               field="tools")
+        return [t.schema() for t in self._tools.values()
+                if (mode is None or self.allowed(mode, t.name)) and (wanted is None or t.name in wanted)]
