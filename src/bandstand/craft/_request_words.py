@@ -85,9 +85,14 @@ ENERGY_WORDS: tuple[tuple[str, int], ...] = (
 # Tempo words → a change in BPM.
 TEMPO_WORDS: tuple[tuple[str, float], ...] = (
     (r"(?:much|way|a lot) faster", 20.0),
-    (r"faster|speed (?:it )?up|pick up the tempo|up ?tempo", 10.0),
+    (r"faster|speed(?:\s+it)?\s+up|pick up the tempo|up ?tempo", 10.0),
     (r"(?:much|way|a lot) slower", -20.0),
-    (r"slower|slow (?:it )?down|drag it|down ?tempo", -10.0),
+    (r"slower|slow(?:\s+it)?\s+down|drag it|down ?tempo", -10.0),
+)
+# Tempo words → a factor of the tempo ("half time" is a feel, see FEEL_WORDS: the tempo stays).
+TEMPO_FACTORS: tuple[tuple[str, float], ...] = (
+    (r"half (?:the )?(?:tempo|speed)|half[- ]speed", 0.5),
+    (r"double (?:the )?(?:tempo|speed)|double[- ]speed|twice the (?:tempo|speed)", 2.0),
 )
 DRUM_PIECE_WORDS: tuple[tuple[str, str], ...] = (
     (r"hi-?hats?|hi hats?|hihats?|hats", "hats"), (r"kick drums?|kicks?|bass drums?", "kick"),
