@@ -314,12 +314,13 @@ def _tempo(c: _Clause) -> None:
 
 
 def _metre(c: _Clause) -> None:
+    scope: dict[str, Any] = {"sections": tuple(c.sections), "bars": c.bars}  # "3/4 in the verse"
     m = _TIME_SIG.search(c.low)
     if m:
-        c.edits.append(_make(MetreEdit, numerator=int(m.group(1)), denominator=int(m.group(2))))
+        c.edits.append(_make(MetreEdit, numerator=int(m.group(1)), denominator=int(m.group(2)), **scope))
         c.take(m)
     elif (m := c.find(_WALTZ)) is not None:
-        c.edits.append(MetreEdit(numerator=3, denominator=4))
+        c.edits.append(_make(MetreEdit, numerator=3, denominator=4, **scope))
         c.take(m)
 
 

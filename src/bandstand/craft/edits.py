@@ -131,7 +131,10 @@ class TempoEdit(_Scoped):
         return old * self.factor if self.factor is not None else old + self.delta
 
 
-class MetreEdit(_Edit):
+class MetreEdit(_Scoped):
+    """A time signature; a scope ("3/4 in the verse") is read so that it is never dropped silently
+    (the studio says a metre in some sections only is not written yet)."""
+
     kind: Literal["metre"] = "metre"
     numerator: int = Field(ge=2, le=15)
     denominator: Literal[4, 8]

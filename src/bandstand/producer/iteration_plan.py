@@ -252,6 +252,12 @@ def _tempo(plan: Plan, edit: TempoEdit) -> None:
 
 
 def _metre(plan: Plan, edit: MetreEdit) -> None:
+    if edit.sections or edit.bars is not None:
+        where = " and ".join([*(f"the {s}" for s in edit.sections),
+                              *([f"bars {edit.bars[0]}–{edit.bars[1]}"] if edit.bars else [])])
+        raise InvalidInput(f"a metre in some sections only ({edit.numerator}/{edit.denominator} in {where}) is not "
+                           f"written yet: a song has one metre; say '{edit.numerator}/{edit.denominator}' for the "
+                           "whole song")
     intent = plan.recipe.intent
     plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
         update={"time_signature": (edit.numerator, edit.denominator)})})
