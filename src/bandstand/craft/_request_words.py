@@ -144,9 +144,9 @@ BPM = re.compile(r"\b(\d{1,6}(?:\.\d+)?)\s*-?\s*(?:bpm|beats per minute|b\.p\.m\
 group 1 or group 2). The one reading of a tempo: edit requests, prompts and compose requests."""
 BPM_RANGE = re.compile(r"\b(\d{1,4}(?:\.\d+)?)\s*(?:-|–|to)\s*(\d{1,4}(?:\.\d+)?)\s*bpm\b", re.I)
 """A tempo range in words: "100-110 bpm", "90 to 100 BPM" (its ends are groups 1 and 2)."""
-_TEMPO_TO = re.compile(r"\b(?:slow(?: it)? down|speed(?: it)? up|take it|bring it|set it)\s+(?:down\s+|up\s+)?"
+_TEMPO_TO = re.compile(r"\b(?:slow(?:\s+it)?\s+down|speed(?:\s+it)?\s+up|take it|bring it|set it)\s+(?:down\s+|up\s+)?"
                        r"to\s+(\d{1,6})\b", re.I)
-_TEMPO_BY = re.compile(r"\b(faster|slower|speed(?: it)? up|slow(?: it)? down)\s+by\s+(\d{1,3})(?:\s*bpm)?\b", re.I)
+_TEMPO_BY = re.compile(r"\b(faster|slower|speed(?:\s+it)?\s+up|slow(?:\s+it)?\s+down)\s+by\s+(\d{1,3})(?:\s*bpm)?\b", re.I)
 _TIME_SIG = re.compile(r"\b([2-9]|1[0-5])\s*/\s*(4|8)\b(?:\s*time)?")
 _WALTZ = re.compile(r"\b(?:waltz|in three)\b", re.I)
 _ENERGY_ABS = re.compile(r"\benergy\s*(?:to|at|=|:)?\s*(\d{1,6})(?:\s*/\s*10)?\b", re.I)
