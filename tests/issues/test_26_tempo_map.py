@@ -84,6 +84,8 @@ def test_a_tempo_for_the_chorus_moves_the_map_there_only(root: Path) -> None:
         assert _bar_tempos(part) == after, part.name
     manifest = json.loads((root / "manifest.json").read_text())
     assert manifest["tempo"] == opening
+    assert manifest["tempo_changes"] == [{"bar": 13, "bpm": 140.0}, {"bar": 17, "bpm": opening},
+                                         {"bar": 21, "bpm": 140.0}, {"bar": 29, "bpm": opening}]
     # ask answers from the map
     chorus = _json("ask", str(root), "what tempo is the chorus 2?")
     assert "140 BPM" in chorus["answer"] and "bars 21–28" in chorus["answer"], chorus
