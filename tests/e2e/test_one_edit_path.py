@@ -33,7 +33,9 @@ from tests.server.jam_process import bandstand_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-REQUESTS = ["make the drums simpler and less reverb on the lead", "make the bass busier", "darker chords"]
+REQUESTS = ["make the drums simpler and less reverb on the lead", "make the bass busier", "darker chords",
+            "make the bass busier and half the tempo in bars 5-8"]
+TEMPO_WORDS = REQUESTS[3]  # the tempo map moves in bars 5-8 only, in every client's variation
 
 
 def bandstand(*args: str) -> str:
@@ -93,3 +95,7 @@ def test_the_cli_http_and_mcp_make_byte_identical_variations(tmp_path: Path) -> 
         midi = {client: proposal_midi(copies[client], made[client][i]) for client in copies}
         assert midi["cli"] == midi["http"] == midi["mcp"], (words, midi["cli"] == midi["http"], midi["cli"] == midi["mcp"])
         assert midi["cli"] != song_to_midi_bytes(to_song(open_project(copies["cli"]).head)), words
+    head = to_song(open_project(copies["cli"]).head)
+    tempo_words = to_song(open_project(copies["cli"]).variation(made["cli"][3]).proposal)  # type: ignore[arg-type]
+    assert [(c.beat, c.bpm) for c in tempo_words.tempo_map()] == [(0.0, head.tempo), (16.0, head.tempo / 2),
+                                                                  (32.0, head.tempo)]

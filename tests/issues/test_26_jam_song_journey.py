@@ -89,10 +89,13 @@ def test_a_busier_bass_keeps_each_bars_key_and_its_silences(song: Path) -> None:
         return f"{name[:-1]} minor" if name.endswith("m") else f"{name} major"
 
     before = _bass(full)
+    tempo_map = [(tick, msg.tempo) for tick, msg in _meta(full, "set_tempo")]
+    assert len(tempo_map) >= 2 and all(tick % BAR == 0 for tick, _ in tempo_map), tempo_map  # on bar lines
     assert len(before) < max(before)  # the bass sat out some bars of the jam
     edit = json.loads(_run("edit", str(song), "make the bass busier", "--json").stdout)
     _run("accept", str(song), edit["variation_id"], "--no-audio")
     after = _bass(full)
+    assert [(tick, msg.tempo) for tick, msg in _meta(full, "set_tempo")] == tempo_map  # the edit keeps the jam's map
     assert sum(map(len, after.values())) > sum(map(len, before.values()))
     assert set(after) <= set(before)  # not one bar where the bass was silent
     for key in {key_of(bar) for bar in after}:

@@ -195,7 +195,7 @@ def test_create_project_starts_over(project: Project) -> None:
      "call 0 (set_tempo): tempo 301 is out of range: input should be less than or equal to 300"),
     ({"name": "set_tempoo", "args": {"tempo": 90}}, "unknown tool 'set_tempoo'; did you mean 'set_tempo'?"),
     ({"name": "set_tempo", "args": {"temp": 90}}, "unknown parameter 'temp'; did you mean 'tempo'?"),
-    ({"name": "set_tempo", "args": {}}, "tempo is missing; set_tempo(tempo)"),
+    ({"name": "set_tempo", "args": {}}, "tempo is missing; set_tempo(tempo, start_bar?, end_bar?)"),
     ({"name": "set_track_volume", "args": {"track": "Bas", "volume": 0.5}}, "no track 'Bas'; did you mean 'Bass'?"),
     ({"name": "set_track_volume", "args": {"track": "Bass", "volume": 2}}, "volume 2 is out of range"),
     ({"name": "set_track_pan", "args": {"track": "Zither", "pan": 0.5}},

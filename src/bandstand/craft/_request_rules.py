@@ -37,6 +37,7 @@ from bandstand.craft._request_words import (
     KNOB_WORDS,
     MIX_WORDS,
     PRESENCE_WORDS,
+    TEMPO_FACTORS,
     TEMPO_WORDS,
     _Words,
 )
@@ -284,34 +285,42 @@ def _chords(c: _Clause) -> None:
 
 
 def _tempo(c: _Clause) -> None:
+    scope: dict[str, Any] = {"sections": tuple(c.sections), "bars": c.bars}  # "set the chorus to 140 BPM"
     m = c.find(_TEMPO_TO) or c.find(BPM)
     if m:
         asked = min(100000.0, float(next(g for g in m.groups() if g)))
         bpm = clamp_tempo(asked)  # one range (score.TEMPO_RANGE); the plan says so when it clamped
-        c.edits.append(TempoEdit(bpm=bpm, asked=asked if asked != bpm else None))
+        c.edits.append(_make(TempoEdit, bpm=bpm, asked=asked if asked != bpm else None, **scope))
         c.take(m)
         return
     m = c.find(_TEMPO_BY)
     if m:
         sign = 1 if m.group(1).lower().startswith(("faster", "speed")) else -1
-        c.edits.append(TempoEdit(delta=sign * min(200, int(m.group(2)))))
+        c.edits.append(_make(TempoEdit, delta=sign * min(200, int(m.group(2))), **scope))
         c.take(m)
         return
+    for pattern, factor in TEMPO_FACTORS:
+        m = c.find(pattern)
+        if m:
+            c.edits.append(_make(TempoEdit, factor=factor, **scope))
+            c.take(m)
+            return
     for pattern, delta in TEMPO_WORDS:
         m = c.find(pattern)
         if m:
-            c.edits.append(TempoEdit(delta=delta))
+            c.edits.append(_make(TempoEdit, delta=delta, **scope))
             c.take(m)
             return
 
 
 def _metre(c: _Clause) -> None:
+    scope: dict[str, Any] = {"sections": tuple(c.sections), "bars": c.bars}  # "3/4 in the verse"
     m = _TIME_SIG.search(c.low)
     if m:
-        c.edits.append(_make(MetreEdit, numerator=int(m.group(1)), denominator=int(m.group(2))))
+        c.edits.append(_make(MetreEdit, numerator=int(m.group(1)), denominator=int(m.group(2)), **scope))
         c.take(m)
     elif (m := c.find(_WALTZ)) is not None:
-        c.edits.append(MetreEdit(numerator=3, denominator=4))
+        c.edits.append(_make(MetreEdit, numerator=3, denominator=4, **scope))
         c.take(m)
 
 

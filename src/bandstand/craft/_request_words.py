@@ -85,9 +85,14 @@ ENERGY_WORDS: tuple[tuple[str, int], ...] = (
 # Tempo words → a change in BPM.
 TEMPO_WORDS: tuple[tuple[str, float], ...] = (
     (r"(?:much|way|a lot) faster", 20.0),
-    (r"faster|speed (?:it )?up|pick up the tempo|up ?tempo", 10.0),
+    (r"faster|speed(?:\s+it)?\s+up|pick up the tempo|up ?tempo", 10.0),
     (r"(?:much|way|a lot) slower", -20.0),
-    (r"slower|slow (?:it )?down|drag it|down ?tempo", -10.0),
+    (r"slower|slow(?:\s+it)?\s+down|drag it|down ?tempo", -10.0),
+)
+# Tempo words → a factor of the tempo ("half time" is a feel, see FEEL_WORDS: the tempo stays).
+TEMPO_FACTORS: tuple[tuple[str, float], ...] = (
+    (r"half (?:the )?(?:tempo|speed)|half[- ]speed", 0.5),
+    (r"double (?:the )?(?:tempo|speed)|double[- ]speed|twice the (?:tempo|speed)", 2.0),
 )
 DRUM_PIECE_WORDS: tuple[tuple[str, str], ...] = (
     (r"hi-?hats?|hi hats?|hihats?|hats", "hats"), (r"kick drums?|kicks?|bass drums?", "kick"),
@@ -139,9 +144,9 @@ BPM = re.compile(r"\b(\d{1,6}(?:\.\d+)?)\s*-?\s*(?:bpm|beats per minute|b\.p\.m\
 group 1 or group 2). The one reading of a tempo: edit requests, prompts and compose requests."""
 BPM_RANGE = re.compile(r"\b(\d{1,4}(?:\.\d+)?)\s*(?:-|–|to)\s*(\d{1,4}(?:\.\d+)?)\s*bpm\b", re.I)
 """A tempo range in words: "100-110 bpm", "90 to 100 BPM" (its ends are groups 1 and 2)."""
-_TEMPO_TO = re.compile(r"\b(?:slow(?: it)? down|speed(?: it)? up|take it|bring it|set it)\s+(?:down\s+|up\s+)?"
+_TEMPO_TO = re.compile(r"\b(?:slow(?:\s+it)?\s+down|speed(?:\s+it)?\s+up|take it|bring it|set it)\s+(?:down\s+|up\s+)?"
                        r"to\s+(\d{1,6})\b", re.I)
-_TEMPO_BY = re.compile(r"\b(faster|slower|speed(?: it)? up|slow(?: it)? down)\s+by\s+(\d{1,3})(?:\s*bpm)?\b", re.I)
+_TEMPO_BY = re.compile(r"\b(faster|slower|speed(?:\s+it)?\s+up|slow(?:\s+it)?\s+down)\s+by\s+(\d{1,3})(?:\s*bpm)?\b", re.I)
 _TIME_SIG = re.compile(r"\b([2-9]|1[0-5])\s*/\s*(4|8)\b(?:\s*time)?")
 _WALTZ = re.compile(r"\b(?:waltz|in three)\b", re.I)
 _ENERGY_ABS = re.compile(r"\benergy\s*(?:to|at|=|:)?\s*(\d{1,6})(?:\s*/\s*10)?\b", re.I)

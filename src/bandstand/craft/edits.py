@@ -113,17 +113,28 @@ class TransposeEdit(_Edit):
     semitones: int = Field(ge=-11, le=11)
 
 
-class TempoEdit(_Edit):
-    """A tempo in BPM, or a change by `delta` BPM. `asked` is the tempo the words named when it
-    lay outside `score.TEMPO_RANGE` (`bpm` is then the nearest end of the range)."""
+class TempoEdit(_Scoped):
+    """A tempo in BPM, a change by `delta` BPM, or by a `factor` ("half the tempo"); with a scope,
+    in those sections or bars only (the song's tempo map moves there). `asked` is the tempo the
+    words named when it lay outside `score.TEMPO_RANGE` (`bpm` is then the nearest end of the range)."""
 
     kind: Literal["tempo"] = "tempo"
     bpm: float | None = Field(default=None, gt=0, le=100000)
     delta: float = Field(default=0.0, ge=-200, le=200)
+    factor: float | None = Field(default=None, ge=0.25, le=4.0)
     asked: float | None = Field(default=None, ge=0)
 
+    def applied(self, old: float) -> float:
+        """The tempo this edit makes of `old` (before the range's clamp)."""
+        if self.bpm is not None:
+            return self.bpm
+        return old * self.factor if self.factor is not None else old + self.delta
 
-class MetreEdit(_Edit):
+
+class MetreEdit(_Scoped):
+    """A time signature; a scope ("3/4 in the verse") is read so that it is never dropped silently
+    (the studio says a metre in some sections only is not written yet)."""
+
     kind: Literal["metre"] = "metre"
     numerator: int = Field(ge=2, le=15)
     denominator: Literal[4, 8]

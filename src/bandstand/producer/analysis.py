@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bandstand.errors import TheoryError
+from bandstand.score import TempoChange
+from bandstand.score.tempo_map import seconds_between, segments
 from bandstand.studio import Project
 from bandstand.theory import Key, detect_key, parse_key, spell_root
 
@@ -49,6 +51,8 @@ class SectionFigures:
     parts: tuple[str, ...]
     chords: tuple[str, ...]
     chord_changes_per_bar: float
+    tempos: tuple[float, ...] = ()  # the tempo map's tempos in it, in order (BPM)
+    seconds: float = 0.0  # how long it lasts, following the tempo map
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,8 @@ class Analysis:
     parts: tuple[PartFigures, ...]
     sections: tuple[SectionFigures, ...] = field(default_factory=tuple)
     key_changes: tuple[tuple[int, str], ...] = ()  # (bar, key) after the opening key: the key map
+    tempo_changes: tuple[tuple[float, float], ...] = ()  # (bar, BPM) after the opening tempo: the tempo map
+    seconds: float = 0.0  # how long the song lasts, following the tempo map
 
     def key_at(self, bar: int) -> str | None:
         """The declared key of 1-based `bar` (the key map's)."""
@@ -178,6 +184,7 @@ def analyse(project: Project) -> Analysis:
         sections = [Section(name="Song", start_bar=1, bars=total_bars)]
     tonal, confidence = key_heard([(n.pitch, n.duration) for t, _, n in notes if not t.is_drum])
     spelling = _declared(project.key) or tonal
+    tempo_changes = [TempoChange(c.beat, c.bpm) for c in project.tempo_changes]
     planned = _planned_chords(project)
     figures = []
     for s in sections:
@@ -204,11 +211,15 @@ def analyse(project: Project) -> Analysis:
             velocity=round(sum(n.velocity for _, _, n in inside) / len(inside), 1) if inside else 0.0,
             pitch=round(sum(pitched) / len(pitched), 1) if pitched else None,
             parts=_dedupe(t.name for t, _, _ in inside), chords=_dedupe(per_bar),
-            chord_changes_per_bar=round(changes / s.bars, 2)))
+            chord_changes_per_bar=round(changes / s.bars, 2),
+            tempos=tuple(dict.fromkeys(bpm for _, _, bpm in segments(project.tempo, tempo_changes, lo, hi))),
+            seconds=round(seconds_between(project.tempo, tempo_changes, lo, hi), 2)))
     ts = project.time_signature
     parts = tuple(PartFigures(t.name, t.role, t.note_count, t.mute, t.volume) for t in project.tracks)
     return Analysis(name=project.name or project.provenance.prompt or "the song", tempo=project.tempo,
                     key=project.key, key_heard=tonal.name if tonal else None, key_confidence=confidence,
                     time_signature=f"{ts.numerator}/{ts.denominator}", bars=total_bars, parts=parts,
                     sections=tuple(figures),
-                    key_changes=tuple((round(c.beat / bpb) + 1, c.key) for c in project.key_changes))
+                    key_changes=tuple((round(c.beat / bpb) + 1, c.key) for c in project.key_changes),
+                    tempo_changes=tuple((round(c.beat / bpb + 1, 2), c.bpm) for c in tempo_changes),
+                    seconds=round(seconds_between(project.tempo, tempo_changes, 0.0, total_bars * bpb), 2))

@@ -14,7 +14,7 @@ its context (`analysis_context`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,20 +89,29 @@ def _chords(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
     return [_describe(x) for x in a.sections], "Chords by section: " + "; ".join(lines) + "."
 
 
-def _clock(a: Analysis, bars: int) -> str:
-    """How long `bars` bars of the song last at its tempo, as m:ss."""
-    top, bottom = a.time_signature.split("/")
-    seconds = bars * float(top) * 4 / int(bottom) * 60 / a.tempo
+def _clock(seconds: float) -> str:
+    """`seconds` as m:ss."""
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
+def _bpm(tempos: Sequence[float]) -> str:
+    return " then ".join(f"{t:g}" for t in tempos) + " BPM"
+
+
 def _tempo(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
-    if s is not None:  # "how long is the bridge?": the section's own length
-        return ([_describe(s), f"Tempo {a.tempo:g} BPM in {a.time_signature}"],
-                f"The {s.name} ({_bars(s)}) is {s.bars} bars: about {_clock(a, s.bars)} at {a.tempo:g} BPM "
-                f"in {a.time_signature}.")
-    return ([f"Tempo {a.tempo:g} BPM in {a.time_signature}, {a.bars} bars"],
-            f"{a.tempo:g} BPM in {a.time_signature}: {a.bars} bars last about {_clock(a, a.bars)}.")
+    moves = ", ".join(f"{bpm:g} BPM from bar {bar:g}" for bar, bpm in a.tempo_changes)
+    reasoning = [f"Tempo {a.tempo:g} BPM in {a.time_signature}, {a.bars} bars"]
+    if moves:  # the tempo map: where the tempo moves
+        reasoning.append(f"The tempo map: {a.tempo:g} BPM from bar 1, {moves}")
+    if s is not None:  # "what tempo is the bridge?", "how long is the bridge?": the section's own
+        tempos = s.tempos or (a.tempo,)
+        return ([_describe(s), *reasoning],
+                f"The {s.name} ({_bars(s)}) is {s.bars} bars at {_bpm(tempos)} in {a.time_signature}: "
+                f"about {_clock(s.seconds)}.")
+    if moves:
+        return reasoning, (f"It opens at {a.tempo:g} BPM in {a.time_signature}; the tempo moves: {moves}. "
+                           f"{a.bars} bars last about {_clock(a.seconds)}.")
+    return reasoning, f"{a.tempo:g} BPM in {a.time_signature}: {a.bars} bars last about {_clock(a.seconds)}."
 
 
 def _form(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:

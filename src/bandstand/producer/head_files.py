@@ -152,6 +152,12 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
         manifest["key_changes"] = [{"bar": round(c.beat / bpb) + 1, "key": c.key} for c in project.key_changes]
     else:
         manifest.pop("key_changes", None)
+    if project.tempo_changes:  # the tempo map after the opening tempo, by bar (a bar may be fractional in a jam)
+        bars = [round(c.beat / bpb + 1, 3) for c in project.tempo_changes]
+        manifest["tempo_changes"] = [{"bar": int(bar) if bar == int(bar) else bar, "bpm": c.bpm}
+                                     for bar, c in zip(bars, project.tempo_changes, strict=True)]
+    else:
+        manifest.pop("tempo_changes", None)
     if project.provenance.team:  # an agent team's record: who wrote each section, under which contract
         manifest["team"] = {**project.provenance.team, "contracts": dict(project.provenance.contract_hashes)}
     else:

@@ -231,8 +231,8 @@ def propose_edits(session: ProjectSession, request: str, edits: Sequence[Edit], 
 def _same_song(a: Song, b: Song) -> bool:
     """Whether the rebuilt song is the song it came from (tracks left alone are the very same
     objects, so only the ones made again are compared note by note)."""
-    if (a.tempo, a.key, a.time_signature, a.sections, a.buses) != (b.tempo, b.key, b.time_signature, b.sections,
-                                                                   b.buses):
+    if (a.tempo_map(), a.key, a.time_signature, a.sections, a.buses) != (b.tempo_map(), b.key, b.time_signature,
+                                                                         b.sections, b.buses):
         return False
     return len(a.tracks) == len(b.tracks) and all(x is y or x == y for x, y in zip(a.tracks, b.tracks, strict=True))
 

@@ -78,6 +78,8 @@ class Plan:
     # a key change in some bars only: the bars, and the recipe (with its key map) it moves from
     key_bars: set[int] = field(default_factory=set)
     key_from: Recipe | None = None
+    # tempo edits on the song's tempo map, each with the beat windows it is limited to (None: all of it)
+    tempos: list[tuple[list[Window] | None, TempoEdit]] = field(default_factory=list)
 
     def change(self, *facts: str) -> None:
         self.changed += [f for f in facts if f not in self.changed]
@@ -230,22 +232,32 @@ def _mode(plan: Plan, edit: ModeEdit) -> None:
 
 def _tempo(plan: Plan, edit: TempoEdit) -> None:
     intent = plan.recipe.intent
-    wanted = edit.bpm if edit.bpm is not None else intent.tempo + edit.delta
+    windows = _windows(plan, edit.sections, edit.bars)
+    wanted = edit.applied(intent.tempo)
     bpm = round(clamp_tempo(wanted), 2)
     asked = edit.asked if edit.asked is not None else (wanted if bpm != round(wanted, 2) else None)
     if asked is not None:  # said once, here, for every client
         low, high = TEMPO_RANGE
         plan.notes.append(f"{asked:g} BPM is outside the tempo range {low:g}–{high:g} BPM: the tempo is set to {bpm:g}")
+    plan.tempos.append((windows, edit))  # the song's tempo map moves there (`iteration_song.rebuild`)
+    plan.change("tempo")
+    if windows is not None:  # bars at another tempo: the notes (in beats) stay as they are
+        return
     ratio = bpm / intent.tempo
     analysis = intent.tempo_analysis.model_copy(update={
         "bpm": bpm, "perceived_bpm": round(intent.tempo_analysis.perceived_bpm * ratio, 2), "source": "explicit"})
     plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
         update={"tempo": bpm, "tempo_analysis": analysis})})
-    plan.change("tempo")
     plan.scope(None)
 
 
 def _metre(plan: Plan, edit: MetreEdit) -> None:
+    if edit.sections or edit.bars is not None:
+        where = " and ".join([*(f"the {s}" for s in edit.sections),
+                              *([f"bars {edit.bars[0]}–{edit.bars[1]}"] if edit.bars else [])])
+        raise InvalidInput(f"a metre in some sections only ({edit.numerator}/{edit.denominator} in {where}) is not "
+                           f"written yet: a song has one metre; say '{edit.numerator}/{edit.denominator}' for the "
+                           "whole song")
     intent = plan.recipe.intent
     plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
         update={"time_signature": (edit.numerator, edit.denominator)})})

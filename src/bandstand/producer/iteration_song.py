@@ -25,6 +25,7 @@ from bandstand.compose.stages import PartFn, default_part
 from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
 from bandstand.producer.sensitivity import BlastRadius, blast_radius
+from bandstand.producer.tempo_plan import tempo_edited
 from bandstand.score import KeyChange, Section, Song, TimeSignature, Track, assign_channels
 from bandstand.score.mix import VOLUME_MAX
 
@@ -281,6 +282,11 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     if plan.key_from is not None and plan.key_bars:  # a key change in some bars: the map moves there only
         recipe = overlay(plan.key_from, recipe, plan.key_bars)
     song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed, recipe)
+    # the tempo map is the song's (HEAD's), moved only by the request's tempo words
+    tempo, tempo_changes = tempo_edited(base.tempo, base.tempo_changes, plan.tempos)
+    song = replace(song, tempo=tempo, tempo_changes=list(tempo_changes))
+    if abs(recipe.intent.tempo - tempo) > 1e-9:
+        recipe = recipe.model_copy(update={"intent": recipe.intent.model_copy(update={"tempo": tempo})})
     if plan.genre is not None:
         song, sound = _replan_sound(song, made, plan.frozen, names)
         recipe = recipe.model_copy(update={"sound": sound})

@@ -1,4 +1,5 @@
-"""Accepting a key change in some phrases only: the key map moves only where it was accepted.
+"""Accepting a key or tempo change in some phrases only: the key map and the tempo map move only
+where it was accepted.
 
 A variation that puts bars in another key ("change the key to F# minor") is
 accepted per window of bars: a phrase accepted in bars 17–20 takes every
@@ -6,7 +7,8 @@ part's phrase of bars 17–20 with it (the chords in F# minor over a bass left
 in Bb is not a song), and the result's recipe is the old key map with the new
 key in exactly those bars (`compose.key_map.overlay`). Every later edit
 regenerates a part bar by bar in the key the map declares there, and the
-song's key signatures follow the map.
+song's key signatures follow the map. The tempo map likewise (`with_tempo_map`): the
+proposal's tempos in the bars of the accepted phrases, HEAD's everywhere else.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from dataclasses import dataclass
 
 from bandstand.compose.key_map import bar_keys, key_changes, overlay
 from bandstand.compose.recipe import Recipe
-from bandstand.studio import KeyChange, Project, Variation
+from bandstand.studio import KeyChange, Project, TempoChange, Variation
 from bandstand.studio.variations import resolve_phrases
 
-__all__ = ["KeyAccept", "key_accept", "with_key_map"]
+__all__ = ["KeyAccept", "accepted_bars", "key_accept", "with_key_map", "with_tempo_map"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +60,26 @@ def key_accept(base: Project, variation: Variation, phrase_ids: Sequence[str] | 
     bars = frozenset(bar for p in variation.phrases if p.id in chosen for bar in range(p.start_bar, p.end_bar + 1))
     whole = tuple(p.id for p in variation.phrases if p.start_bar in bars)
     return KeyAccept(whole, bars, overlay(before, after, bars))
+
+
+def accepted_bars(variation: Variation, phrase_ids: Sequence[str]) -> frozenset[int]:
+    """The bars (1-based) the accepted phrases hold."""
+    chosen = resolve_phrases(variation, phrase_ids)
+    return frozenset(bar for p in variation.phrases if p.id in chosen for bar in range(p.start_bar, p.end_bar + 1))
+
+
+def with_tempo_map(result: Project, base: Project, bars: frozenset[int]) -> Project:
+    """`result` with HEAD's (`base`) tempo map everywhere but in `bars`, where its own holds."""
+    from bandstand.score import TempoChange as ScoreChange
+    from bandstand.score.tempo_map import overlay
+
+    def of(p: Project) -> tuple[float, tuple[ScoreChange, ...]]:
+        return p.tempo, tuple(ScoreChange(c.beat, c.bpm) for c in p.tempo_changes)
+
+    if of(result) == of(base):
+        return result
+    bpb = base.beats_per_bar
+    windows = [((bar - 1) * bpb, bar * bpb) for bar in sorted(bars)]
+    tempo, changes = overlay(of(base), of(result), windows)
+    return result.model_copy(update={"tempo": tempo, "tempo_changes": tuple(
+        TempoChange(beat=c.beat, bpm=c.bpm) for c in changes)})

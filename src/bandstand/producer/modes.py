@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bandstand.craft.edits import AddPartEdit, AlternativeEdit, FreezeEdit
+from bandstand.craft.edits import AddPartEdit, AlternativeEdit, FreezeEdit, TempoEdit
 from bandstand.craft.mixer_edits import TransportEdit
 from bandstand.errors import Conflict, InvalidInput, VariationConflict
 from bandstand.producer.ask import answer
@@ -334,7 +334,10 @@ def _iterate(job: Job) -> Outcome:
         done = next_alternative(session, alternative.target, request=job.routed.text, author=AUTHOR)
     else:
         recipe_of(head)
+        # tempo words said with an idiom move the tempo map in the variation ("make the bass busier
+        # and set the chorus to 140 BPM"): accepted in some phrases, in their bars only
         edits = [e for e in musical if not isinstance(e, FreezeEdit)]
+        edits += [e for e in request.edits if isinstance(e, TempoEdit)]
         job.emit(Status(message=f"Working out what '{job.routed.text[:80]}' changes"))
         done = propose_edits(session, job.routed.text, edits, author=AUTHOR, all_edits=request.edits,
                              part_fn=_part_writer(job))

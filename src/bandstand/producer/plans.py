@@ -304,11 +304,9 @@ def _key_steps(project: Project, edit: KeyEdit | TransposeEdit) -> list[Step]:
 
 
 def _tempo_steps(project: Project, edit: TempoEdit) -> list[Step]:
-    bpm = edit.bpm if edit.bpm is not None else project.tempo + edit.delta
-    bpm = round(bpm, 2)
-    if abs(bpm - project.tempo) < 1e-6:
-        return []
-    return [Step("", f"Set tempo to {bpm:g} BPM", "setup", (Call("set_tempo", {"tempo": bpm}),))]
+    from bandstand.producer.tempo_plan import tempo_calls
+
+    return [Step("", what, "setup", (Call("set_tempo", args),)) for what, args in tempo_calls(project, edit)]
 
 
 def _add_track(edit: AddTrackEdit) -> Step:

@@ -192,8 +192,10 @@ class ProjectSession:
                step: Step = _nothing) -> HistoryEntry:
         """Commit a ready variation (all of it, or the phrases named) as a new revision (a key
         change accepted in some phrases: see `producer.key_accept`)."""
-        from bandstand.producer.key_accept import (
-            key_accept,  # the compose recipe, only when accepting
+        from bandstand.producer.key_accept import (  # the compose recipe, only when accepting
+            accepted_bars,
+            key_accept,
+            with_tempo_map,
         )
 
         with self.store.lock():
@@ -212,6 +214,8 @@ class ProjectSession:
             result = commit_project(base, variation, keyed.phrase_ids if keyed else phrase_ids)
             if keyed is not None:
                 result = keyed.apply(result)
+            if phrase_ids is not None:  # the tempo map moves in the accepted bars only
+                result = with_tempo_map(result, base, keyed.bars if keyed else accepted_bars(variation, phrase_ids))
             chosen = len(variation.phrases) if phrase_ids is None else len(set(phrase_ids))
             summary = (f"accepted {chosen} of {len(variation.phrases)} phrases" if phrase_ids is not None
                        else f"accepted {variation.intent or 'the variation'}")

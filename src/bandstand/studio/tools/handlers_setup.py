@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from bandstand.errors import InvalidInput, TheoryError
-from bandstand.studio.model import Project, Region, TimeSignature, Track
+from bandstand.studio.model import Project, Region, TempoChange, TimeSignature, Track
 from bandstand.studio.tools import params as P
 from bandstand.studio.tools.registry import ToolContext
 from bandstand.studio.tools.resolve import find_track
@@ -94,7 +94,17 @@ def create_project(ctx: ToolContext, project: Project, p: P.CreateProject) -> Re
 
 
 def set_tempo(ctx: ToolContext, project: Project, p: P.SetTempo) -> Result:
-    return project.model_copy(update={"tempo": p.tempo}), {}
+    if p.start_bar is None:  # the whole song: one tempo
+        return project.model_copy(update={"tempo": p.tempo, "tempo_changes": ()}), {}
+    from bandstand.score import TempoChange as ScoreChange
+    from bandstand.score.tempo_map import retempo
+
+    start = project.bar_to_beat(p.start_bar)
+    end = project.bar_to_beat(p.end_bar + 1) if p.end_bar is not None else None
+    changes = [ScoreChange(c.beat, c.bpm) for c in project.tempo_changes]
+    tempo, after = retempo(project.tempo, changes, start, end, lambda _old: p.tempo)
+    return project.model_copy(update={"tempo": tempo, "tempo_changes": tuple(
+        TempoChange(beat=c.beat, bpm=c.bpm) for c in after)}), {}
 
 
 def set_key(ctx: ToolContext, project: Project, p: P.SetKey) -> Result:

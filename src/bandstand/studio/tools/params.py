@@ -106,9 +106,22 @@ class CreateProject(ToolParams):
 
 
 class SetTempo(ToolParams):
-    """Set the song's tempo."""
+    """Set the song's tempo: the whole song (its tempo map becomes this one tempo), or with
+    `start_bar` (and `end_bar`) those bars only — the tempo after them stays what it was."""
 
     tempo: float = Field(ge=TEMPO_RANGE[0], le=TEMPO_RANGE[1], description="beats per minute")
+    start_bar: int | None = Field(default=None, ge=1, le=100_000,
+                                  description="first bar at this tempo (1-based); none: the whole song")
+    end_bar: int | None = Field(default=None, ge=1, le=100_000,
+                                description="last bar at this tempo (inclusive); none: to the end of the song")
+
+    @model_validator(mode="after")
+    def _bars(self) -> SetTempo:
+        if self.end_bar is not None and self.start_bar is None:
+            raise ValueError("end_bar needs a start_bar (the first bar at this tempo)")
+        if self.start_bar is not None and self.end_bar is not None and self.end_bar < self.start_bar:
+            raise ValueError(f"end_bar {self.end_bar} comes before start_bar {self.start_bar}")
+        return self
 
 
 class SetKey(ToolParams):
