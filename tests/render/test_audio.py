@@ -135,3 +135,34 @@ def test_a_render_is_byte_identical_run_to_run(tmp_path: Path) -> None:
     assert render_wav(song, tmp_path / "2.wav").read_bytes() == first
     midi = write_midi(song, tmp_path / "s.mid")
     assert render_wav(midi, tmp_path / "3.wav").read_bytes() == render_wav(midi, tmp_path / "4.wav").read_bytes()
+
+
+def test_the_master_written_a_block_at_a_time_is_the_master(tmp_path: Path) -> None:
+    """`write_wav(mix, mastering=plan)` masters each block as it writes it: the same bytes as the
+    whole mix mastered first, with the trim and the fade landing across a block boundary."""
+    from bandstand.render.master import master, plan_master
+
+    rng = np.random.default_rng(3)
+    mix = rng.uniform(-3e-4, 3e-4, (200_000, 2)).astype(np.float32)  # under −60 dBFS: heard in the fade
+    mix[:48_000] = rng.normal(0.0, 0.3, (48_000, 2)).astype(np.float32)
+    mix[20_000:20_100] *= 6  # a burst for the limiter
+    plan = plan_master(mix, 44100, Master(target_lufs=-9.0))
+    assert plan.frames - plan.fade < 1 << 16 < plan.frames and plan.limiter_max_db > 0
+    assert np.abs(mix[plan.frames - plan.fade : plan.frames] * plan.gain).max() * 32767 > 4
+    streamed = write_wav(mix, tmp_path / "streamed.wav", mastering=plan).read_bytes()
+    whole = master(mix.copy(), 44100, Master(target_lufs=-9.0))
+    assert streamed == write_wav(whole.audio, tmp_path / "whole.wav").read_bytes()
+
+
+def test_render_wav_writes_what_render_song_masters(tmp_path: Path) -> None:
+    from bandstand.render import render_song, write_stems
+
+    song = demo_song(8, tempo=96.0)
+    settings = Master(target_lufs=-10.0)
+    path = render_wav(song, tmp_path / "song.wav", settings=settings, stems_dir=tmp_path / "stems")
+    rendered = render_song(song, settings=settings, stems=True)
+    assert path.read_bytes() == write_wav(rendered.audio, tmp_path / "whole.wav").read_bytes()
+    written = write_stems(rendered, tmp_path / "again")
+    assert sorted(p.name for p in written) == sorted(p.name for p in (tmp_path / "stems").glob("*.wav"))
+    for stem in written:
+        assert stem.read_bytes() == (tmp_path / "stems" / stem.name).read_bytes()

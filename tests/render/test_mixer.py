@@ -187,3 +187,23 @@ def test_automated_effect_parameters_are_heard(etype: str, param: str) -> None:
     moving = stem(keys_song(TrackMix(inserts=(fx,), automation=(lane,)), program=81))
     n = min(len(static), len(moving))
     assert rms(moving[:n] - static[:n]) > 0.01 * rms(static), (etype, param)
+
+
+def test_a_fader_at_unity_and_centre_is_skipped_bit_for_bit() -> None:
+    """A track at level 1 and pan centre (every track of a MIDI file) is not passed over by its
+    fader: x × 1.0 is x, so the row is what a multiplying fader would leave, to the bit; any other
+    level still applies."""
+    from bandstand.render.mixer import mix_song
+    from bandstand.score import AutomationLane, AutomationPoint, Note, Song, Track, TrackMix
+
+    dry = np.random.default_rng(5).normal(0.0, 0.2, (1, 44100, 2)).astype(np.float32)
+
+    def mixed(mix: TrackMix) -> np.ndarray:
+        track = Track("Lead", "lead", program=0, notes=[Note(0.0, 1.0, 60, 90)], mix=mix)
+        return np.array(mix_song(Song(title="F", tempo=120.0, tracks=[track]), dry.copy()).tracks[0])
+
+    unity = mixed(TrackMix())
+    flat = AutomationLane("volume", (AutomationPoint(0.0, 1.0), AutomationPoint(2.0, 1.0)))
+    assert np.array_equal(unity, dry[0])
+    assert np.array_equal(mixed(TrackMix(automation=(flat,))), unity)  # the fader that multiplies
+    assert np.array_equal(mixed(TrackMix(volume=0.5)), dry[0] * np.float32(0.5))

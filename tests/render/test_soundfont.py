@@ -52,6 +52,6 @@ def test_render_exports_are_pinned() -> None:
     assert set(render.__all__) == {
         "ENV_VAR", "PROCESSORS", "ROLE_COLOURS", "TAIL_SECONDS", "Master", "Rendered", "find_soundfont",
         "render_pianoroll", "render_song", "render_wav", "role_colour", "stem_names", "title_line", "write_stems",
-        "TrackCache",
+        "TrackCache", "warm",
     }
     assert all(hasattr(render, name) for name in render.__all__)

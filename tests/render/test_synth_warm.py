@@ -74,3 +74,30 @@ def test_a_render_waiting_for_the_warm_up_says_so_until_it_is_done() -> None:
     said.clear()
     synth.wait_warm(said.append)  # nothing loading: no wait, nothing said
     assert said == []
+
+
+def test_numba_is_imported_on_the_warm_up_thread_not_the_callers() -> None:
+    """numba's import is most of a warm-up's cost: it happens on the warm-up thread, so the caller
+    (a compose writing its parts) goes on at once."""
+    code = """
+import sys, threading
+from bandstand.render import synth
+
+importers = []
+
+class Spy:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            importers.append(threading.current_thread().name)
+        return None
+
+sys.meta_path.insert(0, Spy())
+assert "numba" not in sys.modules
+thread = synth.warm()
+assert thread is not None
+thread.join(timeout=120)
+print(importers)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() in ("['bandstand-render-warm']", "[]"), done.stdout

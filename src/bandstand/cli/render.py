@@ -65,20 +65,30 @@ def render(
                                "--wav, --png, --no-audio and --sample-rate are for a .mid file")
         _render_session(file)
         return
+    from bandstand.render import find_soundfont, render_pianoroll, render_wav, title_line, warm
+
+    if not no_audio:
+        warm()  # numba's engine and the SoundFont's table load on a thread while the file is read
     from bandstand.midi import read_midi
-    from bandstand.render import find_soundfont, render_pianoroll, render_wav, title_line
 
     song = read_midi(file)
     png_out = _check_output(png or file.with_suffix(".png"), "--png")
     wav_out = None if no_audio else _check_output(wav or file.with_suffix(".wav"), "--wav")
-    if wav_out is not None:
-        find_soundfont()  # no SoundFont: say so before the piano roll is written, not after
-    png_path = render_pianoroll(song, png_out, width=width, height=height)
+    if wav_out is None:
+        png_path = render_pianoroll(song, png_out, width=width, height=height)
+        typer.echo(f"{title_line(song)}")
+        typer.echo(f"piano roll  {png_path}")
+        return
+    find_soundfont()  # no SoundFont: say so before the piano roll is written, not after
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-pianoroll") as pool:
+        roll = pool.submit(render_pianoroll, song, png_out, width=width, height=height)  # drawn while it plays
+        wav_path = render_wav(song, wav_out, sample_rate=sample_rate)
+        png_path = roll.result()
     typer.echo(f"{title_line(song)}")
     typer.echo(f"piano roll  {png_path}")
-    if wav_out is not None:
-        wav_path = render_wav(song, wav_out, sample_rate=sample_rate)
-        typer.echo(f"audio       {wav_path}  ({song.duration_seconds:.1f} s + tail)")
+    typer.echo(f"audio       {wav_path}  ({song.duration_seconds:.1f} s + tail)")
 
 
 def _render_session(session_dir: Path) -> None:

@@ -16,6 +16,7 @@ from bandstand.render.effects import PROCESSORS
 from bandstand.render.master import Master
 from bandstand.render.pianoroll import ROLE_COLOURS, render_pianoroll, role_colour, title_line
 from bandstand.render.soundfont import ENV_VAR, find_soundfont
+from bandstand.render.synth import warm
 from bandstand.render.trackcache import TrackCache
 
 __all__ = [
@@ -33,5 +34,6 @@ __all__ = [
     "role_colour",
     "stem_names",
     "title_line",
+    "warm",
     "write_stems",
 ]

@@ -24,7 +24,7 @@ import numpy as np
 from bandstand.files import atomic_open
 from bandstand.render.cancel import Check, checker, never
 from bandstand.render.dsp import Audio
-from bandstand.render.master import Master, Mastered, master
+from bandstand.render.master import Master, Mastered, MasterPlan, plan_master
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
 from bandstand.render.partial import Font, synthesize_some
 from bandstand.render.reverb import decay_seconds
@@ -91,6 +91,31 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
 
     `progress`, when given, is told what the render does now in a few words ("played 3 of 6
     parts (Bass)", "mixing", "mastering"), from whichever thread does it."""
+    mixed = _mixed(song, sample_rate, soundfont, workers, settings, stems, cancelled, scratch, cache, progress)
+    done = mixed.plan.mastered(mixed.audio, in_place=True, check=mixed.check)
+    return Rendered(done.audio, done, mixed.stems, mixed.stem_gain, mixed.check, mixed.reused, mixed.played)
+
+
+@dataclass(slots=True)
+class _Mixed:
+    """A render up to its master: the unmastered mix (frames × 2), the master's plan for it, the
+    stems (by file stem name, as long as the master) and their gain, and how it was made."""
+
+    audio: Audio
+    plan: MasterPlan
+    stems: dict[str, Audio]
+    stem_gain: float
+    check: Check
+    reused: tuple[int, ...]
+    played: tuple[int, ...]
+
+
+def _mixed(song: Song, sample_rate: int, soundfont: Path | None, workers: int | None, settings: Master | None,
+           stems: bool, cancelled: Callable[[], bool] | None, scratch: bool | None, cache: TrackCache | None,
+           progress: Progress | None) -> _Mixed:
+    """`render_song`'s work up to the master: synthesis, the mix, and the master measured and
+    settled (`plan_master`) but not applied, so that a writer can master the mix a block at a
+    time as it writes it (`render_wav`)."""
     heard = audible([t.mix for t in song.tracks])
     tail = tail_seconds(song)
     frames = frames_for(song, sample_rate, tail)
@@ -116,18 +141,18 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
         mixed = plan.mix(rows, spans, peaks=stems)
         if progress is not None:
             progress("mastering")
-        done = master(mixed.audio, sample_rate, settings or Master(), in_place=True, check=check)
+        mastering = plan_master(mixed.audio, sample_rate, settings or Master(), check=check)
     if kept is not None:
         kept.result()  # storing swallows what the disk refuses: what comes through here is a bug
     played = tuple(i for i, h in enumerate(heard) if h and i not in reused)
-    result = Rendered(done.audio, done, check=check, reused=reused, played=played)
+    out = _Mixed(mixed.audio, mastering, {}, 1.0, check, reused, played)
     if stems:
         parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
         parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
         loudest = max(mixed.peaks.values(), default=0.0)
-        result.stem_gain = min(done.gain, STEM_PEAK / loudest) if loudest > 0 else done.gain
-        result.stems = {name: audio[: done.frames] for name, audio in parts.items()}
-    return result
+        out.stem_gain = min(mastering.gain, STEM_PEAK / loudest) if loudest > 0 else mastering.gain
+        out.stems = {name: audio[: mastering.frames] for name, audio in parts.items()}
+    return out
 
 
 def _through_cache(cache: TrackCache, keeper: ThreadPoolExecutor, song: Song, heard: list[bool], plan: MixPlan,
@@ -187,20 +212,26 @@ _WRITE_FRAMES = 1 << 16  # convert to PCM a block at a time: big temporaries are
 
 
 def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 44100, *, gain: float = 1.0,
-              check: Check = never) -> Path:
+              check: Check = never, mastering: MasterPlan | None = None) -> Path:
     """Write float audio (frames × 2) times `gain` as 16-bit stereo PCM, atomically (clipped at ±1);
-    `check` is asked every block (a cancel leaves no file)."""
+    `check` is asked every block (a cancel leaves no file). With `mastering`, `audio` is the
+    unmastered mix: each block is mastered as it is written (`MasterPlan.apply`: the same numbers
+    as the mastered mix, without a pass over the whole song first) and the file ends where the
+    master trims it."""
     block = np.empty((_WRITE_FRAMES, 2), dtype=np.float32)
     pcm = np.empty((_WRITE_FRAMES, 2), dtype="<i2")
     scale = np.float32(gain * 32767.0)
+    frames = len(audio) if mastering is None else mastering.frames
     with atomic_open(path, "wb") as fh, wave.open(fh, "wb") as wav:
         wav.setnchannels(2)
         wav.setsampwidth(2)
         wav.setframerate(sample_rate)
-        for first in range(0, len(audio), _WRITE_FRAMES):
+        wav.setnframes(frames)  # the header is written once, right
+        for first in range(0, frames, _WRITE_FRAMES):
             check()
-            chunk = audio[first : first + _WRITE_FRAMES]
-            b, p = block[: len(chunk)], pcm[: len(chunk)]
+            n = min(_WRITE_FRAMES, frames - first)
+            b, p = block[:n], pcm[:n]
+            chunk = audio[first : first + n] if mastering is None else mastering.apply(audio, first, b)
             np.multiply(chunk, scale, out=b)
             np.clip(b, -32767.0, 32767.0, out=b)
             np.rint(b, out=b)
@@ -209,18 +240,21 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
     return Path(path)
 
 
-def write_stems(rendered: Rendered, folder: str | os.PathLike[str], sample_rate: int = 44100, *,
-                check: Check = never) -> list[Path]:
-    """Write every stem as `<name>.wav` in `folder` (side by side on threads); other .wav files
-    there — stems of parts that no longer play — are removed. Returns the paths written. `check`
-    is asked every block (a cancel leaves the stems already written)."""
+def write_stems(stems: Rendered | dict[str, Audio], folder: str | os.PathLike[str], sample_rate: int = 44100, *,
+                gain: float | None = None, check: Check = never) -> list[Path]:
+    """Write every stem (a render's, or audio by name) as `<name>.wav` in `folder`, times `gain`
+    (a render's own stem gain by default), side by side on threads; other .wav files there —
+    stems of parts that no longer play — are removed. Returns the paths written. `check` is asked
+    every block (a cancel leaves the stems already written)."""
+    parts = stems.stems if isinstance(stems, Rendered) else stems
+    scale = gain if gain is not None else (stems.stem_gain if isinstance(stems, Rendered) else 1.0)
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     def write(item: tuple[str, Audio]) -> Path:
-        return write_wav(item[1], root / f"{item[0]}.wav", sample_rate, gain=rendered.stem_gain, check=check)
+        return write_wav(item[1], root / f"{item[0]}.wav", sample_rate, gain=scale, check=check)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
-        paths = list(pool.map(write, rendered.stems.items()))
+        paths = list(pool.map(write, parts.items()))
     keep = {p.name for p in paths}
     for stale in root.glob("*.wav"):
         if stale.name not in keep:
@@ -254,16 +288,15 @@ def render_wav(
         from bandstand.midi import read_midi
 
         song = read_midi(song_or_midi_path)
-    rendered = render_song(song, sample_rate, soundfont=soundfont, workers=workers, settings=settings,
-                           stems=stems_dir is not None, cancelled=cancelled, scratch=scratch, cache=cache,
-                           progress=progress)
-    check = rendered.check
+    mixed = _mixed(song, sample_rate, soundfont, workers, settings, stems_dir is not None, cancelled, scratch, cache,
+                   progress)
+    check = mixed.check
     if progress is not None:
-        progress("writing the WAV" + (f" and {len(rendered.stems)} stems" if stems_dir is not None else ""))
-    if stems_dir is not None:
+        progress("writing the WAV" + (f" and {len(mixed.stems)} stems" if stems_dir is not None else ""))
+    if stems_dir is not None:  # the stems on other threads while this one masters the mix as it writes it
         with ThreadPoolExecutor(max_workers=1) as pool:
-            stems = pool.submit(write_stems, rendered, stems_dir, sample_rate, check=check)
-            path = write_wav(rendered.audio, out_path, sample_rate, check=check)
+            stems = pool.submit(write_stems, mixed.stems, stems_dir, sample_rate, gain=mixed.stem_gain, check=check)
+            path = write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan)
             stems.result()
         return path
-    return write_wav(rendered.audio, out_path, sample_rate, check=check)
+    return write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan)

@@ -33,12 +33,14 @@ from bandstand.render.dsp import (
     Floats,
     apply_gain,
     biquad,
+    block_ramp,
     guard_row,
     limiter_gain,
 )
 from bandstand.render.iir import CHUNK, Cascade
 
-__all__ = ["MARGIN_DB", "Master", "Mastered", "integrated_loudness", "master", "true_peak_blocks"]
+__all__ = ["MARGIN_DB", "Master", "MasterPlan", "Mastered", "integrated_loudness", "master", "plan_master",
+           "true_peak_blocks"]
 
 MARGIN_DB = 0.5
 MAX_GAIN_DB = 30.0
@@ -183,11 +185,50 @@ def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
     return out
 
 
-def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_place: bool = False,
-           check: Check = never) -> Mastered:
-    """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail.
-    With `in_place`, the master is made in `audio`'s own memory. `check` is asked a chunk at a
-    time while the mix is measured (it raises to cancel)."""
+@dataclass(frozen=True, slots=True)
+class MasterPlan:
+    """What the master will do to a measured mix, before any of it is done: the static gain, the
+    gain per control block (the limiter's included), the frames kept and the fade at their end,
+    and the figures `Mastered` reports. `apply` masters any stretch of the mix on its own, with
+    the arithmetic of the whole (the gain ramps and the fade depend only on a frame's place in the
+    song), so a caller can master the mix a block at a time as it writes it."""
+
+    gain: float
+    curve: Floats
+    frames: int
+    fade: int
+    loudness_in: float
+    loudness_out: float
+    limiter_max_db: float
+
+    def apply(self, audio: Audio, first: int, out: Audio) -> Audio:
+        """The mastered frames [first, first + len(out)) of the unmastered mix `audio` (frames ×
+        channels) into `out`; `first` is a multiple of `BLOCK` and the stretch ends by `frames`."""
+        n = len(out)
+        g = block_ramp(self.curve, first, n)
+        for src, dst in zip(audio[first : first + n].T, out.T, strict=True):
+            np.multiply(src, g, out=dst)
+        fade_from = self.frames - self.fade
+        if self.fade and first + n > fade_from:
+            ramp = np.linspace(1.0, 0.0, self.fade, dtype=np.float32)
+            lo = max(first, fade_from)
+            out[lo - first :] *= ramp[lo - fade_from : first + n - fade_from][:, None]
+        return out
+
+    def mastered(self, audio: Audio, *, in_place: bool = False, check: Check = never) -> Mastered:
+        """The whole mix (frames × channels) mastered: in `audio`'s own memory with `in_place`;
+        `check` is asked a chunk at a time."""
+        out = apply_gain(audio, self.curve, out=audio if in_place else np.empty_like(audio), check=check)
+        out = out[: self.frames]
+        if self.fade:
+            out[self.frames - self.fade :] *= np.linspace(1.0, 0.0, self.fade, dtype=np.float32)[:, None]
+        return Mastered(out, self.gain, self.loudness_in, self.loudness_out, self.limiter_max_db, self.frames)
+
+
+def plan_master(audio: Audio, sample_rate: int, settings: Master = Master(), *, check: Check = never) -> MasterPlan:
+    """Measure the mix (frames × channels) and settle the master: gain to `target_lufs`, the
+    limiter under `ceiling_dbtp`, the trimmed length. Nothing is changed in `audio`. `check` is
+    asked a chunk at a time while the mix is measured (it raises to cancel)."""
     rows = audio.T
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-master") as pool:  # a channel each
         others = [pool.submit(_analyse, row, sample_rate, check) for row in rows[1:]]
@@ -213,14 +254,18 @@ def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_pl
         gain = 10 ** (gain_db / 20)
         limit = limiter_gain(peaks * gain, ceiling, release)
     curve = limit * gain
-    out = apply_gain(audio, curve, out=audio if in_place else np.empty_like(audio), check=check)
-    frames = _trimmed_length(peaks * curve, len(out), sample_rate, settings.tail_seconds)
-    out = out[:frames]
-    fade = min(frames, int(0.05 * sample_rate))
-    if fade:
-        out[frames - fade :] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)[:, None]
+    frames = _trimmed_length(peaks * curve, len(audio), sample_rate, settings.tail_seconds)
     deepest = float(-20 * np.log10(limit.min())) if len(limit) else 0.0
-    return Mastered(out, gain, loudness_in, loudness_out, deepest, frames)
+    return MasterPlan(gain, curve, frames, min(frames, int(0.05 * sample_rate)), loudness_in, loudness_out, deepest)
+
+
+def master(audio: Audio, sample_rate: int, settings: Master = Master(), *, in_place: bool = False,
+           check: Check = never) -> Mastered:
+    """Master the mix: gain to `target_lufs`, limit true peaks under `ceiling_dbtp`, trim the tail
+    (`plan_master`, then the plan applied to the whole mix). With `in_place`, the master is made
+    in `audio`'s own memory. `check` is asked a chunk at a time while the mix is measured and
+    mastered (it raises to cancel)."""
+    return plan_master(audio, sample_rate, settings, check=check).mastered(audio, in_place=in_place, check=check)
 
 
 def _trimmed_length(levels: Floats, frames: int, sample_rate: int, tail: float) -> int:

@@ -99,6 +99,12 @@ class _Fader:
             left, right = pan_gains(pan if pan is not None else track.mix.pan)
             self.curves = (vol * left, vol * right)
 
+    @property
+    def unity(self) -> bool:
+        """Whether this fader leaves every sample as it is (level 1, pan centre, no automation):
+        x × 1.0 is x exactly, so the pass over the track can be skipped."""
+        return self.curves is None and bool((self.gains == 1.0).all())
+
     def __call__(self, chunk: Audio, first: int) -> Audio:
         if self.curves is None:
             chunk *= self.gains
@@ -168,7 +174,7 @@ class MixPlan:
             ctx = Context(self.sample_rate, self.song.tempo, {}, False, start, self.scratch)
             run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage, self.checked],
                       final=[self.checked, fader])
-        else:
+        elif not fader.unity:  # a MIDI file's tracks, and any at unity and centre, need no pass
             stream(span, [self.checked, fader], start)
         return start, stop
 

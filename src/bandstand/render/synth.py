@@ -492,14 +492,15 @@ def warm(soundfont: Path | None = None) -> threading.Thread | None:
     than doing the work twice. Whatever goes wrong here is left for the render to report; with a
     wrong `$BANDSTAND_SYNTH` or no SoundFont found, nothing is started. Returns the thread."""
     try:
-        name = engine_name()
+        if (os.environ.get(ENGINE_ENV, "auto") or "auto") not in ENGINES:
+            return None
         path = soundfont or find_soundfont()
     except UserError:
         return None
 
-    def ready() -> None:
-        with contextlib.suppress(OSError, RenderError, ImportError):  # the render meets it again and says so
-            _table(name, path.read_bytes(), str(path))
+    def ready() -> None:  # numba's import (0.3 s of CPU idle, more under load) is here too, off the caller's thread
+        with _READY, contextlib.suppress(OSError, RenderError, ImportError, UserError):  # the render meets it again
+            _ready_table(engine_name(), path.read_bytes(), str(path))
 
     thread = threading.Thread(target=ready, name="bandstand-render-warm", daemon=True)
     thread.start()
