@@ -26,6 +26,14 @@ half the weakest of them, so one bad number cannot hide behind good ones):
   measured from the off-beats against the genre's, tempo inside the genre's
   range or its half/double).
 
+Beside these, every axis takes in the calibrated figures of the quality model
+(`bandstand.compose.quality`: key clarity, in-scale and chord-tone rates per
+role, groove consistency, lock, section contrast, density against energy,
+bass coverage, the melody's steps, range, turns and motif recurrence), each
+rated against the range reference music and our own songs fill, so the axes
+spread over real differences instead of saturating at 1.00; the figures are
+published in the score with their ranges.
+
 The gate passes when no axis is below 0.5 and the mean is at least 0.7;
 otherwise it names the stage whose output the weakest number measures.
 """
@@ -42,6 +50,8 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.quality import AXES, GateResult, QualityScore
+from bandstand.compose.quality import from_plans, measure, rate
+from bandstand.compose.quality.model import figure_key
 from bandstand.compose.writing import ends_on_tonic, key_heard, section_variety, voicing_variety
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.groove import groove
@@ -50,7 +60,7 @@ from bandstand.errors import TheoryError
 from bandstand.score import Note, Song
 from bandstand.theory import detect_key, get_scale
 
-__all__ = ["AXIS_MIN", "MEAN_MIN", "METRIC_STAGE", "evaluate_quality", "gate"]
+__all__ = ["AXIS_MIN", "FIGURE_STAGE", "MEAN_MIN", "METRIC_STAGE", "evaluate_quality", "gate", "stage_of"]
 
 AXIS_MIN, MEAN_MIN = 0.5, 0.7
 TOL = 0.125  # beats: a 32nd note either side counts as together
@@ -71,6 +81,12 @@ METRIC_STAGE: dict[str, int] = {
     "kick_bass_lock": 4, "groove_consistency": 4,
     "energy_density_corr": 3, "section_contrast": 3, "section_variety": 2,
     "tempo_fidelity": 6, "key_fidelity": 2, "genre_fidelity": 4,
+}
+# The stage a calibrated figure blames (by its table key: "chord_tones.bass" → "chord_tones").
+FIGURE_STAGE: dict[str, int] = {
+    "key_clarity": 2, "key_rank": 2, "in_scale": 4, "chord_tones": 4, "groove_consistency": 4,
+    "kick_bass_lock": 4, "density_energy": 3, "bass_coverage": 4, "notes_per_bar": 4, "section_contrast": 3,
+    "step_share": 4, "melodic_range": 4, "direction_changes": 4, "motif_recurrence": 4,
 }
 AXIS_METRICS: dict[str, tuple[str, ...]] = {
     "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong", "key_heard", "ends_on_tonic"),
@@ -348,10 +364,12 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
-    axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]), 4) for axis in AXES}
+    figures = rate(measure(song, from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)))
+    axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]
+                                 + [f.score for f in figures.values() if f.axis == axis]), 4) for axis in AXES}
     clean = {k: (None if val is None else round(val, 4)) for k, val in metrics.items()}
     return QualityScore(axes=axes, metrics=clean, metric_scores={k: round(x, 4) for k, x in scores.items()},
-                        notes=notes)
+                        notes=notes, figures=figures)
 
 
 def gate(score: QualityScore) -> GateResult:
@@ -362,8 +380,15 @@ def gate(score: QualityScore) -> GateResult:
         return GateResult(passed=True, failing_axes=[], responsible_stage=0,
                           reason=f"all axes ≥ {AXIS_MIN}, mean {mean:.2f} ≥ {MEAN_MIN}")
     axis = min(failing or list(AXES), key=lambda a: score.axes.get(a, 0.0))
-    metric = min(AXIS_METRICS[axis], key=lambda k: score.metric_scores.get(k, 1.0))
+    rated = {k: score.metric_scores.get(k, 1.0) for k in AXIS_METRICS[axis]}
+    rated.update({name: f.score for name, f in score.figures.items() if f.axis == axis})
+    metric = min(rated, key=rated.__getitem__)  # the first of equals: the plan stage before the parts
     why = (f"{', '.join(failing)} below {AXIS_MIN}" if failing else f"mean {mean:.2f} below {MEAN_MIN}")
-    return GateResult(passed=False, failing_axes=failing, responsible_stage=METRIC_STAGE[metric],
-                      reason=f"{why}; weakest: {metric} = {score.metric_scores.get(metric, 0.0):.2f} "
-                             f"(stage {METRIC_STAGE[metric]})")
+    stage = stage_of(metric)
+    return GateResult(passed=False, failing_axes=failing, responsible_stage=stage,
+                      reason=f"{why}; weakest: {metric} = {rated[metric]:.2f} (stage {stage})")
+
+
+def stage_of(metric: str) -> int:
+    """The stage whose output a metric or a calibrated figure measures."""
+    return METRIC_STAGE.get(metric) or FIGURE_STAGE[figure_key(metric)]
