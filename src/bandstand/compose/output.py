@@ -215,6 +215,10 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "master": {"target_lufs": sound.target_lufs if sound else -14.0, "ceiling_dbtp": -1.0},
         "degraded": out.degraded,
         "seed": state.seed,
+        # the takes compose made of each part (`--takes`): the one kept and every take's score
+        "takes": {"count": state.config.takes,
+                  "parts": {p["role"]: {"kept": p["take"], "scores": p["takes"]} for p in out.parts
+                            if p.get("takes")}},
         "bandstand_version": __version__,
         "backends": {"intent": f"rule-based + {state.config.intent_backend}" if state.config.intent_backend
                      else "rule-based", "parts": "algorithmic"},

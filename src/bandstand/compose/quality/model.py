@@ -70,6 +70,8 @@ def rate_one(name: str, value: float, low: float, median: float, high: float) ->
         below, above = above, below
         way = "higher"
     if way == "higher":
+        if value >= high:
+            return 1.0
         if value >= median:
             return _clamp(0.9 + 0.1 * (value - median) / above)
         edge = median - below
