@@ -71,7 +71,7 @@ def measure(prompts: int, seeds: int, chorales: int) -> dict[str, Any]:
                 for group, song in [("ours", result.song),
                                     *((f"broken: {name}", brk(result.song, seed)) for name, brk in BREAKS.items())]:
                     score = evaluate_quality(song, intent, harmony, arrangement)
-                    add(group, take_score(measure(song, ctx)), score.mean, gate(score).passed)
+                    add(group, take_score(measure(song, ctx), ctx.colour), score.mean, gate(score).passed)
     return {group: {k: _summary(v) for k, v in g.items()} for group, g in groups.items()}
 
 

@@ -364,7 +364,8 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
-    figures = rate(measure(song, from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)))
+    frame = from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)
+    figures = rate(measure(song, frame), frame.colour)
     axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]
                                  + [f.score for f in figures.values() if f.axis == axis]), 4) for axis in AXES}
     clean = {k: (None if val is None else round(val, 4)) for k, val in metrics.items()}

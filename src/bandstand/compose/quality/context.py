@@ -1,7 +1,7 @@
 """What the quality figures read a song against: its metre and length, the
 declared scale, the chord of every bar, the planned energy of every bar, the
-sections (with the roles each asks for) and whether the idiom wants the bass
-locked to the kick. Built from compose's plans (`from_plans`) or, for
+sections (with the roles each asks for), whether the idiom wants the bass
+locked to the kick and how much colour the harmony asks for (its dial). Built from compose's plans (`from_plans`) or, for
 reference music that has no plans (a Bach chorale), from the song alone
 (`from_song`: the key the theory's key finder hears, no chords, no energy)."""
 
@@ -45,6 +45,7 @@ class SongContext:
     energy: tuple[float, ...] = ()
     sections: tuple[SectionSpan, ...] = ()
     wants_lock: bool = False
+    colour: float = 0.0  # the harmonic dial: how far the plan asks the notes to leave the key
 
     def bar_of(self, beat: float) -> int:
         """The 0-based bar a beat falls in (a 32nd early counts as the next bar)."""
@@ -63,7 +64,8 @@ def from_plans(beats_per_bar: float, harmony: HarmonyPlan, arrangement: Arrangem
     sections = tuple(SectionSpan(s.start_bar - 1, s.bars, frozenset(s.roles)) for s in arrangement.sections)
     return SongContext(beats_per_bar, bars, scale[0] if scale else 0, minor, frozenset(scale), per_bar,
                        tuple(arrangement.bar_energy[:bars]), sections,
-                       wants_lock=bass_style is not None and bass_style not in AROUND_THE_KICK)
+                       wants_lock=bass_style is not None and bass_style not in AROUND_THE_KICK,
+                       colour=harmony.harmonic_dial)
 
 
 def from_song(song: Song) -> SongContext:

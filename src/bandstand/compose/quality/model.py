@@ -11,6 +11,11 @@ better for it:
   turns and motif recurrence): 1.0 at the median, 0.75 at the range's
   edges, 0 four half-widths away.
 
+A plan that asks for colour (the harmonic dial: borrowed chords, extensions,
+substitutions) asks the notes to leave the key: the bottom of the range of
+the key figures (in-scale rate, key clarity, chord tones) is lowered by
+`COLOUR_SLACK` times the dial, as stage 7's in-scale rate always expected.
+
 So a figure keeps telling takes apart inside the range (no saturation at
 "good enough") and a song far outside what reference music does scores near
 0. Each figure belongs to one of the four axes of stage 7.
@@ -23,7 +28,7 @@ from collections.abc import Mapping
 from bandstand.compose.models.quality import FigureScore
 from bandstand.compose.quality.ranges import RANGES
 
-__all__ = ["DIRECTION", "FIGURE_AXIS", "MIN_HALF_WIDTH", "figure_key", "rate", "rate_one", "take_score"]
+__all__ = ["COLOUR_SLACK", "DIRECTION", "FIGURE_AXIS", "MIN_HALF_WIDTH", "figure_key", "rate", "rate_one", "take_score"]
 
 # Which way is better, by figure (a per-role figure "in_scale.bass" is looked up as "in_scale").
 DIRECTION: dict[str, str] = {
@@ -48,6 +53,10 @@ MIN_HALF_WIDTH: dict[str, float] = {
     "section_contrast": 0.12, "step_share": 0.08, "melodic_range": 3.0, "direction_changes": 0.08,
     "motif_recurrence": 0.08,
 }
+
+
+# How far the bottom of a key figure's range moves down at a harmonic dial of 1.
+COLOUR_SLACK: dict[str, float] = {"in_scale": 0.45, "key_clarity": 0.5, "chord_tones": 0.3}
 
 
 def figure_key(name: str) -> str:
@@ -83,24 +92,26 @@ def rate_one(name: str, value: float, low: float, median: float, high: float) ->
     return _clamp(1.0 - 0.25 * z * z) if z <= 1.0 else _clamp(0.75 - 0.25 * (z - 1.0))
 
 
-def rate(figures: Mapping[str, float | None]) -> dict[str, FigureScore]:
-    """Every measured figure with a calibrated range, rated (figures without one are left out)."""
+def rate(figures: Mapping[str, float | None], colour: float = 0.0) -> dict[str, FigureScore]:
+    """Every measured figure with a calibrated range, rated (figures without one are left out);
+    `colour` is the harmonic dial of the song's plan (0 for music without one)."""
     out: dict[str, FigureScore] = {}
     for name, value in sorted(figures.items()):
         entry = RANGES.get(figure_key(name))
         if value is None or entry is None or figure_key(name) not in DIRECTION:
             continue
         low, median, high, sources = entry
+        low = round(low - COLOUR_SLACK.get(figure_key(name), 0.0) * colour, 4)
         out[name] = FigureScore(value=round(value, 4), low=low, median=median, high=high,
                                 score=round(rate_one(name, value, low, median, high), 4),
                                 axis=FIGURE_AXIS[figure_key(name)], sources=list(sources))
     return out
 
 
-def take_score(figures: Mapping[str, float | None]) -> float:
+def take_score(figures: Mapping[str, float | None], colour: float = 0.0) -> float:
     """One number a take is ranked by: the mean of its rated figures, less a quarter of how far
     the weakest falls below the mean (0 when nothing could be rated)."""
-    rated = [f.score for f in rate(figures).values()]
+    rated = [f.score for f in rate(figures, colour).values()]
     if not rated:
         return 0.0
     mean = sum(rated) / len(rated)

@@ -41,7 +41,7 @@ def takes_for(takes: int | None, quality: str | None) -> int:
 
 def score_part(part: PartResult, ctx: SongContext) -> float:
     """A take's quality score: its part figures, rated and combined."""
-    return take_score(part_figures(part.track, ctx))
+    return take_score(part_figures(part.track, ctx), ctx.colour)
 
 
 def best_take(make: Callable[[int], PartResult], takes: int, beats_per_bar: float, harmony: HarmonyPlan,
