@@ -12,7 +12,16 @@ import pytest
 
 from bandstand.compose.api import Pipeline
 from bandstand.compose.lexicon import primary_genre
-from bandstand.compose.quality import DIRECTION, RANGES, from_plans, from_song, measure, rate, rate_one, take_score
+from bandstand.compose.quality import (
+    DIRECTION,
+    RANGES,
+    from_plans,
+    from_song,
+    measure,
+    rate,
+    rate_one,
+    take_score,
+)
 from bandstand.compose.quality.broken import BREAKS
 from bandstand.compose.quality.melody import melody_figures
 from bandstand.compose.quality.model import figure_key

@@ -208,7 +208,6 @@ def _takes(ctx: NodeContext, key: str, part_fn: PartFn, role: str, intent: Inten
         return take(0)
     from bandstand.compose.lexicon import primary_genre
     from bandstand.compose.quality.takes import best_take
-
     from bandstand.score import TimeSignature
 
     return best_take(take, ctx.config.takes, TimeSignature(*intent.time_signature).beats_per_bar, harmony,
