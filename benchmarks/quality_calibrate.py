@@ -8,7 +8,9 @@ against into `src/bandstand/compose/quality/ranges.py`.
   energy plan and no drums, so they calibrate the key, pitch, melody, density
   and bass figures);
 - our songs: every prompt of `songwriting_prompts.json` composed in process
-  (no audio) with the seeds asked for, framed by their own plans.
+  (no audio) with the seeds asked for, framed by their own plans; and the
+  first ``--audio`` of them rendered, for the stems' loudness against the mix
+  and their spectral balance (a range per role).
 
 A figure's range is the 5th–95th percentile of each source's values (the
 per-role figures of a kind pooled: in-scale rates of every role), merged
@@ -32,6 +34,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 TABLE = HERE.parent / "src" / "bandstand" / "compose" / "quality" / "ranges.py"
+POOLED = frozenset({"in_scale", "chord_tones"})
 PROMPTS = json.loads((HERE / "songwriting_prompts.json").read_text())["prompts"]
 
 
@@ -91,6 +94,22 @@ def our_songs(seeds: int, limit: int | None = None) -> Iterator[tuple[str, int, 
                 yield entry["id"], seed, result.song, ctx
 
 
+def audio_rows(count: int) -> list[dict[str, float | None]]:
+    """The audio figures (stem loudness against the mix, spectral balance) of the first `count`
+    prompts, composed and rendered (seed 1)."""
+    from bandstand.compose.api import compose
+    from bandstand.compose.quality.audio import audio_figures, stems_by_role
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for entry in PROMPTS[:count]:
+            result = compose(entry["prompt"], seed=1, out_dir=tmp, render_pianoroll=False, checkpoints=False)
+            root = result.session_dir
+            parts = list((result.manifest or {}).get("parts", []))
+            rows.append(audio_figures(root / "audio" / "full-arrangement.wav", stems_by_role(root, parts)))
+    return rows
+
+
 def our_figures(seeds: int, limit: int | None = None) -> list[dict[str, float | None]]:
     from bandstand.compose.quality import measure
 
@@ -98,7 +117,8 @@ def our_figures(seeds: int, limit: int | None = None) -> list[dict[str, float | 
 
 
 def spread(rows: list[dict[str, float | None]]) -> dict[str, dict[str, float]]:
-    """Per figure (the per-role figures of a kind pooled: "in_scale.bass" counts as "in_scale"):
+    """Per figure (the per-role pitch figures of a kind pooled: "in_scale.bass" counts as
+    "in_scale"; the audio figures keep a range per role):
     n, 5th percentile, median, 95th percentile."""
     from bandstand.compose.quality.model import figure_key
 
@@ -106,7 +126,8 @@ def spread(rows: list[dict[str, float | None]]) -> dict[str, dict[str, float]]:
     for r in rows:
         for name, v in r.items():
             if v is not None:
-                pooled.setdefault(figure_key(name), []).append(v)
+                key = figure_key(name) if figure_key(name) in POOLED else name
+                pooled.setdefault(key, []).append(v)
     out: dict[str, dict[str, float]] = {}
     for name, values in sorted(pooled.items()):
         if len(values) < 5:
@@ -143,13 +164,15 @@ def main() -> None:
     ap.add_argument("--chorales", type=int, default=60)
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--prompts", type=int, default=None, help="only the first N prompts")
+    ap.add_argument("--audio", type=int, default=20, help="prompts rendered for the audio figures")
     ap.add_argument("--write", action="store_true", help="rewrite the package's ranges table")
     args = ap.parse_args()
-    sources = {"bach": spread(reference_figures(args.chorales)), "ours": spread(our_figures(args.seeds, args.prompts))}
+    ours = our_figures(args.seeds, args.prompts) + audio_rows(args.audio)
+    sources = {"bach": spread(reference_figures(args.chorales)), "ours": spread(ours)}
     table = merged(sources)
     if args.write:
         about = (f"{args.chorales} Bach chorales (music21 corpus), "
-                 f"{len(PROMPTS[:args.prompts])} prompts x {args.seeds} seeds of ours")
+                 f"{len(PROMPTS[:args.prompts])} prompts x {args.seeds} seeds of ours, {args.audio} rendered")
         write_table(table, about)
     json.dump({"sources": sources, "ranges": {k: list(v) for k, v in table.items()}}, sys.stdout, indent=1)
     print()

@@ -22,6 +22,7 @@ from bandstand.compose.quality import (
     rate_one,
     take_score,
 )
+from bandstand.compose.quality.audio import AUDIO_FIGURES
 from bandstand.compose.quality.broken import BREAKS
 from bandstand.compose.quality.melody import melody_figures
 from bandstand.compose.quality.model import figure_key
@@ -30,7 +31,10 @@ from bandstand.score import Note, Song, Track
 
 
 def test_every_figure_has_a_calibrated_range() -> None:
-    assert set(DIRECTION) <= set(RANGES)
+    kinds = {figure_key(name) for name in RANGES}
+    assert set(DIRECTION) == kinds
+    for kind in AUDIO_FIGURES:  # the stems' figures have a range per role
+        assert {f"{kind}.{role}" for role in ("drums", "bass", "chords", "lead", "pad")} <= set(RANGES)
     for name, (low, median, high, sources) in RANGES.items():
         assert low <= median <= high, name
         assert set(sources) <= {"bach", "ours"} and sources, name
@@ -134,3 +138,34 @@ def test_figures_are_published_with_their_ranges(songs: list[tuple[Song, object,
         assert 0.0 <= f.score <= 1.0
     means = {round(evaluate_quality(*s).mean, 3) for s in songs}  # type: ignore[arg-type]
     assert len(means) > 1  # the songs do not all score alike
+
+
+def test_spectral_balance_of_known_tones() -> None:
+    import numpy as np
+
+    from bandstand.compose.quality.audio import spectrum_figures
+
+    rate_hz = 44100
+    t = np.arange(rate_hz * 2) / rate_hz
+    low = spectrum_figures(np.sin(2 * np.pi * 100 * t).astype(np.float32), rate_hz)
+    high = spectrum_figures(np.sin(2 * np.pi * 1600 * t).astype(np.float32), rate_hz)
+    assert low["low_share"] == pytest.approx(1.0, abs=0.01) and low["brightness"] == pytest.approx(0.0, abs=0.05)
+    assert high["low_share"] == pytest.approx(0.0, abs=0.01) and high["brightness"] == pytest.approx(4.0, abs=0.05)
+    assert spectrum_figures(np.zeros(rate_hz, dtype=np.float32), rate_hz) == {"low_share": None, "brightness": None}
+
+
+def test_a_rendered_song_publishes_its_stems_figures(tmp_path: Path) -> None:
+    """With the WAV rendered, the manifest's quality carries each stem's loudness against the mix
+    and its spectral balance, each with its role's reference range."""
+    import json
+
+    from bandstand.compose import compose
+
+    result = compose("funk groove in E minor", seed=3, bars=8, out_dir=str(tmp_path), render_pianoroll=False)
+    audio = json.loads((result.session_dir / "manifest.json").read_text(encoding="utf-8"))["quality"]["audio"]
+    for role in ("drums", "bass", "lead"):
+        for kind in ("stem_loudness", "low_share", "brightness"):
+            f = audio[f"{kind}.{role}"]
+            assert f["low"] <= f["median"] <= f["high"] and 0.0 <= f["score"] <= 1.0 and f["axis"] == "mix"
+    assert audio["low_share.bass"]["value"] > audio["low_share.lead"]["value"]  # the bass sits low, the lead does not
+    assert audio["stem_loudness.bass"]["value"] < 0.0  # a stem is quieter than the mix it is part of

@@ -156,6 +156,8 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.add(root, SONG_JSON, "state", "the finished song with its mix (what the WAV was rendered from)")
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
+    if quality is not None and state.config.render_audio and not out.out_of_time:
+        quality = {**quality, "audio": _audio_quality(root, out.parts)}
     data = manifest(state, intent, arrangement, out, quality, sound)
     write_bytes(root / MANIFEST, self_listed(data))
     out.add(root, MANIFEST, "manifest", "what is here, how it was made, timings, quality, seed")
@@ -187,6 +189,15 @@ def _node_entry(state: PipelineState, name: str) -> dict[str, Any]:
         duration = round((now() - r.started_at).total_seconds() * 1000, 3)
     return {"status": status, "duration_ms": duration, "retries": r.retry_count, "tool_calls": len(r.tool_calls),
             "summary": r.summary}
+
+
+def _audio_quality(root: Path, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stems' audio figures (`compose.quality.audio`), rated against their roles' ranges."""
+    from bandstand.compose.quality import rate
+    from bandstand.compose.quality.audio import audio_figures, stems_by_role
+
+    figures = audio_figures(root / "audio" / f"{FULL}.wav", stems_by_role(root, parts))
+    return {name: f.model_dump(mode="json") for name, f in rate(figures).items()}
 
 
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,

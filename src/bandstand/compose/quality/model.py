@@ -9,7 +9,8 @@ better for it:
 - "lower" (the declared key's rank): the mirror image;
 - "within" (notes per bar, section contrast, the melody's steps, range,
   turns and motif recurrence): 1.0 at the median, 0.75 at the range's
-  edges, 0 four half-widths away.
+  edges, 0 four half-widths away; the stems' loudness against the mix and
+  their spectral balance (`quality.audio`), each against its role's range.
 
 A plan that asks for colour (the harmonic dial: borrowed chords, extensions,
 substitutions) asks the notes to leave the key: the bottom of the range of
@@ -36,7 +37,7 @@ DIRECTION: dict[str, str] = {
     "groove_consistency": "higher", "kick_bass_lock": "higher", "density_energy": "higher",
     "bass_coverage": "higher", "notes_per_bar": "within", "section_contrast": "within",
     "step_share": "within", "melodic_range": "within", "direction_changes": "within",
-    "motif_recurrence": "within",
+    "motif_recurrence": "within", "stem_loudness": "within", "low_share": "within", "brightness": "within",
 }
 FIGURE_AXIS: dict[str, str] = {
     "key_clarity": "harmony", "key_rank": "harmony", "in_scale": "harmony", "chord_tones": "harmony",
@@ -44,6 +45,8 @@ FIGURE_AXIS: dict[str, str] = {
     "density_energy": "arrangement", "bass_coverage": "arrangement", "notes_per_bar": "arrangement",
     "section_contrast": "arrangement", "motif_recurrence": "arrangement",
     "step_share": "vibe", "melodic_range": "vibe", "direction_changes": "vibe",
+    # measured on the rendered stems, after the gate: published, not gated
+    "stem_loudness": "mix", "low_share": "mix", "brightness": "mix",
 }
 # The least half-width a range is given (in the figure's own unit), so a range the reference
 # music fills with one value (every chorale's bass covers every bar) still grades a miss.
@@ -51,7 +54,7 @@ MIN_HALF_WIDTH: dict[str, float] = {
     "key_clarity": 0.06, "key_rank": 1.5, "in_scale": 0.08, "chord_tones": 0.15, "groove_consistency": 0.1,
     "kick_bass_lock": 0.15, "density_energy": 0.2, "bass_coverage": 0.1, "notes_per_bar": 4.0,
     "section_contrast": 0.12, "step_share": 0.08, "melodic_range": 3.0, "direction_changes": 0.08,
-    "motif_recurrence": 0.08,
+    "motif_recurrence": 0.08, "stem_loudness": 1.5, "low_share": 0.08, "brightness": 0.4,
 }
 
 
@@ -97,7 +100,7 @@ def rate(figures: Mapping[str, float | None], colour: float = 0.0) -> dict[str, 
     `colour` is the harmonic dial of the song's plan (0 for music without one)."""
     out: dict[str, FigureScore] = {}
     for name, value in sorted(figures.items()):
-        entry = RANGES.get(figure_key(name))
+        entry = RANGES.get(name) or RANGES.get(figure_key(name))  # a range of its own (per role), else its kind's
         if value is None or entry is None or figure_key(name) not in DIRECTION:
             continue
         low, median, high, sources = entry
