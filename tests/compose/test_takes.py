@@ -39,12 +39,15 @@ def four_takes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = subprocess.run([sys.executable, "-m", "bandstand", *_compose_args(out, "--takes", "4")],
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
+    (out / "printed.json").write_text(proc.stdout, encoding="utf-8")
     return Path(json.loads(proc.stdout)["session_dir"])
 
 
 def test_takes_4_keeps_the_best_and_records_the_others(four_takes: Path) -> None:
     manifest = json.loads((four_takes / "manifest.json").read_text(encoding="utf-8"))
     takes = manifest["takes"]
+    printed = json.loads((four_takes.parent / "printed.json").read_text(encoding="utf-8"))
+    assert printed["takes"] == takes and printed["reproduce"].endswith("--takes 4")
     assert takes["count"] == 4 and set(takes["parts"]) == {"drums", "bass", "chords", "lead", "pad"}
     for role, entry in takes["parts"].items():
         scores = entry["scores"]

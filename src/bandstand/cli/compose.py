@@ -197,6 +197,10 @@ def _summary_table(result: Any, console: Any) -> None:
         axes = "  ".join(f"{k} {v:.2f}" for k, v in quality["axes"].items())
         verdict = "[green]passed[/]" if quality["passed"] else f"[yellow]below gate: {', '.join(quality['failing_axes'])}[/]"
         table.add_row("quality", f"{axes}  mean {quality['mean']:.2f}  {verdict}")
+    takes = data.get("takes") or {}
+    if takes.get("parts"):  # "best of 4: drums take 1 (0.81), bass take 3 (0.70), …"
+        kept = [f"{part} take {t['kept'] + 1} ({max(t['scores']):.2f})" for part, t in takes["parts"].items()]
+        table.add_row("takes", f"best of {takes['count']}: " + ", ".join(kept))
     timings = "  ".join(f"{name} {ms:.0f}" for name, ms in data["timings_ms"].items())
     table.add_row("time (ms)", f"{timings}  [bold]total {data['total_ms']:.0f}[/]")
     again = (f"{data['reproduce']} gives the same song" if data["reproduce"] else
