@@ -22,7 +22,8 @@ from bandstand.errors import TheoryError
 from bandstand.score import Note, Song, Track
 from bandstand.theory import detect_key
 
-__all__ = ["KICKS", "PITCHED_ROLES", "TOL", "measure", "part_figures"]
+__all__ = ["KICKS", "PITCHED_ROLES", "TOL", "VOICE_GROUP", "VOICE_GROUPS", "cosine", "measure", "near",
+           "on_strong_beat", "part_figures", "pearson"]
 
 TOL = 0.125  # beats: a 32nd note either side counts as together
 KICKS = frozenset({35, 36})
@@ -40,7 +41,8 @@ def _role_group(role: str) -> str:
     return role if role in PITCHED_ROLES else "other"
 
 
-def _pearson(xs: list[float], ys: list[float]) -> float | None:
+def pearson(xs: list[float], ys: list[float]) -> float | None:
+    """Pearson's r (None with fewer than three values or a flat series)."""
     if len(xs) < 3:
         return None
     mx, my = fmean(xs), fmean(ys)
@@ -51,13 +53,15 @@ def _pearson(xs: list[float], ys: list[float]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (sx * sy)
 
 
-def _cosine(a: list[float], b: list[float]) -> float:
+def cosine(a: list[float], b: list[float]) -> float:
+    """The cosine of two vectors (0 when one is all zeros)."""
     na = math.sqrt(sum(x * x for x in a))
     nb = math.sqrt(sum(x * x for x in b))
     return sum(x * y for x, y in zip(a, b, strict=True)) / (na * nb) if na and nb else 0.0
 
 
-def _strong(beat: float, bpb: float) -> bool:
+def on_strong_beat(beat: float, bpb: float) -> bool:
+    """On beat 1 or 3 (beat 1 alone in a bar of fewer than four beats), within a 32nd."""
     pos = beat % bpb
     strong = (0.0, bpb / 2) if bpb >= 4 else (0.0,)
     return any(abs(pos - b) <= TOL or abs(pos - b - bpb) <= TOL for b in strong)
@@ -94,7 +98,7 @@ def pitch_figures(tracks: list[Track], ctx: SongContext) -> dict[str, float | No
             continue
         out[f"in_scale.{group}"] = sum(1 for n in notes if n.pitch % 12 in ctx.scale) / len(notes)
         if ctx.chords:
-            strong = [n for n in notes if _strong(n.start, ctx.beats_per_bar)]
+            strong = [n for n in notes if on_strong_beat(n.start, ctx.beats_per_bar)]
             out[f"chord_tones.{group}"] = (sum(1 for n in strong if n.pitch % 12 in ctx.chords[ctx.bar_of(n.start)])
                                            / len(strong)) if strong else None
     return out
@@ -117,11 +121,12 @@ def groove_consistency(drums: list[Note], ctx: SongContext) -> float | None:
     sims: list[float] = []
     for sec in ctx.sections:
         bars = [vectors[b] for b in range(sec.start, sec.start + sec.bars) if b in vectors]
-        sims.extend(_cosine(a, b) for a, b in pairwise(bars))
+        sims.extend(cosine(a, b) for a, b in pairwise(bars))
     return fmean(sims) if sims else None
 
 
-def _near(sorted_times: list[float], t: float) -> bool:
+def near(sorted_times: list[float], t: float) -> bool:
+    """Some time of `sorted_times` lies within a 32nd of `t`."""
     i = bisect_left(sorted_times, t - TOL)
     return i < len(sorted_times) and sorted_times[i] <= t + TOL
 
@@ -135,7 +140,7 @@ def kick_bass_lock(kicks: list[float], bass: list[float], ctx: SongContext) -> f
     heard = [k for k in kicks if ctx.bar_of(k) in bass_bars]
     if not heard:
         return None
-    return sum(1 for k in heard if _near(bass, k)) / len(heard)
+    return sum(1 for k in heard if near(bass, k)) / len(heard)
 
 
 def arrangement_figures(song: Song, ctx: SongContext) -> dict[str, float | None]:
@@ -145,7 +150,7 @@ def arrangement_figures(song: Song, ctx: SongContext) -> dict[str, float | None]
         for n in t.notes:
             density[ctx.bar_of(n.start)] += 1.0
     out: dict[str, float | None] = {"notes_per_bar": fmean(density) if density else None}
-    out["density_energy"] = _pearson(list(ctx.energy), density[: len(ctx.energy)]) if ctx.energy else None
+    out["density_energy"] = pearson(list(ctx.energy), density[: len(ctx.energy)]) if ctx.energy else None
     secs = ctx.sections
     if len(secs) >= 2:
         per_sec = [fmean(density[s.start: s.start + s.bars] or [0.0]) for s in secs]
