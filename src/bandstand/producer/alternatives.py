@@ -213,7 +213,7 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
                  session: ProjectSession | None = None, control: Control | None = None) -> AlternativeSet:
     """Propose `count` alternatives of `target` (a part, "progression" or "arrangement"), ranked
     best first by the quality model. With a `control`, each take made is reported as progress; a
-    cancel between takes raises `Cancelled` before any is proposed."""
+    cancel raises `Cancelled` and keeps none of the set (takes proposed already are discarded)."""
     if not 1 <= count <= MAX_COUNT:
         raise InvalidInput(f"--count {count}: give 1 to {MAX_COUNT} alternatives")
     session = session or open_project(session_dir)
@@ -231,7 +231,7 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
     takes: list[tuple[Plan, str, Rebuilt, str, dict[str, float]]] = []
     for i in range(count):
         if control is not None and control.cancelled:
-            control.check(f"making alternative {i + 1} of the {chosen.replace('_', ' ')}")
+            control.check(f"making take {i + 1} of {count} of the {chosen.replace('_', ' ')}")
         kind = KINDS[i]
         for _ in range(TRIES):
             plan, label = _variant_plan(recipe, keys, chosen, kind, step)
@@ -250,6 +250,10 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
     made: list[Alternative] = []
     for plan, label, built, fingerprint, score in takes:
         label_letter = LABELS[len(made)]
+        if control is not None and control.cancelled:  # none of the set is kept
+            for a in made:
+                session.discard(a.variation.id)
+            control.check(f"making alternative {label_letter} of the {chosen.replace('_', ' ')}")
         outcome = propose_plan(session, f"alternative {label_letter} of the {chosen.replace('_', ' ')}", plan,
                                before=recipe, intent=f"{chosen}: alternative {label_letter} ({label})",
                                author=author, built=built,
