@@ -1,6 +1,7 @@
 """`bandstand compose`, `bandstand resume` and `bandstand sessions`.
 
     bandstand compose "PROMPT" [--bars N] [--seed S] [--parts drums,bass,…] [--out DIR]
+                      [--takes N | --quality fast|balanced|best]
                       [--approve STAGE]… [--skip STAGE]… [--yes] [--json]
     bandstand compose "PROMPT" --team [--team-file FILE] [--accept] [--config FILE] …
     bandstand resume SESSION_DIR [--approve | --reject] [--json]
@@ -52,6 +53,7 @@ Examples:
   bandstand compose "lo-fi piano with 808s" --parts drums,chords,lead,sub_bass --out songs
   bandstand compose "melancholic indie ballad" --approve harmony     # pause after the chords
   bandstand compose "bossa nova for a rainy café" --bars 8 --json > result.json
+  bandstand compose "funk groove in E minor" --takes 4 --no-audio     # the best of 4 takes of each part
 
 """ + EXIT_CODES
 RESUME_EXAMPLES = """\b
@@ -195,6 +197,10 @@ def _summary_table(result: Any, console: Any) -> None:
         axes = "  ".join(f"{k} {v:.2f}" for k, v in quality["axes"].items())
         verdict = "[green]passed[/]" if quality["passed"] else f"[yellow]below gate: {', '.join(quality['failing_axes'])}[/]"
         table.add_row("quality", f"{axes}  mean {quality['mean']:.2f}  {verdict}")
+    takes = data.get("takes") or {}
+    if takes.get("parts"):  # "best of 4: drums take 1 (0.81), bass take 3 (0.70), …"
+        kept = [f"{part} take {t['kept'] + 1} ({max(t['scores']):.2f})" for part, t in takes["parts"].items()]
+        table.add_row("takes", f"best of {takes['count']}: " + ", ".join(kept))
     timings = "  ".join(f"{name} {ms:.0f}" for name, ms in data["timings_ms"].items())
     table.add_row("time (ms)", f"{timings}  [bold]total {data['total_ms']:.0f}[/]")
     again = (f"{data['reproduce']} gives the same song" if data["reproduce"] else
@@ -301,6 +307,8 @@ def compose(
     team_file: Path = typer.Option(None, "--team-file", help="With --team: the seats (backend and persona per instrument) from a team file."),
     accept: bool = typer.Option(False, "--accept", help="With --team: accept the team's variation at once."),
     config: Path = typer.Option(None, "--config", help="With --team: a bandstand.toml ([agents] and [agents.team])."),
+    takes: int = typer.Option(None, "--takes", help="Make this many takes of each part (1–8), score them with the quality model and keep the best; the others' scores go to the manifest."),
+    quality: str = typer.Option(None, "--quality", help="A preset of takes: fast (1), balanced (3) or best (6)."),
     generator: list[str] = typer.Option(None, "--generator", metavar="ROLE=URL", help="Ask a model server for this part (e.g. bass=http://127.0.0.1:8000/part; protocol in docs/compose.md); its part is checked, and the built-in one plays if it is refused. Repeatable; default: the config file's [generators]."),
 ) -> None:
     """Compose a finished multi-track song from a prompt."""
@@ -326,7 +334,7 @@ def compose(
                                    "out_dir": str(out), "approval_gates": list(approve or []),
                                    "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
                                    "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend,
-                                   "generators": list(generator or [])}
+                                   "generators": list(generator or []), "takes": takes, "quality": quality}
         options.update({k: v for k, v in (("stall_timeout", stall_timeout), ("stage_timeout", stage_timeout),
                                           ("pipeline_timeout", pipeline_timeout)) if v is not None})
         progress = Progress(quiet=as_json)

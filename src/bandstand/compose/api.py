@@ -139,8 +139,18 @@ class ComposeResult:
         state = self.state
         if any(h.action == "rejected" for h in state.song_state.history):
             return None
-        genre = state.config.genre
-        return f"--seed {state.seed}" + (f" --genre {shlex.quote(genre)}" if genre else "")
+        genre, takes = state.config.genre, state.config.takes
+        return (f"--seed {state.seed}" + (f" --genre {shlex.quote(genre)}" if genre else "")
+                + (f" --takes {takes}" if takes > 1 else ""))
+
+    def _takes(self) -> dict[str, dict[str, Any]]:
+        """Per part made in several takes: the take kept and every take's score."""
+        out: dict[str, dict[str, Any]] = {}
+        for rec in self.state.nodes.values():
+            stats = rec.output.get("stats") if isinstance(rec.output, dict) else None
+            if rec.node.startswith("parts:") and isinstance(stats, dict) and stats.get("takes"):
+                out[rec.node.split(":", 1)[1]] = {"kept": stats.get("take", 0), "scores": stats["takes"]}
+        return out
 
     def summary(self) -> dict[str, Any]:
         """The run as one JSON-able object (what `bandstand compose --json` prints)."""
@@ -173,6 +183,7 @@ class ComposeResult:
             "quality": None if not quality else {
                 "axes": quality["score"]["axes"], "mean": val.quality_score if val else None,
                 "passed": quality["gate"]["passed"], "failing_axes": quality["gate"]["failing_axes"]},
+            "takes": {"count": state.config.takes, "parts": self._takes()},
             "timings_ms": {rec.node: rec.duration_ms for rec in state.nodes.values()},
             "total_ms": state.total_duration_ms,
             "nodes": {rec.node: rec.status for rec in state.nodes.values()},

@@ -167,11 +167,12 @@ class NodeContext:
     def config(self) -> PipelineConfig:
         return self.state.config
 
-    def seed(self) -> int:
-        """This node's seed: derived from the run's seed, the node, its part and its variant."""
+    def seed(self, later: int = 0) -> int:
+        """This node's seed: derived from the run's seed, the node, its part and its variant
+        (`later` variants on: a further take of a part)."""
         rec = self.state.nodes.get(self.node.name)
         return derive_seed(self.state.seed, self.node.seed_key or self.node.name, self.node.member,
-                           rec.variant if rec else 0)
+                           (rec.variant if rec else 0) + later)
 
     def input(self, name: str, kind: type[T]) -> T:
         """The artifact of input node `name`, checked to be a `kind`."""

@@ -156,6 +156,8 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
     out.add(root, SONG_JSON, "state", "the finished song with its mix (what the WAV was rendered from)")
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
+    if quality is not None and state.config.render_audio and not out.out_of_time:
+        quality = {**quality, "audio": _audio_quality(root, out.parts)}
     data = manifest(state, intent, arrangement, out, quality, sound)
     write_bytes(root / MANIFEST, self_listed(data))
     out.add(root, MANIFEST, "manifest", "what is here, how it was made, timings, quality, seed")
@@ -189,6 +191,15 @@ def _node_entry(state: PipelineState, name: str) -> dict[str, Any]:
             "summary": r.summary}
 
 
+def _audio_quality(root: Path, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stems' audio figures (`compose.quality.audio`), rated against their roles' ranges."""
+    from bandstand.compose.quality import rate
+    from bandstand.compose.quality.audio import audio_figures, stems_by_role
+
+    figures = audio_figures(root / "audio" / f"{FULL}.wav", stems_by_role(root, parts))
+    return {name: f.model_dump(mode="json") for name, f in rate(figures).items()}
+
+
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,
              quality: Mapping[str, Any] | None, sound: SoundPlan | None = None) -> dict[str, Any]:
     num, den = intent.time_signature
@@ -215,6 +226,10 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "master": {"target_lufs": sound.target_lufs if sound else -14.0, "ceiling_dbtp": -1.0},
         "degraded": out.degraded,
         "seed": state.seed,
+        # the takes compose made of each part (`--takes`): the one kept and every take's score
+        "takes": {"count": state.config.takes,
+                  "parts": {p["role"]: {"kept": p["take"], "scores": p["takes"]} for p in out.parts
+                            if p.get("takes")}},
         "bandstand_version": __version__,
         "backends": {"intent": f"rule-based + {state.config.intent_backend}" if state.config.intent_backend
                      else "rule-based", "parts": "algorithmic"},

@@ -73,7 +73,9 @@ class Recipe(BaseModel):
     @classmethod
     def from_run(cls, state: PipelineState, artifacts: Mapping[str, Any], track_names: Mapping[str, str]) -> Recipe:
         """The recipe of a finished compose run (`track_names`: role → the track's name)."""
-        variants = {name: rec.variant for name, rec in state.nodes.items() if rec.variant}
+        # a part kept from a later take (`--takes`) is the part its node makes that many variants on
+        variants = {name: rec.variant + _take(artifacts.get(name)) for name, rec in state.nodes.items()}
+        variants = {name: v for name, v in variants.items() if v}
         cfg = state.config
         return cls(prompt=state.raw_prompt, seed=state.seed, parts_asked=cfg.parts,
                    intent=artifacts["intent"], harmony=artifacts["harmony"], arrangement=artifacts["arrangement"],
@@ -96,6 +98,10 @@ class Recipe(BaseModel):
                                 "node_genres": self.node_genres, "form": self.form, "checkpoints": False, "quality_gate": False, "render_audio": False,
                                 "render_pianoroll": False}
         return PipelineConfig(**{**base, **overrides})
+
+
+def _take(artifact: Any) -> int:
+    return artifact.stats.take if isinstance(artifact, PartResult) else 0
 
 
 class Rerun(BaseModel):

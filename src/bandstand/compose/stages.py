@@ -184,8 +184,8 @@ def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext], NodeResu
         harmony, arrangement = ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan)
         url = ctx.config.generators.get(role)
         remote = _remote(ctx, key, url, role, intent, harmony, arrangement) if url else None
-        result = remote if isinstance(remote, PartResult) else ctx.tool(
-            f"generate_part:{key}", part_fn, role, intent, harmony, arrangement, ctx.seed(), overrides)
+        result = remote if isinstance(remote, PartResult) else _takes(ctx, key, part_fn, role, intent, harmony,
+                                                                      arrangement, overrides)
         output = {"stats": result.stats.model_dump(mode="json"), "track": codec.encode_track(result.track)}
         summary = f"{_plural(len(result.track.notes), 'note')} ({result.stats.style})"
         if url:  # the generator configured for the role, and whether its part was taken
@@ -194,6 +194,24 @@ def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext], NodeResu
                 summary += f"; the {role} generator at {url} was not used: {remote}, so the built-in {role} plays"
         return NodeResult(result, output, summary)
     return run_part
+
+
+def _takes(ctx: NodeContext, key: str, part_fn: PartFn, role: str, intent: Intent, harmony: HarmonyPlan,
+           arrangement: ArrangementPlan, overrides: Sequence[StyleOverride]) -> PartResult:
+    """The part, or the best of `config.takes` takes of it (`compose.quality.takes`)."""
+    def take(k: int) -> PartResult:
+        name = f"generate_part:{key}" + (f":take{k}" if k else "")
+        part: PartResult = ctx.tool(name, part_fn, role, intent, harmony, arrangement, ctx.seed(k), overrides)
+        return part
+
+    if ctx.config.takes <= 1:
+        return take(0)
+    from bandstand.compose.lexicon import primary_genre
+    from bandstand.compose.quality.takes import best_take
+    from bandstand.score import TimeSignature
+
+    return best_take(take, ctx.config.takes, TimeSignature(*intent.time_signature).beats_per_bar, harmony,
+                     arrangement, primary_genre(intent).bass_style)
 
 
 def _remote(ctx: NodeContext, key: str, url: str, role: str, intent: Intent, harmony: HarmonyPlan,

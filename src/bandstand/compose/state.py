@@ -138,6 +138,7 @@ class PipelineConfig(_Model):
     parallel_parts: bool = True
     quality_gate: bool = True
     quality_regenerations: int = Field(default=2, ge=0, le=10)
+    takes: int = Field(default=1, ge=1, le=8, description="takes made of each part; the best by quality is kept")
     skip_stages: list[str] = []
     checkpoints: bool = True
     approval_gates: list[str] = []

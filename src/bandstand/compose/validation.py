@@ -26,6 +26,14 @@ half the weakest of them, so one bad number cannot hide behind good ones):
   measured from the off-beats against the genre's, tempo inside the genre's
   range or its half/double).
 
+Beside these, every axis takes in the calibrated figures of the quality model
+(`bandstand.compose.quality`: key clarity, in-scale and chord-tone rates per
+role, groove consistency, lock, section contrast, density against energy,
+bass coverage, the melody's steps, range, turns and motif recurrence), each
+rated against the range reference music and our own songs fill, so the axes
+spread over real differences instead of saturating at 1.00; the figures are
+published in the score with their ranges.
+
 The gate passes when no axis is below 0.5 and the mean is at least 0.7;
 otherwise it names the stage whose output the weakest number measures.
 """
@@ -33,7 +41,6 @@ otherwise it names the stage whose output the weakest number measures.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from itertools import pairwise
 from statistics import fmean
 
@@ -42,6 +49,18 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.quality import AXES, GateResult, QualityScore
+from bandstand.compose.quality import from_plans, measure, rate
+from bandstand.compose.quality.context import BASS_ROLES
+from bandstand.compose.quality.figures import (
+    TOL,
+    VOICE_GROUP,
+    VOICE_GROUPS,
+    cosine,
+    near,
+    on_strong_beat,
+    pearson,
+)
+from bandstand.compose.quality.model import figure_key
 from bandstand.compose.writing import ends_on_tonic, key_heard, section_variety, voicing_variety
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.groove import groove
@@ -50,16 +69,11 @@ from bandstand.errors import TheoryError
 from bandstand.score import Note, Song
 from bandstand.theory import detect_key, get_scale
 
-__all__ = ["AXIS_MIN", "MEAN_MIN", "METRIC_STAGE", "evaluate_quality", "gate"]
+__all__ = ["AXIS_MIN", "FIGURE_STAGE", "MEAN_MIN", "METRIC_STAGE", "evaluate_quality", "gate", "stage_of"]
 
 AXIS_MIN, MEAN_MIN = 0.5, 0.7
-TOL = 0.125  # beats: a 32nd note either side counts as together
 MELODIC_ROLES = frozenset({"bass", "lead", "counter_melody", "sub_bass"})
-BASS_ROLES = frozenset({"bass", "sub_bass"})
 BACKBEAT = frozenset({SNARE, CLAP, RIM})
-# Drum voices grouped for groove comparison: kicks, backbeat, hats and cymbals, the rest.
-VOICE_GROUPS = (frozenset({KICK, 35}), BACKBEAT, frozenset({42, 44, 46, 49, 51, 53, 57, 59}))
-VOICE_GROUP = {note: i for i, group in enumerate(VOICE_GROUPS) for note in group}
 # What share of kick/bass lock each bass style aims for (tumbao and house bass play around the kick).
 EXPECTED_LOCK: dict[str, float] = {"tumbao": 0.4, "synth_pulse": 0.5, "syncopated_funk": 0.7, "reggae": 0.7,
                                    "two_beat": 0.6}
@@ -71,6 +85,12 @@ METRIC_STAGE: dict[str, int] = {
     "kick_bass_lock": 4, "groove_consistency": 4,
     "energy_density_corr": 3, "section_contrast": 3, "section_variety": 2,
     "tempo_fidelity": 6, "key_fidelity": 2, "genre_fidelity": 4,
+}
+# The stage a calibrated figure blames (by its table key: "chord_tones.bass" → "chord_tones").
+FIGURE_STAGE: dict[str, int] = {
+    "key_clarity": 2, "key_rank": 2, "in_scale": 4, "chord_tones": 4, "groove_consistency": 4,
+    "kick_bass_lock": 4, "density_energy": 3, "bass_coverage": 4, "notes_per_bar": 4, "section_contrast": 3,
+    "step_share": 4, "melodic_range": 4, "direction_changes": 4, "motif_recurrence": 4,
 }
 AXIS_METRICS: dict[str, tuple[str, ...]] = {
     "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong", "key_heard", "ends_on_tonic"),
@@ -89,21 +109,6 @@ def _ramp(value: float, zero: float, full: float) -> float:
     return _clamp((value - zero) / (full - zero))
 
 
-def _cosine(a: list[float], b: list[float]) -> float:
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(x * x for x in b))
-    return sum(x * y for x, y in zip(a, b, strict=True)) / (na * nb) if na and nb else 0.0
-
-
-def _pearson(xs: list[float], ys: list[float]) -> float | None:
-    if len(xs) < 3:
-        return None
-    mx, my = fmean(xs), fmean(ys)
-    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    if sx < 1e-9 or sy < 1e-9:
-        return None
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (sx * sy)
 
 
 class _View:
@@ -139,7 +144,7 @@ def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict
     in_scale = sum(1 for _, n in notes if n.pitch % 12 in scale) / len(notes)
     in_harm = sum(1 for _, n in notes if n.pitch % 12 in scale or n.pitch % 12 in v.chord_pcs[v.bar_of(n.start)])
     in_harm_rate = in_harm / len(notes)
-    strong = [n for role, n in notes if role in MELODIC_ROLES and _on_strong_beat(n.start, v.bpb)]
+    strong = [n for role, n in notes if role in MELODIC_ROLES and on_strong_beat(n.start, v.bpb)]
     ct = sum(1 for n in strong if n.pitch % 12 in v.chord_pcs[v.bar_of(n.start)]) / len(strong) if strong else None
     expected_scale = 0.95 - 0.45 * harmony.harmonic_dial  # colour chords are allowed to leave the scale
     m["in_scale_rate"], m["in_harmony_rate"], m["chord_tone_rate_strong"] = in_scale, in_harm_rate, ct
@@ -166,15 +171,6 @@ def _writing(song: Song, harmony: HarmonyPlan, arrangement: ArrangementPlan, m: 
     m["voicing_variety"] = voicing_variety(song)
 
 
-def _on_strong_beat(t: float, bpb: float) -> bool:
-    pos = t % bpb
-    strong = (0.0, bpb / 2) if bpb >= 4 else (0.0,)
-    return any(abs(pos - b) <= TOL or abs(pos - b - bpb) <= TOL for b in strong)
-
-
-def _near(sorted_times: list[float], t: float) -> bool:
-    i = bisect_left(sorted_times, t - TOL)
-    return i < len(sorted_times) and sorted_times[i] <= t + TOL
 
 
 def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: int,
@@ -185,8 +181,8 @@ def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: 
     kicks = [t for t in v.kicks if v.bar_of(t) in both]
     bass = [t for t in v.bass if v.bar_of(t) in both]
     if kicks and bass:
-        coverage = sum(1 for k in kicks if _near(bass, k)) / len(kicks)
-        precision = sum(1 for b in bass if _near(v.kicks, b)) / len(bass)
+        coverage = sum(1 for k in kicks if near(bass, k)) / len(kicks)
+        precision = sum(1 for b in bass if near(v.kicks, b)) / len(bass)
         lock = max(coverage, precision)
         m["kick_bass_coverage"], m["kick_bass_precision"], m["kick_bass_lock"] = coverage, precision, lock
         if traits.bass_style in AVOIDS_KICK:  # four-on-the-floor: the bass is heard between the kicks
@@ -208,7 +204,7 @@ def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: 
     sims: list[float] = []
     for sec in arrangement.sections:  # each bar against the next one in the same section
         bars = [vectors[b] for b in range(sec.start_bar - 1, sec.start_bar - 1 + sec.bars) if b in vectors]
-        sims.extend(_cosine(a, b) for a, b in pairwise(bars))
+        sims.extend(cosine(a, b) for a, b in pairwise(bars))
     consistency = fmean(sims) if sims else None
     m["groove_consistency"] = consistency
     s["groove_consistency"] = 1.0 if consistency is None else _ramp(consistency, 0.55, 0.85)
@@ -220,7 +216,7 @@ def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | No
     for n in v.all_notes:
         density[v.bar_of(n.start)] += 1.0
     energy = list(arrangement.bar_energy[: v.bars])
-    r = _pearson(energy, density[: len(energy)])
+    r = pearson(energy, density[: len(energy)])
     m["energy_density_corr"] = r
     if r is None:
         notes.append("energy/density correlation not measurable: energy or density is flat")
@@ -297,9 +293,9 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
                 kick_vec[pos] += 1.0
             elif n.pitch in BACKBEAT and n.velocity >= 60:
                 back_vec[pos] += 1.0
-        kick_sim = _cosine(kick_vec, _template(traits, steps, frozenset({KICK})))
+        kick_sim = cosine(kick_vec, _template(traits, steps, frozenset({KICK})))
         back_t = _template(traits, steps, BACKBEAT)
-        back_sim = _cosine(back_vec, back_t) if any(back_t) and any(back_vec) else kick_sim
+        back_sim = cosine(back_vec, back_t) if any(back_t) and any(back_vec) else kick_sim
         m["kick_template_similarity"], m["backbeat_template_similarity"] = kick_sim, back_sim
         parts += [_ramp(kick_sim, 0.3, 0.8), _ramp(back_sim, 0.3, 0.8)]
         swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, v.bpb)
@@ -348,10 +344,13 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
-    axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]), 4) for axis in AXES}
+    frame = from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)
+    figures = rate(measure(song, frame), frame.colour)
+    axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]
+                                 + [f.score for f in figures.values() if f.axis == axis]), 4) for axis in AXES}
     clean = {k: (None if val is None else round(val, 4)) for k, val in metrics.items()}
     return QualityScore(axes=axes, metrics=clean, metric_scores={k: round(x, 4) for k, x in scores.items()},
-                        notes=notes)
+                        notes=notes, figures=figures)
 
 
 def gate(score: QualityScore) -> GateResult:
@@ -362,8 +361,15 @@ def gate(score: QualityScore) -> GateResult:
         return GateResult(passed=True, failing_axes=[], responsible_stage=0,
                           reason=f"all axes ≥ {AXIS_MIN}, mean {mean:.2f} ≥ {MEAN_MIN}")
     axis = min(failing or list(AXES), key=lambda a: score.axes.get(a, 0.0))
-    metric = min(AXIS_METRICS[axis], key=lambda k: score.metric_scores.get(k, 1.0))
+    rated = {k: score.metric_scores.get(k, 1.0) for k in AXIS_METRICS[axis]}
+    rated.update({name: f.score for name, f in score.figures.items() if f.axis == axis})
+    metric = min(rated, key=rated.__getitem__)  # the first of equals: the plan stage before the parts
     why = (f"{', '.join(failing)} below {AXIS_MIN}" if failing else f"mean {mean:.2f} below {MEAN_MIN}")
-    return GateResult(passed=False, failing_axes=failing, responsible_stage=METRIC_STAGE[metric],
-                      reason=f"{why}; weakest: {metric} = {score.metric_scores.get(metric, 0.0):.2f} "
-                             f"(stage {METRIC_STAGE[metric]})")
+    stage = stage_of(metric)
+    return GateResult(passed=False, failing_axes=failing, responsible_stage=stage,
+                      reason=f"{why}; weakest: {metric} = {rated[metric]:.2f} (stage {stage})")
+
+
+def stage_of(metric: str) -> int:
+    """The stage whose output a metric or a calibrated figure measures."""
+    return METRIC_STAGE.get(metric) or FIGURE_STAGE[figure_key(metric)]

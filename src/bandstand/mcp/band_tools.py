@@ -75,6 +75,10 @@ class ComposeParams(Params):
     key: str | None = Field(None, description="Key, e.g. Am, F#, Eb (overrides the prompt).")
     mode: str | None = Field(None, description="Mode: major, minor, dorian, … (overrides the prompt).")
     genre: str | None = Field(None, description="Genre to use first (any genre name or alias).")
+    takes: int | None = Field(None, ge=1, le=8, description="Takes of each part, scored by the quality model; "
+                                                            "the best is kept, the others' scores are in the manifest.")
+    quality: str | None = Field(None, description="A preset of takes instead of `takes`: fast (1), balanced (3) or "
+                                                  "best (6).")
     audio: bool = Field(True, description="Render the WAV now (a second or two); false leaves it to export "
                                           "or to reading the WAV resource.")
     team: bool = Field(False, description="Compose with an agent team — one agent per instrument and per section, "
@@ -175,7 +179,7 @@ def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
     refuse_team_choices_alone(p.team, {"accept": p.accept})
     composed = compose_song(p.prompt, assume_defaults=True, control=control, out_dir=str(band.library.root),
                             bars=p.bars, seed=p.seed, parts=p.parts, tempo=p.tempo, key=p.key, mode=p.mode,
-                            genre=p.genre, render_audio=p.audio)
+                            genre=p.genre, render_audio=p.audio, takes=p.takes, quality=p.quality)
     result = composed.result
     state = result.state
     if state.status == "cancelled":

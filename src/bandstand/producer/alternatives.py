@@ -1,17 +1,20 @@
 """Alternatives: other takes of a part, the progression or the arrangement.
 
 `alternatives(session, "bass", count=3)` proposes N variants (default 3, at
-most 5), each a variation of HEAD to hear and accept or discard:
+most 5), each a variation of HEAD to hear and accept or discard, made as:
 
-- A — defaults: a fresh seed, the part's own style overrides left out;
-- B — the creativity dials raised (a part's complexity and syncopation, the
-  progression's harmonic dial, the arrangement's energy);
-- C — a structural change: the part played as a genre with another groove
-  family / bass style / comping / lead style would play it (walking against
-  syncopated bass), the progression from another harmony family, another form;
-- D, E — A and B again with further seeds.
+- defaults: a fresh seed, the part's own style overrides left out;
+- dials raised: the creativity dials raised (a part's complexity and
+  syncopation, the progression's harmonic dial, the arrangement's energy);
+- structural: the part played as a genre with another groove family / bass
+  style / comping / lead style would play it (walking against syncopated
+  bass), the progression from another harmony family, another form;
+- the fourth and fifth: defaults and dials raised again with further seeds.
 
-Each is scored on the quality axes (harmony, rhythm, arrangement, vibe) and
+Each is scored by the quality model (stage 7's axes — harmony, rhythm,
+arrangement, vibe — over its calibrated figures, `compose.quality`) and the
+set is ranked by that score, best first: A is the take the model rates
+highest, and "try something different" offers them in that order. Each is
 described in words (the variation's musical diff); no two are the same (a
 hash of what changed; a repeat is drawn again with the next seed). The set is
 kept in the session (`state/alternatives.json`), so "try something
@@ -188,7 +191,7 @@ def _score(built: Rebuilt) -> dict[str, float]:
 
     r = built.recipe
     quality = evaluate_quality(built.song, r.intent, r.harmony, r.arrangement)
-    return {**{k: round(v, 3) for k, v in quality.axes.items()}, "mean": round(quality.mean, 3)}
+    return {**{k: round(v, 3) for k, v in quality.axes.items()}, "mean": round(quality.mean, 4)}
 
 
 def _load(session: ProjectSession) -> dict[str, Any]:
@@ -208,9 +211,9 @@ def _offered(session: ProjectSession) -> list[str]:
 
 def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_COUNT, author: str = AUTHOR,
                  session: ProjectSession | None = None, control: Control | None = None) -> AlternativeSet:
-    """Propose `count` alternatives of `target` (a part, "progression" or "arrangement"). With a
-    `control`, each take made is reported as progress; a cancel between takes discards the takes
-    made so far and raises `Cancelled`."""
+    """Propose `count` alternatives of `target` (a part, "progression" or "arrangement"), ranked
+    best first by the quality model. With a `control`, each take made is reported as progress; a
+    cancel raises `Cancelled` and keeps none of the set (takes proposed already are discarded)."""
     if not 1 <= count <= MAX_COUNT:
         raise InvalidInput(f"--count {count}: give 1 to {MAX_COUNT} alternatives")
     session = session or open_project(session_dir)
@@ -225,35 +228,39 @@ def alternatives(session_dir: str | Path, target: str, *, count: int = DEFAULT_C
     step = 1 + sum(s.get("steps", 0) for s in earlier)
     song = to_song(head)
     seen = {*_offered(session), _fingerprint(recipe, song.tracks, chosen)}  # never the take it already is
-    made: list[Alternative] = []
+    takes: list[tuple[Plan, str, Rebuilt, str, dict[str, float]]] = []
     for i in range(count):
         if control is not None and control.cancelled:
-            for a in made:
-                session.discard(a.variation.id)
-            control.check(f"making alternative {LABELS[len(made)]} of the {chosen.replace('_', ' ')}")
+            control.check(f"making take {i + 1} of {count} of the {chosen.replace('_', ' ')}")
         kind = KINDS[i]
-        fresh: tuple[Plan, str, Rebuilt, str] | None = None
         for _ in range(TRIES):
             plan, label = _variant_plan(recipe, keys, chosen, kind, step)
             step += 1
             built = rebuild(song, plan, part_keys(head, recipe))
             fingerprint = _fingerprint(built.recipe, built.song.tracks, chosen)
             if fingerprint not in seen:
-                fresh = (plan, label, built, fingerprint)
+                seen.add(fingerprint)
+                takes.append((plan, label, built, fingerprint, _score(built)))
                 break
-        if fresh is None:  # every seed tried gave a take already offered (or the song as it is)
-            continue
-        plan, label, built, fingerprint = fresh
-        seen.add(fingerprint)
+        # every seed tried gave a take already offered (or the song as it is): none of this kind
+        if control is not None:
+            control.report(i + 1, count, f"take {i + 1} of {count} of the {chosen.replace('_', ' ')}: {KINDS[i]}")
+    # ranked by the quality model, best first (ties keep the order they were made in): A is the best
+    takes.sort(key=lambda take: -take[4]["mean"])
+    made: list[Alternative] = []
+    for plan, label, built, fingerprint, score in takes:
         label_letter = LABELS[len(made)]
+        if control is not None and control.cancelled:  # none of the set is kept
+            for a in made:
+                session.discard(a.variation.id)
+            control.check(f"making alternative {label_letter} of the {chosen.replace('_', ' ')}")
         outcome = propose_plan(session, f"alternative {label_letter} of the {chosen.replace('_', ' ')}", plan,
                                before=recipe, intent=f"{chosen}: alternative {label_letter} ({label})",
                                author=author, built=built,
-                               details={"alternative": {"target": chosen, "label": label_letter, "kind": label}})
+                               details={"alternative": {"target": chosen, "label": label_letter, "kind": label,
+                                                        "score": score}})
         assert outcome.variation is not None
-        made.append(Alternative(label_letter, label, outcome.variation, _score(built), fingerprint))
-        if control is not None:
-            control.report(i + 1, count, f"alternative {label_letter} of the {chosen.replace('_', ' ')}: {label}")
+        made.append(Alternative(label_letter, label, outcome.variation, score, fingerprint))
     if not made:
         raise InvalidInput(f"no alternative of the {chosen.replace('_', ' ')} differs from what the song has "
                            "or was offered already; try another target")

@@ -65,10 +65,13 @@ class ComposeRequest:
     genre: str | None = None
     audio: bool = False
     assume_defaults: bool = True
+    takes: int | None = None  # takes of each part, the best kept (or a `quality` preset's)
+    quality: str | None = None
 
     def options(self) -> dict[str, Any]:
         given = {"seed": self.seed, "bars": self.bars, "parts": list(self.parts) if self.parts else None,
-                 "tempo": self.tempo, "key": self.key, "mode": self.mode, "genre": self.genre}
+                 "tempo": self.tempo, "key": self.key, "mode": self.mode, "genre": self.genre,
+                 "takes": self.takes, "quality": self.quality}
         return {**{k: v for k, v in given.items() if v is not None}, "render_audio": self.audio}
 
 

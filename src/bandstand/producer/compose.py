@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from bandstand.compose.api import ComposeResult, Pipeline, make_config
 from bandstand.compose.engine import Approver, Decision, EventSink
+from bandstand.compose.quality.takes import takes_for
 from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
 from bandstand.producer.running import Control
@@ -145,7 +146,8 @@ class _Reporter:
 def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: bool = False,
                  on_event: EventSink | None = None, control: Control | None = None, **options: Any) -> Composed:
     """Compose a song from `prompt`. `options` are `PipelineConfig` fields (seed, bars, parts,
-    tempo, key, mode, genre, out_dir, approval_gates, skip_stages, intent_backend, …).
+    tempo, key, mode, genre, out_dir, approval_gates, skip_stages, intent_backend, takes, …)
+    and `quality` (a preset of takes: fast, balanced, best; `compose.quality.takes`).
     Everything a person can get wrong is refused before the session folder exists. With a
     `control`, the nodes finished are reported as progress and a cancel stops the run at the next
     safe point (its status is then `cancelled`, resumable)."""
@@ -153,6 +155,7 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
         raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
     options = dict(options)
     options["generators"] = part_generators(options.get("generators"))
+    options["takes"] = takes_for(options.pop("takes", None), options.pop("quality", None))
     make_config(**options)
     if isinstance(options.get("intent_backend"), str):
         _check_intent_backend(options["intent_backend"])

@@ -107,10 +107,12 @@ class Studio:
     # ------------------------------------------------------------------ composing a new project
 
     def compose_project(self, prompt: str, *, seed: int | None = None, bars: int | None = None,
-                        parts: Sequence[str] | None = None, on_event: Any = None) -> dict[str, Any]:
+                        parts: Sequence[str] | None = None, on_event: Any = None, takes: int | None = None,
+                        quality: str | None = None) -> dict[str, Any]:
         """A new project composed from `prompt` (the compose graph, defaults assumed for anything
         ambiguous): its revision 1. Returns the project's summary. `on_event` gets the compose
-        graph's progress events (`protocol.compose`) as they happen."""
+        graph's progress events (`protocol.compose`) as they happen; `takes` (or the `quality`
+        preset) makes that many takes of each part and keeps the best."""
         from bandstand.producer.compose import compose_song
 
         if not isinstance(prompt, str) or not prompt.strip():
@@ -122,7 +124,8 @@ class Studio:
             options["bars"] = bars
         if parts:
             options["parts"] = list(parts)
-        composed = compose_song(prompt, assume_defaults=True, on_event=on_event, **options)
+        composed = compose_song(prompt, assume_defaults=True, on_event=on_event, takes=takes, quality=quality,
+                                **options)
         result = composed.result
         if result.status not in ("completed", "completed_partial"):
             raise InvalidInput(f"the song could not be composed: {result.status}")

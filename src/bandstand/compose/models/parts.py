@@ -31,6 +31,9 @@ class PartStats(BaseModel):
     humanization: dict[str, float] = Field(description="timing_ms, velocity_sd, amount")
     groove: str = Field(description="groove template name")
     swing: float = Field(ge=0, le=0.5)
+    take: int = Field(default=0, ge=0, description="the take kept when several were made (`--takes`), 0-based")
+    takes: list[float] = Field(default_factory=list,
+                               description="every take's quality score, by take (empty: one take was made)")
 
 
 @dataclass(slots=True)

@@ -1,5 +1,5 @@
 """Stage 7's verdict: a `QualityScore` (four axes in 0–1 with the measured
-numbers behind them) and the `GateResult` that decides whether the song
+numbers behind them and the calibrated `FigureScore`s) and the `GateResult` that decides whether the song
 passes or which stage must be regenerated."""
 
 from __future__ import annotations
@@ -7,6 +7,22 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 AXES = ("harmony", "rhythm", "arrangement", "vibe")
+
+
+class FigureScore(BaseModel):
+    """One calibrated quality figure: the value measured, the reference range beside it (the
+    10th–90th percentile of the reference music and of our own songs, and their median) and the
+    value mapped onto 0..1 against that range."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: float
+    low: float
+    median: float
+    high: float
+    score: float = Field(ge=0, le=1)
+    axis: str
+    sources: list[str] = Field(description="what the range was calibrated on: bach (music21's chorales), ours")
 
 
 class QualityScore(BaseModel):
@@ -17,6 +33,8 @@ class QualityScore(BaseModel):
         description="the measured numbers (rates, correlations, similarities); None when not measurable")
     metric_scores: dict[str, float] = Field(description="each measured number mapped onto 0..1")
     notes: list[str] = Field(default_factory=list, description="why a number could not be measured, etc.")
+    figures: dict[str, FigureScore] = Field(
+        default_factory=dict, description="the calibrated figures, each with its reference range (compose.quality)")
 
     @property
     def mean(self) -> float:
@@ -33,3 +51,4 @@ class GateResult(BaseModel):
     failing_axes: list[str]
     responsible_stage: int = Field(ge=0, le=8, description="0 when passed; else the stage to regenerate")
     reason: str
+

@@ -54,6 +54,9 @@ class NewProject(WireModel):
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
     bars: int | None = Field(default=None, ge=4, le=512)
     parts: list[str] | None = Field(default=None, max_length=12)
+    takes: int | None = Field(default=None, ge=1, le=8, description="takes of each part; the best is kept")
+    quality: str | None = Field(default=None, max_length=20,
+                                description="a preset of takes instead of `takes`: fast, balanced or best")
 
 
 class Undo(WireModel):
@@ -69,7 +72,8 @@ def list_projects(studio: Studio = Depends(studio_service)) -> dict[str, Any]:
 
 @router.post("", status_code=201, summary="Compose a new project from a prompt (its revision 1)")
 def create_project(body: NewProject, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    return studio.compose_project(body.prompt, seed=body.seed, bars=body.bars, parts=body.parts)
+    return studio.compose_project(body.prompt, seed=body.seed, bars=body.bars, parts=body.parts, takes=body.takes,
+                                  quality=body.quality)
 
 
 @router.post("/import", status_code=201, summary="Import a MIDI file (the request body) as a new project",
@@ -100,7 +104,8 @@ async def create_project_stream(body: NewProject, request: Request,
 
     emitter.subscribe(send)
     work = asyncio.ensure_future(to_thread.run_sync(lambda: studio.compose_project(
-        body.prompt, seed=body.seed, bars=body.bars, parts=body.parts, on_event=emitter.emit)))
+        body.prompt, seed=body.seed, bars=body.bars, parts=body.parts, takes=body.takes, quality=body.quality,
+        on_event=emitter.emit)))
     first = asyncio.ensure_future(queue.get())
     await asyncio.wait({work, first}, return_when=asyncio.FIRST_COMPLETED)
     if not first.done():  # refused before anything started: the one-line error, as POST /projects
