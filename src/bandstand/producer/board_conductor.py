@@ -71,15 +71,23 @@ class LaunchConductor:
         self.session_id = session_id
         self.session = session
         self.progress = BoardProgress()
+        self.finished = False  # the conductor's row was terminal already: the board is read only
 
     def setup(self, instructions: Sequence[str]) -> list[str]:
-        from bandstand.board import CONDUCTOR_TASK
+        from bandstand.board import CONDUCTOR_TASK, TERMINAL
         from bandstand.errors import BoardUsageError
 
         conductor = self.board.find_task(CONDUCTOR_TASK)
         if conductor is not None and conductor.session_id != self.session_id:
             raise BoardUsageError(f"the board already has a conductor ({conductor.session_id}): launch with "
                                   f"--conductor {conductor.session_id} to continue it, or use another board")
+        if conductor is not None and conductor.state in TERMINAL:
+            missing = [k for k in range(1, len(instructions) + 1) if self.board.find_task(f"task-{k:02d}") is None]
+            if missing:
+                raise BoardUsageError(f"this board's conductor is {conductor.state} (a terminal state), so it takes "
+                                      "no new tasks: launch on a new board")
+            self.finished = True
+            return []
         self.board.init(self.session_id)
         created = []
         for number, text in enumerate(instructions, start=1):
@@ -96,6 +104,9 @@ class LaunchConductor:
     async def step(self) -> BoardProgress:
         from bandstand.board import CONDUCTOR_TASK, State
 
+        if self.finished:
+            self.progress.states = {t.task_id: str(t.state) for t in self.tasks()}
+            return self.progress
         self.board.heartbeat(CONDUCTOR_TASK, self.session_id)
         stale = {t.task_id for t in self.board.stale_tasks()}
         for task in self.tasks():
@@ -140,6 +151,6 @@ class LaunchConductor:
     def finish(self) -> None:
         from bandstand.board import CONDUCTOR_TASK, State
 
-        if self.board.task(CONDUCTOR_TASK).state is State.WORKING:
+        if not self.finished and self.board.task(CONDUCTOR_TASK).state is State.WORKING:
             self.board.move(CONDUCTOR_TASK, self.session_id, State.COMPLETE, message_type="completion",
                             message="every task is complete or exited: " + self.progress.line())

@@ -19,6 +19,7 @@ configuration: `bandstand agents check`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -178,7 +179,14 @@ def _musician_cmd(request: LaunchRequest, url: str, session: str) -> list[str]:
     return cmd + (["--config", request.config] if request.config else [])
 
 
-def _stop(procs: dict[str, subprocess.Popen[bytes]]) -> None:
+def _stop(procs: dict[str, subprocess.Popen[bytes]], *, finished: bool = False) -> None:
+    """End the musicians: when the board is finished they end by themselves (waited for, up to
+    the grace); else — Ctrl-C, an error — SIGTERM, then SIGKILL after the grace."""
+    if finished:
+        deadline = time.monotonic() + STOP_GRACE
+        for proc in procs.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(max(0.1, deadline - time.monotonic()))
     for proc in procs.values():
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -247,10 +255,12 @@ def launch(request: LaunchRequest, *, on_progress: Callable[[BoardProgress], Non
     procs: dict[str, subprocess.Popen[bytes]] = {}
     with Board.open(request.board, workdir=request.workdir, stale_after=timedelta(seconds=request.stale_after)) as board:
         url = board.store.url
+        finished = False
         try:
             progress = asyncio.run(_conduct(request, board, instructions, url, on_progress, procs))
+            finished = True
         finally:
-            _stop(procs)
+            _stop(procs, finished=finished)
         tasks = {t.task_id: (str(t.state), t.worked_by or "") for t in board.tasks() if t.phase == "launch"}
     return LaunchOutcome(progress, tasks, {sid: p.returncode for sid, p in procs.items()},
                          round(time.monotonic() - started, 2))

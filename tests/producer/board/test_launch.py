@@ -1,0 +1,50 @@
+"""`bandstand board launch` on the built-in backend: a conductor and 3 musicians finish a 6-task
+board on SQLite and on PostgreSQL, as real processes, exactly as the protocol's states allow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mido
+
+from bandstand.board import CONDUCTOR_TASK, Board, State
+
+from .launching import message_types, run_launch
+
+#: What one task's thread holds from claim to complete, in order (the protocol's two reviews).
+LIFE = ["instruction", "result", "review_request", "approval", "completion", "approval", "completion_ack"]
+
+
+def test_three_musicians_finish_six_tasks(board_url: str, tmp_path: Path) -> None:
+    done, outcome = run_launch(board_url, tmp_path, "--musicians", "3", "--tasks", "6")
+    assert sorted(outcome["tasks"]) == [f"task-{k:02d}" for k in range(1, 7)]
+    assert {t["state"] for t in outcome["tasks"].values()} == {"complete"}
+    assert outcome["approved"] == 12 and outcome["rejected"] == 0
+    assert set(outcome["musicians"].values()) == {0}, outcome["musicians"]  # each ended cleanly
+    assert "complete" in done.stderr.splitlines()[-1]  # progress was shown while it ran
+    with Board.open(board_url, workdir=tmp_path) as board:
+        assert board.task(CONDUCTOR_TASK).state is State.COMPLETE
+        workers = set()
+        for task_id in outcome["tasks"]:
+            task = board.task(task_id)
+            workers.add(task.session_id)
+            assert message_types(board, task_id) == LIFE
+            assert task.worked_by == f"musician-{task_id}"
+            song = tmp_path / "output" / "board" / task_id
+            notes = sum(1 for track in mido.MidiFile(song / "midi" / "full-arrangement.mid").tracks
+                        for msg in track if msg.type == "note_on" and msg.velocity > 0)
+            assert notes > 50, (task_id, notes)
+            status = (tmp_path / "temp" / f"{task_id}-status").read_text()
+            assert "step 1 started" in status and "step 2 completed" in status and "[ctx: " in status
+        assert not [t for t in board.tasks() if t.task_id.startswith("fallback-")]
+    assert workers <= set(outcome["musicians"])
+
+
+def test_a_launch_run_again_on_a_finished_board_changes_nothing(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    run_launch(url, tmp_path, "--musicians", "1", "--tasks", "1")
+    song = tmp_path / "output" / "board" / "task-01" / "midi" / "full-arrangement.mid"
+    before = song.read_bytes()
+    _, outcome = run_launch(url, tmp_path, "--musicians", "1", "--tasks", "1")
+    assert outcome["tasks"] == {"task-01": {"state": "complete", "worked_by": "musician-task-01"}}
+    assert outcome["approved"] == 0 and song.read_bytes() == before
