@@ -90,7 +90,7 @@ class _Heartbeat:
 
 def _context(session: Any) -> float:
     usage = session.usage
-    tokens = usage.input_tokens + usage.output_tokens
+    tokens = int(usage.input_tokens + usage.output_tokens)
     if tokens == 0:
         tokens = sum(len(m.content) for m in session.history) // 4 + len(session.persona) // 4
     return round(min(99.0, 100.0 * tokens / CONTEXT_TOKENS), 1)

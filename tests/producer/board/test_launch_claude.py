@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from bandstand.board import Board
-
 from tests.peers.claude import fake_claude_bin
 
 from .launching import run_launch
