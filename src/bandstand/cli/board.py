@@ -612,7 +612,12 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
             shown.append(line)
             print(f"board: {line}", file=sys.stderr, flush=True)
 
-    outcome = run(request, on_progress=progress)
+    try:
+        outcome = run(request, on_progress=progress)
+    except KeyboardInterrupt:
+        print("bandstand: stopped; the musicians have ended and the board is as it stood: run the same "
+              "command to continue it", file=sys.stderr)
+        raise typer.Exit(130) from None
     _out({"tasks": {t: {"state": s, "worked_by": w} for t, (s, w) in outcome.tasks.items()},
           "approved": outcome.progress.approved, "rejected": outcome.progress.rejected,
           "recovered": outcome.progress.recovered, "musicians": outcome.musicians, "seconds": outcome.seconds},

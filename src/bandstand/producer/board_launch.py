@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -260,7 +261,14 @@ def launch(request: LaunchRequest, *, on_progress: Callable[[BoardProgress], Non
             progress = asyncio.run(_conduct(request, board, instructions, url, on_progress, procs))
             finished = True
         finally:
-            _stop(procs, finished=finished)
+            # a second Ctrl-C must not cut the musicians' stop short (they would be left running)
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                _stop(procs, finished=finished)
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
         tasks = {t.task_id: (str(t.state), t.worked_by or "") for t in board.tasks() if t.phase == "launch"}
     return LaunchOutcome(progress, tasks, {sid: p.returncode for sid, p in procs.items()},
                          round(time.monotonic() - started, 2))
