@@ -81,7 +81,7 @@ def coverage_gate(workdir: str | Path, task_id: str, tests: Sequence[str], sourc
         env["COVERAGE_FILE"] = str(Path(tmp) / ".coverage")
         run = _run(["-m", "coverage", "run", f"--source={','.join(sources)}", *_PYTEST, *tests], root, env)
         if run.returncode == 1 and "No module named coverage" in run.stderr:
-            raise BoardUsageError("coverage.py is not installed: pip install 'bandstand[dev]' (or coverage)")
+            raise BoardUsageError("coverage.py is not installed in this Python: pip install coverage (the dev extra has it: pip install -e '.[dev]')")
         report.data["tests_exit"] = run.returncode
         if run.returncode != 0:
             report.issue(f"the tests did not pass: {_tail(run)}", code=2)
