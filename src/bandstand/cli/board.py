@@ -624,6 +624,12 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
          "\n".join(f"{t}: {s} ({w})" for t, (s, w) in outcome.tasks.items())
          + f"\n{len(outcome.tasks)} tasks in {outcome.seconds:g} s; {outcome.progress.approved} approvals, "
          + f"{len(outcome.progress.recovered)} recovered")
+    unfinished = {t: s for t, (s, _) in outcome.tasks.items() if s != "complete"}
+    if unfinished:
+        print(f"bandstand: {len(unfinished)} of {len(outcome.tasks)} tasks did not complete: "
+              + ", ".join(f"{t} {s}" for t, s in unfinished.items()) + " (see 'bandstand board messages --task TASK')",
+              file=sys.stderr)
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -7,7 +7,7 @@ again on the same board continues it. `step()` is one pass over the board, as
 the conductor skill says: its own heartbeat; each needs_review task reviewed —
 the result verified (`board_work.verify`) and the session asked for its
 verdict (a rejection needs the result to fail verification or the session to
-say ``reject``); an error task given a fix while it has retries left, else an
+say ``reject``; after `MAX_RETRIES` rejections it asks for an exit instead); an error task given a fix while it has retries left, else an
 exit request; a stale task in working, review_approved or review_failed handed
 to the next musician (``fix_proposed``, crash recovery). When every task is
 complete or exited, `finish()` completes ``task-00``."""
@@ -132,6 +132,12 @@ class LaunchConductor:
         verdict, note = _verdict_of(answer.text)
         if problems or verdict == "reject":
             feedback = "; ".join(problems) or note or "the conductor rejected the result"
+            rejections = sum(m.message_type == "rejection" for m in self.board.messages_since(0, task_id=task.task_id))
+            if rejections >= MAX_RETRIES:
+                self.board.request_exit(task.task_id, f"rejected {rejections} times ({feedback}): hand off",
+                                        conductor_session=self.session_id)
+                self.progress.exits += 1
+                return
             self.board.reject(task.task_id, feedback, conductor_session=self.session_id)
             self.progress.rejected += 1
         else:

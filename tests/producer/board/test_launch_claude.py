@@ -48,3 +48,34 @@ def test_the_launch_prompt_and_skills_reach_every_session(tmp_path: Path) -> Non
         mine = [text for text in firsts if f"You are musician-{task_id}, a musician" in text]
         assert len(mine) == 1, (task_id, firsts)
         assert f"Task: {task_id}" in mine[0] and words in mine[0]
+
+
+def test_an_empty_answer_is_rejected_then_handed_off(tmp_path: Path) -> None:
+    """A musician whose session answers nothing: the conductor rejects the result three times, then
+    asks for an exit; the musician writes its HANDOFF and exits; the launch says so and exits 1."""
+    import subprocess
+
+    from bandstand.board.skilltext import skill
+
+    from .launching import env, launch_cmd
+
+    claude = fake_claude_bin(tmp_path / "bin")
+    tasks = tmp_path / "tasks.txt"
+    tasks.write_text("write a bass line\n")
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    personas = {skill("musician").splitlines()[0]: " ", skill("conductor").splitlines()[0]: json.dumps(CONDUCTOR_REPLY)}
+    done = subprocess.run(launch_cmd(url, tmp_path, "--musicians", "1", "--backend", "claude-code", "--tasks",
+                                     str(tasks)),
+                          env=env(BANDSTAND_CLAUDE_BIN=str(claude), FAKE_CLAUDE_PERSONAS=json.dumps(personas)),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "bandstand: 1 of 1 tasks did not complete: task-01 exited (see 'bandstand board messages --task TASK')")
+    assert json.loads(done.stdout)["tasks"]["task-01"]["state"] == "exited"
+    with Board.open(url, workdir=tmp_path) as board:
+        kinds = [m.message_type for m in board.messages_since(0, task_id="task-01")]
+        rejections = [m.message for m in board.messages_since(0, task_id="task-01") if m.message_type == "rejection"]
+    assert kinds.count("rejection") == 3 and kinds.count("review_request") == 4
+    assert kinds[-2:] == ["exit_request", "handoff"]
+    assert set(rejections) == {"the answer is empty"}
+    assert "the conductor asked for an exit" in (tmp_path / "temp" / "task-01-HANDOFF").read_text()
