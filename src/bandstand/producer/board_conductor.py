@@ -46,10 +46,14 @@ class BoardProgress:
         return bool(self.states) and self.count("complete", "exited") == len(self.states)
 
     def line(self) -> str:
+        """``2/6 complete · 3 working · 1 needs_review · 4 approvals · 1 recovered``: every state a task is in."""
+        from bandstand.board import State
+
         total = len(self.states)
-        return (f"{self.count('complete')}/{total} complete · {self.count('working')} working · "
-                f"{self.count('needs_review')} in review · {self.count('watching', 'fix_proposed')} waiting · "
-                f"{self.approved} approvals · {len(self.recovered)} recovered")
+        others = [f"{self.count(s.value)} {s.value}" for s in State
+                  if s is not State.COMPLETE and self.count(s.value)]
+        return " · ".join([f"{self.count('complete')}/{total} complete", *others, f"{self.approved} approvals",
+                           f"{len(self.recovered)} recovered"])
 
 
 def _verdict_of(text: str) -> tuple[str, str]:

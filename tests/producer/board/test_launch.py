@@ -48,3 +48,17 @@ def test_a_launch_run_again_on_a_finished_board_changes_nothing(tmp_path: Path) 
     _, outcome = run_launch(url, tmp_path, "--musicians", "1", "--tasks", "1")
     assert outcome["tasks"] == {"task-01": {"state": "complete", "worked_by": "musician-task-01"}}
     assert outcome["approved"] == 0 and song.read_bytes() == before
+
+
+def test_a_task_song_is_the_song_composed_alone(tmp_path: Path) -> None:
+    """Same instruction + seed (the task's number) → the same MIDI bytes as composing it alone."""
+    from bandstand.producer.app import App, ComposeRequest
+    from bandstand.producer.board_launch import BUILTIN_TASKS
+    from bandstand.producer.board_work import BARS
+
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    run_launch(url, tmp_path / "band", "--musicians", "1", "--tasks", "2")
+    alone = App(tmp_path / "alone").compose(ComposeRequest(BUILTIN_TASKS[1], seed=2, bars=BARS))
+    for name in ("full-arrangement.mid", "bass.mid", "drums.mid"):
+        launched = tmp_path / "band" / "output" / "board" / "task-02" / "midi" / name
+        assert launched.read_bytes() == (Path(alone.result.state.session_dir) / "midi" / name).read_bytes(), name
