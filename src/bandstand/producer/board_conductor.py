@@ -149,12 +149,14 @@ class LaunchConductor:
             self.progress.approved += 1
 
     def _after_error(self, task: Any) -> None:
-        if task.retry_count < MAX_RETRIES:
-            self.board.propose_fix(task.task_id, f"retry {task.retry_count} of {MAX_RETRIES}: {task.last_error}; "
+        # the thread's error reports, not retry_count: a claim (a successor taking the fix) resets that
+        errors = sum(m.message_type == "error" for m in self.board.messages_since(0, task_id=task.task_id))
+        if errors <= MAX_RETRIES:
+            self.board.propose_fix(task.task_id, f"retry {errors} of {MAX_RETRIES}: {task.last_error}; "
                                    "try again and resubmit", conductor_session=self.session_id)
             self.progress.fixes += 1
         else:
-            self.board.request_exit(task.task_id, f"{task.retry_count} failures ({task.last_error}): hand off",
+            self.board.request_exit(task.task_id, f"{errors} failures ({task.last_error}): hand off",
                                     conductor_session=self.session_id)
             self.progress.exits += 1
 

@@ -7,7 +7,8 @@ reads the previous session's files and says whether it exited cleanly), keeps
 the heartbeat fresh from a thread, sends the session its launch prompt (the
 musician skill is its system prompt), records the answer as the task's
 result, posts it and asks for review (checkpoint 1 of 2); after approval it
-resumes, verifies the result (step 2) and sends the completion report
+resumes, verifies the result and runs the protocol's state, temp-files and
+headroom checks (step 2; an issue is an error report) and sends the completion report
 (checkpoint 2 of 2); after that approval it resumes and completes — the last
 write. A rejection redoes the work and resubmits; a failure is an error
 report, and the conductor proposes a fix or asks it to exit.
@@ -187,10 +188,11 @@ class _Musician:
             try:
                 result = await self._turn(session, task_id, worked_by, instruction)
             except (AgentError, ValueError, KeyError) as exc:
-                task = await asyncio.to_thread(board.task, task_id)
+                errors = sum(m.message_type == "error" for m in await asyncio.to_thread(
+                    board.messages_since, 0, task_id=task_id))
                 files.status(f"step 1 failed: {exc}", ctx=_context(session))
                 await asyncio.to_thread(board.report_error, task_id, sid, ErrorReport(
-                    context_usage=_context(session), retry=min(5, task.retry_count + 1), error=str(exc)[:500]))
+                    context_usage=_context(session), retry=min(5, errors + 1), error=str(exc)[:500]))
                 if await self._verdict(task_id) is not State.FIX_PROPOSED:
                     return
                 continue
@@ -211,18 +213,27 @@ class _Musician:
         else:
             return
         await asyncio.to_thread(board.resume, task_id, sid)
+        # answered: the approval is no longer a pending conductor message (the state check counts those)
+        await asyncio.to_thread(board.post, task_id, "resumption", "approved: resuming with step 2, verification",
+                                from_session=sid)
         files.status("step 2 started: verification", ctx=_context(session))
         problems = await asyncio.to_thread(verify, result)
-        files.status("step 2 completed: " + ("; ".join(problems) or f"{len(result.files)} files verified"),
-                     ctx=_context(session))
+        codes = await asyncio.to_thread(self._checks, task_id)
+        problems += [f"the {name} check found issues (exit {code})" for name, code in codes.items() if code]
+        checks = " · ".join(f"{name} {code}" for name, code in codes.items())
+        files.status("step 2 completed: " + ("; ".join(problems) or f"{len(result.files)} files verified")
+                     + f"; checks: {checks}", ctx=_context(session))
         if problems:
+            errors = sum(m.message_type == "error" for m in await asyncio.to_thread(
+                board.messages_since, 0, task_id=task_id))
             await asyncio.to_thread(board.report_error, task_id, sid, ErrorReport(
-                context_usage=_context(session), retry=1, error="; ".join(problems)[:500]))
+                context_usage=_context(session), retry=min(5, errors + 1), error="; ".join(problems)[:500]))
             await self._verdict(task_id)
             return
         await asyncio.to_thread(board.report_completion, task_id, sid, CompletionReport(
             smoothness=9, checkpoint=2, checkpoints_total=2, context_usage=_context(session),
-            summary=result.summary, tests=f"{len(result.files)} files verified (MIDI read back with notes)",
+            summary=result.summary, tests=f"{len(result.files)} files verified (MIDI read back with notes); "
+                                          f"checks: {checks}",
             key_outputs=[KeyOutput(path=str(Path(result.folder) / f), kind="created") for f in result.files]))
         if await self._verdict(task_id) is not State.REVIEW_APPROVED:
             return
@@ -230,6 +241,14 @@ class _Musician:
         files.status("task complete", ctx=_context(session))
         await asyncio.to_thread(board.complete, task_id, sid, result.summary)
         self.report.completed.append(task_id)
+
+    def _checks(self, task_id: str) -> dict[str, int]:
+        """The protocol's three checks at the checkpoint: state (with this session), temp files, headroom."""
+        from bandstand.producer.board_checks import run_check
+
+        return {name: int(run_check(name, task_id, board=self.board, workdir=self.setup.workdir,
+                                    session_id=self.setup.session_id).code)
+                for name in ("state", "temp", "headroom")}
 
     async def _verdict(self, task_id: str) -> Any:
         """The pause watcher: wait until the conductor moves the task out of needs_review/error (the
