@@ -60,6 +60,11 @@ def test_always_fine():
 BROKEN = '''\
 def test_never():
     assert 1 == 2
+
+
+class TestInAClass:
+    def test_never_either(self):
+        assert 1 == 2
 '''
 
 
@@ -106,7 +111,8 @@ def test_flaky_reruns(project: Path) -> None:
     assert code == 1 and report["data"]["flaky"] == {"tests/test_flaky.py::test_sometimes": 1}  # type: ignore[index]
     assert (project / "tests" / "test_flaky.runs").read_text() == "2"  # once, then one rerun
     code, report, _ = board(project, "check-flaky", "task-02", "--tests", "tests/test_broken.py")
-    assert code == 2 and report["data"]["failing"] == ["tests/test_broken.py::test_never"]  # type: ignore[index]
+    assert code == 2 and report["data"]["failing"] == [  # type: ignore[index]
+        "tests/test_broken.py::test_never", "tests/test_broken.py::TestInAClass::test_never_either"]
     assert "failed all 3 reruns" in report["lines"][-1]  # type: ignore[index]
 
 

@@ -112,8 +112,11 @@ def _failures(junit: Path) -> list[str]:
     failed = []
     for case in ET.parse(junit).getroot().iter("testcase"):
         if case.find("failure") is not None or case.find("error") is not None:
-            path = (case.get("file") or case.get("classname", "").replace(".", "/") + ".py")
-            failed.append(f"{path}::{case.get('name')}")
+            classname = case.get("classname", "")
+            path = case.get("file") or classname.replace(".", "/") + ".py"
+            module = path.removesuffix(".py").replace("/", ".")
+            inside = classname.removeprefix(module).strip(".") if classname.startswith(module) else ""
+            failed.append("::".join([path, *inside.split(".")[:1 if inside else 0], str(case.get("name"))]))
     return failed
 
 
