@@ -77,3 +77,11 @@ def test_the_skills_name_the_protocol() -> None:
     assert "write a bass line {not a field}" in prompt
     with pytest.raises(Exception, match="the roles are musician, conductor"):
         skill("drummer")
+
+
+def test_the_launch_prompt_never_shows_a_password() -> None:
+    from bandstand.board.skilltext import launch_prompt
+
+    prompt = launch_prompt(role="conductor", name="the Conductor", session_id="c", task_id="task-00", workdir=".",
+                           board="postgresql://band:s3cret@db.example:5432/board", instruction="conduct")
+    assert "s3cret" not in prompt and "db.example:5432/board" in prompt

@@ -30,8 +30,10 @@ def skill(role: str) -> str:
 
 def launch_prompt(*, role: str, name: str, session_id: str, board: str, task_id: str, workdir: str,
                   instruction: str) -> str:
-    """The first message of a launched session."""
+    """The first message of a launched session (a password in the board's URL is redacted)."""
+    from bandstand.board.stores import _redact
+
     if role not in ROLES:
         raise BoardUsageError(f"no launch prompt for {role!r}: the roles are {', '.join(ROLES)}")
-    return _text("launch_prompt").format(role=role, name=name, session_id=session_id, board=board,
+    return _text("launch_prompt").format(role=role, name=name, session_id=session_id, board=_redact(board),
                                          task_id=task_id, workdir=workdir, instruction=instruction.strip())

@@ -204,7 +204,6 @@ async def _conduct(request: LaunchRequest, board: Any, instructions: list[str], 
                    on_progress: Callable[[BoardProgress], None] | None,
                    procs: dict[str, subprocess.Popen[bytes]]) -> BoardProgress:
     from bandstand.board.skilltext import launch_prompt, skill
-    from bandstand.board.stores import _redact
     from bandstand.errors import RuntimeFailure
     from bandstand.runtime import Session
 
@@ -215,7 +214,7 @@ async def _conduct(request: LaunchRequest, board: Any, instructions: list[str], 
         conductor = LaunchConductor(board, request.conductor, session)
         conductor.setup(instructions)
         await session.send(launch_prompt(
-            role="conductor", name="the Conductor", session_id=request.conductor, board=_redact(url),
+            role="conductor", name="the Conductor", session_id=request.conductor, board=url,
             task_id="task-00", workdir=str(request.workdir),
             instruction=f"Conduct {len(instructions)} tasks with {request.musicians} musicians:\n"
                         + "\n".join(f"- task-{k:02d}: {text}" for k, text in enumerate(instructions, start=1))))

@@ -163,10 +163,9 @@ class _Musician:
 
     async def _turn(self, session: Any, task_id: str, worked_by: str, instruction: str) -> WorkResult:
         from bandstand.board.skilltext import launch_prompt
-        from bandstand.board.stores import _redact
 
         prompt = launch_prompt(role="musician", name=worked_by, session_id=self.setup.session_id,
-                               board=_redact(self.setup.board), task_id=task_id, workdir=str(self.setup.workdir),
+                               board=self.setup.board, task_id=task_id, workdir=str(self.setup.workdir),
                                instruction=instruction)
         if self.setup.backend == "builtin":
             reply = await session.send({"launch_prompt": prompt, "task_id": task_id, "instruction": instruction,

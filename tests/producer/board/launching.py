@@ -12,7 +12,7 @@ from typing import Any
 SRC = Path(__file__).resolve().parents[3] / "src"
 #: Short liveness timings so a crash is noticed in seconds (the protocol's are minutes).
 FAST = ["--heartbeat", "0.3", "--poll", "0.1"]
-STALE_AFTER = "3"
+STALE_AFTER = "5"
 
 
 def env(**extra: str) -> dict[str, str]:
