@@ -30,8 +30,8 @@ def _musician_pid(launcher: int, session: str) -> int | None:
     return None
 
 
-def test_a_killed_musicians_task_is_recovered_by_another(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'board.db'}"
+def test_a_killed_musicians_task_is_recovered_by_another(board_url: str, tmp_path: Path) -> None:
+    url = board_url
     proc = subprocess.Popen(launch_cmd(url, tmp_path, "--musicians", "2", "--tasks", "4"), env=env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     killed: tuple[str, str] | None = None
