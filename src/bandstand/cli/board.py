@@ -583,6 +583,9 @@ def check_flaky(task_id: str, tests: list[str] = TestsOpt,
     _check(run_check("flaky", task_id, workdir=_STATE.get("workdir", "."), tests=tests, reruns=reruns))
 
 
+BoardOpt = typer.Option(None, "--board", help="The board URL (as 'bandstand board --board URL' sets it).")
+
+
 @app.command()
 def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How many musician sessions (1–32)."),
            backend: str = typer.Option("builtin", "--backend",
@@ -592,7 +595,8 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
            heartbeat: float = typer.Option(5.0, "--heartbeat", help="Seconds between a musician's heartbeats."),
            poll: float = typer.Option(0.5, "--poll", help="Seconds between the conductor's passes."),
            conductor: str = typer.Option("conductor", "--conductor", help="The conductor's session id."),
-           config: str = typer.Option(None, "--config", help="bandstand.toml with the [agents] table.")) -> None:
+           config: str = typer.Option(None, "--config", help="bandstand.toml with the [agents] table."),
+           board: str = BoardOpt) -> None:
     """Start a Conductor and N Musicians as agent sessions on the board and run it to the end.
     Progress on stderr; Ctrl-C stops the musicians and leaves the board to continue later."""
     from pathlib import Path
@@ -600,7 +604,7 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
     from bandstand.producer.board_launch import LaunchRequest
     from bandstand.producer.board_launch import launch as run
 
-    request = LaunchRequest(musicians=musicians, backend=backend, board=_STATE.get("board"), tasks=tasks,
+    request = LaunchRequest(musicians=musicians, backend=backend, board=board or _STATE.get("board"), tasks=tasks,
                             workdir=Path(_STATE.get("workdir", ".")), out=Path(out) if out else None,
                             heartbeat=heartbeat, stale_after=_STATE.get("stale_after", 540.0), poll=poll,
                             conductor=conductor, config=config)
@@ -638,7 +642,8 @@ def musician(session: str = SessionOpt,
              out: str = typer.Option(None, "--out", help="Where the results go (default WORKDIR/output/board)."),
              heartbeat: float = typer.Option(5.0, "--heartbeat", help="Seconds between heartbeats."),
              poll: float = typer.Option(0.5, "--poll", help="Seconds between polls."),
-             config: str = typer.Option(None, "--config", help="bandstand.toml with the [agents] table.")) -> None:
+             config: str = typer.Option(None, "--config", help="bandstand.toml with the [agents] table."),
+             board: str = BoardOpt) -> None:
     """Join a launched board as one musician session (what 'board launch' starts N times; run it on
     other machines to add musicians). Ends when every task is finished, or on SIGTERM/Ctrl-C."""
     import signal
@@ -650,7 +655,7 @@ def musician(session: str = SessionOpt,
 
     check_backend(backend, config)
     workdir = Path(_STATE.get("workdir", "."))
-    setup = MusicianSetup(board=_STATE.get("board") or "", session_id=_session(session), backend=backend,
+    setup = MusicianSetup(board=board or _STATE.get("board") or "", session_id=_session(session), backend=backend,
                           workdir=workdir, out=Path(out) if out else workdir / "output" / "board",
                           heartbeat=heartbeat, poll=poll, stale_after=_STATE.get("stale_after", 540.0), config=config)
     stop = threading.Event()

@@ -41,10 +41,9 @@ def test_an_unreachable_board(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    done = subprocess.run([sys.executable, "-m", "bandstand", "board", "--board",
-                           f"postgresql://bandstand:secret@127.0.0.1:{port}/board", "--workdir", str(tmp_path),
-                           "launch", "--musicians", "2"], env=env(), capture_output=True, text=True, timeout=60,
-                          check=False)
+    done = subprocess.run([sys.executable, "-m", "bandstand", "board", "--workdir", str(tmp_path), "launch",
+                           "--musicians", "2", "--board", f"postgresql://bandstand:secret@127.0.0.1:{port}/board"],
+                          env=env(), capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot connect to the board at" in lines[0], done.stderr
