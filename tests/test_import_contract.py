@@ -44,7 +44,7 @@ CLIENT_MAY = {"producer", "protocol", "errors", "files"}
 
 CLIENT_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     # (client, package it imports): (import statements, why it is still there)
-    ("cli", "board"): (29, "`bandstand board` drives the task board's own ops; a producer.board facade is to come"),
+    ("cli", "board"): (26, "`bandstand board` drives the task board's own ops; a producer.board facade is to come"),
     ("cli", "agents"): (10, "backend configuration and `bandstand agents` read agents.config directly"),
     ("cli", "runtime"): (6, "`bandstand team`/`run` load team files and follow run logs from runtime"),
     ("cli", "midi"): (3, "reading a MIDI file's facts for `bandstand render`/`play`"),

@@ -3,7 +3,8 @@
 A conductor hands tasks to musicians through a durable board: tasks with a
 strict state machine, atomic guarded claims, heartbeats and staleness,
 messages with strictly increasing ids, review cycles, handoffs and
-resumption. See docs/board.md."""
+resumption; the skills and launch prompt of the sessions the launcher starts, and the
+checkpoint gates (coverage, flaky reruns). See docs/board.md."""
 
 from bandstand.board.board import (
     CONDUCTOR_MESSAGE_TYPES,
@@ -19,6 +20,7 @@ from bandstand.board.board import (
     parse_ts,
     successor,
 )
+from bandstand.board.gates import COVERAGE_MIN, RERUNS, coverage_gate, flaky_reruns
 from bandstand.board.reports import (
     AgentsRemaining,
     CompletionReport,
@@ -31,6 +33,7 @@ from bandstand.board.reports import (
     agents_that_fit,
     context_decision,
 )
+from bandstand.board.skilltext import launch_prompt, skill
 from bandstand.board.states import (
     CLAIMABLE,
     TERMINAL,
@@ -46,9 +49,11 @@ __all__ = [
     "CLAIMABLE",
     "CONDUCTOR_MESSAGE_TYPES",
     "CONDUCTOR_TASK",
+    "COVERAGE_MIN",
     "DEFAULT_URL",
     "HEARTBEAT_REFRESH",
     "HEARTBEAT_STALE",
+    "RERUNS",
     "TERMINAL",
     "TRANSITIONS",
     "AgentsRemaining",
@@ -71,9 +76,13 @@ __all__ = [
     "agents_that_fit",
     "check_transition",
     "context_decision",
+    "coverage_gate",
+    "flaky_reruns",
     "format_ts",
     "is_legal",
+    "launch_prompt",
     "open_store",
     "parse_ts",
+    "skill",
     "successor",
 ]

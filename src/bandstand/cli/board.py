@@ -536,26 +536,135 @@ def _check(report: Any) -> None:
 @app.command("check-state")
 def check_state(task_id: str, session_id: str = typer.Argument(None)) -> None:
     """Task exists, session match, heartbeat OK/STALE/ALARM, pending messages, fallback rows. Exit 0 / 1."""
-    from bandstand.board.checks import check_state as run
+    from bandstand.producer.board_checks import run_check
 
     with _board() as b:
-        _check(run(b, task_id, session_id))
+        _check(run_check("state", task_id, board=b, session_id=session_id))
 
 
 @app.command("check-temp")
 def check_temp(task_id: str) -> None:
     """Status/deviation files, severity breakdown, self-corrections, HANDOFF. Exit 0 / 1."""
-    from bandstand.board.checks import check_temp as run
+    from bandstand.producer.board_checks import run_check
 
-    _check(run(_STATE.get("workdir", "."), task_id))
+    _check(run_check("temp", task_id, workdir=_STATE.get("workdir", ".")))
 
 
 @app.command("check-headroom")
 def check_headroom(task_id: str) -> None:
     """Context trajectory from [ctx: N%] entries. Exit 0 healthy, 1 caution, 2 critical."""
-    from bandstand.board.checks import check_headroom as run
+    from bandstand.producer.board_checks import run_check
 
-    _check(run(_STATE.get("workdir", "."), task_id))
+    _check(run_check("headroom", task_id, workdir=_STATE.get("workdir", ".")))
+
+
+TestsOpt = typer.Option([], "--tests", help="A test path (relative to --workdir); repeatable.")
+
+
+@app.command("check-coverage")
+def check_coverage(task_id: str, tests: list[str] = TestsOpt,
+                   source: list[str] = typer.Option([], "--source", help="A package or path to measure; repeatable."),
+                   minimum: float = typer.Option(80.0, "--min", help="The gate, percent (default 80).")) -> None:
+    """The coverage gate: the task's tests pass and cover ≥ --min % of --source.
+    Exit 0 passed, 1 below the gate, 2 tests failed or nothing measured."""
+    from bandstand.producer.board_checks import run_check
+
+    _check(run_check("coverage", task_id, workdir=_STATE.get("workdir", "."), tests=tests, sources=source,
+                     minimum=minimum))
+
+
+@app.command("check-flaky")
+def check_flaky(task_id: str, tests: list[str] = TestsOpt,
+                reruns: int = typer.Option(3, "--reruns", help="Reruns of each failing test (default 3).")) -> None:
+    """Flaky-test reruns: failing tests are rerun up to --reruns times.
+    Exit 0 all passed, 1 flaky (passed on a rerun), 2 still failing."""
+    from bandstand.producer.board_checks import run_check
+
+    _check(run_check("flaky", task_id, workdir=_STATE.get("workdir", "."), tests=tests, reruns=reruns))
+
+
+BoardOpt = typer.Option(None, "--board", help="The board URL (as 'bandstand board --board URL' sets it).")
+
+
+@app.command()
+def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How many musician sessions (1–32)."),
+           backend: str = typer.Option("builtin", "--backend",
+                                       help="builtin (offline), claude-code, anthropic or openai."),
+           tasks: str = typer.Option("6", "--tasks", help="A count of built-in tasks, or a file: one instruction a line."),
+           out: str = typer.Option(None, "--out", help="Where the results go (default WORKDIR/output/board)."),
+           heartbeat: float = typer.Option(5.0, "--heartbeat", help="Seconds between a musician's heartbeats."),
+           poll: float = typer.Option(0.5, "--poll", help="Seconds between the conductor's passes."),
+           conductor: str = typer.Option("conductor", "--conductor", help="The conductor's session id."),
+           config: str = typer.Option(None, "--config", help="bandstand.toml with the [agents] table."),
+           board: str = BoardOpt) -> None:
+    """Start a Conductor and N Musicians as agent sessions on the board and run it to the end.
+    Progress on stderr; Ctrl-C stops the musicians and leaves the board to continue later."""
+    from pathlib import Path
+
+    from bandstand.producer.board_launch import LaunchRequest
+    from bandstand.producer.board_launch import launch as run
+
+    request = LaunchRequest(musicians=musicians, backend=backend, board=board or _STATE.get("board"), tasks=tasks,
+                            workdir=Path(_STATE.get("workdir", ".")), out=Path(out) if out else None,
+                            heartbeat=heartbeat, stale_after=_STATE.get("stale_after", 540.0), poll=poll,
+                            conductor=conductor, config=config)
+    shown: list[str] = []
+
+    def progress(p: Any) -> None:
+        line = p.line()
+        if not shown or shown[-1] != line:
+            shown.append(line)
+            print(f"board: {line}", file=sys.stderr, flush=True)
+
+    try:
+        outcome = run(request, on_progress=progress)
+    except KeyboardInterrupt:
+        print("bandstand: stopped; the musicians have ended and the board is as it stood: run the same "
+              "command to continue it", file=sys.stderr)
+        raise typer.Exit(130) from None
+    _out({"tasks": {t: {"state": s, "worked_by": w} for t, (s, w) in outcome.tasks.items()},
+          "approved": outcome.progress.approved, "rejected": outcome.progress.rejected,
+          "recovered": outcome.progress.recovered, "musicians": outcome.musicians, "seconds": outcome.seconds},
+         "\n".join(f"{t}: {s} ({w})" for t, (s, w) in outcome.tasks.items())
+         + f"\n{len(outcome.tasks)} tasks in {outcome.seconds:g} s; {outcome.progress.approved} approvals, "
+         + f"{len(outcome.progress.recovered)} recovered")
+    unfinished = {t: s for t, (s, _) in outcome.tasks.items() if s != "complete"}
+    if unfinished:
+        print(f"bandstand: {len(unfinished)} of {len(outcome.tasks)} tasks did not complete: "
+              + ", ".join(f"{t} {s}" for t, s in unfinished.items()) + " (see 'bandstand board messages --task TASK')",
+              file=sys.stderr)
+        raise typer.Exit(1)
+
+
+@app.command()
+def musician(session: str = SessionOpt,
+             backend: str = typer.Option("builtin", "--backend", help="builtin, claude-code, anthropic or openai."),
+             out: str = typer.Option(None, "--out", help="Where the results go (default WORKDIR/output/board)."),
+             heartbeat: float = typer.Option(5.0, "--heartbeat", help="Seconds between heartbeats."),
+             poll: float = typer.Option(0.5, "--poll", help="Seconds between polls."),
+             config: str = typer.Option(None, "--config", help="bandstand.toml with the [agents] table."),
+             board: str = BoardOpt) -> None:
+    """Join a launched board as one musician session (what 'board launch' starts N times; run it on
+    other machines to add musicians). Ends when every task is finished, or on SIGTERM/Ctrl-C."""
+    import signal
+    import threading
+    from pathlib import Path
+
+    from bandstand.producer.board_launch import check_backend
+    from bandstand.producer.board_musician import MusicianSetup, run_musician
+
+    check_backend(backend, config)
+    workdir = Path(_STATE.get("workdir", "."))
+    setup = MusicianSetup(board=board or _STATE.get("board") or "", session_id=_session(session), backend=backend,
+                          workdir=workdir, out=Path(out) if out else workdir / "output" / "board",
+                          heartbeat=heartbeat, poll=poll, stale_after=_STATE.get("stale_after", 540.0), config=config)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    report = run_musician(setup, stop=stop)
+    _out({"completed": report.completed, "lost": report.lost, "errors": report.errors},
+         f"{setup.session_id}: completed {', '.join(report.completed) or 'nothing'}"
+         + (f"; lost {', '.join(report.lost)}" if report.lost else ""))
 
 
 def _read_hook_payload() -> dict[str, Any]:
