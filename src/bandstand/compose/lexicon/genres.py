@@ -22,7 +22,7 @@ from bandstand.compose.lexicon.traits import (
 )
 from bandstand.compose.lexicon.traits import row as _g
 
-__all__ = ["ALIASES", "BASS_STYLES", "COMP_STYLES", "DRUM_FAMILIES", "GENRES", "GENRE_BY_NAME", "HARMONY_FAMILIES",
+__all__ = ["ALIASES", "ALIAS_OWNERS", "BASS_STYLES", "COMP_STYLES", "DRUM_FAMILIES", "GENRES", "GENRE_BY_NAME", "HARMONY_FAMILIES",
            "LEAD_STYLES", "GenreTraits"]
 
 # name, family, aliases, tempo, swing, modes, keys,
@@ -193,8 +193,9 @@ GENRES: tuple[GenreTraits, ...] = _FIRST + TRADITIONS
 
 GENRE_BY_NAME: dict[str, GenreTraits] = {g.name: g for g in GENRES}
 
-ALIASES: dict[str, str] = {}
+# every name and alias → the genres that claim it (a test keeps this to one each)
+ALIAS_OWNERS: dict[str, tuple[str, ...]] = {}
 for _genre in GENRES:
-    ALIASES[_genre.name] = _genre.name
-    for _alias in _genre.aliases:
-        ALIASES.setdefault(_alias, _genre.name)
+    for _alias in dict.fromkeys((_genre.name, *_genre.aliases)):
+        ALIAS_OWNERS[_alias] = (*ALIAS_OWNERS.get(_alias, ()), _genre.name)
+ALIASES: dict[str, str] = {alias: owners[0] for alias, owners in ALIAS_OWNERS.items()}
