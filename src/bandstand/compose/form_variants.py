@@ -45,7 +45,7 @@ def _short_intro(slots: list[S]) -> list[S]:
 
 def _verse_fewer(slots: list[S]) -> list[S]:
     body = [i for i, s in enumerate(slots) if s.kind in ("verse", "loop", "solo")]
-    if len(body) < 2 or len(slots) < 5:
+    if len(body) < 3 or len(slots) < 5:  # a song of two verses keeps both (the motif needs its returns)
         return slots
     cut = body[-1]
     return slots[:cut] + slots[cut + 1:]
@@ -70,5 +70,8 @@ VARIANTS: tuple[tuple[str, Callable[[list[Any]], list[Any]]], ...] = (
 def vary_form(slots: Sequence[S], seed: int, form: str) -> tuple[list[S], str]:
     """`slots` (the form named `form`) as the seed's variant shapes them, and the variant's
     name; each form draws its own (one seed does not shape every genre alike)."""
-    name, shape = random.Random(f"form:{form}:{seed}").choice(VARIANTS)
-    return shape(list(slots)), name
+    written = list(slots)
+    shaped = [(name, shape(written)) for name, shape in VARIANTS]
+    options = [(name, out) for name, out in shaped if name == "as written" or out != written]  # only real changes
+    name, out = random.Random(f"form:{form}:{seed}").choice(options)
+    return out, name

@@ -55,9 +55,41 @@ def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
     return Layer(note, tuple(patterns), lo, hi)
 
 
-def _kit(name: str, feel: str, *layers: Layer, crash: bool | None = None) -> tuple[str, DrumFamily]:
+VERSE, CHORUS = 0.5, 0.9  # the energies a verse and a chorus play at
+LIFT = 1.5  # a chorus plays at least this many times the verse's hits
+# the voice a chorus adds when the kit itself does not lift: hats for the machines, a tambourine for the bands
+_LIFT_VOICE = {"four_on_floor": CLOSED_HAT, "trap": CLOSED_HAT, "halftime": CLOSED_HAT, "breakbeat": CLOSED_HAT,
+               "dembow": CLOSED_HAT, "boom_bap": CLOSED_HAT, "jazz_ride": RIDE, "ambient": SHAKER}
+
+
+def _hits(layers: tuple[Layer, ...], energy: float) -> float:
+    """The hits per bar (over a 4-bar phrase) of the layers playing at `energy`."""
+    playing = [lay for lay in layers if lay.min_energy <= energy < lay.max_energy]
+    return sum(sum(ch != "." for ch in lay.pattern_for(bar)) for lay in playing for bar in range(4)) / 4
+
+
+def _lifted(feel: str, layers: tuple[Layer, ...]) -> tuple[Layer, ...]:
+    """The layers with one more that comes in with the chorus when the kit would otherwise
+    play a chorus hardly busier than a verse: hits spread over the bar where that voice
+    is not already playing (the next voice when it plays every step)."""
+    need = round(LIFT * _hits(layers, VERSE) - _hits(layers, CHORUS))
+    if need <= 0:
+        return layers
+    steps = max(len(p) for lay in layers for p in lay.patterns)
+    for voice in (_LIFT_VOICE.get(feel, TAMBOURINE), TAMBOURINE, SHAKER, CABASA):
+        taken = {i for lay in layers if lay.note == voice and lay.max_energy > CHORUS for p in lay.patterns
+                 for i, ch in enumerate(p) if ch != "."}
+        free = [i for i in (*range(0, steps, 2), *range(1, steps, 2)) if i not in taken][:need]
+        if len(free) == need:
+            return (*layers, _l(voice, "".join("x" if i in free else "." for i in range(steps)), lo=0.7))
+    return layers
+
+
+def _kit(name: str, feel: str, *layers: Layer, crash: bool | None = None,
+         hat_rolls: bool | None = None) -> tuple[str, DrumFamily]:
     base = FAMILIES[feel]
-    return feel, replace(base, name=name, layers=layers, crash=base.crash if crash is None else crash)
+    return feel, replace(base, name=name, layers=_lifted(feel, layers), crash=base.crash if crash is None else crash,
+                         hat_rolls=base.hat_rolls if hat_rolls is None else hat_rolls)
 
 
 # genre → (the drum family it is a kit of, the kit)
@@ -120,8 +152,8 @@ WORLD_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
          _l(OPEN_HAT, "..x...x...x...x."), _l(CRASH, "X...............", lo=0.7), _l(SNARE, "..............xx", lo=0.8)),
     _kit("gabber", "four_on_floor", _l(KICK, "X...X...X...X..."), _l(OPEN_HAT, "..x...x...x...x."),
          _l(CLAP, "....x.......x...", lo=0.5), _l(CHINA, "X...............", lo=0.8)),
-    _kit("footwork", "trap", _l(KICK, "X..X..X...X..X..", "X..X..X.X..X..X."), _l(CLAP, "....x.......x..."),
-         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x."), _l(SNARE, "..........x..x.x", lo=0.6)),
+    _kit("footwork", "trap", _l(KICK, "X..X..X...X..X.."), _l(CLAP, "....x.......x..."),
+         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x."), _l(SNARE, "..........x..x.x", lo=0.6), hat_rolls=False),
     _kit("jersey club", "four_on_floor", _l(KICK, "X...X...X.X.X..."), _l(CLAP, "....X.......X..."),
          _l(SNARE, "..........x.x...", lo=0.4), _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", lo=0.6)),
     _kit("baile funk", "dembow", _l(KICK, "X..X..X...X..X.."), _l(SNARE, "...x..x.....x..x"),
@@ -180,7 +212,7 @@ WORLD_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
          _l(SHORT_GUIRO, "xxxxxxxxxxxxxxxx"), crash=False),
     _kit("klezmer", "rock_backbeat", _l(KICK, "X..X..X.X..X..X."), _l(SNARE, "..x..x....x..x.."),
          _l(CLOSED_HAT, "....x.......x...", lo=0.5), crash=False),
-    _kit("celtic", "waltz", _l(LOW_TOM, "X.oxo.X.oxo."), _l(MID_TOM, "..g.....g...", lo=0.4),
+    _kit("celtic", "waltz", _l(KICK, "X.....x....."), _l(LOW_TOM, "..oxo...oxo."), _l(MID_TOM, "..g.....g...", lo=0.4),
          _l(TAMBOURINE, "x.....x.....", lo=0.6), crash=False),
     _kit("sea shanty", "rock_backbeat", _l(KICK, "X.......X......."), _l(CLAP, "....X.......X..."),
          _l(LOW_TOM, "X...............", lo=0.6), crash=False),

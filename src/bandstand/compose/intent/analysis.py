@@ -186,8 +186,8 @@ def energy(dna: GenreDNA, moods: Sequence[Mood]) -> float:
 
 
 # Moods that name an occasion decide a mood-only song's genre over the moods that colour it
-# (a rainy funeral is a funeral first; a lazy Sunday morning is a morning).
-OCCASIONS = frozenset({"funereal", "lullaby", "morning", "celebration", "meditative"})
+# (a rainy funeral is a funeral first, a rainy wedding a wedding).
+OCCASIONS = frozenset({"funereal", "lullaby", "celebration", "meditative"})
 
 
 def suggested_genres(moods: Sequence[Mood], instrument_genres: Sequence[Sequence[str]]) -> list[str]:

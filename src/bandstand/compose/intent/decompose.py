@@ -184,10 +184,12 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
             genres = [default]
             voters = _dedupe([*(m.label for m in moods), *(i.words[0] for i in played)])[:3]
             by = " and ".join(voters) + (" suggest" if len(voters) > 1 else " suggests")
+            # with a kind of track named ("a funeral song") the choice is a warning; with only
+            # moods ("something warm") it is a question whose default is the moods' choice
             ambiguities.append(Ambiguity(
                 field="genre", reason=f"no genre named; {by} {default} (also fits: "
-                f"{', '.join(suggestions[1:4]) or 'nothing else'}); pass --genre to choose",
-                options=suggestions[:4], default=default, severity="optional"))
+                f"{', '.join(suggestions[1:4]) or 'nothing else'})",
+                options=suggestions[:4], default=default, severity="optional" if objects else "blocking"))
         elif objects:
             genres = [OBJECT_DEFAULTS[objects[0]]]
         else:

@@ -149,7 +149,8 @@ def _key(text: str, ex: Explicit) -> None:
             mode = (m.group("mode") or "").lower()
             if mode:
                 ex.mode = _MODE_WORDS.get(mode, mode)
-    for m in _take(text, ex, r"\bkey(?:\s+of|\s+in|\s*[:=])\s*([A-Za-z][\w#♯♭-]*)", re.IGNORECASE):
+    for m in _take(text, ex, rf"\bkey(?:\s+of|\s+in|\s*[:=])\s*([A-Za-z][\w#♯♭-]*(?:\s+(?:{_MODE_RE})\b)?)",
+                   re.IGNORECASE):
         if ex.root is None:
             ex.unknown_key = m.group(1)
     # a letter that names no note ("in H# minor"): a warning naming it, never a silent choice

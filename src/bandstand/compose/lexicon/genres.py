@@ -179,7 +179,7 @@ _FIRST: tuple[GenreTraits, ...] = (
        "minor,major", "A D G E C", "bossa latin two_beat offbeat_skank lyrical", (33, 21, 73, 48), (0.3, 0.5),
        "latin", 0.7, 0.1, leaves_out="pad"),
     _g("flamenco", "latin", "flamenco|rumba flamenca|flamenco rumba|gypsy rumba|nuevo flamenco|sevillanas|bulerias",
-       (95, 130), 0.0, "phrygian,harmonic minor", "E A B D", "bossa latin tumbao strummed riffy", (32, 24, 24, 48),
+       (95, 130), 0.0, "phrygian,harmonic minor", "E A B D", "bossa andalusian tumbao strummed riffy", (32, 24, 24, 48),
        (0.45, 0.6), "latin", 0.7, 0.0, leaves_out="pad"),
     _g("highlife", "african", "highlife|palm-wine|palmwine|palm wine|guitar band highlife", (100, 130), 0.05,
        "major", "C F G D Bb", "afrobeat pop walking arpeggiated lyrical", (33, 26, 56, 61), (0.35, 0.55),
