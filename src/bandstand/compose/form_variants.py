@@ -1,5 +1,5 @@
 """A seed's take on a genre's form: the same idiom's sections, shaped differently from
-song to song — as written, the last chorus (or hook, or drop) twice, a break before
+song to song — as written, the last chorus (or hook, or drop) twice as long, a break before
 it, a short intro, a verse fewer, a longer first peak — so that by the tenth song of a
 genre the template is not what is heard. The choice is the seed's alone (same seed,
 same form) and is made before the prompt's structure hints, which still win.
@@ -28,7 +28,10 @@ def _as_written(slots: list[S]) -> list[S]:
 
 def _last_peak_twice(slots: list[S]) -> list[S]:
     peaks = _peaks(slots)
-    return [*slots[:peaks[-1] + 1], slots[peaks[-1]], *slots[peaks[-1] + 1:]] if peaks else slots
+    if not peaks:
+        return slots
+    last = peaks[-1]  # one chorus twice as long: it answers itself in its second half
+    return [*slots[:last], replace(slots[last], bars=slots[last].bars * 2), *slots[last + 1:]]
 
 
 def _break_before_last_peak(slots: list[S]) -> list[S]:
@@ -61,7 +64,7 @@ def _long_first_peak(slots: list[S]) -> list[S]:
 
 # name → how it reshapes the sections; "as written" twice: the genre's own form stays the likeliest
 VARIANTS: tuple[tuple[str, Callable[[list[Any]], list[Any]]], ...] = (
-    ("as written", _as_written), ("as written", _as_written), ("the last peak twice", _last_peak_twice),
+    ("as written", _as_written), ("as written", _as_written), ("the last peak twice as long", _last_peak_twice),
     ("a break before the last peak", _break_before_last_peak), ("a short intro", _short_intro),
     ("a verse fewer", _verse_fewer), ("a longer first peak", _long_first_peak),
 )
