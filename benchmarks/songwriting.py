@@ -392,7 +392,35 @@ def distinctness(seed: int = 1) -> dict[str, Any]:
 
     grids = {n: drum_grid(heard[n]) for n in genres}
     same_grid = [f"{a}~{b}" for a, b in itertools.combinations(genres, 2) if grids[a] and grids[a] == grids[b]]
-    return {"genres": table(genres), "instrument_words": table(["pop", *words]), "identical_drum_grids": same_grid}
+    return {"genres": table(genres), "instrument_words": table(["pop", *words]), "identical_drum_grids": same_grid,
+            "seed_variety": seed_variety([g.name for g in GENRES])}
+
+
+def seed_variety(genres: list[str], seeds: int = 6) -> dict[str, Any]:
+    """Over `seeds` seeds of each genre (intent and arrangement only, no parts): how many
+    different tempos and forms a genre's songs get, and whether every tempo stays in the
+    genre's range."""
+    from bandstand.compose.arrangement import build_arrangement, resolve_roles
+    from bandstand.compose.harmony import build_harmony
+    from bandstand.compose.intent import decompose
+    from bandstand.compose.lexicon import GENRE_BY_NAME
+    from bandstand.compose.parts import ROLES
+
+    tempos, forms, inside = [], [], []
+    for name in genres:
+        seen_t, seen_f = set(), set()
+        lo, hi = GENRE_BY_NAME[name].tempo_range
+        for seed in range(1, seeds + 1):
+            intent = decompose(name, seed=seed)
+            plan = build_arrangement(intent, build_harmony(intent, seed), resolve_roles(intent, None, ROLES), seed)
+            seen_t.add(intent.tempo)
+            seen_f.add(tuple((sec.kind, sec.bars) for sec in plan.sections))
+            inside.append(lo <= intent.tempo <= hi)
+        tempos.append(len(seen_t))
+        forms.append(len(seen_f))
+    return {"genres": len(genres), "seeds": seeds, "tempos_per_genre_median": statistics.median(tempos),
+            "tempos_per_genre_min": min(tempos), "forms_per_genre_median": statistics.median(forms),
+            "forms_per_genre_min": min(forms), "tempo_in_genre_range": share(list(inside))}
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ FAMILY_GENRES = {
     "lofi": "lo-fi", "ambient": "ambient", "gospel": "gospel", "blues": "blues", "latin": "salsa",
     "afrobeat": "afrobeat", "edm": "edm", "funk": "funk", "dnb": "drum & bass", "techno": "techno",
     "cinematic": "cinematic", "metal": "metal", "punk": "punk", "waltz": "waltz",
+    "folk": "folk", "klezmer": "klezmer", "andalusian": "flamenco", "baroque": "baroque",
 }
 
 

@@ -137,10 +137,16 @@ def test_an_instrument_word_plays_its_way_on_top_of_the_genre(prompt, trait, val
 
 
 def test_what_an_instrument_plays_is_in_the_genre_vocabularies():
-    from bandstand.compose.lexicon import BASS_STYLES, COMP_STYLES, GENRE_BY_NAME, INSTRUMENTS
+    from bandstand.compose.lexicon import (
+        BASS_STYLES,
+        COMP_STYLES,
+        GENRE_BY_NAME,
+        INSTRUMENTS,
+        LEAD_STYLES,
+    )
     from bandstand.craft.genre_kits import GENRE_KITS
 
-    vocab = {"comp_style": COMP_STYLES, "bass_style": BASS_STYLES, "kit": set(GENRE_KITS)}
+    vocab = {"comp_style": COMP_STYLES, "bass_style": BASS_STYLES, "lead_style": LEAD_STYLES, "kit": set(GENRE_KITS)}
     for instrument in INSTRUMENTS:
         for trait, value in instrument.plays:
             assert value in vocab[trait], (instrument.words[0], trait, value)

@@ -69,7 +69,7 @@ def test_textures_the_prompt_names_are_heard(prompt, texture, voices):
     assert len(bars) >= 0.9 * song.plan.total_bars  # from the first bar to the last
 
 
-@pytest.mark.parametrize("prompt, genre", [("zydeco for the village fair", "country"), ("some phonk", "trap"),
+@pytest.mark.parametrize("prompt, genre", [("skiffle for the village fair", "country"), ("some kwaito", "amapiano"),
                                            ("a chillwave thing", "synthwave")])
 def test_an_unknown_genre_word_is_read_as_the_nearest_genre_and_said_so(prompt, genre):
     intent = decompose(prompt)

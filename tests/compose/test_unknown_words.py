@@ -15,11 +15,11 @@ from bandstand.compose.intent import decompose
 
 
 def test_an_unknown_genre_word_is_a_cli_warning_and_a_manifest_note(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "bandstand", "compose", "zydeco for the village fair", "--bars", "8",
+    proc = subprocess.run([sys.executable, "-m", "bandstand", "compose", "skiffle for the village fair", "--bars", "8",
                            "--seed", "2", "--no-audio", "--yes", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=180, check=False)
     assert proc.returncode == 0, proc.stderr
-    warning = "'zydeco' is not a genre bandstand knows; playing country, the nearest"
+    warning = "'skiffle' is not a genre bandstand knows; playing country, the nearest"
     assert f"warning: {warning}" in " ".join(proc.stderr.split()), proc.stderr
     manifest = json.loads(next(tmp_path.glob("session-*/manifest.json")).read_text())
     assert manifest["genre"] == ["country"] and warning in manifest["assumptions"]

@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bandstand.compose.form_variants import vary_form
 from bandstand.compose.harmony.form import CADENCES
 from bandstand.compose.lexicon import primary_genre
 from bandstand.compose.models.arrangement import (
@@ -429,10 +430,11 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
     section plays its function's progression, cadences at section ends, the ending last)
     or, given only the bars of each chord of one loop, looping that.
 
-    The form, lengths, energies and chords are fixed by the inputs; `seed` varies what
-    is musically free (which voice opens the song, which carry a break, which play it out,
-    and the groove the drummer and the bassist agree on). `form` names one of `FORMS`, or is
-    a form of the user's own (its `Slot`s, played as given: no hints, no fitting to a length).
+    The lengths, energies and chords follow from the inputs; `seed` varies what is musically
+    free (the shape of the genre's form, `form_variants`; which voice opens the song, which
+    carry a break, which play it out, and the groove the drummer and the bassist agree on).
+    `form` names one of `FORMS` (played as written), or is a form of the user's own (its
+    `Slot`s, played as given: no hints, no fitting to a length).
     """
     if isinstance(chord_bars, HarmonyPlan):
         harmony: HarmonyPlan | None = chord_bars
@@ -447,6 +449,9 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
                                               genre.form)
     generic = not own and name not in FORMS
     slots = own or list(GENERIC if generic else FORMS[name])
+    variant = "as written"
+    if form is None and not generic:  # a form asked for by name is played as written
+        slots, variant = vary_form(slots, seed, name)
     electronic = name in ELECTRONIC_FORMS
     if not own:
         slots = _apply_hints(slots, intent.structure_hints, electronic)
@@ -479,7 +484,8 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
     _cover_every_role(sections, roles)
     _bass_plays_out(sections, roles)
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
-                           total_bars=start - 1, sections=sections, bar_energy=arc, groove=rng.getrandbits(16))
+                           total_bars=start - 1, sections=sections, bar_energy=arc, groove=rng.getrandbits(16),
+                           form_variant=variant)
 
 
 CORE = ("drums", "bass", "chords", "lead", "pad")

@@ -6,7 +6,8 @@ template and the comping read the family. A kit is what one genre's drummer (or 
 plays within that feel: drill's triplet hats and late snare, techno's rolling
 sixteenths, disco's open hat on every 'and', a cumbia's güiro. `kit_for` picks
 the genre's kit when the genre's own feel is playing and the family otherwise
-(a half-time hint or a blend that gives the rhythm to another genre).
+(a half-time hint or a blend that gives the rhythm to another genre). The kits of the
+world's further traditions are `genre_kits_world`'s.
 
 Pattern strings are read as in `kit`: one character per sixteenth, ``X``
 accent, ``x`` normal, ``o`` soft, ``g`` ghost, ``.`` rest.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bandstand.craft.genre_kits_world import WORLD_KITS
 from bandstand.craft.kit import (
     CABASA,
     CLAP,
@@ -314,7 +316,7 @@ GENRE_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
     ("ambient", _kit("classical", "ambient",  # no kit: timpani rolls (low tom) at the climaxes only
                      _l(LOW_TOM, "X...............", lo=0.8),
                      _l(MID_TOM, "........o.......", lo=0.9))),
-)}
+)} | WORLD_KITS
 
 def kit_for(drum_family: str, genre: str) -> DrumFamily:
     """What the drummer plays: genre `genre`'s kit while its own feel `drum_family` is

@@ -62,7 +62,8 @@ CHORUS: Table = {
 # dominant's leading tone is what makes the key heard); one-chord techno and ambient drones
 # keep their loop to the end of each section.
 CADENCES = frozenset({"pop", "rock", "gospel", "neosoul", "latin", "jazz", "blues", "cinematic", "metal", "punk",
-                      "waltz", "funk", "afrobeat", "trap", "lofi", "house", "edm", "dnb"})
+                      "waltz", "funk", "afrobeat", "trap", "lofi", "house", "edm", "dnb", "folk",
+                      "klezmer", "andalusian", "baroque"})
 # How a family ends a song: major-mode tokens, minor-mode tokens, and the name said in the notes.
 ENDINGS: dict[str, tuple[str, str, str]] = {
     "default": ("V: I:", "V: i:m", "authentic cadence (V–I)"),
@@ -79,6 +80,8 @@ ENDINGS: dict[str, tuple[str, str, str]] = {
     "techno": ("I:", "i:m7", "the loop lands on its tonic"),
     "dnb": ("I:maj7", "i:m9", "the loop lands on its tonic"),
     "lofi": ("V:7 I:maj7", "V:7 i:m9", "authentic cadence (V–I)"),
+    "andalusian": ("bII: I:", "bVI: V:7 i:m", "Andalusian cadence (bVI–V–i)"),
+    "baroque": ("IV: V:7 I:", "iv:m V:7 i:m", "perfect cadence (IV–V–I)"),
     "ambient": ("IV:maj7 I:add9", "bVI:maj7 i:m(add9)", "plagal drift home (IV–I)"),
 }
 GRAMMAR_NAMES: dict[str, str] = {"blues": "12-bar blues", "jazz": "AABA head over ii–V–Is",

@@ -104,6 +104,22 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
         "major": ("I: IV: V:7 I:", "I: vi:m ii:m V:7", "I: I: IV: V:7"),
         "minor": ("i:m iv:m V:7 i:m", "i:m bVI: iv:m V:7"),
     },
+    "folk": {  # plain triads, the mixolydian bVII of a fiddle tune, the I–IV–I–V of a ballad
+        "major": ("I: IV: I: V:", "I: bVII: IV: I:", "I: V: IV: I:", "I: vi:m IV: V:"),
+        "minor": ("i:m bVII: i:m bVII:", "i:m bIII: bVII: i:m", "i:m iv:m bVII: i:m"),
+    },
+    "klezmer": {  # freygish over harmonic minor: the major chord on the fifth and its bII, the iv and back
+        "major": ("I: bII: I: iv:m", "I: iv:m bII: I:"),
+        "minor": ("i:m iv:m V:7 i:m", "V: bVI: V: iv:m", "i:m bVII: bVI: V:7"),
+    },
+    "andalusian": {  # the Andalusian cadence down to the phrygian-major fifth
+        "major": ("I: bII: bIII: bII:", "I: bVII: bVI: bII:"),
+        "minor": ("i:m bVII: bVI: V:", "i:m bVII: bVI: V:7", "iv:m bIII: bII: i:m"),
+    },
+    "baroque": {  # the circle of fifths and a cadence: Pachelbel, Vivaldi, a continuo's sequence
+        "major": ("I: V: vi:m iii:m IV: I: IV: V:", "I: IV: vii:dim iii:m vi:m ii:m V:7 I:", "I: vi:m ii:m V:7"),
+        "minor": ("i:m iv:m bVII: bIII: bVI: ii:dim V:7 i:m", "i:m iv:m V:7 i:m", "i:m bVI: iv:m V:7"),
+    },
     "dnb": {
         "major": ("I:maj7 vi:m9 IV:maj7 V:sus4", "IV:maj9 V:9sus4 iii:m7 vi:m9"),
         "minor": ("i:m9 bVI:maj7 bVII:add9 v:m7", "i:m7 bIII:maj7 bVI:maj9 bVII:7sus4",

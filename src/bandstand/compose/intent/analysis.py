@@ -64,15 +64,24 @@ def tempo_from_ranges(named: Sequence[tuple[str, Range]]) -> TempoAnalysis:
                          confidence=confidence, reasoning="; ".join(notes) + f" → {bpm:g} BPM")
 
 
-def tempo_from_genre(genre: GenreTraits, bias: int, half_hint: bool) -> TempoAnalysis:
+def tempo_from_genre(genre: GenreTraits, bias: int, half_hint: bool, rng: random.Random | None = None) -> TempoAnalysis:
+    """The genre's tempo moved by the prompt's tempo words and moods (`bias`: ±2 reach the
+    range's ends, −3, a ballad, a step below it) and, given the seed's `rng`, placed by the
+    seed within the idiom: anywhere in the middle half of the range when no word pulls it,
+    within a quarter step of where the words put it when one does (a fast bluegrass stays fast)."""
     lo, hi = genre.tempo_range
     step = (hi - lo) / 4
-    bpm = round(clamp_tempo(_mid(genre.tempo_range) + max(-3, min(2, bias)) * step))  # ±2: the range's ends;
-    # −3 (a ballad) a step below it
+    pull = max(-3, min(2, bias))
+    centre = _mid(genre.tempo_range) + pull * step
+    spread = (step if not pull else step / 4) * (rng.uniform(-1.0, 1.0) if rng is not None else 0.0)
+    floor = lo - step if pull < -2 else lo
+    bpm = round(clamp_tempo(max(floor, min(hi, centre + spread))))
     source: TempoSource = "mood_inferred" if bias else "genre_default"
     why = f"{genre.name} usually sits at {_fmt(genre.tempo_range)} BPM"
     if bias:
         why += f"; the prompt's words (tempo words, moods) pull it {'up' if bias > 0 else 'down'}"
+    if rng is not None:
+        why += "; the seed places it within that"
     return TempoAnalysis(bpm=float(bpm), source=source, half_time=half_hint,
                          perceived_bpm=bpm / 2 if half_hint else float(bpm),
                          confidence=0.6, reasoning=why + f" → {bpm} BPM")
@@ -174,3 +183,46 @@ def energy(dna: GenreDNA, moods: Sequence[Mood]) -> float:
     if not moods:
         return dna.energy
     return round(0.3 * dna.energy + 0.7 * sum(m.energy for m in moods) / len(moods), 3)
+
+
+# Moods that name an occasion decide a mood-only song's genre over the moods that colour it
+# (a rainy funeral is a funeral first, a rainy wedding a wedding).
+OCCASIONS = frozenset({"funereal", "lullaby", "celebration", "meditative"})
+
+
+def suggested_genres(moods: Sequence[Mood], instrument_genres: Sequence[Sequence[str]]) -> list[str]:
+    """The genres a prompt without one suggests, best first: every mood and named instrument
+    votes for its genres (its first choice most), an occasion twice as loud, so the words
+    choose together and no single word's favourite is forced on the song."""
+    score: dict[str, float] = {}
+    voters = [(m.genres, 2.0 if m.label in OCCASIONS else 1.0) for m in moods]
+    voters += [(tuple(g), 1.5) for g in instrument_genres]
+    for genres, weight in voters:
+        for rank, genre in enumerate(genres):
+            score[genre] = score.get(genre, 0.0) + weight * (len(genres) - rank) / len(genres)
+    order = list(score)
+    return sorted(order, key=lambda g: (-score[g], order.index(g)))
+
+
+def tempo_clash(words: Sequence[tuple[str, int]], tempo: TempoAnalysis, genre: GenreTraits) -> str | None:
+    """A note when the tempo words contradict each other or the tempo asked for ("fast slow
+    ballad at 200 BPM"), saying what was played; None when they agree."""
+    ups = [w for w, pull in words if pull > 0]
+    downs = [w for w, pull in words if pull < 0]
+    if not ups and not downs:
+        return None
+    if tempo.source == "explicit":
+        lo, hi = genre.tempo_range
+        against = downs if tempo.bpm > (lo + hi) / 2 and downs else ups if tempo.bpm < (lo + hi) / 2 and ups else []
+        if ups and downs:
+            return (f"'{ups[0]}' and '{downs[0]}' contradict each other; playing the {tempo.bpm:g} BPM that was "
+                    "asked for")
+        if against:
+            return (f"'{against[0]}' does not fit {tempo.bpm:g} BPM, which was asked for; playing {tempo.bpm:g} BPM "
+                    "(drop the number for a tempo from the words)")
+        return None
+    if ups and downs:
+        way = "down" if sum(p for _, p in words) < 0 else "up" if sum(p for _, p in words) > 0 else "nowhere"
+        return (f"'{ups[0]}' and '{downs[0]}' pull the tempo both ways; together they pull it {way}: "
+                f"{tempo.bpm:g} BPM (name one, or a BPM)")
+    return None

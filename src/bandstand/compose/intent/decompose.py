@@ -48,6 +48,7 @@ MAX_PROMPT = 2000
 MAX_BARS = 512
 DEFAULT_DURATION = Duration(min_bars=16, max_bars=128)
 FALLBACK_OPTIONS = ["pop", "hip-hop", "house", "lo-fi"]
+MAX_GENRES = 3  # a song blends at most this many of the genres a prompt names
 _KEY_RE = re.compile(r"^\s*([A-Ga-g])([#♯b♭]?)\s*(m|min|minor|maj|major)?\s*$")
 
 
@@ -176,26 +177,42 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
     sub_genres = [g for g in _dedupe([g for a in artists for g in a.genres[1:]]) if g not in genres]
     if not genres:
         played = [INSTRUMENTS[int(h.target)] for h in hits if h.kind == "instrument"]
-        suggestions = _dedupe([g for i in played for g in i.genres] + [g for m in moods for g in m.genres])
+        suggestions = analysis.suggested_genres(moods, [i.genres for i in played])
         inferred.append("genre")
-        if objects:
-            default = suggestions[0] if suggestions else OBJECT_DEFAULTS[objects[0]]
+        if suggestions:  # the moods and instruments choose together; none of them forces its first genre
+            default = suggestions[0]
             genres = [default]
-            if suggestions:
-                ambiguities.append(Ambiguity(
-                    field="genre", reason=f"no genre named; the mood suggests {default}",
-                    options=_dedupe([default, *suggestions])[:4], default=default, severity="optional"))
+            voters = _dedupe([*(m.label for m in moods), *(i.words[0] for i in played)])[:3]
+            by = " and ".join(voters) + (" suggest" if len(voters) > 1 else " suggests")
+            # with a kind of track named ("a funeral song") the choice is a warning; with only
+            # moods ("something warm") it is a question whose default is the moods' choice
+            ambiguities.append(Ambiguity(
+                field="genre", reason=f"no genre named; {by} {default} (also fits: "
+                f"{', '.join(suggestions[1:4]) or 'nothing else'})",
+                options=suggestions[:4], default=default, severity="optional" if objects else "blocking"))
+        elif objects:
+            genres = [OBJECT_DEFAULTS[objects[0]]]
         else:
-            options = suggestions[:4] or FALLBACK_OPTIONS
+            options = FALLBACK_OPTIONS
             genres = [options[0]]
             ambiguities.append(Ambiguity(
-                field="genre", reason="the prompt names no genre, artist or kind of track",
-                options=options, default=options[0], severity="blocking"))
+                field="genre", reason=_nothing_read(text, ex.spans), options=options, default=options[0],
+                severity="blocking"))
+    if len(genres) > MAX_GENRES:
+        ambiguities.append(Ambiguity(
+            field="genre", reason=f"{len(genres)} genres named; a song blends at most {MAX_GENRES}, so this one "
+            f"plays {', '.join(genres[:MAX_GENRES])} (the first named) and leaves out "
+            f"{', '.join(genres[MAX_GENRES:MAX_GENRES + 3])}{' …' if len(genres) > MAX_GENRES + 3 else ''}",
+            options=genres[:MAX_GENRES], default=genres[0], severity="optional"))
+        genres = genres[:MAX_GENRES]
+        explicit_genres = [g for g in explicit_genres if g in genres]
+        sub_genres = [g for g in sub_genres if g not in genres]
     weights = analysis.genre_weights(genres if not artists else explicit_genres, artists) or {genres[0]: 1.0}
     dna = analysis.blend(weights)
     main = GENRE_BY_NAME[genres[0]]
 
     half_hint = "half-time" in ex.hints
+    tempo_rng = random.Random(f"tempo:{seed}")  # apart from the key's draws: a seed's key does not move
     if over.tempo is not None:
         tempo = analysis.explicit_tempo(over.tempo, half_hint)
     elif ex.bpm is not None:
@@ -215,12 +232,17 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
             # genre sets the tempo and the others are colour (the half-time rule is for artists).
             tempo = analysis.tempo_from_ranges([(g, GENRE_BY_NAME[g].tempo_range) for g in explicit_genres])
             if tempo.half_time or tempo.confidence < 0.8:
-                tempo = analysis.tempo_from_genre(main, ex.tempo_bias + sum(m.tempo_bias for m in moods), half_hint)
+                tempo = analysis.tempo_from_genre(main, ex.tempo_bias + sum(m.tempo_bias for m in moods), half_hint,
+                                                  tempo_rng)
             tempo = tempo.model_copy(update={"source": "genre_default"})
         else:
             bias = ex.tempo_bias + sum(m.tempo_bias for m in moods)
-            tempo = analysis.tempo_from_genre(main, bias, half_hint)
+            tempo = analysis.tempo_from_genre(main, bias, half_hint, tempo_rng)
         inferred.append("tempo")
+    clash = analysis.tempo_clash(ex.tempo_words, tempo, main)
+    if clash:
+        ambiguities.append(Ambiguity(field="tempo", reason=clash, options=[f"{tempo.bpm:g}"],
+                                     default=f"{tempo.bpm:g}", severity="optional"))
     if tempo.source == "explicit":
         lo, hi = main.tempo_range
         if not lo * 0.9 <= tempo.bpm <= hi * 1.1:
@@ -232,16 +254,19 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
 
     root, mode = over.key_parts()
     root, mode = root or ex.root, mode or ex.mode
-    if ex.unknown_key and root is None:
-        ambiguities.append(Ambiguity(
-            field="key", reason=f"'{ex.unknown_key}' is not a key bandstand knows; choosing one from the genre",
-            options=list(main.keys[:4]), default=main.keys[0], severity="optional"))
+    if ex.unknown_key and mode is None:  # 'H# minor': the root is not a note, the mode still counts
+        mode = next((m for m in sorted(MODES, key=len, reverse=True) if m in ex.unknown_key.lower()), None)
     _, conflict = analysis.mood_mode(moods)
     if conflict and mode is None:
         ambiguities.append(Ambiguity(
             field="mode", reason="the mood words pull towards both major and minor",
             options=["minor", "major"], default=analysis.mood_mode(moods)[0] or "minor", severity="optional"))
     key = analysis.key_analysis(root, mode, main, moods, random.Random(seed))
+    if ex.unknown_key and root is None:
+        ambiguities.append(Ambiguity(
+            field="key", reason=f"'{ex.unknown_key}' is not a key bandstand knows (keys are A–G with # or b, "
+            f"e.g. 'F# minor'); playing {key.root} {key.mode}, a common {main.name} key",
+            options=[key.root, *[k for k in main.keys[:4] if k != key.root]], default=key.root, severity="optional"))
     if root is None:
         inferred.append("key")
     if mode is None:
@@ -292,6 +317,25 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
         style=_mood_style(moods), textures=textures, players=players, substitutions=substitutions,
     )
     return intent.model_copy(update={"summary": summarize(intent)})
+
+
+STOP_WORDS = frozenset({
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "is", "it",
+    "its", "this", "that", "these", "those", "be", "some", "any", "my", "our", "your", "me", "i", "we", "you",
+    "please", "make", "write", "give", "create", "compose", "play", "want", "need", "like", "just", "something",
+    "thing", "stuff", "very", "so", "but", "not", "no", "yes", "one"
+})
+
+
+def _nothing_read(text: str, spans: list[tuple[int, int]]) -> str:
+    """Why a prompt gave no genre: only stop words, or words none of the lexicons know."""
+    words = re.findall(r"[\w'&-]+", mask(text, spans).lower())
+    unknown = [w for w in words if w not in STOP_WORDS]
+    if not unknown:
+        return (f"the prompt ('{text}') has only common words like '{words[0] if words else text}' — nothing that "
+                "says a genre, mood, instrument, artist or kind of track")
+    return (f"no genre, artist, mood or kind of track bandstand knows in '{text}' "
+            f"(unknown words: {', '.join(_dedupe(unknown)[:4])})")
 
 
 def _instruments(text: str, spans: list[tuple[int, int]], hits: list[Hit]) -> list[InstrumentRequest]:

@@ -77,6 +77,7 @@ class Explicit:
     bpm: float | None = None
     bpm_out_of_range: float | None = None
     tempo_bias: int = 0
+    tempo_words: list[tuple[str, int]] = field(default_factory=list)  # (word, its pull) as written
     root: str | None = None
     mode: str | None = None
     unknown_key: str | None = None
@@ -124,10 +125,12 @@ def _tempo(text: str, ex: Explicit) -> None:
              (r"\b(?:slow|slower|slowed|sluggish|crawling|very slow)\b", -2),
              (r"\b(?:fast|faster|uptempo|up-tempo|quick|rapid|frantic|speedy|breakneck)\b", 2))
     for pattern, bias in words:
-        if re.search(pattern, text, re.IGNORECASE) and not any(
-            m.start() >= a and m.end() <= b for m in re.finditer(pattern, text, re.IGNORECASE) for a, b in ex.spans
-        ):
+        free = [m for m in re.finditer(pattern, text, re.IGNORECASE)
+                if not any(m.start() >= a and m.end() <= b for a, b in ex.spans)]
+        if free:
             ex.tempo_bias += bias
+            ex.tempo_words.append((free[0].group(0), bias))
+    ex.tempo_words.sort(key=lambda wb: text.lower().find(wb[0].lower()))  # as the prompt says them
 
 
 def _key(text: str, ex: Explicit) -> None:
@@ -146,7 +149,8 @@ def _key(text: str, ex: Explicit) -> None:
             mode = (m.group("mode") or "").lower()
             if mode:
                 ex.mode = _MODE_WORDS.get(mode, mode)
-    for m in _take(text, ex, r"\bkey(?:\s+of|\s+in|\s*[:=])\s*([A-Za-z][\w#♯♭-]*)", re.IGNORECASE):
+    for m in _take(text, ex, rf"\bkey(?:\s+of|\s+in|\s*[:=])\s*([A-Za-z][\w#♯♭-]*(?:\s+(?:{_MODE_RE})\b)?)",
+                   re.IGNORECASE):
         if ex.root is None:
             ex.unknown_key = m.group(1)
     # a letter that names no note ("in H# minor"): a warning naming it, never a silent choice

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from bandstand.compose.lexicon.artists import ARTIST_BY_NAME, ARTISTS, Artist
 from bandstand.compose.lexicon.genres import (
+    ALIAS_OWNERS,
     ALIASES,
     BASS_STYLES,
     COMP_STYLES,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from bandstand.compose.models.intent import Intent
 
 __all__ = [
-    "ARTISTS", "ARTIST_BY_NAME", "BASS_STYLES", "COMP_STYLES", "DEFAULT_GENRE", "DRUM_FAMILIES",
+    "ALIAS_OWNERS", "ARTISTS", "ARTIST_BY_NAME", "BASS_STYLES", "COMP_STYLES", "DEFAULT_GENRE", "DRUM_FAMILIES",
     "GENRES", "GENRE_BY_NAME", "HARMONY_FAMILIES", "INSTRUMENTS", "LEAD_STYLES", "MOODS",
     "MOOD_BY_LABEL", "Artist", "GenreTraits", "Instrument", "Mood", "genre_traits", "primary_genre",
 ]

@@ -2,97 +2,32 @@
 
 Each row gives the genre's family, tempo range, swing, typical modes and keys,
 the drum / harmony / bass / comping / lead styles (closed vocabularies shared
-with the part generators), the instrumentation as role → General MIDI program
-(0-based), the default creativity dials, the song form, and the energy and
-"electronic-ness" used when genres are blended.
+with the part generators, `traits`), the instrumentation as role → General MIDI
+program (0-based), the default creativity dials, the song form, and the energy and
+"electronic-ness" used when genres are blended. This table holds the genres of
+the first landings; `traditions` holds the world's further popular, folk, jazz,
+electronic and classical traditions, each with its own idiom.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from bandstand.compose.lexicon.traditions import TRADITIONS
+from bandstand.compose.lexicon.traits import (
+    BASS_STYLES,
+    COMP_STYLES,
+    DRUM_FAMILIES,
+    HARMONY_FAMILIES,
+    LEAD_STYLES,
+    GenreTraits,
+)
+from bandstand.compose.lexicon.traits import row as _g
 
-DRUM_FAMILIES = frozenset({
-    "boom_bap", "trap", "four_on_floor", "two_step", "breakbeat", "dnb", "jazz_ride",
-    "rock_backbeat", "dembow", "afrobeat", "bossa", "funk", "shuffle", "one_drop",
-    "halftime", "ambient", "garage_halftime", "metal", "punk", "synthpop", "waltz", "cinematic",
-})
-HARMONY_FAMILIES = frozenset({
-    "neosoul", "jazz", "trap", "house", "pop", "rock", "lofi", "ambient", "gospel",
-    "blues", "latin", "afrobeat", "edm", "funk", "dnb", "techno", "cinematic", "metal", "punk", "waltz",
-})
-BASS_STYLES = frozenset({
-    "two_beat", "marcato", "sub_808", "root_fifth", "walking", "synth_pulse", "syncopated_funk", "reggae",
-    "dnb_reese", "tumbao", "picked_rock", "sustained", "offbeat", "oom", "driving_eighths", "ostinato",
-})
-COMP_STYLES = frozenset({
-    "stabs", "sustained", "jazz_comp", "offbeat_skank", "arpeggiated", "strummed",
-    "gospel_shout", "piano_ballad", "house_chops", "power_chords", "palm_mute", "oompah", "bossa_comp",
-    "ostinato",
-})
-LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient"})
-
-
-@dataclass(frozen=True, slots=True)
-class GenreTraits:
-    """What a genre sounds like, as data the generators read."""
-
-    name: str
-    family: str
-    tempo_range: tuple[float, float]
-    swing: float
-    modes: tuple[str, ...]
-    keys: tuple[str, ...]
-    drum_family: str
-    harmony_family: str
-    bass_style: str
-    comp_style: str
-    lead_style: str
-    instrumentation: tuple[tuple[str, int], ...]
-    dials: tuple[float, float]
-    form: str
-    energy: float
-    electronic: float
-    aliases: tuple[str, ...] = field(default=())
-    meter: tuple[int, int] = (4, 4)  # the time signature when the prompt names none
-    extras: tuple[str, ...] = ()  # roles the genre brings beyond the core five (synthpop's arpeggio)
-    kit: str = ""  # the genre whose drum kit plays (`craft.genre_kits`): its own, or the rhythm's in a blend
-    leaves_out: tuple[str, ...] = ()  # core roles the idiom has no place for (bluegrass: no drum kit, no pad)
-
-    @property
-    def default_tempo(self) -> float:
-        lo, hi = self.tempo_range
-        return round((lo + hi) / 2)
-
-    def program(self, role: str, default: int = 0) -> int:
-        """The GM program (0-based) this genre uses for `role`."""
-        return dict(self.instrumentation).get(role, default)
-
-    @property
-    def roles(self) -> tuple[str, ...]:
-        return tuple(role for role, _ in self.instrumentation)
-
-
-def _g(name: str, family: str, aliases: str, tempo: tuple[float, float], swing: float, modes: str,
-       keys: str, styles: str, programs: tuple[int, int, int, int], dials: tuple[float, float],
-       form: str, energy: float, electronic: float, meter: tuple[int, int] = (4, 4),
-       extras: tuple[str, ...] = (), leaves_out: str = "") -> GenreTraits:
-    drum, harmony, bass, comp, lead = styles.split()
-    b, c, ld, p = programs
-    return GenreTraits(
-        name=name, family=family, tempo_range=tempo, swing=swing,
-        modes=tuple(modes.split(",")), keys=tuple(keys.split()),
-        drum_family=drum, harmony_family=harmony, bass_style=bass, comp_style=comp,
-        lead_style=lead,
-        instrumentation=(("drums", 0), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
-        dials=dials, form=form, energy=energy, electronic=electronic,
-        aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()), meter=meter, extras=extras,
-        kit=name, leaves_out=tuple(leaves_out.split()),
-    )
-
+__all__ = ["ALIASES", "ALIAS_OWNERS", "BASS_STYLES", "COMP_STYLES", "DRUM_FAMILIES", "GENRES", "GENRE_BY_NAME", "HARMONY_FAMILIES",
+           "LEAD_STYLES", "GenreTraits"]
 
 # name, family, aliases, tempo, swing, modes, keys,
 # "drums harmony bass comp lead", (bass, chords, lead, pad programs), (harmonic, rhythmic), form, energy, electronic
-GENRES: tuple[GenreTraits, ...] = (
+_FIRST: tuple[GenreTraits, ...] = (
     _g("trap", "hip-hop", "trap|trap beat|trap music", (130, 170), 0.0, "minor,phrygian,harmonic minor",
        "A C# F G D E", "trap trap sub_808 sustained hook", (38, 0, 10, 89), (0.3, 0.6), "trap", 0.7, 0.9),
     _g("drill", "hip-hop", "drill|uk drill|ny drill|brooklyn drill", (138, 146), 0.0, "minor,harmonic minor",
@@ -121,22 +56,22 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("house", "electronic", "house|house music|chicago house|funky house|piano house|french house|jackin",
        (118, 128), 0.05, "major,minor,dorian", "C F G A D", "four_on_floor house offbeat house_chops hook",
        (38, 0, 81, 89), (0.4, 0.4), "house", 0.75, 0.95),
-    _g("deep house", "electronic", "deep house|lo-fi house|lofi house|soulful house|afro house|afro-house|organic house", (118, 124), 0.08,
+    _g("deep house", "electronic", "deep house|lo-fi house|lofi house|soulful house", (118, 124), 0.08,
        "dorian,minor", "A D E F G", "four_on_floor house offbeat house_chops sparse", (38, 4, 81, 89),
        (0.5, 0.4), "house", 0.6, 0.95),
     _g("techno", "electronic", "techno|detroit techno|berlin techno|minimal techno|minimal|industrial techno|acid techno",
        (125, 140), 0.0, "minor,phrygian", "A D E F C", "four_on_floor techno offbeat stabs riffy",
        (38, 90, 81, 95), (0.3, 0.5), "house", 0.8, 1.0),
-    _g("edm", "electronic", "edm|electro|big room|festival|electronic dance|dance music|future bass|electro house",
+    _g("edm", "electronic", "edm|big room|festival|electronic dance|dance music|electro house",
        (124, 132), 0.0, "minor,major", "F A C G D", "four_on_floor edm offbeat stabs hook",
        (38, 90, 81, 89), (0.25, 0.4), "house", 0.85, 1.0),
-    _g("trance", "electronic", "trance|psytrance|uplifting trance|progressive trance", (132, 140), 0.0,
+    _g("trance", "electronic", "trance|uplifting trance|progressive trance", (132, 140), 0.0,
        "minor", "A F# G# B D", "four_on_floor edm offbeat arpeggiated hook", (38, 90, 81, 89),
        (0.3, 0.35), "house", 0.85, 1.0, extras=("arp",)),
     _g("synthpop", "electronic", "synthpop|synth-pop|synth pop|electropop|new wave|80s pop|eighties pop",
        (100, 130), 0.0, "major,minor", "C G D A F E", "synthpop pop synth_pulse stabs hook", (38, 89, 80, 89),
        (0.25, 0.35), "pop", 0.7, 0.9, extras=("arp",)),
-    _g("punk", "rock", "punk|punk rock|pop punk|pop-punk|hardcore punk|skate punk|garage punk|emo", (160, 200), 0.0,
+    _g("punk", "rock", "punk|punk rock|pop punk|pop-punk|hardcore punk|skate punk|garage punk", (160, 200), 0.0,
        "major,minor", "E A D G C", "punk punk driving_eighths power_chords riffy", (34, 30, 30, 29),
        (0.15, 0.35), "rock", 0.95, 0.05),
     _g("waltz", "classical", "waltz|waltzes|valse|viennese waltz|landler|ländler|minuet|lullaby waltz", (84, 180), 0.0,
@@ -158,14 +93,14 @@ GENRES: tuple[GenreTraits, ...] = (
        "A D E G", "breakbeat dnb sustained sustained sparse", (38, 89, 81, 89), (0.35, 0.8), "dnb", 0.8, 0.9),
     _g("breakbeat", "electronic", "breakbeat|breaks|big beat|nu skool breaks", (120, 140), 0.05, "minor,dorian",
        "A D E G", "breakbeat edm synth_pulse stabs riffy", (38, 90, 81, 89), (0.3, 0.6), "house", 0.8, 0.9),
-    _g("jazz", "jazz", "jazz|hard bop|cool jazz|jazz standard|big band|modal jazz", (100, 200), 0.3,
+    _g("jazz", "jazz", "jazz|hard bop|cool jazz|jazz standard|modal jazz", (100, 200), 0.3,
        "major,dorian,minor", "F Bb Eb C G Ab", "jazz_ride jazz walking jazz_comp bebop", (32, 0, 65, 48),
        (0.75, 0.55), "jazz", 0.55, 0.05),
     _g("bebop", "jazz", "bebop|be-bop", (180, 280), 0.28, "major,minor", "F Bb Eb C",
        "jazz_ride jazz walking stabs bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0),
-    _g("bossa nova", "latin", "bossa nova|bossa|samba|mpb|tropicalia", (110, 145), 0.05, "major,minor,dorian",
+    _g("bossa nova", "latin", "bossa nova|bossa|mpb|tropicalia", (110, 145), 0.05, "major,minor,dorian",
        "D F G C A", "bossa jazz root_fifth bossa_comp lyrical", (32, 24, 73, 48), (0.6, 0.4), "latin", 0.4, 0.05),
-    _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba|latin jazz", (170, 200), 0.0, "minor,major",
+    _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba", (170, 200), 0.0, "minor,major",
        "A D G C E", "bossa latin tumbao arpeggiated riffy", (32, 0, 56, 48), (0.5, 0.6), "latin", 0.8, 0.1,
        extras=("percussion",)),
     _g("reggaeton", "latin", "reggaeton|reggaetón|dembow|perreo|latin trap|urbano", (88, 100), 0.0,
@@ -173,7 +108,7 @@ GENRES: tuple[GenreTraits, ...] = (
        0.75, 0.85),
     _g("dancehall", "caribbean", "dancehall|bashment|riddim dancehall", (90, 110), 0.05, "minor,major",
        "A D G E", "dembow pop reggae offbeat_skank riffy", (38, 16, 81, 89), (0.25, 0.5), "pop", 0.75, 0.7),
-    _g("reggae", "caribbean", "reggae|roots reggae|dub|rocksteady|ska|lovers rock", (60, 90), 0.1, "major,minor",
+    _g("reggae", "caribbean", "reggae|roots reggae|rocksteady|lovers rock", (60, 90), 0.1, "major,minor",
        "G A D C F", "one_drop pop reggae offbeat_skank lyrical", (33, 16, 56, 48), (0.3, 0.45), "pop", 0.45,
        0.2),
     _g("afrobeat", "african", "afrobeat|afrobeats|afro|afropop|afro-pop|afro fusion|afroswing|alte",
@@ -184,31 +119,31 @@ GENRES: tuple[GenreTraits, ...] = (
        0.85),
     _g("funk", "funk", "funk|funky|p-funk|g-funk|funk rock", (95, 120), 0.08, "dorian,mixolydian,minor",
        "E A D G C", "funk funk syncopated_funk stabs riffy", (36, 28, 61, 16), (0.45, 0.6), "pop", 0.75, 0.3),
-    _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|grunge|hard rock|classic rock",
+    _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|hard rock|classic rock",
        (100, 140), 0.0, "major,minor,mixolydian", "E A D G C", "rock_backbeat rock picked_rock strummed riffy",
        (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1),
-    _g("indie", "rock", "indie|indie rock|indie pop|dream pop|bedroom pop|post-rock|math rock",
+    _g("indie", "rock", "indie|indie rock|indie pop|bedroom pop|math rock|baroque pop|chamber pop|britpop",
        (100, 130), 0.0, "major,minor", "D G A E C", "rock_backbeat pop root_fifth strummed lyrical",
        (33, 27, 80, 89), (0.35, 0.35), "rock", 0.6, 0.3),
-    _g("metal", "rock", "metal|heavy metal|thrash|metalcore|doom|djent|death metal", (120, 180), 0.0,
+    _g("metal", "rock", "metal|heavy metal|thrash|metalcore|djent|death metal", (120, 180), 0.0,
        "minor,phrygian", "E D C# B", "metal metal driving_eighths palm_mute riffy", (34, 30, 30, 48),
        (0.3, 0.6), "rock", 0.95, 0.1),
     _g("blues", "blues", "blues|delta blues|chicago blues|blues rock|rhythm and blues|12-bar", (70, 120), 0.25,
        "mixolydian,minor", "E A G C Bb", "shuffle blues walking strummed riffy", (33, 0, 22, 16), (0.4, 0.4),
        "blues", 0.55, 0.05),
-    _g("country", "country", "country|americana|folk|country pop|honky tonk|acoustic folk", (90, 130),
+    _g("country", "country", "country|country pop|honky tonk|country and western|nashville", (90, 130),
        0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 40, 48),
        (0.2, 0.3), "pop", 0.55, 0.05),
-    _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|new age|ambient electronic|meditation",
+    _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|ambient electronic|meditation",
        (60, 90), 0.0, "major,lydian,minor", "C D E F A", "ambient ambient sustained sustained ambient",
        (39, 89, 88, 95), (0.5, 0.2), "ambient", 0.2, 0.8),
     _g("cinematic", "ambient", "cinematic|orchestral|film score|soundtrack|epic orchestral|trailer music",
        (70, 110), 0.0, "minor,major", "D C E A G", "cinematic cinematic ostinato ostinato lyrical",
        (43, 48, 60, 52), (0.5, 0.35), "cinematic", 0.6, 0.2),
-    _g("synthwave", "electronic", "synthwave|retrowave|outrun|darksynth|80s synth|vaporwave|chillsynth",
+    _g("synthwave", "electronic", "synthwave|retrowave|outrun|darksynth|80s synth|chillsynth",
        (80, 118), 0.0, "minor", "A E F# D C", "rock_backbeat edm synth_pulse arpeggiated hook",
        (38, 90, 81, 89), (0.3, 0.3), "pop", 0.65, 1.0),
-    _g("classical", "classical", "classical|orchestral piece|sonata|symphony|baroque|romantic era|chamber music|string quartet|neoclassical|neo-classical|piano piece",
+    _g("classical", "classical", "classical|orchestral piece|sonata|symphony|romantic era|neoclassical|neo-classical|piano piece",
        (60, 120), 0.0, "major,minor", "C G D F A E", "ambient pop sustained piano_ballad lyrical", (42, 0, 40, 48),
        (0.45, 0.2), "classical", 0.45, 0.0),
     _g("chiptune", "electronic", "chiptune|8-bit|8 bit|16-bit|16 bit|video game|video game music|game music|retro game|nes|gameboy",
@@ -240,11 +175,11 @@ GENRES: tuple[GenreTraits, ...] = (
     _g("tango", "latin", "tango|argentine tango|tango nuevo|nuevo tango|milonga", (112, 128), 0.0,
        "harmonic minor,minor", "D A E G C", "bossa latin marcato stabs lyrical", (32, 0, 23, 48), (0.45, 0.45),
        "latin", 0.65, 0.0, leaves_out="drums"),
-    _g("cumbia", "latin", "cumbia|cumbia colombiana|vallenato|chicha|cumbia villera|cumbia sonidera", (85, 105), 0.0,
+    _g("cumbia", "latin", "cumbia|cumbia colombiana|chicha|cumbia villera|cumbia sonidera", (85, 105), 0.0,
        "minor,major", "A D G E C", "bossa latin two_beat offbeat_skank lyrical", (33, 21, 73, 48), (0.3, 0.5),
        "latin", 0.7, 0.1, leaves_out="pad"),
     _g("flamenco", "latin", "flamenco|rumba flamenca|flamenco rumba|gypsy rumba|nuevo flamenco|sevillanas|bulerias",
-       (95, 130), 0.0, "phrygian,harmonic minor", "E A B D", "bossa latin tumbao strummed riffy", (32, 24, 24, 48),
+       (95, 130), 0.0, "phrygian,harmonic minor", "E A B D", "bossa andalusian tumbao strummed riffy", (32, 24, 24, 48),
        (0.45, 0.6), "latin", 0.7, 0.0, leaves_out="pad"),
     _g("highlife", "african", "highlife|palm-wine|palmwine|palm wine|guitar band highlife", (100, 130), 0.05,
        "major", "C F G D Bb", "afrobeat pop walking arpeggiated lyrical", (33, 26, 56, 61), (0.35, 0.55),
@@ -254,10 +189,13 @@ GENRES: tuple[GenreTraits, ...] = (
        (0.5, 0.4), "lofi", 0.4, 0.6),
 )
 
+GENRES: tuple[GenreTraits, ...] = _FIRST + TRADITIONS
+
 GENRE_BY_NAME: dict[str, GenreTraits] = {g.name: g for g in GENRES}
 
-ALIASES: dict[str, str] = {}
+# every name and alias → the genres that claim it (a test keeps this to one each)
+ALIAS_OWNERS: dict[str, tuple[str, ...]] = {}
 for _genre in GENRES:
-    ALIASES[_genre.name] = _genre.name
-    for _alias in _genre.aliases:
-        ALIASES.setdefault(_alias, _genre.name)
+    for _alias in dict.fromkeys((_genre.name, *_genre.aliases)):
+        ALIAS_OWNERS[_alias] = (*ALIAS_OWNERS.get(_alias, ()), _genre.name)
+ALIASES: dict[str, str] = {alias: owners[0] for alias, owners in ALIAS_OWNERS.items()}

@@ -18,15 +18,9 @@ __all__ = ["ENSEMBLES", "MOOD_LEAVES_OUT", "MOOD_SOUNDS", "MOOD_STYLE", "NEAREST
 
 # Genre words bandstand has no row for → the nearest genre it plays.
 NEAREST: dict[str, str] = {
-    "zydeco": "country", "sea shanty": "country", "shanty": "country", "skiffle": "country",
-    "phonk": "trap", "cloud rap": "trap", "eurodance": "edm",
-    "hardstyle": "edm", "gabber": "techno", "electroclash": "synthwave", "italo": "disco",
-    "mariachi": "salsa", "merengue": "salsa", "bachata": "salsa",
-    "klezmer": "jazz", "swing": "jazz", "ragtime": "jazz", "boogie-woogie": "blues", "doo-wop": "soul",
-    "kwaito": "amapiano", "gqom": "amapiano", "soca": "dancehall", "calypso": "reggae", "mento": "reggae",
-    "baroque pop": "indie", "chamber pop": "indie", "britpop": "indie", "madchester": "indie",
-    "nu metal": "metal", "stoner": "metal", "sludge": "metal", "grindcore": "metal", "post-punk": "punk",
-    "oi": "punk", "lieder": "classical", "opera": "classical", "gregorian": "ambient", "new-age": "ambient",
+    "skiffle": "country", "cloud rap": "trap", "electroclash": "synthwave", "italo": "disco", "swing": "jazz",
+    "kwaito": "amapiano", "madchester": "indie", "nu metal": "metal", "grindcore": "metal", "oi": "punk",
+    "lieder": "classical", "opera": "classical", "gregorian": "choral", "bluebeat": "ska", "calypsonian": "calypso",
 }
 # Unknown compound words by their ending (…core, …wave, …step …) → the nearest genre.
 NEAREST_SUFFIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple(

@@ -45,6 +45,8 @@ class ArrangementPlan(BaseModel):
     sections: list[SectionPlan]
     bar_energy: list[float]
     groove: int = Field(default=0, ge=0, description="the groove the drummer and the bassist agree on (a seed both read)")
+    form_variant: str = Field(default="as written", description="the seed's take on the genre's form "
+                              "(`compose.form_variants`): as written, the last peak twice as long, a short intro…")
 
     def section_at(self, bar: int) -> SectionPlan:
         """The section that contains 1-based `bar`."""
