@@ -274,5 +274,5 @@ function wire() {
 wire();
 renderSound();
 setMaster(localStorage.getItem(MASTER_KEY) ?? 1);
-audio.syncClock().catch(() => {}); // the server's clock, for the playhead before the sound is on
+audio.preload(); // the server's clock (the playhead before the sound is on), the synthesizer and the SoundFont, silently
 connect();
