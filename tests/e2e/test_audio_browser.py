@@ -68,7 +68,8 @@ JAM_HEARD = """async (count) => {
   await new Promise((done) => {
     const step = () => {
       const heard = audio.heardNow(), label = document.getElementById("playhead-label").textContent.match(/bar (\\d+)/);
-      const fraction = parseFloat(document.getElementById("playhead-bar").style.width) / 100;
+      const shift = /translateX\((-?[\d.]+)%\)/.exec(document.getElementById("playhead-bar").style.transform);
+      const fraction = shift ? (parseFloat(shift[1]) + 100) / 100 : 0;
       for (const p of pending) {
         if (p.seen || heard < p.when || !label) continue;
         p.seen = true;

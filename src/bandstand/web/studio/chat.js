@@ -76,14 +76,14 @@ export class ChatTurn {
     if (!step) {
       const li = document.createElement("li");
       li.dataset.step = id;
-      li.innerHTML = `<span class="mark"></span> <span class="label"></span>`;
+      li.innerHTML = `<span class="mark"></span> <span class="what"></span>`;
       this.checklist().appendChild(li);
       step = { label, track: extra.track || null, li };
       this.steps.set(id, step);
     }
     step.li.className = `step ${status}`;
     step.li.querySelector(".mark").textContent = STEP_MARKS[status] || "•";
-    step.li.querySelector(".label").textContent = label;
+    step.li.querySelector(".what").textContent = label;
     this.scroll();
     return step;
   }
