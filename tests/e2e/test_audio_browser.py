@@ -68,7 +68,7 @@ JAM_HEARD = """async (count) => {
   await new Promise((done) => {
     const step = () => {
       const heard = audio.heardNow(), label = document.getElementById("playhead-label").textContent.match(/bar (\\d+)/);
-      const shift = /translateX\((-?[\d.]+)%\)/.exec(document.getElementById("playhead-bar").style.transform);
+      const shift = /translateX\\((-?[\\d.]+)%\\)/.exec(document.getElementById("playhead-bar").style.transform);
       const fraction = shift ? (parseFloat(shift[1]) + 100) / 100 : 0;
       for (const p of pending) {
         if (p.seen || heard < p.when || !label) continue;
