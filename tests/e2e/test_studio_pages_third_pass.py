@@ -46,10 +46,13 @@ def browser() -> Iterator[Any]:
         yield running
 
 
-def open_song(browser: Any, server: Served, song: str, width: int = 1440, height: int = 900) -> tuple[Any, list[str]]:
+def open_song(browser: Any, server: Served, song: str, width: int = 1440, height: int = 900,
+              watch: Any = None) -> tuple[Any, list[str]]:
     page = browser.new_page(viewport={"width": width, "height": height})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if watch is not None:  # every request the page makes, from the first
+        page.on("request", watch)
     page.goto(server.page_url("studio") + f"#/song/{song}")
     page.wait_for_function("window.studio.view && window.studio.view.tracks.length >= 4")
     return page, errors
@@ -231,9 +234,8 @@ def test_the_first_sound_after_play_waits_for_no_download(served: tuple[Served, 
     server, song, _ = served
     plain = browser.browser_type.launch(executable_path=chromium(), args=ARGS, headless=True)
     try:
-        page, errors = open_song(plain, server, song)
         fetched: list[str] = []
-        page.on("request", lambda request: fetched.append(request.url))
+        page, errors = open_song(plain, server, song, watch=lambda request: fetched.append(request.url))
         page.wait_for_function("window.studio.audio.preloadMs !== undefined", timeout=60_000)
         assert any(url.endswith("/audio/soundfont.sf2") for url in fetched)  # on page open, before any click
         assert page.evaluate("window.studio.audio.running") is False  # and silent: nothing plays before the click
