@@ -227,8 +227,9 @@ def test_wav_and_stems_export_show_progress_and_cancel_stops_the_render(
 
 def test_the_first_sound_after_play_waits_for_no_download(served: tuple[Served, str, Path], browser: Any) -> None:
     """Without the autoplay switch: the click on ▶ is the gesture that lets the sound start. The
-    synthesizer and the SoundFont load on page open, so after the click nothing is fetched: ▶ waits
-    only for the context to resume and the synthesizer's clock check. The time from the click to
+    synthesizer and the SoundFont load on page open into a context that stays suspended, so after
+    the click nothing is fetched: ▶ waits only for the context to resume and the synthesizer's
+    clock check. The time from the click to
     the first note heard is written to test-artifacts/studio-pass3/first-sound.json (a figure, not
     a pass mark: this machine is shared; benchmarks/page_frames.py measures it too)."""
     server, song, _ = served
@@ -238,7 +239,8 @@ def test_the_first_sound_after_play_waits_for_no_download(served: tuple[Served, 
         page, errors = open_song(plain, server, song, watch=lambda request: fetched.append(request.url))
         page.wait_for_function("window.studio.audio.preloadMs !== undefined", timeout=60_000)
         assert any(url.endswith("/audio/soundfont.sf2") for url in fetched)  # on page open, before any click
-        assert page.evaluate("window.studio.audio.running") is False  # and silent: nothing plays before the click
+        # and silent: the context is not running (no gesture yet) and there are no voices to play a note
+        assert page.evaluate("window.studio.audio.voices === null && window.studio.audio.ctx.state !== 'running'")
         fetched.clear()
         page.evaluate(FIRST_SOUND)
         page.click("#play")
@@ -265,6 +267,48 @@ FIRST_SOUND = """() => { const audio = window.studio.audio, note = audio.note.bi
   const watch = () => { if (window.firstNote !== null && audio.heardNow() >= window.firstNote) window.heardAt = performance.now();
     else requestAnimationFrame(watch); };
   requestAnimationFrame(watch); }"""
+
+
+def test_on_a_phone_a_notification_covers_no_notes_and_no_velocity_lane(
+        served: tuple[Served, str, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    server, song, _ = served
+    page, errors = open_song(browser, server, song, width=420, height=860)
+    at = page.evaluate("""() => {
+      const arr = window.studio.arrangement, tracks = window.studio.view.tracks, lane = tracks.findIndex((t) => t.role === 'bass');
+      const region = tracks[lane].regions.find((r) => r.notes.length);
+      arr.reveal(region.start_beat, {margin: 0.05});
+      return {x: arr.xOf(region.start_beat + 1), y: 58 + lane * 64 - arr.scroller.scrollTop + 40};
+    }""")
+    page.locator(".arr-scroll").dblclick(position=at)
+    expect(page.locator("#roll-panel")).to_be_visible()
+    page.locator("#roll-panel").scroll_into_view_if_needed()
+    note = page.evaluate("""(() => { const roll = window.studio.roll, n = roll.notes[0];
+      roll.scroller.scrollTop = Math.max(0, roll.rowOf(n.pitch) * roll.rowHeight - 60); roll.scroller.scrollLeft = 0;
+      return {x: roll.xOf(n.start) + 4, y: roll.yOfRow(roll.rowOf(n.pitch)) + roll.rowHeight / 2}; })()""")
+    start = revision(page)
+    page.locator(".roll-scroll").click(position=note)
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(f"window.studio.state.data.revision !== {start}")
+    expect(page.locator("#toasts .toast").last).to_be_visible()
+    for where in ("0", "document.documentElement.scrollHeight / 2", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {where})")
+        page.wait_for_timeout(100)
+        # (what scrolls under the pinned top bar is hidden by the bar itself: only the visible part counts)
+        covered = page.evaluate("""() => { const bar = document.querySelector('.top').getBoundingClientRect().bottom;
+          return [...document.querySelectorAll('#toasts .toast')].filter((el) => el.offsetParent)
+          .flatMap((el) => { const t = el.getBoundingClientRect();
+            return ['#arrange', '#roll-panel .roll'].filter((sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+              const top = Math.max(r.top, bar);
+              return t.left < r.right && r.left < t.right && t.top < r.bottom && top < t.bottom; }); }); }""")
+        assert covered == [], (where, covered)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "toast-420.png"))
+    page.keyboard.press("Escape")
+    assert errors == []
+    page.close()
+    httpx.post(server.base + f"api/v1/projects/{song}/undo", headers=server.headers, timeout=30).raise_for_status()
 
 
 def test_screenshots_at_1440_and_420(served: tuple[Served, str, Path], browser: Any) -> None:
