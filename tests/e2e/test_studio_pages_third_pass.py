@@ -108,11 +108,11 @@ def test_each_track_meter_moves_while_playing_and_a_solo_dims_the_other_lanes(
                      timeout=30).json()["revision"] == before
 
 
-# Every class a plan step of the chat took, in order (a MutationObserver, from before the request).
+# Every class a plan step of the chat took, in order: each class change's old value (a MutationObserver
+# from before the request; a step started and completed within one chunk of the stream is seen too).
 WATCH_STEPS = """() => { window.stepLog = []; new MutationObserver((changes) => { for (const c of changes) {
-  const nodes = c.type === 'childList' ? [...c.addedNodes] : [c.target];
-  for (const n of nodes) if (n.classList && n.classList.contains('step')) window.stepLog.push([n.dataset.step, n.className]); } })
-  .observe(document.getElementById('chat'), {subtree: true, childList: true, attributes: true, attributeFilter: ['class']}); }"""
+  if (c.type === 'attributes' && c.target.dataset.step && c.oldValue) window.stepLog.push([c.target.dataset.step, c.oldValue]); } })
+  .observe(document.getElementById('chat'), {subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true}); }"""
 
 
 def test_the_plan_ticks_and_b_loops_the_changed_bars(served: tuple[Served, str, Path], browser: Any) -> None:
@@ -133,8 +133,9 @@ def test_the_plan_ticks_and_b_loops_the_changed_bars(served: tuple[Served, str, 
     assert page.locator("#chat .turn .plan .step .mark").first.inner_text() == "✓"
     log = page.evaluate("window.stepLog")
     write = next(step for step, _ in log if step.startswith("write:"))
-    seen = [cls.split()[-1] for step, cls in log if step == write]
-    assert "active" in seen and seen[-1] == "completed" and seen.index("active") < seen.index("completed"), log
+    before = [cls.split()[-1] for step, cls in log if step == write]  # what it was before each change
+    assert before and before[0] == "active", log  # active while the part was written, then ticked
+    assert page.locator(f'#chat .turn .plan .step[data-step="{write}"]').get_attribute("class") == "step completed"
     page.screenshot(path=str(ARTIFACTS / "plan-checklist.png"))
 
     # B loops the bars the variation changes, playing; A keeps the same bars to compare
