@@ -289,13 +289,18 @@ def test_on_a_phone_a_notification_covers_no_notes_and_no_velocity_lane(
       roll.scroller.scrollTop = Math.max(0, roll.rowOf(n.pitch) * roll.rowHeight - 60); roll.scroller.scrollLeft = 0;
       return {x: roll.xOf(n.start) + 4, y: roll.yOfRow(roll.rowOf(n.pitch)) + roll.rowHeight / 2}; })()""")
     start = revision(page)
-    page.locator(".roll-scroll").click(position=note)
-    page.keyboard.press("ArrowUp")
-    page.wait_for_function(f"window.studio.state.data.revision !== {start}")
-    expect(page.locator("#toasts .toast").last).to_be_visible()
-    for where in ("0", "document.documentElement.scrollHeight / 2", "document.documentElement.scrollHeight"):
-        page.evaluate(f"window.scrollTo(0, {where})")
-        page.wait_for_timeout(100)
+    page.locator(".roll-scroll").click(position=note)  # the note selected
+    # the page at its top, the piano roll's velocity lane at the screen's bottom (where a thumb edits it), the end:
+    # there an edit (a note a semitone up or down) and its notification, which must leave the notes in view
+    moves = ["ArrowUp", "ArrowDown", "ArrowUp"]
+    for where, move in zip(("window.scrollTo(0, 0)", "document.querySelector('#roll-panel').scrollIntoView({block: 'end'})",
+                            "window.scrollTo(0, document.documentElement.scrollHeight)"), moves, strict=True):
+        page.evaluate(where)
+        page.evaluate("document.querySelector('.roll-scroll').focus({preventScroll: true})")
+        shown = revision(page)
+        page.keyboard.press(move)
+        page.wait_for_function(f"window.studio.state.data.revision !== {shown}")
+        page.wait_for_function("[...document.querySelectorAll('#toasts .toast')].some((t) => t.textContent.includes('revision'))")
         # (what scrolls under the pinned top bar is hidden by the bar itself: only the visible part counts)
         covered = page.evaluate("""() => { const bar = document.querySelector('.top').getBoundingClientRect().bottom;
           return [...document.querySelectorAll('#toasts .toast')].filter((el) => el.offsetParent)
@@ -309,7 +314,10 @@ def test_on_a_phone_a_notification_covers_no_notes_and_no_velocity_lane(
     page.keyboard.press("Escape")
     assert errors == []
     page.close()
-    httpx.post(server.base + f"api/v1/projects/{song}/undo", headers=server.headers, timeout=30).raise_for_status()
+    httpx.post(server.base + f"api/v1/projects/{song}/undo", headers=server.headers, json={"steps": 3},
+               timeout=30).raise_for_status()
+    assert httpx.get(server.base + f"api/v1/projects/{song}?notes=false", headers=server.headers,
+                     timeout=30).json()["revision"] == start
 
 
 def test_screenshots_at_1440_and_420(served: tuple[Served, str, Path], browser: Any) -> None:
