@@ -119,7 +119,7 @@ export class AudioEngine {
   // them. Nothing sounds: the context stays suspended until enable() resumes it from a click.
   // Resolves when the voices are loaded (or could not be: enable() then falls back).
   preload() {
-    if (this.voices || this.enabling) return this.enabling || Promise.resolve();
+    if (this.voices) return Promise.resolve();
     if (!this.preloading) {
       this.preloadStarted = performance.now();
       this.preloading = (async () => {
