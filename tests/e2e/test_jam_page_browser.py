@@ -198,7 +198,7 @@ def test_a_reloaded_and_a_second_tab_replay_the_chat_and_join_in_time(browser: A
         assert len(replayed) >= len(said) and replayed == now[: len(replayed)]
         expect(page.locator("#sound")).to_have_text("🔇 Click to enable sound")
         expect(page.locator("#sound")).to_have_class(re.compile("attention"))  # the band plays: it stands out
-        assert page.evaluate("window.bandstand.audio.ctx") is None and page.evaluate("window.bandstand.scheduled") == 0
+        assert page.evaluate("window.bandstand.audio.voices") is None and page.evaluate("window.bandstand.scheduled") == 0
         page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
         # it joined at the transport's current cycles, not the jam's first
         joined = page.evaluate(JOINED)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,11 +128,13 @@ def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str |
                    *, control: Control | None = None) -> Export:
     """Write the session's song as `fmt` (one of `FORMATS`) into `out_dir` (default: the session's
     `export/` folder). With a `control`, its steps are reported as progress (reading the song,
-    rendering, writing) and a cancel before the files are written writes none."""
+    rendering, writing; a WAV or stems export in percent, with the parts played) and its cancel
+    stops the render or the writing within a block (`Cancelled`): a cancelled WAV writes no file."""
     if fmt not in FORMATS:
         raise InvalidInput(f"unknown export format '{fmt}'; use one of: {', '.join(FORMATS)}", field="format")
     control = control or Control()
-    steps = 3 if fmt in ("wav", "stems") else 2
+    audio = fmt in ("wav", "stems")
+    steps = 100 if audio else 2  # an audio export reports percent: reading 0–5, rendering 5–90, writing 90–100
     root = _session(session_dir)
     out = Path(out_dir).expanduser() if out_dir is not None else root / EXPORT_DIR
     if out.exists() and not out.is_dir():
@@ -138,7 +142,7 @@ def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str |
     control.report(0, steps, "reading the song")
     song = load_song(root)
     control.check("reading the song")
-    control.report(1, steps, "rendering the audio" if steps == 3 else f"writing {fmt}")
+    control.report(5 if audio else 1, steps, "rendering the audio" if audio else f"writing {fmt}")
     from bandstand.files import write_bytes
 
     written: list[Path] = []
@@ -164,22 +168,58 @@ def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str |
     elif fmt in ("wav", "stems"):
         from bandstand.render import Master, render_song
         from bandstand.render.audio import write_stems, write_wav
+        from bandstand.render.cancel import RenderCancelled
 
         target = _target(root)
-        rendered = render_song(song, settings=Master(target) if target is not None else None, stems=fmt == "stems")
-        control.check("rendering the audio")
-        control.report(2, steps, f"writing {fmt}")
-        out.mkdir(parents=True, exist_ok=True)
-        if fmt == "wav":
-            written.append(write_wav(rendered.audio, out / "full-arrangement.wav"))
-        else:  # into the folder asked for; the session's own export/ keeps them in export/stems/
-            written += write_stems(rendered, out / "stems" if out == root / EXPORT_DIR else out)
+        check = _render_check(control)
+        try:
+            rendered = render_song(song, settings=Master(target) if target is not None else None, stems=fmt == "stems",
+                                   cancelled=lambda: control.cancelled, progress=_render_progress(control))
+            control.check("rendering the audio")
+            control.report(90, steps, f"writing {fmt}")
+            out.mkdir(parents=True, exist_ok=True)
+            if fmt == "wav":
+                written.append(write_wav(rendered.audio, out / "full-arrangement.wav", check=check))
+            else:  # into the folder asked for; the session's own export/ keeps them in export/stems/
+                written += write_stems(rendered, out / "stems" if out == root / EXPORT_DIR else out, check=check)
+        except RenderCancelled:
+            control.check("rendering the audio")  # raises Cancelled: the control's cancel is what stopped it
+            raise
     else:
         from bandstand.render import render_pianoroll
 
         written.append(render_pianoroll(song, out / "pianoroll.png"))
     control.report(steps, steps, f"wrote {len(written)} file{'s' if len(written) != 1 else ''}")
     return Export(fmt, out, tuple(sorted(written)))
+
+
+_PLAYED = re.compile(r"played (\d+) of (\d+) parts")
+
+
+def _render_progress(control: Control) -> Callable[[str], None]:
+    """The render's words ("played 3 of 6 parts (Bass)", "mixing", "mastering") as the export's
+    percent: the parts played take 5–80, mixing and mastering 80–90."""
+    def told(message: str) -> None:
+        played = _PLAYED.match(message)
+        if played is not None:
+            done, total = int(played.group(1)), max(1, int(played.group(2)))
+            control.report(5 + 75 * min(done, total) / total, 100, message)
+        elif message.startswith("mixing"):
+            control.report(80, 100, message)
+        elif message.startswith("mastering"):
+            control.report(85, 100, message)
+        else:
+            control.report(5, 100, message)
+
+    return told
+
+
+def _render_check(control: Control) -> Callable[[], None]:
+    """What the file writers ask between blocks: a cancel stops them (a WAV half-written is never
+    renamed into place)."""
+    from bandstand.render.cancel import checker
+
+    return checker(lambda: control.cancelled)
 
 
 @dataclass(frozen=True, slots=True)

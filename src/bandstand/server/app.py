@@ -29,7 +29,7 @@ from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
-from bandstand.server.routes import audio, jam, logs, pages, projects, protocol, variations
+from bandstand.server.routes import audio, exports, jam, logs, pages, projects, protocol, variations
 from bandstand.server.routes import branches as branch_routes
 from bandstand.server.routes import patterns as pattern_routes
 from bandstand.server.routes import studio as studio_routes
@@ -118,7 +118,8 @@ def create_app(
     app.mount("/static", pages.static_files(), name="static")
     app.include_router(audio.assets_router)
     app.include_router(jam.socket_router)
-    for router in (jam.router, protocol.router, audio.router, studio_routes.router, projects.router, variations.router,
+    for router in (jam.router, protocol.router, audio.router, studio_routes.router, projects.router, exports.router,
+                   variations.router,
                    branch_routes.router, logs.router, pages.links_router, transport_routes.router,
                    pattern_routes.router, *routers):
         app.include_router(router, prefix=API_PREFIX)

@@ -164,7 +164,7 @@ function soundingAt(pos) {
 function tickPlayhead() {
   const pos = state.jam?.running ? sound.position() : null, beats = beatsPerBar();
   const beat = pos ? Math.min(beats, Math.floor(pos.fraction * beats) + 1) : 0;
-  $("playhead-bar").style.width = pos ? `${(pos.fraction * 100).toFixed(2)}%` : "0";
+  setTransform($("playhead-bar"), `translateX(${pos ? (pos.fraction * 100 - 100).toFixed(1) : -100}%)`);
   const label = pos ? `bar ${pos.cycle + 1} · beat ${beat}/${beats}` : "";
   if ($("playhead-label").textContent !== label) $("playhead-label").textContent = label;
   const bar = pos ? `${pos.cycle + 1}.${beat}` : "—";
@@ -183,12 +183,18 @@ function tickPlayhead() {
   requestAnimationFrame(tickPlayhead);
 }
 
+// The playhead and the autopilot's progress move by transforms set only when they change: each
+// frame is then the compositor's work (a width set every frame laid out and painted the page; the
+// jam page ran at 15–20 fps while the band played).
+const transforms = new WeakMap();
+function setTransform(el, value) { if (transforms.get(el) !== value) { transforms.set(el, value); el.style.transform = value; } }
+
 function tickProgress() {
   const jam = state.jam;
   let pct = 0;
   // the autopilot ticks every interval; a skipped tick simply starts the next period
   if (jam?.running && jam.autopilot) pct = ((((performance.now() - state.lastRoundAt) / 1000) % jam.autopilot_interval) / jam.autopilot_interval) * 100;
-  $("progress-bar").style.width = `${pct}%`;
+  setTransform($("progress-bar"), `scaleX(${(pct / 100).toFixed(3)})`);
   requestAnimationFrame(tickProgress);
 }
 
@@ -274,5 +280,5 @@ function wire() {
 wire();
 renderSound();
 setMaster(localStorage.getItem(MASTER_KEY) ?? 1);
-audio.syncClock().catch(() => {}); // the server's clock, for the playhead before the sound is on
+audio.preload(); // the server's clock (the playhead before the sound is on), the synthesizer and the SoundFont, silently
 connect();

@@ -3,9 +3,11 @@
 // The page plays the same General MIDI instruments as the WAV render: the SoundFont the server
 // renders with, through an in-page synthesizer (soundfont.js). When the synthesizer or the
 // SoundFont cannot load, the oscillator voices (oscillator.js) play instead and `mode` says so.
-// Nothing makes a sound before `enable()` is called from a user gesture (a click).
+// Nothing makes a sound before `enable()` is called from a user gesture (a click); `preload()`
+// (on page open) loads the synthesizer and the SoundFont beforehand, silently, so the click waits
+// only for the context to resume.
 //
-//   const audio = new AudioEngine();
+//   const audio = new AudioEngine(); audio.preload();
 //   button.onclick = async () => { await audio.enable(); };         // "click to enable sound"
 //   audio.mode                 // "soundfont" | "oscillator" | null (not enabled yet)
 //   audio.loading              // true from enable() until the voices are ready
@@ -15,6 +17,7 @@
 //   audio.setTracks(song.tracks)  // exactly one song's tracks (others let go); audio.audible("bass")
 //   audio.setMasterVolume(0.8);                          // the listener's own level, 0–1.5 (1 = unity)
 //   audio.levels()             // {peak, rms} in dBFS of what is heard now (a meter)
+//   audio.trackLevels()        // {id: {peak, rms}} per track, before the master level
 //
 // Songs (the studio page) play through a SongPlayer (player.js), which schedules ahead on the
 // audio clock, loops a section and switches between two versions while playing:
@@ -50,6 +53,15 @@ export function volumeToCC(volume) {
   return Math.max(0, Math.min(127, Math.round(100 * Math.sqrt(Math.max(0, volume)))));
 }
 export function panToCC(pan) { return Math.max(0, Math.min(127, Math.round(pan * 127))); }
+
+// Peak and RMS (dBFS, −Infinity in silence) of what an analyser holds now.
+function measure(analyser, buffer) {
+  analyser.getFloatTimeDomainData(buffer);
+  let peak = 0, sum = 0;
+  for (const v of buffer) { const a = Math.abs(v); if (a > peak) peak = a; sum += v * v; }
+  const db = (x) => (x > 0 ? 20 * Math.log10(x) : -Infinity);
+  return { peak: db(peak), rms: db(Math.sqrt(sum / buffer.length)) };
+}
 
 export class AudioEngine {
   constructor({ statusUrl = STATUS_URL } = {}) {
@@ -91,24 +103,52 @@ export class AudioEngine {
     return this.status;
   }
 
-  // Start the sound. Call it from a user gesture: it creates the audio context, loads the
-  // SoundFont synthesizer (or, when that fails, the oscillator voices) and resolves to the mode.
-  async enable() {
-    if (this.voices) { await this.ctx.resume(); this.changed(); return this.mode; }
-    if (this.enabling) return this.enabling;
-    this.enabling = (async () => {
+  // The audio context and its output (made once; suspended until a gesture resumes it).
+  context() {
+    if (!this.ctx) {
       this.ctx = new (window.AudioContext || window.webkitAudioContext)({ latencyHint: "interactive" });
-      const resumed = this.ctx.resume();
       this.output = this.ctx.createGain();
       this.output.gain.value = this.master;
       this.output.connect(this.ctx.destination);
+    }
+    return this.ctx;
+  }
+
+  // Load the SoundFont synthesizer before anyone asks for sound (on page open): the module, the
+  // worklet, the SoundFont's download and its parsing take seconds, and a ▶ should not wait for
+  // them. Nothing sounds: the context stays suspended until enable() resumes it from a click.
+  // Resolves when the voices are loaded (or could not be: enable() then falls back).
+  preload() {
+    if (this.voices) return Promise.resolve();
+    if (!this.preloading) {
+      this.preloadStarted = performance.now();
+      this.preloading = (async () => {
+        const ctx = this.context();
+        const status = this.status || await this.syncClock();
+        if (!status.synth?.available) throw new Error("the SoundFont synthesizer is not installed");
+        if (!status.soundfont?.available) throw new Error(status.soundfont?.reason || "no SoundFont");
+        const voices = await SoundFontVoices.load(ctx, this.output, status);
+        this.preloadMs = performance.now() - this.preloadStarted;
+        return voices;
+      })();
+      this.preloading.catch(() => {}); // enable() reads the failure
+    }
+    return this.preloading.then(() => {}, () => {});
+  }
+
+  // Start the sound. Call it from a user gesture: it resumes the audio context, takes the
+  // SoundFont synthesizer preload() loaded (or loads it now; when that fails, the oscillator
+  // voices) and resolves to the mode.
+  async enable() {
+    if (this.voices) { await this.ctx.resume(); this.changed(); return this.mode; }
+    if (this.enabling) return this.enabling;
+    this.enableStarted = performance.now();
+    const resumed = this.context().resume(); // within the gesture
+    this.enabling = (async () => {
       this.changed(); // loading: a page says so until the voices are ready (the SoundFont takes seconds)
       let voices;
       try {
-        const status = await this.syncClock();
-        if (!status.synth?.available) throw new Error("the SoundFont synthesizer is not installed");
-        if (!status.soundfont?.available) throw new Error(status.soundfont?.reason || "no SoundFont");
-        voices = await SoundFontVoices.load(this.ctx, this.output, status);
+        voices = await (this.preloading || (this.preload(), this.preloading));
         await resumed;
         await voices.calibrate();
       } catch (error) {
@@ -120,6 +160,7 @@ export class AudioEngine {
       this.voices = voices; // ready: from here on notes are played
       for (const [id, track] of this.tracks) this.assign(id, track);
       this.applyMix();
+      this.enableMs = performance.now() - this.enableStarted; // what a ▶ waited for the sound (the browser test reads it)
       this.changed();
       return this.mode;
     })();
@@ -144,11 +185,31 @@ export class AudioEngine {
       this.meterBuffer = new Float32Array(this.analyser.fftSize);
       this.output.connect(this.analyser);
     }
-    this.analyser.getFloatTimeDomainData(this.meterBuffer);
-    let peak = 0, sum = 0;
-    for (const v of this.meterBuffer) { const a = Math.abs(v); if (a > peak) peak = a; sum += v * v; }
-    const db = (x) => (x > 0 ? 20 * Math.log10(x) : -Infinity);
-    return { peak: db(peak), rms: db(Math.sqrt(sum / this.meterBuffer.length)) };
+    return measure(this.analyser, this.meterBuffer);
+  }
+
+  // Each track's level now, as levels() but before the master level (a mixer's track meters):
+  // {id: {peak, rms}} for the tracks that have a voice channel; null before the sound is on. The
+  // SoundFont synthesizer has sixteen dry outputs (channel mod 16: two tracks past the sixteenth
+  // channel may share one); the oscillator voices one per channel. Analysers are made on demand.
+  trackLevels() {
+    if (!this.voices?.tap) return null;
+    if (!this.taps) this.taps = new Map(); // the voices' output → {analyser, buffer}
+    const out = {};
+    for (const [id, track] of this.tracks) {
+      if (track.channel === undefined) continue;
+      const key = this.voices.tapKey(track.channel);
+      let tap = this.taps.get(key);
+      if (!tap) {
+        const analyser = this.ctx.createAnalyser();
+        analyser.fftSize = 1024;
+        this.voices.tap(track.channel, analyser);
+        tap = { analyser, buffer: new Float32Array(analyser.fftSize) };
+        this.taps.set(key, tap);
+      }
+      out[id] = measure(tap.analyser, tap.buffer);
+    }
+    return out;
   }
 
   // Pause the sound (the context keeps its clock); enable() resumes it.

@@ -3,7 +3,7 @@
 // from (detuned) oscillators through a filter and an envelope; a shared delay and a reverb
 // send. The page plays these only when the SoundFont synthesizer (soundfont.js) cannot load.
 // Same interface as SoundFontVoices: setup(channel, program, drum), control(channel, cc,
-// value), noteOn(channel, key, velocity, when, duration, hint), silence(channel).
+// value), noteOn(channel, key, velocity, when, duration, hint), silence(channel), tap(channel, node).
 
 const DRUMS = new Set(["bd", "kick", "sd", "snare", "hh", "hihat", "oh", "openhat", "cp", "clap", "rim", "lt", "mt", "ht", "tom", "cr", "crash", "rd", "ride", "cb", "cowbell", "sh", "shaker", "perc", "tambourine"]);
 const WAVES = { sawtooth: "sawtooth", saw: "sawtooth", square: "square", sqr: "square", pulse: "square", triangle: "triangle", tri: "triangle", sine: "sine", sin: "sine" };
@@ -72,6 +72,7 @@ export class OscillatorVoices {
       const gain = this.ctx.createGain(), pan = this.ctx.createStereoPanner(), room = this.ctx.createGain();
       gain.connect(pan).connect(this.master);
       room.gain.value = 0; pan.connect(room).connect(this.reverb);
+      const meter = this.meters?.get(channel); if (meter) pan.connect(meter);
       ch = { gain, pan, room, volume: 100, expression: 127 };
       this.channels.set(channel, ch);
     }
@@ -86,6 +87,14 @@ export class OscillatorVoices {
     if (cc === 7) ch.volume = value; else if (cc === 11) ch.expression = value;
     else if (cc === 10) ch.pan.pan.value = Math.max(-1, Math.min(1, (value - 64) / 63));
     ch.gain.gain.value = Math.pow((ch.volume / 127) * (ch.expression / 127), 2) / Math.pow(100 / 127, 2);
+  }
+
+  // A meter's view of one channel (after its fader and panner; kept across silence()).
+  tapKey(channel) { return channel; }
+  tap(channel, node) {
+    if (!this.meters) this.meters = new Map();
+    this.meters.set(channel, node);
+    this.channels.get(channel)?.pan.connect(node);
   }
 
   // Cut every note, sounding or scheduled: each channel's old fader is disconnected and replaced.

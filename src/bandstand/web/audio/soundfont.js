@@ -9,7 +9,7 @@
 // worklet, and every later time is shifted by it.
 //
 // Same interface as OscillatorVoices: setup(channel, program, drum), control(channel, cc,
-// value, when), noteOn(channel, key, velocity, when, duration), silence().
+// value, when), noteOn(channel, key, velocity, when, duration), silence(), tap(channel, node).
 
 const PROBE = `class Probe extends AudioWorkletProcessor {
   constructor() { super(); this.armed = false; this.port.onmessage = () => { this.armed = true; }; }
@@ -82,6 +82,11 @@ export class SoundFontVoices {
     this.synth.noteOff(channel, key, { time: off });
     return 1;
   }
+
+  // A meter's view of one channel's dry sound (the synthesizer's sixteen channel outputs; `tapKey`
+  // names the output a channel shares).
+  tapKey(channel) { return channel % 16; }
+  tap(channel, node) { this.synth.connectChannel(node, channel); }
 
   // Stop every sounding note now. Notes already handed to the worklet still start (the worklet
   // cannot take them back), so callers hand over only a short look-ahead and mute first.

@@ -13,7 +13,7 @@ import { AudioEngine } from "/static/audio/index.js";
 import { ApiError, get, post, stream } from "./api.js";
 import { ChatTurn } from "./chat.js";
 import { $, esc, toast } from "./dom.js";
-import { exportLinks, showHistory } from "./history.js";
+import { Exports, exportLinks, showHistory } from "./history.js";
 import { BoardView, RunView, listRuns } from "./logview.js";
 import { PianoRoll } from "./pianoroll.js";
 import { indexProject, phraseNotes, toSong, withPhrases, withTracks } from "./project.js";
@@ -48,10 +48,10 @@ const arrangement = new Arrangement($("#arrange"), {
   onSelect: () => {},
   onOpen: (region, track) => openRoll(track.id, region.id),
   onSeek: (beat) => transport.seek(beat),
-  onLoop: (section) => transport.toggleLoop(section),
+  onLoop: (section) => { state.autoLoop = false; transport.toggleLoop(section); },
 });
 const heads = new TrackHeads($("#heads"), $("#track-dialog"), {
-  onMix: (trackId, mix) => audio.setMix(trackId, mix),
+  onMix: (trackId, mix) => { audio.setMix(trackId, mix); showAudible(); },
   onTool: (calls, request) => applyTools(calls, request),
   effectTypes: () => effectTypes(),
 });
@@ -78,6 +78,8 @@ const scratch = new Scratch({
   say: (text, kind) => { const line = $("#scratch-status"); line.textContent = text; line.dataset.kind = kind; },
 });
 window.studio.scratch = scratch;
+const exports = new Exports($(".exports"), () => state.projectId);
+window.studio.exports = exports;
 
 function show(name) {
   for (const id of ["songs-view", "song-view", "logs-view"]) $(`#${id}`).hidden = id !== `${name}-view`;
@@ -110,7 +112,7 @@ async function route() {
 
 async function openSong(projectId) {
   if (state.projectId !== projectId) {
-    transport.stop(); closeRoll(); clearVariation();
+    transport.stop(); closeRoll(); clearVariation(); exports.cancel();
     $("#chat").innerHTML = "";
     state.projectId = projectId;
     exportLinks($(".exports"), projectId);
@@ -120,7 +122,7 @@ async function openSong(projectId) {
   await post(`/projects/${encodeURIComponent(projectId)}/open`); // a composed song becomes a project (GETs only read)
   await reload();
   showSuggestions();
-  arrangement.fit();
+  arrangement.open();
   showHistory($("#history"), projectId).catch(() => {});
   resumeVariation().catch(() => {});
 }
@@ -139,6 +141,7 @@ async function reload() {
     refreshProposal();
   }
   transport.heard();
+  showAudible();
   if (state.roll) {
     openRoll(state.roll.trackId, state.roll.regionId, { keep: true });
     // the roll's status names the revision shown (an undo, a redo, another tab moved HEAD); a save
@@ -160,6 +163,15 @@ function showArrangement() {
   const shown = audible();
   heads.render(shown);
   arrangement.setView(shown);
+  showAudible();
+}
+
+// A solo dims the other lanes and heads, a mute its own: what the page's mixer lets be heard.
+function showAudible() {
+  const shown = audible(); if (!shown) return;
+  const silent = shown.tracks.filter((t) => !t.proposed && audio.tracks.has(t.id) && !audio.audible(t.id)).map((t) => t.id);
+  arrangement.setSilenced(silent);
+  for (const head of document.querySelectorAll("#heads .head")) head.classList.toggle("silenced", silent.includes(head.dataset.track));
 }
 
 // Changes go to the server one after another, in the order they were made (two quick undos are
@@ -318,8 +330,23 @@ function refreshProposal() {
   if (state.ab === "B") transport.heard();
 }
 
+// The bars a variation changes (its phrases' span, whole bars): where B loops while you listen.
+function changedBars() {
+  const phrases = state.variation?.phrases || [], bpb = state.view?.beatsPerBar || 4;
+  if (!phrases.length) return null;
+  const start = Math.min(...phrases.map((p) => p.startBeat)), end = Math.max(...phrases.map((p) => p.endBeat));
+  return { start: Math.floor(start / bpb) * bpb, end: Math.max(Math.ceil(end / bpb), Math.floor(start / bpb) + 1) * bpb };
+}
+
 function setAB(which) {
   state.ab = which === "B" && state.proposal ? "B" : "A";
+  // B loops the changed bars (unless a loop was chosen by hand); A then plays the same bars
+  if (state.ab === "B" && (!state.loop || state.autoLoop)) {
+    const bars = changedBars();
+    if (bars && !(state.loop && state.loop.start === bars.start && state.loop.end === bars.end)) {
+      transport.setLoop(bars); state.autoLoop = true; arrangement.reveal(bars.start, { margin: 0.1 });
+    }
+  }
   $("#ab-a").setAttribute("aria-pressed", String(state.ab === "A"));
   $("#ab-b").setAttribute("aria-pressed", String(state.ab === "B"));
   $("#ab-a").classList.toggle("on", state.ab === "A"); $("#ab-b").classList.toggle("on", state.ab === "B");
@@ -345,6 +372,7 @@ async function audition(phrase) {
   if (!phrase) return;
   setAB("B");
   transport.setLoop({ start: phrase.startBeat, end: phrase.endBeat });
+  state.autoLoop = true;
   arrangement.reveal(phrase.startBeat, { center: true });
   if (!transport.player) await transport.play();
 }
@@ -354,6 +382,7 @@ function clearVariation() {
   review.clear();
   $("#review-badge").hidden = true; $("#ab").hidden = true;
   if (state.ab === "B") setAB("A");
+  if (state.autoLoop) { transport.setLoop(null); state.autoLoop = false; } // the review's loop ends with it
   if (state.view) showArrangement();
   arrangement.setHighlights([]);
   if (state.roll?.ghosts) openRoll(state.roll.trackId, state.roll.regionId, { ghosts: [] });
@@ -414,7 +443,7 @@ function selectTab(name) {
 const KEYS = {
   " ": () => transport.play(),
   Home: () => transport.seek(state.loop ? state.loop.start : 0),
-  l: () => transport.toggleLoop(),
+  l: () => { state.autoLoop = false; transport.toggleLoop(); },
   "+": () => arrangement.zoomBy(1.25),
   "=": () => arrangement.zoomBy(1.25),
   "-": () => arrangement.zoomBy(0.8),
@@ -490,7 +519,7 @@ function wire() {
   $("#shortcuts").onclick = () => showShortcuts();
   $("#play").onclick = () => { if (scratch.playing) scratch.stop(); transport.play(); };
   $("#stop").onclick = () => { transport.stop(); arrangement.reveal(0); };
-  $("#loop").onclick = () => transport.toggleLoop();
+  $("#loop").onclick = () => { state.autoLoop = false; transport.toggleLoop(); };
   $("#zoom-in").onclick = () => arrangement.zoomBy(1.25);
   $("#zoom-out").onclick = () => arrangement.zoomBy(0.8);
   $("#zoom-fit").onclick = () => arrangement.fit();
@@ -581,5 +610,5 @@ function updateVelocityBox() {
 wire();
 loadTools();
 setTimeout(watchHead, WATCH_MS);
-audio.syncClock().catch(() => {});
+audio.preload(); // the synthesizer and the SoundFont load now, so the first ▶ waits only for the context
 route().catch((e) => toast(e.message, "error"));

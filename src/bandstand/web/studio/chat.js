@@ -60,6 +60,34 @@ export class ChatTurn {
     this.scroll();
   }
 
+  // The plan as a checklist: the server's (`plan`), or — for a turn that sends none (a variation
+  // written by the built-in musicians) — one made of the work as it happens: each part written,
+  // then the proposal. A step is added pending or active and ticks when it completes.
+  checklist(title = "The plan") {
+    if (!this.planList) {
+      const div = this.add(`<div class="plan-title">${esc(title)}</div><ol class="plan"></ol>`, "plan-box");
+      this.planList = div.querySelector("ol");
+    }
+    return this.planList;
+  }
+
+  step(id, label, status, extra = {}) {
+    let step = this.steps.get(id);
+    if (!step) {
+      const li = document.createElement("li");
+      li.dataset.step = id;
+      li.innerHTML = `<span class="mark"></span> <span class="what"></span>`;
+      this.checklist().appendChild(li);
+      step = { label, track: extra.track || null, li };
+      this.steps.set(id, step);
+    }
+    step.li.className = `step ${status}`;
+    step.li.querySelector(".mark").textContent = STEP_MARKS[status] || "•";
+    step.li.querySelector(".what").textContent = label;
+    this.scroll();
+    return step;
+  }
+
   agent(ev) {
     let el = this.agents.get(ev.agentId);
     if (!el) {
@@ -89,20 +117,12 @@ const HANDLERS = {
     t.add(`${MODE_ICONS[ev.state] || "•"} <b>${esc(ev.state.toLowerCase())}</b>`, "state").title = ev.intent || "";
   },
   plan(t, ev) {
-    const div = t.add(`<div class="plan-title">${esc(ev.title)}</div><ol class="plan"></ol>`, "plan-box");
-    const list = div.querySelector("ol");
-    for (const s of ev.steps) {
-      const li = document.createElement("li");
-      li.className = "step pending"; li.dataset.step = s.stepId;
-      li.innerHTML = `<span class="mark">${STEP_MARKS.pending}</span> ${esc(s.label)}`;
-      list.appendChild(li);
-      t.steps.set(s.stepId, { label: s.label, track: s.trackName || s.agentId || null, li });
-    }
+    t.checklist(ev.title);
+    for (const s of ev.steps) t.step(s.stepId, s.label, "pending", { track: s.trackName || s.agentId || null });
   },
   planStepUpdate(t, ev) {
     const step = t.steps.get(ev.stepId); if (!step) return;
-    step.li.className = `step ${ev.status}`;
-    step.li.querySelector(".mark").textContent = STEP_MARKS[ev.status] || "•";
+    t.step(ev.stepId, step.label, ev.status);
     if (ev.error) step.li.title = ev.error;
   },
   toolStart(t, ev) { t.toolLine(t.group(t.instrument(ev)), `… ${esc(ev.label)}`, "tool-start"); },
@@ -117,8 +137,14 @@ const HANDLERS = {
     g.details.open = true;
     t.toolLine(g, `✗ <code>${esc(ev.name)}</code>: ${esc(ev.error)}`, "tool-error");
   },
-  generatorStart(t, ev) { t.toolLine(t.group(t.instrument(ev)), `♪ ${esc(ev.generator)} writes the ${esc(ev.role)}${ev.bars ? ` (${ev.bars} bars)` : ""}`, "gen"); },
-  generatorComplete(t, ev) { t.toolLine(t.group(t.instrument(ev)), `♪ ${esc(ev.role)}: ${ev.noteCount} notes in ${Math.round(ev.durationMs)} ms`, "gen"); },
+  generatorStart(t, ev) {
+    if (!ev.stepId) t.step(`write:${ev.role}`, `write the ${ev.role}${ev.bars ? ` (${ev.bars} bars)` : ""}`, "active");
+    t.toolLine(t.group(t.instrument(ev)), `♪ ${esc(ev.generator)} writes the ${esc(ev.role)}${ev.bars ? ` (${ev.bars} bars)` : ""}`, "gen");
+  },
+  generatorComplete(t, ev) {
+    if (!ev.stepId) t.step(`write:${ev.role}`, `write the ${ev.role}: ${ev.noteCount} notes`, "completed");
+    t.toolLine(t.group(t.instrument(ev)), `♪ ${esc(ev.role)}: ${ev.noteCount} notes in ${Math.round(ev.durationMs)} ms`, "gen");
+  },
   reasoning(t, ev) {
     if (!t.thinking) { t.thinking = t.add(`<details class="thinking" open><summary>thinking</summary><div></div></details>`); }
     t.thinking.querySelector("div").textContent += ev.content;
@@ -132,6 +158,7 @@ const HANDLERS = {
   },
   meta(t, ev) { // what changes, in words, once the variation's diff is read (describe); the engine's detail folded
     t.variation = ev.variationId;
+    if (t.planList) t.step("propose", "compare with the song: the phrases that change", "active");
     const counts = ev.noteCounts || {};
     t.metaEl = t.add(`<b>Proposed</b> <span class="plain">${esc(ev.intent)}</span>
       <details class="how"><summary>details</summary><div class="muted">${esc(ev.intent)}${ev.explanation ? ` — ${esc(ev.explanation)}` : ""}
@@ -139,6 +166,10 @@ const HANDLERS = {
   },
   phrase(t) { t.phrases += 1; },
   done(t, ev) {
+    if (t.steps.has("propose")) {
+      t.step("propose", ev.status === "ready" ? `${ev.phraseCount} phrase${ev.phraseCount === 1 ? "" : "s"} to review` : `proposal ${ev.status}`,
+        ev.status === "ready" ? "completed" : "failed");
+    }
     t.add(ev.status === "ready" ? `<button class="review" data-variation="${esc(ev.variationId)}">Review ${ev.phraseCount} phrase${ev.phraseCount === 1 ? "" : "s"}</button>`
       : `variation ${esc(ev.status)}`, "done");
   },

@@ -12,6 +12,13 @@ import { notesIn, formatPosition, phraseNotes } from "./project.js";
 export const RULER = 58; // px: sections (18), chords (18), bar numbers (22)
 export const LANE = 64;
 const MIN_PX_PER_BEAT = 1.5, MAX_PX_PER_BEAT = 160;
+const READABLE_BAR = 44; // px a bar needs for its chord symbol to be read at the opening zoom
+// How a chord symbol may be shown, most legible first: whole, then as its triad, in 11 and 9 px.
+const triad = (symbol) => { const m = /^([A-G][#b]?)(m(?!aj))?/.exec(symbol); return m ? m[1] + (m[2] || "") : symbol; };
+const CHORD_FORMS = [
+  ["600 11px ui-monospace, monospace", (s) => s], ["600 11px ui-monospace, monospace", triad],
+  ["600 9px ui-monospace, monospace", (s) => s], ["600 9px ui-monospace, monospace", triad],
+];
 const CHANGE_COLOURS = { added: "#46d17d", removed: "#ff6b6b", modified: "#f5a524" };
 
 // Text that fits `width`: whole, shortened with an ellipsis, or not at all (never squeezed).
@@ -37,6 +44,7 @@ export class Arrangement {
     this.pxPerBeat = 10;
     this.view = null;
     this.highlights = [];
+    this.silenced = new Set(); // ids of the tracks not heard (muted, or another track soloed): drawn dimmed
     this.loop = null;
     this.selected = null; // region id
     this.position = null;
@@ -75,6 +83,7 @@ export class Arrangement {
     this.invalidate();
   }
   setLoop(loop) { this.loop = loop; this.invalidate(); }
+  setSilenced(ids) { this.silenced = new Set(ids); this.invalidate(); }
   select(regionId) { this.selected = regionId; this.invalidate(); }
 
   regionById(id) {
@@ -122,6 +131,15 @@ export class Arrangement {
     this.pxPerBeat = Math.min(MAX_PX_PER_BEAT, Math.max(MIN_PX_PER_BEAT, (this.width - 24) / (this.view.lengthBeats + 1)));
     this.layout();
     this.scroller.scrollLeft = 0;
+  }
+
+  // The zoom a song opens at: the whole song when its bars are wide enough to read a chord a bar
+  // (READABLE_BAR px), else that wide from the start (scroll, or 0 / fit, for the whole song).
+  open() {
+    if (!this.view) return;
+    this.fit();
+    const least = READABLE_BAR / this.view.beatsPerBar;
+    if (this.pxPerBeat < least) { this.pxPerBeat = Math.min(MAX_PX_PER_BEAT, least); this.layout(); this.scroller.scrollLeft = 0; }
   }
 
   // Make `beat` visible (the playhead following the sound, a phrase being reviewed).
@@ -227,12 +245,13 @@ export class Arrangement {
     ctx.fillStyle = "rgba(255,255,255,0.015)"; ctx.fillRect(0, y, this.width, LANE);
     ctx.fillStyle = "#232833"; ctx.fillRect(0, y + LANE - 1, this.width, 1);
     const { span, y: pitchY } = pitchScale(track, y);
+    const dim = track.mute || this.silenced.has(track.id);
     for (const region of track.regions) {
       const start = region.start_beat, end = start + region.length_beats;
       if (end < from || start > to) continue;
       const x = this.xOf(start), rw = region.length_beats * ppb;
       const selected = region.id === this.selected;
-      ctx.globalAlpha = track.mute ? 0.35 : 1;
+      ctx.globalAlpha = dim ? 0.3 : 1;
       ctx.fillStyle = track.colour + "33"; ctx.fillRect(x + 1, y + 2, rw - 2, LANE - 5);
       ctx.fillStyle = track.colour + "aa"; ctx.fillRect(x + 1, y + 2, rw - 2, 12);
       ctx.strokeStyle = selected ? "#ffffff" : track.colour; ctx.lineWidth = selected ? 2 : 1;
@@ -244,7 +263,7 @@ export class Arrangement {
       ctx.globalAlpha = 1;
     }
     // the notes, as a sketch (visible ones only)
-    ctx.fillStyle = track.mute ? track.colour + "55" : track.colour;
+    ctx.fillStyle = dim ? track.colour + "4d" : track.colour;
     const noteH = Math.max(1.5, Math.min(4, (LANE - 22) / span));
     for (const n of notesIn(track.notes, from, to)) {
       ctx.fillRect(this.xOf(n.start), pitchY(n.pitch) - noteH / 2, Math.max(1, n.duration * ppb - 0.5), noteH);
@@ -288,16 +307,10 @@ export class Arrangement {
       ctx.fillStyle = looped ? "#1a1300" : "#d8dce6";
       label(ctx, (looped ? "⟳ " : "") + s.name, Math.max(x, 0) + 5, 13, sw - 10 - Math.max(0, -x));
     });
-    // chords
-    ctx.font = "600 11px ui-monospace, monospace";
+    // chords: every change laid out to be read (layoutChords), none drawn over another
+    this.chordLabels = this.layoutChords(from, to);
     ctx.fillStyle = "#f5a524";
-    const chords = view.chords;
-    for (let i = 0; i < chords.length; i++) {
-      const c = chords[i], next = chords[i + 1]?.beat ?? view.lengthBeats;
-      if (next < from || c.beat > to) continue;
-      // a chord shown only where it fits whole (zoom in to read the fast changes)
-      if (ctx.measureText(c.symbol).width <= (next - c.beat) * ppb - 6) ctx.fillText(c.symbol, this.xOf(c.beat) + 4, 32);
-    }
+    for (const l of this.chordLabels) { ctx.font = l.font; ctx.fillText(l.text, l.x, l.y); }
     // bar numbers: every bar, or every 2, 4, 8 … when they would crowd
     const barPx = bpb * ppb;
     let every = 1; while (barPx * every < 28) every *= 2;
@@ -313,6 +326,36 @@ export class Arrangement {
       ctx.fillRect(this.xOf(this.loop.start), RULER - 3, (this.loop.end - this.loop.start) * ppb, 3);
     }
     ctx.fillStyle = "#2a2f3a"; ctx.fillRect(0, RULER - 1, w, 1);
+  }
+
+  // The chord changes in view as labels that do not overlap: each at its beat on the upper or the
+  // lower of two rows (stacked when a neighbour's label still runs), whole if it fits, else
+  // abbreviated to its triad ("C#m7" → "C#m"), in a smaller type at close quarters; what fits in
+  // neither row is left out (zoom in to read the fast changes). A repeated symbol is not a change.
+  layoutChords(from, to) {
+    const { ctx } = this, ppb = this.pxPerBeat, chords = this.view.chords, labels = [];
+    const rows = [-Infinity, -Infinity], ys = [28, 37], gap = 3;
+    let previous = null;
+    for (let i = 0; i < chords.length; i++) {
+      const c = chords[i], next = chords[i + 1]?.beat ?? this.view.lengthBeats;
+      if (c.symbol === previous) continue;
+      previous = c.symbol;
+      if (next < from || c.beat > to) continue;
+      const x = this.xOf(c.beat) + 2;
+      CHORD_FORMS.some(([font, shorten]) => {
+        ctx.font = font;
+        const text = shorten(c.symbol), w = ctx.measureText(text).width;
+        const row = rows.findIndex((end) => x >= end + gap);
+        if (row < 0) return false;
+        // a label may run into the next chord's span (the next then takes the other row), no further
+        const room = 2 * (next - c.beat) * ppb - gap;
+        if (w > room) return false;
+        rows[row] = x + w;
+        labels.push({ symbol: c.symbol, text, font, x, y: ys[row], w, row });
+        return true;
+      });
+    }
+    return labels;
   }
 
   // The playhead at the beat being heard (null hides it). Cheap: a transform, no redraw.

@@ -1,5 +1,5 @@
-// The track headers beside the lanes — name, instrument, mute, solo, volume, pan and the effect
-// chain — and the track dialog (the whole chain, sends, adding an effect). A change is heard at
+// The track headers beside the lanes — name, instrument, mute, solo, a level meter, volume, pan
+// and the effect chain — and the track dialog (the whole chain, sends, adding an effect). A change is heard at
 // once (the page's mixer) and sent as a tool call (`onTool`), so it becomes a revision that undo
 // covers. The effect types and their parameters come from the server's tools.json.
 
@@ -35,6 +35,8 @@ export class TrackHeads {
           <button class="m ${t.mute ? "on" : ""}" data-act="mute" ${off} aria-pressed="${t.mute}" title="mute ${esc(t.name)}">M</button>
           <button class="s ${t.solo ? "on" : ""}" data-act="solo" ${off} aria-pressed="${t.solo}" title="solo ${esc(t.name)}">S</button>
           <button class="fx" data-act="fx" ${off} title="${esc(t.name)}: effects and sends">fx${t.inserts.length ? ` ${t.inserts.length}` : ""}</button>
+          <span class="meter track-meter" title="${esc(t.name)}: peak (bar) and loudness (RMS, the darker bar), before the master level"
+            aria-label="${esc(t.name)} level meter"><i class="rms"></i><i class="peak"></i></span><span class="db muted">−∞</span>
         </div>
         <div class="head-sliders">
           <label title="volume"><span>vol</span><input type="range" data-act="volume" ${off} min="0" max="1.5" step="0.01" value="${t.volume}" aria-label="${esc(t.name)} volume"></label>

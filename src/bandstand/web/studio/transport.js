@@ -2,7 +2,7 @@
 // to the start, seek, loop a section, switch what is heard (A/B, a new revision) while playing, and
 // the playhead — every frame the beat being heard (`SongPlayer.position()`), which the view follows
 // unless a person scrolled — with the position as bar.beat.sixteenth; the master level and its
-// meter (peak and RMS of what is heard).
+// meter (peak and RMS of what is heard), and each track's meter beside its head.
 
 import { $ } from "./dom.js";
 import { formatPosition } from "./project.js";
@@ -125,6 +125,20 @@ export class Transport {
     box.querySelector(".peak").style.width = width(now.peak);
     box.querySelector(".rms").style.width = width(now.rms);
     $("#master-db").textContent = now.peak > -60 ? `${now.peak.toFixed(0)} dB` : "−∞";
+    this.trackMeters(width);
+  }
+
+  // Each track head's meter (peak, and RMS as the loudness reading in dB), beside the master's.
+  trackMeters(width) {
+    const levels = this.audio.trackLevels(); if (!levels) return;
+    this.trackLevels = levels;
+    for (const head of document.querySelectorAll("#heads .head")) {
+      const now = levels[head.dataset.track], meter = head.querySelector(".track-meter"); if (!meter) continue;
+      const peak = now ? now.peak : -Infinity, rms = now ? now.rms : -Infinity;
+      meter.querySelector(".peak").style.width = width(peak);
+      meter.querySelector(".rms").style.width = width(rms);
+      head.querySelector(".db").textContent = rms > -60 ? rms.toFixed(0) : "−∞";
+    }
   }
 
   renderSound() {
