@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bandstand.compose.engine import EventSink
+    from bandstand.compose.api import EventSink
     from bandstand.compose.sessions import SessionInfo
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.compose import Composed

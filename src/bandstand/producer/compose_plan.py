@@ -151,12 +151,11 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
 def new_recipe(spec: ComposeSpec, seed: int) -> Any:
     """The compose recipe a new project plays from: intent, harmony and arrangement, as the
     compose graph makes them (same seeds), with the emotion's knobs on every part."""
+    from bandstand.compose.api import plan_seed, supported_roles
     from bandstand.compose.arrangement import build_arrangement, resolve_roles
     from bandstand.compose.harmony import build_harmony
     from bandstand.compose.intent.decompose import Overrides, decompose
-    from bandstand.compose.nodes import derive_seed
     from bandstand.compose.recipe import Recipe
-    from bandstand.compose.stages import SEED_KEYS, supported_roles
 
     tonic, mode = None, None
     if spec.key:
@@ -168,11 +167,11 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Any:
         mode = {"m": "minor", "min": "minor", "maj": "major"}.get((m.group(2) or "").lower(), m.group(2))
     bars = max(4, spec.bars) if spec.bars else None
     overrides = Overrides(tempo=spec.tempo, key=tonic, mode=mode, bars=bars)
-    intent = decompose(spec.text or spec.style or "a song", seed=derive_seed(seed, SEED_KEYS["intent"]),
+    intent = decompose(spec.text or spec.style or "a song", seed=plan_seed(seed, "intent"),
                        overrides=overrides)
-    harmony = build_harmony(intent, derive_seed(seed, SEED_KEYS["harmony"]))
+    harmony = build_harmony(intent, plan_seed(seed, "harmony"))
     roles = [p.role for p in spec.parts] or resolve_roles(intent, None, supported_roles())
-    arrangement = build_arrangement(intent, harmony, roles, derive_seed(seed, SEED_KEYS["arrangement"]), None)
+    arrangement = build_arrangement(intent, harmony, roles, plan_seed(seed, "arrangement"), None)
     knobs = spec.emotion.override()
     return Recipe(prompt=spec.text or spec.style or "a song", seed=seed, parts_asked=roles, intent=intent,
                   harmony=harmony, arrangement=arrangement,

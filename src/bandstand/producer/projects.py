@@ -488,7 +488,6 @@ def _checkpoint_recipe(root: Path, song: Song) -> Any:
     from pydantic import ValidationError
 
     from bandstand.compose.api import Pipeline
-    from bandstand.compose.recipe import Recipe
     from bandstand.errors import BandstandError
 
     if not (root / head_files.PIPELINE_STATE).is_file():
@@ -497,8 +496,8 @@ def _checkpoint_recipe(root: Path, song: Song) -> Any:
         pipeline = Pipeline.load(root)
         if pipeline.state.status not in ("completed", "completed_partial"):
             return None
-        pipeline.engine.restore()
-        return Recipe.from_run(pipeline.state, pipeline.engine.artifacts, {t.role: t.name for t in song.tracks})
+        pipeline.restore()
+        return pipeline.recipe({t.role: t.name for t in song.tracks})
     except (BandstandError, ValidationError, KeyError, TypeError, ValueError):
         return None
 
