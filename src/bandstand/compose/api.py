@@ -59,6 +59,7 @@ from bandstand.files import TMP_SUFFIX
 from bandstand.score import Song
 
 if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
     from bandstand.compose.models.intent import Intent
 
 __all__ = ["PLAN_OPTIONS", "Approver", "ComposeResult", "Decision", "EventSink", "PartFn", "Pipeline", "Plans",
@@ -66,7 +67,7 @@ __all__ = ["PLAN_OPTIONS", "Approver", "ComposeResult", "Decision", "EventSink",
            "part_seed", "plan", "plan_seed", "products", "reach", "read_state", "regenerate", "resume", "role_order",
            "supported_roles", "write_state"]
 
-Handlers = Mapping[str, Callable[..., Any]]
+Handlers = Mapping[str, Callable[..., object]]
 
 
 def node_names(values: Iterable[int | str], what: str) -> list[str]:
@@ -213,7 +214,7 @@ class Pipeline:
 
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
-                 intent_backend: Any | None = None, cancel: threading.Event | None = None) -> None:
+                 intent_backend: AgentBackend | None = None, cancel: threading.Event | None = None) -> None:
         from bandstand.compose.stages import build_graph
 
         self.state = state
@@ -227,7 +228,7 @@ class Pipeline:
 
     @classmethod
     def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-               approver: Approver | None = None, intent_backend: Any | None = None,
+               approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
                cancel: threading.Event | None = None, **options: Any) -> Pipeline:
         if not isinstance(prompt, str) or not prompt.strip():
             raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
@@ -237,7 +238,7 @@ class Pipeline:
         seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
         state = PipelineState.start(prompt, config, seed)
         if intent_backend is not None and config.intent_backend is None:
-            state.config.intent_backend = str(getattr(intent_backend, "name", type(intent_backend).__name__))
+            state.config.intent_backend = str(getattr(intent_backend, "name", None) or type(intent_backend).__name__)
         elif config.intent_backend and intent_backend is None:
             intent_backend = _backend(config.intent_backend)
         state.session_dir = str(_create_session(config.out_dir, state.session_id))
@@ -248,7 +249,7 @@ class Pipeline:
 
     @classmethod
     def load(cls, session_dir: str | Path, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-             approver: Approver | None = None, intent_backend: Any | None = None,
+             approver: Approver | None = None, intent_backend: AgentBackend | None = None,
              cancel: threading.Event | None = None) -> Pipeline:
         root = Path(session_dir)
         if not root.is_dir():
@@ -315,7 +316,7 @@ class Pipeline:
         self.engine.reject()
 
 
-def _backend(name: str) -> Any:
+def _backend(name: str) -> AgentBackend:
     """An agent backend by name (claude-code, anthropic, openai) from the agents config."""
     from bandstand.agents import load_config, make_backend
 
@@ -323,7 +324,8 @@ def _backend(name: str) -> Any:
 
 
 def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-            approver: Approver | None = None, intent_backend: Any | None = None, **config: Any) -> ComposeResult:
+            approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
+            **config: Any) -> ComposeResult:
     """Compose a song from `prompt` and return the result.
 
     Keywords are `PipelineConfig` fields: seed, bars, parts, tempo, key, mode, genre, out_dir,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -163,7 +163,7 @@ class Engine:
 
     def __init__(self, state: PipelineState, graph: Graph, *, checkpoint: CheckpointStore | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
-                 artifacts: dict[str, Any] | None = None, cancel: threading.Event | None = None) -> None:
+                 artifacts: Mapping[str, object] | None = None, cancel: threading.Event | None = None) -> None:
         self.state = state
         self.graph = graph
         self.checkpoint = checkpoint

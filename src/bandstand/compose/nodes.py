@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import Cancelled, StageFailed
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 A = TypeVar("A")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 FACTS: tuple[str, ...] = ("key", "mode", "tempo", "metre", "genre", "energy", "form", "dials", "instrument")
 """The song's facts (read off the intent) a node may declare it reads; what an edit changes."""
@@ -79,7 +81,7 @@ class TimeUp:
     option: str
 
 
-Handler = Callable[["NodeContext"], Any]
+Handler = Callable[["NodeContext"], object]
 
 
 def _cpu_clock() -> int | None:
@@ -97,7 +99,7 @@ def _cpu_seconds(clock: int) -> float | None:
         return None
 
 
-def _identity(value: Any, artifacts: Artifacts) -> Any:
+def _identity(value: object, artifacts: Artifacts) -> object:
     del artifacts
     return value
 
@@ -138,8 +140,8 @@ class Node:
     critical: bool = False
     seed_key: str = ""
     member: str | None = None
-    restore: Callable[[Any, Artifacts], Any] = _identity
-    on_skip: Callable[[NodeContext], Any] | None = None
+    restore: Callable[[Any, Artifacts], object] = _identity
+    on_skip: Callable[[NodeContext], object] | None = None
     apply: Callable[[PipelineState, Any], None] | None = None
     deterministic: bool = True
     stops_short: bool = False
@@ -191,11 +193,11 @@ class NodeContext:
                               node=self.node.name, code="DEPENDENCY_MISSING")
         return value
 
-    def optional(self, name: str) -> Any:
+    def optional(self, name: str) -> object:
         """The artifact of `name`, or None when it was skipped or failed."""
         return self.artifacts.get(name)
 
-    def group(self, name: str) -> dict[str, Any]:
+    def group(self, name: str) -> dict[str, object]:
         """The artifacts of a fan-out group by member key (`parts` → {role: PartResult})."""
         return self.artifacts.members(name)
 
@@ -246,7 +248,7 @@ class NodeContext:
             return None
         return self.out_of_time
 
-    def tool(self, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def tool(self, name: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Call `fn`, recording it as a tool call of this node (time, success, error); its start
         and its end are signs of progress."""
         self.check_cancelled()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -45,6 +45,9 @@ from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
 from bandstand.score import Song
 
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
+
 __all__ = ["GATE_NODES", "ROLE_ORDER", "SEED_KEYS", "PartFn", "build_graph", "default_part", "part_fanout",
            "part_roles", "played_as", "role_order", "supported_roles"]
 
@@ -64,7 +67,7 @@ def _plural(count: int, noun: str) -> str:
 
 # ----------------------------------------------------------------------------- intent
 
-def make_run_intent(backend: Any | None) -> Callable[[NodeContext, IntentInputs], NodeResult[Intent]]:
+def make_run_intent(backend: AgentBackend | None) -> Callable[[NodeContext, IntentInputs], NodeResult[Intent]]:
     """The rules read the prompt; with a language-model `backend` its reading is merged in
     first (and corrected by the same rules)."""
     def run_intent(ctx: NodeContext, given: IntentInputs) -> NodeResult[Intent]:
@@ -356,7 +359,7 @@ def _model(kind: type[PM]) -> Callable[[Any, Artifacts], PM]:
 
 
 def build_graph(handlers: Mapping[str, Callable[..., Any]] | None = None,
-                intent_backend: Any | None = None) -> Graph:
+                intent_backend: AgentBackend | None = None) -> Graph:
     """The compose graph; `handlers` replaces nodes by name or the part generator by "part";
     `intent_backend` (an `AgentBackend`) reads the prompt alongside the rules."""
     handlers = dict(handlers or {})

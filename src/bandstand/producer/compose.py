@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from bandstand.compose.api import (
     Approver,
@@ -32,6 +32,12 @@ from bandstand.compose.api import (
 from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
 from bandstand.producer.running import Control
+
+if TYPE_CHECKING:
+    from bandstand.compose.recipe import Recipe
+    from bandstand.craft.style import StyleOverride
+    from bandstand.studio import Project
+    from bandstand.studio.tools import GeneratedPart, PartRequest
 
 __all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
            "part_generator", "resume_song", "style_words"]
@@ -293,7 +299,7 @@ def style_words(role: str, style: str | None) -> tuple[list[Any], str | None]:
     return overrides, genre
 
 
-def _recipe_for(project: Any, bars: int) -> Any:
+def _recipe_for(project: Project, bars: int) -> Recipe:
     """The project's compose recipe, or one made for it (a project that was not composed here:
     its tempo, key and metre, a generic song of the length asked for)."""
     from bandstand.compose.arrangement import build_arrangement
@@ -315,7 +321,7 @@ def _recipe_for(project: Any, bars: int) -> Any:
     return Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement)
 
 
-def part_generator(project: Any, request: Any, *, overrides: Sequence[Any] = ()) -> Any:
+def part_generator(project: Project, request: PartRequest, *, overrides: Sequence[StyleOverride] = ()) -> GeneratedPart:
     """The compose graph as the studio's `PartGenerator`: the part node for `request.role` runs
     from the project's recipe (its own derived seed, a fresh variant), with the style words read
     by the request parser and any further `overrides` (`craft.style.StyleOverride`s: a request's

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand.craft.requests import BPM
 from bandstand.errors import InvalidInput
@@ -32,6 +32,9 @@ from bandstand.producer.structured import (
     StructuredPrompt,
 )
 from bandstand.studio import Project
+
+if TYPE_CHECKING:
+    from bandstand.compose.recipe import Recipe
 
 __all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_recipe", "spec_from_structured",
            "spec_from_words"]
@@ -148,7 +151,7 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
                        emotion=derive_emotion(text, tempo=float(tempo) if tempo else None))
 
 
-def new_recipe(spec: ComposeSpec, seed: int) -> Any:
+def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
     """The compose recipe a new project plays from: intent, harmony and arrangement, as the
     compose graph makes them (same seeds), with the emotion's knobs on every part."""
     from bandstand.compose.api import plan_seed, supported_roles
@@ -178,7 +181,7 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Any:
                   style_overrides=[*([knobs] if knobs else []), *spec.overrides])
 
 
-def default_parts(recipe: Any) -> tuple[PartSpec, ...]:
+def default_parts(recipe: Recipe) -> tuple[PartSpec, ...]:
     """The parts of a recipe's arrangement, each on the genre's instrument for its role."""
     from bandstand.compose.lexicon import primary_genre
     from bandstand.compose.parts import DEFAULT_PROGRAMS

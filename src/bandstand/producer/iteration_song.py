@@ -143,7 +143,7 @@ def _plans(plan: Plan) -> Rerun:
     return rerun(recipe, [], run=plan.run, config=config)
 
 
-def _structure(a: Any) -> Any:
+def _structure(a: ArrangementPlan) -> list[tuple[object, ...]]:
     return [(s.name, s.kind, s.start_bar, s.bars, round(s.energy, 4), sorted(s.roles), s.transition)
             for s in a.sections]
 

@@ -29,6 +29,7 @@ from bandstand.producer import head_files
 from bandstand.producer.collector import pausing
 
 if TYPE_CHECKING:  # the tool registry (every tool's parameter model) loads when a tool is called
+    from bandstand.compose.recipe import Recipe
     from bandstand.producer.audition import Audition
     from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult
 from bandstand.score import Song
@@ -481,7 +482,7 @@ def _import(session: ProjectSession) -> None:
         head_files.write_head_files(root, first)
 
 
-def _checkpoint_recipe(root: Path, song: Song) -> Any:
+def _checkpoint_recipe(root: Path, song: Song) -> Recipe | None:
     """The recipe of a session compose finished before it made projects, rebuilt from its
     pipeline checkpoint (the plans and every part's record), so `bandstand edit` can run its
     nodes again; None when there is no finished checkpoint or it cannot be read."""
