@@ -6,6 +6,7 @@ checkpoint held when they were dicts; `compose.api` is the engine's narrow face.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ def test_the_edges_come_from_the_annotations() -> None:
     assert edges_of(OutputInputs)[6] == Edge("validation", ValidationReport, optional=True)
     fan = graph.fanout("parts")
     assert fan is not None and fan.output is PartResult
-    assert fan.node("bass").inputs == ("intent", "harmony", "arrangement")
+    assert fan.node("bass").inputs == ("intent", "harmony", "arrangement") and fan.node("bass").takes == fan.takes
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,19 @@ def test_a_wrong_edge_is_refused_when_the_graph_is_built() -> None:
     with pytest.raises(ValueError, match=r"later reads 'harmony', which is not declared before it"):
         Graph([typed_node("later", wants_harmony), *plans()])
     Graph([*plans(), typed_node("later", wants_harmony)])  # the right type, declared before: built
+
+
+def test_a_fan_outs_members_edges_are_checked_when_the_graph_is_built() -> None:
+    fan = build_graph().fanout("parts")
+    assert fan is not None
+    with pytest.raises(ValueError, match=r"parts reads 'arrangement', which is not declared before it"):
+        Graph([*plans(), dataclasses.replace(fan, after=("harmony",))])
+    wrong = dataclasses.replace(fan, after=("harmony",), takes=(Edge("harmony", Song),))
+    with pytest.raises(ValueError, match=r"parts reads harmony: Song, but harmony produces HarmonyPlan"):
+        Graph([*plans(), wrong])
+    drifted = dataclasses.replace(fan, takes=(Edge("intent", Intent),))
+    with pytest.raises(ValueError, match="made parts:bass with other edges"):
+        drifted.node("bass")
 
 
 def test_a_handler_without_typed_inputs_is_refused() -> None:

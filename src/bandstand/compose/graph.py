@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bandstand.compose.nodes import FACTS, Node
+
+if TYPE_CHECKING:
+    from bandstand.compose.edges import Edge
 
 __all__ = ["Artifacts", "Fanout", "Graph"]
 
@@ -76,19 +79,24 @@ class Artifacts(dict[str, object]):
 class Fanout:
     """A group of nodes, one per member key, known once the `after` nodes have artifacts.
     `members(artifacts)` lists the keys in order; `make(key)` builds the member's node,
-    named `group:key`."""
+    named `group:key`. `output` is each member's artifact type and `takes` the typed edges
+    every member has (checked when the graph is built, like a node's; a member made with
+    other edges is refused)."""
 
     group: str
     after: tuple[str, ...]
     members: Callable[[Artifacts], Sequence[str]]
     make: Callable[[str], Node]
     critical: bool = False
-    output: type = object  # each member's artifact type (what a typed edge on the group checks)
+    output: type = object
+    takes: tuple[Edge, ...] = ()
 
     def node(self, key: str) -> Node:
         node = self.make(key)
         if node.name != f"{self.group}:{key}":
             raise ValueError(f"fan-out {self.group} made a node named {node.name!r} for {key!r}")
+        if node.takes != self.takes or (self.takes and node.output is not self.output):
+            raise ValueError(f"fan-out {self.group} made {node.name} with other edges or output than it declares")
         return node
 
 
@@ -104,18 +112,21 @@ def _produces(item: Item) -> tuple[type, ...]:
     return out if isinstance(out, tuple) else (out,)
 
 
-def _check_edges(node: Node, by_name: dict[str, Item]) -> None:
-    """Each typed edge of `node` names an earlier node (a group for a `Group[...]` input) whose
-    declared output is the type the edge wants."""
+def _check_edges(node: Item, by_name: dict[str, Item]) -> None:
+    """Each typed edge of `node` (of every member, for a fan-out) names an earlier node (a group
+    for a `Group[...]` input) whose declared output is the type the edge wants."""
+    name = _name(node)
     for edge in node.takes:
-        source = by_name[edge.source]
+        source = by_name.get(edge.source)
+        if source is None:
+            raise ValueError(f"{name} reads {edge.source!r}, which is not declared before it")
         if edge.group != isinstance(source, Fanout):
             wanted = "a fan-out group" if edge.group else "one node"
-            raise ValueError(f"{node.name} reads {edge.source!r} as {wanted}, which it is not ({edge.describe()})")
+            raise ValueError(f"{name} reads {edge.source!r} as {wanted}, which it is not ({edge.describe()})")
         made = _produces(source)
         if not all(isinstance(t, type) and issubclass(t, edge.kind) for t in made):
             names = " | ".join(t.__name__ for t in made)
-            raise ValueError(f"{node.name} reads {edge.describe()}, but {edge.source} produces {names}")
+            raise ValueError(f"{name} reads {edge.describe()}, but {edge.source} produces {names}")
 
 
 def _check_reads(node: Node, seen: set[str]) -> None:
@@ -142,7 +153,7 @@ class Graph:
                 raise ValueError(f"{name} reads {unknown[0]!r}, which is not declared before it")
             if isinstance(item, Node):
                 _check_reads(item, seen)
-                _check_edges(item, earlier)
+            _check_edges(item, earlier)
             seen.add(name)
             earlier[name] = item
         self.items: tuple[Item, ...] = tuple(items)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel
 
 from bandstand.compose import codec
-from bandstand.compose.edges import typed_node
+from bandstand.compose.edges import edges_of, typed_node
 from bandstand.compose.graph import Artifacts, Fanout, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
@@ -257,7 +257,8 @@ def part_fanout(part_fn: PartFn) -> Fanout:
     def make(key: str) -> Node:
         return typed_node(part_node(key), make_run_part(part_fn, key), reads=part_reads(key), critical=True,
                           seed_key=SEED_KEYS[PARTS], member=key, restore=restore_part)
-    return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True, output=PartResult)
+    return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True, output=PartResult,
+                  takes=edges_of(PartInputs))
 
 
 # ----------------------------------------------------------------------------- sound
