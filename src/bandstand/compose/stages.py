@@ -5,10 +5,11 @@ Each node is a thin typed function `run(ctx, inputs: XInputs) -> NodeResult[X]`
 (its inputs model in `compose.node_inputs`; `compose.edges` reads the edges
 off the annotations) that calls the pipeline's functions (intent, harmony,
 arrangement, parts, sound, assembly, validation, output), says what it did in
-one line, and says how its artifact is saved in and restored from a checkpoint. `build_graph(handlers)` returns the graph the
-engine runs; `handlers` may replace any node by name or the per-part
-generator (key "part"), which is how tests drive the engine with slow,
-failing or flaky nodes.
+one line, and says how its artifact is saved in and restored from a checkpoint.
+`build_graph(handlers)` returns the graph the engine runs; `handlers` may
+replace any node by name (a bare `run(ctx)`: the node keeps its typed edges
+and output) or the per-part generator (key "part"), which is how tests drive
+the engine with slow, failing or flaky nodes.
 """
 
 from __future__ import annotations
