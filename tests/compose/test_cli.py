@@ -131,7 +131,7 @@ def test_sessions_list_and_clean(tmp_path: Path, capsys: pytest.CaptureFixture[s
     done = json.loads(capsys.readouterr().out)
     assert run(["sessions", "list", "--out", str(tmp_path), "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [s["session_id"] for s in listed] == [done["session_id"]]
+    assert [s["projectId"] for s in listed] == [done["session_id"]]
     assert listed[0]["genre"] == "house" and listed[0]["status"] == "completed"
     assert run(["sessions", "list", "--out", str(tmp_path)]) == 0
     assert done["session_id"] in capsys.readouterr().out

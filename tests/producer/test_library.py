@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import Conflict, NotFound
+from bandstand.producer import App
 from bandstand.producer.library import Library
 from bandstand.producer.projects import open_project
 
@@ -23,8 +24,8 @@ def library(composed_copy: Callable[..., Path]) -> tuple[Library, str]:
 
 def test_projects_are_listed_and_read_at_any_revision(library: tuple[Library, str]) -> None:
     lib, pid = library
-    [summary] = lib.list()
-    assert summary["projectId"] == pid and summary["revision"] == 1 and "Bass" in summary["tracks"]
+    [summary] = App(lib.root).sessions()
+    assert summary.project_id == pid and summary.revision == 1 and "Bass" in summary.tracks
     lib.session(pid).apply_tools([{"name": "set_tempo", "args": {"tempo": 96}}], author="test")
     now, before = lib.project(pid), lib.project(pid, 1)
     assert (now["revision"], now["head"], now["project"]["tempo"]) == (2, 2, 96)

@@ -391,12 +391,12 @@ def sessions_list(
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder holding the sessions."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """List sessions, newest first."""
+    """List sessions, newest change first, unfinished ones too."""
     from bandstand.producer import App
 
-    infos = App(out).sessions()
+    infos = App(out).sessions(unfinished=True)
     if as_json:
-        typer.echo(json.dumps([i.to_json() for i in infos], indent=2, ensure_ascii=False))
+        typer.echo(json.dumps([i.wire() for i in infos], indent=2, ensure_ascii=False))
         return
     if not infos:
         typer.echo(f"no sessions in {out}")
@@ -408,7 +408,7 @@ def sessions_list(
         table.add_column(name, no_wrap=True)
     table.add_column("prompt", overflow="ellipsis", no_wrap=True)
     for i in infos:
-        table.add_row(i.session_id, f"{i.created_at:%Y-%m-%d %H:%M}", i.genre, i.key,
+        table.add_row(i.project_id, i.created_at[:16].replace("T", " "), i.genre, i.key or "",
                       f"{i.tempo:g}" if i.tempo else "", i.status, i.prompt[:40])
     _console().print(table)
 

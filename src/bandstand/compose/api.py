@@ -1,5 +1,8 @@
 """The Python API of compose: `compose(prompt, **config)`, `resume(session_dir)` and
-`Pipeline` for callers that need to cancel, pause, approve or reject.
+`Pipeline` for callers that need to cancel, pause, approve or reject; and the
+narrow engine calls the producer uses instead of the graph's own modules
+(`plan`, `regenerate`, `reach`, `dependencies`, `products`, `part_seed`, from
+`compose.runs`).
 
 Everything a person can get wrong (an empty prompt, bars out of range, an
 unknown key, mode, part or step, an output folder that cannot be written)
@@ -17,12 +20,32 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from bandstand.compose.checkpoint import BackgroundCheckpoint, FileCheckpoint
-from bandstand.compose.engine import Approver, Engine, EventSink
+from bandstand.compose.engine import Approver, Decision, Engine, EventSink
+from bandstand.compose.recipe import Recipe
+from bandstand.compose.runs import (
+    PLAN_OPTIONS,
+    PartFn,
+    Plans,
+    Regenerated,
+    RunProducts,
+    default_part,
+    dependencies,
+    part_seed,
+    plan,
+    plan_seed,
+    products,
+    reach,
+    read_state,
+    regenerate,
+    role_order,
+    supported_roles,
+    write_state,
+)
 from bandstand.compose.state import (
     SKIPPABLE,
     STEPS,
@@ -33,17 +56,23 @@ from bandstand.compose.state import (
 )
 from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
+from bandstand.score import Song
 
-__all__ = ["ComposeResult", "Pipeline", "compose", "make_config", "node_names", "resume"]
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
+    from bandstand.compose.models.intent import Intent
 
-Handlers = Mapping[str, Callable[..., Any]]
+__all__ = ["PLAN_OPTIONS", "Approver", "ComposeResult", "Decision", "EventSink", "PartFn", "Pipeline", "Plans",
+           "Regenerated", "RunProducts", "compose", "default_part", "dependencies", "make_config", "node_names",
+           "part_seed", "plan", "plan_seed", "products", "reach", "read_state", "regenerate", "resume", "role_order",
+           "supported_roles", "write_state"]
+
+Handlers = Mapping[str, Callable[..., object]]
 
 
 def node_names(values: Iterable[int | str], what: str) -> list[str]:
     """Node names from what a person typed: a step name (`harmony`, `parts`), a part node
     (`parts:bass`), or a step's position 1–8 (`--approve 2` pauses after harmony)."""
-    from bandstand.compose.stages import supported_roles
-
     parts = {part_node(r) for r in supported_roles()}
     out: list[str] = []
     for v in values:
@@ -60,7 +89,6 @@ def node_names(values: Iterable[int | str], what: str) -> list[str]:
 def make_config(**options: Any) -> PipelineConfig:
     """A validated `PipelineConfig` from keyword options (CLI flags and API keywords)."""
     from bandstand.compose.intent import Overrides
-    from bandstand.compose.stages import supported_roles
 
     if "skip_stages" in options:
         options["skip_stages"] = node_names(options["skip_stages"] or [], "skip")
@@ -113,7 +141,7 @@ class ComposeResult:
 
     state: PipelineState
     session_dir: Path
-    song: Any | None
+    song: Song | None
     manifest: dict[str, Any] | None
 
     @property
@@ -125,7 +153,7 @@ class ComposeResult:
         return self.state.song_state
 
     @property
-    def intent(self) -> Any:
+    def intent(self) -> Intent | None:
         return self.state.intent
 
     @property
@@ -197,7 +225,7 @@ class Pipeline:
 
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
-                 intent_backend: Any | None = None, cancel: threading.Event | None = None) -> None:
+                 intent_backend: AgentBackend | None = None, cancel: threading.Event | None = None) -> None:
         from bandstand.compose.stages import build_graph
 
         self.state = state
@@ -211,7 +239,7 @@ class Pipeline:
 
     @classmethod
     def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-               approver: Approver | None = None, intent_backend: Any | None = None,
+               approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
                cancel: threading.Event | None = None, **options: Any) -> Pipeline:
         if not isinstance(prompt, str) or not prompt.strip():
             raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
@@ -221,7 +249,7 @@ class Pipeline:
         seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
         state = PipelineState.start(prompt, config, seed)
         if intent_backend is not None and config.intent_backend is None:
-            state.config.intent_backend = str(getattr(intent_backend, "name", type(intent_backend).__name__))
+            state.config.intent_backend = str(getattr(intent_backend, "name", None) or type(intent_backend).__name__)
         elif config.intent_backend and intent_backend is None:
             intent_backend = _backend(config.intent_backend)
         state.session_dir = str(_create_session(config.out_dir, state.session_id))
@@ -232,7 +260,7 @@ class Pipeline:
 
     @classmethod
     def load(cls, session_dir: str | Path, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-             approver: Approver | None = None, intent_backend: Any | None = None,
+             approver: Approver | None = None, intent_backend: AgentBackend | None = None,
              cancel: threading.Event | None = None) -> Pipeline:
         root = Path(session_dir)
         if not root.is_dir():
@@ -273,8 +301,21 @@ class Pipeline:
         state = state or self.state
         manifest_path = self.session_dir / "manifest.json"
         manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else None
-        return ComposeResult(state=state, session_dir=self.session_dir, song=self.engine.artifacts.get("assembly"),
-                             manifest=manifest)
+        return ComposeResult(state=state, session_dir=self.session_dir,
+                             song=self.engine.artifacts.get_as("assembly", Song), manifest=manifest)
+
+    def products(self) -> RunProducts:
+        """What the run made, typed (after `run`; KeyError when a plan is missing)."""
+        return products(self.engine.artifacts)
+
+    def restore(self) -> None:
+        """Rebuild what the checkpoint says is done (a finished session loaded to read its products)."""
+        self.engine.restore()
+
+    def recipe(self, track_names: Mapping[str, str]) -> Recipe:
+        """The recipe that makes this run's song again, node by node (`track_names`: role →
+        the track's name)."""
+        return Recipe.from_run(self.state, self.engine.artifacts, track_names)
 
     def cancel(self) -> None:
         self.engine.cancel()
@@ -286,7 +327,7 @@ class Pipeline:
         self.engine.reject()
 
 
-def _backend(name: str) -> Any:
+def _backend(name: str) -> AgentBackend:
     """An agent backend by name (claude-code, anthropic, openai) from the agents config."""
     from bandstand.agents import load_config, make_backend
 
@@ -294,7 +335,8 @@ def _backend(name: str) -> Any:
 
 
 def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
-            approver: Approver | None = None, intent_backend: Any | None = None, **config: Any) -> ComposeResult:
+            approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
+            **config: Any) -> ComposeResult:
     """Compose a song from `prompt` and return the result.
 
     Keywords are `PipelineConfig` fields: seed, bars, parts, tempo, key, mode, genre, out_dir,

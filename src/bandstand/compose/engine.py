@@ -23,7 +23,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -144,7 +144,7 @@ def _classify(exc: BaseException, node: Node) -> Verdict:
     return Verdict("TOOL_EXECUTION_FAILED", retry=True)
 
 
-def _typed(node: Node, ctx: NodeContext) -> NodeResult:
+def _typed(node: Node, ctx: NodeContext) -> NodeResult[Any]:
     """Run a node's handler and hold its artifact to the node's declared output type."""
     result: Any = node.run(ctx)
     if not isinstance(result, NodeResult):
@@ -154,7 +154,7 @@ def _typed(node: Node, ctx: NodeContext) -> NodeResult:
         wanted = node.output.__name__ if isinstance(node.output, type) else " or ".join(t.__name__ for t in node.output)
         raise StageFailed(f"{node.name} produced a {type(result.artifact).__name__}, not a {wanted}",
                           node=node.name, code="TOOL_EXECUTION_FAILED")
-    done: NodeResult = result
+    done: NodeResult[Any] = result
     return done
 
 
@@ -163,7 +163,7 @@ class Engine:
 
     def __init__(self, state: PipelineState, graph: Graph, *, checkpoint: CheckpointStore | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
-                 artifacts: dict[str, Any] | None = None, cancel: threading.Event | None = None) -> None:
+                 artifacts: Mapping[str, object] | None = None, cancel: threading.Event | None = None) -> None:
         self.state = state
         self.graph = graph
         self.checkpoint = checkpoint

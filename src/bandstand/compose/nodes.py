@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import Cancelled, StageFailed
@@ -34,9 +34,13 @@ __all__ = ["FACTS", "Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Ti
            "derive_seed"]
 
 if TYPE_CHECKING:
+    from bandstand.compose.edges import Edge
     from bandstand.compose.graph import Artifacts
 
 T = TypeVar("T")
+A = TypeVar("A")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 FACTS: tuple[str, ...] = ("key", "mode", "tempo", "metre", "genre", "energy", "form", "dials", "instrument")
 """The song's facts (read off the intent) a node may declare it reads; what an edit changes."""
@@ -50,15 +54,15 @@ def derive_seed(run_seed: int, key: str | int, part: str | None = None, variant:
 
 
 @dataclass(frozen=True, slots=True)
-class NodeResult:
-    """What a node produced: the live `artifact`, its JSON-able checkpoint `output`, a one-line
+class NodeResult(Generic[A]):
+    """What a node produced: the live `artifact` (an `A`: the node's declared output), its JSON-able checkpoint `output`, a one-line
     `summary`; `degraded` says what is missing from an otherwise usable result (and
     `degraded_code` why: a file that could not be written is FILE_WRITE_FAILED; `degraded_hint`,
     when given, how to get it, in place of the code's usual hint); validation sets `regenerate`
     (node or group names) when its gate failed."""
 
-    artifact: Any
-    output: Any
+    artifact: A
+    output: Any  # JSON: what the checkpoint keeps
     summary: str
     quality_score: float | None = None
     degraded: str | None = None
@@ -77,7 +81,7 @@ class TimeUp:
     option: str
 
 
-Handler = Callable[["NodeContext"], Any]
+Handler = Callable[["NodeContext"], object]
 
 
 def _cpu_clock() -> int | None:
@@ -95,7 +99,7 @@ def _cpu_seconds(clock: int) -> float | None:
         return None
 
 
-def _identity(value: Any, artifacts: Artifacts) -> Any:
+def _identity(value: object, artifacts: Artifacts) -> object:
     del artifacts
     return value
 
@@ -121,6 +125,10 @@ class Node:
     is not tried again: another would do the same work in the same time. `stops_short`: told
     that its time is up (`NodeContext.time_up`), the node finishes without the part it has not
     done (the output node: the session without its WAV) instead of being abandoned.
+
+    `takes`: the typed edges of a node built by `compose.edges.typed_node` (read off its
+    handler's inputs model; `inputs`, `optional` and `output` come from them), which `Graph`
+    checks against what the nodes before it declare they produce. Empty for a bare node.
     """
 
     name: str
@@ -132,11 +140,12 @@ class Node:
     critical: bool = False
     seed_key: str = ""
     member: str | None = None
-    restore: Callable[[Any, Artifacts], Any] = _identity
-    on_skip: Callable[[NodeContext], Any] | None = None
+    restore: Callable[[Any, Artifacts], object] = _identity
+    on_skip: Callable[[NodeContext], object] | None = None
     apply: Callable[[PipelineState, Any], None] | None = None
     deterministic: bool = True
     stops_short: bool = False
+    takes: tuple[Edge, ...] = ()
 
     def with_handler(self, run: Handler) -> Node:
         """The same node with another handler (tests drive the engine with slow or failing ones)."""
@@ -180,17 +189,16 @@ class NodeContext:
         if value is None:
             raise StageFailed(f"{self.node.name} needs the result of {name}, which is missing",
                               node=self.node.name, code="DEPENDENCY_MISSING")
-        if kind is not object and not isinstance(value, kind):
+        if not isinstance(value, kind):
             raise StageFailed(f"{self.node.name} needs a {kind.__name__} from {name}, got {type(value).__name__}",
                               node=self.node.name, code="DEPENDENCY_MISSING")
-        typed: T = value
-        return typed
+        return value
 
-    def optional(self, name: str) -> Any:
+    def optional(self, name: str) -> object:
         """The artifact of `name`, or None when it was skipped or failed."""
         return self.artifacts.get(name)
 
-    def group(self, name: str) -> dict[str, Any]:
+    def group(self, name: str) -> dict[str, object]:
         """The artifacts of a fan-out group by member key (`parts` → {role: PartResult})."""
         return self.artifacts.members(name)
 
@@ -241,7 +249,7 @@ class NodeContext:
             return None
         return self.out_of_time
 
-    def tool(self, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def tool(self, name: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Call `fn`, recording it as a tool call of this node (time, success, error); its start
         and its end are signs of progress."""
         self.check_cancelled()

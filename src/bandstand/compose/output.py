@@ -35,7 +35,9 @@ from typing import Any
 from bandstand import __version__
 from bandstand.compose import notes
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
+from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.songfiles import FULL, FileEntry, _all, part_files, write_song_outputs
 from bandstand.compose.songjson import SONG_JSON, song_to_json
@@ -71,9 +73,9 @@ def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]
                 markers=[Marker((s.start_bar - 1) * bpb, s.name) for s in arrangement.sections], tracks=tracks)
 
 
-def chord_changes(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, str]] | None:
+def chord_changes(harmony: HarmonyPlan, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, str]] | None:
     """The chord symbol of every bar where it changes, from the harmony plan and the arrangement."""
-    chords = getattr(harmony, "chords", None)
+    chords = harmony.chords
     if not chords:
         return None
     # bar → its section, as `ArrangementPlan.section_at` finds it (the first that holds it), made once:
@@ -96,8 +98,8 @@ def chord_changes(harmony: Any, arrangement: ArrangementPlan, beats_per_bar: flo
     return out
 
 
-def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any, arrangement: ArrangementPlan,
-                  parts: Mapping[str, Any], sound: SoundPlan | None, song: Song | None,
+def write_session(root: Path, state: PipelineState, intent: Intent, harmony: HarmonyPlan,
+                  arrangement: ArrangementPlan, parts: Mapping[str, PartResult], sound: SoundPlan | None, song: Song | None,
                   quality: Mapping[str, Any] | None, progression_text: str, *,
                   cancelled: Callable[[], bool] | None = None,
                   time_up: Callable[[], str | None] | None = None,
@@ -133,7 +135,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Any
                           if t.mix.volume > 0 else None, "pan": t.mix.pan,
                           "preset": notes.preset_name(t, sound)})
 
-    progression = getattr(harmony, "summary", "")
+    progression = harmony.summary
     pages = {
         "notes/arrangement-map.md": notes.arrangement_map(arrangement, intent),
     }

@@ -16,6 +16,7 @@ touched and one that is asked for with nothing changed comes out the same.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -71,15 +72,16 @@ class Recipe(BaseModel):
     key_map: list[KeySpan] = []
 
     @classmethod
-    def from_run(cls, state: PipelineState, artifacts: Mapping[str, Any], track_names: Mapping[str, str]) -> Recipe:
+    def from_run(cls, state: PipelineState, artifacts: Artifacts, track_names: Mapping[str, str]) -> Recipe:
         """The recipe of a finished compose run (`track_names`: role → the track's name)."""
         # a part kept from a later take (`--takes`) is the part its node makes that many variants on
         variants = {name: rec.variant + _take(artifacts.get(name)) for name, rec in state.nodes.items()}
         variants = {name: v for name, v in variants.items() if v}
         cfg = state.config
         return cls(prompt=state.raw_prompt, seed=state.seed, parts_asked=cfg.parts,
-                   intent=artifacts["intent"], harmony=artifacts["harmony"], arrangement=artifacts["arrangement"],
-                   sound=artifacts.get("sound"), variants=variants, style_overrides=list(cfg.style_overrides),
+                   intent=artifacts.need("intent", Intent), harmony=artifacts.need("harmony", HarmonyPlan),
+                   arrangement=artifacts.need("arrangement", ArrangementPlan),
+                   sound=artifacts.get_as("sound", SoundPlan), variants=variants, style_overrides=list(cfg.style_overrides),
                    node_genres=dict(cfg.node_genres), form=cfg.form, parts=dict(track_names))
 
     def variant(self, node: str) -> int:
@@ -119,7 +121,7 @@ def _graph(keys: Sequence[str], part_fn: PartFn) -> Graph:
     plans = [item for item in build_graph().items if isinstance(item, Node) and item.name in PLAN_NODES]
     fan = part_fanout(part_fn)
     chosen = list(keys)
-    members = type(fan)(fan.group, fan.after, lambda artifacts: chosen, fan.make, fan.critical)
+    members = dataclasses.replace(fan, members=lambda artifacts: chosen)
     return Graph([*plans, members])
 
 
@@ -145,6 +147,7 @@ def rerun(recipe: Recipe, keys: Sequence[str], *, run: Iterable[str] = (), plans
         message = done.error.message if done.error else done.status
         raise RuntimeFailure(f"regenerating {', '.join([*rerun_plans, *keys]) or 'nothing'} failed: {message}")
     out = engine.artifacts
-    return Rerun(intent=out["intent"], harmony=out["harmony"], arrangement=out["arrangement"],
-                 parts={key: out[part_node(key)] for key in keys})
+    return Rerun(intent=out.need("intent", Intent), harmony=out.need("harmony", HarmonyPlan),
+                 arrangement=out.need("arrangement", ArrangementPlan),
+                 parts={key: out.need(part_node(key), PartResult) for key in keys})
 

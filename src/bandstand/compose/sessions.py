@@ -5,7 +5,9 @@ is incomplete (crashed, cancelled, paused or still running). Cleaning
 removes incomplete sessions, sessions older than N days, and the temporary
 files an interrupted atomic write leaves behind (`.<name>.<random>.tmp`).
 A session whose checkpoint changed in the last minutes is left alone: it
-may still be running.
+may still be running. `inspect` reads what a list shows of a session — from
+its manifest (HEAD's, once the studio has revised it) and, for an unfinished
+one, its checkpoint; `producer.App.sessions` is what every client lists.
 """
 
 from __future__ import annotations
@@ -21,12 +23,20 @@ from typing import Any
 
 from bandstand.files import TMP_SUFFIX
 
+__all__ = ["ACTIVE_SECONDS", "SESSION_RE", "CleanPlan", "SessionInfo", "clean", "inspect", "list_sessions",
+           "plan_clean"]
+
 SESSION_RE = re.compile(r"^session-\d{8}-[0-9a-f]{6}$")
 ACTIVE_SECONDS = 120
 
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
+    """A session folder as a list shows it. `complete`: it has a manifest; `revised`: the studio
+    keeps its revisions (revisions/HEAD.json); `changed_at`: when HEAD (else the manifest, else
+    the folder) last changed; `modified`: the newest file of its state and MIDI (what `clean`
+    reads to leave a running session alone)."""
+
     path: Path
     session_id: str
     created_at: dt.datetime
@@ -37,11 +47,13 @@ class SessionInfo:
     tempo: float | None
     prompt: str
     modified: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": str(self.path), "session_id": self.session_id, "created_at": self.created_at.isoformat(),
-                "status": self.status, "complete": self.complete, "genre": self.genre, "key": self.key,
-                "tempo": self.tempo, "prompt": self.prompt}
+    name: str = ""
+    revised: bool = False
+    revision: int | None = None
+    time_signature: str | None = None
+    bars: int | None = None
+    tracks: tuple[str, ...] = ()
+    changed_at: dt.datetime | None = None
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -61,6 +73,19 @@ def _modified(folder: Path) -> float:
     return max(times)
 
 
+def _changed(folder: Path) -> dt.datetime:
+    for name in ("revisions/HEAD.json", "manifest.json"):
+        try:
+            return dt.datetime.fromtimestamp((folder / name).stat().st_mtime, dt.UTC)
+        except OSError:
+            continue
+    return dt.datetime.fromtimestamp(folder.stat().st_mtime, dt.UTC)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def inspect(folder: Path) -> SessionInfo:
     manifest = _read_json(folder / "manifest.json")
     state = _read_json(folder / "state" / "pipeline-state.json") or _read_json(
@@ -75,11 +100,18 @@ def inspect(folder: Path) -> SessionInfo:
     genre = (manifest or {}).get("genre") or intent.get("genre") or []
     key = (manifest or {}).get("key") or (f"{intent['key']} {intent['mode']}" if intent.get("key") else "")
     tempo = (manifest or {}).get("tempo") or intent.get("tempo")
+    prompt = str((manifest or {}).get("prompt") or state.get("raw_prompt") or "")
+    found = (manifest or {}).get("parts")
+    tracks = tuple(str(p.get("name")) for p in found if isinstance(p, dict)) if isinstance(found, list) else ()
+    metre = (manifest or {}).get("time_signature")
     return SessionInfo(path=folder, session_id=folder.name, created_at=created, status=status,
                        complete=manifest is not None, genre=", ".join(genre) if isinstance(genre, list) else str(genre),
-                       key=str(key), tempo=float(tempo) if tempo else None,
-                       prompt=str((manifest or {}).get("prompt") or state.get("raw_prompt") or ""),
-                       modified=_modified(folder))
+                       key=str(key), tempo=float(tempo) if tempo else None, prompt=prompt,
+                       modified=_modified(folder), name=str((manifest or {}).get("name") or prompt or folder.name),
+                       revised=(folder / "revisions" / "HEAD.json").is_file(),
+                       revision=_int((manifest or {}).get("revision")),
+                       time_signature=str(metre) if metre else None, bars=_int((manifest or {}).get("total_bars")),
+                       tracks=tracks, changed_at=_changed(folder))
 
 
 def list_sessions(out_dir: str | Path) -> list[SessionInfo]:

@@ -1,28 +1,44 @@
 """The compose graph: intent → harmony → arrangement → one node per part →
 sound, assembly → validation → output.
 
-Each node is a thin function of a `NodeContext` that calls the pipeline's
-functions (intent, harmony, arrangement, parts, sound, assembly, validation,
-output), says what it did in one line, and says how its artifact is saved in
-and restored from a checkpoint. `build_graph(handlers)` returns the graph the
-engine runs; `handlers` may replace any node by name or the per-part
-generator (key "part"), which is how tests drive the engine with slow,
-failing or flaky nodes.
+Each node is a thin typed function `run(ctx, inputs: XInputs) -> NodeResult[X]`
+(its inputs model in `compose.node_inputs`; `compose.edges` reads the edges
+off the annotations) that calls the pipeline's functions (intent, harmony,
+arrangement, parts, sound, assembly, validation, output), says what it did in
+one line, and says how its artifact is saved in and restored from a checkpoint.
+`build_graph(handlers)` returns the graph the engine runs; `handlers` may
+replace any node by name (a bare `run(ctx)`: the node keeps its typed edges
+and output) or the per-part generator (key "part"), which is how tests drive
+the engine with slow, failing or flaky nodes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
 
 from bandstand.compose import codec
+from bandstand.compose.edges import edges_of, typed_node
 from bandstand.compose.graph import Artifacts, Fanout, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Ambiguity, Intent
 from bandstand.compose.models.parts import PartResult
+from bandstand.compose.models.reports import SessionFiles, ValidationReport
 from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.node_inputs import (
+    ArrangementInputs,
+    AssemblyInputs,
+    HarmonyInputs,
+    IntentInputs,
+    OutputInputs,
+    PartInputs,
+    SoundInputs,
+    ValidationInputs,
+)
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
 from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part_role
 from bandstand.craft.situation import ROLE_PARENT
@@ -30,9 +46,13 @@ from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
 from bandstand.score import Song
 
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
+
 __all__ = ["GATE_NODES", "ROLE_ORDER", "SEED_KEYS", "PartFn", "build_graph", "default_part", "part_fanout",
            "part_roles", "played_as", "role_order", "supported_roles"]
 
+PM = TypeVar("PM", bound=BaseModel)
 PartFn = Callable[[str, Intent, HarmonyPlan, ArrangementPlan, int, Sequence[StyleOverride]], PartResult]
 # Seeds derive from these keys (the positions of the eight-stage pipeline), so a seed makes
 # the same song it made before the pipeline became a graph.
@@ -48,10 +68,10 @@ def _plural(count: int, noun: str) -> str:
 
 # ----------------------------------------------------------------------------- intent
 
-def make_run_intent(backend: Any | None) -> Callable[[NodeContext], NodeResult]:
+def make_run_intent(backend: AgentBackend | None) -> Callable[[NodeContext, IntentInputs], NodeResult[Intent]]:
     """The rules read the prompt; with a language-model `backend` its reading is merged in
     first (and corrected by the same rules)."""
-    def run_intent(ctx: NodeContext) -> NodeResult:
+    def run_intent(ctx: NodeContext, given: IntentInputs) -> NodeResult[Intent]:
         from bandstand.compose.intent import Overrides, decompose, extract
 
         cfg = ctx.config
@@ -91,10 +111,10 @@ def played_as(intent: Intent, genre: str | None) -> Intent:
     return intent.model_copy(update={"genre": [genre], "sub_genre": []})
 
 
-def run_harmony(ctx: NodeContext) -> NodeResult:
+def run_harmony(ctx: NodeContext, given: HarmonyInputs) -> NodeResult[HarmonyPlan]:
     from bandstand.compose.harmony import build_harmony
 
-    intent = played_as(ctx.input("intent", Intent), ctx.config.node_genres.get("harmony"))
+    intent = played_as(given.intent, ctx.config.node_genres.get("harmony"))
     plan = ctx.tool("build_harmony", build_harmony, intent, ctx.seed())
     return NodeResult(plan, plan.model_dump(mode="json"), plan.summary)
 
@@ -111,17 +131,16 @@ def supported_roles() -> tuple[str, ...]:
     return ROLES
 
 
-def _roles(ctx: NodeContext) -> list[str]:
+def _roles(ctx: NodeContext, intent: Intent) -> list[str]:
     from bandstand.compose.arrangement import resolve_roles
 
-    return resolve_roles(ctx.input("intent", Intent), ctx.config.parts, supported_roles())
+    return resolve_roles(intent, ctx.config.parts, supported_roles())
 
 
-def run_arrangement(ctx: NodeContext) -> NodeResult:
+def run_arrangement(ctx: NodeContext, given: ArrangementInputs) -> NodeResult[ArrangementPlan]:
     from bandstand.compose.arrangement import build_arrangement
 
-    harmony = ctx.input("harmony", HarmonyPlan)
-    plan = ctx.tool("build_arrangement", build_arrangement, ctx.input("intent", Intent), harmony, _roles(ctx),
+    plan = ctx.tool("build_arrangement", build_arrangement, given.intent, given.harmony, _roles(ctx, given.intent),
                     ctx.seed(), ctx.config.form)
     flow = " → ".join(f"{s.name} {s.bars}" for s in plan.sections)
     return NodeResult(plan, plan.model_dump(mode="json"), f"{plan.form_name} form, {plan.total_bars} bars: {flow}")
@@ -134,7 +153,7 @@ def skipped_arrangement(ctx: NodeContext) -> ArrangementPlan:
     intent = ctx.input("intent", Intent)
     harmony = ctx.input("harmony", HarmonyPlan)
     bars = intent.duration.max_bars if "duration" not in intent.inferred_fields else 32
-    roles = _roles(ctx)
+    roles = _roles(ctx, intent)
     energy = intent.energy if intent.energy is not None else 0.6
     section = SectionPlan(name="Loop", kind="loop", start_bar=1, bars=bars, energy=energy, roles=roles,
                           chord_indices=loop_chords(harmony, bars), transition="cut")
@@ -172,21 +191,22 @@ def default_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: A
     return generate_part(role, intent, harmony, arrangement, seed)
 
 
-def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext], NodeResult]:
+def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext, PartInputs], NodeResult[PartResult]]:
     """The node of part `key`: its role's generator (a second pad, `pad-2`, plays the pad's),
     with the style overrides for that role."""
     role = part_role(key)
 
-    def run_part(ctx: NodeContext) -> NodeResult:
+    def run_part(ctx: NodeContext, given: PartInputs) -> NodeResult[PartResult]:
         overrides = [o if o.role != key else o.model_copy(update={"role": role})
                      for o in ctx.config.style_overrides if o.role in ("*", key)]
-        intent = played_as(ctx.input("intent", Intent), ctx.config.node_genres.get(key))
-        harmony, arrangement = ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan)
+        intent = played_as(given.intent, ctx.config.node_genres.get(key))
+        harmony, arrangement = given.harmony, given.arrangement
         url = ctx.config.generators.get(role)
         remote = _remote(ctx, key, url, role, intent, harmony, arrangement) if url else None
         result = remote if isinstance(remote, PartResult) else _takes(ctx, key, part_fn, role, intent, harmony,
                                                                       arrangement, overrides)
-        output = {"stats": result.stats.model_dump(mode="json"), "track": codec.encode_track(result.track)}
+        output: dict[str, Any] = {"stats": result.stats.model_dump(mode="json"),
+                                  "track": codec.encode_track(result.track)}
         summary = f"{_plural(len(result.track.notes), 'note')} ({result.stats.style})"
         if url:  # the generator configured for the role, and whether its part was taken
             output["generator"] = {"url": url, "used": remote is result, "refused": None if remote is result else remote}
@@ -254,37 +274,32 @@ def part_reads(key: str) -> tuple[str, ...]:
 
 def part_fanout(part_fn: PartFn) -> Fanout:
     def make(key: str) -> Node:
-        return Node(part_node(key), make_run_part(part_fn, key), inputs=("intent", "harmony", "arrangement"),
-                    reads=part_reads(key), output=PartResult, critical=True, seed_key=SEED_KEYS[PARTS], member=key,
-                    restore=restore_part)
-    return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True)
+        return typed_node(part_node(key), make_run_part(part_fn, key), reads=part_reads(key), critical=True,
+                          seed_key=SEED_KEYS[PARTS], member=key, restore=restore_part)
+    return Fanout(PARTS, after=("arrangement",), members=part_roles, make=make, critical=True, output=PartResult,
+                  takes=edges_of(PartInputs))
 
 
 # ----------------------------------------------------------------------------- sound
 
-def run_sound(ctx: NodeContext) -> NodeResult:
+def run_sound(ctx: NodeContext, given: SoundInputs) -> NodeResult[SoundPlan]:
     from bandstand.compose.sound import build_sound
 
-    parts = ctx.group(PARTS)
-    plan = ctx.tool("build_sound", build_sound, ctx.input("intent", Intent),
-                    {r: p.track.program for r, p in parts.items()})
+    plan = ctx.tool("build_sound", build_sound, given.intent, {r: p.track.program for r, p in given.parts.items()})
     return NodeResult(plan, plan.model_dump(mode="json"), plan.summary)
 
 
 # ----------------------------------------------------------------------------- assembly
 
-def _assemble(artifacts: Artifacts) -> Song:
+def _assemble(parts: Mapping[str, PartResult], intent: Intent, harmony: HarmonyPlan,
+              arrangement: ArrangementPlan) -> Song:
     from bandstand.compose.assembly import assemble
 
-    parts = artifacts.members(PARTS)
-    return assemble([p.track for p in parts.values()], artifacts["intent"], artifacts["harmony"],
-                    artifacts["arrangement"])
+    return assemble([p.track for p in parts.values()], intent, harmony, arrangement)
 
 
-def run_assembly(ctx: NodeContext) -> NodeResult:
-    for name in ("intent", "harmony", "arrangement"):
-        ctx.input(name, object)
-    song = ctx.tool("assemble", _assemble, ctx.artifacts)
+def run_assembly(ctx: NodeContext, given: AssemblyInputs) -> NodeResult[Song]:
+    song = ctx.tool("assemble", _assemble, given.parts, given.intent, given.harmony, given.arrangement)
     notes = sum(len(t.notes) for t in song.tracks)
     markers = len(song.markers) or len(song.sections)
     output = {"tracks": len(song.tracks), "notes": notes, "markers": markers}
@@ -295,41 +310,41 @@ def run_assembly(ctx: NodeContext) -> NodeResult:
 def restore_song(data: Any, artifacts: Artifacts) -> Song:
     """Assembly is a pure function of the plans and the parts, so its checkpoint holds only a
     summary and the song is assembled again from the restored parts (the same bytes)."""
-    return _assemble(artifacts)
+    return _assemble(artifacts.members_as(PARTS, PartResult), artifacts.need("intent", Intent),
+                     artifacts.need("harmony", HarmonyPlan), artifacts.need("arrangement", ArrangementPlan))
 
 
 # ----------------------------------------------------------------------------- validation
 
-def run_validation(ctx: NodeContext) -> NodeResult:
+def run_validation(ctx: NodeContext, given: ValidationInputs) -> NodeResult[ValidationReport]:
     from bandstand.compose.validation import evaluate_quality, gate
 
-    score = ctx.tool("evaluate_quality", evaluate_quality, ctx.input("assembly", Song), ctx.input("intent", Intent),
-                     ctx.input("harmony", HarmonyPlan), ctx.input("arrangement", ArrangementPlan))
+    score = ctx.tool("evaluate_quality", evaluate_quality, given.assembly, given.intent, given.harmony,
+                     given.arrangement)
     verdict = ctx.tool("gate", gate, score)
     axes = " ".join(f"{k} {v:.2f}" for k, v in score.axes.items())
-    output = {"score": score.model_dump(mode="json"), "gate": verdict.model_dump(mode="json")}
+    report = ValidationReport(score=score, gate=verdict)
     summary = f"quality {score.mean:.2f} ({axes}) — {'passed' if verdict.passed else 'gate failed: ' + verdict.reason}"
     regenerate = () if verdict.passed else GATE_NODES.get(verdict.responsible_stage, ())
-    return NodeResult(output, output, summary, quality_score=round(score.mean, 4), regenerate=regenerate,
+    return NodeResult(report, report.model_dump(mode="json"), summary, quality_score=round(score.mean, 4), regenerate=regenerate,
                       failing_axes=tuple(verdict.failing_axes))
 
 
 # ----------------------------------------------------------------------------- output
 
-def run_output(ctx: NodeContext) -> NodeResult:
+def run_output(ctx: NodeContext, given: OutputInputs) -> NodeResult[SessionFiles]:
     from bandstand.compose.harmony import progression_file
     from bandstand.compose.output import write_session
 
-    harmony = ctx.input("harmony", HarmonyPlan)
-    quality = ctx.optional("validation")
+    harmony, quality = given.harmony, given.validation
 
     def time_up() -> str | None:
         up = ctx.time_up()
         return None if up is None else up.message
 
-    out = ctx.tool("write_session", write_session, Path(ctx.state.session_dir), ctx.state, ctx.input("intent", Intent),
-                   harmony, ctx.input("arrangement", ArrangementPlan), ctx.group(PARTS), ctx.optional("sound"),
-                   ctx.optional("assembly"), quality["score"] if quality else None, progression_file(harmony),
+    out = ctx.tool("write_session", write_session, Path(ctx.state.session_dir), ctx.state, given.intent,
+                   harmony, given.arrangement, given.parts, given.sound, given.assembly,
+                   quality.score.model_dump(mode="json") if quality else None, progression_file(harmony),
                    cancelled=ctx.stopping, time_up=time_up, progress=lambda words: ctx.say(f"rendering: {words}"))
     files = [f.path for f in out.files]
     degraded = "; ".join(out.degraded) or None
@@ -345,44 +360,43 @@ def run_output(ctx: NodeContext) -> NodeResult:
                 f"{up.option} SECONDS, or into {folder}/export with bandstand export {folder} --format wav")
     # the live artifact also names the song the piano roll was drawn from (not checkpointed: a
     # resumed run does not know what an earlier process drew), so revision 1 need not draw it again
-    return NodeResult({"files": files, "pianoroll_of": out.pianoroll_of}, {"files": files, "degraded": out.degraded},
-                      summary, degraded=degraded, degraded_code=code, degraded_hint=hint)
+    made = SessionFiles(files=tuple(files), degraded=tuple(out.degraded), pianoroll_of=out.pianoroll_of)
+    return NodeResult(made, made.checkpoint(), summary, degraded=degraded, degraded_code=code, degraded_hint=hint)
 
 
-def apply_output(state: PipelineState, result: dict[str, Any]) -> None:
-    state.song_state.files = list(result["files"])
+def apply_output(state: PipelineState, result: SessionFiles) -> None:
+    state.song_state.files = list(result.files)
 
 
-def _model(kind: Any) -> Callable[[Any, Artifacts], Any]:
-    def restore(data: Any, artifacts: Artifacts) -> Any:
+def restore_output(data: Any, artifacts: Artifacts) -> SessionFiles:
+    return SessionFiles.from_checkpoint(data)
+
+
+def _model(kind: type[PM]) -> Callable[[Any, Artifacts], PM]:
+    def restore(data: Any, artifacts: Artifacts) -> PM:
         return kind.model_validate(data)
     return restore
 
 
 def build_graph(handlers: Mapping[str, Callable[..., Any]] | None = None,
-                intent_backend: Any | None = None) -> Graph:
+                intent_backend: AgentBackend | None = None) -> Graph:
     """The compose graph; `handlers` replaces nodes by name or the part generator by "part";
     `intent_backend` (an `AgentBackend`) reads the prompt alongside the rules."""
     handlers = dict(handlers or {})
     part_fn: PartFn = handlers.pop("part", default_part)
     items: list[Node | Fanout] = [
-        Node("intent", make_run_intent(intent_backend), output=Intent, critical=True, seed_key=SEED_KEYS["intent"],
-             restore=_model(Intent), apply=apply_intent, deterministic=intent_backend is None),
-        Node("harmony", run_harmony, inputs=("intent",), reads=("key", "mode", "genre", "dials"), output=HarmonyPlan,
-             critical=True,
-             seed_key=SEED_KEYS["harmony"], restore=_model(HarmonyPlan), apply=apply_harmony),
-        Node("arrangement", run_arrangement, inputs=("intent", "harmony"), reads=("genre", "energy", "form", "metre"),
-             output=ArrangementPlan, critical=True,
-             seed_key=SEED_KEYS["arrangement"], restore=_model(ArrangementPlan), on_skip=skipped_arrangement,
-             apply=apply_arrangement),
+        typed_node("intent", make_run_intent(intent_backend), critical=True, seed_key=SEED_KEYS["intent"],
+                   restore=_model(Intent), apply=apply_intent, deterministic=intent_backend is None),
+        typed_node("harmony", run_harmony, reads=("key", "mode", "genre", "dials"), critical=True,
+                   seed_key=SEED_KEYS["harmony"], restore=_model(HarmonyPlan), apply=apply_harmony),
+        typed_node("arrangement", run_arrangement, reads=("genre", "energy", "form", "metre"), critical=True,
+                   seed_key=SEED_KEYS["arrangement"], restore=_model(ArrangementPlan), on_skip=skipped_arrangement,
+                   apply=apply_arrangement),
         part_fanout(part_fn),
-        Node("sound", run_sound, inputs=("intent", PARTS), reads=("genre", "instrument"), output=SoundPlan,
-             restore=_model(SoundPlan)),
-        Node("assembly", run_assembly, inputs=("intent", "harmony", "arrangement", PARTS), output=Song,
-             restore=restore_song),
-        Node("validation", run_validation, inputs=("intent", "harmony", "arrangement", "assembly"), output=dict),
-        Node("output", run_output, inputs=("intent", "harmony", "arrangement", PARTS),
-             optional=("sound", "assembly", "validation"), output=dict, apply=apply_output, stops_short=True),
+        typed_node("sound", run_sound, reads=("genre", "instrument"), restore=_model(SoundPlan)),
+        typed_node("assembly", run_assembly, restore=restore_song),
+        typed_node("validation", run_validation, restore=_model(ValidationReport)),
+        typed_node("output", run_output, restore=restore_output, apply=apply_output, stops_short=True),
     ]
     graph_names = [i.name if isinstance(i, Node) else i.group for i in items]
     assert tuple(graph_names) == STEPS, graph_names

@@ -319,7 +319,9 @@ def _import_midi(band: Band, p: ImportMidiParams, control: Control) -> Answer:
 
 
 def _list_projects(band: Band, p: ListProjectsParams, control: Control) -> Answer:
-    return Answer({"root": str(band.library.root), "projects": band.library.list()})
+    from bandstand.producer import App
+
+    return Answer({"root": str(band.library.root), "projects": [s.wire() for s in App(band.library.root).sessions()]})
 
 
 BAND_TOOLS: tuple[BandTool, ...] = (

@@ -61,7 +61,9 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def projects() -> str:
         """The projects (composed sessions) this server knows, newest first."""
-        return _json({"root": str(library.root), "projects": library.list()})
+        from bandstand.producer import App
+
+        return _json({"root": str(library.root), "projects": [s.wire() for s in App(library.root).sessions()]})
 
     def project(project: str) -> str:
         """The project at HEAD: tempo map, key, sections, tracks with their mix, regions and notes."""

@@ -27,8 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bandstand.compose.engine import EventSink
-    from bandstand.compose.sessions import SessionInfo
+    from bandstand.compose.api import EventSink
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.compose import Composed
     from bandstand.producer.direct import Directed
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from bandstand.producer.listen import Listening
     from bandstand.producer.projects import ProjectSession
     from bandstand.producer.running import Control
+    from bandstand.producer.session_list import SessionSummary
     from bandstand.producer.stream import Outcome, Prepared
     from bandstand.producer.studio import Studio
     from bandstand.producer.team_compose import TeamRun
@@ -251,15 +251,12 @@ class App:
 
         return listening(self.session(project).session_dir, section, on_render=on_render)
 
-    def projects_list(self) -> list[dict[str, Any]]:
-        """Every project here, newest change first, as the studio lists them."""
-        return self.studio.library.list()
+    def sessions(self, *, unfinished: bool = False) -> list[SessionSummary]:
+        """Every song here a client can open, newest change first — with `unfinished`, the runs
+        that crashed, were cancelled or paused too (`producer.session_list`: what every client lists)."""
+        from bandstand.producer.session_list import list_summaries
 
-    def sessions(self) -> list[SessionInfo]:
-        """Every composed session here, newest first, with its status (`compose.sessions`)."""
-        from bandstand.compose.sessions import list_sessions
-
-        return list_sessions(self.projects)
+        return list_summaries(self.projects, unfinished=unfinished)
 
     # ------------------------------------------------------------------ the jam
 

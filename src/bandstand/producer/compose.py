@@ -19,14 +19,26 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from bandstand.compose.api import ComposeResult, Pipeline, make_config
-from bandstand.compose.engine import Approver, Decision, EventSink
+from bandstand.compose.api import (
+    Approver,
+    ComposeResult,
+    Decision,
+    EventSink,
+    Pipeline,
+    make_config,
+)
 from bandstand.compose.quality.takes import takes_for
 from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
 from bandstand.producer.running import Control
+
+if TYPE_CHECKING:
+    from bandstand.compose.recipe import Recipe
+    from bandstand.craft.style import StyleOverride
+    from bandstand.studio import Project
+    from bandstand.studio.tools import GeneratedPart, PartRequest
 
 __all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
            "part_generator", "resume_song", "style_words"]
@@ -228,14 +240,14 @@ def resume_song(session_dir: str | Path, *, decision: Decision | None = None, an
 
 
 def _refuse_rewriting_a_changed_song(root: Path) -> None:
-    from bandstand.compose.checkpoint import FileCheckpoint
+    from bandstand.compose.api import read_state
     from bandstand.errors import Conflict
     from bandstand.studio import RevisionStore
 
     store = RevisionStore(root)
     if not root.is_dir() or not store.exists() or store.pointer().latest <= 1:
         return
-    if FileCheckpoint.in_session(root).load().status == "completed_partial":
+    if read_state(root).status == "completed_partial":
         raise Conflict(f"{root} was changed since it was composed (revision {store.pointer().head}); resuming would "
                        f"write the first take over it: write what is missing with 'bandstand export {root} "
                        "--format wav' instead")
@@ -245,7 +257,7 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
     """A finished run becomes revision 1 of the session as a studio project, with the recipe
     that regenerates any of its nodes in its provenance (once: a session that is already a
     project keeps its history)."""
-    from bandstand.compose.recipe import GENERATOR, Recipe
+    from bandstand.compose.recipe import GENERATOR
     from bandstand.compose.sound import apply_sound
     from bandstand.producer.head_files import pianoroll_source
     from bandstand.producer.projects import create_from_song
@@ -255,12 +267,12 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
         return result
     if RevisionStore(result.session_dir).exists():
         return result
-    artifacts = pipeline.engine.artifacts
-    song = apply_sound(result.song, artifacts["sound"]) if artifacts.get("sound") is not None else result.song
-    recipe = Recipe.from_run(result.state, artifacts, {t.role: t.name for t in song.tracks})
+    made = pipeline.products()
+    song = apply_sound(result.song, made.sound) if made.sound is not None else result.song
+    recipe = pipeline.recipe({t.role: t.name for t in song.tracks})
     provenance = Provenance(prompt=result.state.raw_prompt, seeds={"song": result.state.seed}, generator=GENERATOR,
                             recipe=recipe.model_dump(mode="json"))
-    drawn = (artifacts.get("output") or {}).get("pianoroll_of")  # the piano roll this run drew, of this song
+    drawn = made.files.pianoroll_of if made.files else None  # the piano roll this run drew, of this song
     create_from_song(result.session_dir, song, provenance, request=result.state.raw_prompt,
                      pianoroll_source=pianoroll_source(drawn) if drawn is not None else None)
     return pipeline.result(result.state)
@@ -290,7 +302,7 @@ def style_words(role: str, style: str | None) -> tuple[list[Any], str | None]:
     return overrides, genre
 
 
-def _recipe_for(project: Any, bars: int) -> Any:
+def _recipe_for(project: Project, bars: int) -> Recipe:
     """The project's compose recipe, or one made for it (a project that was not composed here:
     its tempo, key and metre, a generic song of the length asked for)."""
     from bandstand.compose.arrangement import build_arrangement
@@ -312,7 +324,7 @@ def _recipe_for(project: Any, bars: int) -> Any:
     return Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement)
 
 
-def part_generator(project: Any, request: Any, *, overrides: Sequence[Any] = ()) -> Any:
+def part_generator(project: Project, request: PartRequest, *, overrides: Sequence[StyleOverride] = ()) -> GeneratedPart:
     """The compose graph as the studio's `PartGenerator`: the part node for `request.role` runs
     from the project's recipe (its own derived seed, a fresh variant), with the style words read
     by the request parser and any further `overrides` (`craft.style.StyleOverride`s: a request's

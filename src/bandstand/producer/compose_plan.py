@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand.craft.requests import BPM
 from bandstand.errors import InvalidInput
@@ -34,6 +34,9 @@ from bandstand.producer.structured import (
 )
 from bandstand.producer.structured_form import FormSection, form_slots, read_form
 from bandstand.studio import Project
+
+if TYPE_CHECKING:
+    from bandstand.compose.recipe import Recipe
 
 __all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_recipe", "spec_from_structured",
            "spec_from_words"]
@@ -156,15 +159,14 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
                        emotion=derive_emotion(text, tempo=float(tempo) if tempo else None))
 
 
-def new_recipe(spec: ComposeSpec, seed: int) -> Any:
+def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
     """The compose recipe a new project plays from: intent, harmony and arrangement, as the
     compose graph makes them (same seeds), with the emotion's knobs on every part."""
+    from bandstand.compose.api import plan_seed, supported_roles
     from bandstand.compose.arrangement import build_arrangement, resolve_roles
     from bandstand.compose.harmony import build_harmony
     from bandstand.compose.intent.decompose import Overrides, decompose
-    from bandstand.compose.nodes import derive_seed
     from bandstand.compose.recipe import Recipe
-    from bandstand.compose.stages import SEED_KEYS, supported_roles
 
     tonic, mode = None, None
     if spec.key:
@@ -176,11 +178,11 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Any:
         mode = {"m": "minor", "min": "minor", "maj": "major"}.get((m.group(2) or "").lower(), m.group(2))
     bars = sum(s.bars for s in spec.form) if spec.form else max(4, spec.bars) if spec.bars else None
     overrides = Overrides(tempo=spec.tempo, key=tonic, mode=mode, bars=bars)
-    intent = decompose(spec.text or spec.style or "a song", seed=derive_seed(seed, SEED_KEYS["intent"]),
+    intent = decompose(spec.text or spec.style or "a song", seed=plan_seed(seed, "intent"),
                        overrides=overrides)
-    harmony = build_harmony(intent, derive_seed(seed, SEED_KEYS["harmony"]))
+    harmony = build_harmony(intent, plan_seed(seed, "harmony"))
     roles = [p.role for p in spec.parts] or resolve_roles(intent, None, supported_roles())
-    arrangement = build_arrangement(intent, harmony, roles, derive_seed(seed, SEED_KEYS["arrangement"]),
+    arrangement = build_arrangement(intent, harmony, roles, plan_seed(seed, "arrangement"),
                                     form_slots(spec.form) if spec.form else None)
     knobs = spec.emotion.override()
     return Recipe(prompt=spec.text or spec.style or "a song", seed=seed, parts_asked=roles, intent=intent,
@@ -188,7 +190,7 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Any:
                   style_overrides=[*([knobs] if knobs else []), *spec.overrides])
 
 
-def default_parts(recipe: Any) -> tuple[PartSpec, ...]:
+def default_parts(recipe: Recipe) -> tuple[PartSpec, ...]:
     """The parts of a recipe's arrangement, each on the genre's instrument for its role."""
     from bandstand.compose.lexicon import primary_genre
     from bandstand.compose.parts import DEFAULT_PROGRAMS

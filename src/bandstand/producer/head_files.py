@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand import __version__
 from bandstand.compose.output import self_listed
@@ -40,6 +40,9 @@ from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
+
+if TYPE_CHECKING:
+    from bandstand.compose.models.sound import SoundPlan
 
 __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "STAGED", "WAV", "HeadFiles",
            "audio_revision", "files_revision", "install_audio", "part_files", "pianoroll_source", "render_audio",
@@ -70,7 +73,7 @@ def pianoroll_source(song: Song) -> str:
     return hashlib.sha256(song_to_midi_bytes(song) + repr((song.title, song.sections)).encode("utf-8")).hexdigest()
 
 
-def sound_plan(session_dir: Path, project: Project | None = None) -> Any:
+def sound_plan(session_dir: Path, project: Project | None = None) -> SoundPlan | None:
     """The sound plan HEAD's files name: `project`'s recipe's (HEAD's when not given), else
     compose's from its pipeline state, else None."""
     from bandstand.producer.head_notes import story_of

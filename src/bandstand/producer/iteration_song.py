@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bandstand.compose.api import PartFn, default_part
 from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.key_map import key_changes, layers, overlay, with_chords
 from bandstand.compose.models.arrangement import ArrangementPlan
@@ -21,7 +22,6 @@ from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.recipe import Recipe, Rerun, rerun
-from bandstand.compose.stages import PartFn, default_part
 from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
 from bandstand.producer.sensitivity import BlastRadius, blast_radius
@@ -144,7 +144,7 @@ def _plans(plan: Plan) -> Rerun:
     return rerun(recipe, [], run=plan.run, config=config)
 
 
-def _structure(a: Any) -> Any:
+def _structure(a: ArrangementPlan) -> list[tuple[object, ...]]:
     return [(s.name, s.kind, s.start_bar, s.bars, round(s.energy, 4), sorted(s.roles), s.transition)
             for s in a.sections]
 

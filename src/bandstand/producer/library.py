@@ -22,7 +22,6 @@ would land outside the library's folder.
 
 from __future__ import annotations
 
-import datetime as dt
 import difflib
 import json
 import os
@@ -52,19 +51,12 @@ VARIATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{3,99}$")
 
 
 def project_summary(root: Path) -> dict[str, Any]:
-    """A project as the list shows it, from its manifest (cheap: no notes are read)."""
-    manifest = _read(root / "manifest.json") or {}
-    found = manifest.get("parts")
-    parts: list[Any] = found if isinstance(found, list) else []
-    name = str(manifest.get("name") or manifest.get("prompt") or root.name)
-    return {
-        "projectId": root.name, "name": name[:200], "prompt": str(manifest.get("prompt", ""))[:500],
-        "revision": manifest.get("revision"), "tempo": manifest.get("tempo"), "key": manifest.get("key"),
-        "timeSignature": manifest.get("time_signature"), "bars": manifest.get("total_bars"),
-        "tracks": [str(p.get("name")) for p in parts if isinstance(p, dict)],
-        "createdAt": manifest.get("created_at"),
-        "updatedAt": dt.datetime.fromtimestamp(_mtime(root), dt.UTC).isoformat(),
-    }
+    """A project as the list shows it (`producer.session_list`: the row `App.sessions` lists),
+    from its manifest (cheap: no notes are read)."""
+    from bandstand.compose.sessions import inspect
+    from bandstand.producer.session_list import summary_of
+
+    return summary_of(inspect(root)).wire()
 
 
 def project_json(session: ProjectSession, project: Project, *, notes: bool = True,
@@ -126,9 +118,6 @@ class Library:
         found = [p for p in self.root.iterdir() if SESSION_RE.match(p.name) and p.is_dir()
                  and ((p / "revisions" / "HEAD.json").is_file() or (p / "manifest.json").is_file())]
         return [p.name for p in sorted(found, key=_mtime, reverse=True)]
-
-    def list(self) -> list[dict[str, Any]]:
-        return [project_summary(self.root / pid) for pid in self.ids()]
 
     def path(self, project_id: str) -> Path:
         """The folder of a project (see the module docstring)."""

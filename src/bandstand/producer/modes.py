@@ -297,7 +297,7 @@ def _compose_parts(job: Job) -> Outcome:
 
 def _part_writer(job: Job) -> Callable[..., Any]:
     """The built-in musicians, saying which part they write (one part of a role at a time)."""
-    from bandstand.compose.stages import default_part
+    from bandstand.compose.api import default_part
 
     locks: dict[str, threading.Lock] = {}
     guard = threading.Lock()

@@ -29,6 +29,7 @@ from bandstand.producer import head_files
 from bandstand.producer.collector import pausing
 
 if TYPE_CHECKING:  # the tool registry (every tool's parameter model) loads when a tool is called
+    from bandstand.compose.recipe import Recipe
     from bandstand.producer.audition import Audition
     from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult
 from bandstand.score import Song
@@ -485,14 +486,13 @@ def _import(session: ProjectSession) -> None:
         head_files.write_head_files(root, first)
 
 
-def _checkpoint_recipe(root: Path, song: Song) -> Any:
+def _checkpoint_recipe(root: Path, song: Song) -> Recipe | None:
     """The recipe of a session compose finished before it made projects, rebuilt from its
     pipeline checkpoint (the plans and every part's record), so `bandstand edit` can run its
     nodes again; None when there is no finished checkpoint or it cannot be read."""
     from pydantic import ValidationError
 
     from bandstand.compose.api import Pipeline
-    from bandstand.compose.recipe import Recipe
     from bandstand.errors import BandstandError
 
     if not (root / head_files.PIPELINE_STATE).is_file():
@@ -501,8 +501,8 @@ def _checkpoint_recipe(root: Path, song: Song) -> Any:
         pipeline = Pipeline.load(root)
         if pipeline.state.status not in ("completed", "completed_partial"):
             return None
-        pipeline.engine.restore()
-        return Recipe.from_run(pipeline.state, pipeline.engine.artifacts, {t.role: t.name for t in song.tracks})
+        pipeline.restore()
+        return pipeline.recipe({t.role: t.name for t in song.tracks})
     except (BandstandError, ValidationError, KeyError, TypeError, ValueError):
         return None
 

@@ -20,9 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bandstand.compose.graph import Artifacts, Graph
-from bandstand.compose.nodes import Node
-from bandstand.compose.state import PARTS
+from bandstand.compose.api import dependencies, reach
 from bandstand.craft.edits import (
     AddPartEdit,
     AlternativeEdit,
@@ -66,19 +64,11 @@ def component_node(component: str) -> str | None:
     return _NODE.get(component, component if component in ("arrangement", "sound") else f"parts:{component}")
 
 
-def _nodes(parts: Sequence[str]) -> tuple[Graph, list[Node]]:
-    from bandstand.compose.stages import build_graph
-
-    graph = build_graph()
-    known = {n.name: n for n in graph.expand(Artifacts())}  # the nodes before the parts are known
-    return graph, [known["harmony"], known["arrangement"], *graph.with_members(PARTS, parts), known["sound"]]
-
-
 def sensitivity(parts: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Component → what it is made from (facts and components), as the graph's nodes declare it;
     the mix is made from nothing."""
-    _, nodes = _nodes(parts)
-    return {**{_component(n.name): tuple(_component(r) for r in n.reads) for n in nodes}, "mix": ()}
+    return {**{_component(name): tuple(_component(r) for r in reads) for name, reads in dependencies(parts)},
+            "mix": ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +96,14 @@ def blast_radius(changed: Iterable[str], parts: Sequence[str], frozen: Iterable[
     depends on them changing."""
     changed = tuple(dict.fromkeys(changed))
     held = {n for c in frozen if (n := component_node(c)) is not None}
-    graph, nodes = _nodes(parts)
     words = set(changed) | {n for c in changed if (c in parts or c in _NODE) and (n := component_node(c))}
-    reached = graph.reached(words, nodes, held)
+    reached = reach(words, parts, held)
     hit = words | set(reached)
     affected = [_component(n) for n in reached]
     if "mix" in changed:
         affected.append("mix")
-    hit_frozen = [_component(n.name) for n in nodes
-                  if n.name in held and (n.name in words or any(r in hit for r in n.reads))]
+    hit_frozen = [_component(name) for name, reads in dependencies(parts)
+                  if name in held and (name in words or any(r in hit for r in reads))]
     redone = tuple(c for c in affected if c in parts)
     preserved = tuple(p for p in parts if p not in redone)
     if EXPENSIVE & set(changed) or len(redone) > 2:

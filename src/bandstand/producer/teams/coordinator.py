@@ -14,16 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bandstand.compose.graph import Graph
+from bandstand.compose.api import PLAN_OPTIONS, part_seed, plan, role_order
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
-from bandstand.compose.nodes import Node, derive_seed
 from bandstand.compose.recipe import GENERATOR, Recipe
-from bandstand.compose.state import PARTS, PipelineState
 from bandstand.craft import Situation
-from bandstand.errors import InvalidInput, RuntimeFailure
+from bandstand.errors import InvalidInput
 from bandstand.producer.teams.contracts import SectionShape, SongContract, TrackShape
 from bandstand.producer.tool_context import tool_context
 from bandstand.studio import Project, Provenance, Section, TimeSignature
@@ -33,8 +31,6 @@ from bandstand.studio.tools import ToolCall, run_batch
 __all__ = ["COLOURS", "DRUM_ROLES", "PLAN_OPTIONS", "Planned", "SongSetup", "plan_setup", "plan_song", "setup_calls",
            "setup_project", "track_name"]
 
-# Options of a compose run the plan nodes read (the rest concern parts, files and audio).
-PLAN_OPTIONS: tuple[str, ...] = ("bars", "parts", "tempo", "key", "mode", "genre", "form")
 COLOURS: dict[str, str] = {
     "drums": "#e05252", "percussion": "#e0894f", "bass": "#4f7fe0", "sub_bass": "#3b5fb0",
     "chords": "#e0c34f", "arp": "#c9e04f", "pad": "#8a5fe0", "lead": "#4fe08a", "counter_melody": "#4fd1e0",
@@ -71,28 +67,13 @@ class SongSetup:
 
     def part_seed(self, role: str) -> int:
         """The part's seed, derived as compose derives it (parts node, keyed by role)."""
-        from bandstand.compose.stages import SEED_KEYS
-
-        return derive_seed(self.seed, SEED_KEYS[PARTS], role, 0)
+        return part_seed(self.seed, role)
 
 
 def plan_song(prompt: str, seed: int, options: Mapping[str, Any]) -> tuple[Intent, HarmonyPlan, ArrangementPlan]:
     """The intent, harmony and arrangement plans, from compose's own plan nodes and seeds."""
-    from bandstand.compose.api import make_config
-    from bandstand.compose.engine import Engine
-    from bandstand.compose.stages import build_graph
-
-    config = make_config(**{k: v for k, v in options.items() if k in PLAN_OPTIONS and v is not None}, seed=seed,
-                         checkpoints=False, quality_gate=False, render_audio=False, render_pianoroll=False)
-    state = PipelineState.start(prompt, config, seed)
-    plans = [item for item in build_graph().items if isinstance(item, Node)
-             and item.name in ("intent", "harmony", "arrangement")]
-    engine = Engine(state, Graph(plans))
-    done = engine.run()
-    if done.status not in ("completed", "completed_partial"):
-        raise RuntimeFailure(f"setting the song up failed: {done.error.message if done.error else done.status}")
-    a = engine.artifacts
-    return a["intent"], a["harmony"], a["arrangement"]
+    intent, harmony, arrangement = plan(prompt, seed, options)
+    return intent, harmony, arrangement
 
 
 def _sections(arrangement: ArrangementPlan, bpb: float) -> tuple[SectionShape, ...]:
@@ -150,7 +131,6 @@ def plan_setup(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer
     """Plan the song (see the module docstring); nothing is written and no track exists yet."""
     from bandstand.compose.parts import DEFAULT_PROGRAMS, build_situation
     from bandstand.compose.sound import build_sound
-    from bandstand.compose.stages import role_order
 
     intent, harmony, arrangement = plan_song(prompt, seed, options)
     roles = tuple(sorted(arrangement.all_roles(), key=role_order))

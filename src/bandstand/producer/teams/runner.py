@@ -161,7 +161,7 @@ def _plan_steps(planned: Planned) -> list[ev.PlanStep]:
 def _write_state(root: Path, planned: Planned) -> None:
     """The session's pipeline state, as compose leaves it: the plan nodes and the sound plan
     (the head files name presets and the master's loudness from it)."""
-    from bandstand.compose.checkpoint import FileCheckpoint
+    from bandstand.compose.api import write_state
     from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState
 
     state = PipelineState.start(planned.prompt, PipelineConfig(seed=planned.seed, out_dir=str(root.parent)),
@@ -176,7 +176,7 @@ def _write_state(root: Path, planned: Planned) -> None:
         planned.intent.tempo
     song.sections, song.total_bars, song.parts = [s.name for s in planned.sections], planned.arrangement.total_bars, \
         list(planned.roles)
-    FileCheckpoint.in_session(root).save(state)
+    write_state(root, state)
 
 
 async def _coordinate(prompt: str, seed: int, options: TeamOptions, stream: TeamStream,

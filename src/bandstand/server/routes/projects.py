@@ -27,6 +27,7 @@ from pydantic import Field
 from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 
+from bandstand.producer import App
 from bandstand.producer.studio import Studio
 from bandstand.protocol import COMPOSE, Emitter, WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
@@ -67,7 +68,7 @@ class Undo(WireModel):
 
 @router.get("", summary="Every project in the server's output folder, newest change first")
 def list_projects(studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    return {"projects": studio.library.list()}
+    return {"projects": [s.wire() for s in App.of(studio).sessions()]}
 
 
 @router.post("", status_code=201, summary="Compose a new project from a prompt (its revision 1)")

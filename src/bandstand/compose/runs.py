@@ -1,0 +1,159 @@
+"""The engine as the producer sees it: a few typed calls instead of the graph's parts.
+
+`plan(prompt, seed, options)` runs the plan nodes (intent, harmony,
+arrangement) with compose's own seeds; `regenerate(recipe, changed, keys)`
+reads the blast radius of a change off the graph (`reach`) and makes again
+the parts it reaches; `products(artifacts)` reads a finished run's artifacts
+as one typed `RunProducts`; `part_seed` is a part's seed as the parts node
+derives it (`plan_seed` a plan node's); `dependencies(parts)` says what each
+component is made from; `read_state`/`write_state` keep a session's pipeline
+state where a resume finds it.
+Clients and the producer reach the graph, its nodes and its engine only
+through these (re-exported by `compose.api`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from bandstand.compose.checkpoint import FileCheckpoint
+from bandstand.compose.graph import Artifacts
+from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.models.harmony import HarmonyPlan
+from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.parts import PartResult
+from bandstand.compose.models.reports import SessionFiles, ValidationReport
+from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.nodes import Node, derive_seed
+from bandstand.compose.recipe import PLAN_NODES, Recipe, Rerun, rerun
+from bandstand.compose.stages import (
+    SEED_KEYS,
+    PartFn,
+    build_graph,
+    default_part,
+    role_order,
+    supported_roles,
+)
+from bandstand.compose.state import PARTS, PipelineState, part_node
+from bandstand.errors import RuntimeFailure
+from bandstand.score import Song
+
+__all__ = ["PLAN_OPTIONS", "PartFn", "Plans", "Regenerated", "RunProducts", "default_part", "dependencies",
+           "part_seed", "plan", "plan_seed", "products", "reach", "read_state", "regenerate", "role_order",
+           "supported_roles", "write_state"]
+
+PLAN_OPTIONS: tuple[str, ...] = ("bars", "parts", "tempo", "key", "mode", "genre", "form")
+"""Options of a compose run the plan nodes read (the rest concern parts, files and audio)."""
+
+
+class Plans(NamedTuple):
+    """The three plans every part is written from."""
+
+    intent: Intent
+    harmony: HarmonyPlan
+    arrangement: ArrangementPlan
+
+
+@dataclass(frozen=True, slots=True)
+class RunProducts:
+    """What a compose run made, typed: the plans, the parts by key in graph order, and what the
+    later nodes made when they ran (None when skipped or failed)."""
+
+    intent: Intent
+    harmony: HarmonyPlan
+    arrangement: ArrangementPlan
+    parts: dict[str, PartResult]
+    sound: SoundPlan | None
+    song: Song | None
+    validation: ValidationReport | None
+    files: SessionFiles | None
+
+
+def products(artifacts: Artifacts) -> RunProducts:
+    """A run's artifacts as `RunProducts` (KeyError when a plan is missing)."""
+    return RunProducts(intent=artifacts.need("intent", Intent), harmony=artifacts.need("harmony", HarmonyPlan),
+                       arrangement=artifacts.need("arrangement", ArrangementPlan),
+                       parts=artifacts.members_as(PARTS, PartResult), sound=artifacts.get_as("sound", SoundPlan),
+                       song=artifacts.get_as("assembly", Song),
+                       validation=artifacts.get_as("validation", ValidationReport),
+                       files=artifacts.get_as("output", SessionFiles))
+
+
+def part_seed(seed: int, key: str, variant: int = 0) -> int:
+    """Part `key`'s seed in a run of `seed`, derived as the parts node derives it."""
+    return derive_seed(seed, SEED_KEYS[PARTS], key, variant)
+
+
+def plan_seed(seed: int, node: str) -> int:
+    """The seed plan node `node` (intent, harmony or arrangement) runs with in a run of `seed`."""
+    return derive_seed(seed, SEED_KEYS[node])
+
+
+def read_state(session_dir: str | Path) -> PipelineState:
+    """A session's pipeline state, from its checkpoint (`InvalidInput` when there is none)."""
+    return FileCheckpoint.in_session(session_dir).load()
+
+
+def write_state(session_dir: str | Path, state: PipelineState) -> None:
+    """Keep `state` as the session's checkpoint (written atomically)."""
+    FileCheckpoint.in_session(session_dir).save(state)
+
+
+def plan(prompt: str, seed: int, options: Mapping[str, Any] | None = None) -> Plans:
+    """The intent, harmony and arrangement `prompt` and `seed` give, from the compose graph's
+    own plan nodes and seeds (only `PLAN_OPTIONS` of `options` count). `RuntimeFailure` when a
+    plan node fails."""
+    from bandstand.compose.api import make_config
+    from bandstand.compose.engine import Engine
+    from bandstand.compose.graph import Graph
+
+    chosen = {k: v for k, v in (options or {}).items() if k in PLAN_OPTIONS and v is not None}
+    config = make_config(**chosen, seed=seed, checkpoints=False, quality_gate=False, render_audio=False,
+                         render_pianoroll=False)
+    state = PipelineState.start(prompt, config, seed)
+    engine = Engine(state, Graph([item for item in build_graph().items
+                                  if isinstance(item, Node) and item.name in PLAN_NODES]))
+    done = engine.run()
+    if done.status not in ("completed", "completed_partial"):
+        raise RuntimeFailure(f"setting the song up failed: {done.error.message if done.error else done.status}")
+    a = engine.artifacts
+    return Plans(a.need("intent", Intent), a.need("harmony", HarmonyPlan), a.need("arrangement", ArrangementPlan))
+
+
+def _nodes(parts: Sequence[str]) -> list[Node]:
+    graph = build_graph()
+    known = {n.name: n for n in graph.expand(Artifacts())}  # the nodes before the parts are known
+    return [known["harmony"], known["arrangement"], *graph.with_members(PARTS, parts), known["sound"]]
+
+
+def dependencies(parts: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """(node, what it is made from: facts and nodes) for the harmony, the arrangement, each of
+    `parts` and the sound, in graph order, as the nodes declare it (`Node.reads`)."""
+    return [(n.name, n.reads) for n in _nodes(parts)]
+
+
+def reach(changed: Iterable[str], parts: Sequence[str], held: Iterable[str] = ()) -> list[str]:
+    """The nodes (harmony, arrangement, `parts:KEY` for `parts`, sound) a change of `changed`
+    (facts and node names) reaches through what they read, transitively, in graph order; a
+    node in `held` (a frozen part) is neither reached nor passes the change on."""
+    return build_graph().reached(changed, _nodes(parts), held)
+
+
+class Regenerated(NamedTuple):
+    """What `regenerate` made: the nodes it reached, and the plans and parts made again."""
+
+    reached: tuple[str, ...]
+    made: Rerun
+
+
+def regenerate(recipe: Recipe, changed: Iterable[str], keys: Sequence[str], *, frozen: Iterable[str] = (),
+               plans: Mapping[str, Any] | None = None, part_fn: PartFn = default_part) -> Regenerated:
+    """The parts among `keys` that a change of `changed` (facts: key, tempo …; nodes: harmony,
+    parts:bass …) reaches, made again from `recipe` (with `plans` in place of its plans when
+    given); a part in `frozen` (part keys) stays as it is."""
+    reached = reach(changed, keys, [part_node(k) for k in frozen])
+    again = [k for k in keys if part_node(k) in reached]
+    return Regenerated(tuple(reached), rerun(recipe, again, plans=plans, part_fn=part_fn))
