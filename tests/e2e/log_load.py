@@ -95,7 +95,8 @@ async def _follow(served: Served, run: str, reader: Reader, until: float) -> Non
                     return
                 if one.startswith(b"event: "):
                     reader.events += 1
-            if time.monotonic() > until:
+            now = time.monotonic()
+            if now > until and (reader.events or now > until + 60):  # a loaded machine: wait for the first
                 return
 
 
