@@ -41,6 +41,7 @@ from bandstand.craft.kit import (
     RIDE_BELL,
     RIM,
     SHAKER,
+    SHORT_GUIRO,
     SNARE,
     TAMBOURINE,
     DrumFamily,
@@ -49,8 +50,6 @@ from bandstand.craft.kit import (
 )
 
 __all__ = ["GENRE_KITS", "kit_for"]
-
-SHORT_GUIRO, LONG_GUIRO = 73, 74
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:

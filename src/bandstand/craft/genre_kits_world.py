@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from bandstand.craft.kit import (
     CABASA,
+    CHINA,
     CLAP,
     CLAVES,
     CLOSED_HAT,
@@ -20,13 +21,20 @@ from bandstand.craft.kit import (
     CRASH,
     FAMILIES,
     HIGH_BONGO,
+    HIGH_FLOOR_TOM,
     HIGH_MID_TOM,
     HIGH_TIMBALE,
     HIGH_TOM,
+    HIGH_WOOD,
     KICK,
+    LONG_GUIRO,
+    LOW_AGOGO,
     LOW_BONGO,
     LOW_CONGA,
+    LOW_FLOOR_TOM,
+    LOW_TIMBALE,
     LOW_TOM,
+    MARACAS,
     MID_TOM,
     MUTE_CONGA,
     OPEN_CONGA,
@@ -36,6 +44,7 @@ from bandstand.craft.kit import (
     RIDE_BELL,
     RIM,
     SHAKER,
+    SHORT_GUIRO,
     SNARE,
     TAMBOURINE,
     DrumFamily,
@@ -44,10 +53,6 @@ from bandstand.craft.kit import (
 
 __all__ = ["WORLD_KITS"]
 
-# General MIDI percussion beyond `kit`'s names
-LOW_FLOOR_TOM, HIGH_FLOOR_TOM, CHINA, SPLASH = 41, 43, 52, 55
-LOW_TIMBALE, HIGH_AGOGO, LOW_AGOGO, MARACAS = 66, 67, 68, 70
-SHORT_GUIRO, LONG_GUIRO, HIGH_WOOD, LOW_WOOD = 73, 74, 76, 77
 MUTE_CUICA, OPEN_CUICA, MUTE_TRIANGLE, OPEN_TRIANGLE = 78, 79, 80, 81
 
 

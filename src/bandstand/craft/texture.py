@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bandstand.craft import kit
 from bandstand.craft.knobs import bar_rng, feel_of
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Situation
@@ -19,8 +20,9 @@ from bandstand.craft.style import Style
 
 __all__ = ["BLIPS", "TEXTURE_VOICES", "play_fx", "play_texture"]
 
-CABASA, MARACAS, SHAKER, SIDE_STICK, WOOD_BLOCK, LOW_WOOD_BLOCK = 69, 70, 82, 37, 76, 77
-CLOSED_HAT, CLAP = 42, 39
+CABASA, MARACAS, SHAKER, SIDE_STICK, WOOD_BLOCK, LOW_WOOD_BLOCK = kit.CABASA, kit.MARACAS, kit.GM_SHAKER, \
+    kit.SIDE_STICK, kit.HIGH_WOOD, kit.LOW_WOOD
+CLOSED_HAT, CLAP = kit.CLOSED_HAT, kit.CLAP
 # texture → (GM drum keys, hits per bar when calm, when full, velocity range)
 TEXTURE_VOICES: dict[str, tuple[tuple[int, ...], int, int, tuple[int, int]]] = {
     "rain": ((CABASA, MARACAS, SHAKER), 14, 30, (10, 34)),
