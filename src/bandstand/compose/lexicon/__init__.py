@@ -111,11 +111,12 @@ def primary_genre(intent: Intent) -> GenreTraits:
 
 def _played(traits: GenreTraits, intent: Intent) -> GenreTraits:
     """The genre as the instruments the prompt names play it: a ukulele strums the chords,
-    a banjo rolls them, an 808 slides under the song (`Instrument.plays`)."""
+    a banjo rolls them, an 808 slides under the song (`Instrument.plays`); an organ holds the
+    chords it is given, except where the genre's own comping is an organ's (`Instrument.keeps`)."""
     turns: dict[str, str] = {}
     for request in intent.instrument_requests:
         named = [(i.named_by(request.text), i) for i in INSTRUMENTS if i.role == request.role]
         length, instrument = max(named, key=lambda m: m[0], default=(0, None))
         if length and instrument is not None:
-            turns.update(instrument.plays)
+            turns.update((k, v) for k, v in instrument.plays if getattr(traits, k) not in instrument.keeps)
     return replace(traits, **turns) if turns else traits  # type: ignore[arg-type]

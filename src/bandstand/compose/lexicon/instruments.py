@@ -21,6 +21,7 @@ class Instrument:
     program: int | None
     plays: tuple[tuple[str, str], ...] = ()
     genres: tuple[str, ...] = ()  # the genres it suggests when the prompt names none (a banjo: bluegrass)
+    keeps: tuple[str, ...] = ()  # the genre's own styles it plays as they are (a gospel organ shouts)
 
     def named_by(self, text: str) -> int:
         """How much of `text` (an instrument request, maybe with a modifier: "lo-fi piano")
@@ -30,10 +31,10 @@ class Instrument:
         return max((len(w) for w in self.words if low == w or low.endswith(" " + w)), default=0)
 
 
-def _i(words: str, role: str, program: int | None, plays: str = "", genres: str = "") -> Instrument:
+def _i(words: str, role: str, program: int | None, plays: str = "", genres: str = "", keeps: str = "") -> Instrument:
     turns = tuple((k, v) for k, _, v in (item.partition("=") for item in plays.split()))
     return Instrument(tuple(w.strip() for w in words.split("|")), role, program, turns,
-                      tuple(g.strip() for g in genres.split(",") if g.strip()))
+                      tuple(g.strip() for g in genres.split(",") if g.strip()), tuple(keeps.split()))
 
 
 INSTRUMENTS: tuple[Instrument, ...] = (
@@ -41,7 +42,8 @@ INSTRUMENTS: tuple[Instrument, ...] = (
     _i("sub bass|sub-bass|subs", "sub_bass", 38),
     _i("rhodes|electric piano|e-piano|wurlitzer|wurli|keys", "chords", 4, "comp_style=sustained"),
     _i("piano|pianos|grand piano|keyboard", "chords", 0),
-    _i("organ|hammond|b3", "chords", 16),
+    _i("organ|hammond|b3", "chords", 16, "comp_style=sustained",  # held chords, not struck ones
+       keeps="gospel_shout offbeat_skank jazz_comp house_chops"),
     _i("guitar|guitars|acoustic guitar|steel guitar|steel-string guitar", "chords", 25),
     _i("nylon guitar|nylon-string guitar|classical guitar|spanish guitar|bossa guitar", "chords", 24,
        "comp_style=bossa_comp"),
@@ -54,7 +56,8 @@ INSTRUMENTS: tuple[Instrument, ...] = (
     _i("accordion|accordions|squeezebox|concertina", "chords", 21, "comp_style=oompah", "polka,cumbia"),
     _i("harp|harps", "chords", 46, "comp_style=arpeggiated"),
     _i("church organ|pipe organ", "chords", 19, "comp_style=sustained"),
-    _i("clavinet|clav", "chords", 7),
+    _i("clavinet|clav", "chords", 7, "comp_style=stabs",  # the funk clav's short chops
+       keeps="offbeat_skank jazz_comp house_chops gospel_shout"),
     _i("strings|string section|violins|orchestra|cello|cellos", "pad", 48),
     _i("choir|choirs|voices|vocal pad|aahs", "pad", 52),
     _i("pad|pads|synth pad|synth pads|atmosphere|drone", "pad", 89),
@@ -62,7 +65,8 @@ INSTRUMENTS: tuple[Instrument, ...] = (
     _i("upright bass|double bass|acoustic bass|walking bass", "bass", 32),
     _i("slap bass", "bass", 36, "bass_style=syncopated_funk"),
     _i("tuba|sousaphone", "bass", 58, "bass_style=two_beat", "polka"),
-    _i("synth bass|reese|reese bass|wobble bass|acid bass|303", "bass", 38),
+    _i("synth bass|wobble bass|acid bass|303", "bass", 38),
+    _i("reese|reese bass", "bass", 38, "bass_style=dnb_reese"),
     _i("saxophone|sax|alto sax|tenor sax", "lead", 65),
     _i("trumpet|flugelhorn|horn|horns|brass", "lead", 56),
     _i("flute|flutes|pan flute", "lead", 73),
