@@ -67,11 +67,11 @@ def render(
         return
     from bandstand.render import find_soundfont, render_pianoroll, render_wav, title_line, warm
 
-    if not no_audio:
-        warm()  # numba's engine and the SoundFont's table load on a thread while the file is read
     from bandstand.midi import read_midi
 
-    song = read_midi(file)
+    song = read_midi(file)  # first: a file that is refused never loads the synthesizer (300 MB for any input)
+    if not no_audio:
+        warm()  # numba's engine and the SoundFont's table load on a thread while the outputs are checked
     png_out = _check_output(png or file.with_suffix(".png"), "--png")
     wav_out = None if no_audio else _check_output(wav or file.with_suffix(".wav"), "--wav")
     if wav_out is None:

@@ -37,7 +37,8 @@ _FEEL: dict[str, tuple[float, float, float, float]] = {
     "spiritual": (0.75, 0.35, 0.6, 0.5), "meditative": (0.55, 0.15, 0.75, 0.15),
     "minimal": (0.5, 0.3, 0.6, 0.4), "mechanical": (0.45, 0.45, 0.2, 0.7),
     "lullaby": (0.7, 0.1, 0.9, 0.2), "complex": (0.5, 0.75, 0.45, 0.6),
-    "funereal": (0.1, 0.5, 0.7, 0.1),
+    "funereal": (0.1, 0.5, 0.7, 0.1), "morning": (0.75, 0.2, 0.65, 0.45),
+    "celebration": (0.95, 0.2, 0.35, 0.85),
 }
 """Mood label → (valence, tension, intimacy, motion); its energy is the mood's own
 (`compose.lexicon.moods`), the one the compose pipeline plays it at."""

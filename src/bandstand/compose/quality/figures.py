@@ -143,14 +143,28 @@ def kick_bass_lock(kicks: list[float], bass: list[float], ctx: SongContext) -> f
     return sum(1 for k in heard if near(bass, k)) / len(heard)
 
 
-def arrangement_figures(song: Song, ctx: SongContext) -> dict[str, float | None]:
-    """Section contrast, density against energy, notes per bar and bass coverage."""
+def _density(song: Song, ctx: SongContext) -> list[float]:
+    """Notes per bar, every part together."""
     density = [0.0] * ctx.bars
     for t in song.tracks:
         for n in t.notes:
             density[ctx.bar_of(n.start)] += 1.0
+    return density
+
+
+def density_energy(song: Song, ctx: SongContext) -> float | None:
+    """How closely the notes per bar follow the arrangement's energy (Pearson)."""
+    return pearson(list(ctx.energy), _density(song, ctx)[: len(ctx.energy)]) if ctx.energy else None
+
+
+def arrangement_figures(song: Song, ctx: SongContext) -> dict[str, float | None]:
+    """Section contrast, density against energy, notes per bar and bass coverage. Density
+    against energy is the layering's: a song of one part (an offbeat house bass alone) keeps the
+    density its idiom has, so it is not measured there."""
+    density = _density(song, ctx)
     out: dict[str, float | None] = {"notes_per_bar": fmean(density) if density else None}
-    out["density_energy"] = pearson(list(ctx.energy), density[: len(ctx.energy)]) if ctx.energy else None
+    layered = sum(1 for t in song.tracks if t.notes) >= 2
+    out["density_energy"] = density_energy(song, ctx) if layered else None
     secs = ctx.sections
     if len(secs) >= 2:
         per_sec = [fmean(density[s.start: s.start + s.bars] or [0.0]) for s in secs]
@@ -204,12 +218,10 @@ def part_figures(track: Track, ctx: SongContext) -> dict[str, float | None]:
         drums = sorted(track.notes, key=lambda n: n.start)
         solo = Song(tempo=120.0, tracks=[track])
         figures: dict[str, float | None] = {"groove_consistency": groove_consistency(drums, ctx)}
-        arr = arrangement_figures(solo, ctx)
-        figures["density_energy"] = arr["density_energy"]
+        figures["density_energy"] = density_energy(solo, ctx)
         return figures
     figures = dict(pitch_figures([track], ctx))
     if track.role in MELODY_ROLES:
         figures.update(melody_figures(list(track.notes)))
-    solo = Song(tempo=120.0, tracks=[track])
-    figures["density_energy"] = arrangement_figures(solo, ctx)["density_energy"]
+    figures["density_energy"] = density_energy(Song(tempo=120.0, tracks=[track]), ctx)
     return figures
