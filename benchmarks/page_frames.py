@@ -3,7 +3,9 @@
 Headless Debian chromium through Playwright against a real `bandstand serve` (the studio page with a
 composed 128-bar, 8-part song, playing from bar 17) and a real `bandstand jam` (the jam page with
 the four default members, playing): the time between animation frames (requestAnimationFrame
-deltas) over `--seconds`, as p50 / p95 / max and the share of frames over 20 ms; and for the studio
+deltas) over `--seconds`, as p50 / p95 / max and the share of frames over 20 ms, with what the page
+did meanwhile (Chromium's own counts: layouts, style recalculations, main-thread task time — figures a
+busy machine does not change, unlike the frame times); and for the studio
 the time from the click on ▶ to the first note heard (the SoundFont preloaded on page open) and
 what it waited for (the synthesizer's load before the click, the context's start after it).
 
@@ -47,6 +49,22 @@ FIRST_SOUND = """() => { const audio = window.studio.audio, note = audio.note.bi
   const watch = () => { if (window.firstNote !== null && audio.heardNow() >= window.firstNote) window.heardAt = performance.now();
     else requestAnimationFrame(watch); };
   requestAnimationFrame(watch); }"""
+
+
+def metrics(cdp: Any) -> dict[str, float]:
+    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+
+
+def measured(page: Any, seconds: float) -> dict[str, Any]:
+    """The frame times over `seconds`, and the layouts, style recalculations and task time in them."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    before = metrics(cdp)
+    deltas = page.evaluate(FRAMES, int(seconds * 1000))
+    after = metrics(cdp)
+    return {**summary(deltas), "layouts": int(after["LayoutCount"] - before["LayoutCount"]),
+            "style_recalcs": int(after["RecalcStyleCount"] - before["RecalcStyleCount"]),
+            "task_s": round(after["TaskDuration"] - before["TaskDuration"], 3)}
 
 
 def summary(deltas: list[float]) -> dict[str, Any]:
@@ -104,7 +122,7 @@ def studio(pw: Any, chromium: str, folder: Path, seconds: float) -> dict[str, An
             first = page.evaluate("""({first_sound_ms: Math.round(window.heardAt - window.clickedAt),
               enable_ms: Math.round(window.studio.audio.enableMs), preload_ms: Math.round(window.studio.audio.preloadMs),
               mode: window.studio.audio.mode})""")
-            frames = summary(page.evaluate(FRAMES, int(seconds * 1000)))
+            frames = measured(page, seconds)
             tracks = page.evaluate("window.studio.view.tracks.length")
             bars = page.evaluate("window.studio.view.bars")
             page.click("#play")
@@ -123,7 +141,7 @@ def jam(pw: Any, chromium: str, folder: Path, seconds: float) -> dict[str, Any]:
             page.click("#start")
             page.wait_for_function("window.bandstand.audio.running && window.bandstand.audio.scheduled > 20", timeout=120_000)
             members = page.evaluate("Object.keys(window.bandstand.state.members || {}).length")
-            frames = summary(page.evaluate(FRAMES, int(seconds * 1000)))
+            frames = measured(page, seconds)
             page.click("#stop")
         finally:
             browser.close()

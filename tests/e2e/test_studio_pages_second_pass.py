@@ -298,7 +298,7 @@ def test_the_master_meter_moves_while_playing_and_the_master_fader_silences_it(s
     page.click("#play")
     page.wait_for_function("window.studio.transport.levels && window.studio.transport.levels.peak > -40", timeout=60_000)
     expect(page.locator("#master-db")).to_have_text(re.compile(r"^-?\d+ dB$"))
-    width = page.evaluate("parseFloat(document.querySelector('#master-meter .peak').style.width)")
+    width = page.evaluate(r"100 * parseFloat(document.querySelector('#master-meter .peak').style.transform.match(/scaleX\(([\d.]+)\)/)[1])")
     assert width > 30
     page.screenshot(path=str(ARTIFACTS / "master-meter.png"))
     page.evaluate("""() => { const input = document.getElementById('master'); input.value = '0';

@@ -62,9 +62,10 @@ def revision(page: Any) -> int:
     return int(page.evaluate("window.studio.state.data.revision"))
 
 
-# The heads whose meters show sound now (a peak bar wider than `least` % and a dB reading).
+# The heads whose meters show sound now (a peak bar scaled past `least` % and a dB reading).
 LIT = """(least) => [...document.querySelectorAll('#heads .head')].filter((h) =>
-  parseFloat(h.querySelector('.track-meter .peak').style.width || '0') > least && h.querySelector('.db').textContent !== '−∞')
+  100 * parseFloat((h.querySelector('.track-meter .peak').style.transform.match(/scaleX\\(([\\d.]+)\\)/) || [0, '0'])[1]) > least
+  && h.querySelector('.db').textContent !== '−∞')
   .map((h) => h.dataset.track)"""
 
 

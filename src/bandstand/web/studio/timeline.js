@@ -107,6 +107,7 @@ export class Arrangement {
   }
 
   resize() {
+    this.viewWidth = this.width; // the playhead's bound, measured here rather than every frame
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.max(1, Math.round(this.width * ratio));
     this.canvas.height = Math.max(1, Math.round(this.height * ratio));
@@ -144,7 +145,7 @@ export class Arrangement {
 
   // Make `beat` visible (the playhead following the sound, a phrase being reviewed).
   reveal(beat, { margin = 0.15, center = false } = {}) {
-    const x = this.xOf(beat), w = this.width;
+    const x = this.xOf(beat), w = this.viewWidth;
     if (center || x < w * margin * 0.5 || x > w * (1 - margin)) {
       this.scroller.scrollLeft = Math.max(0, beat * this.pxPerBeat - w * (center ? 0.5 : margin));
       this.expectedLeft = this.scroller.scrollLeft;
@@ -358,13 +359,16 @@ export class Arrangement {
     return labels;
   }
 
-  // The playhead at the beat being heard (null hides it). Cheap: a transform, no redraw.
+  // The playhead at the beat being heard (null hides it). Cheap: a transform, no redraw, and no
+  // layout — the width is the one the last resize measured, and what did not change is not written.
   setPosition(beat) {
     this.position = beat;
-    if (beat === null || beat === undefined || !this.view) { this.playhead.hidden = true; return; }
-    const x = this.xOf(beat);
-    this.playhead.hidden = x < 0 || x > this.width;
-    this.playhead.style.transform = `translateX(${x.toFixed(1)}px)`;
-    this.playhead.dataset.position = formatPosition(beat, this.view.beatsPerBar);
+    if (beat === null || beat === undefined || !this.view) { if (!this.playhead.hidden) this.playhead.hidden = true; return; }
+    const x = this.xOf(beat), hidden = x < 0 || x > this.viewWidth;
+    if (this.playhead.hidden !== hidden) this.playhead.hidden = hidden;
+    const transform = `translateX(${x.toFixed(1)}px)`;
+    if (this.playheadAt !== transform) { this.playheadAt = transform; this.playhead.style.transform = transform; }
+    const position = formatPosition(beat, this.view.beatsPerBar);
+    if (this.playhead.dataset.position !== position) this.playhead.dataset.position = position;
   }
 }

@@ -101,43 +101,48 @@ export class Transport {
     return view?.sections.find((s) => beat >= s.start && beat < s.end) || view?.sections[0] || null;
   }
 
+  // Every frame: the playhead and the meters' bars (transforms: no layout). The readings — the
+  // position and the dB figures, text that lays the page out when it changes — are written while
+  // playing on every READING_FRAMES-th frame only (~10 a second), all in that one frame; stopped,
+  // the position follows at once (a seek, a click in the ruler).
   frame() {
     const view = this.view();
+    this.frames = (this.frames || 0) + 1;
+    const read = !this.player || this.frames % READING_FRAMES === 0;
     if (view) {
       const beat = this.player ? this.player.position() : this.cursor;
       this.arrangement.setPosition(beat);
       if (this.player && this.arrangement.following()) this.arrangement.reveal(beat);
-      $("#position").textContent = formatPosition(beat, view.beatsPerBar);
+      if (read) setText($("#position"), formatPosition(beat, view.beatsPerBar));
     }
-    this.meter();
+    this.meter(read);
     requestAnimationFrame(() => this.frame());
   }
 
   // The master meter: what is heard, after the master level (peak and RMS, −60…0 dBFS). Read
-  // only while something plays or a level is still falling.
-  meter() {
+  // only while something plays or a level is still falling; its dB reading when `read`.
+  meter(read) {
     if (!this.audio.running || (!this.player && !(this.shown > -60))) return;
     const now = this.audio.levels(); if (!now) return;
-    const width = (db) => `${Math.max(0, Math.min(100, ((db + 60) / 60) * 100)).toFixed(1)}%`;
     this.shown = now.peak;
     this.levels = now;
     const box = $("#master-meter");
-    box.querySelector(".peak").style.width = width(now.peak);
-    box.querySelector(".rms").style.width = width(now.rms);
-    $("#master-db").textContent = now.peak > -60 ? `${now.peak.toFixed(0)} dB` : "−∞";
-    this.trackMeters(width);
+    setBar(box.querySelector(".peak"), now.peak);
+    setBar(box.querySelector(".rms"), now.rms);
+    if (read) setText($("#master-db"), now.peak > -60 ? `${now.peak.toFixed(0)} dB` : "−∞");
+    this.trackMeters(read);
   }
 
   // Each track head's meter (peak, and RMS as the loudness reading in dB), beside the master's.
-  trackMeters(width) {
+  trackMeters(read) {
     const levels = this.audio.trackLevels(); if (!levels) return;
     this.trackLevels = levels;
     for (const head of document.querySelectorAll("#heads .head")) {
       const now = levels[head.dataset.track], meter = head.querySelector(".track-meter"); if (!meter) continue;
       const peak = now ? now.peak : -Infinity, rms = now ? now.rms : -Infinity;
-      meter.querySelector(".peak").style.width = width(peak);
-      meter.querySelector(".rms").style.width = width(rms);
-      head.querySelector(".db").textContent = rms > -60 ? rms.toFixed(0) : "−∞";
+      setBar(meter.querySelector(".peak"), peak);
+      setBar(meter.querySelector(".rms"), rms);
+      if (read) setText(head.querySelector(".db"), rms > -60 ? rms.toFixed(0) : "−∞");
     }
   }
 
@@ -156,4 +161,20 @@ export class Transport {
     $("#sound").textContent = "… loading sound";
     await this.audio.enable();
   }
+}
+
+// While playing, the readings (position, dB) change on every this many frames; the bars every frame.
+const READING_FRAMES = 6;
+
+// A meter's bar at `db` (−60…0 dBFS) as its horizontal scale, written only when it changed.
+function setBar(bar, db) {
+  const scale = Math.max(0, Math.min(1, (db + 60) / 60)).toFixed(3);
+  if (bar.meterScale === scale) return;
+  bar.meterScale = scale;
+  bar.style.transform = `scaleX(${scale})`;
+}
+
+// Text written only when it changed (the same text written again still lays the page out).
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
