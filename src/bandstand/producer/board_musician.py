@@ -35,7 +35,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bandstand.producer.board_work import TaskChecks, WorkResult, answer_work, compose_work, task_checks, verify
+from bandstand.producer.board_work import (
+    TaskChecks,
+    WorkResult,
+    answer_work,
+    compose_work,
+    task_checks,
+    verify,
+)
 
 __all__ = ["PHASE", "MusicianReport", "MusicianSetup", "run_musician"]
 
