@@ -205,11 +205,20 @@ class _Musician:
 
     async def _work(self, task_id: str, worked_by: str, files: Any, session: Any, heart: _Heartbeat) -> None:
         from bandstand.board import CompletionReport, ErrorReport, KeyOutput, ReviewRequest, State
-        from bandstand.errors import AgentError
+        from bandstand.errors import AgentError, InvalidInput
 
         board, sid = self.board, self.setup.session_id
         found = await asyncio.to_thread(board.last_message, task_id, "instruction")
-        named = task_checks(found.message if found is not None else "")
+        try:
+            named = task_checks(found.message if found is not None else "")
+        except InvalidInput as exc:  # an instruction written past the launcher's check: a failed attempt
+            files.status(f"step 1 failed: {exc}", ctx=_context(session))
+            errors = sum(m.message_type == "error" for m in await asyncio.to_thread(
+                board.messages_since, 0, task_id=task_id))
+            await asyncio.to_thread(board.report_error, task_id, sid, ErrorReport(
+                context_usage=_context(session), retry=min(5, errors + 1), error=str(exc)[:500]))
+            await self._verdict(task_id)
+            return
         instruction = named.instruction
         checkpoint = 1
         while not self.stop.is_set():

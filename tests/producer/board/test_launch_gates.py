@@ -117,3 +117,37 @@ def test_an_unknown_task_field_is_refused(tmp_path: Path, field: str) -> None:
                                      str(tasks)), env=env(), capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "a '|' field is 'tests: PATH …'" in done.stderr
+
+
+def test_an_instruction_with_unknown_fields_written_past_the_launcher_is_a_failed_attempt(tmp_path: Path) -> None:
+    """An instruction put on the board by hand (not checked by the launcher): the musician files an
+    error report saying what is wrong instead of crashing."""
+    import sys
+    import time
+
+    from .launching import FAST, STALE_AFTER
+
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    with Board.open(url, workdir=tmp_path) as board:
+        board.init("conductor")
+        board.create_task("task-01", phase="launch")
+        board.instruct("task-01", "verse | chorus", conductor_session="conductor")
+    proc = subprocess.Popen([sys.executable, "-m", "bandstand", "board", "--board", url, "--workdir", str(tmp_path),
+                             "--stale-after", STALE_AFTER, "musician", "--session", "m-1", *FAST], env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        state = "watching"
+        while time.monotonic() < deadline and proc.poll() is None:
+            with Board.open(url, workdir=tmp_path) as board:
+                task = board.task("task-01")
+            state = str(task.state)
+            if state == "error":
+                break
+            time.sleep(0.2)
+        assert state == "error", proc.stderr.read() if proc.poll() is not None else state
+        assert "a '|' field is 'tests: PATH …'" in str(task.last_error)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err
