@@ -58,6 +58,8 @@ its prompt holds ``[[fail]]``; summary = its answer; never, when it holds ``[[ha
 ``<name> (<first words of its prompt>): <task>``.
 
 Environment: FAKE_CLAUDE_LOG (append every stdin line to this file),
+FAKE_CLAUDE_CRASH_ONCE / FAKE_CLAUDE_CRASH_PERSONA (the first process whose system prompt
+holds the persona text crashes at start, exit 2; later ones start),
 FAKE_CLAUDE_START (``crash`` exits 2 at start, ``no_init`` never answers initialize,
 ``escape`` leaves a setsid grandchild holding stdout and exits 2 at start),
 FAKE_CLAUDE_COST (USD per turn, default 0.001), FAKE_CLAUDE_PERSONAS (a JSON
@@ -541,6 +543,9 @@ class Fake:
         if os.environ.get("FAKE_CLAUDE_START") == "crash":
             sys.stderr.write("fake claude: cannot start (FAKE_CLAUDE_START=crash)\n")
             return 2
+        if _crash_once(self.opts.get("system-prompt")):
+            sys.stderr.write("fake claude: cannot start (FAKE_CLAUDE_CRASH_ONCE)\n")
+            return 2
         if os.environ.get("FAKE_CLAUDE_START") == "escape":
             escape()
             sys.stderr.write("fake claude: cannot start (FAKE_CLAUDE_START=escape)\n")
@@ -581,6 +586,20 @@ def _sdk_servers(config: str | None) -> list[str]:
         return []
     servers = json.loads(config).get("mcpServers", {})
     return [name for name, spec in servers.items() if spec.get("type") == "sdk"]
+
+
+def _crash_once(system_prompt: object) -> bool:
+    """FAKE_CLAUDE_CRASH_ONCE=PATH: the first process whose system prompt holds FAKE_CLAUDE_CRASH_PERSONA
+    (any, when unset) creates PATH and crashes at start; every later one starts."""
+    path = os.environ.get("FAKE_CLAUDE_CRASH_ONCE")
+    persona = os.environ.get("FAKE_CLAUDE_CRASH_PERSONA", "")
+    if not path or persona not in str(system_prompt or ""):
+        return False
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 
 
 def _persona_reply(system: str | None) -> str | None:

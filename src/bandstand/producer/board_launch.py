@@ -87,8 +87,10 @@ class LaunchOutcome:
 
 
 def plan_tasks(tasks: str) -> list[str]:
-    """The instructions a `--tasks` value names (a count, or a file)."""
+    """The instructions a `--tasks` value names (a count, or a file; a line may name its tests,
+    `board_work.task_checks`)."""
     from bandstand.errors import InvalidInput
+    from bandstand.producer.board_work import task_checks
 
     text = tasks.strip()
     if text.isdigit():
@@ -110,6 +112,8 @@ def plan_tasks(tasks: str) -> list[str]:
         raise InvalidInput(f"{path} holds no task: write one instruction a line (# starts a comment)")
     if len(found) > MAX_TASKS:
         raise InvalidInput(f"{path} holds {len(found)} tasks; a launch has at most {MAX_TASKS}")
+    for line in found:  # a task's check fields are checked before anything is written
+        task_checks(line)
     return found
 
 

@@ -8,10 +8,15 @@ the heartbeat fresh from a thread, sends the session its launch prompt (the
 musician skill is its system prompt), records the answer as the task's
 result, posts it and asks for review (checkpoint 1 of 2); after approval it
 resumes, verifies the result and runs the protocol's state, temp-files and
-headroom checks (step 2; an issue is an error report) and sends the completion report
+headroom checks — and, when the task names tests, the coverage and flaky gates
+(`board.gates`; a failing gate keeps the task from review) — (step 2; an issue is
+an error report) and sends the completion report
 (checkpoint 2 of 2); after that approval it resumes and completes — the last
 write. A rejection redoes the work and resubmits; a failure is an error
-report, and the conductor proposes a fix or asks it to exit.
+report, and the conductor proposes a fix or asks it to exit. A session that
+cannot start (the backend crashed or is missing) files an error report on its
+task — the conductor proposes a fix and another musician claims it — and the
+musician ends with one line (`AgentError`).
 
 The harness makes the board writes on the session's behalf: the session's
 turn is the work (the built-in backend composes a song through the producer
@@ -30,7 +35,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bandstand.producer.board_work import WorkResult, answer_work, compose_work, verify
+from bandstand.producer.board_work import (
+    TaskChecks,
+    WorkResult,
+    answer_work,
+    compose_work,
+    task_checks,
+    verify,
+)
 
 __all__ = ["PHASE", "MusicianReport", "MusicianSetup", "run_musician"]
 
@@ -126,7 +138,7 @@ class _Musician:
 
     async def task(self, task_id: str, worked_by: str) -> None:
         from bandstand.board.taskfiles import TaskFiles, assess_resumption
-        from bandstand.errors import BoardError
+        from bandstand.errors import AgentError, BoardError
 
         files = TaskFiles(self.setup.workdir, task_id)
         if worked_by.rpartition("-S")[2].isdigit():
@@ -140,13 +152,30 @@ class _Musician:
         heart = _Heartbeat(self.board, task_id, self.setup.session_id, self.setup.heartbeat)
         session = self.make_session(worked_by)
         try:
-            await session.start()
+            try:
+                await session.start()
+            except AgentError as exc:
+                await asyncio.to_thread(self._start_failed, task_id, files, exc)
+                raise AgentError(f"{self.setup.session_id}: the {self.setup.backend} session could not start "
+                                 f"({exc}); filed an error report on {task_id} for another musician to take "
+                                 "it") from exc
             await self._work(task_id, worked_by, files, session, heart)
         except BoardError as exc:  # taken over, or moved by the conductor meanwhile
             self.report.lost.append(f"{task_id}: {exc}")
         finally:
             heart.stop()
             await session.close()
+
+    def _start_failed(self, task_id: str, files: Any, exc: Exception) -> None:
+        """The session never started: an error report (a failed attempt) on the task, so the conductor
+        proposes a fix and another musician claims it."""
+        from bandstand.board import ErrorReport
+
+        errors = sum(m.message_type == "error" for m in self.board.messages_since(0, task_id=task_id))
+        reason = f"the agent session could not start: {exc}"
+        files.status(f"step 1 failed: {reason}", ctx=0.0)
+        self.board.report_error(task_id, self.setup.session_id, ErrorReport(
+            context_usage=0, retry=min(5, errors + 1), error=reason[:500]))
 
     def _handoff(self, task_id: str, worked_by: str, files: Any, reason: str) -> None:
         """The conductor asked for an exit: write the HANDOFF, then the handoff message and exited."""
@@ -176,11 +205,21 @@ class _Musician:
 
     async def _work(self, task_id: str, worked_by: str, files: Any, session: Any, heart: _Heartbeat) -> None:
         from bandstand.board import CompletionReport, ErrorReport, KeyOutput, ReviewRequest, State
-        from bandstand.errors import AgentError
+        from bandstand.errors import AgentError, InvalidInput
 
         board, sid = self.board, self.setup.session_id
         found = await asyncio.to_thread(board.last_message, task_id, "instruction")
-        instruction = found.message if found is not None else ""
+        try:
+            named = task_checks(found.message if found is not None else "")
+        except InvalidInput as exc:  # an instruction written past the launcher's check: a failed attempt
+            files.status(f"step 1 failed: {exc}", ctx=_context(session))
+            errors = sum(m.message_type == "error" for m in await asyncio.to_thread(
+                board.messages_since, 0, task_id=task_id))
+            await asyncio.to_thread(board.report_error, task_id, sid, ErrorReport(
+                context_usage=_context(session), retry=min(5, errors + 1), error=str(exc)[:500]))
+            await self._verdict(task_id)
+            return
+        instruction = named.instruction
         checkpoint = 1
         while not self.stop.is_set():
             files.status("step 1 started: the work", ctx=_context(session))
@@ -219,6 +258,10 @@ class _Musician:
         problems = await asyncio.to_thread(verify, result)
         codes = await asyncio.to_thread(self._checks, task_id)
         problems += [f"the {name} check found issues (exit {code})" for name, code in codes.items() if code]
+        if named.tests and not problems:
+            gated, failed = await asyncio.to_thread(self._gates, task_id, named)
+            codes.update(gated)
+            problems += failed
         checks = " · ".join(f"{name} {code}" for name, code in codes.items())
         files.status("step 2 completed: " + ("; ".join(problems) or f"{len(result.files)} files verified")
                      + f"; checks: {checks}", ctx=_context(session))
@@ -248,6 +291,29 @@ class _Musician:
         return {name: int(run_check(name, task_id, board=self.board, workdir=self.setup.workdir,
                                     session_id=self.setup.session_id).code)
                 for name in ("state", "temp", "headroom")}
+
+    def _gates(self, task_id: str, named: TaskChecks) -> tuple[dict[str, int], list[str]]:
+        """The checkpoint gates on the task's tests: coverage (≥ 80%), then flaky reruns (3×). Returns the
+        exit codes and, for each failing gate, its message (what keeps the task from review)."""
+        from bandstand.board.gates import COVERAGE_MIN, RERUNS
+        from bandstand.errors import BoardUsageError
+        from bandstand.producer.board_checks import run_check
+
+        codes: dict[str, int] = {}
+        problems: list[str] = []
+        for name in ("coverage", "flaky"):
+            try:
+                report = run_check(name, task_id, workdir=self.setup.workdir, tests=named.tests,
+                                   sources=named.sources, minimum=COVERAGE_MIN, reruns=RERUNS)
+            except BoardUsageError as exc:  # a test path that is not there, coverage.py missing
+                codes[name] = 2
+                problems.append(f"the {name} gate cannot run: {exc}")
+                continue
+            codes[name] = int(report.code)
+            if report.code:
+                issues = [line.split(maxsplit=1)[1] for line in report.lines if not line.startswith("OK")]
+                problems.append(f"the {name} gate failed (exit {report.code}): " + "; ".join(issues))
+        return codes, problems
 
     async def _verdict(self, task_id: str) -> Any:
         """The pause watcher: wait until the conductor moves the task out of needs_review/error (the

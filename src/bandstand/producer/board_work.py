@@ -9,7 +9,13 @@ there is kept, not composed again. A model-backed musician's answer is written
 atomically to ``OUT/<task>/answer.md``.
 
 `verify(result)` is the check both sides run: every listed file exists and is
-not empty, and every MIDI file reads back with notes."""
+not empty, and every MIDI file reads back with notes.
+
+A task names its tests after its instruction, as ``|``-separated fields:
+``write the tempo helper | tests: tests/test_tempo.py | source: tempo``
+(paths relative to the launch's workdir, several separated by spaces);
+`task_checks` splits them off, and the musician's checkpoint runs the
+coverage and flaky gates on them (`board.gates`)."""
 
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BARS", "WorkResult", "answer_work", "compose_work", "verify"]
+__all__ = ["BARS", "TaskChecks", "WorkResult", "answer_work", "compose_work", "task_checks", "verify"]
 
 #: How long a built-in task's song is, bars.
 BARS = 8
@@ -48,6 +54,35 @@ class WorkResult:
         data = json.loads(text)
         return cls(str(data["task_id"]), str(data["folder"]), tuple(map(str, data["files"])), str(data["summary"]),
                    {str(k): int(v) for k, v in dict(data.get("notes") or {}).items()}, bool(data.get("kept")))
+
+
+@dataclass(frozen=True, slots=True)
+class TaskChecks:
+    """A task's instruction without its check fields, and the tests and sources those name."""
+
+    instruction: str
+    tests: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+
+def task_checks(text: str) -> TaskChecks:
+    """Split ``INSTRUCTION | tests: PATH … | source: PKG_OR_PATH …`` (see the module docstring)."""
+    from bandstand.errors import InvalidInput
+
+    head, *fields = (part.strip() for part in text.split(" | "))
+    named: dict[str, tuple[str, ...]] = {}
+    for part in fields:
+        key, colon, value = part.partition(":")
+        key = key.strip().lower()
+        if not colon or key not in ("tests", "source"):
+            raise InvalidInput(f"task {text!r}: after the instruction, a '|' field is 'tests: PATH …' or "
+                               f"'source: PACKAGE_OR_PATH …'; got {part!r}")
+        named[key] = named.get(key, ()) + tuple(value.split())
+    tests, sources = named.get("tests", ()), named.get("source", ())
+    if bool(tests) != bool(sources):
+        raise InvalidInput(f"task {text!r}: name both 'tests: PATH …' and 'source: PACKAGE_OR_PATH …' "
+                           "(the coverage gate measures the source while the tests run)")
+    return TaskChecks(head, tests, sources)
 
 
 def seed_of(task_id: str) -> int:
