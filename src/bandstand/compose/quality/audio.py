@@ -9,7 +9,6 @@ figures stage 7 gated on, not part of the gate."""
 from __future__ import annotations
 
 import math
-import wave
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -33,24 +32,18 @@ def stems_by_role(root: Path, parts: list[dict[str, object]]) -> dict[str, Path]
     return out
 
 
-def _read(path: Path) -> tuple[np.ndarray, int]:
-    with wave.open(str(path), "rb") as wav:
-        rate, channels, width = wav.getframerate(), wav.getnchannels(), wav.getsampwidth()
-        if width != 2:
-            return np.zeros(0, dtype=np.float32), rate
-        pcm = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
-    return pcm.reshape(-1, channels).mean(axis=1).astype(np.float32) / np.float32(32768.0), rate
-
-
-def spectrum_figures(mono: np.ndarray, rate: int) -> dict[str, float | None]:
-    """low_share and brightness of a mono signal (None when it is silent or too short)."""
-    if len(mono) < BLOCK:
+def spectrum_figures(frames: np.ndarray, rate: int) -> dict[str, float | None]:
+    """low_share and brightness of a signal (frames × channels, or mono; None when it is silent
+    or too short): the power of `BLOCKS` windows spread evenly over it, each folded to mono."""
+    if len(frames) < BLOCK:
         return {"low_share": None, "brightness": None}
-    starts = np.linspace(0, len(mono) - BLOCK, num=min(BLOCKS, len(mono) // BLOCK)).astype(int)
+    starts = np.linspace(0, len(frames) - BLOCK, num=min(BLOCKS, len(frames) // BLOCK)).astype(int)
     window = np.hanning(BLOCK).astype(np.float32)
     power = np.zeros(BLOCK // 2 + 1)
     for s in starts:
-        power += np.abs(np.fft.rfft(mono[s:s + BLOCK] * window)) ** 2
+        block = frames[s:s + BLOCK]
+        mono = block.mean(axis=1, dtype=np.float32) if block.ndim == 2 else block
+        power += np.abs(np.fft.rfft(mono * window)) ** 2
     freqs = np.fft.rfftfreq(BLOCK, 1.0 / rate)
     audible = freqs >= 20.0
     total = float(power[audible].sum())
@@ -61,21 +54,32 @@ def spectrum_figures(mono: np.ndarray, rate: int) -> dict[str, float | None]:
     return {"low_share": low, "brightness": math.log2(max(centroid, 1.0) / 100.0)}
 
 
+def _stem(path: Path) -> tuple[float, dict[str, float | None]]:
+    """A stem's loudness and spectrum figures, from one read of its file."""
+    from bandstand.render.loudness import loudness, read_wav
+
+    frames, rate = read_wav(path)
+    return loudness(frames, rate), spectrum_figures(frames, rate)
+
+
 def audio_figures(wav: Path, stems: Mapping[str, Path]) -> dict[str, float | None]:
     """Per role (`stems`: role → its stem WAV): `stem_loudness.ROLE` (LU against the mastered
-    `wav`), `low_share.ROLE` and `brightness.ROLE`. Empty when the WAV is missing."""
+    `wav`), `low_share.ROLE` and `brightness.ROLE`. Empty when the WAV is missing. The files are
+    read on two threads (numpy's reads and filters let go of the interpreter lock)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from bandstand.render.loudness import wav_loudness
 
     if not wav.is_file():
         return {}
-    mix = wav_loudness(wav)
+    present = [(role, path) for role, path in sorted(stems.items()) if path.is_file()]
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="bandstand-stem-figures") as pool:
+        mix_future = pool.submit(wav_loudness, wav)
+        measured = list(pool.map(lambda item: _stem(item[1]), present))
+        mix = mix_future.result()
     out: dict[str, float | None] = {}
-    for role, path in sorted(stems.items()):
-        if not path.is_file():
-            continue
-        level = wav_loudness(path)
+    for (role, _), (level, spectrum) in zip(present, measured, strict=True):
         out[f"stem_loudness.{role}"] = level - mix if math.isfinite(level) and math.isfinite(mix) else None
-        mono, rate = _read(path)
-        for name, value in spectrum_figures(mono, rate).items():
+        for name, value in spectrum.items():
             out[f"{name}.{role}"] = value
     return out
