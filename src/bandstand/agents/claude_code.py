@@ -351,8 +351,7 @@ class ClaudeCodeConversation:
         if proc is None or child is None:
             return
         kill_tree(proc.pid, child.tag)
-        if proc.stdin is not None:
-            proc.stdin.close()
+        child.close()
         self.backend.registry.unregister(proc.pid)
         self._busy = self._tool_turn = False
 

@@ -254,11 +254,20 @@ class _ExitAware(asyncio.subprocess.SubprocessStreamProtocol):
 
 @dataclass(slots=True)
 class Child:
-    """A started child: the asyncio process, its exit (set when *it* exits), its tag."""
+    """A started child: the asyncio process, its exit (set when *it* exits), its tag, its transport."""
 
     proc: asyncio.subprocess.Process
     exited: asyncio.Event
     tag: str
+    transport: asyncio.SubprocessTransport
+
+    def close(self) -> None:
+        """Close the transport and its pipes now. asyncio closes it by itself only once the process
+        has exited *and* every pipe has closed — which a stray holder of a pipe, or a loop that
+        stops first, can put off until garbage collection (an "unclosed transport" warning, in
+        whichever test or request happens to collect it)."""
+        with contextlib.suppress(RuntimeError):  # the loop is already closed: nothing left to close on
+            self.transport.close()
 
     @property
     def pid(self) -> int:
@@ -283,7 +292,7 @@ async def spawn(argv: list[str], *, env: Mapping[str, str], limit: int) -> Child
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         start_new_session=True, env={**env, TAG_VARIABLE: tag},
     )
-    return Child(asyncio.subprocess.Process(transport, protocol, loop), protocol.exited, tag)
+    return Child(asyncio.subprocess.Process(transport, protocol, loop), protocol.exited, tag, transport)
 
 
 async def terminate_group(child: Child, *, grace: float = 2.0) -> str:
@@ -302,4 +311,5 @@ async def terminate_group(child: Child, *, grace: float = 2.0) -> str:
     # the pipes close once the last holder is dead; asyncio then reaps (bounded: a stray holder we could not kill)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(child.proc.wait(), 1.0)
+    child.close()
     return how
