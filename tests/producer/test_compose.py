@@ -3,6 +3,7 @@ approval gate), asked through one `Answer` function, on real compose runs."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,9 @@ def test_assumed_defaults_are_reported_as_decisions(tmp_path: Path) -> None:
     composed = compose_song("Something warm", assume_defaults=True, out_dir=str(tmp_path), **FAST)
     assert composed.result.intent.genre == ["neo-soul"]
     assert composed.decisions and "neo-soul" in composed.decisions[0]
+    # and the song says so itself: its manifest carries the assumption, where every client reads it
+    manifest = json.loads((composed.result.session_dir / "manifest.json").read_text())
+    assert manifest["assumptions"][0] == composed.decisions[0]
 
 
 def test_an_approval_gate_is_a_question_too(tmp_path: Path) -> None:

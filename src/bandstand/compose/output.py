@@ -213,7 +213,7 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "genre": intent.genre,
         # what the prompt's words were read as where they were not taken as written
         # ("tango" played as its nearest genre, a key that does not exist): said, never silent
-        "assumptions": [a.reason for a in intent.ambiguities if a.severity == "optional"],
+        "assumptions": [*state.config.assumed, *(a.reason for a in intent.ambiguities if a.severity == "optional")],
         "key": f"{intent.key} {intent.mode}",
         "tempo": intent.tempo,
         "half_time": intent.tempo_analysis.half_time,

@@ -163,6 +163,9 @@ class PipelineConfig(_Model):
     # passes the checks, else the built-in generator's plays and the part's summary says why
     generators: dict[str, str] = {}
     generator_timeout: float = Field(default=30.0, gt=0, le=600)
+    # what was decided on the person's behalf before the run (`--yes` took a default for a
+    # blocking ambiguity: "no genre named; … using genre 'chamber'"): the manifest's assumptions
+    assumed: list[str] = []
 
 
 class Recovery(_Model):

@@ -173,6 +173,8 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
         _check_intent_backend(options["intent_backend"])
     decisions: list[str] = []
     _settle_ambiguities(prompt, options, answer, assume_defaults, decisions)
+    if decisions:
+        options["assumed"] = [*options.get("assumed", ()), *decisions]
     sink = _Reporter(control, on_event) if control is not None else on_event
     pipeline = Pipeline.create(prompt, on_event=sink, approver=approver(answer, assume_defaults),
                                cancel=control.cancel if control is not None else None, **options)
