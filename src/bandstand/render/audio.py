@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,19 +245,22 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
 
 
 def write_stems(stems: Rendered | dict[str, Audio], folder: str | os.PathLike[str], sample_rate: int = 44100, *,
-                gain: float | None = None, check: Check = never, meters: dict[Path, Meter] | None = None) -> list[Path]:
+                gain: float | None = None, check: Check = never, meters: dict[Path, Meter] | None = None,
+                measure: Collection[str] | None = None) -> list[Path]:
     """Write every stem (a render's, or audio by name) as `<name>.wav` in `folder`, times `gain`
     (a render's own stem gain by default), side by side on threads; other .wav files there —
     stems of parts that no longer play — are removed. Returns the paths written. `check` is asked
-    every block (a cancel leaves the stems already written). With `meters`, each stem is measured
-    as it is written (`bandstand.render.meter`) and its meter put there under its path."""
+    every block (a cancel leaves the stems already written). With `meters`, each stem (each one
+    `measure` names, when given) is measured as it is written (`bandstand.render.meter`) and its
+    meter put there under its path."""
     parts = stems.stems if isinstance(stems, Rendered) else stems
     scale = gain if gain is not None else (stems.stem_gain if isinstance(stems, Rendered) else 1.0)
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     def write(item: tuple[str, Audio]) -> Path:
         path = root / f"{item[0]}.wav"
-        meter = Meter(sample_rate, len(item[1])) if meters is not None else None
+        wanted = meters is not None and (measure is None or item[0] in measure)
+        meter = Meter(sample_rate, len(item[1])) if wanted else None
         write_wav(item[1], path, sample_rate, gain=scale, check=check, meter=meter)
         if meters is not None and meter is not None:
             meters[path] = meter
@@ -291,8 +294,9 @@ def render_wav(
     stems are written there too. Once `cancelled()` says yes the render stops with
     `RenderCancelled` and no WAV is written. With a `cache`, tracks it holds are not played again
     (see `render_song`). `progress` is told what it does now (see `render_song`). With `meters`,
-    the WAV and each stem are measured as they are written (`bandstand.render.meter`: the same
-    figures as reading the files back) and their meters put there under their paths.
+    the WAV and each track's stem (not the buses') are measured as they are written
+    (`bandstand.render.meter`: the same figures as reading the files back) and their meters put
+    there under their paths.
 
     The file is byte-identical for any number of `workers`, with a cache or without."""
     if isinstance(song_or_midi_path, Song):
@@ -310,7 +314,7 @@ def render_wav(
     if stems_dir is not None:  # the stems on other threads while this one masters the mix as it writes it
         with ThreadPoolExecutor(max_workers=1) as pool:
             stems = pool.submit(write_stems, mixed.stems, stems_dir, sample_rate, gain=mixed.stem_gain, check=check,
-                                meters=meters)
+                                meters=meters, measure=set(stem_names(song).values()))
             path = write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan, meter=meter)
             stems.result()
     else:
