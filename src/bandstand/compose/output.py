@@ -121,7 +121,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.beats_per_bar),
                                  render_audio=state.config.render_audio,
                                  render_pianoroll=state.config.render_pianoroll, cancelled=cancelled,
-                                 time_up=time_up, progress=progress)
+                                 time_up=time_up, progress=progress, measure=quality is not None)
     if song is None:  # without assembly there is no full arrangement to offer
         (root / "midi" / f"{FULL}.mid").unlink(missing_ok=True)
         written.files = [f for f in written.files if f.path != f"midi/{FULL}.mid"]

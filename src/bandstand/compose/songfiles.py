@@ -192,11 +192,12 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
                        render_audio: bool = True, render_pianoroll: bool = True, stems: bool = True,
                        cancelled: Callable[[], bool] | None = None,
                        time_up: Callable[[], str | None] | None = None,
-                       progress: Callable[[str], None] | None = None) -> SongFiles:
+                       progress: Callable[[str], None] | None = None, measure: bool = False) -> SongFiles:
     """Write the song's MIDI, notes, lead sheet, piano roll and (with `render_audio`) WAV and stems
     under `root`. `sound` names the presets; `chords` (beat, symbol) label the lead sheet;
     `target_lufs` is the master's loudness (the plan's, else −14). `cancelled` and `time_up`
-    stop the render as `write_audio` says; `progress` is told what the render does now."""
+    stop the render as `write_audio` says; `progress` is told what the render does now; with
+    `measure`, the WAV and the stems are measured as they are written (`SongFiles.meters`)."""
     out = SongFiles()
     planned = song_files(song, sound=sound, chords=chords, target_lufs=target_lufs)
     _remove_stale(root / "midi", {f.rel.rsplit("/", 1)[1] for f in planned if f.rel.startswith("midi/")}, ".mid")
@@ -210,7 +211,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
         if render_audio:
             audio = write_audio(root, song, target_lufs=target_lufs if target_lufs is not None else
                                 (sound.target_lufs if sound else None), stems=stems, cancelled=cancelled,
-                                time_up=time_up, progress=progress)
+                                time_up=time_up, progress=progress, measure=measure)
     for future in futures:
         future.result()
     for f in planned:
@@ -243,14 +244,15 @@ def _pianoroll(failed: dict[str, BaseException], root: Path, song: Song) -> None
 def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, stems: bool = True,
                 cancelled: Callable[[], bool] | None = None,
                 time_up: Callable[[], str | None] | None = None, cache: Path | None = None,
-                progress: Callable[[str], None] | None = None) -> SongFiles:
+                progress: Callable[[str], None] | None = None, measure: bool = False) -> SongFiles:
     """The mastered WAV (and the stems in audio/stems/) of the song; a render that cannot be made
     (no SoundFont) is reported in `degraded`, not raised; once `cancelled()` says so the render
     stops and `Cancelled` is raised — unless `time_up()` then gives a reason: the render was
     stopped for time, and the WAV is reported missing for that reason (`out_of_time`). `cache`:
     the folder of finished tracks to take them from and keep them in
-    (`bandstand.render.trackcache`; the bytes are the same). The WAVs are measured as they are
-    written (`SongFiles.meters`)."""
+    (`bandstand.render.trackcache`; the bytes are the same). With `measure`, the WAV and the
+    tracks' stems are measured as they are written (`SongFiles.meters`: what the quality
+    figures read instead of the files)."""
     from bandstand.compose.nodes import Cancelled
     from bandstand.render import Master, render_wav
     from bandstand.render.cancel import RenderCancelled
@@ -262,7 +264,7 @@ def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, ste
     try:
         render_wav(song, root / rel, settings=settings, stems_dir=root / "audio" / "stems" if stems else None,
                    cancelled=cancelled, cache=TrackCache(cache) if cache is not None else None, progress=progress,
-                   meters=out.meters)
+                   meters=out.meters if measure else None)
     except RenderCancelled:
         reason = time_up() if time_up is not None else None
         if reason is None:
