@@ -39,7 +39,8 @@ numba's import and the engine's load (on the warm-up thread), the SoundFont
 table, synthesis and chain per track (summed over tracks, on two threads), the
 mix and the bus, the master's measure, the WAV and stems written (each
 measured as it is written: the quality figures' loudness and spectrum), the
-piano roll, the quality figures, the output node in all. Medians of
+piano roll, the quality figures (and the files they read back, where no meter
+measured them as they were written), the output node in all. Medians of
 `--cli-runs` runs.
 
     python benchmarks/compose.py [--rounds 3] [--latency-ms 100] [--cli-runs 3] [--cold-only]
@@ -274,6 +275,8 @@ _PHASES = (  # (label, module, attribute): what `_phases_child` times
     ("render to the mix", "bandstand.render.audio", "_mixed"),
     ("piano roll", "bandstand.compose.songfiles", "_pianoroll"),
     ("quality audio figures", "bandstand.compose.output", "_audio_quality"),
+    ("quality: a stem read back and measured (per file)", "bandstand.compose.quality.audio", "_stem"),
+    ("quality: the WAV read back and measured", "bandstand.render.loudness", "wav_loudness"),
     ("output node (session written)", "bandstand.compose.output", "write_session"),
 )
 
