@@ -76,7 +76,7 @@ class Meter:
         self.filled = 0  # frames waiting in `pending`
         self.done = 0  # frames measured
         self.starts = [int(s) for s in window_starts(frames)]
-        self.windows = np.zeros((len(self.starts), BLOCK, channels), dtype=np.float32)
+        self.windows = np.zeros((len(self.starts), BLOCK), dtype=np.float32)  # each folded to mono as it comes
         self.seen = 0  # frames fed
 
     def feed_pcm(self, pcm: npt.NDArray[np.float32]) -> None:
@@ -94,7 +94,8 @@ class Meter:
             if s >= lo + n:
                 break
             a, b = max(s, lo), min(s + BLOCK, lo + n)
-            self.windows[w, a - s : b - s] = block[a - lo : b - lo]
+            part = block[a - lo : b - lo]
+            self.windows[w, a - s : b - s] = part.mean(axis=1, dtype=np.float32) if part.ndim == 2 else part
         self.seen += n
         taken = 0
         while taken < n and self.done + self.filled < self.measured:
