@@ -4,7 +4,9 @@ its fader) and its spectral balance — the share of its power below 250 Hz
 (`low_share`) and its spectral centroid (`brightness`, in octaves above
 100 Hz, so a figure a role keeps whatever its pitch). Measured once the WAV
 and the stems exist (after stage 8), so they are published beside the
-figures stage 7 gated on, not part of the gate."""
+figures stage 7 gated on, not part of the gate: by the meters the render fed
+as it wrote them (`bandstand.render.meter`), or by reading the files back —
+the same figures."""
 
 from __future__ import annotations
 
