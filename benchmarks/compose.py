@@ -30,8 +30,21 @@ The child's system CPU and minor page faults are reported too (most of the
 WAV's system time is the first touch of its full-length buffers and of the
 files' page cache).
 
+Cold phases (part of `--cold-only`): the same cold compose with the WAV, in a
+new process that times the render's phases from inside (wrappers around the
+render's functions, in that process only): when each starts and ends after
+the process started, its wall time and the CPU time of the thread that ran it
+(user + system) — bandstand's imports, the pipeline before the output node,
+numba's import and the engine's load (on the warm-up thread), the SoundFont
+table, synthesis and chain per track (summed over tracks, on two threads), the
+mix and the bus, the master's measure, the WAV and stems written (each
+measured as it is written: the quality figures' loudness and spectrum), the
+piano roll, the quality figures (and the files they read back, where no meter
+measured them as they were written), the output node in all. Medians of
+`--cli-runs` runs.
+
     python benchmarks/compose.py [--rounds 3] [--latency-ms 100] [--cli-runs 3] [--cold-only]
-                                 [--engines default,numpy]
+                                 [--engines default,numpy] [--no-phases]
 """
 
 from __future__ import annotations
@@ -250,6 +263,95 @@ def cold_cli_engines(out: Path, runs: int, engines: tuple[str, ...] = tuple(COLD
     return report
 
 
+_PHASES = (  # (label, module, attribute): what `_phases_child` times
+    ("numba import and engine load", "bandstand.render.sf2.engine", "load"),
+    ("engine ready with the SoundFont table", "bandstand.render.synth", "_ready_table"),
+    ("synthesis (per track)", "bandstand.render.sf2.track", "TrackPlayer.play"),
+    ("chain and fader (per track)", "bandstand.render.mixer", "MixPlan.finish"),
+    ("mix: tracks summed", "bandstand.render.mixer", "MixPlan.mix"),
+    ("mix: buses", "bandstand.render.mixer", "MixPlan._buses"),
+    ("master measured", "bandstand.render.audio", "plan_master"),
+    ("WAV and stems written and measured (per file)", "bandstand.render.audio", "write_wav"),
+    ("render to the mix", "bandstand.render.audio", "_mixed"),
+    ("piano roll", "bandstand.compose.songfiles", "_pianoroll"),
+    ("quality audio figures", "bandstand.compose.output", "_audio_quality"),
+    ("quality: a stem read back and measured (per file)", "bandstand.compose.quality.audio", "_stem"),
+    ("quality: the WAV read back and measured", "bandstand.render.loudness", "wav_loudness"),
+    ("output node (session written)", "bandstand.compose.output", "write_session"),
+)
+
+
+def _phases_child(report: Path) -> None:
+    """In a new process: wrap `_PHASES`, run the cold compose with its WAV, write what was timed."""
+    import atexit
+    import functools
+    import importlib
+    import threading
+
+    t0 = time.perf_counter()
+    import bandstand.cli
+
+    imported = time.perf_counter() - t0
+    timed: list[tuple[str, float, float, float]] = []
+    lock = threading.Lock()
+    for label, module, attr in _PHASES:
+        owner: Any = importlib.import_module(module)
+        *path, name = attr.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        real = getattr(owner, name)
+
+        def wrapper(*args: Any, _real: Any = real, _label: str = label, **kwargs: Any) -> Any:
+            w, c = time.perf_counter(), time.thread_time()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                with lock:
+                    timed.append((_label, w - t0, time.perf_counter() - w, time.thread_time() - c))
+
+        setattr(owner, name, functools.wraps(real)(wrapper))
+
+    def write() -> None:
+        report.write_text(json.dumps({"imports_s": imported, "total_s": time.perf_counter() - t0,
+                                      "process_cpu_s": time.process_time(), "timed": timed}))
+
+    atexit.register(write)
+    sys.argv = ["bandstand", "compose", ENGINE_PROMPT, "--seed", str(ENGINE_SEED), "--yes"]
+    bandstand.cli.main()
+
+
+def cold_phases(out: Path, runs: int) -> dict[str, Any]:
+    """`_phases_child` run `runs` times (after one untimed run): per phase, medians of its first
+    start and last end (s after the process started), its wall and its threads' CPU (ms, summed
+    over its calls), and its calls."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    results = []
+    for n in range(runs + 1):
+        folder = out / f"phases-{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        report = folder / "phases.json"
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--phases-child", str(report)], cwd=folder,
+                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if n:
+            results.append(json.loads(report.read_text()))
+    phases: dict[str, Any] = {}
+    for label, _, _ in _PHASES:
+        rows = [[t for t in r["timed"] if t[0] == label] for r in results]
+        if not all(rows):
+            continue
+        phases[label] = {"calls": len(rows[0]),
+                         "start_s": round(statistics.median(min(t[1] for t in row) for row in rows), 3),
+                         "end_s": round(statistics.median(max(t[1] + t[2] for t in row) for row in rows), 3),
+                         "wall_ms": round(statistics.median(sum(t[2] for t in row) for row in rows) * 1000, 1),
+                         "thread_cpu_ms": round(statistics.median(sum(t[3] for t in row) for row in rows) * 1000, 1)}
+    return {"command": f'bandstand compose "{ENGINE_PROMPT}" --seed {ENGINE_SEED} (in a new process, timed inside)',
+            "runs": runs, "load_average_1min": round(os.getloadavg()[0], 2),
+            "bandstand_cli_import_ms": round(statistics.median(r["imports_s"] for r in results) * 1000, 1),
+            "process_wall_ms": round(statistics.median(r["total_s"] for r in results) * 1000, 1),
+            "process_cpu_ms": round(statistics.median(r["process_cpu_s"] for r in results) * 1000, 1),
+            "phases": phases}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -258,15 +360,23 @@ def main() -> None:
     parser.add_argument("--cold-only", action="store_true", help="only the cold compose by engine")
     parser.add_argument("--engines", default=",".join(COLD_ENGINES),
                         help="engines of the cold compose, comma-separated (default and numpy)")
+    parser.add_argument("--no-phases", action="store_true", help="leave out the cold compose's phases")
+    parser.add_argument("--phases-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.phases_child is not None:
+        _phases_child(args.phases_child)
+        return
     engines = tuple(e for e in args.engines.split(",") if e)
     if unknown := set(engines) - set(COLD_ENGINES):
         parser.error(f"unknown engines {sorted(unknown)}; use {', '.join(COLD_ENGINES)}")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if args.cold_only:
-            print(json.dumps({"benchmark": "compose cold CLI by engine",
-                              "cold_cli_engines": cold_cli_engines(out / "e", args.cli_runs, engines)}, indent=2))
+            cold: dict[str, Any] = {"benchmark": "compose cold CLI by engine",
+                                    "cold_cli_engines": cold_cli_engines(out / "e", args.cli_runs, engines)}
+            if not args.no_phases:
+                cold["cold_phases"] = cold_phases(out / "f", args.cli_runs)
+            print(json.dumps(cold, indent=2))
             return
         report = {
             "benchmark": "compose",
@@ -276,6 +386,8 @@ def main() -> None:
             "cold_cli": cold_cli(out / "d"),
             "cold_cli_engines": cold_cli_engines(out / "e", args.cli_runs, engines),
         }
+        if not args.no_phases:
+            report["cold_phases"] = cold_phases(out / "f", args.cli_runs)
     print(json.dumps(report, indent=2))
 
 

@@ -137,3 +137,24 @@ def test_a_part_has_one_name_for_its_midi_file_and_its_stem(tmp_path: Path) -> N
     stems = sorted(p.stem for p in (tmp_path / "audio" / "stems").glob("*.wav") if not p.stem.startswith("bus-"))
     assert midi == stems == ["lead", "pad", "pad-2", "string-pad"]
     assert _programs(tmp_path / "midi" / "string-pad.mid") == {"String Pad": 48}
+
+
+def test_the_audio_figures_are_the_written_files_figures_and_only_asked_for_they_are_taken(tmp_path: Path) -> None:
+    """The manifest's audio figures come from the meters the render took while it wrote the
+    files: the same figures as reading the session's files back; a render nobody asked figures
+    of (the studio's) measures nothing."""
+    from bandstand.compose.output import _audio_quality
+    from bandstand.compose.songfiles import write_audio
+
+    r = compose("lofi hip hop", seed=5, bars=4, out_dir=str(tmp_path), render_pianoroll=False)
+    assert r.status == "completed", r.state.error
+    assert r.manifest is not None
+    audio = r.manifest["quality"]["audio"]
+    assert {"stem_loudness.drums", "low_share.bass", "brightness.lead"} <= set(audio)
+    assert audio == _audio_quality(r.session_dir, r.manifest["parts"], {})  # read back from the files
+    song = read_midi(r.session_dir / "midi" / "full-arrangement.mid")
+    assert write_audio(tmp_path / "studio", song).meters == {}
+    measured = write_audio(tmp_path / "measured", song, measure=True).meters
+    stems = {p for p in (tmp_path / "measured" / "audio" / "stems").glob("*.wav") if not p.name.startswith("bus-")}
+    assert len(stems) == len(song.tracks) and set(measured) == {tmp_path / "measured" / "audio" / "full-arrangement.wav",
+                                                                *stems}

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand import __version__
 from bandstand.compose import notes
@@ -45,6 +45,9 @@ from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState, now
 from bandstand.files import write_bytes, write_json, write_text
 from bandstand.score import Song, Track
+
+if TYPE_CHECKING:
+    from bandstand.render.meter import Meter
 
 MANIFEST = "manifest.json"
 KNOWN_DIRS = ("state", "progression", "midi", "audio", "images", "notes")
@@ -118,7 +121,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.beats_per_bar),
                                  render_audio=state.config.render_audio,
                                  render_pianoroll=state.config.render_pianoroll, cancelled=cancelled,
-                                 time_up=time_up, progress=progress)
+                                 time_up=time_up, progress=progress, measure=quality is not None)
     if song is None:  # without assembly there is no full arrangement to offer
         (root / "midi" / f"{FULL}.mid").unlink(missing_ok=True)
         written.files = [f for f in written.files if f.path != f"midi/{FULL}.mid"]
@@ -128,6 +131,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     out.write_failed = written.write_failed
     out.out_of_time = written.out_of_time
     out.pianoroll_of = written.pianoroll_of
+    meters = written.meters
     names = {t.name: f"midi/{name}" for name, t in part_files(whole).items()}
     for t in whole.tracks:
         stats = parts[t.role].stats.model_dump(mode="json") if t.role in parts else {"role": t.role}
@@ -159,7 +163,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     out.add(root, "state/pipeline-state.json", "state", "the pipeline checkpoint (resume reads it)")
 
     if quality is not None and state.config.render_audio and not out.out_of_time:
-        quality = {**quality, "audio": _audio_quality(root, out.parts)}
+        quality = {**quality, "audio": _audio_quality(root, out.parts, meters)}
     data = manifest(state, intent, arrangement, out, quality, sound)
     write_bytes(root / MANIFEST, self_listed(data))
     out.add(root, MANIFEST, "manifest", "what is here, how it was made, timings, quality, seed")
@@ -193,12 +197,13 @@ def _node_entry(state: PipelineState, name: str) -> dict[str, Any]:
             "summary": r.summary}
 
 
-def _audio_quality(root: Path, parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """The stems' audio figures (`compose.quality.audio`), rated against their roles' ranges."""
+def _audio_quality(root: Path, parts: list[dict[str, Any]], meters: Mapping[Path, Meter]) -> dict[str, Any]:
+    """The stems' audio figures (`compose.quality.audio`), rated against their roles' ranges; from
+    the `meters` the render took as it wrote the files (the files are read only where none was)."""
     from bandstand.compose.quality import rate
     from bandstand.compose.quality.audio import audio_figures, stems_by_role
 
-    figures = audio_figures(root / "audio" / f"{FULL}.wav", stems_by_role(root, parts))
+    figures = audio_figures(root / "audio" / f"{FULL}.wav", stems_by_role(root, parts), meters)
     return {name: f.model_dump(mode="json") for name, f in rate(figures).items()}
 
 

@@ -25,11 +25,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.files import write_bytes
 from bandstand.score import ControlChange, Song, Track, part_names
+
+if TYPE_CHECKING:
+    from bandstand.render.meter import Meter
 
 __all__ = ["FULL", "LEAD_SHEET", "RENDER_CACHE", "FileEntry", "SongFile", "SongFiles", "lead_sheet_source",
            "mix_controls", "song_files", "write_audio", "write_song_outputs"]
@@ -51,13 +54,15 @@ class SongFiles:
     """What was written (relative paths), and what could not be (one line each); `write_failed`
     when one of those could not be written by the system (a full disk, permissions),
     `out_of_time` when the render was stopped because its time was up; `pianoroll_of`, the song
-    the piano roll was drawn from when it was."""
+    the piano roll was drawn from when it was; `meters`, each WAV's measures taken as it was
+    written (`bandstand.render.meter`), by its path."""
 
     files: list[FileEntry] = field(default_factory=list)
     degraded: list[str] = field(default_factory=list)
     write_failed: bool = False
     out_of_time: bool = False
     pianoroll_of: Song | None = None
+    meters: dict[Path, Meter] = field(default_factory=dict)  # the WAVs written, measured as they were
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
@@ -187,11 +192,12 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
                        render_audio: bool = True, render_pianoroll: bool = True, stems: bool = True,
                        cancelled: Callable[[], bool] | None = None,
                        time_up: Callable[[], str | None] | None = None,
-                       progress: Callable[[str], None] | None = None) -> SongFiles:
+                       progress: Callable[[str], None] | None = None, measure: bool = False) -> SongFiles:
     """Write the song's MIDI, notes, lead sheet, piano roll and (with `render_audio`) WAV and stems
     under `root`. `sound` names the presets; `chords` (beat, symbol) label the lead sheet;
     `target_lufs` is the master's loudness (the plan's, else −14). `cancelled` and `time_up`
-    stop the render as `write_audio` says; `progress` is told what the render does now."""
+    stop the render as `write_audio` says; `progress` is told what the render does now; with
+    `measure`, the WAV and the stems are measured as they are written (`SongFiles.meters`)."""
     out = SongFiles()
     planned = song_files(song, sound=sound, chords=chords, target_lufs=target_lufs)
     _remove_stale(root / "midi", {f.rel.rsplit("/", 1)[1] for f in planned if f.rel.startswith("midi/")}, ".mid")
@@ -205,7 +211,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
         if render_audio:
             audio = write_audio(root, song, target_lufs=target_lufs if target_lufs is not None else
                                 (sound.target_lufs if sound else None), stems=stems, cancelled=cancelled,
-                                time_up=time_up, progress=progress)
+                                time_up=time_up, progress=progress, measure=measure)
     for future in futures:
         future.result()
     for f in planned:
@@ -222,6 +228,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
     out.degraded += audio.degraded
     out.write_failed = out.write_failed or audio.write_failed
     out.out_of_time = audio.out_of_time
+    out.meters = audio.meters
     return out
 
 
@@ -237,13 +244,15 @@ def _pianoroll(failed: dict[str, BaseException], root: Path, song: Song) -> None
 def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, stems: bool = True,
                 cancelled: Callable[[], bool] | None = None,
                 time_up: Callable[[], str | None] | None = None, cache: Path | None = None,
-                progress: Callable[[str], None] | None = None) -> SongFiles:
+                progress: Callable[[str], None] | None = None, measure: bool = False) -> SongFiles:
     """The mastered WAV (and the stems in audio/stems/) of the song; a render that cannot be made
     (no SoundFont) is reported in `degraded`, not raised; once `cancelled()` says so the render
     stops and `Cancelled` is raised — unless `time_up()` then gives a reason: the render was
     stopped for time, and the WAV is reported missing for that reason (`out_of_time`). `cache`:
     the folder of finished tracks to take them from and keep them in
-    (`bandstand.render.trackcache`; the bytes are the same)."""
+    (`bandstand.render.trackcache`; the bytes are the same). With `measure`, the WAV and the
+    tracks' stems are measured as they are written (`SongFiles.meters`: what the quality
+    figures read instead of the files)."""
     from bandstand.compose.nodes import Cancelled
     from bandstand.render import Master, render_wav
     from bandstand.render.cancel import RenderCancelled
@@ -254,7 +263,8 @@ def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, ste
     settings = Master(target_lufs=target_lufs) if target_lufs is not None else Master()
     try:
         render_wav(song, root / rel, settings=settings, stems_dir=root / "audio" / "stems" if stems else None,
-                   cancelled=cancelled, cache=TrackCache(cache) if cache is not None else None, progress=progress)
+                   cancelled=cancelled, cache=TrackCache(cache) if cache is not None else None, progress=progress,
+                   meters=out.meters if measure else None)
     except RenderCancelled:
         reason = time_up() if time_up is not None else None
         if reason is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +25,7 @@ from bandstand.files import atomic_open
 from bandstand.render.cancel import Check, checker, never
 from bandstand.render.dsp import Audio
 from bandstand.render.master import Master, Mastered, MasterPlan, plan_master
+from bandstand.render.meter import Meter
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
 from bandstand.render.partial import Font, synthesize_some
 from bandstand.render.reverb import decay_seconds
@@ -212,12 +213,13 @@ _WRITE_FRAMES = 1 << 16  # convert to PCM a block at a time: big temporaries are
 
 
 def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 44100, *, gain: float = 1.0,
-              check: Check = never, mastering: MasterPlan | None = None) -> Path:
+              check: Check = never, mastering: MasterPlan | None = None, meter: Meter | None = None) -> Path:
     """Write float audio (frames × 2) times `gain` as 16-bit stereo PCM, atomically (clipped at ±1);
     `check` is asked every block (a cancel leaves no file). With `mastering`, `audio` is the
     unmastered mix: each block is mastered as it is written (`MasterPlan.apply`: the same numbers
     as the mastered mix, without a pass over the whole song first) and the file ends where the
-    master trims it."""
+    master trims it. A `meter` (`bandstand.render.meter`, as long as the file) is fed every block
+    as written: its figures are the file's."""
     block = np.empty((_WRITE_FRAMES, 2), dtype=np.float32)
     pcm = np.empty((_WRITE_FRAMES, 2), dtype="<i2")
     scale = np.float32(gain * 32767.0)
@@ -236,22 +238,33 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
             np.clip(b, -32767.0, 32767.0, out=b)
             np.rint(b, out=b)
             p[:] = b
+            if meter is not None:
+                meter.feed_pcm(b)
             wav.writeframes(p.data.cast("B"))
     return Path(path)
 
 
 def write_stems(stems: Rendered | dict[str, Audio], folder: str | os.PathLike[str], sample_rate: int = 44100, *,
-                gain: float | None = None, check: Check = never) -> list[Path]:
+                gain: float | None = None, check: Check = never, meters: dict[Path, Meter] | None = None,
+                measure: Collection[str] | None = None) -> list[Path]:
     """Write every stem (a render's, or audio by name) as `<name>.wav` in `folder`, times `gain`
     (a render's own stem gain by default), side by side on threads; other .wav files there —
     stems of parts that no longer play — are removed. Returns the paths written. `check` is asked
-    every block (a cancel leaves the stems already written)."""
+    every block (a cancel leaves the stems already written). With `meters`, each stem (each one
+    `measure` names, when given) is measured as it is written (`bandstand.render.meter`) and its
+    meter put there under its path."""
     parts = stems.stems if isinstance(stems, Rendered) else stems
     scale = gain if gain is not None else (stems.stem_gain if isinstance(stems, Rendered) else 1.0)
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     def write(item: tuple[str, Audio]) -> Path:
-        return write_wav(item[1], root / f"{item[0]}.wav", sample_rate, gain=scale, check=check)
+        path = root / f"{item[0]}.wav"
+        wanted = meters is not None and (measure is None or item[0] in measure)
+        meter = Meter(sample_rate, len(item[1])) if wanted else None
+        write_wav(item[1], path, sample_rate, gain=scale, check=check, meter=meter)
+        if meters is not None and meter is not None:
+            meters[path] = meter
+        return path
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         paths = list(pool.map(write, parts.items()))
@@ -275,11 +288,15 @@ def render_wav(
     scratch: bool | None = None,
     cache: TrackCache | None = None,
     progress: Progress | None = None,
+    meters: dict[Path, Meter] | None = None,
 ) -> Path:
     """Render a Song (or a .mid file) to a mastered WAV; returns its path. With `stems_dir`, the
     stems are written there too. Once `cancelled()` says yes the render stops with
     `RenderCancelled` and no WAV is written. With a `cache`, tracks it holds are not played again
-    (see `render_song`). `progress` is told what it does now (see `render_song`).
+    (see `render_song`). `progress` is told what it does now (see `render_song`). With `meters`,
+    the WAV and each track's stem (not the buses') are measured as they are written
+    (`bandstand.render.meter`: the same figures as reading the files back) and their meters put
+    there under their paths.
 
     The file is byte-identical for any number of `workers`, with a cache or without."""
     if isinstance(song_or_midi_path, Song):
@@ -293,10 +310,15 @@ def render_wav(
     check = mixed.check
     if progress is not None:
         progress("writing the WAV" + (f" and {len(mixed.stems)} stems" if stems_dir is not None else ""))
+    meter = Meter(sample_rate, mixed.plan.frames) if meters is not None else None
     if stems_dir is not None:  # the stems on other threads while this one masters the mix as it writes it
         with ThreadPoolExecutor(max_workers=1) as pool:
-            stems = pool.submit(write_stems, mixed.stems, stems_dir, sample_rate, gain=mixed.stem_gain, check=check)
-            path = write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan)
+            stems = pool.submit(write_stems, mixed.stems, stems_dir, sample_rate, gain=mixed.stem_gain, check=check,
+                                meters=meters, measure=set(stem_names(song).values()))
+            path = write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan, meter=meter)
             stems.result()
-        return path
-    return write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan)
+    else:
+        path = write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan, meter=meter)
+    if meters is not None and meter is not None:
+        meters[path] = meter
+    return path

@@ -39,8 +39,8 @@ from bandstand.render.dsp import (
 )
 from bandstand.render.iir import CHUNK, Cascade
 
-__all__ = ["MARGIN_DB", "Master", "MasterPlan", "Mastered", "integrated_loudness", "master", "plan_master",
-           "true_peak_blocks"]
+__all__ = ["MARGIN_DB", "Master", "MasterPlan", "Mastered", "chunk_power", "integrated_loudness", "k_weighting",
+           "master", "plan_master", "power_steps", "true_peak_blocks"]
 
 MARGIN_DB = 0.5
 MAX_GAIN_DB = 30.0
@@ -77,18 +77,31 @@ def k_weighting(sample_rate: int) -> list[list[float]]:
     return [biquad("highshelf", 1500.0, sample_rate, 1 / math.sqrt(2), 4.0), biquad("highpass", 38.0, sample_rate, 0.5)]
 
 
+def power_steps(sample_rate: int) -> tuple[int, int]:
+    """The loudness measure's hop (10 ms, in frames) and the frames it filters at a time (whole
+    hops, about `CHUNK`): a measure fed in other pieces must cut them here to give the same bits."""
+    hop = max(1, round(sample_rate / 100))
+    return hop, hop * max(1, CHUNK // hop)
+
+
+def chunk_power(cascade: Cascade, chunk: Audio, hop: int) -> Floats:
+    """The mean power per hop of one channel's next chunk (whole hops), K-weighted by `cascade`
+    (`k_weighting`, one channel), which keeps its state for the chunk after."""
+    weighted = cascade.filtered(chunk[:, None], guard_row(len(chunk))[None, :])[0].reshape(-1, hop)
+    power: Floats = np.einsum("hk,hk->h", weighted, weighted) / hop
+    return power
+
+
 def _row_power(row: Audio, sample_rate: int, check: Check = never) -> Floats:
     """The mean power of one channel, K-weighted, per hop of 10 ms."""
-    hop = max(1, round(sample_rate / 100))
+    hop, step = power_steps(sample_rate)
     hops = len(row) // hop
     power = np.zeros(hops)
     cascade = Cascade(k_weighting(sample_rate), 1)
-    step = hop * max(1, CHUNK // hop)
     for first in range(0, hops * hop, step):
         check()
-        chunk = row[first : min(first + step, hops * hop)]
-        weighted = cascade.filtered(chunk[:, None], guard_row(len(chunk))[None, :])[0].reshape(-1, hop)
-        power[first // hop : first // hop + len(weighted)] = np.einsum("hk,hk->h", weighted, weighted) / hop
+        weighted = chunk_power(cascade, row[first : min(first + step, hops * hop)], hop)
+        power[first // hop : first // hop + len(weighted)] = weighted
     return power
 
 
