@@ -30,7 +30,7 @@ def idiom_of(traits: GenreTraits, intent: Intent) -> Idiom:
         name=traits.name, drum_family=traits.drum_family, bass_style=traits.bass_style,
         comp_style=traits.comp_style, lead_style=traits.lead_style, swing=max(0.0, min(SWING_MAX, swing)),
         harmonic=intent.creativity_dials.harmonic, rhythmic=intent.creativity_dials.rhythmic,
-        electronic=traits.electronic, kit=traits.kit,
+        electronic=traits.electronic, kit=traits.kit, touches=traits.touches,
     )
 
 
