@@ -189,8 +189,9 @@ def play_instrument_chords(sit: Situation, styles: Sequence[Style], rng: random.
 HAND_LINES: dict[str, tuple[tuple[int, str, float], ...]] = {
     # the güiro's long scrape on the beat and two short ones after it; the long one alone when calm
     "guiro": ((LONG_GUIRO, "x...x...x...x...", 0.0), (SHORT_GUIRO, "..xo..xo..xo..xo", 0.4)),
-    # the shaker's sixteenths, the off-beat eighths pushed; a cabasa doubles the push when it is up
-    "shaker": ((MARACAS, "oxgxoxgxoxgxoxgx", 0.0), (CABASA, "..x...x...x...x.", 0.7)),
+    # a shaken egg (the cabasa's beads) in sixteenths leaning on the off-beat eighths, and
+    # maracas pushing those off-beats when it is up
+    "shaker": ((CABASA, "gxoxgxoxgxoxgxox", 0.0), (MARACAS, "..x...x...x...x.", 0.7)),
 }
 
 
