@@ -43,7 +43,7 @@ def _voiced(bar: Bar, low: int, high: int, count: int) -> tuple[int, ...]:
 UKE_STRUMS = (
     (0.45, ((0, 4, "d"), (4, 4, "d"), (8, 4, "d"), (12, 4, "d"))),
     (0.7, ((0, 4, "d"), (4, 2, "d"), (6, 4, "u"), (10, 2, "u"), (12, 2, "d"), (14, 2, "u"))),
-    (9.9, ((0, 4, "d"), (4, 1, "c"), (6, 4, "u"), (10, 2, "u"), (12, 1, "c"), (14, 2, "u"))),
+    (9.9, ((0, 2, "d"), (2, 2, "u"), (4, 1, "c"), (6, 2, "u"), (8, 2, "d"), (10, 2, "u"), (12, 1, "c"), (14, 2, "u"))),
 )
 
 
@@ -73,13 +73,13 @@ ROLLS = ((0, 1, 2, 0, 1, 2, 0, 2), (2, 1, 0, 2, 1, 0, 2, 1), (0, 1, 2, 0, 2, 1, 
 
 def _banjo(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Banjo (Scruggs style): forward, backward and forward-reverse rolls, one note at a
-    time, in sixteenths when the tune drives (eighths at fast tempos and when it is calm),
+    time, in sixteenths when the tune drives (eighths in a verse, quarters when it is calm),
     with the high fifth string droning on the chord's top."""
     thumb, index, middle = _voiced(bar, 55, 74, 3)
     drone = _voiced(bar, 67, 79, 1)[0]
     fingers = (thumb, index, middle, drone)
     roll = ROLLS[(bar.bar_in_section + rng.randrange(2)) % len(ROLLS)]
-    step = 2 if sit.tempo >= 150 or bar.energy < 0.4 else 1
+    step = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 4
     return [(s, step * 1.6, 90 if i % 8 == 0 else 82 if i % 2 == 0 else 74, (fingers[roll[i % 8]],))
             for i, s in enumerate(range(0, sit.steps, step))]
 
@@ -100,27 +100,31 @@ def _bellows(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
 
 def _tango(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Tango orchestra: the marcato — short, heavy chords on every beat (in two when it is
-    quiet), the one and the three leaned on; the síncopa (3 + 3 + 2) in alternate bars
-    when the dance is up, dragged into the downbeat by an arrastre from below."""
+    quiet), the one and the three leaned on; when the dance is up the bass doubles the
+    chords an octave down and alternate bars add the síncopa's pushes (3 + 3 + 2), dragged
+    into the next downbeat by an arrastre from below."""
     chord = _voiced(bar, 52, 72, 4)
-    low = (chord[0] - 12,) + chord
     if bar.energy < 0.35:
-        return [(s, 2.5, 96, low) for s in range(0, sit.steps, 8)]
-    if bar.energy >= 0.7 and bar.bar_in_section % 2 == 1:
-        hits: list[Hit] = [(s, 2.0, 108 if s == 0 else 98, low) for s in (0, 6, 12) if s < sit.steps]
-        return hits + [(sit.steps - 1.0, 0.9, 70, (low[0] - 1,))]  # the arrastre's drag into the next one
-    return [(s, 1.5, 104 if s % 8 == 0 else 90, low) for s in range(0, sit.steps, 4)]
+        return [(s, 2.5, 96, chord) for s in range(0, sit.steps, 8)]
+    if bar.energy < 0.7:
+        return [(s, 1.5, 100 if s % 8 == 0 else 88, chord) for s in range(0, sit.steps, 4)]
+    low = (chord[0] - 12, *chord)
+    hits: list[Hit] = [(s, 1.5, 106 if s % 8 == 0 else 92, low) for s in range(0, sit.steps, 4)]
+    if bar.bar_in_section % 2 == 1:
+        hits += [(s, 1.2, 98, chord) for s in (6, 14) if s < sit.steps]
+        hits.append((sit.steps - 0.5, 0.45, 70, (low[0] - 1,)))  # the arrastre's drag into the next one
+    return hits
 
 
 def _harpsichord(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Harpsichord: the chord broken into a figure (bass, then the upper notes rising, the
     figure played twice a half bar), every note plucked and released — no sustain, no
-    dynamics to speak of."""
+    dynamics to speak of: quarters when calm, eighths, sixteenths when the music runs."""
     bass = _voiced(bar, 43, 55, 1)[0]
     upper = _voiced(bar, 60, 79, 3)
     figure = (bass, upper[0], upper[1], upper[2], upper[1], upper[2], upper[0], upper[2])
-    step = 1 if bar.energy >= 0.4 else 2
-    return [(s, step * 0.55, 82 if s % 8 == 0 else 76, (figure[(s // step) % 8],))
+    step = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 4
+    return [(s, min(2.0, step * 0.55), 82 if s % 8 == 0 else 76, (figure[(s // step) % 8],))
             for s in range(0, sit.steps, step)]
 
 
@@ -143,12 +147,13 @@ def _tremolo(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
 def _wall(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Shoegaze guitars: a wall of sound — wide open chords doubled at the octave, strummed
     in ringing eighths that overlap (tremolo-bar blur) through the bar, one long
-    wash when it is quiet."""
+    wash when it is quiet, ringing quarters in a verse."""
     open_chord = _voiced(bar, 52, 76, 5)
     wall = (open_chord[0] - 12, *open_chord)
     if bar.energy < 0.35:
         return [(0, sit.steps - 0.5, 90, wall)]
-    return [(s, 3.0, 104 if s % 8 == 0 else 96, wall) for s in range(0, sit.steps, 2)]
+    step = 2 if bar.energy >= 0.7 else 4
+    return [(s, step * 1.5, 104 if s % 8 == 0 else 96, wall) for s in range(0, sit.steps, step)]
 
 
 INSTRUMENT_COMPS: dict[str, Comp] = {
