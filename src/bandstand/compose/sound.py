@@ -215,8 +215,8 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
 def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str, Track] | None = None) -> SoundPlan:
     """The sound plan for the parts whose GM programs are given (role → program); with the
     parts' `tracks` (by role) each fader is set for its notes too (`craft.balance.fader_db`)."""
-    from bandstand.craft.balance import balance_targets, fader_db
     from bandstand.compose.sound_words import reverb_words, word_effects
+    from bandstand.craft.balance import balance_targets, fader_db
     from bandstand.midi import GM_PROGRAMS
 
     genre = primary_genre(intent)

@@ -14,7 +14,13 @@ from bandstand.craft.knobs import base_style
 from bandstand.craft.melody import play_lead
 from bandstand.craft.pad import play_pad, play_percussion
 from bandstand.craft.phrase import Phrase
-from bandstand.craft.plays_instruments import HAND_LINES, INSTRUMENT_COMPS, music_box, play_hand_line, play_instrument_chords
+from bandstand.craft.plays_instruments import (
+    HAND_LINES,
+    INSTRUMENT_COMPS,
+    music_box,
+    play_hand_line,
+    play_instrument_chords,
+)
 from bandstand.craft.situation import Situation
 from bandstand.craft.style import Style
 from bandstand.craft.texture import play_fx, play_texture
