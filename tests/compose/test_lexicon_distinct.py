@@ -116,7 +116,8 @@ def test_an_808_slides(prompt):
 
 @pytest.mark.parametrize("prompt, absent", [("bluegrass", {"drums", "pad"}), ("a lullaby", {"drums"}),
                                             ("a funeral song", {"drums"}), ("a tango", {"drums"}),
-                                            ("a polka", {"pad"})])
+                                            ("a polka", {"pad"}), ("a jazz standard", {"pad"}), ("salsa", {"pad"}),
+                                            ("a classical piece", {"drums"}), ("bebop", {"pad"})])
 def test_what_the_idiom_leaves_out_stays_out(prompt, absent):
     assert not absent & set(composed(prompt).tracks)
 

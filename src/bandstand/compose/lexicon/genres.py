@@ -95,14 +95,14 @@ _FIRST: tuple[GenreTraits, ...] = (
        "A D E G", "breakbeat edm synth_pulse stabs riffy", (38, 90, 81, 89), (0.3, 0.6), "house", 0.8, 0.9),
     _g("jazz", "jazz", "jazz|hard bop|cool jazz|jazz standard|modal jazz", (100, 200), 0.3,
        "major,dorian,minor", "F Bb Eb C G Ab", "jazz_ride jazz walking jazz_comp bebop", (32, 0, 65, 48),
-       (0.75, 0.55), "jazz", 0.55, 0.05),
+       (0.75, 0.55), "jazz", 0.55, 0.05, leaves_out="pad"),  # a jazz combo has no string pad
     _g("bebop", "jazz", "bebop|be-bop", (180, 280), 0.28, "major,minor", "F Bb Eb C",
-       "jazz_ride jazz walking stabs bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0),
+       "jazz_ride jazz walking stabs bebop", (32, 0, 66, 48), (0.85, 0.6), "jazz", 0.75, 0.0, leaves_out="pad"),
     _g("bossa nova", "latin", "bossa nova|bossa|mpb|tropicalia", (110, 145), 0.05, "major,minor,dorian",
        "D F G C A", "bossa jazz root_fifth bossa_comp lyrical", (32, 24, 73, 48), (0.6, 0.4), "latin", 0.4, 0.05),
     _g("salsa", "latin", "salsa|latin|mambo|son cubano|timba", (170, 200), 0.0, "minor,major",
        "A D G C E", "bossa latin tumbao arpeggiated riffy", (32, 0, 56, 48), (0.5, 0.6), "latin", 0.8, 0.1,
-       extras=("percussion",)),
+       extras=("percussion",), leaves_out="pad"),  # piano, bass, horns and congas: no pad
     _g("reggaeton", "latin", "reggaeton|reggaetón|dembow|perreo|latin trap|urbano", (88, 100), 0.0,
        "minor", "A D E G C", "dembow latin sub_808 stabs hook", (38, 4, 81, 89), (0.25, 0.45), "pop",
        0.75, 0.85),
@@ -145,7 +145,7 @@ _FIRST: tuple[GenreTraits, ...] = (
        (38, 90, 81, 89), (0.3, 0.3), "pop", 0.65, 1.0),
     _g("classical", "classical", "classical|orchestral piece|sonata|symphony|romantic era|neoclassical|neo-classical|piano piece",
        (60, 120), 0.0, "major,minor", "C G D F A E", "ambient pop sustained piano_ballad lyrical", (42, 0, 40, 48),
-       (0.45, 0.2), "classical", 0.45, 0.0),
+       (0.45, 0.2), "classical", 0.45, 0.0, leaves_out="drums"),  # an orchestra or a pianist: no drum kit
     _g("chiptune", "electronic", "chiptune|8-bit|8 bit|16-bit|16 bit|video game|video game music|game music|retro game|nes|gameboy",
        (120, 160), 0.0, "minor,major", "C A E G D", "rock_backbeat pop synth_pulse stabs hook", (38, 81, 80, 81),
        (0.25, 0.4), "pop", 0.75, 1.0, extras=("arp",)),

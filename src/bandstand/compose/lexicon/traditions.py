@@ -27,7 +27,7 @@ TRADITIONS: tuple[GenreTraits, ...] = (
        "jazz", 0.7, 0.0, leaves_out="drums pad"),
     _g("latin jazz", "jazz", "latin jazz|afro-cuban jazz|afro cuban jazz|cubop", (150, 220), 0.0, "minor,dorian",
        "C F G D Bb", "bossa jazz tumbao bossa_comp bebop", (32, 0, 56, 48), (0.7, 0.65), "jazz", 0.75, 0.05,
-       extras=("percussion",)),
+       extras=("percussion",), leaves_out="pad"),
     _g("smooth jazz", "jazz", "smooth jazz|quiet storm|contemporary jazz|sax ballad|jazz-funk", (80, 105), 0.08,
        "major,dorian", "Eb Ab Db F Bb", "funk neosoul syncopated_funk sustained lyrical", (35, 4, 65, 89),
        (0.55, 0.35), "pop", 0.45, 0.3),
