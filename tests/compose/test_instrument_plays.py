@@ -75,3 +75,13 @@ def test_the_instrument_styles_are_in_the_lexicon_vocabulary():
     assert set(INSTRUMENT_COMPS) <= COMP_STYLES
     assert primary_genre(decompose("a tango")).comp_style == "tango_marcato"
     assert primary_genre(decompose("bluegrass")).comp_style == "banjo_roll"
+
+
+@pytest.mark.parametrize("prompt", ["pop song with ukulele", "pop song with banjo", "pop song with mandolin",
+                                    "pop song with accordion", "pop song with harpsichord", "a tango", "shoegaze",
+                                    "bluegrass", "baroque"])
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_no_note_is_struck_twice_at_once(prompt, seed):
+    notes = composed(prompt, seed)["chords"].notes
+    struck = [(round(n.start, 6), n.pitch) for n in notes]
+    assert len(struck) == len(set(struck)), prompt

@@ -24,18 +24,20 @@ __all__ = ["HAND_LINES", "INSTRUMENT_COMPS", "TOUCHES", "music_box", "play_hand_
 
 
 def _voiced(bar: Bar, low: int, high: int, count: int) -> tuple[int, ...]:
-    """The bar's chord as `count` notes packed into low..high (an instrument's own range):
-    each chord tone once from the root up, repeated from the root when more are wanted."""
+    """The bar's chord as `count` different notes in low..high (an instrument's own range): each
+    chord tone once, the root first, then the lowest of the tones left, doubled an octave up
+    where the range has room (a tone repeated only when the range holds fewer notes)."""
     root = bar.chord.root % 12
-    pcs = sorted(set(bar.chord.pcs) or {root}, key=lambda pc: (pc - root) % 12)
-    out: list[int] = []
-    for i in range(count):
-        pc = pcs[i % len(pcs)]
-        p = low + (pc - low) % 12
-        while p in out and p + 12 <= high:
-            p += 12
-        out.append(min(p, high))
-    return tuple(sorted(out))
+    pcs = list(dict.fromkeys(bar.chord.pcs)) or [root]
+    if root in pcs:  # the root first, the others in the chord's own order (third, fifth, seventh…)
+        pcs.remove(root)
+        pcs.insert(0, root)
+    heard = [p for p in range(low, high + 1) if p % 12 in pcs]
+    chosen = [next(p for p in heard if p % 12 == pc) for pc in pcs if any(p % 12 == pc for p in heard)][:count]
+    chosen += [p for p in heard if p not in chosen][:count - len(chosen)]
+    while len(chosen) < count:
+        chosen.append(chosen[-1] if chosen else low)
+    return tuple(sorted(chosen))
 
 
 # A ukulele's strum patterns by energy (step, length, down/up/chuck): the calm downstrokes,
@@ -49,7 +51,7 @@ UKE_STRUMS = (
 
 def _uke(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Ukulele: four nylon strings tuned G4 C4 E4 A4 (re-entrant), so every chord sits
-    between C4 and C5 and a downstroke starts on the high G string."""
+    between C4 and E5 and a downstroke starts on the high G string."""
     shape = _voiced(bar, 60, 76, 4)
     strings = (shape[2], shape[0], shape[1], shape[3])  # the order a downstroke crosses them
     pattern = next(p for top, p in UKE_STRUMS if bar.energy < top)
