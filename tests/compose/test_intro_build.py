@@ -3,6 +3,8 @@ intro's bars, so its second half plays more than its first — for every seed of
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bandstand.compose.arrangement import INTRO_RISE, build_arrangement, resolve_roles
@@ -20,7 +22,7 @@ def test_an_intro_builds(prompt, seed):
     intro = plan.sections[0]
     assert intro.kind == "intro" and intro.bars >= 4 and len(intro.roles) == 2
     energy = plan.bar_energy[:intro.bars]
-    assert energy[0] == pytest.approx(INTRO_RISE[0]) and all(b > a for a, b in zip(energy, energy[1:], strict=False))
+    assert energy[0] == pytest.approx(INTRO_RISE[0]) and all(b > a for a, b in itertools.pairwise(energy))
     bars = build_situation(intent, harmony, plan).bars[:intro.bars]
     assert bars[0].roles < bars[-1].roles  # a voice joins on the way
     half = intro.bars // 2
