@@ -21,13 +21,17 @@ independent reader) and measured:
   instrument word, same seed, pairwise note overlap as `pair_overlap` measures it,
   and the pairs whose one-bar drum grids are identical (target: every pair < 0.5);
 - idioms (`IDIOMS`), the prompt's promises (`EXPECT`), and compose speed
-  (64 bars × 5 parts in process, no audio, target ≤ 300 ms median).
+  (64 bars × 5 parts in process, no audio, target ≤ 300 ms median);
+- the mix (``--mix``, rendered, `songwriting_mix`): stems within the genre's balance target
+  + 2 dB (pyloudnorm on audio/stems/), songs whose lead is the loudest stem, intros whose
+  second half is ≥ 1.2× as busy as the first, instrument words heard on another sound with
+  other notes (target: all of them, note overlap < 0.5).
 
 With ``--baseline DIR`` the same measuring code also runs (in a child
 process) against the bandstand source in DIR — a `git worktree` of the
 commit to compare with — and both sets of figures are printed together.
 
-    python benchmarks/songwriting.py [--baseline DIR] [--seeds 2] [--only id,id] [--distinct]
+    python benchmarks/songwriting.py [--baseline DIR] [--seeds 2] [--only id,id] [--distinct] [--mix]
 """
 
 from __future__ import annotations
@@ -430,9 +434,23 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated prompt ids")
     ap.add_argument("--per-song", action="store_true", help="keep the per-song rows in the output")
     ap.add_argument("--distinct", action="store_true", help="only the distinctness table over the whole lexicon")
+    ap.add_argument("--mix", action="store_true", help="only the rendered mix: stem balance, intros, instruments")
     args = ap.parse_args()
     if args.distinct:
         print(json.dumps(distinctness(), indent=1))
+        return
+    if args.mix:
+        from songwriting_mix import mix_report
+
+        report = mix_report(compose_one)
+        if not args.per_song:
+            report.pop("per_song")
+        if args.baseline:
+            env = {**os.environ, "PYTHONPATH": str(Path(args.baseline) / "src")}
+            cmd = [sys.executable, __file__, "--mix"]
+            before = json.loads(subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout)
+            report = {"before": before, "after": report}
+        print(json.dumps(report, indent=1))
         return
     only = {x for x in args.only.split(",") if x} or None
     before = None

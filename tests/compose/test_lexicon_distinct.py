@@ -103,7 +103,7 @@ def test_named_and_idiomatic_instruments_are_heard(prompt, role, programs):
 
 def test_a_ukulele_strums_and_changes_the_band_not_just_the_program():
     uke, pop = composed("happy ukulele song"), composed("happy pop song")
-    assert primary_genre(decompose("happy ukulele song")).comp_style == "strummed"
+    assert primary_genre(decompose("happy ukulele song")).comp_style == "uke_strum"
     assert drum_grid(uke) != drum_grid(pop) and not any(n.pitch == 49 for n in uke["drums"].notes)
 
 
@@ -116,7 +116,8 @@ def test_an_808_slides(prompt):
 
 @pytest.mark.parametrize("prompt, absent", [("bluegrass", {"drums", "pad"}), ("a lullaby", {"drums"}),
                                             ("a funeral song", {"drums"}), ("a tango", {"drums"}),
-                                            ("a polka", {"pad"})])
+                                            ("a polka", {"pad"}), ("a jazz standard", {"pad"}), ("salsa", {"pad"}),
+                                            ("a classical piece", {"drums"}), ("bebop", {"pad"})])
 def test_what_the_idiom_leaves_out_stays_out(prompt, absent):
     assert not absent & set(composed(prompt).tracks)
 
@@ -126,8 +127,8 @@ def test_an_instrument_asked_for_comes_back_in_an_idiom_without_it():
 
 
 @pytest.mark.parametrize("prompt, trait, value", [("pop song with distorted guitars", "comp_style", "power_chords"),
-                                                  ("pop song with ukulele", "comp_style", "strummed"),
-                                                  ("pop song with banjo", "comp_style", "arpeggiated"),
+                                                  ("pop song with ukulele", "comp_style", "uke_strum"),
+                                                  ("pop song with banjo", "comp_style", "banjo_roll"),
                                                   ("pop song with 808s", "bass_style", "sub_808"),
                                                   ("pop song with organ", "comp_style", "sustained"),
                                                   ("techno with a reese bass", "bass_style", "dnb_reese"),
@@ -148,8 +149,10 @@ def test_what_an_instrument_plays_is_in_the_genre_vocabularies():
         LEAD_STYLES,
     )
     from bandstand.craft.genre_kits import GENRE_KITS
+    from bandstand.craft.plays_instruments import TOUCHES
 
-    vocab = {"comp_style": COMP_STYLES, "bass_style": BASS_STYLES, "lead_style": LEAD_STYLES, "kit": set(GENRE_KITS)}
+    vocab = {"comp_style": COMP_STYLES, "bass_style": BASS_STYLES, "lead_style": LEAD_STYLES, "kit": set(GENRE_KITS),
+             "touch": TOUCHES}
     for instrument in INSTRUMENTS:
         for trait, value in instrument.plays:
             assert value in vocab[trait], (instrument.words[0], trait, value)

@@ -15,7 +15,8 @@ from bandstand.compose.sound import (
     build_sound,
     delay_ms,
 )
-from bandstand.score import Effect, Song, Track
+from bandstand.craft.balance import FADER_RANGE, balance_targets, top_gap
+from bandstand.score import Effect, Note, Song, Track
 
 ROLES = {"drums": 0, "bass": 33, "chords": 4, "lead": 80, "pad": 89, "arp": 81, "sub_bass": 38,
          "percussion": 0, "counter_melody": 73}
@@ -33,7 +34,7 @@ def test_every_genre_and_role_gets_a_preset_that_is_heard_and_a_valid_chain(genr
         assert len(part.alternatives) == 2
         assert all(a.confidence < part.preset.confidence for a in part.alternatives)
         assert part.effects and all(Effect(e.type, e.params) for e in part.effects)  # valid score.mix effects
-        assert -12 <= part.level_db <= 3.5 and 0 <= part.pan <= 1
+        assert FADER_RANGE[0] <= part.level_db <= FADER_RANGE[1] and 0 <= part.pan <= 1
     assert -16.0 <= plan.target_lufs <= -10.0
 
 
@@ -91,3 +92,27 @@ def test_apply_sound_writes_the_mix_into_the_song() -> None:
     assert [fx.type for fx in bass.mix.inserts] == [e.type for e in plan.parts[0].effects]
     assert [s.bus for s in pad.mix.sends] == ["Reverb"] and [b.name for b in mixed.buses] == ["Reverb"]
     assert other.mix == song.tracks[2].mix
+
+
+def _level(prompt: str, role: str, program: int, notes: list[Note] | None = None) -> float:
+    tracks = {role: Track(role.title(), role, program=program, notes=notes)} if notes is not None else None
+    return build_sound(decompose(prompt), {role: program}, tracks).parts[0].level_db
+
+
+def test_each_fader_is_set_for_the_sound_and_the_notes_behind_it() -> None:
+    # a loud GM sound (a saxophone) gets a lower fader than a soft one (a piano) for the same role
+    assert _level("pop song", "lead", 65) < _level("pop song", "lead", 0) - 8
+    # four-note chords on every beat stand out more than one note a bar: their fader comes down
+    busy = [Note(b + 0.0, 0.9, p, 100) for b in range(16) for p in (60, 64, 67, 71)]
+    sparse = [Note(b * 4.0, 0.9, 60, 100) for b in range(4)]
+    assert _level("pop song", "chords", 89, busy) < _level("pop song", "chords", 89, sparse) - 9
+    # softer notes get more fader
+    soft = [Note(n.start, n.duration, n.pitch, 50) for n in busy]
+    assert _level("pop song", "chords", 89, soft) == pytest.approx(_level("pop song", "chords", 89, busy) + 6.0, abs=0.1)
+
+
+def test_the_balance_targets_put_the_drums_and_bass_on_top_and_the_pad_behind() -> None:
+    pop = balance_targets(["drums", "bass", "chords", "lead", "pad"], "pop")
+    assert pop["drums"] > pop["lead"] > pop["chords"] > pop["pad"] and top_gap(pop) == 1.0
+    ambient = balance_targets(["drums", "pad", "lead"], "ambient")
+    assert ambient["pad"] > ambient["drums"]

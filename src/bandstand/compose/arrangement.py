@@ -98,6 +98,8 @@ _ACTIVATION: dict[str, tuple[str, ...]] = {
 }
 _FULL = ("chorus", "drop", "hook", "head")
 INTRO_VOICES = ("pad", "chords", "arp", "lead")  # who may open the song, in order of preference
+INTRO_JOINERS = ("drums", "percussion", "bass", "chords", "pad")  # who joins the opening voice, by preference
+INTRO_RISE = (0.12, 0.42)  # an intro's energy from its first bar to its last: it builds towards the song
 
 # Which harmony function a section plays, by its kind (or a loop's activation rule).
 HARMONY_FUNCTION: dict[str, str] = {
@@ -286,6 +288,8 @@ def _players_for(slot: Slot, roles: Sequence[str], electronic: bool, bars: int, 
         chosen = [first] if first else []
         if electronic and bars >= 8 and "drums" in roles and "drums" not in chosen:
             chosen.append("drums")
+        elif bars >= 4:  # a second voice joins halfway (`parts.context` staggers the entries): the intro builds
+            chosen.extend([r for r in INTRO_JOINERS if r in roles and r not in chosen][:1])
         return chosen
     if rule == "break":  # which two voices carry the break is free
         return _pick([r for r in ("pad", "chords", "lead") if r in roles], 2, rng) or list(roles[:1])
@@ -323,7 +327,10 @@ def _energy_arc(sections: list[tuple[Slot, int]]) -> list[float]:
             level = LIFTED_LOOP
         if slot.kind in PEAKS and not any(s.kind in PEAKS for s, _ in sections[i + 1:]):
             level = min(1.0, level + 0.05)
-        if slot.kind == "build":
+        if slot.kind == "intro" and bars >= 2:  # the intro builds: density and touch rise bar by bar
+            lo, hi = INTRO_RISE
+            targets.extend(lo + (hi - lo) * b / (bars - 1) for b in range(bars))
+        elif slot.kind == "build":
             start = targets[-1] if targets else ENERGY["intro"]
             end = next((ENERGY[s.kind] for s, _ in sections[i + 1:]), ENERGY["chorus"])
             targets.extend(start + (end - start) * (b + 1) / (bars + 1) for b in range(bars))

@@ -8,7 +8,9 @@ named is the instrument heard: the part keeps the program its generator chose
 (from the genre's instrumentation or the prompt), and the preset is the first
 catalog entry played by that program — or, when none is, the GM program itself.
 
-Levels and pans come by role, moved by the genre family; effect chains are
+Levels come from the balance targets by role and genre family (`craft.balance`: each fader
+set for the GM sound behind it and, when the parts are given, for their notes); pans come by
+role; effect chains are
 `score.mix` effects (so the render applies them): EQ and compression by role,
 a sidechain-style pump (a tremolo at the beat rate, dipping on every kick) for
 four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, a tempo-synced
@@ -26,7 +28,7 @@ from bandstand.compose.lexicon import GenreTraits, primary_genre
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import Bus, Effect, PartSound, Preset, SendPlan, SoundPlan
 from bandstand.score import Bus as MixBus
-from bandstand.score import Send, Song, TrackMix
+from bandstand.score import Send, Song, Track, TrackMix
 
 # role → harmony family → (recommended, alternative 1, alternative 2); "*" is the fallback family.
 CATALOG: dict[str, dict[str, tuple[str, str, str]]] = {
@@ -107,19 +109,9 @@ PRESET_PROGRAMS: dict[str, int] = {
     "Supersaw Pad": 90, "Sweep Pad": 95,
 }
 
-# Level (dB from the synthesizer's own) and pan by role; families move the levels.
-LEVEL_DB: dict[str, float] = {"drums": 0.0, "bass": -1.5, "sub_bass": -2.0, "chords": -5.0, "lead": -3.0,
-                              "pad": -8.0, "arp": -7.0, "counter_melody": -6.0, "percussion": -7.0}
+# Pan by role; the levels come from the balance targets (`craft.balance`).
 PAN: dict[str, float] = {"drums": 0.5, "bass": 0.5, "sub_bass": 0.5, "chords": 0.4, "lead": 0.55, "pad": 0.5,
                          "arp": 0.7, "counter_melody": 0.3, "percussion": 0.65}
-FAMILY_LEVEL_DB: dict[str, dict[str, float]] = {
-    "electronic": {"drums": 1.0, "bass": 0.5, "chords": -1.0},
-    "hip-hop": {"drums": 1.0, "bass": 0.5, "lead": -1.0},
-    "ambient": {"drums": -6.0, "pad": 5.0, "bass": -2.0},
-    "classical": {"drums": -6.0, "pad": 3.0, "chords": 2.0},
-    "jazz": {"drums": -3.0, "bass": 0.5, "chords": 1.0},
-    "rock": {"chords": 1.5, "drums": 0.5},
-}
 # Shared reverb by genre family: (room size, damping, why).
 ROOMS: dict[str, tuple[float, float, str]] = {
     "jazz": (0.3, 0.55, "a small club room"), "rock": (0.35, 0.5, "a live room"), "soul": (0.5, 0.5, "a plate"),
@@ -220,9 +212,11 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
     return chain
 
 
-def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
-    """The sound plan for the parts whose GM programs are given (role → program)."""
+def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str, Track] | None = None) -> SoundPlan:
+    """The sound plan for the parts whose GM programs are given (role → program); with the
+    parts' `tracks` (by role) each fader is set for its notes too (`craft.balance.fader_db`)."""
     from bandstand.compose.sound_words import reverb_words, word_effects
+    from bandstand.craft.balance import balance_targets, fader_db
     from bandstand.midi import GM_PROGRAMS
 
     genre = primary_genre(intent)
@@ -230,12 +224,15 @@ def build_sound(intent: Intent, programs: Mapping[str, int]) -> SoundPlan:
     delays = not intent.has_constraint("no_delay")
     constraints = {c.kind for c in intent.constraints}
     wet = reverb_words(intent.raw_prompt, constraints)
-    moves = FAMILY_LEVEL_DB.get(genre.family, {})
+    targets = balance_targets(list(programs), genre.family)
+    num, den = intent.time_signature
     parts = []
     for role, program in programs.items():
         preset, alternatives = _presets(role, genre, program)
         name = "Drum Kit (channel 10)" if role in DRUM_ROLES else GM_PROGRAMS[program]
-        level = LEVEL_DB.get(role, -6.0) + moves.get(role, 0.0)
+        track = tracks.get(role) if tracks is not None else None
+        level = fader_db(role, targets[role], program, role in DRUM_ROLES, track.notes if track is not None else None,
+                         num * 4.0 / den)
         send = SEND_BY_ROLE.get(role, 0.2)
         if wet is not None:
             send = round(min(0.6, send * wet["send_scale"]), 3)

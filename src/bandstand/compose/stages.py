@@ -285,7 +285,8 @@ def part_fanout(part_fn: PartFn) -> Fanout:
 def run_sound(ctx: NodeContext, given: SoundInputs) -> NodeResult[SoundPlan]:
     from bandstand.compose.sound import build_sound
 
-    plan = ctx.tool("build_sound", build_sound, given.intent, {r: p.track.program for r, p in given.parts.items()})
+    plan = ctx.tool("build_sound", build_sound, given.intent, {r: p.track.program for r, p in given.parts.items()},
+                    {r: p.track for r, p in given.parts.items()})
     return NodeResult(plan, plan.model_dump(mode="json"), plan.summary)
 
 

@@ -14,6 +14,13 @@ from bandstand.craft.knobs import base_style
 from bandstand.craft.melody import play_lead
 from bandstand.craft.pad import play_pad, play_percussion
 from bandstand.craft.phrase import Phrase
+from bandstand.craft.plays_instruments import (
+    HAND_LINES,
+    INSTRUMENT_COMPS,
+    music_box,
+    play_hand_line,
+    play_instrument_chords,
+)
 from bandstand.craft.situation import Situation
 from bandstand.craft.style import Style
 from bandstand.craft.texture import play_fx, play_texture
@@ -28,14 +35,34 @@ def _arp(s: Situation, styles: Sequence[Style], rng: random.Random, role: str) -
     return play_chords(s, styles, rng, role, comp_style="arpeggiated")
 
 
+def _chords(s: Situation, styles: Sequence[Style], rng: random.Random, role: str) -> Phrase:
+    """The chords as the genre comps them, or as a named instrument plays them (a ukulele's strum)."""
+    if s.idiom.comp_style in INSTRUMENT_COMPS:
+        return play_instrument_chords(s, styles, rng, role)
+    return play_chords(s, styles, rng, role)
+
+
+def _lead(s: Situation, styles: Sequence[Style], rng: random.Random, role: str) -> Phrase:
+    """The lead, on a music box when the prompt names one (the comb's register and touch)."""
+    phrase = play_lead(s, styles, rng, role)
+    return music_box(phrase) if role == "lead" and "music_box" in s.idiom.touches else phrase
+
+
+def _percussion(s: Situation, styles: Sequence[Style], rng: random.Random, role: str) -> Phrase:
+    """Hand percussion for the drum family, or the line a named güiro or shaker plays."""
+    if any(touch in HAND_LINES for touch in s.idiom.touches):
+        return play_hand_line(s, styles, rng, role)
+    return play_percussion(s, styles, rng, role)
+
+
 PLAYERS: dict[str, Player] = {
     "drums": play_drums,
     "bass": play_bass,
-    "chords": play_chords,
-    "lead": play_lead,
+    "chords": _chords,
+    "lead": _lead,
     "pad": play_pad,
     "arp": _arp,
-    "percussion": play_percussion,
+    "percussion": _percussion,
     "counter_melody": play_lead,
     "sub_bass": play_bass,
     "texture": play_texture,

@@ -135,6 +135,7 @@ class Idiom:
     power_chords: bool = False  # rock/punk/metal guitars: root, fifth and octave
     palm_muted: bool = False  # metal: chugged, short
     kit: str = ""  # the genre whose own kit the drummer plays within the drum family (`genre_kits`)
+    touches: tuple[str, ...] = ()  # what named instruments add on top (a music box lead, a güiro line)
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,7 @@ def _new_part_mix(track: Track, made: Rerun, buses: Sequence[str]) -> Track:
     """A part the song did not have gets the mix the sound plan gives its role."""
     from bandstand.compose.sound import apply_sound, build_sound
 
-    sound = build_sound(made.intent, {track.role: track.program})
+    sound = build_sound(made.intent, {track.role: track.program}, {track.role: track})
     dressed = apply_sound(Song(tracks=[track]), sound).tracks[0]
     sends = tuple(s for s in dressed.mix.sends if s.bus in buses)
     return replace(dressed, program=track.program, mix=replace(dressed.mix, sends=sends))
@@ -315,7 +315,8 @@ def _replan_sound(song: Song, made: Rerun, frozen: set[str], names: Mapping[str,
     from bandstand.compose.sound import apply_sound, build_sound
 
     held = {names[k] for k in frozen if k in names}
-    sound = build_sound(made.intent, {t.role: t.program for t in song.tracks if t.name not in held})
+    sound = build_sound(made.intent, {t.role: t.program for t in song.tracks if t.name not in held},
+                        {t.role: t for t in song.tracks if t.name not in held})
     planned = apply_sound(song, sound)
     tracks = [old if old.name in held else new for old, new in zip(song.tracks, planned.tracks, strict=True)]
     return replace(planned, tracks=tracks), sound

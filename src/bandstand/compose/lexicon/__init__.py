@@ -114,9 +114,14 @@ def _played(traits: GenreTraits, intent: Intent) -> GenreTraits:
     a banjo rolls them, an 808 slides under the song (`Instrument.plays`); an organ holds the
     chords it is given, except where the genre's own comping is an organ's (`Instrument.keeps`)."""
     turns: dict[str, str] = {}
+    touches: list[str] = []  # a music box, a güiro: added on top, in the order named
     for request in intent.instrument_requests:
         named = [(i.named_by(request.text), i) for i in INSTRUMENTS if i.role == request.role]
         length, instrument = max(named, key=lambda m: m[0], default=(0, None))
         if length and instrument is not None:
-            turns.update((k, v) for k, v in instrument.plays if getattr(traits, k) not in instrument.keeps)
+            touches.extend(v for k, v in instrument.plays if k == "touch" and v not in touches)
+            turns.update((k, v) for k, v in instrument.plays
+                         if k != "touch" and getattr(traits, k) not in instrument.keeps)
+    if touches:
+        traits = replace(traits, touches=(*traits.touches, *(t for t in touches if t not in traits.touches)))
     return replace(traits, **turns) if turns else traits  # type: ignore[arg-type]

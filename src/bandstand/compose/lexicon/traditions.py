@@ -27,7 +27,7 @@ TRADITIONS: tuple[GenreTraits, ...] = (
        "jazz", 0.7, 0.0, leaves_out="drums pad"),
     _g("latin jazz", "jazz", "latin jazz|afro-cuban jazz|afro cuban jazz|cubop", (150, 220), 0.0, "minor,dorian",
        "C F G D Bb", "bossa jazz tumbao bossa_comp bebop", (32, 0, 56, 48), (0.7, 0.65), "jazz", 0.75, 0.05,
-       extras=("percussion",)),
+       extras=("percussion",), leaves_out="pad"),
     _g("smooth jazz", "jazz", "smooth jazz|quiet storm|contemporary jazz|sax ballad|jazz-funk", (80, 105), 0.08,
        "major,dorian", "Eb Ab Db F Bb", "funk neosoul syncopated_funk sustained lyrical", (35, 4, 65, 89),
        (0.55, 0.35), "pop", 0.45, 0.3),
@@ -219,7 +219,7 @@ TRADITIONS: tuple[GenreTraits, ...] = (
        (33, 24, 73, 48), (0.45, 0.55), "latin", 0.7, 0.2),
     # --- concert music ---
     _g("baroque", "classical", "baroque|baroque music|concerto grosso|fugue|basso continuo|continuo|brandenburg",
-       (80, 120), 0.0, "major,minor", "D G A C F", "ambient baroque walking arpeggiated lyrical", (42, 6, 40, 48),
+       (80, 120), 0.0, "major,minor", "D G A C F", "ambient baroque walking harpsichord lyrical", (42, 6, 40, 48),
        (0.35, 0.35), "classical", 0.55, 0.0, leaves_out="drums pad"),
     _g("chamber", "classical", "chamber|chamber music|string quartet|piano trio|chamber ensemble|chamber piece",
        (60, 110), 0.0, "major,minor", "C G D F Bb", "ambient baroque root_fifth sustained lyrical",

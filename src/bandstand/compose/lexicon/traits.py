@@ -25,7 +25,7 @@ BASS_STYLES = frozenset({
 COMP_STYLES = frozenset({
     "stabs", "sustained", "jazz_comp", "offbeat_skank", "arpeggiated", "strummed",
     "gospel_shout", "piano_ballad", "house_chops", "power_chords", "palm_mute", "oompah", "bossa_comp",
-    "ostinato",
+    "ostinato", "uke_strum", "banjo_roll", "bellows", "tango_marcato", "harpsichord", "tremolo", "wall_of_sound",
 })
 LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient"})
 
@@ -55,6 +55,7 @@ class GenreTraits:
     extras: tuple[str, ...] = ()  # roles the genre brings beyond the core five (synthpop's arpeggio)
     kit: str = ""  # the genre whose drum kit plays (`craft.genre_kits`): its own, or the rhythm's in a blend
     leaves_out: tuple[str, ...] = ()  # core roles the idiom has no place for (bluegrass: no drum kit, no pad)
+    touches: tuple[str, ...] = ()  # what named instruments add on top (`craft.plays_instruments.TOUCHES`)
 
     @property
     def default_tempo(self) -> float:

@@ -30,8 +30,18 @@ def idiom_of(traits: GenreTraits, intent: Intent) -> Idiom:
         name=traits.name, drum_family=traits.drum_family, bass_style=traits.bass_style,
         comp_style=traits.comp_style, lead_style=traits.lead_style, swing=max(0.0, min(SWING_MAX, swing)),
         harmonic=intent.creativity_dials.harmonic, rhythmic=intent.creativity_dials.rhythmic,
-        electronic=traits.electronic, kit=traits.kit,
+        electronic=traits.electronic, kit=traits.kit, touches=traits.touches,
     )
+
+
+def _entries(kind: str, roles: list[str], bars: int) -> dict[str, int]:
+    """The bar of its section each role enters on: in an intro the parts come in one by one
+    (the n-th of k voices at n/k of the way through; a texture is there from the start);
+    everywhere else everyone plays from the section's first bar."""
+    if kind != "intro":
+        return {}
+    voices = [r for r in roles if r != "texture"]
+    return {r: (j * bars) // len(voices) for j, r in enumerate(voices)}
 
 
 def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> Situation:
@@ -57,12 +67,14 @@ def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangeme
         roles = frozenset(sec.roles)
         repeat = seen.get(sec.kind, 0)
         seen[sec.kind] = repeat + 1
+        entries = _entries(sec.kind, sec.roles, sec.bars)
         for i in range(sec.bars):
             last = i == sec.bars - 1
             bars.append(Bar(
                 index=n, start=n * beats_per_bar, section=si, kind=sec.kind, bar_in_section=i,
                 bars_in_section=sec.bars, energy=float(energies[n]), chord=bar_chord[n],
-                next_chord=bar_chord[n + 1] if n + 1 < total else bar_chord[0], roles=roles,
+                next_chord=bar_chord[n + 1] if n + 1 < total else bar_chord[0],
+                roles=frozenset(r for r in roles if entries.get(r, 0) <= i),
                 section_end=last and nxt is not None, next_kind=nxt.kind if nxt is not None else None,
                 transition=sec.transition, section_energy=sec.energy, name=sec.name, repeat=repeat,
                 final=n == total - 1,
