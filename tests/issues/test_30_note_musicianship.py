@@ -7,6 +7,7 @@ and read back with mido, against the plans compose made."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from statistics import fmean
 
@@ -48,7 +49,7 @@ def test_an_appoggiatura_leans_from_the_step_above_into_the_chord_tone():
         out = ornament_line(_bar("C"), line, None, LADDER, 4.0, random.Random(seed), 1.0)
         if out != line:
             break
-    leaning = [(a, b) for a, b in zip(out, out[1:], strict=False) if a[2] % 12 not in Chord.of_symbol("C").pcs]
+    leaning = [(a, b) for a, b in itertools.pairwise(out) if a[2] % 12 not in Chord.of_symbol("C").pcs]
     assert leaning, out
     (onset, length, upper), (after, _, resolution) = leaning[0]
     assert onset in (0.0, 2.0) and after == pytest.approx(onset + length)
@@ -91,8 +92,11 @@ def test_a_comped_suspension_resolves_in_the_same_bar():
 
 
 def test_the_floor_lifts_comping_out_of_the_bass_register():
-    assert above_floor([(0.0, 1.0, 38, 80), (0.0, 1.0, 50, 80), (0.0, 1.0, 62, 80)], COMP_FLOOR) == \
-        [(0.0, 1.0, 50, 80), (0.0, 1.0, 62, 80)]  # D2 is lifted to D3, which already sounds
+    drop2 = [(0.0, 1.0, 43, 80), (0.0, 1.0, 52, 80), (0.0, 1.0, 55, 80), (0.0, 1.0, 60, 80)]
+    assert [n[2] for n in above_floor(drop2, COMP_FLOOR)] == [55, 64, 67, 72]  # up an octave, still open
+    high = [(0.0, 1.0, 38, 80), (0.0, 1.0, 50, 80), (0.0, 1.0, 90, 80)]
+    assert [n[2] for n in above_floor(high, COMP_FLOOR)] == [50, 90]  # only D2 rises: D3 already sounds
+    assert above_floor(drop2[1:], COMP_FLOOR) == drop2[1:]
     assert comp_floor("power_chords") == GUITAR_FLOOR < comp_floor("sustained") == COMP_FLOOR
 
 

@@ -233,7 +233,7 @@ def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:
 
 def _leave_space(hits: list[Hit]) -> list[Hit]:
     """A verse's comping, with room for the melody: the hits on the beat and the first push
-    off it, each voicing thinned to its top three notes (the bass has the root)."""
+    off it, each voicing without its octave doublings (the chord is all there, once)."""
     kept: list[Hit] = []
     pushed = False
     for step, length, vel, pitches in hits:
@@ -242,7 +242,10 @@ def _leave_space(hits: list[Hit]) -> list[Hit]:
             if pushed:
                 continue
             pushed = True
-        kept.append((step, length, vel, pitches[-3:] if len(pitches) > 3 else pitches))
+        single: dict[int, int] = {}
+        for p in pitches:  # the lowest of each pitch class is kept
+            single.setdefault(p % 12, p)
+        kept.append((step, length, vel, tuple(sorted(single.values()))))
     return kept
 
 

@@ -26,8 +26,8 @@ GUITAR_FLOOR = 40
 LOW_STYLES = frozenset({"power_chords", "palm_mute"})
 # From this section energy (choruses, drops, hooks) the band plays out; below it, it leaves space.
 LIFT_ENERGY = 0.75
-# Comping styles whose verse can leave space: the off-beat pushes go and the voicing thins to
-# its top three notes. Styles whose off-beats are the idiom (skanks, house chops, bossa,
+# Comping styles whose verse can leave space: the off-beat pushes after the first go and the
+# voicing drops its octave doublings. Styles whose off-beats are the idiom (skanks, house chops, bossa,
 # oom-pah, arpeggios, ostinatos, power chords, chugs) keep them.
 SPACIOUS_COMPS = frozenset({"stabs", "sustained", "jazz_comp", "strummed", "gospel_shout", "piano_ballad"})
 
@@ -53,18 +53,31 @@ def comp_floor(comp_style: str) -> int:
     return GUITAR_FLOOR if comp_style in LOW_STYLES else COMP_FLOOR
 
 
-def above_floor(notes: list[Raw], floor: int) -> list[Raw]:
-    """`notes` with every pitch under `floor` raised by octaves to it (a note that then doubles
-    another struck at the same moment is dropped)."""
+def above_floor(notes: list[Raw], floor: int, ceiling: int = 96) -> list[Raw]:
+    """`notes` kept at or above `floor`: a chord struck together (same onset) that reaches under
+    it moves up by whole octaves as one, keeping its spacing (an open drop-2 voicing stays open),
+    unless that would take its top past `ceiling`; then only its low notes are raised (a note
+    that then doubles another of the chord is dropped)."""
+    groups: dict[float, list[Raw]] = {}
+    for n in notes:
+        groups.setdefault(round(n[0], 3), []).append(n)
     out: list[Raw] = []
-    seen: set[tuple[float, int]] = set()
-    for t, d, p, v in notes:
-        while p < floor:
-            p += 12
-        if (round(t, 4), p) in seen:
+    for chord in groups.values():
+        low, high = min(n[2] for n in chord), max(n[2] for n in chord)
+        if low >= floor:
+            out.extend(chord)
             continue
-        seen.add((round(t, 4), p))
-        out.append((t, d, p, v))
+        lift = 12 * -(-(floor - low) // 12)
+        if high + lift <= ceiling:
+            out.extend((t, d, p + lift, v) for t, d, p, v in chord)
+            continue
+        seen: set[int] = set()
+        for t, d, p, v in chord:
+            while p < floor:
+                p += 12
+            if p not in seen:
+                seen.add(p)
+                out.append((t, d, p, v))
     return out
 
 

@@ -215,9 +215,9 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
                 else (bar.chord.root, bar.chord.third)
             landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
             events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
-        if role == "lead" and not sit.diatonic_only and op not in ("motif", "repeat"):
-            # a suspension, appoggiatura or anticipation now and then where the phrase develops
-            # (the motif itself comes back as it was first sung)
+        if role == "lead" and not sit.diatonic_only and op not in ("motif", "repeat") and len(events) >= 3:
+            # a suspension, appoggiatura or anticipation now and then where a moving line develops
+            # (the motif itself comes back as it was first sung; long held notes are left plain)
             previous = notes[-1][2] if notes and notes[-1][0] + notes[-1][1] >= bar.start - 0.6 else None
             events = ornament_line(bar, events, previous, ladder, sit.beats_per_bar,
                                    bar_rng(base ^ 0x5EED, bar.index), lead_ornament_chance(sit.idiom.harmonic))

@@ -92,12 +92,15 @@ def ornament_line(bar: Bar, line: Line, previous: int | None, ladder: list[int],
     the bar (a suspension holds it), `ladder` the scale tones of its register."""
     if bar.final or not line or rng.random() >= chance:
         return line
-    tried = [lambda: _suspension(bar, line, previous, ladder),
-             lambda: _appoggiatura(bar, line, ladder, beats, rng),
-             lambda: _anticipation(bar, line, beats)]
-    rng.shuffle(tried)
-    for attempt in tried:
-        out = attempt()
+    kinds = ["suspension", "appoggiatura", "anticipation"]
+    rng.shuffle(kinds)
+    for kind in kinds:
+        if kind == "suspension":
+            out = _suspension(bar, line, previous, ladder)
+        elif kind == "appoggiatura":
+            out = _appoggiatura(bar, line, ladder, beats, rng)
+        else:
+            out = _anticipation(bar, line, beats)
         if out is not None:
             return out
     return line

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bandstand.craft.density import COMP_FLOOR, above_floor
 from bandstand.craft.kit import (
     CABASA,
     CLAVES,
@@ -20,7 +21,6 @@ from bandstand.craft.kit import (
     STEP_VELOCITY,
     TAMBOURINE,
 )
-from bandstand.craft.density import COMP_FLOOR, above_floor
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
