@@ -35,12 +35,20 @@ def _bar(symbol: str, nxt: str | None = None, **kw) -> Bar:
 
 
 def test_a_held_note_that_leaves_the_new_chord_is_a_suspension_resolved_down_by_step():
-    # C held from a C chord into G: C is the fourth of G and falls to B, its third
+    # D held from a G chord into C (the 9-8): it falls a whole step to C, the root
+    line = [(0.0, 2.0, 67), (2.0, 2.0, 72)]
+    outs = [ornament_line(_bar("C"), line, 74, LADDER, 4.0, random.Random(seed), 1.0) for seed in range(40)]
+    out = next(o for o in outs if o[0][2] == 74)  # the held D (other seeds chose another ornament)
+    assert out[1][2] == 72 and out[1][0] == pytest.approx(out[0][1])
+
+
+def test_no_leaning_note_grates_a_semitone_above_a_chord_tone():
+    # C held into G would sit a semitone above B, the chord's third: not a suspension the lead takes
     line = [(0.0, 2.0, 67), (2.0, 2.0, 71)]
-    outs = [ornament_line(_bar("G"), line, 72, LADDER, 4.0, random.Random(seed), 1.0) for seed in range(40)]
-    out = next(o for o in outs if o[0][2] == 72)  # the held C (other seeds chose another ornament)
-    assert out[0][2] == 72 and out[1][2] == 71 and out[1][0] == pytest.approx(out[0][1])
-    assert out[1][2] % 12 in Chord.of_symbol("G").pcs
+    for seed in range(40):
+        out = ornament_line(_bar("G"), line, 72, LADDER, 4.0, random.Random(seed), 1.0)
+        assert all((p - 1) % 12 not in Chord.of_symbol("G").pcs for _, _, p in out
+                   if p % 12 not in Chord.of_symbol("G").pcs)
 
 
 def test_an_appoggiatura_leans_from_the_step_above_into_the_chord_tone():

@@ -219,8 +219,9 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             # a suspension, appoggiatura or anticipation now and then where a moving line develops
             # (the motif itself comes back as it was first sung; long held notes are left plain)
             previous = notes[-1][2] if notes and notes[-1][0] + notes[-1][1] >= bar.start - 0.6 else None
+            where = zlib.crc32(bar.kind.encode()) % 65521 * 64 + bar.bar_in_section  # a chorus leans alike each time
             events = ornament_line(bar, events, previous, ladder, sit.beats_per_bar,
-                                   bar_rng(base ^ 0x5EED, bar.index), lead_ornament_chance(sit.idiom.harmonic))
+                                   bar_rng(base ^ 0x5EED, where), lead_ornament_chance(sit.idiom.harmonic))
         if role == "counter_melody":
             events = [(o + offset, ln, p) for o, ln, p in events if o + offset < sit.beats_per_bar][:2]
         played: list[Raw] = []

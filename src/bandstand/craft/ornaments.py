@@ -1,7 +1,8 @@
 """Non-chord tones, placed and resolved the way a songwriter does: a suspension
 (the previous bar's note held into a new chord it does not belong to, then
 resolved down by step), an appoggiatura (the scale step above a chord tone on a
-strong beat, leaning into it), an anticipation (the next chord's tone sounded on
+strong beat, leaning into it; neither a semitone above a chord tone, where it
+would grate against the comping), an anticipation (the next chord's tone sounded on
 the last weak off-beat before it arrives), and in the inner voices of the
 comping the 4–3 suspension (the chord's third replaced by the fourth the
 previous chord held, resolving in the middle of the bar).
@@ -25,8 +26,9 @@ Line = list[tuple[float, float, int]]  # (onset beat in bar, length beats, pitch
 def lead_ornament_chance(harmonic: float) -> float:
     """The chance that a developing bar of the melody (a sequence, a variation, a cadence)
     carries one non-chord tone on a strong beat or an anticipation: about one such bar in
-    six at a pop dial (0.2), one in three in jazz (0.75)."""
-    return 0.12 + 0.28 * max(0.0, min(1.0, harmonic))
+    two at a pop dial (0.2), seven in ten in jazz (0.75) — where a leaning note fits at all
+    (most bars offer none that resolves without grating)."""
+    return 0.4 + 0.4 * max(0.0, min(1.0, harmonic))
 
 
 def comp_suspension_chance(harmonic: float) -> float:
@@ -41,15 +43,21 @@ def _step(ladder: list[int], pitch: int, direction: int) -> int | None:
     return next((p for p in reversed(ladder) if p < pitch), None)
 
 
+def _rubs(bar: Bar, pitch: int) -> bool:
+    """A non-chord tone a semitone above a tone of the chord the comping holds grates rather
+    than leans (the lead keeps clear of that rub on strong beats)."""
+    return (pitch - 1) % 12 in bar.chord.pcs
+
+
 def _halves(length: float) -> tuple[float, float]:
     first = max(0.25, round(length / 2 * 4) / 4)
     return first, length - first
 
 
 def _suspension(bar: Bar, line: Line, previous: int | None, ladder: list[int]) -> Line | None:
-    if previous is None or not line or line[0][0] > 1e-6 or line[0][1] < 1.0:
+    if previous is None or not line or line[0][0] > 1e-6 or line[0][1] < 0.5:
         return None
-    if previous % 12 in bar.chord.pcs:
+    if previous % 12 in bar.chord.pcs or _rubs(bar, previous):
         return None
     resolution = _step(ladder, previous, -1)
     if resolution is None or resolution % 12 not in bar.chord.pcs:
@@ -67,7 +75,7 @@ def _appoggiatura(bar: Bar, line: Line, ladder: list[int], beats: float, rng: ra
     i = rng.choice(strong)
     onset, length, pitch = line[i]
     upper = _step(ladder, pitch, 1)
-    if upper is None or upper % 12 in bar.chord.pcs:
+    if upper is None or upper % 12 in bar.chord.pcs or _rubs(bar, upper):
         return None
     lean, rest = _halves(length)
     return [*line[:i], (onset, lean, upper), (onset + lean, rest, pitch), *line[i + 1:]]
