@@ -295,14 +295,30 @@ def compose_one(prompt: str, seed: int, out: Path, **options: Any) -> tuple[Hear
     quality = dict(manifest.get("quality") or {})
     genres = manifest.get("genre") or [""]
     quality["genre"] = str(genres[0] if isinstance(genres, list) else genres)
+    quality["chords_per_bar"] = _chords_per_bar(result)
     return heard, ms, quality
 
 
-def _drum_family(genre: str) -> str:
+def _chords_per_bar(result: Any) -> list[list[int]]:
+    """The planned chord of every bar (pitch classes), from the run's harmony and arrangement."""
+    from bandstand.compose.models.arrangement import ArrangementPlan
+    from bandstand.compose.models.harmony import HarmonyPlan
+    from bandstand.compose.quality.context import from_plans
+
+    nodes = result.state.nodes
+    if "harmony" not in nodes or "arrangement" not in nodes or result.song is None:
+        return []
+    harmony = HarmonyPlan.model_validate(nodes["harmony"].output)
+    arrangement = ArrangementPlan.model_validate(nodes["arrangement"].output)
+    return [sorted(c) for c in from_plans(result.song.beats_per_bar, harmony, arrangement).chords]
+
+
+def _idiom(genre: str) -> tuple[str, str]:
+    """The drum family and comping style of the genre a song was played as."""
     from bandstand.compose.lexicon import GENRE_BY_NAME
 
     traits = GENRE_BY_NAME.get(genre.lower())
-    return traits.drum_family if traits else ""
+    return (traits.drum_family, traits.comp_style) if traits else ("", "")
 
 
 def share(values: list[bool | None]) -> float | None:
@@ -340,7 +356,7 @@ def measure(seeds: int, only: set[str] | None) -> dict[str, Any]:
         for what, ok in expectations(h, entry.get("expect", {})).items():
             row[f"expect_{what}"] = ok
             expect_results.setdefault(what, []).append(ok)
-        row.update(note_row(h, r.quality, _drum_family(r.quality.get("genre", ""))))
+        row.update(note_row(h, r.quality, *_idiom(r.quality.get("genre", ""))))
         per_song[f"{r.id}#{r.seed}"] = row
     pairs = {f"{a}~{b}": round(pair_overlap(by[(a, 1)].heard, by[(b, 1)].heard), 3)
              for a, b in PROMPTS["pairs"] if (a, 1) in by and (b, 1) in by}

@@ -1,23 +1,27 @@
 """Note-level musicianship rows of the songwriting benchmark (issue #30), each
 measured per song and summarised over the prompt set:
 
-- strong-beat chord-tone rate: the share of the melodic parts' notes on beats 1
-  and 3 that are tones of the bar's planned chord (compose's own
-  `chord_tone_rate_strong`, bass, lead and counter-melody) and per role (the
-  quality figures `chord_tones.<role>`); target a band around 0.95–0.99
-  (Bach's chorales: 0.984);
+- strong-beat chord-tone rate: the share of the notes on beats 1 and 3 of every
+  pitched part (bass, chords, lead, pad, counter-melody, arpeggio) that are
+  tones of the bar's planned chord, raw (a suspension counts against it), all
+  parts together (as Bach's four voices were counted: 0.984) and per role;
+  target a band around 0.95–0.99; beside it compose's own
+  `chord_tone_rate_strong` (bass and melody only);
 - notes per bar, every part together, against the reference range of the
   song's idiom (`bandstand.craft.density.notes_per_bar_range`, defined once
   there with its source), and per role;
-- chord notes below C3 (MIDI 48) and below the comping floor (the chords and pad
-  tracks' notes under `bandstand.craft.density.COMP_FLOOR`);
+- chord notes below C3 (MIDI 48) and below the idiom's comping floor (the chords
+  and pad tracks' notes under `bandstand.craft.density.comp_floor`: D3, or E2 for
+  power chords and chugs);
 - the bottom of the ending: the bass plays in the song's last bar and its last
   note is the tonic (target ≥ 0.9).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
+from pathlib import Path
 from typing import Any
 
 from songwriting_idioms import Heard
@@ -26,6 +30,27 @@ __all__ = ["note_row", "summarise"]
 
 C3 = 48
 COMPING = ("chords", "pad")
+STRONG_ROLES = ("bass", "sub_bass", "chords", "lead", "pad", "counter_melody", "arp")
+TOL = 0.125  # beats: a 32nd either side of the beat counts as on it (as the quality figures read it)
+
+
+def _strong(bpb: float) -> tuple[float, ...]:
+    return (0.0, bpb / 2) if bpb >= 4 else (0.0,)
+
+
+def _density() -> tuple[Any, Any]:
+    """The comping floor and the notes-per-bar ranges: the measured source's own table, or, when
+    it predates the table (a ``--baseline`` checkout), this checkout's, so both are held to one
+    reference."""
+    try:
+        from bandstand.craft import density
+    except ImportError:
+        path = Path(__file__).resolve().parent.parent / "src" / "bandstand" / "craft" / "density.py"
+        spec = importlib.util.spec_from_file_location("_bench_density", path)
+        assert spec is not None and spec.loader is not None
+        density = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(density)
+    return density.comp_floor, density.notes_per_bar_range
 
 
 def _bass_ending(h: Heard) -> tuple[bool | None, bool | None]:
@@ -39,19 +64,34 @@ def _bass_ending(h: Heard) -> tuple[bool | None, bool | None]:
     return in_final, in_final and last[2] % 12 == h.tonic
 
 
-def note_row(h: Heard, quality: dict[str, Any], genre: str) -> dict[str, Any]:
-    """The note-level figures of one song (see the module docstring)."""
-    from bandstand.craft.density import COMP_FLOOR, notes_per_bar_range
-
-    figures = quality.get("figures") or {}
+def note_row(h: Heard, quality: dict[str, Any], drum_family: str, comp_style: str) -> dict[str, Any]:
+    """The note-level figures of one song of an idiom (its drum family and comping style; see
+    the module docstring)."""
+    comp_floor, npb_range = _density()
+    floor = comp_floor(comp_style)
     metrics = quality.get("metrics") or {}
-    row: dict[str, Any] = {"chord_tones_strong": metrics.get("chord_tone_rate_strong")}
+    row: dict[str, Any] = {"chord_tones_strong_melodic": metrics.get("chord_tone_rate_strong")}
+    chords = [frozenset(c) for c in quality.get("chords_per_bar") or []]
+    counts: dict[str, list[int]] = {}
+    for p in h.parts:
+        if p.drum or p.role not in STRONG_ROLES or not chords:
+            continue
+        tally = counts.setdefault(p.role, [0, 0])
+        for start, _, pitch, _ in p.notes:
+            pos = start % h.bpb
+            if not any(abs(pos - b) <= TOL or abs(pos - b - h.bpb) <= TOL for b in _strong(h.bpb)):
+                continue
+            bar = min(len(chords) - 1, int((start + TOL) // h.bpb))
+            tally[0] += pitch % 12 in chords[bar]
+            tally[1] += 1
+    hit, total = sum(c[0] for c in counts.values()), sum(c[1] for c in counts.values())
+    row["chord_tones_strong"] = round(hit / total, 4) if total else None
     for role in ("bass", "chords", "lead", "pad"):
-        fig = figures.get(f"chord_tones.{role}")
-        row[f"chord_tones.{role}"] = fig.get("value") if fig else None
+        c = counts.get(role)
+        row[f"chord_tones.{role}"] = round(c[0] / c[1], 4) if c and c[1] else None
     bars = max(1.0, h.total_beats / h.bpb)
     npb = sum(len(p.notes) for p in h.parts) / bars
-    lo, hi = notes_per_bar_range(genre)
+    lo, hi = npb_range(drum_family)
     row["notes_per_bar"] = round(npb, 2)
     row["notes_per_bar_in_range"] = lo <= npb <= hi
     for p in h.parts:
@@ -59,7 +99,7 @@ def note_row(h: Heard, quality: dict[str, Any], genre: str) -> dict[str, Any]:
         row[key] = round(row.get(key, 0.0) + len(p.notes) / bars, 2)
     comp = [n for p in h.parts if p.role in COMPING and not p.drum for n in p.notes]
     row["chord_below_c3"] = round(sum(1 for n in comp if n[2] < C3) / len(comp), 3) if comp else None
-    row["chord_below_floor"] = round(sum(1 for n in comp if n[2] < COMP_FLOOR) / len(comp), 3) if comp else None
+    row["chord_below_floor"] = round(sum(1 for n in comp if n[2] < floor) / len(comp), 3) if comp else None
     row["bass_in_final_bar"], row["bass_ends_on_tonic"] = _bass_ending(h)
     return row
 
@@ -84,6 +124,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "chord_tones_strong": _spread(rate),
         "chord_tones_strong_in_0.95_0.99": _share([None if v is None else 0.95 <= v <= 0.99 for v in rate]),
+        "chord_tones_strong_melodic": _spread(col("chord_tones_strong_melodic")),
         "chord_tones_by_role_median": {role: (_spread(col(f"chord_tones.{role}")) or {}).get("median")
                                        for role in ("bass", "chords", "lead", "pad")},
         "notes_per_bar": _spread(col("notes_per_bar")),
