@@ -250,14 +250,17 @@ def _leave_space(hits: list[Hit]) -> list[Hit]:
 
 
 def _suspended(sit: Situation, bar: Bar, previous_pcs: tuple[int, ...], hits: list[Hit]) -> list[Hit]:
-    """The bar's hits with a prepared 4–3 suspension in the inner voice: the first half
-    plays the fourth the previous chord held in place of the third, the second half resolves
-    it (a hit held across the middle is split there)."""
+    """The bar's hits with a prepared 4–3 suspension in the inner voice (on any chord but the
+    tonic): the first half plays the fourth the previous chord held in place of the third, the
+    second half resolves it (a hit held across the middle is split there)."""
     lift = suspension_lift(bar, previous_pcs, sit.scale)
     third = bar.chord.third
     half = sit.steps / 2
-    if lift is None or not any(step >= half or step + length > half + 0.5 for step, length, _, _ in hits):
-        return hits  # nothing sounds in the second half to resolve it: no suspension
+    if lift is None or bar.chord.root == sit.tonic \
+            or not any(step >= half or step + length > half + 0.5 for step, length, _, _ in hits):
+        # the tonic chord keeps its third (it names the mode: suspended, a vamp loses its key);
+        # and with nothing in the second half to resolve it, there is no suspension
+        return hits
     out: list[Hit] = []
     for step, length, vel, pitches in hits:
         if step >= half:
