@@ -177,3 +177,21 @@ def test_the_bass_plays_the_final_cadence_and_lands_on_the_tonic(prompt):
     last = max(bass, key=lambda n: n[0])
     assert last[0] + last[1] > end - h.bpb
     assert last[2] % 12 == _frame(h).tonic_pc
+
+
+def test_the_quality_figure_counts_a_resolved_leaning_note_with_the_chord_tones_and_a_wrong_note_against():
+    from bandstand.compose.quality.context import SongContext
+    from bandstand.compose.quality.figures import pitch_figures
+    from bandstand.score import Track
+
+    ctx = SongContext(4.0, 2, 0, False, frozenset(C_MAJOR), chords=(frozenset({0, 4, 7}), frozenset({7, 11, 2})))
+
+    def rate(*notes: tuple[float, float, int]) -> float | None:
+        track = Track(name="Lead", role="lead", notes=[Note(start=s, duration=d, pitch=p, velocity=90)
+                                                       for s, d, p in notes])
+        return pitch_figures([track], ctx)["chord_tones.lead"]
+
+    # bar 2 over G: C held (a suspension) falling to B; D on three
+    assert rate((0.0, 4.0, 72), (4.0, 2.0, 72), (6.0, 0.5, 71), (6.5, 1.5, 74)) == 1.0
+    # the same C on the one, left hanging (leaps away): a wrong note
+    assert rate((0.0, 4.0, 72), (4.0, 2.0, 72), (6.0, 2.0, 79)) == pytest.approx(2 / 3)
