@@ -20,6 +20,9 @@ independent reader) and measured:
 - distinctness (``--distinct``): every genre of the lexicon and a pop song with each
   instrument word, same seed, pairwise note overlap as `pair_overlap` measures it,
   and the pairs whose one-bar drum grids are identical (target: every pair < 0.5);
+- note-level musicianship (`songwriting_notes`): strong-beat chord-tone rates,
+  notes per bar against the idiom's reference range, chord notes below C3, the
+  bass in the final bar on the tonic;
 - idioms (`IDIOMS`), the prompt's promises (`EXPECT`), and compose speed
   (64 bars × 5 parts in process, no audio, target ≤ 300 ms median);
 - the mix (``--mix``, rendered, `songwriting_mix`): stems within the genre's balance target
@@ -54,6 +57,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from songwriting_idioms import IDIOMS, Heard, Part, chord_track, jaccard, pitched  # noqa: E402
+from songwriting_notes import note_row, summarise  # noqa: E402
 
 PROMPTS = json.loads((HERE / "songwriting_prompts.json").read_text())
 PCS = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}
@@ -292,7 +296,33 @@ def compose_one(prompt: str, seed: int, out: Path, **options: Any) -> tuple[Hear
     manifest.setdefault("summary", getattr(result.intent, "summary", ""))
     manifest["summary"] = getattr(result.intent, "summary", "") or manifest.get("summary", "")
     heard = read_midi(result.session_dir / "midi" / "full-arrangement.mid", manifest)
-    return heard, ms, dict(manifest.get("quality") or {})
+    quality = dict(manifest.get("quality") or {})
+    genres = manifest.get("genre") or [""]
+    quality["genre"] = str(genres[0] if isinstance(genres, list) else genres)
+    quality["chords_per_bar"] = _chords_per_bar(result)
+    return heard, ms, quality
+
+
+def _chords_per_bar(result: Any) -> list[list[int]]:
+    """The planned chord of every bar (pitch classes), from the run's harmony and arrangement."""
+    from bandstand.compose.models.arrangement import ArrangementPlan
+    from bandstand.compose.models.harmony import HarmonyPlan
+    from bandstand.compose.quality.context import from_plans
+
+    nodes = result.state.nodes
+    if "harmony" not in nodes or "arrangement" not in nodes or result.song is None:
+        return []
+    harmony = HarmonyPlan.model_validate(nodes["harmony"].output)
+    arrangement = ArrangementPlan.model_validate(nodes["arrangement"].output)
+    return [sorted(c) for c in from_plans(result.song.beats_per_bar, harmony, arrangement).chords]
+
+
+def _idiom(genre: str) -> tuple[str, str]:
+    """The drum family and comping style of the genre a song was played as."""
+    from bandstand.compose.lexicon import GENRE_BY_NAME
+
+    traits = GENRE_BY_NAME.get(genre.lower())
+    return (traits.drum_family, traits.comp_style) if traits else ("", "")
 
 
 def share(values: list[bool | None]) -> float | None:
@@ -330,6 +360,7 @@ def measure(seeds: int, only: set[str] | None) -> dict[str, Any]:
         for what, ok in expectations(h, entry.get("expect", {})).items():
             row[f"expect_{what}"] = ok
             expect_results.setdefault(what, []).append(ok)
+        row.update(note_row(h, r.quality, *_idiom(r.quality.get("genre", ""))))
         per_song[f"{r.id}#{r.seed}"] = row
     pairs = {f"{a}~{b}": round(pair_overlap(by[(a, 1)].heard, by[(b, 1)].heard), 3)
              for a, b in PROMPTS["pairs"] if (a, 1) in by and (b, 1) in by}
@@ -357,6 +388,7 @@ def measure(seeds: int, only: set[str] | None) -> dict[str, Any]:
         "seed_bass_overlap_median": round(statistics.median(seed_bass.values()), 3) if seed_bass else None,
         "seed_pairs_below_0.8": share([seed_drums.get(k, 0) < 0.8 and seed_bass.get(k, 0) < 0.8
                                        for k in seed_drums]),
+        "notes": summarise(list(per_song.values())),
         "idioms": {k: share(list(v)) for k, v in sorted(idiom_results.items())},
         "expectations": {k: share(list(v)) for k, v in sorted(expect_results.items())},
         "compose_ms_median_64x5": round(statistics.median(speed), 1),

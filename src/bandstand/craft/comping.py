@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from bandstand.craft.density import above_floor, comp_floor, spacious
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
+from bandstand.craft.ornaments import comp_suspension_chance, suspension_lift
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
@@ -229,6 +231,50 @@ def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:
     return voicing
 
 
+def _leave_space(hits: list[Hit]) -> list[Hit]:
+    """A verse's comping, with room for the melody: the hits on the beat and the first push
+    off it, each voicing without its octave doublings (the chord is all there, once)."""
+    kept: list[Hit] = []
+    pushed = False
+    for step, length, vel, pitches in hits:
+        on_beat = abs(step - round(step / 4) * 4) < 0.5
+        if not on_beat:
+            if pushed:
+                continue
+            pushed = True
+        single: dict[int, int] = {}
+        for p in pitches:  # the lowest of each pitch class is kept
+            single.setdefault(p % 12, p)
+        kept.append((step, length, vel, tuple(sorted(single.values()))))
+    return kept
+
+
+def _suspended(sit: Situation, bar: Bar, previous_pcs: tuple[int, ...], hits: list[Hit]) -> list[Hit]:
+    """The bar's hits with a prepared 4–3 suspension in the inner voice (on any chord but the
+    tonic): the first half plays the fourth the previous chord held in place of the third, the
+    second half resolves it (a hit held across the middle is split there)."""
+    lift = suspension_lift(bar, previous_pcs, sit.scale)
+    third = bar.chord.third
+    half = sit.steps / 2
+    if lift is None or bar.chord.root == sit.tonic \
+            or not any(step >= half or step + length > half + 0.5 for step, length, _, _ in hits):
+        # the tonic chord keeps its third (it names the mode: suspended, a vamp loses its key);
+        # and with nothing in the second half to resolve it, there is no suspension
+        return hits
+    out: list[Hit] = []
+    for step, length, vel, pitches in hits:
+        if step >= half:
+            out.append((step, length, vel, pitches))
+            continue
+        early = tuple(p + lift if p % 12 == third else p for p in pitches)
+        if step + length > half + 0.5 and early != pitches:
+            out.append((step, half - step, vel, early))
+            out.append((half, step + length - half, max(1, vel - 10), pitches))
+        else:
+            out.append((step, length, vel, early))
+    return out
+
+
 def pedal(bars: list[Bar], beats_per_bar: float) -> list[ControlChange]:
     """Sustain pedal: down just after each chord starts, up just before the next chord."""
     ccs: list[ControlChange] = []
@@ -246,6 +292,9 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
     bars = sit.active(role)
     lift = 12 if role == "arp" else 0  # the arpeggiator sparkles an octave above the comping
     seed = rng.getrandbits(64)
+    floor = comp_floor(name)
+    chance = 0.0 if sit.diatonic_only else comp_suspension_chance(sit.idiom.harmonic)
+    previous: Bar | None = None
     for bar in bars:
         style = styles[bar.index]
         voicing = revoice(bar, tuple(p + lift for p in bar.chord.pitches))
@@ -253,6 +302,12 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
         hits = comp(sit, bar, voicing, bar_rng(seed, bar.index))
         if bar.final:  # the last chord, struck once and held
             hits = [(0, sit.steps * 0.95, 92, voicing if role != "arp" else voicing[:1])]
+        elif previous is not None and previous.chord.symbol != bar.chord.symbol \
+                and bar_rng(seed ^ 0x5EED, bar.index).random() < chance:
+            hits = _suspended(sit, bar, previous.chord.pcs, hits)
+        previous = bar
+        if not bar.final and role != "arp" and spacious(name, bar.section_energy):
+            hits = _leave_space(hits)
         for step, length, vel, pitches in hits:
             if step >= sit.steps:
                 continue
@@ -260,7 +315,7 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
             dur = max(0.05, min(length, sit.steps - step) * 0.25)
             for p in pitches:
                 played.append((bar.start + step * 0.25, dur, p, v))
-        notes.extend(reshape(played, style, 36, 96, bar.start + sit.beats_per_bar))
+        notes.extend(above_floor(reshape(played, style, 36, 96, bar.start + sit.beats_per_bar), floor))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()
     if name not in UNPEDALLED:

@@ -18,7 +18,9 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bandstand.craft.density import LIFT_ENERGY, breathes
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.ornaments import lead_ornament_chance, ornament_line
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
@@ -45,7 +47,6 @@ RHYTHMS: dict[str, tuple[Cell, ...]] = {
 PLANS = (("motif", "repeat", "sequence", "cadence"), ("motif", "variation", "motif", "cadence"),
          ("motif", "sequence", "variation", "cadence"))
 REGISTER: dict[str, tuple[int, int]] = {"lead": (62, 86), "counter_melody": (52, 72)}
-LIFT_ENERGY = 0.75  # from here (choruses, drops, hooks) the line gets busier
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +170,13 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
                 motifs[bar.kind] = make_motif(random.Random(base + zlib.crc32(bar.kind.encode())), kind_style)
             motif = motifs[bar.kind]
             op = motif.plan[bar.bar_in_section % 4]
+            breath = breathes(bar.bar_in_section, bar.bars_in_section, bar.section_energy)
+            if role == "lead" and breath == "rest":  # between periods the lead breathes; others answer
+                continue
+            if role == "counter_melody" and not (breath or bar.bar_in_section % 4 == 3):
+                continue  # the counter-melody answers: where the lead holds its cadence or rests
+            if breath == "land":
+                op = "cadence"
         # every phrase starts from home (the register's centre, a chord tone, lifted
         # when the energy is up so choruses sing higher); the repetition and
         # variation restate the motif from there, the sequence moves it
@@ -207,6 +215,13 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
                 else (bar.chord.root, bar.chord.third)
             landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
             events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
+        if role == "lead" and not sit.diatonic_only and op not in ("motif", "repeat") and len(events) >= 3:
+            # a suspension, appoggiatura or anticipation now and then where a moving line develops
+            # (the motif itself comes back as it was first sung; long held notes are left plain)
+            previous = notes[-1][2] if notes and notes[-1][0] + notes[-1][1] >= bar.start - 0.6 else None
+            where = zlib.crc32(bar.kind.encode()) % 65521 * 64 + bar.bar_in_section  # a chorus leans alike each time
+            events = ornament_line(bar, events, previous, ladder, sit.beats_per_bar,
+                                   bar_rng(base ^ 0x5EED, where), lead_ornament_chance(sit.idiom.harmonic))
         if role == "counter_melody":
             events = [(o + offset, ln, p) for o, ln, p in events if o + offset < sit.beats_per_bar][:2]
         played: list[Raw] = []

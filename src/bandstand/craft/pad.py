@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bandstand.craft.density import COMP_FLOOR, above_floor
 from bandstand.craft.kit import (
     CABASA,
     CLAVES,
@@ -68,8 +69,8 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
         pitches = root_position(bar.chord.pitches, bar.chord.root) if bar.final else bar.chord.pitches
-        notes.extend(reshape([(start, length - 0.05, p + shift, vel) for p in pitches],
-                             styles[bar.index], 36, 96, end))
+        notes.extend(above_floor(reshape([(start, length - 0.05, p + shift, vel) for p in pitches],
+                                         styles[bar.index], 36, 96, end), COMP_FLOOR))
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)
         points = max(4, int(length * 2))

@@ -23,7 +23,7 @@ from bandstand.score import Note, Song, Track
 from bandstand.theory import detect_key
 
 __all__ = ["KICKS", "PITCHED_ROLES", "TOL", "VOICE_GROUP", "VOICE_GROUPS", "cosine", "measure", "near",
-           "on_strong_beat", "part_figures", "pearson"]
+           "on_strong_beat", "part_figures", "pearson", "resolved"]
 
 TOL = 0.125  # beats: a 32nd note either side counts as together
 KICKS = frozenset({35, 36})
@@ -87,20 +87,50 @@ def key_figures(notes: list[Note], ctx: SongContext) -> dict[str, float | None]:
     return {"key_clarity": est.correlation, "key_rank": float(rank)}
 
 
+def _is_chord_tone(n: Note, ctx: SongContext) -> bool:
+    return n.pitch % 12 in ctx.chords[ctx.bar_of(n.start)]
+
+
+def resolved(n: Note, notes: list[Note], starts: list[float], ctx: SongContext) -> bool:
+    """A non-chord tone `n` of a part whose `notes` (sorted by start, `starts` their onsets)
+    resolves: a note of the same part starting by the time `n` has ended (a 16th of slack) or,
+    re-struck, by the next strong beat, moves a step (one or two semitones) to a chord tone —
+    a suspension or an appoggiatura."""
+    i = bisect_left(starts, n.start + TOL)
+    end = n.start + max(n.duration + 0.25, ctx.beats_per_bar / 2 + TOL)
+    while i < len(notes) and notes[i].start <= end:
+        m = notes[i]
+        if 1 <= abs(m.pitch - n.pitch) <= 2 and _is_chord_tone(m, ctx):
+            return True
+        i += 1
+    return False
+
+
 def pitch_figures(tracks: list[Track], ctx: SongContext) -> dict[str, float | None]:
-    """In-scale rate and strong-beat chord-tone rate per role group."""
+    """In-scale rate and strong-beat chord-tone rate per role group. A strong-beat note that
+    is not a chord tone but resolves by step to one (`resolved`: a suspension, an
+    appoggiatura) counts with the chord tones: the figure asks whether the strong beats
+    agree with the harmony, and a leaning note that resolves does."""
     out: dict[str, float | None] = {}
-    groups: dict[str, list[Note]] = {}
+    groups: dict[str, list[Track]] = {}
     for t in tracks:
-        groups.setdefault(_role_group(t.role), []).extend(t.notes)
-    for group, notes in groups.items():
+        groups.setdefault(_role_group(t.role), []).append(t)
+    for group, members in groups.items():
         if group == "other":
             continue
+        notes = [n for t in members for n in t.notes]
         out[f"in_scale.{group}"] = sum(1 for n in notes if n.pitch % 12 in ctx.scale) / len(notes)
-        if ctx.chords:
-            strong = [n for n in notes if on_strong_beat(n.start, ctx.beats_per_bar)]
-            out[f"chord_tones.{group}"] = (sum(1 for n in strong if n.pitch % 12 in ctx.chords[ctx.bar_of(n.start)])
-                                           / len(strong)) if strong else None
+        if not ctx.chords:
+            continue
+        agreeing = strong = 0
+        for t in members:
+            line = sorted(t.notes, key=lambda n: n.start)
+            starts = [n.start for n in line]
+            for n in line:
+                if on_strong_beat(n.start, ctx.beats_per_bar):
+                    strong += 1
+                    agreeing += _is_chord_tone(n, ctx) or resolved(n, line, starts, ctx)
+        out[f"chord_tones.{group}"] = agreeing / strong if strong else None
     return out
 
 
