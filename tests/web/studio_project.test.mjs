@@ -101,3 +101,17 @@ test("a part a variation adds is a lane in A (empty) and B (its phrase's notes),
   assert.deepEqual(b.tracks[2].notes.map((n) => [n.pitch, n.start]), [[59, 12]]);
   assert.deepEqual(toSong(b).tracks.map((t) => [t.id, t.program]), [["t1", 33], ["t2", 0], ["t9", 48]]);
 });
+
+test("a project with a metre map: each bar as long as its metre, sections on its bar lines", () => {
+  const project = { ...PROJECT, time_signature: { numerator: 4, denominator: 4 },
+    metre_changes: [{ bar: 5, time_signature: { numerator: 6, denominator: 8 } },
+      { bar: 6, time_signature: { numerator: 4, denominator: 4 } }],
+    sections: [{ name: "Verse", start_bar: 1, bars: 4, energy: 0.5 }, { name: "Bridge", start_bar: 5, bars: 1, energy: 0.6 },
+      { name: "Chorus", start_bar: 6, bars: 2, energy: 0.9 }] };
+  const view = indexProject(project);
+  assert.equal(view.beatsPerBar, 4);
+  assert.equal(view.bars, 7);
+  assert.deepEqual(view.barStarts, [0, 4, 8, 12, 16, 19, 23, 27]);
+  assert.deepEqual(view.sections.map((s) => [s.start, s.end]), [[0, 16], [16, 19], [19, 27]]);
+  assert.equal(view.lengthBeats, 27);
+});
