@@ -319,7 +319,8 @@ def _presence(plan: Plan, edit: PresenceEdit) -> None:
     if not edit.present and edit.pieces:  # only those pieces of the kit, where scoped (the whole song else)
         keys_played = [k for k in keys if part_role(k) == "drums"]
         pitches = frozenset(p for piece in edit.pieces for p in DRUM_PIECES[piece])
-        whole = [(0.0, plan.recipe.arrangement.total_bars * _bpb(plan))]
+        total = plan.recipe.arrangement.total_bars
+        whole = [(0.0, plan.metres.start(total + 1) if plan.metres is not None else total * _bpb(plan))]
         for key in keys_played:
             plan.thin.setdefault(key, []).extend((w, pitches) for w in windows or whole)
         return
