@@ -114,4 +114,6 @@ test("a project with a metre map: each bar as long as its metre, sections on its
   assert.deepEqual(view.barStarts, [0, 4, 8, 12, 16, 19, 23, 27]);
   assert.deepEqual(view.sections.map((s) => [s.start, s.end]), [[0, 16], [16, 19], [19, 27]]);
   assert.equal(view.lengthBeats, 27);
+  assert.equal(formatPosition(17.5, 4, view.barStarts), "5.2.3");  // in the 6/8 bar
+  assert.equal(formatPosition(20, 4, view.barStarts), "6.2.1");  // a 4/4 bar after it, a beat earlier
 });

@@ -172,10 +172,14 @@ export function phraseNotes(view, phrase) {
 }
 
 // Bar.beat.sixteenth of a beat position, 1-based, as DAWs show it.
-export function formatPosition(beat, bpb) {
+export function formatPosition(beat, bpb, starts = null) {
   const b = Math.max(0, beat);
-  const bar = Math.floor(b / bpb) + 1;
-  const inBar = b - (bar - 1) * bpb;
+  let bar = Math.floor(b / bpb) + 1, inBar = b - (bar - 1) * bpb;
+  if (starts && starts.length > 1 && b < starts[starts.length - 1]) {  // the metre map's bars (view.barStarts)
+    bar = 1;
+    while (bar < starts.length - 1 && starts[bar] <= b + 1e-9) bar++;
+    inBar = b - starts[bar - 1];
+  }
   const beatNo = Math.floor(inBar) + 1;
   const six = Math.floor((inBar - Math.floor(inBar)) * 4) + 1;
   return `${bar}.${beatNo}.${six}`;

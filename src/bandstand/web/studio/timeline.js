@@ -384,7 +384,7 @@ export class Arrangement {
     if (this.playhead.hidden !== hidden) this.playhead.hidden = hidden;
     const transform = `translateX(${x.toFixed(1)}px)`;
     if (this.playheadAt !== transform) { this.playheadAt = transform; this.playhead.style.transform = transform; }
-    const position = formatPosition(beat, this.view.beatsPerBar);
+    const position = formatPosition(beat, this.view.beatsPerBar, this.view.barStarts);
     if (this.playhead.dataset.position !== position) this.playhead.dataset.position = position;
   }
 }
