@@ -19,8 +19,9 @@ from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.key_map import key_changes, layers, overlay, with_chords
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
-from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.intent import Constraint, Intent
 from bandstand.compose.models.parts import PartResult
+from bandstand.compose.parts.context import METRE_BARS
 from bandstand.compose.recipe import Recipe, Rerun, rerun
 from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
@@ -228,7 +229,9 @@ def _on_metres(recipe: Recipe, made: Rerun, keys: Sequence[str], parts: Mapping[
             continue
         there, layered, written = made, in_keys, parts
         if ts != own:
-            intent = made.intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator)})
+            bars_there = Constraint(kind=METRE_BARS, text=f"bars in {ts}, in a song in {own}")  # their own grooves
+            intent = made.intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator),
+                                                    "constraints": [*made.intent.constraints, bars_there]})
             there = made.model_copy(update={"intent": intent})
             written = rerun(recipe, keys, plans={"intent": intent, "harmony": made.harmony,
                                                  "arrangement": made.arrangement}, part_fn=part_fn).parts

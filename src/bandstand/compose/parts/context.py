@@ -14,13 +14,17 @@ from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord
 from bandstand.compose.models.intent import Intent
 from bandstand.craft import Bar, Chord, Idiom, Situation, active_in
 
-__all__ = ["METRE_GROOVES", "active_in", "build_situation", "chord_of", "fitting_idiom", "idiom_of"]
+__all__ = ["METRE_BARS", "METRE_GROOVES", "active_in", "build_situation", "chord_of", "fitting_idiom", "idiom_of"]
 
 SWING_MAX = 0.33
 METRE_GROOVES: dict[int, str] = {12: "waltz"}
 """Sixteenths per bar → the drum family whose grooves are written for a bar that long (a 3/4 or
-6/8 bar): the drummer plays it when the genre's own grooves do not fit the bar (a rock song with
-its bridge in 3/4), and the genre's own otherwise (a waltz, a jig)."""
+6/8 bar): in bars put in another metre than the song's own (`METRE_BARS`), the drummer plays it
+when the genre's own grooves do not fit the bar (a rock song with its bridge in 3/4), and the
+genre's own otherwise (a jig's bars in 3/4). A song written in one metre throughout plays its
+genre's grooves as they fit (a jazz song in 3/4 rides its jazz waltz)."""
+METRE_BARS = "metre_bars"
+"""The constraint kind of an intent written for bars in another metre than the song's own."""
 
 
 def chord_of(chord: ProgressionChord) -> Chord:
@@ -51,6 +55,11 @@ def fitting_idiom(idiom: Idiom, steps: int) -> Idiom:
     if all(n % steps == 0 or steps % n == 0 for n in lengths):
         return idiom
     return replace(idiom, drum_family=other, kit="")
+
+
+def _idiom(traits: GenreTraits, intent: Intent, steps: int) -> Idiom:
+    idiom = idiom_of(traits, intent)
+    return fitting_idiom(idiom, steps) if any(c.kind == METRE_BARS for c in intent.constraints) else idiom
 
 
 def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> Situation:
@@ -90,7 +99,7 @@ def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangeme
     return Situation(
         tonic=harmony.scale_pitch_classes[0] if harmony.scale_pitch_classes else 0,
         mode=harmony.mode, scale=tuple(sorted(harmony.scale_pitch_classes)), tempo=intent.tempo,
-        beats_per_bar=beats_per_bar, steps=steps, bars=tuple(bars), idiom=fitting_idiom(idiom_of(traits, intent), steps),
+        beats_per_bar=beats_per_bar, steps=steps, bars=tuple(bars), idiom=_idiom(traits, intent, steps),
         constraints=frozenset(c.kind for c in intent.constraints), named_roles=frozenset(arrangement.all_roles()),
         pulse=4.0 / den, groove=arrangement.groove, textures=tuple(intent.textures),
     )
