@@ -2,7 +2,7 @@
 // node's test runner (run by tests/web/test_audio_modules.py).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases, withTracks } from "../../src/bandstand/web/studio/project.js";
+import { barOf, barStart, formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases, withTracks } from "../../src/bandstand/web/studio/project.js";
 import { parseSSE } from "../../src/bandstand/web/studio/api.js";
 
 const note = (id, pitch, start, duration = 1, velocity = 90) => ({ id, pitch, start, duration, velocity });
@@ -116,4 +116,10 @@ test("a project with a metre map: each bar as long as its metre, sections on its
   assert.equal(view.lengthBeats, 27);
   assert.equal(formatPosition(17.5, 4, view.barStarts), "5.2.3");  // in the 6/8 bar
   assert.equal(formatPosition(20, 4, view.barStarts), "6.2.1");  // a 4/4 bar after it, a beat earlier
+});
+
+test("bars of a metre map: the bar of a beat and the beat of a bar, past the end at the last bar's length", () => {
+  const view = { beatsPerBar: 4, barStarts: [0, 4, 7, 11] };  // 4/4, 3/4, 4/4
+  assert.deepEqual([0, 3.9, 4, 6.9, 7, 10.9, 11, 15].map((b) => barOf(view, b)), [1, 1, 2, 2, 3, 3, 4, 5]);
+  assert.deepEqual([1, 2, 3, 4, 5].map((b) => barStart(view, b)), [0, 4, 7, 11, 15]);
 });

@@ -172,6 +172,26 @@ export function phraseNotes(view, phrase) {
 }
 
 // Bar.beat.sixteenth of a beat position, 1-based, as DAWs show it.
+// The 1-based bar holding `beat` in an indexed project (its metre map's bars; past its end, bars
+// of its last bar's length), and the beat a 1-based bar starts at.
+export function barOf(view, beat) {
+  const starts = view.barStarts || [0], last = starts.length - 1, bpb = view.beatsPerBar;
+  if (last < 1 || beat >= starts[last]) {
+    const tail = last >= 1 ? starts[last] - starts[last - 1] : bpb;
+    return last + 1 + Math.floor((beat - (starts[last] || 0)) / tail + 1e-9);
+  }
+  let bar = 1;
+  while (bar < last && starts[bar] <= beat + 1e-9) bar++;
+  return bar;
+}
+
+export function barStart(view, bar) {
+  const starts = view.barStarts || [0], last = starts.length - 1;
+  if (bar - 1 <= last) return starts[Math.max(0, bar - 1)];
+  const tail = last >= 1 ? starts[last] - starts[last - 1] : view.beatsPerBar;
+  return starts[last] + (bar - 1 - last) * tail;
+}
+
 export function formatPosition(beat, bpb, starts = null) {
   const b = Math.max(0, beat);
   let bar = Math.floor(b / bpb) + 1, inBar = b - (bar - 1) * bpb;
