@@ -3,7 +3,7 @@ runs as written (the whole page runs in tests/studio/test_docs.py; this checks w
 then mido reads every file — the time signatures at the ticks where the metre changes, the
 section markers on the map's bar lines, the parts written in 3/4 in the 3/4 bars, the verse
 after the chorus moved bar for bar, the half-time verse's backbeat on 3 with the tempo left as it
-was — and undo and redo bring back each file byte for byte."""
+was, the lead sheet's measures — and undo and redo bring back each file byte for byte."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import mido
@@ -115,6 +116,19 @@ def test_a_chorus_in_three_and_a_half_time_verse(tmp_path: Path) -> None:
             snare = {round((tick - at) / 480 * 4) / 4 for tick, note in drums
                      if note in SNARES and at - 20 <= tick < at + 1920 - 20}
             assert 2.0 in snare and 1.0 not in snare and 3.0 not in snare, (bar, snare)
+
+    # the lead sheet's measures: a time signature where the metre changes, each bar as long as its metre
+    sheet = ET.parse(session / "notes" / "lead-sheet.musicxml").getroot()
+    measures = sheet.findall("part/measure")
+    assert len(measures) == manifest["total_bars"]
+    for number, measure in enumerate(measures, start=1):
+        time = measure.find("attributes/time")
+        if number == 1 or (number in three) != (number - 1 in three):
+            assert time is not None and time.findtext("beats") == ("3" if number in three else "4"), number
+        else:
+            assert time is None, number
+        length = sum(int(n.findtext("duration") or 0) for n in measure.findall("note") if n.find("chord") is None)
+        assert length == (12 if number in three else 16), number  # sixteenths
 
     # undo and redo bring back each revision's files byte for byte
     head = _files(session)
