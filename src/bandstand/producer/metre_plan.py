@@ -19,7 +19,7 @@ from bandstand.score.metre_map import MetreMap, overlay, relay, relay_song, reme
 from bandstand.studio import Project, Variation
 from bandstand.studio.variations import resolve_phrases
 
-__all__ = ["metre_accept", "metres_of", "remetred", "scope_runs", "section_metres"]
+__all__ = ["metre_accept", "metres_of", "remetred", "scope_runs"]
 
 
 def scope_runs(arrangement: ArrangementPlan, sections: Sequence[str], bars: tuple[int, int] | None
@@ -55,16 +55,6 @@ def remetred(metres: MetreMap, runs: Sequence[tuple[int, int]], ts: TimeSignatur
 def metres_of(project: Project) -> MetreMap:
     """The project's metre map."""
     return MetreMap.of(*project.score_metres())
-
-
-def section_metres(project: Project) -> list[tuple[str, list[TimeSignature]]]:
-    """Each section's name with the time signatures of its bars, in the order they come."""
-    metres = metres_of(project)
-    out = []
-    for s in project.sections:
-        seen = list(dict.fromkeys(metres.at(bar) for bar in range(s.start_bar, s.end_bar)))
-        out.append((s.name, seen))
-    return out
 
 
 def _merged(base: Song, proposal: Song, bars: frozenset[int], total: int) -> Song:
