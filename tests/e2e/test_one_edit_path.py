@@ -34,8 +34,9 @@ from tests.server.jam_process import bandstand_server
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 REQUESTS = ["make the drums simpler and less reverb on the lead", "make the bass busier", "darker chords",
-            "make the bass busier and half the tempo in bars 5-8"]
+            "make the bass busier and half the tempo in bars 5-8", "3/4 in bars 5-8"]
 TEMPO_WORDS = REQUESTS[3]  # the tempo map moves in bars 5-8 only, in every client's variation
+METRE_WORDS = REQUESTS[4]  # the metre map moves in bars 5-8 only, in every client's variation
 
 
 def bandstand(*args: str) -> str:
@@ -99,3 +100,6 @@ def test_the_cli_http_and_mcp_make_byte_identical_variations(tmp_path: Path) -> 
     tempo_words = to_song(open_project(copies["cli"]).variation(made["cli"][3]).proposal)  # type: ignore[arg-type]
     assert [(c.beat, c.bpm) for c in tempo_words.tempo_map()] == [(0.0, head.tempo), (16.0, head.tempo / 2),
                                                                   (32.0, head.tempo)]
+    metre_words = to_song(open_project(copies["cli"]).variation(made["cli"][4]).proposal)  # type: ignore[arg-type]
+    assert [(c.bar, str(c.time_signature)) for c in metre_words.metre_map()] == [(1, "4/4"), (5, "3/4"), (9, "4/4")]
+    assert [metre_words.bar_to_beat(bar) for bar in (5, 9, 10)] == [16.0, 28.0, 32.0]

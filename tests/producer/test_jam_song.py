@@ -39,19 +39,32 @@ def _notes(path: Path) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+def _signatures(path: Path) -> list[tuple[int, int, int]]:
+    """(absolute tick, numerator, denominator) of every time signature of a MIDI file, read by mido."""
+    out, tick = [], 0
+    for message in mido.MidiFile(path).tracks[0]:
+        tick += message.time
+        if message.type == "time_signature":
+            out.append((tick, message.numerator, message.denominator))
+    return out
+
+
 def test_the_out_folder_is_the_jam_as_played_with_a_section_per_round(jam_dir: Path) -> None:
     session = open_project(jam_dir)
     head = session.head
     assert session.revision == 1 and [h.entry.author for h in session.history()] == ["jam"]
-    assert [s.name for s in head.sections] == ["round 1", "round 2", "round 3"]  # round 4 is in 7/8: left out
-    assert [(s.start_bar, s.bars) for s in head.sections] == [(1, 4), (5, 4), (9, 4)]
+    assert [s.name for s in head.sections] == ["round 1", "round 2", "round 3", "round 4"]
+    assert [(s.start_bar, s.bars) for s in head.sections] == [(1, 4), (5, 4), (9, 4), (13, 4)]
+    # round 4 was played in 7/8: the project's metre map, and the file's time signatures, say so
+    assert [(c.bar, str(c.time_signature)) for c in head.metre_changes] == [(13, "7/8")]
     # a round's energy (1-10) is read as the musicians played it: 1 is 0, 10 is 1 (round 1 at the
     # jam's opening 5 is 4/9, not 5/10)
     assert head.sections[0].energy == pytest.approx(4 / 9)
     song = to_song(head)
     assert {t.name for t in song.tracks} >= {"BEAT drums", "GROOVE sawtooth"}
-    played = [n for n in _notes(jam_dir / "jam.mid") if n[0] < 12 * 1920]
+    played = _notes(jam_dir / "jam.mid")
     assert _notes(jam_dir / "midi" / "full-arrangement.mid") == played  # bar for bar what the band played
+    assert _signatures(jam_dir / "midi" / "full-arrangement.mid") == [(0, 4, 4), (12 * 1920, 7, 8)]
 
 
 def test_jam_to_song_arranges_the_rounds_with_an_intro_and_an_ending(jam_dir: Path, tmp_path: Path,
@@ -60,26 +73,35 @@ def test_jam_to_song_arranges_the_rounds_with_an_intro_and_an_ending(jam_dir: Pa
     assert run(["jam-to-song", str(jam_dir), "--out", str(out), "--json"]) == 0
     made = json.loads(capsys.readouterr().out)
     # the opening round, then two that sound alike (more energy; the same with a simpler kit): a
-    # verse and a chorus, between the rhythm section's intro and the ending
-    assert made["form"] == ["intro", "verse", "chorus", "outro"]
-    assert made["left_out"] == ["round 4 (7/8)"]
+    # verse and a chorus; round 4, in 7/8, a bridge; the chorus again; between the rhythm
+    # section's intro and the ending
+    assert made["form"] == ["intro", "verse", "chorus", "bridge", "chorus", "outro"]
+    assert made["left_out"] == []
     head = open_project(out).head
     sections = {s.name: s for s in head.sections}
     assert [s.name for s in head.sections] == made["form"]
     assert all(s.bars in (2, 4, 8, 16) for s in head.sections)
     song = to_song(head)
     bar = song.beats_per_bar
+    # the bridge keeps the jam's 7/8, and the chorus after it is in 4/4 again: the time signatures
+    # stand at the bars the sections start, the bars after the bridge where 7/8 bars put them
+    bridge = sections["bridge"]
+    assert [(c.bar, str(c.time_signature)) for c in head.metre_changes] == [(bridge.start_bar, "7/8"),
+                                                                            (bridge.end_bar, "4/4")]
+    at = (bridge.start_bar - 1) * 4 * 480
+    assert _signatures(out / "midi" / "full-arrangement.mid") == [(0, 4, 4), (at, 7, 8),
+                                                                   (at + bridge.bars * 7 * 240, 4, 4)]
 
     def playing(section: str) -> set[str]:
         s = sections[section]
-        first, last = (s.start_bar - 1) * bar, (s.start_bar - 1 + s.bars) * bar
+        first, last = song.bar_to_beat(s.start_bar), song.bar_to_beat(s.end_bar)
         return {t.role for t in song.tracks if any(first <= n.start < last for n in t.notes)}
 
     assert {"drums", "bass"} <= playing("intro") <= {"drums", "bass", "percussion"}  # the rhythm section sets it up
     assert {"lead", "fx"} <= playing("verse")
     assert sections["chorus"].bars == 8  # two rounds of 4 bars in a row are one section
     outro = sections["outro"]
-    last_bar = (outro.start_bar + outro.bars - 2) * bar
+    last_bar = song.bar_to_beat(outro.start_bar + outro.bars - 1)
     final = [n for t in song.tracks for n in t.notes if n.start >= last_bar]
     assert final and all(n.start == last_bar for n in final)  # the last bar is one struck chord
     assert any(n.duration == bar for n in final)  # held
@@ -125,16 +147,28 @@ def test_rounds_that_sound_alike_are_one_section_and_there_are_at_most_four() ->
     assert set(body) <= set(NAMES)
 
 
-def test_the_song_keeps_the_metre_the_jam_played_longest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_song_keeps_the_jams_metre_changes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "jam"
     assert run(["jam", "--headless", "--cycles", "16", "--no-wav", "--no-autopilot", "--out", str(out),
                 "-d", "4:3/4 time"]) == 0
     capsys.readouterr()
     assert run(["jam-to-song", str(out), "--out", str(tmp_path / "song"), "--json"]) == 0
     made = json.loads(capsys.readouterr().out)
-    assert made["left_out"] == ["round 1 (4/4)"]  # 4 bars of 4/4 against 12 of 3/4
-    song = to_song(open_project(tmp_path / "song").head)
-    assert (song.time_signature.numerator, song.time_signature.denominator) == (3, 4)
-    ts = [m for m in mido.MidiFile(tmp_path / "song" / "midi" / "full-arrangement.mid").tracks[0]
-          if m.type == "time_signature"]
-    assert ts and (ts[0].numerator, ts[0].denominator) == (3, 4)
+    assert made["left_out"] == []  # the 4/4 round and the 3/4 rounds after it, all kept
+    head = open_project(tmp_path / "song").head
+    song = to_song(head)
+    assert (song.time_signature.numerator, song.time_signature.denominator) == (4, 4)  # as the jam opened
+    moved = next(s for s in head.sections if str(head.metre_at(s.start_bar)) == "3/4")  # where it moved to 3/4
+    assert head.sections.index(moved) >= 1 and str(head.metre_at(1)) == "4/4"  # 4/4 before it
+    signatures = _signatures(tmp_path / "song" / "midi" / "full-arrangement.mid")
+    assert signatures[:2] == [(0, 4, 4), ((moved.start_bar - 1) * 4 * 480, 3, 4)]
+    # every section marker stands on a bar line of the map (a 3/4 bar is 1440 ticks)
+    bars = [0]
+    for b in range(1, song.length_bars + 1):
+        bars.append(bars[-1] + round(song.metre_at(b).beats_per_bar * 480))
+    markers, tick = [], 0
+    for message in mido.MidiFile(tmp_path / "song" / "midi" / "full-arrangement.mid").tracks[0]:
+        tick += message.time
+        if message.type == "marker":
+            markers.append(tick)
+    assert markers and all(t in bars for t in markers)

@@ -33,6 +33,7 @@ def test_public_exports_are_pinned() -> None:
         "CHANNEL_BY_ROLE", "DRUM_CHANNEL", "DRUM_PIECES", "GROOVE_STEPS", "PITCH_BEND_MAX", "PITCH_BEND_MIN",
         "ChannelAftertouch", "ControlChange", "KeyChange", "Marker", "Note", "PitchBend", "PolyAftertouch",
         "ProgramChange", "Section", "Song", "TempoChange", "Telemetry", "TimeSignature", "Track",
+        "MetreChange", "bar_at", "bar_start",
         "assign_channels", "kick_fingerprint", "section_telemetry", "track_telemetry",
         "TEMPO_RANGE", "clamp_tempo", "file_slug", "part_names",
         "CURVES", "EFFECTS", "EFFECT_TYPES", "VOLUME_MAX", "AutomationLane", "AutomationPoint", "Bus",

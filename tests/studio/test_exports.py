@@ -16,7 +16,7 @@ def test_studio_exports_are_pinned() -> None:
         "AutomationPointSpec", "BusSpec", "CCEvent", "Change", "EffectSpec", "EventChange", "HeadPointer",
         "HistoryEntry", "IdIssuer", "KeyChange", "Marker", "NoteChange", "NoteDelta", "NoteEvent", "Phrase", "PitchBendEvent",
         "ProgramChangeEvent", "Project", "Provenance", "RandomIds", "Region", "RevisionStore", "Section",
-        "SeededIds", "SendSpec", "TempoChange", "TimeSignature", "Track", "Variation", "VariationState",
+        "SeededIds", "SendSpec", "MetreChange", "TempoChange", "TimeSignature", "Track", "Variation", "VariationState",
         "VariationStore", "build_phrases", "commit_project", "describe_changes", "diff_lines", "from_song",
         "merge_song", "new_variation", "note_delta", "project_changes", "to_song", "transition",
     ])

@@ -2,7 +2,7 @@
 // node's test runner (run by tests/web/test_audio_modules.py).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases, withTracks } from "../../src/bandstand/web/studio/project.js";
+import { barOf, barStart, formatPosition, indexProject, notesIn, phraseNotes, toSong, withPhrases, withTracks } from "../../src/bandstand/web/studio/project.js";
 import { parseSSE } from "../../src/bandstand/web/studio/api.js";
 
 const note = (id, pitch, start, duration = 1, velocity = 90) => ({ id, pitch, start, duration, velocity });
@@ -100,4 +100,26 @@ test("a part a variation adds is a lane in A (empty) and B (its phrase's notes),
   const b = withPhrases(base, [phrase]);
   assert.deepEqual(b.tracks[2].notes.map((n) => [n.pitch, n.start]), [[59, 12]]);
   assert.deepEqual(toSong(b).tracks.map((t) => [t.id, t.program]), [["t1", 33], ["t2", 0], ["t9", 48]]);
+});
+
+test("a project with a metre map: each bar as long as its metre, sections on its bar lines", () => {
+  const project = { ...PROJECT, time_signature: { numerator: 4, denominator: 4 },
+    metre_changes: [{ bar: 5, time_signature: { numerator: 6, denominator: 8 } },
+      { bar: 6, time_signature: { numerator: 4, denominator: 4 } }],
+    sections: [{ name: "Verse", start_bar: 1, bars: 4, energy: 0.5 }, { name: "Bridge", start_bar: 5, bars: 1, energy: 0.6 },
+      { name: "Chorus", start_bar: 6, bars: 2, energy: 0.9 }] };
+  const view = indexProject(project);
+  assert.equal(view.beatsPerBar, 4);
+  assert.equal(view.bars, 7);
+  assert.deepEqual(view.barStarts, [0, 4, 8, 12, 16, 19, 23, 27]);
+  assert.deepEqual(view.sections.map((s) => [s.start, s.end]), [[0, 16], [16, 19], [19, 27]]);
+  assert.equal(view.lengthBeats, 27);
+  assert.equal(formatPosition(17.5, 4, view.barStarts), "5.2.3");  // in the 6/8 bar
+  assert.equal(formatPosition(20, 4, view.barStarts), "6.2.1");  // a 4/4 bar after it, a beat earlier
+});
+
+test("bars of a metre map: the bar of a beat and the beat of a bar, past the end at the last bar's length", () => {
+  const view = { beatsPerBar: 4, barStarts: [0, 4, 7, 11] };  // 4/4, 3/4, 4/4
+  assert.deepEqual([0, 3.9, 4, 6.9, 7, 10.9, 11, 15].map((b) => barOf(view, b)), [1, 1, 2, 2, 3, 3, 4, 5]);
+  assert.deepEqual([1, 2, 3, 4, 5].map((b) => barStart(view, b)), [0, 4, 7, 11, 15]);
 });

@@ -72,9 +72,17 @@ def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]
     bars = song.length_bars
     weights = [[0.0] * 12 for _ in range(bars)]
     lowests: list[int | None] = [None] * bars
+    mapped = bool(song.metre_changes)  # bars of several lengths: the metre map says where each starts
+
+    def bar_of(beat: float) -> int:
+        return song.beat_to_bar(beat) - 1 if mapped else int(beat // bpb)
+
+    def begins(bar: int) -> float:
+        return song.bar_to_beat(bar + 1) if mapped else bar * bpb
+
     for n in track.notes:  # each note visits only the bars it sounds in
-        for bar in range(max(0, int(n.start // bpb)), min(bars, int(n.end // bpb) + 1)):
-            start, end = bar * bpb, (bar + 1) * bpb
+        for bar in range(max(0, bar_of(n.start)), min(bars, bar_of(n.end) + 1)):
+            start, end = begins(bar), begins(bar + 1)
             overlap = min(n.end, end) - max(n.start, start)
             if overlap > 0:
                 weights[bar][n.pitch % 12] += overlap
@@ -82,7 +90,7 @@ def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]
                 lowests[bar] = n.pitch if low is None or n.pitch < low else low
     out: list[tuple[float, str]] = []
     for bar in range(bars):
-        start, weight, lowest = bar * bpb, weights[bar], lowests[bar]
+        start, weight, lowest = begins(bar), weights[bar], lowests[bar]
         if lowest is None:
             continue
         total = sum(weight)
@@ -184,9 +192,16 @@ def lead_sheet(song: Song, chords: Sequence[tuple[float, str]] | None = None) ->
     sections = {round(song.bar_to_beat(s.start_bar) * DIVISIONS): s.name for s in song.sections}
     changes = sorted((round(b * DIVISIONS), s) for b, s in chords)
     ni = 0
+    metres = {c.bar: c.time_signature for c in song.metre_map()[1:]}
     for bar in range(bars):
         start, end = bar * bar_len, (bar + 1) * bar_len
+        if song.metre_changes:  # each bar as long as its metre makes it
+            start, end = round(song.bar_to_beat(bar + 1) * DIVISIONS), round(song.bar_to_beat(bar + 2) * DIVISIONS)
         measure = ET.SubElement(part, "measure", {"number": str(bar + 1)})
+        if bar + 1 in metres:  # the metre changes here: a time signature of its own
+            time = ET.SubElement(ET.SubElement(measure, "attributes"), "time")
+            ET.SubElement(time, "beats").text = str(metres[bar + 1].numerator)
+            ET.SubElement(time, "beat-type").text = str(metres[bar + 1].denominator)
         if bar == 0:
             attrs = ET.SubElement(measure, "attributes")
             ET.SubElement(attrs, "divisions").text = str(DIVISIONS)

@@ -215,7 +215,9 @@ def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | No
     density = [0.0] * v.bars
     for n in v.all_notes:
         density[v.bar_of(n.start)] += 1.0
-    energy = list(arrangement.bar_energy[: v.bars])
+    # the final bar is left out: it is the ending's held chord, sparse by design whatever the
+    # arc (a four-bar intro-only piece builds to it and would read as density against energy)
+    energy = list(arrangement.bar_energy[: v.bars])[:-1]
     r = pearson(energy, density[: len(energy)])
     m["energy_density_corr"] = r
     if r is None:

@@ -26,6 +26,7 @@ from bandstand.score import (
     ControlChange,
     KeyChange,
     Marker,
+    MetreChange,
     Note,
     PitchBend,
     PolyAftertouch,
@@ -341,12 +342,16 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
     tempos: list[tuple[int, float]] = []
     meta: dict[str, Any] | None = None
     time_signature: TimeSignature | None = None
+    metres: list[tuple[int, TimeSignature]] = []  # later time signatures, by tick
     for chunk in chunks:
         for tick, kind, payload in chunk.metas:
             if kind == 0x51 and len(payload) == 3 and int.from_bytes(payload, "big") > 0:
                 tempos.append((tick, _bpm(int.from_bytes(payload, "big"))))
-            elif kind == 0x58 and len(payload) >= 2 and time_signature is None:
-                time_signature = TimeSignature(payload[0], 2 ** payload[1])
+            elif kind == 0x58 and len(payload) >= 2:
+                if time_signature is None or tick == 0:
+                    time_signature = TimeSignature(payload[0], 2 ** payload[1])
+                else:
+                    metres.append((tick, TimeSignature(payload[0], 2 ** payload[1])))
             elif kind == 0x59 and len(payload) == 2:
                 read_key = key_name(struct.unpack(">b", payload[:1])[0], payload[1] == 1)
                 if song.key is None:
@@ -358,6 +363,8 @@ def _song(fmt: int, ppq: int, chunks: list[_Chunk], source: str) -> Song:
             elif kind == 0x01 and meta is None and payload.startswith(BANDSTAND_TAG.encode()):
                 meta = _metadata(payload[len(BANDSTAND_TAG) :], source)
     song.time_signature = time_signature or TimeSignature()
+    for tick, ts in sorted(metres, key=lambda m: m[0]):  # the metre map: each change at the bar it starts
+        song.metre_changes.append(MetreChange(song.beat_to_bar(tick / ppq - 1e-6) + 1, ts))
     tempos.sort(key=lambda t: t[0])
     if tempos and tempos[0][0] == 0:
         song.tempo = tempos[0][1]

@@ -125,9 +125,10 @@ def _conductor(song: Song) -> bytes:
     events.append((0, META_TRACK_NAME, midi_text(song.title)))
     text = BANDSTAND_TAG + json.dumps(_metadata(song), separators=(",", ":"))
     events.append((0, META_TEXT, text.encode("ascii")))
-    ts = song.time_signature
-    events.append((0, META_TIME_SIGNATURE,
-                   bytes((ts.numerator, ts.denominator.bit_length() - 1, 24, 8))))
+    for metre in song.metre_map():  # the opening metre, then a time signature where the metre changes
+        ts = metre.time_signature
+        events.append((beats_to_ticks(song.bar_to_beat(metre.bar)), META_TIME_SIGNATURE,
+                       bytes((ts.numerator, ts.denominator.bit_length() - 1, 24, 8))))
     for shift in song.key_map():  # the opening key, then a key signature where the key changes
         sig = key_signature(shift.key)
         if sig is not None:

@@ -53,6 +53,7 @@ class SectionFigures:
     chord_changes_per_bar: float
     tempos: tuple[float, ...] = ()  # the tempo map's tempos in it, in order (BPM)
     seconds: float = 0.0  # how long it lasts, following the tempo map
+    metres: tuple[str, ...] = ()  # the metre map's time signatures in it, in order ("6/8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ class Analysis:
     key_changes: tuple[tuple[int, str], ...] = ()  # (bar, key) after the opening key: the key map
     tempo_changes: tuple[tuple[float, float], ...] = ()  # (bar, BPM) after the opening tempo: the tempo map
     seconds: float = 0.0  # how long the song lasts, following the tempo map
+    metre_changes: tuple[tuple[int, str], ...] = ()  # (bar, time signature) after the opening one: the metre map
 
     def key_at(self, bar: int) -> str | None:
         """The declared key of 1-based `bar` (the key map's)."""
@@ -172,11 +174,10 @@ def _declared(key: str | None) -> Key | None:
 
 def analyse(project: Project) -> Analysis:
     """The figures of the module docstring for `project` (muted tracks are not heard)."""
-    bpb = project.beats_per_bar
     heard = [t for t in project.tracks if not t.mute]
     notes = [(t, r.start_beat + n.start, n) for t in heard for r in t.regions for n in r.notes]
     total_bars = max([sum(s.bars for s in project.sections)]
-                     + [int((b + n.duration) // bpb) + 1 for _, b, n in notes] + [1])
+                     + [project.beat_to_bar(b + n.duration) for _, b, n in notes] + [1])
     sections = list(project.sections) or []
     if not sections:
         from bandstand.studio.model import Section
@@ -188,13 +189,13 @@ def analyse(project: Project) -> Analysis:
     planned = _planned_chords(project)
     figures = []
     for s in sections:
-        lo, hi = (s.start_bar - 1) * bpb, (s.start_bar - 1 + s.bars) * bpb
+        lo, hi = project.bar_to_beat(s.start_bar), project.bar_to_beat(s.start_bar + s.bars)
         inside = [(t, b, n) for t, b, n in notes if lo <= b < hi]
         pitched = [n.pitch for t, _, n in inside if not t.is_drum]
         per_bar = []  # what each bar plays (the plan's name for it when its notes play it)
         for bar in range(s.bars):
             weights = [0.0] * 12
-            a, b = lo + bar * bpb, lo + (bar + 1) * bpb
+            a, b = project.bar_to_beat(s.start_bar + bar), project.bar_to_beat(s.start_bar + bar + 1)
             for t, start, n in inside:
                 if not t.is_drum and (t.role in HARMONY_ROLES or not any(
                         x.role in HARMONY_ROLES for x in heard)) and start < b and start + n.duration > a:
@@ -213,13 +214,27 @@ def analyse(project: Project) -> Analysis:
             parts=_dedupe(t.name for t, _, _ in inside), chords=_dedupe(per_bar),
             chord_changes_per_bar=round(changes / s.bars, 2),
             tempos=tuple(dict.fromkeys(bpm for _, _, bpm in segments(project.tempo, tempo_changes, lo, hi))),
-            seconds=round(seconds_between(project.tempo, tempo_changes, lo, hi), 2)))
+            seconds=round(seconds_between(project.tempo, tempo_changes, lo, hi), 2),
+            metres=tuple(dict.fromkeys(str(project.metre_at(bar)) for bar in range(s.start_bar, s.start_bar + s.bars)))))
     ts = project.time_signature
     parts = tuple(PartFigures(t.name, t.role, t.note_count, t.mute, t.volume) for t in project.tracks)
     return Analysis(name=project.name or project.provenance.prompt or "the song", tempo=project.tempo,
                     key=project.key, key_heard=tonal.name if tonal else None, key_confidence=confidence,
                     time_signature=f"{ts.numerator}/{ts.denominator}", bars=total_bars, parts=parts,
                     sections=tuple(figures),
-                    key_changes=tuple((round(c.beat / bpb) + 1, c.key) for c in project.key_changes),
-                    tempo_changes=tuple((round(c.beat / bpb + 1, 2), c.bpm) for c in tempo_changes),
-                    seconds=round(seconds_between(project.tempo, tempo_changes, 0.0, total_bars * bpb), 2))
+                    key_changes=tuple((int(_bar(project, c.beat)), c.key) for c in project.key_changes),
+                    tempo_changes=tuple((_bar(project, c.beat, 2), c.bpm) for c in tempo_changes),
+                    seconds=round(seconds_between(project.tempo, tempo_changes, 0.0,
+                                                  project.bar_to_beat(total_bars + 1)), 2),
+                    metre_changes=tuple((c.bar, str(c.time_signature)) for c in project.metre_changes))
+
+
+def _bar(project: Project, beat: float, digits: int = 0) -> float:
+    """The 1-based bar of `beat` (a fraction of a bar with `digits`), following the metre map."""
+    if not project.metre_changes:
+        bpb = project.beats_per_bar
+        return round(beat / bpb + 1, 2) if digits else round(beat / bpb) + 1
+    bar = project.beat_to_bar(beat + 1e-6)
+    start = project.bar_to_beat(bar)
+    into = (beat - start) / project.metre_at(bar).beats_per_bar
+    return round(bar + into, digits) if digits else bar + round(into)

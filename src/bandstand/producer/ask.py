@@ -1,8 +1,9 @@
 """Questions about a project, answered from its figures (no model needed): the key
 ("what key is this in?"), the chords of a section ("which chords are in the
-chorus?"), the tempo, the form, the instruments, the mix, and why a section
-feels flat (its energy, density, loudness, parts and harmonic movement against
-the rest of the song, with what to say to lift it).
+chorus?"), the tempo, the metre ("what metre is the bridge in?"), the form, the
+instruments, the mix, and why a section feels flat (its energy, density,
+loudness, parts and harmonic movement against the rest of the song, with what
+to say to lift it).
 
 `is_question` tells a question from a request ("can you mute the drums?" is a
 request); `answer(project, question)` gives the reasoning (the figures looked
@@ -106,12 +107,24 @@ def _tempo(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
     if s is not None:  # "what tempo is the bridge?", "how long is the bridge?": the section's own
         tempos = s.tempos or (a.tempo,)
         return ([_describe(s), *reasoning],
-                f"The {s.name} ({_bars(s)}) is {s.bars} bars at {_bpm(tempos)} in {a.time_signature}: "
+                f"The {s.name} ({_bars(s)}) is {s.bars} bars at {_bpm(tempos)} in "
+                f"{' then '.join(s.metres or (a.time_signature,))}: "
                 f"about {_clock(s.seconds)}.")
     if moves:
         return reasoning, (f"It opens at {a.tempo:g} BPM in {a.time_signature}; the tempo moves: {moves}. "
                            f"{a.bars} bars last about {_clock(a.seconds)}.")
     return reasoning, f"{a.tempo:g} BPM in {a.time_signature}: {a.bars} bars last about {_clock(a.seconds)}."
+
+
+def _metre(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
+    moves = ", ".join(f"{ts} from bar {bar}" for bar, ts in a.metre_changes)
+    reasoning = [f"The song opens in {a.time_signature}" + (f"; the metre map: {moves}" if moves else "")]
+    if s is not None:  # "what metre is the bridge in?": the section's own, from the map
+        metres = s.metres or (a.time_signature,)
+        return reasoning, f"The {s.name} ({_bars(s)}) is in {' then '.join(metres)}."
+    if moves:
+        return reasoning, f"It opens in {a.time_signature}; the metre changes: {moves}."
+    return reasoning, f"The whole song is in {a.time_signature}."
 
 
 def _form(a: Analysis, s: SectionFigures | None) -> tuple[list[str], str]:
@@ -189,6 +202,8 @@ TOPICS: tuple[tuple[str, re.Pattern[str], Topic], ...] = (
                         r"doesn'?t (?:work|hit|land)|too quiet|energy)\b", re.I), _flat),
     ("chords", re.compile(r"\b(?:chords?|progressions?|harmon(?:y|ies)|changes)\b", re.I), _chords),
     ("key", re.compile(r"\b(?:key|scale|tonality|tonic|mode)\b", re.I), _key),
+    ("metre", re.compile(r"\b(?:metre|meter|time signature|time-signature|beats (?:per|a|in a) bar|"
+                         r"what time is)\b", re.I), _metre),
     ("tempo", re.compile(r"\b(?:tempo|bpm|how fast|how slow|speed|how long)\b", re.I), _tempo),
     ("form", re.compile(r"\b(?:sections?|structure|form|bars|arrangement)\b", re.I), _form),
     ("parts", re.compile(r"\b(?:instruments?|tracks?|parts|who plays|playing|sounds?)\b", re.I), _parts),

@@ -151,12 +151,19 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
         "audio": {"file": WAV, "revision": wav_rev, "stale": wav_rev != project.revision},
     })
     bpb = ts.beats_per_bar
+    if project.metre_changes:  # the metre map after the opening metre, by bar (a one-metre song says nothing more)
+        manifest["metre_changes"] = [{"bar": c.bar, "time_signature": str(c.time_signature)}
+                                     for c in project.metre_changes]
+    else:
+        manifest.pop("metre_changes", None)
     if project.key_changes:  # the key map after the opening key, by bar (a one-key song says nothing more)
-        manifest["key_changes"] = [{"bar": round(c.beat / bpb) + 1, "key": c.key} for c in project.key_changes]
+        manifest["key_changes"] = [{"bar": round(c.beat / bpb) + 1 if not project.metre_changes
+                                    else round(_bar(project, c.beat)), "key": c.key} for c in project.key_changes]
     else:
         manifest.pop("key_changes", None)
     if project.tempo_changes:  # the tempo map after the opening tempo, by bar (a bar may be fractional in a jam)
-        bars = [round(c.beat / bpb + 1, 3) for c in project.tempo_changes]
+        bars = [round(c.beat / bpb + 1 if not project.metre_changes else _bar(project, c.beat), 3)
+                for c in project.tempo_changes]
         manifest["tempo_changes"] = [{"bar": int(bar) if bar == int(bar) else bar, "bpm": c.bpm}
                                      for bar, c in zip(bars, project.tempo_changes, strict=True)]
     else:
@@ -344,3 +351,9 @@ def install_audio(session_dir: Path, project: Project, staged: Path) -> None:
         write_bytes(session_dir / MANIFEST, self_listed(_manifest(
             session_dir, project, part_files(project), [], manifest, manifest.get("pianoroll_source"),
             manifest.get("lead_sheet_source"))))
+
+
+def _bar(project: Project, beat: float) -> float:
+    """The 1-based bar `beat` falls in, with the fraction of it (following the metre map)."""
+    bar = project.beat_to_bar(beat + 1e-9)
+    return bar + (beat - project.bar_to_beat(bar)) / project.metre_at(bar).beats_per_bar

@@ -26,6 +26,7 @@ from bandstand.craft.edits import (
     AlternativeEdit,
     Edit,
     FreezeEdit,
+    MetreEdit,
     PresenceEdit,
     Request,
     StyleEdit,
@@ -35,6 +36,7 @@ from bandstand.errors import InvalidInput
 from bandstand.producer.collector import pausing
 from bandstand.producer.iteration_plan import Plan, plan_edits
 from bandstand.producer.iteration_song import Rebuilt, rebuild
+from bandstand.producer.metre_plan import metres_of
 from bandstand.producer.projects import ProjectSession, VariationEvent, open_project
 from bandstand.producer.sensitivity import EXPENSIVE, BlastRadius, Cost
 from bandstand.score import Song
@@ -162,6 +164,9 @@ def _label(edits: Sequence[Edit]) -> str:
             what = f"{' and '.join(e.pieces)} " if e.pieces else ""
             out.append(f"{who}: {what}{'back in' if e.present else 'out'}{_where(e.sections, e.bars)}")
             continue
+        if isinstance(e, MetreEdit):  # "metre 6/8 in the bridge"
+            out.append(f"metre {e.numerator}/{e.denominator}{_where(e.sections, e.bars)}")
+            continue
         data = e.model_dump(mode="json", exclude_defaults=True, exclude={"kind", "sections", "bars", "asked"})
         text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in data.values() if v not in ((), [], None))
         scope = _where(getattr(e, "sections", ()), getattr(e, "bars", None))
@@ -223,7 +228,7 @@ def propose_edits(session: ProjectSession, request: str, edits: Sequence[Edit], 
     before = recipe_of(head)
     recipe = recipe or before
     keys = part_keys(head, recipe)
-    plan = plan_edits(recipe, list(keys), edits)
+    plan = plan_edits(recipe, list(keys), edits, metres=metres_of(head))
     return propose_plan(session, request, plan, before=before, intent=_label(edits), author=author,
                         on_event=on_event, edits=all_edits or edits, part_fn=part_fn)
 
@@ -231,8 +236,8 @@ def propose_edits(session: ProjectSession, request: str, edits: Sequence[Edit], 
 def _same_song(a: Song, b: Song) -> bool:
     """Whether the rebuilt song is the song it came from (tracks left alone are the very same
     objects, so only the ones made again are compared note by note)."""
-    if (a.tempo_map(), a.key, a.time_signature, a.sections, a.buses) != (b.tempo_map(), b.key, b.time_signature,
-                                                                         b.sections, b.buses):
+    if (a.tempo_map(), a.key, a.metre_map(), a.sections, a.buses) != (b.tempo_map(), b.key, b.metre_map(),
+                                                                      b.sections, b.buses):
         return False
     return len(a.tracks) == len(b.tracks) and all(x is y or x == y for x, y in zip(a.tracks, b.tracks, strict=True))
 

@@ -44,7 +44,9 @@ from bandstand.craft.edits import (
 from bandstand.craft.roles import ROLE_FAMILIES
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput, TheoryError
-from bandstand.score import DRUM_PIECES, TEMPO_RANGE, clamp_tempo
+from bandstand.producer.metre_plan import remetred, scope_runs
+from bandstand.score import DRUM_PIECES, TEMPO_RANGE, TimeSignature, clamp_tempo
+from bandstand.score.metre_map import MetreMap
 from bandstand.theory import ROOT_NAMES, pitch_class
 
 __all__ = ["PLANNERS", "Plan", "Window", "plan_edits"]
@@ -80,6 +82,8 @@ class Plan:
     key_from: Recipe | None = None
     # tempo edits on the song's tempo map, each with the beat windows it is limited to (None: all of it)
     tempos: list[tuple[list[Window] | None, TempoEdit]] = field(default_factory=list)
+    # the song's metre map as the edits leave it (None: the recipe's one metre throughout)
+    metres: MetreMap | None = None
 
     def change(self, *facts: str) -> None:
         self.changed += [f for f in facts if f not in self.changed]
@@ -113,7 +117,10 @@ def _bpb(plan: Plan) -> float:
 
 
 def _windows(plan: Plan, sections: Sequence[str], bars: tuple[int, int] | None) -> list[Window] | None:
-    """The beat windows a scope names (None: no scope, the whole song)."""
+    """The beat windows a scope names (None: no scope, the whole song), on the song's metre map."""
+    if plan.metres is not None and not plan.metres.uniform:
+        runs = scope_runs(plan.recipe.arrangement, sections, bars)
+        return None if runs is None else [(plan.metres.start(a), plan.metres.start(b + 1)) for a, b in runs]
     arrangement = plan.recipe.arrangement
     bpb = _bpb(plan)
     if not sections and bars is None:
@@ -200,7 +207,10 @@ def _retune(plan: Plan, tonic: str, mode: str | None, windows: list[Window] | No
     if windows is not None:  # only there: the key map moves in those bars (see `rebuild`)
         bpb = _bpb(plan)
         plan.key_from = plan.key_from or plan.recipe
-        plan.key_bars |= {bar for a, b in windows for bar in range(round(a / bpb) + 1, round(b / bpb) + 1)}
+        if plan.metres is not None and not plan.metres.uniform:
+            plan.key_bars |= {bar for a, b in windows for bar in range(plan.metres.bar(a), plan.metres.bar(b - 1e-6) + 1)}
+        else:
+            plan.key_bars |= {bar for a, b in windows for bar in range(round(a / bpb) + 1, round(b / bpb) + 1)}
     moves = bool(plan.recipe.key_map) or windows is not None  # bars in other keys come into this one
     if (tonic, mode) == (intent.key, intent.mode) and not moves:
         plan.notes.append(f"the song is already in {tonic} {mode}")
@@ -252,15 +262,23 @@ def _tempo(plan: Plan, edit: TempoEdit) -> None:
 
 
 def _metre(plan: Plan, edit: MetreEdit) -> None:
-    if edit.sections or edit.bars is not None:
-        where = " and ".join([*(f"the {s}" for s in edit.sections),
-                              *([f"bars {edit.bars[0]}–{edit.bars[1]}"] if edit.bars else [])])
-        raise InvalidInput(f"a metre in some sections only ({edit.numerator}/{edit.denominator} in {where}) is not "
-                           f"written yet: a song has one metre; say '{edit.numerator}/{edit.denominator}' for the "
-                           "whole song")
+    ts = TimeSignature(edit.numerator, edit.denominator)
+    runs = scope_runs(plan.recipe.arrangement, edit.sections, edit.bars)
+    if runs is not None:  # some bars only: the metre map moves there, every part is written again there
+        before = plan.metres or MetreMap(TimeSignature(*plan.recipe.intent.time_signature))
+        plan.metres = remetred(before, runs, ts)
+        if plan.metres == before:
+            plan.notes.append(f"those bars are already in {ts}")
+            return
+        keys = plan.usable(plan.keys, "written in the new metre")
+        plan.change("metre", *keys)
+        plan.scope(_windows(plan, edit.sections, edit.bars))
+        return
     intent = plan.recipe.intent
     plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
         update={"time_signature": (edit.numerator, edit.denominator)})})
+    if plan.metres is not None:  # one metre throughout from now on
+        plan.metres = MetreMap(ts)
     plan.change("metre")
     plan.rerun("arrangement")
     plan.scope(None)
@@ -301,7 +319,8 @@ def _presence(plan: Plan, edit: PresenceEdit) -> None:
     if not edit.present and edit.pieces:  # only those pieces of the kit, where scoped (the whole song else)
         keys_played = [k for k in keys if part_role(k) == "drums"]
         pitches = frozenset(p for piece in edit.pieces for p in DRUM_PIECES[piece])
-        whole = [(0.0, plan.recipe.arrangement.total_bars * _bpb(plan))]
+        total = plan.recipe.arrangement.total_bars
+        whole = [(0.0, plan.metres.start(total + 1) if plan.metres is not None else total * _bpb(plan))]
         for key in keys_played:
             plan.thin.setdefault(key, []).extend((w, pitches) for w in windows or whole)
         return
@@ -442,9 +461,11 @@ def _scoped_to_form(plan: Plan, edit: Edit) -> Edit:
     return edit.model_copy(update={"sections": _in_this_form(plan, sections)}) if sections else edit
 
 
-def plan_edits(recipe: Recipe, keys: Sequence[str], edits: Sequence[Edit]) -> Plan:
-    """The plan for `edits` on a song made by `recipe` with parts `keys`."""
-    plan = Plan(recipe=recipe, keys=list(keys), frozen=set(recipe.frozen) & set(keys))
+def plan_edits(recipe: Recipe, keys: Sequence[str], edits: Sequence[Edit], metres: MetreMap | None = None) -> Plan:
+    """The plan for `edits` on a song made by `recipe` with parts `keys` (`metres`: the song's
+    metre map, when it has more than one metre)."""
+    plan = Plan(recipe=recipe, keys=list(keys), frozen=set(recipe.frozen) & set(keys),
+                metres=metres if metres is not None and not metres.uniform else None)
     for edit in map(partial(_scoped_to_form, plan), edits):
         planner = PLANNERS.get(type(edit))
         if planner is None:

@@ -19,14 +19,16 @@ from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.key_map import key_changes, layers, overlay, with_chords
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
-from bandstand.compose.models.intent import Intent
+from bandstand.compose.models.intent import Constraint, Intent
 from bandstand.compose.models.parts import PartResult
+from bandstand.compose.parts.context import METRE_BARS
 from bandstand.compose.recipe import Recipe, Rerun, rerun
 from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
 from bandstand.producer.sensitivity import BlastRadius, blast_radius
 from bandstand.producer.tempo_plan import tempo_edited
 from bandstand.score import KeyChange, Section, Song, TimeSignature, Track, assign_channels
+from bandstand.score.metre_map import MetreMap, relay, relay_song, runs
 from bandstand.score.mix import VOLUME_MAX
 
 __all__ = ["Rebuilt", "rebuild", "splice"]
@@ -203,11 +205,62 @@ def _in_other_keys(recipe: Recipe, made: Rerun, keys: Sequence[str], part_fn: Pa
     return out
 
 
+def _laid(key: str, parts: Mapping[str, PartResult], in_keys: Sequence[_InKey], made: Rerun) -> Track:
+    """Part `key` laid out as compose does, its bars in other keys of the map taken from the
+    writing in their key (one metre throughout: `made`'s)."""
+    laid = assemble([parts[key].track], made.intent, made.harmony, made.arrangement).tracks[0]
+    for other in in_keys:  # the bars in another key: the part as written in that key
+        if key in other.parts:
+            bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
+            there = assemble([other.parts[key].track], other.intent, other.harmony, other.arrangement).tracks[0]
+            laid = splice(laid, there, [((a - 1) * bpb, b * bpb) for a, b in other.bars])
+    return laid
+
+
+def _on_metres(recipe: Recipe, made: Rerun, keys: Sequence[str], parts: Mapping[str, PartResult],
+               in_keys: Sequence[_InKey], metres: MetreMap, part_fn: PartFn) -> dict[str, Track]:
+    """Each part of `keys` laid on the metre map `metres`: written once per metre of the map (the
+    same seeds, plans and keys), each bar taken from the writing in its own metre and laid where
+    the map puts it — so a part in a 3/4 bridge is a part written in 3/4."""
+    own = TimeSignature(*made.intent.time_signature)
+    pieces: dict[str, list[Track]] = {k: [] for k in keys}
+    for ts, held in runs(metres, made.arrangement.total_bars):
+        if not held:
+            continue
+        there, layered, written = made, in_keys, parts
+        if ts != own:
+            bars_there = Constraint(kind=METRE_BARS, text=f"bars in {ts}, in a song in {own}")  # their own grooves
+            intent = made.intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator),
+                                                    "constraints": [*made.intent.constraints, bars_there]})
+            there = made.model_copy(update={"intent": intent})
+            written = rerun(recipe, keys, plans={"intent": intent, "harmony": made.harmony,
+                                                 "arrangement": made.arrangement}, part_fn=part_fn).parts
+            layered = _in_other_keys(recipe, there, [k for k in keys if part_role(k) not in UNPITCHED], part_fn)
+        bars = {bar for a, b in held for bar in range(a, b + 1)}
+        for key in keys:
+            pieces[key].append(relay(_laid(key, written, layered, there), MetreMap(ts), metres, bars))
+    out: dict[str, Track] = {}
+    for key, laid in pieces.items():
+        track = laid[0]
+        for more in laid[1:]:
+            for name in ("notes", *_EVENTS, "program_changes"):
+                setattr(track, name, [*getattr(track, name), *getattr(more, name)])
+        track.sort()
+        out[key] = track
+    return out
+
+
 def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn | None = None) -> Rebuilt:
     """The song `plan` makes from `base` (HEAD as a song); `names` maps part keys to track names.
     `part_fn` writes each part (default: the built-in musicians; the studio stream wraps it to
     say which part is being written)."""
     made = _plans(plan)
+    src = MetreMap.of_song(base)
+    metres = plan.metres if plan.metres is not None else src
+    if src.uniform and metres.uniform:  # one metre throughout, before and after: the intent's
+        metres = MetreMap(TimeSignature(*made.intent.time_signature))
+    else:  # HEAD's parts moved bar by bar onto the map the song now has
+        base = relay_song(base, metres)
     recipe = plan.recipe.model_copy(update={"intent": made.intent, "harmony": made.harmony,
                                             "arrangement": made.arrangement})
     keys = [k for k in (*plan.keys, *plan.added) if k not in plan.remove]
@@ -231,13 +284,10 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     limits = plan.limits
     new_names = {k: n for k, n in names.items() if k not in plan.remove}
     made_tracks: dict[str, Track] = {}
+    on_map = None if metres.uniform else _on_metres(recipe, made, regenerate, parts, in_keys, metres,
+                                                      part_fn or default_part)
     for key in regenerate:
-        laid = assemble([parts[key].track], made.intent, made.harmony, made.arrangement).tracks[0]
-        for other in in_keys:  # the bars in another key: the part as written in that key
-            if key in other.parts:
-                bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
-                there = assemble([other.parts[key].track], other.intent, other.harmony, other.arrangement).tracks[0]
-                laid = splice(laid, there, [((a - 1) * bpb, b * bpb) for a, b in other.bars])
+        laid = on_map[key] if on_map is not None else _laid(key, parts, in_keys, made)
         old = by_name.get(names.get(key, ""))
         edit = plan.added.get(key)
         name = old.name if old else _unique((edit.name if edit and edit.name else part_role(key)).title(), taken)
@@ -247,8 +297,7 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
             track = _new_part_mix(track, made, [b.name for b in base.buses])
         spans = plan.recipe.spans.get(key)
         if spans:  # a part added to some bars plays there only, take after take
-            bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
-            track = splice(None, track, [((a - 1) * bpb, b * bpb) for a, b in spans])
+            track = splice(None, track, [(metres.start(a), metres.start(b + 1)) for a, b in spans])
         if limits is not None:
             limited = _Windows(limits)
             if not any(n.start in limited for n in (*track.notes, *(old.notes if old else ()))):
@@ -281,7 +330,7 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     tracks += [made_tracks[k] for k in regenerate if k in plan.added]
     if plan.key_from is not None and plan.key_bars:  # a key change in some bars: the map moves there only
         recipe = overlay(plan.key_from, recipe, plan.key_bars)
-    song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed, recipe)
+    song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed, recipe, metres)
     # the tempo map is the song's (HEAD's), moved only by the request's tempo words
     tempo, tempo_changes = tempo_edited(base.tempo, base.tempo_changes, plan.tempos)
     song = replace(song, tempo=tempo, tempo_changes=list(tempo_changes))
@@ -295,14 +344,12 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=regenerate)
 
 
-def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool, recipe: Recipe) -> Song:
+def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool, recipe: Recipe, metres: MetreMap) -> Song:
     intent, arrangement = made.intent, made.arrangement
-    num, den = intent.time_signature
-    signature = TimeSignature(num, den)
-    changes = [KeyChange((bar - 1) * signature.beats_per_bar, key) for bar, key in key_changes(recipe)]
+    changes = [KeyChange(metres.start(bar), key) for bar, key in key_changes(recipe)]
     # the key of bar 1 is the recipe's own (a key change in later bars only leaves it)
     song = replace(base, tracks=tracks, tempo=intent.tempo, key=recipe.harmony.key_name,
-                   key_changes=changes, time_signature=signature)
+                   key_changes=changes, time_signature=metres.opening, metre_changes=list(metres.changes))
     if sections:
         song = replace(song, sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections])
     channels = assign_channels(song)

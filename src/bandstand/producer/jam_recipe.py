@@ -42,8 +42,7 @@ def recipe(song: Song, prompt: str) -> dict[str, object]:
     loop = harmony.loop or list(range(len(harmony.chords)))
     sections = []
     for section in song.sections:
-        first = (section.start_bar - 1) * song.beats_per_bar
-        last = first + section.bars * song.beats_per_bar
+        first, last = song.bar_to_beat(section.start_bar), song.bar_to_beat(section.end_bar)  # the metre map's
         playing = [r for r, t in zip(roles, song.tracks, strict=True) if any(first <= n.start < last for n in t.notes)]
         sections.append(SectionPlan(name=section.name, kind=KINDS.get(section.name, "loop"),  # type: ignore[arg-type]
                                     start_bar=section.start_bar, bars=section.bars, energy=section.energy,
@@ -58,7 +57,7 @@ def recipe(song: Song, prompt: str) -> dict[str, object]:
     for track in song.tracks:
         key = track.role if track.role not in parts else f"{track.role}-{sum(k.split('-')[0] == track.role for k in parts) + 1}"
         parts[key] = track.name
-        played = sorted({int(n.start // song.beats_per_bar) + 1 for n in track.notes})
+        played = sorted({song.beat_to_bar(n.start) for n in track.notes})
         if played and len(played) < bars:  # where the member played: a part made again plays there only
             spans[key] = _runs(played)
     made = Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement, form="jam", parts=parts,

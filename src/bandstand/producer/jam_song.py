@@ -9,8 +9,10 @@ D major"). `jam_to_song` arranges it: rounds that sound alike are one section (v
 bridge, breakdown in the order they first came), each run of them looped or cut to an 8-bar
 phrase; an intro of the first section's rhythm section; the most energetic section again
 before the end; and an ending — a bar of the last section, then every part's first note held
-as a final chord. A song has one metre, the one the jam played longest: rounds played in
-another metre are left out and named in `JamSong.left_out`. The CLI (`bandstand jam --out`,
+as a final chord. The song keeps the jam's journey: each bar in the key, tempo, sounds and metre
+it was played in (a jam that moved to 3/4 has a 3/4 time signature at the bar it moved; the
+song's metre map). A round that is not whole bars of its metre is left out and named in
+`JamSong.left_out`. The CLI (`bandstand jam --out`,
 `bandstand jam-to-song`) and the jam server's `keep_jam` message ("keep this" on the page,
 `keep_jam`) call these.
 """
@@ -33,6 +35,7 @@ from bandstand.producer.jam_recipe import recipe
 from bandstand.producer.projects import ProjectSession, create_from_song, open_project
 from bandstand.score import (
     KeyChange,
+    MetreChange,
     Note,
     ProgramChange,
     Section,
@@ -70,11 +73,13 @@ _ROUND = re.compile(r"^round (\d+)")
 
 @dataclass(frozen=True, slots=True)
 class Feel:
-    """What one bar of the jam was played in: its key, its tempo and each track's sound (GM program)."""
+    """What one bar of the jam was played in: its key, its tempo, each track's sound (GM program)
+    and its metre ("3/4"; empty: the song's)."""
 
     key: str | None
     bpm: float
     programs: tuple[int, ...] = ()
+    metre: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,16 +138,13 @@ def read_jam(folder: str | Path) -> Jam:
     starts = [(m.beat, int(found.group(1))) for m in song.markers if (found := _ROUND.match(m.text))]
     spans = [(begin, finish, number, str(contexts.get(number, {}).get("context", {}).get("time_signature", opening)))
              for (begin, number), (finish, _) in zip(starts, [*starts[1:], (end, 0)], strict=True)]
-    metre = _main_metre(spans, opening)
     programs = tuple(t.program for t in song.tracks)
-    numerator, denominator = (int(x) for x in metre.split("/"))
-    song.time_signature = TimeSignature(numerator, denominator)
-    bar = song.beats_per_bar
     rounds, left_out = [], []
     for begin, finish, number, played in spans:
         record = contexts.get(number, {})
+        bar = _signature(played).beats_per_bar
         bars = math.ceil(round((finish - begin) / bar, 6)) if finish >= end else round((finish - begin) / bar, 6)
-        if played != metre or bars != int(bars) or bars < 1:
+        if bars != int(bars) or bars < 1:
             left_out.append(f"round {number} ({played})")
             continue
         downbeats = [begin + i * bar for i in range(int(bars))]
@@ -150,19 +152,18 @@ def read_jam(folder: str | Path) -> Jam:
         played_key = str(record.get("context", {}).get("key") or "") or None
         rounds.append(Round(number, str(record.get("combined", "")), int(record.get("context", {}).get("energy", 5)),
                             played, tuple(_bar(song, at, bar) for at in downbeats),
-                            tuple(Feel(played_key or song.key_at(at), song.tempo_at(at), programs)
+                            tuple(Feel(played_key or song.key_at(at), song.tempo_at(at), programs, played)
                                   for at in downbeats)))
     if not rounds:
-        raise InvalidInput(f"the jam in {root} has no round of whole bars in {metre} to make a song of")
+        raise InvalidInput(f"the jam in {root} has no round of whole bars to make a song of")
+    song.time_signature = _signature(rounds[0].time_signature)  # the song opens in its first round's metre
     return Jam(song, tuple(rounds), tuple(left_out))
 
 
-def _main_metre(spans: list[tuple[float, float, int, str]], opening: str) -> str:
-    """The metre the jam played longest (the opening one on a tie): a song keeps one metre."""
-    played: dict[str, float] = {opening: 0.0}
-    for begin, finish, _, metre in spans:
-        played[metre] = played.get(metre, 0.0) + finish - begin
-    return max(played, key=lambda m: (played[m], m == opening))
+def _signature(metre: str) -> TimeSignature:
+    """A metre as the jam's context writes it ("3/4") as a time signature."""
+    numerator, denominator = (int(x) for x in metre.split("/"))
+    return TimeSignature(numerator, denominator)
 
 
 def _bar(song: Song, begin: float, length: float) -> tuple[tuple[Note, ...], ...]:
@@ -186,6 +187,17 @@ def _empty(song: Song, title: str, *, song_roles: bool = False) -> Song:
     tracks = [Track(t.name, _part_role(t, members) if song_roles else t.role, program=t.program, is_drum=t.is_drum,
                     channel=t.channel, mix=t.mix) for t in song.tracks]
     return Song(title=title, tempo=song.tempo, time_signature=song.time_signature, key=song.key, tracks=tracks)
+
+
+def _metre(song: Song, bar: int, feel: Feel) -> None:
+    """From 1-based `bar` on, `song` plays in `feel`'s metre (a time signature where it changes)."""
+    if not feel.metre:
+        return
+    ts = _signature(feel.metre)
+    if bar <= 1:
+        song.time_signature = ts
+    elif ts != song.metre_at(bar):
+        song.metre_changes.append(MetreChange(bar, ts))
 
 
 def _follow(song: Song, offset: float, feel: Feel) -> None:
@@ -215,9 +227,10 @@ def _place(song: Song, bars: list[tuple[tuple[Note, ...], ...]], name: str, ener
     """Append `bars` to `song` as one section (only the tracks in `keep`, velocities × `scale`),
     each bar in its `feels` (key, tempo, sounds) when given."""
     start_bar = 1 + sum(s.bars for s in song.sections)
-    length = song.beats_per_bar
     for i, tracks in enumerate(bars):
-        offset = (start_bar - 1 + i) * length
+        if i < len(feels):
+            _metre(song, start_bar + i, feels[i])
+        offset = song.bar_to_beat(start_bar + i)  # following the metre map
         if i < len(feels):
             _follow(song, offset, feels[i])
         for index, notes in enumerate(tracks):
@@ -259,9 +272,9 @@ def _phrase(bars: Sequence[_T], length: int) -> list[_T]:
     return [bars[i % len(bars)] for i in range(length)] if bars else []
 
 
-def _final_chord(bar: tuple[tuple[Note, ...], ...], song: Song) -> tuple[tuple[Note, ...], ...]:
-    """Every part's first note of `bar` struck on the downbeat and held for the bar (drums: their downbeat)."""
-    length = song.beats_per_bar
+def _final_chord(bar: tuple[tuple[Note, ...], ...], song: Song, length: float) -> tuple[tuple[Note, ...], ...]:
+    """Every part's first note of `bar` struck on the downbeat and held for the bar (`length`
+    beats; drums: their downbeat)."""
     out = []
     for track, notes in zip(song.tracks, bar, strict=True):
         first = [n for n in notes if n.start < 1e-9] or sorted(notes, key=lambda n: n.start)[:1]
@@ -334,8 +347,9 @@ def arrange(jam: Jam, title: str = "jam song") -> tuple[Song, tuple[str, ...]]:
     if len(sections) > 1 and peak is not sections[-1]:
         _place(song, _phrase(peak[1], PHRASE), peak[0], energy_level(peak[2]), feels=_phrase(peak[3], PHRASE))
     last = sections[-1] if peak is sections[-1] or len(sections) == 1 else peak
-    _place(song, [last[1][0], _final_chord(last[1][0], song)], "outro", energy_level(last[2]) * 0.7,
-           feels=last[3][:1] * 2)
+    ending = _signature(last[3][0].metre) if last[3] and last[3][0].metre else song.metre_at(song.length_bars)
+    _place(song, [last[1][0], _final_chord(last[1][0], song, ending.beats_per_bar)], "outro",
+           energy_level(last[2]) * 0.7, feels=last[3][:1] * 2)
     for track in song.tracks:
         track.sort()
     return song, tuple(s.name for s in song.sections)

@@ -40,9 +40,8 @@ class KeyAccept:
 
 def with_key_map(project: Project, recipe: Recipe) -> Project:
     """`project` with `recipe` as its recipe, its key the key of bar 1 and its key changes the map's."""
-    bpb = project.beats_per_bar
     provenance = project.provenance.model_copy(update={"recipe": recipe.model_dump(mode="json")})
-    changes = tuple(KeyChange(beat=(bar - 1) * bpb, key=key) for bar, key in key_changes(recipe))
+    changes = tuple(KeyChange(beat=project.bar_to_beat(bar), key=key) for bar, key in key_changes(recipe))
     return project.model_copy(update={"provenance": provenance, "key": recipe.harmony.key_name,
                                       "key_changes": changes})
 
@@ -78,8 +77,7 @@ def with_tempo_map(result: Project, base: Project, bars: frozenset[int]) -> Proj
 
     if of(result) == of(base):
         return result
-    bpb = base.beats_per_bar
-    windows = [((bar - 1) * bpb, bar * bpb) for bar in sorted(bars)]
+    windows = [(base.bar_to_beat(bar), base.bar_to_beat(bar + 1)) for bar in sorted(bars)]  # the metre map's
     tempo, changes = overlay(of(base), of(result), windows)
     return result.model_copy(update={"tempo": tempo, "tempo_changes": tuple(
         TempoChange(beat=c.beat, bpm=c.bpm) for c in changes)})

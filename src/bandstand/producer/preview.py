@@ -49,13 +49,15 @@ def _empty(spec: ComposeSpec, prompt: str) -> tuple[Project, ComposeSpec]:
 def _iteration_plan(project: Project, prepared: Prepared) -> Plan:
     from bandstand.producer.iteration import part_keys, recipe_of
     from bandstand.producer.iteration_plan import plan_edits
+    from bandstand.producer.metre_plan import metres_of
     from bandstand.producer.sensitivity import blast_radius
 
     request = prepared.routed.request
     _, musical = editing_edits(request.edits if request else (), project)
     recipe = recipe_of(project)
     keys = part_keys(project, recipe)
-    plan = plan_edits(recipe, list(keys), [e for e in musical if e.kind not in ("freeze", "alternative")])
+    plan = plan_edits(recipe, list(keys), [e for e in musical if e.kind not in ("freeze", "alternative")],
+                      metres=metres_of(project))
     radius = blast_radius(plan.changed, list(keys), plan.frozen)
     steps = tuple(Step(f"s{i}", f"Rewrite {keys.get(k, k)}", "composition", (), keys.get(k, k), kind="generate",
                        role=k) for i, k in enumerate(radius.parts, start=1))

@@ -198,6 +198,7 @@ class ProjectSession:
             key_accept,
             with_tempo_map,
         )
+        from bandstand.producer.metre_plan import metre_accept
 
         with self.store.lock():
             variation = self.variation(variation_id)
@@ -212,10 +213,12 @@ class ProjectSession:
             base = self.project(head)
             # a key change accepted in some phrases takes whole bars and moves the key map there only
             keyed = key_accept(base, variation, phrase_ids)
-            result = commit_project(base, variation, keyed.phrase_ids if keyed else phrase_ids)
+            # a metre change accepted in some phrases: whole bars, each laid where the new map puts it
+            remetred = metre_accept(base, variation, keyed.phrase_ids if keyed else phrase_ids)
+            result = remetred or commit_project(base, variation, keyed.phrase_ids if keyed else phrase_ids)
             if keyed is not None:
                 result = keyed.apply(result)
-            if phrase_ids is not None:  # the tempo map moves in the accepted bars only
+            if phrase_ids is not None and remetred is None:  # the tempo map moves in the accepted bars only
                 result = with_tempo_map(result, base, keyed.bars if keyed else accepted_bars(variation, phrase_ids))
             chosen = len(variation.phrases) if phrase_ids is None else len(set(phrase_ids))
             summary = (f"accepted {chosen} of {len(variation.phrases)} phrases" if phrase_ids is not None

@@ -56,6 +56,51 @@ class TimeSignature:
 
 
 @dataclass(frozen=True, slots=True)
+class MetreChange:
+    """From 1-based `bar` on, the bars are in `time_signature` (the metre map after the opening
+    metre; a metre changes only at a barline)."""
+
+    bar: int
+    time_signature: TimeSignature
+
+    def __post_init__(self) -> None:
+        if self.bar < 1:
+            raise InvalidInput(f"metre change to {self.time_signature} at bar {self.bar}; bars start at 1")
+
+
+def _lengths(opening: TimeSignature, changes: list[MetreChange] | tuple[MetreChange, ...]) -> list[tuple[int, float]]:
+    """(first bar, beats per bar) of each stretch of one metre, bar 1 first (the last change said
+    for a bar wins)."""
+    by_bar = {1: opening.beats_per_bar}
+    for c in changes:
+        by_bar[c.bar] = c.time_signature.beats_per_bar
+    return sorted(by_bar.items())
+
+
+def bar_start(opening: TimeSignature, changes: list[MetreChange] | tuple[MetreChange, ...], bar: float) -> float:
+    """The beat at which 1-based `bar` starts, following the metre map (`opening` from bar 1, then
+    `changes`); a fractional bar is that far into its bar."""
+    start, at, bpb = 0.0, 1, opening.beats_per_bar
+    for first, length in _lengths(opening, changes):
+        if first > bar:
+            break
+        start += (first - at) * bpb
+        at, bpb = first, length
+    return start + (bar - at) * bpb
+
+
+def bar_at(opening: TimeSignature, changes: list[MetreChange] | tuple[MetreChange, ...], beat: float) -> int:
+    """The 1-based bar that holds `beat`, following the metre map."""
+    start, at, bpb = 0.0, 1, opening.beats_per_bar
+    for first, length in _lengths(opening, changes):
+        begins = start + (first - at) * bpb
+        if begins > beat:
+            break
+        start, at, bpb = begins, first, length
+    return at + int((beat - start) // bpb)
+
+
+@dataclass(frozen=True, slots=True)
 class TempoChange:
     """From `beat` on, the tempo is `bpm` quarter notes per minute."""
 
@@ -171,6 +216,7 @@ class Song:
     tempo_changes: list[TempoChange] = field(default_factory=list)
     buses: list[Bus] = field(default_factory=list)
     key_changes: list[KeyChange] = field(default_factory=list)
+    metre_changes: list[MetreChange] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not 1.0 <= self.tempo <= 1000.0:
@@ -178,8 +224,27 @@ class Song:
 
     @property
     def beats_per_bar(self) -> float:
-        """Quarter-note beats per bar from the time signature."""
+        """Quarter-note beats per bar of the opening time signature (`metre_at` for a bar's own)."""
         return self.time_signature.beats_per_bar
+
+    def metre_map(self) -> list[MetreChange]:
+        """The metre of bar 1 followed by the later changes, sorted, one per bar, each a real change."""
+        out = [MetreChange(1, self.time_signature)]
+        for c in sorted(self.metre_changes, key=lambda c: c.bar):
+            if c.bar == out[-1].bar:
+                out[-1] = c
+            elif c.time_signature != out[-1].time_signature:
+                out.append(c)
+        return out
+
+    def metre_at(self, bar: int) -> TimeSignature:
+        """The time signature of 1-based `bar`."""
+        ts = self.time_signature
+        for c in self.metre_map():
+            if c.bar > bar:
+                break
+            ts = c.time_signature
+        return ts
 
     @property
     def length_beats(self) -> float:
@@ -191,16 +256,24 @@ class Song:
     @property
     def length_bars(self) -> int:
         """Whole bars needed to hold the song (a partial last bar counts)."""
-        bars = self.length_beats / self.beats_per_bar
+        beats = self.length_beats
+        if self.metre_changes:
+            bar = bar_at(self.time_signature, self.metre_changes, beats)
+            return bar - 1 + (1 if beats - self.bar_to_beat(bar) > 1e-9 else 0)
+        bars = beats / self.beats_per_bar
         whole = int(bars)
         return whole + (1 if bars - whole > 1e-9 else 0)
 
     def bar_to_beat(self, bar: int | float) -> float:
-        """The beat at which 1-based `bar` starts."""
+        """The beat at which 1-based `bar` starts (following the metre map)."""
+        if self.metre_changes:
+            return bar_start(self.time_signature, self.metre_changes, bar)
         return (bar - 1) * self.beats_per_bar
 
     def beat_to_bar(self, beat: float) -> int:
-        """The 1-based bar that contains `beat`."""
+        """The 1-based bar that contains `beat` (following the metre map)."""
+        if self.metre_changes:
+            return bar_at(self.time_signature, self.metre_changes, beat)
         return int(beat // self.beats_per_bar) + 1
 
     def track(self, role_or_name: str) -> Track:

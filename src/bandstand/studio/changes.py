@@ -50,7 +50,7 @@ def note_delta(before: Region | None, after: Region | None) -> NoteDelta:
     )
 
 
-_SONG_FIELDS = ("name", "tempo", "key", "key_changes", "time_signature", "tempo_changes", "sections", "markers")
+_SONG_FIELDS = ("name", "tempo", "key", "key_changes", "time_signature", "metre_changes", "tempo_changes", "sections", "markers")
 _TRACK_FIELDS = ("name", "role", "program", "drum_kit", "channel", "colour", "volume", "pan", "mute", "solo",
                  "inserts", "sends", "automation", "program_changes")
 _REGION_FIELDS = ("name", "start_beat", "length_beats", "track_id")

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bandstand import score
+from bandstand.score.metre_map import MetreMap, move_beat
 from bandstand.studio.ids import IdIssuer, RandomIds
 from bandstand.studio.model import (
     NAME_MAX,
@@ -34,6 +35,7 @@ from bandstand.studio.model import (
     EffectSpec,
     KeyChange,
     Marker,
+    MetreChange,
     NoteEvent,
     PitchBendEvent,
     ProgramChangeEvent,
@@ -91,6 +93,7 @@ def to_song(project: Project) -> score.Song:
     return score.Song(
         title=project.name, tempo=project.tempo,
         time_signature=score.TimeSignature(ts.numerator, ts.denominator), key=project.key,
+        metre_changes=project.score_metres()[1],
         sections=[score.Section(s.name, s.start_bar, s.bars, s.energy) for s in project.sections],
         tracks=[track_to_score(project, t) for t in project.tracks],
         markers=[score.Marker(m.beat, m.text) for m in project.markers],
@@ -111,14 +114,13 @@ class _Span:
 
 
 def _section_spans(song: score.Song) -> list[_Span]:
-    bpb = song.beats_per_bar
     ordered = sorted(song.sections, key=lambda s: s.start_bar)
     spans: list[_Span] = []
-    for i, s in enumerate(ordered):
-        start = (s.start_bar - 1) * bpb
-        end = (s.end_bar - 1) * bpb
+    for i, s in enumerate(ordered):  # bars to beats following the metre map
+        start = song.bar_to_beat(s.start_bar)
+        end = song.bar_to_beat(s.end_bar)
         if i + 1 < len(ordered):
-            end = min(end, (ordered[i + 1].start_bar - 1) * bpb)
+            end = min(end, song.bar_to_beat(ordered[i + 1].start_bar))
         if end > start and (not spans or start >= spans[-1].end):
             spans.append(_Span(start, end, s.name))
     return spans
@@ -267,6 +269,9 @@ def _song_fields(song: score.Song) -> dict[str, object]:
         "tempo_changes": tuple(TempoChange(beat=c.beat, bpm=c.bpm) for c in song.tempo_changes),
         "key": song.key, "key_changes": tuple(KeyChange(beat=c.beat, key=c.key) for c in song.key_changes),
         "time_signature": TimeSignature(numerator=ts.numerator, denominator=ts.denominator),
+        "metre_changes": tuple(MetreChange(bar=c.bar, time_signature=TimeSignature(
+            numerator=c.time_signature.numerator, denominator=c.time_signature.denominator))
+            for c in song.metre_changes),
         "sections": tuple(Section(name=s.name, start_bar=s.start_bar, bars=s.bars, energy=s.energy)
                           for s in song.sections),
         "markers": tuple(Marker(beat=m.beat, text=m.text) for m in song.markers),
@@ -357,6 +362,13 @@ def _free(sections: Sequence[_Span], taken: Sequence[_Span]) -> list[_Span]:
     return out
 
 
+def _moved(region: Region, src: MetreMap, dst: MetreMap) -> Region:
+    """`region` over the same bars of the metre map `dst` (its events as they were)."""
+    start = move_beat(region.start_beat, src, dst)
+    end = dst.start(src.bar(region.end_beat - 1e-6) + 1)
+    return region.model_copy(update={"start_beat": start, "length_beats": max(end - start, 1e-3)})
+
+
 def merge_song(base: Project, song: score.Song, *, ids: IdIssuer | None = None) -> Project:
     """The song's content in the base project's shape: every value comes from the song;
     tracks (by name, then role), buses (by name), regions (the base track's spans) and
@@ -368,10 +380,15 @@ def merge_song(base: Project, song: score.Song, *, ids: IdIssuer | None = None) 
     bus_ids = {b.name.casefold(): b.id for b in buses}
     names = _unique_names(song.tracks)
     section_layout = _Layout(_section_spans(song), song.beats_per_bar)
+    # a song on another metre map: the old regions' beats are no longer their bars
+    # a song on another metre map: the old regions keep their bars, so they move with them
+    src, dst = MetreMap.of(*base.score_metres()), MetreMap.of_song(song)
     tracks = []
     for t, name, old in zip(song.tracks, names, _match_tracks(base, song, names), strict=True):
         tid = old.id if old else ids.new()
         old_regions = old.regions if old else ()
+        if src != dst:
+            old_regions = tuple(_moved(r, src, dst) for r in old_regions)
         known = {(r.start_beat, r.end_beat): r for r in old_regions}
         layout = section_layout
         if old_regions:  # the old regions, then the sections they leave free

@@ -74,6 +74,9 @@ def excerpt(song: score.Song, first_bar: int, last_bar: int) -> score.Song:
         tempo_changes=[score.TempoChange(c.beat - start, c.bpm) for c in song.tempo_changes if start < c.beat < end],
         key=song.key_at(start),
         key_changes=[score.KeyChange(c.beat - start, c.key) for c in song.key_changes if start < c.beat < end],
+        time_signature=song.metre_at(first_bar),  # the metre map from the first bar on
+        metre_changes=[score.MetreChange(c.bar - first_bar + 1, c.time_signature) for c in song.metre_map()
+                       if first_bar < c.bar <= last_bar],
         sections=sections, markers=[score.Marker(m.beat - start, m.text) for m in song.markers if start <= m.beat < end],
         tracks=[_track(t, start, end) for t in song.tracks], buses=list(song.buses),
     )

@@ -25,7 +25,11 @@ from bandstand.score import (
     AutomationLane,
     AutomationPoint,
     Effect,
+    bar_at,
+    bar_start,
 )
+from bandstand.score import MetreChange as ScoreMetreChange
+from bandstand.score import TimeSignature as ScoreTimeSignature
 
 __all__ = [
     "NAME_MAX",
@@ -37,6 +41,7 @@ __all__ = [
     "EffectSpec",
     "KeyChange",
     "Marker",
+    "MetreChange",
     "NoteEvent",
     "PitchBendEvent",
     "ProgramChangeEvent",
@@ -257,6 +262,13 @@ class TimeSignature(_Value):
         return f"{self.numerator}/{self.denominator}"
 
 
+class MetreChange(_Value):
+    """From 1-based `bar` on, the bars are in `time_signature` (the metre map after the opening metre)."""
+
+    bar: int = Field(ge=1)
+    time_signature: TimeSignature
+
+
 class TempoChange(_Value):
     beat: float = Field(ge=0)
     bpm: float = Field(ge=1, le=1000)
@@ -309,6 +321,7 @@ class Project(_Value):
     key: str | None = None
     key_changes: tuple[KeyChange, ...] = ()
     time_signature: TimeSignature = TimeSignature()
+    metre_changes: tuple[MetreChange, ...] = ()
     sections: tuple[Section, ...] = ()
     markers: tuple[Marker, ...] = ()
     buses: tuple[BusSpec, ...] = ()
@@ -342,8 +355,32 @@ class Project(_Value):
         return self.time_signature.beats_per_bar
 
     def bar_to_beat(self, bar: float) -> float:
-        """The beat at which 1-based `bar` starts."""
+        """The beat at which 1-based `bar` starts (following the metre map)."""
+        if self.metre_changes:
+            return bar_start(*self.score_metres(), bar)
         return (bar - 1) * self.beats_per_bar
+
+    def beat_to_bar(self, beat: float) -> int:
+        """The 1-based bar holding `beat` (following the metre map)."""
+        if self.metre_changes:
+            return bar_at(*self.score_metres(), beat)
+        return int(beat // self.beats_per_bar) + 1
+
+    def metre_at(self, bar: int) -> TimeSignature:
+        """The time signature of 1-based `bar`."""
+        ts = self.time_signature
+        for c in sorted(self.metre_changes, key=lambda c: c.bar):
+            if c.bar > bar:
+                break
+            ts = c.time_signature
+        return ts
+
+    def score_metres(self) -> tuple[ScoreTimeSignature, list[ScoreMetreChange]]:
+        """The metre map as the score writes it: (the opening time signature, the later changes)."""
+        def of(ts: TimeSignature) -> ScoreTimeSignature:
+            return ScoreTimeSignature(ts.numerator, ts.denominator)
+
+        return of(self.time_signature), [ScoreMetreChange(c.bar, of(c.time_signature)) for c in self.metre_changes]
 
     def regions(self) -> Iterator[tuple[Track, Region]]:
         """Every region with its track, in track order."""

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from bandstand.errors import TheoryError
 from bandstand.score import DRUM_PIECES
+from bandstand.score.metre_map import MetreMap, move_beat
 from bandstand.studio.model import Project, Track
 from bandstand.theory import midi_to_note
 
@@ -68,10 +69,10 @@ def _grid_counts(notes: Sequence[_N]) -> Counter[str]:
     return Counter(_grid(n.start) for n in notes)
 
 
-def _roots(notes: Sequence[_N], bpb: float) -> dict[int, int]:
+def _roots(notes: Sequence[_N], bar_of: Callable[[float], int]) -> dict[int, int]:
     lowest: dict[int, int] = {}
     for n in notes:
-        bar = int(n.start // bpb) + 1
+        bar = bar_of(n.start)
         if bar not in lowest or n.pitch < lowest[bar]:
             lowest[bar] = n.pitch
     return {bar: p % 12 for bar, p in lowest.items()}
@@ -88,8 +89,8 @@ def _bar_ranges(bars: Sequence[int], limit: int = 4) -> str:
     return text + (", …" if len(runs) > limit else "")
 
 
-def _roots_phrase(old: Sequence[_N], new: Sequence[_N], bpb: float) -> str | None:
-    a, b = _roots(old, bpb), _roots(new, bpb)
+def _roots_phrase(old: Sequence[_N], new: Sequence[_N], bar_of: Callable[[float], int]) -> str | None:
+    a, b = _roots(old, bar_of), _roots(new, bar_of)
     shared = sorted(set(a) & set(b))
     if not shared:
         return None
@@ -160,12 +161,11 @@ def _count_between(starts: Sequence[float], lo: float, hi: float) -> int:
 
 
 def _density_phrase(project: Project, old: Sequence[_N], new: Sequence[_N]) -> str | None:
-    bpb = project.beats_per_bar
     rows = []
     # each section counts its notes by binary search, not by a scan of the whole part
     old_starts, new_starts = sorted(n.start for n in old), sorted(n.start for n in new)
     for s in project.sections:
-        lo, hi = (s.start_bar - 1) * bpb, (s.end_bar - 1) * bpb
+        lo, hi = project.bar_to_beat(s.start_bar), project.bar_to_beat(s.end_bar)
         a = _count_between(old_starts, lo, hi) / s.bars
         b = _count_between(new_starts, lo, hi) / s.bars
         if abs(b - a) >= max(0.5, 0.25 * max(a, b)):
@@ -217,7 +217,12 @@ def _describe_notes(project: Project, track: Track, old: list[_N], new: list[_N]
     if not old or not new:
         return parts
     bpb = project.beats_per_bar
-    found = [_drum_phrase(old, new)] if track.is_drum else [_roots_phrase(old, new, bpb), _register_phrase(old, new, project.key)]
+
+    def bar_of(beat: float) -> int:
+        return project.beat_to_bar(beat) if project.metre_changes else int(beat // bpb) + 1
+
+    found = [_drum_phrase(old, new)] if track.is_drum else [_roots_phrase(old, new, bar_of),
+                                                              _register_phrase(old, new, project.key)]
     found += [_rhythm_phrase(old, new), *_feel_phrase(old, new), _density_phrase(project, old, new)]
     return parts + [p for p in found if p]
 
@@ -233,10 +238,13 @@ def describe_changes(base: Project, proposal: Project) -> dict[str, str]:
         song.append(f"key {base.key or '?'} → {proposal.key or '?'}")
     if base.time_signature != proposal.time_signature:
         song.append(f"metre {base.time_signature} → {proposal.time_signature}")
+    if base.metre_changes != proposal.metre_changes:
+        song.append(f"metre map {_metres(base)} → {_metres(proposal)}")
     if base.sections != proposal.sections:
         song.append(f"form {sum(s.bars for s in base.sections)} → {sum(s.bars for s in proposal.sections)} bars")
     if song:
         out["song"] = ", ".join(song)
+    old_map, new_map = MetreMap.of(*base.score_metres()), MetreMap.of(*proposal.score_metres())
     old_tracks = {t.id: t for t in base.tracks}
     new_ids = {t.id for t in proposal.tracks}
     for t in proposal.tracks:
@@ -244,7 +252,7 @@ def describe_changes(base: Project, proposal: Project) -> dict[str, str]:
         old = old_tracks.get(t.id)
         new_notes = _notes(t)
         if old is None:
-            bars = sorted({int(n.start // proposal.beats_per_bar) + 1 for n in new_notes})
+            bars = sorted({proposal.beat_to_bar(n.start) for n in new_notes})
             where = f" in bars {_bar_ranges(bars, 3)}" if bars else ""
             reg = "" if t.is_drum or not new_notes else \
                 f", {_pitch_name(min(n.pitch for n in new_notes), proposal.key)}–" \
@@ -252,6 +260,8 @@ def describe_changes(base: Project, proposal: Project) -> dict[str, str]:
             out[key] = f"new part, {len(new_notes)} notes{where}{reg}"
             continue
         old_notes = _notes(old) if old.regions != t.regions else new_notes
+        if old_notes is not new_notes and (base.metre_changes or proposal.metre_changes):  # compared bar by bar
+            old_notes = [replace(n, start=move_beat(n.start, old_map, new_map)) for n in old_notes]
         mix = _mix_phrase(old, t)
         if old_notes == new_notes:
             out[key] = "unchanged" if not mix else "notes unchanged; " + ", ".join(mix)
@@ -261,6 +271,12 @@ def describe_changes(base: Project, proposal: Project) -> dict[str, str]:
         if t.id not in new_ids:
             out[t.name.casefold()] = f"removed ({t.note_count} notes)"
     return out
+
+
+def _metres(project: Project) -> str:
+    """The metre map in words: "4/4, 6/8 from bar 33, 4/4 from bar 41"."""
+    return ", ".join([str(project.time_signature),
+                      *(f"{c.time_signature} from bar {c.bar}" for c in project.metre_changes)])
 
 
 def diff_lines(diff: dict[str, str]) -> list[str]:

@@ -175,6 +175,26 @@ def _window(beat: float, bpb: float, size: int) -> int:
     return math.floor(beat / (bpb * size) + 1e-9)
 
 
+def _windows_of(base: Project, proposal: Project, size: int) -> tuple[Callable[[float], int], Callable[[float], int]]:
+    """The window of `size` bars a beat of the base and of the proposal falls in (each on its own
+    metre map when either has more than one metre)."""
+    if not base.metre_changes and not proposal.metre_changes:
+        bpb = proposal.beats_per_bar
+
+        def uniform(beat: float) -> int:
+            return _window(beat, bpb, size)
+
+        return uniform, uniform
+
+    def on(project: Project) -> Callable[[float], int]:
+        def window(beat: float) -> int:
+            return (project.beat_to_bar(beat + 1e-9) - 1) // size
+
+        return window
+
+    return on(base), on(proposal)
+
+
 def _event_changes(before: Sequence[Any], after: Sequence[Any]) -> tuple[list[Any], list[Any]]:
     """Events removed and added between two lists (as multisets)."""
     left: dict[Any, int] = defaultdict(int)
@@ -206,8 +226,11 @@ def _tags(notes: list[NoteChange], extra: Iterable[str]) -> tuple[str, ...]:
     return (*tags, *extra)
 
 
-def _region_phrases(project_bpb: float, size: int, track: Track, old: Region | None, new: Region | None,
-                    ids: IdIssuer) -> list[Phrase]:
+def _region_phrases(windows: tuple[Callable[[float], int], Callable[[float], int]], size: int, track: Track,
+                    old: Region | None, new: Region | None, ids: IdIssuer) -> list[Phrase]:
+    """The region's changes, one phrase per window of `size` bars (`windows`: the window of a beat of
+    the base and of the proposal)."""
+    at_old, at_new = windows
     region = new or old
     assert region is not None
     buckets: dict[int, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
@@ -218,21 +241,21 @@ def _region_phrases(project_bpb: float, size: int, track: Track, old: Region | N
     for nid, n in new_notes.items():
         o = old_notes.get(nid)
         if o is None:
-            buckets[_window(new_at + n.start, project_bpb, size)]["notes"].append(
+            buckets[at_new(new_at + n.start)]["notes"].append(
                 NoteChange(kind="added", note_id=nid, after=n))
         elif o != n:
-            buckets[_window(new_at + n.start, project_bpb, size)]["notes"].append(
+            buckets[at_new(new_at + n.start)]["notes"].append(
                 NoteChange(kind="modified", note_id=nid, before=o, after=n))
     for nid, o in old_notes.items():
         if nid not in new_notes:
-            buckets[_window(base_at + o.start, project_bpb, size)]["notes"].append(
+            buckets[at_old(base_at + o.start)]["notes"].append(
                 NoteChange(kind="removed", note_id=nid, before=o))
     for kind in ("cc", "pitch_bends", "aftertouch"):
         removed, added = _event_changes(getattr(old, kind) if old else (), getattr(new, kind) if new else ())
         for e in removed:
-            buckets[_window(base_at + e.beat, project_bpb, size)][kind].append(EventChange(kind="removed", before=e))
+            buckets[at_old(base_at + e.beat)][kind].append(EventChange(kind="removed", before=e))
         for e in added:
-            buckets[_window(new_at + e.beat, project_bpb, size)][kind].append(EventChange(kind="added", after=e))
+            buckets[at_new(new_at + e.beat)][kind].append(EventChange(kind="added", after=e))
     phrases = []
     for w in sorted(buckets):
         b = buckets[w]
@@ -250,7 +273,7 @@ def _region_phrases(project_bpb: float, size: int, track: Track, old: Region | N
 
 def build_phrases(base: Project, proposal: Project, ids: IdIssuer, *, bars: int = PHRASE_BARS) -> list[Phrase]:
     """The region changes from base to proposal, one phrase per region per `bars` bars."""
-    bpb = proposal.beats_per_bar
+    windows = _windows_of(base, proposal, bars)
     old_tracks = {t.id: t for t in base.tracks}
     new_tracks = {t.id: t for t in proposal.tracks}
     out: list[Phrase] = []
@@ -267,7 +290,7 @@ def build_phrases(base: Project, proposal: Project, ids: IdIssuer, *, bars: int 
             if o is not None and n is not None and (o.notes, o.cc, o.pitch_bends, o.aftertouch) == (
                     n.notes, n.cc, n.pitch_bends, n.aftertouch):
                 continue
-            out.extend(_region_phrases(bpb, bars, track, o, n, ids))
+            out.extend(_region_phrases(windows, bars, track, o, n, ids))
     return out
 
 

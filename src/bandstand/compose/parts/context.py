@@ -6,15 +6,25 @@ plays — and the genre's traits as the craft's `Idiom`. Nothing here is random.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bandstand.compose.lexicon import GenreTraits, primary_genre
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord
 from bandstand.compose.models.intent import Intent
 from bandstand.craft import Bar, Chord, Idiom, Situation, active_in
 
-__all__ = ["active_in", "build_situation", "chord_of", "idiom_of"]
+__all__ = ["METRE_BARS", "METRE_GROOVES", "active_in", "build_situation", "chord_of", "fitting_idiom", "idiom_of"]
 
 SWING_MAX = 0.33
+METRE_GROOVES: dict[int, str] = {12: "waltz"}
+"""Sixteenths per bar → the drum family whose grooves are written for a bar that long (a 3/4 or
+6/8 bar): in bars put in another metre than the song's own (`METRE_BARS`), the drummer plays it
+when the genre's own grooves do not fit the bar (a rock song with its bridge in 3/4), and the
+genre's own otherwise (a jig's bars in 3/4). A song written in one metre throughout plays its
+genre's grooves as they fit (a jazz song in 3/4 rides its jazz waltz)."""
+METRE_BARS = "metre_bars"
+"""The constraint kind of an intent written for bars in another metre than the song's own."""
 
 
 def chord_of(chord: ProgressionChord) -> Chord:
@@ -42,6 +52,24 @@ def _entries(kind: str, roles: list[str], bars: int) -> dict[str, int]:
         return {}
     voices = [r for r in roles if r != "texture"]
     return {r: (j * bars) // len(voices) for j, r in enumerate(voices)}
+
+
+def fitting_idiom(idiom: Idiom, steps: int) -> Idiom:
+    """`idiom` with a drum family whose grooves fit a bar of `steps` sixteenths (`METRE_GROOVES`)."""
+    from bandstand.craft.genre_kits import kit_for
+
+    other = METRE_GROOVES.get(steps)
+    if other is None or other == idiom.drum_family:
+        return idiom
+    lengths = {len(p) for layer in kit_for(idiom.drum_family, idiom.kit).layers for p in layer.patterns}
+    if all(n % steps == 0 or steps % n == 0 for n in lengths):
+        return idiom
+    return replace(idiom, drum_family=other, kit="")
+
+
+def _idiom(traits: GenreTraits, intent: Intent, steps: int) -> Idiom:
+    idiom = idiom_of(traits, intent)
+    return fitting_idiom(idiom, steps) if any(c.kind == METRE_BARS for c in intent.constraints) else idiom
 
 
 def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> Situation:
@@ -83,7 +111,7 @@ def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangeme
     return Situation(
         tonic=harmony.scale_pitch_classes[0] if harmony.scale_pitch_classes else 0,
         mode=harmony.mode, scale=tuple(sorted(harmony.scale_pitch_classes)), tempo=intent.tempo,
-        beats_per_bar=beats_per_bar, steps=steps, bars=tuple(bars), idiom=idiom_of(traits, intent),
+        beats_per_bar=beats_per_bar, steps=steps, bars=tuple(bars), idiom=_idiom(traits, intent, steps),
         constraints=frozenset(c.kind for c in intent.constraints), named_roles=frozenset(arrangement.all_roles()),
         pulse=4.0 / den, groove=arrangement.groove, textures=tuple(intent.textures),
     )

@@ -183,8 +183,11 @@ def _density(song: Song, ctx: SongContext) -> list[float]:
 
 
 def density_energy(song: Song, ctx: SongContext) -> float | None:
-    """How closely the notes per bar follow the arrangement's energy (Pearson)."""
-    return pearson(list(ctx.energy), _density(song, ctx)[: len(ctx.energy)]) if ctx.energy else None
+    """How closely the notes per bar follow the arrangement's energy (Pearson), the final bar
+    aside: it is the ending's held chord, sparse by design whatever the arc (a four-bar piece
+    that builds to it would read as density against energy)."""
+    energy = list(ctx.energy)[:-1]
+    return pearson(energy, _density(song, ctx)[: len(energy)]) if energy else None
 
 
 def arrangement_figures(song: Song, ctx: SongContext) -> dict[str, float | None]:

@@ -16,7 +16,7 @@ import { $, esc, toast } from "./dom.js";
 import { Exports, exportLinks, showHistory } from "./history.js";
 import { BoardView, RunView, listRuns } from "./logview.js";
 import { PianoRoll } from "./pianoroll.js";
-import { indexProject, phraseNotes, toSong, withPhrases, withTracks } from "./project.js";
+import { barOf, barStart, indexProject, phraseNotes, toSong, withPhrases, withTracks } from "./project.js";
 import { Review } from "./review.js";
 import { composeSong, importSong, listSongs } from "./songs.js";
 import { Arrangement } from "./timeline.js";
@@ -226,7 +226,8 @@ function openRoll(trackId, regionId, { keep = false, ghosts = null } = {}) {
   if (!found) { closeRoll(); return; }
   state.roll = { trackId, regionId, ghosts: ghosts ?? (keep ? state.roll?.ghosts : null) };
   $("#roll-panel").hidden = false;
-  $("#roll-title").textContent = `${found.track.name} · ${found.region.name || "region"} · bars ${found.region.start_beat / state.view.beatsPerBar + 1}–${(found.region.start_beat + found.region.length_beats) / state.view.beatsPerBar}`;
+  const first = barOf(state.view, found.region.start_beat), last = barOf(state.view, found.region.start_beat + found.region.length_beats - 1e-6);
+  $("#roll-title").textContent = `${found.track.name} · ${found.region.name || "region"} · bars ${first}–${last}`;
   roll.open(found.track, found.region, { drumNames: state.view.drumNames, beatsPerBar: state.view.beatsPerBar, ghosts: state.roll.ghosts || [] });
   arrangement.select(regionId);
   if (!keep) roll.scroller.focus();
@@ -332,10 +333,11 @@ function refreshProposal() {
 
 // The bars a variation changes (its phrases' span, whole bars): where B loops while you listen.
 function changedBars() {
-  const phrases = state.variation?.phrases || [], bpb = state.view?.beatsPerBar || 4;
-  if (!phrases.length) return null;
+  const phrases = state.variation?.phrases || [], view = state.view;
+  if (!phrases.length || !view) return null;
   const start = Math.min(...phrases.map((p) => p.startBeat)), end = Math.max(...phrases.map((p) => p.endBeat));
-  return { start: Math.floor(start / bpb) * bpb, end: Math.max(Math.ceil(end / bpb), Math.floor(start / bpb) + 1) * bpb };
+  const first = barOf(view, start), last = Math.max(first, barOf(view, end - 1e-6));  // whole bars of the metre map
+  return { start: barStart(view, first), end: barStart(view, last + 1) };
 }
 
 function setAB(which) {

@@ -4,6 +4,7 @@
 //
 //   const view = indexProject(projectJson)
 //   view.bars, view.beatsPerBar, view.tracks[i].notes   // absolute beats, sorted by start
+//   view.barStarts                                       // the beat each bar starts at (the metre map's), and the end
 //   view.tracks[i].controls                              // CC events [{beat, cc, value}], the same
 //   toSong(view)                                         // what audio/player.js plays
 //   withPhrases(view, phrases, acceptedIds?)             // the proposal of a variation, for A/B
@@ -14,6 +15,23 @@ export const DEFAULT_COLOURS = ["#e5484d", "#3e8ed0", "#8e4ec6", "#30a46c", "#f5
 export function beatsPerBar(project) {
   const ts = project.time_signature || { numerator: 4, denominator: 4 };
   return (ts.numerator * 4) / ts.denominator;
+}
+
+// The beat at which 1-based `bar` starts, following the project's metre map (`time_signature` from
+// bar 1, then `metre_changes`: a 3/4 bridge's bars are three beats long); `starts` caches them.
+function barStarter(project) {
+  const changes = [...(project.metre_changes || [])].sort((a, b) => a.bar - b.bar);
+  const lengthOf = (bar) => {
+    let beats = beatsPerBar(project);
+    for (const c of changes) if (c.bar <= bar) beats = beatsPerBar(c);
+    return beats;
+  };
+  const starts = [0];
+  const startOf = (bar) => {
+    while (starts.length < bar) starts.push(starts[starts.length - 1] + lengthOf(starts.length));
+    return starts[bar - 1];
+  };
+  return { startOf, starts };
 }
 
 // The level of a track's send to the bus named "Reverb" (the room the page's synth plays).
@@ -48,11 +66,14 @@ export function indexProject(project) {
       notes, controls, low: notes.length ? low : 60, high: notes.length ? high : 60, source: track,
     };
   });
-  for (const s of project.sections || []) end = Math.max(end, (s.start_bar - 1 + s.bars) * bpb);
-  const bars = Math.max(1, Math.ceil(end / bpb - 1e-9));
+  const { startOf, starts } = barStarter(project);
+  for (const s of project.sections || []) end = Math.max(end, startOf(s.start_bar + s.bars));
+  let bars = 1;
+  while (startOf(bars + 1) < end - 1e-9) bars++;
+  startOf(bars + 1);
   return { project, id: project.id, name: project.name, tempo: project.tempo, tempoChanges: project.tempo_changes || [],
-    key: project.key, beatsPerBar: bpb, bars, lengthBeats: bars * bpb, tracks,
-    sections: (project.sections || []).map((s) => ({ ...s, start: (s.start_bar - 1) * bpb, end: (s.start_bar - 1 + s.bars) * bpb })),
+    key: project.key, beatsPerBar: bpb, bars, lengthBeats: startOf(bars + 1), tracks, barStarts: starts.slice(0, bars + 1),
+    sections: (project.sections || []).map((s) => ({ ...s, start: startOf(s.start_bar), end: startOf(s.start_bar + s.bars) })),
     chords: project.view?.chords || [], drumNames: project.view?.drum_names || {}, instruments: project.view?.instruments || {},
     suggestions: project.view?.suggestions || [],
     revision: project.revision };
@@ -151,10 +172,34 @@ export function phraseNotes(view, phrase) {
 }
 
 // Bar.beat.sixteenth of a beat position, 1-based, as DAWs show it.
-export function formatPosition(beat, bpb) {
+// The 1-based bar holding `beat` in an indexed project (its metre map's bars; past its end, bars
+// of its last bar's length), and the beat a 1-based bar starts at.
+export function barOf(view, beat) {
+  const starts = view.barStarts || [0], last = starts.length - 1, bpb = view.beatsPerBar;
+  if (last < 1 || beat >= starts[last]) {
+    const tail = last >= 1 ? starts[last] - starts[last - 1] : bpb;
+    return last + 1 + Math.floor((beat - (starts[last] || 0)) / tail + 1e-9);
+  }
+  let bar = 1;
+  while (bar < last && starts[bar] <= beat + 1e-9) bar++;
+  return bar;
+}
+
+export function barStart(view, bar) {
+  const starts = view.barStarts || [0], last = starts.length - 1;
+  if (bar - 1 <= last) return starts[Math.max(0, bar - 1)];
+  const tail = last >= 1 ? starts[last] - starts[last - 1] : view.beatsPerBar;
+  return starts[last] + (bar - 1 - last) * tail;
+}
+
+export function formatPosition(beat, bpb, starts = null) {
   const b = Math.max(0, beat);
-  const bar = Math.floor(b / bpb) + 1;
-  const inBar = b - (bar - 1) * bpb;
+  let bar = Math.floor(b / bpb) + 1, inBar = b - (bar - 1) * bpb;
+  if (starts && starts.length > 1 && b < starts[starts.length - 1]) {  // the metre map's bars (view.barStarts)
+    bar = 1;
+    while (bar < starts.length - 1 && starts[bar] <= b + 1e-9) bar++;
+    inBar = b - starts[bar - 1];
+  }
   const beatNo = Math.floor(inBar) + 1;
   const six = Math.floor((inBar - Math.floor(inBar)) * 4) + 1;
   return `${bar}.${beatNo}.${six}`;

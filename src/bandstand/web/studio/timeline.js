@@ -183,7 +183,8 @@ export class Arrangement {
       const section = this.view.sections.find((s) => hit.beat >= s.start && hit.beat < s.end);
       if (section) this.handlers.onLoop(section);
     } else if (hit.ruler === "bar") {
-      this.handlers.onSeek(Math.max(0, Math.floor(hit.beat / this.view.beatsPerBar) * this.view.beatsPerBar));
+      const lines = this.barLines(0, Math.max(0, hit.beat));  // the start of the bar clicked (the metre map's)
+      this.handlers.onSeek(lines.length ? lines[lines.length - 1][0] : 0);
     } else if (hit.region) {
       this.selected = hit.region.id;
       this.handlers.onSelect(hit.region, hit.track);
@@ -229,16 +230,29 @@ export class Arrangement {
   }
 
   drawGrid(from, to, y0, y1) {
-    const { ctx } = this, ppb = this.pxPerBeat, bpb = this.view.beatsPerBar;
-    const beatLines = ppb >= 12;
+    const { ctx } = this, ppb = this.pxPerBeat;
+    const beatLines = ppb >= 12, lines = this.barLines(from, to), bars = new Set(lines.map(([beat]) => beat));
     ctx.lineWidth = 1;
-    for (let beat = Math.floor(from); beat <= to; beat++) {
-      const bar = beat % bpb === 0;
-      if (!bar && !beatLines) continue;
-      ctx.strokeStyle = bar ? "#2a2f3a" : "#1d2129";
+    const line = (beat, colour) => {
+      ctx.strokeStyle = colour;
       const x = Math.round(this.xOf(beat)) + 0.5;
       ctx.beginPath(); ctx.moveTo(x, y0); ctx.lineTo(x, y1); ctx.stroke();
+    };
+    if (beatLines) for (let beat = Math.floor(from); beat <= to; beat++) if (!bars.has(beat)) line(beat, "#1d2129");
+    for (const [beat] of lines) line(beat, "#2a2f3a");
+  }
+
+  // [beat, 0-based bar] of every bar line from `from` to `to`: the metre map's (a 3/4 bar is three
+  // beats), past the song's end at its last bar's length.
+  barLines(from, to) {
+    const starts = this.view.barStarts || [0], out = [];
+    const last = starts.length - 1, tail = last > 0 ? starts[last] - starts[last - 1] : this.view.beatsPerBar;
+    for (let bar = 0; ; bar++) {
+      const beat = bar <= last ? starts[bar] : starts[last] + (bar - last) * tail;
+      if (beat > to) break;
+      if (beat >= from - tail) out.push([beat, bar]);
     }
+    return out;
   }
 
   drawLane(track, y, from, to) {
@@ -313,11 +327,13 @@ export class Arrangement {
     ctx.fillStyle = "#f5a524";
     for (const l of this.chordLabels) { ctx.font = l.font; ctx.fillText(l.text, l.x, l.y); }
     // bar numbers: every bar, or every 2, 4, 8 … when they would crowd
-    const barPx = bpb * ppb;
+    const starts = view.barStarts || [0];
+    const shortest = Math.min(bpb, ...starts.slice(1).map((b, i) => b - starts[i]));
+    const barPx = shortest * ppb;
     let every = 1; while (barPx * every < 28) every *= 2;
     ctx.font = "11px system-ui, sans-serif"; ctx.strokeStyle = "#3a4150"; ctx.lineWidth = 1;
-    for (let bar = Math.floor(from / bpb); bar * bpb <= to; bar++) {
-      const x = Math.round(this.xOf(bar * bpb)) + 0.5;
+    for (const [beat, bar] of this.barLines(from, to)) {  // the metre map's bar lines
+      const x = Math.round(this.xOf(beat)) + 0.5;
       const labelled = bar % every === 0;
       ctx.beginPath(); ctx.moveTo(x, labelled ? 38 : 48); ctx.lineTo(x, RULER); ctx.stroke();
       if (labelled) { ctx.fillStyle = "#8b93a5"; ctx.fillText(String(bar + 1), x + 3, 50); }
@@ -368,7 +384,7 @@ export class Arrangement {
     if (this.playhead.hidden !== hidden) this.playhead.hidden = hidden;
     const transform = `translateX(${x.toFixed(1)}px)`;
     if (this.playheadAt !== transform) { this.playheadAt = transform; this.playhead.style.transform = transform; }
-    const position = formatPosition(beat, this.view.beatsPerBar);
+    const position = formatPosition(beat, this.view.beatsPerBar, this.view.barStarts);
     if (this.playhead.dataset.position !== position) this.playhead.dataset.position = position;
   }
 }

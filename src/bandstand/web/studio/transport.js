@@ -113,7 +113,7 @@ export class Transport {
       const beat = this.player ? this.player.position() : this.cursor;
       this.arrangement.setPosition(beat);
       if (this.player && this.arrangement.following()) this.arrangement.reveal(beat);
-      if (read) setText($("#position"), formatPosition(beat, view.beatsPerBar));
+      if (read) setText($("#position"), formatPosition(beat, view.beatsPerBar, view.barStarts));
     }
     this.meter(read);
     requestAnimationFrame(() => this.frame());
