@@ -10,9 +10,11 @@ answers ``{"text": …, "calls": [{"name", "arguments"}…]}``; no calls ends th
   after an approval it resumes, reports completion and waits; after the final approval it resumes
   and completes; a rejection or a fix is answered with a new submission; an exit request with a
   handoff. An instruction holding ``[[rogue]]`` makes it first report completion of a task it never
-  claimed (the board must refuse that) and then go on as usual.
+  claimed (the board must refuse that) and then go on as usual; ``[[empty]]`` makes it submit an
+  empty answer every time.
 - With the conductor skill it lists the tasks at launch, and approves a review whose verification
-  found nothing wrong, else rejects it with what was found.
+  found nothing wrong, else rejects it with what was found; told to ask for an exit instead (the
+  board refuses a fourth rejection), it does.
 
 `from_openai(body)` and `from_anthropic(body)` read the transcript from a request's messages.
 """
@@ -57,7 +59,8 @@ def _musician(skill_line: str, transcript: list[dict[str, Any]]) -> dict[str, An
         return {"text": "", "calls": [_call("claim_task")]}
     task = claimed["task_id"]
     instruction = claimed.get("instruction", "")
-    answer = f"Did the work for {task}: {instruction.strip()} — written out and read back. ({skill_line})"
+    answer = "" if "[[empty]]" in instruction else \
+        f"Did the work for {task}: {instruction.strip()} — written out and read back. ({skill_line})"
     submit = [_call("log_status", task_id=task, line="step 1 started: the work", context_usage=12),
               _call("submit_work", task_id=task, answer=answer),
               _call("request_review", task_id=task, summary=f"{task}: {instruction.strip()[:80]}", checkpoint=1,
@@ -107,7 +110,12 @@ def _conductor(transcript: list[dict[str, Any]]) -> dict[str, Any]:
     at = max(i for i, e in enumerate(transcript) if e["kind"] == "user")
     asked = transcript[at]["text"]
     since = transcript[at + 1:]
-    if any(e["kind"] == "result" for e in since):
+    results = [e for e in since if e["kind"] == "result"]
+    if results and results[-1]["is_error"] and "request_exit" in results[-1]["content"]:
+        task_id = re.search(r"(task-\d+)", results[-1]["content"])
+        return {"text": "", "calls": [_call("request_exit", task_id=task_id.group(1) if task_id else "",
+                                            reason="rejected three times: hand off")]}
+    if results:
         return {"text": "Done.", "calls": []}
     review = re.search(r"Review (task-\d+)", asked)
     if review is None:
