@@ -201,7 +201,7 @@ class BoardToolbox:
     def _call(self, name: str, arguments: Mapping[str, Any]) -> ToolAnswer:
         tool = self.tools.get(name)
         if tool is None:
-            return ToolAnswer(f"error: there is no {self.role} tool {name!r}; the tools are "
+            return ToolAnswer(f"error: {name}: there is no {self.role} tool {name!r}; the tools are "
                               f"{', '.join(self.tools)}", True)
         try:
             args = tool.args.model_validate(dict(arguments))
