@@ -288,7 +288,7 @@ class Fake:
             results = self.run_calls(blocks, started)
             if results is None:
                 return
-            for call, got in zip(decided["calls"], results):
+            for call, got in zip(decided["calls"], results, strict=True):
                 self.transcript.append({"kind": "call", "name": call["name"], "arguments": call["arguments"]})
                 self.transcript.append({"kind": "result", "name": call["name"], "content": got["content"],
                                         "is_error": got["isError"]})
