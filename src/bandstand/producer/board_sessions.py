@@ -21,11 +21,13 @@ stale, and the conductor hands it to the next musician."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["MAX_ROUNDS", "NUDGES", "musician_prompt", "run_model_musician", "tool_turns"]
+__all__ = ["MAX_ROUNDS", "NUDGES", "musician_prompt", "open_board_tools", "run_model_musician", "tool_turns"]
 
 #: Model messages with tool calls in one `tool_turns` before the session is cut off (a budget).
 MAX_ROUNDS = 40
@@ -45,7 +47,7 @@ async def tool_turns(session: Any, message: str, toolbox: Any, *, max_rounds: in
     tools = specs(toolbox.specs())
     reply = await session.send(message, tools=tools)
     for _ in range(max_rounds):
-        if not reply.tool_calls:
+        if not reply.tool_calls or toolbox.stop.is_set():  # a stop request: no more calls are run
             return str(reply.text)
         results = []
         for call in reply.tool_calls:
@@ -56,6 +58,29 @@ async def tool_turns(session: Any, message: str, toolbox: Any, *, max_rounds: in
             results.append(ToolResult(call.id, answer.content, answer.is_error))
         reply = await session.send("", tools=tools, tool_results=results)
     raise AgentError(f"{session.name}: more than {max_rounds} rounds of tool calls in one turn; ended the session")
+
+
+@contextlib.contextmanager
+def open_board_tools(board: str | None, session_id: str, role: str, *, workdir: str | os.PathLike[str] = ".",
+                     phase: str | None = None) -> Iterator[Any]:
+    """One session's board tools on an open board (for `bandstand mcp --board`): a musician's work
+    submitted with `submit_work` is written to ``WORKDIR/output/board/TASK/answer.md``."""
+    from pathlib import Path
+
+    from bandstand.board import Board
+    from bandstand.board.tools import BoardToolbox
+    from bandstand.errors import InvalidInput
+    from bandstand.producer.board_work import answer_work
+
+    if role not in ("musician", "conductor"):
+        raise InvalidInput(f"--role {role!r}: the board roles are musician and conductor")
+    if not session_id.strip():
+        raise InvalidInput("--as names the session the tools act as (e.g. --as musician-1); it cannot be empty")
+    folder = Path(workdir)
+    out = folder / "output" / "board"
+    with Board.open(board, workdir=folder, migrate=False) as opened:
+        yield BoardToolbox(opened, session_id, role, workdir=folder, phase=phase,
+                           submit=lambda task_id, answer: answer_work(task_id, answer, out).to_json())
 
 
 def musician_prompt(setup: Any) -> str:
