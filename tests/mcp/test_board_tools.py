@@ -93,3 +93,24 @@ def test_bad_board_options_are_one_line(tmp_path: Path, args: list[str], says: s
                           text=True, timeout=60, env={"PYTHONPATH": str(SRC), "PATH": str(Path(sys.executable).parent)},
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and says in done.stderr, done.stderr
+
+
+async def test_the_documented_client_config_starts_the_board_tools(tmp_path: Path) -> None:
+    """docs/board.md's `.mcp.json` snippet, with this test's board in place of ``sqlite:///band.db``."""
+    import re
+
+    from mcp import Client, StdioServerParameters
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "board.md").read_text()
+    config = json.loads(next(b for b in re.findall(r"```json\n(.*?)```", doc, re.S) if "mcpServers" in b))
+    server = config["mcpServers"]["board"]
+    url = _board(tmp_path)
+    args = [url if a == "sqlite:///band.db" else a for a in server["args"]]
+    assert server["command"] == "bandstand" and url in args
+    params = StdioServerParameters(command=sys.executable, args=["-m", "bandstand", *args], cwd=str(tmp_path),
+                                   env={"PYTHONPATH": str(SRC), "PATH": str(Path(sys.executable).parent)})
+    async with Client(params) as client:
+        claimed = await client.call_tool("claim_task", {})
+        assert json.loads(_text(claimed))["worked_by"] == "musician-task-01"
+    with Board.open(url, workdir=tmp_path) as board:
+        assert board.task("task-01").session_id == "musician-1"
