@@ -11,7 +11,8 @@ answers ``{"text": …, "calls": [{"name", "arguments"}…]}``; no calls ends th
   and completes; a rejection or a fix is answered with a new submission; an exit request with a
   handoff. An instruction holding ``[[rogue]]`` makes it first report completion of a task it never
   claimed (the board must refuse that) and then go on as usual; ``[[empty]]`` makes it submit an
-  empty answer every time.
+  empty answer every time; ``[[stall]]`` makes its first session (not a successor, ``-S2``) stop
+  answering once it has claimed the task.
 - With the conductor skill it lists the tasks at launch, and approves a review whose verification
   found nothing wrong, else rejects it with what was found; told to ask for an exit instead (the
   board refuses a fourth rejection), it does.
@@ -66,6 +67,8 @@ def _musician(skill_line: str, transcript: list[dict[str, Any]]) -> dict[str, An
               _call("request_review", task_id=task, summary=f"{task}: {instruction.strip()[:80]}", checkpoint=1,
                     checkpoints_total=2, context_usage=14, tests="answer read back"),
               _call("wait_for_review", task_id=task, timeout_seconds=60)]
+    if "[[stall]]" in instruction and not re.search(r"-S\d+$", str(claimed.get("worked_by"))):
+        return {"text": "I will stop here for now.", "calls": []}
     other = "task-02" if task == "task-01" else "task-01"
     if "[[rogue]]" in instruction and not any(e["kind"] == "call" and e["name"] == "report_completion"
                                               for e in transcript):

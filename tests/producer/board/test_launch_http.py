@@ -112,3 +112,22 @@ def test_model_sessions_complete_a_board_on_postgres(tmp_path: Path) -> None:
             assert Counter(m.message_type for m in board.messages_since(0))["completion_ack"] == 3
     finally:
         drop_pg_database(url)
+
+
+def test_a_session_that_leaves_its_task_open_is_recovered_as_stale(tmp_path: Path) -> None:
+    """The first session claims its task and then stops calling tools: it is reminded twice, closed, its
+    task goes stale, the conductor hands it over (crash recovery) and a new session completes it as -S2."""
+    tasks = tmp_path / "tasks.txt"
+    tasks.write_text("[[stall]] write a bass line\n")
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    outcome = _launch("openai", url, tmp_path, str(tasks), musicians="1")
+    assert outcome["tasks"]["task-01"]["state"] == "complete"
+    with Board.open(url, workdir=tmp_path) as board:
+        task = board.task("task-01")
+        thread = board.messages_since(0, task_id="task-01")
+    assert task.worked_by == "musician-task-01-S2"
+    kinds = [m.message_type for m in thread]
+    assert kinds[:2] == ["instruction", "fix_proposal"] and kinds[-1] == "completion_ack"
+    assert next(m for m in thread if m.message_type == "fix_proposal").message.startswith("crash recovery:")
+    claims = [c for c in _tool_calls(tmp_path) if c["name"] == "claim_task"]
+    assert len(claims) == 2  # the stalled session's and its successor's
