@@ -156,3 +156,36 @@ def test_the_conductor_tools_follow_the_protocol(board: Board, tmp_path: Path) -
     answer = checked.call("approve", {"task_id": "task-02"})
     assert answer.is_error and "found problems (task-02: the answer is empty): reject it" in answer.content
     assert str(board.task("task-02").state) == "needs_review"
+
+
+def test_a_completion_report_waits_for_the_gates_on_the_tasks_tests(tmp_path: Path) -> None:
+    """A task naming tests: the completion report is refused until the coverage and flaky gates passed on
+    those tests in this session; a failing gate says why (and keeps refusing)."""
+    from tests.producer.board.test_launch_gates import _project
+
+    _project(tmp_path, covered=False)
+    with Board.open(f"sqlite:///{tmp_path / 'board.db'}", workdir=tmp_path) as board:
+        board.init("conductor-1")
+        _setup(board, "task-01")
+        tests, sources = ("checks/test_calc.py",), ("calc",)
+        musician = BoardToolbox(board, "m-1", "musician", workdir=tmp_path, phase="launch", heartbeat=0.05,
+                                gates_for=lambda task_id: (tests, sources))
+        _ok(musician.call("claim_task", {}))
+        report = {"task_id": "task-01", "summary": "done", "checkpoint": 2, "checkpoints_total": 2,
+                  "context_usage": 20}
+        before = _snapshot(board)
+        refused = musician.call("report_completion", report)
+        assert refused.is_error and "pass the coverage and the flaky gate on them first (run_check)" in refused.content
+        flaky = _ok(musician.call("run_check", {"task_id": "task-01", "check": "flaky", "tests": list(tests)}))
+        assert flaky["code"] == 0
+        coverage = _ok(musician.call("run_check", {"task_id": "task-01", "check": "coverage", "tests": list(tests),
+                                                   "sources": list(sources)}))
+        assert coverage["code"] == 1 and "(gate 80%)" in coverage["report"]
+        refused = musician.call("report_completion", report)
+        assert refused.is_error and "pass the coverage gate on them first" in refused.content
+        assert _snapshot(board)[0] == before[0]  # the task did not move
+        (tmp_path / "calc.py").write_text("def add(a, b):\n    return a + b\n\n\ndef scale(values, k):\n"
+                                          "    return [v * k for v in values]\n")
+        assert _ok(musician.call("run_check", {"task_id": "task-01", "check": "coverage", "tests": list(tests),
+                                               "sources": list(sources)}))["code"] == 0
+        assert _ok(musician.call("report_completion", report))["state"] == "needs_review"

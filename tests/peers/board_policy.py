@@ -7,7 +7,8 @@ answers ``{"text": …, "calls": [{"name", "arguments"}…]}``; no calls ends th
 
 - With the musician skill as its system prompt it claims a task, logs step 1, submits an answer
   (naming the skill's first line, so a test sees the skill reached it), asks for review and waits;
-  after an approval it resumes, reports completion and waits; after the final approval it resumes
+  after an approval it resumes, runs the gates on the tests its instruction names, reports
+  completion and waits (a completion refused for a failing gate becomes an error report); after the final approval it resumes
   and completes; a rejection or a fix is answered with a new submission; an exit request with a
   handoff. An instruction holding ``[[rogue]]`` makes it first report completion of a task it never
   claimed (the board must refuse that) and then go on as usual; ``[[empty]]`` makes it submit an
@@ -82,6 +83,14 @@ def _musician(skill_line: str, transcript: list[dict[str, Any]]) -> dict[str, An
             return {"text": "", "calls": [_call("handoff", task_id=task, reason="the conductor asked for an exit",
                                                 context_usage=10, remaining_steps=["the work"])]}
         return {"text": "", "calls": submit}
+    refused = next((e for e in reversed(results[-6:]) if e["name"] == "report_completion"), None)
+    if refused is not None and refused["is_error"] and "gate" in refused["content"] \
+            and (last is refused or (last["name"] == "wait_for_review" and _data(last).get("state") == "working")):
+        gate = next((e for e in reversed(results) if e["name"] == "run_check" and _data(e).get("code")), refused)
+        return {"text": "", "calls": [
+            _call("report_error", task_id=task, context_usage=18,
+                  error=(_data(gate).get("report") or gate["content"]).splitlines()[0][:400]),
+            _call("wait_for_review", task_id=task, timeout_seconds=60)]}
     if last["is_error"]:
         return {"text": f"Stuck: {last['content']}", "calls": []}
     if last["name"] == "wait_for_review":
@@ -96,6 +105,7 @@ def _musician(skill_line: str, transcript: list[dict[str, Any]]) -> dict[str, An
             return {"text": "", "calls": [
                 _call("resume", task_id=task),
                 _call("log_status", task_id=task, line="step 2 started: verification", context_usage=16),
+                *_gates(task, instruction),
                 _call("report_completion", task_id=task, summary=f"{task} verified", checkpoint=2,
                       checkpoints_total=2, context_usage=18, tests="answer read back"),
                 _call("wait_for_review", task_id=task, timeout_seconds=60)]}
@@ -107,6 +117,16 @@ def _musician(skill_line: str, transcript: list[dict[str, Any]]) -> dict[str, An
     if last["name"] in ("complete", "handoff"):
         return {"text": f"{task}: {_data(last).get('state')}.", "calls": []}
     return {"text": f"{task}: waiting.", "calls": []}
+
+
+def _gates(task: str, instruction: str) -> list[dict[str, Any]]:
+    """The checkpoint gates on the tests an instruction names (``| tests: … | source: …``)."""
+    fields = dict(part.split(":", 1) for part in instruction.split(" | ")[1:] if ":" in part)
+    tests, sources = fields.get("tests", "").split(), fields.get("source", "").split()
+    if not tests:
+        return []
+    return [_call("run_check", task_id=task, check="coverage", tests=tests, sources=sources),
+            _call("run_check", task_id=task, check="flaky", tests=tests)]
 
 
 def _conductor(transcript: list[dict[str, Any]]) -> dict[str, Any]:

@@ -12,20 +12,22 @@ JSON schema the model sees is generated (`specs`).
 tools, arguments that do not fit the schema, and every move the protocol's
 state machine or fencing refuses (a report on a task the session has not
 claimed, a second claim while holding a task, a review of a task nobody asked
-to review) come back as a `ToolAnswer` with `is_error` set and one line that
+to review, a completion report before the gates passed on the task's tests)
+come back as a `ToolAnswer` with `is_error` set and one line that
 says why — nothing is written then. The session id is the toolbox's, never an
 argument, so a model cannot act as another session.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -80,6 +82,16 @@ class ErrorArgs(_Task):
     retry: int = Field(1, ge=0, le=5)
 
 
+class CheckArgs(_Task):
+    check: Literal["state", "temp", "headroom", "coverage", "flaky"] = Field(
+        description="state, temp, headroom: the protocol's health checks; coverage (>= 80%) and flaky "
+                    "(failures rerun 3x): the checkpoint gates on the task's tests")
+    tests: list[str] = Field(default_factory=list, max_length=50,
+                             description="the gates' test paths, relative to the workdir")
+    sources: list[str] = Field(default_factory=list, max_length=50,
+                               description="what the coverage gate measures (packages or paths)")
+
+
 class WaitArgs(_Task):
     timeout_seconds: float = Field(120.0, gt=0, le=MAX_WAIT)
 
@@ -121,13 +133,16 @@ MUSICIAN_TOOLS: dict[str, _Tool] = {
     "log_status": _Tool(StatusArgs, "Append a line to the task's status file with your context usage; "
                                     "also refreshes the heartbeat."),
     "submit_work": _Tool(SubmitArgs, "Record the work itself as the task's result (the conductor reviews it). "
-                                     "Only while working."),
+                                     "While working, or redoing it after a rejection or a proposed fix."),
     "request_review": _Tool(ReviewArgs, "A checkpoint reached, tests pass: working → needs_review."),
     "report_completion": _Tool(ReviewArgs, "The final review (the completion report): working → needs_review."),
     "report_error": _Tool(ErrorArgs, "A failure: working → error; then wait for the conductor."),
     "wait_for_review": _Tool(WaitArgs, "Wait until the conductor answers (the task leaves needs_review or "
                                        "error); keeps the heartbeat fresh. Returns the state and the "
                                        "conductor's message.", writes=False),
+    "run_check": _Tool(CheckArgs, "Run a check and get its report and exit code (0 healthy). A task whose "
+                                  "instruction names tests must pass both gates on them before its "
+                                  "completion report.", writes=False),
     "resume": _Tool(_Task, "Back to work after an approval: review_approved → working."),
     "complete": _Tool(CompleteArgs, "Finish after the completion report was approved: working → complete "
                                     "(your last write)."),
@@ -145,6 +160,8 @@ CONDUCTOR_TOOLS: dict[str, _Tool] = {
 }
 
 ROLE_TOOLS = {"musician": MUSICIAN_TOOLS, "conductor": CONDUCTOR_TOOLS}
+#: Where a musician may submit work: while working, and redoing it after review_failed or fix_proposed.
+_SUBMITTING = frozenset({State.WORKING, State.REVIEW_FAILED, State.FIX_PROPOSED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,12 +182,14 @@ class BoardToolbox:
     `submit(task_id, answer)` turns a musician's answer into the task's result (the JSON text posted
     as a ``result`` message); `review_problems(task_id)` says what the conductor's own verification
     found (an approval is refused while it finds something). `phase` limits claims to the launch's
-    tasks. `stop` ends a `wait_for_review` early."""
+    tasks. `wait_for_review` reads the task every `poll` seconds and refreshes the heartbeat every
+    `heartbeat` seconds; `stop` ends it early."""
 
     def __init__(self, board: Board, session_id: str, role: str, *, workdir: str | Path = ".",
-                 phase: str | None = None, poll: float = 0.5,
+                 phase: str | None = None, poll: float = 0.5, heartbeat: float = 5.0,
                  submit: Callable[[str, str], str] | None = None,
                  review_problems: Callable[[str], list[str]] | None = None,
+                 gates_for: Callable[[str], tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
                  stop: threading.Event | None = None) -> None:
         if role not in ROLE_TOOLS:
             raise BoardUsageError(f"no board tools for {role!r}: the roles are {', '.join(ROLE_TOOLS)}")
@@ -180,8 +199,11 @@ class BoardToolbox:
         self.workdir = Path(workdir)
         self.phase = phase
         self.poll = poll
+        self.heartbeat_every = heartbeat
         self.submit = submit
         self.review_problems = review_problems
+        self.gates_for = gates_for
+        self.passed: dict[str, dict[str, tuple[str, ...]]] = {}  # task → gate → the tests it passed on
         self.stop = stop or threading.Event()
         self.tools = ROLE_TOOLS[role]
         self.holding: str | None = None  # the task this session claimed
@@ -255,10 +277,10 @@ class BoardToolbox:
 
     def _submit_work(self, args: SubmitArgs) -> ToolAnswer:
         task = self.board.task(args.task_id)
-        if task.session_id != self.session_id or task.state is not State.WORKING:
+        if task.session_id != self.session_id or task.state not in _SUBMITTING:
             return ToolAnswer(f"error: submit_work: {args.task_id} is {task.state}, held by "
-                              f"{task.session_id or 'nobody'}: only the holding session submits, while working",
-                              True)
+                              f"{task.session_id or 'nobody'}: only the holding session submits, while working "
+                              "(or redoing it after a rejection or a proposed fix)", True)
         if self.submit is None:
             return ToolAnswer("error: submit_work: this board takes no submitted work", True)
         result = self.submit(args.task_id, args.answer)
@@ -276,7 +298,65 @@ class BoardToolbox:
         return self._report(args, ReviewRequest)
 
     def _report_completion(self, args: ReviewArgs) -> ToolAnswer:
+        tests, sources = self.gates_for(args.task_id) if self.gates_for is not None else ((), ())
+        if tests:
+            passed = self.passed.get(args.task_id, {})
+            missing = [gate for gate in ("coverage", "flaky") if passed.get(gate) != tuple(tests)]
+            if missing:
+                return ToolAnswer(f"error: report_completion: {args.task_id} names tests ({' '.join(tests)}; "
+                                  f"source {' '.join(sources)}): pass the {' and the '.join(missing)} gate on "
+                                  "them first (run_check)", True)
         return self._report(args, CompletionReport)
+
+    def _run_check(self, args: CheckArgs) -> ToolAnswer:
+        if args.check in ("coverage", "flaky") and not args.tests:
+            return ToolAnswer(f"error: run_check: the {args.check} gate needs the task's tests", True)
+        if args.check == "coverage" and not args.sources:
+            return ToolAnswer("error: run_check: the coverage gate needs the sources it measures", True)
+        with self._beating(args.task_id):  # a gate runs the tests: seconds to minutes
+            report = self._check(args)
+        if args.check in ("coverage", "flaky"):
+            done = self.passed.setdefault(args.task_id, {})
+            if report.code == 0:
+                done[args.check] = tuple(args.tests)
+            else:
+                done.pop(args.check, None)
+        return _ok(task_id=args.task_id, check=args.check, code=report.code, report=report.render())
+
+    @contextlib.contextmanager
+    def _beating(self, task_id: str) -> Iterator[None]:
+        """Keep the heartbeat of a task this session holds fresh while a long call runs."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(self.heartbeat_every):
+                try:
+                    self.board.heartbeat(task_id, self.session_id)
+                except BoardError:
+                    return
+
+        thread = threading.Thread(target=beat, daemon=True, name=f"tool-heartbeat-{task_id}")
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join()
+
+    def _check(self, args: CheckArgs) -> Any:
+        from bandstand.board import checks, gates
+
+        if args.check == "state":
+            report = checks.check_state(self.board, args.task_id, self.session_id)
+        elif args.check == "temp":
+            report = checks.check_temp(self.workdir, args.task_id)
+        elif args.check == "headroom":
+            report = checks.check_headroom(self.workdir, args.task_id)
+        elif args.check == "coverage":
+            report = gates.coverage_gate(self.workdir, args.task_id, args.tests, args.sources, gates.COVERAGE_MIN)
+        else:
+            report = gates.flaky_reruns(self.workdir, args.task_id, args.tests, gates.RERUNS)
+        return report
 
     def _report_error(self, args: ErrorArgs) -> ToolAnswer:
         task = self.board.report_error(args.task_id, self.session_id, ErrorReport(
@@ -289,11 +369,14 @@ class BoardToolbox:
             return ToolAnswer(f"error: wait_for_review: {args.task_id} is held by {task.session_id or 'nobody'}, "
                               "not you", True)
         deadline = time.monotonic() + args.timeout_seconds
+        beat = 0.0  # the watcher keeps the heartbeat fresh, every `heartbeat_every` seconds
         while task.state in (State.NEEDS_REVIEW, State.ERROR):
             if time.monotonic() >= deadline or self.stop.is_set():
                 return _ok(task_id=args.task_id, state=str(task.state), waiting=True,
                            note="no verdict yet: call wait_for_review again")
-            self.board.heartbeat(args.task_id, self.session_id)
+            if time.monotonic() - beat >= self.heartbeat_every:
+                self.board.heartbeat(args.task_id, self.session_id)
+                beat = time.monotonic()
             self.stop.wait(self.poll)
             task = self.board.task(args.task_id)
         said = self.board.conductor_messages_since(args.task_id, 0)

@@ -105,10 +105,15 @@ async def run_model_musician(setup: Any, board: Any, make_session: Callable[[str
     from bandstand.board import TERMINAL
     from bandstand.board.tools import BoardToolbox
     from bandstand.errors import AgentError
-    from bandstand.producer.board_work import answer_work
+    from bandstand.producer.board_work import answer_work, task_checks
 
     def submit(task_id: str, answer: str) -> str:
         return answer_work(task_id, answer, setup.out).to_json()
+
+    def gates_for(task_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        found = board.last_message(task_id, "instruction")
+        named = task_checks(found.message if found is not None else "")
+        return named.tests, named.sources
 
     idle = 0
     number = 0
@@ -121,7 +126,8 @@ async def run_model_musician(setup: Any, board: Any, make_session: Callable[[str
             continue
         number += 1
         toolbox = BoardToolbox(board, setup.session_id, "musician", workdir=setup.workdir, phase=phase,
-                               poll=setup.poll, submit=submit, stop=stop)
+                               poll=setup.poll, heartbeat=setup.heartbeat, submit=submit, gates_for=gates_for,
+                               stop=stop)
         session = make_session(f"{setup.session_id}-{number}")
         try:
             try:
