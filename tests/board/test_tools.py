@@ -189,3 +189,23 @@ def test_a_completion_report_waits_for_the_gates_on_the_tasks_tests(tmp_path: Pa
         assert _ok(musician.call("run_check", {"task_id": "task-01", "check": "coverage", "tests": list(tests),
                                                "sources": list(sources)}))["code"] == 0
         assert _ok(musician.call("report_completion", report))["state"] == "needs_review"
+
+
+def test_a_task_gets_three_fixes_then_an_exit(board: Board, tmp_path: Path) -> None:
+    _setup(board, "task-01")
+    musician, conductor = _tools(board, tmp_path)
+    _ok(musician.call("claim_task", {}))
+    failure = {"task_id": "task-01", "error": "it broke", "context_usage": 10}
+    for _ in range(3):
+        _ok(musician.call("report_error", failure))
+        _ok(conductor.call("propose_fix", {"task_id": "task-01", "reason": "try again"}))
+        _ok(musician.call("submit_work", {"task_id": "task-01", "answer": "again"}))  # allowed in fix_proposed
+        board.move("task-01", "m-1", State.NEEDS_REVIEW, message_type="review_request", message="redone")
+        _ok(conductor.call("approve", {"task_id": "task-01"}))
+        _ok(musician.call("resume", {"task_id": "task-01"}))
+    _ok(musician.call("report_error", failure))
+    refused = conductor.call("propose_fix", {"task_id": "task-01", "reason": "once more"})
+    assert refused.is_error and "reported 4 errors, more than the 3 fixes a task gets: call request_exit" \
+        in refused.content
+    assert _ok(conductor.call("request_exit", {"task_id": "task-01", "reason": "hand off"}))["state"] \
+        == "exit_requested"

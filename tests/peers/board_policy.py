@@ -12,11 +12,13 @@ answers ``{"text": …, "calls": [{"name", "arguments"}…]}``; no calls ends th
   and completes; a rejection or a fix is answered with a new submission; an exit request with a
   handoff. An instruction holding ``[[rogue]]`` makes it first report completion of a task it never
   claimed (the board must refuse that) and then go on as usual; ``[[empty]]`` makes it submit an
-  empty answer every time; ``[[stall]]`` makes its first session (not a successor, ``-S2``) stop
+  empty answer every time; ``[[fail]]`` makes its first session report an error once, right after
+  the claim; ``[[stall]]`` makes its first session (not a successor, ``-S2``) stop
   answering once it has claimed the task.
 - With the conductor skill it lists the tasks at launch, and approves a review whose verification
   found nothing wrong, else rejects it with what was found; told to ask for an exit instead (the
-  board refuses a fourth rejection), it does.
+  board refuses a fourth rejection), it does; an error report gets a proposed fix (and an exit
+  request once the board refuses more fixes).
 
 `from_openai(body)` and `from_anthropic(body)` read the transcript from a request's messages.
 """
@@ -78,6 +80,11 @@ def _musician(skill_line: str, transcript: list[dict[str, Any]]) -> dict[str, An
     last = results[-1]
     rogue_refused = last["is_error"] and last["name"] == "report_completion" and "[[rogue]]" in instruction \
         and sum(e["kind"] == "call" and e["name"] == "report_completion" for e in transcript) == 1
+    if last["name"] == "claim_task" and "[[fail]]" in instruction \
+            and not any(e["kind"] == "call" and e["name"] == "report_error" for e in transcript):
+        return {"text": "", "calls": [_call("report_error", task_id=task, error="the first take went wrong",
+                                            context_usage=12),
+                                      _call("wait_for_review", task_id=task, timeout_seconds=60)]}
     if last["name"] == "claim_task" or rogue_refused:
         if claimed.get("last_conductor_message") == "exit_request":
             return {"text": "", "calls": [_call("handoff", task_id=task, reason="the conductor asked for an exit",
@@ -140,6 +147,9 @@ def _conductor(transcript: list[dict[str, Any]]) -> dict[str, Any]:
                                             reason="rejected three times: hand off")]}
     if results:
         return {"text": "Done.", "calls": []}
+    failed = re.match(r"(task-\d+) \(.*?\) reported an error", asked)
+    if failed is not None:
+        return {"text": "", "calls": [_call("propose_fix", task_id=failed.group(1), reason="try it again")]}
     review = re.search(r"Review (task-\d+)", asked)
     if review is None:
         return {"text": "", "calls": [_call("list_tasks")]}

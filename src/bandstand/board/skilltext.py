@@ -27,7 +27,8 @@ TOOL_STEPS = {
     "conductor": (
         "The launcher created the tasks and watches the board; it sends you each review. Read the report "
         "and the result (read_task for the whole thread), then approve it with a note or reject it with the "
-        "reason — with the tools. After three rejections of one task, request_exit instead."),
+        "reason — with the tools. After three rejections of one task, request_exit instead. It sends you each "
+        "error report too: propose_fix while the task has fixes left (three), else request_exit."),
 }
 
 

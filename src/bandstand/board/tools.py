@@ -39,7 +39,7 @@ from bandstand.errors import BoardError, BoardUsageError, InvalidInput
 
 __all__ = ["CONDUCTOR_TOOLS", "MAX_REJECTIONS", "MAX_WAIT", "MUSICIAN_TOOLS", "BoardToolbox", "ToolAnswer"]
 
-#: Rejections of one task before the conductor must ask for an exit instead.
+#: Rejections of one task (and fixes after error reports) before the conductor must ask for an exit instead.
 MAX_REJECTIONS = 3
 #: Longest a `wait_for_review` call waits, seconds (a budget on one tool call).
 MAX_WAIT = 600.0
@@ -441,6 +441,10 @@ class BoardToolbox:
         return _ok(task_id=task.task_id, state=str(task.state))
 
     def _propose_fix(self, args: ReasonArgs) -> ToolAnswer:
+        errors = sum(m.message_type == "error" for m in self.board.messages_since(0, task_id=args.task_id))
+        if errors > MAX_REJECTIONS and self.board.task(args.task_id).state is State.ERROR:
+            return ToolAnswer(f"error: propose_fix: {args.task_id} reported {errors} errors, more than the "
+                              f"{MAX_REJECTIONS} fixes a task gets: call request_exit instead", True)
         task = self.board.propose_fix(args.task_id, args.reason, conductor_session=self.session_id)
         return _ok(task_id=task.task_id, state=str(task.state))
 

@@ -8,7 +8,8 @@ the conductor skill says: its own heartbeat; each needs_review task reviewed —
 the result verified (`board_work.verify`) and the session asked for its
 verdict (a rejection needs the result to fail verification or the session to
 say ``reject``; after `MAX_RETRIES` rejections it asks for an exit instead) — a model-backed session gives its verdict itself, through the board tools
-(approve / reject, checked by `board.tools`); an error task given a fix while it has retries left, else an
+(approve / reject, checked by `board.tools`), and answers error reports the same way
+(propose_fix / request_exit); an error task given a fix while it has retries left, else an
 exit request; a stale task in working, review_approved or review_failed handed
 to the next musician (``fix_proposed``, crash recovery). When every task is
 complete or exited, `finish()` completes ``task-00``."""
@@ -118,6 +119,8 @@ class LaunchConductor:
         for task in self.tasks():
             if task.state is State.NEEDS_REVIEW:
                 await self._review(task)
+            elif task.state is State.ERROR and self.toolbox is not None:
+                await self._error_with_tools(task)
             elif task.state is State.ERROR:
                 self._after_error(task)
             elif task.task_id in stale and task.state in (State.WORKING, State.REVIEW_APPROVED, State.REVIEW_FAILED):
@@ -177,6 +180,27 @@ class LaunchConductor:
                     self.progress.fixes += 1
                 return
             message = f"{task.task_id} is still needs_review: approve it or reject it with the tools."
+
+    async def _error_with_tools(self, task: Any) -> None:
+        """The session answers an error report: `propose_fix` while retries remain (the toolbox refuses a
+        fix after `MAX_RETRIES` reports), else `request_exit`. Asked once more when it does neither."""
+        from bandstand.board import State
+        from bandstand.producer.board_sessions import tool_turns
+
+        errors = sum(m.message_type == "error" for m in self.board.messages_since(0, task_id=task.task_id))
+        message = (f"{task.task_id} ({task.worked_by}) reported an error (report {errors}; fixes allowed: "
+                   f"{MAX_RETRIES}): {task.last_error}\nPropose a fix (propose_fix) or ask it to hand off "
+                   "(request_exit), with the tools.")
+        for _ in range(2):
+            await tool_turns(self.session, message, self.toolbox)
+            state = self.board.task(task.task_id).state
+            if state is not State.ERROR:
+                if state is State.FIX_PROPOSED:
+                    self.progress.fixes += 1
+                elif state is State.EXIT_REQUESTED:
+                    self.progress.exits += 1
+                return
+            message = f"{task.task_id} is still in error: propose_fix or request_exit, with the tools."
 
     def _after_error(self, task: Any) -> None:
         # the thread's error reports, not retry_count: a claim (a successor taking the fix) resets that

@@ -131,3 +131,20 @@ def test_a_session_that_leaves_its_task_open_is_recovered_as_stale(tmp_path: Pat
     assert next(m for m in thread if m.message_type == "fix_proposal").message.startswith("crash recovery:")
     claims = [c for c in _tool_calls(tmp_path) if c["name"] == "claim_task"]
     assert len(claims) == 2  # the stalled session's and its successor's
+
+
+def test_the_conductor_session_answers_an_error_report_with_a_fix(tmp_path: Path) -> None:
+    """The musician session reports an error right after its claim; the conductor session proposes a fix
+    (its own tool call); the musician redoes the work and the task completes."""
+    tasks = tmp_path / "tasks.txt"
+    tasks.write_text("[[fail]] write a bass line\n")
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    outcome = _launch("anthropic", url, tmp_path, str(tasks), musicians="1")
+    assert outcome["tasks"]["task-01"]["state"] == "complete"
+    with Board.open(url, workdir=tmp_path) as board:
+        thread = board.messages_since(0, task_id="task-01")
+    kinds = [m.message_type for m in thread]
+    assert kinds[:3] == ["instruction", "error", "fix_proposal"] and kinds[-1] == "completion_ack"
+    assert next(m for m in thread if m.message_type == "fix_proposal").message == "try it again"
+    fixes = [c for c in _tool_calls(tmp_path) if c["name"] == "propose_fix" and c["log"].startswith("conductor-")]
+    assert len(fixes) == 1 and fixes[0]["arguments"] == {"task_id": "task-01", "reason": "try it again"}
