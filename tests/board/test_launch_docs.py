@@ -85,3 +85,22 @@ def test_the_launch_prompt_never_shows_a_password() -> None:
     prompt = launch_prompt(role="conductor", name="the Conductor", session_id="c", task_id="task-00", workdir=".",
                            board="postgresql://band:s3cret@db.example:5432/board", instruction="conduct")
     assert "s3cret" not in prompt and "db.example:5432/board" in prompt
+
+
+def test_the_model_backed_example_runs(tmp_path: Path) -> None:
+    """The board-tools example against a local OpenAI-compatible server whose scripted model calls the tools."""
+    from tests.peers.board_model import BoardOpenAI
+
+    launch, messages = next(b for b in SHELL if "--backend openai" in b).strip().splitlines()
+    with BoardOpenAI() as server:
+        env = {**_env(), "OPENAI_BASE_URL": server.url + "/v1", "OPENAI_API_KEY": "test-key",
+               "BANDSTAND_OPENAI_MODEL": "local"}
+        run = subprocess.run(["bash", "-c", launch], cwd=tmp_path, env=env, capture_output=True, text=True,
+                             timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[:3] == [f"task-{k:02d}: complete (musician-task-{k:02d})" for k in range(1, 4)]
+    shown = subprocess.run(["bash", "-c", messages], cwd=tmp_path, env=_env(), capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    for kind in ("result", "review_request", "approval", "resumption", "completion", "completion_ack"):
+        assert kind in shown.stdout
+    assert sorted(p.name for p in (tmp_path / "tools" / "temp" / "sessions").iterdir())  # the sessions' logs

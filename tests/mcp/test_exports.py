@@ -7,6 +7,7 @@ from bandstand.mcp import (
     adapter,
     band,
     band_tools,
+    board_tools,
     http,
     jam_tools,
     resources,
@@ -17,7 +18,8 @@ from bandstand.mcp import (
 
 
 def test_mcp_exports_are_pinned() -> None:
-    assert sorted(package.__all__) == ["Answer", "Band", "BandstandServer", "Link", "build_server", "run_stdio"]
-    for module in (adapter, band, band_tools, http, jam_tools, resources, server, stdio, studio_tools):
+    assert sorted(package.__all__) == ["Answer", "Band", "BandstandServer", "Link", "build_board_server",
+                                       "build_server", "run_board_stdio", "run_stdio"]
+    for module in (adapter, band, band_tools, board_tools, http, jam_tools, resources, server, stdio, studio_tools):
         for name in module.__all__:
             assert hasattr(module, name), (module.__name__, name)

@@ -64,12 +64,15 @@ FAKE_CLAUDE_START (``crash`` exits 2 at start, ``no_init`` never answers initial
 ``escape`` leaves a setsid grandchild holding stdout and exits 2 at start),
 FAKE_CLAUDE_COST (USD per turn, default 0.001), FAKE_CLAUDE_PERSONAS (a JSON
 object {text: reply}: a process whose --system-prompt holds one of the texts
-answers that reply instead of the echo — also as the structured output).
+answers that reply instead of the echo — also as the structured output), FAKE_CLAUDE_POLICY (the
+name of a module beside this file with ``decide(system, transcript)``, e.g. ``board_policy``: with
+tools offered, that scripted model decides each message and the CLI loops over its calls).
 Only the standard library: the tests and the benchmark run it as a real process.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import queue
@@ -149,6 +152,7 @@ class Fake:
         self.listed = False
         self.requests = 0
         self.ids = 0
+        self.transcript: list[dict] = []  # FAKE_CLAUDE_POLICY: the conversation as the policy reads it
 
     def reader(self) -> None:
         for line in sys.stdin:
@@ -250,8 +254,50 @@ class Fake:
             self.ids += 1
             blocks.append({"type": "tool_use", "id": f"toolu_fake_{self.ids:06d}", "name": name, "input": call.input})
         self.message(blocks, "tool_use")
+        results = self.run_calls(blocks[1 if script.text else 0:], started)  # type: ignore[attr-defined]
+        if results is None:
+            return
+        text = tool_script.answer(results)
+        self.message([{"type": "text", "text": text}], "end_turn")
+        self.result(text, started=started, num_turns=2)
+
+    def policy_turn(self, content: str, started: float) -> None:
+        """FAKE_CLAUDE_POLICY: a scripted model (a module beside this file with `decide(system,
+        transcript)`, e.g. `board_policy`) decides every message from the conversation so far; the CLI
+        runs its calls and asks it again, until it answers without calls."""
+        policy = importlib.import_module(os.environ["FAKE_CLAUDE_POLICY"])
+        content = content.rsplit(tool_script.REPLAY_END, 1)[-1].strip()
+        if content:
+            self.transcript.append({"kind": "user", "text": content})
+        rounds = 1
+        while True:
+            decided = policy.decide(self.opts.get("system-prompt") or "", self.transcript)
+            if not decided["calls"]:
+                text = decided["text"] or "."
+                self.message([{"type": "text", "text": text}], "end_turn")
+                self.result(text, started=started, num_turns=rounds)
+                return
+            blocks: list[dict] = []
+            for call in decided["calls"]:
+                self.ids += 1
+                name = next((t for t in self.tools if t.endswith(f"__{call['name']}")),
+                            f"mcp__{self.servers[0]}__{call['name']}")
+                blocks.append({"type": "tool_use", "id": f"toolu_fake_{self.ids:06d}", "name": name,
+                               "input": call["arguments"]})
+            self.message(([{"type": "text", "text": decided["text"]}] if decided["text"] else []) + blocks, "tool_use")
+            results = self.run_calls(blocks, started)
+            if results is None:
+                return
+            for call, got in zip(decided["calls"], results, strict=True):
+                self.transcript.append({"kind": "call", "name": call["name"], "arguments": call["arguments"]})
+                self.transcript.append({"kind": "result", "name": call["name"], "content": got["content"],
+                                        "is_error": got["isError"]})
+            rounds += 1
+
+    def run_calls(self, blocks: list[dict], started: float) -> list[dict] | None:
+        """The CLI runs the model's tool_use blocks one by one (None: interrupted while a call waited)."""
         results = []
-        for block in blocks[1 if script.text else 0:]:  # type: ignore[attr-defined]
+        for block in blocks:
             name, data = block["name"], block["input"]
             if name not in self.tools:
                 content, error = f"<tool_use_error>Error: No such tool available: {name}</tool_use_error>", True
@@ -267,7 +313,7 @@ class Fake:
                     out({"type": "user", "message": {"role": "user", "content": [
                         {"type": "text", "text": "[Request interrupted by user]"}]}})
                     self.result("", subtype="error_during_execution", is_error=True, started=started)
-                    return
+                    return None
                 got = answer.get("result") or {}
                 content = "".join(c.get("text", "") for c in got.get("content", [])) or str(answer.get("error", ""))
                 error = bool(got.get("isError")) or "error" in answer
@@ -276,9 +322,7 @@ class Fake:
                 **({"is_error": True} if error else {})}]}, "parent_tool_use_id": None, "session_id": self.session_id,
                 "tool_use_result": [{"type": "text", "text": content}]})
             results.append({"id": block["id"], "content": content, "isError": error})
-        text = tool_script.answer(results)
-        self.message([{"type": "text", "text": text}], "end_turn")
-        self.result(text, started=started, num_turns=2)
+        return results
 
     def team(self, names: str, task: str, started: float) -> bool:
         """Start the named subagents in the background and end the turn; False when it cannot."""
@@ -475,6 +519,9 @@ class Fake:
                 }
             )
             self.result("", subtype="error_during_execution", is_error=True, started=started)
+            return
+        if self.tools and os.environ.get("FAKE_CLAUDE_POLICY"):
+            self.policy_turn(content, started)
             return
         script = tool_script.parse(content) if self.tools else None
         if script is not None:

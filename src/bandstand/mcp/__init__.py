@@ -9,6 +9,8 @@ extra — imported only when this package is).
 - `adapter` — arguments in, one-line errors and JSON out, work off the loop,
   progress and cancellation.
 - `http` — the same server at `/mcp` on `bandstand serve`.
+- `board_tools` — `build_board_server(toolbox)`: one session's board tools
+  (`bandstand mcp --board URL --as SESSION`).
 
 `bandstand mcp` runs it on stdio (`run_stdio`). The MCP layer decides
 nothing: each tool calls `bandstand.producer` as the CLI command of the same
@@ -16,7 +18,9 @@ job does.
 """
 
 from bandstand.mcp.band import Answer, Band, Link
+from bandstand.mcp.board_tools import build_board_server, run_board_stdio
 from bandstand.mcp.server import BandstandServer, build_server
 from bandstand.mcp.stdio import run_stdio
 
-__all__ = ["Answer", "Band", "BandstandServer", "Link", "build_server", "run_stdio"]
+__all__ = ["Answer", "Band", "BandstandServer", "Link", "build_board_server", "build_server", "run_board_stdio",
+           "run_stdio"]

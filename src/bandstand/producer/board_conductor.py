@@ -7,7 +7,9 @@ again on the same board continues it. `step()` is one pass over the board, as
 the conductor skill says: its own heartbeat; each needs_review task reviewed —
 the result verified (`board_work.verify`) and the session asked for its
 verdict (a rejection needs the result to fail verification or the session to
-say ``reject``; after `MAX_RETRIES` rejections it asks for an exit instead); an error task given a fix while it has retries left, else an
+say ``reject``; after `MAX_RETRIES` rejections it asks for an exit instead) — a model-backed session gives its verdict itself, through the board tools
+(approve / reject, checked by `board.tools`), and answers error reports the same way
+(propose_fix / request_exit); an error task given a fix while it has retries left, else an
 exit request; a stale task in working, review_approved or review_failed handed
 to the next musician (``fix_proposed``, crash recovery). When every task is
 complete or exited, `finish()` completes ``task-00``."""
@@ -70,10 +72,11 @@ def _verdict_of(text: str) -> tuple[str, str]:
 class LaunchConductor:
     """See the module docstring. `session` is a started `runtime.Session` with the conductor skill."""
 
-    def __init__(self, board: Any, session_id: str, session: Any) -> None:
+    def __init__(self, board: Any, session_id: str, session: Any, toolbox: Any = None) -> None:
         self.board = board
         self.session_id = session_id
         self.session = session
+        self.toolbox = toolbox  # a model-backed conductor reviews through the board tools
         self.progress = BoardProgress()
         self.finished = False  # the conductor's row was terminal already: the board is read only
 
@@ -116,6 +119,8 @@ class LaunchConductor:
         for task in self.tasks():
             if task.state is State.NEEDS_REVIEW:
                 await self._review(task)
+            elif task.state is State.ERROR and self.toolbox is not None:
+                await self._error_with_tools(task)
             elif task.state is State.ERROR:
                 self._after_error(task)
             elif task.task_id in stale and task.state in (State.WORKING, State.REVIEW_APPROVED, State.REVIEW_FAILED):
@@ -131,6 +136,9 @@ class LaunchConductor:
         found = self.board.last_message(task.task_id, "result")
         report = self.board.messages_since(0, task_id=task.task_id)[-1].message
         problems = ["no result was posted"] if found is None else verify(WorkResult.from_json(found.message))
+        if self.toolbox is not None:
+            await self._review_with_tools(task, report, found, problems)
+            return
         answer = await self.session.send({"review": task.task_id, "report": report, "problems": problems,
                                           "result": found.message if found else None})
         verdict, note = _verdict_of(answer.text)
@@ -147,6 +155,52 @@ class LaunchConductor:
         else:
             self.board.approve(task.task_id, note or "approved", conductor_session=self.session_id)
             self.progress.approved += 1
+
+    async def _review_with_tools(self, task: Any, report: str, found: Any, problems: list[str]) -> None:
+        """The session reviews: its approve / reject calls are the board writes (checked by the toolbox). A
+        session that answers without a verdict is asked once more; then the task waits for the next pass."""
+        from bandstand.board import State
+        from bandstand.producer.board_sessions import tool_turns
+
+        message = (f"Review {task.task_id} ({task.worked_by}): it is needs_review.\nReport:\n{report}\n"
+                   f"Result:\n{found.message if found is not None else '(none posted)'}\n"
+                   f"Your verification found: {'; '.join(problems) or 'nothing wrong'}\n"
+                   "Approve it with a note, or reject it with the reason, with the tools.")
+        for _ in range(2):
+            await tool_turns(self.session, message, self.toolbox)
+            state = self.board.task(task.task_id).state
+            if state is not State.NEEDS_REVIEW:
+                if state is State.REVIEW_APPROVED:
+                    self.progress.approved += 1
+                elif state is State.REVIEW_FAILED:
+                    self.progress.rejected += 1
+                elif state is State.EXIT_REQUESTED:
+                    self.progress.exits += 1
+                elif state is State.FIX_PROPOSED:
+                    self.progress.fixes += 1
+                return
+            message = f"{task.task_id} is still needs_review: approve it or reject it with the tools."
+
+    async def _error_with_tools(self, task: Any) -> None:
+        """The session answers an error report: `propose_fix` while retries remain (the toolbox refuses a
+        fix after `MAX_RETRIES` reports), else `request_exit`. Asked once more when it does neither."""
+        from bandstand.board import State
+        from bandstand.producer.board_sessions import tool_turns
+
+        errors = sum(m.message_type == "error" for m in self.board.messages_since(0, task_id=task.task_id))
+        message = (f"{task.task_id} ({task.worked_by}) reported an error (report {errors}; fixes allowed: "
+                   f"{MAX_RETRIES}): {task.last_error}\nPropose a fix (propose_fix) or ask it to hand off "
+                   "(request_exit), with the tools.")
+        for _ in range(2):
+            await tool_turns(self.session, message, self.toolbox)
+            state = self.board.task(task.task_id).state
+            if state is not State.ERROR:
+                if state is State.FIX_PROPOSED:
+                    self.progress.fixes += 1
+                elif state is State.EXIT_REQUESTED:
+                    self.progress.exits += 1
+                return
+            message = f"{task.task_id} is still in error: propose_fix or request_exit, with the tools."
 
     def _after_error(self, task: Any) -> None:
         # the thread's error reports, not retry_count: a claim (a successor taking the fix) resets that

@@ -13,8 +13,10 @@ and completes its row when every task is finished. Progress goes to
 launch run again continues it.
 
 Backends: ``builtin`` (offline: each task composes a song through the
-producer facade), ``claude-code``, ``anthropic``, ``openai`` (the agent
-configuration: `bandstand agents check`)."""
+producer facade; the harness makes the board writes), ``claude-code``,
+``anthropic``, ``openai`` (the agent configuration: `bandstand agents
+check`): their sessions make the board writes themselves through the board
+tools (`board_sessions`); the conductor session gives its verdicts with them."""
 
 from __future__ import annotations
 
@@ -176,6 +178,21 @@ def conductor_responder(request: Any) -> dict[str, str]:
     return {"verdict": "approve", "note": f"{data['review']}: the result is all there and verified"}
 
 
+def _conductor_tools(board: Any, request: LaunchRequest) -> Any:
+    """The conductor's board tools; an approval is refused while the conductor's own verification of
+    the posted result finds a problem."""
+    from bandstand.board.tools import BoardToolbox
+    from bandstand.producer.board_musician import PHASE
+    from bandstand.producer.board_work import WorkResult, verify
+
+    def problems(task_id: str) -> list[str]:
+        found = board.last_message(task_id, "result")
+        return ["no result was posted"] if found is None else verify(WorkResult.from_json(found.message))
+
+    return BoardToolbox(board, request.conductor, "conductor", workdir=request.workdir, phase=PHASE,
+                        poll=request.poll, review_problems=problems)
+
+
 def _musician_cmd(request: LaunchRequest, url: str, session: str) -> list[str]:
     cmd = [sys.executable, "-m", "bandstand", "board", "--board", url, "--workdir", str(request.workdir),
            "--stale-after", str(request.stale_after), "musician", "--session", session, "--backend",
@@ -212,16 +229,25 @@ async def _conduct(request: LaunchRequest, board: Any, instructions: list[str], 
     from bandstand.runtime import Session
 
     backend = backend_for(request.backend, request.config, responder=conductor_responder)
-    session = Session(backend, name="conductor", persona=skill("conductor"), session_id=request.conductor)
+    tooled = request.backend != "builtin"
+    session = Session(backend, name="conductor", persona=skill("conductor"), session_id=request.conductor,
+                      log_dir=Path(request.workdir) / "temp" / "sessions" if tooled else None)
     try:
         await session.start()
-        conductor = LaunchConductor(board, request.conductor, session)
+        toolbox = _conductor_tools(board, request) if tooled else None
+        conductor = LaunchConductor(board, request.conductor, session, toolbox)
         conductor.setup(instructions)
-        await session.send(launch_prompt(
+        prompt = launch_prompt(
             role="conductor", name="the Conductor", session_id=request.conductor, board=url,
-            task_id="task-00", workdir=str(request.workdir),
+            task_id="task-00", workdir=str(request.workdir), tools=tooled,
             instruction=f"Conduct {len(instructions)} tasks with {request.musicians} musicians:\n"
-                        + "\n".join(f"- task-{k:02d}: {text}" for k, text in enumerate(instructions, start=1))))
+                        + "\n".join(f"- task-{k:02d}: {text}" for k, text in enumerate(instructions, start=1)))
+        if toolbox is not None:
+            from bandstand.producer.board_sessions import tool_turns
+
+            await tool_turns(session, prompt, toolbox)
+        else:
+            await session.send(prompt)
         run = os.getpid()
         logs: dict[str, Path] = {}
         for k in range(1, request.musicians + 1):

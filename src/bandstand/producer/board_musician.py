@@ -18,9 +18,10 @@ cannot start (the backend crashed or is missing) files an error report on its
 task — the conductor proposes a fix and another musician claims it — and the
 musician ends with one line (`AgentError`).
 
-The harness makes the board writes on the session's behalf: the session's
-turn is the work (the built-in backend composes a song through the producer
-facade; a model writes an answer). Context usage is estimated from the
+With the built-in backend the harness makes the board writes on the session's
+behalf: the session's turn is the work (it composes a song through the
+producer facade). With a model backend the session makes its own board writes
+through the board tools (`board_sessions.run_model_musician`). Context usage is estimated from the
 session's tokens (or, for the built-in backend, its history's characters).
 A stop request (SIGTERM from the launcher on Ctrl-C) ends the session after
 the current board write and leaves the task for recovery."""
@@ -38,7 +39,6 @@ from typing import Any
 from bandstand.producer.board_work import (
     TaskChecks,
     WorkResult,
-    answer_work,
     compose_work,
     task_checks,
     verify,
@@ -196,12 +196,9 @@ class _Musician:
         prompt = launch_prompt(role="musician", name=worked_by, session_id=self.setup.session_id,
                                board=self.setup.board, task_id=task_id, workdir=str(self.setup.workdir),
                                instruction=instruction)
-        if self.setup.backend == "builtin":
-            reply = await session.send({"launch_prompt": prompt, "task_id": task_id, "instruction": instruction,
-                                        "out": str(self.setup.out), "worker": self.setup.session_id})
-            return WorkResult.from_json(reply.text)
-        reply = await session.send(prompt)
-        return await asyncio.to_thread(answer_work, task_id, reply.text, self.setup.out)
+        reply = await session.send({"launch_prompt": prompt, "task_id": task_id, "instruction": instruction,
+                                    "out": str(self.setup.out), "worker": self.setup.session_id})
+        return WorkResult.from_json(reply.text)
 
     async def _work(self, task_id: str, worked_by: str, files: Any, session: Any, heart: _Heartbeat) -> None:
         from bandstand.board import CompletionReport, ErrorReport, KeyOutput, ReviewRequest, State
@@ -363,10 +360,19 @@ def run_musician(setup: MusicianSetup, *, stop: threading.Event | None = None,
                                                                           responder=builtin_responder)
     persona = skill("musician")
 
+    tooled = setup.backend != "builtin"
+    log_dir = Path(setup.workdir) / "temp" / "sessions" if tooled else None
+
     def make_session(name: str) -> Any:
         return Session(backend, name=name, persona=persona, session_id=setup.session_id,
-                       limits=SessionLimits(turn_timeout=setup.turn_timeout))
+                       limits=SessionLimits(turn_timeout=setup.turn_timeout), log_dir=log_dir)
 
     with Board.open(setup.board, workdir=setup.workdir, migrate=False,
                     stale_after=timedelta(seconds=setup.stale_after)) as board:
+        if tooled:  # the model makes its own board writes, through the board tools
+            from bandstand.producer.board_sessions import run_model_musician
+
+            report: MusicianReport = asyncio.run(run_model_musician(setup, board, make_session, stop,
+                                                                    MusicianReport(), PHASE))
+            return report
         return asyncio.run(_Musician(setup, board, make_session, stop).run())

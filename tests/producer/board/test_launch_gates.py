@@ -151,3 +151,23 @@ def test_an_instruction_with_unknown_fields_written_past_the_launcher_is_a_faile
         proc.terminate()
         _, err = proc.communicate(timeout=60)
     assert "Traceback" not in err
+
+
+def test_a_model_session_runs_the_gates_through_its_tools(tmp_path: Path) -> None:
+    """With a model backend the session runs the gates itself (`run_check`) before its completion report
+    (which the board tools refuse until both passed: tests/board/test_tools.py)."""
+    from tests.peers.board_model import BoardOpenAI
+
+    tasks = _project(tmp_path, covered=True)
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    with BoardOpenAI() as server:
+        done = subprocess.run(
+            launch_cmd(url, tmp_path, "--musicians", "1", "--backend", "openai", "--tasks", str(tasks)),
+            env=env(OPENAI_BASE_URL=server.url + "/v1", OPENAI_API_KEY="test-key", BANDSTAND_OPENAI_MODEL="local"),
+            capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with Board.open(url, workdir=tmp_path) as board:
+        kinds = message_types(board, "task-01")
+    assert kinds[-1] == "completion_ack" and "error" not in kinds
+    status = (tmp_path / "temp" / "task-01-status").read_text()
+    assert "check coverage: 100.0% (gate 80%) passed" in status and "check flaky: passed" in status

@@ -1,36 +1,31 @@
-"""A musician whose agent session cannot start (the fake `claude` crashes at start) files an error
-report on its task and exits with one line; the conductor proposes a fix and the other musician
-takes the task over and completes it."""
+"""A musician whose agent session cannot start (the fake `claude` crashes at start) has claimed
+nothing — with the board tools the session claims, so no task is touched — and exits with one line;
+the other musician completes the board. A model that never calls `claim_task` while tasks wait
+stops its musician after a few sessions, with one line, instead of spinning."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from bandstand.board import Board
 from tests.peers.claude import fake_claude_bin
 
-from .launching import message_types, run_launch
-
-MUSICIAN_REPLY = "Wrote the part as asked."
-CONDUCTOR_REPLY = {"verdict": "approve", "note": "heard and approved"}
+from .launching import env, launch_cmd, message_types, run_launch
 
 
-def test_a_session_that_cannot_start_is_an_error_report_and_another_musician_takes_the_task(
-        tmp_path: Path) -> None:
+def test_a_session_that_cannot_start_claims_nothing_and_another_musician_does_the_work(tmp_path: Path) -> None:
     from bandstand.board.skilltext import skill
 
-    musician_line = skill("musician").splitlines()[0]
     crashed = tmp_path / "crashed"
     tasks = tmp_path / "tasks.txt"
     tasks.write_text("write a walking bass for a jazz blues in F\nwrite a drum groove for a bossa nova\n")
     url = f"sqlite:///{tmp_path / 'board.db'}"
     _, outcome = run_launch(
         url, tmp_path, "--musicians", "2", "--backend", "claude-code", "--tasks", str(tasks),
-        BANDSTAND_CLAUDE_BIN=str(fake_claude_bin(tmp_path / "bin")),
-        FAKE_CLAUDE_CRASH_ONCE=str(crashed), FAKE_CLAUDE_CRASH_PERSONA=musician_line,
-        FAKE_CLAUDE_PERSONAS=json.dumps({musician_line: MUSICIAN_REPLY,
-                                         skill("conductor").splitlines()[0]: json.dumps(CONDUCTOR_REPLY)}))
+        BANDSTAND_CLAUDE_BIN=str(fake_claude_bin(tmp_path / "bin")), FAKE_CLAUDE_POLICY="board_policy",
+        FAKE_CLAUDE_CRASH_ONCE=str(crashed), FAKE_CLAUDE_CRASH_PERSONA=skill("musician").splitlines()[0])
     assert crashed.exists()  # one musician session did crash at start
     assert {t: s["state"] for t, s in outcome["tasks"].items()} == {"task-01": "complete", "task-02": "complete"}
     # the crashed musician exited 1 with one line; the other finished the board
@@ -39,19 +34,27 @@ def test_a_session_that_cannot_start_is_an_error_report_and_another_musician_tak
     log = (tmp_path / "temp" / f"{failed}.log").read_text().strip().splitlines()
     assert "Traceback" not in "\n".join(log)
     assert log[-1].startswith(f"bandstand: error: {failed}: the claude-code session could not start (")
-    assert "filed an error report on task-0" in log[-1]
+    assert log[-1].endswith("; it claimed no task")
     with Board.open(url, workdir=tmp_path) as board:
-        hit = [t for t in ("task-01", "task-02") if "error" in message_types(board, t)]
-        assert len(hit) == 1
-        task_id = hit[0]
-        thread = board.messages_since(0, task_id=task_id)
-        kinds = [m.message_type for m in thread]
-        error = next(m for m in thread if m.message_type == "error")
-        task = board.task(task_id)
-    # the failed attempt: the error report, then the conductor's fix, then a successor's claim and work
-    assert kinds.index("error") < kinds.index("fix_proposal") < kinds.index("review_request")
-    assert error.from_session == failed and "the agent session could not start" in error.message
-    assert task.worked_by == f"musician-{task_id}-S2" and task.session_id != failed
-    assert (tmp_path / "output" / "board" / task_id / "answer.md").read_text() == MUSICIAN_REPLY + "\n"
-    status = (tmp_path / "temp" / f"{task_id}-status").read_text()
-    assert "step 1 failed: the agent session could not start" in status
+        for task_id in ("task-01", "task-02"):
+            assert "error" not in message_types(board, task_id)
+            assert board.task(task_id).worked_by == f"musician-{task_id}"
+        assert failed not in {m.from_session for m in board.messages_since(0)}
+
+
+def test_a_model_that_never_claims_stops_its_musician(tmp_path: Path) -> None:
+    from bandstand.board.skilltext import skill
+
+    url = f"sqlite:///{tmp_path / 'board.db'}"
+    personas = {skill("musician").splitlines()[0]: "I would rather not.",
+                skill("conductor").splitlines()[0]: "conducting"}
+    done = subprocess.run(launch_cmd(url, tmp_path, "--musicians", "1", "--backend", "claude-code", "--tasks", "1"),
+                          env=env(BANDSTAND_CLAUDE_BIN=str(fake_claude_bin(tmp_path / "bin")),
+                                  FAKE_CLAUDE_PERSONAS=json.dumps(personas)),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("bandstand: error: every musician stopped before the board was done: ")
+    assert "3 claude-code sessions in a row claimed no task although tasks were waiting; stopping" in line
+    with Board.open(url, workdir=tmp_path) as board:
+        assert str(board.task("task-01").state) == "watching" and message_types(board, "task-01") == ["instruction"]
