@@ -127,6 +127,8 @@ class _View:
         self.chord_pcs = [frozenset(chords[arrangement.chord_index_at(b + 1) % len(chords)].pitch_classes)
                           for b in range(self.bars)] if chords else [frozenset()] * self.bars
         self.all_notes = [n for t in song.tracks for n in t.notes]
+        # density against energy is the layering's: one part alone keeps its idiom's density
+        self.layered = sum(1 for t in song.tracks if t.notes) >= 2
 
     def bar_of(self, beat: float) -> int:
         return min(self.bars - 1, max(0, int((beat + TOL) // self.bpb)))
@@ -218,9 +220,11 @@ def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | No
     # the final bar is left out: it is the ending's held chord, sparse by design whatever the
     # arc (a four-bar intro-only piece builds to it and would read as density against energy)
     energy = list(arrangement.bar_energy[: v.bars])[:-1]
-    r = pearson(energy, density[: len(energy)])
+    r = pearson(energy, density[: len(energy)]) if v.layered else None
     m["energy_density_corr"] = r
-    if r is None:
+    if not v.layered:
+        notes.append("energy/density correlation not measured: one part keeps its idiom's density")
+    elif r is None:
         notes.append("energy/density correlation not measurable: energy or density is flat")
     s["energy_density_corr"] = 1.0 if r is None else _ramp(r, 0.0, 0.6)
     secs = arrangement.sections

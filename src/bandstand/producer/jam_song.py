@@ -12,9 +12,8 @@ before the end; and an ending — a bar of the last section, then every part's f
 as a final chord. The song keeps the jam's journey: each bar in the key, tempo, sounds and metre
 it was played in (a jam that moved to 3/4 has a 3/4 time signature at the bar it moved; the
 song's metre map). A round that is not whole bars of its metre is left out and named in
-`JamSong.left_out`. The CLI (`bandstand jam --out`,
-`bandstand jam-to-song`) and the jam server's `keep_jam` message ("keep this" on the page,
-`keep_jam`) call these.
+`JamSong.left_out`. The CLI (`bandstand jam --out`, `bandstand jam-to-song`) and the jam
+server's `keep_jam` message ("keep this" on the page) call these.
 """
 
 from __future__ import annotations
