@@ -13,6 +13,10 @@ a later `import scipy.signal` shares it, and given cache-sized chunks
 transposed on the fly. Should a scipy release move or change it, the filters
 fall back to `scipy.signal.sosfilt` with the same state (a test pins the two
 to the same bits).
+
+Where numba runs (the compiled engine's dependency, loaded by the render's warm-up:
+`compiled`), float32 cascades use `bandstand.render.iirjit` instead: the same arithmetic in
+the same order — the same bits — in half the time.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CHUNK", "Cascade", "filter_sos", "kernel"]
+__all__ = ["CHUNK", "Cascade", "compiled", "filter_sos", "kernel"]
 
 CHUNK = 1 << 15  # frames per step of a pass over a song (256 KiB of stereo float32: stays in cache)
 _KERNEL = "scipy.signal._sosfilt"
@@ -83,6 +87,23 @@ def kernel() -> Kernel:
     return fn if probe[0, 1] == np.float32(0.5) else _fallback
 
 
+@cache
+def compiled() -> Kernel | None:
+    """The numba-compiled float32 kernel (`bandstand.render.iirjit`), loaded once — from numba's
+    cache after the first time; None where numba is not installed, cannot compile
+    (`NUMBA_DISABLE_JIT`: it would run as Python) or cannot load it: scipy's kernel then."""
+    try:
+        import numba
+
+        if getattr(numba.config, "DISABLE_JIT", False):
+            return None
+        from bandstand.render.iirjit import sosfilt32
+    except Exception:  # no numba, or it cannot compile or cache here: the same bits from scipy's kernel
+        return None
+    fn: Kernel = sosfilt32
+    return fn
+
+
 class Cascade:
     """A cascade of biquads ([b0, b1, b2, 1, a1, a2] each) with its state, run over consecutive
     chunks of channel-major audio (channels × frames, each channel's frames contiguous, e.g. a
@@ -90,13 +111,14 @@ class Cascade:
     the coefficients and keeps the state (a cutoff that moves). float32 coefficients keep the
     audio float32."""
 
-    __slots__ = ("_run", "dtype", "sos", "zi")
+    __slots__ = ("_fast", "_run", "dtype", "sos", "zi")
 
     def __init__(self, sections: Sequence[Sequence[float]], channels: int = 2, dtype: Any = np.float32) -> None:
         self.dtype = np.dtype(dtype)
         self.sos = np.ascontiguousarray(sections, dtype=self.dtype).reshape(-1, 6)
         self.zi = np.zeros((channels, len(self.sos), 2), dtype=self.dtype)
         self._run = kernel()
+        self._fast = compiled() if self.dtype == np.float32 else None
 
     def retune(self, sections: Sequence[Sequence[float]]) -> None:
         self.sos = np.ascontiguousarray(sections, dtype=self.dtype).reshape(-1, 6)
@@ -105,7 +127,9 @@ class Cascade:
         """Filter `chunk` (channels × frames) in place, continuing from the state the previous chunk
         left (`first`, the chunk's frame in the song, is not needed: a cascade does not vary)."""
         if len(self.sos) and chunk.shape[-1]:
-            if chunk.dtype == self.dtype and chunk.flags.c_contiguous:
+            if self._fast is not None and chunk.dtype == self.dtype and chunk.strides[-1] == chunk.itemsize:
+                self._fast(self.sos, chunk if chunk.ndim == 2 else chunk.reshape(1, -1), self.zi)
+            elif chunk.dtype == self.dtype and chunk.flags.c_contiguous:
                 self._run(self.sos, chunk, self.zi)
             elif chunk.dtype == self.dtype and chunk.strides[-1] == chunk.itemsize:  # rows of a longer buffer
                 for row in range(len(chunk)):
