@@ -1,13 +1,12 @@
 """The biquad cascade kernel compiled by numba: the same arithmetic as scipy's `_sosfilt`
 (transposed direct form II, the same operations in the same order, so the same bits — a test
-pins it), in about half its time.
+pins it), in a third to a half of its time.
 
 scipy's kernel runs one signal at a time, a sample at a time through every section, its state
 in memory: each sample waits for the one before (a chain of five dependent float operations).
-Here the state lives in registers and two chains run side by side, which the CPU overlaps: the
-two channels of a track together, section after section over the whole chunk; a lone signal
-(one channel of a loudness meter) runs its sections in pairs, the second one sample behind the
-first. Each sample of each section still sees exactly the inputs and state it would in scipy's
+Here the state lives in registers and up to four chains run side by side, which the CPU overlaps: the
+two channels of a track together, their sections in pairs, the second one sample behind the
+first (a lone signal — one channel of a loudness meter — its sections in pairs alone). Each sample of each section still sees exactly the inputs and state it would in scipy's
 order, so nothing but the time changes.
 
 Importing this module imports numba and compiles (or loads from numba's cache) the kernel:
@@ -87,6 +86,51 @@ def _pair_of_sections(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pra
     zi[i, s, 0], zi[i, s, 1], zi[i, s + 1, 0], zi[i, s + 1, 1] = p0, p1, q0, q1
 
 
+@numba.njit(["void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"], **_OPTIONS)
+def _pairs(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cover - compiled
+    """Signals `i` and `i + 1` through sections `s` and `s + 1`: four chains side by side, each
+    second section one sample behind its first."""
+    frames = x.shape[1]
+    if frames == 0:
+        return
+    b0, b1, b2, a1, a2 = sos[s, 0], sos[s, 1], sos[s, 2], sos[s, 4], sos[s, 5]
+    c0, c1, c2, d1, d2 = sos[s + 1, 0], sos[s + 1, 1], sos[s + 1, 2], sos[s + 1, 4], sos[s + 1, 5]
+    p0, p1, q0, q1 = zi[i, s, 0], zi[i, s, 1], zi[i, s + 1, 0], zi[i, s + 1, 1]
+    r0, r1, t0, t1 = zi[i + 1, s, 0], zi[i + 1, s, 1], zi[i + 1, s + 1, 0], zi[i + 1, s + 1, 1]
+    xc, uc = x[i, 0], x[i + 1, 0]
+    prev = b0 * xc + p0  # section s's outputs at sample 0
+    p0 = b1 * xc - a1 * prev + p1
+    p1 = b2 * xc - a2 * prev
+    uprev = b0 * uc + r0
+    r0 = b1 * uc - a1 * uprev + r1
+    r1 = b2 * uc - a2 * uprev
+    for n in range(1, frames):
+        xc, uc = x[i, n], x[i + 1, n]
+        xn = b0 * xc + p0
+        un = b0 * uc + r0
+        p0 = b1 * xc - a1 * xn + p1
+        r0 = b1 * uc - a1 * un + r1
+        p1 = b2 * xc - a2 * xn
+        r1 = b2 * uc - a2 * un
+        yn = c0 * prev + q0  # section s + 1 at sample n - 1
+        vn = c0 * uprev + t0
+        q0 = c1 * prev - d1 * yn + q1
+        t0 = c1 * uprev - d1 * vn + t1
+        q1 = c2 * prev - d2 * yn
+        t1 = c2 * uprev - d2 * vn
+        x[i, n - 1], x[i + 1, n - 1] = yn, vn
+        prev, uprev = xn, un
+    yn = c0 * prev + q0
+    q0 = c1 * prev - d1 * yn + q1
+    q1 = c2 * prev - d2 * yn
+    vn = c0 * uprev + t0
+    t0 = c1 * uprev - d1 * vn + t1
+    t1 = c2 * uprev - d2 * vn
+    x[i, frames - 1], x[i + 1, frames - 1] = yn, vn
+    zi[i, s, 0], zi[i, s, 1], zi[i, s + 1, 0], zi[i, s + 1, 1] = p0, p1, q0, q1
+    zi[i + 1, s, 0], zi[i + 1, s, 1], zi[i + 1, s + 1, 0], zi[i + 1, s + 1, 1] = r0, r1, t0, t1
+
+
 @numba.njit(["void(float32[:, ::1], float32[:, :], float32[:, :, ::1])"], **_OPTIONS)
 def sosfilt32(sos: Any, x: Any, zi: Any) -> None:  # pragma: no cover - compiled
     """scipy's `_sosfilt(sos, x, zi)` for float32: `x` (signals × samples; each signal's samples
@@ -95,7 +139,11 @@ def sosfilt32(sos: Any, x: Any, zi: Any) -> None:  # pragma: no cover - compiled
     signals, sections = x.shape[0], sos.shape[0]
     i = 0
     while i + 1 < signals:
-        for s in range(sections):
+        s = 0
+        while s + 1 < sections:
+            _pairs(sos, x, i, s, zi)
+            s += 2
+        if s < sections:
             _pair_of_signals(sos, x, i, s, zi)
         i += 2
     if i < signals:
