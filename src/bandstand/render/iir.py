@@ -15,7 +15,7 @@ fall back to `scipy.signal.sosfilt` with the same state (a test pins the two
 to the same bits).
 
 Where numba runs (the compiled engine's dependency, loaded by the render's warm-up:
-`compiled`), float32 cascades use `bandstand.render.iirjit` instead: the same arithmetic in
+`jit`), float32 cascades use `bandstand.render.jit.sosfilt32` instead: the same arithmetic in
 the same order — the same bits — in half the time.
 """
 
@@ -27,12 +27,13 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CHUNK", "Cascade", "compiled", "filter_sos", "kernel"]
+__all__ = ["CHUNK", "Cascade", "compiled", "filter_sos", "jit", "kernel"]
 
 CHUNK = 1 << 15  # frames per step of a pass over a song (256 KiB of stereo float32: stays in cache)
 _KERNEL = "scipy.signal._sosfilt"
@@ -88,20 +89,26 @@ def kernel() -> Kernel:
 
 
 @cache
-def compiled() -> Kernel | None:
-    """The numba-compiled float32 kernel (`bandstand.render.iirjit`), loaded once — from numba's
+def jit() -> ModuleType | None:
+    """The render's numba-compiled kernels (`bandstand.render.jit`), loaded once — from numba's
     cache after the first time; None where numba is not installed, cannot compile
-    (`NUMBA_DISABLE_JIT`: it would run as Python) or cannot load it: scipy's kernel then."""
+    (`NUMBA_DISABLE_JIT`: they would run as Python) or cannot load them: the numpy and scipy
+    ways then, which give the same bits."""
     try:
         import numba
 
         if getattr(numba.config, "DISABLE_JIT", False):
             return None
-        from bandstand.render.iirjit import sosfilt32
-    except Exception:  # no numba, or it cannot compile or cache here: the same bits from scipy's kernel
+        from bandstand.render import jit as kernels
+    except Exception:  # no numba, or it cannot compile or cache here
         return None
-    fn: Kernel = sosfilt32
-    return fn
+    return kernels
+
+
+def compiled() -> Kernel | None:
+    """The compiled float32 cascade kernel (`bandstand.render.jit.sosfilt32`), or None (`jit`)."""
+    kernels = jit()
+    return None if kernels is None else cast(Kernel, kernels.sosfilt32)
 
 
 class Cascade:

@@ -87,15 +87,17 @@ def power_steps(sample_rate: int) -> tuple[int, int]:
 def chunk_power(cascade: Cascade, chunk: Audio, hop: int) -> Floats:
     """The mean power per hop of one channel's next chunk (whole hops), K-weighted by `cascade`
     (`k_weighting`, one channel), which keeps its state for the chunk after."""
-    return chunk_powers(cascade, chunk[:, None], hop)[:, 0]
+    return chunk_powers(cascade, np.array(chunk[None, :], dtype=np.float32), hop)[:, 0]
 
 
-def chunk_powers(cascade: Cascade, chunk: Audio, hop: int) -> Floats:
-    """`chunk_power` of every channel of the next chunk (frames × channels, whole hops) by a
-    cascade of as many channels, hops × channels: the channels filtered together (the same bits
-    as one at a time, in less time), each one's power summed as `chunk_power` sums it."""
-    weighted = cascade.filtered(chunk, guard_row(len(chunk))[None, :])
-    power = np.empty((len(chunk) // hop, len(weighted)))
+def chunk_powers(cascade: Cascade, rows: Audio, hop: int) -> Floats:
+    """`chunk_power` of every channel of the next chunk, given channel-major (channels × frames,
+    whole hops, each row contiguous: its own buffer, which this overwrites), by a cascade of as
+    many channels: hops × channels. The channels are filtered together (the same bits as one at
+    a time, in less time), each one's power summed as `chunk_power` sums it."""
+    rows += guard_row(rows.shape[1])[None, :]
+    weighted = cascade(rows)
+    power = np.empty((rows.shape[1] // hop, len(weighted)))
     for c, row in enumerate(weighted):
         hops = row.reshape(-1, hop)
         power[:, c] = np.einsum("hk,hk->h", hops, hops) / hop
@@ -123,7 +125,8 @@ def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
     power = np.zeros((hops, channels))
     cascade = Cascade(k_weighting(sample_rate), channels)
     for first in range(0, hops * hop, step):  # the channels together, a chunk at a time: `_row_power`'s bits
-        power[first // hop : first // hop + step // hop] = chunk_powers(cascade, audio[first : min(first + step, hops * hop)], hop)
+        rows = np.array(audio[first : min(first + step, hops * hop)].T, dtype=np.float32, order="C")
+        power[first // hop : first // hop + step // hop] = chunk_powers(cascade, rows, hop)
     env: Floats = np.sqrt(power)
     return env, hop
 

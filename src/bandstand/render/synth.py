@@ -534,9 +534,9 @@ def _ready_table(name: str, data: bytes, where: str) -> Any:
             from bandstand.render.sf2 import engine as compiled
 
             compiled.load()
-            from bandstand.render.iir import compiled as filters
+            from bandstand.render.iir import jit
 
-            filters()  # the chains' and meters' filter kernel: numba is loaded now, its cache read here too
+            jit()  # the chains', meters' and writers' kernels: numba is loaded now, its cache read here too
         elif name == "numpy":
             from bandstand.render.sf2.synth import preload
 

@@ -1,4 +1,7 @@
-"""The biquad cascade kernel compiled by numba: the same arithmetic as scipy's `_sosfilt`
+"""The render's kernels compiled by numba (besides the synthesizer's, `bandstand.render.sf2.engine`):
+the biquad cascade and the conversion of float audio to 16-bit PCM.
+
+`sosfilt32` is the biquad cascade kernel: the same arithmetic as scipy's `_sosfilt`
 (transposed direct form II, the same operations in the same order, so the same bits — a test
 pins it), in a third to a half of its time.
 
@@ -9,8 +12,11 @@ two channels of a track together, their sections in pairs, the second one sample
 first (a lone signal — one channel of a loudness meter — its sections in pairs alone). Each sample of each section still sees exactly the inputs and state it would in scipy's
 order, so nothing but the time changes.
 
-Importing this module imports numba and compiles (or loads from numba's cache) the kernel:
-`bandstand.render.iir` does it once, where numba can run.
+`to_pcm16` is what the WAV writer did in four passes over each block (scale, clip, round half
+to even, store as 16-bit), in one: the same operations on the same float32 values.
+
+Importing this module imports numba and compiles (or loads from numba's cache) the kernels:
+`bandstand.render.iir.jit` does it once, where numba can run.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["sosfilt32"]
+__all__ = ["sosfilt32", "to_pcm16"]
 
 _OPTIONS: dict[str, Any] = {"nogil": True, "cache": True}
 
@@ -155,11 +161,27 @@ def sosfilt32(sos: Any, x: Any, zi: Any) -> None:  # pragma: no cover - compiled
             _one(sos, x, i, s, zi)
 
 
+@numba.njit(["void(float32[:, :], float32, float32[:, ::1], int16[:, ::1])"], **_OPTIONS)
+def to_pcm16(audio: Any, scale: Any, values: Any, pcm: Any) -> None:  # pragma: no cover - compiled
+    """`audio` (frames × channels, any strides) times `scale`, clipped to ±32767 and rounded half
+    to even, into `values` (as floats) and `pcm` (as 16-bit integers), both as long as `audio`."""
+    top = np.float32(32767.0)
+    for n in range(audio.shape[0]):
+        for c in range(audio.shape[1]):
+            v = audio[n, c] * scale
+            v = min(max(v, -top), top)
+            v = np.rint(v)
+            values[n, c] = v
+            pcm[n, c] = np.int16(v)
+
+
 def _warm() -> None:
-    """Run it once on a few samples, so its first real call does not stop to finish loading."""
+    """Run them once on a few samples, so their first real calls do not stop to finish loading."""
     probe = np.zeros((1, 4), dtype=np.float32)
     sosfilt32(np.array([[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]] * 2, dtype=np.float32), probe,
               np.zeros((1, 2, 2), dtype=np.float32))
+    to_pcm16(np.zeros((4, 2), dtype=np.float32), np.float32(1.0), np.zeros((4, 2), dtype=np.float32),
+             np.zeros((4, 2), dtype=np.int16))
 
 
 _warm()
