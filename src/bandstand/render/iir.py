@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -99,7 +100,11 @@ def jit() -> ModuleType | None:
 
         if getattr(numba.config, "DISABLE_JIT", False):
             return None
-        from bandstand.render import jit as kernels
+        from bandstand.render.sf2.engine import without_blas
+
+        with warnings.catch_warnings(), without_blas(numba):  # not scipy.linalg's import (0.3 s) as well
+            warnings.simplefilter("ignore")  # numba's notes about caching
+            from bandstand.render import jit as kernels
     except Exception:  # no numba, or it cannot compile or cache here
         return None
     return kernels
