@@ -1,5 +1,5 @@
 """The render's kernels compiled by numba (besides the synthesizer's, `bandstand.render.sf2.engine`):
-the biquad cascade and the conversion of float audio to 16-bit PCM.
+the biquad cascade, the reverb's change of rate and the conversion of float audio to 16-bit PCM.
 
 `sosfilt32` is the biquad cascade kernel: the same arithmetic as scipy's `_sosfilt`
 (transposed direct form II, the same operations in the same order, so the same bits — a test
@@ -11,6 +11,10 @@ Here the state lives in registers and up to four chains run side by side, which 
 two channels of a track together, their sections in pairs, the second one sample behind the
 first (a lone signal — one channel of a loudness meter — its sections in pairs alone). Each sample of each section still sees exactly the inputs and state it would in scipy's
 order, so nothing but the time changes.
+
+`downmix` and `upsample` are the reverb's way to its quarter rate and back
+(`bandstand.render.reverb`), each one pass instead of numpy's several, the same sums in the same
+order (numpy's mean of each frame's four samples of a channel, then of the channels).
 
 `to_pcm16` is what the WAV writer did in four passes over each block (scale, clip, round half
 to even, store as 16-bit), in one: the same operations on the same float32 values.
@@ -26,7 +30,7 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["sosfilt32", "to_pcm16"]
+__all__ = ["downmix", "sosfilt32", "to_pcm16", "upsample"]
 
 _OPTIONS: dict[str, Any] = {"nogil": True, "cache": True}
 
@@ -175,11 +179,50 @@ def to_pcm16(audio: Any, scale: Any, values: Any, pcm: Any) -> None:  # pragma: 
             pcm[n, c] = np.int16(v)
 
 
+@numba.njit(["void(float32[:, :], int64, float32[::1])"], **_OPTIONS)
+def downmix(audio: Any, k: int, out: Any) -> None:  # pragma: no cover - compiled
+    """Each run of `k` frames of `audio` (channels × frames, each row contiguous) averaged over its
+    samples and channels into `out` (one value a run, as many runs as `out` holds): numpy's
+    `mean(axis=(0, 2), dtype=float32)` of the runs, summed in its order."""
+    size = np.float32(audio.shape[0] * k)
+    for r in range(out.shape[0]):
+        total = np.float32(0.0)
+        for c in range(audio.shape[0]):
+            part = np.float32(0.0)
+            for j in range(k):
+                part += audio[c, r * k + j]
+            total += part
+        out[r] = total / size
+
+
+@numba.njit(["void(float32[:, :], float32[::1], float32[::1], float32[:, :], boolean)"], **_OPTIONS)
+def upsample(low: Any, ramp: Any, gain: Any, target: Any, add: bool) -> None:  # pragma: no cover - compiled
+    """`low` (channels × runs + 1) back to the full rate by linear interpolation — run r's frame j
+    is low[r] + (low[r + 1] − low[r]) · ramp[j] — times `gain` (one value a frame, or one value),
+    written into `target` (channels × runs · len(ramp)) or, with `add`, added to it."""
+    k = ramp.shape[0]
+    one = gain.shape[0] == 1
+    for c in range(low.shape[0]):
+        for r in range(low.shape[1] - 1):
+            a = low[c, r]
+            d = low[c, r + 1] - a
+            for j in range(k):
+                n = r * k + j
+                v = (a + d * ramp[j]) * (gain[0] if one else gain[n])
+                if add:
+                    target[c, n] += v
+                else:
+                    target[c, n] = v
+
+
 def _warm() -> None:
     """Run them once on a few samples, so their first real calls do not stop to finish loading."""
     probe = np.zeros((1, 4), dtype=np.float32)
     sosfilt32(np.array([[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]] * 2, dtype=np.float32), probe,
               np.zeros((1, 2, 2), dtype=np.float32))
+    downmix(np.zeros((2, 8), dtype=np.float32), 4, np.zeros(2, dtype=np.float32))
+    upsample(np.zeros((2, 3), dtype=np.float32), np.zeros(4, dtype=np.float32), np.ones(1, dtype=np.float32),
+             np.zeros((2, 8), dtype=np.float32), True)
     to_pcm16(np.zeros((4, 2), dtype=np.float32), np.float32(1.0), np.zeros((4, 2), dtype=np.float32),
              np.zeros((4, 2), dtype=np.int16))
 
