@@ -129,6 +129,28 @@ def test_write_wav_scales_rounds_and_clips(tmp_path: Path) -> None:
     assert (np.rint(back * 32768.0).astype(int) == [[24575, -24575], [32767, -32767], [12288, 0], [0, -4915]]).all()
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-2.0, 2.0, width=32), min_size=2, max_size=300), st.floats(0.1, 2.0))
+def test_the_compiled_pcm_conversion_is_numpys(values: list[float], gain: float) -> None:
+    """`bandstand.render.jit.to_pcm16` (what `write_wav` runs where numba does) gives the numbers
+    numpy's four steps give: halves rounded to even, −0 and the clip at ±32767 included."""
+    from bandstand.render.iir import jit
+
+    kernels = jit()
+    assert kernels is not None
+    pairs = len(values) // 2
+    audio = np.array(values[: 2 * pairs], dtype=np.float32).reshape(pairs, 2)
+    audio[0] = [np.float32(0.5) / np.float32(32767.0), -0.0]  # a half step, and a negative zero
+    scale = np.float32(gain * 32767.0)
+    expected = np.rint(np.clip(audio * scale, -32767.0, 32767.0))
+    rows = np.ascontiguousarray(audio.T)
+    for source in (audio, rows.T):  # contiguous frames, and a view of channel-major rows
+        got, pcm = np.empty_like(audio), np.empty(audio.shape, dtype=np.int16)
+        kernels.to_pcm16(source, scale, got, pcm)
+        assert got.tobytes() == expected.tobytes()
+        assert np.array_equal(pcm, expected.astype(np.int16))
+
+
 def test_a_render_is_byte_identical_run_to_run(tmp_path: Path) -> None:
     song = demo_song(8, tempo=96.0)
     first = render_wav(song, tmp_path / "1.wav").read_bytes()

@@ -1,4 +1,4 @@
-"""Chains a chunk at a time: the cascade kernel is scipy's sosfilt to the bit, a chain over a
+"""Chains a chunk at a time: the cascade kernels (scipy's, and numba's) are scipy's sosfilt to the bit, a chain over a
 stretch is the chain over the whole song, the echo ring is the recurrence, a track's mix is the
 same whoever finishes it, and a render imports neither scipy.signal nor pyloudnorm."""
 
@@ -18,8 +18,14 @@ from bandstand.render import Master, render_song, render_wav
 from bandstand.render.chain import CHUNK, run_chain, stretch
 from bandstand.render.dsp import Context, biquad, feedback_echo
 from bandstand.render.effects import PROCESSORS, process
-from bandstand.render.iir import Cascade, _fallback, filter_sos, kernel
-from bandstand.render.master import k_weighting, power_envelope, true_peak_blocks
+from bandstand.render.iir import Cascade, _fallback, compiled, filter_sos, kernel
+from bandstand.render.master import (
+    chunk_power,
+    k_weighting,
+    power_envelope,
+    power_steps,
+    true_peak_blocks,
+)
 from bandstand.render.mixer import MixPlan, sounding
 from bandstand.render.synth import frames_for, synthesize_dry
 from bandstand.score import (
@@ -73,6 +79,41 @@ def test_the_kernel_is_scipys_compiled_one_and_the_fallback_agrees() -> None:
     kernel()(sos, a, za)
     _fallback(sos, b, zb)
     assert np.array_equal(a, b) and np.array_equal(za, zb)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.lists(st.integers(0, 700), min_size=1, max_size=5),
+       st.integers(0, 2**16))
+def test_the_compiled_kernel_is_scipys_to_the_bit(signals: int, sections: int, cuts: list[int], seed: int) -> None:
+    """Any number of signals (in pairs, and one alone) and of sections (in pairs, and one alone),
+    chunks of any length (none, one sample) carrying the state, the signals rows of a wider buffer."""
+    fast = compiled()
+    assert fast is not None  # numba is installed here: the render's cascades are the compiled ones
+    rng = np.random.default_rng(seed)
+    kinds = rng.choice(KINDS, sections)
+    sos = np.asarray([biquad(str(k), float(rng.uniform(30, 15000)), 44100, float(rng.uniform(0.3, 8)),
+                             float(rng.uniform(-12, 12))) for k in kinds], dtype=np.float32)
+    wide = (rng.standard_normal((signals, sum(cuts) + 7)) * 0.3).astype(np.float32)
+    a, b = wide.copy(), wide.copy()
+    za, zb = np.zeros((signals, sections, 2), np.float32), np.zeros((signals, sections, 2), np.float32)
+    at = 0
+    for n in cuts:
+        kernel()(sos, piece := np.ascontiguousarray(a[:, at : at + n]), za)
+        a[:, at : at + n] = piece
+        fast(sos, b[:, at : at + n], zb)  # a view: each row contiguous, the rows a buffer's width apart
+        at += n
+    assert np.array_equal(a, b) and np.array_equal(za, zb)
+
+
+def test_the_loudness_measure_of_both_channels_at_once_is_each_channels_own() -> None:
+    x = noise(44100 * 2 + 123, seed=5)
+    hop, step = power_steps(44100)
+    env, _ = power_envelope(x, 44100)
+    for c in range(2):
+        cascade = Cascade(k_weighting(44100), 1)
+        row = x[: len(x) // hop * hop, c]
+        power = np.concatenate([chunk_power(cascade, row[f : f + step], hop) for f in range(0, len(row), step)])
+        assert np.array_equal(env[:, c], np.sqrt(power))
 
 
 def test_k_weighting_is_pyloudnorms_filter() -> None:

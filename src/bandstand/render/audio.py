@@ -24,6 +24,7 @@ import numpy as np
 from bandstand.files import atomic_open
 from bandstand.render.cancel import Check, checker, never
 from bandstand.render.dsp import Audio
+from bandstand.render.iir import jit
 from bandstand.render.master import Master, Mastered, MasterPlan, plan_master
 from bandstand.render.meter import Meter
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
@@ -224,6 +225,7 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
     pcm = np.empty((_WRITE_FRAMES, 2), dtype="<i2")
     scale = np.float32(gain * 32767.0)
     frames = len(audio) if mastering is None else mastering.frames
+    kernels = jit()
     with atomic_open(path, "wb") as fh, wave.open(fh, "wb") as wav:
         wav.setnchannels(2)
         wav.setsampwidth(2)
@@ -234,10 +236,13 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
             n = min(_WRITE_FRAMES, frames - first)
             b, p = block[:n], pcm[:n]
             chunk = audio[first : first + n] if mastering is None else mastering.apply(audio, first, b)
-            np.multiply(chunk, scale, out=b)
-            np.clip(b, -32767.0, 32767.0, out=b)
-            np.rint(b, out=b)
-            p[:] = b
+            if kernels is not None and chunk.dtype == np.float32:  # the four steps below in one pass
+                kernels.to_pcm16(chunk, scale, b, p)
+            else:
+                np.multiply(chunk, scale, out=b)
+                np.clip(b, -32767.0, 32767.0, out=b)
+                np.rint(b, out=b)
+                p[:] = b
             if meter is not None:
                 meter.feed_pcm(b)
             wav.writeframes(p.data.cast("B"))

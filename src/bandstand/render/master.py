@@ -39,7 +39,7 @@ from bandstand.render.dsp import (
 )
 from bandstand.render.iir import CHUNK, Cascade
 
-__all__ = ["MARGIN_DB", "Master", "MasterPlan", "Mastered", "chunk_power", "integrated_loudness", "k_weighting",
+__all__ = ["MARGIN_DB", "Master", "MasterPlan", "Mastered", "chunk_power", "chunk_powers", "integrated_loudness", "k_weighting",
            "master", "plan_master", "power_steps", "true_peak_blocks"]
 
 MARGIN_DB = 0.5
@@ -87,8 +87,20 @@ def power_steps(sample_rate: int) -> tuple[int, int]:
 def chunk_power(cascade: Cascade, chunk: Audio, hop: int) -> Floats:
     """The mean power per hop of one channel's next chunk (whole hops), K-weighted by `cascade`
     (`k_weighting`, one channel), which keeps its state for the chunk after."""
-    weighted = cascade.filtered(chunk[:, None], guard_row(len(chunk))[None, :])[0].reshape(-1, hop)
-    power: Floats = np.einsum("hk,hk->h", weighted, weighted) / hop
+    return chunk_powers(cascade, np.array(chunk[None, :], dtype=np.float32), hop)[:, 0]
+
+
+def chunk_powers(cascade: Cascade, rows: Audio, hop: int) -> Floats:
+    """`chunk_power` of every channel of the next chunk, given channel-major (channels × frames,
+    whole hops, each row contiguous: its own buffer, which this overwrites), by a cascade of as
+    many channels: hops × channels. The channels are filtered together (the same bits as one at
+    a time, in less time), each one's power summed as `chunk_power` sums it."""
+    rows += guard_row(rows.shape[1])[None, :]
+    weighted = cascade(rows)
+    power = np.empty((rows.shape[1] // hop, len(weighted)))
+    for c, row in enumerate(weighted):
+        hops = row.reshape(-1, hop)
+        power[:, c] = np.einsum("hk,hk->h", hops, hops) / hop
     return power
 
 
@@ -108,8 +120,15 @@ def _row_power(row: Audio, sample_rate: int, check: Check = never) -> Floats:
 def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
     """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × channels), and the hop in
     frames. (A signal at −300 dB is added before the filter, so its state never turns denormal.)"""
-    env: Floats = np.sqrt(np.stack([_row_power(row, sample_rate) for row in audio.T], axis=1))
-    return env, max(1, round(sample_rate / 100))
+    hop, step = power_steps(sample_rate)
+    hops, channels = len(audio) // hop, audio.shape[1]
+    power = np.zeros((hops, channels))
+    cascade = Cascade(k_weighting(sample_rate), channels)
+    for first in range(0, hops * hop, step):  # the channels together, a chunk at a time: `_row_power`'s bits
+        rows = np.array(audio[first : min(first + step, hops * hop)].T, dtype=np.float32, order="C")
+        power[first // hop : first // hop + step // hop] = chunk_powers(cascade, rows, hop)
+    env: Floats = np.sqrt(power)
+    return env, hop
 
 
 def integrated_loudness(envelope: Floats, hop_rate: float = 100.0) -> float:

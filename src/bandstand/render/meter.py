@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bandstand.render.iir import Cascade
-from bandstand.render.master import chunk_power, integrated_loudness, k_weighting, power_steps
+from bandstand.render.master import chunk_powers, integrated_loudness, k_weighting, power_steps
 
 __all__ = ["BLOCK", "BLOCKS", "Meter", "spectrum_figures", "window_starts"]
 
@@ -71,8 +71,8 @@ class Meter:
         self.hop, self.step = power_steps(rate)
         self.measured = (frames // self.hop) * self.hop  # the loudness measure drops the last part-hop
         self.power = np.zeros((frames // self.hop, channels))
-        self.cascades = [Cascade(k_weighting(rate), 1) for _ in range(channels)]
-        self.pending = np.empty((self.step, channels), dtype=np.float32)
+        self.cascade = Cascade(k_weighting(rate), channels)
+        self.pending = np.empty((channels, self.step), dtype=np.float32)  # channel-major, as the filter wants
         self.filled = 0  # frames waiting in `pending`
         self.done = 0  # frames measured
         self.starts = [int(s) for s in window_starts(frames)]
@@ -100,7 +100,7 @@ class Meter:
         taken = 0
         while taken < n and self.done + self.filled < self.measured:
             room = min(self.step - self.filled, self.measured - self.done - self.filled, n - taken)
-            self.pending[self.filled : self.filled + room] = block[taken : taken + room]
+            self.pending[:, self.filled : self.filled + room] = block[taken : taken + room].T
             self.filled += room
             taken += room
             if self.filled == self.step or self.done + self.filled == self.measured:
@@ -108,9 +108,8 @@ class Meter:
 
     def _measure(self) -> None:
         at = self.done // self.hop
-        for c, cascade in enumerate(self.cascades):
-            power = chunk_power(cascade, self.pending[: self.filled, c], self.hop)
-            self.power[at : at + len(power), c] = power
+        power = chunk_powers(self.cascade, self.pending[:, : self.filled], self.hop)
+        self.power[at : at + len(power)] = power
         self.done += self.filled
         self.filled = 0
 

@@ -38,7 +38,7 @@ from bandstand.render.dsp import (
     lane_curve,
 )
 from bandstand.render.effects import Stage
-from bandstand.render.iir import kernel
+from bandstand.render.iir import jit, kernel
 from bandstand.render.scratch import Scratch
 from bandstand.score import Bus, Effect, Song, Track, audible
 
@@ -132,8 +132,9 @@ def sounding(audio: Audio) -> tuple[int, int]:
 def _preload(song: Song) -> None:
     """Load what the chains will need now, before the synthesis threads start (each finishes its
     tracks' chains as it plays them, and neither should stop mid-render to import): the filter
-    kernel, numpy.fft for a reverb, scipy.signal for a phaser."""
+    kernels (scipy's, and numba's where it runs: `bandstand.render.jit`), numpy.fft for a reverb, scipy.signal for a phaser."""
     kernel()
+    jit()
     kinds = {fx.type for t in song.tracks for fx in t.mix.inserts} | {fx.type for b in song.buses for fx in b.inserts}
     if "reverb" in kinds or any(s.level > 0 for t in song.tracks for s in t.mix.sends):
         import numpy.fft  # noqa: F401

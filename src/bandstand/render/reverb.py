@@ -6,7 +6,8 @@ response).
 The room runs on a mono mix at a quarter of the sample rate (a tail has little
 above 5 kHz, and a quarter of the samples is a sixteenth of the work), with a
 different noise for the left and the right so the tail is wide; the result is
-brought back to the full rate by linear interpolation, a stretch at a time.
+brought back to the full rate by linear interpolation, a stretch at a time
+(both changes of rate compiled where numba runs: `bandstand.render.jit`, the same numbers).
 The noise comes from a fixed seed, so a song always renders to the same bytes.
 """
 
@@ -20,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bandstand.render.dsp import Audio, biquad
-from bandstand.render.iir import filter_sos
+from bandstand.render.iir import filter_sos, jit
 
 if TYPE_CHECKING:
     from bandstand.render.scratch import Scratch
@@ -118,15 +119,19 @@ def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre
         if not add:
             target[...] = 0.0
         return target
-    if scratch is None:
+    kernels = jit() if audio.dtype == np.float32 and audio.strides[-1] == audio.itemsize else None
+    if scratch is None and kernels is None:
         mono = audio[:, : runs * k].reshape(len(audio), runs, k).mean(axis=(0, 2), dtype=np.float32)
-    else:  # the same means, a stretch at a time
-        mono = scratch.zeros((runs,))
+    else:  # the same means, a stretch at a time (compiled: one pass, the same sums)
+        mono = _zeros(scratch, (runs,))
         for r0 in range(0, runs, _UP):
             r1 = min(runs, r0 + _UP)
-            audio[:, r0 * k : r1 * k].reshape(len(audio), r1 - r0, k).mean(axis=(0, 2), dtype=np.float32,
-                                                                            out=mono[r0:r1])
-            scratch.tick()
+            if kernels is not None:
+                kernels.downmix(audio[:, r0 * k : r1 * k], k, mono[r0:r1])
+            else:
+                audio[:, r0 * k : r1 * k].reshape(len(audio), r1 - r0, k).mean(axis=(0, 2), dtype=np.float32,
+                                                                                out=mono[r0:r1])
+            _step(scratch)
     rate = sample_rate // k
     ir = impulse_response(rate, round(room_size, 3), round(damping, 3))
     shift = min(runs, int(pre_delay_ms / 1000.0 * rate))
@@ -142,8 +147,12 @@ def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre
         _step(scratch)
         w = wet_low[:, r0 : min(runs, r0 + _UP) + 1]
         a, b = r0 * k, (r0 + w.shape[1] - 1) * k
-        wet = (w[:, :-1, None] + (w[:, 1:] - w[:, :-1])[:, :, None] * ramp).reshape(2, -1)
         gain = level(a, b - a) if callable(level) else level
+        if kernels is not None:  # the steps below in one pass, the same numbers
+            gains = gain if isinstance(gain, np.ndarray) else np.array([gain], dtype=np.float32)
+            kernels.upsample(w, ramp[0, 0], np.ascontiguousarray(gains, dtype=np.float32), target[:, a:b], add)
+            continue
+        wet = (w[:, :-1, None] + (w[:, 1:] - w[:, :-1])[:, :, None] * ramp).reshape(2, -1)
         if isinstance(gain, np.ndarray):
             wet *= gain[None, :]
         elif gain != 1.0:

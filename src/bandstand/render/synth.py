@@ -534,6 +534,9 @@ def _ready_table(name: str, data: bytes, where: str) -> Any:
             from bandstand.render.sf2 import engine as compiled
 
             compiled.load()
+            from bandstand.render.iir import jit
+
+            jit()  # the chains', meters' and writers' kernels: numba is loaded now, its cache read here too
         elif name == "numpy":
             from bandstand.render.sf2.synth import preload
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -32,7 +33,7 @@ import numpy as np
 from bandstand.render.sf2 import layout as L
 from bandstand.render.sf2 import voices as V
 
-__all__ = ["CHANNELS", "MAX_VOICES", "SLICE", "available", "load", "step"]
+__all__ = ["CHANNELS", "MAX_VOICES", "SLICE", "available", "load", "step", "without_blas"]
 
 SLICE = 1 << 14
 MAX_VOICES = 256
@@ -386,7 +387,7 @@ def load() -> Callable[..., int]:
     if getattr(numba.config, "DISABLE_JIT", False):
         raise ImportError("numba does not compile here (NUMBA_DISABLE_JIT is set)")
     namespace = globals()
-    with warnings.catch_warnings(), _without_blas(numba):
+    with warnings.catch_warnings(), without_blas(numba):
         warnings.simplefilter("ignore")  # numba's notes about caching are not the caller's concern
         try:
             compiled = _compile(numba, namespace, cache=True)
@@ -397,25 +398,31 @@ def load() -> Callable[..., int]:
 
 
 @contextlib.contextmanager
-def _without_blas(numba: Any) -> Iterator[None]:
+def without_blas(numba: Any) -> Iterator[None]:
     """While numba sets up its CPU target for the first time, its check for a BLAS (for `np.dot`,
     which the engine does not use) answers "none" at once instead of importing scipy.linalg:
-    about 0.3 s of a render's start. Only numba's own check sees this; it is put back after."""
+    about 0.3 s of a render's start. Only numba's own check sees this; it is put back after.
+    Whoever loads numba code first does it under this (the engine here, the render's other
+    kernels in `bandstand.render.iir.jit`), one thread at a time."""
     import numba.np.linalg as linalg
 
-    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
-        yield  # numba set up already, or scipy.linalg costs nothing more
-        return
-    real = linalg.ensure_blas
+    with _SETUP:
+        if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+            yield  # numba set up already, or scipy.linalg costs nothing more
+            return
+        real = linalg.ensure_blas
 
-    def none() -> None:
-        raise ImportError("no BLAS wanted by bandstand's engine")
+        def none() -> None:
+            raise ImportError("no BLAS wanted by bandstand's engine")
 
-    linalg.ensure_blas = none
-    try:
-        yield
-    finally:
-        linalg.ensure_blas = real
+        linalg.ensure_blas = none
+        try:
+            yield
+        finally:
+            linalg.ensure_blas = real
+
+
+_SETUP = threading.Lock()  # numba's first setup, patched as above, by one thread at a time
 
 
 def _compile(numba: Any, namespace: dict[str, Any], cache: bool) -> Callable[..., int]:

@@ -1,0 +1,52 @@
+"""The render's compiled kernels (`bandstand.render.jit`) give the numbers the numpy steps they
+replace give, to the bit: the reverb's change of rate down and back up."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bandstand.render.iir import jit
+
+
+def kernels() -> ModuleType:
+    loaded = jit()
+    assert loaded is not None  # numba is installed here: the render runs these
+    return loaded
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 6), st.integers(0, 900), st.integers(0, 2**16))
+def test_the_downmix_is_numpys_mean(channels: int, k: int, runs: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    wide = (rng.standard_normal((channels, runs * k + 11)) * 0.4).astype(np.float32)
+    audio = wide[:, 3 : 3 + runs * k + 2]  # rows of a wider buffer, a part-run at the end left out
+    expected = audio[:, : runs * k].reshape(channels, runs, k).mean(axis=(0, 2), dtype=np.float32)
+    got = np.full(runs, np.nan, dtype=np.float32)
+    kernels().downmix(audio, k, got)
+    assert got.tobytes() == expected.tobytes()
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 5), st.booleans(), st.sampled_from(["one", "curve", "unity"]),
+       st.integers(0, 2**16))
+def test_the_upsample_is_numpys_interpolation(runs: int, k: int, add: bool, gain_kind: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    low = (rng.standard_normal((2, runs + 1)) * 0.3).astype(np.float32)
+    ramp = (np.arange(k, dtype=np.float32) / k)[None, None, :]
+    wet = (low[:, :-1, None] + (low[:, 1:] - low[:, :-1])[:, :, None] * ramp).reshape(2, -1)
+    gains = {"one": np.array([0.37], dtype=np.float32), "unity": np.ones(1, dtype=np.float32),
+             "curve": rng.uniform(0, 1, runs * k).astype(np.float32)}[gain_kind]
+    wet = wet * (gains[None, :] if gain_kind == "curve" else gains[0])
+    before = (rng.standard_normal((2, runs * k + 8)) * 0.1).astype(np.float32)
+    expected = before.copy()
+    if add:
+        expected[:, 4 : 4 + runs * k] += wet
+    else:
+        expected[:, 4 : 4 + runs * k] = wet
+    got = before.copy()
+    kernels().upsample(low, ramp[0, 0], gains, got[:, 4 : 4 + runs * k], add)
+    assert got.tobytes() == expected.tobytes()
