@@ -30,7 +30,7 @@ from bandstand.compose.api import (
     make_config,
 )
 from bandstand.compose.quality.takes import takes_for
-from bandstand.compose.state import PipelineState
+from bandstand.compose.state import STEPS, PipelineState
 from bandstand.errors import InvalidInput
 from bandstand.producer.running import Control
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from bandstand.studio import Project
     from bandstand.studio.tools import GeneratedPart, PartRequest
 
-__all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
+__all__ = ["APPROVAL_OPTIONS", "STEPS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
            "part_generator", "resume_song", "style_words"]
 
 APPROVAL_OPTIONS: tuple[str, ...] = ("approve", "reject", "pause")
@@ -134,7 +134,6 @@ class _Reporter:
         self.lock = threading.Lock()
 
     def __call__(self, event: Any) -> None:
-        from bandstand.compose.state import STEPS
         from bandstand.protocol import compose as ev
 
         if self.on_event is not None:
