@@ -122,7 +122,7 @@ def edit(
 
     directed = App(folders=True, backend=_backend(backend)).direct(WordsRequest(str(session), request))
     if as_json:
-        data = directed.edit.to_json() if directed.kind == "variation" else directed.to_json()
+        data = directed.edit.to_json() if directed.edit is not None else directed.to_json()
         typer.echo(json.dumps(data, ensure_ascii=False))
     else:
         _print_directed(directed)

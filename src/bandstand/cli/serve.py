@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from bandstand.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from bandstand.producer.backends import AgentBackend
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -42,7 +45,7 @@ def launch(
     allow_remote: bool,
     open_browser: bool,
     out_dir: Path | None = None,
-    studio_backend: object = None,
+    studio_backend: AgentBackend | None = None,
     runs_dir: Path | None = None,
     board_url: str | None = None,
     page: str = "",
@@ -174,7 +177,7 @@ def serve(
            live=_open_live(osc, midi_out, latency))
 
 
-def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> object:
+def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> AgentBackend | None:
     """The language model the studio asks about requests its rules do not read (None: offline)."""
     if name == "algorithmic":
         return None

@@ -22,20 +22,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bandstand.compose.api import (
+    GENERATOR,
+    STEPS,
     Approver,
     ComposeResult,
     Decision,
     EventSink,
     Pipeline,
+    PipelineState,
+    Recipe,
+    lay_out,
     make_config,
+    part_node,
+    read_state,
+    regenerate,
 )
 from bandstand.compose.quality.takes import takes_for
-from bandstand.compose.state import STEPS, PipelineState
 from bandstand.errors import InvalidInput
 from bandstand.producer.running import Control
 
 if TYPE_CHECKING:
-    from bandstand.compose.recipe import Recipe
     from bandstand.craft.style import StyleOverride
     from bandstand.studio import Project
     from bandstand.studio.tools import GeneratedPart, PartRequest
@@ -239,7 +245,6 @@ def resume_song(session_dir: str | Path, *, decision: Decision | None = None, an
 
 
 def _refuse_rewriting_a_changed_song(root: Path) -> None:
-    from bandstand.compose.api import read_state
     from bandstand.errors import Conflict
     from bandstand.studio import RevisionStore
 
@@ -256,7 +261,6 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
     """A finished run becomes revision 1 of the session as a studio project, with the recipe
     that regenerates any of its nodes in its provenance (once: a session that is already a
     project keeps its history)."""
-    from bandstand.compose.recipe import GENERATOR
     from bandstand.compose.sound import apply_sound
     from bandstand.producer.head_files import pianoroll_source
     from bandstand.producer.projects import create_from_song
@@ -307,7 +311,6 @@ def _recipe_for(project: Project, bars: int) -> Recipe:
     from bandstand.compose.arrangement import build_arrangement
     from bandstand.compose.harmony import build_harmony
     from bandstand.compose.intent import Overrides, decompose
-    from bandstand.compose.recipe import Recipe
 
     if project.provenance.recipe:
         return Recipe.model_validate(project.provenance.recipe)
@@ -328,9 +331,6 @@ def part_generator(project: Project, request: PartRequest, *, overrides: Sequenc
     from the project's recipe (its own derived seed, a fresh variant), with the style words read
     by the request parser and any further `overrides` (`craft.style.StyleOverride`s: a request's
     emotion), laid out as compose lays parts out, and cut to the bars asked for."""
-    from bandstand.compose.assembly import assemble
-    from bandstand.compose.recipe import rerun
-    from bandstand.compose.state import part_node
     from bandstand.studio.tools import GeneratedPart
 
     role = request.role
@@ -346,8 +346,8 @@ def part_generator(project: Project, request: PartRequest, *, overrides: Sequenc
     if role not in arrangement.all_roles():  # a role the song does not name plays everywhere it is asked to
         sections = [s.model_copy(update={"roles": [*s.roles, role]}) for s in arrangement.sections]
         arrangement = arrangement.model_copy(update={"sections": sections})
-    made = rerun(recipe, [key], plans={"arrangement": arrangement})
-    track = assemble([made.parts[key].track], made.intent, made.harmony, arrangement).tracks[0]
+    made = regenerate(recipe, [part_node(key)], [key], plans={"arrangement": arrangement}).made
+    track = lay_out(made.parts[key].track, made.intent, made.harmony, arrangement)
     bpb = project.beats_per_bar
     start, end = (request.start_bar - 1) * bpb, (request.start_bar - 1 + request.bars) * bpb
     return GeneratedPart(

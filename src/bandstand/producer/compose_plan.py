@@ -36,7 +36,7 @@ from bandstand.producer.structured_form import FormSection, form_slots, read_for
 from bandstand.studio import Project
 
 if TYPE_CHECKING:
-    from bandstand.compose.recipe import Recipe
+    from bandstand.compose.api import Recipe
 
 __all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_recipe", "spec_from_structured",
            "spec_from_words"]
@@ -162,11 +162,10 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
 def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
     """The compose recipe a new project plays from: intent, harmony and arrangement, as the
     compose graph makes them (same seeds), with the emotion's knobs on every part."""
-    from bandstand.compose.api import plan_seed, supported_roles
+    from bandstand.compose.api import Recipe, plan_seed, supported_roles
     from bandstand.compose.arrangement import build_arrangement, resolve_roles
     from bandstand.compose.harmony import build_harmony
     from bandstand.compose.intent.decompose import Overrides, decompose
-    from bandstand.compose.recipe import Recipe
 
     tonic, mode = None, None
     if spec.key:

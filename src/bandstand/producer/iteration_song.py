@@ -14,15 +14,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bandstand.compose.api import PartFn, default_part
-from bandstand.compose.assembly import active_spans, assemble
+from bandstand.compose.api import (
+    PartFn,
+    Recipe,
+    Rerun,
+    active_spans,
+    default_part,
+    lay_out,
+    part_node,
+    part_role,
+    regenerate,
+    replan,
+)
 from bandstand.compose.key_map import key_changes, layers, overlay, with_chords
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.parts import PartResult
-from bandstand.compose.recipe import Recipe, Rerun, rerun
-from bandstand.compose.state import part_role
 from bandstand.producer.iteration_plan import Plan, Window
 from bandstand.producer.sensitivity import BlastRadius, blast_radius
 from bandstand.producer.tempo_plan import tempo_edited
@@ -139,9 +147,9 @@ def _plans(plan: Plan) -> Rerun:
         config = {"genre": plan.genre, "tempo": recipe.intent.tempo, "key": recipe.intent.key,
                   "mode": recipe.intent.mode, "bars": recipe.arrangement.total_bars}
     if "harmony" in plan.run and "arrangement" not in plan.run:  # new chords over the same arrangement
-        made = rerun(recipe, [], run=[*plan.run, "arrangement"], config=config)
+        made = replan(recipe, [*plan.run, "arrangement"], config)
         return made.model_copy(update={"arrangement": rechord(recipe.arrangement, made.arrangement)})
-    return rerun(recipe, [], run=plan.run, config=config)
+    return replan(recipe, plan.run, config)
 
 
 def _structure(a: ArrangementPlan) -> list[tuple[object, ...]]:
@@ -197,8 +205,8 @@ def _in_other_keys(recipe: Recipe, made: Rerun, keys: Sequence[str], part_fn: Pa
         own = layer.intent
         intent = made.intent.model_copy(update={"key": own.key, "mode": own.mode, "key_analysis": own.key_analysis})
         arrangement = with_chords(made.arrangement, layer.chords)
-        parts = rerun(recipe, keys, plans={"intent": intent, "harmony": layer.harmony, "arrangement": arrangement},
-                      part_fn=part_fn).parts
+        parts = regenerate(recipe, [part_node(k) for k in keys], keys, part_fn=part_fn,
+                           plans={"intent": intent, "harmony": layer.harmony, "arrangement": arrangement}).made.parts
         out.append(_InKey(intent, layer.harmony, arrangement, layer.bars, parts))
     return out
 
@@ -219,11 +227,11 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
         plan.change(*(k for k in keys if active_spans(part_role(k), before, bpb)
                       != active_spans(part_role(k), made.arrangement, bpb)))
     radius = blast_radius(plan.changed, keys, plan.frozen)
-    regenerate = list(radius.parts)
-    parts: dict[str, PartResult] = rerun(recipe, regenerate, plans={"intent": made.intent, "harmony": made.harmony,
-                                                                     "arrangement": made.arrangement},
-                                         part_fn=part_fn or default_part).parts
-    in_keys = _in_other_keys(recipe, made, [k for k in regenerate if part_role(k) not in UNPITCHED],
+    again = list(radius.parts)
+    parts: dict[str, PartResult] = regenerate(
+        recipe, radius.nodes, keys, frozen=plan.frozen, part_fn=part_fn or default_part,
+        plans={"intent": made.intent, "harmony": made.harmony, "arrangement": made.arrangement}).made.parts
+    in_keys = _in_other_keys(recipe, made, [k for k in again if part_role(k) not in UNPITCHED],
                              part_fn or default_part)
     by_name = {t.name: t for t in base.tracks}
     key_of = {n: k for k, n in names.items()}
@@ -231,12 +239,12 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
     limits = plan.limits
     new_names = {k: n for k, n in names.items() if k not in plan.remove}
     made_tracks: dict[str, Track] = {}
-    for key in regenerate:
-        laid = assemble([parts[key].track], made.intent, made.harmony, made.arrangement).tracks[0]
+    for key in again:
+        laid = lay_out(parts[key].track, made.intent, made.harmony, made.arrangement)
         for other in in_keys:  # the bars in another key: the part as written in that key
             if key in other.parts:
                 bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
-                there = assemble([other.parts[key].track], other.intent, other.harmony, other.arrangement).tracks[0]
+                there = lay_out(other.parts[key].track, other.intent, other.harmony, other.arrangement)
                 laid = splice(laid, there, [((a - 1) * bpb, b * bpb) for a, b in other.bars])
         old = by_name.get(names.get(key, ""))
         edit = plan.added.get(key)
@@ -278,7 +286,7 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
             volume = round(min(VOLUME_MAX, track.mix.volume * plan.volumes[key]), 4)
             track = replace(track, mix=replace(track.mix, volume=volume))
         tracks.append(track)
-    tracks += [made_tracks[k] for k in regenerate if k in plan.added]
+    tracks += [made_tracks[k] for k in again if k in plan.added]
     if plan.key_from is not None and plan.key_bars:  # a key change in some bars: the map moves there only
         recipe = overlay(plan.key_from, recipe, plan.key_bars)
     song = _song(base, tracks, made, "arrangement" in plan.run or "energy" in plan.changed, recipe)
@@ -292,7 +300,7 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
         recipe = recipe.model_copy(update={"sound": sound})
     kept_spans = {k: v for k, v in recipe.spans.items() if k not in plan.remove}
     recipe = recipe.model_copy(update={"parts": new_names, "frozen": sorted(plan.frozen), "spans": kept_spans})
-    return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=regenerate)
+    return Rebuilt(song=song, recipe=recipe, radius=radius, regenerated=again)
 
 
 def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool, recipe: Recipe) -> Song:

@@ -24,11 +24,11 @@ def recipe(song: Song, prompt: str) -> dict[str, object]:
     song's tempo, key and length, with the arrangement's sections made the song's own form
     (which parts play where), each part's track named, the bars each part played in, and the
     key map of the bars the jam played in another key."""
+    from bandstand.compose.api import Recipe
     from bandstand.compose.arrangement import build_arrangement
     from bandstand.compose.harmony import build_harmony
     from bandstand.compose.intent import Overrides, decompose
     from bandstand.compose.models.arrangement import SectionPlan
-    from bandstand.compose.recipe import Recipe
 
     tonic, _, mode = (song.key or "C minor").partition(" ")
     bars = sum(s.bars for s in song.sections)
