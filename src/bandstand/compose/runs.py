@@ -1,7 +1,8 @@
 """The engine as the producer sees it: a few typed calls instead of the graph's parts.
 
 `plan(prompt, seed, options)` runs the plan nodes (intent, harmony,
-arrangement) with compose's own seeds; `regenerate(recipe, changed, keys)`
+arrangement) with compose's own seeds; `plans_for(prompt, facts, roles)`
+plans a song known by its facts (a project not composed here, a kept jam); `regenerate(recipe, changed, keys)`
 reads the blast radius of a change off the graph (`reach`) and makes again
 the parts it reaches; `replan(recipe, nodes)` makes plan nodes again from a
 recipe; `lay_out(track, intent, harmony, arrangement)` lays a written part out
@@ -21,9 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from bandstand.compose.arrangement import Slot, build_arrangement, resolve_roles
 from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.checkpoint import FileCheckpoint
 from bandstand.compose.graph import Artifacts
+from bandstand.compose.harmony import build_harmony
+from bandstand.compose.intent import Overrides, decompose
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
@@ -45,8 +49,8 @@ from bandstand.errors import RuntimeFailure
 from bandstand.score import Song, Track
 
 __all__ = ["PLAN_OPTIONS", "PartFn", "Plans", "Recipe", "Regenerated", "Rerun", "RunProducts", "active_spans",
-           "default_part", "dependencies", "lay_out", "part_seed", "plan", "plan_seed", "products", "reach",
-           "read_state", "regenerate", "replan", "role_order", "supported_roles", "write_state"]
+           "default_part", "dependencies", "lay_out", "part_seed", "plan", "plan_seed", "plans_for", "products", "reach",
+           "read_state", "regenerate", "replan", "role_order", "roles_for", "supported_roles", "write_state"]
 
 PLAN_OPTIONS: tuple[str, ...] = ("bars", "parts", "tempo", "key", "mode", "genre", "form")
 """Options of a compose run the plan nodes read (the rest concern parts, files and audio)."""
@@ -173,3 +177,26 @@ def lay_out(track: Track, intent: Intent, harmony: HarmonyPlan, arrangement: Arr
     """A written part laid out over the song as compose lays it out: silent where the
     arrangement rests it, with its transition ramps."""
     return assemble([track], intent, harmony, arrangement).tracks[0]
+
+
+def roles_for(intent: Intent) -> list[str]:
+    """The roles compose has play for `intent` when no parts are asked for (an ensemble's
+    players, or the core five and what the genre and the instrument requests bring)."""
+    return resolve_roles(intent, None, supported_roles())
+
+
+def plans_for(prompt: str, facts: Overrides, roles: Sequence[str] | None = None, *, seed: int | None = None,
+              time_signature: tuple[int, int] | None = None, form: Sequence[Slot] | None = None) -> Plans:
+    """The plans of a song known by its facts rather than composed here (a project imported or
+    made in the studio, a jam kept as a song, a compose plan): the intent `prompt` and `facts`
+    give (in `time_signature` when the song has its own metre), its harmony, and its
+    arrangement for `roles` (None: the roles compose would choose) over `form` when given.
+    With `seed`, each plan gets the seed the compose graph gives it (`plan_seed`); without,
+    every plan's seed is 0."""
+    seeds = {name: plan_seed(seed, name) if seed is not None else 0 for name in PLAN_NODES}
+    intent = decompose(prompt, seed=seeds["intent"], overrides=facts)
+    if time_signature is not None:
+        intent = intent.model_copy(update={"time_signature": time_signature})
+    harmony = build_harmony(intent, seeds["harmony"])
+    chosen = list(roles) if roles is not None else roles_for(intent)
+    return Plans(intent, harmony, build_arrangement(intent, harmony, chosen, seeds["arrangement"], form))

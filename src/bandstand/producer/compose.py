@@ -28,12 +28,15 @@ from bandstand.compose.api import (
     ComposeResult,
     Decision,
     EventSink,
+    Overrides,
     Pipeline,
     PipelineState,
     Recipe,
+    decompose,
     lay_out,
     make_config,
     part_node,
+    plans_for,
     read_state,
     regenerate,
 )
@@ -81,8 +84,6 @@ class Composed:
 
 def ambiguity_questions(prompt: str, options: dict[str, Any]) -> list[Question]:
     """The blocking ambiguities of `prompt` (read by the rules alone) as questions."""
-    from bandstand.compose.intent import Overrides, decompose
-
     intent = decompose(prompt, overrides=Overrides(tempo=options.get("tempo"), key=options.get("key"),
                                                    mode=options.get("mode"), bars=options.get("bars"),
                                                    genre=options.get("genre")))
@@ -308,21 +309,16 @@ def style_words(role: str, style: str | None) -> tuple[list[Any], str | None]:
 def _recipe_for(project: Project, bars: int) -> Recipe:
     """The project's compose recipe, or one made for it (a project that was not composed here:
     its tempo, key and metre, a generic song of the length asked for)."""
-    from bandstand.compose.arrangement import build_arrangement
-    from bandstand.compose.harmony import build_harmony
-    from bandstand.compose.intent import Overrides, decompose
-
     if project.provenance.recipe:
         return Recipe.model_validate(project.provenance.recipe)
     tonic, _, mode = (project.key or "C major").partition(" ")
     ts = project.time_signature
     length = max(4, bars, sum(s.bars for s in project.sections))
     prompt = project.provenance.prompt or project.name or "a song"
-    intent = decompose(prompt, overrides=Overrides(tempo=min(300.0, max(30.0, project.tempo)), key=tonic,
-                                                   mode=mode or "major", bars=min(512, length)))
-    intent = intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator)})
-    harmony = build_harmony(intent, 0)
-    arrangement = build_arrangement(intent, harmony, ["drums", "bass", "chords", "lead", "pad"], 0)
+    intent, harmony, arrangement = plans_for(
+        prompt, Overrides(tempo=min(300.0, max(30.0, project.tempo)), key=tonic, mode=mode or "major",
+                          bars=min(512, length)),
+        ["drums", "bass", "chords", "lead", "pad"], time_signature=(ts.numerator, ts.denominator))
     return Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement)
 
 
