@@ -8,9 +8,10 @@ what is still at the top of `producer/` and fixes the references those branches 
 `GROUPS` says which module goes where. A module of `producer/` it does not list stays where it
 is (`app.py`, the facade, stays on purpose), and so does one already in its package. For each
 moved module `X` of package `P` it rewrites, in src/, tests/, benchmarks/, docs/, scripts/,
-README.md and pyproject.toml:
+examples/, README.md and pyproject.toml:
 
-- dotted names: `bandstand.producer.X` and `producer.X` (in prose) → `….producer.P.X`;
+- dotted names: `bandstand.producer.X` and `producer.X` (in prose) → `….producer.P.X` (team
+  files name responders as `bandstand.producer.X:function` too);
 - `from bandstand.producer import X, Y` → one `from bandstand.producer.P import X` per package
   (names that are not moved modules stay on the original line);
 - relative imports inside `producer/` (`from .X import …`, `from . import X`) → absolute;
@@ -35,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCER = ROOT / "src" / "bandstand" / "producer"
-SCOPE = ("src", "tests", "benchmarks", "docs", "scripts")
+SCOPE = ("src", "tests", "benchmarks", "docs", "scripts", "examples")
 FILES = ("README.md", "pyproject.toml")
 SUFFIXES = {".py", ".md", ".toml", ".txt", ".json", ".sh", ".cfg", ".ini", ".yml", ".yaml"}
 
