@@ -44,17 +44,8 @@ CLIENT_MAY = {"producer", "protocol", "errors", "files"}
 
 CLIENT_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     # (client, package it imports): (import statements, why it is still there)
-    ("cli", "board"): (26, "`bandstand board` drives the task board's own ops; a producer.board facade is to come"),
-    ("cli", "agents"): (10, "backend configuration and `bandstand agents` read agents.config directly"),
-    ("cli", "runtime"): (6, "`bandstand team`/`run` load team files and follow run logs from runtime"),
-    ("cli", "midi"): (3, "reading a MIDI file's facts for `bandstand render`/`play`"),
-    ("cli", "compose"): (2, "compose's lexicon for help texts and genre names"),
-    ("cli", "render"): (2, "the SoundFont finder and the renderer for `bandstand render`"),
     ("cli", "server"): (2, "the composition root of `bandstand serve`/`studio`: it starts the server"),
     ("cli", "mcp"): (2, "the composition root of `bandstand mcp`: it starts the MCP server"),
-    ("server", "board"): (4, "the log view reads board stores and watchers"),
-    ("server", "runtime"): (1, "the log view follows run logs"),
-    ("server", "render"): (1, "the SoundFont served to the page"),
     ("mcp", "server"): (2, "MCP over HTTP mounts on the server's app and state"),
 }
 

@@ -155,8 +155,8 @@ def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, ses
              stale_after: float, heartbeat: float, quiet: bool) -> tuple[list[Any], Any]:
     from datetime import timedelta
 
-    from bandstand.board import Board
     from bandstand.producer.batch import CONDUCTOR, Conductor
+    from bandstand.producer.task_board import Board
 
     with Board.open(url, stale_after=timedelta(seconds=stale_after)) as opened:
         conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR, out=out)
@@ -214,12 +214,12 @@ def worker(
     as_json: bool = typer.Option(False, "--json", help="Print what it did as JSON when it stops."),
 ) -> None:
     """Take batch songs from a board and compose them, until stopped (Ctrl-C, SIGTERM)."""
-    from bandstand.board import Board
     from bandstand.producer.batch import work
+    from bandstand.producer.task_board import Board
 
     agents = team = None
     if config is not None:
-        from bandstand.agents.config import load_config
+        from bandstand.producer.backends import load_config
 
         agents = load_config(config)
         team = agents.team

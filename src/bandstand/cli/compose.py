@@ -82,7 +82,7 @@ class Progress:
     become known), one line per event otherwise."""
 
     def __init__(self, quiet: bool) -> None:
-        from bandstand.compose.state import STEPS
+        from bandstand.producer.compose import STEPS
 
         self.quiet = quiet
         self.console = _console(stderr=True)
@@ -421,8 +421,8 @@ def sessions_clean(
     yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking."),
 ) -> None:
     """Remove unfinished or old sessions and leftover temporary files."""
-    from bandstand.compose.sessions import ACTIVE_SECONDS, clean, plan_clean
     from bandstand.errors import InvalidInput
+    from bandstand.producer.session_list import ACTIVE_SECONDS, clean, plan_clean
 
     plan = plan_clean(out, older_than_days=older_than, incomplete=incomplete)
     if plan.kept:

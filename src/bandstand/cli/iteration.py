@@ -85,11 +85,9 @@ BACKEND_HELP = "Also read the request with a language model (claude-code, anthro
 
 
 def _backend(name: str | None) -> Any:
-    if not name:
-        return None
-    from bandstand.agents import load_config, make_backend
+    from bandstand.producer.backends import backend_named
 
-    return make_backend(name, load_config())
+    return backend_named(name)
 
 
 def _print_directed(directed: Any) -> None:
@@ -124,7 +122,7 @@ def edit(
 
     directed = App(folders=True, backend=_backend(backend)).direct(WordsRequest(str(session), request))
     if as_json:
-        data = directed.edit.to_json() if directed.kind == "variation" else directed.to_json()
+        data = directed.edit.to_json() if directed.edit is not None else directed.to_json()
         typer.echo(json.dumps(data, ensure_ascii=False))
     else:
         _print_directed(directed)

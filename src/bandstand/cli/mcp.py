@@ -64,10 +64,10 @@ def mcp(
                            "--board sqlite:///band.db --as musician-1)")
     model = players = None
     if backend:
-        from bandstand.agents import load_config, make_backend
+        from bandstand.producer.backends import backend_named
         from bandstand.producer.jam import backend_factory
 
-        model, players = make_backend(backend, load_config()), backend_factory(backend)
+        model, players = backend_named(backend), backend_factory(backend)
     from bandstand.mcp import run_board_stdio, run_stdio
 
     if board is not None and session is not None:

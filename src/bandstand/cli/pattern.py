@@ -203,8 +203,8 @@ def render(
     wav: Path | None = typer.Option(None, "--wav", help="Also render audio to this WAV file."),
 ) -> None:
     """Render CODE to a Standard MIDI File (and optionally a WAV file)."""
-    from bandstand.midi import write_midi
     from bandstand.producer.pattern_code import pattern_to_song, run_program
+    from bandstand.producer.rendering import write_midi
 
     program = run_program(_code(code))
     for note in program.notes:  # what the program asked for that is not honoured (a samples() URL …)
@@ -220,7 +220,7 @@ def render(
         f"wrote {out} ({len(song.tracks)} tracks, {notes} notes, {cycles} cycles at {bpm:g} bpm)"
     )
     if wav is not None:
-        from bandstand.render import render_wav
+        from bandstand.producer.rendering import render_wav
 
         render_wav(song, wav)
         typer.echo(f"wrote {wav}")

@@ -65,8 +65,14 @@ def render(
                                "--wav, --png, --no-audio and --sample-rate are for a .mid file")
         _render_session(file)
         return
-    from bandstand.midi import read_midi
-    from bandstand.render import find_soundfont, render_pianoroll, render_wav, title_line, warm
+    from bandstand.producer.rendering import (
+        find_soundfont,
+        read_midi,
+        render_pianoroll,
+        render_wav,
+        title_line,
+        warm,
+    )
 
     song = read_midi(file)  # first: a file that is refused never loads the synthesizer (300 MB for any input)
     if not no_audio:

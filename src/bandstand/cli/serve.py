@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from bandstand.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from bandstand.producer.backends import AgentBackend
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -42,7 +45,7 @@ def launch(
     allow_remote: bool,
     open_browser: bool,
     out_dir: Path | None = None,
-    studio_backend: object = None,
+    studio_backend: AgentBackend | None = None,
     runs_dir: Path | None = None,
     board_url: str | None = None,
     page: str = "",
@@ -55,7 +58,7 @@ def launch(
     the `live` outputs (`bandstand.jam.liveout`) too."""
     import webbrowser
 
-    from bandstand.board.stores import DEFAULT_URL
+    from bandstand.producer.task_board import DEFAULT_URL
     from bandstand.server import ServerConfig, bind, create_app, serve
     from bandstand.server.config import is_loopback, new_token
 
@@ -118,7 +121,7 @@ def _open_live(osc: str | None, midi_out: str | None, latency: float | None) -> 
 
 
 def _runs_dir() -> Path:
-    from bandstand.agents.config import load_config
+    from bandstand.producer.backends import load_config
 
     return Path(load_config().runs_dir)
 
@@ -174,15 +177,13 @@ def serve(
            live=_open_live(osc, midi_out, latency))
 
 
-def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> object:
+def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> AgentBackend | None:
     """The language model the studio asks about requests its rules do not read (None: offline)."""
     if name == "algorithmic":
         return None
-    from bandstand.agents.config import load_config
-    from bandstand.agents.registry import make_backend
+    from bandstand.producer.backends import backend_named
 
-    overrides = {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None}
-    return make_backend(name, load_config(overrides=overrides))
+    return backend_named(name, {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None})
 
 
 STUDIO_EXAMPLES = """\b

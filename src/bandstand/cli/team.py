@@ -87,10 +87,9 @@ def run_team(
     """Run the team on --prompt, printing the live events; then the answer."""
     import time
 
-    from bandstand.agents.config import load_config
     from bandstand.errors import InvalidInput, OutputNotWritable
-    from bandstand.runtime.team import Team
-    from bandstand.runtime.teamfile import load_team
+    from bandstand.producer.backends import load_config
+    from bandstand.producer.team_runs import Team, load_team
 
     if not prompt.strip():
         raise InvalidInput('the prompt is empty; pass --prompt "what the team should do"')
@@ -120,10 +119,8 @@ def resume_team(
 ) -> None:
     """Continue a team run from its logs: every member keeps its conversation, the leader
     gets what it was waiting for; new events go to the same folder."""
-    from bandstand.agents.config import load_config
-    from bandstand.runtime.resume import resume_point
-    from bandstand.runtime.team import Team
-    from bandstand.runtime.teamfile import load_team
+    from bandstand.producer.backends import load_config
+    from bandstand.producer.team_runs import Team, load_team, resume_point
 
     plan = resume_point(run_dir, load_team(team_file) if team_file is not None else None)
     if plan.done is not None:  # the leader had answered: nothing to continue

@@ -128,8 +128,8 @@ def key_command(
 ) -> None:
     """Detect the key of a MIDI file (pitched tracks, weighted by duration)."""
     from bandstand.errors import InvalidInput
-    from bandstand.midi import read_midi
     from bandstand.producer.music_theory import detect_key
+    from bandstand.producer.rendering import read_midi
 
     song = read_midi(path)
     notes = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes]

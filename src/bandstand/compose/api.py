@@ -26,23 +26,30 @@ from pydantic import ValidationError
 
 from bandstand.compose.checkpoint import BackgroundCheckpoint, FileCheckpoint
 from bandstand.compose.engine import Approver, Decision, Engine, EventSink
-from bandstand.compose.recipe import Recipe
+from bandstand.compose.intent import Overrides, decompose
+from bandstand.compose.recipe import GENERATOR, Recipe
 from bandstand.compose.runs import (
     PLAN_OPTIONS,
     PartFn,
     Plans,
     Regenerated,
+    Rerun,
     RunProducts,
+    active_spans,
     default_part,
     dependencies,
+    lay_out,
     part_seed,
     plan,
     plan_seed,
+    plans_for,
     products,
     reach,
     read_state,
     regenerate,
+    replan,
     role_order,
+    roles_for,
     supported_roles,
     write_state,
 )
@@ -52,7 +59,9 @@ from bandstand.compose.state import (
     PipelineConfig,
     PipelineState,
     SongState,
+    new_session_id,
     part_node,
+    part_role,
 )
 from bandstand.errors import ConfigError, InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
@@ -62,10 +71,12 @@ if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
     from bandstand.compose.models.intent import Intent
 
-__all__ = ["PLAN_OPTIONS", "Approver", "ComposeResult", "Decision", "EventSink", "PartFn", "Pipeline", "Plans",
-           "Regenerated", "RunProducts", "compose", "default_part", "dependencies", "make_config", "node_names",
-           "part_seed", "plan", "plan_seed", "products", "reach", "read_state", "regenerate", "resume", "role_order",
-           "supported_roles", "write_state"]
+__all__ = ["GENERATOR", "PLAN_OPTIONS", "STEPS", "Approver", "ComposeResult", "Decision", "EventSink", "Overrides",
+           "PartFn", "Pipeline", "PipelineState", "Plans", "Recipe", "Regenerated", "Rerun", "RunProducts",
+           "active_spans", "compose", "decompose", "default_part", "dependencies", "lay_out", "make_config",
+           "new_session_id", "node_names", "part_node", "part_role", "part_seed", "plan", "plan_seed", "plans_for",
+           "products", "reach", "read_state", "regenerate", "replan", "resume", "role_order", "roles_for", "supported_roles",
+           "write_state"]
 
 Handlers = Mapping[str, Callable[..., object]]
 

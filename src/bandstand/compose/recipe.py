@@ -37,10 +37,13 @@ from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState, p
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import RuntimeFailure
 
-__all__ = ["GENERATOR", "PLAN_NODES", "Recipe", "Rerun", "part_role", "rerun"]
+__all__ = ["GENERATOR", "PLAN_NODES", "PlanArtifact", "Recipe", "Rerun", "part_role", "rerun"]
 
 GENERATOR = f"bandstand {__version__} compose graph, algorithmic parts"
 PLAN_NODES: tuple[str, ...] = ("intent", "harmony", "arrangement")
+
+PlanArtifact = Intent | HarmonyPlan | ArrangementPlan
+"""What a plan node makes: the plans a partial run is given in place of the recipe's."""
 
 
 class Recipe(BaseModel):
@@ -125,12 +128,12 @@ def _graph(keys: Sequence[str], part_fn: PartFn) -> Graph:
     return Graph([*plans, members])
 
 
-def rerun(recipe: Recipe, keys: Sequence[str], *, run: Iterable[str] = (), plans: Mapping[str, Any] | None = None,
-          config: Mapping[str, Any] | None = None, part_fn: PartFn = default_part) -> Rerun:
+def rerun(recipe: Recipe, keys: Sequence[str], *, run: Iterable[str] = (), plans: Mapping[str, PlanArtifact] | None = None,
+          config: Mapping[str, object] | None = None, part_fn: PartFn = default_part) -> Rerun:
     """Run the part nodes `keys` (and the plan nodes in `run`) from `recipe`; the plans come from
     `plans` when given there, else from the recipe. `config` overrides run settings (genre,
     tempo, key … for an intent run again). Raises `RuntimeFailure` when a node fails."""
-    given: dict[str, Any] = {"intent": recipe.intent, "harmony": recipe.harmony, "arrangement": recipe.arrangement}
+    given: dict[str, PlanArtifact] = {"intent": recipe.intent, "harmony": recipe.harmony, "arrangement": recipe.arrangement}
     given.update(plans or {})
     rerun_plans = [n for n in PLAN_NODES if n in set(run)]
     state = PipelineState.start(recipe.prompt, recipe.config(**dict(config or {})), recipe.seed)

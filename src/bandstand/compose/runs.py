@@ -1,9 +1,12 @@
 """The engine as the producer sees it: a few typed calls instead of the graph's parts.
 
 `plan(prompt, seed, options)` runs the plan nodes (intent, harmony,
-arrangement) with compose's own seeds; `regenerate(recipe, changed, keys)`
+arrangement) with compose's own seeds; `plans_for(prompt, facts, roles)`
+plans a song known by its facts (a project not composed here, a kept jam); `regenerate(recipe, changed, keys)`
 reads the blast radius of a change off the graph (`reach`) and makes again
-the parts it reaches; `products(artifacts)` reads a finished run's artifacts
+the parts it reaches; `replan(recipe, nodes)` makes plan nodes again from a
+recipe; `lay_out(track, intent, harmony, arrangement)` lays a written part out
+as compose does, and `active_spans` says where a role plays; `products(artifacts)` reads a finished run's artifacts
 as one typed `RunProducts`; `part_seed` is a part's seed as the parts node
 derives it (`plan_seed` a plan node's); `dependencies(parts)` says what each
 component is made from; `read_state`/`write_state` keep a session's pipeline
@@ -17,10 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from bandstand.compose.arrangement import Slot, build_arrangement, resolve_roles
+from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.checkpoint import FileCheckpoint
 from bandstand.compose.graph import Artifacts
+from bandstand.compose.harmony import build_harmony
+from bandstand.compose.intent import Overrides, decompose
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
@@ -28,7 +35,7 @@ from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.reports import SessionFiles, ValidationReport
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node, derive_seed
-from bandstand.compose.recipe import PLAN_NODES, Recipe, Rerun, rerun
+from bandstand.compose.recipe import PLAN_NODES, PlanArtifact, Recipe, Rerun, rerun
 from bandstand.compose.stages import (
     SEED_KEYS,
     PartFn,
@@ -39,11 +46,11 @@ from bandstand.compose.stages import (
 )
 from bandstand.compose.state import PARTS, PipelineState, part_node
 from bandstand.errors import RuntimeFailure
-from bandstand.score import Song
+from bandstand.score import Song, Track
 
-__all__ = ["PLAN_OPTIONS", "PartFn", "Plans", "Regenerated", "RunProducts", "default_part", "dependencies",
-           "part_seed", "plan", "plan_seed", "products", "reach", "read_state", "regenerate", "role_order",
-           "supported_roles", "write_state"]
+__all__ = ["PLAN_OPTIONS", "PartFn", "Plans", "Recipe", "Regenerated", "Rerun", "RunProducts", "active_spans",
+           "default_part", "dependencies", "lay_out", "part_seed", "plan", "plan_seed", "plans_for", "products", "reach",
+           "read_state", "regenerate", "replan", "role_order", "roles_for", "supported_roles", "write_state"]
 
 PLAN_OPTIONS: tuple[str, ...] = ("bars", "parts", "tempo", "key", "mode", "genre", "form")
 """Options of a compose run the plan nodes read (the rest concern parts, files and audio)."""
@@ -102,7 +109,7 @@ def write_state(session_dir: str | Path, state: PipelineState) -> None:
     FileCheckpoint.in_session(session_dir).save(state)
 
 
-def plan(prompt: str, seed: int, options: Mapping[str, Any] | None = None) -> Plans:
+def plan(prompt: str, seed: int, options: Mapping[str, object] | None = None) -> Plans:
     """The intent, harmony and arrangement `prompt` and `seed` give, from the compose graph's
     own plan nodes and seeds (only `PLAN_OPTIONS` of `options` count). `RuntimeFailure` when a
     plan node fails."""
@@ -150,10 +157,46 @@ class Regenerated(NamedTuple):
 
 
 def regenerate(recipe: Recipe, changed: Iterable[str], keys: Sequence[str], *, frozen: Iterable[str] = (),
-               plans: Mapping[str, Any] | None = None, part_fn: PartFn = default_part) -> Regenerated:
+               plans: Mapping[str, PlanArtifact] | None = None, part_fn: PartFn = default_part) -> Regenerated:
     """The parts among `keys` that a change of `changed` (facts: key, tempo …; nodes: harmony,
     parts:bass …) reaches, made again from `recipe` (with `plans` in place of its plans when
     given); a part in `frozen` (part keys) stays as it is."""
     reached = reach(changed, keys, [part_node(k) for k in frozen])
     again = [k for k in keys if part_node(k) in reached]
     return Regenerated(tuple(reached), rerun(recipe, again, plans=plans, part_fn=part_fn))
+
+
+def replan(recipe: Recipe, nodes: Iterable[str], config: Mapping[str, object] | None = None) -> Rerun:
+    """The plan nodes among `nodes` (intent, harmony, arrangement) made again from `recipe`, with
+    its seeds and variants; `config` overrides run settings (genre, tempo, key … for an intent
+    made again). The plans not named are the recipe's; no part is written."""
+    return rerun(recipe, [], run=nodes, config=config)
+
+
+def lay_out(track: Track, intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> Track:
+    """A written part laid out over the song as compose lays it out: silent where the
+    arrangement rests it, with its transition ramps."""
+    return assemble([track], intent, harmony, arrangement).tracks[0]
+
+
+def roles_for(intent: Intent) -> list[str]:
+    """The roles compose has play for `intent` when no parts are asked for (an ensemble's
+    players, or the core five and what the genre and the instrument requests bring)."""
+    return resolve_roles(intent, None, supported_roles())
+
+
+def plans_for(prompt: str, facts: Overrides, roles: Sequence[str] | None = None, *, seed: int | None = None,
+              time_signature: tuple[int, int] | None = None, form: Sequence[Slot] | None = None) -> Plans:
+    """The plans of a song known by its facts rather than composed here (a project imported or
+    made in the studio, a jam kept as a song, a compose plan): the intent `prompt` and `facts`
+    give (in `time_signature` when the song has its own metre), its harmony, and its
+    arrangement for `roles` (None: the roles compose would choose) over `form` when given.
+    With `seed`, each plan gets the seed the compose graph gives it (`plan_seed`); without,
+    every plan's seed is 0."""
+    seeds = {name: plan_seed(seed, name) if seed is not None else 0 for name in PLAN_NODES}
+    intent = decompose(prompt, seed=seeds["intent"], overrides=facts)
+    if time_signature is not None:
+        intent = intent.model_copy(update={"time_signature": time_signature})
+    harmony = build_harmony(intent, seeds["harmony"])
+    chosen = list(roles) if roles is not None else roles_for(intent)
+    return Plans(intent, harmony, build_arrangement(intent, harmony, chosen, seeds["arrangement"], form))

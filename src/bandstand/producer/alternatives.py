@@ -32,8 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bandstand.compose.recipe import Recipe
-from bandstand.compose.state import part_node, part_role
+from bandstand.compose.api import Recipe, part_node, part_role
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput
 from bandstand.files import write_json

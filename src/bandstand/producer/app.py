@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
     from bandstand.compose.api import EventSink
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.compose import Composed
@@ -127,7 +128,7 @@ class App:
     not (None: offline); `folders`: projects may also be named by their folder's path."""
 
     projects: Path = Path("output")
-    backend: Any = None
+    backend: AgentBackend | None = None
     folders: bool = False
     _studio: Studio | None = field(default=None, init=False, repr=False)
 

@@ -22,25 +22,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bandstand.compose.api import (
+    GENERATOR,
+    STEPS,
     Approver,
     ComposeResult,
     Decision,
     EventSink,
+    Overrides,
     Pipeline,
+    PipelineState,
+    Recipe,
+    decompose,
+    lay_out,
     make_config,
+    part_node,
+    plans_for,
+    read_state,
+    regenerate,
 )
 from bandstand.compose.quality.takes import takes_for
-from bandstand.compose.state import PipelineState
 from bandstand.errors import InvalidInput
 from bandstand.producer.running import Control
 
 if TYPE_CHECKING:
-    from bandstand.compose.recipe import Recipe
     from bandstand.craft.style import StyleOverride
     from bandstand.studio import Project
     from bandstand.studio.tools import GeneratedPart, PartRequest
 
-__all__ = ["APPROVAL_OPTIONS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
+__all__ = ["APPROVAL_OPTIONS", "STEPS", "Answer", "Composed", "Question", "ambiguity_questions", "approver", "compose_song",
            "part_generator", "resume_song", "style_words"]
 
 APPROVAL_OPTIONS: tuple[str, ...] = ("approve", "reject", "pause")
@@ -75,8 +84,6 @@ class Composed:
 
 def ambiguity_questions(prompt: str, options: dict[str, Any]) -> list[Question]:
     """The blocking ambiguities of `prompt` (read by the rules alone) as questions."""
-    from bandstand.compose.intent import Overrides, decompose
-
     intent = decompose(prompt, overrides=Overrides(tempo=options.get("tempo"), key=options.get("key"),
                                                    mode=options.get("mode"), bars=options.get("bars"),
                                                    genre=options.get("genre")))
@@ -134,7 +141,6 @@ class _Reporter:
         self.lock = threading.Lock()
 
     def __call__(self, event: Any) -> None:
-        from bandstand.compose.state import STEPS
         from bandstand.protocol import compose as ev
 
         if self.on_event is not None:
@@ -242,7 +248,6 @@ def resume_song(session_dir: str | Path, *, decision: Decision | None = None, an
 
 
 def _refuse_rewriting_a_changed_song(root: Path) -> None:
-    from bandstand.compose.api import read_state
     from bandstand.errors import Conflict
     from bandstand.studio import RevisionStore
 
@@ -259,7 +264,6 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
     """A finished run becomes revision 1 of the session as a studio project, with the recipe
     that regenerates any of its nodes in its provenance (once: a session that is already a
     project keeps its history)."""
-    from bandstand.compose.recipe import GENERATOR
     from bandstand.compose.sound import apply_sound
     from bandstand.producer.head_files import pianoroll_source
     from bandstand.producer.projects import create_from_song
@@ -307,22 +311,16 @@ def style_words(role: str, style: str | None) -> tuple[list[Any], str | None]:
 def _recipe_for(project: Project, bars: int) -> Recipe:
     """The project's compose recipe, or one made for it (a project that was not composed here:
     its tempo, key and metre, a generic song of the length asked for)."""
-    from bandstand.compose.arrangement import build_arrangement
-    from bandstand.compose.harmony import build_harmony
-    from bandstand.compose.intent import Overrides, decompose
-    from bandstand.compose.recipe import Recipe
-
     if project.provenance.recipe:
         return Recipe.model_validate(project.provenance.recipe)
     tonic, _, mode = (project.key or "C major").partition(" ")
     ts = project.time_signature
     length = max(4, bars, sum(s.bars for s in project.sections))
     prompt = project.provenance.prompt or project.name or "a song"
-    intent = decompose(prompt, overrides=Overrides(tempo=min(300.0, max(30.0, project.tempo)), key=tonic,
-                                                   mode=mode or "major", bars=min(512, length)))
-    intent = intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator)})
-    harmony = build_harmony(intent, 0)
-    arrangement = build_arrangement(intent, harmony, ["drums", "bass", "chords", "lead", "pad"], 0)
+    intent, harmony, arrangement = plans_for(
+        prompt, Overrides(tempo=min(300.0, max(30.0, project.tempo)), key=tonic, mode=mode or "major",
+                          bars=min(512, length)),
+        ["drums", "bass", "chords", "lead", "pad"], time_signature=(ts.numerator, ts.denominator))
     return Recipe(prompt=prompt, seed=0, intent=intent, harmony=harmony, arrangement=arrangement)
 
 
@@ -331,9 +329,6 @@ def part_generator(project: Project, request: PartRequest, *, overrides: Sequenc
     from the project's recipe (its own derived seed, a fresh variant), with the style words read
     by the request parser and any further `overrides` (`craft.style.StyleOverride`s: a request's
     emotion), laid out as compose lays parts out, and cut to the bars asked for."""
-    from bandstand.compose.assembly import assemble
-    from bandstand.compose.recipe import rerun
-    from bandstand.compose.state import part_node
     from bandstand.studio.tools import GeneratedPart
 
     role = request.role
@@ -349,8 +344,8 @@ def part_generator(project: Project, request: PartRequest, *, overrides: Sequenc
     if role not in arrangement.all_roles():  # a role the song does not name plays everywhere it is asked to
         sections = [s.model_copy(update={"roles": [*s.roles, role]}) for s in arrangement.sections]
         arrangement = arrangement.model_copy(update={"sections": sections})
-    made = rerun(recipe, [key], plans={"arrangement": arrangement})
-    track = assemble([made.parts[key].track], made.intent, made.harmony, arrangement).tracks[0]
+    made = regenerate(recipe, [part_node(key)], [key], plans={"arrangement": arrangement}).made
+    track = lay_out(made.parts[key].track, made.intent, made.harmony, arrangement)
     bpb = project.beats_per_bar
     start, end = (request.start_bar - 1) * bpb, (request.start_bar - 1 + request.bars) * bpb
     return GeneratedPart(

@@ -36,7 +36,7 @@ from bandstand.producer.structured_form import FormSection, form_slots, read_for
 from bandstand.studio import Project
 
 if TYPE_CHECKING:
-    from bandstand.compose.recipe import Recipe
+    from bandstand.compose.api import Recipe
 
 __all__ = ["ComposeSpec", "PartSpec", "compose_plan", "default_parts", "new_recipe", "spec_from_structured",
            "spec_from_words"]
@@ -162,11 +162,7 @@ def spec_from_words(text: str, parts: Sequence[str] = ()) -> ComposeSpec:
 def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
     """The compose recipe a new project plays from: intent, harmony and arrangement, as the
     compose graph makes them (same seeds), with the emotion's knobs on every part."""
-    from bandstand.compose.api import plan_seed, supported_roles
-    from bandstand.compose.arrangement import build_arrangement, resolve_roles
-    from bandstand.compose.harmony import build_harmony
-    from bandstand.compose.intent.decompose import Overrides, decompose
-    from bandstand.compose.recipe import Recipe
+    from bandstand.compose.api import Overrides, Recipe, plans_for, roles_for
 
     tonic, mode = None, None
     if spec.key:
@@ -178,12 +174,10 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
         mode = {"m": "minor", "min": "minor", "maj": "major"}.get((m.group(2) or "").lower(), m.group(2))
     bars = sum(s.bars for s in spec.form) if spec.form else max(4, spec.bars) if spec.bars else None
     overrides = Overrides(tempo=spec.tempo, key=tonic, mode=mode, bars=bars)
-    intent = decompose(spec.text or spec.style or "a song", seed=plan_seed(seed, "intent"),
-                       overrides=overrides)
-    harmony = build_harmony(intent, plan_seed(seed, "harmony"))
-    roles = [p.role for p in spec.parts] or resolve_roles(intent, None, supported_roles())
-    arrangement = build_arrangement(intent, harmony, roles, plan_seed(seed, "arrangement"),
-                                    form_slots(spec.form) if spec.form else None)
+    asked = [p.role for p in spec.parts]
+    intent, harmony, arrangement = plans_for(spec.text or spec.style or "a song", overrides, asked or None,
+                                             seed=seed, form=form_slots(spec.form) if spec.form else None)
+    roles = asked or roles_for(intent)
     knobs = spec.emotion.override()
     return Recipe(prompt=spec.text or spec.style or "a song", seed=seed, parts_asked=roles, intent=intent,
                   harmony=harmony, arrangement=arrangement,

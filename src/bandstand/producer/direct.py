@@ -23,9 +23,13 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from bandstand.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
+    from bandstand.producer.iteration import EditOutcome
 
 __all__ = ["Directed", "ask", "direct"]
 
@@ -41,7 +45,7 @@ class Directed:
     steps: tuple[str, ...] = ()
     answer: str = ""
     reasoning: tuple[str, ...] = ()
-    edit: Any = None
+    edit: EditOutcome | None = None
     events: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
@@ -57,7 +61,7 @@ class Directed:
 
     def to_json(self) -> dict[str, Any]:
         spent = {"usage": self.usage} if self.usage else {}
-        if self.kind == "variation":
+        if self.kind == "variation" and self.edit is not None:
             return {"kind": "variation", **self.edit.to_json(), **spent}
         if self.kind == "answer":
             return {"kind": "answer", "answer": self.answer, "reasoning": list(self.reasoning), **spent}
@@ -65,7 +69,7 @@ class Directed:
                 "specialist": self.specialist, **spent}
 
 
-def direct(session_dir: str | Path, request: str, *, backend: Any | None = None) -> Directed:
+def direct(session_dir: str | Path, request: str, *, backend: AgentBackend | None = None) -> Directed:
     """Do what `request` asks of the session (see the module docstring). Not understood, or
     a request for a new song → `InvalidInput` with one line, and nothing changed."""
     if not isinstance(request, str) or not request.strip():
@@ -73,7 +77,7 @@ def direct(session_dir: str | Path, request: str, *, backend: Any | None = None)
     return _through_the_stream(Path(session_dir), request, backend)
 
 
-def ask(session_dir: str | Path, question: str, *, backend: Any | None = None) -> Directed:
+def ask(session_dir: str | Path, question: str, *, backend: AgentBackend | None = None) -> Directed:
     """An answer to a question about the session, from its figures (or the model's, streamed
     and collected, when `backend` is given). A request that is not a question is refused."""
     from bandstand.producer.ask import is_question
@@ -100,7 +104,7 @@ def _run(stream: Callable[[], Coroutine[Any, Any, dict[str, Any]]]) -> dict[str,
         return pool.submit(lambda: asyncio.run(stream())).result()
 
 
-def _through_the_stream(session_dir: Path, request: str, backend: Any | None) -> Directed:
+def _through_the_stream(session_dir: Path, request: str, backend: AgentBackend | None) -> Directed:
     from bandstand.producer.projects import open_project
     from bandstand.producer.stream import Outcome
     from bandstand.producer.studio import Studio

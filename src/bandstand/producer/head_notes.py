@@ -23,8 +23,8 @@ from bandstand.studio import Project
 from bandstand.studio.store import read_json
 
 if TYPE_CHECKING:
+    from bandstand.compose.api import Recipe
     from bandstand.compose.models.sound import SoundPlan
-    from bandstand.compose.recipe import Recipe
 
 __all__ = ["AGREEMENT", "PIPELINE_STATE", "HeadStory", "checkpoint_sound", "chords_agree", "planned_chords",
            "producer_notes", "sound_target", "story_of"]
@@ -50,7 +50,7 @@ def _recipe(project: Project) -> Recipe | None:
         return None
     from pydantic import ValidationError
 
-    from bandstand.compose.recipe import Recipe
+    from bandstand.compose.api import Recipe
 
     try:
         return Recipe.model_validate(data)

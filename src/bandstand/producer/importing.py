@@ -116,7 +116,7 @@ def import_midi(source: str | os.PathLike[str] | bytes, *, name: str = "", filen
                 projects: str | os.PathLike[str] = "output", out: str | os.PathLike[str] | None = None) -> Imported:
     """Import a MIDI file (a path, or the bytes of an upload named `filename`) as a new project in
     `out`, or in a new session folder under `projects` (see the module docstring)."""
-    from bandstand.compose.state import new_session_id
+    from bandstand.compose.api import new_session_id
     from bandstand.midi import guess_roles
 
     label = filename or (Path(source).name if not isinstance(source, bytes | bytearray) else "upload.mid")

@@ -18,10 +18,9 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from bandstand.compose.recipe import Recipe
-from bandstand.compose.state import part_role
+from bandstand.compose.api import Recipe, part_role
 from bandstand.craft.edits import (
     AlternativeEdit,
     Edit,
@@ -41,6 +40,9 @@ from bandstand.producer.projects import ProjectSession, VariationEvent, open_pro
 from bandstand.producer.sensitivity import EXPENSIVE, BlastRadius, Cost
 from bandstand.score import Song
 from bandstand.studio import Project, Variation, merge_song, to_song
+
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
 
 __all__ = ["EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read", "recipe_of", "vocabulary"]
 
@@ -122,7 +124,7 @@ def part_keys(project: Project, recipe: Recipe) -> dict[str, str]:
     return dict(sorted(out.items(), key=lambda kv: order[kv[1]]))
 
 
-def read(text: str, backend: Any | None = None) -> Request:
+def read(text: str, backend: AgentBackend | None = None) -> Request:
     """The request as typed edits: the rule tables, or a language model's reading corrected by
     them (see `iteration_read`)."""
     if backend is None:
@@ -190,7 +192,7 @@ def _commit_freeze(session: ProjectSession, request: str, recipe: Recipe, edits:
 
 
 @pausing
-def edit(session_dir: str | Path, request: str, *, backend: Any | None = None, author: str = AUTHOR,
+def edit(session_dir: str | Path, request: str, *, backend: AgentBackend | None = None, author: str = AUTHOR,
          session: ProjectSession | None = None, on_event: VariationEvent | None = None,
          parsed: Request | None = None) -> EditOutcome:
     """Propose the change `request` asks for (see the module docstring), or `parsed` when the words

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bandstand.compose.api import Recipe, part_node, part_role
 from bandstand.compose.models.arrangement import ArrangementPlan
-from bandstand.compose.recipe import Recipe
-from bandstand.compose.state import part_node, part_role
 from bandstand.craft.edits import (
     AddPartEdit,
     Edit,

@@ -24,21 +24,16 @@ def recipe(song: Song, prompt: str) -> dict[str, object]:
     song's tempo, key and length, with the arrangement's sections made the song's own form
     (which parts play where), each part's track named, the bars each part played in, and the
     key map of the bars the jam played in another key."""
-    from bandstand.compose.arrangement import build_arrangement
-    from bandstand.compose.harmony import build_harmony
-    from bandstand.compose.intent import Overrides, decompose
+    from bandstand.compose.api import Overrides, Recipe, plans_for
     from bandstand.compose.models.arrangement import SectionPlan
-    from bandstand.compose.recipe import Recipe
 
     tonic, _, mode = (song.key or "C minor").partition(" ")
     bars = sum(s.bars for s in song.sections)
-    intent = decompose(prompt, overrides=Overrides(tempo=min(300.0, max(30.0, song.tempo)), key=tonic,
-                                                   mode=mode or "minor", bars=max(4, bars)))
     ts = song.time_signature
-    intent = intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator)})
-    harmony = build_harmony(intent, 0)
     roles = [t.role for t in song.tracks]
-    base = build_arrangement(intent, harmony, list(dict.fromkeys(roles)), 0)
+    intent, harmony, base = plans_for(prompt, Overrides(tempo=min(300.0, max(30.0, song.tempo)), key=tonic,
+                                                        mode=mode or "minor", bars=max(4, bars)),
+                                      list(dict.fromkeys(roles)), time_signature=(ts.numerator, ts.denominator))
     loop = harmony.loop or list(range(len(harmony.chords)))
     sections = []
     for section in song.sections:

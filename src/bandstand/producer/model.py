@@ -95,6 +95,7 @@ async def classify(job: Job) -> Any:
     from bandstand.producer.running import BREAKERS
 
     backend, text = job.studio.backend, job.routed.text
+    assert backend is not None  # the router sends a request here only when a model is configured
     limit = min(job.studio.timeouts.model_turn, job.control.remaining())
 
     async def once() -> Any:
@@ -139,8 +140,11 @@ def reason_with_model(job: Job) -> Outcome:
             said.append(str(fields["text"]))
             job.emit(Content(content=str(fields["text"])))
 
+    backend = job.studio.backend
+    assert backend is not None  # the router sends a question here only when a model is configured
+
     async def ask() -> Any:
-        conversation = await job.studio.backend.open(ANALYST, {})
+        conversation = await backend.open(ANALYST, {})
         try:
             text = job.routed.text + (f"\n\nThe song in figures (JSON): {json.dumps(context)}" if context else "")
             return await conversation.turn(TurnRequest(text=text, history=_history(job), name="ask"), stream)
@@ -214,7 +218,9 @@ def edit_with_model(job: Job) -> Outcome:
     request = TurnRequest(text=f"{job.routed.text}\n\nThe project (JSON): {figures}", history=tuple(history),
                           persona=brief.prompt, name="studio", tools=tools)
     job.emit(Status(message=f"The {brief.name} specialist (the model) is on it", agent_id=brief.name))
-    conversation = on_loop(job.loop, job.control, lambda: job.studio.backend.open(brief.prompt, {}),
+    backend = job.studio.backend
+    assert backend is not None  # a specialist is the model only when one is configured
+    conversation = on_loop(job.loop, job.control, lambda: backend.open(brief.prompt, {}),
                            timeout=job.studio.timeouts.model_turn)
     final = ""
     try:

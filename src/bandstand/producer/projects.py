@@ -29,7 +29,7 @@ from bandstand.producer import head_files
 from bandstand.producer.collector import pausing
 
 if TYPE_CHECKING:  # the tool registry (every tool's parameter model) loads when a tool is called
-    from bandstand.compose.recipe import Recipe
+    from bandstand.compose.api import Recipe
     from bandstand.producer.audition import Audition
     from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult
 from bandstand.score import Song

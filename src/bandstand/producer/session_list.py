@@ -7,17 +7,18 @@ change first. A row comes from `compose.sessions.inspect` — the manifest
 (HEAD's once the studio revised the song) and, for an unfinished session, its
 checkpoint. By default only songs a client can open are listed (a manifest or
 revisions); `unfinished=True` adds the crashed, cancelled and paused runs
-(`sessions list` shows them, so that `resume` and `clean` can be chosen).
+(`sessions list` shows them, so that `resume` and `clean` can be chosen). `plan_clean`/`clean`
+(what `sessions clean` removes) and `ACTIVE_SECONDS` are compose's own, re-exported.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bandstand.compose.sessions import SessionInfo, list_sessions
+from bandstand.compose.sessions import ACTIVE_SECONDS, SessionInfo, clean, list_sessions, plan_clean
 from bandstand.protocol.wire import WireModel
 
-__all__ = ["SessionSummary", "list_summaries", "summary_of"]
+__all__ = ["ACTIVE_SECONDS", "SessionSummary", "clean", "list_summaries", "plan_clean", "summary_of"]
 
 
 class SessionSummary(WireModel):

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bandstand.compose.state import new_session_id
+from bandstand.compose.api import new_session_id
 from bandstand.errors import BandstandError, InvalidInput, UserError
 from bandstand.producer.conversations import Turn, clip
 from bandstand.producer.intent import Routed, route

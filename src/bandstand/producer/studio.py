@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bandstand.errors import InvalidInput
 from bandstand.producer.conversations import ConversationStore
 from bandstand.producer.library import Library, project_summary
 from bandstand.producer.running import Control
 from bandstand.producer.stream import Outcome, Prepared, prepare, run_stream
+
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend
 
 __all__ = ["Studio", "Timeouts"]
 
@@ -43,7 +46,7 @@ class Studio:
     """See the module docstring. `backend` is an `agents.AgentBackend` (None: offline)."""
 
     out_dir: Path
-    backend: Any = None
+    backend: AgentBackend | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     team: Any = None
     """The seam for agent teams: an async `team(job) -> Outcome` (`producer.stream.Job`,

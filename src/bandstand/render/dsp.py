@@ -136,16 +136,6 @@ def lane_curve(lane: AutomationLane, beats: Floats, default: float) -> Floats:
     return np.where(beats < at[0], default, out)
 
 
-def per_frame(curve: Floats, frames: int) -> Audio:
-    """A per-block curve as one value per frame, linear between block starts."""
-    if len(curve) == 0:
-        return np.zeros(frames, dtype=np.float32)
-    ends = np.append(curve[1:], curve[-1])
-    ramp = np.arange(BLOCK, dtype=np.float32) / BLOCK
-    full = (curve[:, None] + (ends - curve)[:, None] * ramp[None, :]).astype(np.float32).ravel()
-    return full[:frames]
-
-
 def block_ramp(curve: Floats, first: int, frames: int) -> Audio:
     """The values of a per-block curve of the song (linear between block starts, the last value
     held) at the `frames` frames from song frame `first` (a multiple of `BLOCK`), as float32."""
@@ -157,22 +147,6 @@ def block_ramp(curve: Floats, first: int, frames: int) -> Audio:
     ramp = np.arange(BLOCK, dtype=np.float32) / np.float32(BLOCK)
     out: Audio = (g0[:, None] + (values[1:] - g0)[:, None] * ramp[None, :]).ravel()[:frames]
     return out
-
-
-def block_peaks(audio: Audio) -> Floats:
-    """The largest absolute sample of each control block, both channels together (a chunk at a
-    time: no copy of the song)."""
-    frames = len(audio)
-    blocks = -(-frames // BLOCK)
-    peaks = np.zeros(blocks)
-    whole = frames - frames % BLOCK
-    for first in range(0, whole, _GAIN_CHUNK):
-        chunk = audio[first : min(whole, first + _GAIN_CHUNK)]
-        b0 = first // BLOCK
-        peaks[b0 : b0 + len(chunk) // BLOCK] = np.abs(chunk).reshape(-1, BLOCK * audio.shape[1]).max(axis=1)
-    if whole < frames:
-        peaks[-1] = float(np.abs(audio[whole:]).max())
-    return peaks
 
 
 def db(values: Floats) -> Floats:
@@ -245,18 +219,6 @@ def apply_gain(audio: Audio, gain_per_block: Floats, out: Audio | None = None,
 
 
 # ----------------------------------------------------------------------------- delays
-
-def read_delayed(x: npt.NDArray[np.float32], delay_frames: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
-    """x at (n − delay[n]) by linear interpolation (zero before the start); `x` is one channel."""
-    pos = np.arange(len(x), dtype=np.float64) - delay_frames
-    np.clip(pos, 0.0, None, out=pos)
-    i = pos.astype(np.int64)
-    frac = (pos - i).astype(np.float32)
-    j = np.minimum(i + 1, len(x) - 1)
-    out: npt.NDArray[np.float32] = x[i] * (1 - frac) + x[j] * frac
-    out[pos <= 0] = 0.0
-    return out
-
 
 def _recur(padded: npt.NDArray[np.float32], delay: int, gain: float) -> None:
     """In place on `padded` (a whole number of rows one delay long): y[n] = x[n] + gain·y[n-delay].

@@ -23,8 +23,8 @@ from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bandstand import __version__
-from bandstand.board.stores import DEFAULT_URL
 from bandstand.producer.jam import BackendFactory, Persona, algorithmic_backend
+from bandstand.producer.task_board import DEFAULT_URL
 from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig

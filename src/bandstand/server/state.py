@@ -9,8 +9,8 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from bandstand.board.stores import DEFAULT_URL
 from bandstand.errors import NotFound
+from bandstand.producer.task_board import DEFAULT_URL
 from bandstand.protocol import (
     Registry,
     ToolCatalog,

@@ -12,6 +12,9 @@ with the agent that failed; the result is a variation to review.
 - `contracts` — `SongContract`, `InstrumentContract`, `SectionContract`, `reconcile`.
 - `coordinator`, `builtin`, `seats`, `agents`, `mixing` — who does what.
 - `signals` — `DrumSignal`, `LocalSignals`; `safety` — `Deadline`, `guarded`; `stream` — the events.
+- `team_compose` — composing with a team as the use case every client calls (options, run
+  log, the render after an accepted take); `team_band` — the jam's built-in musicians as a
+  team; `team_runs` — team files, runs and their logs as the clients reach them.
 """
 
 from bandstand.producer.teams.contracts import (

@@ -14,12 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bandstand.compose.api import PLAN_OPTIONS, part_seed, plan, role_order
+from bandstand.compose.api import GENERATOR, PLAN_OPTIONS, Recipe, part_seed, plan, role_order
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
-from bandstand.compose.recipe import GENERATOR, Recipe
 from bandstand.craft import Situation
 from bandstand.errors import InvalidInput
 from bandstand.producer.teams.contracts import SectionShape, SongContract, TrackShape

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from bandstand.agents.base import AgentBackend
 from bandstand.agents.config import AgentsConfig, TeamConfig
+from bandstand.compose.api import make_config, new_session_id, write_state
 from bandstand.errors import InvalidInput, RuntimeFailure
 from bandstand.producer.teams.agents import TeamRun, Writer, section_agent_id, write_step
 from bandstand.producer.teams.builtin import write_section
@@ -99,7 +100,6 @@ class TeamOutcome:
 
 
 def _session_dir(options: TeamOptions) -> Path:
-    from bandstand.compose.state import new_session_id
     from bandstand.errors import OutputNotWritable
 
     root = Path(options.session_dir) if options.session_dir else Path(options.out_dir) / new_session_id()
@@ -119,7 +119,6 @@ def _settled(prompt: str, options: TeamOptions) -> TeamOptions:
     `assume_defaults`; otherwise the same one-line refusal compose gives)."""
     from dataclasses import replace
 
-    from bandstand.compose.api import make_config
     from bandstand.producer.compose import ambiguity_questions
 
     chosen = {k: v for k, v in options.compose.items() if v is not None}
@@ -161,7 +160,6 @@ def _plan_steps(planned: Planned) -> list[ev.PlanStep]:
 def _write_state(root: Path, planned: Planned) -> None:
     """The session's pipeline state, as compose leaves it: the plan nodes and the sound plan
     (the head files name presets and the master's loudness from it)."""
-    from bandstand.compose.api import write_state
     from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState
 
     state = PipelineState.start(planned.prompt, PipelineConfig(seed=planned.seed, out_dir=str(root.parent)),

@@ -23,10 +23,9 @@ from typing import Any
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 
-from bandstand.board import Board, SqliteStore, open_store
-from bandstand.board.view import BoardWatcher
 from bandstand.errors import BoardUsageError, NotFound
-from bandstand.runtime.runs import RunBudget, RunFollower, list_runs, run_path
+from bandstand.producer.task_board import Board, BoardWatcher, SqliteStore, open_store
+from bandstand.producer.team_runs import RunBudget, RunFollower, list_runs, run_path
 from bandstand.server.state import ServerState, server_state
 from bandstand.server.streams import STREAM_ANSWERS, BoundedStream, Lag, frame
 
