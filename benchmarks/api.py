@@ -148,7 +148,7 @@ def local_stream(studio: Any, prompt: str, project_id: str | None, until: str) -
 
 def compose_project(out: Path) -> str:
     """A 32-bar funk song with five parts, made a project in `out` (the projects every figure edits)."""
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     result = compose_song("funk groove in E minor with keys and a lead", seed=3, bars=32, out_dir=str(out),
                           render_audio=False, render_pianoroll=False).result
@@ -228,7 +228,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
-    from bandstand.producer.studio import Studio
+    from bandstand.producer.sessions.studio import Studio
 
     with tempfile.TemporaryDirectory(prefix="bandstand-api-bench-") as tmp:
         root = Path(tmp)

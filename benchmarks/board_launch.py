@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from bandstand.producer.board_launch import LaunchRequest, launch
+from bandstand.producer.board.board_launch import LaunchRequest, launch
 
 
 def _postgres() -> str | None:

@@ -1,5 +1,5 @@
 """Branches (issue #27): what `checkout` and `merge` cost in-process on a composed song
-(`producer.branches`), against an `undo` of the same song — all three hold the session's lock,
+(`producer.sessions.branches`), against an `undo` of the same song — all three hold the session's lock,
 write HEAD.json (a merge also its revision) and rewrite the top-level files.
 
 Each round: a branch at HEAD, a one-part edit on it (Bass volume), checkout main, an edit of
@@ -32,7 +32,7 @@ def timed(work: Callable[[], Any]) -> tuple[float, float]:
 
 
 def one_round(session: Any, times: dict[str, list[tuple[float, float]]]) -> None:
-    from bandstand.producer import branches
+    from bandstand.producer.sessions import branches
 
     def set_track(name: str, field: str, value: float) -> None:
         def change(head: Any) -> Any:
@@ -58,8 +58,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    from bandstand.producer.compose import compose_song
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.composing.compose import compose_song
+    from bandstand.producer.sessions.projects import open_project
 
     work = Path(tempfile.mkdtemp(prefix="bandstand-bench-branches-"))
     try:

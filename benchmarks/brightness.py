@@ -54,9 +54,9 @@ def others(root: Path) -> dict[str, bytes]:
 
 
 def main() -> None:
-    from bandstand.producer.compose import compose_song
-    from bandstand.producer.iteration import edit
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.composing.compose import compose_song
+    from bandstand.producer.requests.iteration import edit
+    from bandstand.producer.sessions.projects import open_project
 
     report: dict[str, Any] = {"benchmark": "brightness", "songs": []}
     with tempfile.TemporaryDirectory(prefix="bandstand-bright-") as tmp:

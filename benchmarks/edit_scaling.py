@@ -2,7 +2,7 @@
 grows superlinearly"). One fixed prompt and seed composed at several lengths
 (`--bars`, default 32 64 128 256 512; five parts, no audio), then, in process:
 
-- edit: `bandstand edit`'s use case, `producer.direct.direct(session, request)`
+- edit: `bandstand edit`'s use case, `producer.requests.direct.direct(session, request)`
   — the session opened from disk, the words read, the parts the request reaches
   run again, the variation proposed (or, for a mixer request such as "less
   reverb on the lead", the revision committed and the top-level files
@@ -56,7 +56,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, float]:
 
 
 def compose_session(bars: int, out: Path) -> Path:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     composed = compose_song(PROMPT, seed=SEED, bars=bars, parts=PARTS, out_dir=str(out), render_audio=False,
                             assume_defaults=True)
@@ -72,16 +72,16 @@ def _fresh(pristine: Path, work: Path) -> Path:
 
 
 def _edit(pristine: Path, work: Path, request: str) -> tuple[float, float]:
-    from bandstand.producer.direct import direct
+    from bandstand.producer.requests.direct import direct
 
     session = _fresh(pristine, work)
     return _timed(lambda: direct(session, request))
 
 
 def _accept_undo(pristine: Path, work: Path) -> tuple[tuple[float, float], tuple[float, float]]:
-    from bandstand.producer.compose import part_generator
-    from bandstand.producer.direct import direct
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.composing.compose import part_generator
+    from bandstand.producer.requests.direct import direct
+    from bandstand.producer.sessions.projects import open_project
 
     session = _fresh(pristine, work)
     direct(session, ACCEPTED)
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         (root / "work").mkdir()
         for bars in sorted(args.bars):
             pristine = compose_session(bars, root / "songs")
-            from bandstand.producer.projects import open_project
+            from bandstand.producer.sessions.projects import open_project
 
             head = open_project(pristine).head
             report["songs"][bars] = {"notes": head.note_count(), "regions": sum(len(t.regions) for t in head.tracks),

@@ -41,7 +41,7 @@ def _ten_thousand_notes(path: Path) -> None:
 
 
 def _import_seconds(work: Path) -> dict[str, object]:
-    from bandstand.producer.importing import import_midi
+    from bandstand.producer.sessions.importing import import_midi
 
     source = work / "big.mid"
     _ten_thousand_notes(source)
@@ -70,8 +70,8 @@ def _midi_notes(path: Path) -> list[tuple[int, int, int, int, bool]]:
 
 def _export_identity(work: Path) -> dict[str, object]:
     from bandstand.craft.to_strudel import drum_sound
-    from bandstand.producer.compose import compose_song
-    from bandstand.producer.export import export_session, midi_clip
+    from bandstand.producer.composing.compose import compose_song
+    from bandstand.producer.sessions.export import export_session, midi_clip
 
     session = compose_song("funk groove", seed=3, bars=8, out_dir=str(work / "songs"), render_audio=False,
                            render_pianoroll=False).result.session_dir

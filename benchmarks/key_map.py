@@ -34,9 +34,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    from bandstand.producer.compose import compose_song
-    from bandstand.producer.iteration import edit
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.composing.compose import compose_song
+    from bandstand.producer.requests.iteration import edit
+    from bandstand.producer.sessions.projects import open_project
 
     with tempfile.TemporaryDirectory() as tmp:
         root = compose_song("pop song in Bb major", seed=3, bars=64, out_dir=tmp, render_audio=False,

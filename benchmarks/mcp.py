@@ -35,8 +35,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import anyio  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
 
-from bandstand.producer.compose import compose_song  # noqa: E402
-from bandstand.producer.library import Library  # noqa: E402
+from bandstand.producer.composing.compose import compose_song  # noqa: E402
+from bandstand.producer.sessions.library import Library  # noqa: E402
 
 PROMPT = "funk groove in E minor, tight and bright"
 BUDGET_OVERHEAD_MS = 5.0

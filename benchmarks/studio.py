@@ -18,7 +18,7 @@ bass, chords, lead, pad; the sound plan's mix applied), made a project with
   its phrases and musical diff (`propose`). Reported.
 - undo_ms: undoing an accepted variation (files rewritten). Reported.
 - edit_ms: `bandstand edit`'s use case in process, "make the bass busier" on
-  a session composed by `producer.compose` (so it has its recipe): the words
+  a session composed by `producer.composing.compose` (so it has its recipe): the words
   read, the blast radius, the bass node run again from the recipe, the
   proposal built and proposed — from the call to a ready variation.
   The session is opened once (as a server keeps it open): HEAD's project is
@@ -53,8 +53,8 @@ from typing import Any
 from bandstand import score
 from bandstand.compose import compose
 from bandstand.compose.sound import apply_sound
-from bandstand.producer.head_files import sound_plan
-from bandstand.producer.projects import ProjectSession, create_from_song
+from bandstand.producer.sessions.head_files import sound_plan
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.studio import Project, Provenance, merge_song, to_song
 from bandstand.studio.tools import ToolContext, run_batch
 
@@ -150,8 +150,8 @@ _EDIT_SESSION: dict[int, Path] = {}
 
 
 def _edit_session(fx: Fixture) -> Path:
-    """A second song, composed through `producer.compose` so that it carries its recipe."""
-    from bandstand.producer.compose import compose_song
+    """A second song, composed through `producer.composing.compose` so that it carries its recipe."""
+    from bandstand.producer.composing.compose import compose_song
 
     key = id(fx)
     if key not in _EDIT_SESSION:
@@ -162,8 +162,8 @@ def _edit_session(fx: Fixture) -> Path:
 
 
 def edit_ms(fx: Fixture, request: str = "make the bass busier") -> list[float]:
-    from bandstand.producer.iteration import edit
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.requests.iteration import edit
+    from bandstand.producer.sessions.projects import open_project
 
     root = _edit_session(fx)
     session = open_project(root)  # kept open, as a server keeps its sessions (HEAD is read once)
@@ -177,8 +177,8 @@ def edit_ms(fx: Fixture, request: str = "make the bass busier") -> list[float]:
 
 
 def alternatives_ms(fx: Fixture) -> list[float]:
-    from bandstand.producer.alternatives import alternatives
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.requests.alternatives import alternatives
+    from bandstand.producer.sessions.projects import open_project
 
     root = _edit_session(fx)
     session = open_project(root)

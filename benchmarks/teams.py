@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from bandstand.producer.batch import Conductor, batch_id, read_prompts, run_local
-from bandstand.producer.compose import compose_song
-from bandstand.producer.projects import open_project
+from bandstand.producer.composing.compose import compose_song
+from bandstand.producer.sessions.projects import open_project
 from bandstand.producer.teams import TeamOptions, run_team
 from bandstand.studio import to_song
 

@@ -47,7 +47,7 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
                  "alternatives, questions and suggestions.",
                  ("intent", "direct", "stream", "preview", "modes", "model", "specialists", "plans", "steps",
                   "conversations", "ask", "analysis", "suggestions", "structured", "structured_form",
-                  "structured_words", "position", "form_edit", "key_accept", "tempo_plan", "iteration",
+                  "structured_words", "position", "form_edit", "key_accept", "tempo_plan", "metre_plan", "iteration",
                   "iteration_plan", "iteration_read", "iteration_song", "alternatives", "sensitivity",
                   "emotion", "effects")),
     "sessions": ("A session folder as a studio project and what is done with it: the studio service and "
@@ -67,7 +67,8 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
              ("live_outputs", "live_play", "live_transport", "transport", "strudel_desk")),
     "board": ("The conductor/musician task board as use cases: its checks, a launch of agent sessions "
               "(conductor, musicians, their work), and the board as the clients reach it.",
-              ("board_checks", "board_conductor", "board_launch", "board_musician", "board_work", "task_board")),
+              ("board_checks", "board_conductor", "board_launch", "board_musician", "board_sessions", "board_work",
+               "task_board")),
     "teams": ("", ("team_compose", "team_band", "team_runs")),
     "engines": ("The layers below as the clients may name them: theory, pattern code, MIDI and render, "
                 "the language-model backends — each the lower layer's own names, re-exported, so a "

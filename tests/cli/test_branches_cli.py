@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.projects import ProjectSession, open_project
+from bandstand.producer.sessions.projects import ProjectSession, open_project
 
 from ..producer.conftest import snapshot
 from .test_studio_cli import bandstand, busier, fails

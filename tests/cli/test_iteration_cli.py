@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.cli import run
-from bandstand.producer.compose import compose_song
+from bandstand.producer.composing.compose import compose_song
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bandstand.producer.listen import RING_SECONDS
-from bandstand.producer.projects import ProjectSession, create_from_song
+from bandstand.producer.sessions.listen import RING_SECONDS
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.model import Provenance
 

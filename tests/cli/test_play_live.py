@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.projects import ProjectSession, create_from_song
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.model import Provenance
 

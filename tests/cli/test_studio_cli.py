@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bandstand import score
-from bandstand.producer.projects import ProjectSession, create_from_song
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.studio import Provenance, SeededIds, merge_song, to_song
 
 from ..producer.conftest import snapshot

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bandstand.producer.projects import create_from_song
-from bandstand.producer.transport import transport_state
+from bandstand.producer.live.transport import transport_state
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.model import Provenance
 

@@ -10,9 +10,9 @@ import pytest
 
 from bandstand.compose.key_map import bar_chords, bar_keys, key_changes, layers, overlay
 from bandstand.compose.recipe import Recipe, rerun
-from bandstand.producer.compose import compose_song
-from bandstand.producer.iteration import recipe_of
-from bandstand.producer.projects import open_project
+from bandstand.producer.composing.compose import compose_song
+from bandstand.producer.requests.iteration import recipe_of
+from bandstand.producer.sessions.projects import open_project
 
 
 @pytest.fixture(scope="module")

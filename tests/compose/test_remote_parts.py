@@ -13,7 +13,7 @@ import pytest
 from bandstand.compose import codec
 from bandstand.compose.parts.remote import PROTOCOL, parse_generators
 from bandstand.errors import InvalidInput
-from bandstand.producer.compose import compose_song
+from bandstand.producer.composing.compose import compose_song
 from tests.peers.part_server import PartServer
 
 PROMPT = "funk in E minor, 100 BPM"

@@ -111,7 +111,7 @@ def test_audio_and_stems_are_written_and_the_top_files_follow_the_song(tmp_path:
 
 def test_the_session_keeps_its_mixed_song_and_export_renders_the_same_wav(tmp_path: Path) -> None:
     from bandstand.compose.songjson import read_session_song, song_from_json, song_to_json
-    from bandstand.producer.export import export_session
+    from bandstand.producer.sessions.export import export_session
 
     r = compose("deep house", seed=6, bars=4, out_dir=str(tmp_path), render_pianoroll=False)
     song = read_session_song(r.session_dir)

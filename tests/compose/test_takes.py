@@ -19,7 +19,7 @@ from bandstand.compose.lexicon import primary_genre
 from bandstand.compose.quality.takes import PRESETS, score_part
 from bandstand.compose.recipe import Recipe, rerun
 from bandstand.compose.state import part_node
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from bandstand.score import TimeSignature
 
 PROMPT, SEED, BARS = "funk groove in E minor", "3", "16"
@@ -111,8 +111,8 @@ def test_http_and_mcp_take_the_same_option(tmp_path: Path) -> None:
 
     from bandstand.jam.persona import resolve_members
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
-    from bandstand.producer.studio import Studio
+    from bandstand.producer.sessions.library import Library
+    from bandstand.producer.sessions.studio import Studio
     from bandstand.server.app import create_app
     from bandstand.server.config import ServerConfig
 

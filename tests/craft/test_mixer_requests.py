@@ -24,7 +24,7 @@ from bandstand.craft.mixer_edits import (
 )
 from bandstand.craft.requests import parse_request, scoped_to
 from bandstand.errors import InvalidInput
-from bandstand.producer.iteration import vocabulary
+from bandstand.producer.requests.iteration import vocabulary
 
 CASES = [
     ("mute the drums", [MuteEdit(part="drums", role="drums")]),

@@ -34,7 +34,7 @@ MIDI = "midi/full-arrangement.mid"
 @pytest.fixture(scope="module")
 def alone(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The SHA-256 of every song's MIDI composed alone (prompt, seed SEED + n, BARS bars)."""
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("alone")
     shas = []

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bandstand.producer.projects import create_from_song
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio import Provenance, SeededIds
 from tests.server.jam_process import Served, bandstand_server
 from tests.studio.songs import small_song

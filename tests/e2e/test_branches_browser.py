@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bandstand.producer import branches
-from bandstand.producer.projects import create_from_song
+from bandstand.producer.sessions import branches
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio import Provenance, SeededIds
 from tests.e2e.browsers import launched
 from tests.server.jam_process import Served, bandstand_server

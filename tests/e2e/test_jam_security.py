@@ -40,7 +40,7 @@ def served_routes(tmp: Path) -> list[tuple[str, str]]:
     `bandstand jam` builds it (path parameters filled in with a made-up value)."""
     from bandstand.cli.serve import _mcp
     from bandstand.jam.persona import resolve_members
-    from bandstand.producer.studio import Studio
+    from bandstand.producer.sessions.studio import Studio
     from bandstand.server import ServerConfig, create_app
 
     studio = Studio(tmp)

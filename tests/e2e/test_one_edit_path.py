@@ -26,7 +26,7 @@ pytest.importorskip("mcp.server", reason="the mcp extra (scripts/test installs i
 from mcp import Client, StdioServerParameters
 
 from bandstand.midi import song_to_midi_bytes
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import to_song
 from tests.e2e.sse import stream
 from tests.server.jam_process import bandstand_server

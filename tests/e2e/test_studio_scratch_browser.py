@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bandstand.producer.projects import create_from_song
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.model import Provenance
 from tests.e2e.browsers import launched

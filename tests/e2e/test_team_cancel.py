@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 
 from ..peers.claude import fake_claude_bin, process_exists
 

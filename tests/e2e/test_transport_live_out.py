@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bandstand.producer.projects import create_from_song
-from bandstand.producer.transport import TransportCommand, command_transport
+from bandstand.producer.live.transport import TransportCommand, command_transport
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.model import Provenance
 

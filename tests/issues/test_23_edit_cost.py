@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from bandstand import score
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.output import chord_changes
-from bandstand.producer import collector
-from bandstand.producer.head_notes import chords_agree
-from bandstand.producer.iteration_song import silence, splice
-from bandstand.producer.projects import create_from_song
+from bandstand.producer.execution import collector
+from bandstand.producer.requests.iteration_song import silence, splice
+from bandstand.producer.sessions.head_notes import chords_agree
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio import Provenance, SeededIds, merge_song, to_song
 from bandstand.studio.convert import _free, _Span
 from bandstand.studio.musical_diff import _count_between

@@ -33,7 +33,7 @@ A, B = "session-20260101-aaaaaa", "session-20260101-bbbbbb"
 @pytest.fixture(scope="module")
 def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 16-bar song, composed once for the module, without audio: copy it before use."""
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("issue-24-song")
     result = compose_song("funk groove in E minor", seed=3, bars=16, out_dir=str(out), render_audio=False).result

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandstand.producer.iteration_song import splice
+from bandstand.producer.requests.iteration_song import splice
 from bandstand.score import Note, Track
 
 CRASH = 49

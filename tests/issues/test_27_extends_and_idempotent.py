@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 
 
 @pytest.fixture(scope="module")
 def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("issue27-extends")
     result = compose_song("funk groove in E minor", seed=3, bars=16, out_dir=str(out), render_audio=False).result
@@ -65,7 +65,7 @@ def test_creating_the_same_region_twice_returns_it_skipped(song: Path) -> None:
     from mcp import Client
 
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
 
     server = build_server(Band(Library(song.parent, folders=True)))
     args = {"project": song.name, "track": "Lead", "start_beat": 200, "length_beats": 8}

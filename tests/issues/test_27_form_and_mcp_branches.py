@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from tests.e2e.sse import stream
 from tests.server.jam_process import bandstand_server
 
@@ -28,7 +28,7 @@ FORM_LIST = ("BANDSTAND PROMPT\nMode: compose\nStyle: house\nTempo: 124\nRoles: 
 
 @pytest.fixture(scope="module")
 def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("issue27-form-song")
     result = compose_song("funk groove in E minor", seed=3, bars=32, out_dir=str(out), render_audio=False).result
@@ -169,7 +169,7 @@ def test_mcp_edit_reshapes_the_form_and_refuses_what_it_cannot(composed: Path, t
     from mcp import Client
 
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
 
     song = tmp_path / composed.name
     shutil.copytree(composed, song)
@@ -194,7 +194,7 @@ def test_mcp_edit_reshapes_the_form_and_refuses_what_it_cannot(composed: Path, t
 
 @pytest.fixture
 def song(tmp_path: Path) -> Path:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path / "sessions"
     result = compose_song("funk groove in E minor", seed=3, bars=8, out_dir=str(out), render_audio=False).result
@@ -208,7 +208,7 @@ def test_mcp_bad_branch_names_and_a_merge_into_itself_are_one_line_each(song: Pa
     from mcp import Client
 
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
 
     server = build_server(Band(Library(song.parent, folders=True)))
     before = (open_project(song).head.revision, sorted(p.name for p in song.rglob("*")))

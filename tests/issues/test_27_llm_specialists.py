@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from bandstand.producer.specialists import BRIEFS
+from bandstand.producer.requests.specialists import BRIEFS
 from tests.e2e.sse import stream
 from tests.peers.specialist_model import SpecialistModel
 from tests.server.jam_process import Served, bandstand_server

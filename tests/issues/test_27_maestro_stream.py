@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bandstand.producer.studio import Studio, Timeouts
+from bandstand.producer.sessions.studio import Studio, Timeouts
 from bandstand.protocol import protocol_registry, schema_document
 
 COMPOSE = """MAESTRO PROMPT
@@ -119,7 +119,7 @@ def test_a_compositions_dimension_blocks_are_read_and_applied(tmp_path: Path) ->
 
 def test_complete_carries_the_tokens_a_model_spent(tmp_path: Path) -> None:
     from bandstand.agents.anthropic_backend import AnthropicBackend
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
     from tests.peers.studio_model import StudioAnthropic
 
     made = compose_song("funk groove in E minor", seed=3, bars=8, out_dir=str(tmp_path), render_audio=False).result

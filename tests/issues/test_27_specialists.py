@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 
 
 @pytest.fixture(scope="module")
 def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("issue27-specialists")
     result = compose_song("funk groove in E minor", seed=3, bars=16, out_dir=str(out), render_audio=False).result

@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.intent import route
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.intent import route
+from bandstand.producer.sessions.projects import open_project
 from tests.e2e.sse import stream
 from tests.server.jam_process import bandstand_server
 
@@ -32,7 +32,7 @@ RHYTHM = "STORI PROMPT\nMode: edit\nRhythm:\n  swing: more\nSparkle: lots\n"
 
 @pytest.fixture(scope="module")
 def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("issue27")
     result = compose_song("funk groove in E minor", seed=3, bars=16, out_dir=str(out), render_audio=False).result
@@ -98,7 +98,7 @@ def test_a_target_section_the_song_lacks_is_one_line_naming_those_it_has(song: P
 ])
 def test_position_reads_maestros_grammar_against_the_songs_sections(song: Path, where: str, bars: int | None,
                                                                     placed: tuple[int, int | None, float]) -> None:
-    from bandstand.producer.position import place
+    from bandstand.producer.requests.position import place
 
     head = open_project(song).head
     assert [(s.name, s.start_bar, s.bars) for s in head.sections][:3] == [("Intro", 1, 4), ("Verse", 5, 4),
@@ -266,7 +266,7 @@ def test_mcp_edit_reads_a_structured_prompt_and_refuses_what_changes_nothing(son
     from mcp import Client
 
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
 
     server = build_server(Band(Library(song.parent, folders=True)))
 

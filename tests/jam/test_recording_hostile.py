@@ -20,7 +20,7 @@ from bandstand.jam.persona import resolve_members
 from bandstand.jam.recording import export
 from bandstand.jam.transport import Transport
 from bandstand.patterns.to_score import MAX_HOLD_CYCLES
-from bandstand.producer.jam_song import jam_to_song
+from bandstand.producer.jams.jam_song import jam_to_song
 from tests.patterns.hostile_corpus import ALL
 
 ORDINARY = [

@@ -15,13 +15,13 @@ pytest.importorskip("mcp.server", reason="the mcp extra (scripts/test installs i
 
 from bandstand.mcp import Band, BandstandServer, build_server
 from bandstand.mcp.jam_tools import own_jam
-from bandstand.producer.library import Library
+from bandstand.producer.sessions.library import Library
 
 
 @pytest.fixture(scope="session")
 def composed_song(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 16-bar funk groove (seed 3), composed once per run, without audio: copy it before use."""
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("mcp-composed")
     result = compose_song("funk groove in E minor", seed=3, bars=16, out_dir=str(out), render_audio=False).result

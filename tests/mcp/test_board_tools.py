@@ -35,7 +35,7 @@ async def test_a_musician_works_its_task_through_the_mcp_tools(tmp_path: Path) -
     from mcp import Client
 
     from bandstand.mcp import build_board_server
-    from bandstand.producer.board_sessions import open_board_tools
+    from bandstand.producer.board.board_sessions import open_board_tools
 
     url = _board(tmp_path)
     with open_board_tools(url, "musician-1", "musician", workdir=tmp_path, phase="launch") as toolbox:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bandstand.mcp import BandstandServer
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 
 
 @pytest.fixture

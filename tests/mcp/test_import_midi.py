@@ -38,7 +38,7 @@ async def test_a_broken_file_is_one_line(call: Any, root: Path) -> None:
 
 async def test_a_confined_server_reads_files_only_under_its_folder(root: Path, tmp_path: Path) -> None:
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
 
     outside = four_part_song(tmp_path / "outside.mid")
     server = build_server(Band(Library(root, folders=False)))  # as over HTTP: no folders elsewhere

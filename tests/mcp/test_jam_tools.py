@@ -16,8 +16,8 @@ from mcp import Client
 from bandstand.cli import run
 from bandstand.mcp import BandstandServer
 from bandstand.mcp.band import Band
-from bandstand.producer.ask import answer
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.ask import answer
+from bandstand.producer.sessions.projects import open_project
 
 
 async def test_ask_answers_from_the_figures_as_the_cli_does_and_changes_nothing(

@@ -130,7 +130,7 @@ async def test_alternatives_report_each_take_and_a_cancel_drops_them(
 
 
 def variation_states(folder: Path) -> list[str]:
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.sessions.projects import open_project
 
     return [v.state for v in open_project(folder).variations()]
 

@@ -13,8 +13,8 @@ from mcp import Client
 
 from bandstand.agents.openai_backend import OpenAIBackend
 from bandstand.mcp import Band, build_server
-from bandstand.producer.library import Library
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.library import Library
+from bandstand.producer.sessions.projects import open_project
 from tests.peers.studio_model import ANSWER, StudioModel
 
 

@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from bandstand.mcp import BandstandServer
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 
 
 async def read(server: BandstandServer, uri: str) -> Any:

@@ -185,7 +185,7 @@ async def test_a_tool_added_to_the_registry_is_offered_and_runs_with_no_code_of_
     from pydantic import Field
 
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
     from bandstand.studio.tools import Tool, ToolParams
 
     class NudgeTempo(ToolParams):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bandstand.producer.transport import transport_state
+from bandstand.producer.live.transport import transport_state
 
 
 async def test_the_transport_tools_drive_the_songs_transport(call: Any, song: str, root: Any) -> None:
@@ -36,6 +36,6 @@ async def test_the_transport_tools_drive_the_songs_transport(call: Any, song: st
 
 
 def _first_section(session: Any) -> str:
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.sessions.projects import open_project
 
     return open_project(session).head.sections[0].name

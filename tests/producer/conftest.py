@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.files import TMP_SUFFIX
-from bandstand.producer.projects import ProjectSession, create_from_song
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.studio import Provenance, SeededIds
 
 from ..studio.songs import small_song
@@ -31,7 +31,7 @@ def snapshot(root: Path, *, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
 @pytest.fixture(scope="session")
 def composed(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
     """`composed(prompt, seed, bars)` → a session folder composed once per test run (read only)."""
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     made: dict[tuple[str, int, int], Path] = {}
 

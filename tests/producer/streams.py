@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 
 Events = list[dict[str, Any]]
 

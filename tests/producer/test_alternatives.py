@@ -1,4 +1,4 @@
-"""`producer.alternatives`: N takes of a part, the progression or the arrangement — defaults,
+"""`producer.requests.alternatives`: N takes of a part, the progression or the arrangement — defaults,
 dials raised, a structural change — scored by the quality model and ranked by it (A the best),
 described, never twice the same, kept in the session and offered in turn by "try something
 different"."""
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.alternatives import MAX_COUNT, alternatives
-from bandstand.producer.iteration import edit
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.alternatives import MAX_COUNT, alternatives
+from bandstand.producer.requests.iteration import edit
+from bandstand.producer.sessions.projects import open_project
 
 Session = Callable[..., Path]
 

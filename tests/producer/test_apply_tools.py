@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bandstand.errors import ToolCallError
-from bandstand.producer.projects import ProjectSession
+from bandstand.producer.sessions.projects import ProjectSession
 from bandstand.studio.tools import Strikes
 
 from .conftest import snapshot

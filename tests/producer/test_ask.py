@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.analysis import analyse, key_heard
-from bandstand.producer.ask import answer, is_question
-from bandstand.producer.projects import ProjectSession, open_project
+from bandstand.producer.requests.analysis import analyse, key_heard
+from bandstand.producer.requests.ask import answer, is_question
+from bandstand.producer.sessions.projects import ProjectSession, open_project
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 from bandstand.compose.songfiles import RENDER_CACHE, write_audio
-from bandstand.producer import head_files
-from bandstand.producer.head_notes import sound_target, story_of
-from bandstand.producer.projects import ProjectSession
+from bandstand.producer.sessions import head_files
+from bandstand.producer.sessions.head_notes import sound_target, story_of
+from bandstand.producer.sessions.projects import ProjectSession
 from bandstand.render.trackcache import SUFFIX
 from bandstand.studio import to_song
 

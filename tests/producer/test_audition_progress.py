@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bandstand import score
-from bandstand.producer.projects import create_from_song
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio import Provenance, SeededIds, merge_song, to_song
 
 from ..studio.songs import small_song

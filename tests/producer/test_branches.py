@@ -1,4 +1,4 @@
-"""Branches of a project's history (`producer.branches`): made at HEAD, switched, merged
+"""Branches of a project's history (`producer.sessions.branches`): made at HEAD, switched, merged
 when the branches changed different parts or sections (refused, naming them, otherwise),
 undo and redo within a branch, the graph, and a project from before branches read as the
 single branch main — its HEAD.json byte for byte what it was."""
@@ -10,8 +10,8 @@ import json
 import pytest
 
 from bandstand.errors import Conflict, InvalidInput, NotFound
-from bandstand.producer import branches
-from bandstand.producer.projects import ProjectSession, open_project
+from bandstand.producer.sessions import branches
+from bandstand.producer.sessions.projects import ProjectSession, open_project
 from bandstand.studio import Project
 
 from .conftest import snapshot

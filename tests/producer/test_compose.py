@@ -1,4 +1,4 @@
-"""`producer.compose`: the questions every client answers (an ambiguous prompt, an
+"""`producer.composing.compose`: the questions every client answers (an ambiguous prompt, an
 approval gate), asked through one `Answer` function, on real compose runs."""
 
 from __future__ import annotations
@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.compose import Question, ambiguity_questions, compose_song, resume_song
+from bandstand.producer.composing.compose import (
+    Question,
+    ambiguity_questions,
+    compose_song,
+    resume_song,
+)
 
 FAST = {"render_audio": False, "render_pianoroll": False, "bars": 8, "seed": 3}
 
@@ -73,8 +78,8 @@ def test_without_an_answer_a_gate_pauses_and_resume_decides(tmp_path: Path) -> N
 
 
 def test_the_studio_generate_part_tool_runs_the_part_node_from_the_recipe(tmp_path: Path) -> None:
-    from bandstand.producer.compose import part_generator
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.composing.compose import part_generator
+    from bandstand.producer.sessions.projects import open_project
 
     song = compose_song("funk groove", out_dir=str(tmp_path), **FAST).result.session_dir
     session = open_project(song, generator=part_generator)
@@ -94,8 +99,8 @@ def test_the_studio_generate_part_tool_runs_the_part_node_from_the_recipe(tmp_pa
 
 
 def test_generate_part_works_in_a_project_that_was_not_composed(tmp_path: Path) -> None:
-    from bandstand.producer.compose import part_generator
-    from bandstand.producer.projects import create_from_song
+    from bandstand.producer.composing.compose import part_generator
+    from bandstand.producer.sessions.projects import create_from_song
     from bandstand.score import Song, TimeSignature
     from bandstand.studio import Provenance
 
@@ -112,7 +117,7 @@ def test_generate_part_works_in_a_project_that_was_not_composed(tmp_path: Path) 
 def test_the_first_take_does_not_draw_the_piano_roll_compose_just_drew(tmp_path: Path, monkeypatch) -> None:
     """Revision 1's files are compose's: its piano roll is drawn once, and is HEAD's picture."""
     import bandstand.render.pianoroll as pianoroll
-    from bandstand.producer.head_files import pianoroll_source, write_head_files
+    from bandstand.producer.sessions.head_files import pianoroll_source, write_head_files
     from bandstand.studio import RevisionStore, to_song
 
     drawn: list[object] = []

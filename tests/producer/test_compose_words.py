@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bandstand.compose.intent.explicit import find_explicit
-from bandstand.producer.compose_plan import spec_from_words
+from bandstand.producer.composing.compose_plan import spec_from_words
 
 
 @pytest.mark.parametrize(("text", "bpm"), [

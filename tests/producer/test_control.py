@@ -1,4 +1,4 @@
-"""`producer.running.Control`: progress heard and cancel honoured by the long use cases — compose (stops at
+"""`producer.execution.running.Control`: progress heard and cancel honoured by the long use cases — compose (stops at
 the next node, resumable), alternatives (the takes made are discarded), export (nothing is
 written)."""
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.alternatives import alternatives
-from bandstand.producer.compose import compose_song
-from bandstand.producer.export import export_session
-from bandstand.producer.projects import open_project
-from bandstand.producer.running import Cancelled, Control
+from bandstand.producer.composing.compose import compose_song
+from bandstand.producer.execution.running import Cancelled, Control
+from bandstand.producer.requests.alternatives import alternatives
+from bandstand.producer.sessions.export import export_session
+from bandstand.producer.sessions.projects import open_project
 
 
 def test_a_control_reports_and_checks() -> None:

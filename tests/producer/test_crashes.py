@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer import head_files
-from bandstand.producer.projects import ProjectSession, open_project
+from bandstand.producer.sessions import head_files
+from bandstand.producer.sessions.projects import ProjectSession, open_project
 
 from .conftest import snapshot
 from .test_projects import busier, louder
@@ -86,7 +86,7 @@ def test_two_processes_changing_one_session(session: ProjectSession) -> None:
 
 def _two_branches(session: ProjectSession) -> None:
     """main and alt, each a change to a different part after parting at revision 1."""
-    from bandstand.producer import branches
+    from bandstand.producer.sessions import branches
 
     branches.create_branch(session, "alt")
     session.commit(louder(session, "Bass", 0.3), author="test", request="quieter bass")  # r2 on alt
@@ -111,7 +111,7 @@ def test_killed_during_merge(session: ProjectSession, step: str) -> None:
     assert json.loads((root / "manifest.json").read_text(encoding="utf-8"))["revision"] == pointer.head
     if not moved:
         assert snapshot(root, skip=("revisions", "variations")) == before
-        from bandstand.producer import branches
+        from bandstand.producer.sessions import branches
 
         assert branches.merge(reopened, "alt").revision == 4  # the uncommitted files are simply overwritten
 
@@ -126,7 +126,7 @@ def test_killed_during_checkout(session: ProjectSession, step: str) -> None:
     reopened = open_project(root)  # the branch moved: the files are brought to its head
     assert (reopened.store.pointer().branch, reopened.revision) == ("alt", 2)
     assert json.loads((root / "manifest.json").read_text(encoding="utf-8"))["revision"] == 2
-    from bandstand.producer import branches
+    from bandstand.producer.sessions import branches
 
     branches.checkout(reopened, "main")
     assert snapshot(root, skip=("revisions", "variations")) == on_main

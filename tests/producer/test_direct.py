@@ -1,4 +1,4 @@
-"""`producer.direct`: a request in words on one session, for clients that are not a stream
+"""`producer.requests.direct`: a request in words on one session, for clients that are not a stream
 (the CLI). Idioms become variations; the mixer's words run through the studio stream as one
 revision; questions are answered; what asks for a new song is sent to compose."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.direct import ask, direct
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.direct import ask, direct
+from bandstand.producer.sessions.projects import open_project
 
 
 def _reverb(session_dir: Path, track: str) -> float:

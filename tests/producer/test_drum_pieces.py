@@ -11,8 +11,8 @@ from pathlib import Path
 from bandstand.craft.edits import PresenceEdit
 from bandstand.craft.mixer_edits import MuteEdit
 from bandstand.craft.requests import parse_request
-from bandstand.producer.iteration import edit, vocabulary
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.iteration import edit, vocabulary
+from bandstand.producer.sessions.projects import open_project
 from bandstand.score import DRUM_PIECES
 from bandstand.studio import to_song
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bandstand.producer.compose_plan import ComposeSpec, PartSpec, compose_plan
-from bandstand.producer.effects import infer_effects
-from bandstand.producer.emotion import MOOD_EMOTION, derive_emotion
+from bandstand.producer.composing.compose_plan import ComposeSpec, PartSpec, compose_plan
+from bandstand.producer.requests.effects import infer_effects
+from bandstand.producer.requests.emotion import MOOD_EMOTION, derive_emotion
 from bandstand.studio import Project
 
 

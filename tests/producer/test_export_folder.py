@@ -1,4 +1,4 @@
-"""Where an export for a caller other than the CLI user goes (`producer.export.export_folder`):
+"""Where an export for a caller other than the CLI user goes (`producer.sessions.export.export_folder`):
 the project's own export/ folder or a sub-folder of it, nothing else; and reading a project for
 a GET writes nothing (`Library.reader`)."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import Conflict, InvalidInput, OutputNotWritable
-from bandstand.producer.export import export_folder
-from bandstand.producer.library import Library
+from bandstand.producer.sessions.export import export_folder
+from bandstand.producer.sessions.library import Library
 
 PID = "session-20260101-aaaaaa"
 
@@ -51,7 +51,7 @@ def test_a_link_inside_the_project_is_refused(project: Path, tmp_path: Path) -> 
 
 
 def test_reading_a_session_that_is_not_a_project_yet_writes_nothing(tmp_path: Path) -> None:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     made = compose_song("funk groove", seed=3, bars=8, out_dir=str(tmp_path / "made"), render_audio=False).result
     songs = tmp_path / "songs"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bandstand import score
 from bandstand.compose.songjson import SONG_JSON
-from bandstand.producer import head_notes
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions import head_notes
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import merge_song, to_song
 
 Session = Callable[..., Path]
@@ -73,7 +73,7 @@ def test_a_chords_part_changed_by_hand_names_what_it_plays(composed_copy: Sessio
 
 
 def test_staged_files_a_killed_process_left_are_removed_on_open(composed_copy: Session) -> None:
-    from bandstand.producer import head_files
+    from bandstand.producer.sessions import head_files
 
     root = composed_copy("funk groove", 3, 32)
     leftover = root / "midi" / f".bass.mid.head-1-0{head_files.STAGED}.tmp"
@@ -92,7 +92,7 @@ def _chord_symbols(root: Path) -> list[tuple[str, str]]:
 
 
 def test_after_a_key_change_the_lead_sheet_and_notes_follow_head(composed_copy: Session) -> None:
-    from bandstand.producer.iteration import edit
+    from bandstand.producer.requests.iteration import edit
 
     root = composed_copy("pop ballad", 3, 16)
     before = _chord_symbols(root)

@@ -12,7 +12,7 @@ import mido
 import pytest
 
 from bandstand.cli import run
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import to_song
 
 from .midi_songs import TEMPO, four_part_song

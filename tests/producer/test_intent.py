@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.intent import route
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.intent import route
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import Project
 
 

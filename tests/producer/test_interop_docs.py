@@ -90,7 +90,7 @@ def test_the_live_out_examples_play_into_superdirt(composed_copy: Callable[..., 
 
 
 def test_the_transport_examples_drive_the_songs_transport(composed_copy: Callable[..., Path], tmp_path: Path) -> None:
-    from bandstand.producer.transport import transport_state
+    from bandstand.producer.live.transport import transport_state
 
     shutil.copytree(composed_copy("funk groove", 3, 8), tmp_path / EXAMPLE_SESSION)
     said = [bash(line, tmp_path) for line in commands(blocks("bash")[5])]

@@ -1,4 +1,4 @@
-"""`producer.iteration.edit`: a request in words becomes a variation that changes what
+"""`producer.requests.iteration.edit`: a request in words becomes a variation that changes what
 was asked and nothing else — on real composed sessions, accepted, undone and redone
 through the studio's project API, the MIDI files read back with mido."""
 
@@ -12,8 +12,8 @@ import mido
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.iteration import edit, part_keys, recipe_of
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.iteration import edit, part_keys, recipe_of
+from bandstand.producer.sessions.projects import open_project
 
 Session = Callable[..., Path]
 SCALES = {"major": (0, 2, 4, 5, 7, 9, 11), "minor": (0, 2, 3, 5, 7, 8, 10)}

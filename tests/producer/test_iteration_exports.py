@@ -31,14 +31,14 @@ EXPORTS = {
     "bandstand.craft.mixer_edits": {"EFFECT_WORDS", "GRID_WORDS", "MIXER_ADAPTER", "AddTrackEdit", "EffectEdit",
                                     "MixerEdit", "MuteEdit", "PanEdit", "QuantizeEdit", "RenameEdit", "SwingEdit",
                                     "TrackSoloEdit", "TransportEdit", "VolumeEdit"},
-    "bandstand.producer.compose": {"APPROVAL_OPTIONS", "STEPS", "Answer", "Composed", "Question",
+    "bandstand.producer.composing.compose": {"APPROVAL_OPTIONS", "STEPS", "Answer", "Composed", "Question",
                                    "ambiguity_questions", "approver", "compose_song", "part_generator", "resume_song",
                                    "style_words"},
-    "bandstand.producer.iteration": {"EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read",
+    "bandstand.producer.requests.iteration": {"EditOutcome", "edit", "part_keys", "propose_edits", "propose_plan", "read",
                                      "recipe_of", "vocabulary"},
-    "bandstand.producer.alternatives": {"Alternative", "AlternativeSet", "DEFAULT_COUNT", "MAX_COUNT",
+    "bandstand.producer.requests.alternatives": {"Alternative", "AlternativeSet", "DEFAULT_COUNT", "MAX_COUNT",
                                         "alternatives", "next_alternative"},
-    "bandstand.producer.sensitivity": {"BlastRadius", "Cost", "EXPENSIVE", "blast_radius", "changed_by",
+    "bandstand.producer.requests.sensitivity": {"BlastRadius", "Cost", "EXPENSIVE", "blast_radius", "changed_by",
                                        "component_node", "sensitivity"},
 }
 

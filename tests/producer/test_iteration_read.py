@@ -16,7 +16,7 @@ import pytest
 from bandstand.agents.openai_backend import OpenAIBackend
 from bandstand.craft.edits import KeyEdit, StyleEdit, TempoEdit
 from bandstand.errors import InvalidInput
-from bandstand.producer.iteration import edit, read
+from bandstand.producer.requests.iteration import edit, read
 from tests.peers.openai_server import OpenAIServer
 
 READINGS = {  # what our "model" answers for a request it is sent (anything else: no edits)

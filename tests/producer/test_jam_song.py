@@ -11,8 +11,8 @@ import mido
 import pytest
 
 from bandstand.cli import run
-from bandstand.producer.jam_song import NAMES, Jam, Round, arrange, jam_to_song
-from bandstand.producer.projects import open_project
+from bandstand.producer.jams.jam_song import NAMES, Jam, Round, arrange, jam_to_song
+from bandstand.producer.sessions.projects import open_project
 from bandstand.score import Note, Song, Track
 from bandstand.studio import to_song
 

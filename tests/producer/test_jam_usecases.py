@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bandstand.errors import Conflict, InvalidInput
-from bandstand.producer.jam import direct_jam, jam_state, new_jam, start_jam, stop_jam
+from bandstand.producer.jams.jam import direct_jam, jam_state, new_jam, start_jam, stop_jam
 
 
 async def test_a_jam_starts_takes_directives_and_stops() -> None:

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.iteration import edit
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.iteration import edit
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import Project, to_song
 from bandstand.theory import parse_key
 

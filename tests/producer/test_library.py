@@ -12,8 +12,8 @@ import pytest
 
 from bandstand.errors import Conflict, NotFound
 from bandstand.producer import App
-from bandstand.producer.library import Library
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.library import Library
+from bandstand.producer.sessions.projects import open_project
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_undo_redo_and_history(library: tuple[Library, str]) -> None:
 
 def test_variations_by_id_their_events_commit_and_discard(library: tuple[Library, str]) -> None:
     lib, pid = library
-    from bandstand.producer.iteration import edit
+    from bandstand.producer.requests.iteration import edit
 
     outcome = edit(lib.path(pid), "make the bass busier")
     vid = outcome.variation.id

@@ -11,7 +11,7 @@ import pytest
 
 from bandstand import score
 from bandstand.errors import InvalidInput, VariationConflict
-from bandstand.producer.projects import ProjectSession, create_from_song, open_project
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song, open_project
 from bandstand.studio import Project, Provenance, SeededIds, merge_song, to_song
 
 from ..studio.songs import small_song
@@ -236,7 +236,7 @@ def test_a_session_with_its_mixed_song_is_imported_with_the_mix(tmp_path: Path) 
 
 def test_a_session_composed_before_projects_is_edited_with_the_recipe_its_checkpoint_keeps(tmp_path: Path) -> None:
     from bandstand.compose.api import compose
-    from bandstand.producer.iteration import edit, recipe_of
+    from bandstand.producer.requests.iteration import edit, recipe_of
 
     result = compose("funk groove", seed=3, bars=16, out_dir=str(tmp_path), render_audio=False,
                      render_pianoroll=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bandstand.producer import audition, head_files, projects, summaries
+from bandstand.producer.sessions import audition, head_files, projects, summaries
 
 
 def test_project_api_is_pinned() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bandstand.producer.projects import create_from_song
+from bandstand.producer.sessions.projects import create_from_song
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.model import Provenance
 

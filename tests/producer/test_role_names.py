@@ -15,7 +15,7 @@ from bandstand.craft.requests import parse_request
 
 @pytest.mark.parametrize("words", ["make the sub bass busier", "make the 808 busier", "make the sub busier"])
 def test_a_low_end_word_is_a_style_change_of_that_part_only(words: str) -> None:
-    from bandstand.producer.iteration import vocabulary
+    from bandstand.producer.requests.iteration import vocabulary
 
     edits = parse_request(words, vocabulary(), studio=True).edits
     assert not [e for e in edits if isinstance(e, InstrumentEdit)]
@@ -24,7 +24,7 @@ def test_a_low_end_word_is_a_style_change_of_that_part_only(words: str) -> None:
 
 
 def test_swaps_still_read() -> None:
-    from bandstand.producer.iteration import vocabulary
+    from bandstand.producer.requests.iteration import vocabulary
 
     for words, role, name in [("make the piano a rhodes", "chords", "rhodes"),
                               ("make the bass into a slap bass", "bass", "slap bass")]:
@@ -35,7 +35,7 @@ def test_swaps_still_read() -> None:
 @pytest.mark.parametrize("words", ["make the bass busier", "make the 808 busier", "make the sub bass busier",
                                    "make the low end busier"])
 def test_every_name_reaches_the_songs_low_end(words: str, composed_copy: Callable[..., Path]) -> None:
-    from bandstand.producer.iteration import edit
+    from bandstand.producer.requests.iteration import edit
 
     outcome = edit(composed_copy("funk groove", 3, 16), words)
     assert outcome.affected == ("bass",), outcome.affected

@@ -11,7 +11,7 @@ from bandstand.compose.graph import Graph
 from bandstand.compose.nodes import Node
 from bandstand.craft.edits import KeyEdit, MixEdit, RegenerateEdit, StyleEdit
 from bandstand.craft.style import StyleOverride
-from bandstand.producer.sensitivity import (
+from bandstand.producer.requests.sensitivity import (
     EXPENSIVE,
     blast_radius,
     changed_by,

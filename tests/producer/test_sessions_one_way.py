@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from bandstand.compose.api import Pipeline
 from bandstand.jam.persona import resolve_members
 from bandstand.producer import App
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 from bandstand.server.app import create_app
 from bandstand.server.config import ServerConfig
 
@@ -52,7 +52,7 @@ def by_mcp(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     from mcp import Client
 
     from bandstand.mcp import Band, build_server
-    from bandstand.producer.library import Library
+    from bandstand.producer.sessions.library import Library
 
     server = build_server(Band(Library(root, folders=True)))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput, NotFound
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 from tests.producer.streams import one, run, studio_with, types
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 from tests.producer.streams import one, run, types
 
 FUNK = """BANDSTAND PROMPT

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bandstand.producer.conversations import MAX_TURNS
-from bandstand.producer.running import Control
-from bandstand.producer.studio import Studio
+from bandstand.producer.execution.running import Control
+from bandstand.producer.requests.conversations import MAX_TURNS
+from bandstand.producer.sessions.studio import Studio
 from tests.producer.streams import one, run, studio_with
 
 
@@ -143,7 +143,7 @@ def _busy(thread: threading.Thread) -> bool:
 def test_a_team_can_take_a_new_song(tmp_path: Path) -> None:
     """The seam agent teams plug into: a new multi-part song goes to `studio.team`, which says
     its events between the stream's state and complete (here: the built-in musicians)."""
-    from bandstand.producer import modes
+    from bandstand.producer.requests import modes
 
     studio = Studio(tmp_path)
     taken: list[str] = []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.agents.openai_backend import OpenAIBackend
-from bandstand.producer.studio import Studio, Timeouts
+from bandstand.producer.sessions.studio import Studio, Timeouts
 from tests.peers.studio_model import ANSWER, StudioModel
 from tests.producer.streams import one, run, studio_with, types
 

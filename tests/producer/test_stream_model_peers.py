@@ -18,7 +18,7 @@ import pytest
 
 from bandstand.agents import ClaudeCodeBackend, ProcessRegistry
 from bandstand.agents.anthropic_backend import AnthropicBackend
-from bandstand.producer.studio import Studio, Timeouts
+from bandstand.producer.sessions.studio import Studio, Timeouts
 from tests.peers.claude import fake_claude_bin
 from tests.peers.studio_model import ANSWER, PERSONA_REPLIES, StudioAnthropic
 from tests.producer.streams import one, run, studio_with, types

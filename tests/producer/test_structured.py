@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.structured import MAX_TEXT, is_structured, parse_structured
+from bandstand.producer.requests.structured import MAX_TEXT, is_structured, parse_structured
 
 FULL = """BANDSTAND PROMPT
 Mode: compose

@@ -11,7 +11,7 @@ import pytest
 
 from bandstand.errors import InvalidInput, PatternError
 from bandstand.patterns.registry import get_registry
-from bandstand.producer.strudel_desk import PatternDesk, reference
+from bandstand.producer.live.strudel_desk import PatternDesk, reference
 from bandstand.theory import parse_key
 
 

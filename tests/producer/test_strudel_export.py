@@ -17,7 +17,7 @@ import pytest
 from bandstand.cli import run
 from bandstand.craft.to_pattern import DRUM_SOUNDS, OTHER_DRUM
 from bandstand.midi import STRUDEL_SOUNDFONTS
-from bandstand.producer.export import STRUDEL_FILE
+from bandstand.producer.sessions.export import STRUDEL_FILE
 
 from ..patterns.reference import node_ready, strudel_program
 from .midi_songs import four_part_song

@@ -1,5 +1,5 @@
 """Every example of docs/studio.md's table of request families is said, through the engine
-`bandstand edit` runs (`producer.direct`), to a copy of the song the page composes: each is
+`bandstand edit` runs (`producer.requests.direct`), to a copy of the song the page composes: each is
 understood — a variation to hear, a revision, praise, or one line saying the song already is what
 was asked (nothing is refused as not understood)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.direct import direct
+from bandstand.producer.requests.direct import direct
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "studio.md"
 

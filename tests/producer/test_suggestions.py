@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bandstand import score
-from bandstand.producer.suggestions import suggestions
+from bandstand.producer.requests.suggestions import suggestions
 from bandstand.studio import SeededIds, from_song
 from tests.studio.songs import small_song
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from bandstand import score
-from bandstand.producer.summaries import arrangement_json
+from bandstand.producer.sessions.summaries import arrangement_json
 from bandstand.studio import SeededIds, from_song, merge_song, to_song
 
 from ..studio.songs import small_song

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.direct import direct
-from bandstand.producer.projects import open_project
+from bandstand.producer.requests.direct import direct
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import Project
 
 BARS = 32

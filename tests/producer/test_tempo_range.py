@@ -26,7 +26,7 @@ def test_words_are_read_into_the_range(words: str, bpm: float, asked: float | No
 
 
 def test_an_edit_outside_the_range_is_said_once_and_the_numbers_agree(composed_copy: Callable[..., Path]) -> None:
-    from bandstand.producer.iteration import edit
+    from bandstand.producer.requests.iteration import edit
 
     outcome = edit(composed_copy("funk groove", 3, 16), "set the tempo to 10000")
     assert outcome.variation is not None
@@ -38,7 +38,7 @@ def test_an_edit_outside_the_range_is_said_once_and_the_numbers_agree(composed_c
 def test_every_client_takes_the_same_range() -> None:
     from bandstand.compose.intent.decompose import Overrides
     from bandstand.jam.context import MusicalContext
-    from bandstand.producer.structured import StructuredPrompt
+    from bandstand.producer.requests.structured import StructuredPrompt
     from bandstand.studio.tools.params import SetTempo
 
     low, high = TEMPO_RANGE

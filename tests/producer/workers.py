@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from bandstand.studio import Project
 
 
@@ -33,7 +33,7 @@ def main(argv: list[str]) -> None:
     elif command == "undo":
         session.undo(int(arg), step=_killer(extra))
     elif command in ("merge", "checkout"):
-        from bandstand.producer import branches
+        from bandstand.producer.sessions import branches
 
         getattr(branches, command)(session, arg, step=_killer(extra))
     elif command == "volumes":

@@ -7,7 +7,7 @@ import os
 
 from bandstand.agents import TurnRequest
 from bandstand.jam.turn import JamReply
-from bandstand.producer.team_band import musician
+from bandstand.producer.teams.team_band import musician
 
 
 async def stuck_when_told(request: TurnRequest) -> JamReply:

@@ -18,7 +18,7 @@ from bandstand.runtime.teamfile import parse_team
 
 ROOT = Path(__file__).resolve().parents[2]
 BAND = (ROOT / "examples" / "band.toml").read_text().replace(
-    "bandstand.producer.team_band:musician", "tests.runtime.team_responders:stuck_when_told"
+    "bandstand.producer.teams.team_band:musician", "tests.runtime.team_responders:stuck_when_told"
 ).replace('name = "late-night-band"', 'name = "resumed"')
 
 

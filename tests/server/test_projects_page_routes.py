@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bandstand.jam.persona import resolve_members
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 from bandstand.server.app import create_app
 from bandstand.server.config import ServerConfig
 from tests.producer.conftest import composed  # noqa: F401

@@ -14,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from bandstand.jam.persona import resolve_members
-from bandstand.producer.iteration import edit
-from bandstand.producer.studio import Studio
+from bandstand.producer.requests.iteration import edit
+from bandstand.producer.sessions.studio import Studio
 from bandstand.server.app import create_app
 from bandstand.server.config import ServerConfig
 from tests.producer.conftest import composed  # noqa: F401

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from bandstand.agents.openai_backend import OpenAIBackend
 from bandstand.jam.persona import resolve_members
-from bandstand.producer.studio import Studio, Timeouts
+from bandstand.producer.sessions.studio import Studio, Timeouts
 from bandstand.server.app import create_app
 from bandstand.server.config import ServerConfig
 from tests.peers.studio_model import ANSWER, StudioModel

@@ -40,7 +40,7 @@ def check(
     ),
 ) -> None:
     """Say which backends are usable here and what the others need."""
-    from bandstand.producer.backends import check_backends, load_config
+    from bandstand.producer.engines.backends import check_backends, load_config
 
     settings = load_config(config)
     rows: list[dict[str, Any]] = [
@@ -50,7 +50,7 @@ def check(
     if probe:
         import asyncio
 
-        from bandstand.producer.backends import probe_backends
+        from bandstand.producer.engines.backends import probe_backends
 
         results = asyncio.run(probe_backends(settings, [r["backend"] for r in rows if r["usable"]]))
         for row in rows:

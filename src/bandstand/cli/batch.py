@@ -156,7 +156,7 @@ def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, ses
     from datetime import timedelta
 
     from bandstand.producer.batch import CONDUCTOR, Conductor
-    from bandstand.producer.task_board import Board
+    from bandstand.producer.board.task_board import Board
 
     with Board.open(url, stale_after=timedelta(seconds=stale_after)) as opened:
         conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR, out=out)
@@ -215,11 +215,11 @@ def worker(
 ) -> None:
     """Take batch songs from a board and compose them, until stopped (Ctrl-C, SIGTERM)."""
     from bandstand.producer.batch import work
-    from bandstand.producer.task_board import Board
+    from bandstand.producer.board.task_board import Board
 
     agents = team = None
     if config is not None:
-        from bandstand.producer.backends import load_config
+        from bandstand.producer.engines.backends import load_config
 
         agents = load_config(config)
         team = agents.team

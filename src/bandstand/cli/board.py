@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
-    from bandstand.producer.task_board import Board
+    from bandstand.producer.board.task_board import Board
 
 BOARD_EXAMPLES = """\b
 Examples (a task from start to finish; docs/board.md explains each step):
@@ -59,7 +59,7 @@ def _options(
 
 
 def _board() -> Board:
-    from bandstand.producer.task_board import open_board
+    from bandstand.producer.board.task_board import open_board
 
     return open_board(_STATE.get("board"), workdir=_STATE.get("workdir", "."),
                       stale_after=_STATE.get("stale_after", 540.0), busy_timeout=_STATE.get("busy_timeout", 30.0))
@@ -103,7 +103,7 @@ def create(task_id: str, instructions: str = typer.Option(None, help="Path of th
 @app.command("list")
 def list_tasks() -> None:
     """All tasks and their states (a row in a state the protocol does not know is marked; exit 1)."""
-    from bandstand.producer.task_board import State
+    from bandstand.producer.board.task_board import State
 
     with _board() as b:
         rows = b.task_rows()
@@ -172,7 +172,7 @@ def heartbeat(task_id: str, session: str = SessionOpt) -> None:
 
 
 def _outputs(values: list[str]) -> list[Any]:
-    from bandstand.producer.task_board import KeyOutput
+    from bandstand.producer.board.task_board import KeyOutput
 
     out = []
     for v in values:
@@ -185,7 +185,7 @@ def _review_fields(smoothness: int, checkpoint: str, context: float, summary: st
                    deviations: int, severity: str | None, agents: int, agent_cost: float, proposal: str | None,
                    files: str, tests: str, output: list[str]) -> dict[str, Any]:
     from bandstand.errors import BoardUsageError
-    from bandstand.producer.task_board import AgentsRemaining, Deviations
+    from bandstand.producer.board.task_board import AgentsRemaining, Deviations
 
     n, _, m = checkpoint.partition("/")
     if not (n.isdigit() and m.isdigit()):
@@ -226,7 +226,7 @@ def _review_command(name: str, final: bool, doc: str) -> None:
                 agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
                 proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
                 tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
-        from bandstand.producer.task_board import CompletionReport, ReviewRequest
+        from bandstand.producer.board.task_board import CompletionReport, ReviewRequest
 
         fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
                                 agents, agent_cost, proposal, files, tests, output)
@@ -249,7 +249,7 @@ def report_error(task_id: str, error: str = typer.Option(..., help="What failed.
                  report: str = typer.Option(None, help="Path of a longer error report."),
                  session: str = SessionOpt) -> None:
     """(musician) Report a failure and wait in error."""
-    from bandstand.producer.task_board import ErrorReport
+    from bandstand.producer.board.task_board import ErrorReport
 
     with _board() as b:
         _task_out(b.report_error(task_id, _session(session),
@@ -267,7 +267,7 @@ _CONTEXT_OPTS: dict[str, Any] = dict(
 
 def _context_warning(task_id: str, context: float | None, cost: float | None, self_correction: str | None,
                      agents: int, agent_cost: float) -> Any:
-    from bandstand.producer.task_board import TaskFiles, context_warning
+    from bandstand.producer.board.task_board import TaskFiles, context_warning
 
     return context_warning(TaskFiles(_STATE.get("workdir", "."), task_id), usage=context, cost=cost, agents=agents,
                            agent_cost=agent_cost, self_correction=self_correction)
@@ -291,8 +291,8 @@ def context_check(task_id: str, context: float = _CONTEXT_OPTS["context"], cost:
     """(musician) The 50% budget check: proceed (exit 0), ask the conductor (a context warning,
     exit 1) or stop and escalate (the warning, then state error; exit 2). From 50% on --cost is
     required; it counts 6× after a self-correction."""
-    from bandstand.producer.task_board import DECISION_TEXT
-    from bandstand.producer.task_board import context_check as run
+    from bandstand.producer.board.task_board import DECISION_TEXT
+    from bandstand.producer.board.task_board import context_check as run
 
     warning = _context_warning(task_id, context, cost, self_correction, agents, agent_cost)
     with _board() as b:
@@ -313,7 +313,7 @@ def handoff(task_id: str, reason: str = typer.Option(...), last_step: str = type
             remaining: list[str] = typer.Option([], help="A remaining step; repeatable."),
             context: float = typer.Option(..., min=0, max=100), session: str = SessionOpt) -> None:
     """(musician) Clean exit: write temp/task-NN-HANDOFF, the handoff message, then exited."""
-    from bandstand.producer.task_board import Handoff, HandoffDoc, TaskFiles
+    from bandstand.producer.board.task_board import Handoff, HandoffDoc, TaskFiles
 
     sid = _session(session)
     with _board() as b:
@@ -334,7 +334,7 @@ def write_handoff(task_id: str, completed: list[str] = typer.Option([], help="A 
                   self_correction: str = typer.Option("none"), next_steps: str = typer.Option("", "--next"),
                   session: str = SessionOpt) -> None:
     """(musician) Write temp/task-NN-HANDOFF for the next session, without changing the task."""
-    from bandstand.producer.task_board import HandoffDoc, TaskFiles
+    from bandstand.producer.board.task_board import HandoffDoc, TaskFiles
 
     sid = _session(session)
     with _board() as b:
@@ -435,7 +435,7 @@ def stale() -> None:
     """Tasks whose heartbeat is older than --stale-after in a state someone should keep fresh
     (working, needs_review, error, review_approved, review_failed, fix_proposed, exit_requested),
     with how to recover each."""
-    from bandstand.producer.task_board import RECOVERY
+    from bandstand.producer.board.task_board import RECOVERY
 
     with _board() as b:
         found = b.stale_tasks()
@@ -448,7 +448,7 @@ def stale() -> None:
 def status(task_id: str, text: str,
            ctx: float = typer.Option(None, min=0, max=100, help="Context usage percent to record.")) -> None:
     """Append a line to temp/task-NN-status (e.g. 'step 2 started' --ctx 30)."""
-    from bandstand.producer.task_board import TaskFiles
+    from bandstand.producer.board.task_board import TaskFiles
 
     TaskFiles(_STATE.get("workdir", "."), task_id).status(text, ctx=ctx)
 
@@ -457,7 +457,7 @@ def status(task_id: str, text: str,
 def deviation(task_id: str, severity: str, text: str,
               ctx: float = typer.Option(None, min=0, max=100, help="Context usage percent to record.")) -> None:
     """Record a deviation: SEVERITY is Low, Medium or High."""
-    from bandstand.producer.task_board import TaskFiles
+    from bandstand.producer.board.task_board import TaskFiles
 
     TaskFiles(_STATE.get("workdir", "."), task_id).deviation(severity, text, ctx=ctx)  # type: ignore[arg-type]
 
@@ -466,7 +466,7 @@ def deviation(task_id: str, severity: str, text: str,
 def proposal(kind: str, slug: str, title: str = typer.Option(...), rationale: str = typer.Option(...),
              body: str = typer.Option("")) -> None:
     """Write docs/implementation/proposals/YYYY-MM-DD-SLUG.md (KIND: PATTERN, ANTI_PATTERN, MEMORY, …)."""
-    from bandstand.producer.task_board import write_proposal
+    from bandstand.producer.board.task_board import write_proposal
 
     path = write_proposal(_STATE.get("workdir", "."), kind, slug, title, rationale, body)
     _out({"path": str(path)}, str(path))
@@ -477,8 +477,8 @@ def assess_resumption(task_id: str) -> None:
     """What a resuming session finds: clean or forced previous exit, deviations, mismatches."""
     from dataclasses import asdict
 
-    from bandstand.producer.task_board import TaskFiles
-    from bandstand.producer.task_board import assess_resumption as assess
+    from bandstand.producer.board.task_board import TaskFiles
+    from bandstand.producer.board.task_board import assess_resumption as assess
 
     with _board() as b:
         task = b.task(task_id)
@@ -498,7 +498,7 @@ def wait(task_id: str, kind: str = typer.Option("pause", help="pause (needs_revi
     import asyncio
 
     from bandstand.errors import BoardUsageError
-    from bandstand.producer.task_board import WatchTimings, background_watcher, pause_watcher
+    from bandstand.producer.board.task_board import WatchTimings, background_watcher, pause_watcher
 
     if kind not in ("pause", "background"):  # anything else used to run the pause watcher
         raise BoardUsageError(f"--kind is pause or background, not {kind!r}")
@@ -531,7 +531,7 @@ def _check(report: Any) -> None:
 @app.command("check-state")
 def check_state(task_id: str, session_id: str = typer.Argument(None)) -> None:
     """Task exists, session match, heartbeat OK/STALE/ALARM, pending messages, fallback rows. Exit 0 / 1."""
-    from bandstand.producer.board_checks import run_check
+    from bandstand.producer.board.board_checks import run_check
 
     with _board() as b:
         _check(run_check("state", task_id, board=b, session_id=session_id))
@@ -540,7 +540,7 @@ def check_state(task_id: str, session_id: str = typer.Argument(None)) -> None:
 @app.command("check-temp")
 def check_temp(task_id: str) -> None:
     """Status/deviation files, severity breakdown, self-corrections, HANDOFF. Exit 0 / 1."""
-    from bandstand.producer.board_checks import run_check
+    from bandstand.producer.board.board_checks import run_check
 
     _check(run_check("temp", task_id, workdir=_STATE.get("workdir", ".")))
 
@@ -548,7 +548,7 @@ def check_temp(task_id: str) -> None:
 @app.command("check-headroom")
 def check_headroom(task_id: str) -> None:
     """Context trajectory from [ctx: N%] entries. Exit 0 healthy, 1 caution, 2 critical."""
-    from bandstand.producer.board_checks import run_check
+    from bandstand.producer.board.board_checks import run_check
 
     _check(run_check("headroom", task_id, workdir=_STATE.get("workdir", ".")))
 
@@ -562,7 +562,7 @@ def check_coverage(task_id: str, tests: list[str] = TestsOpt,
                    minimum: float = typer.Option(80.0, "--min", help="The gate, percent (default 80).")) -> None:
     """The coverage gate: the task's tests pass and cover ≥ --min % of --source.
     Exit 0 passed, 1 below the gate, 2 tests failed or nothing measured."""
-    from bandstand.producer.board_checks import run_check
+    from bandstand.producer.board.board_checks import run_check
 
     _check(run_check("coverage", task_id, workdir=_STATE.get("workdir", "."), tests=tests, sources=source,
                      minimum=minimum))
@@ -573,7 +573,7 @@ def check_flaky(task_id: str, tests: list[str] = TestsOpt,
                 reruns: int = typer.Option(3, "--reruns", help="Reruns of each failing test (default 3).")) -> None:
     """Flaky-test reruns: failing tests are rerun up to --reruns times.
     Exit 0 all passed, 1 flaky (passed on a rerun), 2 still failing."""
-    from bandstand.producer.board_checks import run_check
+    from bandstand.producer.board.board_checks import run_check
 
     _check(run_check("flaky", task_id, workdir=_STATE.get("workdir", "."), tests=tests, reruns=reruns))
 
@@ -596,8 +596,8 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
     Progress on stderr; Ctrl-C stops the musicians and leaves the board to continue later."""
     from pathlib import Path
 
-    from bandstand.producer.board_launch import LaunchRequest
-    from bandstand.producer.board_launch import launch as run
+    from bandstand.producer.board.board_launch import LaunchRequest
+    from bandstand.producer.board.board_launch import launch as run
 
     request = LaunchRequest(musicians=musicians, backend=backend, board=board or _STATE.get("board"), tasks=tasks,
                             workdir=Path(_STATE.get("workdir", ".")), out=Path(out) if out else None,
@@ -645,8 +645,8 @@ def musician(session: str = SessionOpt,
     import threading
     from pathlib import Path
 
-    from bandstand.producer.board_launch import check_backend
-    from bandstand.producer.board_musician import MusicianSetup, run_musician
+    from bandstand.producer.board.board_launch import check_backend
+    from bandstand.producer.board.board_musician import MusicianSetup, run_musician
 
     check_backend(backend, config)
     workdir = Path(_STATE.get("workdir", "."))
@@ -678,7 +678,7 @@ def _read_hook_payload() -> dict[str, Any]:
 @hook_app.command("session-start")
 def hook_session_start() -> None:
     """SessionStart hook: inject CLAUDE_SESSION_ID into the session's context."""
-    from bandstand.producer.task_board import session_start
+    from bandstand.producer.board.task_board import session_start
 
     typer.echo(json.dumps(session_start(_read_hook_payload())))
 
@@ -686,7 +686,7 @@ def hook_session_start() -> None:
 @hook_app.command("stop")
 def hook_stop() -> None:
     """Stop hook: block the stop until the session's task allows it."""
-    from bandstand.producer.task_board import stop_hook as stop
+    from bandstand.producer.board.task_board import stop_hook as stop
 
     payload = _read_hook_payload()
     with _board() as b:

@@ -1,4 +1,4 @@
-"""The branch commands, thin over `bandstand.producer.branches`:
+"""The branch commands, thin over `bandstand.producer.sessions.branches`:
 
     bandstand branch SESSION_DIR [NAME] [--json]        make NAME at HEAD and switch to it (no NAME: list)
     bandstand checkout SESSION_DIR BRANCH|REV [--json]  switch branch, or go to a revision (3 or r3)
@@ -30,7 +30,7 @@ def branch(session_dir: Session,
            name: Annotated[str | None, typer.Argument(help="The new branch's name (letters, digits, - _ .).",
                                                       metavar="NAME", show_default=False)] = None,
            as_json: AsJson = False) -> None:
-    from bandstand.producer.branches import branches_json, create_branch
+    from bandstand.producer.sessions.branches import branches_json, create_branch
 
     session = _open(session_dir)
     if name is not None:
@@ -54,7 +54,7 @@ def checkout(session_dir: Session,
              target: Annotated[str, typer.Argument(help="A branch name, or a revision number.", metavar="BRANCH|REV",
                                                    show_default=False)],
              as_json: AsJson = False) -> None:
-    from bandstand.producer.branches import checkout as do_checkout
+    from bandstand.producer.sessions.branches import checkout as do_checkout
 
     session = _open(session_dir)
     moved = do_checkout(session, target)
@@ -73,7 +73,7 @@ def merge(session_dir: Session,
           name: Annotated[str, typer.Argument(help="The branch to merge into the current one.", metavar="BRANCH",
                                               show_default=False)],
           as_json: AsJson = False) -> None:
-    from bandstand.producer.branches import merge as do_merge
+    from bandstand.producer.sessions.branches import merge as do_merge
 
     session = _open(session_dir)
     entry = do_merge(session, name, author="cli")
@@ -88,7 +88,7 @@ def merge(session_dir: Session,
 
 def print_graph(session_dir: Path, as_json: bool) -> None:
     """`bandstand history --graph`: the history drawn like `git log --graph`."""
-    from bandstand.producer.branches import graph, graph_json
+    from bandstand.producer.sessions.branches import graph, graph_json
 
     lines = graph(_open(session_dir))
     if as_json:

@@ -82,7 +82,7 @@ class Progress:
     become known), one line per event otherwise."""
 
     def __init__(self, quiet: bool) -> None:
-        from bandstand.producer.compose import STEPS
+        from bandstand.producer.composing.compose import STEPS
 
         self.quiet = quiet
         self.console = _console(stderr=True)
@@ -324,11 +324,11 @@ def compose(
         compose_with_team(prompt, team_options(seed=seed, song=song, out=out, accept=accept, yes=yes, config=config,
                                                team_file=team_file), as_json=as_json, render_audio=not no_audio)
         return
-    from bandstand.producer.team_compose import refuse_team_choices_alone
+    from bandstand.producer.teams.team_compose import refuse_team_choices_alone
 
     refuse_team_choices_alone(False, {"accept": accept, "config": config is not None}, spell=lambda name: f"--{name}")
     with _no_cycle_collection():
-        from bandstand.producer.compose import compose_song
+        from bandstand.producer.composing.compose import compose_song
 
         options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
                                    "out_dir": str(out), "approval_gates": list(approve or []),
@@ -365,7 +365,7 @@ def resume(
     """Resume an interrupted, failed, cancelled or paused compose session; a session that
     finished with problems (exit code 3: a WAV a full disk refused) runs again what failed."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.compose import resume_song
+    from bandstand.producer.composing.compose import resume_song
 
     if approve and reject:
         raise InvalidInput("use --approve or --reject, not both")
@@ -422,7 +422,7 @@ def sessions_clean(
 ) -> None:
     """Remove unfinished or old sessions and leftover temporary files."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.session_list import ACTIVE_SECONDS, clean, plan_clean
+    from bandstand.producer.sessions.session_list import ACTIVE_SECONDS, clean, plan_clean
 
     plan = plan_clean(out, older_than_days=older_than, incomplete=incomplete)
     if plan.kept:

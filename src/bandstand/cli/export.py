@@ -1,5 +1,5 @@
 """`bandstand export SESSION_DIR --format musicxml|stems|mid|wav|png|strudel` — a thin client of
-`bandstand.producer.export`: it translates the arguments and prints what was written."""
+`bandstand.producer.sessions.export`: it translates the arguments and prints what was written."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def export(
     out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Where to write [SESSION_DIR/export].")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    from bandstand.producer.export import export_session
+    from bandstand.producer.sessions.export import export_session
 
     done = export_session(session, fmt, out)
     if as_json:

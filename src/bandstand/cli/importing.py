@@ -1,5 +1,5 @@
 """`bandstand import FILE.mid [--name NAME] [--out DIR] [--json]` — a thin client of
-`bandstand.producer.importing`: your own MIDI file as a studio project."""
+`bandstand.producer.sessions.importing`: your own MIDI file as a studio project."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def import_(
     out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Folder for project folders.")] = Path("output"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    from bandstand.producer.importing import import_midi
+    from bandstand.producer.sessions.importing import import_midi
 
     made = import_midi(file, name=name, projects=out)
     summary = made.summary()

@@ -21,7 +21,7 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 def _members(members: str | None, persona_files: list[Path] | None) -> list[object]:
     from bandstand.errors import InvalidInput
-    from bandstand.producer.jam import load_persona, resolve_members
+    from bandstand.producer.jams.jam import load_persona, resolve_members
 
     extra = [load_persona(p) for p in persona_files or []]
     names = [n for n in (members or "").split(",") if n.strip()] or None
@@ -77,7 +77,7 @@ def jam(
     import asyncio
     import json
 
-    from bandstand.producer.jam import member_factory
+    from bandstand.producer.jams.jam import member_factory
 
     if directive and not headless:
         from bandstand.errors import InvalidInput
@@ -92,8 +92,8 @@ def jam(
         raise InvalidInput("--osc and --midi-out play the jam live; a --headless jam is recorded faster than real "
                            "time. Play its recording live instead: bandstand play OUT_DIR --osc HOST:PORT")
     if headless:
-        from bandstand.producer.jam_headless import check_out_folder, run_headless
-        from bandstand.producer.jam_song import check_jam_project, jam_project
+        from bandstand.producer.jams.jam_headless import check_out_folder, run_headless
+        from bandstand.producer.jams.jam_song import check_jam_project, jam_project
 
         check_jam_project(check_out_folder(out))  # before any sound: a folder the jam cannot use
         summary = asyncio.run(
@@ -123,7 +123,7 @@ def jam(
                 f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
             )
         return
-    from bandstand.producer.live_outputs import open_outputs
+    from bandstand.producer.live.live_outputs import open_outputs
 
     live = open_outputs(osc, midi_out, latency=latency)  # a wrong address or no MIDI: one line, before serving
     for output in live:
@@ -160,7 +160,7 @@ def jam_to_song(
     """Turn a recorded jam into an arranged song project: the rounds as sections, an intro and an ending."""
     import json
 
-    from bandstand.producer.jam_song import jam_to_song as convert
+    from bandstand.producer.jams.jam_song import jam_to_song as convert
 
     made = convert(folder, out, title=title)
     if as_json:

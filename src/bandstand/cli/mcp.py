@@ -64,8 +64,8 @@ def mcp(
                            "--board sqlite:///band.db --as musician-1)")
     model = players = None
     if backend:
-        from bandstand.producer.backends import backend_named
-        from bandstand.producer.jam import backend_factory
+        from bandstand.producer.engines.backends import backend_named
+        from bandstand.producer.jams.jam import backend_factory
 
         model, players = backend_named(backend), backend_factory(backend)
     from bandstand.mcp import run_board_stdio, run_stdio

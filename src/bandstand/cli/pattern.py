@@ -32,7 +32,7 @@ MAX_GRID_STEPS = 48  # wider cycles are quantized to this many columns
 
 
 def as_fraction(t: Any) -> Fraction:
-    from bandstand.producer.pattern_code import as_fraction as convert
+    from bandstand.producer.engines.pattern_code import as_fraction as convert
 
     return convert(t)
 
@@ -42,7 +42,7 @@ def _code(code: str) -> str:
 
 
 def _evaluate(code: str) -> Any:
-    from bandstand.producer.pattern_code import evaluate
+    from bandstand.producer.engines.pattern_code import evaluate
 
     return evaluate(_code(code))
 
@@ -126,7 +126,7 @@ def _label(value: Any) -> str:
 
 
 def _is_drum(value: Any) -> bool:
-    from bandstand.producer.pattern_code import lookup_sound, value_sound
+    from bandstand.producer.engines.pattern_code import lookup_sound, value_sound
 
     name = value_sound(value)
     sound = lookup_sound(name) if name else None
@@ -135,7 +135,7 @@ def _is_drum(value: Any) -> bool:
 
 def _grid(pattern: Any, cycle: int) -> list[str]:
     """One cycle as rows of steps: 'x' an onset, '-' a held note, '.' nothing."""
-    from bandstand.producer.pattern_code import value_pitch
+    from bandstand.producer.engines.pattern_code import value_pitch
 
     every = pattern.query_arc(cycle, cycle + 1)
     haps = [h for h in every if h.whole is not None]
@@ -203,8 +203,8 @@ def render(
     wav: Path | None = typer.Option(None, "--wav", help="Also render audio to this WAV file."),
 ) -> None:
     """Render CODE to a Standard MIDI File (and optionally a WAV file)."""
-    from bandstand.producer.pattern_code import pattern_to_song, run_program
-    from bandstand.producer.rendering import write_midi
+    from bandstand.producer.engines.pattern_code import pattern_to_song, run_program
+    from bandstand.producer.engines.rendering import write_midi
 
     program = run_program(_code(code))
     for note in program.notes:  # what the program asked for that is not honoured (a samples() URL …)
@@ -220,7 +220,7 @@ def render(
         f"wrote {out} ({len(song.tracks)} tracks, {notes} notes, {cycles} cycles at {bpm:g} bpm)"
     )
     if wav is not None:
-        from bandstand.producer.rendering import render_wav
+        from bandstand.producer.engines.rendering import render_wav
 
         render_wav(song, wav)
         typer.echo(f"wrote {wav}")
@@ -236,7 +236,7 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check CODE like the jam band does: parses, known functions and sounds, density, scale."""
-    from bandstand.producer.pattern_code import validate_pattern
+    from bandstand.producer.engines.pattern_code import validate_pattern
 
     report = validate_pattern(_code(code), scale=scale, cycles=cycles)
     if as_json:
@@ -273,7 +273,7 @@ def from_midi(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (the code, its bars and tempo)."),
 ) -> None:
     """Print one track of a MIDI file as Strudel code (one cycle = one bar), note for note."""
-    from bandstand.producer.export import midi_clip
+    from bandstand.producer.sessions.export import midi_clip
 
     clip = midi_clip(file, track)
     if as_json:
@@ -314,7 +314,7 @@ def chat(
     """The Strudel assistant: type code to play it, or words for the band to write it, in a shared key and
     tempo (reads lines from stdin; try ':help')."""
     from bandstand.errors import BandstandError
-    from bandstand.producer.strudel_desk import PatternDesk, reference
+    from bandstand.producer.live.strudel_desk import PatternDesk, reference
 
     desk = PatternDesk()
     desk.update_context(key=key, tempo=tempo)

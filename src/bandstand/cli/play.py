@@ -1,13 +1,13 @@
 """`bandstand play SESSION_DIR [--section NAME]` — hear a song from the terminal.
 
 The producer makes the WAV that shows HEAD (rendering it when the studio commands left it
-stale) or cuts the section out (`bandstand.producer.listen`); this module hands the file to
+stale) or cuts the section out (`bandstand.producer.sessions.listen`); this module hands the file to
 the system's audio player: `$BANDSTAND_PLAYER` when set (a command line, the file appended),
 else the first of afplay (macOS), pw-play (PipeWire), paplay (PulseAudio), aplay (ALSA),
 ffplay and mpv found on PATH. Without one, or when the player cannot reach an audio device,
 one line says where the WAV is and how to open the studio page (exit 1). Ctrl-C stops the
 playback. With `--osc HOST:PORT` or `--midi-out NAME` the song's notes go live to SuperDirt or
-a MIDI port instead, as they sound (`bandstand.producer.live_play`; nothing is rendered)."""
+a MIDI port instead, as they sound (`bandstand.producer.live.live_play`; nothing is rendered)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def play(
         _play_live(session_dir, section, osc, midi_out, latency)
         return
     from bandstand.errors import RuntimeFailure
-    from bandstand.producer.listen import listening
+    from bandstand.producer.sessions.listen import listening
 
     command = player()  # a wrong $BANDSTAND_PLAYER is one line before any rendering
 
@@ -118,8 +118,8 @@ def _play_live(session_dir: Path, section: str | None, osc: str | None, midi_out
     """The song's notes live into SuperDirt / a MIDI port, until the end or Ctrl-C."""
     import threading
 
-    from bandstand.producer.live_outputs import open_outputs
-    from bandstand.producer.live_play import play_live, song_to_play
+    from bandstand.producer.live.live_outputs import open_outputs
+    from bandstand.producer.live.live_play import play_live, song_to_play
 
     song_to_play(session_dir, section)  # an unknown session or section: one line, before any port opens
     outputs = open_outputs(osc, midi_out, latency=latency)
@@ -151,7 +151,7 @@ def _play_live(session_dir: Path, section: str | None, osc: str | None, midi_out
     result = done[0] if done else None
     if isinstance(result, BaseException):
         raise result
-    from bandstand.producer.live_play import LivePlayed
+    from bandstand.producer.live.live_play import LivePlayed
 
     if isinstance(result, LivePlayed):
         typer.echo(f"sent {result.notes} notes ({result.cues} cues) over {result.seconds:.1f} s")

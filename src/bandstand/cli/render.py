@@ -65,7 +65,7 @@ def render(
                                "--wav, --png, --no-audio and --sample-rate are for a .mid file")
         _render_session(file)
         return
-    from bandstand.producer.rendering import (
+    from bandstand.producer.engines.rendering import (
         find_soundfont,
         read_midi,
         render_pianoroll,
@@ -99,7 +99,7 @@ def render(
 def _render_session(session_dir: Path) -> None:
     """The session's WAV and stems for HEAD, rendered when stale."""
     from bandstand.cli._rendering import render_status
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.sessions.projects import open_project
 
     session = open_project(session_dir)
     with render_status(f"revision {session.revision}") as progress:

@@ -20,7 +20,7 @@ import typer
 from bandstand.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from bandstand.producer.backends import AgentBackend
+    from bandstand.producer.engines.backends import AgentBackend
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -58,7 +58,7 @@ def launch(
     the `live` outputs (`bandstand.jam.liveout`) too."""
     import webbrowser
 
-    from bandstand.producer.task_board import DEFAULT_URL
+    from bandstand.producer.board.task_board import DEFAULT_URL
     from bandstand.server import ServerConfig, bind, create_app, serve
     from bandstand.server.config import is_loopback, new_token
 
@@ -67,7 +67,7 @@ def launch(
     sock = bind(host, port)
     config = ServerConfig(host=host, port=sock.getsockname()[1], token=token, allow_remote=allow_remote,
                           host_names=_own_names() if allow_remote else ())
-    from bandstand.producer.studio import Studio
+    from bandstand.producer.sessions.studio import Studio
 
     studio = Studio(out_dir or Path("output"), backend=studio_backend)
     mounts = _mcp(studio)
@@ -102,8 +102,8 @@ def _live(outputs: list[Any] | None, projects: Path) -> list[Any]:
     transports say, into `outputs` (none without outputs)."""
     if not outputs:
         return []
-    from bandstand.producer.live_outputs import feeding
-    from bandstand.producer.live_transport import playing_transports
+    from bandstand.producer.live.live_outputs import feeding
+    from bandstand.producer.live.live_transport import playing_transports
 
     return [lambda state: feeding(state.hub.emitter, outputs), lambda state: playing_transports(projects, outputs)]
 
@@ -112,7 +112,7 @@ def _open_live(osc: str | None, midi_out: str | None, latency: float | None) -> 
     """The live outputs the options ask for, opened and named on stderr (a mistake: one line, before serving)."""
     if osc is None and midi_out is None:
         return []
-    from bandstand.producer.live_outputs import open_outputs
+    from bandstand.producer.live.live_outputs import open_outputs
 
     outputs = open_outputs(osc, midi_out, latency=latency)
     for output in outputs:
@@ -121,7 +121,7 @@ def _open_live(osc: str | None, midi_out: str | None, latency: float | None) -> 
 
 
 def _runs_dir() -> Path:
-    from bandstand.producer.backends import load_config
+    from bandstand.producer.engines.backends import load_config
 
     return Path(load_config().runs_dir)
 
@@ -167,7 +167,7 @@ def serve(
 ) -> None:
     """Serve the jam, the studio API and the pages (loopback only unless --allow-remote)."""
     from bandstand.cli.jam import _members
-    from bandstand.producer.jam import member_factory
+    from bandstand.producer.jams.jam import member_factory
 
     band = _members(members, persona)
     factory = member_factory(band, backend, [], model=model, base_url=base_url)  # type: ignore[arg-type]  # a persona's backend: field too
@@ -181,7 +181,7 @@ def _studio_backend(name: str, *, model: str | None = None, base_url: str | None
     """The language model the studio asks about requests its rules do not read (None: offline)."""
     if name == "algorithmic":
         return None
-    from bandstand.producer.backends import backend_named
+    from bandstand.producer.engines.backends import backend_named
 
     return backend_named(name, {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None})
 
@@ -215,7 +215,7 @@ def studio(
     """Open the studio page: a song's arrangement (SESSION_DIR) or your songs, served on this
     machine; prints the address with its access token."""
     from bandstand.cli.jam import _members
-    from bandstand.producer.jam import backend_factory
+    from bandstand.producer.jams.jam import backend_factory
 
     page = "studio"
     if session_dir is not None:

@@ -1,4 +1,4 @@
-"""The studio commands, thin over `bandstand.producer.projects`:
+"""The studio commands, thin over `bandstand.producer.sessions.projects`:
 
     bandstand tool SESSION_DIR NAME [--args JSON] [--audio] [--json]   (or: bandstand tool --list)
     bandstand accept SESSION_DIR [VARIATION_ID] [--phrases ID,…] [--audio] [--json]
@@ -49,8 +49,8 @@ RenderNow = Annotated[bool | None, typer.Option(
 
 
 def _open(session_dir: Path) -> Any:
-    from bandstand.producer.compose import part_generator
-    from bandstand.producer.projects import open_project
+    from bandstand.producer.composing.compose import part_generator
+    from bandstand.producer.sessions.projects import open_project
 
     return open_project(session_dir, generator=part_generator)
 
@@ -62,7 +62,7 @@ def _print_json(data: Any) -> None:
 def _audio(session: Any, render: bool | None) -> dict[str, Any]:
     """Render the WAV for HEAD when asked to (`--audio`); a missing SoundFont is a note, not a
     failure."""
-    from bandstand.producer import head_files
+    from bandstand.producer.sessions import head_files
 
     if render:
         from bandstand.cli._rendering import render_status
@@ -137,7 +137,7 @@ def tool(
     as_json: AsJson = False,
     list_tools: Annotated[bool, typer.Option("--list", help="List the tools and stop.")] = False,
 ) -> None:
-    from bandstand.producer.studio_tools import TOOLS, signature
+    from bandstand.producer.sessions.studio_tools import TOOLS, signature
 
     if list_tools:
         if as_json:
@@ -156,7 +156,7 @@ def tool(
             from None
     if not isinstance(arguments, dict):
         raise InvalidInput("--args must be a JSON object of parameters, e.g. --args '{\"tempo\": 96}'")
-    from bandstand.producer.summaries import tool_outcome_json
+    from bandstand.producer.sessions.summaries import tool_outcome_json
 
     session = _open(session_dir)
     outcome = session.apply_tools([{"name": name, "args": arguments}], author="cli", request=f"tool {name}")
@@ -262,7 +262,7 @@ def redo(session_dir: Session, audio_now: RenderNow = None, as_json: AsJson = Fa
 def history(session_dir: Session, as_json: AsJson = False,
             as_graph: Annotated[bool, typer.Option("--graph", help="Draw the branches as a graph, newest first "
                                                    "(like git log --graph).")] = False) -> None:
-    from bandstand.producer.summaries import history_json
+    from bandstand.producer.sessions.summaries import history_json
 
     if as_graph:
         from bandstand.cli.branches import print_graph
@@ -286,8 +286,8 @@ def history(session_dir: Session, as_json: AsJson = False,
                         epilog="\b\nExamples:\n  bandstand variations output/session-x\n"
                                "  bandstand variations output/session-x --json\n")
 def variations(session_dir: Session, as_json: AsJson = False) -> None:
-    from bandstand.producer.studio_tools import diff_lines
-    from bandstand.producer.summaries import variation_json
+    from bandstand.producer.sessions.studio_tools import diff_lines
+    from bandstand.producer.sessions.summaries import variation_json
 
     session = _open(session_dir)
     head = session.revision

@@ -88,8 +88,8 @@ def run_team(
     import time
 
     from bandstand.errors import InvalidInput, OutputNotWritable
-    from bandstand.producer.backends import load_config
-    from bandstand.producer.team_runs import Team, load_team
+    from bandstand.producer.engines.backends import load_config
+    from bandstand.producer.teams.team_runs import Team, load_team
 
     if not prompt.strip():
         raise InvalidInput('the prompt is empty; pass --prompt "what the team should do"')
@@ -119,8 +119,8 @@ def resume_team(
 ) -> None:
     """Continue a team run from its logs: every member keeps its conversation, the leader
     gets what it was waiting for; new events go to the same folder."""
-    from bandstand.producer.backends import load_config
-    from bandstand.producer.team_runs import Team, load_team, resume_point
+    from bandstand.producer.engines.backends import load_config
+    from bandstand.producer.teams.team_runs import Team, load_team, resume_point
 
     plan = resume_point(run_dir, load_team(team_file) if team_file is not None else None)
     if plan.done is not None:  # the leader had answered: nothing to continue

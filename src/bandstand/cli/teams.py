@@ -5,7 +5,7 @@ on stderr (one per agent that finishes, every status and warning), the
 outcome into a summary (or one JSON object with --json). The use case —
 options, the run log under the runs folder (`compose-team-….jsonl`: the
 studio page's log view follows it live and replays it), the render after an
-accepted take — is `producer.team_compose`, which MCP calls too. Ctrl-C or SIGTERM
+accepted take — is `producer.teams.team_compose`, which MCP calls too. Ctrl-C or SIGTERM
 cancels the team: every agent and seat stops, nothing is proposed.
 """
 
@@ -24,8 +24,8 @@ MARKS = {True: "✓", False: "✗"}
 
 def team_options(*, seed: int | None, song: dict[str, Any], out: Path, accept: bool, yes: bool,
                  config: Path | None, team_file: Path | None) -> Any:
-    """`TeamOptions` from the command line (`producer.team_compose.team_options`)."""
-    from bandstand.producer.team_compose import team_options as options
+    """`TeamOptions` from the command line (`producer.teams.team_compose.team_options`)."""
+    from bandstand.producer.teams.team_compose import team_options as options
 
     return options(seed=seed, song=song, out=out, accept=accept, assume_defaults=yes, config=config,
                    team_file=team_file)
@@ -47,12 +47,12 @@ def _line(event: dict[str, Any]) -> str | None:
 
 
 def compose_with_team(prompt: str, options: Any, *, as_json: bool, render_audio: bool) -> None:
-    """Run the team (`producer.team_compose`), show its progress, print the outcome."""
+    """Run the team (`producer.teams.team_compose`), show its progress, print the outcome."""
     import asyncio
     import signal
 
-    from bandstand.producer.team_compose import compose_with_team as run_team
-    from bandstand.producer.team_compose import finish
+    from bandstand.producer.teams.team_compose import compose_with_team as run_team
+    from bandstand.producer.teams.team_compose import finish
 
     def show(event: dict[str, Any]) -> None:
         line = _line(event)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from bandstand.producer.music_theory import Chord
+    from bandstand.producer.engines.music_theory import Chord
 
 app = typer.Typer(
     help="Music theory: chord symbols, scales, Roman numerals, key detection.",
@@ -47,7 +47,7 @@ def _chord_json(chord: Chord) -> dict[str, Any]:
 
 
 def _canonical(chord: Chord) -> str:
-    from bandstand.producer.music_theory import format_chord
+    from bandstand.producer.engines.music_theory import format_chord
 
     return format_chord(chord)
 
@@ -65,7 +65,7 @@ def chord_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Parse chord symbols: root, quality, notes, bass."""
-    from bandstand.producer.music_theory import parse_chord
+    from bandstand.producer.engines.music_theory import parse_chord
 
     chords = [parse_chord(s) for s in symbols]
     if as_json:
@@ -81,7 +81,7 @@ def scale_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Spell scales: notes and pitch classes."""
-    from bandstand.producer.music_theory import get_scale
+    from bandstand.producer.engines.music_theory import get_scale
 
     scales = [get_scale(n) for n in names]
     if as_json:
@@ -109,7 +109,7 @@ def roman_command(
     as_json: JsonOpt = False,
 ) -> None:
     """The chord each Roman numeral names in a key."""
-    from bandstand.producer.music_theory import parse_key, roman_to_chord
+    from bandstand.producer.engines.music_theory import parse_key, roman_to_chord
 
     k = parse_key(key)
     chords = [(f, roman_to_chord(f, k)) for f in figures]
@@ -128,8 +128,8 @@ def key_command(
 ) -> None:
     """Detect the key of a MIDI file (pitched tracks, weighted by duration)."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.music_theory import detect_key
-    from bandstand.producer.rendering import read_midi
+    from bandstand.producer.engines.music_theory import detect_key
+    from bandstand.producer.engines.rendering import read_midi
 
     song = read_midi(path)
     notes = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes]

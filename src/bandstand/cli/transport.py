@@ -1,6 +1,6 @@
 """`bandstand transport SESSION_DIR [play|stop|set_playhead|loop]` — the studio's transport from
 the terminal: every studio page open on the song follows (its player starts, stops, moves its
-playhead, loops). The use case is `bandstand.producer.transport`; without an action it shows
+playhead, loops). The use case is `bandstand.producer.live.transport`; without an action it shows
 the transport."""
 
 from __future__ import annotations
@@ -39,8 +39,12 @@ def transport(
     import json
 
     from bandstand.errors import InvalidInput
-    from bandstand.producer.projects import open_project
-    from bandstand.producer.transport import TransportCommand, command_transport, transport_state
+    from bandstand.producer.live.transport import (
+        TransportCommand,
+        command_transport,
+        transport_state,
+    )
+    from bandstand.producer.sessions.projects import open_project
 
     session = open_project(session_dir)
     if action is None:

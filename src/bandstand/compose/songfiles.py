@@ -9,7 +9,7 @@ output stage and the studio (after accept, undo, redo) both call:
 Everything but the audio is a pure function of the song (and the optional
 sound plan and chord list), so it is fast and the same song writes the same
 bytes; the audio is separate (`render_audio=False`, or `write_audio` on its own).
-A studio render (`producer.head_files.render_audio`) keeps each track it plays in
+A studio render (`producer.sessions.head_files.render_audio`) keeps each track it plays in
 the session's `state/render-cache/` (`bandstand.render.trackcache`), so a later
 render of a changed song plays only the tracks that changed; compose does not
 fill it (a batch of songs would keep hundreds of megabytes of audio each).

@@ -25,9 +25,9 @@ from bandstand.errors import InvalidInput, RuntimeFailure
 from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.studio_tools import PROJECT_PARAMETER
-from bandstand.producer.export import FORMATS
-from bandstand.producer.running import Control
-from bandstand.producer.studio_tools import explain_validation, model_signature
+from bandstand.producer.execution.running import Control
+from bandstand.producer.sessions.export import FORMATS
+from bandstand.producer.sessions.studio_tools import explain_validation, model_signature
 
 __all__ = ["BAND_TOOLS", "BandTool", "band_tools", "tool_schema"]
 
@@ -171,8 +171,8 @@ class ListProjectsParams(Params):
 
 
 def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
-    from bandstand.producer.compose import compose_song
-    from bandstand.producer.team_compose import refuse_team_choices_alone
+    from bandstand.producer.composing.compose import compose_song
+    from bandstand.producer.teams.team_compose import refuse_team_choices_alone
 
     if p.team:
         return _compose_with_team(band, p, control)
@@ -200,7 +200,7 @@ def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer
     that finishes is reported as progress; a cancel stops every agent and nothing is proposed."""
     import asyncio
 
-    from bandstand.producer.team_compose import compose_with_team, finish, team_options
+    from bandstand.producer.teams.team_compose import compose_with_team, finish, team_options
 
     options = team_options(seed=p.seed, out=band.library.root, accept=p.accept, song={
         "bars": p.bars, "parts": p.parts, "tempo": p.tempo, "key": p.key, "mode": p.mode, "genre": p.genre})
@@ -244,7 +244,7 @@ def _edit(band: Band, p: EditParams, control: Control) -> Answer:
 
 
 def _list_variations(band: Band, p: ListVariationsParams, control: Control) -> Answer:
-    from bandstand.producer.summaries import variation_json
+    from bandstand.producer.sessions.summaries import variation_json
 
     session = band.library.session(p.project)
     head = session.revision
@@ -253,7 +253,7 @@ def _list_variations(band: Band, p: ListVariationsParams, control: Control) -> A
 
 
 def _moved(band: Band, session: Any, entry: Any) -> Answer:
-    from bandstand.producer.summaries import audio_json, revision_json
+    from bandstand.producer.sessions.summaries import audio_json, revision_json
 
     return Answer({"project": session.session_dir.name, **revision_json(entry),
                    "audio": audio_json(session)}, band.links(session.session_dir))
@@ -282,7 +282,7 @@ def _redo(band: Band, p: RedoParams, control: Control) -> Answer:
 
 
 def _history(band: Band, p: HistoryParams, control: Control) -> Answer:
-    from bandstand.producer.summaries import history_json
+    from bandstand.producer.sessions.summaries import history_json
 
     session = band.library.session(p.project)
     return Answer({"project": session.session_dir.name, "head": session.revision,
@@ -290,7 +290,7 @@ def _history(band: Band, p: HistoryParams, control: Control) -> Answer:
 
 
 def _alternatives(band: Band, p: AlternativesParams, control: Control) -> Answer:
-    from bandstand.producer.alternatives import alternatives
+    from bandstand.producer.requests.alternatives import alternatives
 
     session = band.library.session(p.project)
     made = alternatives(session.session_dir, p.target, count=p.count, session=session, control=control)
@@ -298,7 +298,7 @@ def _alternatives(band: Band, p: AlternativesParams, control: Control) -> Answer
 
 
 def _export(band: Band, p: ExportParams, control: Control) -> Answer:
-    from bandstand.producer.export import export_folder, export_session
+    from bandstand.producer.sessions.export import export_folder, export_session
 
     session = band.library.session(p.project)
     done = export_session(session.session_dir, p.format, export_folder(session.session_dir, p.out),
@@ -308,7 +308,7 @@ def _export(band: Band, p: ExportParams, control: Control) -> Answer:
 
 
 def _import_midi(band: Band, p: ImportMidiParams, control: Control) -> Answer:
-    from bandstand.producer.importing import import_midi
+    from bandstand.producer.sessions.importing import import_midi
 
     root = band.library.root.expanduser().resolve()
     path = (root / Path(p.file).expanduser()).resolve()

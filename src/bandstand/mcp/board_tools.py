@@ -51,7 +51,7 @@ def build_board_server(toolbox: Any) -> BandstandServer:
 def run_board_stdio(board: str | None, session_id: str, role: str, *, workdir: str | os.PathLike[str] = ".",
                     phase: str | None = None) -> None:
     """Serve one session's board tools on stdio until the client closes stdin."""
-    from bandstand.producer.board_sessions import open_board_tools
+    from bandstand.producer.board.board_sessions import open_board_tools
 
     with open_board_tools(board, session_id, role, workdir=workdir, phase=phase) as toolbox:
         build_board_server(toolbox).run()

@@ -1,5 +1,5 @@
 """The branch tools over MCP, rows like `band_tools`' (a parameter model whose docstring is
-the description, a body calling `bandstand.producer.branches` exactly as the CLI command of
+the description, a body calling `bandstand.producer.sessions.branches` exactly as the CLI command of
 the same job does, answering what its `--json` prints)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, ProjectParams
-from bandstand.producer import branches
-from bandstand.producer.running import Control
+from bandstand.producer.execution.running import Control
+from bandstand.producer.sessions import branches
 
 __all__ = ["BRANCH_TOOLS"]
 

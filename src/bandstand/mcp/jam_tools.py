@@ -1,8 +1,8 @@
 """The band's tools for talking about a song and for the jam: `ask` (a question
 about a project → an answer from its figures, or the language model's when
-one is configured: `producer.direct.ask`, as `bandstand ask`) and `jam_start`, `jam_direct`,
-`jam_state`, `jam_stop` over `producer.jam`, and `jam_keep` (the jam so far as a
-song project, `producer.jam_song.keep_jam`) — the same use cases the jam's HTTP
+one is configured: `producer.requests.direct.ask`, as `bandstand ask`) and `jam_start`, `jam_direct`,
+`jam_state`, `jam_stop` over `producer.jams.jam`, and `jam_keep` (the jam so far as a
+song project, `producer.jams.jam_song.keep_jam`) — the same use cases the jam's HTTP
 routes call. The jam lives on the server's event loop (its clock and
 rounds are tasks there), so the jam tools run on the loop; a directive's
 round runs in the background, and a mistake found while it runs is reported
@@ -20,7 +20,7 @@ from pydantic import Field
 from bandstand.errors import Conflict
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params, ProjectParams
-from bandstand.producer.running import Control
+from bandstand.producer.execution.running import Control
 
 __all__ = ["JAM_TOOLS", "own_jam"]
 
@@ -82,27 +82,27 @@ def _jam(band: Band) -> Any:
 
 
 async def _jam_start(band: Band, p: JamStartParams, control: Control) -> Answer:
-    from bandstand.producer.jam import start_jam
+    from bandstand.producer.jams.jam import start_jam
 
     band.jam_errors.clear()
     return Answer(await start_jam(_jam(band), p.members, restart=p.restart))
 
 
 async def _jam_direct(band: Band, p: JamDirectParams, control: Control) -> Answer:
-    from bandstand.producer.jam import direct_jam
+    from bandstand.producer.jams.jam import direct_jam
 
     return Answer(direct_jam(_jam(band), p.text, band.jam_error))
 
 
 async def _jam_state(band: Band, p: JamStateParams, control: Control) -> Answer:
-    from bandstand.producer.jam import jam_state
+    from bandstand.producer.jams.jam import jam_state
 
     errors, band.jam_errors[:] = list(band.jam_errors), []
     return Answer({**jam_state(_jam(band)), "errors": errors})
 
 
 async def _jam_stop(band: Band, p: JamStopParams, control: Control) -> Answer:
-    from bandstand.producer.jam import stop_and_record
+    from bandstand.producer.jams.jam import stop_and_record
 
     return Answer(await stop_and_record(_jam(band), band.library.root, save=p.save, audio=p.audio))
 
@@ -116,7 +116,7 @@ class JamKeepParams(Params):
 
 
 async def _jam_keep(band: Band, p: JamKeepParams, control: Control) -> Answer:
-    from bandstand.producer.jam_song import keep_jam
+    from bandstand.producer.jams.jam_song import keep_jam
 
     kept = await keep_jam(_jam(band), band.library.root, title=p.title)
     return Answer(kept.summary())
@@ -140,7 +140,7 @@ def own_jam(band: Band, backend: Any | None = None) -> Any:
 
     def jam() -> Any:
         if not made:
-            from bandstand.producer.jam import new_jam
+            from bandstand.producer.jams.jam import new_jam
 
             made.append(new_jam() if backend is None else new_jam(backend=backend))
         return made[0]

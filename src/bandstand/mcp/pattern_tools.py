@@ -1,6 +1,6 @@
 """The Strudel assistant as MCP tools — `execute_pattern`, `stop_pattern`,
 `update_musical_context`, `write_pattern` and `strudel_reference` — over the band's
-`producer.strudel_desk.PatternDesk`, as `bandstand pattern chat` does: an MCP client writes
+`producer.live.strudel_desk.PatternDesk`, as `bandstand pattern chat` does: an MCP client writes
 Strudel code, plays it (checked in the desk's key and tempo; a WAV preview when asked) and stops
 it. The function reference is also the resource `bandstand://strudel/reference`."""
 
@@ -10,8 +10,8 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params
-from bandstand.producer.running import Control
-from bandstand.producer.strudel_desk import reference
+from bandstand.producer.execution.running import Control
+from bandstand.producer.live.strudel_desk import reference
 
 __all__ = ["PATTERN_TOOLS", "REFERENCE_URI"]
 

@@ -71,13 +71,13 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def history(project: str) -> str:
         """Every revision, oldest first: who asked what, what changed, undone entries marked."""
-        from bandstand.producer.summaries import history_json
+        from bandstand.producer.sessions.summaries import history_json
 
         return _json([history_json(r) for r in library.session(project).history()])
 
     def variations(project: str) -> str:
         """The variations: state, base revision, phrases and the musical diff per part."""
-        from bandstand.producer.summaries import variation_json
+        from bandstand.producer.sessions.summaries import variation_json
 
         session = library.session(project)
         head = session.revision
@@ -85,7 +85,7 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def files(project: str) -> str:
         """The session's files at HEAD: path, resource URI, media type and size."""
-        from bandstand.producer.summaries import audio_json
+        from bandstand.producer.sessions.summaries import audio_json
 
         session = library.session(project)
         root = session.session_dir
@@ -96,7 +96,7 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def strudel_reference() -> str:
         """The Strudel function reference: the language's rules and every function the engine has."""
-        from bandstand.producer.strudel_desk import reference
+        from bandstand.producer.live.strudel_desk import reference
 
         return reference()
 

@@ -25,7 +25,7 @@ from bandstand.mcp.pattern_tools import PATTERN_TOOLS
 from bandstand.mcp.resources import add_prompts, add_resources
 from bandstand.mcp.studio_tools import studio_tools
 from bandstand.mcp.transport_tools import TRANSPORT_TOOLS
-from bandstand.producer.studio_tools import suggest
+from bandstand.producer.sessions.studio_tools import suggest
 
 __all__ = ["INSTRUCTIONS", "BandstandServer", "build_server"]
 

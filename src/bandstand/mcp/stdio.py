@@ -13,7 +13,7 @@ from typing import Any
 from bandstand.mcp.band import Band
 from bandstand.mcp.jam_tools import own_jam
 from bandstand.mcp.server import build_server
-from bandstand.producer.library import Library
+from bandstand.producer.sessions.library import Library
 
 __all__ = ["run_stdio"]
 

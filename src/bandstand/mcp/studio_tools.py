@@ -21,8 +21,8 @@ from mcp.types import CallToolResult
 from bandstand.errors import InvalidInput
 from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
-from bandstand.producer.running import Control
-from bandstand.producer.studio_tools import TOOLS, Tool
+from bandstand.producer.execution.running import Control
+from bandstand.producer.sessions.studio_tools import TOOLS, Tool
 
 __all__ = ["PROJECT_PARAMETER", "studio_schema", "studio_tools"]
 
@@ -61,7 +61,7 @@ def _call(band: Band, tool: Tool) -> Any:
         args = {k: v for k, v in arguments.items() if k != "project"}
 
         def work(control: Control) -> Answer:
-            from bandstand.producer.summaries import tool_outcome_json
+            from bandstand.producer.sessions.summaries import tool_outcome_json
 
             session = band.library.session(project_arg(arguments))
             outcome = session.apply_tools([{"name": tool.name, "args": args}], author="mcp",

@@ -1,5 +1,5 @@
 """The studio's transport as MCP tools — Maestro's `play`, `stop` and `set_playhead`, and
-`loop_section` — over `producer.transport`, as `bandstand transport` and `POST
+`loop_section` — over `producer.live.transport`, as `bandstand transport` and `POST
 /api/v1/projects/{id}/transport` do: every studio page open on the song follows. Each answers
 the transport's new state."""
 
@@ -9,8 +9,8 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, ProjectParams
-from bandstand.producer.running import Control
-from bandstand.producer.transport import TransportCommand, command_transport
+from bandstand.producer.execution.running import Control
+from bandstand.producer.live.transport import TransportCommand, command_transport
 
 __all__ = ["TRANSPORT_TOOLS"]
 

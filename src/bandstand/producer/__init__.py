@@ -4,12 +4,12 @@ song, directing it afterwards (edits → blast radius → variations,
 alternatives), projects and their revisions. Clients translate input and
 output; the decisions are made here.
 
-Submodules are imported on use (`bandstand.producer.compose`, …) so that a
+Submodules are imported on use (`bandstand.producer.composing.compose`, …) so that a
 client pays only for what it calls. They are grouped by use case into
 subpackages — requests, sessions, composing, jams, live, board, teams, batch,
 engines, execution (the map: docs/architecture.md).
 
-Projects (`bandstand.producer.projects`) — a session folder as a studio project. This API is
+Projects (`bandstand.producer.sessions.projects`) — a session folder as a studio project. This API is
 stable; the CLI, HTTP routes, MCP tools and the studio page call exactly these:
 
     open_project(session_dir, *, ids=None, generator=None) -> ProjectSession

@@ -9,12 +9,12 @@ typed requests (frozen dataclasses) and the use case's own typed reply.
     app.accept(AcceptRequest(song.result.session_dir.name))
 
 A project is named by its id (`session-…`) under `projects`, or — in an `App(folders=True)`,
-as the CLI makes it — by its folder's path. Words are routed once (`producer.intent`, in
+as the CLI makes it — by its folder's path. Words are routed once (`producer.requests.intent`, in
 `prepare`) and run by the studio stream's modes whichever client sends them: `direct` and
-`ask` collect what `stream` sends as server-sent events (`producer.direct`), so the CLI,
+`ask` collect what `stream` sends as server-sent events (`producer.requests.direct`), so the CLI,
 HTTP and MCP make the same change from the same words. The methods delegate to the use-case
-modules beside this one (`producer.compose`, `producer.projects`, `producer.export`,
-`producer.jam`, `producer.team_compose`, `producer.batch` …), which are imported on use so a
+modules beside this one (`producer.composing.compose`, `producer.sessions.projects`, `producer.sessions.export`,
+`producer.jams.jam`, `producer.teams.team_compose`, `producer.batch` …), which are imported on use so a
 client pays only for what it calls.
 """
 
@@ -30,20 +30,20 @@ if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
     from bandstand.compose.api import EventSink
     from bandstand.producer.batch import JobResult, SongJob
-    from bandstand.producer.compose import Composed
-    from bandstand.producer.direct import Directed
-    from bandstand.producer.export import Export
-    from bandstand.producer.importing import Imported
-    from bandstand.producer.jam import LiveJam, Persona
-    from bandstand.producer.jam_song import JamSong
-    from bandstand.producer.listen import Listening
-    from bandstand.producer.projects import ProjectSession
-    from bandstand.producer.running import Control
-    from bandstand.producer.session_list import SessionSummary
-    from bandstand.producer.stream import Outcome, Prepared
-    from bandstand.producer.studio import Studio
-    from bandstand.producer.team_compose import TeamRun
+    from bandstand.producer.composing.compose import Composed
+    from bandstand.producer.execution.running import Control
+    from bandstand.producer.jams.jam import LiveJam, Persona
+    from bandstand.producer.jams.jam_song import JamSong
+    from bandstand.producer.requests.direct import Directed
+    from bandstand.producer.requests.stream import Outcome, Prepared
+    from bandstand.producer.sessions.export import Export
+    from bandstand.producer.sessions.importing import Imported
+    from bandstand.producer.sessions.listen import Listening
+    from bandstand.producer.sessions.projects import ProjectSession
+    from bandstand.producer.sessions.session_list import SessionSummary
+    from bandstand.producer.sessions.studio import Studio
     from bandstand.producer.teams import TeamOptions
+    from bandstand.producer.teams.team_compose import TeamRun
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
 
@@ -97,8 +97,8 @@ class AcceptRequest:
 
 @dataclass(frozen=True, slots=True)
 class ExportRequest:
-    """A project's song as `format` (`producer.export.FORMATS`) into its export/ folder, or the sub-folder
-    `out` of it (`producer.export.export_folder`: nothing is written outside the project)."""
+    """A project's song as `format` (`producer.sessions.export.FORMATS`) into its export/ folder, or the sub-folder
+    `out` of it (`producer.sessions.export.export_folder`: nothing is written outside the project)."""
 
     project: str
     format: str
@@ -145,29 +145,29 @@ class App:
     @property
     def studio(self) -> Studio:
         if self._studio is None:
-            from bandstand.producer.studio import Studio
+            from bandstand.producer.sessions.studio import Studio
 
             self._studio = Studio(self.projects, backend=self.backend, folders=self.folders)
         return self._studio
 
     def session(self, project: str) -> ProjectSession:
-        """A project to change (see `producer.library.Library.session`)."""
+        """A project to change (see `producer.sessions.library.Library.session`)."""
         return self.studio.library.session(project)
 
     # ------------------------------------------------------------------ composing
 
     def compose(self, request: ComposeRequest, *, on_event: EventSink | None = None,
                 control: Control | None = None) -> Composed:
-        """A new song (`producer.compose.compose_song`) in the projects folder."""
-        from bandstand.producer.compose import compose_song
+        """A new song (`producer.composing.compose.compose_song`) in the projects folder."""
+        from bandstand.producer.composing.compose import compose_song
 
         return compose_song(request.prompt, assume_defaults=request.assume_defaults, on_event=on_event,
                             control=control, out_dir=str(self.projects), **request.options())
 
     async def compose_with_team(self, prompt: str, options: TeamOptions, *,
                                 on_event: Sink | None = None) -> TeamRun:
-        """A new song written by an agent team, its run log kept (`producer.team_compose`)."""
-        from bandstand.producer.team_compose import compose_with_team
+        """A new song written by an agent team, its run log kept (`producer.teams.team_compose`)."""
+        from bandstand.producer.teams.team_compose import compose_with_team
 
         return await compose_with_team(prompt, options, on_event=on_event)
 
@@ -182,7 +182,7 @@ class App:
 
     def prepare(self, request: WordsRequest) -> Prepared:
         """The words routed once into a typed request, its project and conversation found; refused in
-        one line when it cannot run (`producer.stream.prepare`)."""
+        one line when it cannot run (`producer.requests.stream.prepare`)."""
         return self.studio.prepare(request.words, project_id=request.project,
                                    conversation_id=request.conversation_id)
 
@@ -193,14 +193,14 @@ class App:
 
     def direct(self, request: WordsRequest) -> Directed:
         """Do what the words ask of the project: a variation, a revision or an answer
-        (`producer.direct`; the same path as `stream`)."""
-        from bandstand.producer.direct import direct
+        (`producer.requests.direct`; the same path as `stream`)."""
+        from bandstand.producer.requests.direct import direct
 
         return direct(self._folder(request.project), request.words, backend=self.backend)
 
     def ask(self, request: WordsRequest) -> Directed:
         """An answer to a question about the project; a request that is not a question is refused."""
-        from bandstand.producer.direct import ask
+        from bandstand.producer.requests.direct import ask
 
         return ask(self._folder(request.project), request.words, backend=self.backend)
 
@@ -235,27 +235,27 @@ class App:
     # ------------------------------------------------------------------ files in and out
 
     def export(self, request: ExportRequest, *, control: Control | None = None) -> Export:
-        from bandstand.producer.export import export_folder, export_session
+        from bandstand.producer.sessions.export import export_folder, export_session
 
         root = self.session(request.project).session_dir
         return export_session(root, request.format, export_folder(root, request.out), control=control)
 
     def import_midi(self, request: ImportRequest) -> Imported:
-        from bandstand.producer.importing import import_midi
+        from bandstand.producer.sessions.importing import import_midi
 
         return import_midi(request.source, name=request.name, filename=request.filename, projects=self.projects)
 
     def listen(self, project: str, section: str | None = None, *,
                on_render: Callable[[int], object] | None = None) -> Listening:
-        """HEAD as a WAV to play: the whole song or the section the words name (`producer.listen`)."""
-        from bandstand.producer.listen import listening
+        """HEAD as a WAV to play: the whole song or the section the words name (`producer.sessions.listen`)."""
+        from bandstand.producer.sessions.listen import listening
 
         return listening(self.session(project).session_dir, section, on_render=on_render)
 
     def sessions(self, *, unfinished: bool = False) -> list[SessionSummary]:
         """Every song here a client can open, newest change first — with `unfinished`, the runs
-        that crashed, were cancelled or paused too (`producer.session_list`: what every client lists)."""
-        from bandstand.producer.session_list import list_summaries
+        that crashed, were cancelled or paused too (`producer.sessions.session_list`: what every client lists)."""
+        from bandstand.producer.sessions.session_list import list_summaries
 
         return list_summaries(self.projects, unfinished=unfinished)
 
@@ -263,29 +263,29 @@ class App:
 
     def new_jam(self, members: Sequence[str] | None = None, *, personas: Sequence[Persona] = (), seed: int = 0,
                 emitter: Emitter | None = None) -> LiveJam:
-        from bandstand.producer.jam import new_jam
+        from bandstand.producer.jams.jam import new_jam
 
         return new_jam(members, personas=personas, seed=seed, emitter=emitter)
 
     async def start_jam(self, jam: LiveJam, members: Sequence[str] | None = None, *,
                         restart: bool = False) -> dict[str, Any]:
-        from bandstand.producer.jam import start_jam
+        from bandstand.producer.jams.jam import start_jam
 
         return await start_jam(jam, members, restart=restart)
 
     def direct_jam(self, jam: LiveJam, words: str, on_error: Callable[[str], None] | None = None) -> dict[str, Any]:
-        from bandstand.producer.jam import direct_jam
+        from bandstand.producer.jams.jam import direct_jam
 
         return direct_jam(jam, words, on_error)
 
     async def stop_jam(self, jam: LiveJam, recording: JamRecording = JamRecording()) -> dict[str, Any]:
         """Stop the jam; its recording saved in a folder of its own under the projects' jams/."""
-        from bandstand.producer.jam import stop_and_record
+        from bandstand.producer.jams.jam import stop_and_record
 
         return await stop_and_record(jam, self.projects, save=recording.save, audio=recording.audio)
 
     async def keep_jam(self, jam: LiveJam, title: str = "") -> JamSong:
-        """The jam so far as a song project among the others (`producer.jam_song.keep_jam`)."""
-        from bandstand.producer.jam_song import keep_jam
+        """The jam so far as a song project among the others (`producer.jams.jam_song.keep_jam`)."""
+        from bandstand.producer.jams.jam_song import keep_jam
 
         return await keep_jam(jam, self.projects, title=title)

@@ -23,8 +23,8 @@ from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bandstand import __version__
-from bandstand.producer.jam import BackendFactory, Persona, algorithmic_backend
-from bandstand.producer.task_board import DEFAULT_URL
+from bandstand.producer.board.task_board import DEFAULT_URL
+from bandstand.producer.jams.jam import BackendFactory, Persona, algorithmic_backend
 from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
@@ -82,13 +82,13 @@ def create_app(
     lifespans: Sequence[Callable[[ServerState], contextlib.AbstractAsyncContextManager[None]]] = (),
 ) -> FastAPI:
     """The server for `config`: the jam with `personas`, the protocol, the studio API over
-    `studio` (a `producer.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
+    `studio` (a `producer.sessions.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
     the log view reads the runs under `runs_dir` and the board at `board_url`; the `mounts` are
     served each at its path (MCP at /mcp); each of `lifespans` runs while the server does, from
     when the jam hub exists (live out subscribes to the jam's emitter there).
     `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry)."""
     if tools is None:
-        from bandstand.producer.studio_tools import TOOLS
+        from bandstand.producer.sessions.studio_tools import TOOLS
 
         tools = TOOLS.schemas
     state = ServerState(config=config, registry=protocol_registry(), tools=tools, studio=studio,

@@ -8,7 +8,7 @@ when its queue is full — its socket is closed with 1008 — so it never makes
 the server's memory grow and never holds up the others.
 A client's own mistakes (a bad message, an unknown @mention) are answered to
 that client alone. The jam's logic (rounds, autopilot, tasks) is in
-`bandstand.jam.live`; the hub reaches it through `bandstand.producer.jam`.
+`bandstand.jam.live`; the hub reaches it through `bandstand.producer.jams.jam`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bandstand.errors import Conflict, UserError
-from bandstand.producer.jam import (
+from bandstand.producer.jams.jam import (
     BackendFactory,
     LiveJam,
     Persona,
@@ -67,7 +67,7 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     OverrideCode: lambda hub, m, q: hub.jam.override_code(m.member, m.code),
     KeepJam: lambda hub, m, q: hub.keep(m.title, q),
 }
-"""Client message type → the jam use case (`producer.jam`) or live-jam control it stands for."""
+"""Client message type → the jam use case (`producer.jams.jam`) or live-jam control it stands for."""
 
 
 def _directed(state: dict[str, Any]) -> None:
@@ -158,10 +158,10 @@ class JamHub:
         self._send(reply, self.emitter.private(await self.kept(title)))
 
     async def kept(self, title: str = "") -> JamKept:
-        """The jam so far as a song project among the server's projects (see `producer.jam_song.keep_jam`)."""
+        """The jam so far as a song project among the server's projects (see `producer.jams.jam_song.keep_jam`)."""
         if self.projects is None:
             raise Conflict("this server keeps no projects, so a jam cannot be kept (start it with --out DIR)")
-        from bandstand.producer.jam_song import keep_jam
+        from bandstand.producer.jams.jam_song import keep_jam
 
         song = await keep_jam(self.jam, self.projects, title=title)
         return JamKept(project=song.session.session_dir.name, form=list(song.form), left_out=list(song.left_out))

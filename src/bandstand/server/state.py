@@ -10,7 +10,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from bandstand.errors import NotFound
-from bandstand.producer.task_board import DEFAULT_URL
+from bandstand.producer.board.task_board import DEFAULT_URL
 from bandstand.protocol import (
     Registry,
     ToolCatalog,
@@ -31,7 +31,7 @@ class ServerState:
     registry: Registry
     tools: ToolCatalog | None
     hub: JamHub | None = None  # built when the app starts (it needs the event loop)
-    studio: Any = None  # the `producer.studio.Studio` behind the studio API (None: no projects folder)
+    studio: Any = None  # the `producer.sessions.studio.Studio` behind the studio API (None: no projects folder)
     runs_dir: str = "runs"  # where agent sessions and teams write their JSONL logs (the log view reads them)
     board_url: str = DEFAULT_URL  # the task board the log view shows
     tickets: PageTickets | None = None  # the page URLs' one-time tokens (AccessControl spends them)

@@ -55,8 +55,8 @@ def test_a_launch_run_again_on_a_finished_board_changes_nothing(tmp_path: Path) 
 def test_a_task_song_is_the_song_composed_alone(tmp_path: Path) -> None:
     """Same instruction + seed (the task's number) → the same MIDI bytes as composing it alone."""
     from bandstand.producer.app import App, ComposeRequest
-    from bandstand.producer.board_launch import BUILTIN_TASKS
-    from bandstand.producer.board_work import BARS
+    from bandstand.producer.board.board_launch import BUILTIN_TASKS
+    from bandstand.producer.board.board_work import BARS
 
     url = f"sqlite:///{tmp_path / 'board.db'}"
     run_launch(url, tmp_path / "band", "--musicians", "1", "--tasks", "2")

@@ -24,7 +24,7 @@ def section(setup: SongSetup, role: str, index: int) -> tuple[InstrumentContract
 
 
 def test_the_coordinator_plans_what_compose_plans(tmp_path: Path) -> None:
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     setup = funk()
     assert setup.roles == ("drums", "bass", "chords", "lead", "pad")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bandstand.agents.config import TeamConfig
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from bandstand.producer.teams import TeamOptions, compose_team
 from bandstand.producer.teams.builtin import write_section
 from bandstand.protocol import STUDIO, Emitter

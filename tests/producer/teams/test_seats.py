@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bandstand.agents.config import AgentsConfig, SeatConfig, TeamConfig
-from bandstand.producer.projects import open_project
+from bandstand.producer.sessions.projects import open_project
 from bandstand.producer.teams import TeamOptions, compose_team
 from bandstand.protocol import STUDIO, Emitter
 from tests.peers.openai_server import OpenAIServer

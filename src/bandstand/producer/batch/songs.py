@@ -86,11 +86,11 @@ def _compose(job: SongJob, staging: Path, sections: Any) -> Path:
                               jobs=sections)
         asyncio.run(run_team(job.prompt, options))
         if job.render_audio:
-            from bandstand.producer.projects import open_project
+            from bandstand.producer.sessions.projects import open_project
 
             open_project(session).ensure_audio()
         return session
-    from bandstand.producer.compose import compose_song
+    from bandstand.producer.composing.compose import compose_song
 
     result = compose_song(job.prompt, assume_defaults=True, seed=job.seed, out_dir=str(staging),
                           render_audio=job.render_audio, **job.compose_options()).result

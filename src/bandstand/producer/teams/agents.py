@@ -29,6 +29,7 @@ from typing import Any
 from bandstand.agents.breaker import CircuitBreaker
 from bandstand.agents.config import TeamConfig
 from bandstand.errors import CircuitOpen, ContractMismatch, RuntimeFailure, ToolCallError
+from bandstand.producer.sessions.tool_context import tool_context
 from bandstand.producer.teams.builtin import (
     KICK_LOCKED,
     PartPlan,
@@ -44,7 +45,6 @@ from bandstand.producer.teams.safety import Deadline, Threads, guarded
 from bandstand.producer.teams.seats import Seat, SeatFailed
 from bandstand.producer.teams.signals import DrumSignal, SignalKey, Signals, drum_signal
 from bandstand.producer.teams.stream import TeamStream
-from bandstand.producer.tool_context import tool_context
 from bandstand.studio import Project
 from bandstand.studio.ids import SeededIds
 from bandstand.studio.tools import MAX_NOTES_PER_CALL, ToolCall, run_batch

@@ -60,7 +60,7 @@ class SectionPart:
 
 def word_overrides(role: str, words: Sequence[tuple[str, str]]) -> list[StyleOverride]:
     """Style words per section ("Chorus 1" → "busier, brighter") as overrides for that section."""
-    from bandstand.producer.compose import style_words
+    from bandstand.producer.composing.compose import style_words
 
     out: list[StyleOverride] = []
     for section, text in words:

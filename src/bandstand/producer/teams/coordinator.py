@@ -21,8 +21,8 @@ from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.craft import Situation
 from bandstand.errors import InvalidInput
+from bandstand.producer.sessions.tool_context import tool_context
 from bandstand.producer.teams.contracts import SectionShape, SongContract, TrackShape
-from bandstand.producer.tool_context import tool_context
 from bandstand.studio import Project, Provenance, Section, TimeSignature
 from bandstand.studio.ids import IdIssuer
 from bandstand.studio.tools import ToolCall, run_batch

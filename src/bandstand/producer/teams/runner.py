@@ -32,6 +32,7 @@ from bandstand.agents.base import AgentBackend
 from bandstand.agents.config import AgentsConfig, TeamConfig
 from bandstand.compose.api import make_config, new_session_id, write_state
 from bandstand.errors import InvalidInput, RuntimeFailure
+from bandstand.producer.sessions.tool_context import tool_context
 from bandstand.producer.teams.agents import TeamRun, Writer, section_agent_id, write_step
 from bandstand.producer.teams.builtin import write_section
 from bandstand.producer.teams.coordinator import Planned, plan_setup, track_name
@@ -40,7 +41,6 @@ from bandstand.producer.teams.safety import Deadline, Threads
 from bandstand.producer.teams.seats import Seat, seats_for
 from bandstand.producer.teams.signals import LocalSignals, Signals
 from bandstand.producer.teams.stream import Emit, TeamStream
-from bandstand.producer.tool_context import tool_context
 from bandstand.protocol import studio as ev
 from bandstand.studio import Project
 from bandstand.studio.ids import SeededIds
@@ -119,7 +119,7 @@ def _settled(prompt: str, options: TeamOptions) -> TeamOptions:
     `assume_defaults`; otherwise the same one-line refusal compose gives)."""
     from dataclasses import replace
 
-    from bandstand.producer.compose import ambiguity_questions
+    from bandstand.producer.composing.compose import ambiguity_questions
 
     chosen = {k: v for k, v in options.compose.items() if v is not None}
     unknown = sorted(set(chosen) - set(COMPOSE_OPTIONS))
@@ -205,7 +205,7 @@ async def run_team(prompt: str, options: TeamOptions | None = None, *, emit: Emi
                    signals: Signals | None = None) -> TeamOutcome:
     """Compose `prompt` with a team (see the module docstring); the events between `state` and
     `complete` go to `emit`."""
-    from bandstand.producer.projects import create_from_project
+    from bandstand.producer.sessions.projects import create_from_project
 
     options = options or TeamOptions()
     if not isinstance(prompt, str) or not prompt.strip():
@@ -261,7 +261,7 @@ def _propose(prompt: str, seed: int, session: Any, run: TeamRun, seats: Mapping[
     variation = session.propose(proposal, request=prompt, intent=f"Agent team: {', '.join(run.setup.roles)}",
                                 explanation=explanation, author="team", recipe=run.setup.recipe.model_dump(mode="json"),
                                 details={"team": {"song": run.song.fingerprint, "failed": run.failed}})
-    from bandstand.producer.wire import variation_stream
+    from bandstand.producer.sessions.wire import variation_stream
 
     for event in variation_stream(variation, run.song.beats_per_bar):
         stream.send(event)

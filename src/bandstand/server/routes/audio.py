@@ -23,7 +23,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
 from bandstand.errors import SoundFontNotFound
-from bandstand.producer.rendering import find_soundfont
+from bandstand.producer.engines.rendering import find_soundfont
 from bandstand.server.routes.pages import web_root
 
 VENDOR_ENV = "BANDSTAND_WEB_VENDOR"

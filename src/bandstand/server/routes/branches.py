@@ -1,7 +1,7 @@
 """Branches of a project's history: `GET …/branches` (the branches and the history
 graph), `POST …/branches` (a branch at HEAD, switched to), `POST …/checkout` (a branch
 or a revision) and `POST …/merge` (another branch's changes as one revision). The routes
-translate; the use cases are `bandstand.producer.branches`. Mistakes are one line: 422
+translate; the use cases are `bandstand.producer.sessions.branches`. Mistakes are one line: 422
 naming the field (a name with '/' or '..', a branch merged into itself), 404 (an unknown
 branch or revision), 409 (a name taken, changes that clash, nothing to merge).
 """
@@ -13,8 +13,8 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from bandstand.producer import branches
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions import branches
+from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.routes.projects import ProjectId

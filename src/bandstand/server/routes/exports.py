@@ -5,7 +5,7 @@ client cancels by closing the stream (the render stops within a block of work an
 The finished file is left in the project's `export/page/` folder and the last event (`ready`)
 names where to download it: `GET /api/v1/projects/ID/export/file?format=wav`. A plain
 `GET …/export?format=…` (projects.py) still answers with the file at once, for scripts.
-The use case is `producer.export.export_session`; this module moves files and events only.
+The use case is `producer.sessions.export.export_session`; this module moves files and events only.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from fastapi.responses import FileResponse
 from sse_starlette.sse import EventSourceResponse
 
 from bandstand.errors import NotFound
-from bandstand.producer.export import export_folder, export_session
-from bandstand.producer.running import Cancelled, Control
-from bandstand.producer.studio import Studio
+from bandstand.producer.execution.running import Cancelled, Control
+from bandstand.producer.sessions.export import export_folder, export_session
+from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.routes.projects import EXPORT_TYPES
@@ -47,7 +47,7 @@ Format = Literal["wav", "stems", "mid", "musicxml", "strudel", "png"]
 
 
 class ExportJob(WireModel):
-    """What to export (`producer.export.FORMATS`)."""
+    """What to export (`producer.sessions.export.FORMATS`)."""
 
     model_config = STRICT
 

@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse
 from starlette.background import BackgroundTask
 
 from bandstand.errors import UserError
-from bandstand.producer.jam import RECORDING_FILES
+from bandstand.producer.jams.jam import RECORDING_FILES
 from bandstand.protocol import (
     JAM,
     BossDirective,

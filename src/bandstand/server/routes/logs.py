@@ -24,8 +24,8 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 
 from bandstand.errors import BoardUsageError, NotFound
-from bandstand.producer.task_board import Board, BoardWatcher, SqliteStore, open_store
-from bandstand.producer.team_runs import RunBudget, RunFollower, list_runs, run_path
+from bandstand.producer.board.task_board import Board, BoardWatcher, SqliteStore, open_store
+from bandstand.producer.teams.team_runs import RunBudget, RunFollower, list_runs, run_path
 from bandstand.server.state import ServerState, server_state
 from bandstand.server.streams import STREAM_ANSWERS, BoundedStream, Lag, frame
 

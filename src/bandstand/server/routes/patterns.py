@@ -1,5 +1,5 @@
 """Strudel code for the pages' scratch tab: `POST /api/v1/patterns/play` runs the code on a
-fresh `producer.strudel_desk.PatternDesk` in the key and tempo asked (checked as
+fresh `producer.live.strudel_desk.PatternDesk` in the key and tempo asked (checked as
 `execute_pattern` checks it) and answers what it plays and `cycles` of it as a song the page's
 player loops. A mistake is a 422 of one line naming the place; nothing is kept between calls."""
 
@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from bandstand.producer.strudel_desk import PatternDesk
+from bandstand.producer.live.strudel_desk import PatternDesk
 
 router = APIRouter(tags=["patterns"])
 

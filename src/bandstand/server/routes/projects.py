@@ -5,7 +5,7 @@ A project is a session folder in the server's output folder (`bandstand serve
 --out DIR`); its id is the folder's name. A GET only reads (a page on another
 port can make a browser send one blindly, cookie and all): a composed song is
 imported as a project by `POST …/open`, never by a GET. The routes translate;
-the use cases are `bandstand.producer.library` and `producer.studio`.
+the use cases are `bandstand.producer.sessions.library` and `producer.sessions.studio`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 
 from bandstand.producer import App
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import COMPOSE, Emitter, WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service

@@ -2,7 +2,7 @@
 server-sent events), `POST /api/v1/preview` (the plan, nothing run), `GET
 /api/v1/streams` (the requests running now), and conversations
 (`/api/v1/conversations`). The producer decides everything
-(`producer.studio.Studio`); these routes translate HTTP and SSE.
+(`producer.sessions.studio.Studio`); these routes translate HTTP and SSE.
 
 The stream is read before it starts: a request that cannot run (not understood,
 an unknown project) is a 4xx with one line, not a stream. Then every event is
@@ -27,8 +27,8 @@ from starlette.types import Receive, Scope, Send
 
 from bandstand.producer import App
 from bandstand.producer.app import WordsRequest
-from bandstand.producer.stream import MAX_PROMPT, Prepared
-from bandstand.producer.studio import Studio
+from bandstand.producer.requests.stream import MAX_PROMPT, Prepared
+from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service

@@ -1,7 +1,7 @@
 """The studio's transport over HTTP: `POST /api/v1/projects/{id}/transport` (play, stop,
 set_playhead, loop), `GET …/transport` (the state) and `GET …/transport/stream` (SSE: the
 state now, then each new one — what the studio page's player follows). The use case is
-`bandstand.producer.transport`; these routes translate. A command from another process
+`bandstand.producer.live.transport`; these routes translate. A command from another process
 (`bandstand transport`, MCP) is seen too: the stream watches the song's saved state. The
 stream is left out of /openapi.json (docs/api.md describes it): on a real song it never ends,
 so a client generated from the document, or a fuzzer, would wait on it forever.
@@ -16,8 +16,8 @@ from typing import Any
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 
-from bandstand.producer.studio import Studio
-from bandstand.producer.transport import TransportCommand, command_transport, transport_state
+from bandstand.producer.live.transport import TransportCommand, command_transport, transport_state
+from bandstand.producer.sessions.studio import Studio
 from bandstand.server.errors import ERROR_RESPONSES
 from bandstand.server.routes.projects import ProjectId
 from bandstand.server.state import ServerState, server_state, studio_service

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends
 from fastapi import Path as PathParam
 from pydantic import Field
 
-from bandstand.producer.studio import Studio
+from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
