@@ -154,6 +154,31 @@ def test_the_set_tempo_tool_takes_bars(root: Path) -> None:
     assert bad.returncode == 2 and "end_bar 9 comes before start_bar 12" in bad.stderr, bad.stderr
 
 
+def _signatures(path: Path) -> list[tuple[float, str]]:
+    """(beat, "n/d") of every time signature of the file."""
+    midi = mido.MidiFile(str(path))
+    found: list[tuple[float, str]] = []
+    for track in midi.tracks:
+        tick = 0
+        for msg in track:
+            tick += msg.time
+            if msg.type == "time_signature":
+                found.append((tick / midi.ticks_per_beat, f"{msg.numerator}/{msg.denominator}"))
+    return sorted(set(found))
+
+
+def test_the_set_time_signature_tool_takes_bars(root: Path) -> None:
+    full = root / "midi" / "full-arrangement.mid"
+    done = _run("tool", str(root), "set_time_signature", "--args", '{"numerator": 3, "start_bar": 9, "end_bar": 12}')
+    assert done.returncode == 0, done.stderr
+    # bars 1-8 in 4/4 (32 beats), 9-12 in 3/4 (12 beats), 4/4 again from bar 13
+    assert _signatures(full) == [(0.0, "4/4"), (32.0, "3/4"), (44.0, "4/4")]
+    done = _run("tool", str(root), "set_time_signature", "--args", '{"numerator": 4}')
+    assert done.returncode == 0 and _signatures(full) == [(0.0, "4/4")]  # the whole song: one metre
+    bad = _run("tool", str(root), "set_time_signature", "--args", '{"numerator": 3, "end_bar": 9}')
+    assert bad.returncode == 2 and "end_bar needs a start_bar" in bad.stderr, bad.stderr
+
+
 def test_tempo_words_with_an_idiom_move_the_map_in_the_accepted_bars_only(root: Path) -> None:
     full = root / "midi" / "full-arrangement.mid"
     opening = _bar_tempos(full)[0]

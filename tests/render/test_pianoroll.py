@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bandstand.render import ROLE_COLOURS, render_pianoroll, title_line
-from bandstand.score import Marker, Note, Song, TempoChange, Track
+from bandstand.score import Marker, MetreChange, Note, Song, TempoChange, TimeSignature, Track
 from tests.midi.songs import demo_song
 
 
@@ -48,6 +48,14 @@ def test_title_line() -> None:
     song = Song(tempo=90, tempo_changes=[TempoChange(4.0, 120.0)],
                 tracks=[Track("x", "lead", notes=[Note(0.0, 5.0, 60, 90)])])
     assert title_line(song) == "Untitled | 90-120 BPM · key unknown · 4/4 · 2 bars"
+
+
+def test_title_line_says_where_the_other_metres_are() -> None:
+    song = demo_song(12)
+    song.metre_changes = [MetreChange(5, TimeSignature(3, 4)), MetreChange(7, TimeSignature(4, 4)),
+                          MetreChange(10, TimeSignature(3, 4))]
+    # the 48 beats counted in the map's bars: 4 of 4/4, 2 of 3/4, 3 of 4/4, then 3/4 to the end
+    assert title_line(song).endswith("· 4/4 (3/4 in bars 5-6, 10-14) · 14 bars"), title_line(song)
 
 
 def test_every_character_drawn_has_a_glyph_in_the_bundled_font() -> None:

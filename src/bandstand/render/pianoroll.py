@@ -77,11 +77,27 @@ def _drawable(text: str) -> str:
 
 
 def title_line(song: Song) -> str:
-    """"Title | 96 BPM · C minor · 4/4 · 8 bars" (tempo changes shown as a range)."""
+    """"Title | 96 BPM · C minor · 4/4 · 8 bars" (tempo changes shown as a range, metre changes
+    as the song's main metre and where the others are: "4/4 (3/4 in bars 5-8, 17-20)")."""
     bpms = [c.bpm for c in song.tempo_map()]
     tempo = f"{min(bpms):g}-{max(bpms):g} BPM" if len(set(bpms)) > 1 else f"{bpms[0]:g} BPM"
-    parts = [tempo, song.key or "key unknown", str(song.time_signature), f"{song.length_bars} bars"]
+    parts = [tempo, song.key or "key unknown", _metres(song), f"{song.length_bars} bars"]
     return f"{song.title or 'Untitled'} | " + " · ".join(parts)  # the bundled font has no em dash
+
+
+def _metres(song: Song) -> str:
+    from bandstand.score.metre_map import MetreMap, runs
+
+    metres = MetreMap.of_song(song)
+    if metres.uniform:
+        return str(song.time_signature)
+    found = sorted(runs(metres, song.length_bars), key=lambda run: -sum(b - a + 1 for a, b in run[1]))
+    if len(found) < 2:
+        return str(found[0][0]) if found else str(song.time_signature)
+    main, *others = found
+    where = "; ".join(f"{ts} in bars " + ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
+                      for ts, spans in others)
+    return f"{main[0]} ({where})"
 
 
 def _note_name(spell: Callable[..., str], pitch: int, key: str | None) -> str:

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from bandstand.errors import InvalidInput, TheoryError
-from bandstand.studio.model import Project, Region, TempoChange, TimeSignature, Track
+from bandstand.studio.model import MetreChange, Project, Region, TempoChange, TimeSignature, Track
 from bandstand.studio.tools import params as P
 from bandstand.studio.tools.registry import ToolContext
 from bandstand.studio.tools.resolve import find_track
@@ -114,7 +114,21 @@ def set_key(ctx: ToolContext, project: Project, p: P.SetKey) -> Result:
 
 def set_time_signature(ctx: ToolContext, project: Project, p: P.SetTimeSignature) -> Result:
     ts = TimeSignature(numerator=p.numerator, denominator=p.denominator)
-    return project.model_copy(update={"time_signature": ts}), {}
+    if p.start_bar is None:  # the whole song: one metre
+        return project.model_copy(update={"time_signature": ts, "metre_changes": ()}), {}
+    from bandstand.score import TimeSignature as ScoreSignature
+    from bandstand.score.metre_map import MetreMap, remetre
+
+    # those bars only, the metre after them as it was; the notes keep their beats (a DAW's
+    # time-signature track: the bars are counted anew, nothing is moved)
+    now = remetre(MetreMap.of(*project.score_metres()), p.start_bar, p.end_bar,
+                  ScoreSignature(p.numerator, p.denominator))
+
+    def of(sig: ScoreSignature) -> TimeSignature:
+        return TimeSignature(numerator=sig.numerator, denominator=sig.denominator)
+
+    changes = tuple(MetreChange(bar=c.bar, time_signature=of(c.time_signature)) for c in now.changes)
+    return project.model_copy(update={"time_signature": of(now.opening), "metre_changes": changes}), {}
 
 
 def _unique_name(project: Project, name: str, *, other_than: str | None = None) -> str:

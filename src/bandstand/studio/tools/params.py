@@ -131,10 +131,24 @@ class SetKey(ToolParams):
 
 
 class SetTimeSignature(ToolParams):
-    """Set the time signature."""
+    """Set the time signature: the whole song (its metre map becomes this one metre), or with
+    `start_bar` (and `end_bar`) those bars only — the metre after them stays what it was. The
+    notes keep their beats; the bars are counted anew."""
 
     numerator: int = Field(ge=1, le=64)
     denominator: Literal[1, 2, 4, 8, 16, 32, 64] = 4
+    start_bar: int | None = Field(default=None, ge=1, le=100_000,
+                                  description="first bar in this metre (1-based); none: the whole song")
+    end_bar: int | None = Field(default=None, ge=1, le=100_000,
+                                description="last bar in this metre (inclusive); none: to the end of the song")
+
+    @model_validator(mode="after")
+    def _bars(self) -> SetTimeSignature:
+        if self.end_bar is not None and self.start_bar is None:
+            raise ValueError("end_bar needs a start_bar (the first bar in this metre)")
+        if self.start_bar is not None and self.end_bar is not None and self.end_bar < self.start_bar:
+            raise ValueError(f"end_bar {self.end_bar} is before start_bar {self.start_bar}")
+        return self
 
 
 class _Sound(ToolParams):
