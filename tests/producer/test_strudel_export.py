@@ -116,3 +116,38 @@ def test_an_unknown_format_is_one_line_naming_strudel(composed_copy: Callable[..
     assert run(["export", str(session), "--format", "strudle"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "strudel" in err and "Traceback" not in err
+
+
+def test_a_song_whose_metre_changes_plays_every_note_where_it_is(tmp_path: Path) -> None:
+    """Strudel has no metre: a 4/4 song with a 3/4 bridge is written a beat a cycle, its sections
+    counted in beats, and still plays the MIDI file's notes exactly (the file's bars in 3/4 there)."""
+    from dataclasses import replace
+
+    from bandstand.craft.to_strudel import to_strudel
+    from bandstand.midi import read_midi, write_midi
+    from bandstand.score import MetreChange, Section, TimeSignature
+
+    assert node_ready() is None, node_ready()
+    song = read_midi(four_part_song(tmp_path / "mine.mid", bars=8))  # 32 beats of notes
+    song = replace(song, metre_changes=[MetreChange(5, TimeSignature(3, 4)), MetreChange(7, TimeSignature(4, 4))],
+                   sections=[Section("verse", 1, 4), Section("bridge", 5, 2), Section("chorus", 7, 3)])
+    midi = write_midi(song, tmp_path / "metres.mid")
+    signatures = [m for t in mido.MidiFile(midi).tracks for m in t if m.type == "time_signature"]
+    assert [(m.numerator, m.denominator) for m in signatures] == [(4, 4), (3, 4), (4, 4)]
+    code = to_strudel(song)
+    assert "one cycle = 1 beat (the metre changes: 3/4 from bar 5, 4/4 from bar 7)" in code
+    assert "// bridge" in code and "[6, " in code  # the 3/4 bridge: two bars, six cycles
+    notes, tempo, ppq = midi_notes(midi)
+    played = strudel_program(code, 32)
+    assert "error" not in played, played.get("error")
+    assert played["cps"] == pytest.approx(tempo / 60)  # a beat a cycle
+    heard = strudel_notes(played["haps"], 1, ppq)  # type: ignore[arg-type]
+    ends = [16 * ppq, 22 * ppq, 10**9]  # the sections' ends (beats 16 and 22): a note is cut there
+
+    def cut(start: int, length: int) -> int:
+        return min(length, next(e for e in ends if e > start) - start)
+
+    expected = sorted(((t, DRUM_SOUNDS.get(p, OTHER_DRUM) if drum else p, cut(t, length), v, drum)
+                       for t, p, length, v, drum in notes), key=lambda n: (n[0], str(n[1]), n[2], n[3], n[4]))
+    assert sum(cut(t, length) != length for t, _, length, _, _ in notes) == 3  # the chord across the bar line
+    assert Counter(heard) == Counter(expected)

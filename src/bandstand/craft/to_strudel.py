@@ -13,12 +13,17 @@ pitched parts play Strudel's GM soundfont of their program (`.s("gm_acoustic_bas
 are Strudel's drum-machine names (`s("bd ~ hh")`), and the tempo is `setcpm(bpm / beats a
 bar)`: the song's first tempo (later tempo changes are not written).
 
+Strudel has no metre: a song whose metre map changes (4/4 with a 3/4 bridge) is written with
+one cycle = the longest note value that divides every bar (a beat for 4/4 and 3/4, an eighth
+with 7/8), its sections counted in those cycles, so every note still falls where it is.
+
 A note that runs past the end of its section is cut at the section's end, and drum keys that
 share a Strudel name (35 and 36 are both `bd`) come back as that name's key.
 """
 
 from __future__ import annotations
 
+import itertools
 import keyword
 import math
 import re
@@ -211,16 +216,34 @@ def _identifier(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _metre_cycles(song: Song, spans: Sequence[Span]) -> tuple[list[Span], float]:
+    """`spans` (in bars of a changing metre) counted in cycles of the longest note value that
+    divides every bar, and that value in beats."""
+    last = max((s.start_bar + s.bars for s in spans), default=2)
+    starts = [beats_to_ticks(song.bar_to_beat(bar)) for bar in range(1, last + 1)]
+    unit = 0
+    for a, b in itertools.pairwise(starts):
+        unit = math.gcd(unit, b - a)
+    unit = unit or beats_to_ticks(song.beats_per_bar)
+    cycles = [Span(s.name, starts[s.start_bar - 1] // unit + 1,
+                   (starts[s.start_bar + s.bars - 1] - starts[s.start_bar - 1]) // unit) for s in spans]
+    return cycles, unit / beats_to_ticks(1.0)
+
+
 def to_strudel(song: Song) -> str:
     """The song as a Strudel program (see the module docstring)."""
     spans = song_spans(song)
     ts = song.time_signature
     beats = song.beats_per_bar
     form = ", ".join(f"{s.name} ({s.bars})" for s in spans)
+    cycle = "one cycle = one bar"
+    if song.metre_changes:
+        metres = ", ".join(f"{c.time_signature} from bar {c.bar}" for c in song.metre_map()[1:])
+        spans, beats = _metre_cycles(song, spans)
+        cycle = f"one cycle = {beats:g} beat{'s' if beats != 1 else ''} (the metre changes: {metres})"
     lines = [
         f"// {song.title or 'untitled'} — exported by bandstand. Paste into https://strudel.cc and press Ctrl+Enter.",
-        f"// {song.key or 'key unknown'} · {song.tempo:g} BPM · {ts.numerator}/{ts.denominator} · "
-        "one cycle = one bar",
+        f"// {song.key or 'key unknown'} · {song.tempo:g} BPM · {ts.numerator}/{ts.denominator} · {cycle}",
         f"// form (bars): {form}",
         f"setcpm({song.tempo:g} / {beats:g})",
         "",
