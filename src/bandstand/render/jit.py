@@ -14,7 +14,8 @@ order, so nothing but the time changes.
 
 `downmix` and `upsample` are the reverb's way to its quarter rate and back
 (`bandstand.render.reverb`), each one pass instead of numpy's several, the same sums in the same
-order (numpy's mean of each frame's four samples of a channel, then of the channels).
+order (`bandstand.render.reverb.downmix`, the numpy path: each channel's run of samples from its
+first, then the channels in turn).
 
 `to_pcm16` is what the WAV writer did in four passes over each block (scale, clip, round half
 to even, store as 16-bit), in one: the same operations on the same float32 values.
@@ -182,8 +183,8 @@ def to_pcm16(audio: Any, scale: Any, values: Any, pcm: Any) -> None:  # pragma: 
 @numba.njit(["void(float32[:, :], int64, float32[::1])"], **_OPTIONS)
 def downmix(audio: Any, k: int, out: Any) -> None:  # pragma: no cover - compiled
     """Each run of `k` frames of `audio` (channels × frames, each row contiguous) averaged over its
-    samples and channels into `out` (one value a run, as many runs as `out` holds): numpy's
-    `mean(axis=(0, 2), dtype=float32)` of the runs, summed in its order."""
+    samples and channels into `out` (one value a run, as many runs as `out` holds): the sums of
+    `bandstand.render.reverb.downmix`, in its order."""
     size = np.float32(audio.shape[0] * k)
     for r in range(out.shape[0]):
         total = np.float32(0.0)

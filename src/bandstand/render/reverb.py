@@ -57,6 +57,21 @@ def impulse_response(sample_rate: int, room_size: float, damping: float) -> npt.
     return out
 
 
+def downmix(audio: npt.NDArray[np.float32], k: int, out: npt.NDArray[np.float32]) -> None:
+    """Each run of `k` frames of `audio` (channels × frames) averaged over its samples and channels
+    into `out` — the compiled kernel's sums in its order (each channel's run from its first sample,
+    then the channels in turn, divided once), so both give the same bits. (numpy's own
+    `mean(axis=(0, 2))` orders its sums by the array's strides: an ulp apart, now and then.)"""
+    runs = out.shape[0]
+    parts = np.zeros((len(audio), runs), dtype=np.float32)
+    for j in range(k):  # left to right, as the kernel adds them
+        parts += audio[:, j : runs * k : k]
+    total = parts[0].copy()
+    for row in parts[1:]:
+        total += row
+    np.divide(total, np.float32(len(audio) * k), out=out)
+
+
 def _zeros(scratch: Scratch | None, shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
     return np.zeros(shape, dtype=np.float32) if scratch is None else scratch.zeros(shape)
 
@@ -121,7 +136,8 @@ def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre
         return target
     kernels = jit() if audio.dtype == np.float32 and audio.strides[-1] == audio.itemsize else None
     if scratch is None and kernels is None:
-        mono = audio[:, : runs * k].reshape(len(audio), runs, k).mean(axis=(0, 2), dtype=np.float32)
+        mono = np.empty(runs, dtype=np.float32)
+        downmix(audio[:, : runs * k], k, mono)
     else:  # the same means, a stretch at a time (compiled: one pass, the same sums)
         mono = _zeros(scratch, (runs,))
         for r0 in range(0, runs, _UP):
@@ -129,8 +145,7 @@ def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre
             if kernels is not None:
                 kernels.downmix(audio[:, r0 * k : r1 * k], k, mono[r0:r1])
             else:
-                audio[:, r0 * k : r1 * k].reshape(len(audio), r1 - r0, k).mean(axis=(0, 2), dtype=np.float32,
-                                                                                out=mono[r0:r1])
+                downmix(audio[:, r0 * k : r1 * k], k, mono[r0:r1])
             _step(scratch)
     rate = sample_rate // k
     ir = impulse_response(rate, round(room_size, 3), round(damping, 3))

@@ -17,16 +17,39 @@ with the agent that failed; the result is a variation to review.
   team; `team_runs` — team files, runs and their logs as the clients reach them.
 """
 
-from bandstand.producer.teams.contracts import (
-    InstrumentContract,
-    SectionContract,
-    SectionShape,
-    SongContract,
-    TrackShape,
-    reconcile,
-)
-from bandstand.producer.teams.runner import TeamOptions, TeamOutcome, compose_team, run_team
-from bandstand.producer.teams.signals import DrumSignal, LocalSignals, SignalKey
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bandstand.producer.teams.contracts import (
+        InstrumentContract,
+        SectionContract,
+        SectionShape,
+        SongContract,
+        TrackShape,
+        reconcile,
+    )
+    from bandstand.producer.teams.runner import TeamOptions, TeamOutcome, compose_team, run_team
+    from bandstand.producer.teams.signals import DrumSignal, LocalSignals, SignalKey
+
+# Read on first use (PEP 562): importing one module of the package (`team_compose`'s checks, run
+# by every plain compose) must not load the runner, the agents and the studio tools behind it.
+_HOME = {
+    **dict.fromkeys(("InstrumentContract", "SectionContract", "SectionShape", "SongContract", "TrackShape",
+                     "reconcile"), "contracts"),
+    **dict.fromkeys(("TeamOptions", "TeamOutcome", "compose_team", "run_team"), "runner"),
+    **dict.fromkeys(("DrumSignal", "LocalSignals", "SignalKey"), "signals"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "DrumSignal",
