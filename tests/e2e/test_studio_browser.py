@@ -244,11 +244,13 @@ def test_a_song_from_a_prompt_is_played_edited_undone_and_exported(served: tuple
     page.click("#redo")
     page.wait_for_function("window.studio.state.data.revision === 2")
 
-    # exports download what HEAD is now
-    with page.expect_download() as midi:
+    # exports download what HEAD is now (the server may still be rendering HEAD's WAV after the
+    # redo — on a fresh clone compiling the engine first, which holds the interpreter for a while
+    # on a loaded machine: the same generous limit as the audio exports)
+    with page.expect_download(timeout=120_000) as midi:
         page.click('.exports a[data-format="mid"]')
     assert Path(midi.value.path()).read_bytes()[:4] == b"MThd"
-    with page.expect_download() as xml:
+    with page.expect_download(timeout=120_000) as xml:
         page.click('.exports a[data-format="musicxml"]')
     assert b"<score-partwise" in Path(xml.value.path()).read_bytes()
     with page.expect_download(timeout=120_000) as wav:  # rendered from HEAD on the way
