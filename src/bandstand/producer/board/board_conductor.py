@@ -160,47 +160,42 @@ class LaunchConductor:
         """The session reviews: its approve / reject calls are the board writes (checked by the toolbox). A
         session that answers without a verdict is asked once more; then the task waits for the next pass."""
         from bandstand.board import State
-        from bandstand.producer.board.board_sessions import tool_turns
 
         message = (f"Review {task.task_id} ({task.worked_by}): it is needs_review.\nReport:\n{report}\n"
                    f"Result:\n{found.message if found is not None else '(none posted)'}\n"
                    f"Your verification found: {'; '.join(problems) or 'nothing wrong'}\n"
                    "Approve it with a note, or reject it with the reason, with the tools.")
-        for _ in range(2):
-            await tool_turns(self.session, message, self.toolbox)
-            state = self.board.task(task.task_id).state
-            if state is not State.NEEDS_REVIEW:
-                if state is State.REVIEW_APPROVED:
-                    self.progress.approved += 1
-                elif state is State.REVIEW_FAILED:
-                    self.progress.rejected += 1
-                elif state is State.EXIT_REQUESTED:
-                    self.progress.exits += 1
-                elif state is State.FIX_PROPOSED:
-                    self.progress.fixes += 1
-                return
-            message = f"{task.task_id} is still needs_review: approve it or reject it with the tools."
+        await self._until_it_moves(task, message, State.NEEDS_REVIEW,
+                                   f"{task.task_id} is still needs_review: approve it or reject it with the tools.")
 
     async def _error_with_tools(self, task: Any) -> None:
         """The session answers an error report: `propose_fix` while retries remain (the toolbox refuses a
         fix after `MAX_RETRIES` reports), else `request_exit`. Asked once more when it does neither."""
         from bandstand.board import State
-        from bandstand.producer.board.board_sessions import tool_turns
 
         errors = sum(m.message_type == "error" for m in self.board.messages_since(0, task_id=task.task_id))
         message = (f"{task.task_id} ({task.worked_by}) reported an error (report {errors}; fixes allowed: "
                    f"{MAX_RETRIES}): {task.last_error}\nPropose a fix (propose_fix) or ask it to hand off "
                    "(request_exit), with the tools.")
+        await self._until_it_moves(task, message, State.ERROR,
+                                   f"{task.task_id} is still in error: propose_fix or request_exit, with the tools.")
+
+    async def _until_it_moves(self, task: Any, message: str, waiting: Any, again: str) -> None:
+        """Ask the session (its tool calls are the board writes) until the task leaves `waiting`, twice
+        at most, and count where it went."""
+        from bandstand.board import State
+        from bandstand.producer.board.board_sessions import tool_turns
+
+        counted = {State.REVIEW_APPROVED: "approved", State.REVIEW_FAILED: "rejected",
+                   State.EXIT_REQUESTED: "exits", State.FIX_PROPOSED: "fixes"}
         for _ in range(2):
             await tool_turns(self.session, message, self.toolbox)
             state = self.board.task(task.task_id).state
-            if state is not State.ERROR:
-                if state is State.FIX_PROPOSED:
-                    self.progress.fixes += 1
-                elif state is State.EXIT_REQUESTED:
-                    self.progress.exits += 1
+            if state is not waiting:
+                if state in counted:
+                    setattr(self.progress, counted[state], getattr(self.progress, counted[state]) + 1)
                 return
-            message = f"{task.task_id} is still in error: propose_fix or request_exit, with the tools."
+            message = again
 
     def _after_error(self, task: Any) -> None:
         # the thread's error reports, not retry_count: a claim (a successor taking the fix) resets that
