@@ -336,6 +336,7 @@ def test_auto_is_bandstands_synthesizer(monkeypatch: pytest.MonkeyPatch) -> None
         assert engine_name() == "compiled"
         assert isinstance(engine()(samplerate=RATE), Synth)  # the per-event interface is the numpy port
     monkeypatch.setitem(sys.modules, "numba", None)  # as if numba were not installed
+    monkeypatch.setenv("BANDSTAND_NATIVE", "0")  # (and so nothing it compiled kept as machine code)
     assert engine_name() == "numpy"
     monkeypatch.setenv(ENGINE_ENV, "compiled")
     with pytest.raises(ConfigError, match=r"^\$BANDSTAND_SYNTH is compiled but numba is not installed"):

@@ -3,6 +3,7 @@ done; a wrong configuration starts nothing (the render says what is wrong)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -77,8 +78,8 @@ def test_a_render_waiting_for_the_warm_up_says_so_until_it_is_done() -> None:
 
 
 def test_numba_is_imported_on_the_warm_up_thread_not_the_callers() -> None:
-    """numba's import is most of a warm-up's cost: it happens on the warm-up thread, so the caller
-    (a compose writing its parts) goes on at once."""
+    """numba's import is most of a warm-up's cost where nothing is kept as machine code: it
+    happens on the warm-up thread, so the caller (a compose writing its parts) goes on at once."""
     code = """
 import sys, threading
 from bandstand.render import synth
@@ -100,4 +101,6 @@ print(importers)
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() in ("['bandstand-render-warm']", "[]"), done.stdout
+    # numba imported, or only looked for (its C helpers, for the machine code kept by an earlier
+    # process: `bandstand.render.native`) — on the warm-up thread either way, or not at all
+    assert set(ast.literal_eval(done.stdout.strip())) <= {"bandstand-render-warm"}, done.stdout

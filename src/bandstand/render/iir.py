@@ -26,15 +26,15 @@ import importlib.util
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CHUNK", "Cascade", "compiled", "filter_sos", "jit", "kernel"]
+__all__ = ["CHUNK", "Cascade", "Kernels", "compiled", "filter_sos", "jit", "kernel"]
 
 CHUNK = 1 << 15  # frames per step of a pass over a song (256 KiB of stereo float32: stays in cache)
 _KERNEL = "scipy.signal._sosfilt"
@@ -89,12 +89,29 @@ def kernel() -> Kernel:
     return fn if probe[0, 1] == np.float32(0.5) else _fallback
 
 
+@dataclass(frozen=True, slots=True)
+class Kernels:
+    """The render's compiled kernels (`bandstand.render.jit`; see there for each)."""
+
+    sosfilt32: Callable[..., None]
+    to_pcm16: Callable[..., None]
+    downmix: Callable[..., None]
+    upsample: Callable[..., None]
+
+
 @cache
-def jit() -> ModuleType | None:
-    """The render's numba-compiled kernels (`bandstand.render.jit`), loaded once — from numba's
-    cache after the first time; None where numba is not installed, cannot compile
-    (`NUMBA_DISABLE_JIT`: they would run as Python) or cannot load them: the numpy and scipy
-    ways then, which give the same bits."""
+def jit() -> Kernels | None:
+    """The render's compiled kernels, loaded once: kept as machine code by an earlier process
+    (`bandstand.render.native`, without numba's start), else numba's (from its cache after the
+    first time; then kept for the next process); None where numba is not installed, cannot
+    compile (`NUMBA_DISABLE_JIT`: they would run as Python) or cannot load them: the numpy and
+    scipy ways then, which give the same bits."""
+    from bandstand.render import native
+
+    names = [f.name for f in fields(Kernels)]
+    kept = {name: native.kernel(f"jit.{name}") for name in names} if not native.disabled() else {}
+    if kept and all(kept.values()):
+        return Kernels(**cast(dict[str, Callable[..., None]], kept))
     try:
         import numba
 
@@ -105,9 +122,12 @@ def jit() -> ModuleType | None:
         with warnings.catch_warnings(), without_blas(numba):  # not scipy.linalg's import (0.3 s) as well
             warnings.simplefilter("ignore")  # numba's notes about caching
             from bandstand.render import jit as kernels
+
+            for name in names:
+                native.build(f"jit.{name}", getattr(kernels, name), kernels.SIGNATURES[name])
     except Exception:  # no numba, or it cannot compile or cache here
         return None
-    return kernels
+    return Kernels(**{name: getattr(kernels, name) for name in names})
 
 
 def compiled() -> Kernel | None:

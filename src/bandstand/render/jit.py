@@ -31,12 +31,19 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["downmix", "sosfilt32", "to_pcm16", "upsample"]
+__all__ = ["SIGNATURES", "downmix", "sosfilt32", "to_pcm16", "upsample"]
 
 _OPTIONS: dict[str, Any] = {"nogil": True, "cache": True}
+_SECTION = "void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"
+SIGNATURES = {  # each kernel's one signature (also what `bandstand.render.native` keeps them as)
+    "sosfilt32": "void(float32[:, ::1], float32[:, :], float32[:, :, ::1])",
+    "to_pcm16": "void(float32[:, :], float32, float32[:, ::1], int16[:, ::1])",
+    "downmix": "void(float32[:, :], int64, float32[::1])",
+    "upsample": "void(float32[:, :], float32[::1], float32[::1], float32[:, :], boolean)",
+}
 
 
-@numba.njit(["void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"], **_OPTIONS)
+@numba.njit([_SECTION], **_OPTIONS)
 def _one(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cover - compiled
     """Signal `i` through section `s` alone."""
     b0, b1, b2, a1, a2 = sos[s, 0], sos[s, 1], sos[s, 2], sos[s, 4], sos[s, 5]
@@ -50,7 +57,7 @@ def _one(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cover
     zi[i, s, 0], zi[i, s, 1] = z0, z1
 
 
-@numba.njit(["void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"], **_OPTIONS)
+@numba.njit([_SECTION], **_OPTIONS)
 def _pair_of_signals(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cover - compiled
     """Signals `i` and `i + 1` through section `s`, side by side."""
     b0, b1, b2, a1, a2 = sos[s, 0], sos[s, 1], sos[s, 2], sos[s, 4], sos[s, 5]
@@ -67,7 +74,7 @@ def _pair_of_signals(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # prag
     zi[i, s, 0], zi[i, s, 1], zi[i + 1, s, 0], zi[i + 1, s, 1] = p0, p1, q0, q1
 
 
-@numba.njit(["void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"], **_OPTIONS)
+@numba.njit([_SECTION], **_OPTIONS)
 def _pair_of_sections(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cover - compiled
     """Signal `i` through sections `s` and `s + 1`, the second one sample behind the first."""
     frames = x.shape[1]
@@ -97,7 +104,7 @@ def _pair_of_sections(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pra
     zi[i, s, 0], zi[i, s, 1], zi[i, s + 1, 0], zi[i, s + 1, 1] = p0, p1, q0, q1
 
 
-@numba.njit(["void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"], **_OPTIONS)
+@numba.njit([_SECTION], **_OPTIONS)
 def _pairs(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cover - compiled
     """Signals `i` and `i + 1` through sections `s` and `s + 1`: four chains side by side, each
     second section one sample behind its first."""
@@ -142,7 +149,7 @@ def _pairs(sos: Any, x: Any, i: int, s: int, zi: Any) -> None:  # pragma: no cov
     zi[i + 1, s, 0], zi[i + 1, s, 1], zi[i + 1, s + 1, 0], zi[i + 1, s + 1, 1] = r0, r1, t0, t1
 
 
-@numba.njit(["void(float32[:, ::1], float32[:, :], float32[:, :, ::1])"], **_OPTIONS)
+@numba.njit([SIGNATURES["sosfilt32"]], **_OPTIONS)
 def sosfilt32(sos: Any, x: Any, zi: Any) -> None:  # pragma: no cover - compiled
     """scipy's `_sosfilt(sos, x, zi)` for float32: `x` (signals × samples; each signal's samples
     contiguous, the signals anywhere) filtered in place from state `zi` (signals × sections × 2),
@@ -166,7 +173,7 @@ def sosfilt32(sos: Any, x: Any, zi: Any) -> None:  # pragma: no cover - compiled
             _one(sos, x, i, s, zi)
 
 
-@numba.njit(["void(float32[:, :], float32, float32[:, ::1], int16[:, ::1])"], **_OPTIONS)
+@numba.njit([SIGNATURES["to_pcm16"]], **_OPTIONS)
 def to_pcm16(audio: Any, scale: Any, values: Any, pcm: Any) -> None:  # pragma: no cover - compiled
     """`audio` (frames × channels, any strides) times `scale`, clipped to ±32767 and rounded half
     to even, into `values` (as floats) and `pcm` (as 16-bit integers), both as long as `audio`."""
@@ -180,7 +187,7 @@ def to_pcm16(audio: Any, scale: Any, values: Any, pcm: Any) -> None:  # pragma: 
             pcm[n, c] = np.int16(v)
 
 
-@numba.njit(["void(float32[:, :], int64, float32[::1])"], **_OPTIONS)
+@numba.njit([SIGNATURES["downmix"]], **_OPTIONS)
 def downmix(audio: Any, k: int, out: Any) -> None:  # pragma: no cover - compiled
     """Each run of `k` frames of `audio` (channels × frames, each row contiguous) averaged over its
     samples and channels into `out` (one value a run, as many runs as `out` holds): the sums of
@@ -196,7 +203,7 @@ def downmix(audio: Any, k: int, out: Any) -> None:  # pragma: no cover - compile
         out[r] = total / size
 
 
-@numba.njit(["void(float32[:, :], float32[::1], float32[::1], float32[:, :], boolean)"], **_OPTIONS)
+@numba.njit([SIGNATURES["upsample"]], **_OPTIONS)
 def upsample(low: Any, ramp: Any, gain: Any, target: Any, add: bool) -> None:  # pragma: no cover - compiled
     """`low` (channels × runs + 1) back to the full rate by linear interpolation — run r's frame j
     is low[r] + (low[r + 1] − low[r]) · ramp[j] — times `gain` (one value a frame, or one value),

@@ -364,11 +364,19 @@ _HELPERS = ("_shift", "_apply_pitch", "_set_volume", "_set_channel_pan", "_set_b
             "_finish_slice")
 
 _LOADED: list[Callable[..., int]] = []
+NATIVE = "engine.step"  # the name `step` is kept under as machine code
 
 
 def available() -> bool:
-    """Whether the engine can be compiled here: numba imports, and `NUMBA_DISABLE_JIT` is not
-    set (which would leave it plain Python, far too slow to play a song)."""
+    """Whether the compiled engine can play here: kept as machine code by an earlier process
+    (`bandstand.render.native`), or numba imports; and `NUMBA_DISABLE_JIT` is not set (which
+    would leave it plain Python, far too slow to play a song)."""
+    from bandstand.render import native
+
+    if native.disabled():
+        return False
+    if native.kernel(NATIVE) is not None:
+        return True
     try:
         import numba
     except ImportError:
@@ -377,11 +385,19 @@ def available() -> bool:
 
 
 def load() -> Callable[..., int]:
-    """`step`, compiled: from numba's cache when it holds it, else compiled now (a few seconds,
-    once) and cached where numba can write (beside this file, or the user's cache folder);
-    without either, compiled in memory for this process. Raises ImportError without numba."""
+    """`step`, compiled: the machine code an earlier process kept (`bandstand.render.native`:
+    no numba loaded), else numba's — from its cache when it holds it, else compiled now (a few
+    seconds, once) and cached where numba can write (beside this file, or the user's cache
+    folder), and then kept as machine code for the next process; without a place to cache,
+    compiled in memory for this process. Raises ImportError without numba (and nothing kept)."""
     if _LOADED:
         return _LOADED[0]
+    from bandstand.render import native
+
+    kept = None if native.disabled() else native.kernel(NATIVE)
+    if kept is not None:
+        _LOADED.append(kept)
+        return kept
     import numba
 
     if getattr(numba.config, "DISABLE_JIT", False):
@@ -393,6 +409,7 @@ def load() -> Callable[..., int]:
             compiled = _compile(numba, namespace, cache=True)
         except (RuntimeError, OSError):  # nowhere to cache (a read-only install, no home): in memory
             compiled = _compile(numba, namespace, cache=False)
+        native.build(NATIVE, compiled, _SIGNATURE)
     _LOADED.append(compiled)
     return compiled
 
