@@ -354,7 +354,17 @@ VERSUS_SONGS = [("Frank Ocean meets Burial, late-night vibes, 72 BPM", 1, 64),
                 ("upbeat funk with slap bass and brass stabs, 112 BPM", 2, 64),
                 ("slow jazz ballad, brushed drums, warm piano", 3, 64),
                 (PROMPT, SEED, 256)]
-OUR_ENGINES = ("compiled", "numpy", "tinysoundfont")
+OUR_ENGINES = ("compiled", "compiled_numba", "numpy", "tinysoundfont")
+"""`compiled_numba`: the compiled engine loaded through numba in every process (`BANDSTAND_NATIVE=0`),
+as before `bandstand.render.native` kept its machine code; in process the two are the same code."""
+
+
+def _engine_env(engine: str) -> dict[str, str]:
+    from bandstand.render import native
+
+    if engine == "compiled_numba":
+        return {synth.ENGINE_ENV: "compiled", native.ENV: "0"}
+    return {synth.ENGINE_ENV: engine}
 FLUIDR3 = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")  # what bandstand would pick as its default SoundFont
 FLUIDSYNTH_MODES = {"fluidsynth": [], "fluidsynth_no_reverb_chorus": ["-R", "0", "-C", "0"]}
 WHAT_EACH_SIDE_DOES = {
@@ -460,7 +470,7 @@ def _contenders(fluidsynth: str | None, soundfont: Path, midi: Path, folder: Pat
         wav = folder / f"bandstand_{engine}.wav"
         out[f"bandstand_{engine}"] = ([sys.executable, "-m", "bandstand", "render", str(midi), "--wav", str(wav),
                                        "--png", str(folder / f"bandstand_{engine}.png")],
-                                      {**env, synth.ENGINE_ENV: engine}, wav)
+                                      {**env, **_engine_env(engine)}, wav)
     return out
 
 
@@ -529,7 +539,7 @@ def versus_song(midi: Path, mixed: Song, about: dict[str, Any], fluidsynth: str 
     voice_samples = sum(item["voice_samples"] for item in items)
     in_process: dict[str, Any] = {}
     per_voice_sample: dict[str, Any] = {}
-    for engine in engines:
+    for engine in (e for e in engines if e != "compiled_numba"):  # in process: the same code as compiled
         figures, _ = timed(_with_engine(engine, lambda: render_wav(song, folder / "in-process.wav")), runs)
         in_process[engine] = {**figures, "realtime_factor_wall": round(seconds / figures["wall_ms_median"] * 1000, 1),
                               "realtime_factor_cpu": round(seconds / figures["cpu_ms_median"] * 1000, 1)}
@@ -547,6 +557,8 @@ def versus_song(midi: Path, mixed: Song, about: dict[str, Any], fluidsynth: str 
             ref = processes[theirs]
             ratios[engine][f"cli_cpu_vs_{theirs}"] = round(ours["cpu_s_median"] / ref["cpu_s_median"], 2)
             ratios[engine][f"cli_wall_vs_{theirs}"] = round(ours["wall_s_median"] / ref["wall_s_median"], 2)
+            if engine not in in_process:
+                continue
             ratios[engine][f"in_process_cpu_vs_{theirs}"] = round(
                 in_process[engine]["cpu_ms_median"] / 1000 / ref["cpu_s_median"], 2)
             ratios[engine][f"in_process_wall_vs_{theirs}"] = round(
@@ -576,11 +588,11 @@ def versus(runs: int, engines: list[str]) -> dict[str, Any]:
     missing = {}
     if "tinysoundfont" in engines and importlib.util.find_spec("tinysoundfont") is None:
         missing["tinysoundfont"] = "not installed"
-    if "compiled" in engines:
+    if {"compiled", "compiled_numba"} & set(engines):
         from bandstand.render.sf2 import engine as compiled
 
         if not compiled.available():
-            missing["compiled"] = "numba does not compile here"
+            missing.update({e: "numba does not compile here" for e in ("compiled", "compiled_numba") if e in engines})
     engines = [e for e in engines if e not in missing]
     soundfont = find_soundfont()
     report: dict[str, Any] = {
@@ -598,7 +610,7 @@ def versus(runs: int, engines: list[str]) -> dict[str, Any]:
         warm_midi, _, _ = full_arrangement(PROMPT, SEED, 4, root / "warm")
         for cmd, env, _ in _contenders(fluidsynth, soundfont, warm_midi, root / "warm", engines).values():
             spawn(cmd, env)  # the bytecode and numba caches written, the files in the page cache
-        for engine in engines:
+        for engine in (e for e in engines if e != "compiled_numba"):
             _with_engine(engine, lambda: render_wav(warm_midi, root / "warm" / "in-process.wav"))()
         for index, (prompt, seed, bars) in enumerate(VERSUS_SONGS):
             folder = root / str(index)

@@ -306,9 +306,13 @@ def test_chat_plans_a_variation_heard_a_b_accepted_in_part_and_undone(served: tu
     page.press("#prompt", "Enter")
     steps = page.locator(".turn").last.locator(".plan .step")
     expect(steps.first).to_be_attached()
-    expect(page.locator(".turn").last.locator(".plan .step.completed")).to_have_count(steps.count())
-    # the variation arrived, so the page opened its review; the chat keeps the ticked plan
+    # the variation arrived, so the page opened its review; the chat keeps the ticked plan, every step ticked
+    # (the plan may grow a step while it runs, so its length is read once the variation is there)
     expect(page.locator('[data-tab="review"][aria-selected="true"]')).to_be_visible()
+    page.wait_for_function(
+        "(() => { const s = [...document.querySelectorAll('.turn')].pop().querySelectorAll('.plan .step');"
+        " return s.length > 0 && [...s].every((e) => e.classList.contains('completed')); })()"
+    )
     page.click('[data-tab="chat"]')
     expect(steps.first).to_be_visible()
     expect(page.locator(".turn").last.locator("details.tools")).not_to_have_count(0)  # tool calls, folded per instrument
