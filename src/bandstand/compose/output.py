@@ -32,7 +32,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand import __version__
 from bandstand.compose import notes
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
@@ -45,6 +44,7 @@ from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState, now
 from bandstand.files import write_bytes, write_json, write_text
 from bandstand.score import Song, Track
+from bandstand.version import __version__
 
 if TYPE_CHECKING:
     from bandstand.render.meter import Meter

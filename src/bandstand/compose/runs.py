@@ -35,6 +35,7 @@ from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.reports import SessionFiles, ValidationReport
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node, derive_seed
+from bandstand.compose.options import make_config
 from bandstand.compose.recipe import PLAN_NODES, PlanArtifact, Recipe, Rerun, rerun
 from bandstand.compose.stages import (
     SEED_KEYS,
@@ -113,7 +114,6 @@ def plan(prompt: str, seed: int, options: Mapping[str, object] | None = None) ->
     """The intent, harmony and arrangement `prompt` and `seed` give, from the compose graph's
     own plan nodes and seeds (only `PLAN_OPTIONS` of `options` count). `RuntimeFailure` when a
     plan node fails."""
-    from bandstand.compose.api import make_config
     from bandstand.compose.engine import Engine
     from bandstand.compose.graph import Graph
 

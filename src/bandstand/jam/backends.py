@@ -44,7 +44,7 @@ def member_backends(band: list[Persona], default: str, assignments: list[str]) -
     """Each member's backend name: `assignments` ("ARIA=openai", by name, role or alias,
     case-insensitive) over the persona's `backend:` field over `default`. A member not in
     the band or an unknown backend is an `InvalidInput` naming the choices."""
-    from bandstand.agents.registry import BACKEND_NAMES
+    from bandstand.agents.config import BACKEND_NAMES
 
     def known(name: str, where: str) -> str:
         if name not in BACKEND_NAMES:

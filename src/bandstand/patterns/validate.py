@@ -319,7 +319,7 @@ def _analyse(
     code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget, minis: Any = None,
     cap: int = MAX_EVENTS_PER_CYCLE,
 ) -> _Analysis:
-    from bandstand.patterns.registry import get_registry
+    from bandstand.patterns.methods import get_registry
 
     fields: dict[str, Any] = {"code": code, "cycles": cycles, "valid": False, "parses": False}
     try:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from bandstand.producer.jams.jam import LiveJam, Persona
     from bandstand.producer.jams.jam_song import JamSong
     from bandstand.producer.requests.direct import Directed
-    from bandstand.producer.requests.stream import Outcome, Prepared
+    from bandstand.producer.requests.job import Outcome, Prepared
     from bandstand.producer.sessions.export import Export
     from bandstand.producer.sessions.importing import Imported
     from bandstand.producer.sessions.listen import Listening

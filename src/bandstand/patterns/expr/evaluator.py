@@ -69,7 +69,7 @@ _MINI_COLUMN: Final = re.compile(r" ?(?:at column \d+|\(column \d+\))")
 
 
 def _registry() -> Any:
-    from bandstand.patterns.registry import get_registry
+    from bandstand.patterns.methods import get_registry
 
     return get_registry()
 

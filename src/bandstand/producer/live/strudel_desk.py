@@ -218,7 +218,7 @@ the list of what is refused and why.
 def reference(query: str | None = None) -> str:
     """The function reference (markdown) from the pattern registry: every function, or those
     whose name, alias or description contains `query`."""
-    from bandstand.patterns.registry import get_registry
+    from bandstand.patterns.methods import get_registry
 
     registry = get_registry()
     seen: dict[str, Any] = {}

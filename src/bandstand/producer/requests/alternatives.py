@@ -37,15 +37,15 @@ from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput
 from bandstand.files import write_json
 from bandstand.producer.execution.running import Control
-from bandstand.producer.requests.iteration import (
+from bandstand.producer.requests.iteration_plan import Plan
+from bandstand.producer.requests.iteration_song import Rebuilt, rebuild
+from bandstand.producer.requests.proposal import (
     AUTHOR,
     EditOutcome,
     part_keys,
     propose_plan,
     recipe_of,
 )
-from bandstand.producer.requests.iteration_plan import Plan
-from bandstand.producer.requests.iteration_song import Rebuilt, rebuild
 from bandstand.producer.sessions.projects import ProjectSession, open_project
 from bandstand.studio import Variation, to_song
 from bandstand.studio.store import read_json

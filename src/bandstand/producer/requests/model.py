@@ -33,8 +33,9 @@ from pydantic import BaseModel, Field
 
 from bandstand.errors import InvalidInput, ToolCallError
 from bandstand.producer.requests.ask import analysis_context
+from bandstand.producer.requests.intent import Routed
+from bandstand.producer.requests.job import Job, Outcome
 from bandstand.producer.requests.specialists import BRIEFS
-from bandstand.producer.requests.stream import Job, Outcome
 from bandstand.protocol.studio import (
     Content,
     PlanStepUpdate,
@@ -299,10 +300,10 @@ def edit_with_model(job: Job) -> Outcome:
 # --------------------------------------------------------------------------- COMPOSING
 
 
-def compose_with_model(job: Job) -> Outcome:
-    """The model reads the request into the studio's typed edits; they are proposed."""
+def compose_with_model(job: Job) -> Routed:
+    """The model reads the request into the studio's typed edits: the request routed again as
+    "compose.edit" with them (the modes then propose them)."""
     from bandstand.producer.execution.running import on_loop
-    from bandstand.producer.requests import modes
     from bandstand.producer.requests.iteration import vocabulary
     from bandstand.producer.requests.iteration_read import read_with_model_async
 
@@ -312,5 +313,4 @@ def compose_with_model(job: Job) -> Outcome:
                       timeout=job.studio.timeouts.model_turn)
     if not request.edits:
         raise InvalidInput(f"the model read no change to make in '{job.routed.text[:80]}'")
-    job.routed = replace(job.routed, request=request, intent="compose.edit")
-    return modes.compose(job)
+    return replace(job.routed, request=request, intent="compose.edit")

@@ -34,12 +34,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand import __version__
 from bandstand.compose.output import self_listed
 from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
+from bandstand.version import __version__
 
 if TYPE_CHECKING:
     from bandstand.compose.models.sound import SoundPlan

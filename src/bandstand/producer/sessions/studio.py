@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from bandstand.errors import InvalidInput
 from bandstand.producer.execution.running import Control
 from bandstand.producer.requests.conversations import ConversationStore
-from bandstand.producer.requests.stream import Outcome, Prepared, prepare, run_stream
+from bandstand.producer.requests.job import Outcome, Prepared
+from bandstand.producer.requests.stream import prepare, run_stream
 from bandstand.producer.sessions.library import Library, project_summary
 
 if TYPE_CHECKING:
@@ -49,8 +50,8 @@ class Studio:
     backend: AgentBackend | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     team: Any = None
-    """The seam for agent teams: an async `team(job) -> Outcome` (`producer.requests.stream.Job`,
-    `producer.requests.stream.Outcome`) that composes a new multi-part song when set — it says its events
+    """The seam for agent teams: an async `team(job) -> Outcome` (`producer.requests.job.Job`,
+    `producer.requests.job.Outcome`) that composes a new multi-part song when set — it says its events
     through `job.emit` between the stream's `state` and `complete`, writes into
     `job.studio.out_dir / job.prepared.project_id`, and ends with a variation (see
     `producer.requests.stream.wants_team`). None: the built-in musicians write every part."""
@@ -77,7 +78,7 @@ class Studio:
                      control: Control | None = None,
                      on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
         """Run a prepared request, its events to `sink` (from any thread); returns `complete`.
-        `on_outcome` gets what the request did (`producer.requests.stream.Outcome`) before `complete`."""
+        `on_outcome` gets what the request did (`producer.requests.job.Outcome`) before `complete`."""
         return await run_stream(self, prepared, sink, control=control, on_outcome=on_outcome)
 
     def preview(self, prompt: str, *, project_id: str | None = None,
