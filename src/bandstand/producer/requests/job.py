@@ -7,8 +7,11 @@ jobs; the modes (`producer.requests.modes`, `producer.requests.model`) run them.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
 
 from bandstand.producer.execution.running import Control
 from bandstand.producer.requests.conversations import Turn
@@ -17,6 +20,7 @@ from bandstand.protocol import Emitter
 from bandstand.protocol.studio import BudgetUpdate, StreamUsage
 
 if TYPE_CHECKING:
+    from bandstand.agents import Usage
     from bandstand.producer.requests.proposal import EditOutcome
     from bandstand.producer.sessions.studio import Studio
 
@@ -69,10 +73,10 @@ class Job:
     unsaid: list[BudgetUpdate] = field(default_factory=list)
     """Turns spent before `state` went out (the classifier's), said right after it."""
 
-    def emit(self, event: Any) -> None:
+    def emit(self, event: BaseModel | Mapping[str, Any]) -> None:
         self.emitter.emit(event)
 
-    def add_usage(self, usage: Any, source: str = "model") -> None:
+    def add_usage(self, usage: Usage, source: str = "model") -> None:
         """Count a model turn's `usage` (an `agents.Usage`) and say it as `budgetUpdate`."""
         turn = usage.as_dict()
         for name, value in turn.items():

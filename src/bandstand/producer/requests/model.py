@@ -27,7 +27,7 @@ import functools
 import json
 import uuid
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -48,6 +48,10 @@ from bandstand.protocol.studio import (
 )
 from bandstand.protocol.studio import Plan as PlanEvent
 from bandstand.protocol.studio import PlanStep as PlanStepEvent
+
+if TYPE_CHECKING:
+    from bandstand.agents import Message, TurnReply
+    from bandstand.agents import ToolCall as AgentToolCall
 
 __all__ = ["CLASSIFIER", "EDITOR", "MAX_FAILED_CALLS", "MAX_TURNS", "Reading", "classify", "compose_with_model",
            "edit_with_model", "reason_with_model"]
@@ -76,17 +80,17 @@ class Reading(BaseModel):
     specialist: Literal["harmony", "rhythm", "sound", "mix", "composer"] = "composer"
 
 
-def _history(job: Job) -> tuple[Any, ...]:
+def _history(job: Job) -> tuple[Message, ...]:
     from bandstand.agents import Message
 
     return tuple(Message(t.role, t.text) for t in job.prepared.history[-20:])
 
 
-def _ignore(kind: str, fields: dict[str, Any]) -> None:
+def _ignore(kind: str, fields: dict[str, object]) -> None:
     del kind, fields
 
 
-async def classify(job: Job) -> Any:
+async def classify(job: Job) -> Routed:
     """The model's reading of a request the rules did not route (a `Routed`)."""
     import asyncio
 
@@ -99,7 +103,7 @@ async def classify(job: Job) -> Any:
     assert backend is not None  # the router sends a request here only when a model is configured
     limit = min(job.studio.timeouts.model_turn, job.control.remaining())
 
-    async def once() -> Any:
+    async def once() -> TurnReply:
         conversation = await backend.open(CLASSIFIER, {})
         try:
             request = TurnRequest(text=f"Request: {text}", history=_history(job), name="classify",
@@ -177,7 +181,7 @@ class _Steps:
         self.tool: dict[str, str] = {}
         self.errors: dict[str, str] = {}
 
-    def announce(self, calls: list[Any]) -> list[str]:
+    def announce(self, calls: list[AgentToolCall]) -> list[str]:
         ids = [f"s{i}" for i in range(1, len(calls) + 1)]
         steps = [PlanStepEvent(step_id=i, label=_label(c.name, dict(c.arguments)), tool_name=c.name[:200],
                                agent_id=self.job.routed.specialist) for i, c in zip(ids, calls, strict=True)]
@@ -215,7 +219,7 @@ def edit_with_model(job: Job) -> Outcome:
     figures = json.dumps({"tempo": base.tempo, "key": base.key, "entities": base.entities(),
                         "tracks": [{"name": t.name, "role": t.role, "volume": t.volume, "pan": t.pan, "mute": t.mute}
                                    for t in base.tracks]})
-    history: list[Any] = list(_history(job))
+    history: list[Message] = list(_history(job))
     request = TurnRequest(text=f"{job.routed.text}\n\nThe project (JSON): {figures}", history=tuple(history),
                           persona=brief.prompt, name="studio", tools=tools)
     job.emit(Status(message=f"The {brief.name} specialist (the model) is on it", agent_id=brief.name))

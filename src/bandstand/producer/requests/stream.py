@@ -31,6 +31,7 @@ from bandstand.producer.requests.job import Job, Outcome, Prepared
 from bandstand.producer.requests.model import classify
 from bandstand.producer.requests.modes import MODES
 from bandstand.protocol import STUDIO, Emitter, ProtocolViolation
+from bandstand.protocol.jsonvalue import JSONObject
 from bandstand.protocol.studio import (
     EXECUTION_MODES,
     Complete,
@@ -47,7 +48,7 @@ __all__ = ["MAX_PROMPT", "prepare", "run_stream", "wants_team"]
 
 MAX_PROMPT = 16_384
 NEEDS_PROJECT = {"EDITING", "compose.edit", "compose.mood", "compose.parts"}
-Sink = Callable[[dict[str, Any]], None]
+Sink = Callable[[JSONObject], None]
 
 
 def prepare(studio: Studio, prompt: str, *, project_id: str | None = None,
@@ -156,8 +157,9 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
             job.routed = await classify(job)
         emitter.emit(_state(job))
         job.say_unsaid()
-        if wants_team(job):
-            outcome = await job.studio.team(job)
+        team = job.studio.team
+        if team is not None and wants_team(job):  # wants_team says no without a team; this tells mypy
+            outcome = await team(job)
         else:
             future = loop.run_in_executor(WORKERS, _work, job)
             outcome = await asyncio.shield(future)

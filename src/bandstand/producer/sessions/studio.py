@@ -12,7 +12,7 @@ output folder (each change takes the project's own lock).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 from bandstand.errors import InvalidInput
 from bandstand.producer.execution.running import Control
 from bandstand.producer.requests.conversations import ConversationStore
-from bandstand.producer.requests.job import Outcome, Prepared
+from bandstand.producer.requests.job import Job, Outcome, Prepared
 from bandstand.producer.requests.stream import prepare, run_stream
 from bandstand.producer.sessions.library import Library, project_summary
+from bandstand.protocol.jsonvalue import JSONObject
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
@@ -49,7 +50,7 @@ class Studio:
     out_dir: Path
     backend: AgentBackend | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
-    team: Any = None
+    team: Callable[[Job], Awaitable[Outcome]] | None = None
     """The seam for agent teams: an async `team(job) -> Outcome` (`producer.requests.job.Job`,
     `producer.requests.job.Outcome`) that composes a new multi-part song when set — it says its events
     through `job.emit` between the stream's `state` and `complete`, writes into
@@ -74,7 +75,7 @@ class Studio:
         cannot run (see `producer.requests.stream.prepare`)."""
         return prepare(self, prompt, project_id=project_id, conversation_id=conversation_id)
 
-    async def stream(self, prepared: Prepared, sink: Callable[[dict[str, Any]], None], *,
+    async def stream(self, prepared: Prepared, sink: Callable[[JSONObject], None], *,
                      control: Control | None = None,
                      on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
         """Run a prepared request, its events to `sink` (from any thread); returns `complete`.
