@@ -52,6 +52,7 @@ from bandstand.compose.runs import (
     supported_roles,
     write_state,
 )
+from bandstand.compose.stages import build_graph
 from bandstand.compose.state import (
     STEPS,
     PipelineState,
@@ -185,8 +186,6 @@ class Pipeline:
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
                  intent_backend: AgentBackend | None = None, cancel: threading.Event | None = None) -> None:
-        from bandstand.compose.stages import build_graph
-
         self.state = state
         self.session_dir = Path(state.session_dir)
         intent = state.nodes.get("intent")

@@ -44,7 +44,7 @@ from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState, now
 from bandstand.files import write_bytes, write_json, write_text
 from bandstand.protocol.jsonvalue import JSONObject
-from bandstand.score import Song, Track
+from bandstand.score import Marker, Section, Song, TimeSignature, Track
 from bandstand.version import __version__
 
 if TYPE_CHECKING:
@@ -68,8 +68,6 @@ class SessionOutput:
 
 
 def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]) -> Song:
-    from bandstand.score import Marker, Section, TimeSignature
-
     bpb = intent.time_signature[0]
     return Song(title=intent.summary, tempo=intent.tempo, time_signature=TimeSignature(*intent.time_signature),
                 key=f"{intent.key} {intent.mode}",

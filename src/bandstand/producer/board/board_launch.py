@@ -36,7 +36,7 @@ from typing import Any
 from bandstand.producer.board.board_backends import backend_for, check_backend
 from bandstand.producer.board.board_conductor import BoardProgress, LaunchConductor
 from bandstand.producer.board.board_musician import PHASE
-from bandstand.producer.board.board_work import WorkResult, verify
+from bandstand.producer.board.board_work import WorkResult, task_checks, verify
 
 __all__ = ["BUILTIN_TASKS", "LaunchOutcome", "LaunchRequest", "check_launch",
            "launch", "plan_tasks"]
@@ -93,7 +93,6 @@ def plan_tasks(tasks: str) -> list[str]:
     """The instructions a `--tasks` value names (a count, or a file; a line may name its tests,
     `board_work.task_checks`)."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.board.board_work import task_checks
 
     text = tasks.strip()
     if text.isdigit():

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bandstand.compose.api import Recipe, part_role
+from bandstand.compose.lexicon import GENRE_BY_NAME
+from bandstand.compose.lexicon.instruments import INSTRUMENTS
 from bandstand.craft.edits import (
     AlternativeEdit,
     Edit,
@@ -53,9 +55,6 @@ __all__ = ["edit", "propose_edits", "read", "vocabulary"]
 @functools.cache
 def vocabulary() -> Vocabulary:
     """Compose's instrument and genre lexicons, as words the request parser knows."""
-    from bandstand.compose.lexicon import GENRE_BY_NAME
-    from bandstand.compose.lexicon.instruments import INSTRUMENTS
-
     return Vocabulary(instruments=tuple((w, i.role, i.program) for i in INSTRUMENTS for w in i.words),
                       genres=tuple(GENRE_BY_NAME))
 

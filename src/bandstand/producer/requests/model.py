@@ -31,7 +31,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from bandstand.agents.breaker import retry
+from bandstand.craft.requests import not_understood
 from bandstand.errors import InvalidInput, ToolCallError
+from bandstand.producer.execution.running import BREAKERS, on_loop
 from bandstand.producer.requests.ask import analysis_context
 from bandstand.producer.requests.intent import Routed
 from bandstand.producer.requests.job import Job, Outcome
@@ -95,10 +98,6 @@ async def classify(job: Job) -> Routed:
     import asyncio
 
     from bandstand.agents import TurnRequest, json_schema, parse_reply
-    from bandstand.agents.breaker import retry
-    from bandstand.craft.requests import not_understood
-    from bandstand.producer.execution.running import BREAKERS
-
     backend, text = job.studio.backend, job.routed.text
     assert backend is not None  # the router sends a request here only when a model is configured
     limit = min(job.studio.timeouts.model_turn, job.control.remaining())
@@ -130,7 +129,6 @@ async def classify(job: Job) -> Routed:
 
 def reason_with_model(job: Job) -> Outcome:
     from bandstand.agents import TurnRequest
-    from bandstand.producer.execution.running import on_loop
 
     context: dict[str, Any] = {}
     if job.prepared.project_id is not None:
@@ -204,7 +202,6 @@ class _Steps:
 
 def edit_with_model(job: Job) -> Outcome:
     from bandstand.agents import Message, ToolResult, ToolSpec, TurnRequest
-    from bandstand.producer.execution.running import on_loop
     from bandstand.producer.sessions.tool_context import tool_context
     from bandstand.studio.tools import TOOLS, Strikes, run_batch
 
@@ -307,7 +304,6 @@ def edit_with_model(job: Job) -> Outcome:
 def compose_with_model(job: Job) -> Routed:
     """The model reads the request into the studio's typed edits: the request routed again as
     "compose.edit" with them (the modes then propose them)."""
-    from bandstand.producer.execution.running import on_loop
     from bandstand.producer.requests.iteration import vocabulary
     from bandstand.producer.requests.iteration_read import read_with_model_async
 

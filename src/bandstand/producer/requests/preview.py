@@ -22,6 +22,7 @@ from bandstand.producer.requests.job import Prepared
 from bandstand.producer.requests.plans import Plan, Step, transport_summary
 from bandstand.protocol.studio import EXECUTION_MODES
 from bandstand.studio import Project
+from bandstand.studio.model import Section, TimeSignature
 
 if TYPE_CHECKING:
     from bandstand.producer.sessions.studio import Studio
@@ -32,7 +33,6 @@ __all__ = ["preview"]
 def _empty(spec: ComposeSpec, prompt: str) -> tuple[Project, ComposeSpec]:
     import zlib
 
-    from bandstand.studio.model import Section, TimeSignature
 
     recipe = new_recipe(spec, zlib.crc32(prompt.encode("utf-8")) % 100_000)
     if not spec.parts:

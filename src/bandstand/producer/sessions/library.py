@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bandstand.compose.sessions import SESSION_RE
+from bandstand.compose.sessions import SESSION_RE, inspect
 from bandstand.errors import CheckpointError, Conflict, InvalidInput, NotFound, VariationConflict
 from bandstand.files import refuse_links
 from bandstand.producer.sessions.projects import ProjectSession, open_project
@@ -54,7 +54,6 @@ VARIATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{3,99}$")
 def project_summary(root: Path) -> JSONObject:
     """A project as the list shows it (`producer.sessions.session_list`: the row `App.sessions` lists),
     from its manifest (cheap: no notes are read)."""
-    from bandstand.compose.sessions import inspect
     from bandstand.producer.sessions.session_list import summary_of
 
     return summary_of(inspect(root)).wire()

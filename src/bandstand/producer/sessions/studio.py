@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from bandstand.errors import InvalidInput
 from bandstand.producer.execution.running import Control
+from bandstand.producer.requests.ask import answer
 from bandstand.producer.requests.conversations import ConversationStore
 from bandstand.producer.requests.job import Job, Outcome, Prepared
 from bandstand.producer.requests.stream import prepare, run_stream
@@ -91,8 +92,6 @@ class Studio:
 
     def ask(self, project_id: str, question: str) -> dict[str, Any]:
         """A question about a project answered from its figures, offline (MCP's ask)."""
-        from bandstand.producer.requests.ask import answer
-
         reply = answer(self.library.session(project_id).head, question)
         return {"topic": reply.topic, "answer": reply.content, "reasoning": list(reply.reasoning),
                 "figures": reply.figures}

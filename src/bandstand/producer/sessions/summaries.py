@@ -6,9 +6,10 @@ same way."""
 
 from __future__ import annotations
 
+from bandstand.producer.sessions import head_files
 from bandstand.producer.sessions.projects import HistoryRow, ProjectSession, ToolOutcome
 from bandstand.protocol.jsonvalue import JSONObject
-from bandstand.studio import HistoryEntry, Phrase, Project, Variation
+from bandstand.studio import HistoryEntry, Phrase, Project, Variation, to_song
 
 __all__ = ["CHORD_ROLES", "arrangement_json", "audio_json", "history_json", "phrase_json", "revision_json",
            "tool_outcome_json", "variation_json"]
@@ -55,7 +56,6 @@ def arrangement_json(project: Project) -> JSONObject:
     from bandstand.compose.leadsheet import chords_from_track
     from bandstand.midi import GM_DRUMS, GM_PROGRAMS
     from bandstand.producer.requests.suggestions import suggestions
-    from bandstand.studio import to_song
 
     song = to_song(project)
     source = next((t for role in CHORD_ROLES for t in song.tracks if t.role == role and t.notes), None)
@@ -74,7 +74,5 @@ def revision_json(entry: HistoryEntry) -> JSONObject:
 
 def audio_json(session: ProjectSession) -> JSONObject:
     """The session's WAV and whether it shows HEAD (a change marks it stale until it is rendered)."""
-    from bandstand.producer.sessions import head_files
-
     return {"file": str(session.session_dir / head_files.WAV),
             "current": head_files.audio_revision(session.session_dir) == session.revision}
