@@ -48,7 +48,7 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
                  ("intent", "direct", "stream", "preview", "modes", "model", "specialists", "plans", "steps",
                   "conversations", "ask", "analysis", "suggestions", "structured", "structured_form",
                   "structured_words", "position", "form_edit", "key_accept", "tempo_plan", "metre_plan", "iteration",
-                  "iteration_plan", "iteration_read", "iteration_song", "alternatives", "sensitivity",
+                  "iteration_plan", "iteration_read", "iteration_song", "proposal", "job", "alternatives", "sensitivity",
                   "emotion", "effects")),
     "sessions": ("A session folder as a studio project and what is done with it: the studio service and "
                  "its tools, revisions, variations and branches, the files that show HEAD, listening and "
@@ -67,7 +67,7 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
              ("live_outputs", "live_play", "live_transport", "transport", "strudel_desk")),
     "board": ("The conductor/musician task board as use cases: its checks, a launch of agent sessions "
               "(conductor, musicians, their work), and the board as the clients reach it.",
-              ("board_checks", "board_conductor", "board_launch", "board_musician", "board_sessions", "board_work",
+              ("board_checks", "board_backends", "board_conductor", "board_launch", "board_musician", "board_sessions", "board_work",
                "task_board")),
     "teams": ("", ("team_compose", "team_band", "team_runs")),
     "engines": ("The layers below as the clients may name them: theory, pattern code, MIDI and render, "

@@ -1,18 +1,25 @@
 """The import contract (DESIGN.md "Layout", docs/architecture.md): arrows point down the
-stack only, and the clients (`cli`, `server`, `mcp`) sit on the producer facade.
+stack only, the clients (`cli`, `server`, `mcp`) sit on the producer facade, and no module
+takes part in an import cycle.
 
 Every module under `src/bandstand` is parsed and every import in it is read — at the top,
 inside functions and under `TYPE_CHECKING` alike, since a hidden arrow is still an arrow.
-Two rules:
+Three rules:
 
 1. A package imports only packages of a strictly lower layer (`LAYERS`, lowest first;
    packages in one layer do not import each other). The root package (`bandstand/__init__`,
    `__main__`) is the composition root and is not checked.
-2. A client imports only `producer` (the facade), `protocol`, `errors`, `files` and its own
+2. A client imports only `producer` (the facade), `protocol`, `errors`, `files`, `version` and its own
    modules. What it still imports besides is listed in `CLIENT_DEBT`, with the number of
    import statements and why; the test fails when a count grows, when a new arrow appears,
    and when one shrinks (lower its count, or drop it, in the same change), so the list only
    ever gets shorter.
+3. The module graph has no cycle: every import of one module by another counts, at the top
+   or inside a function (a lazy import hides a cycle, it does not break it), except those
+   under `if TYPE_CHECKING:` (annotations only, never run). A cycle is broken by moving the
+   shared piece down into a module of its own, by passing it in, or by splitting a module
+   that is two concepts. `CYCLE_DEBT` would list one that cannot be broken yet, with why; it
+   is empty.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "bandstand"
 
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors"}),
+    frozenset({"errors", "version"}),
     frozenset({"files"}),
     frozenset({"theory"}),
     frozenset({"score"}),
@@ -40,7 +47,7 @@ LAYERS: tuple[frozenset[str], ...] = (
 score ← studio; agents ← runtime; board alone; producer on all of them; the clients on top)."""
 ROOT = {"__init__", "__main__", "__version__", "py"}
 CLIENTS = {"cli", "server", "mcp"}
-CLIENT_MAY = {"producer", "protocol", "errors", "files"}
+CLIENT_MAY = {"producer", "protocol", "errors", "files", "version"}
 
 CLIENT_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     # (client, package it imports): (import statements, why it is still there)
@@ -48,6 +55,11 @@ CLIENT_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("cli", "mcp"): (2, "the composition root of `bandstand mcp`: it starts the MCP server"),
     ("mcp", "server"): (2, "MCP over HTTP mounts on the server's app and state"),
 }
+
+
+CYCLE_DEBT: dict[frozenset[str], str] = {}
+"""Import cycles still allowed (their modules → why); a new one fails, and so does an entry
+that is no longer a cycle (drop it), so the list only ever gets shorter."""
 
 
 def _rank() -> dict[str, int]:
@@ -114,3 +126,102 @@ def test_the_clients_import_the_facade_and_the_debt_only_shrinks() -> None:
             problems.append(f"{pair[0]} imports bandstand.{pair[1]} {counts.get(pair, 0)}× now, fewer than the "
                             f"{allowed} CLIENT_DEBT allows: lower the entry (the list only shrinks)")
     assert not problems, "\n".join(problems)
+
+
+def _module_graph(src: Path = SRC) -> dict[str, set[str]]:
+    """Module → the modules of the package at `src` it imports (outside `TYPE_CHECKING`
+    blocks). A name imported from a package is an arrow to its submodule of that name, if any."""
+    paths = {".".join((src.name, *p.relative_to(src).with_suffix("").parts)).removesuffix(".__init__"): p
+             for p in sorted(src.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        is_init = path.name == "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        skipped: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skipped |= {id(n) for child in node.body for n in ast.walk(child)}
+        arrows = set()
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = module.split(".")
+                    parts = parts[: len(parts) - node.level + (1 if is_init else 0)]
+                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names]
+            for target in targets:
+                while target not in paths and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target in paths and target != module:
+                    arrows.add(target)
+        graph[module] = arrows
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(frozenset(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_module_graph_has_no_cycle() -> None:
+    graph = _module_graph()
+    cycles = _cycles(graph)
+    new = [c for c in cycles if c not in CYCLE_DEBT]
+    gone = [c for c in CYCLE_DEBT if c not in cycles]
+    problems = [f"import cycle: {' ⇄ '.join(sorted(c))} (" + "; ".join(
+                    f"{m} → {', '.join(sorted(graph[m] & c))}" for m in sorted(c)) + ")" for c in new]
+    problems += [f"{', '.join(sorted(c))} is no longer a cycle: drop it from CYCLE_DEBT" for c in gone]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_cycle_rule_sees_a_cycle_hidden_in_a_function(tmp_path: Path) -> None:
+    """The rule's own check, on a package made here: an import inside a function closes a cycle,
+    one under TYPE_CHECKING does not, and relative imports and submodules resolve."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg.sub import b\n")
+    (pkg / "sub" / "b.py").write_text("def f():\n    from .c import g\n")
+    (pkg / "sub" / "c.py").write_text("def g():\n    from pkg import a\n")
+    (pkg / "d.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import e\n")
+    (pkg / "e.py").write_text("import pkg.d\n")
+    graph = _module_graph(pkg)
+    assert graph["pkg.a"] == {"pkg.sub.b"} and graph["pkg.sub.b"] == {"pkg.sub.c"} and graph["pkg.d"] == set()
+    assert _cycles(graph) == [frozenset({"pkg.a", "pkg.sub.b", "pkg.sub.c"})]

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from bandstand.agents.claude_code import ClaudeCodeBackend
-from bandstand.agents.config import load_config
+from bandstand.agents.config import BACKEND_NAMES, load_config
 from bandstand.agents.openai_backend import OpenAIBackend
-from bandstand.agents.registry import BACKEND_NAMES, check_backends, make_backend
+from bandstand.agents.registry import BUILDERS, check_backends, make_backend
 from bandstand.cli import run
 from bandstand.errors import ConfigError
 from tests.peers.openai_server import OpenAIServer
@@ -74,6 +74,10 @@ def test_make_backend_from_config(tmp_path, monkeypatch) -> None:
     assert isinstance(make_backend("claude-code", config), ClaudeCodeBackend)
     with pytest.raises(ConfigError, match="unknown backend 'gpt'"):
         make_backend("gpt", config)
+
+
+def test_the_names_a_config_accepts_are_the_backends_the_registry_builds() -> None:
+    assert tuple(BUILDERS) == BACKEND_NAMES
 
 
 def test_check_reports_what_is_missing(tmp_path, monkeypatch, claude_bin) -> None:

@@ -170,7 +170,7 @@ def test_accept_leaves_the_wav_to_the_listener_and_audition_gives_a_and_b(sessio
 def test_changes_are_printed_in_words_not_as_python_values() -> None:
     from types import SimpleNamespace
 
-    from bandstand.cli.studio import _changes
+    from bandstand.cli._sessions import change_lines
     from bandstand.studio.changes import Change
 
     entry = SimpleNamespace(changes=[
@@ -179,5 +179,5 @@ def test_changes_are_printed_in_words_not_as_python_values() -> None:
         Change(path="tracks/t1/name", label="Bass name", before="Bass", after="Sub"),
         Change(path="provenance", label="provenance", before={"fields": ["recipe"]},
                after={"fields": ["recipe"], "recipe": ["style_overrides", "tempo"]})])
-    assert _changes(entry) == ["  Bass volume: 1 → 0.7", "  Bass muted: off → on", "  Bass name: Bass → Sub",
+    assert change_lines(entry) == ["  Bass volume: 1 → 0.7", "  Bass muted: off → on", "  Bass name: Bass → Sub",
                                "  recipe: style overrides, tempo changed"]

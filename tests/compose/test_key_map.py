@@ -11,7 +11,7 @@ import pytest
 from bandstand.compose.key_map import bar_chords, bar_keys, key_changes, layers, overlay
 from bandstand.compose.recipe import Recipe, rerun
 from bandstand.producer.composing.compose import compose_song
-from bandstand.producer.requests.iteration import recipe_of
+from bandstand.producer.requests.proposal import recipe_of
 from bandstand.producer.sessions.projects import open_project
 
 

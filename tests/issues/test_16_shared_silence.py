@@ -8,7 +8,7 @@ import pytest
 
 from bandstand.patterns import evaluate, mini, pure, silence
 from bandstand.patterns.constructors import nothing
-from bandstand.patterns.registry import get_registry
+from bandstand.patterns.methods import get_registry
 
 
 def test_pace_zero_leaves_silence_alone() -> None:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.patterns import Pattern, mini, pure, sequence, slowcat, stack, stepcat
-from bandstand.patterns.registry import REGISTRY
+from bandstand.patterns.methods import REGISTRY
 from bandstand.patterns.time import TimeSpan
 from tests.patterns.helpers import FACTORS, assert_same_events, events, patterns, spans
 

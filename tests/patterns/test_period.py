@@ -16,8 +16,8 @@ from bandstand.patterns.budget import QueryBudget
 from bandstand.patterns.cycle_cap import CYCLE_BUDGET, MAX_EVENTS_PER_CYCLE, play_cycle, thin
 from bandstand.patterns.density import walk
 from bandstand.patterns.expr.parser import parse
+from bandstand.patterns.methods import get_registry
 from bandstand.patterns.period import MAX_PERIOD, mini_period, static_period
-from bandstand.patterns.registry import get_registry
 from bandstand.patterns.validate import (
     PERIOD_CYCLES,
     SAMPLED_FIRST,

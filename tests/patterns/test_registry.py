@@ -6,7 +6,8 @@ import pytest
 
 import bandstand.patterns as patterns
 from bandstand.patterns import Pattern, mini, pure, sequence
-from bandstand.patterns.registry import REGISTRY, Partial, PatternFunction
+from bandstand.patterns.methods import REGISTRY
+from bandstand.patterns.registry import Partial, PatternFunction
 from tests.patterns.helpers import assert_same_events
 
 ISSUE_FUNCTIONS = [

@@ -171,7 +171,7 @@ def test_plain_and_guarded_queries_find_the_same_events() -> None:
 def _bound(code: str) -> float | None:
     from bandstand.patterns.density import static_density, walk
     from bandstand.patterns.expr import DEFAULT_LIMITS, parse
-    from bandstand.patterns.registry import get_registry
+    from bandstand.patterns.methods import get_registry
 
     return static_density(list(walk(parse(code, DEFAULT_LIMITS))), get_registry())
 

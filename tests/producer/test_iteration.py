@@ -12,7 +12,8 @@ import mido
 import pytest
 
 from bandstand.errors import InvalidInput
-from bandstand.producer.requests.iteration import edit, part_keys, recipe_of
+from bandstand.producer.requests.iteration import edit
+from bandstand.producer.requests.proposal import part_keys, recipe_of
 from bandstand.producer.sessions.projects import open_project
 
 Session = Callable[..., Path]

@@ -236,7 +236,8 @@ def test_a_session_with_its_mixed_song_is_imported_with_the_mix(tmp_path: Path) 
 
 def test_a_session_composed_before_projects_is_edited_with_the_recipe_its_checkpoint_keeps(tmp_path: Path) -> None:
     from bandstand.compose.api import compose
-    from bandstand.producer.requests.iteration import edit, recipe_of
+    from bandstand.producer.requests.iteration import edit
+    from bandstand.producer.requests.proposal import recipe_of
 
     result = compose("funk groove", seed=3, bars=16, out_dir=str(tmp_path), render_audio=False,
                      render_pianoroll=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bandstand.errors import InvalidInput, PatternError
-from bandstand.patterns.registry import get_registry
+from bandstand.patterns.methods import get_registry
 from bandstand.producer.live.strudel_desk import PatternDesk, reference
 from bandstand.theory import parse_key
 

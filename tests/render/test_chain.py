@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.render import Master, render_song, render_wav
-from bandstand.render.chain import CHUNK, run_chain, stretch
+from bandstand.render.chain import CHUNK, process, run_chain, stretch
 from bandstand.render.dsp import Context, biquad, feedback_echo
-from bandstand.render.effects import PROCESSORS, process
+from bandstand.render.effects import PROCESSORS
 from bandstand.render.iir import Cascade, _fallback, compiled, filter_sos, kernel
 from bandstand.render.master import (
     chunk_power,

@@ -37,10 +37,10 @@ if TYPE_CHECKING:
     )
     from bandstand.agents.breaker import CircuitBreaker, retry
     from bandstand.agents.claude_code import ClaudeCodeBackend
-    from bandstand.agents.config import AgentsConfig, load_config
+    from bandstand.agents.config import BACKEND_NAMES, AgentsConfig, load_config
     from bandstand.agents.openai_backend import OpenAIBackend
     from bandstand.agents.procs import ProcessRegistry
-    from bandstand.agents.registry import BACKEND_NAMES, BackendStatus, check_backends, make_backend
+    from bandstand.agents.registry import BackendStatus, check_backends, make_backend
     from bandstand.agents.replies import (
         Parsed,
         ReplyFormatError,
@@ -91,10 +91,10 @@ _LAZY: dict[str, str] = {
                      "TurnReply", "TurnRequest", "Usage"), "base"),
     **dict.fromkeys(("CircuitBreaker", "retry"), "breaker"),
     "ClaudeCodeBackend": "claude_code",
-    **dict.fromkeys(("AgentsConfig", "load_config"), "config"),
+    **dict.fromkeys(("BACKEND_NAMES", "AgentsConfig", "load_config"), "config"),
     "OpenAIBackend": "openai_backend",
     "ProcessRegistry": "procs",
-    **dict.fromkeys(("BACKEND_NAMES", "BackendStatus", "check_backends", "make_backend"), "registry"),
+    **dict.fromkeys(("BackendStatus", "check_backends", "make_backend"), "registry"),
     **dict.fromkeys(("Parsed", "ReplyFormatError", "extract_json", "json_schema", "parse_reply",
                      "repair_prompt"), "replies"),
 }

@@ -22,9 +22,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bandstand import __version__
 from bandstand.agents.base import ToolCall, ToolResult, ToolSpec
 from bandstand.agents.tools import read_call
+from bandstand.version import __version__
 
 SERVER = "bandstand"
 PREFIX = f"mcp__{SERVER}__"

@@ -20,6 +20,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bandstand.errors import ConfigError
 from bandstand.files import config_path
 
+BACKEND_NAMES: tuple[str, ...] = ("algorithmic", "claude-code", "anthropic", "openai")
+"""The backends a configuration may name; `bandstand.agents.registry.BUILDERS` builds each
+(a test pins the two together)."""
+
+
+def _known(value: str) -> str:
+    if value not in BACKEND_NAMES:
+        raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
+    return value
+
 
 class _Section(BaseModel):
     # no inf/nan anywhere: a timeout of 1e999 is a typo, not "wait forever"
@@ -87,11 +97,7 @@ class SeatConfig(_Section):
     @field_validator("backend")
     @classmethod
     def _known_backend(cls, value: str | None) -> str | None:
-        from bandstand.agents.registry import BACKEND_NAMES
-
-        if value is not None and value not in BACKEND_NAMES:
-            raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
-        return value
+        return None if value is None else _known(value)
 
 
 class TeamConfig(_Section):
@@ -108,11 +114,7 @@ class TeamConfig(_Section):
     @field_validator("backend")
     @classmethod
     def _known_default(cls, value: str) -> str:
-        from bandstand.agents.registry import BACKEND_NAMES
-
-        if value not in BACKEND_NAMES:
-            raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
-        return value
+        return _known(value)
 
 
 class AgentsConfig(_Section):
@@ -131,11 +133,7 @@ class AgentsConfig(_Section):
     @field_validator("backend")
     @classmethod
     def _known_backend(cls, value: str) -> str:
-        from bandstand.agents.registry import BACKEND_NAMES  # the registry imports this module
-
-        if value not in BACKEND_NAMES:
-            raise ValueError(f"unknown backend {value!r}; use one of {', '.join(BACKEND_NAMES)}")
-        return value
+        return _known(value)
 
 
 # environment variable → dotted key

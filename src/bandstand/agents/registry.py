@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from bandstand.agents.algorithmic import AlgorithmicBackend, Responder
 from bandstand.agents.base import AgentBackend
-from bandstand.agents.config import AgentsConfig
+from bandstand.agents.config import BACKEND_NAMES, AgentsConfig
 from bandstand.agents.procs import ProcessRegistry
 from bandstand.agents.remote import INSTALL
 from bandstand.agents.responders import echo
@@ -91,7 +91,6 @@ BUILDERS: dict[str, Callable[[AgentsConfig, Responder | None], AgentBackend]] = 
     "anthropic": _anthropic,
     "openai": _openai,
 }
-BACKEND_NAMES = tuple(BUILDERS)
 
 
 def make_backend(

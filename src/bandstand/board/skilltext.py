@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from bandstand.board.stores import _redact
 from bandstand.errors import BoardUsageError
 
 __all__ = ["ROLES", "TOOL_STEPS", "launch_prompt", "skill"]
@@ -48,8 +49,6 @@ def launch_prompt(*, role: str, name: str, session_id: str, board: str, task_id:
                   instruction: str, tools: bool = False) -> str:
     """The first message of a launched session (a password in the board's URL is redacted). With
     `tools`, the session works through the board tools (`board.tools`) and is told their order."""
-    from bandstand.board.stores import _redact
-
     if role not in ROLES:
         raise BoardUsageError(f"no launch prompt for {role!r}: the roles are {', '.join(ROLES)}")
     fields = {"role": role, "name": name, "session_id": session_id, "board": _redact(board), "task_id": task_id,

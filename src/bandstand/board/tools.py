@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bandstand.board import checks, gates
 from bandstand.board.board import CONDUCTOR_TASK, Board
 from bandstand.board.reports import CompletionReport, ErrorReport, Handoff, ReviewRequest
 from bandstand.board.states import CLAIMABLE, TERMINAL, State
@@ -344,8 +345,6 @@ class BoardToolbox:
             thread.join()
 
     def _check(self, args: CheckArgs) -> Any:
-        from bandstand.board import checks, gates
-
         if args.check == "state":
             report = checks.check_state(self.board, args.task_id, self.session_id)
         elif args.check == "temp":

@@ -22,9 +22,9 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from bandstand import __version__
 from bandstand.cli._coercion import coerce_on_first_value
 from bandstand.cli._help import give_help_context
+from bandstand.version import __version__
 
 # name → ("module:attribute" of a Typer app, one-line help). Order is the order shown in --help.
 COMMANDS: dict[str, tuple[str, str]] = {

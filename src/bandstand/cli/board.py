@@ -645,7 +645,7 @@ def musician(session: str = SessionOpt,
     import threading
     from pathlib import Path
 
-    from bandstand.producer.board.board_launch import check_backend
+    from bandstand.producer.board.board_backends import check_backend
     from bandstand.producer.board.board_musician import MusicianSetup, run_musician
 
     check_backend(backend, config)

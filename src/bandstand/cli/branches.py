@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from bandstand.cli.studio import AsJson, Session, _changes, _open, _print_json
+from bandstand.cli._sessions import AsJson, Session, change_lines, open_session, print_json
 
 branch_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 checkout_app = typer.Typer(add_completion=False, rich_markup_mode=None)
@@ -32,7 +32,7 @@ def branch(session_dir: Session,
            as_json: AsJson = False) -> None:
     from bandstand.producer.sessions.branches import branches_json, create_branch
 
-    session = _open(session_dir)
+    session = open_session(session_dir)
     if name is not None:
         moved = create_branch(session, name)
         if not as_json:
@@ -40,7 +40,7 @@ def branch(session_dir: Session,
             return
     data = branches_json(session)
     if as_json:
-        _print_json(data)
+        print_json(data)
         return
     for b in data["branches"]:
         typer.echo(f"{'*' if b['current'] else ' '} {b['name']:<20} r{b['head']}"
@@ -56,10 +56,10 @@ def checkout(session_dir: Session,
              as_json: AsJson = False) -> None:
     from bandstand.producer.sessions.branches import checkout as do_checkout
 
-    session = _open(session_dir)
+    session = open_session(session_dir)
     moved = do_checkout(session, target)
     if as_json:
-        _print_json({"branch": moved.branch, "revision": moved.revision})
+        print_json({"branch": moved.branch, "revision": moved.revision})
         return
     entry = session.store.entry(moved.revision)
     typer.echo(f"on branch {moved.branch}, at revision {moved.revision} ({entry.request or entry.kind})")
@@ -75,14 +75,14 @@ def merge(session_dir: Session,
           as_json: AsJson = False) -> None:
     from bandstand.producer.sessions.branches import merge as do_merge
 
-    session = _open(session_dir)
+    session = open_session(session_dir)
     entry = do_merge(session, name, author="cli")
     if as_json:
-        _print_json({"revision": entry.revision, "branch": entry.branch, "merged": entry.merged,
+        print_json({"revision": entry.revision, "branch": entry.branch, "merged": entry.merged,
                      "summary": entry.summary, "changes": [c.model_dump(mode="json") for c in entry.changes]})
         return
     typer.echo(f"revision {entry.revision}: {entry.summary}")
-    for line in _changes(entry):
+    for line in change_lines(entry):
         typer.echo(line)
 
 
@@ -90,9 +90,9 @@ def print_graph(session_dir: Path, as_json: bool) -> None:
     """`bandstand history --graph`: the history drawn like `git log --graph`."""
     from bandstand.producer.sessions.branches import graph, graph_json
 
-    lines = graph(_open(session_dir))
+    lines = graph(open_session(session_dir))
     if as_json:
-        _print_json([graph_json(g) for g in lines])
+        print_json([graph_json(g) for g in lines])
         return
     width = max((len(g.graph) for g in lines), default=1)
     for g in lines:

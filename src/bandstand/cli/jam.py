@@ -19,22 +19,6 @@ import typer
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 
-def _members(members: str | None, persona_files: list[Path] | None) -> list[object]:
-    from bandstand.errors import InvalidInput
-    from bandstand.producer.jams.jam import load_persona, resolve_members
-
-    extra = [load_persona(p) for p in persona_files or []]
-    names = [n for n in (members or "").split(",") if n.strip()] or None
-    band: list[object] = list(resolve_members(names, extra))
-    for path, persona in zip(persona_files or [], extra, strict=True):
-        if persona not in band:  # a persona file given on purpose was left out without a word
-            raise InvalidInput(
-                f"--persona {path} plays {persona.name}, who is not in --members {members}; "
-                f"add it: --members {members},{persona.name.lower()}"
-            )
-    return band
-
-
 JAM_EXAMPLES = """\b
 Examples:
   bandstand jam                                   # the page opens in your browser
@@ -84,7 +68,9 @@ def jam(
 
         raise InvalidInput("--directive is for --headless jams; in the browser jam, type directives in the page's chat "
                            "(or POST them to /api/v1/jam/directive)")
-    band = _members(members, persona)
+    from bandstand.cli._band import band_of
+
+    band = band_of(members, persona)
     factory = member_factory(band, backend, list(member_backend or []), model=model, base_url=base_url)  # type: ignore[arg-type]
     if headless and (osc or midi_out):
         from bandstand.errors import InvalidInput

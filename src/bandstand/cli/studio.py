@@ -25,6 +25,8 @@ from typing import Annotated, Any
 
 import typer
 
+from bandstand.cli._sessions import AsJson, Session, change_lines, open_session, print_json
+from bandstand.cli.branches import print_graph
 from bandstand.errors import InvalidInput, RenderError, SoundFontNotFound
 
 tool_app = typer.Typer(add_completion=False, rich_markup_mode=None)
@@ -36,27 +38,13 @@ history_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 variations_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 audition_app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
-Session = Annotated[Path, typer.Argument(help="The session folder (what `bandstand compose` made).",
-                                         metavar="SESSION_DIR", show_default=False)]
 VariationId = Annotated[str | None, typer.Argument(help="Variation id or a unique prefix of it [the newest waiting].",
                                                    metavar="VARIATION_ID", show_default=False)]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 RenderNow = Annotated[bool | None, typer.Option(
     "--audio/--no-audio", show_default=False,
     help="Render the WAV and stems for the new HEAD now (only the tracks that changed are played). "
          "[default: not now — the WAV is marked stale and rendered when next asked for: bandstand render "
          "SESSION_DIR]")]
-
-
-def _open(session_dir: Path) -> Any:
-    from bandstand.producer.composing.compose import part_generator
-    from bandstand.producer.sessions.projects import open_project
-
-    return open_project(session_dir, generator=part_generator)
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def _audio(session: Any, render: bool | None) -> dict[str, Any]:
@@ -80,37 +68,6 @@ def _stale_hint(session_dir: Path, audio: dict[str, Any], render: bool | None) -
     """Say how to hear the new HEAD, unless the WAV shows it or `--no-audio` was asked for."""
     if render is None and not audio["current"]:
         typer.echo(f"audio: not rendered yet (bandstand render {session_dir}, or --audio)")
-
-
-def _changes(entry: Any, limit: int = 8) -> list[str]:
-    lines = []
-    for c in entry.changes[:limit]:
-        if c.path == "provenance":  # what of the song's recipe changed, in words, not its field list
-            names = (c.after or {}).get("recipe") or (c.after or {}).get("fields") or []
-            lines.append(f"  recipe: {', '.join(str(n).replace('_', ' ') for n in names) or 'settings'} changed")
-        else:
-            lines.append(f"  {c.label}: {_brief(c.before)} → {_brief(c.after)}")
-    if len(entry.changes) > limit:
-        lines.append(f"  … and {len(entry.changes) - limit} more")
-    return lines
-
-
-def _brief(value: Any) -> str:
-    """A value of a change as a reader says it: 0.7, Bass, reverb 0.3, 12 notes — no quotes or brackets."""
-    if value is None:
-        return "none"
-    if isinstance(value, dict):
-        if "count" in value:
-            extra = ", ".join(f"{k} {v}" for k, v in value.items() if k != "count" and v)
-            return f"{value['count']} notes" + (f" ({extra})" if extra else "")
-        return ", ".join(f"{k} {_brief(v)}" for k, v in value.items())
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_brief(v) for v in value) or "none"
-    return str(value)
 
 
 # --------------------------------------------------------------------------- tool
@@ -141,7 +98,7 @@ def tool(
 
     if list_tools:
         if as_json:
-            _print_json(TOOLS.schemas())
+            print_json(TOOLS.schemas())
         else:
             for t in TOOLS:
                 typer.echo(f"{t.phase:<12} {signature(t)}\n{'':<13}{t.description}")
@@ -158,18 +115,18 @@ def tool(
         raise InvalidInput("--args must be a JSON object of parameters, e.g. --args '{\"tempo\": 96}'")
     from bandstand.producer.sessions.summaries import tool_outcome_json
 
-    session = _open(session_dir)
+    session = open_session(session_dir)
     outcome = session.apply_tools([{"name": name, "args": arguments}], author="cli", request=f"tool {name}")
     audio = _audio(session, audio_now) if outcome.entry is not None else None
     if as_json:
-        _print_json({**tool_outcome_json(outcome), "audio": audio})
+        print_json({**tool_outcome_json(outcome), "audio": audio})
         return
     result = {k: v for k, v in outcome.results[0].result.items()}
     if outcome.entry is None:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False) if result else "nothing changed")
         return
     typer.echo(f"revision {outcome.revision}: {name}")
-    for line in _changes(outcome.entry):
+    for line in change_lines(outcome.entry):
         typer.echo(line)
     made = {k: v for k, v in result.items() if k.endswith("_id") or k.endswith("_ids")}
     if made:
@@ -195,19 +152,19 @@ def accept(session_dir: Session, variation_id: VariationId = None,
            phrases: Annotated[str | None, typer.Option("--phrases", metavar="ID,…",
                                                        help="Only these phrases (ids or unique prefixes).")] = None,
            audio_now: RenderNow = None, as_json: AsJson = False) -> None:
-    session = _open(session_dir)
+    session = open_session(session_dir)
     chosen = [p.strip() for p in phrases.split(",") if p.strip()] if phrases is not None else None
     if chosen is not None and not chosen:
         raise InvalidInput("--phrases is empty; name one or more phrase ids (bandstand variations SESSION_DIR)")
     entry = session.accept(variation_id, chosen)
     audio = _audio(session, audio_now)
     if as_json:
-        _print_json({"revision": entry.revision, "variation_id": entry.variation_id, "summary": entry.summary,
+        print_json({"revision": entry.revision, "variation_id": entry.variation_id, "summary": entry.summary,
                      "changes": [c.model_dump(mode="json") for c in entry.changes], "audio": audio})
         return
     typer.echo(f"revision {entry.revision}: {entry.summary} ({entry.request or 'variation'} "
                f"{(entry.variation_id or '')[:8]})")
-    for line in _changes(entry):
+    for line in change_lines(entry):
         typer.echo(line)
     _stale_hint(session_dir, audio, audio_now)
 
@@ -216,9 +173,9 @@ def accept(session_dir: Session, variation_id: VariationId = None,
                      epilog="\b\nExamples:\n  bandstand discard output/session-x\n"
                             "  bandstand discard output/session-x 3f2a9c1e\n")
 def discard(session_dir: Session, variation_id: VariationId = None, as_json: AsJson = False) -> None:
-    variation = _open(session_dir).discard(variation_id)
+    variation = open_session(session_dir).discard(variation_id)
     if as_json:
-        _print_json({"variation_id": variation.id, "state": variation.state})
+        print_json({"variation_id": variation.id, "state": variation.state})
     else:
         typer.echo(f"variation {variation.id[:8]} discarded")
 
@@ -230,7 +187,7 @@ def _moved(session: Any, revision: int, verb: str, render: bool | None, as_json:
     audio = _audio(session, render)
     entry = session.store.entry(revision)
     if as_json:
-        _print_json({"revision": revision, "request": entry.request, "summary": entry.summary, "audio": audio})
+        print_json({"revision": revision, "request": entry.request, "summary": entry.summary, "audio": audio})
     else:
         typer.echo(f"{verb}: now at revision {revision} ({entry.request or entry.kind})")
         _stale_hint(session.session_dir, audio, render)
@@ -242,13 +199,13 @@ def _moved(session: Any, revision: int, verb: str, render: bool | None, as_json:
 def undo(session_dir: Session,
          steps: Annotated[int, typer.Option("--steps", min=1, max=10_000, help="How many changes to undo.")] = 1,
          audio_now: RenderNow = None, as_json: AsJson = False) -> None:
-    session = _open(session_dir)
+    session = open_session(session_dir)
     _moved(session, session.undo(steps), f"undid {steps} change{'s' if steps > 1 else ''}", audio_now, as_json)
 
 
 @redo_app.command(help="Redo the change undone last.", epilog="\b\nExamples:\n  bandstand redo output/session-x\n")
 def redo(session_dir: Session, audio_now: RenderNow = None, as_json: AsJson = False) -> None:
-    session = _open(session_dir)
+    session = open_session(session_dir)
     _moved(session, session.redo(), "redid", audio_now, as_json)
 
 
@@ -265,13 +222,11 @@ def history(session_dir: Session, as_json: AsJson = False,
     from bandstand.producer.sessions.summaries import history_json
 
     if as_graph:
-        from bandstand.cli.branches import print_graph
-
         print_graph(session_dir, as_json)
         return
-    rows = _open(session_dir).history()
+    rows = open_session(session_dir).history()
     if as_json:
-        _print_json([history_json(r) for r in rows])
+        print_json([history_json(r) for r in rows])
         return
     for r in rows:
         e = r.entry
@@ -289,11 +244,11 @@ def variations(session_dir: Session, as_json: AsJson = False) -> None:
     from bandstand.producer.sessions.studio_tools import diff_lines
     from bandstand.producer.sessions.summaries import variation_json
 
-    session = _open(session_dir)
+    session = open_session(session_dir)
     head = session.revision
     found = session.variations()
     if as_json:
-        _print_json([variation_json(v, head=head) for v in found])
+        print_json([variation_json(v, head=head) for v in found])
         return
     if not found:
         typer.echo("no variations yet")
@@ -321,11 +276,11 @@ def audition(session_dir: Session, variation_id: VariationId = None,
              as_json: AsJson = False) -> None:
     from bandstand.cli._rendering import render_status
 
-    session = _open(session_dir)
+    session = open_session(session_dir)
     with render_status("the audition") as progress:
         result = session.audition(variation_id, whole_song=whole_song, progress=progress)
     if as_json:
-        _print_json(result.to_json())
+        print_json(result.to_json())
         return
     where = f"bars {result.bars[0]}–{result.bars[1]}" if result.bars else "the whole song"
     typer.echo(f"variation {result.variation_id[:8]} against revision {result.base_revision}, {where}:")

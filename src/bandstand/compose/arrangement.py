@@ -25,6 +25,7 @@ from bandstand.compose.models.arrangement import (
 )
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
+from bandstand.errors import InvalidInput
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,7 +522,6 @@ def resolve_roles(intent: Intent, parts: Sequence[str] | None, supported: Sequen
     takes the bass's place) and the textures the prompt names — minus what the constraints
     rule out."""
     from bandstand.compose.lexicon.words import ensemble_roles
-    from bandstand.errors import InvalidInput
 
     if parts:
         roles = list(dict.fromkeys(parts))

@@ -11,6 +11,7 @@ from dataclasses import astuple, fields
 from operator import attrgetter
 from typing import Any
 
+from bandstand.protocol.jsonvalue import JSONObject
 from bandstand.score import (
     ChannelAftertouch,
     ControlChange,
@@ -36,7 +37,7 @@ _EVENTS: dict[str, type] = {
 _GETTERS = {name: attrgetter(*(f.name for f in fields(cls))) for name, cls in _EVENTS.items()}
 
 
-def encode_track(track: Track) -> dict[str, Any]:
+def encode_track(track: Track) -> JSONObject:
     data: dict[str, Any] = {"name": track.name, "role": track.role, "program": track.program,
                             "is_drum": track.is_drum, "channel": track.channel}
     for name, getter in _GETTERS.items():
@@ -50,7 +51,7 @@ def decode_track(data: dict[str, Any]) -> Track:
                  channel=data["channel"], **events)
 
 
-def encode_song(song: Song) -> dict[str, Any]:
+def encode_song(song: Song) -> JSONObject:
     data: dict[str, Any] = {
         "title": song.title, "tempo": song.tempo,
         "time_signature": [song.time_signature.numerator, song.time_signature.denominator],

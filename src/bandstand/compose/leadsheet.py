@@ -16,6 +16,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from bandstand.errors import BandstandError
 from bandstand.score import Song, Track
 
 __all__ = ["chords_from_track", "lead_sheet", "melody_track"]
@@ -53,7 +54,6 @@ def _root_name(pc: int, key: str | None) -> str:
     speller); flats when the song has no key (or one the speller does not read)."""
     import contextlib
 
-    from bandstand.errors import BandstandError
     from bandstand.theory import spell_root
 
     # a key the speller does not read falls through to the flat names, as without a key

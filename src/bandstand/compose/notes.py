@@ -15,7 +15,7 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.score import Effect as MixEffect
-from bandstand.score import Song, Track
+from bandstand.score import Song, Track, audible
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -99,8 +99,6 @@ def effect_chains(song: Song, sound: SoundPlan | None) -> str:
 
 def mix_page(song: Song, sound: SoundPlan | None, target_lufs: float | None) -> str:
     """The mix at a glance: level (dB), pan, mute/solo, inserts and sends per track; the master."""
-    from bandstand.score import audible
-
     heard = audible([t.mix for t in song.tracks])
     rows = [(t.name, t.role, preset_name(t, sound), level_db(t.mix.volume), pan_text(t.mix.pan),
              "muted" if t.mix.mute else ("solo" if t.mix.solo else ("" if h else "silent (another track is solo)")),

@@ -32,7 +32,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand import __version__
 from bandstand.compose import notes
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
@@ -44,7 +43,9 @@ from bandstand.compose.songjson import SONG_JSON, song_to_json
 from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState, now
 from bandstand.files import write_bytes, write_json, write_text
-from bandstand.score import Song, Track
+from bandstand.protocol.jsonvalue import JSONObject
+from bandstand.score import Marker, Section, Song, TimeSignature, Track
+from bandstand.version import __version__
 
 if TYPE_CHECKING:
     from bandstand.render.meter import Meter
@@ -67,8 +68,6 @@ class SessionOutput:
 
 
 def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]) -> Song:
-    from bandstand.score import Marker, Section, TimeSignature
-
     bpb = intent.time_signature[0]
     return Song(title=intent.summary, tempo=intent.tempo, time_signature=TimeSignature(*intent.time_signature),
                 key=f"{intent.key} {intent.mode}",
@@ -185,7 +184,7 @@ def self_listed(data: dict[str, Any]) -> bytes:
     return raw
 
 
-def _node_entry(state: PipelineState, name: str) -> dict[str, Any]:
+def _node_entry(state: PipelineState, name: str) -> JSONObject:
     """A node's line in the manifest; the node writing the manifest (output) is reported as
     completed, with its time up to now, since the manifest is the last thing it writes."""
     r = state.nodes[name]
@@ -197,7 +196,7 @@ def _node_entry(state: PipelineState, name: str) -> dict[str, Any]:
             "summary": r.summary}
 
 
-def _audio_quality(root: Path, parts: list[dict[str, Any]], meters: Mapping[Path, Meter]) -> dict[str, Any]:
+def _audio_quality(root: Path, parts: list[dict[str, Any]], meters: Mapping[Path, Meter]) -> JSONObject:
     """The stems' audio figures (`compose.quality.audio`), rated against their roles' ranges; from
     the `meters` the render took as it wrote the files (the files are read only where none was)."""
     from bandstand.compose.quality import rate
@@ -208,7 +207,7 @@ def _audio_quality(root: Path, parts: list[dict[str, Any]], meters: Mapping[Path
 
 
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,
-             quality: Mapping[str, Any] | None, sound: SoundPlan | None = None) -> dict[str, Any]:
+             quality: Mapping[str, Any] | None, sound: SoundPlan | None = None) -> JSONObject:
     num, den = intent.time_signature
     return {
         "session_id": state.session_id,

@@ -22,7 +22,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bandstand import __version__
 from bandstand.compose.engine import Engine
 from bandstand.compose.graph import Artifacts, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan
@@ -36,6 +35,7 @@ from bandstand.compose.stages import PartFn, build_graph, default_part, part_fan
 from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState, part_node, part_role
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import RuntimeFailure
+from bandstand.version import __version__
 
 __all__ = ["GENERATOR", "PLAN_NODES", "PlanArtifact", "Recipe", "Rerun", "part_role", "rerun"]
 

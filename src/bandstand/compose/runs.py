@@ -25,7 +25,8 @@ from typing import NamedTuple
 from bandstand.compose.arrangement import Slot, build_arrangement, resolve_roles
 from bandstand.compose.assembly import active_spans, assemble
 from bandstand.compose.checkpoint import FileCheckpoint
-from bandstand.compose.graph import Artifacts
+from bandstand.compose.engine import Engine
+from bandstand.compose.graph import Artifacts, Graph
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.intent import Overrides, decompose
 from bandstand.compose.models.arrangement import ArrangementPlan
@@ -35,6 +36,7 @@ from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.reports import SessionFiles, ValidationReport
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.nodes import Node, derive_seed
+from bandstand.compose.options import make_config
 from bandstand.compose.recipe import PLAN_NODES, PlanArtifact, Recipe, Rerun, rerun
 from bandstand.compose.stages import (
     SEED_KEYS,
@@ -113,10 +115,6 @@ def plan(prompt: str, seed: int, options: Mapping[str, object] | None = None) ->
     """The intent, harmony and arrangement `prompt` and `seed` give, from the compose graph's
     own plan nodes and seeds (only `PLAN_OPTIONS` of `options` count). `RuntimeFailure` when a
     plan node fails."""
-    from bandstand.compose.api import make_config
-    from bandstand.compose.engine import Engine
-    from bandstand.compose.graph import Graph
-
     chosen = {k: v for k, v in (options or {}).items() if k in PLAN_OPTIONS and v is not None}
     config = make_config(**chosen, seed=seed, checkpoints=False, quality_gate=False, render_audio=False,
                          render_pianoroll=False)

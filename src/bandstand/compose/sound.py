@@ -28,6 +28,7 @@ from bandstand.compose.lexicon import GenreTraits, primary_genre
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import Bus, Effect, PartSound, Preset, SendPlan, SoundPlan
 from bandstand.score import Bus as MixBus
+from bandstand.score import Effect as MixEffect
 from bandstand.score import Send, Song, Track, TrackMix
 
 # role → harmony family → (recommended, alternative 1, alternative 2); "*" is the fallback family.
@@ -262,8 +263,6 @@ def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str
 def apply_sound(song: Song, plan: SoundPlan) -> Song:
     """A copy of the song whose tracks carry the plan's mix (level, pan, inserts, sends) and program,
     with the plan's buses; tracks the plan does not cover keep theirs."""
-    from bandstand.score import Effect as MixEffect
-
     tracks = []
     for track in song.tracks:
         part = plan.for_role(track.role)

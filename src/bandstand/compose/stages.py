@@ -26,7 +26,7 @@ from bandstand.compose.graph import Artifacts, Fanout, Graph
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Ambiguity, Intent
-from bandstand.compose.models.parts import PartResult
+from bandstand.compose.models.parts import PartResult, PartStats
 from bandstand.compose.models.reports import SessionFiles, ValidationReport
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.node_inputs import (
@@ -44,7 +44,7 @@ from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part
 from bandstand.craft.situation import ROLE_PARENT
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
-from bandstand.score import Song
+from bandstand.score import Song, TimeSignature
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
@@ -228,7 +228,6 @@ def _takes(ctx: NodeContext, key: str, part_fn: PartFn, role: str, intent: Inten
         return take(0)
     from bandstand.compose.lexicon import primary_genre
     from bandstand.compose.quality.takes import best_take
-    from bandstand.score import TimeSignature
 
     return best_take(take, ctx.config.takes, TimeSignature(*intent.time_signature).beats_per_bar, harmony,
                      arrangement, primary_genre(intent).bass_style)
@@ -249,8 +248,6 @@ def _remote(ctx: NodeContext, key: str, url: str, role: str, intent: Intent, har
 
 
 def restore_part(data: Any, artifacts: Artifacts) -> PartResult:
-    from bandstand.compose.models.parts import PartStats
-
     return PartResult(track=codec.decode_track(data["track"]), stats=PartStats.model_validate(data["stats"]))
 
 

@@ -14,6 +14,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from bandstand.craft.groove import groove
 from bandstand.craft.phrase import Feel
 from bandstand.craft.situation import ROLE_FEEL, Situation
 from bandstand.craft.style import Style
@@ -45,8 +46,6 @@ def feel_of(s: Situation, styles: Sequence[Style], role: str, *, by_key: bool = 
             swing: bool = True) -> Feel:
     """The feel a phrase of `role` carries: its groove template, each bar's swing and time
     feel, how loosely the role plays."""
-    from bandstand.craft.groove import groove
-
     swung = swing and role not in UNSWUNG_ROLES
     return Feel(groove=s.idiom.drum_family,
                 swing=tuple(st.swing * SWING_FULL for st in styles) if swung else (),

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bandstand.errors import InvalidInput
+from bandstand.agents.config import BACKEND_NAMES, load_config
+from bandstand.agents.registry import check_backends, make_backend
+from bandstand.errors import ConfigError, InvalidInput
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.persona import Persona
 
@@ -21,10 +23,6 @@ def backend_factory(name: str, *, model: str | None = None, base_url: str | None
     conversation per member; a built-in musician per member for `algorithmic`)."""
     if name == "algorithmic":
         return algorithmic_backend
-    from bandstand.agents.config import load_config
-    from bandstand.agents.registry import check_backends, make_backend
-    from bandstand.errors import ConfigError
-
     overrides = {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None}
     config = load_config(overrides=overrides)
     shared = make_backend(name, config)
@@ -44,8 +42,6 @@ def member_backends(band: list[Persona], default: str, assignments: list[str]) -
     """Each member's backend name: `assignments` ("ARIA=openai", by name, role or alias,
     case-insensitive) over the persona's `backend:` field over `default`. A member not in
     the band or an unknown backend is an `InvalidInput` naming the choices."""
-    from bandstand.agents.registry import BACKEND_NAMES
-
     def known(name: str, where: str) -> str:
         if name not in BACKEND_NAMES:
             raise InvalidInput(f"{where}: unknown backend {name!r}; use one of {', '.join(BACKEND_NAMES)}")

@@ -25,6 +25,7 @@ from bandstand.errors import Conflict, InvalidInput, NotFound, UserError
 from bandstand.jam.autopilot import run_autopilot
 from bandstand.jam.engine import BackendFactory, JamEngine, algorithmic_backend
 from bandstand.jam.persona import Persona
+from bandstand.jam.recording import export
 from bandstand.jam.transport import Transport
 from bandstand.protocol import ChatHistory, Emitter, JamStateUpdate
 
@@ -192,7 +193,6 @@ class LiveJam:
             raise NotFound(f"no such recording file {name!r}; one of {', '.join(RECORDING_FILES)}")
         if self.transport is None or not self.transport.played:
             raise NotFound("nothing recorded yet: start a jam first")
-        from bandstand.jam.recording import export
 
         played = list(self.transport.played)
         async with self._export_lock:

@@ -20,10 +20,12 @@ from typing import Any
 
 from bandstand.errors import MusicianError, PatternError
 from bandstand.files import write_bytes, write_text
-from bandstand.jam._conductor import key_event, time_event
+from bandstand.jam._conductor import add_meta, key_event, time_event
 from bandstand.jam.engine import JamEngine, RoundRecord
 from bandstand.jam.sound import PatternBook, capped_cycle
 from bandstand.jam.transport import PlayedCycle
+from bandstand.midi import beats_to_ticks, song_to_midi_bytes
+from bandstand.score import Marker, Note, Song, TempoChange, TimeSignature, Track
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,6 @@ def song_of(engine: JamEngine, played: list[PlayedCycle]) -> Any:
     from bandstand.patterns import pattern_to_song
     from bandstand.patterns.budget import QueryBudget
     from bandstand.patterns.cycle_cap import CYCLE_BUDGET
-    from bandstand.score import Marker, Note, Song, TempoChange, TimeSignature, Track
 
     contexts = {record.round: record.context for record in engine.rounds}
     opening = contexts.get(played[0].round, engine.context.view()) if played else engine.context.view()
@@ -181,9 +182,6 @@ def export(engine: JamEngine, played: list[PlayedCycle], out: str | Path, *, wav
     write_text(paths["rounds"], rounds_jsonl(engine.rounds))
     if not (midi or wav):
         return paths
-    from bandstand.jam._conductor import add_meta
-    from bandstand.midi import beats_to_ticks, song_to_midi_bytes
-
     song = song_of(engine, played)
     if midi:
         paths["midi"] = folder / "jam.mid"

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bandstand.jam._harmony import pitch_class
 from bandstand.protocol.jam import SoundEvent
+from bandstand.theory import spell_pitch_class
 
 if TYPE_CHECKING:
     from bandstand.patterns.cycle_cap import CappedCycle
@@ -176,8 +177,6 @@ _MIDI_LIST = re.compile(r"\(MIDI (\d+(?:, \d+)*)\)")
 def name_notes(reason: str) -> str:
     """A validation reason with its MIDI numbers as note names, as musicians say them:
     "… outside the given scale (MIDI 61, 66, 71)" → "… outside the given scale (C#, F#, B)"."""
-    from bandstand.theory import spell_pitch_class
-
     def names(match: re.Match[str]) -> str:
         classes = dict.fromkeys(int(n) % 12 for n in match.group(1).split(", "))
         return "(" + ", ".join(spell_pitch_class(pc) for pc in classes) + ")"

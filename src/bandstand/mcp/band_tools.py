@@ -25,9 +25,17 @@ from bandstand.errors import InvalidInput, RuntimeFailure
 from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.studio_tools import PROJECT_PARAMETER
+from bandstand.producer import App
+from bandstand.producer.app import WordsRequest
 from bandstand.producer.execution.running import Control
-from bandstand.producer.sessions.export import FORMATS
+from bandstand.producer.sessions.export import FORMATS, export_folder, export_session
 from bandstand.producer.sessions.studio_tools import explain_validation, model_signature
+from bandstand.producer.sessions.summaries import (
+    audio_json,
+    history_json,
+    revision_json,
+    variation_json,
+)
 
 __all__ = ["BAND_TOOLS", "BandTool", "band_tools", "tool_schema"]
 
@@ -233,9 +241,6 @@ def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer
 
 
 def _edit(band: Band, p: EditParams, control: Control) -> Answer:
-    from bandstand.producer import App
-    from bandstand.producer.app import WordsRequest
-
     session = band.library.session(p.project)
     directed = App(band.library.root, backend=band.backend, folders=True).direct(
         WordsRequest(str(session.session_dir), p.request))
@@ -244,8 +249,6 @@ def _edit(band: Band, p: EditParams, control: Control) -> Answer:
 
 
 def _list_variations(band: Band, p: ListVariationsParams, control: Control) -> Answer:
-    from bandstand.producer.sessions.summaries import variation_json
-
     session = band.library.session(p.project)
     head = session.revision
     return Answer({"project": session.session_dir.name, "head": head,
@@ -253,8 +256,6 @@ def _list_variations(band: Band, p: ListVariationsParams, control: Control) -> A
 
 
 def _moved(band: Band, session: Any, entry: Any) -> Answer:
-    from bandstand.producer.sessions.summaries import audio_json, revision_json
-
     return Answer({"project": session.session_dir.name, **revision_json(entry),
                    "audio": audio_json(session)}, band.links(session.session_dir))
 
@@ -282,8 +283,6 @@ def _redo(band: Band, p: RedoParams, control: Control) -> Answer:
 
 
 def _history(band: Band, p: HistoryParams, control: Control) -> Answer:
-    from bandstand.producer.sessions.summaries import history_json
-
     session = band.library.session(p.project)
     return Answer({"project": session.session_dir.name, "head": session.revision,
                    "history": [history_json(r) for r in session.history()]})
@@ -298,8 +297,6 @@ def _alternatives(band: Band, p: AlternativesParams, control: Control) -> Answer
 
 
 def _export(band: Band, p: ExportParams, control: Control) -> Answer:
-    from bandstand.producer.sessions.export import export_folder, export_session
-
     session = band.library.session(p.project)
     done = export_session(session.session_dir, p.format, export_folder(session.session_dir, p.out),
                           control=control)
@@ -319,8 +316,6 @@ def _import_midi(band: Band, p: ImportMidiParams, control: Control) -> Answer:
 
 
 def _list_projects(band: Band, p: ListProjectsParams, control: Control) -> Answer:
-    from bandstand.producer import App
-
     return Answer({"root": str(band.library.root), "projects": [s.wire() for s in App(band.library.root).sessions()]})
 
 

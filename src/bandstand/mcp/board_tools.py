@@ -18,9 +18,9 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent
 
-from bandstand import __version__
 from bandstand.mcp.adapter import McpTool, make_tool
 from bandstand.mcp.server import BandstandServer
+from bandstand.version import __version__
 
 __all__ = ["build_board_server", "run_board_stdio"]
 

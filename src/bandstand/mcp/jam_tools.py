@@ -20,6 +20,8 @@ from pydantic import Field
 from bandstand.errors import Conflict
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params, ProjectParams
+from bandstand.producer import App
+from bandstand.producer.app import WordsRequest
 from bandstand.producer.execution.running import Control
 
 __all__ = ["JAM_TOOLS", "own_jam"]
@@ -64,9 +66,6 @@ class JamStopParams(Params):
 
 
 def _ask(band: Band, p: AskParams, control: Control) -> Answer:
-    from bandstand.producer import App
-    from bandstand.producer.app import WordsRequest
-
     session = band.library.session(p.project)
     said = App(band.library.root, backend=band.backend, folders=True).ask(
         WordsRequest(str(session.session_dir), p.question))

@@ -28,6 +28,9 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from bandstand.errors import BandstandError, NotFound
 from bandstand.mcp.adapter import error_text
 from bandstand.mcp.band import FILE_TYPES, MAX_RESOURCE_BYTES, Band, file_uri
+from bandstand.producer import App
+from bandstand.producer.live.strudel_desk import reference
+from bandstand.producer.sessions.summaries import audio_json, history_json, variation_json
 
 __all__ = ["PROMPTS", "add_prompts", "add_resources"]
 
@@ -61,8 +64,6 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def projects() -> str:
         """The projects (composed sessions) this server knows, newest first."""
-        from bandstand.producer import App
-
         return _json({"root": str(library.root), "projects": [s.wire() for s in App(library.root).sessions()]})
 
     def project(project: str) -> str:
@@ -71,22 +72,16 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def history(project: str) -> str:
         """Every revision, oldest first: who asked what, what changed, undone entries marked."""
-        from bandstand.producer.sessions.summaries import history_json
-
         return _json([history_json(r) for r in library.session(project).history()])
 
     def variations(project: str) -> str:
         """The variations: state, base revision, phrases and the musical diff per part."""
-        from bandstand.producer.sessions.summaries import variation_json
-
         session = library.session(project)
         head = session.revision
         return _json([variation_json(v, head=head) for v in session.variations()])
 
     def files(project: str) -> str:
         """The session's files at HEAD: path, resource URI, media type and size."""
-        from bandstand.producer.sessions.summaries import audio_json
-
         session = library.session(project)
         root = session.session_dir
         name = root.name
@@ -96,8 +91,6 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def strudel_reference() -> str:
         """The Strudel function reference: the language's rules and every function the engine has."""
-        from bandstand.producer.live.strudel_desk import reference
-
         return reference()
 
     server.resource("bandstand://strudel/reference", name="strudel reference",

@@ -15,7 +15,6 @@ from typing import Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 
-from bandstand import __version__
 from bandstand.mcp.adapter import McpTool, failure
 from bandstand.mcp.band import Band
 from bandstand.mcp.band_tools import BAND_TOOLS, band_tools
@@ -26,6 +25,7 @@ from bandstand.mcp.resources import add_prompts, add_resources
 from bandstand.mcp.studio_tools import studio_tools
 from bandstand.mcp.transport_tools import TRANSPORT_TOOLS
 from bandstand.producer.sessions.studio_tools import suggest
+from bandstand.version import __version__
 
 __all__ = ["INSTRUCTIONS", "BandstandServer", "build_server"]
 

@@ -23,6 +23,7 @@ from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure,
 from bandstand.mcp.band import Answer, Band
 from bandstand.producer.execution.running import Control
 from bandstand.producer.sessions.studio_tools import TOOLS, Tool
+from bandstand.producer.sessions.summaries import tool_outcome_json
 
 __all__ = ["PROJECT_PARAMETER", "studio_schema", "studio_tools"]
 
@@ -61,8 +62,6 @@ def _call(band: Band, tool: Tool) -> Any:
         args = {k: v for k, v in arguments.items() if k != "project"}
 
         def work(control: Control) -> Answer:
-            from bandstand.producer.sessions.summaries import tool_outcome_json
-
             session = band.library.session(project_arg(arguments))
             outcome = session.apply_tools([{"name": tool.name, "args": args}], author="mcp",
                                           request=f"tool {tool.name}", strict=True)

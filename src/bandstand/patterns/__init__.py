@@ -14,26 +14,28 @@ from typing import Any
 
 from bandstand.patterns.budget import QueryBudget
 from bandstand.patterns.cache import CompileCache
-from bandstand.patterns.hap import Hap
-
-# The function, not the submodule of the same name (imported eagerly so that a
-# later `import bandstand.patterns.mini` cannot shadow it on the package).
-from bandstand.patterns.mini import mini
-from bandstand.patterns.pattern import (
-    Pattern,
+from bandstand.patterns.constructors import (
     fastcat,
-    gap,
-    nothing,
     pure,
     reify,
     sequence,
-    silence,
     slowcat,
     stack,
     steady,
     stepcat,
 )
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.methods import attach
+
+# The function, not the submodule of the same name (imported eagerly so that a
+# later `import bandstand.patterns.mini` cannot shadow it on the package).
+from bandstand.patterns.mini import mini
+from bandstand.patterns.pattern import Pattern, gap, nothing, silence
 from bandstand.patterns.time import TimeSpan, to_time
+
+# The one registrar: the registered transforms become methods of `Pattern` (`p.fast(2)`).
+# Any import of a `bandstand.patterns` module runs this package first, so every pattern has them.
+attach()
 
 __all__ = [
     "CompileCache",

@@ -16,7 +16,7 @@ from gmpy2 import mpq
 
 from bandstand.patterns.budget import charge
 from bandstand.patterns.hap import Hap
-from bandstand.patterns.pattern import Controls, Pattern, no_haps, time_lcm
+from bandstand.patterns.pattern import Controls, Pattern, gap, nothing, silence, time_lcm
 from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
 
 __all__ = [
@@ -39,14 +39,6 @@ __all__ = [
 
 def is_pattern(x: Any) -> bool:
     return isinstance(x, Pattern)
-
-
-def gap(steps: Any) -> Pattern:
-    return Pattern(no_haps, steps)
-
-
-silence = gap(1)
-nothing = gap(0)
 
 
 def pure(value: Any, location: tuple[int, int] | None = None) -> Pattern:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bandstand.patterns.constructors import reify
 from bandstand.patterns.ops import apply_op
-from bandstand.patterns.pattern import Pattern, reify
+from bandstand.patterns.pattern import Pattern
 
 __all__ = ["CONTROLS", "MISSING", "control_function", "control_names"]
 

@@ -15,9 +15,10 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.patterns.budget import reserve
+from bandstand.patterns.constructors import reify, stepcat
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import keepif_out
-from bandstand.patterns.pattern import Pattern, reify, silence, stepcat
+from bandstand.patterns.pattern import Pattern, silence
 from bandstand.patterns.time import ONE, TimeSpan, sam, to_time
 from bandstand.patterns.transforms import _call
 from bandstand.patterns.values import js_truthy

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bandstand.patterns.constructors import pure
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import apply_op
-from bandstand.patterns.pattern import Pattern, pure
+from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.time import TimeSpan
 
 

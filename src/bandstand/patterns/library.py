@@ -17,22 +17,11 @@ from bandstand.patterns import signals as sig
 from bandstand.patterns import steps as st
 from bandstand.patterns import transforms as tr
 from bandstand.patterns import voicing as vc
+from bandstand.patterns.constructors import fastcat, pure, reify, slowcat, stack, steady, stepcat
 from bandstand.patterns.controls import CONTROLS, control_function
 from bandstand.patterns.mini import mini_at, mini_raw, mini_sequence, minify
 from bandstand.patterns.ops import ALIGNMENTS, OPERATORS, apply_op
-from bandstand.patterns.pattern import (
-    Pattern,
-    fastcat,
-    gap,
-    nothing,
-    pure,
-    reify,
-    silence,
-    slowcat,
-    stack,
-    steady,
-    stepcat,
-)
+from bandstand.patterns.pattern import Pattern, gap, nothing, silence
 from bandstand.patterns.registry import PatternFunction
 
 __all__ = ["ENTRIES"]

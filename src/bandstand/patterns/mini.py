@@ -23,18 +23,9 @@ from gmpy2 import mpq
 from bandstand.errors import PatternError, PatternParseError
 from bandstand.patterns.budget import charge, reserve, running_meter
 from bandstand.patterns.cache import CompileCache
+from bandstand.patterns.constructors import fastcat, pure, reify, stack, stepcat
 from bandstand.patterns.mini_parse import LIMITS, Atom, Element, MiniLimits, Seq, parse_mini
-from bandstand.patterns.pattern import (
-    Pattern,
-    fastcat,
-    pure,
-    reify,
-    silence,
-    stack,
-    stepcat,
-    time_lcm,
-)
-from bandstand.patterns.registry import get_registry
+from bandstand.patterns.pattern import Pattern, silence, time_lcm
 from bandstand.patterns.signals import choose_in_with, degrade_by_with, rand
 from bandstand.patterns.time import ONE, ZERO, to_time
 from bandstand.patterns.values import js_number
@@ -157,7 +148,8 @@ def minify(thing: Any) -> Pattern:
 
 
 def _method(pat: Pattern, name: str, *args: Any) -> Pattern:
-    return get_registry().call_method(pat, name, *args)
+    result: Pattern = getattr(pat, name)(*args)  # a registered method (`Pattern.method_lookup`)
+    return result
 
 
 def _array_range(start: Any, stop: Any) -> list[Any]:

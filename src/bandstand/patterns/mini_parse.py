@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bandstand.errors import PatternParseError
+from bandstand.patterns.values import js_number
 
 __all__ = ["LIMITS", "Atom", "Element", "MiniLimits", "Op", "Seq", "parse_mini"]
 
@@ -456,16 +457,12 @@ def _atoms(node: Any) -> list[Atom]:
 
 
 def _max_abs(node: Any) -> float:
-    from bandstand.patterns.values import js_number
-
     values = [js_number(a.source) for a in _atoms(node)]
     finite = [abs(v) for v in values if v is not None and v == v and abs(v) != float("inf")]
     return max(finite, default=1.0)
 
 
 def _min_abs(node: Any) -> float:
-    from bandstand.patterns.values import js_number
-
     values = [js_number(a.source) for a in _atoms(node)]
     finite = [abs(v) for v in values if v is not None and v == v and v != 0]
     return min(finite, default=1.0)

@@ -12,8 +12,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from bandstand.patterns.constructors import sequence
 from bandstand.patterns.hap import Hap
-from bandstand.patterns.pattern import Pattern, sequence
+from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.time import TimeSpan
 from bandstand.patterns.values import js_truthy, norm_number, parse_numeral
 

@@ -5,15 +5,17 @@ seed lives there) and answers a list of `Hap`s. Everything else is built from
 the few combinators here: mapping values, mapping query and hap time,
 applicative combination (`app_left/right/both`) and monadic joins
 (`inner/outer/squeeze/reset/restart`). Public transforms (fast, every, ...)
-are plain functions registered in `bandstand.patterns.registry`, which also
-makes them reachable as methods (`p.fast(2)`) through `__getattr__`.
+are plain functions registered in `bandstand.patterns.registry`; the registrar
+(`bandstand.patterns.methods`) makes them reachable as methods (`p.fast(2)`)
+through `__getattr__` and `Pattern.method_lookup`. `pure` and the other
+constructors are in `bandstand.patterns.constructors`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from gmpy2 import mpq
 
@@ -22,26 +24,7 @@ from bandstand.patterns.budget import DEFAULT_QUERY_BUDGET, QueryBudget, charge,
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.time import ONE, ZERO, Time, TimeSpan, to_time
 
-__all__ = [
-    "EMPTY_CONTROLS",
-    "Controls",
-    "Pattern",
-    "fastcat",
-    "gap",
-    "is_pattern",
-    "nothing",
-    "pure",
-    "reify",
-    "sequence",
-    "sequence_p",
-    "silence",
-    "slowcat",
-    "slowcat_prime",
-    "stack",
-    "steady",
-    "stepcat",
-    "time_lcm",
-]
+__all__ = ["EMPTY_CONTROLS", "Controls", "MethodLookup", "Pattern", "gap", "no_haps", "nothing", "silence", "time_lcm"]
 
 Controls = dict[str, Any]
 Query = Callable[[TimeSpan, Controls], list[Hap]]
@@ -72,10 +55,19 @@ def time_lcm(*values: Time | None) -> Time | None:
     return result
 
 
+MethodLookup = Callable[["Pattern", str], "Callable[..., Any] | None"]
+"""``(pattern, name)`` → the bound method ``pattern.name``, or None when there is none."""
+
+
 class Pattern:
     """A query from a time span to haps. Build with the constructors, never by hand."""
 
     __slots__ = ("_pure", "_pure_loc", "const", "query", "sampler", "steps", "steps_source", "weight")
+
+    method_lookup: ClassVar[MethodLookup | None] = None
+    """How ``p.name`` finds a registered method (``p.fast(2)`` ≡ ``fast(2, p)``): attached once, by
+    `bandstand.patterns.methods.attach` when the package is imported. The transforms sit above
+    this class and are registered above them, so the class cannot import them."""
 
     query: Query
     steps: Time | None
@@ -193,9 +185,8 @@ class Pattern:
         # Registered transforms are methods: p.fast(2) == fast(2, p).
         if name.startswith("__"):
             raise AttributeError(name)
-        from bandstand.patterns.registry import bound_method
-
-        method = bound_method(self, name)
+        lookup = Pattern.method_lookup
+        method = lookup(self, name) if lookup is not None else None
         if method is None:
             raise AttributeError(f"Pattern has no method {name!r}")
         return method
@@ -301,10 +292,10 @@ class Pattern:
 
     def _fast(self, factor: Any) -> Pattern:
         if isinstance(factor, (int, float)) and factor == 0:
-            return _silence()
+            return silence
         f = to_time(factor)
         if f == 0:
-            return _silence()
+            return silence
         query = self.query
         if f < 0:
             # Strudel maps query times through a negative factor, giving reversed spans.
@@ -330,10 +321,10 @@ class Pattern:
 
     def _slow(self, factor: Any) -> Pattern:
         if isinstance(factor, (int, float)) and factor == 0:
-            return _silence()
+            return silence
         f = to_time(factor)
         if f == 0:
-            return _silence()
+            return silence
         return self._fast(ONE / f)
 
     def _early(self, offset: Any) -> Pattern:
@@ -588,7 +579,7 @@ class Pattern:
         b, e = to_time(b), to_time(e)
         if b > e or b > 1 or e > 1 or b < 0 or e < 0 or b == e:
             # b == e: Strudel divides by zero building fastGap; nothing plays
-            return _silence()
+            return silence
         width = e - b  # 1 / factor
         query = self.query
         floor = math.floor
@@ -695,7 +686,7 @@ class Pattern:
     def _zoom(self, s: Any, e: Any) -> Pattern:
         s, e = to_time(s), to_time(e)
         if s >= e:
-            return _nothing()
+            return nothing
         d = e - s
         steps = None if self.steps is None else self.steps * d
         return (
@@ -721,40 +712,11 @@ class Pattern:
 
         return Pattern(q).split_queries().set_steps(self.steps)
 
-    def _segment(self, rate: Any) -> Pattern:
-        from bandstand.patterns.constructors import pure
-        from bandstand.patterns.ops import keepif_out
 
-        return keepif_out(self, pure(True)._fast(rate)).set_steps(rate)
-
-
-def _silence() -> Pattern:
-    from bandstand.patterns.constructors import silence
-
-    return silence
+def gap(steps: Any) -> Pattern:
+    """Nothing, for `steps` steps per cycle."""
+    return Pattern(no_haps, steps)
 
 
-def _nothing() -> Pattern:
-    from bandstand.patterns.constructors import nothing
-
-    return nothing
-
-
-# The constructors live in their own module; they are re-exported here because
-# they and the Pattern class are used together everywhere.
-from bandstand.patterns.constructors import (  # noqa: E402
-    fastcat,
-    gap,
-    is_pattern,
-    nothing,
-    pure,
-    reify,
-    sequence,
-    sequence_p,
-    silence,
-    slowcat,
-    slowcat_prime,
-    stack,
-    steady,
-    stepcat,
-)
+silence = gap(1)
+nothing = gap(0)

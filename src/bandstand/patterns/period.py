@@ -20,8 +20,10 @@ import math
 from fractions import Fraction
 from typing import Any, Final
 
+from bandstand.errors import PatternError
 from bandstand.patterns.density import _argument_values
 from bandstand.patterns.expr import ast
+from bandstand.patterns.mini_parse import Atom, Element, Seq, _atoms, parse_mini
 
 __all__ = ["MAX_PERIOD", "mini_period", "static_period"]
 
@@ -81,8 +83,6 @@ def _fraction(text: str) -> Fraction | None:
 def _atom_values(node: Any) -> list[Fraction]:
     """The numbers a mini-notation argument (of ``*``, ``/``, ``%``) holds; rests skipped;
     _Unbounded for anything that is not a number."""
-    from bandstand.patterns.mini_parse import _atoms
-
     out = []
     for atom in _atoms(node):
         if atom.source in {"~", "-"}:
@@ -96,8 +96,6 @@ def _atom_values(node: Any) -> list[Fraction]:
 
 def _weight(layer: Any) -> Fraction:
     """The steps of one layer of ``<…>`` or ``{…}``: the sum of its elements' weights."""
-    from bandstand.patterns.mini_parse import Seq
-
     if not isinstance(layer, Seq):
         return Fraction(1)
     total = sum((Fraction(str(getattr(e, "weight", 1))) for e in layer.source), Fraction(0))
@@ -105,8 +103,6 @@ def _weight(layer: Any) -> Fraction:
 
 
 def _mini(node: Any) -> int:
-    from bandstand.patterns.mini_parse import Atom, Element, Seq
-
     if isinstance(node, Atom) or node is None:
         return 1
     if isinstance(node, Element):
@@ -148,9 +144,6 @@ def _mini(node: Any) -> int:
 def mini_period(text: str) -> int | None:
     """The period of one mini-notation string (None: random choices, or longer than `MAX_PERIOD`;
     a string that does not parse repeats every cycle — it never plays)."""
-    from bandstand.errors import PatternError
-    from bandstand.patterns.mini_parse import parse_mini
-
     try:
         tree = parse_mini(text)
     except PatternError:

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bandstand.errors import PatternError
+from bandstand.patterns.constructors import reify
 from bandstand.patterns.hap import Hap
-from bandstand.patterns.pattern import Pattern, reify, silence
+from bandstand.patterns.pattern import Pattern, silence
 from bandstand.patterns.time import TimeSpan
 from bandstand.patterns.transforms import js_round
 

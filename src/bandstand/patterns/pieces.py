@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bandstand.patterns.constructors import fastcat, pure, reify, stack
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import apply_op
-from bandstand.patterns.pattern import Pattern, fastcat, pure, reify, stack
+from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.presets import list_pattern
 from bandstand.patterns.time import ZERO, to_time
 from bandstand.patterns.transforms import compress, iter_, iter_back, ribbon

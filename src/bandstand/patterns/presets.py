@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
+from bandstand.patterns.constructors import pure, reify
 from bandstand.patterns.controls import control_names
 from bandstand.patterns.ops import apply_op
-from bandstand.patterns.pattern import Pattern, pure, reify
+from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.values import note_to_midi
 
 _ENVELOPE: Final = ("attack", "decay", "sustain", "release")

@@ -1,8 +1,9 @@
 """The table of pattern functions, by their Strudel names.
 
-This is the one place where pattern functions are looked up — by the
-expression language, by `Pattern.__getattr__` (methods) and by the validation
-API. Each transform is written once, as a plain Python function whose last
+`Registry` is the table's shape; the table itself, built from
+`bandstand.patterns.library.ENTRIES`, is `bandstand.patterns.methods.REGISTRY`,
+the one place where pattern functions are looked up — by the expression
+language, by `Pattern.__getattr__` (methods) and by the validation API. Each transform is written once, as a plain Python function whose last
 argument is the pattern (``fast(factor, pat)``); the registrar derives the
 rest, like Strudel's ``register``:
 
@@ -59,9 +60,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bandstand.patterns.pattern import Pattern, reify, sequence
+from bandstand.patterns.constructors import reify, sequence
+from bandstand.patterns.controls import MISSING
+from bandstand.patterns.pattern import Pattern
+from bandstand.patterns.steps import step_join
 
-__all__ = ["REGISTRY", "BoundMethod", "Partial", "PatternFunction", "Registry", "bound_method"]
+__all__ = ["BoundMethod", "Partial", "PatternFunction", "Registry"]
 
 KINDS = ("transform", "constructor", "operator", "control", "value")
 
@@ -115,7 +119,7 @@ class PatternFunction:
                 acc = first[0].fmap(lambda v: curried(v))
                 for p in first[1:]:
                     acc = acc.app_left(p)
-                result = acc.inner_join() if self.join == "inner" else _step_join(acc)
+                result = acc.inner_join() if self.join == "inner" else step_join(acc)
         if self.preserve_steps:
             result = result.set_steps(pat.steps)
         return result  # type: ignore[no-any-return]
@@ -144,8 +148,6 @@ class PatternFunction:
         if self.kind == "operator":
             return self.variants["in"](pat, *args)
         if self.kind == "control":
-            from bandstand.patterns.controls import MISSING
-
             assert self.func is not None
             return self.func(args[0] if args else MISSING, pat)  # type: ignore[no-any-return]
         if self.kind == "constructor" and self.method:
@@ -233,50 +235,3 @@ class Registry:
 
     def call_variant(self, pat: Pattern, name: str, variant: str, *args: Any) -> Pattern:
         return self._table[name].variants[variant](pat, *args)
-
-
-def _step_join(pat: Pattern) -> Pattern:
-    from bandstand.patterns.steps import step_join
-
-    return step_join(pat)
-
-
-def _build() -> Registry:
-    from bandstand.patterns.library import ENTRIES
-
-    return Registry(ENTRIES)
-
-
-_registry: Registry | None = None
-
-
-def get_registry() -> Registry:
-    """The registry (built on first use)."""
-    global _registry
-    if _registry is None:
-        _registry = _build()
-    return _registry
-
-
-def bound_method(pat: Pattern, name: str) -> BoundMethod | None:
-    """``pat.name`` if `name` is a registered method, else None."""
-    entry = get_registry().get(name)
-    if entry is None or not entry.method or entry.kind == "value":
-        return None
-    return BoundMethod(pat, entry)
-
-
-class _LazyRegistry:
-    """`REGISTRY`: the registry, built on first attribute access (no import-time work)."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(get_registry(), name)
-
-    def __contains__(self, name: object) -> bool:
-        return name in get_registry()
-
-    def __getitem__(self, name: str) -> PatternFunction:
-        return get_registry()[name]
-
-
-REGISTRY: Any = _LazyRegistry()

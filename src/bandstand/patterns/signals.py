@@ -16,19 +16,12 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.patterns.budget import reserve
+from bandstand.patterns.constructors import fastcat, pure, reify, sequence_p, stack
 from bandstand.patterns.hap import Hap
 from bandstand.patterns.ops import apply_op
-from bandstand.patterns.pattern import (
-    Pattern,
-    fastcat,
-    pure,
-    reify,
-    sequence_p,
-    silence,
-    stack,
-)
+from bandstand.patterns.pattern import Pattern, silence
 from bandstand.patterns.time import TimeSpan, to_time
-from bandstand.patterns.transforms import from_bipolar, range_, to_bipolar
+from bandstand.patterns.transforms import _call, from_bipolar, range_, segment, to_bipolar
 
 _2_29 = 536870912
 PatFunc = Callable[[Pattern], Pattern]
@@ -137,8 +130,6 @@ berlin = signal(lambda t, c: _berlin_at(t, _seed(c)))
 
 def binary_n(n: Any, bits: Any = 16) -> Pattern:
     """The bits of `n` (most significant first) as a sequence of 0/1, `bits` steps per cycle."""
-    from bandstand.patterns.transforms import _call
-
     nbits = reify(bits)
     positions = apply_op(
         "add", "in", apply_op("mul", "in", run(nbits), -1), apply_op("sub", "in", nbits, 1)
@@ -149,8 +140,6 @@ def binary_n(n: Any, bits: Any = 16) -> Pattern:
 
 def _bit_count(n: Any) -> Pattern:
     """How many bits `n` needs: floor(log2(n)) + 1, as a pattern."""
-    from bandstand.patterns.transforms import _call
-
     return apply_op("add", "in", _call("floor", apply_op("log2", "in", reify(n), 0)), 1)
 
 
@@ -193,8 +182,6 @@ def binary_l(n: Any) -> Pattern:
 
 def run(n: Any) -> Pattern:
     """0 .. n-1, one per step."""
-    from bandstand.patterns.transforms import _call
-
     return _call("segment", _call("round", _call("range", saw, 0, n)), n)
 
 
@@ -243,7 +230,7 @@ def _randrun_value(t: Any, ctl: dict[str, Any], n: int) -> Any:
 
 def randrun(n: Any) -> Pattern:
     count = int(n)
-    return signal(lambda t, c: _randrun_value(t, c, count))._segment(n)
+    return segment(n, signal(lambda t, c: _randrun_value(t, c, count)))
 
 
 # ---------------------------------------------------------------------- choosing
@@ -307,7 +294,7 @@ def choose_in(*xs: Any) -> Pattern:
 
 def choose_cycles(*xs: Any) -> Pattern:
     """One random pattern of `xs` per cycle."""
-    return choose_in_with(rand._segment(1), *xs)
+    return choose_in_with(segment(1, rand), *xs)
 
 
 def _wchoose_with(pat: Pattern, *pairs: Any) -> Pattern:
@@ -342,7 +329,7 @@ def wchoose(*pairs: Any) -> Pattern:
 
 def wchoose_cycles(*pairs: Any) -> Pattern:
     """One pattern per cycle, chosen with the given weights: ``[[pat, weight], ...]``."""
-    return _wchoose_with(rand._segment(1), *pairs).inner_join()
+    return _wchoose_with(segment(1, rand), *pairs).inner_join()
 
 
 # ---------------------------------------------------------------------- random transforms
@@ -414,8 +401,8 @@ almost_always = _sometimes(0.9)
 def some_cycles_by(x: Any, func: PatFunc, pat: Pattern) -> Pattern:
     def both(v: Any) -> Pattern:
         return stack(
-            degrade_by_with(rand._segment(1), v, pat),
-            reify(func(degrade_by_with(rand.fmap(lambda r: 1 - r)._segment(1), 1 - v, pat))),
+            degrade_by_with(segment(1, rand), v, pat),
+            reify(func(degrade_by_with(segment(1, rand.fmap(lambda r: 1 - r)), 1 - v, pat))),
         )
 
     return reify(x).fmap(both).inner_join()
@@ -461,4 +448,4 @@ def shuffle(n: Any, pat: Pattern) -> Pattern:
 
 def scramble(n: Any, pat: Pattern) -> Pattern:
     """Each step, play a randomly chosen part of `pat` (with repeats)."""
-    return _rearrange_with(_irand(n)._segment(n), n, pat)
+    return _rearrange_with(segment(n, _irand(n)), n, pat)

@@ -14,19 +14,9 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.patterns.budget import reserve
+from bandstand.patterns.constructors import fastcat, reify, slowcat, stack, stepcat
 from bandstand.patterns.hap import Hap
-from bandstand.patterns.pattern import (
-    Controls,
-    Pattern,
-    fastcat,
-    nothing,
-    reify,
-    silence,
-    slowcat,
-    stack,
-    stepcat,
-    time_lcm,
-)
+from bandstand.patterns.pattern import Controls, Pattern, nothing, silence, time_lcm
 from bandstand.patterns.time import ONE, ZERO, TimeSpan, to_time
 from bandstand.patterns.transforms import _call
 

@@ -28,6 +28,7 @@ from bandstand.midi.gm import (
 )
 from bandstand.patterns.budget import DEFAULT_QUERY_BUDGET, QueryBudget, metered
 from bandstand.patterns.values import is_note, js_number, note_to_midi
+from bandstand.score import Note, Song, TimeSignature, Track
 
 if TYPE_CHECKING:
     from bandstand.score import Song
@@ -285,8 +286,6 @@ def pattern_to_song(
     The queries run under `budget` (default: 4,000 units of work per cycle, at least
     `DEFAULT_QUERY_BUDGET`).
     """
-    from bandstand.score import Note, Song, TimeSignature, Track
-
     if not cycles > 0:
         raise InvalidInput(f"cycles must be positive, got {cycles}")
     if not 1 <= beats_per_cycle <= 64:

@@ -19,6 +19,8 @@ from bandstand.patterns.hap import Hap
 from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.time import TimeSpan
 from bandstand.patterns.values import is_note, js_number, note_to_midi
+from bandstand.theory import SCALES, scale_type
+from bandstand.theory import parse_interval as theory_interval
 
 __all__ = ["scale", "scale_note", "scale_transpose"]
 
@@ -41,9 +43,6 @@ _TONAL_SPELLING = {
 @functools.lru_cache(maxsize=512)
 def _parse_scale(name: str) -> tuple[str, int, int | None, tuple[tuple[int, int], ...]]:
     """(tonic letter, tonic accidental, tonic octave or None, [(letter steps, semitones)])."""
-    from bandstand.theory import SCALES, scale_type
-    from bandstand.theory import parse_interval as theory_interval
-
     text = name.replace(":", " ").strip()
     head, _, rest = text.partition(" ")
     m = _TONIC.match(head)
@@ -213,8 +212,6 @@ _NOTE_NAME = re.compile(r"^([a-gA-G])(#*|b*)(-?\d*)$")
 
 def _interval_steps(text: str) -> tuple[int, int] | None:
     """(letter steps, semitones) of a tonal interval name like "3M", "-2m", "P5"; None if invalid."""
-    from bandstand.theory import parse_interval as theory_interval
-
     try:
         iv = theory_interval(text)
     except TheoryError:

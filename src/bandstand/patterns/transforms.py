@@ -17,21 +17,19 @@ from typing import Any
 from gmpy2 import mpq
 
 from bandstand.patterns.budget import reserve
-from bandstand.patterns.hap import Hap
-from bandstand.patterns.ops import apply_op, keepif_out
-from bandstand.patterns.pattern import (
-    Pattern,
+from bandstand.patterns.constructors import (
     fastcat,
     pure,
     reify,
     sequence,
-    silence,
     slowcat,
     slowcat_prime,
     stack,
     stepcat,
-    time_lcm,
 )
+from bandstand.patterns.hap import Hap
+from bandstand.patterns.ops import apply_op, keepif_out
+from bandstand.patterns.pattern import Pattern, silence, time_lcm
 from bandstand.patterns.time import ONE, TimeSpan, to_time
 from bandstand.patterns.values import js_truthy, norm_number, parse_numeral
 
@@ -54,9 +52,8 @@ def js_round(x: float) -> int:
 
 def _call(method: str, pat: Pattern, *args: Any) -> Pattern:
     """A registered method by name (the patternified form), e.g. ``pat.late(x)``."""
-    from bandstand.patterns.registry import get_registry
-
-    return get_registry().call_method(pat, method, *args)
+    result: Pattern = getattr(pat, method)(*args)
+    return result
 
 
 # ---------------------------------------------------------------------- time
@@ -300,7 +297,7 @@ def swing(n: Any, pat: Pattern) -> Pattern:
 
 
 def segment(rate: Any, pat: Pattern) -> Pattern:
-    return pat._segment(rate)
+    return keepif_out(pat, pure(True)._fast(rate)).set_steps(rate)
 
 
 def invert(pat: Pattern) -> Pattern:

@@ -42,6 +42,7 @@ from bandstand.patterns.expr.host import (
 )
 from bandstand.patterns.expr.limits import DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
+from bandstand.patterns.methods import get_registry
 from bandstand.patterns.mini import MiniCache
 from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.period import static_period
@@ -319,8 +320,6 @@ def _analyse(
     code: str, cycles: int, budget: int, limits: Limits, work: QueryBudget, minis: Any = None,
     cap: int = MAX_EVENTS_PER_CYCLE,
 ) -> _Analysis:
-    from bandstand.patterns.registry import get_registry
-
     fields: dict[str, Any] = {"code": code, "cycles": cycles, "valid": False, "parses": False}
     try:
         tree = parse(code, limits)

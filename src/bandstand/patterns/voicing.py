@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from bandstand.patterns import voicing_tables as tables
-from bandstand.patterns.pattern import Pattern, pure, silence, stack
+from bandstand.patterns.constructors import pure, stack
+from bandstand.patterns.pattern import Pattern, silence
 from bandstand.patterns.values import norm_number, note_to_midi
 from bandstand.theory._intervals import parse_interval
 from bandstand.theory._notes import FLAT_NAMES

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bandstand.protocol.jsonvalue import JSONObject
+
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
     from bandstand.compose.api import EventSink
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from bandstand.producer.jams.jam import LiveJam, Persona
     from bandstand.producer.jams.jam_song import JamSong
     from bandstand.producer.requests.direct import Directed
-    from bandstand.producer.requests.stream import Outcome, Prepared
+    from bandstand.producer.requests.job import Outcome, Prepared
     from bandstand.producer.sessions.export import Export
     from bandstand.producer.sessions.importing import Imported
     from bandstand.producer.sessions.listen import Listening
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AcceptRequest", "App", "ComposeRequest", "ExportRequest", "ImportRequest", "JamRecording", "WordsRequest"]
 
-Sink = Callable[[dict[str, Any]], None]
+Sink = Callable[[JSONObject], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,7 @@ class App:
                                    conversation_id=request.conversation_id)
 
     async def stream(self, prepared: Prepared, sink: Sink, *, control: Control | None = None,
-                     on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
+                     on_outcome: Callable[[Outcome], None] | None = None) -> JSONObject:
         """Run a prepared request, its events to `sink` (the studio stream); returns `complete`."""
         return await self.studio.stream(prepared, sink, control=control, on_outcome=on_outcome)
 
@@ -268,17 +270,17 @@ class App:
         return new_jam(members, personas=personas, seed=seed, emitter=emitter)
 
     async def start_jam(self, jam: LiveJam, members: Sequence[str] | None = None, *,
-                        restart: bool = False) -> dict[str, Any]:
+                        restart: bool = False) -> JSONObject:
         from bandstand.producer.jams.jam import start_jam
 
         return await start_jam(jam, members, restart=restart)
 
-    def direct_jam(self, jam: LiveJam, words: str, on_error: Callable[[str], None] | None = None) -> dict[str, Any]:
+    def direct_jam(self, jam: LiveJam, words: str, on_error: Callable[[str], None] | None = None) -> JSONObject:
         from bandstand.producer.jams.jam import direct_jam
 
         return direct_jam(jam, words, on_error)
 
-    async def stop_jam(self, jam: LiveJam, recording: JamRecording = JamRecording()) -> dict[str, Any]:
+    async def stop_jam(self, jam: LiveJam, recording: JamRecording = JamRecording()) -> JSONObject:
         """Stop the jam; its recording saved in a folder of its own under the projects' jams/."""
         from bandstand.producer.jams.jam import stop_and_record
 

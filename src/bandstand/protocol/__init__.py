@@ -4,6 +4,7 @@ event models, one emitter and one guard per stream kind, and the documents
 that describe it all to clients.
 
 - `wire` — `PROTOCOL_VERSION`, `WireModel`/`WireEvent` (snake_case in Python, camelCase on the wire).
+- `jsonvalue` — `JSONValue`, `JSONObject`: JSON as a type, for payloads without a model of their own.
 - `jam`, `compose`, `studio` — the event models of each family.
 - `streams` — `StreamKind` and `JAM`, `COMPOSE`, `STUDIO`, `VARIATION`; `registry` — `protocol_registry()`.
 - `emitter` — `Emitter(kind)`: validate, guard, number (`seq`), envelope, send; failure tails.

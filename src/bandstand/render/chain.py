@@ -28,7 +28,7 @@ from bandstand.render.effects import PROCESSORS, Stage, gain_stage
 from bandstand.render.iir import CHUNK
 from bandstand.score import Effect
 
-__all__ = ["CHUNK", "chain_tail", "guard_stage", "run_chain", "stream", "stretch"]
+__all__ = ["CHUNK", "chain_tail", "guard_stage", "process", "run_chain", "stream", "stretch"]
 
 
 def stream(audio: Audio, stages: Sequence[Stage], start: int, *, peaks: bool = False) -> Floats | None:
@@ -122,3 +122,15 @@ def stretch(first: int, end: int, tail_frames: int, frames: int) -> tuple[int, i
     start = first - first % CHUNK
     stop = min(frames, -(-(end + tail_frames) // BLOCK) * BLOCK)
     return start, stop
+
+
+def process(audio: Audio, effect: Effect, ctx: Context) -> Audio:
+    """One effect over a whole stretch of audio, frames × channels (a new array; a bypassed effect
+    leaves it as it is).
+    `ctx.curves` holds this effect's automated parameters by name."""
+    if effect.bypass:
+        return audio
+    lanes = {f"{effect.type}.{name}": curve for name, curve in ctx.curves.items()}
+    rows = np.array(audio.T, dtype=np.float32, order="C")  # the chain runs channel-major
+    out: Audio = run_chain(rows, (effect,), ctx, lanes).T
+    return out

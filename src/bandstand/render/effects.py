@@ -43,7 +43,7 @@ from bandstand.render.iir import Cascade
 from bandstand.render.reverb import decay_seconds, reverb
 from bandstand.score.mix import Effect
 
-__all__ = ["AUTOMATED", "PROCESSORS", "Processor", "Stage", "process"]
+__all__ = ["AUTOMATED", "PROCESSORS", "Processor", "Stage"]
 
 Stage = Callable[[Audio, int], Audio]  # (channels × frames chunk, its first frame in the song) → the processed chunk
 
@@ -416,16 +416,3 @@ PROCESSORS: Mapping[str, Processor] = {
     "limiter": Processor(gain=limiter),
 }
 
-
-def process(audio: Audio, effect: Effect, ctx: Context) -> Audio:
-    """One effect over a whole stretch of audio, frames × channels (a new array; a bypassed effect
-    leaves it as it is).
-    `ctx.curves` holds this effect's automated parameters by name."""
-    from bandstand.render.chain import run_chain
-
-    if effect.bypass:
-        return audio
-    lanes = {f"{effect.type}.{name}": curve for name, curve in ctx.curves.items()}
-    rows = np.array(audio.T, dtype=np.float32, order="C")  # the chain runs channel-major
-    out: Audio = run_chain(rows, (effect,), ctx, lanes).T
-    return out

@@ -10,6 +10,7 @@ import wave
 import numpy as np
 
 from bandstand.errors import InvalidInput
+from bandstand.render.master import integrated_loudness, power_envelope
 
 __all__ = ["loudness", "read_wav", "wav_loudness"]
 
@@ -26,8 +27,6 @@ def read_wav(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
 
 def loudness(audio: np.ndarray, rate: int) -> float:
     """The integrated loudness of float frames (LUFS; −inf for silence or under 0.4 s)."""
-    from bandstand.render.master import integrated_loudness, power_envelope
-
     if len(audio) == 0:
         return -math.inf
     envelope, hop = power_envelope(audio, rate)

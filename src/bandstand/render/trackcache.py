@@ -38,9 +38,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bandstand import __version__
 from bandstand.render.partial import Font, plan_of
 from bandstand.score import Song, assign_channels
+from bandstand.version import __version__
 
 __all__ = ["CACHE_VERSION", "SUFFIX", "TrackCache", "track_keys"]
 

@@ -3,8 +3,8 @@
 - `app` — `create_app(config, personas, routers=…, mounts=…)`, `API_PREFIX`, `Mounted` (another
   ASGI app, e.g. MCP at /mcp, behind the same checks, its lifespan run by the server's).
 - `config` — `ServerConfig` (host, port, token, limits), `Limits`.
-- `security` — `AccessControl`: Host, Origin, token and body-size checks; `PageTickets`, the page
-  addresses' one-time tokens.
+- `security` — `AccessControl`: Host, Origin, token and body-size checks.
+- `tickets` — `PageTickets`, the page addresses' one-time tokens.
 - `streams` — `StreamSlots`, `BoundedStream`: the log streams' caps, event size and back-pressure.
 - `connections` — `guarded(seconds)`: uvicorn's h11 protocol with a deadline for request headers.
 - `hub` — `JamHub`: the jam WebSocket's clients over `bandstand.jam.live.LiveJam`.

@@ -22,7 +22,6 @@ from typing import Any
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from bandstand import __version__
 from bandstand.producer.board.task_board import DEFAULT_URL
 from bandstand.producer.jams.jam import BackendFactory, Persona, algorithmic_backend
 from bandstand.protocol import ToolCatalog, protocol_registry
@@ -36,6 +35,7 @@ from bandstand.server.routes import studio as studio_routes
 from bandstand.server.routes import transport as transport_routes
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
+from bandstand.version import __version__
 
 API_PREFIX = "/api/v1"
 

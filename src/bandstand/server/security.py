@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import secrets
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
@@ -39,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bandstand.server.config import ServerConfig, is_ip
 from bandstand.server.routes.pages import PAGES
+from bandstand.server.tickets import PageTickets
 
 NEED_TOKEN_PAGE = """<!doctype html><meta charset="utf-8"><title>bandstand</title>
 <body style="font-family:system-ui;max-width:40em;margin:4em auto">
@@ -49,29 +49,6 @@ new one with <code>curl -X POST -H "Authorization: Bearer TOKEN" http://HOST:POR
 (the API token is printed too). Programs send the token as
 <code>Authorization: Bearer …</code>.</p></body>
 """
-
-
-class PageTickets:
-    """The tokens a page URL may carry (never the server's token), each good for one swap for the
-    cookie: the printed URL's and each from `POST /api/v1/page-links` — at most `most` waiting (the
-    oldest go first)."""
-
-    def __init__(self, most: int = 16) -> None:
-        self.waiting: list[str] = []
-        self.most = most
-
-    def mint(self) -> str:
-        ticket = secrets.token_urlsafe(32)
-        self.waiting = [*self.waiting, ticket][-self.most:]
-        return ticket
-
-    def spend(self, given: str) -> bool:
-        """True (and never again) when `given` is a waiting ticket."""
-        for ticket in self.waiting:
-            if hmac.compare_digest(given.encode(), ticket.encode()):
-                self.waiting.remove(ticket)
-                return True
-        return False
 
 
 class BodyTooLarge(HTTPException):

@@ -21,8 +21,8 @@ from bandstand.protocol import (
 )
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
-from bandstand.server.security import PageTickets
 from bandstand.server.streams import StreamSlots
+from bandstand.server.tickets import PageTickets
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from bandstand.errors import TheoryError
+from bandstand.theory._chords import chord_from_notes
 from bandstand.theory._notes import LETTERS, NoteName, parse_note_name
 from bandstand.theory._scales import Scale, scale_from, scale_type
 
@@ -87,8 +88,6 @@ class Key:
 
     def degree_chords(self, sevenths: bool = False) -> tuple[Chord, ...]:
         """The chords built in thirds on each scale degree (triads, or sevenths)."""
-        from bandstand.theory._chords import chord_from_notes
-
         notes = [parse_note_name(n) for n in self.scale.notes]
         size = 4 if sevenths else 3
         return tuple(

@@ -9,7 +9,7 @@ import pytest
 
 from bandstand.errors import PatternError, PatternParseError, UnknownFunctionError
 from bandstand.patterns import evaluate, mini
-from bandstand.patterns.registry import REGISTRY
+from bandstand.patterns.methods import REGISTRY
 
 
 def events(pat: Any, begin: Any = 0, end: Any = 2) -> list[tuple[Any, ...]]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bandstand.errors import PatternError, PatternParseError, UnknownFunctionError
 from bandstand.patterns import evaluate, validate_pattern
 from bandstand.patterns.expr import Limits, parse
-from bandstand.patterns.registry import REGISTRY
+from bandstand.patterns.methods import REGISTRY
 
 HOSTILE = [
     'constructor.constructor("return process")()',

@@ -10,7 +10,7 @@ genre's range becomes an ambiguity, keys and modes are validated.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,6 +23,9 @@ PERSONA = (
     "influences, instruments named, structure hints (like 'no chorus', 'long intro', 'drop at bar 32') and a "
     "length in bars if stated. Leave out anything the request does not say."
 )
+
+if TYPE_CHECKING:
+    from bandstand.agents import AgentBackend, TurnReply
 
 
 class Extraction(BaseModel):
@@ -41,11 +44,11 @@ class Extraction(BaseModel):
     bars: int | None = Field(default=None)
 
 
-def _ignore(kind: str, data: dict[str, Any]) -> None:
+def _ignore(kind: str, data: dict[str, object]) -> None:
     del kind, data
 
 
-async def _ask(backend: Any, prompt: str, seed: int) -> Any:
+async def _ask(backend: AgentBackend, prompt: str, seed: int) -> TurnReply:
     from bandstand.agents import TurnRequest, json_schema
 
     conversation = await backend.open(PERSONA, {})
@@ -58,7 +61,7 @@ async def _ask(backend: Any, prompt: str, seed: int) -> Any:
         await conversation.close()
 
 
-def extract(backend: Any, prompt: str, seed: int) -> Extraction:
+def extract(backend: AgentBackend, prompt: str, seed: int) -> Extraction:
     """Ask `backend` (an `AgentBackend`) to read `prompt`; a reply that is not a usable
     extraction is an LLM_PARSE_FAILED stage failure (retried by the engine)."""
     import asyncio  # only when a model reads the prompt: the rules alone need no event loop

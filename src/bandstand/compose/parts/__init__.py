@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bandstand.compose.lexicon import primary_genre
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
@@ -70,7 +71,6 @@ def _program(intent: Intent, role: str) -> int:
     for req in intent.instrument_requests:
         if req.role == role and req.program is not None:
             return req.program
-    from bandstand.compose.lexicon import primary_genre
 
     return primary_genre(intent).program(role, DEFAULT_PROGRAMS[role])
 

@@ -13,6 +13,7 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan, ProgressionChord
 from bandstand.compose.models.intent import Intent
 from bandstand.craft import Bar, Chord, Idiom, Situation, active_in
+from bandstand.craft.genre_kits import kit_for
 
 __all__ = ["METRE_BARS", "METRE_GROOVES", "active_in", "build_situation", "chord_of", "fitting_idiom", "idiom_of"]
 
@@ -56,8 +57,6 @@ def _entries(kind: str, roles: list[str], bars: int) -> dict[str, int]:
 
 def fitting_idiom(idiom: Idiom, steps: int) -> Idiom:
     """`idiom` with a drum family whose grooves fit a bar of `steps` sixteenths (`METRE_GROOVES`)."""
-    from bandstand.craft.genre_kits import kit_for
-
     other = METRE_GROOVES.get(steps)
     if other is None or other == idiom.drum_family:
         return idiom

@@ -42,7 +42,8 @@ from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.parts import PartResult, PartStats
 from bandstand.compose.parts import TRACK_NAMES, build_situation
-from bandstand.errors import InvalidInput
+from bandstand.craft import ROLES
+from bandstand.errors import InvalidInput, MidiFileError
 from bandstand.score import Note, Track
 
 __all__ = [
@@ -74,8 +75,6 @@ class RemoteRefused(Exception):
 def parse_generators(items: Sequence[str]) -> dict[str, str]:
     """`ROLE=URL` items (the CLI's `--generator`, a config file's list) as {role: url}; a role
     the compose graph does not know or a URL that is not http(s) is an `InvalidInput`."""
-    from bandstand.craft import ROLES
-
     found: dict[str, str] = {}
     for item in items:
         role, sep, url = item.partition("=")
@@ -148,7 +147,6 @@ class _Checked:
 
 
 def _check(data: bytes, role: str, intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> _Checked:
-    from bandstand.errors import MidiFileError
     from bandstand.midi import midi_bytes_to_song
 
     try:

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from bandstand.midi import STRUDEL_SOUNDFONTS
+
 if TYPE_CHECKING:
     from bandstand.score import Song
 
@@ -127,7 +129,6 @@ def song_cues(song: Song, start: float, *, from_beat: float = 0.0, to_beat: floa
     cycle is one bar (so `cps` is bars a second); sounds are the names the Strudel export plays
     (drum-machine names, GM soundfonts)."""
     from bandstand.craft.to_strudel import drum_sound
-    from bandstand.midi import STRUDEL_SOUNDFONTS
 
     end_beat = song.length_beats if to_beat is None else to_beat
     offset = song.beats_to_seconds(from_beat)

@@ -41,7 +41,11 @@ from bandstand.patterns.expr.host import (
 )
 from bandstand.patterns.expr.limits import COUNT_ARGUMENTS, DEFAULT_LIMITS, Limits
 from bandstand.patterns.expr.parser import parse
+from bandstand.patterns.methods import get_registry
+from bandstand.patterns.mini import mini
+from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.values import js_truthy
+from bandstand.patterns.voicing import voicing_dictionary
 
 if TYPE_CHECKING:
     from bandstand.patterns.pattern import Pattern
@@ -69,20 +73,14 @@ _MINI_COLUMN: Final = re.compile(r" ?(?:at column \d+|\(column \d+\))")
 
 
 def _registry() -> Any:
-    from bandstand.patterns.registry import get_registry
-
     return get_registry()
 
 
 def _mini(text: str, offset: int, cache: Any) -> Any:
-    from bandstand.patterns.mini import mini
-
     return mini(text, offset=offset, cache=cache)
 
 
 def _is_pattern(x: Any) -> bool:
-    from bandstand.patterns.pattern import Pattern
-
     return isinstance(x, Pattern)
 
 
@@ -567,8 +565,6 @@ class Evaluator:
     def _voicing_call(self, node: ast.Call, name: str, scope: Scope) -> Any:
         """addVoicings/registerVoicings(name, {symbol: voicings}) add a dictionary;
         setVoicingRange(name, range) only changes what the older voicings() reads."""
-        from bandstand.patterns.voicing import voicing_dictionary
-
         args = self._args(node, scope)
         if name == "setVoicingRange":
             if not args or not isinstance(args[0], str) or args[0] not in self.host.voicings:
@@ -586,8 +582,6 @@ class Evaluator:
 
     def run(self, tree: ast.Node) -> Program:
         """Run a parsed program: its pattern (the blocks' stack or the last value), its tempo."""
-        from bandstand.patterns.pattern import Pattern
-
         if isinstance(tree, ast.Program):
             last = tree.statements[-1]
             while isinstance(last, ast.Program):

@@ -53,6 +53,7 @@ from bandstand.producer.batch.copies import bring
 from bandstand.producer.batch.jobs import SongJob
 from bandstand.producer.batch.sections import BoardSections, job_of, new_task, section_phase
 from bandstand.producer.batch.songs import JobResult, compose_job
+from bandstand.producer.teams.remote import SectionReply, SectionRequest, perform
 
 __all__ = ["CONDUCTOR", "MAX_TRIES", "PHASE_PREFIX", "BatchStatus", "Conductor", "WorkerReport", "work"]
 
@@ -296,7 +297,6 @@ def _section(board: Board, task: Task, session: str, job: dict[str, Any], beat: 
     the built-in musicians); returns (the result's JSON, a summary)."""
     from pydantic import ValidationError
 
-    from bandstand.producer.teams.remote import SectionReply, SectionRequest, perform
 
     heart = _Heartbeat(board, task.task_id, session, beat)
     try:

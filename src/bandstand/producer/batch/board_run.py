@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 
+from bandstand.board import Board
 from bandstand.producer.batch.board import CONDUCTOR, BatchStatus, Conductor
 from bandstand.producer.batch.jobs import SongJob, batch_id
 from bandstand.producer.batch.songs import JobResult
@@ -25,8 +26,6 @@ def run_board(jobs: Sequence[SongJob], url: str, out_dir: str | Path, *, workers
               on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
     """Conduct the songs on the board at `url` with `workers` local workers; results in job order
     (a song given up after its tries is a ``failed`` result)."""
-    from bandstand.board import Board
-
     songs = list(jobs)
     out = Path(out_dir)
     told: set[int] = set()

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bandstand.compose.intent import Overrides
+from bandstand.compose.lexicon import MOODS
 from bandstand.errors import ConfigError, InvalidInput
 from bandstand.files import read_user_text
 from bandstand.producer.batch.jobs import SongJob, slug
@@ -140,9 +142,6 @@ def _list(value: Any, where: str) -> tuple[Any, ...]:
 
 
 def _check_axis(axis: str, values: tuple[Any, ...], where: str) -> tuple[Any, ...]:
-    from bandstand.compose.intent import Overrides
-    from bandstand.compose.lexicon import MOODS
-
     moods = [m.label for m in MOODS]
     out: list[Any] = []
     for value in values:

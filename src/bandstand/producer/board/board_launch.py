@@ -33,13 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bandstand.producer.board.board_backends import backend_for, check_backend
 from bandstand.producer.board.board_conductor import BoardProgress, LaunchConductor
+from bandstand.producer.board.board_musician import PHASE
+from bandstand.producer.board.board_work import WorkResult, task_checks, verify
 
-__all__ = ["BACKENDS", "BUILTIN_TASKS", "LaunchOutcome", "LaunchRequest", "backend_for", "check_launch",
+__all__ = ["BUILTIN_TASKS", "LaunchOutcome", "LaunchRequest", "check_launch",
            "launch", "plan_tasks"]
 
-#: Launcher backend → agent backend.
-BACKENDS = {"builtin": "algorithmic", "claude-code": "claude-code", "anthropic": "anthropic", "openai": "openai"}
 MAX_MUSICIANS = 32
 MAX_TASKS = 999
 #: Seconds the musicians get to stop after SIGTERM before SIGKILL.
@@ -92,7 +93,6 @@ def plan_tasks(tasks: str) -> list[str]:
     """The instructions a `--tasks` value names (a count, or a file; a line may name its tests,
     `board_work.task_checks`)."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.board.board_work import task_checks
 
     text = tasks.strip()
     if text.isdigit():
@@ -117,34 +117,6 @@ def plan_tasks(tasks: str) -> list[str]:
     for line in found:  # a task's check fields are checked before anything is written
         task_checks(line)
     return found
-
-
-def backend_for(name: str, config: str | None = None, *, responder: Any = None) -> Any:
-    """The agent backend behind a launcher backend name (``builtin`` answers with `responder`)."""
-    from bandstand.agents.algorithmic import AlgorithmicBackend
-    from bandstand.agents.config import load_config
-    from bandstand.agents.registry import make_backend
-
-    check_backend(name, config)
-    if name == "builtin":
-        return AlgorithmicBackend(responder)
-    return make_backend(BACKENDS[name], load_config(Path(config) if config else None))
-
-
-def check_backend(name: str, config: str | None = None) -> None:
-    """A known backend, usable here — else one line saying what is missing."""
-    from bandstand.agents.config import load_config
-    from bandstand.agents.registry import check_backends
-    from bandstand.errors import ConfigError, InvalidInput
-
-    if name not in BACKENDS:
-        raise InvalidInput(f"unknown backend {name!r}: use one of {', '.join(BACKENDS)}")
-    if name == "builtin":
-        return
-    status = next(s for s in check_backends(load_config(Path(config) if config else None)) if s.name == BACKENDS[name])
-    if not status.usable:
-        raise ConfigError(f"the {name} backend is not configured here: {status.detail} "
-                          "(see 'bandstand agents check')")
 
 
 def check_launch(request: LaunchRequest) -> list[str]:
@@ -182,8 +154,6 @@ def _conductor_tools(board: Any, request: LaunchRequest) -> Any:
     """The conductor's board tools; an approval is refused while the conductor's own verification of
     the posted result finds a problem."""
     from bandstand.board.tools import BoardToolbox
-    from bandstand.producer.board.board_musician import PHASE
-    from bandstand.producer.board.board_work import WorkResult, verify
 
     def problems(task_id: str) -> list[str]:
         found = board.last_message(task_id, "result")

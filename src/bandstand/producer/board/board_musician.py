@@ -36,6 +36,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from bandstand.producer.board.board_backends import backend_for
 from bandstand.producer.board.board_work import (
     TaskChecks,
     WorkResult,
@@ -55,7 +56,7 @@ PAUSE_TIMEOUT = 15 * 60.0
 
 @dataclass(frozen=True, slots=True)
 class MusicianSetup:
-    """Where and how a musician works. `backend` is a launcher backend name (`launch.BACKENDS`)."""
+    """Where and how a musician works. `backend` is a launcher backend name (`board_backends.BACKENDS`)."""
 
     board: str
     session_id: str
@@ -352,7 +353,6 @@ def run_musician(setup: MusicianSetup, *, stop: threading.Event | None = None,
     """Work the launch's tasks until every one is finished or `stop` is set (see the module docstring)."""
     from bandstand.board import Board
     from bandstand.board.skilltext import skill
-    from bandstand.producer.board.board_launch import backend_for
     from bandstand.runtime import Session, SessionLimits
 
     stop = stop or threading.Event()

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bandstand.producer.app import App, ComposeRequest
+
 __all__ = ["BARS", "TaskChecks", "WorkResult", "answer_work", "compose_work", "task_checks", "verify"]
 
 #: How long a built-in task's song is, bars.
@@ -101,8 +103,6 @@ def _song_result(task_id: str, folder: Path, kept: bool) -> WorkResult:
 
 def compose_work(task_id: str, instruction: str, out: str | Path, worker: str) -> WorkResult:
     """The built-in musician's work for one task (see the module docstring)."""
-    from bandstand.producer.app import App, ComposeRequest
-
     out = Path(out)
     final = out / task_id
     if (final / "manifest.json").is_file():

@@ -40,9 +40,14 @@ from bandstand.compose.api import (
     read_state,
     regenerate,
 )
+from bandstand.compose.lexicon.genres import ALIASES
 from bandstand.compose.quality.takes import takes_for
-from bandstand.errors import InvalidInput
+from bandstand.craft.edits import StyleEdit
+from bandstand.craft.requests import parse_request
+from bandstand.errors import ConfigError, Conflict, InvalidInput
+from bandstand.files import config_path
 from bandstand.producer.execution.running import Control
+from bandstand.protocol import compose as ev
 
 if TYPE_CHECKING:
     from bandstand.craft.style import StyleOverride
@@ -141,8 +146,6 @@ class _Reporter:
         self.lock = threading.Lock()
 
     def __call__(self, event: Any) -> None:
-        from bandstand.protocol import compose as ev
-
         if self.on_event is not None:
             self.on_event(event)
         node = getattr(event, "node", None)
@@ -195,9 +198,6 @@ def part_generators(given: Any = None) -> dict[str, str]:
     import tomllib
 
     from bandstand.compose.parts.remote import parse_generators
-    from bandstand.errors import ConfigError
-    from bandstand.files import config_path
-
     if isinstance(given, dict):
         return parse_generators([f"{role}={url}" for role, url in given.items()])
     if given:
@@ -219,7 +219,6 @@ def _check_intent_backend(name: str) -> None:
     session folder exists, as `jam --backend` is."""
     from bandstand.agents import load_config
     from bandstand.agents.registry import check_backends
-    from bandstand.errors import ConfigError
 
     status = next((s for s in check_backends(load_config()) if s.name == name), None)
     if status is not None and not status.usable:
@@ -248,7 +247,6 @@ def resume_song(session_dir: str | Path, *, decision: Decision | None = None, an
 
 
 def _refuse_rewriting_a_changed_song(root: Path) -> None:
-    from bandstand.errors import Conflict
     from bandstand.studio import RevisionStore
 
     store = RevisionStore(root)
@@ -290,9 +288,6 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
 def style_words(role: str, style: str | None) -> tuple[list[Any], str | None]:
     """Style words as the request parser reads them: knob turns for `role`, and a genre the
     part is played as when one is named ("funk", "walking jazz")."""
-    from bandstand.compose.lexicon.genres import ALIASES
-    from bandstand.craft.edits import StyleEdit
-    from bandstand.craft.requests import parse_request
     from bandstand.producer.requests.iteration import vocabulary
 
     if not style or not style.strip():

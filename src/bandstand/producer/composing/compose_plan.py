@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bandstand.craft.requests import BPM
+from bandstand.compose.lexicon import primary_genre
+from bandstand.compose.lexicon.genres import ALIASES
+from bandstand.craft.requests import BPM, ROLE_WORDS
 from bandstand.errors import InvalidInput
 from bandstand.producer.requests.effects import Fx, infer_effects, normalise_effect
 from bandstand.producer.requests.emotion import Emotion, derive_emotion
@@ -81,7 +83,6 @@ class ComposeSpec:
 
 
 def _parts(words: Sequence[str]) -> tuple[PartSpec, ...]:
-    from bandstand.craft.requests import ROLE_WORDS
     from bandstand.producer.requests.iteration import vocabulary
 
     by_word: dict[str, tuple[str, int | None]] = {w: (role, None) for role, ws in ROLE_WORDS.items() for w in ws}
@@ -133,8 +134,6 @@ _WITH = re.compile(r"\bwith\s+(?:a\s+|an\s+|some\s+)?(.+?)(?:[,.;]\s*(?:\d|in\b|
 
 def _genre_words(text: str) -> str:
     """The genre a request names, as the compose lexicon spells it ("" when none)."""
-    from bandstand.compose.lexicon.genres import ALIASES
-
     low = f" {' '.join(text.lower().split())} "
     found = next((a for a in sorted(ALIASES, key=len, reverse=True) if f" {a} " in low), None)
     return ALIASES[found] if found else ""
@@ -186,7 +185,6 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
 
 def default_parts(recipe: Recipe) -> tuple[PartSpec, ...]:
     """The parts of a recipe's arrangement, each on the genre's instrument for its role."""
-    from bandstand.compose.lexicon import primary_genre
     from bandstand.compose.parts import DEFAULT_PROGRAMS
 
     genre = primary_genre(recipe.intent)

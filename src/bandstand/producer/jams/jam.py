@@ -26,13 +26,13 @@ import datetime as dt
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from bandstand.jam.backends import backend_factory, member_factory
 from bandstand.jam.engine import BackendFactory, algorithmic_backend
 from bandstand.jam.live import RECORDING_FILES, LiveJam
 from bandstand.jam.persona import Persona, load_persona, resolve_members
 from bandstand.protocol import Emitter
+from bandstand.protocol.jsonvalue import JSONObject
 
 __all__ = ["RECORDING_FILES", "BackendFactory", "LiveJam", "Persona", "algorithmic_backend", "backend_factory",
            "band_jam", "direct_jam", "jam_state", "load_persona", "member_factory", "new_jam", "recording_folder",
@@ -57,26 +57,26 @@ def band_jam(band: Sequence[Persona], *, emitter: Emitter, backend: BackendFacto
                    autopilot=autopilot)
 
 
-def jam_state(jam: LiveJam) -> dict[str, Any]:
+def jam_state(jam: LiveJam) -> JSONObject:
     """The jam as the page sees it: running, round, members, context, autopilot."""
     return jam.state().model_dump(mode="json")
 
 
-async def start_jam(jam: LiveJam, members: Sequence[str] | None = None, *, restart: bool = False) -> dict[str, Any]:
+async def start_jam(jam: LiveJam, members: Sequence[str] | None = None, *, restart: bool = False) -> JSONObject:
     """Start the jam with `members` (default: the whole band), checked before anything changes
     (unknown or repeated members are refused); a running jam is restarted only when `restart`."""
     await jam.start(list(members) if members else None, restart=restart)
     return jam_state(jam)
 
 
-def direct_jam(jam: LiveJam, text: str, on_error: Callable[[str], None] | None = None) -> dict[str, Any]:
+def direct_jam(jam: LiveJam, text: str, on_error: Callable[[str], None] | None = None) -> JSONObject:
     """Give the band a directive ("more energy", "@GROOVE simpler"). Mistakes in it raise now;
     its round runs in the background (a mistake found then goes to `on_error`)."""
     jam.direct(text, on_error or (lambda message: None))
     return {"accepted": text, **jam_state(jam)}
 
 
-async def stop_jam(jam: LiveJam) -> dict[str, Any]:
+async def stop_jam(jam: LiveJam) -> JSONObject:
     """Stop the jam: every task and every member's session ends. Idempotent."""
     await jam.stop()
     return jam_state(jam)
@@ -88,7 +88,7 @@ def recording_folder(projects: str | os.PathLike[str]) -> Path:
 
 
 async def stop_and_record(jam: LiveJam, projects: str | os.PathLike[str], *, save: bool = True,
-                          audio: bool = False) -> dict[str, Any]:
+                          audio: bool = False) -> JSONObject:
     """Stop the jam and, when it played and `save`, write its recording (the MIDI — the WAV too
     when `audio` —, a transcript, one JSON line per round) into a new `recording_folder`. The
     jam's state, with `recording`: the folder and its files, or None."""

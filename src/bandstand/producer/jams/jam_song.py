@@ -28,8 +28,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from bandstand.compose.state import new_session_id
 from bandstand.errors import InvalidInput, NotFound
 from bandstand.jam.context import energy_level
+from bandstand.jam.persona import resolve_members
+from bandstand.midi import read_midi
 from bandstand.producer.jams.jam_recipe import recipe
 from bandstand.producer.sessions.projects import ProjectSession, create_from_song, open_project
 from bandstand.score import (
@@ -119,8 +122,6 @@ class JamSong:
 def read_jam(folder: str | Path) -> Jam:
     """The recording in `folder` (jam.mid and rounds.jsonl, as a jam writes them); `NotFound`
     when it is not there."""
-    from bandstand.midi import read_midi
-
     root = Path(folder).expanduser()
     midi, log = root / "jam.mid", root / "rounds.jsonl"
     if not midi.is_file() or not log.is_file():
@@ -180,8 +181,6 @@ def _part_role(track: Track, members: dict[str, str]) -> str:
 
 def _empty(song: Song, title: str, *, song_roles: bool = False) -> Song:
     """`song` without notes or sections; with `song_roles`, each track plays its member's song role."""
-    from bandstand.jam.persona import resolve_members
-
     members = {p.name.upper(): p.role for p in resolve_members(None)}
     tracks = [Track(t.name, _part_role(t, members) if song_roles else t.role, program=t.program, is_drum=t.is_drum,
                     channel=t.channel, mix=t.mix) for t in song.tracks]
@@ -410,8 +409,6 @@ async def keep_jam(jam: LiveJam, projects: str | os.PathLike[str], *, title: str
     `projects`/jams/SESSION and arranged as the song project `projects`/SESSION, a project
     among the others there (the studio page lists it). Rendering and arranging run off the
     event loop; `NotFound` when nothing was played yet."""
-    from bandstand.compose.state import new_session_id
-
     root = Path(projects).expanduser()
     session_id = new_session_id()
     folder = root / "jams" / session_id

@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from bandstand.errors import InvalidInput, PatternError
+from bandstand.errors import InvalidInput, PatternError, TheoryError
 from bandstand.score import TEMPO_RANGE, clamp_tempo
 
 __all__ = ["DeskContext", "PatternDesk", "Played", "reference"]
@@ -119,7 +119,6 @@ class PatternDesk:
                        beats_per_bar: int | None = None) -> DeskContext:
         """Change the key ("D minor", "F#m", "Eb dorian"), the tempo (BPM, clamped to the one range
         every client uses) or the beats per bar; what is not given stays."""
-        from bandstand.errors import TheoryError
         from bandstand.theory import parse_key
 
         update: dict[str, Any] = {}
@@ -218,7 +217,7 @@ the list of what is refused and why.
 def reference(query: str | None = None) -> str:
     """The function reference (markdown) from the pattern registry: every function, or those
     whose name, alias or description contains `query`."""
-    from bandstand.patterns.registry import get_registry
+    from bandstand.patterns.methods import get_registry
 
     registry = get_registry()
     seen: dict[str, Any] = {}

@@ -33,19 +33,21 @@ from pathlib import Path
 from typing import Any
 
 from bandstand.compose.api import Recipe, part_node, part_role
+from bandstand.compose.lexicon import GENRE_BY_NAME, primary_genre
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput
 from bandstand.files import write_json
 from bandstand.producer.execution.running import Control
-from bandstand.producer.requests.iteration import (
+from bandstand.producer.requests.iteration_plan import Plan
+from bandstand.producer.requests.iteration_song import Rebuilt, rebuild
+from bandstand.producer.requests.proposal import (
     AUTHOR,
     EditOutcome,
     part_keys,
     propose_plan,
     recipe_of,
 )
-from bandstand.producer.requests.iteration_plan import Plan
-from bandstand.producer.requests.iteration_song import Rebuilt, rebuild
+from bandstand.producer.requests.sensitivity import blast_radius
 from bandstand.producer.sessions.projects import ProjectSession, open_project
 from bandstand.studio import Variation, to_song
 from bandstand.studio.store import read_json
@@ -112,8 +114,6 @@ def _target(target: str, keys: Sequence[str]) -> str:
 
 def _contrast(recipe: Recipe, key: str) -> tuple[str, str] | None:
     """A genre whose way of playing `key` differs from the song's, nearest in tempo: (genre, what)."""
-    from bandstand.compose.lexicon import GENRE_BY_NAME, primary_genre
-
     trait = TRAIT.get(part_role(key), "lead_style") if key != "progression" else "harmony_family"
     current = getattr(primary_genre(recipe.intent), trait)
     tempo = recipe.intent.tempo
@@ -313,7 +313,6 @@ def next_alternative(session: ProjectSession, target: str | None = None, *, requ
     variation = session.variation(current["variations"][index])
     details = variation.details
     radius = details.get("blast_radius", {})
-    from bandstand.producer.requests.sensitivity import blast_radius
 
     return EditOutcome(request or f"alternative {current['labels'][index]} of the {chosen}", "variation", (),
                        head.revision, variation=variation,

@@ -29,7 +29,7 @@ from bandstand.errors import InvalidInput
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
-    from bandstand.producer.requests.iteration import EditOutcome
+    from bandstand.producer.requests.proposal import EditOutcome
 
 __all__ = ["Directed", "ask", "direct"]
 
@@ -105,7 +105,7 @@ def _run(stream: Callable[[], Coroutine[Any, Any, dict[str, Any]]]) -> dict[str,
 
 
 def _through_the_stream(session_dir: Path, request: str, backend: AgentBackend | None) -> Directed:
-    from bandstand.producer.requests.stream import Outcome
+    from bandstand.producer.requests.job import Outcome
     from bandstand.producer.sessions.projects import open_project
     from bandstand.producer.sessions.studio import Studio
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bandstand.craft.edits import (
+    ROLES,
     Edit,
     FreezeEdit,
     KeyEdit,
@@ -98,8 +99,6 @@ def editing_edits(edits: Sequence[Edit], project: Project | None) -> tuple[list[
 
 def focus_roles(focus: Sequence[str], project: Project | None) -> list[str]:
     """The parts a conversation's focus (track names, or roles) plays."""
-    from bandstand.craft.edits import ROLES
-
     names = {f.casefold() for f in focus}
     roles = [t.role for t in (project.tracks if project else ()) if t.name.casefold() in names and t.role in ROLES]
     roles += [f for f in focus if f in ROLES]

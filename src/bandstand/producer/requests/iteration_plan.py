@@ -40,6 +40,7 @@ from bandstand.craft.edits import (
     TempoEdit,
     TransposeEdit,
 )
+from bandstand.craft.requests import ROLE_WORDS
 from bandstand.craft.roles import ROLE_FAMILIES
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput, TheoryError
@@ -358,8 +359,6 @@ def _deactivate(plan: Plan, roles: Sequence[str], sections: Sequence[str]) -> No
 def _extends(plan: Plan, edit: AddPartEdit) -> bool:
     """"add a melody to the chorus" on a song with a Lead: the Lead plays there too (no second
     lead beside it) — unless an instrument was named ("add a flute")."""
-    from bandstand.craft.requests import ROLE_WORDS
-
     generic = not edit.name or edit.name.casefold() in ROLE_WORDS.get(edit.role, ()) or edit.name == edit.role
     return generic and edit.role in plan.keys
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bandstand.compose.key_map import bar_keys, key_changes, overlay
 from bandstand.compose.recipe import Recipe
+from bandstand.score import TempoChange as ScoreChange
 from bandstand.studio import KeyChange, Project, TempoChange, Variation
 from bandstand.studio.variations import resolve_phrases
 
@@ -69,7 +70,6 @@ def accepted_bars(variation: Variation, phrase_ids: Sequence[str]) -> frozenset[
 
 def with_tempo_map(result: Project, base: Project, bars: frozenset[int]) -> Project:
     """`result` with HEAD's (`base`) tempo map everywhere but in `bars`, where its own holds."""
-    from bandstand.score import TempoChange as ScoreChange
     from bandstand.score.tempo_map import overlay
 
     def of(p: Project) -> tuple[float, tuple[ScoreChange, ...]]:

@@ -17,6 +17,7 @@ from bandstand.errors import InvalidInput
 from bandstand.score import Song, TimeSignature, Track
 from bandstand.score.metre_map import MetreMap, overlay, relay, relay_song, remetre
 from bandstand.studio import Project, Variation
+from bandstand.studio.convert import merge_song, to_song
 from bandstand.studio.variations import resolve_phrases
 
 __all__ = ["metre_accept", "metres_of", "remetred", "scope_runs"]
@@ -84,8 +85,6 @@ def metre_accept(base: Project, variation: Variation, phrase_ids: Sequence[str] 
     """The project that accepting `phrase_ids` of a variation that moves the metre map makes
     (whole bars, see the module docstring), or None when it does not move the map or all of it is
     accepted."""
-    from bandstand.studio.convert import merge_song, to_song
-
     proposal = variation.proposal
     if phrase_ids is None or proposal is None or metres_of(base) == metres_of(proposal):
         return None

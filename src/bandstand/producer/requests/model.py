@@ -27,14 +27,18 @@ import functools
 import json
 import uuid
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from bandstand.agents.breaker import retry
+from bandstand.craft.requests import not_understood
 from bandstand.errors import InvalidInput, ToolCallError
+from bandstand.producer.execution.running import BREAKERS, on_loop
 from bandstand.producer.requests.ask import analysis_context
+from bandstand.producer.requests.intent import Routed
+from bandstand.producer.requests.job import Job, Outcome
 from bandstand.producer.requests.specialists import BRIEFS
-from bandstand.producer.requests.stream import Job, Outcome
 from bandstand.protocol.studio import (
     Content,
     PlanStepUpdate,
@@ -47,6 +51,10 @@ from bandstand.protocol.studio import (
 )
 from bandstand.protocol.studio import Plan as PlanEvent
 from bandstand.protocol.studio import PlanStep as PlanStepEvent
+
+if TYPE_CHECKING:
+    from bandstand.agents import Message, TurnReply
+    from bandstand.agents import ToolCall as AgentToolCall
 
 __all__ = ["CLASSIFIER", "EDITOR", "MAX_FAILED_CALLS", "MAX_TURNS", "Reading", "classify", "compose_with_model",
            "edit_with_model", "reason_with_model"]
@@ -75,30 +83,26 @@ class Reading(BaseModel):
     specialist: Literal["harmony", "rhythm", "sound", "mix", "composer"] = "composer"
 
 
-def _history(job: Job) -> tuple[Any, ...]:
+def _history(job: Job) -> tuple[Message, ...]:
     from bandstand.agents import Message
 
     return tuple(Message(t.role, t.text) for t in job.prepared.history[-20:])
 
 
-def _ignore(kind: str, fields: dict[str, Any]) -> None:
+def _ignore(kind: str, fields: dict[str, object]) -> None:
     del kind, fields
 
 
-async def classify(job: Job) -> Any:
+async def classify(job: Job) -> Routed:
     """The model's reading of a request the rules did not route (a `Routed`)."""
     import asyncio
 
     from bandstand.agents import TurnRequest, json_schema, parse_reply
-    from bandstand.agents.breaker import retry
-    from bandstand.craft.requests import not_understood
-    from bandstand.producer.execution.running import BREAKERS
-
     backend, text = job.studio.backend, job.routed.text
     assert backend is not None  # the router sends a request here only when a model is configured
     limit = min(job.studio.timeouts.model_turn, job.control.remaining())
 
-    async def once() -> Any:
+    async def once() -> TurnReply:
         conversation = await backend.open(CLASSIFIER, {})
         try:
             request = TurnRequest(text=f"Request: {text}", history=_history(job), name="classify",
@@ -125,7 +129,6 @@ async def classify(job: Job) -> Any:
 
 def reason_with_model(job: Job) -> Outcome:
     from bandstand.agents import TurnRequest
-    from bandstand.producer.execution.running import on_loop
 
     context: dict[str, Any] = {}
     if job.prepared.project_id is not None:
@@ -176,7 +179,7 @@ class _Steps:
         self.tool: dict[str, str] = {}
         self.errors: dict[str, str] = {}
 
-    def announce(self, calls: list[Any]) -> list[str]:
+    def announce(self, calls: list[AgentToolCall]) -> list[str]:
         ids = [f"s{i}" for i in range(1, len(calls) + 1)]
         steps = [PlanStepEvent(step_id=i, label=_label(c.name, dict(c.arguments)), tool_name=c.name[:200],
                                agent_id=self.job.routed.specialist) for i, c in zip(ids, calls, strict=True)]
@@ -199,7 +202,6 @@ class _Steps:
 
 def edit_with_model(job: Job) -> Outcome:
     from bandstand.agents import Message, ToolResult, ToolSpec, TurnRequest
-    from bandstand.producer.execution.running import on_loop
     from bandstand.producer.sessions.tool_context import tool_context
     from bandstand.studio.tools import TOOLS, Strikes, run_batch
 
@@ -214,7 +216,7 @@ def edit_with_model(job: Job) -> Outcome:
     figures = json.dumps({"tempo": base.tempo, "key": base.key, "entities": base.entities(),
                         "tracks": [{"name": t.name, "role": t.role, "volume": t.volume, "pan": t.pan, "mute": t.mute}
                                    for t in base.tracks]})
-    history: list[Any] = list(_history(job))
+    history: list[Message] = list(_history(job))
     request = TurnRequest(text=f"{job.routed.text}\n\nThe project (JSON): {figures}", history=tuple(history),
                           persona=brief.prompt, name="studio", tools=tools)
     job.emit(Status(message=f"The {brief.name} specialist (the model) is on it", agent_id=brief.name))
@@ -299,10 +301,9 @@ def edit_with_model(job: Job) -> Outcome:
 # --------------------------------------------------------------------------- COMPOSING
 
 
-def compose_with_model(job: Job) -> Outcome:
-    """The model reads the request into the studio's typed edits; they are proposed."""
-    from bandstand.producer.execution.running import on_loop
-    from bandstand.producer.requests import modes
+def compose_with_model(job: Job) -> Routed:
+    """The model reads the request into the studio's typed edits: the request routed again as
+    "compose.edit" with them (the modes then propose them)."""
     from bandstand.producer.requests.iteration import vocabulary
     from bandstand.producer.requests.iteration_read import read_with_model_async
 
@@ -312,5 +313,4 @@ def compose_with_model(job: Job) -> Outcome:
                       timeout=job.studio.timeouts.model_turn)
     if not request.edits:
         raise InvalidInput(f"the model read no change to make in '{job.routed.text[:80]}'")
-    job.routed = replace(job.routed, request=request, intent="compose.edit")
-    return modes.compose(job)
+    return replace(job.routed, request=request, intent="compose.edit")

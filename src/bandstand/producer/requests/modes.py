@@ -28,11 +28,21 @@ from bandstand.producer.composing.compose_plan import (
 )
 from bandstand.producer.execution.running import guarded_generator
 from bandstand.producer.requests.ask import answer
-from bandstand.producer.requests.intent import Routed, editing_edits
-from bandstand.producer.requests.plans import Plan, editing_plan, order_steps, transport_summary
+from bandstand.producer.requests.intent import Routed, editing_edits, suggestions
+from bandstand.producer.requests.job import Job, Outcome
+from bandstand.producer.requests.model import compose_with_model, edit_with_model, reason_with_model
+from bandstand.producer.requests.plans import (
+    Call,
+    Plan,
+    Step,
+    editing_plan,
+    order_steps,
+    transport_summary,
+)
+from bandstand.producer.requests.specialists import tone_changes
 from bandstand.producer.requests.steps import GENERATOR_NAME, StepRunner
-from bandstand.producer.requests.stream import Job, Outcome
-from bandstand.producer.sessions.projects import ProjectSession
+from bandstand.producer.requests.structured_form import read_form
+from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.producer.sessions.tool_context import tool_context
 from bandstand.producer.sessions.wire import variation_stream
 from bandstand.protocol.studio import (
@@ -43,10 +53,11 @@ from bandstand.protocol.studio import (
     Status,
     SummaryFinal,
 )
-from bandstand.studio import Project, Variation
+from bandstand.score import Section, Song, TimeSignature
+from bandstand.studio import Project, Provenance, Variation
 
 if TYPE_CHECKING:
-    from bandstand.producer.requests.iteration import EditOutcome
+    from bandstand.producer.requests.proposal import EditOutcome
 
 __all__ = ["MODES", "NothingToChange", "StepsFailed", "compose", "edit", "edit_plan", "reason"]
 
@@ -62,8 +73,6 @@ class NothingToChange(InvalidInput):
     an error saying why, with requests that would change something — never a success."""
 
     def __init__(self, text: str) -> None:
-        from bandstand.producer.requests.intent import suggestions
-
         tries = "; ".join(f"'{s}'" for s in suggestions(text))
         super().__init__(f"nothing to change: '{text.strip()[:60]}' is already how the song sounds; try e.g. {tries}",
                          field="prompt")
@@ -84,8 +93,6 @@ def reason(job: Job) -> Outcome:
         job.emit(Content(content=text))
         return Outcome(answer=text, revision=None, edit=_praise(job))
     if job.studio.backend is not None:
-        from bandstand.producer.requests.model import reason_with_model
-
         return reason_with_model(job)
     session = _session(job)
     question = routed.structured.request if routed.structured and routed.structured.request else routed.text
@@ -99,7 +106,7 @@ def reason(job: Job) -> Outcome:
 
 def _praise(job: Job) -> EditOutcome | None:
     """Praise of a project, as the iteration tells it: nothing changed on HEAD."""
-    from bandstand.producer.requests.iteration import EditOutcome
+    from bandstand.producer.requests.proposal import EditOutcome
 
     request = job.routed.request
     if job.prepared.project_id is None or request is None:
@@ -122,9 +129,6 @@ def _structured_steps(routed: Routed, project: Project) -> list[Any]:
 
 def _tone_steps(routed: Routed, project: Project) -> list[Any]:
     """The sound specialist's tone words ("warmer bass sound") as insert-effect steps."""
-    from bandstand.producer.requests.plans import Call, Step
-    from bandstand.producer.requests.specialists import tone_changes
-
     if routed.specialist != "sound":
         return []
     return [Step("", f"{t.word.capitalize()} {t.track} sound ({t.effect})", "soundDesign",
@@ -166,8 +170,6 @@ def _run_plan(job: Job, session: ProjectSession, base: Project, plan: Plan, mode
 
 def edit(job: Job) -> Outcome:
     if job.routed.needs_model:
-        from bandstand.producer.requests.model import edit_with_model
-
         return edit_with_model(job)
     session = _session(job)
     head = session.head
@@ -218,10 +220,6 @@ def _propose(job: Job, session: ProjectSession, base: Project, proposal: Project
 def _new_project(job: Job, spec: ComposeSpec) -> tuple[ProjectSession, ComposeSpec]:
     """An empty revision 1 whose recipe the parts are written from."""
     import zlib
-
-    from bandstand.producer.sessions.projects import create_from_song
-    from bandstand.score import Section, Song, TimeSignature
-    from bandstand.studio import Provenance
 
     assert job.prepared.project_id is not None
     seed = zlib.crc32(job.prepared.prompt.encode("utf-8")) % 100_000
@@ -319,7 +317,8 @@ def _part_writer(job: Job) -> Callable[..., Any]:
 
 def _iterate(job: Job) -> Outcome:
     """A producer idiom on a composed song: the edits' blast radius written again, as a variation."""
-    from bandstand.producer.requests.iteration import propose_edits, recipe_of
+    from bandstand.producer.requests.iteration import propose_edits
+    from bandstand.producer.requests.proposal import recipe_of
 
     session = _session(job)
     head = session.head
@@ -357,9 +356,8 @@ def _iterate(job: Job) -> Outcome:
 def _reshape(job: Job) -> Outcome:
     """A `Form:` of its own in `Mode: edit`: the song in that form, as a variation (`form_edit`)."""
     from bandstand.producer.requests.form_edit import reshape
-    from bandstand.producer.requests.iteration import EditOutcome
+    from bandstand.producer.requests.proposal import EditOutcome
     from bandstand.producer.requests.sensitivity import BlastRadius
-    from bandstand.producer.requests.structured_form import read_form
 
     assert job.routed.structured is not None
     session = _session(job)
@@ -387,9 +385,8 @@ def compose(job: Job) -> Outcome:
     if intent in ("compose.edit", "compose.mood"):
         return _iterate(job)
     if job.routed.needs_model:
-        from bandstand.producer.requests.model import compose_with_model
-
-        return compose_with_model(job)
+        job.routed = compose_with_model(job)
+        return compose(job)
     return _compose_parts(job)
 
 

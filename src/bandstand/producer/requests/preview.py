@@ -18,10 +18,11 @@ from bandstand.producer.composing.compose_plan import (
     spec_from_words,
 )
 from bandstand.producer.requests.intent import editing_edits
+from bandstand.producer.requests.job import Prepared
 from bandstand.producer.requests.plans import Plan, Step, transport_summary
-from bandstand.producer.requests.stream import Prepared
 from bandstand.protocol.studio import EXECUTION_MODES
 from bandstand.studio import Project
+from bandstand.studio.model import Section, TimeSignature
 
 if TYPE_CHECKING:
     from bandstand.producer.sessions.studio import Studio
@@ -32,7 +33,6 @@ __all__ = ["preview"]
 def _empty(spec: ComposeSpec, prompt: str) -> tuple[Project, ComposeSpec]:
     import zlib
 
-    from bandstand.studio.model import Section, TimeSignature
 
     recipe = new_recipe(spec, zlib.crc32(prompt.encode("utf-8")) % 100_000)
     if not spec.parts:
@@ -47,9 +47,9 @@ def _empty(spec: ComposeSpec, prompt: str) -> tuple[Project, ComposeSpec]:
 
 
 def _iteration_plan(project: Project, prepared: Prepared) -> Plan:
-    from bandstand.producer.requests.iteration import part_keys, recipe_of
     from bandstand.producer.requests.iteration_plan import plan_edits
     from bandstand.producer.requests.metre_plan import metres_of
+    from bandstand.producer.requests.proposal import part_keys, recipe_of
     from bandstand.producer.requests.sensitivity import blast_radius
 
     request = prepared.routed.request

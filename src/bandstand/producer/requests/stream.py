@@ -20,101 +20,35 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bandstand.compose.api import new_session_id
 from bandstand.errors import BandstandError, InvalidInput, UserError
 from bandstand.producer.execution.running import WORKERS, Cancelled, Control
 from bandstand.producer.requests.conversations import Turn, clip
-from bandstand.producer.requests.intent import Routed, route
+from bandstand.producer.requests.intent import route
+from bandstand.producer.requests.job import Job, Outcome, Prepared
+from bandstand.producer.requests.model import classify
+from bandstand.producer.requests.modes import MODES
 from bandstand.protocol import STUDIO, Emitter, ProtocolViolation
+from bandstand.protocol.jsonvalue import JSONObject
 from bandstand.protocol.studio import (
     EXECUTION_MODES,
-    BudgetUpdate,
     Complete,
     PlanStepUpdate,
     StallWarning,
     State,
     StreamError,
-    StreamUsage,
 )
 
 if TYPE_CHECKING:
-    from bandstand.producer.requests.iteration import EditOutcome
     from bandstand.producer.sessions.studio import Studio
 
-__all__ = ["MAX_PROMPT", "Job", "Outcome", "Prepared", "prepare", "run_stream", "wants_team"]
+__all__ = ["MAX_PROMPT", "prepare", "run_stream", "wants_team"]
 
 MAX_PROMPT = 16_384
 NEEDS_PROJECT = {"EDITING", "compose.edit", "compose.mood", "compose.parts"}
-Sink = Callable[[dict[str, Any]], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """A request read and ready to run: what it is, on which project, in which conversation."""
-
-    prompt: str
-    routed: Routed
-    project_id: str | None
-    conversation_id: str | None
-    trace_id: str
-    focus: tuple[str, ...] = ()
-    history: tuple[Turn, ...] = ()
-
-    @property
-    def new_project(self) -> bool:
-        return self.routed.new_project
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What a mode did: the summary in words, HEAD after it, the variation it made, what it touched."""
-
-    summary: str | None = None
-    revision: int | None = None
-    variation_id: str | None = None
-    focus: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    answer: str = ""
-    edit: EditOutcome | None = None
-    """What the producer's iteration did, when the request went through it (a variation, a freeze,
-    praise): the facts a client that is not a stream shows (`bandstand edit --json`)."""
-
-
-@dataclass(slots=True)
-class Job:
-    """Everything a mode runs with."""
-
-    studio: Studio
-    prepared: Prepared
-    routed: Routed
-    control: Control
-    emitter: Emitter
-    loop: asyncio.AbstractEventLoop
-    usage: dict[str, float] = field(default_factory=dict)
-    unsaid: list[BudgetUpdate] = field(default_factory=list)
-    """Turns spent before `state` went out (the classifier's), said right after it."""
-
-    def emit(self, event: Any) -> None:
-        self.emitter.emit(event)
-
-    def add_usage(self, usage: Any, source: str = "model") -> None:
-        """Count a model turn's `usage` (an `agents.Usage`) and say it as `budgetUpdate`."""
-        turn = usage.as_dict()
-        for name, value in turn.items():
-            self.usage[name] = self.usage.get(name, 0) + value
-        event = BudgetUpdate(source=source[:80] or "model", turn=StreamUsage.model_validate(turn), usage=_usage(self))
-        if getattr(self.emitter.guard, "mode", None) is None:
-            self.unsaid.append(event)
-        else:
-            self.emit(event)
-
-    def say_unsaid(self) -> None:
-        for event in self.unsaid:
-            self.emit(event)
-        self.unsaid.clear()
+Sink = Callable[[JSONObject], None]
 
 
 def prepare(studio: Studio, prompt: str, *, project_id: str | None = None,
@@ -163,10 +97,6 @@ def _head(job: Job) -> int | None:
         return None
 
 
-def _usage(job: Job) -> StreamUsage:
-    return StreamUsage.model_validate(job.usage)
-
-
 def _fail(job: Job, message: str, code: str, retryable: bool = False) -> None:
     """`error`, the steps never finished (pending → skipped, active → failed), `complete(false)`."""
     emitter = job.emitter
@@ -181,7 +111,7 @@ def _fail(job: Job, message: str, code: str, retryable: bool = False) -> None:
             emitter.emit(PlanStepUpdate(step_id=step_id, status="skipped" if status == "pending" else "failed",
                                         error=message[:500]))
     emitter.emit(Complete(success=False, trace_id=job.prepared.trace_id, project_id=job.prepared.project_id,
-                          revision=_head(job), usage=_usage(job), error=message[:500] or "failed"))
+                          revision=_head(job), usage=job.stream_usage(), error=message[:500] or "failed"))
 
 
 def wants_team(job: Job) -> bool:
@@ -196,9 +126,7 @@ def wants_team(job: Job) -> bool:
 
 
 def _work(job: Job) -> Outcome:
-    from bandstand.producer.requests import modes
-
-    return modes.MODES[job.routed.mode](job)
+    return MODES[job.routed.mode](job)
 
 
 async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control: Control | None = None,
@@ -226,13 +154,12 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
     watchdog = asyncio.create_task(_watch(job, heard, studio.timeouts.stall))
     try:
         if job.routed.needs_model:
-            from bandstand.producer.requests.model import classify
-
             job.routed = await classify(job)
         emitter.emit(_state(job))
         job.say_unsaid()
-        if wants_team(job):
-            outcome = await job.studio.team(job)
+        team = job.studio.team
+        if team is not None and wants_team(job):  # wants_team says no without a team; this tells mypy
+            outcome = await team(job)
         else:
             future = loop.run_in_executor(WORKERS, _work, job)
             outcome = await asyncio.shield(future)
@@ -240,7 +167,7 @@ async def run_stream(studio: Studio, prepared: Prepared, sink: Sink, *, control:
             on_outcome(outcome)
         emitter.emit(Complete(success=True, trace_id=prepared.trace_id, project_id=prepared.project_id,
                               revision=outcome.revision, variation_id=outcome.variation_id,
-                              usage=_usage(job), warnings=[*job.routed.warnings, *outcome.warnings]))
+                              usage=job.stream_usage(), warnings=[*job.routed.warnings, *outcome.warnings]))
         await _remember(job, outcome)
     except asyncio.CancelledError:
         control.cancel.set()

@@ -34,12 +34,20 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand import __version__
 from bandstand.compose.output import self_listed
+from bandstand.compose.songfiles import (
+    LEAD_SHEET,
+    RENDER_CACHE,
+    lead_sheet_source,
+    song_files,
+    write_audio,
+)
+from bandstand.compose.songfiles import part_files as names
 from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
 from bandstand.studio.store import read_json
+from bandstand.version import __version__
 
 if TYPE_CHECKING:
     from bandstand.compose.models.sound import SoundPlan
@@ -59,8 +67,6 @@ PIPELINE_STATE = "state/pipeline-state.json"
 
 def part_files(project: Project, song: Song | None = None) -> dict[str, str]:
     """Track id → its MIDI file (the names `write_song_outputs` gives: `score.part_names`)."""
-    from bandstand.compose.songfiles import part_files as names
-
     by_track = names(song or to_song(project))
     return {t.id: f"midi/{name}" for t, name in zip(project.tracks, by_track, strict=True)}
 
@@ -208,7 +214,6 @@ def _put(head: HeadFiles, rel: str, data: bytes) -> None:
 def _stage(head: HeadFiles) -> list[Any]:
     """Make HEAD's song and files and stage those that change (see `HeadFiles`); returns every
     file's entry."""
-    from bandstand.compose.songfiles import LEAD_SHEET, lead_sheet_source, song_files
     from bandstand.producer.sessions.head_notes import producer_notes, sound_target, story_of
 
     root, project = head.session_dir, head.project
@@ -324,7 +329,6 @@ def render_audio(session_dir: Path, project: Project, out_dir: Path,
     """Render the project's WAV and stems into `out_dir` (laid out as in a session), playing only
     the tracks the session's render cache does not hold; returns the one-line reasons when it
     could not (no SoundFont). `progress` is told what the render does now."""
-    from bandstand.compose.songfiles import RENDER_CACHE, write_audio
     from bandstand.producer.sessions.head_notes import sound_target, story_of
 
     song = to_song(project)

@@ -18,9 +18,11 @@ from bisect import bisect_right
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bandstand.errors import TheoryError
 from bandstand.score import Song
 from bandstand.studio import Project
 from bandstand.studio.store import read_json
+from bandstand.theory import parse_chord
 
 if TYPE_CHECKING:
     from bandstand.compose.api import Recipe
@@ -87,9 +89,6 @@ def chords_agree(song: Song, changes: list[tuple[float, str]]) -> bool:
     """Whether the chords part (if any) still plays the planned changes: at least `AGREEMENT` of its
     sounding time, note by note, on the tones of the chord planned where it sounds. `changes` are
     in time order, as `planned_chords` gives them."""
-    from bandstand.errors import TheoryError
-    from bandstand.theory import parse_chord
-
     track = next((t for t in song.tracks if t.role == "chords" and not t.is_drum), None)
     if track is None or not track.notes or not changes:
         return True

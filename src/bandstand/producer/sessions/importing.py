@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bandstand.errors import InvalidInput
+from bandstand.midi import guess_roles, midi_bytes_to_song, read_midi
 from bandstand.producer.jams.jam_song import NAMES, Round, recipe, section_labels
 from bandstand.producer.sessions.projects import ProjectSession, create_from_song
 from bandstand.score import Marker, Note, Section, Song
 from bandstand.studio import Provenance
+from bandstand.theory import detect_key
 
 __all__ = ["IMPORT_AUTHOR", "PHRASE", "Imported", "import_midi"]
 
@@ -60,8 +62,6 @@ class Imported:
 
 
 def _read(source: str | os.PathLike[str] | bytes, filename: str) -> Song:
-    from bandstand.midi import midi_bytes_to_song, read_midi
-
     if isinstance(source, bytes | bytearray):
         return midi_bytes_to_song(bytes(source), filename or "<upload>")
     return read_midi(Path(source).expanduser())
@@ -71,7 +71,6 @@ def _key(song: Song) -> tuple[str | None, str]:
     """The key and where it came from: the file, the notes, or none (drums only)."""
     if song.key:
         return song.key, "file"
-    from bandstand.theory import detect_key
 
     pitched = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes if n.duration > 0]
     if not pitched:
@@ -117,7 +116,6 @@ def import_midi(source: str | os.PathLike[str] | bytes, *, name: str = "", filen
     """Import a MIDI file (a path, or the bytes of an upload named `filename`) as a new project in
     `out`, or in a new session folder under `projects` (see the module docstring)."""
     from bandstand.compose.api import new_session_id
-    from bandstand.midi import guess_roles
 
     label = filename or (Path(source).name if not isinstance(source, bytes | bytearray) else "upload.mid")
     song = _read(source, label)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bandstand.compose.sessions import SESSION_RE
+from bandstand.compose.sessions import SESSION_RE, inspect
 from bandstand.errors import CheckpointError, Conflict, InvalidInput, NotFound, VariationConflict
 from bandstand.files import refuse_links
 from bandstand.producer.sessions.projects import ProjectSession, open_project
@@ -42,6 +42,7 @@ from bandstand.producer.sessions.summaries import (
     variation_json,
 )
 from bandstand.producer.sessions.variation_tracks import added_tracks
+from bandstand.protocol.jsonvalue import JSONObject
 from bandstand.studio import Project, Variation
 
 __all__ = ["VARIATION_ID", "Library", "project_json", "project_summary", "variation_events"]
@@ -50,17 +51,16 @@ VARIATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{3,99}$")
 """What a variation id (or a unique prefix of one) looks like."""
 
 
-def project_summary(root: Path) -> dict[str, Any]:
+def project_summary(root: Path) -> JSONObject:
     """A project as the list shows it (`producer.sessions.session_list`: the row `App.sessions` lists),
     from its manifest (cheap: no notes are read)."""
-    from bandstand.compose.sessions import inspect
     from bandstand.producer.sessions.session_list import summary_of
 
     return summary_of(inspect(root)).wire()
 
 
 def project_json(session: ProjectSession, project: Project, *, notes: bool = True,
-                 view: bool = False) -> dict[str, Any]:
+                 view: bool = False) -> JSONObject:
     """A project at one revision as clients read it: the project itself (ids, tracks, regions,
     notes unless `notes` is False, mix, buses, sections) and where HEAD is; with `view`, what an
     arrangement view shows beside it (`summaries.arrangement_json`: chord symbols, instruments,
@@ -71,14 +71,14 @@ def project_json(session: ProjectSession, project: Project, *, notes: bool = Tru
             for region in track["regions"]:
                 region["noteCount"] = len(region.pop("notes"))
     head = session.revision
-    out = {"projectId": session.session_dir.name, "revision": project.revision, "head": head,
+    out: JSONObject = {"projectId": session.session_dir.name, "revision": project.revision, "head": head,
            "isHead": project.revision == head, "project": data}
     if view:
         out["view"] = arrangement_json(project)
     return out
 
 
-def _read(path: Path) -> dict[str, Any] | None:
+def _read(path: Path) -> JSONObject | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -194,7 +194,7 @@ class Library:
             self._readers[path] = session
         return session
 
-    def open(self, project_id: str) -> dict[str, Any]:
+    def open(self, project_id: str) -> JSONObject:
         """Open the project for changes: a composed session becomes revision 1 (the first time),
         files a crash left behind are repaired. Answers its id and HEAD."""
         session = self.session(project_id)
@@ -208,7 +208,7 @@ class Library:
         return self.generator
 
     def project(self, project_id: str, revision: int | None = None, *, notes: bool = True,
-                view: bool = False) -> dict[str, Any]:
+                view: bool = False) -> JSONObject:
         session = self.reader(project_id)
         head = session.revision
         if revision is None:
@@ -220,18 +220,18 @@ class Library:
         return project_json(session, session.project(revision), notes=notes, view=view)
 
     def apply_tools(self, project_id: str, calls: Sequence[dict[str, Any]], *, request: str = "",
-                    author: str = "studio page") -> dict[str, Any]:
+                    author: str = "studio page") -> JSONObject:
         """Tool calls on the project at HEAD, all or nothing, as one revision (a person's direct
         edits: the piano roll, the mixer). A refused call changes nothing (`ToolCallError`)."""
         outcome = self.session(project_id).apply_tools(calls, author=author, request=request, mode="direct")
         return {"projectId": project_id, **tool_outcome_json(outcome)}
 
-    def history(self, project_id: str) -> dict[str, Any]:
+    def history(self, project_id: str) -> JSONObject:
         session = self.reader(project_id)
         return {"projectId": project_id, "head": session.revision,
                 "entries": [history_json(row) for row in session.history()]}
 
-    def undo(self, project_id: str, steps: int = 1) -> dict[str, Any]:
+    def undo(self, project_id: str, steps: int = 1) -> JSONObject:
         session = self.session(project_id)
         try:
             head = session.undo(steps)
@@ -239,7 +239,7 @@ class Library:
             raise Conflict(str(exc)) from exc
         return {"projectId": project_id, "revision": head}
 
-    def redo(self, project_id: str) -> dict[str, Any]:
+    def redo(self, project_id: str) -> JSONObject:
         session = self.session(project_id)
         try:
             head = session.redo()
@@ -255,7 +255,7 @@ class Library:
 
     # ------------------------------------------------------------------ variations
 
-    def variations(self, project_id: str) -> dict[str, Any]:
+    def variations(self, project_id: str) -> JSONObject:
         """The project's variations, oldest first, each in brief (phrases without notes)."""
         session = self.reader(project_id)
         head = session.revision
@@ -283,7 +283,7 @@ class Library:
                     raise NotFound(str(exc)) from exc
         raise NotFound(f"no variation '{variation_id}' in any project here")
 
-    def variation(self, variation_id: str) -> dict[str, Any]:
+    def variation(self, variation_id: str) -> JSONObject:
         """A variation with its phrases so far (a client that reconnects reads it here)."""
         session, vid = self.find_variation(variation_id, write=False)
         variation = session.variation_store.load(vid, proposal=False)
@@ -296,7 +296,7 @@ class Library:
                 "events": variation_events(variation, base.beats_per_bar),
                 "addedTracks": added_tracks(base, proposal)}
 
-    def commit(self, variation_id: str, phrase_ids: Sequence[str] | None = None) -> dict[str, Any]:
+    def commit(self, variation_id: str, phrase_ids: Sequence[str] | None = None) -> JSONObject:
         session, vid = self.find_variation(variation_id)
         try:
             entry = session.accept(vid, phrase_ids)
@@ -305,7 +305,7 @@ class Library:
         return {"projectId": session.session_dir.name, "variationId": vid, "revision": entry.revision,
                 "summary": entry.summary}
 
-    def discard(self, variation_id: str) -> dict[str, Any]:
+    def discard(self, variation_id: str) -> JSONObject:
         session, vid = self.find_variation(variation_id)
         try:
             variation = session.discard(vid)

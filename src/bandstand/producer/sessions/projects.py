@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # the tool registry (every tool's parameter model) loads when
     from bandstand.compose.api import Recipe
     from bandstand.producer.sessions.audition import Audition
     from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult
+from bandstand.compose.songjson import SONG_JSON, read_session_song
+from bandstand.errors import BandstandError
 from bandstand.score import Song
 from bandstand.studio import (
     HistoryEntry,
@@ -460,7 +462,6 @@ def _import(session: ProjectSession) -> None:
     kept (`state/song.json`, with every insert, send and bus; its WAV was rendered from it, so the
     WAV is current), else the full arrangement's MIDI (the WAV is then marked stale). From then
     on the revisions are the song's one truth and `state/song.json` goes."""
-    from bandstand.compose.songjson import SONG_JSON, read_session_song
     from bandstand.midi import read_midi
 
     root = session.session_dir
@@ -496,7 +497,6 @@ def _checkpoint_recipe(root: Path, song: Song) -> Recipe | None:
     from pydantic import ValidationError
 
     from bandstand.compose.api import Pipeline
-    from bandstand.errors import BandstandError
 
     if not (root / head_files.PIPELINE_STATE).is_file():
         return None
@@ -513,8 +513,6 @@ def _checkpoint_recipe(root: Path, song: Song) -> Recipe | None:
 def _retire_song_json(root: Path) -> None:
     """A project's revisions are its one truth: the mixed song compose kept for a session that was
     not one (`state/song.json`) is now revision 1, and would only fall behind HEAD; it goes."""
-    from bandstand.compose.songjson import SONG_JSON
-
     (root / SONG_JSON).unlink(missing_ok=True)
 
 

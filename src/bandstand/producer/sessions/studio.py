@@ -12,16 +12,19 @@ output folder (each change takes the project's own lock).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bandstand.errors import InvalidInput
 from bandstand.producer.execution.running import Control
+from bandstand.producer.requests.ask import answer
 from bandstand.producer.requests.conversations import ConversationStore
-from bandstand.producer.requests.stream import Outcome, Prepared, prepare, run_stream
+from bandstand.producer.requests.job import Job, Outcome, Prepared
+from bandstand.producer.requests.stream import prepare, run_stream
 from bandstand.producer.sessions.library import Library, project_summary
+from bandstand.protocol.jsonvalue import JSONObject
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
@@ -48,9 +51,9 @@ class Studio:
     out_dir: Path
     backend: AgentBackend | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
-    team: Any = None
-    """The seam for agent teams: an async `team(job) -> Outcome` (`producer.requests.stream.Job`,
-    `producer.requests.stream.Outcome`) that composes a new multi-part song when set — it says its events
+    team: Callable[[Job], Awaitable[Outcome]] | None = None
+    """The seam for agent teams: an async `team(job) -> Outcome` (`producer.requests.job.Job`,
+    `producer.requests.job.Outcome`) that composes a new multi-part song when set — it says its events
     through `job.emit` between the stream's `state` and `complete`, writes into
     `job.studio.out_dir / job.prepared.project_id`, and ends with a variation (see
     `producer.requests.stream.wants_team`). None: the built-in musicians write every part."""
@@ -73,11 +76,11 @@ class Studio:
         cannot run (see `producer.requests.stream.prepare`)."""
         return prepare(self, prompt, project_id=project_id, conversation_id=conversation_id)
 
-    async def stream(self, prepared: Prepared, sink: Callable[[dict[str, Any]], None], *,
+    async def stream(self, prepared: Prepared, sink: Callable[[JSONObject], None], *,
                      control: Control | None = None,
                      on_outcome: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
         """Run a prepared request, its events to `sink` (from any thread); returns `complete`.
-        `on_outcome` gets what the request did (`producer.requests.stream.Outcome`) before `complete`."""
+        `on_outcome` gets what the request did (`producer.requests.job.Outcome`) before `complete`."""
         return await run_stream(self, prepared, sink, control=control, on_outcome=on_outcome)
 
     def preview(self, prompt: str, *, project_id: str | None = None,
@@ -89,8 +92,6 @@ class Studio:
 
     def ask(self, project_id: str, question: str) -> dict[str, Any]:
         """A question about a project answered from its figures, offline (MCP's ask)."""
-        from bandstand.producer.requests.ask import answer
-
         reply = answer(self.library.session(project_id).head, question)
         return {"topic": reply.topic, "answer": reply.content, "reasoning": list(reply.reasoning),
                 "figures": reply.figures}

@@ -6,10 +6,10 @@ same way."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from bandstand.producer.sessions import head_files
 from bandstand.producer.sessions.projects import HistoryRow, ProjectSession, ToolOutcome
-from bandstand.studio import HistoryEntry, Phrase, Project, Variation
+from bandstand.protocol.jsonvalue import JSONObject
+from bandstand.studio import HistoryEntry, Phrase, Project, Variation, to_song
 
 __all__ = ["CHORD_ROLES", "arrangement_json", "audio_json", "history_json", "phrase_json", "revision_json",
            "tool_outcome_json", "variation_json"]
@@ -18,7 +18,7 @@ CHORD_ROLES: tuple[str, ...] = ("chords", "keys", "pad")
 """The part whose notes name the chord symbols, first found first (as the lead sheet does)."""
 
 
-def phrase_json(phrase: Phrase) -> dict[str, Any]:
+def phrase_json(phrase: Phrase) -> JSONObject:
     """A phrase in brief: id, part, bars, label, tags and its note counts."""
     return {"id": phrase.id, "part": phrase.track_name, "track_id": phrase.track_id, "region_id": phrase.region_id,
             "region": phrase.region_name, "bars": [phrase.start_bar, phrase.end_bar], "label": phrase.label,
@@ -26,7 +26,7 @@ def phrase_json(phrase: Phrase) -> dict[str, Any]:
             "aftertouch": len(phrase.aftertouch)}
 
 
-def variation_json(variation: Variation, *, head: int | None = None) -> dict[str, Any]:
+def variation_json(variation: Variation, *, head: int | None = None) -> JSONObject:
     """A variation's meta, phrases in brief and diff; `stale` when it was made against another
     revision than `head`."""
     out = variation.meta()
@@ -38,17 +38,17 @@ def variation_json(variation: Variation, *, head: int | None = None) -> dict[str
     return out
 
 
-def history_json(row: HistoryRow) -> dict[str, Any]:
+def history_json(row: HistoryRow) -> JSONObject:
     return {**row.entry.model_dump(mode="json"), "undone": row.undone, "head": row.head}
 
 
-def tool_outcome_json(outcome: ToolOutcome) -> dict[str, Any]:
+def tool_outcome_json(outcome: ToolOutcome) -> JSONObject:
     return {"revision": outcome.revision, "changed": outcome.entry is not None,
             "results": [r.model_dump(mode="json") for r in outcome.results],
             "changes": [c.model_dump(mode="json") for c in outcome.entry.changes] if outcome.entry else []}
 
 
-def arrangement_json(project: Project) -> dict[str, Any]:
+def arrangement_json(project: Project) -> JSONObject:
     """What an arrangement view shows beside the project: the chord symbols, bar by bar as the
     lead sheet names them (`beat` from the song's start, only where the chord changes), each
     track's instrument (General MIDI name, or "Drum kit"), the General MIDI drum names, and a
@@ -56,26 +56,23 @@ def arrangement_json(project: Project) -> dict[str, Any]:
     from bandstand.compose.leadsheet import chords_from_track
     from bandstand.midi import GM_DRUMS, GM_PROGRAMS
     from bandstand.producer.requests.suggestions import suggestions
-    from bandstand.studio import to_song
 
     song = to_song(project)
     source = next((t for role in CHORD_ROLES for t in song.tracks if t.role == role and t.notes), None)
-    chords = [{"beat": beat, "symbol": symbol} for beat, symbol in chords_from_track(song, source)]
+    chords: list[JSONObject] = [{"beat": beat, "symbol": symbol} for beat, symbol in chords_from_track(song, source)]
     instruments = {t.id: "Drum kit" if t.is_drum or t.program is None else GM_PROGRAMS[t.program] for t in project.tracks}
     return {"chords": chords, "chords_from": source.name if source else None, "instruments": instruments,
             "drum_names": {str(k): GM_DRUMS[k] for k in GM_DRUMS}, "suggestions": suggestions(project)}
 
 
-def revision_json(entry: HistoryEntry) -> dict[str, Any]:
+def revision_json(entry: HistoryEntry) -> JSONObject:
     """A revision HEAD moved to (an accepted variation, an undo, a redo): its number, what was
     asked, its summary, the variation it came from and what changed."""
     return {"revision": entry.revision, "request": entry.request, "summary": entry.summary,
             "variation_id": entry.variation_id, "changes": [c.model_dump(mode="json") for c in entry.changes]}
 
 
-def audio_json(session: ProjectSession) -> dict[str, Any]:
+def audio_json(session: ProjectSession) -> JSONObject:
     """The session's WAV and whether it shows HEAD (a change marks it stale until it is rendered)."""
-    from bandstand.producer.sessions import head_files
-
     return {"file": str(session.session_dir / head_files.WAV),
             "current": head_files.audio_revision(session.session_dir) == session.revision}

@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from bandstand.compose.parts import KEYS_PROGRAMS, styles_for
 from bandstand.craft import Situation, Style, StyleOverride, play, to_track
 from bandstand.producer.teams.contracts import InstrumentContract, SectionContract
 from bandstand.producer.teams.coordinator import SongSetup, track_name
@@ -72,8 +73,6 @@ def word_overrides(role: str, words: Sequence[tuple[str, str]]) -> list[StyleOve
 def plan_part(setup: SongSetup, contract: InstrumentContract, words: Sequence[tuple[str, str]] = (),
               musician: str = "builtin") -> PartPlan:
     """The instrument's plan (see the module docstring)."""
-    from bandstand.compose.parts import styles_for
-
     role = contract.role
     intent = setup.intent
     prompt_words = [StyleOverride(role="*", knobs=intent.style)] if intent.style else []
@@ -104,8 +103,6 @@ def section_situation(situation: Situation, section: int, signal: DrumSignal | N
 def write_section(setup: SongSetup, plan: PartPlan, contract: SectionContract,
                   signal: DrumSignal | None = None) -> SectionPart:
     """The notes of `plan`'s role in the contract's section (see the module docstring)."""
-    from bandstand.compose.parts import KEYS_PROGRAMS
-
     role = contract.role
     shape = contract.section
     locked = signal is not None and role in KICK_LOCKED

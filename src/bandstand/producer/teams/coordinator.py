@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bandstand.compose.api import GENERATOR, PLAN_OPTIONS, Recipe, part_seed, plan, role_order
+from bandstand.compose.lexicon import primary_genre
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.parts import DEFAULT_PROGRAMS, TRACK_NAMES, build_situation
 from bandstand.craft import Situation
 from bandstand.errors import InvalidInput
 from bandstand.producer.sessions.tool_context import tool_context
@@ -41,8 +43,6 @@ DRUM_ROLES: frozenset[str] = frozenset({"drums", "percussion", "texture"})
 
 
 def track_name(role: str) -> str:
-    from bandstand.compose.parts import TRACK_NAMES
-
     return TRACK_NAMES.get(role, role.replace("_", " ").title())
 
 
@@ -128,7 +128,6 @@ class Planned:
 
 def plan_setup(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer) -> Planned:
     """Plan the song (see the module docstring); nothing is written and no track exists yet."""
-    from bandstand.compose.parts import DEFAULT_PROGRAMS, build_situation
     from bandstand.compose.sound import build_sound
 
     intent, harmony, arrangement = plan_song(prompt, seed, options)
@@ -170,6 +169,5 @@ def _program(intent: Intent, role: str, defaults: Mapping[str, int]) -> int:
     for req in intent.instrument_requests:
         if req.role == role and req.program is not None:
             return int(req.program)
-    from bandstand.compose.lexicon import primary_genre
 
     return int(primary_genre(intent).program(role, defaults[role]))

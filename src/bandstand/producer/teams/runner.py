@@ -28,10 +28,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bandstand.agents.base import AgentBackend
+from bandstand.agents.base import AgentBackend, Usage
 from bandstand.agents.config import AgentsConfig, TeamConfig
 from bandstand.compose.api import make_config, new_session_id, write_state
-from bandstand.errors import InvalidInput, RuntimeFailure
+from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState
+from bandstand.errors import InvalidInput, OutputNotWritable, RuntimeFailure
 from bandstand.producer.sessions.tool_context import tool_context
 from bandstand.producer.teams.agents import TeamRun, Writer, section_agent_id, write_step
 from bandstand.producer.teams.builtin import write_section
@@ -100,8 +101,6 @@ class TeamOutcome:
 
 
 def _session_dir(options: TeamOptions) -> Path:
-    from bandstand.errors import OutputNotWritable
-
     root = Path(options.session_dir) if options.session_dir else Path(options.out_dir) / new_session_id()
     try:
         root.mkdir(parents=True, exist_ok=False)
@@ -160,8 +159,6 @@ def _plan_steps(planned: Planned) -> list[ev.PlanStep]:
 def _write_state(root: Path, planned: Planned) -> None:
     """The session's pipeline state, as compose leaves it: the plan nodes and the sound plan
     (the head files name presets and the master's loudness from it)."""
-    from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState
-
     state = PipelineState.start(planned.prompt, PipelineConfig(seed=planned.seed, out_dir=str(root.parent)),
                                 planned.seed)
     state.session_dir, state.session_id, state.intent, state.status = str(root), root.name, planned.intent, "completed"
@@ -286,8 +283,6 @@ def _propose(prompt: str, seed: int, session: Any, run: TeamRun, seats: Mapping[
 
 
 def _zero() -> Any:
-    from bandstand.agents.base import Usage
-
     return Usage()
 
 

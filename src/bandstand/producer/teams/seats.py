@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bandstand.agents.base import AgentBackend, ToolSpec, Usage
 from bandstand.agents.config import AgentsConfig, SeatConfig, TeamConfig
+from bandstand.agents.registry import make_backend
 from bandstand.errors import AgentError, RuntimeFailure, TurnTimeout
 from bandstand.producer.teams.contracts import InstrumentContract, SectionContract, reconcile
 from bandstand.runtime import Session, SessionLimits, TeamSpec
@@ -257,8 +258,6 @@ def seats_for(roles: tuple[str, ...], agents: AgentsConfig, team: TeamConfig,
               backends: Mapping[str, AgentBackend] | None = None) -> dict[str, Seat]:
     """A seat for every role: built-in, or a backend made from the configuration (with the seat's
     model and server); `backends` gives ready-made backends by role."""
-    from bandstand.agents.registry import make_backend
-
     out: dict[str, Seat] = {}
     for role in roles:
         spec = team.seats.get(role, SeatConfig())

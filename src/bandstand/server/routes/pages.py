@@ -16,6 +16,8 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import Request
 
+from bandstand.server.state import server_state
+
 PAGES: dict[str, str] = {"/": "index.html", "/studio": "studio.html"}
 """Page path → its HTML file under `web/`."""
 
@@ -49,8 +51,6 @@ links_router = APIRouter(tags=["pages"])
                            "swap for the page's cookie")
 def page_link(request: Request,
               page: Literal["jam", "studio"] = Query("jam", description="which page the address opens")) -> dict[str, str]:
-    from bandstand.server.state import server_state
-
     state = server_state(request)
     return {"url": f"{state.config.url}{PAGE_PATHS[page]}?token={state.page_tickets.mint()}"}
 

@@ -27,7 +27,8 @@ from starlette.types import Receive, Scope, Send
 
 from bandstand.producer import App
 from bandstand.producer.app import WordsRequest
-from bandstand.producer.requests.stream import MAX_PROMPT, Prepared
+from bandstand.producer.requests.job import Prepared
+from bandstand.producer.requests.stream import MAX_PROMPT
 from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT

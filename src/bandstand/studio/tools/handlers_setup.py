@@ -8,10 +8,14 @@ import re
 from typing import Any
 
 from bandstand.errors import InvalidInput, TheoryError
+from bandstand.score import TempoChange as ScoreChange
+from bandstand.score import TimeSignature as ScoreSignature
+from bandstand.score.metre_map import MetreMap, remetre
 from bandstand.studio.model import MetreChange, Project, Region, TempoChange, TimeSignature, Track
 from bandstand.studio.tools import params as P
 from bandstand.studio.tools.registry import ToolContext
 from bandstand.studio.tools.resolve import find_track
+from bandstand.theory import parse_key
 
 __all__ = [
     "add_midi_region", "add_midi_track", "check_free", "create_project", "read_project", "set_key",
@@ -36,8 +40,6 @@ def check_free(track: Track, start: float, length: float, *, ignore: str | None 
 
 
 def _key(text: str) -> str:
-    from bandstand.theory import parse_key
-
     try:
         return str(parse_key(text))
     except TheoryError as exc:
@@ -96,7 +98,6 @@ def create_project(ctx: ToolContext, project: Project, p: P.CreateProject) -> Re
 def set_tempo(ctx: ToolContext, project: Project, p: P.SetTempo) -> Result:
     if p.start_bar is None:  # the whole song: one tempo
         return project.model_copy(update={"tempo": p.tempo, "tempo_changes": ()}), {}
-    from bandstand.score import TempoChange as ScoreChange
     from bandstand.score.tempo_map import retempo
 
     start = project.bar_to_beat(p.start_bar)
@@ -116,9 +117,6 @@ def set_time_signature(ctx: ToolContext, project: Project, p: P.SetTimeSignature
     ts = TimeSignature(numerator=p.numerator, denominator=p.denominator)
     if p.start_bar is None:  # the whole song: one metre
         return project.model_copy(update={"time_signature": ts, "metre_changes": ()}), {}
-    from bandstand.score import TimeSignature as ScoreSignature
-    from bandstand.score.metre_map import MetreMap, remetre
-
     # those bars only, the metre after them as it was; the notes keep their beats (a DAW's
     # time-signature track: the bars are counted anew, nothing is moved)
     now = remetre(MetreMap.of(*project.score_metres()), p.start_bar, p.end_bar,
