@@ -46,12 +46,13 @@ LAST_PEAK_ENERGY = 0.93
 SPACIOUS_COMPS = frozenset({"stabs", "sustained", "jazz_comp", "strummed", "gospel_shout", "piano_ballad",
                             "rhodes_comp"})
 
-# Comping styles that fill the bar with the harmony (strums, arpeggios, held organ chords, chugs):
-# at the lift the pad leaves the chorus to them. Under stabs, chops and skanks the pad stays:
-# it is what holds the key there.
-FILLING_COMPS = frozenset({"strummed", "arpeggiated", "gospel_shout", "piano_ballad", "bossa_comp", "ostinato",
-                           "power_chords", "palm_mute", "drawbar", "picked", "uke_strum", "banjo_roll", "bellows",
-                           "tango_marcato", "harpsichord", "tremolo", "wall_of_sound"})
+# Comping styles that fill the bar with the whole harmony (strums, arpeggios, held organ chords):
+# at the lift the pad leaves the chorus to them. Under stabs, chops and skanks the pad stays, and
+# under power chords, chugs and the film ostinato (root, fifth, octave: no third): it is what
+# holds the key there.
+FILLING_COMPS = frozenset({"strummed", "arpeggiated", "gospel_shout", "piano_ballad", "bossa_comp", "drawbar",
+                           "picked", "uke_strum", "banjo_roll", "bellows", "tango_marcato", "harpsichord", "tremolo",
+                           "wall_of_sound"})
 
 # drum family → (fewest, most) notes per bar, every part together
 NOTES_PER_BAR: dict[str, tuple[float, float]] = {
