@@ -46,10 +46,10 @@ LAST_PEAK_ENERGY = 0.93
 SPACIOUS_COMPS = frozenset({"stabs", "sustained", "jazz_comp", "strummed", "gospel_shout", "piano_ballad",
                             "rhodes_comp"})
 
-# Comping styles that fill the bar with the whole harmony (strums, arpeggios, held organ chords):
-# at the lift the pad leaves the chorus to them. Under stabs, chops and skanks the pad stays, and
-# under power chords, chugs and the film ostinato (root, fifth, octave: no third): it is what
-# holds the key there.
+# Comping styles that fill the bar with the whole harmony (strums, arpeggiated guitars, held organ
+# chords): at the lift the pad leaves the chorus to them (not in electronic idioms, where the pad
+# is the drop's sound: trance's supersaw). Under stabs, chops and skanks the pad stays, and under
+# power chords, chugs and the film ostinato (root, fifth, octave: no third): it holds the key there.
 FILLING_COMPS = frozenset({"strummed", "arpeggiated", "gospel_shout", "piano_ballad", "bossa_comp", "drawbar",
                            "picked", "uke_strum", "banjo_roll", "bellows", "tango_marcato", "harpsichord", "tremolo",
                            "wall_of_sound"})

@@ -35,7 +35,8 @@ from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
 from bandstand.score import ControlChange
 
-PAD_CENTRE = 64  # the pad sits around E4, above the comping
+PAD_CENTRE = 64
+ELECTRONIC_PAD = 0.5  # from this electronic dial on, the pad is the genre's sound and stays in its drops  # the pad sits around E4, above the comping
 
 # Hand percussion per drum family: (note, 16-step pattern).
 PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
@@ -61,8 +62,8 @@ def pad_shift(bars: list[Bar]) -> int:
 
 def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "pad") -> Phrase:
     """Held voicings with swells; the pad drops out of the busy sections (at or above the lift,
-    where a comping that fills the bar plays too: `FILLING_COMPS`) until the last peak, so a
-    verse has its bed and a chorus its drive."""
+    where a comping that fills the bar plays too: `FILLING_COMPS`; not in electronic idioms)
+    until the last peak, so a verse has its bed and a chorus its drive."""
     bars = [b for b in sit.active(role) if not _drops_out(sit, b)]
     notes: list[Raw] = []
     ccs: list[ControlChange] = []
@@ -98,6 +99,7 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
 def _drops_out(sit: Situation, bar: Bar) -> bool:
     return (not sit.looping and not bar.final and bar.section_energy >= LIFT_ENERGY
             and not doubled(bar.section_energy) and sit.idiom.comp_style in FILLING_COMPS
+            and sit.idiom.electronic < ELECTRONIC_PAD
             and sit.is_active("chords", bar))
 
 
