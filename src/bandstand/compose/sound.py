@@ -13,7 +13,8 @@ set for the GM sound behind it and, when the parts are given, for their notes); 
 role; effect chains are
 `score.mix` effects (so the render applies them): EQ and compression by role,
 a sidechain-style pump (a tremolo at the beat rate, dipping on every kick) for
-four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, a tempo-synced
+four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, an amp's
+overdrive on the overdriven and distortion guitars (`AMPS`), a tempo-synced
 delay on leads, and sends to one shared "Reverb" bus whose room depends on the
 genre. Constraints ("no reverb", "no delay") remove what they name.
 `apply_sound` writes the plan into a song's tracks and buses.
@@ -132,6 +133,12 @@ LOUDNESS_BY_GENRE: dict[str, float] = {"lo-fi": -14.0, "trip-hop": -13.0, "neo-s
                                        "cinematic": -15.0, "deep house": -11.0, "indie": -12.0, "reggae": -13.0}
 DEFAULT_LOUDNESS = -14.0
 DUSTY = {"lofi", "neosoul"}
+# The electric guitars GM samples through an amp (program → drive, why): the sample is the
+# guitar, the insert is the amp a player would plug it into.
+AMPS: dict[int, tuple[float, str]] = {
+    29: (0.35, "an amp on the edge of break-up: the overdriven guitar's crunch"),
+    30: (0.6, "a cranked amp: the distortion guitar's saturated wall"),
+}
 AIRY = {"classical", "ambient", "jazz"}  # families whose General MIDI sounds come out dark
 DRUM_ROLES = {"drums", "percussion"}
 
@@ -175,7 +182,7 @@ def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[
     return main, alts
 
 
-def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[Effect]:
+def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool, program: int = -1) -> list[Effect]:
     bpm = intent.tempo
     low = role in ("bass", "sub_bass")
     dusty = genre.harmony_family in DUSTY
@@ -205,6 +212,9 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
         chain.append(Effect(type="overdrive", params={"drive": 0.25 if not low else 0.35, "tone": 0.45,
                                                       "mix": 0.5},
                             reason="tape warmth" if not low else "808 harmonics so the sub reads on small speakers"))
+    elif program in AMPS and role not in DRUM_ROLES:
+        drive, why = AMPS[program]
+        chain.append(Effect(type="overdrive", params={"drive": drive, "tone": 0.55, "mix": 0.7}, reason=why))
     if delays and role in ("lead", "arp", "counter_melody"):
         division = "1/8d" if role == "lead" else "1/8"
         chain.append(Effect(type="delay", params={"time_beats": DIVISIONS[division], "feedback": 0.3, "mix": 0.18},
@@ -236,7 +246,7 @@ def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str
         send = SEND_BY_ROLE.get(role, 0.2)
         if wet is not None:
             send = round(min(0.6, send * wet["send_scale"]), 3)
-        effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays), constraints)
+        effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays, program), constraints)
         parts.append(PartSound(
             role=role, program=program, program_name=name, preset=preset, alternatives=alternatives,
             level_db=min(3.5, level), pan=PAN.get(role, 0.5), effects=effects,
