@@ -14,7 +14,7 @@ role; effect chains are
 `score.mix` effects (so the render applies them): EQ and compression by role,
 a sidechain-style pump (a tremolo at the beat rate, dipping on every kick) for
 four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, an amp's
-overdrive on the overdriven and distortion guitars (`AMPS`), a tempo-synced
+overdrive on the overdriven guitar (`AMPS`), a tempo-synced
 delay on leads, and sends to one shared "Reverb" bus whose room depends on the
 genre. Constraints ("no reverb", "no delay") remove what they name.
 `apply_sound` writes the plan into a song's tracks and buses.
@@ -89,9 +89,12 @@ CATALOG: dict[str, dict[str, tuple[str, str, str]]] = {
 }
 ROLE_FALLBACK = {"sub_bass": "bass", "arp": "lead", "counter_melody": "lead", "percussion": "drums"}
 
-# Every preset's General MIDI program (drum kits all play the GM kit on channel 10: program 0).
+# Every preset's General MIDI program (drum kits: the GS kit on channel 10, `midi.DRUM_KITS` —
+# the standard kit, a live kit in a room, the jazz kit, brushes).
 PRESET_PROGRAMS: dict[str, int] = {
     **{kit: 0 for kit in {n for row in CATALOG["drums"].values() for n in row}},
+    "Dusty Live Kit": 8, "Funk Tight Kit": 8, "Bebop Ride Kit": 32, "Jazz Brush Kit": 40, "Brushed Soul Kit": 40,
+    "Bossa Brush Kit": 40,
     "808 Sub Glide": 38, "Distorted 808": 39, "Sine Sub": 38, "Fingered P-Bass": 33, "Moog Sub": 39,
     "Upright Warm": 32, "Muted Finger Bass": 33, "Tape Sub": 38, "Deep House Sub": 38, "Organ Bass": 39,
     "Acid 303": 39, "Saw Pluck Bass": 39, "Reese": 39, "Sub Sine": 38, "Upright Jazz Bass": 32, "Fretless": 35,
@@ -133,11 +136,11 @@ LOUDNESS_BY_GENRE: dict[str, float] = {"lo-fi": -14.0, "trip-hop": -13.0, "neo-s
                                        "cinematic": -15.0, "deep house": -11.0, "indie": -12.0, "reggae": -13.0}
 DEFAULT_LOUDNESS = -14.0
 DUSTY = {"lofi", "neosoul"}
-# The electric guitars GM samples through an amp (program → drive, why): the sample is the
-# guitar, the insert is the amp a player would plug it into.
+# The electric guitar GM samples through an amp (program → drive, why): the overdriven guitar's
+# sample is the guitar with a light crunch, the insert the amp a player would push it with. The
+# distortion guitar's sample was recorded saturated already: a second drive would only fizz.
 AMPS: dict[int, tuple[float, str]] = {
     29: (0.35, "an amp on the edge of break-up: the overdriven guitar's crunch"),
-    30: (0.6, "a cranked amp: the distortion guitar's saturated wall"),
 }
 AIRY = {"classical", "ambient", "jazz"}  # families whose General MIDI sounds come out dark
 DRUM_ROLES = {"drums", "percussion"}
@@ -151,10 +154,10 @@ def delay_ms(bpm: float, division: str) -> float:
 DIVISIONS = {"1/4": 1.0, "1/8": 0.5, "1/8d": 0.75, "1/16": 0.25, "1/4t": 2 / 3, "1/2": 2.0}
 
 
-def gm_preset_name(program: int) -> str:
-    from bandstand.midi import GM_PROGRAMS
+def gm_preset_name(program: int, drums: bool = False) -> str:
+    from bandstand.midi import DRUM_KITS, GM_PROGRAMS
 
-    return f"GM {GM_PROGRAMS[program]}"
+    return f"GS {DRUM_KITS.get(program, 'Standard')} Kit" if drums else f"GM {GM_PROGRAMS[program]}"
 
 
 def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[Preset]]:
@@ -162,7 +165,8 @@ def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[
     family = genre.harmony_family
     row = table.get(family) or table["*"]
     drums = role in DRUM_ROLES
-    heard = [n for n in (*row, *(n for r in table.values() for n in r)) if drums or PRESET_PROGRAMS[n] == program]
+    pool = row if drums else (*row, *(n for r in table.values() for n in r))  # a kit is the family's or the GS one
+    heard = [n for n in pool if PRESET_PROGRAMS[n] == program]
     if heard and heard[0] in row:
         main = Preset(name=heard[0], program=program, confidence=0.85 if family in table else 0.6,
                       reasoning=f"{heard[0]} is the {family} sound for {role}, played by its GM program")
@@ -170,14 +174,14 @@ def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[
         main = Preset(name=heard[0], program=program, confidence=0.55,
                       reasoning=f"the {family} {role} plays GM program {program}; {heard[0]} is the preset on it")
     else:
-        main = Preset(name=gm_preset_name(program), program=program, confidence=0.5,
+        main = Preset(name=gm_preset_name(program, drums), program=program, confidence=0.5,
                       reasoning=f"no catalog preset plays GM program {program}; the GM sound itself is heard")
     others = [n for n in row if n != main.name][:2]
     alts = [Preset(name=n, program=PRESET_PROGRAMS[n], confidence=round(max(0.05, main.confidence - 0.15 * (i + 1)), 2),
                    reasoning=f"alternative {i + 1} for {role} (GM program {PRESET_PROGRAMS[n]} in a DAW)")
             for i, n in enumerate(others)]
     while len(alts) < 2:
-        alts.append(Preset(name=gm_preset_name(program), program=program, confidence=0.05,
+        alts.append(Preset(name=gm_preset_name(program, drums), program=program, confidence=0.05,
                            reasoning="the General MIDI sound"))
     return main, alts
 

@@ -183,11 +183,11 @@ BOOGIE = ((7, 9, 7, 9), (7, 9, 10, 9))
 
 def _boogie(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Blues rhythm guitar: the shuffle boogie on the two low strings — root and fifth, root and
-    sixth, a pair on every (swung) eighth, down-strokes on the beat; pairs on the beat only
-    when the song is quiet."""
+    sixth, a pair on every (swung) eighth, down-strokes on the beat, once the song is up; pairs
+    on the beat only in a verse or when it is quiet."""
     root = _power(bar)[0]
     upper = BOOGIE[int(bar.energy >= 0.7)]
-    step = 2 if bar.energy >= 0.4 else 4
+    step = 2 if bar.energy >= 0.6 else 4
     return [(s, step * 0.8, 96 if s % 4 == 0 else 80, (root, root + upper[(s // 4) % 4]))
             for s in range(0, sit.steps, step)]
 
@@ -198,15 +198,15 @@ SCRATCH_CELLS = ("X..x..X...X..x..", "..X..X..X..X.X..", "X...X.x..X..X.x.")
 
 
 def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
-    """Funk 'chicken scratch': the right hand never stops — sixteenths at the peak, most of them muted
+    """Funk 'chicken scratch': the right hand never stops — sixteenths once it is up, most of them muted
     (a short, quiet scratch of the top strings), a few let through as chord chops. A verse
-    scratches only the eighths; a quiet bar keeps the chops alone."""
+    keeps the accented chops and scratches only the eighths; a quiet bar keeps the chops alone."""
     top = voicing[-3:]
     cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
-    every = 1 if bar.energy >= 0.85 else 2 if bar.energy >= 0.35 else 0
+    every = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 0
     hits: list[Hit] = []
     for s in range(min(sit.steps, len(cell))):
-        if cell[s] != ".":
+        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
             hits.append((s, 0.9, 100 if cell[s] == "X" else 88, top))
         elif every and s % every == 0:
             hits.append((s, 0.35, 46, top[-1:]))  # the muted strings: a click more than a chord

@@ -34,18 +34,17 @@ _FIRST: tuple[GenreTraits, ...] = (
        "C# F# D A E", "trap trap sub_808 sustained sparse", (38, 48, 0, 49), (0.35, 0.7), "trap", 0.75, 0.85),
     _g("hip-hop", "hip-hop", "hip-hop|hip hop|hiphop|boom bap|boom-bap|rap|golden era|old school hip hop",
        (84, 98), 0.16, "minor,dorian", "C D E F G A", "boom_bap lofi root_fifth stabs sparse",
-       (33, 4, 11, 89), (0.35, 0.45), "hiphop", 0.6, 0.5,
-       leaves_out="pad"),  # a sampled loop over drums and bass: the sample is the chords, no synth pad
+       (33, 0, 11, 89), (0.35, 0.45), "hiphop", 0.6, 0.5,
+       leaves_out="pad"),  # a sampled (jazz piano) loop over drums and bass: the sample is the chords, no synth pad
     _g("lo-fi", "hip-hop", "lo-fi|lofi|lo fi|lofi hip hop|lo-fi hip hop|chillhop|study beats|jazzhop",
        (70, 90), 0.15, "minor,dorian,major", "C D Eb F G A", "boom_bap lofi root_fifth jazz_comp sparse",
        (33, 4, 11, 89), (0.45, 0.35), "lofi", 0.35, 0.5),
     _g("neo-soul", "soul", "neo-soul|neo soul|neosoul|alt r&b|alternative r&b", (65, 95), 0.14,
        "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk sustained lyrical",
-       (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3,
-       leaves_out="pad"),  # a live band around the Rhodes: the Rhodes holds the harmony, no synth pad
+       (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3),
     _g("r&b", "soul", "r&b|rnb|r 'n' b|r and b|contemporary r&b|slow jam", (60, 100), 0.08, "minor,major",
-       "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 81, 89), (0.5, 0.4),
-       "pop", 0.5, 0.6),
+       "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 66, 48), (0.5, 0.4),
+       "pop", 0.5, 0.6),  # the slow jam's tenor sax sings the line over Rhodes and strings
     _g("soul", "soul", "soul|motown|classic soul|northern soul|southern soul", (70, 110), 0.1, "major,minor",
        "C F G Bb Eb", "rock_backbeat gospel syncopated_funk stabs lyrical", (33, 4, 61, 48), (0.45, 0.4),
        "pop", 0.6, 0.1),
@@ -124,8 +123,7 @@ _FIRST: tuple[GenreTraits, ...] = (
        leaves_out="pad"),  # slap bass, a scratching muted guitar, horns and a tight kit: space, no pad
     _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|hard rock|classic rock",
        (100, 140), 0.0, "major,minor,mixolydian", "E A D G C", "rock_backbeat rock picked_rock strummed riffy",
-       (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1,
-       leaves_out="pad"),  # two guitars, bass and drums: no string pad
+       (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1),
     _g("indie", "rock", "indie|indie rock|indie pop|bedroom pop|math rock|baroque pop|chamber pop|britpop",
        (100, 130), 0.0, "major,minor", "D G A E C", "rock_backbeat pop root_fifth strummed lyrical",
        (33, 27, 80, 89), (0.35, 0.35), "rock", 0.6, 0.3),
