@@ -9,6 +9,7 @@ errors become messages and exit codes.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import os
@@ -245,6 +246,30 @@ def main() -> None:
     """Console-script entry point. Once the command is done, a further Ctrl-C (while Python ends
     and waits for threads) quits at once, without a traceback."""
     code = run()
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _quit_now)
-    sys.exit(code)
+    if threading.current_thread() is not threading.main_thread() or os.environ.get(SLOW_EXIT_ENV):
+        sys.exit(code)
+    signal.signal(signal.SIGINT, _quit_now)
+    _end(code)
+
+
+SLOW_EXIT_ENV = "BANDSTAND_SLOW_EXIT"
+"""Set (to anything) to end the way a Python program ends by itself, every module torn down."""
+
+
+def _end(code: int) -> None:
+    """End the process as Python would — the threads that are not daemons joined, the `atexit`
+    functions run (logging, multiprocessing, temporary folders), the standard streams flushed —
+    and then at once, leaving the memory to the system instead of tearing every module down and
+    freeing every object one by one: that took 0.3–0.45 s after a compose with its WAV (its
+    full-length buffers, the engine's machine code), for nothing the user gets."""
+    import atexit
+
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is None:  # not CPython's threading: end the usual way
+        sys.exit(code)
+    shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that went away, a stream already closed
+            stream.flush()
+    os._exit(code)
