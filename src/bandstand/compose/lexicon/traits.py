@@ -26,6 +26,7 @@ COMP_STYLES = frozenset({
     "stabs", "sustained", "jazz_comp", "offbeat_skank", "arpeggiated", "strummed",
     "gospel_shout", "piano_ballad", "house_chops", "power_chords", "palm_mute", "oompah", "bossa_comp",
     "ostinato", "uke_strum", "banjo_roll", "bellows", "tango_marcato", "harpsichord", "tremolo", "wall_of_sound",
+    "rhodes_comp", "drawbar", "clav_chops", "picked",
 })
 LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient"})
 
