@@ -1,6 +1,7 @@
 """The keyboard/guitar comper: plays the voicings stage 2 voice-led, in the
 genre's comping rhythm (stabs, sustained pads of keys, jazz comping,
-reggae skanks, arpeggios, strums, gospel shouts, ballad piano, house chops),
+reggae skanks, arpeggios, strums, gospel shouts, ballad piano, house chops, a blues
+shuffle's boogie, a funk guitar's scratch),
 with the sustain pedal (CC64) for pianos and electric pianos."""
 
 from __future__ import annotations
@@ -177,6 +178,43 @@ def _oompah(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rand
     return [(s, 1.8, 84 if s == 4 else 76, bright) for s in (4, 8, 10) if s < sit.steps]
 
 
+# The shuffle's second string above the root, beat by beat: fifth, sixth, fifth, sixth; the busy
+# bar reaches up to the flat seventh on three.
+BOOGIE = ((7, 9, 7, 9), (7, 9, 10, 9))
+
+
+def _boogie(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Blues rhythm guitar: the shuffle boogie on the two low strings — root and fifth, root and
+    sixth, a pair on every (swung) eighth, down-strokes on the beat, once the song is up; pairs
+    on the beat only in a verse or when it is quiet."""
+    root = _power(bar)[0]
+    upper = BOOGIE[int(bar.energy >= 0.7)]
+    step = 2 if bar.energy >= 0.6 else 4
+    return [(s, step * 0.8, 96 if s % 4 == 0 else 80, (root, root + upper[(s // 4) % 4]))
+            for s in range(0, sit.steps, step)]
+
+
+# Funk rhythm guitar's accented chops (one bar of sixteenths, ``X`` a chord struck); the strokes
+# between are muted strings scratched in time.
+SCRATCH_CELLS = ("X..x..X...X..x..", "..X..X..X..X.X..", "X...X.x..X..X.x.")
+
+
+def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Funk 'chicken scratch': the right hand never stops — sixteenths once it is up, most of them muted
+    (a short, quiet scratch of the top strings), a few let through as chord chops. A verse
+    keeps the accented chops and scratches only the eighths; a quiet bar keeps the chops alone."""
+    top = voicing[-3:]
+    cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
+    every = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 0
+    hits: list[Hit] = []
+    for s in range(min(sit.steps, len(cell))):
+        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
+            hits.append((s, 0.9, 100 if cell[s] == "X" else 88, top))
+        elif every and s % every == 0:
+            hits.append((s, 0.35, 46, top[-1:]))  # the muted strings: a click more than a chord
+    return hits
+
+
 BOSSA_CELLS = ((0, 3, 6, 10, 12), (2, 6, 8, 12, 14))
 
 
@@ -205,10 +243,10 @@ COMPS: dict[str, Comp] = {
     "stabs": _stabs, "sustained": _sustained, "jazz_comp": _jazz, "offbeat_skank": _skank,
     "arpeggiated": _arp, "strummed": _strum, "gospel_shout": _gospel, "piano_ballad": _ballad,
     "house_chops": _house, "power_chords": _power_chords, "palm_mute": _palm_mute, "oompah": _oompah,
-    "bossa_comp": _bossa, "ostinato": _ostinato, **KEYBOARD_COMPS,
+    "bossa_comp": _bossa, "ostinato": _ostinato, "boogie": _boogie, "chicken_scratch": _scratch, **KEYBOARD_COMPS,
 }
 UNPEDALLED = frozenset({"house_chops", "offbeat_skank", "stabs", "arpeggiated", "power_chords", "palm_mute",
-                        "oompah", "ostinato", "drawbar", "clav_chops"})
+                        "oompah", "ostinato", "drawbar", "clav_chops", "boogie", "chicken_scratch"})
 
 
 def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:

@@ -30,9 +30,10 @@ __all__ = ["COMP_FLOOR", "FILLING_COMPS", "GUITAR_FLOOR", "HUSH_ENERGY", "LAST_P
 # Comping and pad voicings stay at or above the bottom of the comping register (D3, where
 # stage 2 voices its chords): the bass owns what is below, whatever the register knob asks.
 COMP_FLOOR = CHORD_REGISTER[0]
-# Rock, punk and metal guitars play their power chords low on the neck (E2, the open low string).
+# Rock, punk and metal guitars play their power chords, a blues guitar its boogie, low on the neck
+# (E2, the open low string).
 GUITAR_FLOOR = 40
-LOW_STYLES = frozenset({"power_chords", "palm_mute"})
+LOW_STYLES = frozenset({"power_chords", "palm_mute", "boogie"})
 # From this section energy (choruses, drops, hooks) the band plays out; below it, it leaves space.
 LIFT_ENERGY = 0.75
 # Below this bar energy (intros, breaks, outros) the time-keeping drums play quarters.
