@@ -201,9 +201,11 @@ SCRATCH_CELLS = ("X..x..X...X..x..", "..X..X..X..X.X..", "X...X.x..X..X.x.")
 
 def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Funk 'chicken scratch': the right hand never stops — sixteenths once it is up, most of them muted
-    (a short, quiet scratch of the top strings), a few let through as chord chops. A verse
-    keeps the accented chops and scratches only the eighths; a quiet bar keeps the chops alone."""
-    top = voicing[-3:]
+    (a short, quiet scratch of the strings, heard at the root the grip holds), a few let through
+    as chord chops on a grip that keeps the root (`_with_root`). A verse keeps the accented
+    chops and scratches only the eighths; a quiet bar keeps the chops alone."""
+    top = _with_root(voicing[-3:], bar.chord.root)
+    muted = next((p for p in top if p % 12 == bar.chord.root % 12), top[-1])
     cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
     every = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 0
     hits: list[Hit] = []
@@ -211,8 +213,20 @@ def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
         if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
             hits.append((s, 0.9, 100 if cell[s] == "X" else 88, top))
         elif every and s % every == 0:
-            hits.append((s, 0.35, 46, top[-1:]))  # the muted strings: a click more than a chord
+            hits.append((s, 0.35, 46, (muted,)))  # the muted strings: a click more than a chord
     return hits
+
+
+def _with_root(shape: tuple[int, ...], root: int) -> tuple[int, ...]:
+    """A funk guitar's chop shape on the top strings with the chord's root in it: the grip keeps
+    its top note and trades its lowest for the root (a grip without the root, chopped sixteen
+    times a bar, names another chord: an E minor 7 chopped as G-B-D is heard as G)."""
+    if len(shape) < 2 or any(p % 12 == root % 12 for p in shape):
+        return shape
+    lowest = shape[0]
+    below = lowest - (lowest - root) % 12  # the root below the grip's lowest note
+    swapped = below + 12 if below + 12 < shape[-1] and below + 12 not in shape else below
+    return tuple(sorted((swapped, *shape[1:])))
 
 
 BOSSA_CELLS = ((0, 3, 6, 10, 12), (2, 6, 8, 12, 14))
