@@ -96,7 +96,7 @@ def test_each_failing_seat_is_contained_to_its_own_sections(band: Band, tmp_path
         by_role.setdefault(r["role"], []).append(r)
     fallbacks = {role: {r["musician"]["fallback"] for r in records} for role, records in by_role.items()}
     assert fallbacks["drums"] == {None} and fallbacks["pad"] == {None}
-    assert fallbacks["bass"] == {"garbage"}
+    assert "garbage" in fallbacks["bass"] and fallbacks["bass"] <= {"garbage", "circuit open"}  # repeated garbage may open its breaker
     assert fallbacks["chords"] <= {"timeout", "circuit open"} and "timeout" in fallbacks["chords"]
     assert fallbacks["lead"] == {"fabricated"}
     assert {r["musician"]["backend"] for r in outcome.sections} == {"openai"}
