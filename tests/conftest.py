@@ -6,7 +6,7 @@ generation slow, never wrong. A test's own ``@settings`` still sets its example 
 ``HYPOTHESIS_PROFILE=default`` runs Hypothesis's own defaults instead.
 
 Tests marked ``alone`` need the machine to themselves (they starve a CPU on purpose, time a
-browser's audio, or install the package with pip). ``--alone=exclude`` leaves them out and
+browser's audio, or start a Ray cluster over both cores). ``--alone=exclude`` leaves them out and
 ``--alone=only`` runs nothing else: scripts/test runs the rest in parallel (pytest-xdist),
 then these one after another. Plain ``pytest`` runs everything (``--alone=include``).
 """

@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.alone]
+# not `alone`: nothing here is timed, so it runs beside the rest (its own timeouts are minutes)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "slow jazz ballad, brushed drums, warm piano"

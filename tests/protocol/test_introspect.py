@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jsonschema
@@ -25,7 +26,10 @@ from bandstand.protocol import compose as ev
 from tests.protocol.streams import valid_stream
 
 
+@functools.cache
 def validator(union: str) -> jsonschema.protocols.Validator:
+    """A validator of the schema document's `union` (built once: checking the document against
+    the metaschema is what costs, not the validation)."""
     document = schema_document(protocol_registry())
     schema = {**document, "$ref": f"#/$defs/{union}"}
     cls = jsonschema.validators.validator_for(document)

@@ -114,7 +114,8 @@ def thin(phrase: Phrase) -> Phrase:
     bars: dict[int, list[NoteEvent]] = {}
     for e in phrase.events:
         bars.setdefault(int((e.start + 1e-6) // phrase.beats_per_bar), []).append(e)
-    limit = int(MAX_EVENTS / max(phrase.feel.time_feel or (1.0,)))  # double time plays a bar twice a cycle
+    # double time plays a bar twice a cycle; half time never makes room for more than a cycle holds
+    limit = int(MAX_EVENTS / max(1.0, *phrase.feel.time_feel))
     if all(len(b) <= limit for b in bars.values()):
         return phrase
     kept: list[NoteEvent] = []
