@@ -130,7 +130,7 @@ def test_an_instrument_asked_for_comes_back_in_an_idiom_without_it():
                                                   ("pop song with ukulele", "comp_style", "uke_strum"),
                                                   ("pop song with banjo", "comp_style", "banjo_roll"),
                                                   ("pop song with 808s", "bass_style", "sub_808"),
-                                                  ("pop song with organ", "comp_style", "sustained"),
+                                                  ("pop song with organ", "comp_style", "drawbar"),
                                                   ("techno with a reese bass", "bass_style", "dnb_reese"),
                                                   ("gospel with organ", "comp_style", "gospel_shout"),
                                                   ("lo-fi piano beat", "comp_style", "jazz_comp")])
@@ -138,6 +138,30 @@ def test_an_instrument_word_plays_its_way_on_top_of_the_genre(prompt, trait, val
     assert getattr(primary_genre(decompose(prompt)), trait) == value
     if value not in ("jazz_comp", "gospel_shout"):  # a piano, a gospel organ: the genre's own comping
         assert composed(prompt)["chords"].notes != composed("pop song")["chords"].notes or trait == "bass_style"
+
+
+def _overlap(a: Track, b: Track) -> float:
+    """Jaccard overlap of two parts' (sixteenth, pitch) notes."""
+    x = {(round(n.start * 4), n.pitch) for n in a.notes}
+    y = {(round(n.start * 4), n.pitch) for n in b.notes}
+    return len(x & y) / len(x | y) if x | y else 1.0
+
+
+@pytest.mark.parametrize("genre", ["pop song", "neo-soul jam", "indie rock song"])
+@pytest.mark.parametrize("a, b", [("rhodes", "organ"), ("piano", "clavinet"), ("guitar", "electric guitar"),
+                                  ("electric guitar", "harp"), ("rhodes", "piano")])
+def test_two_keyboards_or_guitars_named_play_two_different_parts(genre, a, b):
+    first, second = composed(f"{genre} with {a}")["chords"], composed(f"{genre} with {b}")["chords"]
+    assert _overlap(first, second) < 0.5, (genre, a, b, _overlap(first, second))
+
+
+def test_an_organ_holds_and_swells_where_a_rhodes_comps_in_short_shells():
+    organ, rhodes = composed("pop song with organ")["chords"], composed("pop song with rhodes")["chords"]
+    assert len(organ.notes) < 0.6 * len(rhodes.notes)  # held and tied, not re-struck
+    assert sum(n.duration for n in organ.notes) / len(organ.notes) > 2 * sum(
+        n.duration for n in rhodes.notes) / len(rhodes.notes)
+    assert any(c.control == 11 for c in organ.controls)  # the expression pedal swells
+    assert not any(c.control == 11 for c in rhodes.controls)
 
 
 def test_what_an_instrument_plays_is_in_the_genre_vocabularies():

@@ -17,7 +17,7 @@ FAST = {"render_audio": False, "render_pianoroll": False}
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[ComposeResult, Artifacts, Recipe]:
-    result = compose("funk groove", seed=9, bars=32, out_dir=str(tmp_path_factory.mktemp("out")), **FAST)
+    result = compose("funk groove with a pad", seed=9, bars=32, out_dir=str(tmp_path_factory.mktemp("out")), **FAST)
     pipeline = Pipeline.load(result.session_dir)
     pipeline.engine.restore()
     artifacts = pipeline.engine.artifacts

@@ -48,7 +48,7 @@ def test_takes_4_keeps_the_best_and_records_the_others(four_takes: Path) -> None
     takes = manifest["takes"]
     printed = json.loads((four_takes.parent / "printed.json").read_text(encoding="utf-8"))
     assert printed["takes"] == takes and printed["reproduce"].endswith("--takes 4")
-    assert takes["count"] == 4 and set(takes["parts"]) == {"drums", "bass", "chords", "lead", "pad"}
+    assert takes["count"] == 4 and set(takes["parts"]) == {"drums", "bass", "chords", "lead"}  # funk: no pad
     for role, entry in takes["parts"].items():
         scores = entry["scores"]
         assert len(scores) == 4 and all(0.0 <= s <= 1.0 for s in scores), role

@@ -83,7 +83,8 @@ async def compose_edit_accept_undo_export(client: Any, out: Path) -> str:
     assert {f.name for f in files} >= {"full-arrangement.mid", "bass.mid", "drums.mid"}
     assert notes_in((folder / "export" / "bass.mid").read_bytes()) == notes_in(busier)
     full = mido.MidiFile(folder / "export" / "full-arrangement.mid")
-    assert len(full.tracks) >= 6 and notes_in((folder / "export" / "full-arrangement.mid").read_bytes()) > 300
+    parts = [f for f in files if f.suffix == ".mid" and f.name != "full-arrangement.mid"]  # one file a part
+    assert len(parts) >= 4 and len(full.tracks) == len(parts) + 1 and notes_in((folder / "export" / "full-arrangement.mid").read_bytes()) > 300
 
     steps: list[str | None] = []
 

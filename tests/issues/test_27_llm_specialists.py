@@ -38,7 +38,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Cli
             "serve", "--members", "beat", "--out", str(out), "--backend", "openai", "--model", "local",
             "--base-url", peer.url + "/v1", env={"OPENAI_API_KEY": "test-key"}) as server, \
             httpx.Client(base_url=server.base, headers=server.headers, timeout=120) as http:
-        made = http.post("api/v1/projects", json={"prompt": "funk groove in E minor", "seed": 3, "bars": 8})
+        made = http.post("api/v1/projects", json={"prompt": "funk groove in E minor with a synth pad", "seed": 3, "bars": 8})
         assert made.status_code == 201, made.text
         SERVERS["served"] = server
         yield http, made.json()["projectId"], peer

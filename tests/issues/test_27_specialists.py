@@ -19,7 +19,7 @@ def composed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from bandstand.producer.composing.compose import compose_song
 
     out = tmp_path_factory.mktemp("issue27-specialists")
-    result = compose_song("funk groove in E minor", seed=3, bars=16, out_dir=str(out), render_audio=False).result
+    result = compose_song("funk groove in E minor with a synth pad", seed=3, bars=16, out_dir=str(out), render_audio=False).result
     assert result.status == "completed", result.state.error
     return result.session_dir
 

@@ -24,7 +24,7 @@ def test_exports_are_pinned() -> None:
 
 
 def test_a_composed_session_tells_its_recipe(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     assert not (root / SONG_JSON).exists()  # the revisions are the one truth
     notes = (root / "notes/producer-notes.md").read_text(encoding="utf-8")
     assert "- Genre: funk" in notes and "- Seed: 3" in notes and "- Progression: " in notes
@@ -38,7 +38,7 @@ def test_a_composed_session_tells_its_recipe(composed_copy: Session) -> None:
 
 
 def test_a_mix_change_rewrites_only_the_files_it_changes(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     session = open_project(root)
     kept = ["midi/drums.mid", "midi/bass.mid", "midi/lead.mid", "midi/pad.mid", "notes/lead-sheet.musicxml",
             "images/pianoroll.png"]
@@ -54,7 +54,7 @@ def test_a_mix_change_rewrites_only_the_files_it_changes(composed_copy: Session)
 
 
 def test_a_chords_part_changed_by_hand_names_what_it_plays(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     session = open_project(root)
     planned = head_notes.story_of(root, session.head, to_song(session.head)).planned
     assert planned and head_notes.chords_agree(to_song(session.head), planned)
@@ -75,7 +75,7 @@ def test_a_chords_part_changed_by_hand_names_what_it_plays(composed_copy: Sessio
 def test_staged_files_a_killed_process_left_are_removed_on_open(composed_copy: Session) -> None:
     from bandstand.producer.sessions import head_files
 
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     leftover = root / "midi" / f".bass.mid.head-1-0{head_files.STAGED}.tmp"
     leftover.write_bytes(b"half a song")
     assert head_files.staged_leftovers(root) == [leftover]

@@ -54,7 +54,7 @@ def bar_roots(path: Path, ticks_per_bar: int = 4 * 480) -> dict[int, int]:
 
 
 def test_busier_bass_changes_the_bass_and_nothing_else_then_undo_and_redo(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     before = files(root)
     bass_before = notes(root / "midi" / "bass.mid")
     outcome = edit(root, "make the bass busier")
@@ -108,7 +108,7 @@ def test_a_key_change_retunes_what_follows_and_keeps_the_drums(composed_copy: Se
 
 
 def test_a_frozen_part_never_regenerates(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     froze = edit(root, "keep the drums")
     assert froze.kind == "freeze" and froze.frozen == ("drums",) and froze.revision == 2
     drums = (root / "midi" / "drums.mid").read_bytes()
@@ -144,7 +144,7 @@ def test_not_understood_is_one_line_and_nothing_changes(composed_copy: Session, 
 
 
 def test_scope_words_limit_the_change_to_those_bars(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     before = notes(root / "midi" / "bass.mid")
     outcome = edit(root, "make the bass busier in bars 9-16")
     open_project(root).accept(outcome.variation.id)  # type: ignore[union-attr]
@@ -163,7 +163,7 @@ def test_scope_words_limit_the_change_to_those_bars(composed_copy: Session) -> N
 
 
 def test_a_manual_edit_of_a_part_the_request_does_not_reach_survives(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     project = open_project(root)
     head = project.head
     drums = next(t for t in head.tracks if t.role == "drums")
@@ -191,7 +191,7 @@ def test_an_edit_made_against_an_older_revision_is_refused_on_accept(composed_co
 
 
 def test_the_recipe_travels_with_the_revision(composed_copy: Session) -> None:
-    root = composed_copy()
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     project = open_project(root)
     recipe = recipe_of(project.head)
     assert list(part_keys(project.head, recipe)) == ["drums", "bass", "chords", "lead", "pad"]
@@ -203,7 +203,7 @@ def test_the_recipe_travels_with_the_revision(composed_copy: Session) -> None:
 
 
 def test_an_added_part_plays_the_instrument_named_only_where_asked(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 32)
+    root = composed_copy("funk groove with a synth pad", 3, 32)
     outcome = edit(root, "add a string pad to the chorus")
     assert outcome.affected == ("pad-2",) and outcome.cost == "moderate"
     project = open_project(root)
@@ -242,7 +242,7 @@ def test_section_words_reach_the_sections_that_play_their_part_in_another_genre(
 
 
 def test_a_section_nothing_corresponds_to_is_refused_with_the_songs_sections(composed_copy: Session) -> None:
-    root = composed_copy("funk groove", 3, 16)
+    root = composed_copy("funk groove with a synth pad", 3, 16)
     sections = [s.name for s in open_project(root).head.sections]
     assert not any(n.lower().startswith(("bridge", "break")) for n in sections)
     with pytest.raises(InvalidInput, match="this song has no bridge; its sections are " + ", ".join(sections[:2])):

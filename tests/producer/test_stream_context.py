@@ -74,7 +74,7 @@ MidiExpressiveness:
     from: 0
     to: 100
 Automation:
-  - track: pad
+  - track: chords
     parameter: volume
     points: [[0, 0.3], [32, 0.9]]
 """
@@ -83,13 +83,13 @@ Automation:
 def test_a_structured_edits_blocks_are_steps_previewed_and_run(studio: tuple[Studio, str]) -> None:
     st, pid = studio
     shown = [s["label"] for s in st.preview(STRUCTURED_EDIT, project_id=pid)["plan"]["steps"]]
-    assert shown == ["Add compressor to Bass", "Add CC 1 to Lead", "Automate Pad volume"]
+    assert shown == ["Add compressor to Bass", "Automate Chords volume", "Add CC 1 to Lead"]  # in track order
     events = run(st, STRUCTURED_EDIT, pid)
     assert events[0]["state"] == "EDITING" and [s["label"] for s in one(events, "plan")["steps"]] == shown
     assert events[-1]["success"] is True and events[-1]["revision"] == 2
     head = {t.name: t for t in st.library.session(pid).head.tracks}
     assert [e.type for e in head["Bass"].inserts][-1] == "compressor"
-    assert [lane.parameter for lane in head["Pad"].automation] == ["volume"]
+    assert [lane.parameter for lane in head["Chords"].automation] == ["volume"]
 
 
 def test_a_cancelled_request_stops_and_leaves_nothing_running(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ TOKEN = "t" * 32
 
 @pytest.fixture
 def served(composed: Callable[..., Path], tmp_path: Path) -> Iterator[tuple[TestClient, str]]:  # noqa: F811
-    source = composed("funk groove", 3, 16)
+    source = composed("funk groove with a synth pad", 3, 16)
     shutil.copytree(source, tmp_path / source.name)
     app = create_app(ServerConfig(port=8765, token=TOKEN), resolve_members(["beat"]), studio=Studio(tmp_path))
     with TestClient(app, base_url="http://127.0.0.1:8765", headers={"authorization": f"Bearer {TOKEN}"}) as client:

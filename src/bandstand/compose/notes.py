@@ -42,7 +42,7 @@ def preset_name(track: Track, sound: SoundPlan | None) -> str:
     part = sound.for_role(track.role) if sound else None
     if part is not None and (part.preset.program == track.program or track.is_drum):
         return part.preset.name
-    return "GM Drum Kit" if track.is_drum else gm_preset_name(track.program)
+    return gm_preset_name(track.program, track.is_drum)
 
 
 def _program(track: Track) -> str:

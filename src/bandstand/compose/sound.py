@@ -13,7 +13,8 @@ set for the GM sound behind it and, when the parts are given, for their notes); 
 role; effect chains are
 `score.mix` effects (so the render applies them): EQ and compression by role,
 a sidechain-style pump (a tremolo at the beat rate, dipping on every kick) for
-four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, a tempo-synced
+four-on-the-floor families, overdrive on the bass and chords of dusty styles and on 808s, an amp's
+overdrive on the overdriven guitar (`AMPS`), a tempo-synced
 delay on leads, and sends to one shared "Reverb" bus whose room depends on the
 genre. Constraints ("no reverb", "no delay") remove what they name.
 `apply_sound` writes the plan into a song's tracks and buses.
@@ -89,9 +90,12 @@ CATALOG: dict[str, dict[str, tuple[str, str, str]]] = {
 }
 ROLE_FALLBACK = {"sub_bass": "bass", "arp": "lead", "counter_melody": "lead", "percussion": "drums"}
 
-# Every preset's General MIDI program (drum kits all play the GM kit on channel 10: program 0).
+# Every preset's General MIDI program (drum kits: the GS kit on channel 10, `midi.DRUM_KITS` —
+# the standard kit, a live kit in a room, the jazz kit, brushes).
 PRESET_PROGRAMS: dict[str, int] = {
     **{kit: 0 for kit in {n for row in CATALOG["drums"].values() for n in row}},
+    "Dusty Live Kit": 8, "Funk Tight Kit": 8, "Bebop Ride Kit": 32, "Jazz Brush Kit": 40, "Brushed Soul Kit": 40,
+    "Bossa Brush Kit": 40,
     "808 Sub Glide": 38, "Distorted 808": 39, "Sine Sub": 38, "Fingered P-Bass": 33, "Moog Sub": 39,
     "Upright Warm": 32, "Muted Finger Bass": 33, "Tape Sub": 38, "Deep House Sub": 38, "Organ Bass": 39,
     "Acid 303": 39, "Saw Pluck Bass": 39, "Reese": 39, "Sub Sine": 38, "Upright Jazz Bass": 32, "Fretless": 35,
@@ -133,6 +137,12 @@ LOUDNESS_BY_GENRE: dict[str, float] = {"lo-fi": -14.0, "trip-hop": -13.0, "neo-s
                                        "cinematic": -15.0, "deep house": -11.0, "indie": -12.0, "reggae": -13.0}
 DEFAULT_LOUDNESS = -14.0
 DUSTY = {"lofi", "neosoul"}
+# The electric guitar GM samples through an amp (program → drive, why): the overdriven guitar's
+# sample is the guitar with a light crunch, the insert the amp a player would push it with. The
+# distortion guitar's sample was recorded saturated already: a second drive would only fizz.
+AMPS: dict[int, tuple[float, str]] = {
+    29: (0.35, "an amp on the edge of break-up: the overdriven guitar's crunch"),
+}
 AIRY = {"classical", "ambient", "jazz"}  # families whose General MIDI sounds come out dark
 DRUM_ROLES = {"drums", "percussion"}
 
@@ -145,10 +155,10 @@ def delay_ms(bpm: float, division: str) -> float:
 DIVISIONS = {"1/4": 1.0, "1/8": 0.5, "1/8d": 0.75, "1/16": 0.25, "1/4t": 2 / 3, "1/2": 2.0}
 
 
-def gm_preset_name(program: int) -> str:
-    from bandstand.midi import GM_PROGRAMS
+def gm_preset_name(program: int, drums: bool = False) -> str:
+    from bandstand.midi import DRUM_KITS, GM_PROGRAMS
 
-    return f"GM {GM_PROGRAMS[program]}"
+    return f"GS {DRUM_KITS.get(program, 'Standard')} Kit" if drums else f"GM {GM_PROGRAMS[program]}"
 
 
 def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[Preset]]:
@@ -156,7 +166,8 @@ def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[
     family = genre.harmony_family
     row = table.get(family) or table["*"]
     drums = role in DRUM_ROLES
-    heard = [n for n in (*row, *(n for r in table.values() for n in r)) if drums or PRESET_PROGRAMS[n] == program]
+    pool = row if drums else (*row, *(n for r in table.values() for n in r))  # a kit is the family's or the GS one
+    heard = [n for n in pool if PRESET_PROGRAMS[n] == program]
     if heard and heard[0] in row:
         main = Preset(name=heard[0], program=program, confidence=0.85 if family in table else 0.6,
                       reasoning=f"{heard[0]} is the {family} sound for {role}, played by its GM program")
@@ -164,19 +175,19 @@ def _presets(role: str, genre: GenreTraits, program: int) -> tuple[Preset, list[
         main = Preset(name=heard[0], program=program, confidence=0.55,
                       reasoning=f"the {family} {role} plays GM program {program}; {heard[0]} is the preset on it")
     else:
-        main = Preset(name=gm_preset_name(program), program=program, confidence=0.5,
+        main = Preset(name=gm_preset_name(program, drums), program=program, confidence=0.5,
                       reasoning=f"no catalog preset plays GM program {program}; the GM sound itself is heard")
     others = [n for n in row if n != main.name][:2]
     alts = [Preset(name=n, program=PRESET_PROGRAMS[n], confidence=round(max(0.05, main.confidence - 0.15 * (i + 1)), 2),
                    reasoning=f"alternative {i + 1} for {role} (GM program {PRESET_PROGRAMS[n]} in a DAW)")
             for i, n in enumerate(others)]
     while len(alts) < 2:
-        alts.append(Preset(name=gm_preset_name(program), program=program, confidence=0.05,
+        alts.append(Preset(name=gm_preset_name(program, drums), program=program, confidence=0.05,
                            reasoning="the General MIDI sound"))
     return main, alts
 
 
-def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[Effect]:
+def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool, program: int = -1) -> list[Effect]:
     bpm = intent.tempo
     low = role in ("bass", "sub_bass")
     dusty = genre.harmony_family in DUSTY
@@ -206,6 +217,9 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool) -> list[
         chain.append(Effect(type="overdrive", params={"drive": 0.25 if not low else 0.35, "tone": 0.45,
                                                       "mix": 0.5},
                             reason="tape warmth" if not low else "808 harmonics so the sub reads on small speakers"))
+    elif program in AMPS and role not in DRUM_ROLES:
+        drive, why = AMPS[program]
+        chain.append(Effect(type="overdrive", params={"drive": drive, "tone": 0.55, "mix": 0.7}, reason=why))
     if delays and role in ("lead", "arp", "counter_melody"):
         division = "1/8d" if role == "lead" else "1/8"
         chain.append(Effect(type="delay", params={"time_beats": DIVISIONS[division], "feedback": 0.3, "mix": 0.18},
@@ -237,7 +251,7 @@ def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str
         send = SEND_BY_ROLE.get(role, 0.2)
         if wet is not None:
             send = round(min(0.6, send * wet["send_scale"]), 3)
-        effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays), constraints)
+        effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays, program), constraints)
         parts.append(PartSound(
             role=role, program=program, program_name=name, preset=preset, alternatives=alternatives,
             level_db=min(3.5, level), pan=PAN.get(role, 0.5), effects=effects,

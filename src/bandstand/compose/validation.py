@@ -41,7 +41,6 @@ otherwise it names the stage whose output the weakest number measures.
 from __future__ import annotations
 
 import math
-from itertools import pairwise
 from statistics import fmean
 
 from bandstand.compose.lexicon import GenreTraits, primary_genre
@@ -50,12 +49,11 @@ from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.quality import AXES, GateResult, QualityScore
 from bandstand.compose.quality import from_plans, measure, rate
-from bandstand.compose.quality.context import BASS_ROLES
+from bandstand.compose.quality.context import BASS_ROLES, SongContext
 from bandstand.compose.quality.figures import (
     TOL,
-    VOICE_GROUP,
-    VOICE_GROUPS,
     cosine,
+    groove_consistency,
     near,
     on_strong_beat,
     pearson,
@@ -175,8 +173,8 @@ def _writing(song: Song, harmony: HarmonyPlan, arrangement: ArrangementPlan, m: 
 
 
 
-def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: int,
-            m: dict[str, float | None], s: dict[str, float], notes: list[str]) -> None:
+def _rhythm(v: _View, traits: GenreTraits, frame: SongContext, m: dict[str, float | None], s: dict[str, float],
+            notes: list[str]) -> None:
     bass_bars = {v.bar_of(t) for t in v.bass}
     kick_bars = {v.bar_of(t) for t in v.kicks}
     both = bass_bars & kick_bars
@@ -195,19 +193,7 @@ def _rhythm(v: _View, traits: GenreTraits, arrangement: ArrangementPlan, steps: 
         m["kick_bass_lock"] = None
         s["kick_bass_lock"] = 1.0
         notes.append("kick/bass lock not measurable: no bar has both kick and bass")
-    # one vector per bar: the onsets of each drum voice group on the sixteenth grid
-    step_len = v.bpb / steps
-    vectors: dict[int, list[float]] = {}
-    for n in v.drums:
-        b = v.bar_of(n.start)
-        pos = min(steps - 1, max(0, round((n.start - b * v.bpb) / step_len)))
-        vec = vectors.setdefault(b, [0.0] * (steps * len(VOICE_GROUPS)))
-        vec[VOICE_GROUP.get(n.pitch, len(VOICE_GROUPS) - 1) * steps + pos] += 1.0
-    sims: list[float] = []
-    for sec in arrangement.sections:  # each bar against the next one in the same section
-        bars = [vectors[b] for b in range(sec.start_bar - 1, sec.start_bar - 1 + sec.bars) if b in vectors]
-        sims.extend(cosine(a, b) for a, b in pairwise(bars))
-    consistency = fmean(sims) if sims else None
+    consistency = groove_consistency(v.drums, frame)  # the calibrated figure's own measure
     m["groove_consistency"] = consistency
     s["groove_consistency"] = 1.0 if consistency is None else _ramp(consistency, 0.55, 0.85)
 
@@ -347,10 +333,10 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     notes: list[str] = []
     _harmony(view, harmony, metrics, scores, notes)
     _writing(song, harmony, arrangement, metrics, scores, notes)
-    _rhythm(view, traits, arrangement, steps, metrics, scores, notes)
+    frame = from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)
+    _rhythm(view, traits, frame, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
-    frame = from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)
     figures = rate(measure(song, frame), frame.colour)
     axes = {axis: round(_combine([scores[k] for k in AXIS_METRICS[axis]]
                                  + [f.score for f in figures.values() if f.axis == axis]), 4) for axis in AXES}

@@ -32,7 +32,9 @@ BALANCE: dict[str, dict[str, float]] = {
     "jazz": {"drums": -2.0, "chords": 1.0},
     "rock": {"chords": 1.5},
     "folk": {"chords": 1.0, "lead": 1.0},
-    "country": {"chords": 1.0},
+    "country": {"drums": -2.0, "chords": 1.0},  # a band behind a singer: the kit sits back
+    "blues": {"drums": -2.0, "lead": 1.0},
+    "soul": {"drums": -1.5},
 }
 # What a role's stem measures beyond the model above (its insert chain — the drums' and the
 # bass's compressors, the lead's echo — and how it plays), dB: the mean residual of 15 songs

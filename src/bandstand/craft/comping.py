@@ -1,6 +1,7 @@
 """The keyboard/guitar comper: plays the voicings stage 2 voice-led, in the
 genre's comping rhythm (stabs, sustained pads of keys, jazz comping,
-reggae skanks, arpeggios, strums, gospel shouts, ballad piano, house chops),
+reggae skanks, arpeggios, strums, gospel shouts, ballad piano, house chops, a blues
+shuffle's boogie, a funk guitar's scratch),
 with the sustain pedal (CC64) for pianos and electric pianos."""
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from bandstand.craft.density import above_floor, comp_floor, spacious
+from bandstand.craft.density import above_floor, answers, comp_floor, spacious
+from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.ornaments import comp_suspension_chance, suspension_lift
 from bandstand.craft.phrase import NoteEvent, Phrase
@@ -28,12 +30,12 @@ JAZZ_CELLS = (((0, 5), (6, 2)), ((2, 2), (8, 4)), ((6, 2), (14, 2)), ((0, 2), (1
 HOUSE_CELLS = (((2, 1), (10, 1)), ((2, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (5, 1), (10, 1), (13, 1)),
                ((0, 1), (3, 1), (6, 1), (10, 1), (14, 1)), ((2, 1), (3, 1), (6, 1), (10, 1), (11, 1), (14, 1)))
 GOSPEL_CELLS = (((0, 3), (3, 2), (6, 2), (8, 3), (11, 2), (13, 1), (14, 2)), ((0, 6), (6, 2), (8, 4), (12, 4)))
-# Strum patterns by energy: half notes when calm, a verse's down-up eighths, a chorus's busy sixteenths.
+# Strum patterns by energy: half notes when calm, a verse's down-up eighths, a chorus's driving
+# down, down-up, up-down-up (the eighth-note strum most pop and rock choruses ride).
 STRUMS = (
     (0.45, ((0, 8, "d"), (8, 8, "d"))),
     (0.7, ((0, 4, "d"), (6, 2, "u"), (8, 4, "d"), (14, 2, "u"))),
-    (9.9, ((0, 3, "d"), (3, 1, "u"), (4, 2, "d"), (6, 2, "u"), (8, 2, "d"), (10, 2, "u"), (12, 2, "d"),
-           (14, 2, "u"))),
+    (9.9, ((0, 4, "d"), (4, 2, "d"), (6, 4, "u"), (10, 2, "u"), (12, 2, "d"), (14, 2, "u"))),
 )
 
 
@@ -120,7 +122,8 @@ def _gospel(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rand
     if bar.energy < 0.4:
         return [(0, sit.steps - 0.5, 80, big)]
     cell = GOSPEL_CELLS[0] if bar.energy >= 0.7 else GOSPEL_CELLS[1]  # the shout when the church is up
-    return [(s, ln, 96 if s % 8 == 0 else 84, big) for s, ln in cell]
+    # both hands on one and three; between them the right hand alone stabs the upper voices
+    return [(s, ln, 96, big) if s % 8 == 0 else (s, ln, 84, voicing[-3:]) for s, ln in cell]
 
 
 def _ballad(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
@@ -175,6 +178,57 @@ def _oompah(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rand
     return [(s, 1.8, 84 if s == 4 else 76, bright) for s in (4, 8, 10) if s < sit.steps]
 
 
+# The shuffle's second string above the root, beat by beat: fifth, sixth, fifth, sixth; the busy
+# bar reaches up to the flat seventh on three.
+BOOGIE = ((7, 9, 7, 9), (7, 9, 10, 9))
+
+
+def _boogie(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Blues rhythm guitar: the shuffle boogie on the two low strings — root and fifth, root and
+    sixth, a pair on every (swung) eighth, down-strokes on the beat, once the song is up; pairs
+    on the beat only in a verse or when it is quiet."""
+    root = _power(bar)[0]
+    upper = BOOGIE[int(bar.energy >= 0.7)]
+    step = 2 if bar.energy >= 0.6 else 4
+    return [(s, step * 0.8, 96 if s % 4 == 0 else 80, (root, root + upper[(s // 4) % 4]))
+            for s in range(0, sit.steps, step)]
+
+
+# Funk rhythm guitar's accented chops (one bar of sixteenths, ``X`` a chord struck); the strokes
+# between are muted strings scratched in time.
+SCRATCH_CELLS = ("X..x..X...X..x..", "..X..X..X..X.X..", "X...X.x..X..X.x.")
+
+
+def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
+    """Funk 'chicken scratch': the right hand never stops — sixteenths once it is up, most of them muted
+    (a short, quiet scratch of the strings, heard at the root the grip holds), a few let through
+    as chord chops on a grip that keeps the root (`_with_root`). A verse keeps the accented
+    chops and scratches only the eighths; a quiet bar keeps the chops alone."""
+    top = _with_root(voicing[-3:], bar.chord.root)
+    muted = next((p for p in top if p % 12 == bar.chord.root % 12), top[-1])
+    cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
+    every = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 0
+    hits: list[Hit] = []
+    for s in range(min(sit.steps, len(cell))):
+        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
+            hits.append((s, 0.9, 100 if cell[s] == "X" else 88, top))
+        elif every and s % every == 0:
+            hits.append((s, 0.35, 46, (muted,)))  # the muted strings: a click more than a chord
+    return hits
+
+
+def _with_root(shape: tuple[int, ...], root: int) -> tuple[int, ...]:
+    """A funk guitar's chop shape on the top strings with the chord's root in it: the grip keeps
+    its top note and trades its lowest for the root (a grip without the root, chopped sixteen
+    times a bar, names another chord: an E minor 7 chopped as G-B-D is heard as G)."""
+    if len(shape) < 2 or any(p % 12 == root % 12 for p in shape):
+        return shape
+    lowest = shape[0]
+    below = lowest - (lowest - root) % 12  # the root below the grip's lowest note
+    swapped = below + 12 if below + 12 < shape[-1] and below + 12 not in shape else below
+    return tuple(sorted((swapped, *shape[1:])))
+
+
 BOSSA_CELLS = ((0, 3, 6, 10, 12), (2, 6, 8, 12, 14))
 
 
@@ -203,10 +257,10 @@ COMPS: dict[str, Comp] = {
     "stabs": _stabs, "sustained": _sustained, "jazz_comp": _jazz, "offbeat_skank": _skank,
     "arpeggiated": _arp, "strummed": _strum, "gospel_shout": _gospel, "piano_ballad": _ballad,
     "house_chops": _house, "power_chords": _power_chords, "palm_mute": _palm_mute, "oompah": _oompah,
-    "bossa_comp": _bossa, "ostinato": _ostinato,
+    "bossa_comp": _bossa, "ostinato": _ostinato, "boogie": _boogie, "chicken_scratch": _scratch, **KEYBOARD_COMPS,
 }
 UNPEDALLED = frozenset({"house_chops", "offbeat_skank", "stabs", "arpeggiated", "power_chords", "palm_mute",
-                        "oompah", "ostinato"})
+                        "oompah", "ostinato", "drawbar", "clav_chops", "boogie", "chicken_scratch"})
 
 
 def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:
@@ -231,13 +285,18 @@ def revoice(bar: Bar, voicing: tuple[int, ...]) -> tuple[int, ...]:
     return voicing
 
 
-def _leave_space(hits: list[Hit]) -> list[Hit]:
-    """A verse's comping, with room for the melody: the hits on the beat and the first push
-    off it, each voicing without its octave doublings (the chord is all there, once)."""
+def _leave_space(hits: list[Hit], steps: int, answer: bool) -> list[Hit]:
+    """A verse's comping, with room for the melody, each voicing without its octave doublings
+    (the chord is all there, once): under the singing lead only the strong beats (one, and
+    the half bar in an even metre); where the lead lands or rests the comping answers — the
+    hits on the beat and the first push off it."""
+    strong = (0.0, steps / 2) if steps % 8 == 0 else (0.0,)
     kept: list[Hit] = []
     pushed = False
     for step, length, vel, pitches in hits:
         on_beat = abs(step - round(step / 4) * 4) < 0.5
+        if not answer and not any(abs(step - b) < 0.5 for b in strong):
+            continue
         if not on_beat:
             if pushed:
                 continue
@@ -307,7 +366,9 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
             hits = _suspended(sit, bar, previous.chord.pcs, hits)
         previous = bar
         if not bar.final and role != "arp" and spacious(name, bar.section_energy):
-            hits = _leave_space(hits)
+            # a jam's loop has no lead periods to answer: its comping keeps the push off the beat
+            answer = sit.looping or answers(bar.bar_in_section, bar.bars_in_section, bar.section_energy)
+            hits = _leave_space(hits, sit.steps, answer)
         for step, length, vel, pitches in hits:
             if step >= sit.steps:
                 continue
@@ -320,5 +381,8 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
     controls: tuple[ControlChange, ...] = ()
     if name not in UNPEDALLED:
         controls = tuple(pedal(bars, sit.beats_per_bar))
+    if name in HELD:
+        notes = tied(notes, {b.start for b in bars if b.bar_in_section == 0 or b.final})
+        controls = tuple(swells(bars, sit.beats_per_bar))
     return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
                   bars=len(sit.bars), style=name, controls=controls, feel=feel_of(sit, styles, role, lay_back="chords"))

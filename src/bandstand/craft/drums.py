@@ -15,20 +15,26 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from bandstand.craft.density import doubled, thinned, timekeeping_every
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.kit import (
+    CABASA,
     CLAP,
     CLOSED_HAT,
     CRASH,
     FILLS,
+    GM_SHAKER,
     KICK,
+    LONG_GUIRO,
     LOW_TOM,
     OPEN_HAT,
     PEDAL_HAT,
     RIDE,
     SHAKER,
+    SHORT_GUIRO,
     SNARE,
     STEP_VELOCITY,
+    TAMBOURINE,
     DrumFamily,
     Layer,
     fill_length,
@@ -48,6 +54,13 @@ HIHATS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT})
 SPARSE_BELOW = 0.3
 SPARSE_VOICES = frozenset({KICK, CLOSED_HAT, PEDAL_HAT, RIDE, SHAKER})
 CYMBALS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT, RIDE, CRASH})
+# Voices that keep time (one at a time below the lift; the hi-hat foot on two and four is a backbeat, not one)
+TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE, SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO,
+                         GM_SHAKER})
+# Hand percussion keeping time over the cymbals that a kit adds at the lift (from HAND_ENTERS): it plays
+# every other hit until the song's last peak, where it plays as written
+HAND_ENTERS = 0.7
+HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
 DENSITY_REACH = 0.8  # energy moved by the density knob from its middle to an end, times two
 
 
@@ -63,14 +76,22 @@ def _hits(layer: Layer, bar_in_phrase: int, until: int) -> tuple[tuple[int, int]
                  if (ch := pattern[step % len(pattern)]) != ".")
 
 
-def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], groove: int, touch: int) -> None:
+def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], groove: int, touch: int,
+            every: int = 1) -> None:
     """The family's layers in this bar; the kick as the band's groove shapes it (the bass
     reads the same `kick_steps`), the hats and ghost notes as the drummer's own touch
-    shapes them (in the chorus some drummers move from the hats to the ride)."""
+    shapes them (in the chorus some drummers move from the hats to the ride). Below the
+    lift (`every` > 1) one time-keeping voice plays, thinned to eighths or quarters; from the
+    lift the cymbals play as written, and the hand percussion a kit adds over them there (a
+    tambourine or shaker doubling the hats) plays every other hit until the song's last,
+    loudest peak (`doubled`)."""
     e = bar.energy
     scale = 0.72 + 0.38 * e
     choice = groove_choice(fam, touch)
     ride = touch % 3 == 0 and bar.section_energy >= 0.75 and fam.crash
+    keeping = False
+    cymbals = any(layer.note in TIMEKEEPERS - HAND_TIME and layer.min_energy <= e < layer.max_energy
+                  for layer in fam.layers)
     for layer in fam.layers:
         if layer.note == KICK or not layer.min_energy <= e < layer.max_energy:
             continue
@@ -79,6 +100,16 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
         hits = _hits(layer, bar.bar_in_phrase, until)
         if layer.note == CLOSED_HAT and choice.hat_shape == "sixteenths" and e >= 0.7 and len(hits) * 2 >= until:
             hits = (*hits, *((k, STEP_VELOCITY["g"]) for k in range(1, until, 2) if all(k != h for h, _ in hits)))
+        if layer.note in TIMEKEEPERS:
+            if every > 1 and keeping:
+                continue
+            if every == 1 and cymbals and layer.note in HAND_TIME and layer.min_energy >= HAND_ENTERS \
+                    and not doubled(bar.section_energy):  # a tambourine over the hats: on the beats until the last peak
+                hits = hits[::2]
+            keeping = True
+            if every > 1:
+                kept = set(thinned([h for h, _ in hits], every))
+                hits = tuple(h for h in hits if h[0] in kept)
         for step, base in hits:
             note = layer.note
             if note in HATS and ((choice.hat_shape == "skip" and step % 8 == 6)
@@ -185,7 +216,10 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
             notes.extend(_final_hit(fam, bar))
             continue
         building = bar.kind == "build" and bar.bars_in_section - bar.bar_in_section <= 4
-        _layers(fam, bar, steps, steps - fill, out, sit.groove, touch)
+        # the density knob moves the section's lift as it moves the bar's energy
+        lifted = bar.section_energy + (style.density - 0.5) * DENSITY_REACH
+        every = 1 if sit.looping else timekeeping_every(lifted, bar.energy)
+        _layers(fam, bar, steps, steps - fill, out, sit.groove, touch, every)
         if building:
             out = [n for n in out if n[2] != SNARE and n[2] != CLAP]
             _build_roll(bar, steps, out)

@@ -7,7 +7,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bandstand.craft.density import COMP_FLOOR, above_floor
+from bandstand.craft.density import (
+    COMP_FLOOR,
+    FILLING_COMPS,
+    LIFT_ENERGY,
+    above_floor,
+    doubled,
+    thinned,
+    timekeeping_every,
+)
 from bandstand.craft.kit import (
     CABASA,
     CLAVES,
@@ -27,7 +35,8 @@ from bandstand.craft.situation import Bar, Situation
 from bandstand.craft.style import Style
 from bandstand.score import ControlChange
 
-PAD_CENTRE = 64  # the pad sits around E4, above the comping
+PAD_CENTRE = 64
+ELECTRONIC_PAD = 0.5  # from this electronic dial on, the pad is the genre's sound and stays in its drops  # the pad sits around E4, above the comping
 
 # Hand percussion per drum family: (note, 16-step pattern).
 PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
@@ -52,7 +61,10 @@ def pad_shift(bars: list[Bar]) -> int:
 
 
 def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "pad") -> Phrase:
-    bars = sit.active(role)
+    """Held voicings with swells; the pad drops out of the busy sections (at or above the lift,
+    where a comping that fills the bar plays too: `FILLING_COMPS`; not in electronic idioms)
+    until the last peak, so a verse has its bed and a chorus its drive."""
+    bars = [b for b in sit.active(role) if not _drops_out(sit, b)]
     notes: list[Raw] = []
     ccs: list[ControlChange] = []
     spans: list[tuple[float, float, Bar]] = []
@@ -84,6 +96,13 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
                   feel=feel_of(sit, styles, role, swing=False))
 
 
+def _drops_out(sit: Situation, bar: Bar) -> bool:
+    return (not sit.looping and not bar.final and bar.section_energy >= LIFT_ENERGY
+            and not doubled(bar.section_energy) and sit.idiom.comp_style in FILLING_COMPS
+            and sit.idiom.electronic < ELECTRONIC_PAD
+            and sit.is_active("chords", bar))
+
+
 def play_percussion(sit: Situation, styles: Sequence[Style], rng: random.Random,
                     role: str = "percussion") -> Phrase:
     layers = PERCUSSION.get(sit.idiom.drum_family, DEFAULT_PERCUSSION)
@@ -91,12 +110,14 @@ def play_percussion(sit: Situation, styles: Sequence[Style], rng: random.Random,
     seed = rng.getrandbits(64)
     for bar in sit.active(role):
         r = bar_rng(seed, bar.index)
+        every = 1 if sit.looping else timekeeping_every(bar.section_energy, bar.energy)
         for i, (note, pattern) in enumerate(layers):
-            if bar.energy < 0.3 + 0.15 * i:
-                continue
-            for step in range(sit.steps):
+            if bar.energy < 0.3 + 0.15 * i or (i and every > 1 and not doubled(bar.section_energy)):
+                continue  # below the lift one hand plays, thinned as the hats are
+            hits = thinned([k for k in range(sit.steps) if pattern[k % len(pattern)] != "."], every)
+            for step in hits:
                 ch = pattern[step % len(pattern)]
-                if ch != "." and r.random() < 0.92:
+                if r.random() < 0.92:
                     vel = round(STEP_VELOCITY[ch] * (0.6 + 0.35 * bar.energy))
                     raw.append((bar.start + step * 0.25, 0.2, note, max(1, min(127, vel))))
     return Phrase(role=role, events=tuple(NoteEvent(*n) for n in raw), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,

@@ -15,7 +15,7 @@ from bandstand.studio import SeededIds
 
 @cache
 def funk() -> SongSetup:
-    return setup_project("funk groove in E minor", 7, {}, SeededIds(1))
+    return setup_project("funk groove in E minor with a synth pad", 7, {}, SeededIds(1))
 
 
 def section(setup: SongSetup, role: str, index: int) -> tuple[InstrumentContract, SectionContract]:
@@ -28,7 +28,7 @@ def test_the_coordinator_plans_what_compose_plans(tmp_path: Path) -> None:
 
     setup = funk()
     assert setup.roles == ("drums", "bass", "chords", "lead", "pad")
-    plain = compose_song("funk groove in E minor", seed=7, out_dir=str(tmp_path), render_audio=False,
+    plain = compose_song("funk groove in E minor with a synth pad", seed=7, out_dir=str(tmp_path), render_audio=False,
                          skip_stages=["output"]).result
     assert plain.intent.tempo == setup.intent.tempo and plain.intent.key == setup.harmony.key
     assert [s["name"] for s in plain.summary()["sections"]] == [s.name for s in setup.contract.sections]

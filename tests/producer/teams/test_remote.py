@@ -13,7 +13,7 @@ from bandstand.producer.teams.remote import SectionReply, SectionRequest, perfor
 
 from .test_seats import Band, band, seat  # noqa: F401 - the peer's fixture
 
-PROMPT, SEED, OPTIONS = "funk groove in E minor", 7, {"bars": 8}
+PROMPT, SEED, OPTIONS = "funk groove in E minor with a synth pad", 7, {"bars": 8}
 
 
 def request(role: str = "bass") -> SectionRequest:

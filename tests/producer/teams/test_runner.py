@@ -19,7 +19,7 @@ from bandstand.producer.teams.builtin import write_section
 from bandstand.protocol import STUDIO, Emitter
 from bandstand.studio import to_song
 
-PROMPT = "funk groove in E minor"
+PROMPT = "funk groove in E minor with a synth pad"
 
 
 def stream() -> tuple[Emitter, list[dict[str, Any]]]:

@@ -87,7 +87,7 @@ def test_each_failing_seat_is_contained_to_its_own_sections(band: Band, tmp_path
     emitter, events = Emitter(STUDIO), []
     emitter.subscribe(events.append)
     options = TeamOptions(seed=7, out_dir=str(tmp_path), compose={"bars": 16}, team=team, agents=agents)
-    outcome = asyncio.run(compose_team("funk groove in E minor", options, emitter=emitter))
+    outcome = asyncio.run(compose_team("funk groove in E minor with a synth pad", options, emitter=emitter))
 
     assert events[-1]["type"] == "complete" and events[-1]["success"] is True
     assert all(r["status"] == "written" for r in outcome.sections) and not outcome.failed

@@ -22,6 +22,7 @@ from bandstand.compose.lexicon import (
     INSTRUMENTS,
     MOOD_BY_LABEL,
     Artist,
+    GenreTraits,
     Mood,
 )
 from bandstand.compose.lexicon.moods import OBJECT_DEFAULTS
@@ -293,7 +294,7 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
     meter = ex.time_signature or next((GENRE_BY_NAME[g].meter for g in genres if GENRE_BY_NAME[g].meter != (4, 4)),
                                       (4, 4))
 
-    instrument_requests = _instruments(text, ex.spans, hits) + _mood_sounds(moods)
+    instrument_requests = _instruments(text, ex.spans, hits, main) + _mood_sounds(moods)
     players = next((e.players for e in ENSEMBLES if re.search(rf"\b{e.word}\b", text, re.IGNORECASE)), None)
     if players is not None and "string" in text.lower():
         instrument_requests += [InstrumentRequest(text=f"strings ({role})", role=role, program=program)
@@ -338,7 +339,9 @@ def _nothing_read(text: str, spans: list[tuple[int, int]]) -> str:
             f"(unknown words: {', '.join(_dedupe(unknown)[:4])})")
 
 
-def _instruments(text: str, spans: list[tuple[int, int]], hits: list[Hit]) -> list[InstrumentRequest]:
+def _instruments(text: str, spans: list[tuple[int, int]], hits: list[Hit], genre: GenreTraits) -> list[InstrumentRequest]:
+    """The instruments the prompt names, each with the GM program heard: the instrument's own,
+    or the genre's when the word covers it ("guitar" in a rock song is the rock band's guitar)."""
     requests: list[InstrumentRequest] = []
     for hit in hits:
         if hit.kind != "instrument":
@@ -348,7 +351,9 @@ def _instruments(text: str, spans: list[tuple[int, int]], hits: list[Hit]) -> li
         words = f"{modifier} {hit.text}" if modifier else hit.text
         if any(r.text.lower() == words.lower() for r in requests):
             continue
-        requests.append(InstrumentRequest(text=words, role=instrument.role, program=instrument.program))
+        own = genre.program(instrument.role, -1)
+        program = own if own in instrument.covers else instrument.program
+        requests.append(InstrumentRequest(text=words, role=instrument.role, program=program))
     return requests
 
 

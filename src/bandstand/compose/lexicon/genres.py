@@ -34,7 +34,8 @@ _FIRST: tuple[GenreTraits, ...] = (
        "C# F# D A E", "trap trap sub_808 sustained sparse", (38, 48, 0, 49), (0.35, 0.7), "trap", 0.75, 0.85),
     _g("hip-hop", "hip-hop", "hip-hop|hip hop|hiphop|boom bap|boom-bap|rap|golden era|old school hip hop",
        (84, 98), 0.16, "minor,dorian", "C D E F G A", "boom_bap lofi root_fifth stabs sparse",
-       (33, 4, 11, 89), (0.35, 0.45), "hiphop", 0.6, 0.5),
+       (33, 0, 11, 89), (0.35, 0.45), "hiphop", 0.6, 0.5,
+       leaves_out="pad"),  # a sampled (jazz piano) loop over drums and bass: the sample is the chords, no synth pad
     _g("lo-fi", "hip-hop", "lo-fi|lofi|lo fi|lofi hip hop|lo-fi hip hop|chillhop|study beats|jazzhop",
        (70, 90), 0.15, "minor,dorian,major", "C D Eb F G A", "boom_bap lofi root_fifth jazz_comp sparse",
        (33, 4, 11, 89), (0.45, 0.35), "lofi", 0.35, 0.5),
@@ -42,8 +43,8 @@ _FIRST: tuple[GenreTraits, ...] = (
        "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk sustained lyrical",
        (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3),
     _g("r&b", "soul", "r&b|rnb|r 'n' b|r and b|contemporary r&b|slow jam", (60, 100), 0.08, "minor,major",
-       "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 81, 89), (0.5, 0.4),
-       "pop", 0.5, 0.6),
+       "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 66, 48), (0.5, 0.4),
+       "pop", 0.5, 0.6),  # the slow jam's tenor sax sings the line over Rhodes and strings
     _g("soul", "soul", "soul|motown|classic soul|northern soul|southern soul", (70, 110), 0.1, "major,minor",
        "C F G Bb Eb", "rock_backbeat gospel syncopated_funk stabs lyrical", (33, 4, 61, 48), (0.45, 0.4),
        "pop", 0.6, 0.1),
@@ -118,7 +119,8 @@ _FIRST: tuple[GenreTraits, ...] = (
        "F A D G", "four_on_floor house sub_808 sustained sparse", (38, 0, 81, 89), (0.5, 0.55), "house", 0.6,
        0.85),
     _g("funk", "funk", "funk|funky|p-funk|g-funk|funk rock", (95, 120), 0.08, "dorian,mixolydian,minor",
-       "E A D G C", "funk funk syncopated_funk stabs riffy", (36, 28, 61, 16), (0.45, 0.6), "pop", 0.75, 0.3),
+       "E A D G C", "funk funk syncopated_funk chicken_scratch riffy", (36, 28, 61, 16), (0.45, 0.6), "pop", 0.75, 0.3,
+       leaves_out="pad"),  # slap bass, a scratching muted guitar, horns and a tight kit: space, no pad
     _g("rock", "rock", "rock|rock and roll|rock'n'roll|alt rock|alternative rock|hard rock|classic rock",
        (100, 140), 0.0, "major,minor,mixolydian", "E A D G C", "rock_backbeat rock picked_rock strummed riffy",
        (34, 29, 30, 48), (0.25, 0.35), "rock", 0.8, 0.1),
@@ -129,11 +131,11 @@ _FIRST: tuple[GenreTraits, ...] = (
        "minor,phrygian", "E D C# B", "metal metal driving_eighths palm_mute riffy", (34, 30, 30, 48),
        (0.3, 0.6), "rock", 0.95, 0.1),
     _g("blues", "blues", "blues|delta blues|chicago blues|blues rock|rhythm and blues|12-bar", (70, 120), 0.25,
-       "mixolydian,minor", "E A G C Bb", "shuffle blues walking strummed riffy", (33, 0, 22, 16), (0.4, 0.4),
-       "blues", 0.55, 0.05),
+       "mixolydian,minor", "E A G C Bb", "shuffle blues walking boogie riffy", (33, 29, 22, 16), (0.4, 0.4),
+       "blues", 0.55, 0.05, leaves_out="pad"),  # an amped guitar's boogie, harmonica, bass, drums
     _g("country", "country", "country|country pop|honky tonk|country and western|nashville", (90, 130),
-       0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 40, 48),
-       (0.2, 0.3), "pop", 0.55, 0.05),
+       0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 110, 48),
+       (0.2, 0.3), "pop", 0.55, 0.05, leaves_out="pad"),  # strummed steel-string, fiddle, a train beat
     _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|ambient electronic|meditation",
        (60, 90), 0.0, "major,lydian,minor", "C D E F A", "ambient ambient sustained sustained ambient",
        (39, 89, 88, 95), (0.5, 0.2), "ambient", 0.2, 0.8),

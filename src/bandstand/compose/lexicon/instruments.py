@@ -22,6 +22,9 @@ class Instrument:
     plays: tuple[tuple[str, str], ...] = ()
     genres: tuple[str, ...] = ()  # the genres it suggests when the prompt names none (a banjo: bluegrass)
     keeps: tuple[str, ...] = ()  # the genre's own styles it plays as they are (a gospel organ shouts)
+    # programs the word names too: when the genre already plays one of them on the role, that one
+    # is heard (a rock band's "guitar" is its overdriven electric, a folk singer's the steel-string)
+    covers: frozenset[int] = frozenset()
 
     def named_by(self, text: str) -> int:
         """How much of `text` (an instrument request, maybe with a modifier: "lo-fi piano")
@@ -31,23 +34,33 @@ class Instrument:
         return max((len(w) for w in self.words if low == w or low.endswith(" " + w)), default=0)
 
 
-def _i(words: str, role: str, program: int | None, plays: str = "", genres: str = "", keeps: str = "") -> Instrument:
+def _i(words: str, role: str, program: int | None, plays: str = "", genres: str = "", keeps: str = "",
+       covers: frozenset[int] = frozenset()) -> Instrument:
     turns = tuple((k, v) for k, _, v in (item.partition("=") for item in plays.split()))
     return Instrument(tuple(w.strip() for w in words.split("|")), role, program, turns,
-                      tuple(g.strip() for g in genres.split(",") if g.strip()), tuple(keeps.split()))
+                      tuple(g.strip() for g in genres.split(",") if g.strip()), tuple(keeps.split()), covers)
+
+
+GM_GUITARS = frozenset(range(24, 32))
 
 
 INSTRUMENTS: tuple[Instrument, ...] = (
     _i("808|808s|808 bass|sliding 808|sliding 808s", "sub_bass", 38, "bass_style=sub_808"),
     _i("sub bass|sub-bass|subs", "sub_bass", 38),
-    _i("rhodes|electric piano|e-piano|wurlitzer|wurli|keys", "chords", 4, "comp_style=sustained"),
-    _i("piano|pianos|grand piano|keyboard", "chords", 0),
-    _i("organ|hammond|b3", "chords", 16, "comp_style=sustained",  # held chords, not struck ones
+    _i("rhodes|electric piano|e-piano|wurlitzer|wurli|keys", "chords", 4, "comp_style=rhodes_comp",  # short shells
        keeps="gospel_shout offbeat_skank jazz_comp house_chops"),
-    _i("guitar|guitars|acoustic guitar|steel guitar|steel-string guitar", "chords", 25),
+    _i("piano|pianos|grand piano|keyboard", "chords", 0),
+    _i("organ|hammond|b3", "chords", 16, "comp_style=drawbar",  # held, tied chords that swell
+       keeps="gospel_shout offbeat_skank jazz_comp house_chops"),
+    # the steel-string, strummed, unless the genre has its own guitar (then that one, as it plays)
+    _i("guitar|guitars", "chords", 25, "comp_style=strummed", covers=GM_GUITARS,
+       keeps="power_chords palm_mute offbeat_skank bossa_comp arpeggiated oompah boogie chicken_scratch picked"),
+    _i("acoustic guitar|steel guitar|steel-string guitar", "chords", 25, "comp_style=strummed",
+       keeps="power_chords palm_mute offbeat_skank bossa_comp arpeggiated oompah"),
     _i("nylon guitar|nylon-string guitar|classical guitar|spanish guitar|bossa guitar", "chords", 24,
        "comp_style=bossa_comp"),
-    _i("electric guitar|clean guitar|jangly guitar", "chords", 27),
+    _i("electric guitar|clean guitar|jangly guitar", "chords", 27, "comp_style=picked",  # picked, jangling
+       keeps="power_chords palm_mute offbeat_skank house_chops"),
     _i("distorted guitar|distorted guitars|power chords|overdriven guitar|fuzz guitar", "chords", 30,
        "comp_style=power_chords"),
     _i("ukulele|ukuleles|ukelele|uke", "chords", 24, "comp_style=uke_strum kit=acoustic"),
@@ -57,7 +70,7 @@ INSTRUMENTS: tuple[Instrument, ...] = (
     _i("accordion|accordions|squeezebox|concertina", "chords", 21, "comp_style=bellows", "polka,cumbia"),
     _i("harp|harps", "chords", 46, "comp_style=arpeggiated"),
     _i("church organ|pipe organ", "chords", 19, "comp_style=sustained"),
-    _i("clavinet|clav", "chords", 7, "comp_style=stabs",  # the funk clav's short chops
+    _i("clavinet|clav", "chords", 7, "comp_style=clav_chops",  # the funk clav's short sixteenth chops
        keeps="offbeat_skank jazz_comp house_chops gospel_shout"),
     _i("strings|string section|violins|orchestra|cello|cellos", "pad", 48),
     _i("choir|choirs|voices|vocal pad|aahs", "pad", 52),

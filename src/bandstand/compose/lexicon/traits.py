@@ -26,8 +26,14 @@ COMP_STYLES = frozenset({
     "stabs", "sustained", "jazz_comp", "offbeat_skank", "arpeggiated", "strummed",
     "gospel_shout", "piano_ballad", "house_chops", "power_chords", "palm_mute", "oompah", "bossa_comp",
     "ostinato", "uke_strum", "banjo_roll", "bellows", "tango_marcato", "harpsichord", "tremolo", "wall_of_sound",
+    "rhodes_comp", "drawbar", "clav_chops", "picked",
+    "boogie", "chicken_scratch",
 })
 LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient"})
+# The drum kit (a GS kit program on channel 10, `midi.DRUM_KITS`) a genre family's band plays: a
+# live kit in a room for blues, country, soul, funk and folk bands, the jazz kit for a combo; the
+# standard kit for the rest (rock's too: the room kit's gated snare read as an 80s record).
+KITS: dict[str, int] = {"blues": 8, "country": 8, "soul": 8, "funk": 8, "folk": 8, "jazz": 32}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +88,7 @@ def row(name: str, family: str, aliases: str, tempo: tuple[float, float], swing:
         modes=tuple(modes.split(",")), keys=tuple(keys.split()),
         drum_family=drum, harmony_family=harmony, bass_style=bass, comp_style=comp,
         lead_style=lead,
-        instrumentation=(("drums", 0), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
+        instrumentation=(("drums", KITS.get(family, 0)), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
         dials=dials, form=form, energy=energy, electronic=electronic,
         aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()), meter=meter, extras=extras,
         kit=name, leaves_out=tuple(leaves_out.split()),

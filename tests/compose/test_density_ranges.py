@@ -1,0 +1,55 @@
+"""Notes per bar against the idiom's reference range (issue #30, `bandstand.craft.density`):
+over every genre of the lexicon, a composed song (every part, the whole form) plays within
+its drum family's range — all but a few busy Latin dance bands and wall-of-sound genres,
+which stay within reach of it — and the same prompt and seed give the same count."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from bandstand.compose.arrangement import build_arrangement, resolve_roles
+from bandstand.compose.harmony import build_harmony
+from bandstand.compose.intent import decompose
+from bandstand.compose.lexicon import GENRES, primary_genre
+from bandstand.compose.parts import ROLES, generate_part
+from bandstand.craft.density import notes_per_bar_range
+
+SEED = 1
+IN_RANGE_SHARE = 0.8  # the songwriting benchmark's target
+REACH = (0.5, 1.75)  # the furthest any genre may sit from its range: half its floor, 1.75× its ceiling
+
+
+@cache
+def notes_per_bar(prompt: str, seed: int = SEED) -> tuple[float, str]:
+    """Every part's notes over the song's bars, and the drum family the song was played as."""
+    intent = decompose(prompt, seed=seed)
+    harmony = build_harmony(intent, seed)
+    roles = resolve_roles(intent, None, ROLES)
+    plan = build_arrangement(intent, harmony, roles, seed)
+    notes = sum(len(generate_part(r, intent, harmony, plan, seed + i).track.notes) for i, r in enumerate(roles))
+    return notes / plan.total_bars, primary_genre(intent).drum_family
+
+
+def test_songs_of_every_genre_play_within_their_idioms_range_of_notes_per_bar():
+    inside, far = [], []
+    for genre in sorted(g.name for g in GENRES):
+        npb, family = notes_per_bar(genre)
+        lo, hi = notes_per_bar_range(family)
+        inside.append(lo <= npb <= hi)
+        if not REACH[0] * lo <= npb <= REACH[1] * hi:
+            far.append((genre, family, round(npb, 1)))
+    assert sum(inside) / len(inside) >= IN_RANGE_SHARE, sum(inside) / len(inside)
+    assert not far
+
+
+def test_busy_idioms_are_busier_than_sparse_ones():
+    """The range is per idiom: a drill hi-hat roll or a metal chug plays more than a waltz or an ambient wash."""
+    assert notes_per_bar("metal")[0] > 1.5 * notes_per_bar("waltz")[0]
+    assert notes_per_bar("drill")[0] > 1.5 * notes_per_bar("ambient")[0]
+
+
+def test_the_count_is_the_same_for_the_same_prompt_and_seed():
+    notes_per_bar.cache_clear()
+    first = notes_per_bar("house", 5)
+    notes_per_bar.cache_clear()
+    assert notes_per_bar("house", 5) == first
