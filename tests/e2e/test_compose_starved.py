@@ -33,7 +33,9 @@ import pytest
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.alone,
               pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs sched_setaffinity (Linux)")]
 
-SONG = ["compose", "deep house", "--bars", "8", "--parts", "bass,chords", "--seed", "3"]  # the render the longest node
+# the render the longest node: 32 bars, so that even the compiled synthesizer's output node (0.7 s
+# here unstarved, 0.3 s at 8 bars) takes well over the stall limit when starved
+SONG = ["compose", "deep house", "--bars", "32", "--parts", "bass,chords", "--seed", "3"]
 LOOPS = 8  # with the two composes, ten processes that want the one CPU
 LOOP_SECONDS = 150  # a loop ends on its own even if this process is killed before its `finally`
 STALL = 3.0  # seconds without progress; starved, the longest quiet stretch seen was about a second
@@ -61,9 +63,10 @@ def output_seconds(session: Path) -> float:
 def test_a_compose_on_a_ten_times_oversubscribed_cpu_completes(tmp_path: Path) -> None:
     # unstarved first: what the output node takes here (and every cache warm: the synthesizer's
     # compiled kernel, the fonts), and the old kind of limit with a margin of two over it
-    idle = compose("--out", str(tmp_path / "idle"), "--json")
-    assert idle.returncode == 0, idle.stderr
-    unstarved = output_seconds(Path(json.loads(idle.stdout)["session_dir"]))
+    # (the faster of two runs: a moment of someone else's load must not stretch the limit)
+    runs = [compose("--out", str(tmp_path / f"idle-{i}"), "--json") for i in range(2)]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    unstarved = min(output_seconds(Path(json.loads(run.stdout)["session_dir"])) for run in runs)
     wall = round(max(STALL, 2 * unstarved), 1)
 
     cpu = max(os.sched_getaffinity(0))
@@ -88,7 +91,7 @@ def test_a_compose_on_a_ten_times_oversubscribed_cpu_completes(tmp_path: Path) -
     assert summary["status"] == "completed" and summary["retries"] == 0
     session = Path(summary["session_dir"])
     with wave.open(str(session / "audio" / "full-arrangement.wav"), "rb") as wav:
-        assert wav.getnframes() > 8 * 2 * wav.getframerate()  # eight bars at 121 BPM: 16 s
+        assert wav.getnframes() > 60 * wav.getframerate()  # 32 bars at 120 BPM: over a minute
     starved = output_seconds(session)
     assert starved > wall, (f"the output node took {starved:.1f}s starved, {unstarved:.1f}s not: the CPU was not "
                             f"starved enough for a {wall:g}s wall limit to show anything")
