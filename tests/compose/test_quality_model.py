@@ -169,3 +169,20 @@ def test_a_rendered_song_publishes_its_stems_figures(tmp_path: Path) -> None:
             assert f["low"] <= f["median"] <= f["high"] and 0.0 <= f["score"] <= 1.0 and f["axis"] == "mix"
     assert audio["low_share.bass"]["value"] > audio["low_share.lead"]["value"]  # the bass sits low, the lead does not
     assert audio["stem_loudness.bass"]["value"] < 0.0  # a stem is quieter than the mix it is part of
+
+
+def test_the_closing_hit_is_not_the_groove() -> None:
+    """A steady groove then the final kick and crash on the last bar's one: as steady as the
+    groove alone; a last bar that keeps playing past its first beat is still compared."""
+    from bandstand.compose.quality.context import SectionSpan, SongContext
+    from bandstand.compose.quality.figures import groove_consistency
+    from bandstand.score import Note
+
+    ctx = SongContext(beats_per_bar=4, bars=4, tonic_pc=0, minor=False, scale=frozenset({0, 2, 4, 5, 7, 9, 11}),
+                      sections=(SectionSpan(0, 4, frozenset({"drums"})),))
+    groove = [Note(bar * 4 + beat, 0.25, pitch, 100) for bar in range(3) for beat, pitch in
+              ((0, 36), (1, 38), (2, 36), (3, 38), *((b / 2, 42) for b in range(8)))]
+    closing = [Note(12, 1, 36, 110), Note(12, 1, 49, 110)]
+    assert groove_consistency(groove + closing, ctx) == pytest.approx(1.0)
+    played_on = [*closing, Note(13, 0.25, 38, 100)]  # a hit past the one: a bar of its own, compared
+    assert groove_consistency(groove + played_on, ctx) < 0.9

@@ -84,3 +84,13 @@ def test_under_the_singing_lead_the_verse_comping_keeps_to_the_strong_beats():
         if not answers(bar % 8, 8, 0.5):
             assert min(abs(beat - 0), abs(beat - 2)) < 0.2, (bar, beat)
     assert any(min(abs(e.start % 4), abs(e.start % 4 - 2)) >= 0.2 for e in chords if int(e.start // 4) in (6, 7))
+
+
+def test_a_funk_chop_grip_keeps_the_chords_root() -> None:
+    """The chicken scratch's grip on the top strings holds the root: E minor 7's top voices
+    G-B-D become E-B-D (the root an octave up inside the grip), a grip with the root stays."""
+    from bandstand.craft.comping import _with_root
+
+    assert _with_root((55, 59, 62), 4) == (52, 59, 62)  # G3 B3 D4 → E3 B3 D4: the root under the grip
+    assert _with_root((55, 62, 71), 4) == (62, 64, 71)  # G3 D4 B4 → D4 E4 B4: the root inside the grip
+    assert _with_root((52, 55, 59), 4) == (52, 55, 59)

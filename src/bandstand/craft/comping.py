@@ -223,10 +223,9 @@ def _with_root(shape: tuple[int, ...], root: int) -> tuple[int, ...]:
     times a bar, names another chord: an E minor 7 chopped as G-B-D is heard as G)."""
     if len(shape) < 2 or any(p % 12 == root % 12 for p in shape):
         return shape
-    lowest = shape[0]
-    below = lowest - (lowest - root) % 12  # the root below the grip's lowest note
-    swapped = below + 12 if below + 12 < shape[-1] and below + 12 not in shape else below
-    return tuple(sorted((swapped, *shape[1:])))
+    below = shape[0] - (shape[0] - root) % 12  # the root below the grip's lowest note
+    inside = below + 12 < shape[-1]  # an octave up it lies within the grip, under its top note
+    return tuple(sorted((below + 12 if inside else below, *shape[1:])))
 
 
 BOSSA_CELLS = ((0, 3, 6, 10, 12), (2, 6, 8, 12, 14))

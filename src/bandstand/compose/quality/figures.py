@@ -144,16 +144,15 @@ def groove_consistency(drums: list[Note], ctx: SongContext) -> float | None:
     steps = max(1, round(ctx.beats_per_bar * 4))
     step_len = ctx.beats_per_bar / steps
     vectors: dict[int, list[float]] = {}
-    latest: dict[int, int] = {}
     for n in drums:
         b = ctx.bar_of(n.start)
         pos = min(steps - 1, max(0, round((n.start - b * ctx.beats_per_bar) / step_len)))
         group = VOICE_GROUP.get(n.pitch, len(VOICE_GROUPS))
         vectors.setdefault(b, [0.0] * (steps * (len(VOICE_GROUPS) + 1)))[group * steps + pos] += 1.0
-        latest[b] = max(latest.get(b, 0), pos)
     last = max(vectors)
-    if last == ctx.bars - 1 and latest[last] < 4 and len(vectors) > 1:  # the closing hit
-        del vectors[last]
+    beat = steps / ctx.beats_per_bar  # sixteenths in a beat
+    if last == ctx.bars - 1 and len(vectors) > 1 and all(i % steps < beat for i, x in enumerate(vectors[last]) if x):
+        del vectors[last]  # the closing hit
     sims: list[float] = []
     for sec in ctx.sections:
         bars = [vectors[b] for b in range(sec.start, sec.start + sec.bars) if b in vectors]
