@@ -1,6 +1,7 @@
 """Issue #23, start-up: a command loads what it uses. `compose --help` builds no pydantic
 adapter, a compose does not load the jam's and the studio's protocol families, the tool
-registry, the agents' backends, asyncio or numpy.ma; and what was made lazy answers as before
+registry, the agents' backends, asyncio, numpy.ma, the audio stack without audio or the HTTP
+generator when none is named; and what was made lazy answers as before
 (package exports, CLI coercion, the lexicon scan)."""
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ def test_a_compose_loads_only_what_it_uses(tmp_path: Path) -> None:
             f"'--no-audio', '--out', {str(tmp_path)!r}]) == 0")
     unused = ("bandstand.protocol.jam", "bandstand.protocol.studio", "bandstand.protocol.streams",
               "bandstand.protocol.introspect", "bandstand.studio.tools", "bandstand.agents.config",
-              "bandstand.agents.claude_code", "bandstand.agents.registry", "asyncio", "numpy.ma")
+              "bandstand.agents.claude_code", "bandstand.agents.registry", "asyncio", "numpy.ma",
+              # the piano roll draws without the audio stack; the HTTP generator loads when named
+              "bandstand.render.audio", "bandstand.render.synth", "bandstand.compose.parts.remote", "urllib.request")
     assert _loaded(code, unused) == []
     assert list(tmp_path.glob("session-*/midi/full-arrangement.mid"))
 

@@ -234,7 +234,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
 
 def _pianoroll(failed: dict[str, BaseException], root: Path, song: Song) -> None:
     try:
-        from bandstand.render import render_pianoroll
+        from bandstand.render.pianoroll import render_pianoroll  # not the package: its audio stack
 
         render_pianoroll(song, root / "images" / "pianoroll.png")
     except Exception as exc:  # a missing renderer degrades the session, it does not fail it

@@ -195,23 +195,30 @@ def part_generators(given: Any = None) -> dict[str, str]:
     items as the CLI's `--generator` takes them), else the `[generators]` table of the config
     file (bandstand.toml, or `$BANDSTAND_CONFIG`). A wrong item is one `InvalidInput`."""
     import os
-    import tomllib
 
-    from bandstand.compose.parts.remote import parse_generators
     if isinstance(given, dict):
-        return parse_generators([f"{role}={url}" for role, url in given.items()])
+        return _parsed([f"{role}={url}" for role, url in given.items()])
     if given:
-        return parse_generators([str(item) for item in given])
+        return _parsed([str(item) for item in given])
     source = config_path(None, os.environ)
     if source is None:
         return {}
+    import tomllib
+
     try:
         table = tomllib.loads(source.read_text(encoding="utf-8")).get("generators", {})
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
         raise ConfigError(f"{source}: cannot read its [generators]: {exc}") from exc
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
         raise ConfigError(f'{source}: [generators] maps a role to a URL, e.g. bass = "http://127.0.0.1:8000/part"')
-    return parse_generators([f"{role}={url}" for role, url in table.items()])
+    return _parsed([f"{role}={url}" for role, url in table.items()])
+
+
+def _parsed(items: list[str]) -> dict[str, str]:
+    # the HTTP generator's module (urllib, http.client) loads only when some generator is named
+    from bandstand.compose.parts.remote import parse_generators
+
+    return parse_generators(items)
 
 
 def _check_intent_backend(name: str) -> None:
