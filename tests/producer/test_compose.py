@@ -132,3 +132,19 @@ def test_the_first_take_does_not_draw_the_piano_roll_compose_just_drew(tmp_path:
     # told it was drawn from something else, the head files draw it again
     write_head_files(result.session_dir, store.project(store.pointer().head), drawn="another song")
     assert len(drawn) == 2
+
+
+def test_revision_one_keeps_the_lead_sheet_compose_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compose writes the lead sheet; revision 1's top-level files are of the same song (the
+    head compares what each lead sheet is made from), so it is made once, and the manifest
+    says what it was made from."""
+    import bandstand.compose.leadsheet as leadsheet
+
+    made: list[int] = []
+    real = leadsheet.lead_sheet
+    monkeypatch.setattr(leadsheet, "lead_sheet", lambda *a, **k: made.append(1) or real(*a, **k))
+    composed = compose_song("funk groove in E minor", out_dir=str(tmp_path), **FAST)
+    root = Path(composed.result.session_dir)
+    assert made == [1]
+    assert len(json.loads((root / "manifest.json").read_text())["lead_sheet_source"]) == 64
+    assert (root / "notes" / "lead-sheet.musicxml").read_text().startswith("<?xml")

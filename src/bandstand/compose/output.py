@@ -62,6 +62,7 @@ class SessionOutput:
     write_failed: bool = False
     out_of_time: bool = False
     pianoroll_of: Song | None = None  # the song the piano roll was drawn from (when it was)
+    lead_sheet_source: str | None = None  # the digest of what the lead sheet was made from
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
         self.files.append(FileEntry(rel, kind, description, (root / rel).stat().st_size))
@@ -130,6 +131,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     out.write_failed = written.write_failed
     out.out_of_time = written.out_of_time
     out.pianoroll_of = written.pianoroll_of
+    out.lead_sheet_source = written.lead_sheet_source
     meters = written.meters
     names = {t.name: f"midi/{name}" for name, t in part_files(whole).items()}
     for t in whole.tracks:

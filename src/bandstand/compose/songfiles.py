@@ -54,7 +54,8 @@ class SongFiles:
     """What was written (relative paths), and what could not be (one line each); `write_failed`
     when one of those could not be written by the system (a full disk, permissions),
     `out_of_time` when the render was stopped because its time was up; `pianoroll_of`, the song
-    the piano roll was drawn from when it was; `meters`, each WAV's measures taken as it was
+    the piano roll was drawn from when it was; `lead_sheet_source`, the digest of what the lead
+    sheet was made from (`lead_sheet_source`) when one was written; `meters`, each WAV's measures taken as it was
     written (`bandstand.render.meter`), by its path."""
 
     files: list[FileEntry] = field(default_factory=list)
@@ -62,6 +63,7 @@ class SongFiles:
     write_failed: bool = False
     out_of_time: bool = False
     pianoroll_of: Song | None = None
+    lead_sheet_source: str | None = None
     meters: dict[Path, Meter] = field(default_factory=dict)  # the WAVs written, measured as they were
 
     def add(self, root: Path, rel: str, kind: str, description: str) -> None:
@@ -216,6 +218,7 @@ def write_song_outputs(root: Path, song: Song, *, sound: SoundPlan | None = None
         future.result()
     for f in planned:
         out.add(root, f.rel, f.kind, f.description)
+    out.lead_sheet_source = lead_sheet_source(song, chords)  # revision 1's head need not write it again
     if render_pianoroll:
         if "images/pianoroll.png" in failed:
             exc = failed["images/pianoroll.png"]

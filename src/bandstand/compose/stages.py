@@ -358,7 +358,8 @@ def run_output(ctx: NodeContext, given: OutputInputs) -> NodeResult[SessionFiles
                 f"{up.option} SECONDS, or into {folder}/export with bandstand export {folder} --format wav")
     # the live artifact also names the song the piano roll was drawn from (not checkpointed: a
     # resumed run does not know what an earlier process drew), so revision 1 need not draw it again
-    made = SessionFiles(files=tuple(files), degraded=tuple(out.degraded), pianoroll_of=out.pianoroll_of)
+    made = SessionFiles(files=tuple(files), degraded=tuple(out.degraded), pianoroll_of=out.pianoroll_of,
+                        lead_sheet_source=out.lead_sheet_source)
     return NodeResult(made, made.checkpoint(), summary, degraded=degraded, degraded_code=code, degraded_hint=hint)
 
 

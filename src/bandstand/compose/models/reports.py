@@ -33,11 +33,13 @@ class SessionFiles:
     """The output node's artifact: the session's files (paths relative to the session folder,
     as the manifest lists them) and what is missing (`degraded`). `pianoroll_of` is the song
     the piano roll was drawn from in this process, when it was (never checkpointed: a resumed
-    run does not know what an earlier process drew)."""
+    run does not know what an earlier process drew); `lead_sheet_source`, likewise, the digest of
+    what the lead sheet written in this process was made from."""
 
     files: tuple[str, ...]
     degraded: tuple[str, ...] = ()
     pianoroll_of: Song | None = field(default=None, compare=False)
+    lead_sheet_source: str | None = field(default=None, compare=False)
 
     def checkpoint(self) -> dict[str, list[str]]:
         """The JSON the checkpoint keeps: {"files": [...], "degraded": [...]}."""

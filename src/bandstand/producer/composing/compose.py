@@ -285,7 +285,8 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
                             recipe=recipe.model_dump(mode="json"))
     drawn = made.files.pianoroll_of if made.files else None  # the piano roll this run drew, of this song
     create_from_song(result.session_dir, song, provenance, request=result.state.raw_prompt,
-                     pianoroll_source=pianoroll_source(drawn) if drawn is not None else None)
+                     pianoroll_source=pianoroll_source(drawn) if drawn is not None else None,
+                     lead_sheet_source=made.files.lead_sheet_source if made.files else None)
     return pipeline.result(result.state)
 
 

@@ -229,7 +229,7 @@ def _stage(head: HeadFiles) -> list[Any]:
     drawn_from = head.previous or (head.drawn if there else None)
     head.draw = head.pianoroll and drawn_from != head.source
     head.lead_source = lead_sheet_source(song, story.chords)
-    lead_same = old.get("lead_sheet_source") == head.lead_source and (root / LEAD_SHEET).is_file()
+    lead_same = (old.get("lead_sheet_source") or head.lead_written) == head.lead_source and (root / LEAD_SHEET).is_file()
     planned = song_files(song, sound=story.sound, chords=story.chords, target_lufs=head.target)
     jobs: list[Callable[[], Any]] = [partial(lambda f: _put(head, f.rel, f.make()), f) for f in planned
                                      if not (f.rel == LEAD_SHEET and lead_same)]
@@ -258,11 +258,12 @@ class HeadFiles:
     _count = itertools.count()
 
     def __init__(self, session_dir: Path, project: Project, *, pianoroll: bool = True,
-                 drawn: str | None = None) -> None:
+                 drawn: str | None = None, lead_written: str | None = None) -> None:
         self.session_dir = session_dir
         self.project = project
         self.pianoroll = pianoroll
         self.drawn = drawn
+        self.lead_written = lead_written
         self.tag = f".head-{os.getpid()}-{next(self._count)}"
         self.staged: dict[str, Path] = {}
         # made on the worker thread (`_stage`)
@@ -311,12 +312,13 @@ def staged_leftovers(session_dir: Path) -> list[Path]:
 
 
 def write_head_files(session_dir: Path, project: Project, *, pianoroll: bool = True,
-                     drawn: str | None = None) -> list[str]:
+                     drawn: str | None = None, lead_written: str | None = None) -> list[str]:
     """Rewrite the top-level files (all but the WAV) to show `project`; returns the paths written.
     `drawn` is what the piano roll in the folder was drawn from (its `pianoroll_source`) when the
     caller knows and the manifest does not say (compose drew it a moment ago): it is not drawn
-    again when HEAD's is the same. The manifest records only what it recorded before."""
-    prepared = HeadFiles(session_dir, project, pianoroll=pianoroll, drawn=drawn)
+    again when HEAD's is the same; `lead_written`, likewise, what the lead sheet in the folder was
+    made from (its `lead_sheet_source`). The manifest records only what it recorded before."""
+    prepared = HeadFiles(session_dir, project, pianoroll=pianoroll, drawn=drawn, lead_written=lead_written)
     try:
         return prepared.install()
     except BaseException:

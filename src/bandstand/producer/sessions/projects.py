@@ -548,12 +548,14 @@ def create_from_project(session_dir: str | os.PathLike[str], project: Project, *
 
 def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance: Provenance, *,
                      author: str = "compose", request: str = "", ids: IdIssuer | None = None,
-                     overwrite: bool = False, pianoroll_source: str | None = None) -> ProjectSession:
+                     overwrite: bool = False, pianoroll_source: str | None = None,
+                     lead_sheet_source: str | None = None) -> ProjectSession:
     """Revision 1 of a new project holding `song` (what compose made), and the top-level files
     to match (`state/song.json`, which compose writes for a session that is not a project, goes:
     the revisions are the one truth). A WAV already in the folder is taken to be this song's
     render; so is the piano roll when `pianoroll_source` says what it was drawn from
-    (`head_files.pianoroll_source` of the song compose drew). Ids are seeded from the
+    (`head_files.pianoroll_source` of the song compose drew), and the lead sheet when
+    `lead_sheet_source` says what it was made from. Ids are seeded from the
     provenance's seeds when it has some, so the same song gives the same files."""
     root = Path(session_dir).expanduser()
     root.mkdir(parents=True, exist_ok=True)
@@ -572,5 +574,5 @@ def create_from_song(session_dir: str | os.PathLike[str], song: Song, provenance
         if (root / head_files.WAV).is_file():
             write_json(root / head_files.AUDIO_STAMP, {"file": head_files.WAV, "revision": entry.revision})
         _retire_song_json(root)  # revision 1 holds it now (before the manifest, which then does not list it)
-        head_files.write_head_files(root, first, drawn=pianoroll_source)
+        head_files.write_head_files(root, first, drawn=pianoroll_source, lead_written=lead_sheet_source)
     return session
