@@ -1,6 +1,7 @@
 """Each musical fact lives once, in the lowest layer that owns it: a scan of `src/` (its syntax
 trees) for a second table of a kind that has a home — a role → GM program map, the Krumhansl
-key profiles, a 12-name table of pitch names, a tempo (BPM) regex, a mood → energy map. A copy
+key profiles, a 12-name table of pitch names, a letter → pitch-class table, a tempo (BPM) regex,
+a mood → energy map. A copy
 elsewhere fails here, naming the file, the line and the home to import from instead."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ HOMES = {
     "GM program map": "craft/roles.py",
     "Krumhansl profile": "theory/_detect.py",
     "pitch-name table": "theory/_notes.py",
+    "letter → pitch-class table": "theory/_notes.py",
     "BPM regex": "craft/_request_words.py",
     "mood → energy map": "compose/lexicon/moods.py",
 }
@@ -70,6 +72,16 @@ def _names(node: ast.AST) -> bool:
         return False
 
 
+def _letter_pcs(node: ast.AST) -> bool:
+    """A dict of the seven natural letters (either case) to their pitch classes (`theory.letter_pc`)."""
+    if not isinstance(node, ast.Dict) or len(node.keys) < 7:
+        return False
+    pairs = {str(k).upper(): v for key, value in zip(node.keys, node.values, strict=True)
+             if key is not None and isinstance(k := _const(key), str) and len(k) == 1
+             and isinstance(v := _const(value), int)}
+    return pairs == {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
+
+
 def _bpm_regex(node: ast.AST) -> bool:
     """A string constant that reads a number of beats per minute: a digit class and 'bpm'."""
     value = _const(node)
@@ -93,6 +105,7 @@ KINDS = {
     "GM program map": _gm_map,
     "Krumhansl profile": _profile,
     "pitch-name table": _names,
+    "letter → pitch-class table": _letter_pcs,
     "BPM regex": _bpm_regex,
     "mood → energy map": _mood_energy,
 }
@@ -123,7 +136,7 @@ def test_each_fact_has_one_table() -> None:
 
 def test_each_home_holds_its_table() -> None:
     for kind, home in HOMES.items():
-        if kind == "mood → energy map":  # the moods are `Mood` rows, not a dict literal
+        if kind in ("mood → energy map", "letter → pitch-class table"):  # rows, a tuple in letter order
             continue
         assert kind in {k for k, _ in tables((SRC / home).read_text(encoding="utf-8"))}, (kind, home)
 
@@ -134,6 +147,8 @@ def test_each_home_holds_its_table() -> None:
     ("Krumhansl profile", "MAJOR = (6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88)"),
     ("pitch-name table", 'NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")'),
     ("pitch-name table", 'NAMES = ["c", "db", "d", "eb", "e", "f", "gb", "g", "ab", "a", "bb", "b"]'),
+    ("letter → pitch-class table", '_CHROMAS = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}'),
+    ("letter → pitch-class table", 'N = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}'),
     ("BPM regex", r'TEMPO = re.compile(r"\b(\d{2,3})\s*bpm\b", re.I)'),
     ("mood → energy map", 'E = {"dark": (0.6, 0.2), "sad": (0.3, 0.1), "happy": (0.75, 0.9), "chill": (0.3, 0.6),'
                           ' "epic": (0.85, 0.6), "mechanical": (0.6, 0.45)}'),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import bandstand.theory as theory
 
 
@@ -32,6 +34,7 @@ def test_exports_are_pinned() -> None:
         "format_chord",
         "get_scale",
         "interval_between",
+        "letter_pc",
         "make_chord",
         "midi_to_note",
         "motion",
@@ -88,3 +91,13 @@ def test_the_theory_core_imports_no_io_and_no_higher_layer() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
+
+
+def test_letter_pc_reads_either_case_and_refuses_what_is_not_a_letter() -> None:
+    from bandstand.errors import TheoryError
+
+    assert [theory.letter_pc(c) for c in "CDEFGAB"] == [0, 2, 4, 5, 7, 9, 11]
+    assert [theory.letter_pc(c) for c in "cdefgab"] == [0, 2, 4, 5, 7, 9, 11]
+    for bad in ("H", "", "cc", "#"):
+        with pytest.raises(TheoryError, match="not a note letter"):
+            theory.letter_pc(bad)

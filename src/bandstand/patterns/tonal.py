@@ -19,13 +19,12 @@ from bandstand.patterns.hap import Hap
 from bandstand.patterns.pattern import Pattern
 from bandstand.patterns.time import TimeSpan
 from bandstand.patterns.values import is_note, js_number, note_to_midi
-from bandstand.theory import SCALES, scale_type
+from bandstand.theory import SCALES, letter_pc, scale_type
 from bandstand.theory import parse_interval as theory_interval
 
 __all__ = ["scale", "scale_note", "scale_transpose"]
 
 _LETTERS = "CDEFGAB"
-_NATURAL = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
 _TONIC = re.compile(r"^([a-gA-G])(#+|b+|s+|f+)?(-?\d+)?$")
 _STEP = re.compile(r"^(-?\d+)([#bsf]*)$")
 _INTERVAL = re.compile(r"^(\d+)([PMmAd]+)$")
@@ -79,8 +78,8 @@ def _spell(letter: str, accidental: int, octave: int, letter_steps: int, semiton
     index = _LETTERS.index(letter) + letter_steps
     new_letter = _LETTERS[index % 7]
     new_octave = octave + index // 7
-    tonic_midi = (octave + 1) * 12 + _NATURAL[letter] + accidental
-    natural = (new_octave + 1) * 12 + _NATURAL[new_letter]
+    tonic_midi = (octave + 1) * 12 + letter_pc(letter) + accidental
+    natural = (new_octave + 1) * 12 + letter_pc(new_letter)
     shift = tonic_midi + semitones - natural
     acc = "#" * shift if shift > 0 else "b" * -shift
     return f"{new_letter}{acc}{new_octave}"

@@ -12,12 +12,13 @@ import math
 import re
 from typing import Any
 
+from bandstand.theory import letter_pc
+
 __all__ = ["is_note", "js_number", "js_truthy", "norm_number", "note_to_midi", "parse_numeral"]
 
 _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
 _RADIX = {"0x": 16, "0X": 16, "0o": 8, "0O": 8, "0b": 2, "0B": 2}
 _NOTE = re.compile(r"^([a-gA-G])([#bsf]*)(-?[0-9]*)$")
-_CHROMAS = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}
 _ACCS = {"#": 1, "b": -1, "s": 1, "f": -1}
 _MAX_SAFE = 2**53
 
@@ -64,7 +65,7 @@ def note_to_midi(note: str, default_octave: int = 3) -> int:
     return (
         (int(octave) if octave not in ("", "-") else default_octave) * 12
         + 12
-        + _CHROMAS[pc.lower()]
+        + letter_pc(pc)
         + offset
     )
 

@@ -16,6 +16,17 @@ from bandstand.errors import TheoryError
 LETTERS = "CDEFGAB"
 #: Pitch class of each natural letter, in the order of `LETTERS`.
 LETTER_PCS: tuple[int, ...] = (0, 2, 4, 5, 7, 9, 11)
+_LETTER_HELP = "expected one of A B C D E F G"
+
+
+def letter_pc(letter: str) -> int:
+    """The pitch class of a natural letter, either case ("c" and "C" are 0, "b" is 11)."""
+    index = LETTERS.find(letter.upper()) if len(letter) == 1 else -1
+    if index < 0:
+        raise TheoryError(f"{letter!r} is not a note letter; {_LETTER_HELP}")
+    return LETTER_PCS[index]
+
+
 #: Accidental characters and the semitones each adds.
 _ACCIDENTAL_CHARS: dict[str, int] = {
     "#": 1, "♯": 1, "s": 1, "x": 2, "𝄪": 2,
