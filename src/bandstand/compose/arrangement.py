@@ -417,6 +417,8 @@ def _section_chords(slots: list[Slot], harmony: HarmonyPlan | None, cycle: list[
     out = []
     for slot in slots:
         progression = harmony.section(_function(slot, harmony)) or [0]
+        if slot.kind == "outro":
+            progression = _from_tonic(progression, harmony)
         out.append([progression[b % len(progression)] for b in range(slot.bars)])
     dominant = _dominant(harmony)
     if harmony.family in CADENCES and dominant is not None:
@@ -427,9 +429,20 @@ def _section_chords(slots: list[Slot], harmony: HarmonyPlan | None, cycle: list[
                 out[i][-1] = dominant
     if harmony.ending and out:
         last = out[-1]
-        tail = harmony.ending[-len(last):]
+        # each ending chord lasts as long as the family's chords do (film music's bVI–i: two bars each)
+        ending = [i for i in harmony.ending for _ in range(harmony.chords[i].bars)]
+        tail = ending[-len(last):]
         last[len(last) - len(tail):] = tail
     return out
+
+
+def _from_tonic(progression: list[int], harmony: HarmonyPlan) -> list[int]:
+    """`progression` played from its first tonic chord: an outro comes home and stays
+    there, where starting a chorus on its bVI or IV would leave the song's last bars in
+    the key a fifth below."""
+    tonic = harmony.scale_pitch_classes[0] if harmony.scale_pitch_classes else 0
+    start = next((k for k, i in enumerate(progression) if harmony.chords[i].root == tonic), 0)
+    return progression[start:] + progression[:start]
 
 
 def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan, roles: Sequence[str],

@@ -22,7 +22,7 @@ from bandstand.craft.density import LIFT_ENERGY, breathes
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
 from bandstand.craft.ornaments import lead_ornament_chance, ornament_line
 from bandstand.craft.phrase import NoteEvent, Phrase
-from bandstand.craft.situation import Bar, Situation
+from bandstand.craft.situation import Bar, Chord, Situation
 from bandstand.craft.style import Style
 
 Cell = tuple[tuple[float, float], ...]  # (onset beat, length beats)
@@ -85,6 +85,23 @@ def singable(pcs: tuple[int, ...]) -> tuple[int, ...]:
     against the tone just below them)."""
     kept = tuple(pc for pc in pcs if (pc - 1) % 12 not in pcs)
     return kept or pcs
+
+
+def home_triad(sit: Situation) -> frozenset[int]:
+    """The tonic triad's pitch classes (the third the scale has; a major one when it has both)."""
+    third = 4 if (sit.tonic + 4) % 12 in sit.scale else 3
+    return frozenset({sit.tonic % 12, (sit.tonic + third) % 12, (sit.tonic + 7) % 12})
+
+
+def at_home(targets: tuple[int, ...], chord: Chord, home: frozenset[int]) -> tuple[int, ...]:
+    """The tones a phrase may land on: of `targets`, those of the tonic triad; else the chord's
+    other tones the tonic triad shares (over IV its fifth, the tonic); else `targets`. A phrase
+    that ends on the sixth over IV, bar after bar, is heard in the key a fifth below."""
+    kept = tuple(pc for pc in targets if pc in home)
+    if kept:
+        return kept
+    shared = tuple(pc for pc in (chord.root, chord.third, chord.fifth) if pc in home and pc in chord.pcs)
+    return shared or targets
 
 
 def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
@@ -211,8 +228,9 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
                 said.setdefault(key, list(events))
         if op == "cadence" and events:  # the phrase lands on the root or third (later choruses: the third)
             onset, length, pitch = events[-1]
-            targets = (bar.chord.third,) if bar.repeat and bar.kind in ("chorus", "hook", "drop") \
+            targets: tuple[int, ...] = (bar.chord.third,) if bar.repeat and bar.kind in ("chorus", "hook", "drop") \
                 else (bar.chord.root, bar.chord.third)
+            targets = at_home(targets, bar.chord, home_triad(sit))
             landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
             events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
         if role == "lead" and not sit.diatonic_only and op not in ("motif", "repeat") and len(events) >= 3:

@@ -11,12 +11,14 @@ documented `main.progression` text.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bandstand.compose.harmony.dial import (
     SIMPLER,
     Slot,
     apply_dial,
     diatonicize,
+    is_dominant,
     numeral_case,
     simplify,
     tension,
@@ -50,12 +52,17 @@ INVERSION_DIAL = 0.4
 
 def smooth_bass(chord: Chord, previous_bass: int, key: Key) -> Chord:
     """`chord` in first inversion when its root would leap (a fourth or more) from the
-    previous bass while its third lies a step or less away; else `chord` unchanged."""
+    previous bass while its third lies a step or less away; else `chord` unchanged. A major
+    key's leading tone is not held in the bass (a bar of it there, loop after loop, is the
+    second degree of the relative minor, which the song is then heard in)."""
     leap = min((chord.root - previous_bass) % 12, (previous_bass - chord.root) % 12)
     if leap < 5 or chord.is_slash:
         return chord
+    leading = (key.tonic_pc + 11) % 12 if not key.is_minor else None
     for iv in (3, 4):
         third = (chord.root + iv) % 12
+        if third == leading:
+            continue
         if third in chord.pitch_classes and min((third - previous_bass) % 12, (previous_bass - third) % 12) <= 2:
             try:
                 return parse_chord(f"{chord.symbol}/{spell_root(third, key)}")
@@ -115,6 +122,11 @@ def _in_mode(slots: list[Slot], key: Key, scale_pcs: tuple[int, ...], mode: str,
         rel_scale = tuple((p - tonic) % 12 for p in scale_pcs)
         rel = [frozenset((p - tonic) % 12 for p in spell_slot(s, key).pitch_classes) for s in slots]
         slots = diatonicize(slots, rel_scale, rel, simple=dial < 0.15)
+    if family == "blues" and (key.tonic_pc + 10) % 12 not in scale_pcs:
+        # a blues in a major key (a zydeco two-step, say) rests on the key's own tonic triad: a
+        # tonic seventh's flat seventh, bar after bar, is the fourth of the key a fifth below
+        slots = [replace(s, quality="", degree="I") if s.semis == 0 and is_dominant(s.quality) else s
+                 for s in slots]
     return slots
 
 
@@ -172,7 +184,7 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     scale_pcs = tuple(scale.pitch_classes)
     verse = _in_mode(_main_loop(intent, family, mode, rng), key, scale_pcs, mode, family, dial)
     if family not in ("blues", "techno"):  # the blues keeps its twelve bars, techno its one or two chords
-        verse = apply_dial(verse, dial, mode, family, rng)
+        verse = apply_dial(verse, dial, mode, family, rng, tuple((pc - key.tonic_pc) % 12 for pc in scale_pcs))
     form_rng = random.Random(rng.getrandbits(32))  # the other sections never shift the loop's choices
     functions = section_slots(family, mode, verse, form_rng)
     ending, ending_name = ending_slots(family, mode, verse)

@@ -39,6 +39,8 @@ SIMPLER: dict[str, str] = {
     "6/9": "6", "m11b5": "m7b5",
 }
 RICHER: dict[str, str] = {"m7": "m9", "maj7": "maj9", "7": "9", "": "add9", "m": "m7", "6": "6/9"}
+# The tone each richer quality adds, semitones above the root: a ninth, or a minor triad's seventh.
+ADDED_TONE: dict[str, int] = {"m9": 2, "maj9": 2, "9": 2, "add9": 2, "m7": 10, "6/9": 2}
 POLY: dict[str, str] = {"7": "7#11", "9": "13b9", "13": "13b9", "maj7": "maj7#11", "maj9": "maj7#11",
                         "m9": "m11", "7b9": "7alt", "7sus4": "7b9sus4"}
 # Thirds/sevenths stacked from the scale → chord quality (intervals above the root).
@@ -49,11 +51,11 @@ STACKED: dict[tuple[int, ...], str] = {
 }
 # Borrowed chords from the parallel mode, by the function of the slot they replace.
 BORROW_MAJOR = (("iv", 5, "m7"), ("bVI", 8, "maj7"), ("bVII", 10, "7"), ("bIII", 3, "maj7"))
-# (in minor the dominant comes first and twice: the leading tone it brings is what makes the
-# key heard as the key, where a dorian IV or a phrygian bII leans towards the key a fifth down;
-# the phrygian bII is left to phrygian keys)
-BORROW_MINOR = (("V", 7, "7"), ("V", 7, "7b9"), ("IV", 5, "7"))
-BORROW_TRAP = (("V", 7, ""), ("V", 7, ""), ("iv", 5, "m"))
+# (in minor only the dominant: the leading tone it brings is what makes the key heard as the
+# key, where a dorian IV or a phrygian bII leans towards the key a fifth down; the dorian IV
+# is left to the modal colour and to dorian keys, the phrygian bII to phrygian keys)
+BORROW_MINOR = (("V", 7, "7"), ("V", 7, "7b9"))
+BORROW_TRAP = (("V", 7, ""),)  # (the iv is trap's own chord already, and it pulls a fifth down)
 MODAL_MAJOR = (("II", 2, "7"), ("bII", 1, "maj7"), ("bVII", 10, "9"), ("#IV", 6, "m7b5"))
 MODAL_MINOR = (("VI", 9, "m7b5"), ("bVII", 10, "13"), ("IV", 5, "9"))
 
@@ -141,8 +143,22 @@ def simplify(slots: list[Slot]) -> list[Slot]:
     return [replace(s, quality=SIMPLER.get(s.quality, s.quality)) for s in slots]
 
 
-def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: random.Random) -> list[Slot]:
-    """The progression coloured by the harmonic dial (see the module docstring)."""
+def richer(slot: Slot, scale: tuple[int, ...] | None = None) -> Slot:
+    """`slot` with a richer extension (a seventh becomes a ninth …) when the tone it adds lies in
+    `scale` (semitones above the tonic; any tone when None): a minor v's ninth (the major sixth
+    of a minor key) or a iii's (the sharp fourth of a major one) would take the song into the
+    mode next door, where the key is heard a fifth away."""
+    quality = RICHER.get(slot.quality, slot.quality)
+    added = ADDED_TONE.get(quality)
+    if scale is not None and added is not None and (slot.semis + added) % 12 not in scale:
+        return slot
+    return replace(slot, quality=quality)
+
+
+def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: random.Random,
+               scale: tuple[int, ...] | None = None) -> list[Slot]:
+    """The progression coloured by the harmonic dial (see the module docstring); `scale`, the
+    key's scale in semitones above the tonic, keeps the richer extensions in the key."""
     out = list(slots)
     major = mode in MAJOR_MODES
     n = len(out)
@@ -161,7 +177,7 @@ def apply_dial(slots: list[Slot], dial: float, mode: str, family: str, rng: rand
             quality = "m" if is_minorish(quality) else ""
         out[i] = Slot(degree, semis, quality, "borrowed")
     if dial >= 0.5 and n >= 3 and family not in TRIAD_FAMILIES:
-        out = [replace(s, quality=RICHER.get(s.quality, s.quality)) if s.colour == "diatonic" else s for s in out]
+        out = [richer(s, scale) if s.colour == "diatonic" else s for s in out]
         if protected:  # a jazz dominant that resolves down a fifth sings its 13th
             out = [replace(s, quality="13") if j in protected and s.quality in ("7", "9")
                    and (out[(j + 1) % n].semis - s.semis) % 12 == 5 else s for j, s in enumerate(out)]

@@ -21,7 +21,7 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
     "neosoul": {
         "major": ("IV:maj9 iii:m7 ii:m9 I:maj9", "I:maj9 vi:m9 ii:m11 V:7sus4",
                   "ii:m9 iii:m7 IV:maj9 V:9sus4", "I:maj7 iii:m7 vi:m9 IV:maj9"),
-        "minor": ("i:m9 bVII:maj7 bIII:maj9 iv:m7", "i:m11 iv:m9 bVII:9 bIII:maj7",
+        "minor": ("i:m9 bVII:add9 bIII:maj9 iv:m7", "i:m11 iv:m9 bVII:9 bIII:maj7",
                   "i:m9 bVI:maj9 iv:m9 v:m7", "iv:m9 bVII:9 i:m9 bVI:maj7"),
     },
     "jazz": {
@@ -44,7 +44,7 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
         "minor": ("i:m bVI: bIII: bVII:", "i:m bVII: bVI: bVII:", "i:m iv:m bVI: bVII:", "i:m bIII: bVII: iv:m"),
     },
     "rock": {
-        "major": ("I: bVII: IV: I:", "I: IV: V: IV:", "vi:m IV: I: V:", "I: V: IV: IV:"),
+        "major": ("I: bVII: IV: I:", "I: IV: V: V:", "vi:m IV: I: V:", "I: V: IV: I:"),
         "minor": ("i:m bVII: bVI: bVII:", "i:m bIII: bVII: IV:", "i:m bVI: bIII: bVII:", "i:m bVI: bVII: i:m"),
     },
     "lofi": {
