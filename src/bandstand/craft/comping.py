@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from bandstand.craft.density import above_floor, answers, comp_floor, spacious
+from bandstand.craft.density import STEADY_COMPS, above_floor, answers, comp_floor, spacious
 from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.ornaments import comp_suspension_chance, suspension_lift
@@ -156,12 +157,13 @@ def _power_chords(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: rando
 
 def _palm_mute(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Metal: palm-muted chugs under the riff (sixteenths once it is up), the chord let ring
-    on the one and the three when the chorus opens."""
+    on the one and the three when the chorus opens — ringing, not chugged under (the palm
+    comes off the strings for it): the chugs answer in the second beat of each half."""
     chord = _power(bar)
     step = 1 if bar.energy >= 0.75 else 2
     hits: list[Hit] = [(s, 0.7, 100 if s % 4 == 0 else 86, chord[:2]) for s in range(0, sit.steps, step)]
     if bar.section_energy >= 0.85:
-        hits = [h for h in hits if h[0] not in (0, 8)] + [(0, 3.5, 118, chord), (8, 3.5, 112, chord)]
+        hits = [h for h in hits if h[0] % 8 >= 4] + [(0, 3.5, 118, chord), (8, 3.5, 112, chord)]
     return hits
 
 
@@ -375,6 +377,8 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
             dur = max(0.05, min(length, sit.steps - step) * 0.25)
             for p in pitches:
                 played.append((bar.start + step * 0.25, dur, p, v))
+        if name in STEADY_COMPS and style.density > 0.5:  # the chugs' rate is the section's (`STEADY_COMPS`)
+            style = replace(style, density=0.5)
         notes.extend(above_floor(reshape(played, style, 36, 96, bar.start + sit.beats_per_bar), floor))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()

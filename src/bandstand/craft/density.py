@@ -24,7 +24,7 @@ from bandstand.craft.knobs import Raw
 from bandstand.craft.situation import CHORD_REGISTER
 
 __all__ = ["COMP_FLOOR", "FILLING_COMPS", "GUITAR_FLOOR", "HUSH_ENERGY", "LAST_PEAK_ENERGY", "LIFT_ENERGY", "NOTES_PER_BAR",
-           "SPACIOUS_COMPS", "above_floor", "answers", "breathes", "comp_floor", "doubled", "notes_per_bar_range",
+           "SPACIOUS_COMPS", "STEADY_BASSES", "STEADY_COMPS", "above_floor", "answers", "breathes", "comp_floor", "doubled", "notes_per_bar_range",
            "spacious", "thinned", "timekeeping_every"]
 
 # Comping and pad voicings stay at or above the bottom of the comping register (D3, where
@@ -46,6 +46,13 @@ LAST_PEAK_ENERGY = 0.93
 # oom-pah, arpeggios, ostinatos, power chords, chugs) keep them.
 SPACIOUS_COMPS = frozenset({"stabs", "sustained", "jazz_comp", "strummed", "gospel_shout", "piano_ballad",
                             "rhodes_comp"})
+
+# Comping styles whose rhythm is a steady pulse the section sets (a metal or punk guitar's chugs: eighths
+# in a verse, sixteenths or ringing chords at the lift): the density knob does not add hits to them — a
+# heavier mood plays the heavy sections heavier, not a verse in sixteenths.
+STEADY_COMPS = frozenset({"palm_mute", "power_chords"})
+# Bass figures of the same kind: a metal or punk bass doubling the chugs in eighths.
+STEADY_BASSES = frozenset({"driving_eighths"})
 
 # Comping styles that fill the bar with the whole harmony (strums, arpeggiated guitars, held organ
 # chords): at the lift the pad leaves the chorus to them (not in electronic idioms, where the pad

@@ -50,6 +50,13 @@ PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
     "one_drop": ((SHAKER, "x.x.x.x.x.x.x.x."), (COWBELL, "........x.......")),
 }
 DEFAULT_PERCUSSION = ((SHAKER, "xoxoxoxoxoxoxoxo"), (TAMBOURINE, "....x.......x..."))
+# Genres whose kit is already a percussion section (a salsa's timbales, congas and clave): the
+# percussion part is the one hand the kit lacks, by section — (below the lift, from the lift).
+# Salsa's bongocero plays the martillo in the verse and takes up the bongo bell, on the beat,
+# for the coro and the montuno; the clave and the congas stay the kit's.
+GENRE_PERCUSSION: dict[str, tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]] = {
+    "salsa": (((HIGH_BONGO, "X.o.x.o.X.o.x.o."),), ((COWBELL, "X...x...X...x..."),)),
+}
 
 
 def pad_shift(bars: list[Bar]) -> int:
@@ -105,12 +112,14 @@ def _drops_out(sit: Situation, bar: Bar) -> bool:
 
 def play_percussion(sit: Situation, styles: Sequence[Style], rng: random.Random,
                     role: str = "percussion") -> Phrase:
-    layers = PERCUSSION.get(sit.idiom.drum_family, DEFAULT_PERCUSSION)
+    family = PERCUSSION.get(sit.idiom.drum_family, DEFAULT_PERCUSSION)
+    by_section = GENRE_PERCUSSION.get(sit.idiom.kit)
     raw: list[Raw] = []
     seed = rng.getrandbits(64)
     for bar in sit.active(role):
         r = bar_rng(seed, bar.index)
         every = 1 if sit.looping else timekeeping_every(bar.section_energy, bar.energy)
+        layers = family if by_section is None else by_section[bar.section_energy >= LIFT_ENERGY]
         for i, (note, pattern) in enumerate(layers):
             if bar.energy < 0.3 + 0.15 * i or (i and every > 1 and not doubled(bar.section_energy)):
                 continue  # below the lift one hand plays, thinned as the hats are
