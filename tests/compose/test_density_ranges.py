@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from bandstand.compose.arrangement import build_arrangement, resolve_roles
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.intent import decompose
@@ -53,3 +55,35 @@ def test_the_count_is_the_same_for_the_same_prompt_and_seed():
     first = notes_per_bar("house", 5)
     notes_per_bar.cache_clear()
     assert notes_per_bar("house", 5) == first
+
+
+@cache
+def _by_kind(prompt: str, seed: int) -> tuple[float, dict[str, float], str]:
+    """Notes per bar over the song, notes per bar by section kind, and the drum family."""
+    intent = decompose(prompt, seed=seed)
+    harmony = build_harmony(intent, seed)
+    roles = resolve_roles(intent, None, ROLES)
+    plan = build_arrangement(intent, harmony, roles, seed)
+    starts = [n.start for i, r in enumerate(roles) for n in generate_part(r, intent, harmony, plan, seed + i).track.notes]
+    bpb = intent.beats_per_bar
+    notes: dict[str, int] = {}
+    bars: dict[str, int] = {}
+    for s in plan.sections:
+        lo, hi = (s.start_bar - 1) * bpb, s.end_bar * bpb
+        notes[s.kind] = notes.get(s.kind, 0) + sum(1 for t in starts if lo <= t < hi)
+        bars[s.kind] = bars.get(s.kind, 0) + s.bars
+    return len(starts) / plan.total_bars, {k: notes[k] / bars[k] for k in notes}, primary_genre(intent).drum_family
+
+
+# Issue #30's busy bands: a metal guitar chugging sixteenths through its verses under a double kick, a
+# bossa kit playing ride, bell, shaker and cabasa at once (funk, salsa and zydeco are not there yet).
+BUSY = ("something angry", "bossa nova with nylon guitar")
+
+
+@pytest.mark.parametrize("prompt", BUSY)
+@pytest.mark.parametrize("seed", (1, 2))
+def test_once_busy_bands_play_within_their_idioms_range_and_verses_thinner_than_choruses(prompt: str, seed: int):
+    npb, kinds, family = _by_kind(prompt, seed)
+    lo, hi = notes_per_bar_range(family)
+    assert lo <= npb <= hi, (prompt, seed, family, round(npb, 1))
+    assert kinds["verse"] < kinds["chorus"], kinds

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from bandstand.craft.density import STEADY_COMPS, above_floor, answers, comp_floor, spacious
+from bandstand.craft.density import LIFT_ENERGY, STEADY_COMPS, above_floor, answers, comp_floor, spacious
 from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.ornaments import comp_suspension_chance, suspension_lift
@@ -204,12 +204,13 @@ SCRATCH_CELLS = ("X..x..X...X..x..", "..X..X..X..X.X..", "X...X.x..X..X.x.")
 def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Funk 'chicken scratch': the right hand never stops — sixteenths once it is up, most of them muted
     (a short, quiet scratch of the strings, heard at the root the grip holds), a few let through
-    as chord chops on a grip that keeps the root (`_with_root`). A verse keeps the accented
-    chops and scratches only the eighths; a quiet bar keeps the chops alone."""
+    as chord chops on a grip that keeps the root (`_with_root`). The chorus scratches the
+    eighths between its chops; a verse, and a quiet bar, keep the chops alone, with rests
+    between (the slap bass and the hats fill the sixteenths there)."""
     top = _with_root(voicing[-3:], bar.chord.root)
     muted = next((p for p in top if p % 12 == bar.chord.root % 12), top[-1])
     cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
-    every = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 0
+    every = 2 if bar.section_energy >= LIFT_ENERGY else 0
     hits: list[Hit] = []
     for s in range(min(sit.steps, len(cell))):
         if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
