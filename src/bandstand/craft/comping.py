@@ -10,7 +10,14 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from bandstand.craft.density import LIFT_ENERGY, STEADY_COMPS, above_floor, answers, comp_floor, spacious
+from bandstand.craft.density import (
+    LIFT_ENERGY,
+    STEADY_COMPS,
+    above_floor,
+    answers,
+    comp_floor,
+    spacious,
+)
 from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.ornaments import comp_suspension_chance, suspension_lift
