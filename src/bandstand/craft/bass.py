@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bandstand.craft.bass_dance import marcato, two_beat
-from bandstand.craft.density import STEADY_BASSES
+from bandstand.craft.density import LIFT_ENERGY, STEADY_BASSES
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.kit import fill_length, kick_steps
 from bandstand.craft.knobs import Raw, bar_rng, base_style, feel_of, reshape
@@ -162,6 +162,8 @@ def _funk(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Ra
     starts = sorted({i for i, ch in enumerate(figure[: sit.steps]) if ch != "."} | kick_set)
     if bar.energy < 0.45:
         starts = sorted(kick_set | {0})
+    elif bar.section_energy < LIFT_ENERGY:  # the ghosted sixteenths are the chorus's: a verse line leaves space
+        starts = [s for s in starts if figure[s % len(figure)] != "g" or s in kick_set]
     lengths = _lengths(starts, sit.steps, 3.0)
     for i, s in enumerate(starts):
         ch = figure[s % len(figure)]

@@ -16,6 +16,7 @@ from bandstand.craft.density import (
     above_floor,
     answers,
     comp_floor,
+    doubled,
     spacious,
 )
 from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
@@ -126,10 +127,13 @@ def _strum(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rando
 
 
 def _gospel(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
-    big = voicing + ((voicing[-1] + 12,) if voicing[-1] + 12 <= 88 else ())
+    last = doubled(bar.section_energy)  # the last chorus: the octave on top and the shout's sixteenth pickup
+    big = voicing + ((voicing[-1] + 12,) if voicing[-1] + 12 <= 88 and (last or bar.energy < 0.7) else ())
     if bar.energy < 0.4:
         return [(0, sit.steps - 0.5, 80, big)]
-    cell = GOSPEL_CELLS[0] if bar.energy >= 0.7 else GOSPEL_CELLS[1]  # the shout when the church is up
+    cell: tuple[tuple[int, int], ...] = GOSPEL_CELLS[0] if bar.energy >= 0.7 else GOSPEL_CELLS[1]  # the shout when up
+    if bar.energy >= 0.7 and not last:
+        cell = tuple((s, ln + 1 if s == 11 else ln) for s, ln in cell if s != 13)
     # both hands on one and three; between them the right hand alone stabs the upper voices
     return [(s, ln, 96, big) if s % 8 == 0 else (s, ln, 84, voicing[-3:]) for s, ln in cell]
 

@@ -125,9 +125,16 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
     if bar.pre_drop:
         kicks = [k for k in kicks if k[0] < steps // 2]
     out.extend((bar.start + step * 0.25, HIT, KICK, max(1, min(127, round(base * scale)))) for step, base in kicks)
-    if e >= 0.45 and not fam.comping_snare and any(layer.note == SNARE for layer in fam.layers):
-        # ghost notes are the snare's: a kit without one (a cross-stick bossa, a Latin percussion section) has none
+    if e >= 0.45 and not fam.comping_snare and any(layer.note == SNARE for layer in fam.layers) \
+            and not _own_ghosts(fam):
+        # ghost notes are the snare's: a kit without one (a cross-stick bossa, a Latin percussion section) has
+        # none, and a kit that writes its own (the church drummer's) plays those, not the groove's as well
         out.extend((bar.start + g * 0.25, HIT, SNARE, 40) for g in choice.ghosts if g < until and g % 4)
+
+
+def _own_ghosts(fam: DrumFamily) -> bool:
+    """Whether `fam` writes ghost notes on its snare (a "g" in a snare layer)."""
+    return any(layer.note == SNARE and any("g" in p for p in layer.patterns) for layer in fam.layers)
 
 
 def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw], rng: random.Random) -> None:

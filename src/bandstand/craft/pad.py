@@ -1,11 +1,12 @@
 """The pad and the hand percussion: sustained voicings held across repeated
-chords with expression swells (CC11) that follow the energy, and a
+chords (struck once, whatever the density knob) with expression swells (CC11) that follow the energy, and a
 hand-percussion layer (shakers, congas, claves…) per drum family."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bandstand.craft.density import (
     COMP_FLOOR,
@@ -88,8 +89,10 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
         pitches = root_position(bar.chord.pitches, bar.chord.root) if bar.final else bar.chord.pitches
+        style = styles[bar.index]  # a pad holds its voicing: the density knob thins it, never re-strikes it
+        style = replace(style, density=min(0.5, style.density))
         notes.extend(above_floor(reshape([(start, length - 0.05, p + shift, vel) for p in pitches],
-                                         styles[bar.index], 36, 96, end), COMP_FLOOR))
+                                         style, 36, 96, end), COMP_FLOOR))
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)
         points = max(4, int(length * 2))
