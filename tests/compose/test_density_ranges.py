@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from bandstand.compose.arrangement import build_arrangement, resolve_roles
 from bandstand.compose.harmony import build_harmony
 from bandstand.compose.intent import decompose
@@ -20,21 +22,21 @@ REACH = (0.5, 1.75)  # the furthest any genre may sit from its range: half its f
 
 
 @cache
-def notes_per_bar(prompt: str, seed: int = SEED) -> tuple[float, str]:
-    """Every part's notes over the song's bars, and the drum family the song was played as."""
+def notes_per_bar(prompt: str, seed: int = SEED) -> tuple[float, tuple[str, str]]:
+    """Every part's notes over the song's bars, and the drum family the song was played as (and its genre)."""
     intent = decompose(prompt, seed=seed)
     harmony = build_harmony(intent, seed)
     roles = resolve_roles(intent, None, ROLES)
     plan = build_arrangement(intent, harmony, roles, seed)
     notes = sum(len(generate_part(r, intent, harmony, plan, seed + i).track.notes) for i, r in enumerate(roles))
-    return notes / plan.total_bars, primary_genre(intent).drum_family
+    return notes / plan.total_bars, (primary_genre(intent).drum_family, primary_genre(intent).name)
 
 
 def test_songs_of_every_genre_play_within_their_idioms_range_of_notes_per_bar():
     inside, far = [], []
     for genre in sorted(g.name for g in GENRES):
-        npb, family = notes_per_bar(genre)
-        lo, hi = notes_per_bar_range(family)
+        npb, (family, name) = notes_per_bar(genre)
+        lo, hi = notes_per_bar_range(family, name)
         inside.append(lo <= npb <= hi)
         if not REACH[0] * lo <= npb <= REACH[1] * hi:
             far.append((genre, family, round(npb, 1)))
@@ -53,3 +55,48 @@ def test_the_count_is_the_same_for_the_same_prompt_and_seed():
     first = notes_per_bar("house", 5)
     notes_per_bar.cache_clear()
     assert notes_per_bar("house", 5) == first
+
+
+@cache
+def _by_kind(prompt: str, seed: int) -> tuple[float, dict[str, float], tuple[str, str]]:
+    """Notes per bar over the song, notes per bar by section kind, and the drum family."""
+    intent = decompose(prompt, seed=seed)
+    harmony = build_harmony(intent, seed)
+    roles = resolve_roles(intent, None, ROLES)
+    plan = build_arrangement(intent, harmony, roles, seed)
+    starts = [n.start for i, r in enumerate(roles) for n in generate_part(r, intent, harmony, plan, seed + i).track.notes]
+    bpb = intent.beats_per_bar
+    notes: dict[str, int] = {}
+    bars: dict[str, int] = {}
+    for s in plan.sections:
+        lo, hi = (s.start_bar - 1) * bpb, s.end_bar * bpb
+        notes[s.kind] = notes.get(s.kind, 0) + sum(1 for t in starts if lo <= t < hi)
+        bars[s.kind] = bars.get(s.kind, 0) + s.bars
+    genre = primary_genre(intent)
+    return len(starts) / plan.total_bars, {k: notes[k] / bars[k] for k in notes}, (genre.drum_family, genre.name)
+
+
+# Issue #30's busy bands: a metal guitar chugging sixteenths through its verses under a double kick, a
+# bossa kit playing ride, bell, shaker and cabasa at once; an afrobeats pad re-struck on every half bar
+# of a hook; a rain texture of thirty drops a bar; a salsa band held to a bossa trio's range (gospel,
+# zydeco and chiptune are not there yet: a gospel chorus's sixteenth hats and shout still sit above).
+BUSY = ("something angry", "bossa nova with nylon guitar", "afrobeats party song", "lo-fi beat with rain",
+        "salsa with piano montuno")
+
+
+@pytest.mark.parametrize("prompt", BUSY)
+@pytest.mark.parametrize("seed", (1, 2))
+def test_once_busy_bands_play_within_their_idioms_range_and_verses_thinner_than_choruses(prompt: str, seed: int):
+    npb, kinds, (family, genre) = _by_kind(prompt, seed)
+    lo, hi = notes_per_bar_range(family, genre)
+    assert lo <= npb <= hi, (prompt, seed, family, round(npb, 1))
+    if "verse" in kinds:  # a lo-fi loop has no verse: its sections are loops
+        assert kinds["verse"] < kinds.get("chorus", kinds.get("hook", 0.0)), kinds
+
+
+def test_salsa_is_held_to_a_percussion_sections_range_not_a_bossa_trios():
+    """Salsa plays the "bossa" family's feel with a percussion section (timbales, congas, bongos, clave)
+    over a piano montuno and a tumbao: its range is afrobeat's, a bossa nova's stays the bossa family's."""
+    assert notes_per_bar_range("bossa", "salsa") == notes_per_bar_range("afrobeat")
+    assert notes_per_bar_range("bossa", "bossa nova") == notes_per_bar_range("bossa")
+    assert notes_per_bar_range("funk", "salsa") == notes_per_bar_range("funk")  # played on another feel

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from bandstand.craft.bass_dance import marcato, two_beat
+from bandstand.craft.density import LIFT_ENERGY, STEADY_BASSES
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.kit import fill_length, kick_steps
 from bandstand.craft.knobs import Raw, bar_rng, base_style, feel_of, reshape
@@ -160,6 +162,8 @@ def _funk(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: random.Ra
     starts = sorted({i for i, ch in enumerate(figure[: sit.steps]) if ch != "."} | kick_set)
     if bar.energy < 0.45:
         starts = sorted(kick_set | {0})
+    elif bar.section_energy < LIFT_ENERGY:  # the ghosted sixteenths are the chorus's: a verse line leaves space
+        starts = [s for s in starts if figure[s % len(figure)] != "g" or s in kick_set]
     lengths = _lengths(starts, sit.steps, 3.0)
     for i, s in enumerate(starts):
         ch = figure[s % len(figure)]
@@ -379,6 +383,8 @@ def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             length = min(length, stop - step)
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
             played.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
+        if name in STEADY_BASSES and style.density > 0.5:  # the eighths' rate is the section's
+            style = replace(style, density=0.5)
         notes.extend(reshape(played, style, 12, 64, bar.start + stop * 0.25))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()

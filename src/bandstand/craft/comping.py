@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from bandstand.craft.density import above_floor, answers, comp_floor, spacious
+from bandstand.craft.density import (
+    LIFT_ENERGY,
+    STEADY_COMPS,
+    above_floor,
+    answers,
+    comp_floor,
+    doubled,
+    spacious,
+)
 from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
 from bandstand.craft.ornaments import comp_suspension_chance, suspension_lift
@@ -118,10 +127,13 @@ def _strum(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Rando
 
 
 def _gospel(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
-    big = voicing + ((voicing[-1] + 12,) if voicing[-1] + 12 <= 88 else ())
+    last = doubled(bar.section_energy)  # the last chorus: the octave on top and the shout's sixteenth pickup
+    big = voicing + ((voicing[-1] + 12,) if voicing[-1] + 12 <= 88 and (last or bar.energy < 0.7) else ())
     if bar.energy < 0.4:
         return [(0, sit.steps - 0.5, 80, big)]
-    cell = GOSPEL_CELLS[0] if bar.energy >= 0.7 else GOSPEL_CELLS[1]  # the shout when the church is up
+    cell: tuple[tuple[int, int], ...] = GOSPEL_CELLS[0] if bar.energy >= 0.7 else GOSPEL_CELLS[1]  # the shout when up
+    if bar.energy >= 0.7 and not last:
+        cell = tuple((s, ln + 1 if s == 11 else ln) for s, ln in cell if s != 13)
     # both hands on one and three; between them the right hand alone stabs the upper voices
     return [(s, ln, 96, big) if s % 8 == 0 else (s, ln, 84, voicing[-3:]) for s, ln in cell]
 
@@ -156,12 +168,13 @@ def _power_chords(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: rando
 
 def _palm_mute(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Metal: palm-muted chugs under the riff (sixteenths once it is up), the chord let ring
-    on the one and the three when the chorus opens."""
+    on the one and the three when the chorus opens — ringing, not chugged under (the palm
+    comes off the strings for it): the chugs answer in the second beat of each half."""
     chord = _power(bar)
     step = 1 if bar.energy >= 0.75 else 2
     hits: list[Hit] = [(s, 0.7, 100 if s % 4 == 0 else 86, chord[:2]) for s in range(0, sit.steps, step)]
     if bar.section_energy >= 0.85:
-        hits = [h for h in hits if h[0] not in (0, 8)] + [(0, 3.5, 118, chord), (8, 3.5, 112, chord)]
+        hits = [h for h in hits if h[0] % 8 >= 4] + [(0, 3.5, 118, chord), (8, 3.5, 112, chord)]
     return hits
 
 
@@ -202,12 +215,13 @@ SCRATCH_CELLS = ("X..x..X...X..x..", "..X..X..X..X.X..", "X...X.x..X..X.x.")
 def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Random) -> list[Hit]:
     """Funk 'chicken scratch': the right hand never stops — sixteenths once it is up, most of them muted
     (a short, quiet scratch of the strings, heard at the root the grip holds), a few let through
-    as chord chops on a grip that keeps the root (`_with_root`). A verse keeps the accented
-    chops and scratches only the eighths; a quiet bar keeps the chops alone."""
+    as chord chops on a grip that keeps the root (`_with_root`). The chorus scratches the
+    eighths between its chops; a verse, and a quiet bar, keep the chops alone, with rests
+    between (the slap bass and the hats fill the sixteenths there)."""
     top = _with_root(voicing[-3:], bar.chord.root)
     muted = next((p for p in top if p % 12 == bar.chord.root % 12), top[-1])
     cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
-    every = 1 if bar.energy >= 0.7 else 2 if bar.energy >= 0.35 else 0
+    every = 2 if bar.section_energy >= LIFT_ENERGY else 0
     hits: list[Hit] = []
     for s in range(min(sit.steps, len(cell))):
         if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
@@ -375,6 +389,8 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
             dur = max(0.05, min(length, sit.steps - step) * 0.25)
             for p in pitches:
                 played.append((bar.start + step * 0.25, dur, p, v))
+        if name in STEADY_COMPS and style.density > 0.5:  # the chugs' rate is the section's (`STEADY_COMPS`)
+            style = replace(style, density=0.5)
         notes.extend(above_floor(reshape(played, style, 36, 96, bar.start + sit.beats_per_bar), floor))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()

@@ -24,7 +24,7 @@ from bandstand.craft.knobs import Raw
 from bandstand.craft.situation import CHORD_REGISTER
 
 __all__ = ["COMP_FLOOR", "FILLING_COMPS", "GUITAR_FLOOR", "HUSH_ENERGY", "LAST_PEAK_ENERGY", "LIFT_ENERGY", "NOTES_PER_BAR",
-           "SPACIOUS_COMPS", "above_floor", "answers", "breathes", "comp_floor", "doubled", "notes_per_bar_range",
+           "RANGE_FAMILY", "SPACIOUS_COMPS", "STEADY_BASSES", "STEADY_COMPS", "above_floor", "answers", "breathes", "comp_floor", "doubled", "notes_per_bar_range",
            "spacious", "thinned", "timekeeping_every"]
 
 # Comping and pad voicings stay at or above the bottom of the comping register (D3, where
@@ -47,6 +47,15 @@ LAST_PEAK_ENERGY = 0.93
 SPACIOUS_COMPS = frozenset({"stabs", "sustained", "jazz_comp", "strummed", "gospel_shout", "piano_ballad",
                             "rhodes_comp"})
 
+# Comping styles whose rhythm is a steady pulse the section sets (a metal or punk guitar's chugs: eighths
+# in a verse, sixteenths or ringing chords at the lift): the density knob does not add hits to them — a
+# heavier mood plays the heavy sections heavier, not a verse in sixteenths.
+STEADY_COMPS = frozenset({"palm_mute", "power_chords"})
+# Bass figures of the same kind: a metal or punk bass doubling the chugs in eighths, and a funk
+# (afrobeat, gospel) line whose syncopations and ghost notes are written out — its rests are the
+# groove, and re-striking its notes on the sixteenths between fills them with chatter.
+STEADY_BASSES = frozenset({"driving_eighths", "syncopated_funk"})
+
 # Comping styles that fill the bar with the whole harmony (strums, arpeggiated guitars, held organ
 # chords): at the lift the pad leaves the chorus to them (not in electronic idioms, where the pad
 # is the drop's sound: trance's supersaw). Under stabs, chops and skanks the pad stays, and under
@@ -65,11 +74,21 @@ NOTES_PER_BAR: dict[str, tuple[float, float]] = {
     "cinematic": (10.0, 38.0), "ambient": (3.0, 22.0),
 }
 DEFAULT_RANGE = NOTES_PER_BAR["rock_backbeat"]
+# A drum family names a feel (a groove template, a fill, a swing), and for most genres the band
+# that plays it: the range follows. Where a genre plays a family's feel with another band, its
+# range is that band's: salsa takes the "bossa" family's straight Latin sixteenths and clave, but
+# a salsa band is a percussion section (timbales or bongo bell, congas, clave, a kick) over a
+# piano montuno in constant eighths and a tumbao — afrobeat's shape (a kit, hand drums and a
+# shaker over interlocking guitar, keys and bass), not a bossa nova trio's cross-stick and
+# brushes. (genre, the drum family it is played on) → the family whose range it takes.
+RANGE_FAMILY: dict[tuple[str, str], str] = {("salsa", "bossa"): "afrobeat"}
 
 
-def notes_per_bar_range(drum_family: str) -> tuple[float, float]:
-    """The reference range of notes per bar for a song of `drum_family` (pop/rock's when unknown)."""
-    return NOTES_PER_BAR.get(drum_family, DEFAULT_RANGE)
+def notes_per_bar_range(drum_family: str, genre: str = "") -> tuple[float, float]:
+    """The reference range of notes per bar for a song of `genre` played on `drum_family`
+    (pop/rock's when unknown)."""
+    family = RANGE_FAMILY.get((genre, drum_family), drum_family)
+    return NOTES_PER_BAR.get(family, DEFAULT_RANGE)
 
 
 def comp_floor(comp_style: str) -> int:

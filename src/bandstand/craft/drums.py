@@ -58,7 +58,7 @@ CYMBALS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT, RIDE, CRASH})
 TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE, SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO,
                          GM_SHAKER})
 # Hand percussion keeping time over the cymbals that a kit adds at the lift (from HAND_ENTERS): it plays
-# every other hit until the song's last peak, where it plays as written
+# quarters at most until the song's last peak, where it plays as written
 HAND_ENTERS = 0.7
 HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
 DENSITY_REACH = 0.8  # energy moved by the density knob from its middle to an end, times two
@@ -83,8 +83,8 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
     shapes them (in the chorus some drummers move from the hats to the ride). Below the
     lift (`every` > 1) one time-keeping voice plays, thinned to eighths or quarters; from the
     lift the cymbals play as written, and the hand percussion a kit adds over them there (a
-    tambourine or shaker doubling the hats) plays every other hit until the song's last,
-    loudest peak (`doubled`)."""
+    tambourine or shaker doubling the hats) plays on the beats (quarters at most) until the
+    song's last, loudest peak (`doubled`)."""
     e = bar.energy
     scale = 0.72 + 0.38 * e
     choice = groove_choice(fam, touch)
@@ -105,7 +105,8 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
                 continue
             if every == 1 and cymbals and layer.note in HAND_TIME and layer.min_energy >= HAND_ENTERS \
                     and not doubled(bar.section_energy):  # a tambourine over the hats: on the beats until the last peak
-                hits = hits[::2]
+                kept = set(thinned([h for h, _ in hits], 4))
+                hits = tuple(h for h in hits if h[0] in kept)
             keeping = True
             if every > 1:
                 kept = set(thinned([h for h, _ in hits], every))
@@ -124,8 +125,16 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
     if bar.pre_drop:
         kicks = [k for k in kicks if k[0] < steps // 2]
     out.extend((bar.start + step * 0.25, HIT, KICK, max(1, min(127, round(base * scale)))) for step, base in kicks)
-    if e >= 0.45 and not fam.comping_snare:
+    if e >= 0.45 and not fam.comping_snare and any(layer.note == SNARE for layer in fam.layers) \
+            and not _own_ghosts(fam):
+        # ghost notes are the snare's: a kit without one (a cross-stick bossa, a Latin percussion section) has
+        # none, and a kit that writes its own (the church drummer's) plays those, not the groove's as well
         out.extend((bar.start + g * 0.25, HIT, SNARE, 40) for g in choice.ghosts if g < until and g % 4)
+
+
+def _own_ghosts(fam: DrumFamily) -> bool:
+    """Whether `fam` writes ghost notes on its snare (a "g" in a snare layer)."""
+    return any(layer.note == SNARE and any("g" in p for p in layer.patterns) for layer in fam.layers)
 
 
 def _fill(fam: DrumFamily, bar: Bar, steps: int, length: int, out: list[Raw], rng: random.Random) -> None:

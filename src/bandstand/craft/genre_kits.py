@@ -181,10 +181,12 @@ GENRE_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
                            _l(TAMBOURINE, "x.x.x.x.x.x.x.x.", lo=0.7),
                            _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", lo=0.0),
                            _l(OPEN_HAT, "..............o.", lo=0.8))),
-    ("rock_backbeat", _kit("gospel", "rock_backbeat",  # the church drummer: ghost notes, sixteenth hats, claps
+    # the church drummer: sixteenth hats, claps, and ghost notes when the church is up (the verse's backbeat
+    # is plain, its hats eighths: the band leaves the singer room)
+    ("rock_backbeat", _kit("gospel", "rock_backbeat",
                            _l(KICK, "X.......X..x....", "X..x....X.x....."),
                            _l(SNARE, "....X.......X...", lo=0.1),
-                           _l(SNARE, "...g..g....g.g.g", lo=0.5),
+                           _l(SNARE, "...g..g....g.g.g", lo=0.75),
                            _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.0),
                            _l(CLAP, "....X.......X...", lo=0.75),
                            _l(TAMBOURINE, "x.x.x.x.x.x.x.x.", lo=0.7))),

@@ -67,17 +67,30 @@ _LIFT_VOICE = {"four_on_floor": CLOSED_HAT, "trap": CLOSED_HAT, "halftime": CLOS
                "dembow": CLOSED_HAT, "boom_bap": CLOSED_HAT, "jazz_ride": RIDE, "ambient": SHAKER}
 
 
-def _hits(layers: tuple[Layer, ...], energy: float) -> float:
-    """The hits per bar (over a 4-bar phrase) of the layers playing at `energy`."""
-    playing = [lay for lay in layers if lay.min_energy <= energy < lay.max_energy]
-    return sum(sum(ch != "." for ch in lay.pattern_for(bar)) for lay in playing for bar in range(4)) / 4
+# time-keepers as the drummer plays them below the lift (`density.timekeeping_every`): eighths at most
+_KEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE, SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO})
+
+
+def _hits(layers: tuple[Layer, ...], energy: float, played: bool = False) -> float:
+    """The hits per bar (over a 4-bar phrase) of the layers playing at `energy`; `played`: as a
+    verse plays them, its time-keepers at eighths at most."""
+    total = 0
+    for lay in (lay for lay in layers if lay.min_energy <= energy < lay.max_energy):
+        for pattern in map(lay.pattern_for, range(4)):
+            steps = [i for i, ch in enumerate(pattern) if ch != "."]
+            if played and lay.note in _KEEPERS and steps:  # thinned from its first hit, as `density.thinned`
+                steps = [i for i in steps if (i - steps[0]) % 2 == 0]
+            total += len(steps)
+    return total / 4
 
 
 def _lifted(feel: str, layers: tuple[Layer, ...]) -> tuple[Layer, ...]:
     """The layers with one more that comes in with the chorus when the kit would otherwise
     play a chorus hardly busier than a verse: hits spread over the bar where that voice
-    is not already playing (the next voice when it plays every step)."""
-    need = round(LIFT * _hits(layers, VERSE) - _hits(layers, CHORUS))
+    is not already playing (the next voice when it plays every step). The verse is counted as it
+    is played (its time-keepers at eighths): a rubboard scraping sixteenths in the chorus already
+    lifts a verse that scrapes eighths."""
+    need = round(LIFT * _hits(layers, VERSE, played=True) - _hits(layers, CHORUS))
     if need <= 0:
         return layers
     steps = max(len(p) for lay in layers for p in lay.patterns)

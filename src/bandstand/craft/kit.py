@@ -146,14 +146,14 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(LOW_CONGA, "...........o....", lo=0.8),
         _l(OPEN_HAT, "..............o.", lo=0.85),
     ), fill="toms"),
+    # bossa nova: a soft two-feel kick, the cross-stick's clave and brushed eighths (hat, then ride)
+    # — some 16 hits a bar; a shaker on the beats of a chorus, on the eighths of the last one
     "bossa": DrumFamily("bossa", (
         _l(KICK, "x.....o.x.....o."),  # with the bass: 1, 2-and, 3, 4-and
         _l(RIM, "x..x..x...x..x..", "..x..x..x......."),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
-        _l(SHAKER, "xoxoxoxoxoxoxoxo", lo=0.7),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.6),
-        _l(RIDE_BELL, "..o...o...o...o.", lo=0.75),
-        _l(CABASA, "..g...g...g...g.", lo=0.75),
+        _l(SHAKER, "x.o.x.o.x.o.x.o.", lo=0.75),
     ), fill="latin", crash=False),
     "funk": DrumFamily("funk", (
         _l(KICK, "X.x...x...X..x..", "X.....x.X.x....."),
@@ -203,8 +203,9 @@ FAMILIES: dict[str, DrumFamily] = {
     ), fill="ambient", crash=False),
     # metal: double-kick runs under the riff once it is up, no tambourine anywhere
     "metal": DrumFamily("metal", (
-        _l(KICK, "X...X...X.x.X...", hi=0.6),
-        _l(KICK, "XxxxX.x.XxxxX.x.", "XxxxXxxxXxxxXxxx", lo=0.6),
+        _l(KICK, "X...X...X.x.X...", hi=0.75),  # the verse's kick follows the riff
+        _l(KICK, "XxxxX.x.XxxxX.x.", "XxxxXxxxXxxxXxxx", lo=0.75),  # the double kick is the heavy sections'
+
         _l(SNARE, "....X.......X...", lo=0.1),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.7),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.7),

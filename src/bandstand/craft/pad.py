@@ -1,11 +1,12 @@
 """The pad and the hand percussion: sustained voicings held across repeated
-chords with expression swells (CC11) that follow the energy, and a
+chords (struck once, whatever the density knob) with expression swells (CC11) that follow the energy, and a
 hand-percussion layer (shakers, congas, claves…) per drum family."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bandstand.craft.density import (
     COMP_FLOOR,
@@ -50,6 +51,13 @@ PERCUSSION: dict[str, tuple[tuple[int, str], ...]] = {
     "one_drop": ((SHAKER, "x.x.x.x.x.x.x.x."), (COWBELL, "........x.......")),
 }
 DEFAULT_PERCUSSION = ((SHAKER, "xoxoxoxoxoxoxoxo"), (TAMBOURINE, "....x.......x..."))
+# Genres whose kit is already a percussion section (a salsa's timbales, congas and clave): the
+# percussion part is the one hand the kit lacks, by section — (below the lift, from the lift).
+# Salsa's bongocero plays the martillo in the verse and takes up the bongo bell, on the beat,
+# for the coro and the montuno; the clave and the congas stay the kit's.
+GENRE_PERCUSSION: dict[str, tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]] = {
+    "salsa": (((HIGH_BONGO, "X.o.x.o.X.o.x.o."),), ((COWBELL, "X...x...X...x..."),)),
+}
 
 
 def pad_shift(bars: list[Bar]) -> int:
@@ -81,8 +89,10 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
         pitches = root_position(bar.chord.pitches, bar.chord.root) if bar.final else bar.chord.pitches
+        style = styles[bar.index]  # a pad holds its voicing: the density knob thins it, never re-strikes it
+        style = replace(style, density=min(0.5, style.density))
         notes.extend(above_floor(reshape([(start, length - 0.05, p + shift, vel) for p in pitches],
-                                         styles[bar.index], 36, 96, end), COMP_FLOOR))
+                                         style, 36, 96, end), COMP_FLOOR))
         peak = round(70 + 50 * bar.energy)
         floor = round(peak * 0.55)
         points = max(4, int(length * 2))
@@ -105,12 +115,14 @@ def _drops_out(sit: Situation, bar: Bar) -> bool:
 
 def play_percussion(sit: Situation, styles: Sequence[Style], rng: random.Random,
                     role: str = "percussion") -> Phrase:
-    layers = PERCUSSION.get(sit.idiom.drum_family, DEFAULT_PERCUSSION)
+    family = PERCUSSION.get(sit.idiom.drum_family, DEFAULT_PERCUSSION)
+    by_section = GENRE_PERCUSSION.get(sit.idiom.kit)
     raw: list[Raw] = []
     seed = rng.getrandbits(64)
     for bar in sit.active(role):
         r = bar_rng(seed, bar.index)
         every = 1 if sit.looping else timekeeping_every(bar.section_energy, bar.energy)
+        layers = family if by_section is None else by_section[bar.section_energy >= LIFT_ENERGY]
         for i, (note, pattern) in enumerate(layers):
             if bar.energy < 0.3 + 0.15 * i or (i and every > 1 and not doubled(bar.section_energy)):
                 continue  # below the lift one hand plays, thinned as the hats are

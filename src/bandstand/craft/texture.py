@@ -3,8 +3,9 @@ chord's tones (a texture artist changes colour, not the harmony). Textures are
 the sounds a prompt names that are not instruments —
 rain on the roof, the crackle of a dusty record. General MIDI has no samples
 for them, so they are played on the drum kit's noise-like voices: rain as
-soft random thirty-seconds on cabasa, maracas and shaker (denser as the song
-swells), crackle as sparse, very quiet clicks of side stick and wood block.
+soft drops at random thirty-seconds on cabasa, maracas and shaker (a drizzle of
+about eight a bar when calm, a shower as the song swells: a listener hears one
+wash of noise, so the drops stay few enough not to outnumber the band), crackle as sparse, very quiet clicks of side stick and wood block.
 A texture runs from the first bar to the last and ignores the groove."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ CABASA, MARACAS, SHAKER, SIDE_STICK, WOOD_BLOCK, LOW_WOOD_BLOCK = kit.CABASA, ki
 CLOSED_HAT, CLAP = kit.CLOSED_HAT, kit.CLAP
 # texture → (GM drum keys, hits per bar when calm, when full, velocity range)
 TEXTURE_VOICES: dict[str, tuple[tuple[int, ...], int, int, tuple[int, int]]] = {
-    "rain": ((CABASA, MARACAS, SHAKER), 14, 30, (10, 34)),
+    "rain": ((CABASA, MARACAS, SHAKER), 8, 16, (10, 34)),
     "vinyl": ((SIDE_STICK, WOOD_BLOCK, LOW_WOOD_BLOCK), 3, 6, (5, 16)),
     "ticks": ((SIDE_STICK, CLOSED_HAT, CLAP), 1, 3, (60, 90)),  # an fx player's crushed clicks
 }
