@@ -96,3 +96,17 @@ def test_overrides_scoped_to_bars_change_only_those_bars():
     turned = generate_part("lead", intent, harmony, plan, 2, scoped).track.notes
     assert [n for n in turned if _bar(n) < 16] == [n for n in plain if _bar(n) < 16]
     assert fmean(n.pitch for n in turned if _bar(n) >= 16) > fmean(n.pitch for n in plain if _bar(n) >= 16) + 6
+
+
+@pytest.mark.parametrize(("genre", "role"), [("metal", "bass"), ("metal", "chords"), ("funk", "bass"),
+                                             ("afrobeat", "pad")])
+def test_a_busy_mood_does_not_fill_a_steady_figure_but_a_busier_request_does(genre, role):
+    """The mood's density leaves chugs, a written-out funk line and a held pad as the section
+    plays them (#30: too busy); "make the bass busier" in the studio still makes it busier."""
+    intent, harmony, plan = _song(genre)
+    angry = intent.model_copy(update={"style": {**intent.style, "density": 0.4}})
+    plain = generate_part(role, intent, harmony, plan, 5).track.notes
+    moody = generate_part(role, angry, harmony, plan, 5).track.notes
+    assert len(moody) == len(plain)
+    busier = generate_part(role, angry, harmony, plan, 5, [StyleOverride(role=role, knobs={"density": 0.3})])
+    assert len(busier.track.notes) > len(plain)

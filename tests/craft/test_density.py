@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ from bandstand.craft.density import (
     answers,
     breathes,
     doubled,
+    steady,
     thinned,
     timekeeping_every,
 )
@@ -94,3 +96,9 @@ def test_a_funk_chop_grip_keeps_the_chords_root() -> None:
     assert _with_root((55, 59, 62), 4) == (52, 59, 62)  # G3 B3 D4 → E3 B3 D4: the root under the grip
     assert _with_root((55, 62, 71), 4) == (62, 64, 71)  # G3 D4 B4 → D4 E4 B4: the root inside the grip
     assert _with_root((52, 55, 59), 4) == (52, 55, 59)
+
+
+@pytest.mark.parametrize(("density", "mood", "played"), [
+    (0.5, 0.0, 0.5), (0.9, 0.4, 0.5), (0.3, -0.2, 0.3), (0.8, 0.0, 0.8), (1.0, 0.4, 0.6), (1.0, 0.7, 0.5)])
+def test_a_steady_figure_takes_back_only_what_the_mood_added(density, mood, played):
+    assert steady(density, mood) == pytest.approx(played)

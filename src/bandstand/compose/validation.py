@@ -285,11 +285,12 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
                 kick_vec[pos] += 1.0
             elif n.pitch in BACKBEAT and n.velocity >= 60:
                 back_vec[pos] += 1.0
-        kick_sim = cosine(kick_vec, _template(traits, steps, frozenset({KICK})))
-        back_t = _template(traits, steps, BACKBEAT)
+        kick_t, back_t = _template(traits, steps, frozenset({KICK})), _template(traits, steps, BACKBEAT)
+        kick_sim = cosine(kick_vec, kick_t)
         back_sim = cosine(back_vec, back_t) if any(back_t) and any(back_vec) else kick_sim
         m["kick_template_similarity"], m["backbeat_template_similarity"] = kick_sim, back_sim
-        parts += [_ramp(kick_sim, 0.3, 0.8), _ramp(back_sim, 0.3, 0.8)]
+        if any(kick_t):  # an idiom with no kick pattern (film, ambient, classical percussion) has none to match
+            parts += [_ramp(kick_sim, 0.3, 0.8), _ramp(back_sim, 0.3, 0.8)]
         swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, v.bpb)
         if swing is not None:
             m["swing_measured"] = swing

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bandstand.craft.bass_dance import marcato, two_beat
-from bandstand.craft.density import LIFT_ENERGY, STEADY_BASSES
+from bandstand.craft.density import LIFT_ENERGY, STEADY_BASSES, steady
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.kit import fill_length, kick_steps
 from bandstand.craft.knobs import Raw, bar_rng, base_style, feel_of, reshape
@@ -383,8 +383,8 @@ def play_bass(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             length = min(length, stop - step)
             v = max(1, min(127, round(vel * (0.8 + 0.25 * bar.energy))))
             played.append((bar.start + step * 0.25, max(0.05, length * 0.25), max(12, pitch), v))
-        if name in STEADY_BASSES and style.density > 0.5:  # the eighths' rate is the section's
-            style = replace(style, density=0.5)
+        if name in STEADY_BASSES:  # the eighths' rate is the section's, not the mood's
+            style = replace(style, density=steady(style.density, sit.mood_density))
         notes.extend(reshape(played, style, 12, 64, bar.start + stop * 0.25))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()

@@ -18,6 +18,7 @@ from bandstand.craft.density import (
     comp_floor,
     doubled,
     spacious,
+    steady,
 )
 from bandstand.craft.keyboards import HELD, KEYBOARD_COMPS, swells, tied
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape, root_position
@@ -389,8 +390,8 @@ def play_chords(sit: Situation, styles: Sequence[Style], rng: random.Random, rol
             dur = max(0.05, min(length, sit.steps - step) * 0.25)
             for p in pitches:
                 played.append((bar.start + step * 0.25, dur, p, v))
-        if name in STEADY_COMPS and style.density > 0.5:  # the chugs' rate is the section's (`STEADY_COMPS`)
-            style = replace(style, density=0.5)
+        if name in STEADY_COMPS:  # the chugs' rate is the section's, not the mood's (`density.steady`)
+            style = replace(style, density=steady(style.density, sit.mood_density))
         notes.extend(above_floor(reshape(played, style, 36, 96, bar.start + sit.beats_per_bar), floor))
     notes.sort()
     controls: tuple[ControlChange, ...] = ()

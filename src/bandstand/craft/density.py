@@ -24,8 +24,8 @@ from bandstand.craft.knobs import Raw
 from bandstand.craft.situation import CHORD_REGISTER
 
 __all__ = ["COMP_FLOOR", "FILLING_COMPS", "GUITAR_FLOOR", "HUSH_ENERGY", "LAST_PEAK_ENERGY", "LIFT_ENERGY", "NOTES_PER_BAR",
-           "RANGE_FAMILY", "SPACIOUS_COMPS", "STEADY_BASSES", "STEADY_COMPS", "above_floor", "answers", "breathes", "comp_floor", "doubled", "notes_per_bar_range",
-           "spacious", "thinned", "timekeeping_every"]
+           "RANGE_FAMILY", "SPACIOUS_COMPS", "STEADY_BASSES", "STEADY_COMPS", "above_floor", "answers", "breathes",
+           "comp_floor", "doubled", "notes_per_bar_range", "spacious", "steady", "thinned", "timekeeping_every"]
 
 # Comping and pad voicings stay at or above the bottom of the comping register (D3, where
 # stage 2 voices its chords): the bass owns what is below, whatever the register knob asks.
@@ -55,6 +55,15 @@ STEADY_COMPS = frozenset({"palm_mute", "power_chords"})
 # (afrobeat, gospel) line whose syncopations and ghost notes are written out — its rests are the
 # groove, and re-striking its notes on the sixteenths between fills them with chatter.
 STEADY_BASSES = frozenset({"driving_eighths", "syncopated_funk"})
+
+
+
+def steady(density: float, mood_density: float) -> float:
+    """The density a steady figure (`STEADY_COMPS`, `STEADY_BASSES`) plays at: what the mood words
+    added taken back (an angry verse chugs eighths, not sixteenths), what someone asked of the
+    part since ("make the bass busier") kept."""
+    return max(min(density, 0.5), density - max(mood_density, 0.0))
+
 
 # Comping styles that fill the bar with the whole harmony (strums, arpeggiated guitars, held organ
 # chords): at the lift the pad leaves the chorus to them (not in electronic idioms, where the pad

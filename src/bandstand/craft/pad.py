@@ -1,5 +1,5 @@
 """The pad and the hand percussion: sustained voicings held across repeated
-chords (struck once, whatever the density knob) with expression swells (CC11) that follow the energy, and a
+chords (struck once, however busy the mood; re-struck when asked) with expression swells (CC11) that follow the energy, and a
 hand-percussion layer (shakers, congas, claves…) per drum family."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from bandstand.craft.density import (
     LIFT_ENERGY,
     above_floor,
     doubled,
+    steady,
     thinned,
     timekeeping_every,
 )
@@ -89,8 +90,8 @@ def play_pad(sit: Situation, styles: Sequence[Style], rng: random.Random, role: 
         length = end - start
         vel = max(1, min(127, round(62 + 30 * bar.energy)))
         pitches = root_position(bar.chord.pitches, bar.chord.root) if bar.final else bar.chord.pitches
-        style = styles[bar.index]  # a pad holds its voicing: the density knob thins it, never re-strikes it
-        style = replace(style, density=min(0.5, style.density))
+        style = styles[bar.index]  # a pad holds its voicing: a busy mood thins it, never re-strikes it
+        style = replace(style, density=steady(style.density, sit.mood_density))
         notes.extend(above_floor(reshape([(start, length - 0.05, p + shift, vel) for p in pitches],
                                          style, 36, 96, end), COMP_FLOOR))
         peak = round(70 + 50 * bar.energy)

@@ -162,6 +162,7 @@ class Situation:
     pulse: float = 1.0  # beats per counting unit of the metre: 1 in x/4, 0.5 in x/8
     textures: tuple[str, ...] = ()  # sounds around the music the texture role plays (rain, vinyl)
     looping: bool = False  # a loop that repeats (the jam): its first bar follows its last
+    mood_density: float = 0.0  # the density knob's delta the prompt's mood words turned (`density.steady`)
 
     def is_active(self, role: str, bar: Bar) -> bool:
         return active_in(role, bar.roles, self.named_roles)

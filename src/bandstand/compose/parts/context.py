@@ -113,4 +113,5 @@ def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangeme
         beats_per_bar=beats_per_bar, steps=steps, bars=tuple(bars), idiom=_idiom(traits, intent, steps),
         constraints=frozenset(c.kind for c in intent.constraints), named_roles=frozenset(arrangement.all_roles()),
         pulse=4.0 / den, groove=arrangement.groove, textures=tuple(intent.textures),
+        mood_density=float(intent.style.get("density", 0.0)) if intent.style else 0.0,
     )
