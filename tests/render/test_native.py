@@ -208,3 +208,21 @@ def test_the_key_is_remembered_by_stamp_and_a_changed_source_is_never_taken_for_
     assert fresh() == first  # the old text again: the old key, worked out from it
     (tmp_path / "cache" / "native" / "keys.json").write_text("{not json")
     assert fresh() == first
+
+
+def test_a_bound_call_is_the_call(kept: dict[str, Callable[..., Any]]) -> None:
+    """`bind` takes the arguments apart once (what a track's engine steps use): each call of the
+    bound one is the call with them, and a wrong argument is refused when bound."""
+    rng = np.random.default_rng(3)
+    audio = rng.standard_normal((2, 64)).astype(np.float32)
+    direct, bound = np.zeros(8, dtype=np.float32), np.zeros(8, dtype=np.float32)
+    kept["downmix"](audio, 8, direct)
+    again = kept["downmix"].bind(audio, 8, bound)  # type: ignore[attr-defined]
+    again()
+    assert direct.tobytes() == bound.tobytes()
+    audio *= 2  # the same arrays, new values: read afresh by the next call
+    kept["downmix"](audio, 8, direct)
+    again()
+    assert direct.tobytes() == bound.tobytes()
+    with pytest.raises(TypeError, match="float32"):
+        kept["downmix"].bind(audio.astype(np.float64), 8, bound)  # type: ignore[attr-defined]

@@ -281,7 +281,7 @@ def _caller(address: int, args: Sequence[Sequence[Any]], returns: str) -> Callab
     plan = [(a[0] == "array", _DTYPES.get(a[1]), int(a[2]) if a[0] == "array" else 0,
              a[3] == "C" if a[0] == "array" else False) for a in args]
 
-    def call(*values: Any) -> Any:
+    def flatten(values: Sequence[Any]) -> list[Any]:
         if len(values) != len(plan):
             raise TypeError(f"the kernel takes {len(plan)} arguments, not {len(values)}")
         flat: list[Any] = []
@@ -296,8 +296,24 @@ def _caller(address: int, args: Sequence[Sequence[Any]], returns: str) -> Callab
             flat.append(value.ctypes.data)
             flat += value.shape
             flat += value.strides
-        return function(*flat)
+        return flat
 
+    def call(*values: Any) -> Any:
+        return function(*flatten(values))
+
+    def bind(*values: Any) -> Callable[[], Any]:
+        """The call with these arguments, checked and taken apart once, to be made again and again
+        (a track's engine steps slice after slice on the same arrays, which the caller keeps
+        alive and does not reshape meanwhile; `ndarray.ctypes` alone costs microseconds)."""
+        flat = flatten(values)
+
+        def again() -> Any:
+            return function(*flat)
+
+        again.arrays = values  # type: ignore[attr-defined]  # alive as long as the bound call
+        return again
+
+    call.bind = bind  # type: ignore[attr-defined]
     return call
 
 
