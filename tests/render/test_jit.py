@@ -1,5 +1,6 @@
 """The render's compiled kernels (`bandstand.render.jit`) give the numbers the numpy steps they
-replace give, to the bit: the reverb's change of rate down and back up."""
+replace give, to the bit: the reverb's change of rate down and back up; and the master's true-peak
+estimate within float32 rounding (its quarter points' dot products sum in another order)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.render.iir import jit
+from bandstand.render.master import _row_true_peaks, true_peak_blocks
 
 
 def kernels() -> ModuleType:
@@ -56,3 +58,33 @@ def test_the_upsample_is_numpys_interpolation(runs: int, k: int, add: bool, gain
     got = before.copy()
     kernels().upsample(low, ramp[0, 0], gains, got[:, 4 : 4 + runs * k], add)
     assert got.tobytes() == expected.tobytes()
+
+
+def _peaks_both_ways(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return _row_true_peaks(row), _row_true_peaks(row, compiled=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 3000), st.integers(1, 3), st.sampled_from([1e-3, 0.3, 1.0, 4.0]), st.booleans(),
+       st.integers(0, 2**16))
+def test_the_true_peaks_are_the_numpy_paths_within_float32_rounding(frames: int, stride: int, level: float,
+                                                                     spiky: bool, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    wide = (rng.standard_normal((frames, stride)) * level).astype(np.float32)
+    if spiky and frames:  # lone peaks and equal neighbours: the first of the loudest is the one looked around
+        wide[rng.integers(0, frames, 1 + frames // 50)] = np.float32(level * 3)
+    row = wide[:, 0]  # a channel of interleaved frames, as the master reads the mix
+    got, expected = _peaks_both_ways(row)
+    assert got.shape == expected.shape
+    assert np.allclose(got, expected, rtol=3e-7, atol=1e-12 * level)
+
+
+def test_the_true_peaks_of_a_rendered_mix_are_the_numpy_paths() -> None:
+    from bandstand.render.audio import render_song
+    from tests.midi.songs import demo_song
+
+    audio = render_song(demo_song(4, tempo=120.0), workers=1).audio
+    for row in audio.T:
+        got, expected = _peaks_both_ways(row)
+        assert np.allclose(got, expected, rtol=3e-7, atol=0)
+    assert true_peak_blocks(audio).max() >= np.abs(audio).max()

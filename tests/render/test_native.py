@@ -171,4 +171,58 @@ def test_a_new_process_plays_the_kept_engine_without_numba_and_the_same_bytes(tm
     assert runs["kept"][0] == "False"  # played from the kept machine code: numba never imported
     assert runs["first"][1] == runs["kept"][1] == runs["numba"][1]
     assert sorted(p.name.split("-")[0] for p in (tmp_path / "cache" / "native").glob("*.o")) == [
-        "engine.step", "jit.downmix", "jit.sosfilt32", "jit.to_pcm16", "jit.upsample"]
+        "engine.step", "jit.downmix", "jit.sosfilt32", "jit.to_pcm16", "jit.true_peaks", "jit.upsample"]
+
+
+def test_the_key_is_remembered_by_stamp_and_a_changed_source_is_never_taken_for_the_old(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`key` reads the key of the sources' sizes and times from the cache folder; a source whose
+    text changes — or whose time alone changes — is hashed afresh, so no stale object loads."""
+    import shutil
+
+    here = Path(native.__file__).resolve().parent
+    copy = tmp_path / "render"
+    for name in native._SOURCES:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(here / name, copy / name)
+    monkeypatch.setenv("BANDSTAND_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(native, "__file__", str(copy / "native.py"))
+
+    def fresh() -> str | None:
+        monkeypatch.setattr(native, "_KEY", [])
+        return native.key()
+
+    first = fresh()
+    memo = json.loads((tmp_path / "cache" / "native" / "keys.json").read_text())
+    assert list(memo.values()) == [first]
+    assert fresh() == first  # read back by its stamp
+    source = copy / "jit.py"
+    text = source.read_bytes()
+    source.write_bytes(text + b"# changed\n")
+    changed = fresh()
+    assert changed != first
+    source.write_bytes(text.replace(b"import numba", b"import numbb"))  # the same size, another text
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 1_000))
+    assert fresh() not in (first, changed)
+    source.write_bytes(text)
+    assert fresh() == first  # the old text again: the old key, worked out from it
+    (tmp_path / "cache" / "native" / "keys.json").write_text("{not json")
+    assert fresh() == first
+
+
+def test_a_bound_call_is_the_call(kept: dict[str, Callable[..., Any]]) -> None:
+    """`bind` takes the arguments apart once (what a track's engine steps use): each call of the
+    bound one is the call with them, and a wrong argument is refused when bound."""
+    rng = np.random.default_rng(3)
+    audio = rng.standard_normal((2, 64)).astype(np.float32)
+    direct, bound = np.zeros(8, dtype=np.float32), np.zeros(8, dtype=np.float32)
+    kept["downmix"](audio, 8, direct)
+    again = kept["downmix"].bind(audio, 8, bound)  # type: ignore[attr-defined]
+    again()
+    assert direct.tobytes() == bound.tobytes()
+    audio *= 2  # the same arrays, new values: read afresh by the next call
+    kept["downmix"](audio, 8, direct)
+    again()
+    assert direct.tobytes() == bound.tobytes()
+    with pytest.raises(TypeError, match="float32"):
+        kept["downmix"].bind(audio.astype(np.float64), 8, bound)  # type: ignore[attr-defined]

@@ -200,3 +200,25 @@ def test_a_track_sounds_the_same_whoever_plays_it_and_whatever_came_before() -> 
     assert compared >= 2 * len(song.tracks)
     for _ in range(3):  # who takes which item from the queue changes run to run; the audio does not
         assert np.array_equal(synthesize_tracks(song, workers=2), together)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 200), st.integers(0, 127), st.integers(1, 127))
+def test_a_notes_voices_are_its_keys_voices_at_its_velocity(preset: int, key: int, velocity: int) -> None:
+    """`voices_of` (worked out once per key for all velocities, `key_voices`) is the regions the
+    note plays, each worked out on its own: the same floats."""
+    from bandstand.render.sf2 import layout as L
+    from bandstand.render.sf2.table import voices_of
+
+    table = font_table(find_soundfont().read_bytes())
+    preset %= len(table.first) - 1
+    rows = table.regions[table.first[preset] : table.first[preset + 1]]
+    expected = []
+    for row in rows:
+        if row[L.R_LOKEY] <= key <= row[L.R_HIKEY] and row[L.R_LOVEL] <= velocity <= row[L.R_HIVEL]:
+            release = row[L.R_AMPENV + 5] if row[L.R_AMPENV + 5] > 0 else 0.01
+            looping = row[L.R_LOOP_MODE] != 0 and row[L.R_LOOP_START] < row[L.R_LOOP_END]
+            rate = max(row[L.R_SAMPLE_RATE], 1.0) * np.exp2(
+                np.clip(np.array([(key - row[L.R_KEYCENTER]) * row[L.R_KEYTRACK] / 1200.0]), -10.0, 10.0))[0]
+            expected.append((float(release), np.inf if looping else float(max(row[L.R_END] - row[L.R_OFFSET], 0.0) / rate)))
+    assert voices_of(table, preset, key, velocity) == tuple(expected)

@@ -97,6 +97,7 @@ class Kernels:
     to_pcm16: Callable[..., None]
     downmix: Callable[..., None]
     upsample: Callable[..., None]
+    true_peaks: Callable[..., None]
 
 
 @cache

@@ -17,6 +17,12 @@ order, so nothing but the time changes.
 order (`bandstand.render.reverb.downmix`, the numpy path: each channel's run of samples from its
 first, then the channels in turn).
 
+`true_peaks` is the master's true-peak estimate (`bandstand.render.master.true_peak_blocks`) over a
+chunk in one call instead of numpy's dozen passes and temporaries: the same float32 operations in
+the same order, but for the quarter points' dot products (13 taps summed in order, where numpy's
+matrix product sums as its BLAS does), so the same figures within float32 rounding (a test pins
+it).
+
 `to_pcm16` is what the WAV writer did in four passes over each block (scale, clip, round half
 to even, store as 16-bit), in one: the same operations on the same float32 values.
 
@@ -31,7 +37,7 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["SIGNATURES", "downmix", "sosfilt32", "to_pcm16", "upsample"]
+__all__ = ["SIGNATURES", "downmix", "sosfilt32", "to_pcm16", "true_peaks", "upsample"]
 
 _OPTIONS: dict[str, Any] = {"nogil": True, "cache": True}
 _SECTION = "void(float32[:, ::1], float32[:, :], int64, int64, float32[:, :, ::1])"
@@ -40,6 +46,8 @@ SIGNATURES = {  # each kernel's one signature (also what `bandstand.render.nativ
     "to_pcm16": "void(float32[:, :], float32, float32[:, ::1], int16[:, ::1])",
     "downmix": "void(float32[:, :], int64, float32[::1])",
     "upsample": "void(float32[:, :], float32[::1], float32[::1], float32[:, :], boolean)",
+    "true_peaks": "void(float32[:], int64, float32[::1], float32[:, ::1], int64, float32[::1], float32[::1], "
+                  "float64[::1])",
 }
 
 
@@ -223,6 +231,56 @@ def upsample(low: Any, ramp: Any, gain: Any, target: Any, add: bool) -> None:  #
                     target[c, n] = v
 
 
+@numba.njit([SIGNATURES["true_peaks"]], **_OPTIONS)
+def true_peaks(row: Any, first: int, pair: Any, quarter: Any, scan: int, seg: Any, half: Any,
+               out: Any) -> None:  # pragma: no cover - compiled
+    """The true peak of each stretch of `scan` frames of `row` (one channel, any stride) from frame
+    `first`, into `out` (one a stretch; the row is zeros past its ends): the estimate of
+    `bandstand.render.master.true_peak_blocks` with its half-way taps `pair` and quarter-point taps
+    `quarter` (4 × 2·len(pair) + 1), in the numpy path's order. `seg` (the stretches' frames and
+    len(pair) more each side, and one) and `half` (their frames) are room to work in."""
+    taps = pair.shape[0]
+    size = row.shape[0]
+    n = out.shape[0] * scan
+    width = n + 2 * taps + 1
+    lo = first - taps  # seg[i] is row[lo + i]
+    a, b = min(max(0, -lo), width), max(0, min(width, size - lo))
+    for i in range(a):
+        seg[i] = np.float32(0.0)
+    for i in range(a, b):
+        seg[i] = row[lo + i]
+    for i in range(max(a, b), width):
+        seg[i] = np.float32(0.0)
+    # views, so every index below is a loop counter (never negative: no wraparound test per access)
+    core, after = seg[taps:], seg[taps + 1 :]
+    p0 = pair[0]
+    for i in range(n):  # numpy's order: the first pair, then each next one added
+        half[i] = (core[i] + after[i]) * p0
+    for j in range(1, taps):
+        pj = pair[j]
+        left, right = seg[taps - j :], seg[taps + 1 + j :]
+        for i in range(n):
+            half[i] += (left[i] + right[i]) * pj
+    for s in range(out.shape[0]):
+        top = np.float32(-1.0)
+        best = 0
+        loud = np.float32(0.0)
+        here, halves = core[s * scan : s * scan + scan], half[s * scan : s * scan + scan]
+        for i in range(scan):
+            v = abs(here[i])
+            if v > top:  # the first of the loudest, as argmax finds it
+                top, best = v, i
+            loud = max(loud, abs(halves[i]))
+        loud = max(loud, top)
+        around = seg[s * scan + best :]
+        for o in range(quarter.shape[0]):
+            q = np.float32(0.0)
+            for k in range(quarter.shape[1]):
+                q += around[k] * quarter[o, k]
+            loud = max(loud, abs(q))
+        out[s] = loud
+
+
 def _warm() -> None:
     """Run them once on a few samples, so their first real calls do not stop to finish loading."""
     probe = np.zeros((1, 4), dtype=np.float32)
@@ -233,6 +291,8 @@ def _warm() -> None:
              np.zeros((2, 8), dtype=np.float32), True)
     to_pcm16(np.zeros((4, 2), dtype=np.float32), np.float32(1.0), np.zeros((4, 2), dtype=np.float32),
              np.zeros((4, 2), dtype=np.int16))
+    true_peaks(np.zeros(8, dtype=np.float32), 0, np.ones(1, dtype=np.float32), np.ones((1, 3), dtype=np.float32), 4,
+               np.zeros(11, dtype=np.float32), np.zeros(8, dtype=np.float32), np.zeros(2))
 
 
 _warm()

@@ -15,7 +15,9 @@ The limiter looks ahead and holds every block under the ceiling; a block's
 level is its true peak estimated as in BS.1770 (the signal half-way between
 every two samples, and at the quarters around the loudest sample of every 32),
 and the ceiling
-sits `MARGIN_DB` under the target so the estimate's error stays inside it.
+sits `MARGIN_DB` under the target so the estimate's error stays inside it. Where the render's
+compiled kernels run (`bandstand.render.iir.jit`), the estimate is one call a chunk
+(`bandstand.render.jit.true_peaks`): the same figures within float32 rounding.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from bandstand.render.dsp import (
     guard_row,
     limiter_gain,
 )
-from bandstand.render.iir import CHUNK, Cascade
+from bandstand.render.iir import CHUNK, Cascade, jit
 
 __all__ = ["MARGIN_DB", "Master", "MasterPlan", "Mastered", "chunk_power", "chunk_powers", "integrated_loudness", "k_weighting",
            "master", "plan_master", "power_steps", "true_peak_blocks"]
@@ -104,31 +106,25 @@ def chunk_powers(cascade: Cascade, rows: Audio, hop: int) -> Floats:
     return power
 
 
-def _row_power(row: Audio, sample_rate: int, check: Check = never) -> Floats:
-    """The mean power of one channel, K-weighted, per hop of 10 ms."""
+def _powers(audio: Audio, sample_rate: int, check: Check = never) -> Floats:
+    """The mean power of the K-weighted signal per hop of 10 ms, per channel (hops × channels): the
+    channels filtered together, a chunk at a time (each channel's own figures, to the bit)."""
     hop, step = power_steps(sample_rate)
-    hops = len(row) // hop
-    power = np.zeros(hops)
-    cascade = Cascade(k_weighting(sample_rate), 1)
+    hops, channels = len(audio) // hop, audio.shape[1]
+    power = np.zeros((hops, channels))
+    cascade = Cascade(k_weighting(sample_rate), channels)
     for first in range(0, hops * hop, step):
         check()
-        weighted = chunk_power(cascade, row[first : min(first + step, hops * hop)], hop)
-        power[first // hop : first // hop + len(weighted)] = weighted
+        rows = np.array(audio[first : min(first + step, hops * hop)].T, dtype=np.float32, order="C")
+        power[first // hop : first // hop + step // hop] = chunk_powers(cascade, rows, hop)
     return power
 
 
 def power_envelope(audio: Audio, sample_rate: int) -> tuple[Floats, int]:
     """RMS of the K-weighted signal per hop of 10 ms, per channel (hops × channels), and the hop in
     frames. (A signal at −300 dB is added before the filter, so its state never turns denormal.)"""
-    hop, step = power_steps(sample_rate)
-    hops, channels = len(audio) // hop, audio.shape[1]
-    power = np.zeros((hops, channels))
-    cascade = Cascade(k_weighting(sample_rate), channels)
-    for first in range(0, hops * hop, step):  # the channels together, a chunk at a time: `_row_power`'s bits
-        rows = np.array(audio[first : min(first + step, hops * hop)].T, dtype=np.float32, order="C")
-        power[first // hop : first // hop + step // hop] = chunk_powers(cascade, rows, hop)
-    env: Floats = np.sqrt(power)
-    return env, hop
+    env: Floats = np.sqrt(_powers(audio, sample_rate))
+    return env, power_steps(sample_rate)[0]
 
 
 def integrated_loudness(envelope: Floats, hop_rate: float = 100.0) -> float:
@@ -167,14 +163,32 @@ def _segment(x: Audio, lo: int, hi: int) -> Audio:
     return out
 
 
-def _row_true_peaks(row: Audio, taps: int = 6, scan: int = 32, check: Check = never) -> Floats:
-    """One channel's true peak per stretch of `scan` frames (see `true_peak_blocks`)."""
-    total = -(-len(row) // BLOCK) * BLOCK
+def _peak_taps(taps: int) -> tuple[Audio, Audio]:
+    """The true-peak estimate's taps: the half-way point's (one per symmetric pair, `taps` of them)
+    and the quarter points' (4 × 2·`taps` + 1)."""
     pair = (np.sinc(0.5 + np.arange(taps)) * np.kaiser(2 * taps + 2, 6.0)[taps + 1 : 2 * taps + 1]).astype(np.float32)
     k = np.arange(-taps, taps + 1)
     offsets = np.array([-0.75, -0.25, 0.25, 0.75])
     quarter = (np.sinc(offsets[:, None] - k[None, :]) * np.kaiser(2 * taps + 3, 6.0)[1:-1][None, :]).astype(np.float32)
+    return pair, quarter
+
+
+def _row_true_peaks(row: Audio, taps: int = 6, scan: int = 32, check: Check = never, *,
+                    compiled: bool = True) -> Floats:
+    """One channel's true peak per stretch of `scan` frames (see `true_peak_blocks`); by the
+    compiled kernel where it runs (unless not `compiled`: the numpy path)."""
+    total = -(-len(row) // BLOCK) * BLOCK
+    pair, quarter = _peak_taps(taps)
     peaks = np.zeros(total // scan)
+    kernels = jit() if compiled and row.dtype == np.float32 and row.flags.writeable else None
+    if kernels is not None:
+        seg, half = np.empty(CHUNK + 2 * taps + 1, dtype=np.float32), np.empty(CHUNK, dtype=np.float32)
+        for first in range(0, total, CHUNK):
+            check()
+            n = min(CHUNK, total - first)
+            kernels.true_peaks(row, first, pair, quarter, scan, seg, half, peaks[first // scan : (first + n) // scan])
+        return peaks
+    k = np.arange(-taps, taps + 1)
     for first in range(0, total, CHUNK):
         check()
         n = min(CHUNK, total - first)
@@ -205,10 +219,6 @@ def true_peak_blocks(audio: Audio, taps: int = 6, scan: int = 32) -> Floats:
 def _blocks_of(stretch_peaks: Floats, scan: int = 32) -> Floats:
     out: Floats = stretch_peaks.reshape(-1, BLOCK // scan).max(axis=1)
     return out
-
-
-def _analyse(row: Audio, sample_rate: int, check: Check = never) -> tuple[Floats, Floats]:
-    return _row_true_peaks(row, check=check), _row_power(row, sample_rate, check)
 
 
 def _hop_gain(block_gain: Floats, hops: int, hop: int) -> Floats:
@@ -261,14 +271,17 @@ def plan_master(audio: Audio, sample_rate: int, settings: Master = Master(), *, 
     """Measure the mix (frames × channels) and settle the master: gain to `target_lufs`, the
     limiter under `ceiling_dbtp`, the trimmed length. Nothing is changed in `audio`. `check` is
     asked a chunk at a time while the mix is measured (it raises to cancel)."""
-    rows = audio.T
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-master") as pool:  # a channel each
-        others = [pool.submit(_analyse, row, sample_rate, check) for row in rows[1:]]
-        measured = [_analyse(rows[0], sample_rate, check), *(f.result() for f in others)]
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-master") as pool:
+        # the channels' peaks on the other thread while this one filters them for loudness; a
+        # channel it has not started by then is measured here
+        tasks = [pool.submit(_row_true_peaks, row, check=check) for row in audio.T]
+        power = _powers(audio, sample_rate, check)
+        here = {c: _row_true_peaks(audio[:, c], check=check) for c in reversed(range(len(tasks))) if tasks[c].cancel()}
+        row_peaks = [here[c] if c in here else task.result() for c, task in enumerate(tasks)]
     check()
-    peaks = _blocks_of(np.max([m[0] for m in measured], axis=0))
+    peaks = _blocks_of(np.max(row_peaks, axis=0))
     hop = max(1, round(sample_rate / 100))
-    env: Floats = np.sqrt(np.stack([m[1] for m in measured], axis=1))
+    env: Floats = np.sqrt(power)
     loudness_in = integrated_loudness(env, sample_rate / hop)
     ceiling = 10 ** ((settings.ceiling_dbtp - MARGIN_DB) / 20)
     release = 20.0 * (1000 * BLOCK / sample_rate) / settings.release_ms

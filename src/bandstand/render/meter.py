@@ -81,12 +81,15 @@ class Meter:
 
     def feed_pcm(self, pcm: npt.NDArray[np.float32]) -> None:
         """The next frames (frames × channels) as 16-bit values (whole numbers in ±32767)."""
-        block = pcm * _PCM_SCALE
-        block += np.float32(0.0)  # −0 becomes 0, as it does in the file
-        self.feed(block)
+        self._feed(pcm, _PCM_SCALE)
 
     def feed(self, block: npt.NDArray[np.float32]) -> None:
         """The next frames (frames × channels, full scale 1.0)."""
+        self._feed(block, None)
+
+    def _feed(self, block: npt.NDArray[np.float32], scale: np.float32 | None) -> None:
+        """The next frames, times `scale` if given (then +0, so −0 becomes 0 as in the file),
+        scaled only where they are kept: no copy of the whole block."""
         lo, n = self.seen, len(block)
         first = bisect_left(self.starts, lo - BLOCK + 1)
         for w in range(first, len(self.starts)):
@@ -95,12 +98,20 @@ class Meter:
                 break
             a, b = max(s, lo), min(s + BLOCK, lo + n)
             part = block[a - lo : b - lo]
+            if scale is not None:
+                part = part * scale
+                part += np.float32(0.0)
             self.windows[w, a - s : b - s] = part.mean(axis=1, dtype=np.float32) if part.ndim == 2 else part
         self.seen += n
         taken = 0
         while taken < n and self.done + self.filled < self.measured:
             room = min(self.step - self.filled, self.measured - self.done - self.filled, n - taken)
-            self.pending[:, self.filled : self.filled + room] = block[taken : taken + room].T
+            into = self.pending[:, self.filled : self.filled + room]
+            if scale is None:
+                into[...] = block[taken : taken + room].T
+            else:
+                np.multiply(block[taken : taken + room].T, scale, out=into)
+                into += np.float32(0.0)
             self.filled += room
             taken += room
             if self.filled == self.step or self.done + self.filled == self.measured:

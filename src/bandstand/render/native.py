@@ -84,10 +84,19 @@ def _version(package: str) -> str:
 
 
 _KEY: list[str] = []
+_MEMO = "keys.json"  # in the cache folder: the key of each stamp seen lately
+_MEMO_SIZE = 16
 
 
 def key() -> str | None:
-    """The hash naming the kept objects valid here and now (None without llvmlite)."""
+    """The hash naming the kept objects valid here and now (None without llvmlite).
+
+    It hashes the kernels' sources, so a process would read them all and look up two packages'
+    versions on every start (about 15 ms of CPU). Instead the key is remembered in the cache
+    folder under a stamp of the same inputs as Python's own bytecode cache trusts them — each
+    source's size and modification time in nanoseconds, those of numba's and llvmlite's
+    `__init__.py` (an upgrade rewrites them), Python's version and the host CPU: a source that
+    changes changes the stamp, and the key is worked out afresh."""
     if _KEY:
         return _KEY[0]
     try:
@@ -95,14 +104,56 @@ def key() -> str | None:
     except ImportError:
         return None
     here = Path(__file__).resolve().parent
+    host = ll.get_process_triple() + ll.get_host_cpu_name() + ll.get_host_cpu_features().flatten()
+    folder = _folder()
+    try:
+        stamp = _stamp(here, host)
+    except OSError:
+        stamp, folder = "", None
+    memo: dict[str, str] = {}
+    if folder is not None:
+        try:
+            loaded = json.loads((folder / _MEMO).read_bytes())
+            memo = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, str)}
+        except (OSError, ValueError, AttributeError):
+            memo = {}
+    if stamp in memo:
+        _KEY.append(memo[stamp])
+        return _KEY[0]
     digest = hashlib.sha256()
     for name in _SOURCES:
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    host = ll.get_process_triple() + ll.get_host_cpu_name() + ll.get_host_cpu_features().flatten()
     for part in (_version("numba"), _version("llvmlite"), sys.version, host):
         digest.update(part.encode() + b"\0")
     _KEY.append(digest.hexdigest()[:24])
+    if folder is not None:
+        from bandstand.files import write_bytes
+
+        memo = {k: v for k, v in list(memo.items())[-(_MEMO_SIZE - 1) :]}
+        memo[stamp] = _KEY[0]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_bytes(folder / _MEMO, json.dumps(memo).encode())
+        except OSError:
+            pass  # not remembered: worked out again next time
     return _KEY[0]
+
+
+def _stamp(here: Path, host: str) -> str:
+    """What `key` depends on, cheaply: the sources' and packages' sizes and times, Python, the CPU."""
+    parts = [here.as_posix(), sys.version, host]
+    for name in _SOURCES:
+        found = (here / name).stat()
+        parts.append(f"{name} {found.st_size} {found.st_mtime_ns}")
+    for package in ("numba", "llvmlite"):
+        spec = importlib.util.find_spec(package) if package not in sys.modules else sys.modules[package].__spec__
+        origin = spec.origin if spec is not None else None
+        if origin is None:
+            parts.append(f"{package} none")
+        else:
+            found = Path(origin).stat()
+            parts.append(f"{package} {origin} {found.st_size} {found.st_mtime_ns}")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
 def _files(name: str) -> tuple[Path, Path] | None:
@@ -230,7 +281,7 @@ def _caller(address: int, args: Sequence[Sequence[Any]], returns: str) -> Callab
     plan = [(a[0] == "array", _DTYPES.get(a[1]), int(a[2]) if a[0] == "array" else 0,
              a[3] == "C" if a[0] == "array" else False) for a in args]
 
-    def call(*values: Any) -> Any:
+    def flatten(values: Sequence[Any]) -> list[Any]:
         if len(values) != len(plan):
             raise TypeError(f"the kernel takes {len(plan)} arguments, not {len(values)}")
         flat: list[Any] = []
@@ -245,8 +296,24 @@ def _caller(address: int, args: Sequence[Sequence[Any]], returns: str) -> Callab
             flat.append(value.ctypes.data)
             flat += value.shape
             flat += value.strides
-        return function(*flat)
+        return flat
 
+    def call(*values: Any) -> Any:
+        return function(*flatten(values))
+
+    def bind(*values: Any) -> Callable[[], Any]:
+        """The call with these arguments, checked and taken apart once, to be made again and again
+        (a track's engine steps slice after slice on the same arrays, which the caller keeps
+        alive and does not reshape meanwhile; `ndarray.ctypes` alone costs microseconds)."""
+        flat = flatten(values)
+
+        def again() -> Any:
+            return function(*flat)
+
+        again.arrays = values  # type: ignore[attr-defined]  # alive as long as the bound call
+        return again
+
+    call.bind = bind  # type: ignore[attr-defined]
     return call
 
 

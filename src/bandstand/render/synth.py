@@ -122,12 +122,13 @@ def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False, table: 
     time held plus the release, or until a sample that does not loop runs out (a piano note
     layered on two samples costs twice a flute's); without, its sounding time plus a share per
     note. On the drum channel a choke family counts as one pitch (its lowest key)."""
-    from bandstand.render.sf2.table import preset_for, voices_of
+    from bandstand.render.sf2.table import key_voices, preset_for, velocity_voices
 
     seconds = clock(song)
     work: dict[int, float] = {}
     for track in tracks:
         preset = preset_for(table, track.program, drums) if table is not None else -1
+        keys: dict[int, tuple[tuple[float, float, float, float], ...]] = {}
         profiles: dict[tuple[int, int], tuple[tuple[float, float], ...]] = {}
         for n in track.notes:
             unit = _DRUM_UNIT.get(n.pitch, n.pitch) if drums else n.pitch
@@ -137,7 +138,9 @@ def pitch_work(song: Song, tracks: Iterable[Track], drums: bool = False, table: 
             else:
                 voices = profiles.get((n.pitch, n.velocity))
                 if voices is None:
-                    voices = profiles[(n.pitch, n.velocity)] = voices_of(table, preset, n.pitch, n.velocity)
+                    if n.pitch not in keys:  # the key's regions worked out once, for all its velocities
+                        keys[n.pitch] = key_voices(table, preset, n.pitch)
+                    voices = profiles[(n.pitch, n.velocity)] = velocity_voices(keys[n.pitch], n.velocity)
                 cost = sum(min(held + release, length) + VOICE_START_SECONDS for release, length in voices)
             work[unit] = work.get(unit, 0.0) + cost
     return work

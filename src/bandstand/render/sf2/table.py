@@ -217,14 +217,27 @@ def voices_of(table: FontTable, preset: int, key: int, velocity: int) -> tuple[t
     """The voices one note of a preset sounds, each as (release seconds, seconds until its sample
     runs out — infinite when it loops): what a note's synthesis costs is the sum over them of
     min(held + release, that length)."""
+    return velocity_voices(key_voices(table, preset, key), velocity)
+
+
+def velocity_voices(voices: tuple[tuple[float, float, float, float], ...],
+                    velocity: int) -> tuple[tuple[float, float], ...]:
+    """`voices_of` for one velocity, from its key's `key_voices`."""
+    return tuple((release, length) for low, high, release, length in voices if low <= velocity <= high)
+
+
+def key_voices(table: FontTable, preset: int, key: int) -> tuple[tuple[float, float, float, float], ...]:
+    """The voices one key of a preset can sound, at any velocity: (lowest velocity, highest,
+    release seconds, seconds until the sample runs out), in region order — worked out once for
+    all the velocities a part strikes the key with (`velocity_voices`)."""
     if not 0 <= preset < len(table.first) - 1:
         return ()
     rows = table.regions[table.first[preset] : table.first[preset + 1]]
-    hit = rows[(rows[:, L.R_LOKEY] <= key) & (key <= rows[:, L.R_HIKEY])
-               & (rows[:, L.R_LOVEL] <= velocity) & (velocity <= rows[:, L.R_HIVEL])]
+    hit = rows[(rows[:, L.R_LOKEY] <= key) & (key <= rows[:, L.R_HIKEY])]
     release = np.where(hit[:, L.R_AMPENV + 5] > 0, hit[:, L.R_AMPENV + 5], 0.01)
     looping = (hit[:, L.R_LOOP_MODE] != 0) & (hit[:, L.R_LOOP_START] < hit[:, L.R_LOOP_END])
     pitch = (key - hit[:, L.R_KEYCENTER]) * hit[:, L.R_KEYTRACK] / 1200.0
     rate = np.maximum(hit[:, L.R_SAMPLE_RATE], 1.0) * np.exp2(np.clip(pitch, -10.0, 10.0))
     length = np.where(looping, np.inf, np.maximum(hit[:, L.R_END] - hit[:, L.R_OFFSET], 0.0) / rate)
-    return tuple((float(r), float(n)) for r, n in zip(release, length, strict=True))
+    return tuple((float(lo), float(hi), float(r), float(n))
+                 for lo, hi, r, n in zip(hit[:, L.R_LOVEL], hit[:, L.R_HIVEL], release, length, strict=True))

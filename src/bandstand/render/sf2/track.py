@@ -8,6 +8,7 @@ two threads play two tracks at once."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -77,10 +78,13 @@ class TrackPlayer:
         frames = out.shape[1]
         self._reset(frames)
         t = self.table
+        args = (rows, out, frames, t.regions, t.first, t.banks, t.numbers, t.samples, self.vf, self.vi, self.cf,
+                self.ci, self.g, self.rate)
+        bind = getattr(self.step, "bind", None)  # kept machine code: the arrays taken apart once
+        step = bind(*args) if bind is not None else functools.partial(self.step, *args)
         while True:
             check()
-            state = self.step(rows, out, frames, t.regions, t.first, t.banks, t.numbers, t.samples,
-                              self.vf, self.vi, self.cf, self.ci, self.g, self.rate)
+            state = step()
             if state == 1:
                 break
             if state < 0:
