@@ -30,6 +30,7 @@ interpreter lock, as numba's `nogil` kernels do.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import glob
 import hashlib
@@ -131,11 +132,9 @@ def key() -> str | None:
 
         memo = {k: v for k, v in list(memo.items())[-(_MEMO_SIZE - 1) :]}
         memo[stamp] = _KEY[0]
-        try:
+        with contextlib.suppress(OSError):  # an unwritable cache: the key is worked out again next time
             folder.mkdir(parents=True, exist_ok=True)
             write_bytes(folder / _MEMO, json.dumps(memo).encode())
-        except OSError:
-            pass  # not remembered: worked out again next time
     return _KEY[0]
 
 
