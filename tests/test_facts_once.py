@@ -60,16 +60,23 @@ def _profile(node: ast.AST) -> bool:
 
 
 def _names(node: ast.AST) -> bool:
-    """A sequence of 12 strings naming the 12 pitch classes in order, C first (any case, any spelling)."""
+    """A sequence of 12 strings naming the 12 pitch classes in order, C first (any case, any
+    spelling) — or only their letters, the accidentals kept in a table beside it ("C", "C", "D", …:
+    each pitch class's letter, a semitone away at most, every letter there, in order)."""
     if not isinstance(node, ast.Tuple | ast.List) or len(node.elts) != 12:
         return False
     values = [_const(e) for e in node.elts]
     if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values):
         return False
     try:
-        return [pitch_class(str(v)[0].upper() + str(v)[1:]) for v in values] == list(range(12))
+        pcs = [pitch_class(str(v)[0].upper() + str(v)[1:]) for v in values]
     except TheoryError:
         return False
+    if pcs == list(range(12)):
+        return True
+    letters = [str(v).upper() for v in values]
+    return (all(len(v) == 1 for v in letters) and set(letters) == set("CDEFGAB") and letters == sorted(letters, key="CDEFGAB".index)
+            and all(min((pc - i) % 12, (i - pc) % 12) <= 1 for i, pc in enumerate(pcs)))
 
 
 def _letter_pcs(node: ast.AST) -> bool:
@@ -147,6 +154,8 @@ def test_each_home_holds_its_table() -> None:
     ("Krumhansl profile", "MAJOR = (6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88)"),
     ("pitch-name table", 'NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")'),
     ("pitch-name table", 'NAMES = ["c", "db", "d", "eb", "e", "f", "gb", "g", "ab", "a", "bb", "b"]'),
+    ("pitch-name table", '_SHARP_STEPS = ("C", "C", "D", "D", "E", "F", "F", "G", "G", "A", "A", "B")'),
+    ("pitch-name table", '_FLAT_STEPS = ("C", "D", "D", "E", "E", "F", "G", "G", "A", "A", "B", "B")'),
     ("letter → pitch-class table", '_CHROMAS = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}'),
     ("letter → pitch-class table", 'N = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}'),
     ("BPM regex", r'TEMPO = re.compile(r"\b(\d{2,3})\s*bpm\b", re.I)'),

@@ -18,16 +18,13 @@ from collections.abc import Sequence
 
 from bandstand.errors import BandstandError
 from bandstand.score import Song, Track
+from bandstand.theory import FLAT_NAMES, SHARP_NAMES, parse_note_name
 
 __all__ = ["chords_from_track", "lead_sheet", "melody_track"]
 
 DIVISIONS = 4  # sixteenths per quarter
 _TYPES = {1: ("16th", 0), 2: ("eighth", 0), 3: ("eighth", 1), 4: ("quarter", 0), 6: ("quarter", 1),
           8: ("half", 0), 12: ("half", 1), 16: ("whole", 0), 24: ("whole", 1)}
-_SHARP_NAMES = ("C", "C", "D", "D", "E", "F", "F", "G", "G", "A", "A", "B")
-_SHARP_ALTER = (0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0)
-_FLAT_NAMES = ("C", "D", "D", "E", "E", "F", "G", "G", "A", "A", "B", "B")
-_FLAT_ALTER = (0, -1, 0, -1, 0, 0, -1, 0, -1, 0, -1, 0)
 # chord suffix → MusicXML kind (the longest matching suffix wins; the full symbol is kept as text)
 _KINDS = (("maj13", "major-13th"), ("maj9", "major-ninth"), ("maj7", "major-seventh"), ("m7b5", "half-diminished"),
           ("mmaj7", "major-minor"), ("m13", "minor-13th"), ("m11", "minor-11th"), ("m9", "minor-ninth"),
@@ -60,7 +57,7 @@ def _root_name(pc: int, key: str | None) -> str:
     with contextlib.suppress(BandstandError):
         if key:
             return spell_root(pc, key)
-    return _FLAT_NAMES[pc] + ("b" if _FLAT_ALTER[pc] else "")
+    return FLAT_NAMES[pc % 12]
 
 
 def chords_from_track(song: Song, track: Track | None) -> list[tuple[float, str]]:
@@ -112,11 +109,11 @@ def _fifths(song: Song) -> tuple[int, str]:
 
 
 def _pitch(parent: ET.Element, midi: int, flats: bool) -> None:
-    names, alters = (_FLAT_NAMES, _FLAT_ALTER) if flats else (_SHARP_NAMES, _SHARP_ALTER)
+    spelled = parse_note_name((FLAT_NAMES if flats else SHARP_NAMES)[midi % 12])  # theory's names, once
     pitch = ET.SubElement(parent, "pitch")
-    ET.SubElement(pitch, "step").text = names[midi % 12]
-    if alters[midi % 12]:
-        ET.SubElement(pitch, "alter").text = str(alters[midi % 12])
+    ET.SubElement(pitch, "step").text = spelled.pc_name[0]
+    if spelled.alter:
+        ET.SubElement(pitch, "alter").text = str(spelled.alter)
     ET.SubElement(pitch, "octave").text = str(midi // 12 - 1)
 
 

@@ -51,10 +51,6 @@ class Chord:
         """True when the bass is not the root."""
         return self.bass_name != self.root_name
 
-    @property
-    def bass_is_chord_tone(self) -> bool:
-        return any(n == self.bass_name for n in self.notes)
-
     def transpose(self, semitones: int) -> Chord:
         """The same chord moved by `semitones` (spelled with the usual interval for that distance)."""
         step = Interval.from_semitones(semitones)

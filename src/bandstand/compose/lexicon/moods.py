@@ -47,7 +47,11 @@ MOODS: tuple[Mood, ...] = (
        None, 0.3, 0.3, 0.5, 0, "ambient,breakbeat,jazz"),
     _m("energetic", "energetic|hype|hyped|intense|driving|banging|high-energy|high energy|powerful|pumping|party|club|rave",
        None, 0.0, 0.1, 0.9, 1, "edm,house,drum & bass,trap"),
-    _m("aggressive", "aggressive|angry|furious|rage|hard-hitting|hard hitting|heavy|brutal|violent|gritty",
+    # anger is a feeling, whose songs are short, fast and shouted (punk, hardcore); heaviness is a
+    # sound (down-tuned, chugging, slower): "something angry" and "something heavy" are two songs
+    _m("angry", "angry|anger|furious|fury|rage|raging|enraged|livid|pissed off|pissed|mad as hell",
+       None, 0.0, 0.15, 0.95, 1, "punk,metal,industrial,drill"),
+    _m("aggressive", "aggressive|hard-hitting|hard hitting|heavy|brutal|violent|gritty",
        "minor", 0.0, 0.1, 0.95, 1, "metal,drill,dubstep,trap"),
     _m("dreamy", "dreamy|ethereal|floaty|floating|hazy|airy|celestial|weightless|blissful", "lydian", 0.15, -0.1, 0.3,
        -1, "ambient,indie,synthwave"),

@@ -74,6 +74,7 @@ def ensemble_roles(family: str, players: int) -> list[str]:
 # What a mood does to every part's style knobs (deltas, -1..1).
 MOOD_STYLE: dict[str, dict[str, float]] = {
     "aggressive": {"density": 0.25, "syncopation": 0.2, "articulation": -0.25, "brightness": 0.25},
+    "angry": {"density": 0.1, "syncopation": 0.1, "articulation": -0.3, "brightness": 0.3},
     "energetic": {"density": 0.2, "brightness": 0.1},
     "dark": {"brightness": -0.2},
     "sad": {"density": -0.15, "brightness": -0.15, "articulation": 0.15},
