@@ -1,12 +1,13 @@
 """Each musical fact lives once, in the lowest layer that owns it: a scan of `src/` (its syntax
 trees) for a second table of a kind that has a home — a role → GM program map, the Krumhansl
-key profiles, a 12-name table of pitch names, a letter → pitch-class table, a tempo (BPM) regex,
+key profiles, a 12-name table of pitch names, a letter → pitch-class table, a key-signature table, a tempo (BPM) regex,
 a mood → energy map. A copy
 elsewhere fails here, naming the file, the line and the home to import from instead."""
 
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ HOMES = {
     "Krumhansl profile": "theory/_detect.py",
     "pitch-name table": "theory/_notes.py",
     "letter → pitch-class table": "theory/_notes.py",
+    "key-signature table": "theory/_keys.py",
     "BPM regex": "craft/_request_words.py",
     "mood → energy map": "compose/lexicon/moods.py",
 }
@@ -79,6 +81,21 @@ def _names(node: ast.AST) -> bool:
             and all(min((pc - i) % 12, (i - pc) % 12) <= 1 for i, pc in enumerate(pcs)))
 
 
+def _fifths(node: ast.AST) -> bool:
+    """Eight or more key names in circle-of-fifths order, a key by its signature
+    (`theory.key_with_signature`): each a fifth above the one before."""
+    if not isinstance(node, ast.Tuple | ast.List) or len(node.elts) < 8:
+        return False
+    values = [_const(e) for e in node.elts]
+    if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values):
+        return False
+    try:
+        pcs = [pitch_class(str(v)[0].upper() + str(v)[1:]) for v in values]
+    except TheoryError:
+        return False
+    return all((b - a) % 12 == 7 for a, b in itertools.pairwise(pcs))
+
+
 def _letter_pcs(node: ast.AST) -> bool:
     """A dict of the seven natural letters (either case) to their pitch classes (`theory.letter_pc`)."""
     if not isinstance(node, ast.Dict) or len(node.keys) < 7:
@@ -113,6 +130,7 @@ KINDS = {
     "Krumhansl profile": _profile,
     "pitch-name table": _names,
     "letter → pitch-class table": _letter_pcs,
+    "key-signature table": _fifths,
     "BPM regex": _bpm_regex,
     "mood → energy map": _mood_energy,
 }
@@ -143,7 +161,7 @@ def test_each_fact_has_one_table() -> None:
 
 def test_each_home_holds_its_table() -> None:
     for kind, home in HOMES.items():
-        if kind in ("mood → energy map", "letter → pitch-class table"):  # rows, a tuple in letter order
+        if kind in ("mood → energy map", "letter → pitch-class table", "key-signature table"):  # rows, or worked out
             continue
         assert kind in {k for k, _ in tables((SRC / home).read_text(encoding="utf-8"))}, (kind, home)
 
@@ -158,6 +176,8 @@ def test_each_home_holds_its_table() -> None:
     ("pitch-name table", '_FLAT_STEPS = ("C", "D", "D", "E", "E", "F", "G", "G", "A", "A", "B", "B")'),
     ("letter → pitch-class table", '_CHROMAS = {"c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11}'),
     ("letter → pitch-class table", 'N = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}'),
+    ("key-signature table", '_MAJOR_BY_SHARPS = ("Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B",'
+                            ' "F#", "C#")'),
     ("BPM regex", r'TEMPO = re.compile(r"\b(\d{2,3})\s*bpm\b", re.I)'),
     ("mood → energy map", 'E = {"dark": (0.6, 0.2), "sad": (0.3, 0.1), "happy": (0.75, 0.9), "chill": (0.3, 0.6),'
                           ' "epic": (0.85, 0.6), "mechanical": (0.6, 0.45)}'),

@@ -34,6 +34,7 @@ def test_exports_are_pinned() -> None:
         "format_chord",
         "get_scale",
         "interval_between",
+        "key_with_signature",
         "letter_pc",
         "make_chord",
         "midi_to_note",

@@ -7,7 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
-from bandstand.theory import KEY_MODES, SCALE_ALIASES, SCALES, get_scale, parse_key, scale_type
+from bandstand.theory import (
+    KEY_MODES,
+    SCALE_ALIASES,
+    SCALES,
+    get_scale,
+    key_with_signature,
+    parse_key,
+    scale_type,
+)
 
 
 @pytest.mark.parametrize(
@@ -163,3 +171,21 @@ def test_a_key_with_an_unknown_mode_lists_the_key_modes_not_every_scale() -> Non
     with pytest.raises(TheoryError, match=r"^a key's mode must be one of major, dorian, .*not 'nosuch' in 'C nosuch'$") as info:
         parse_key("C nosuch")
     assert info.value.position == 2
+
+
+@pytest.mark.parametrize("minor", [False, True])
+@pytest.mark.parametrize("sharps", range(-7, 8))
+def test_key_with_signature_is_the_key_that_has_it(sharps: int, minor: bool) -> None:
+    key = key_with_signature(sharps, minor)
+    assert key.signature == sharps and key.is_minor == minor
+    assert parse_key(key.name) == key
+    assert key.relative() == key_with_signature(sharps, not minor)  # the relative shares the signature
+
+
+def test_key_with_signature_names_keys_as_written() -> None:
+    assert [key_with_signature(s).name for s in (-7, -3, 0, 6, 7)] == [
+        "Cb major", "Eb major", "C major", "F# major", "C# major"]
+    assert [key_with_signature(s, True).name for s in (-7, -3, 0, 6, 7)] == [
+        "Ab minor", "C minor", "A minor", "D# minor", "A# minor"]
+    with pytest.raises(TheoryError, match="-7 to 7"):
+        key_with_signature(8)

@@ -9,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bandstand.errors import TheoryError
-from bandstand.theory import parse_key
-
-_MAJOR_BY_SHARPS = ("Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#")
-_MINOR_BY_SHARPS = ("Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#", "G#", "D#", "A#")
+from bandstand.theory import key_with_signature, parse_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +22,7 @@ class KeySignature:
     @property
     def name(self) -> str:
         """The conventional key name, e.g. "Eb major" or "C# minor"."""
-        table = _MINOR_BY_SHARPS if self.minor else _MAJOR_BY_SHARPS
-        return f"{table[self.sharps + 7]} {'minor' if self.minor else 'major'}"
+        return key_with_signature(self.sharps, self.minor).name
 
 
 def key_signature(key: str) -> KeySignature | None:

@@ -22,7 +22,7 @@ from bandstand.theory._intervals import (
     transpose,
     transpose_midi,
 )
-from bandstand.theory._keys import KEY_MODES, Key, parse_key
+from bandstand.theory._keys import KEY_MODES, Key, key_with_signature, parse_key
 from bandstand.theory._notes import (
     FLAT_NAMES,
     MINOR_TONIC_NAMES,
@@ -72,6 +72,7 @@ __all__ = [
     "format_chord",
     "get_scale",
     "interval_between",
+    "key_with_signature",
     "letter_pc",
     "make_chord",
     "midi_to_note",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bandstand.errors import TheoryError
 from bandstand.theory._chords import chord_from_notes
-from bandstand.theory._notes import LETTERS, NoteName, parse_note_name
+from bandstand.theory._notes import LETTER_PCS, LETTERS, NoteName, parse_note_name
 from bandstand.theory._scales import Scale, scale_from, scale_type
 
 if TYPE_CHECKING:
@@ -113,6 +113,19 @@ def key_from(tonic: NoteName, mode: str) -> Key:
     scale = scale_from(tonic.with_octave(None), canonical)
     signature = sum(parse_note_name(n).alter for n in scale.notes)
     return Key(scale.tonic, canonical, scale, signature)
+
+
+def key_with_signature(sharps: int, minor: bool = False) -> Key:
+    """The major (or, with `minor`, minor) key whose signature has `sharps` sharps (flats when
+    negative, -7..7): each sharp is a fifth up the circle, four letters and seven semitones, and
+    the relative minor a minor third below (``key_with_signature(-3, True)`` is C minor)."""
+    if not -7 <= sharps <= 7:
+        raise TheoryError(f"a key signature has -7 to 7 sharps, not {sharps}", text=str(sharps), position=0)
+    letter, pc = (sharps * 4) % 7, (sharps * 7) % 12
+    if minor:
+        letter, pc = (letter - 2) % 7, (pc - 3) % 12
+    alter = (pc - LETTER_PCS[letter] + 6) % 12 - 6
+    return key_from(NoteName(letter, alter), "minor" if minor else "major")
 
 
 def parse_key(text: str | Key) -> Key:
