@@ -61,22 +61,30 @@ def _profile(node: ast.AST) -> bool:
     return sum(isinstance(v, float) and v in KRUMHANSL for v in values) >= 8
 
 
+def _named(node: ast.AST) -> tuple[list[str], list[int]] | None:
+    """The names (upper case) and pitch classes of a sequence of note names (any case, any
+    spelling), or None when the node is not one."""
+    if not isinstance(node, ast.Tuple | ast.List) or not node.elts:
+        return None
+    values = [_const(e) for e in node.elts]
+    if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values):
+        return None
+    try:
+        return [str(v).upper() for v in values], [pitch_class(str(v)[0].upper() + str(v)[1:]) for v in values]
+    except TheoryError:
+        return None
+
+
 def _names(node: ast.AST) -> bool:
     """A sequence of 12 strings naming the 12 pitch classes in order, C first (any case, any
     spelling) — or only their letters, the accidentals kept in a table beside it ("C", "C", "D", …:
     each pitch class's letter, a semitone away at most, every letter there, in order)."""
-    if not isinstance(node, ast.Tuple | ast.List) or len(node.elts) != 12:
+    named = _named(node)
+    if named is None or len(named[1]) != 12:
         return False
-    values = [_const(e) for e in node.elts]
-    if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values):
-        return False
-    try:
-        pcs = [pitch_class(str(v)[0].upper() + str(v)[1:]) for v in values]
-    except TheoryError:
-        return False
+    letters, pcs = named
     if pcs == list(range(12)):
         return True
-    letters = [str(v).upper() for v in values]
     return (all(len(v) == 1 for v in letters) and set(letters) == set("CDEFGAB") and letters == sorted(letters, key="CDEFGAB".index)
             and all(min((pc - i) % 12, (i - pc) % 12) <= 1 for i, pc in enumerate(pcs)))
 
@@ -84,16 +92,8 @@ def _names(node: ast.AST) -> bool:
 def _fifths(node: ast.AST) -> bool:
     """Eight or more key names in circle-of-fifths order, a key by its signature
     (`theory.key_with_signature`): each a fifth above the one before."""
-    if not isinstance(node, ast.Tuple | ast.List) or len(node.elts) < 8:
-        return False
-    values = [_const(e) for e in node.elts]
-    if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values):
-        return False
-    try:
-        pcs = [pitch_class(str(v)[0].upper() + str(v)[1:]) for v in values]
-    except TheoryError:
-        return False
-    return all((b - a) % 12 == 7 for a, b in itertools.pairwise(pcs))
+    named = _named(node)
+    return named is not None and len(named[1]) >= 8 and all((b - a) % 12 == 7 for a, b in itertools.pairwise(named[1]))
 
 
 def _letter_pcs(node: ast.AST) -> bool:
