@@ -191,7 +191,9 @@ def test_a_second_tab_and_a_reloaded_one_join_in_time(browser: Any, served: Any)
             the look-ahead early; returns the playhead's distance from what is heard (ms)."""
             page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
             joined = page.evaluate(JOINED)
-            assert joined["cycle"] >= 2 and joined["late"] <= 0, joined  # the current cycles, not the jam's first
+            # the current cycles, not the jam's first: a stale backlog is a whole cycle or more behind, while
+            # a busy page's event loop may say the socket opened a few frames late (62 ms seen in CI)
+            assert joined["cycle"] >= 2 and joined["late"] < joined["cycle_seconds"], joined
             assert page.evaluate("window.bandstand.scheduled") == 0 and page.evaluate("window.bandstand.audio.voices") is None
             page.evaluate(HANDED)
             page.click("#sound")

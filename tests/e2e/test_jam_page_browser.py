@@ -202,7 +202,9 @@ def test_a_reloaded_and_a_second_tab_replay_the_chat_and_join_in_time(browser: A
         page.wait_for_function("window.bandstand.sound.cycles.size >= 1")
         # it joined at the transport's current cycles, not the jam's first
         joined = page.evaluate(JOINED)
-        assert joined["cycle"] >= 2 and joined["late"] <= 0, joined
+        # the current cycles, not the jam's first: a stale backlog is a whole cycle or more behind, while
+        # a busy page's event loop may say the socket opened a few frames late (62 ms seen in CI)
+        assert joined["cycle"] >= 2 and joined["late"] < joined["cycle_seconds"], joined
         page.evaluate(HANDED)
         page.click("#sound")
         page.wait_for_function("window.handed.length >= 12", timeout=30_000)
