@@ -55,18 +55,23 @@ FRAMES = """async ({mode, frames}) => {
 }"""
 
 # The playhead on screen against the notes heard: each note handed to the synthesizer has an
-# audio-clock moment; at the first frame that moment is being heard (the output latency counted),
-# the playhead drawn in that frame should stand at the note's beat, less the time since (ms).
+# audio-clock moment; the first time the page draws the playhead after that moment is heard (the
+# output latency counted), it should stand at the note's beat plus the time since (ms).
 HEARD = """async (count) => {
   const audio = window.studio.audio, player = window.studio.state.player, arr = window.studio.arrangement;
   const pending = [];
   const noteOn = audio.voices.noteOn.bind(audio.voices);
   const spb = 60 / window.studio.view.tempo;
   audio.voices.noteOn = (ch, key, vel, when, dur, hint) => { pending.push({when, beat: player.beatOf(when)}); return noteOn(ch, key, vel, when, dur, hint); };
+  // what was heard when the page last drew the playhead: on a busy machine the frame that reads
+  // it may run many ms after the one that drew it, which is the machine's lag, not the page's
+  let heard = null;
+  const setPosition = arr.setPosition;
+  arr.setPosition = function (beat) { const out = setPosition.call(this, beat); heard = audio.heardNow(); return out; };
   const errors = [];
   await new Promise((done) => {
     const step = () => {
-      const heard = audio.heardNow();
+      if (heard === null) { requestAnimationFrame(step); return; }
       const shown = (parseFloat(arr.playhead.style.transform.slice("translateX(".length)) + arr.scroller.scrollLeft) / arr.pxPerBeat;
       for (const p of pending) if (!p.seen && heard >= p.when) {
         p.seen = true;
@@ -77,6 +82,7 @@ HEARD = """async (count) => {
     requestAnimationFrame(step);
   });
   audio.voices.noteOn = noteOn;
+  delete arr.setPosition;  // the class's own again
   return errors;
 }"""
 
