@@ -41,10 +41,10 @@ def served_routes(tmp: Path) -> list[tuple[str, str]]:
     from bandstand.cli.serve import _mcp
     from bandstand.jam.persona import resolve_members
     from bandstand.producer.sessions.studio import Studio
-    from bandstand.server import ServerConfig, create_app
+    from bandstand.server import ServerConfig, create_app, lazy_mount
 
     studio = Studio(tmp)
-    app = create_app(ServerConfig(port=1), resolve_members(None), studio=studio, mounts=_mcp(studio))
+    app = create_app(ServerConfig(port=1), resolve_members(None), studio=studio, mounts=_mcp(studio, lazy_mount))
     out: list[tuple[str, str]] = []
     for prefix, route in _flat("", app.routes):
         path = prefix + re.sub(r"\{[^}]+\}", "x", getattr(route, "path", ""))

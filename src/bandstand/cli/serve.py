@@ -12,6 +12,7 @@ server and opens the jam page.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +60,7 @@ def launch(
     import webbrowser
 
     from bandstand.producer.board.task_board import DEFAULT_URL
-    from bandstand.server import ServerConfig, bind, create_app, serve
+    from bandstand.server import ServerConfig, bind, create_app, lazy_mount, serve
     from bandstand.server.config import is_loopback, new_token
 
     token = os.environ.get("BANDSTAND_TOKEN") or new_token()
@@ -70,7 +71,7 @@ def launch(
     from bandstand.producer.sessions.studio import Studio
 
     studio = Studio(out_dir or Path("output"), backend=studio_backend)
-    mounts = _mcp(studio)
+    mounts = _mcp(studio, lazy_mount)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
                       studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL,
                       mounts=mounts, autopilot=autopilot, lifespans=_live(live, studio.out_dir))
@@ -126,16 +127,23 @@ def _runs_dir() -> Path:
     return Path(load_config().runs_dir)
 
 
-def _mcp(studio: Any) -> list[Any]:
+def _mcp(studio: Any, lazy_mount: Callable[..., Any]) -> list[Any]:
     """The MCP server at /mcp over the studio's projects, when the mcp extra is installed (the
-    server runs without it)."""
+    server runs without it). It is built on the first request to /mcp: a server nobody asks over
+    MCP does not pay for the SDK's imports at start-up."""
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None:
         return []
-    from bandstand.mcp.http import mcp_mount
 
-    return [mcp_mount(studio)]
+    def build() -> Any:
+        from bandstand.mcp.http import PATH, mcp_mount
+
+        mounted = mcp_mount(studio)
+        assert mounted.path == PATH
+        return mounted
+
+    return [lazy_mount("/mcp", build)]
 
 
 def _own_names() -> tuple[str, ...]:

@@ -28,7 +28,7 @@ PATH = "/mcp"
 
 def mcp_mount(studio: Any) -> Any:
     """A `bandstand.server.Mounted` serving MCP at /mcp over `studio` (a `producer.sessions.studio.Studio`)."""
-    from bandstand.server.app import Mounted
+    from bandstand.server.mounts import Mounted
     from bandstand.server.state import ServerState
 
     band = Band(studio.library, backend=studio.backend)

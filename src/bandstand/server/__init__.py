@@ -1,7 +1,8 @@
 """The bandstand server: one FastAPI app for the pages, the jam and the API.
 
-- `app` — `create_app(config, personas, routers=…, mounts=…)`, `API_PREFIX`, `Mounted` (another
-  ASGI app, e.g. MCP at /mcp, behind the same checks, its lifespan run by the server's).
+- `app` — `create_app(config, personas, routers=…, mounts=…)`, `API_PREFIX`.
+- `mounts` — `Mounted` (another ASGI app, e.g. MCP at /mcp, behind the same checks, its lifespan
+  run by the server's); `lazy_mount(path, build)`, one built on its first request.
 - `config` — `ServerConfig` (host, port, token, limits), `Limits`.
 - `security` — `AccessControl`: Host, Origin, token and body-size checks.
 - `tickets` — `PageTickets`, the page addresses' one-time tokens.
@@ -11,9 +12,11 @@
 - `run` — `serve(config, app)`: listen, print, stop cleanly on Ctrl-C.
 """
 
-from bandstand.server.app import API_PREFIX, Mounted, create_app
+from bandstand.server.app import API_PREFIX, create_app
 from bandstand.server.config import Limits, ServerConfig
 from bandstand.server.hub import JamHub
+from bandstand.server.mounts import Mounted
+from bandstand.server.mounts import lazy as lazy_mount
 from bandstand.server.routes.pages import web_root
 from bandstand.server.run import bind, serve
 from bandstand.server.security import AccessControl
@@ -30,6 +33,7 @@ __all__ = [
     "bind",
     "create_app",
     "jam_hub",
+    "lazy_mount",
     "serve",
     "server_state",
     "web_root",

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
@@ -28,6 +27,7 @@ from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
 from bandstand.server.hub import JamHub
+from bandstand.server.mounts import Mounted
 from bandstand.server.routes import audio, exports, jam, logs, pages, projects, protocol, variations
 from bandstand.server.routes import branches as branch_routes
 from bandstand.server.routes import patterns as pattern_routes
@@ -38,17 +38,6 @@ from bandstand.server.state import ServerState
 from bandstand.version import __version__
 
 API_PREFIX = "/api/v1"
-
-
-@dataclass(frozen=True, slots=True)
-class Mounted:
-    """Another ASGI app served at `path` (and under it) behind the same access checks — the MCP
-    server at /mcp. A mounted app's own lifespan never runs, so the server's runs `lifespan(state)`
-    once the jam hub exists."""
-
-    path: str
-    app: ASGIApp
-    lifespan: Callable[[ServerState], contextlib.AbstractAsyncContextManager[None]] | None = None
 
 
 class _MountRoots:
