@@ -14,6 +14,8 @@ Three rules:
    import statements and why; the test fails when a count grows, when a new arrow appears,
    and when one shrinks (lower its count, or drop it, in the same change), so the list only
    ever gets shorter.
+   Of the producer, a client imports no module listed in `ROUTED_THROUGH_APP`: those use cases
+   are reached through `bandstand.producer.App` alone (the list only grows).
 3. The module graph has no cycle: every import of one module by another counts, at the top
    or inside a function (a lazy import hides a cycle, it does not break it), except those
    under `if TYPE_CHECKING:` (annotations only, never run). A cycle is broken by moving the
@@ -55,6 +57,15 @@ CLIENT_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("cli", "mcp"): (2, "the composition root of `bandstand mcp`: it starts the MCP server"),
     ("mcp", "server"): (2, "MCP over HTTP mounts on the server's app and state"),
 }
+
+
+ROUTED_THROUGH_APP: tuple[str, ...] = (
+    # producer modules whose use cases clients reach through `App` only (with what they call instead)
+    "bandstand.producer.sessions.branches",  # App.branch, checkout, merge, branches, graph (#29)
+    "bandstand.producer.teams.team_compose",  # App.team, App.check_team_choices (#29)
+)
+"""Producer modules no client (`cli`, `server`, `mcp`) imports: their use cases are `App` methods. A
+client importing one (a module, a name from it, or it from its package) fails the test."""
 
 
 CYCLE_DEBT: dict[frozenset[str], str] = {}
@@ -126,6 +137,57 @@ def test_the_clients_import_the_facade_and_the_debt_only_shrinks() -> None:
             problems.append(f"{pair[0]} imports bandstand.{pair[1]} {counts.get(pair, 0)}× now, fewer than the "
                             f"{allowed} CLIENT_DEBT allows: lower the entry (the list only shrinks)")
     assert not problems, "\n".join(problems)
+
+
+def _client_imports(src: Path = SRC) -> list[tuple[str, str]]:
+    """(client module, what it imports) for every import in the clients' modules; `from a import b`
+    is read as both `a` and `a.b` (b may be a module of a)."""
+    found = []
+    for client in sorted(CLIENTS):
+        for path in sorted((src / client).rglob("*.py")):
+            rel = path.relative_to(src)
+            module = ".".join((src.name, *rel.with_suffix("").parts))
+            is_init = rel.name == "__init__.py"
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+                if isinstance(node, ast.Import):
+                    found += [(module, alias.name) for alias in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    base = node.module or ""
+                    if node.level:
+                        parts = module.split(".")
+                        parts = parts[: len(parts) - node.level + (1 if is_init else 0)]
+                        base = ".".join([*parts, *([node.module] if node.module else [])])
+                    found += [(module, base), *((module, f"{base}.{alias.name}") for alias in node.names)]
+    return found
+
+
+def _around_app(src: Path = SRC) -> list[str]:
+    """Every client import of a module `ROUTED_THROUGH_APP` names (or of a name inside it)."""
+    return sorted({f"{module} imports {routed}: call bandstand.producer.App instead"
+                   for module, name in _client_imports(src)
+                   for routed in ROUTED_THROUGH_APP if name == routed or name.startswith(f"{routed}.")})
+
+
+def test_the_clients_reach_the_routed_use_cases_through_app_alone() -> None:
+    found = _around_app()
+    assert not found, "\n".join(found)
+
+
+def test_the_routed_rule_sees_every_way_of_importing(tmp_path: Path) -> None:
+    """The rule's own check, on clients made here: a module, a name from it, the module from its
+    package, lazily or relatively, are each caught; its package and its neighbours are not."""
+    src = tmp_path / "bandstand"
+    for client in CLIENTS:
+        (src / client).mkdir(parents=True)
+    (src / "cli" / "ok.py").write_text("from bandstand.producer.sessions import projects\n"
+                                       "from bandstand.producer.teams import runner\nimport bandstand.producer\n")
+    (src / "cli" / "a.py").write_text("def f():\n    from bandstand.producer.sessions.branches import merge\n")
+    (src / "server" / "b.py").write_text("from bandstand.producer.sessions import branches\n")
+    (src / "mcp" / "c.py").write_text("import bandstand.producer.teams.team_compose as tc\n")
+    (src / "mcp" / "d.py").write_text("from ..producer.teams import team_compose\n")
+    found = _around_app(src)
+    assert [line.split(" imports ")[0] for line in found] == ["bandstand.cli.a", "bandstand.mcp.c", "bandstand.mcp.d",
+                                                              "bandstand.server.b"], found
 
 
 def _module_graph(src: Path = SRC) -> dict[str, set[str]]:

@@ -1,4 +1,4 @@
-"""The branch commands, thin over `bandstand.producer.sessions.branches`:
+"""The branch commands, thin over `App`'s branch use cases (`producer.sessions.branches`):
 
     bandstand branch SESSION_DIR [NAME] [--json]        make NAME at HEAD and switch to it (no NAME: list)
     bandstand checkout SESSION_DIR BRANCH|REV [--json]  switch branch, or go to a revision (3 or r3)
@@ -30,15 +30,16 @@ def branch(session_dir: Session,
            name: Annotated[str | None, typer.Argument(help="The new branch's name (letters, digits, - _ .).",
                                                       metavar="NAME", show_default=False)] = None,
            as_json: AsJson = False) -> None:
-    from bandstand.producer.sessions.branches import branches_json, create_branch
+    from bandstand.producer import App
+    from bandstand.producer.app import BranchRequest
 
-    session = open_session(session_dir)
+    app = App()
     if name is not None:
-        moved = create_branch(session, name)
+        moved = app.branch(BranchRequest(session_dir, name))
         if not as_json:
             typer.echo(f"branch {moved.branch} made at revision {moved.revision}, and checked out")
             return
-    data = branches_json(session)
+    data = app.branches(session_dir)
     if as_json:
         print_json(data)
         return
@@ -54,14 +55,14 @@ def checkout(session_dir: Session,
              target: Annotated[str, typer.Argument(help="A branch name, or a revision number.", metavar="BRANCH|REV",
                                                    show_default=False)],
              as_json: AsJson = False) -> None:
-    from bandstand.producer.sessions.branches import checkout as do_checkout
+    from bandstand.producer import App
+    from bandstand.producer.app import CheckoutRequest
 
-    session = open_session(session_dir)
-    moved = do_checkout(session, target)
+    moved = App().checkout(CheckoutRequest(session_dir, target))
     if as_json:
         print_json({"branch": moved.branch, "revision": moved.revision})
         return
-    entry = session.store.entry(moved.revision)
+    entry = open_session(session_dir).store.entry(moved.revision)
     typer.echo(f"on branch {moved.branch}, at revision {moved.revision} ({entry.request or entry.kind})")
 
 
@@ -73,10 +74,10 @@ def merge(session_dir: Session,
           name: Annotated[str, typer.Argument(help="The branch to merge into the current one.", metavar="BRANCH",
                                               show_default=False)],
           as_json: AsJson = False) -> None:
-    from bandstand.producer.sessions.branches import merge as do_merge
+    from bandstand.producer import App
+    from bandstand.producer.app import MergeRequest
 
-    session = open_session(session_dir)
-    entry = do_merge(session, name, author="cli")
+    entry = App().merge(MergeRequest(session_dir, name, author="cli"))
     if as_json:
         print_json({"revision": entry.revision, "branch": entry.branch, "merged": entry.merged,
                      "summary": entry.summary, "changes": [c.model_dump(mode="json") for c in entry.changes]})
@@ -88,11 +89,11 @@ def merge(session_dir: Session,
 
 def print_graph(session_dir: Path, as_json: bool) -> None:
     """`bandstand history --graph`: the history drawn like `git log --graph`."""
-    from bandstand.producer.sessions.branches import graph, graph_json
+    from bandstand.producer import App
 
-    lines = graph(open_session(session_dir))
+    lines = App().graph(session_dir)
     if as_json:
-        print_json([graph_json(g) for g in lines])
+        print_json([g.to_json() for g in lines])
         return
     width = max((len(g.graph) for g in lines), default=1)
     for g in lines:

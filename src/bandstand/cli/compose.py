@@ -313,20 +313,21 @@ def compose(
 ) -> None:
     """Compose a finished multi-track song from a prompt."""
     if team or team_file is not None:
-        from bandstand.cli.teams import compose_with_team, team_options
+        from bandstand.cli.teams import compose_with_team
         from bandstand.errors import InvalidInput
+        from bandstand.producer.app import TeamRequest
 
         if approve or skip or intent_backend:
             raise InvalidInput("--approve, --skip and --intent-backend are for the pipeline; a --team composes "
                                "with agents (drop them, or drop --team)")
-        song = {"bars": bars, "parts": parts.split(",") if parts else None, "tempo": tempo, "key": key, "mode": mode,
-                "genre": genre}
-        compose_with_team(prompt, team_options(seed=seed, song=song, out=out, accept=accept, yes=yes, config=config,
-                                               team_file=team_file), as_json=as_json, render_audio=not no_audio)
+        compose_with_team(TeamRequest(prompt, seed=seed, bars=bars, parts=tuple(parts.split(",")) if parts else None,
+                                      tempo=tempo, key=key, mode=mode, genre=genre, accept=accept,
+                                      assume_defaults=yes, config=config, team_file=team_file, audio=not no_audio),
+                          out=out, as_json=as_json)
         return
-    from bandstand.producer.teams.team_compose import refuse_team_choices_alone
+    from bandstand.producer import App
 
-    refuse_team_choices_alone(False, {"accept": accept, "config": config is not None}, spell=lambda name: f"--{name}")
+    App.check_team_choices(False, {"accept": accept, "config": config is not None}, spell=lambda name: f"--{name}")
     with _no_cycle_collection():
         from bandstand.producer.composing.compose import compose_song
 

@@ -1,34 +1,28 @@
 """`bandstand compose --team`: the CLI side of composing with an agent team.
 
-It only translates: flags into `TeamOptions`, the team's stream into lines
+It only translates: flags into a `TeamRequest`, the team's stream into lines
 on stderr (one per agent that finishes, every status and warning), the
 outcome into a summary (or one JSON object with --json). The use case —
 options, the run log under the runs folder (`compose-team-….jsonl`: the
 studio page's log view follows it live and replays it), the render after an
-accepted take — is `producer.teams.team_compose`, which MCP calls too. Ctrl-C or SIGTERM
-cancels the team: every agent and seat stops, nothing is proposed.
+accepted take — is `App.team` (`producer.teams.team_compose`), which MCP calls too.
+Ctrl-C or SIGTERM cancels the team: every agent and seat stops, nothing is proposed.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-__all__ = ["compose_with_team", "team_options"]
+if TYPE_CHECKING:
+    from bandstand.producer.app import TeamRequest
+
+__all__ = ["compose_with_team"]
 
 MARKS = {True: "✓", False: "✗"}
-
-
-def team_options(*, seed: int | None, song: dict[str, Any], out: Path, accept: bool, yes: bool,
-                 config: Path | None, team_file: Path | None) -> Any:
-    """`TeamOptions` from the command line (`producer.teams.team_compose.team_options`)."""
-    from bandstand.producer.teams.team_compose import team_options as options
-
-    return options(seed=seed, song=song, out=out, accept=accept, assume_defaults=yes, config=config,
-                   team_file=team_file)
 
 
 def _line(event: dict[str, Any]) -> str | None:
@@ -46,32 +40,36 @@ def _line(event: dict[str, Any]) -> str | None:
     return None
 
 
-def compose_with_team(prompt: str, options: Any, *, as_json: bool, render_audio: bool) -> None:
-    """Run the team (`producer.teams.team_compose`), show its progress, print the outcome."""
-    import asyncio
+def compose_with_team(request: TeamRequest, *, out: Path, as_json: bool) -> None:
+    """Run the team (`App.team`) into `out`, show its progress, print the outcome."""
     import signal
 
-    from bandstand.producer.teams.team_compose import compose_with_team as run_team
-    from bandstand.producer.teams.team_compose import finish
+    from bandstand.producer import App
+    from bandstand.producer.execution.running import Cancelled, Control
 
     def show(event: dict[str, Any]) -> None:
         line = _line(event)
         if line is not None:
             typer.echo(line, err=True)
 
-    async def supervised() -> Any:
-        loop, task = asyncio.get_running_loop(), asyncio.current_task()
-        assert task is not None
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, task.cancel)
-        return await run_team(prompt, options, on_event=None if as_json else show)
+    control, heard = Control(), []
 
+    def stop(signum: int, frame: object) -> None:
+        heard.append(signum)
+        control.cancel.set()
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        run = asyncio.run(supervised())
-    except asyncio.CancelledError:
+        run = App(out).team(request, on_event=None if as_json else show, control=control)
+    except Cancelled:
         typer.echo("interrupted: the team was stopped; nothing was proposed", err=True)
         raise typer.Exit(130) from None
-    outcome = finish(run, render_audio=render_audio)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if heard:  # stopped while the accepted take rendered: as that signal does outside the team
+        signal.raise_signal(heard[0])
+    outcome = run.outcome
     if as_json:
         typer.echo(json.dumps(outcome.to_json(), indent=2, ensure_ascii=False))
         return

@@ -180,11 +180,10 @@ class ListProjectsParams(Params):
 
 def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
     from bandstand.producer.composing.compose import compose_song
-    from bandstand.producer.teams.team_compose import refuse_team_choices_alone
 
     if p.team:
         return _compose_with_team(band, p, control)
-    refuse_team_choices_alone(p.team, {"accept": p.accept})
+    App.check_team_choices(p.team, {"accept": p.accept})
     composed = compose_song(p.prompt, assume_defaults=True, control=control, out_dir=str(band.library.root),
                             bars=p.bars, seed=p.seed, parts=p.parts, tempo=p.tempo, key=p.key, mode=p.mode,
                             genre=p.genre, render_audio=p.audio, takes=p.takes, quality=p.quality)
@@ -204,14 +203,10 @@ def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
 
 
 def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer:
-    """`bandstand compose --team` over MCP: the team runs on this worker thread's own loop; each agent
-    that finishes is reported as progress; a cancel stops every agent and nothing is proposed."""
-    import asyncio
+    """`bandstand compose --team` over MCP (`App.team`): the team runs on this worker thread's own loop; each
+    agent that finishes is reported as progress; a cancel stops every agent and nothing is proposed."""
+    from bandstand.producer.app import TeamRequest
 
-    from bandstand.producer.teams.team_compose import compose_with_team, finish, team_options
-
-    options = team_options(seed=p.seed, out=band.library.root, accept=p.accept, song={
-        "bars": p.bars, "parts": p.parts, "tempo": p.tempo, "key": p.key, "mode": p.mode, "genre": p.genre})
     steps, done = [0], [0]
 
     def heard(event: dict[str, Any]) -> None:
@@ -222,20 +217,10 @@ def _compose_with_team(band: Band, p: ComposeParams, control: Control) -> Answer
             mark = "✓" if event["success"] else "✗"
             control.report(done[0], max(steps[0], done[0]), f"{mark} {event.get('agentId')}: {event.get('summary', '')}")
 
-    async def supervised() -> Any:
-        team = asyncio.ensure_future(compose_with_team(p.prompt, options, on_event=heard))
-        while not team.done():
-            if control.cancelled:
-                team.cancel()
-            await asyncio.wait([team], timeout=0.05)
-        return team.result()
-
-    try:
-        run = asyncio.run(supervised())
-    except asyncio.CancelledError:
-        control.check("composing with a team")
-        raise
-    outcome = finish(run, render_audio=p.audio)
+    request = TeamRequest(p.prompt, seed=p.seed, bars=p.bars, parts=None if p.parts is None else tuple(p.parts),
+                          tempo=p.tempo, key=p.key, mode=p.mode, genre=p.genre, accept=p.accept, audio=p.audio)
+    run = App(band.library.root).team(request, on_event=heard, control=control)
+    outcome = run.outcome
     data = {"project": outcome.session_dir.name, "team": True, **outcome.to_json(), "log": str(run.log)}
     return Answer(data, band.links(outcome.session_dir) if outcome.accepted else ())
 

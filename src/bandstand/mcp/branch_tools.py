@@ -1,6 +1,6 @@
 """The branch tools over MCP, rows like `band_tools`' (a parameter model whose docstring is
-the description, a body calling `bandstand.producer.sessions.branches` exactly as the CLI command of
-the same job does, answering what its `--json` prints)."""
+the description, a body calling `App`'s branch use cases exactly as the CLI command of the same
+job does, answering what its `--json` prints)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, ProjectParams
+from bandstand.producer import App
+from bandstand.producer.app import BranchRequest, CheckoutRequest, MergeRequest
 from bandstand.producer.execution.running import Control
-from bandstand.producer.sessions import branches
 
 __all__ = ["BRANCH_TOOLS"]
 
@@ -40,29 +41,31 @@ class MergeBranchParams(ProjectParams):
 
 
 def _list(band: Band, p: ListBranchesParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    return Answer({"project": session.session_dir.name, **branches.branches_json(session, with_graph=True)})
+    data = App.over(band.library).branches(p.project, graph=True)
+    return Answer({"project": data["projectId"], **data})
 
 
 def _create(band: Band, p: CreateBranchParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    branches.create_branch(session, p.name)
-    return Answer({"project": session.session_dir.name, **branches.branches_json(session)})
+    app = App.over(band.library)
+    app.branch(BranchRequest(p.project, p.name))
+    data = app.branches(p.project)
+    return Answer({"project": data["projectId"], **data})
 
 
 def _checkout(band: Band, p: CheckoutParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    moved = branches.checkout(session, p.target)
-    return Answer({"project": session.session_dir.name, "branch": moved.branch, "revision": moved.revision},
-                  band.links(session.session_dir))
+    app = App.over(band.library)
+    moved = app.checkout(CheckoutRequest(p.project, p.target))
+    folder = app.session(p.project).session_dir
+    return Answer({"project": folder.name, "branch": moved.branch, "revision": moved.revision}, band.links(folder))
 
 
 def _merge(band: Band, p: MergeBranchParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    entry = branches.merge(session, p.branch, author="mcp")
-    return Answer({"project": session.session_dir.name, "revision": entry.revision, "branch": entry.branch,
+    app = App.over(band.library)
+    entry = app.merge(MergeRequest(p.project, p.branch, author="mcp"))
+    folder = app.session(p.project).session_dir
+    return Answer({"project": folder.name, "revision": entry.revision, "branch": entry.branch,
                    "merged": entry.merged, "summary": entry.summary,
-                   "changes": [c.model_dump(mode="json") for c in entry.changes]}, band.links(session.session_dir))
+                   "changes": [c.model_dump(mode="json") for c in entry.changes]}, band.links(folder))
 
 
 BRANCH_TOOLS: tuple[BandTool, ...] = (

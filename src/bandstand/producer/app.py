@@ -1,7 +1,8 @@
 """`App`: the one entry point of the service. Every use case a client offers — compose,
-direct a song in words (edit or ask), accept/discard/undo/redo, export, import, listen, the
-jam, composing with a team, a batch, the projects and sessions — is one method here, with
-typed requests (frozen dataclasses) and the use case's own typed reply.
+direct a song in words (edit or ask), accept/discard/undo/redo, export, import, the branches
+(make, check out, merge, list, graph), listen, the jam, composing with a team, a batch, the
+projects and sessions — is one method here, with typed requests (frozen dataclasses) and the
+use case's own typed reply.
 
     app = App("songs")                                            # offline: rules, built-in musicians
     song = app.compose(ComposeRequest("funk groove in E minor", seed=3, bars=16))
@@ -14,18 +15,25 @@ as the CLI makes it — by its folder's path. Words are routed once (`producer.r
 `ask` collect what `stream` sends as server-sent events (`producer.requests.direct`), so the CLI,
 HTTP and MCP make the same change from the same words. The methods delegate to the use-case
 modules beside this one (`producer.composing.compose`, `producer.sessions.projects`, `producer.sessions.export`,
-`producer.jams.jam`, `producer.teams.team_compose`, `producer.batch` …), which are imported on use so a
-client pays only for what it calls.
+`producer.sessions.branches`, `producer.jams.jam`, `producer.teams.team_compose`, `producer.batch` …), which
+are imported on use so a client pays only for what it calls.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bandstand.producer.requests_models import (
+    BranchRequest,
+    CheckoutRequest,
+    MergeRequest,
+    ProjectRef,
+    TeamRequest,
+)
 from bandstand.protocol.jsonvalue import JSONObject
 
 if TYPE_CHECKING:
@@ -38,18 +46,20 @@ if TYPE_CHECKING:
     from bandstand.producer.jams.jam_song import JamSong
     from bandstand.producer.requests.direct import Directed
     from bandstand.producer.requests.job import Outcome, Prepared
+    from bandstand.producer.sessions.branches import GraphLine, Moved
     from bandstand.producer.sessions.export import Export
     from bandstand.producer.sessions.importing import Imported
+    from bandstand.producer.sessions.library import Library
     from bandstand.producer.sessions.listen import Listening
     from bandstand.producer.sessions.projects import ProjectSession
     from bandstand.producer.sessions.session_list import SessionSummary
     from bandstand.producer.sessions.studio import Studio
-    from bandstand.producer.teams import TeamOptions
     from bandstand.producer.teams.team_compose import TeamRun
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
 
-__all__ = ["AcceptRequest", "App", "ComposeRequest", "ExportRequest", "ImportRequest", "JamRecording", "WordsRequest"]
+__all__ = ["AcceptRequest", "App", "BranchRequest", "CheckoutRequest", "ComposeRequest", "ExportRequest",
+           "ImportRequest", "JamRecording", "MergeRequest", "TeamRequest", "WordsRequest"]
 
 Sink = Callable[[JSONObject], None]
 
@@ -133,6 +143,7 @@ class App:
     backend: AgentBackend | None = None
     folders: bool = False
     _studio: Studio | None = field(default=None, init=False, repr=False)
+    _library: Library | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.projects = Path(self.projects).expanduser()
@@ -144,6 +155,14 @@ class App:
         app._studio = studio
         return app
 
+    @classmethod
+    def over(cls, library: Library, *, backend: AgentBackend | None = None) -> App:
+        """The facade over a library of projects a client already holds (MCP's): its projects are
+        that library's, opened and known by path as it has them."""
+        app = cls(library.root, backend=backend)
+        app._library = library
+        return app
+
     @property
     def studio(self) -> Studio:
         if self._studio is None:
@@ -152,9 +171,26 @@ class App:
             self._studio = Studio(self.projects, backend=self.backend, folders=self.folders)
         return self._studio
 
+    @property
+    def library(self) -> Library:
+        """The projects (`producer.sessions.library.Library`): the one given to `over`, else the studio's."""
+        return self._library if self._library is not None else self.studio.library
+
     def session(self, project: str) -> ProjectSession:
         """A project to change (see `producer.sessions.library.Library.session`)."""
-        return self.studio.library.session(project)
+        return self.library.session(project)
+
+    def _project(self, project: ProjectRef, *, read_only: bool = False) -> ProjectSession:
+        """A project by its `ProjectRef`: a path object is the session folder itself
+        (`producer.sessions.projects.open_project`, its parts regenerated by the compose graph); a
+        str is the library's project, to change (`session`) or, `read_only`, as it is on disk
+        (`Library.reader`: nothing imported or repaired)."""
+        if isinstance(project, os.PathLike):
+            from bandstand.producer.composing.compose import part_generator
+            from bandstand.producer.sessions.projects import open_project
+
+            return open_project(project, generator=part_generator)
+        return self.library.reader(project) if read_only else self.session(project)
 
     # ------------------------------------------------------------------ composing
 
@@ -165,13 +201,6 @@ class App:
 
         return compose_song(request.prompt, assume_defaults=request.assume_defaults, on_event=on_event,
                             control=control, out_dir=str(self.projects), **request.options())
-
-    async def compose_with_team(self, prompt: str, options: TeamOptions, *,
-                                on_event: Sink | None = None) -> TeamRun:
-        """A new song written by an agent team, its run log kept (`producer.teams.team_compose`)."""
-        from bandstand.producer.teams.team_compose import compose_with_team
-
-        return await compose_with_team(prompt, options, on_event=on_event)
 
     def batch(self, jobs: Sequence[SongJob], *, workers: int = 1,
               on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
@@ -246,6 +275,83 @@ class App:
         from bandstand.producer.sessions.importing import import_midi
 
         return import_midi(request.source, name=request.name, filename=request.filename, projects=self.projects)
+
+    # ------------------------------------------------------------------ branches of a project's history
+
+    def branch(self, request: BranchRequest) -> Moved:
+        """A branch at HEAD, made current (the song does not change): `producer.sessions.branches.create_branch`."""
+        from bandstand.producer.sessions.branches import create_branch
+
+        return create_branch(self._project(request.project), request.name)
+
+    def checkout(self, request: CheckoutRequest) -> Moved:
+        """Switch to a branch (its head becomes HEAD) or go to a revision: `producer.sessions.branches.checkout`."""
+        from bandstand.producer.sessions.branches import checkout
+
+        return checkout(self._project(request.project), request.target)
+
+    def merge(self, request: MergeRequest) -> HistoryEntry:
+        """Another branch's changes as one revision on the current one (refused, naming what both changed,
+        when they overlap): `producer.sessions.branches.merge`."""
+        from bandstand.producer.sessions.branches import merge
+
+        return merge(self._project(request.project), request.branch, author=request.author)
+
+    def branches(self, project: ProjectRef, *, graph: bool = False, read_only: bool = False) -> dict[str, Any]:
+        """The branches (the current one marked) and HEAD as clients show them — with the history graph when
+        `graph` (`producer.sessions.branches.branches_json`); `read_only`: the project as it is on disk."""
+        from bandstand.producer.sessions.branches import branches_json
+
+        return branches_json(self._project(project, read_only=read_only), with_graph=graph)
+
+    def graph(self, project: ProjectRef) -> list[GraphLine]:
+        """The history drawn like `git log --graph`, newest first (`producer.sessions.branches.graph`)."""
+        from bandstand.producer.sessions.branches import graph
+
+        return graph(self._project(project))
+
+    # ------------------------------------------------------------------ composing with a team
+
+    def team(self, request: TeamRequest, *, on_event: Sink | None = None, control: Control | None = None) -> TeamRun:
+        """A new song written by an agent team, as every client runs one (`producer.teams.team_compose`):
+        the options from the agents' configuration and the team file, the team run on a loop of its own
+        with each event of its stream written to the run log under the runs folder (which the log view
+        follows) and to `on_event`, then an accepted take rendered when `request.audio`. Blocking: call it
+        off any event loop. Cancelling `control` stops every agent and seat, proposes nothing and raises
+        `Cancelled`; its `report` is the caller's (`on_event` sees each agent finish)."""
+        import asyncio
+
+        from bandstand.producer.teams.team_compose import compose_with_team, finish, team_options
+
+        options = team_options(seed=request.seed, song=request.song(), out=self.projects, accept=request.accept,
+                               assume_defaults=request.assume_defaults, config=request.config,
+                               team_file=request.team_file)
+
+        async def supervised() -> TeamRun:
+            team = asyncio.ensure_future(compose_with_team(request.prompt, options, on_event=on_event))
+            while not team.done():
+                if control is not None and control.cancelled:
+                    team.cancel()
+                await asyncio.wait([team], timeout=0.05)
+            return team.result()
+
+        try:
+            run = asyncio.run(supervised())
+        except asyncio.CancelledError:
+            if control is not None:
+                control.check("composing with a team")
+            raise
+        finish(run, render_audio=request.audio)
+        return run
+
+    @staticmethod
+    def check_team_choices(team: bool, choices: Mapping[str, bool], *, spell: Callable[[str], str] = str) -> None:
+        """Refuse what only a team takes (accepting its variation at once, a team configuration) when no team
+        composes (`producer.teams.team_compose.refuse_team_choices_alone`): `choices` are the client's names of
+        those options → whether they were given, `spell` writes a name as the client does ("--accept")."""
+        from bandstand.producer.teams.team_compose import refuse_team_choices_alone
+
+        refuse_team_choices_alone(team, choices, spell=spell)
 
     def listen(self, project: str, section: str | None = None, *,
                on_render: Callable[[int], object] | None = None) -> Listening:

@@ -69,6 +69,9 @@ class GraphLine:
     undone: bool = False
     words: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "labels": list(self.labels)}
+
 
 def check_name(name: str, field: str = "name") -> str:
     """A branch name that can be used, or `InvalidInput` saying why not and what would do."""
@@ -267,7 +270,7 @@ def graph(session: ProjectSession) -> list[GraphLine]:
 
 
 def graph_json(line: GraphLine) -> dict[str, Any]:
-    return {**asdict(line), "labels": list(line.labels)}
+    return line.to_json()
 
 
 def branches_json(session: ProjectSession, *, with_graph: bool = False) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Branches of a project's history: `GET …/branches` (the branches and the history
 graph), `POST …/branches` (a branch at HEAD, switched to), `POST …/checkout` (a branch
 or a revision) and `POST …/merge` (another branch's changes as one revision). The routes
-translate; the use cases are `bandstand.producer.sessions.branches`. Mistakes are one line: 422
+translate; the use cases are `App`'s (`branch`, `checkout`, `merge`, `branches`). Mistakes are one line: 422
 naming the field (a name with '/' or '..', a branch merged into itself), 404 (an unknown
 branch or revision), 409 (a name taken, changes that clash, nothing to merge).
 """
@@ -13,7 +13,8 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from bandstand.producer.sessions import branches
+from bandstand.producer import App
+from bandstand.producer.app import BranchRequest, CheckoutRequest, MergeRequest
 from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
@@ -45,25 +46,25 @@ class Merge(WireModel):
 
 @router.get("/{project_id}/branches", summary="The branches (the current one marked) and the history as a graph")
 def list_branches(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    return branches.branches_json(studio.library.reader(project_id), with_graph=True)
+    return App.of(studio).branches(project_id, graph=True, read_only=True)
 
 
 @router.post("/{project_id}/branches", status_code=201, summary="Make a branch at HEAD and switch to it")
 def create_branch(body: NewBranch, project_id: str = ProjectId,
                   studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    session = studio.library.session(project_id)
-    branches.create_branch(session, body.name)
-    return branches.branches_json(session)
+    app = App.of(studio)
+    app.branch(BranchRequest(project_id, body.name))
+    return app.branches(project_id)
 
 
 @router.post("/{project_id}/checkout", summary="Switch to a branch (its head becomes HEAD), or go to a revision")
 def checkout(body: Checkout, project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    moved = branches.checkout(studio.library.session(project_id), body.target)
+    moved = App.of(studio).checkout(CheckoutRequest(project_id, body.target))
     return {"projectId": project_id, "branch": moved.branch, "revision": moved.revision}
 
 
 @router.post("/{project_id}/merge", summary="Merge another branch's changes into the current branch as one revision")
 def merge(body: Merge, project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    entry = branches.merge(studio.library.session(project_id), body.branch, author="api")
+    entry = App.of(studio).merge(MergeRequest(project_id, body.branch, author="api"))
     return {"projectId": project_id, "revision": entry.revision, "branch": entry.branch, "merged": entry.merged,
             "summary": entry.summary, "changes": [c.model_dump(mode="json") for c in entry.changes]}
