@@ -57,6 +57,18 @@ CLIENT_DEBT: dict[tuple[str, str], tuple[int, str]] = {
 }
 
 
+ROUTED_THROUGH_APP: frozenset[str] = frozenset({
+    # the jam: made, started, directed, read, stopped with its recording, kept as a song, a recording
+    # made a song, a headless jam, the band's makers and types — all `App` methods (#29)
+    "bandstand.producer.jams.jam",
+    "bandstand.producer.jams.jam_headless",
+    "bandstand.producer.jams.jam_recipe",
+    "bandstand.producer.jams.jam_song",
+})
+"""Producer modules whose use cases a client reaches through `App` only: no client (`cli`,
+`server`, `mcp`) imports them, at the top, in a function or under `TYPE_CHECKING`."""
+
+
 CYCLE_DEBT: dict[frozenset[str], str] = {}
 """Import cycles still allowed (their modules → why); a new one fails, and so does an entry
 that is no longer a cycle (drop it), so the list only ever gets shorter."""
@@ -126,6 +138,30 @@ def test_the_clients_import_the_facade_and_the_debt_only_shrinks() -> None:
             problems.append(f"{pair[0]} imports bandstand.{pair[1]} {counts.get(pair, 0)}× now, fewer than the "
                             f"{allowed} CLIENT_DEBT allows: lower the entry (the list only shrinks)")
     assert not problems, "\n".join(problems)
+
+
+def _client_imports() -> list[tuple[str, str]]:
+    """(client module, module it imports) for every import in `cli`, `server` and `mcp`: both
+    `from X import Y` targets, X and X.Y (Y may be a submodule)."""
+    found = []
+    for client in sorted(CLIENTS):
+        for path in sorted((SRC / client).rglob("*.py")):
+            module = ".".join(("bandstand", *path.relative_to(SRC).with_suffix("").parts))
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+                if isinstance(node, ast.Import):
+                    found += [(module, alias.name) for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    found += [(module, node.module), *((module, f"{node.module}.{a.name}") for a in node.names)]
+    return found
+
+
+def test_clients_reach_these_use_cases_through_app_only() -> None:
+    wrong = sorted({f"{module} imports {target}: call bandstand.producer.App instead"
+                    for module, target in _client_imports()
+                    if any(target == routed or target.startswith(routed + ".") for routed in ROUTED_THROUGH_APP)})
+    assert not wrong, "\n".join(wrong)
+    assert all((SRC.parent / (name.replace(".", "/") + ".py")).is_file() for name in ROUTED_THROUGH_APP), \
+        "ROUTED_THROUGH_APP names a module that does not exist"
 
 
 def _module_graph(src: Path = SRC) -> dict[str, set[str]]:

@@ -16,6 +16,13 @@ HTTP and MCP make the same change from the same words. The methods delegate to t
 modules beside this one (`producer.composing.compose`, `producer.sessions.projects`, `producer.sessions.export`,
 `producer.jams.jam`, `producer.teams.team_compose`, `producer.batch` …), which are imported on use so a
 client pays only for what it calls.
+
+The jam is reached here alone (no client imports `producer.jams`): a jam made (`new_jam`, or
+`band_jam` for a server's band), started, directed, read, stopped with its recording, kept as a
+song, a recording made a song (`jam_to_song`), a headless jam recorded (`record_jam`); the band's
+makers are here too (`jam_members`, `load_persona`, `jam_backend`). A client names the jam's
+types (`LiveJam`, `Persona`, `BackendFactory`) in annotations by importing them from this module
+under `TYPE_CHECKING`.
 """
 
 from __future__ import annotations
@@ -34,7 +41,9 @@ if TYPE_CHECKING:
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.composing.compose import Composed
     from bandstand.producer.execution.running import Control
-    from bandstand.producer.jams.jam import LiveJam, Persona
+    from bandstand.producer.jams.jam import BackendFactory as BackendFactory
+    from bandstand.producer.jams.jam import LiveJam as LiveJam
+    from bandstand.producer.jams.jam import Persona as Persona
     from bandstand.producer.jams.jam_song import JamSong
     from bandstand.producer.requests.direct import Directed
     from bandstand.producer.requests.job import Outcome, Prepared
@@ -49,7 +58,8 @@ if TYPE_CHECKING:
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
 
-__all__ = ["AcceptRequest", "App", "ComposeRequest", "ExportRequest", "ImportRequest", "JamRecording", "WordsRequest"]
+__all__ = ["AcceptRequest", "App", "ComposeRequest", "ExportRequest", "HeadlessJam", "ImportRequest", "JamFile",
+           "JamRecording", "JamSongRequest", "WordsRequest"]
 
 Sink = Callable[[JSONObject], None]
 
@@ -122,6 +132,40 @@ class JamRecording:
 
     save: bool = True
     audio: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class JamSongRequest:
+    """A jam's recording (a folder holding jam.mid and rounds.jsonl, as a jam writes it) arranged as a
+    new song project in `out` (None: the folder's song/), titled `title` (empty: after the folder)."""
+
+    folder: str | os.PathLike[str]
+    out: str | os.PathLike[str] | None = None
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HeadlessJam:
+    """A jam without a browser: the band plays `cycles` cycles (bars), the `directives` ("[CYCLE:]TEXT")
+    given between them (every `every` cycles; None: evenly spaced), and its recording — the WAV too
+    when `wav` — goes to `out`, which becomes a studio project (the jam as played)."""
+
+    out: str | os.PathLike[str]
+    directives: tuple[str, ...] = ()
+    cycles: int = 16
+    every: int | None = None
+    seed: int = 0
+    turn_timeout: float = 30.0
+    wav: bool = True
+    autopilot: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class JamFile:
+    """One file of a jam's recording, written: where, and its media type."""
+
+    path: Path
+    media_type: str
 
 
 @dataclass(slots=True)
@@ -264,10 +308,14 @@ class App:
     # ------------------------------------------------------------------ the jam
 
     def new_jam(self, members: Sequence[str] | None = None, *, personas: Sequence[Persona] = (), seed: int = 0,
-                emitter: Emitter | None = None) -> LiveJam:
-        from bandstand.producer.jams.jam import new_jam
+                emitter: Emitter | None = None, backend: BackendFactory | None = None,
+                turn_timeout: float = 30.0) -> LiveJam:
+        """A jam that is not playing yet: the band `members` (default the whole built-in band), playing
+        through `backend` (a `jam_backend`; None: the built-in musicians) — `producer.jams.jam.new_jam`."""
+        from bandstand.producer.jams.jam import algorithmic_backend, new_jam
 
-        return new_jam(members, personas=personas, seed=seed, emitter=emitter)
+        return new_jam(members, personas=personas, seed=seed, emitter=emitter, backend=backend or algorithmic_backend,
+                       turn_timeout=turn_timeout)
 
     async def start_jam(self, jam: LiveJam, members: Sequence[str] | None = None, *,
                         restart: bool = False) -> JSONObject:
@@ -281,7 +329,9 @@ class App:
         return direct_jam(jam, words, on_error)
 
     async def stop_jam(self, jam: LiveJam, recording: JamRecording = JamRecording()) -> JSONObject:
-        """Stop the jam; its recording saved in a folder of its own under the projects' jams/."""
+        """Stop the jam; its state, with `recording`: when it played and `recording.save`, the folder
+        of its own chosen for it under the projects' jams/ (`producer.jams.jam.recording_folder`)
+        and the files written there, else None. Every client stops a jam here, so the rule is one."""
         from bandstand.producer.jams.jam import stop_and_record
 
         return await stop_and_record(jam, self.projects, save=recording.save, audio=recording.audio)
@@ -291,3 +341,82 @@ class App:
         from bandstand.producer.jams.jam_song import keep_jam
 
         return await keep_jam(jam, self.projects, title=title)
+
+    def band_jam(self, band: Sequence[Persona], *, emitter: Emitter, backend: BackendFactory | None = None,
+                 seed: int = 0, turn_timeout: float = 30.0, autopilot: bool = True) -> LiveJam:
+        """A jam of the personas `band` as they are (a server's band, chosen at its start), its events to
+        `emitter`, played through `backend` (None: the built-in musicians)."""
+        from bandstand.producer.jams.jam import algorithmic_backend, band_jam
+
+        return band_jam(band, emitter=emitter, backend=backend or algorithmic_backend, seed=seed,
+                        turn_timeout=turn_timeout, autopilot=autopilot)
+
+    def jam_state(self, jam: LiveJam) -> JSONObject:
+        """The jam as the page sees it: running, round, members, context, autopilot."""
+        from bandstand.producer.jams.jam import jam_state
+
+        return jam_state(jam)
+
+    async def jam_file(self, jam: LiveJam, name: str, folder: Path) -> JamFile:
+        """The last jam's recording file `name` (jam.mid, jam.wav, transcript.md, rounds.jsonl) written
+        into `folder`, with its media type; `NotFound` for another name or when nothing was played."""
+        from bandstand.producer.jams.jam import RECORDING_FILES
+
+        path = await jam.export(name, folder)
+        return JamFile(path, RECORDING_FILES[name])
+
+    def jam_to_song(self, request: JamSongRequest) -> JamSong:
+        """A jam's recording arranged as a song project (intro, its rounds as sections, an ending), which
+        the studio directs further (`producer.jams.jam_song.jam_to_song`)."""
+        from bandstand.producer.jams.jam_song import jam_to_song
+
+        out = Path(request.out) if request.out is not None else None
+        return jam_to_song(Path(request.folder), out, title=request.title)
+
+    async def record_jam(self, band: Sequence[Persona], request: HeadlessJam, *,
+                         backend: BackendFactory | None = None, echo: Callable[[str], None] = print,
+                         as_json: bool = False) -> dict[str, Any]:
+        """A headless jam of `band` (through `backend`; None: the built-in musicians), its chat to `echo`
+        (one JSON line per message with `as_json`). The folder is checked before any sound (a folder
+        the jam cannot use, or a project someone edited, is refused); afterwards it is a studio project
+        of the jam as played. The jam's summary, with `project` (`JamSong.summary`)."""
+        from bandstand.producer.jams.jam import algorithmic_backend
+        from bandstand.producer.jams.jam_headless import check_out_folder, run_headless
+        from bandstand.producer.jams.jam_song import check_jam_project, jam_project
+
+        out = Path(request.out)
+        check_jam_project(check_out_folder(out))
+        summary = await run_headless(list(band), directives=list(request.directives), cycles=request.cycles,
+                                     every=request.every, out=out, backend=backend or algorithmic_backend,
+                                     seed=request.seed, turn_timeout=request.turn_timeout, wav=request.wav,
+                                     echo=echo, as_json=as_json, autopilot=request.autopilot)
+        summary["project"] = jam_project(out).summary()
+        return summary
+
+    @staticmethod
+    def jam_members(names: Sequence[str] | None = None, personas: Sequence[Persona] = ()) -> list[Persona]:
+        """The band `names` name (case-blind; None: the default band and `personas`), from the
+        built-in musicians and `personas`; an unknown name is an `InvalidInput` naming the known."""
+        from bandstand.producer.jams.jam import resolve_members
+
+        return resolve_members(list(names) if names else None, list(personas))
+
+    @staticmethod
+    def load_persona(path: str | os.PathLike[str]) -> Persona:
+        """A persona from its markdown file (front matter and a description)."""
+        from bandstand.producer.jams.jam import load_persona
+
+        return load_persona(Path(path))
+
+    @staticmethod
+    def jam_backend(name: str = "algorithmic", band: Sequence[Persona] | None = None,
+                    assignments: Sequence[str] = (), *, model: str | None = None,
+                    base_url: str | None = None) -> BackendFactory:
+        """Who plays a jam's members: `name`'s backend for every member (`algorithmic`: the built-in
+        musicians; an LLM backend is built and checked here, once) — or, given the `band`, each member
+        the backend chosen for it: `assignments` ("ARIA=openai") over its persona's `backend:` over `name`."""
+        from bandstand.producer.jams.jam import backend_factory, member_factory
+
+        if band is None:
+            return backend_factory(name, model=model, base_url=base_url)
+        return member_factory(list(band), name, list(assignments), model=model, base_url=base_url)
