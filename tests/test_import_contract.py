@@ -63,6 +63,12 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     # producer modules whose use cases clients reach through `App` only (with what they call instead)
     "bandstand.producer.sessions.branches",  # App.branch, checkout, merge, branches, graph (#29)
     "bandstand.producer.teams.team_compose",  # App.team, App.check_team_choices (#29)
+    # the jam: made, started, directed, read, stopped with its recording, kept as a song, a
+    # recording made a song, a headless jam, the band's makers and types (#29)
+    "bandstand.producer.jams.jam",
+    "bandstand.producer.jams.jam_headless",
+    "bandstand.producer.jams.jam_recipe",
+    "bandstand.producer.jams.jam_song",
 )
 """Producer modules no client (`cli`, `server`, `mcp`) imports: their use cases are `App` methods. A
 client importing one (a module, a name from it, or it from its package) fails the test."""
@@ -171,6 +177,8 @@ def _around_app(src: Path = SRC) -> list[str]:
 def test_the_clients_reach_the_routed_use_cases_through_app_alone() -> None:
     found = _around_app()
     assert not found, "\n".join(found)
+    assert all((SRC.parent / (name.replace(".", "/") + ".py")).is_file() for name in ROUTED_THROUGH_APP), \
+        "ROUTED_THROUGH_APP names a module that does not exist"
 
 
 def test_the_routed_rule_sees_every_way_of_importing(tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def jam(
     import asyncio
     import json
 
-    from bandstand.producer.jams.jam import member_factory
+    from bandstand.producer import App
 
     if directive and not headless:
         from bandstand.errors import InvalidInput
@@ -71,35 +71,20 @@ def jam(
     from bandstand.cli._band import band_of
 
     band = band_of(members, persona)
-    factory = member_factory(band, backend, list(member_backend or []), model=model, base_url=base_url)  # type: ignore[arg-type]
+    factory = App.jam_backend(backend, band, list(member_backend or []), model=model, base_url=base_url)  # type: ignore[arg-type]
     if headless and (osc or midi_out):
         from bandstand.errors import InvalidInput
 
         raise InvalidInput("--osc and --midi-out play the jam live; a --headless jam is recorded faster than real "
                            "time. Play its recording live instead: bandstand play OUT_DIR --osc HOST:PORT")
     if headless:
-        from bandstand.producer.jams.jam_headless import check_out_folder, run_headless
-        from bandstand.producer.jams.jam_song import check_jam_project, jam_project
+        from bandstand.producer.app import HeadlessJam
 
-        check_jam_project(check_out_folder(out))  # before any sound: a folder the jam cannot use
-        summary = asyncio.run(
-            run_headless(
-                band,  # type: ignore[arg-type]
-                directives=list(directive or []),
-                cycles=cycles,
-                every=every,
-                out=out,
-                backend=factory,
-                seed=seed,
-                turn_timeout=turn_timeout,
-                wav=not no_wav,
-                echo=typer.echo,
-                as_json=as_json,
-                autopilot=autopilot,
-            )
-        )
-        project = jam_project(out)
-        summary["project"] = project.summary()
+        request = HeadlessJam(out, directives=tuple(directive or ()), cycles=cycles, every=every, seed=seed,
+                              turn_timeout=turn_timeout, wav=not no_wav, autopilot=autopilot)
+        # the folder is checked before any sound; afterwards it is the jam's studio project
+        summary = asyncio.run(App().record_jam(band, request, backend=factory, echo=typer.echo,  # type: ignore[arg-type]
+                                               as_json=as_json))
         if as_json:
             typer.echo(json.dumps({"type": "summary", **summary}, ensure_ascii=False))
         else:
@@ -146,9 +131,10 @@ def jam_to_song(
     """Turn a recorded jam into an arranged song project: the rounds as sections, an intro and an ending."""
     import json
 
-    from bandstand.producer.jams.jam_song import jam_to_song as convert
+    from bandstand.producer import App
+    from bandstand.producer.app import JamSongRequest
 
-    made = convert(folder, out, title=title)
+    made = App().jam_to_song(JamSongRequest(folder, out, title=title))
     if as_json:
         typer.echo(json.dumps(made.summary(), ensure_ascii=False))
         return

@@ -64,10 +64,10 @@ def mcp(
                            "--board sqlite:///band.db --as musician-1)")
     model = players = None
     if backend:
+        from bandstand.producer import App
         from bandstand.producer.engines.backends import backend_named
-        from bandstand.producer.jams.jam import backend_factory
 
-        model, players = backend_named(backend), backend_factory(backend)
+        model, players = backend_named(backend), App.jam_backend(backend)
     from bandstand.mcp import run_board_stdio, run_stdio
 
     if board is not None and session is not None:

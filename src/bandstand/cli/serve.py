@@ -175,10 +175,10 @@ def serve(
 ) -> None:
     """Serve the jam, the studio API and the pages (loopback only unless --allow-remote)."""
     from bandstand.cli._band import band_of
-    from bandstand.producer.jams.jam import member_factory
+    from bandstand.producer import App
 
     band = band_of(members, persona)
-    factory = member_factory(band, backend, [], model=model, base_url=base_url)  # type: ignore[arg-type]  # a persona's backend: field too
+    factory = App.jam_backend(backend, band, model=model, base_url=base_url)  # type: ignore[arg-type]  # a persona's backend: field too
     launch("serve", band, factory, seed=seed, turn_timeout=turn_timeout, host=host, port=port,
            allow_remote=allow_remote, open_browser=open_browser, out_dir=out, runs_dir=runs_dir, board_url=board,
            studio_backend=_studio_backend(backend, model=model, base_url=base_url),
@@ -223,7 +223,7 @@ def studio(
     """Open the studio page: a song's arrangement (SESSION_DIR) or your songs, served on this
     machine; prints the address with its access token."""
     from bandstand.cli._band import band_of
-    from bandstand.producer.jams.jam import backend_factory
+    from bandstand.producer import App
 
     page = "studio"
     if session_dir is not None:
@@ -232,7 +232,7 @@ def studio(
             raise InvalidInput(f"{session_dir} is not a song's session folder (no manifest.json); "
                                "bandstand compose makes one, bandstand sessions lists them")
         out, page = session_dir.resolve().parent, f"studio#/song/{session_dir.resolve().name}"
-    launch("studio", band_of(None, None), backend_factory("algorithmic"), seed=0, turn_timeout=30.0, host=host,
+    launch("studio", band_of(None, None), App.jam_backend("algorithmic"), seed=0, turn_timeout=30.0, host=host,
            port=port, allow_remote=False, open_browser=not no_browser, out_dir=out, runs_dir=runs_dir,
            board_url=board, page=page, studio_backend=_studio_backend(backend, model=model, base_url=base_url),
            live=_open_live(osc, midi_out, latency))

@@ -1,9 +1,9 @@
 """The band's tools for talking about a song and for the jam: `ask` (a question
 about a project → an answer from its figures, or the language model's when
 one is configured: `producer.requests.direct.ask`, as `bandstand ask`) and `jam_start`, `jam_direct`,
-`jam_state`, `jam_stop` over `producer.jams.jam`, and `jam_keep` (the jam so far as a
-song project, `producer.jams.jam_song.keep_jam`) — the same use cases the jam's HTTP
-routes call. The jam lives on the server's event loop (its clock and
+`jam_state`, `jam_stop` (the recording saved where `App.stop_jam` puts it), and `jam_keep`
+(the jam so far as a song project, `App.keep_jam`) — the same use cases of `App` the jam's
+HTTP routes and WebSocket call. The jam lives on the server's event loop (its clock and
 rounds are tasks there), so the jam tools run on the loop; a directive's
 round runs in the background, and a mistake found while it runs is reported
 by the next `jam_state`.
@@ -21,7 +21,7 @@ from bandstand.errors import Conflict
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params, ProjectParams
 from bandstand.producer import App
-from bandstand.producer.app import WordsRequest
+from bandstand.producer.app import JamRecording, WordsRequest
 from bandstand.producer.execution.running import Control
 
 __all__ = ["JAM_TOOLS", "own_jam"]
@@ -80,30 +80,27 @@ def _jam(band: Band) -> Any:
     return jam
 
 
-async def _jam_start(band: Band, p: JamStartParams, control: Control) -> Answer:
-    from bandstand.producer.jams.jam import start_jam
+def _app(band: Band) -> App:
+    """The facade over the server's projects (where a jam's recording and a kept jam go)."""
+    return App(band.library.root)
 
+
+async def _jam_start(band: Band, p: JamStartParams, control: Control) -> Answer:
     band.jam_errors.clear()
-    return Answer(await start_jam(_jam(band), p.members, restart=p.restart))
+    return Answer(await _app(band).start_jam(_jam(band), p.members, restart=p.restart))
 
 
 async def _jam_direct(band: Band, p: JamDirectParams, control: Control) -> Answer:
-    from bandstand.producer.jams.jam import direct_jam
-
-    return Answer(direct_jam(_jam(band), p.text, band.jam_error))
+    return Answer(_app(band).direct_jam(_jam(band), p.text, band.jam_error))
 
 
 async def _jam_state(band: Band, p: JamStateParams, control: Control) -> Answer:
-    from bandstand.producer.jams.jam import jam_state
-
     errors, band.jam_errors[:] = list(band.jam_errors), []
-    return Answer({**jam_state(_jam(band)), "errors": errors})
+    return Answer({**_app(band).jam_state(_jam(band)), "errors": errors})
 
 
 async def _jam_stop(band: Band, p: JamStopParams, control: Control) -> Answer:
-    from bandstand.producer.jams.jam import stop_and_record
-
-    return Answer(await stop_and_record(_jam(band), band.library.root, save=p.save, audio=p.audio))
+    return Answer(await _app(band).stop_jam(_jam(band), JamRecording(save=p.save, audio=p.audio)))
 
 
 class JamKeepParams(Params):
@@ -115,9 +112,7 @@ class JamKeepParams(Params):
 
 
 async def _jam_keep(band: Band, p: JamKeepParams, control: Control) -> Answer:
-    from bandstand.producer.jams.jam_song import keep_jam
-
-    kept = await keep_jam(_jam(band), band.library.root, title=p.title)
+    kept = await _app(band).keep_jam(_jam(band), title=p.title)
     return Answer(kept.summary())
 
 
@@ -133,15 +128,13 @@ JAM_TOOLS: tuple[BandTool, ...] = (
 
 def own_jam(band: Band, backend: Any | None = None) -> Any:
     """The server's lifespan for a jam of its own (the stdio server's): made on the first jam tool
-    call, on the server's loop, with `backend` playing (a `jam.engine.BackendFactory`; None: the
+    call, on the server's loop, with `backend` playing (an `App.jam_backend`; None: the
     built-in musicians); stopped — every musician's session ended — when the server stops."""
     made: list[Any] = []
 
     def jam() -> Any:
         if not made:
-            from bandstand.producer.jams.jam import new_jam
-
-            made.append(new_jam() if backend is None else new_jam(backend=backend))
+            made.append(_app(band).new_jam(backend=backend))
         return made[0]
 
     @contextlib.asynccontextmanager

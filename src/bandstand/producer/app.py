@@ -10,13 +10,13 @@ use case's own typed reply.
     app.accept(AcceptRequest(song.result.session_dir.name))
 
 A project is named by its id (`session-…`) under `projects`, or — in an `App(folders=True)`,
-as the CLI makes it — by its folder's path. Words are routed once (`producer.requests.intent`, in
-`prepare`) and run by the studio stream's modes whichever client sends them: `direct` and
-`ask` collect what `stream` sends as server-sent events (`producer.requests.direct`), so the CLI,
-HTTP and MCP make the same change from the same words. The methods delegate to the use-case
-modules beside this one (`producer.composing.compose`, `producer.sessions.projects`, `producer.sessions.export`,
-`producer.sessions.branches`, `producer.jams.jam`, `producer.teams.team_compose`, `producer.batch` …), which
-are imported on use so a client pays only for what it calls.
+as the CLI makes it — by its folder's path. Words are routed once (`producer.requests.intent`,
+in `prepare`) and run by the studio stream's modes whichever client sends them, so the CLI, HTTP
+and MCP make the same change from the same words. The methods delegate to the use-case modules
+beside this one, imported on use so a client pays only for what it calls; the requests live in
+`producer.requests_models`. The jam is reached here alone (no client imports `producer.jams`),
+its band's makers too; a client names the jam's types (`LiveJam`, `Persona`, `BackendFactory`)
+in annotations by importing them from this module under `TYPE_CHECKING`.
 """
 
 from __future__ import annotations
@@ -28,11 +28,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bandstand.producer.requests_models import (
+    AcceptRequest,
     BranchRequest,
     CheckoutRequest,
+    ComposeRequest,
+    ExportRequest,
+    HeadlessJam,
+    ImportRequest,
+    JamFile,
+    JamRecording,
+    JamSongRequest,
     MergeRequest,
     ProjectRef,
     TeamRequest,
+    WordsRequest,
 )
 from bandstand.protocol.jsonvalue import JSONObject
 
@@ -42,7 +51,9 @@ if TYPE_CHECKING:
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.composing.compose import Composed
     from bandstand.producer.execution.running import Control
-    from bandstand.producer.jams.jam import LiveJam, Persona
+    from bandstand.producer.jams.jam import BackendFactory as BackendFactory
+    from bandstand.producer.jams.jam import LiveJam as LiveJam
+    from bandstand.producer.jams.jam import Persona as Persona
     from bandstand.producer.jams.jam_song import JamSong
     from bandstand.producer.requests.direct import Directed
     from bandstand.producer.requests.job import Outcome, Prepared
@@ -59,79 +70,10 @@ if TYPE_CHECKING:
     from bandstand.studio import HistoryEntry, Variation
 
 __all__ = ["AcceptRequest", "App", "BranchRequest", "CheckoutRequest", "ComposeRequest", "ExportRequest",
-           "ImportRequest", "JamRecording", "MergeRequest", "TeamRequest", "WordsRequest"]
+           "HeadlessJam", "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest",
+           "WordsRequest"]
 
 Sink = Callable[[JSONObject], None]
-
-
-@dataclass(frozen=True, slots=True)
-class ComposeRequest:
-    """A new song from a prompt; None leaves a choice to the prompt and the genre."""
-
-    prompt: str
-    seed: int | None = None
-    bars: int | None = None
-    parts: tuple[str, ...] | None = None
-    tempo: float | None = None
-    key: str | None = None
-    mode: str | None = None
-    genre: str | None = None
-    audio: bool = False
-    assume_defaults: bool = True
-    takes: int | None = None  # takes of each part, the best kept (or a `quality` preset's)
-    quality: str | None = None
-
-    def options(self) -> dict[str, Any]:
-        given = {"seed": self.seed, "bars": self.bars, "parts": list(self.parts) if self.parts else None,
-                 "tempo": self.tempo, "key": self.key, "mode": self.mode, "genre": self.genre,
-                 "takes": self.takes, "quality": self.quality}
-        return {**{k: v for k, v in given.items() if v is not None}, "render_audio": self.audio}
-
-
-@dataclass(frozen=True, slots=True)
-class WordsRequest:
-    """A request in words ("make the bass busier", "what key is this in?") on a project (None, for
-    the stream only: the words ask for a new one)."""
-
-    project: str | None
-    words: str
-    conversation_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AcceptRequest:
-    """Which variation of a project (None: the newest ready one) and which of its phrases (None: all)."""
-
-    project: str
-    variation_id: str | None = None
-    phrase_ids: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ExportRequest:
-    """A project's song as `format` (`producer.sessions.export.FORMATS`) into its export/ folder, or the sub-folder
-    `out` of it (`producer.sessions.export.export_folder`: nothing is written outside the project)."""
-
-    project: str
-    format: str
-    out: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ImportRequest:
-    """A MIDI file (a path, or an upload's bytes named `filename`) as a new project."""
-
-    source: str | os.PathLike[str] | bytes
-    name: str = ""
-    filename: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class JamRecording:
-    """How a jam stops: its recording saved (under the projects' jams/), with the WAV or not."""
-
-    save: bool = True
-    audio: bool = False
 
 
 @dataclass(slots=True)
@@ -319,28 +261,12 @@ class App:
         follows) and to `on_event`, then an accepted take rendered when `request.audio`. Blocking: call it
         off any event loop. Cancelling `control` stops every agent and seat, proposes nothing and raises
         `Cancelled`; its `report` is the caller's (`on_event` sees each agent finish)."""
-        import asyncio
-
-        from bandstand.producer.teams.team_compose import compose_with_team, finish, team_options
+        from bandstand.producer.teams.team_compose import finish, run_team, team_options
 
         options = team_options(seed=request.seed, song=request.song(), out=self.projects, accept=request.accept,
                                assume_defaults=request.assume_defaults, config=request.config,
                                team_file=request.team_file)
-
-        async def supervised() -> TeamRun:
-            team = asyncio.ensure_future(compose_with_team(request.prompt, options, on_event=on_event))
-            while not team.done():
-                if control is not None and control.cancelled:
-                    team.cancel()
-                await asyncio.wait([team], timeout=0.05)
-            return team.result()
-
-        try:
-            run = asyncio.run(supervised())
-        except asyncio.CancelledError:
-            if control is not None:
-                control.check("composing with a team")
-            raise
+        run = run_team(request.prompt, options, on_event=on_event, control=control)
         finish(run, render_audio=request.audio)
         return run
 
@@ -370,10 +296,14 @@ class App:
     # ------------------------------------------------------------------ the jam
 
     def new_jam(self, members: Sequence[str] | None = None, *, personas: Sequence[Persona] = (), seed: int = 0,
-                emitter: Emitter | None = None) -> LiveJam:
-        from bandstand.producer.jams.jam import new_jam
+                emitter: Emitter | None = None, backend: BackendFactory | None = None,
+                turn_timeout: float = 30.0) -> LiveJam:
+        """A jam that is not playing yet: the band `members` (default the whole built-in band), playing
+        through `backend` (a `jam_backend`; None: the built-in musicians) — `producer.jams.jam.new_jam`."""
+        from bandstand.producer.jams.jam import algorithmic_backend, new_jam
 
-        return new_jam(members, personas=personas, seed=seed, emitter=emitter)
+        return new_jam(members, personas=personas, seed=seed, emitter=emitter, backend=backend or algorithmic_backend,
+                       turn_timeout=turn_timeout)
 
     async def start_jam(self, jam: LiveJam, members: Sequence[str] | None = None, *,
                         restart: bool = False) -> JSONObject:
@@ -387,7 +317,9 @@ class App:
         return direct_jam(jam, words, on_error)
 
     async def stop_jam(self, jam: LiveJam, recording: JamRecording = JamRecording()) -> JSONObject:
-        """Stop the jam; its recording saved in a folder of its own under the projects' jams/."""
+        """Stop the jam; its state, with `recording`: when it played and `recording.save`, the folder
+        of its own chosen for it under the projects' jams/ (`producer.jams.jam.recording_folder`)
+        and the files written there, else None. Every client stops a jam here, so the rule is one."""
         from bandstand.producer.jams.jam import stop_and_record
 
         return await stop_and_record(jam, self.projects, save=recording.save, audio=recording.audio)
@@ -397,3 +329,82 @@ class App:
         from bandstand.producer.jams.jam_song import keep_jam
 
         return await keep_jam(jam, self.projects, title=title)
+
+    def band_jam(self, band: Sequence[Persona], *, emitter: Emitter, backend: BackendFactory | None = None,
+                 seed: int = 0, turn_timeout: float = 30.0, autopilot: bool = True) -> LiveJam:
+        """A jam of the personas `band` as they are (a server's band, chosen at its start), its events to
+        `emitter`, played through `backend` (None: the built-in musicians)."""
+        from bandstand.producer.jams.jam import algorithmic_backend, band_jam
+
+        return band_jam(band, emitter=emitter, backend=backend or algorithmic_backend, seed=seed,
+                        turn_timeout=turn_timeout, autopilot=autopilot)
+
+    def jam_state(self, jam: LiveJam) -> JSONObject:
+        """The jam as the page sees it: running, round, members, context, autopilot."""
+        from bandstand.producer.jams.jam import jam_state
+
+        return jam_state(jam)
+
+    async def jam_file(self, jam: LiveJam, name: str, folder: Path) -> JamFile:
+        """The last jam's recording file `name` (jam.mid, jam.wav, transcript.md, rounds.jsonl) written
+        into `folder`, with its media type; `NotFound` for another name or when nothing was played."""
+        from bandstand.producer.jams.jam import RECORDING_FILES
+
+        path = await jam.export(name, folder)
+        return JamFile(path, RECORDING_FILES[name])
+
+    def jam_to_song(self, request: JamSongRequest) -> JamSong:
+        """A jam's recording arranged as a song project (intro, its rounds as sections, an ending), which
+        the studio directs further (`producer.jams.jam_song.jam_to_song`)."""
+        from bandstand.producer.jams.jam_song import jam_to_song
+
+        out = Path(request.out) if request.out is not None else None
+        return jam_to_song(Path(request.folder), out, title=request.title)
+
+    async def record_jam(self, band: Sequence[Persona], request: HeadlessJam, *,
+                         backend: BackendFactory | None = None, echo: Callable[[str], None] = print,
+                         as_json: bool = False) -> dict[str, Any]:
+        """A headless jam of `band` (through `backend`; None: the built-in musicians), its chat to `echo`
+        (one JSON line per message with `as_json`). The folder is checked before any sound (a folder
+        the jam cannot use, or a project someone edited, is refused); afterwards it is a studio project
+        of the jam as played. The jam's summary, with `project` (`JamSong.summary`)."""
+        from bandstand.producer.jams.jam import algorithmic_backend
+        from bandstand.producer.jams.jam_headless import check_out_folder, run_headless
+        from bandstand.producer.jams.jam_song import check_jam_project, jam_project
+
+        out = Path(request.out)
+        check_jam_project(check_out_folder(out))
+        summary = await run_headless(list(band), directives=list(request.directives), cycles=request.cycles,
+                                     every=request.every, out=out, backend=backend or algorithmic_backend,
+                                     seed=request.seed, turn_timeout=request.turn_timeout, wav=request.wav,
+                                     echo=echo, as_json=as_json, autopilot=request.autopilot)
+        summary["project"] = jam_project(out).summary()
+        return summary
+
+    @staticmethod
+    def jam_members(names: Sequence[str] | None = None, personas: Sequence[Persona] = ()) -> list[Persona]:
+        """The band `names` name (case-blind; None: the default band and `personas`), from the
+        built-in musicians and `personas`; an unknown name is an `InvalidInput` naming the known."""
+        from bandstand.producer.jams.jam import resolve_members
+
+        return resolve_members(list(names) if names else None, list(personas))
+
+    @staticmethod
+    def load_persona(path: str | os.PathLike[str]) -> Persona:
+        """A persona from its markdown file (front matter and a description)."""
+        from bandstand.producer.jams.jam import load_persona
+
+        return load_persona(Path(path))
+
+    @staticmethod
+    def jam_backend(name: str = "algorithmic", band: Sequence[Persona] | None = None,
+                    assignments: Sequence[str] = (), *, model: str | None = None,
+                    base_url: str | None = None) -> BackendFactory:
+        """Who plays a jam's members: `name`'s backend for every member (`algorithmic`: the built-in
+        musicians; an LLM backend is built and checked here, once) — or, given the `band`, each member
+        the backend chosen for it: `assignments` ("ARIA=openai") over its persona's `backend:` over `name`."""
+        from bandstand.producer.jams.jam import backend_factory, member_factory
+
+        if band is None:
+            return backend_factory(name, model=model, base_url=base_url)
+        return member_factory(list(band), name, list(assignments), model=model, base_url=base_url)

@@ -16,13 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bandstand.producer.board.task_board import DEFAULT_URL
-from bandstand.producer.jams.jam import BackendFactory, Persona, algorithmic_backend
 from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
@@ -36,6 +35,9 @@ from bandstand.server.routes import transport as transport_routes
 from bandstand.server.security import AccessControl
 from bandstand.server.state import ServerState
 from bandstand.version import __version__
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import BackendFactory, Persona
 
 API_PREFIX = "/api/v1"
 
@@ -58,7 +60,7 @@ def create_app(
     config: ServerConfig,
     personas: list[Persona],
     *,
-    backend: BackendFactory = algorithmic_backend,
+    backend: BackendFactory | None = None,
     seed: int = 0,
     turn_timeout: float = 30.0,
     tools: ToolCatalog | None = None,

@@ -8,7 +8,8 @@ when its queue is full — its socket is closed with 1008 — so it never makes
 the server's memory grow and never holds up the others.
 A client's own mistakes (a bad message, an unknown @mention) are answered to
 that client alone. The jam's logic (rounds, autopilot, tasks) is in
-`bandstand.jam.live`; the hub reaches it through `bandstand.producer.jams.jam`.
+`bandstand.jam.live`; the hub reaches its use cases through `bandstand.producer.App`
+(the live jam's own controls — mute, solo, volume, tempo, energy, code, autopilot — directly).
 """
 
 from __future__ import annotations
@@ -16,21 +17,14 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from bandstand.errors import Conflict, UserError
-from bandstand.producer.jams.jam import (
-    BackendFactory,
-    LiveJam,
-    Persona,
-    algorithmic_backend,
-    band_jam,
-    direct_jam,
-    start_jam,
-    stop_jam,
-)
+from bandstand.producer import App
+from bandstand.producer.app import JamRecording
 from bandstand.protocol import (
     BossDirective,
     Emitter,
@@ -48,16 +42,23 @@ from bandstand.protocol import (
     StopJam,
 )
 
+if TYPE_CHECKING:
+    from bandstand.producer.app import BackendFactory, LiveJam, Persona
+
 Queue = asyncio.Queue[dict[str, Any] | None]
 QUEUE_SIZE = 1024
 """Messages waiting for one client at most (a jam sends a few per second; a client this far
 behind is not listening)."""
+UNRECORDED = JamRecording(save=False)
+"""A jam stopped from a page or the HTTP API saves no recording of its own: its files are fetched
+(`/api/v1/jam/recordings/…`) or the jam is kept as a song."""
 Handler = Callable[["JamHub", Any, Queue], Awaitable[object] | None]
 
 HANDLERS: dict[type[BaseModel], Handler] = {
-    StartJam: lambda hub, m, q: start_jam(hub.jam, m.members, restart=m.restart),
-    StopJam: lambda hub, m, q: stop_jam(hub.jam),
-    BossDirective: lambda hub, m, q: _directed(direct_jam(hub.jam, m.text, lambda error: hub.reply_error(q, error))),
+    StartJam: lambda hub, m, q: hub.app.start_jam(hub.jam, m.members, restart=m.restart),
+    StopJam: lambda hub, m, q: hub.app.stop_jam(hub.jam, UNRECORDED),
+    BossDirective: lambda hub, m, q: _directed(hub.app.direct_jam(hub.jam, m.text,
+                                                                  lambda error: hub.reply_error(q, error))),
     SetMute: lambda hub, m, q: hub.jam.set_mute(m.member, m.muted),
     SetSolo: lambda hub, m, q: hub.jam.set_solo(m.member, m.soloed),
     SetAutopilot: lambda hub, m, q: hub.jam.set_autopilot(m.enabled, m.interval),
@@ -67,7 +68,7 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     OverrideCode: lambda hub, m, q: hub.jam.override_code(m.member, m.code),
     KeepJam: lambda hub, m, q: hub.keep(m.title, q),
 }
-"""Client message type → the jam use case (`producer.jams.jam`) or live-jam control it stands for."""
+"""Client message type → the jam use case (`App`) or live-jam control it stands for."""
 
 
 def _directed(state: dict[str, Any]) -> None:
@@ -77,6 +78,7 @@ def _directed(state: dict[str, Any]) -> None:
 class JamHub:
     """The server's jam and its clients."""
 
+    app: App
     jam: LiveJam
     clients: set[Queue]
 
@@ -84,7 +86,7 @@ class JamHub:
         self,
         personas: list[Persona],
         *,
-        backend: BackendFactory = algorithmic_backend,
+        backend: BackendFactory | None = None,
         seed: int = 0,
         turn_timeout: float = 30.0,
         queue_size: int = QUEUE_SIZE,
@@ -96,9 +98,11 @@ class JamHub:
         self.clients: set[Queue] = set()
         self.queue_size = queue_size
         self.projects = projects
+        # a server without projects keeps no jam (`kept` refuses) and records none where it stops
+        self.app = App(Path(projects)) if projects is not None else App()
         self._dropped: set[Queue] = set()
-        self.jam = band_jam(personas, emitter=self.emitter, backend=backend, seed=seed, turn_timeout=turn_timeout,
-                            autopilot=autopilot)
+        self.jam = self.app.band_jam(personas, emitter=self.emitter, backend=backend, seed=seed,
+                                     turn_timeout=turn_timeout, autopilot=autopilot)
         self.emitter.emit(self.jam.state())
 
     def connect(self) -> Queue:
@@ -158,12 +162,10 @@ class JamHub:
         self._send(reply, self.emitter.private(await self.kept(title)))
 
     async def kept(self, title: str = "") -> JamKept:
-        """The jam so far as a song project among the server's projects (see `producer.jams.jam_song.keep_jam`)."""
+        """The jam so far as a song project among the server's projects (see `App.keep_jam`)."""
         if self.projects is None:
             raise Conflict("this server keeps no projects, so a jam cannot be kept (start it with --out DIR)")
-        from bandstand.producer.jams.jam_song import keep_jam
-
-        song = await keep_jam(self.jam, self.projects, title=title)
+        song = await self.app.keep_jam(self.jam, title=title)
         return JamKept(project=song.session.session_dir.name, form=list(song.form), left_out=list(song.left_out))
 
     def reply_error(self, reply: Queue, message: str) -> None:

@@ -1,7 +1,8 @@
 """The jam as use cases: make a jam, start it, give the band a directive, read
-its state, stop it. The server's jam routes and the MCP server's jam tools call
-these (over `bandstand.jam.live.LiveJam`, which owns the jam's tasks); each
-answer is the jam's state as the page sees it (a `jam_state_update`).
+its state, stop it. `App`'s jam methods call these — the server's jam routes and
+hub, the MCP server's jam tools and the CLI reach them through `App` — over
+`bandstand.jam.live.LiveJam`, which owns the jam's tasks; each answer is the
+jam's state as the page sees it (a `jam_state_update`).
 
     jam = new_jam()                       # the default band, built-in musicians
     await start_jam(jam, ["BEAT", "GROOVE"])
@@ -10,11 +11,12 @@ answer is the jam's state as the page sees it (a `jam_state_update`).
     await stop_jam(jam)
     await stop_and_record(jam, projects, audio=False)   # stopped, its recording in projects/jams/
 
-The server's WebSocket hub builds its jam with `band_jam` and starts, directs and stops
-it through these; the types a client names (`LiveJam`, `Persona`, `BackendFactory`,
+The server's WebSocket hub builds its jam with `band_jam` (`App.band_jam`) and starts,
+directs and stops it through these; the jam's types (`LiveJam`, `Persona`, `BackendFactory`,
 `RECORDING_FILES`) and the band's makers (`load_persona`, `resolve_members`,
-`member_factory`, `backend_factory`) are re-exported here so that no client imports
-`bandstand.jam`; the headless jam is `producer.jams.jam_headless`.
+`member_factory`, `backend_factory`) are re-exported here for `App` (`App.jam_members`,
+`App.load_persona`, `App.jam_backend`, `App.jam_file`); the headless jam is
+`producer.jams.jam_headless` (`App.record_jam`).
 
 Mistakes raise `UserError`s (`Conflict` when the jam is not running, an
 unknown @mention as `InvalidInput`); nothing of the jam is decided here.

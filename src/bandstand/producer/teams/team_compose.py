@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 from bandstand.errors import InvalidInput, OutputNotWritable
 
 if TYPE_CHECKING:  # the team runtime (asyncio, the agents) loads when a team runs, not for the option rule
+    from bandstand.producer.execution.running import Control
     from bandstand.producer.teams import TeamOptions, TeamOutcome
 
-__all__ = ["TeamRun", "compose_with_team", "finish", "refuse_team_choices_alone", "team_options"]
+__all__ = ["TeamRun", "compose_with_team", "finish", "refuse_team_choices_alone", "run_team", "team_options"]
 
 
 def refuse_team_choices_alone(team: bool, choices: Mapping[str, bool], *,
@@ -113,6 +114,28 @@ async def compose_with_team(prompt: str, options: TeamOptions, *,
     finally:
         log.close()
     return TeamRun(outcome, log.path)
+
+
+def run_team(prompt: str, options: TeamOptions, *, on_event: Callable[[dict[str, Any]], None] | None = None,
+             control: Control | None = None) -> TeamRun:
+    """`compose_with_team` on a loop of its own, blocking (call it off any event loop). Cancelling
+    `control` stops every agent and seat, proposes nothing and raises `Cancelled`."""
+    import asyncio
+
+    async def supervised() -> TeamRun:
+        team = asyncio.ensure_future(compose_with_team(prompt, options, on_event=on_event))
+        while not team.done():
+            if control is not None and control.cancelled:
+                team.cancel()
+            await asyncio.wait([team], timeout=0.05)
+        return team.result()
+
+    try:
+        return asyncio.run(supervised())
+    except asyncio.CancelledError:
+        if control is not None:
+            control.check("composing with a team")
+        raise
 
 
 def finish(run: TeamRun, *, render_audio: bool) -> TeamOutcome:

@@ -25,7 +25,6 @@ from fastapi.responses import FileResponse
 from starlette.background import BackgroundTask
 
 from bandstand.errors import UserError
-from bandstand.producer.jams.jam import RECORDING_FILES
 from bandstand.protocol import (
     JAM,
     BossDirective,
@@ -95,11 +94,11 @@ async def control(message: Control, hub: JamHub = Depends(jam_hub)) -> dict[str,
 async def recording(name: str, hub: JamHub = Depends(jam_hub)) -> FileResponse:
     folder = Path(tempfile.mkdtemp(prefix="bandstand-jam-"))
     try:
-        path = await hub.jam.export(name, folder)
+        made = await hub.app.jam_file(hub.jam, name, folder)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return FileResponse(path, media_type=RECORDING_FILES[name], filename=name,
+    return FileResponse(made.path, media_type=made.media_type, filename=name,
                         background=BackgroundTask(shutil.rmtree, folder, ignore_errors=True))
 
 
