@@ -38,7 +38,15 @@ from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.parts import PartResult
 from bandstand.compose.models.sound import SoundPlan
-from bandstand.compose.songfiles import FULL, FileEntry, _all, part_files, write_song_outputs
+from bandstand.compose.songfiles import (
+    FULL,
+    MANIFEST,
+    FileEntry,
+    _all,
+    part_files,
+    self_listed,
+    write_song_outputs,
+)
 from bandstand.compose.songjson import SONG_JSON, song_to_json
 from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState, now
@@ -50,7 +58,6 @@ from bandstand.version import __version__
 if TYPE_CHECKING:
     from bandstand.render.meter import Meter
 
-MANIFEST = "manifest.json"
 KNOWN_DIRS = ("state", "progression", "midi", "audio", "images", "notes")
 
 
@@ -169,21 +176,6 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     write_bytes(root / MANIFEST, self_listed(data))
     out.add(root, MANIFEST, "manifest", "what is here, how it was made, timings, quality, seed")
     return out
-
-
-def self_listed(data: dict[str, Any]) -> bytes:
-    """The manifest as JSON, listing itself with its own size (the size is a fixed point:
-    a few rounds at most, as only the digits of the size change). The studio writes HEAD's
-    manifest through it too, so the same revision gives the same bytes."""
-    entry = {"path": MANIFEST, "type": "manifest", "description": "what is here, how it was made, timings, quality, "
-             "seed", "size": 0}
-    data = {**data, "files": [*data["files"], entry]}
-    for _ in range(8):
-        raw = (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
-        if entry["size"] == len(raw):
-            break
-        entry["size"] = len(raw)
-    return raw
 
 
 def _node_entry(state: PipelineState, name: str) -> JSONObject:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -34,8 +35,23 @@ from bandstand.score import ControlChange, Song, Track, part_names
 if TYPE_CHECKING:
     from bandstand.render.meter import Meter
 
-__all__ = ["FULL", "LEAD_SHEET", "RENDER_CACHE", "FileEntry", "SongFile", "SongFiles", "lead_sheet_source",
-           "mix_controls", "song_files", "write_audio", "write_song_outputs"]
+__all__ = [
+    "FULL",
+    "LEAD_SHEET",
+    "MANIFEST",
+    "RENDER_CACHE",
+    "FileEntry",
+    "SongFile",
+    "SongFiles",
+    "lead_sheet_source",
+    "mix_controls",
+    "self_listed",
+    "song_files",
+    "write_audio",
+    "write_song_outputs",
+]
+
+MANIFEST = "manifest.json"
 
 FULL = "full-arrangement"
 RENDER_CACHE = "state/render-cache"  # the session's finished tracks, kept between renders
@@ -289,3 +305,16 @@ def write_audio(root: Path, song: Song, *, target_lufs: float | None = None, ste
     return out
 
 
+def self_listed(data: dict[str, Any]) -> bytes:
+    """The manifest as JSON, listing itself with its own size (the size is a fixed point:
+    a few rounds at most, as only the digits of the size change). The studio writes HEAD's
+    manifest through it too, so the same revision gives the same bytes."""
+    entry = {"path": MANIFEST, "type": "manifest", "description": "what is here, how it was made, timings, quality, "
+             "seed", "size": 0}
+    data = {**data, "files": [*data["files"], entry]}
+    for _ in range(8):
+        raw = (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+        if entry["size"] == len(raw):
+            break
+        entry["size"] = len(raw)
+    return raw

@@ -128,7 +128,7 @@ class App:
         str is the library's project, to change (`session`) or, `read_only`, as it is on disk
         (`Library.reader`: nothing imported or repaired)."""
         if isinstance(project, os.PathLike):
-            from bandstand.producer.composing.compose import part_generator
+            from bandstand.producer.composing.generator import part_generator
             from bandstand.producer.sessions.projects import open_project
 
             return open_project(project, generator=part_generator)

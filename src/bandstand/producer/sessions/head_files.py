@@ -34,11 +34,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand.compose.output import self_listed
 from bandstand.compose.songfiles import (
     LEAD_SHEET,
+    MANIFEST,
     RENDER_CACHE,
     lead_sheet_source,
+    self_listed,
     song_files,
     write_audio,
 )
@@ -56,7 +57,6 @@ __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES"
            "audio_revision", "files_revision", "install_audio", "part_files", "pianoroll_source", "render_audio",
            "sound_plan", "staged_leftovers", "target_lufs", "write_head_files"]
 
-MANIFEST = "manifest.json"
 FULL_MIDI = "midi/full-arrangement.mid"
 WAV = "audio/full-arrangement.wav"
 PIANOROLL = "images/pianoroll.png"

@@ -202,7 +202,7 @@ class Library:
 
     def _generator(self) -> Any:
         if self.generator is None:
-            from bandstand.producer.composing.compose import part_generator
+            from bandstand.producer.composing.generator import part_generator
 
             self.generator = part_generator
         return self.generator
