@@ -12,8 +12,10 @@ then these one after another. Plain ``pytest`` runs everything (``--alone=includ
 
 The pytest processes the tests start themselves (a board's coverage gate and flaky reruns on a
 tiny project of a few lines) load no plugin they were not asked for
-(``PYTEST_DISABLE_PLUGIN_AUTOLOAD``): this venv's plugins (hypothesis, schemathesis, anyio,
-xdist, …) cost each such run about 1.5 s of CPU at start-up, and none of those projects uses one.
+(``PYTEST_DISABLE_PLUGIN_AUTOLOAD``, set in the process that runs the tests, never in an xdist
+controller, whose workers need their plugins): this venv's plugins (hypothesis, schemathesis,
+anyio, xdist, …) cost each such run about 1.5 s of CPU at start-up, and none of those projects
+uses one.
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # for the pytest runs tests start, not this one
 
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
@@ -35,6 +35,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--alone", choices=ALONE, default="include",
                      help="the tests marked 'alone' (they need the machine to themselves): run them with the "
                           "rest (include, the default), leave them out (exclude) or run only them (only)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # set where tests run (an xdist worker, or a run without workers), never in the controller
+    # of an xdist run: its workers are pytest processes too, and need their plugins (xdist's own)
+    if getattr(config, "workerinput", None) is not None or not getattr(config.option, "numprocesses", None):
+        os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
