@@ -63,6 +63,9 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     # producer modules whose use cases clients reach through `App` only (with what they call instead)
     "bandstand.producer.sessions.branches",  # App.branch, checkout, merge, branches, graph (#29)
     "bandstand.producer.teams.team_compose",  # App.team, App.check_team_choices (#29)
+    "bandstand.producer.composing.compose",  # App.compose, App.resume, App.compose_steps (#29)
+    "bandstand.producer.sessions.importing",  # App.import_midi (#29)
+    "bandstand.producer.sessions.listen",  # App.listen (#29)
     # the jam: made, started, directed, read, stopped with its recording, kept as a song, a
     # recording made a song, a headless jam, the band's makers and types (#29)
     "bandstand.producer.jams.jam",

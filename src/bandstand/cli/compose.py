@@ -82,12 +82,12 @@ class Progress:
     become known), one line per event otherwise."""
 
     def __init__(self, quiet: bool) -> None:
-        from bandstand.producer.composing.compose import STEPS
+        from bandstand.producer import App
 
         self.quiet = quiet
         self.console = _console(stderr=True)
         self.live_mode = self.console.is_terminal and not quiet
-        self.rows: dict[str, tuple[str, str]] = {name: ("·", "") for name in STEPS}
+        self.rows: dict[str, tuple[str, str]] = {name: ("·", "") for name in App.compose_steps()}
         self.lock = threading.Lock()
         self.live: Any = None
 
@@ -326,22 +326,20 @@ def compose(
                           out=out, as_json=as_json)
         return
     from bandstand.producer import App
+    from bandstand.producer.app import ComposeRequest
 
     App.check_team_choices(False, {"accept": accept, "config": config is not None}, spell=lambda name: f"--{name}")
     with _no_cycle_collection():
-        from bandstand.producer.composing.compose import compose_song
-
-        options: dict[str, Any] = {"bars": bars, "seed": seed, "parts": parts.split(",") if parts else None,
-                                   "out_dir": str(out), "approval_gates": list(approve or []),
-                                   "skip_stages": list(skip or []), "tempo": tempo, "key": key, "mode": mode,
-                                   "genre": genre, "render_audio": not no_audio, "intent_backend": intent_backend,
-                                   "generators": list(generator or []), "takes": takes, "quality": quality}
-        options.update({k: v for k, v in (("stall_timeout", stall_timeout), ("stage_timeout", stage_timeout),
-                                          ("pipeline_timeout", pipeline_timeout)) if v is not None})
+        request = ComposeRequest(prompt, seed=seed, bars=bars, parts=tuple(parts.split(",")) if parts else None,
+                                 tempo=tempo, key=key, mode=mode, genre=genre, audio=not no_audio,
+                                 assume_defaults=yes, takes=takes, quality=quality,
+                                 approval_gates=tuple(approve or ()), skip_stages=tuple(skip or ()),
+                                 intent_backend=intent_backend, generators=tuple(generator or ()),
+                                 stall_timeout=stall_timeout, stage_timeout=stage_timeout,
+                                 pipeline_timeout=pipeline_timeout)
         progress = Progress(quiet=as_json)
         with progress, _cancel_once():
-            composed = compose_song(prompt, answer=_answer(progress), assume_defaults=yes, on_event=progress,
-                                    **options)
+            composed = App(out).compose(request, answer=_answer(progress), on_event=progress)
         if not as_json:
             for decision in composed.decisions:
                 typer.echo(f"note: {decision} (--yes)", err=True)
@@ -366,7 +364,7 @@ def resume(
     """Resume an interrupted, failed, cancelled or paused compose session; a session that
     finished with problems (exit code 3: a WAV a full disk refused) runs again what failed."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.composing.compose import resume_song
+    from bandstand.producer import App
 
     if approve and reject:
         raise InvalidInput("use --approve or --reject, not both")
@@ -374,7 +372,7 @@ def resume(
     with progress, _cancel_once():
         limits = {k: v for k, v in (("stall_timeout", stall_timeout), ("stage_timeout", stage_timeout),
                                     ("pipeline_timeout", pipeline_timeout)) if v is not None}
-        composed = resume_song(session_dir, decision="approve" if approve else "reject" if reject else None,
+        composed = App().resume(session_dir, decision="approve" if approve else "reject" if reject else None,
                                answer=_answer(progress), assume_defaults=yes, on_event=progress, limits=limits)
     _finish(composed.result, as_json, progress)
 

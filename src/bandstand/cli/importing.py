@@ -27,9 +27,10 @@ def import_(
     out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Folder for project folders.")] = Path("output"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    from bandstand.producer.sessions.importing import import_midi
+    from bandstand.producer import App
+    from bandstand.producer.app import ImportRequest
 
-    made = import_midi(file, name=name, projects=out)
+    made = App(out).import_midi(ImportRequest(file, name=name))
     summary = made.summary()
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))

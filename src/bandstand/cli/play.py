@@ -78,7 +78,7 @@ def play(
         _play_live(session_dir, section, osc, midi_out, latency)
         return
     from bandstand.errors import RuntimeFailure
-    from bandstand.producer.sessions.listen import listening
+    from bandstand.producer import App
 
     command = player()  # a wrong $BANDSTAND_PLAYER is one line before any rendering
 
@@ -88,7 +88,7 @@ def play(
     from bandstand.cli._rendering import render_status
 
     with render_status("HEAD") as progress:
-        heard = listening(session_dir, section, on_render=rendering, progress=progress)
+        heard = App().listen(session_dir, section, on_render=rendering, progress=progress)
     page = f"bandstand studio {session_dir}"
     if command is None:
         raise RuntimeFailure(f"no audio player found here (looked for {', '.join(c[0] for c in PLAYERS)}; "

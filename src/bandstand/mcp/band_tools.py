@@ -26,7 +26,7 @@ from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure,
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.studio_tools import PROJECT_PARAMETER
 from bandstand.producer import App
-from bandstand.producer.app import WordsRequest
+from bandstand.producer.app import ComposeRequest, ImportRequest, WordsRequest
 from bandstand.producer.execution.running import Control
 from bandstand.producer.sessions.export import FORMATS, export_folder, export_session
 from bandstand.producer.sessions.studio_tools import explain_validation, model_signature
@@ -179,14 +179,13 @@ class ListProjectsParams(Params):
 
 
 def _compose(band: Band, p: ComposeParams, control: Control) -> Answer:
-    from bandstand.producer.composing.compose import compose_song
-
     if p.team:
         return _compose_with_team(band, p, control)
     App.check_team_choices(p.team, {"accept": p.accept})
-    composed = compose_song(p.prompt, assume_defaults=True, control=control, out_dir=str(band.library.root),
-                            bars=p.bars, seed=p.seed, parts=p.parts, tempo=p.tempo, key=p.key, mode=p.mode,
-                            genre=p.genre, render_audio=p.audio, takes=p.takes, quality=p.quality)
+    parts = tuple(p.parts) if p.parts is not None else None
+    request = ComposeRequest(p.prompt, bars=p.bars, seed=p.seed, parts=parts, tempo=p.tempo, key=p.key, mode=p.mode,
+                             genre=p.genre, audio=p.audio, takes=p.takes, quality=p.quality)
+    composed = App(band.library.root).compose(request, control=control)
     result = composed.result
     state = result.state
     if state.status == "cancelled":
@@ -290,13 +289,11 @@ def _export(band: Band, p: ExportParams, control: Control) -> Answer:
 
 
 def _import_midi(band: Band, p: ImportMidiParams, control: Control) -> Answer:
-    from bandstand.producer.sessions.importing import import_midi
-
     root = band.library.root.expanduser().resolve()
     path = (root / Path(p.file).expanduser()).resolve()
     if not band.library.folders and not path.is_relative_to(root):  # over HTTP: only under the projects
         raise InvalidInput(f"file {p.file} is outside {root}; this server reads only under it", field="file")
-    made = import_midi(path, name=p.name, projects=root)
+    made = App(root).import_midi(ImportRequest(path, name=p.name))
     return Answer({**made.summary(), "project": made.session.session_dir.name}, band.links(made.session.session_dir))
 
 

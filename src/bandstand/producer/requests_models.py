@@ -87,11 +87,21 @@ class ComposeRequest:
     assume_defaults: bool = True
     takes: int | None = None  # takes of each part, the best kept (or a `quality` preset's)
     quality: str | None = None
+    approval_gates: tuple[str, ...] = ()  # the steps to pause after, for approval
+    skip_stages: tuple[str, ...] = ()
+    intent_backend: str | None = None  # also read the prompt with this language model
+    generators: tuple[str, ...] = ()  # ROLE=URL part generators (none: the config file's)
+    stall_timeout: float | None = None  # the run's time limits, in seconds (None: the defaults)
+    stage_timeout: float | None = None
+    pipeline_timeout: float | None = None
 
     def options(self) -> dict[str, Any]:
-        given = {"seed": self.seed, "bars": self.bars, "parts": list(self.parts) if self.parts else None,
+        given = {"seed": self.seed, "bars": self.bars, "parts": list(self.parts) if self.parts is not None else None,
                  "tempo": self.tempo, "key": self.key, "mode": self.mode, "genre": self.genre,
-                 "takes": self.takes, "quality": self.quality}
+                 "takes": self.takes, "quality": self.quality, "intent_backend": self.intent_backend,
+                 "approval_gates": list(self.approval_gates) or None, "skip_stages": list(self.skip_stages) or None,
+                 "generators": list(self.generators) or None, "stall_timeout": self.stall_timeout,
+                 "stage_timeout": self.stage_timeout, "pipeline_timeout": self.pipeline_timeout}
         return {**{k: v for k, v in given.items() if v is not None}, "render_audio": self.audio}
 
 
