@@ -148,6 +148,15 @@ def test_the_clients_import_the_facade_and_the_debt_only_shrinks() -> None:
     assert not problems, "\n".join(problems)
 
 
+def _from_base(node: ast.ImportFrom, module: str, is_init: bool) -> str:
+    """The module a `from … import` in `module` reads from, a relative one resolved."""
+    if not node.level:
+        return node.module or ""
+    parts = module.split(".")
+    parts = parts[: len(parts) - node.level + (1 if is_init else 0)]
+    return ".".join([*parts, *([node.module] if node.module else [])])
+
+
 def _client_imports(src: Path = SRC) -> list[tuple[str, str]]:
     """(client module, what it imports) for every import in the clients' modules; `from a import b`
     is read as both `a` and `a.b` (b may be a module of a)."""
@@ -161,11 +170,7 @@ def _client_imports(src: Path = SRC) -> list[tuple[str, str]]:
                 if isinstance(node, ast.Import):
                     found += [(module, alias.name) for alias in node.names]
                 elif isinstance(node, ast.ImportFrom):
-                    base = node.module or ""
-                    if node.level:
-                        parts = module.split(".")
-                        parts = parts[: len(parts) - node.level + (1 if is_init else 0)]
-                        base = ".".join([*parts, *([node.module] if node.module else [])])
+                    base = _from_base(node, module, is_init)
                     found += [(module, base), *((module, f"{base}.{alias.name}") for alias in node.names)]
     return found
 
@@ -222,11 +227,7 @@ def _module_graph(src: Path = SRC) -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = module.split(".")
-                    parts = parts[: len(parts) - node.level + (1 if is_init else 0)]
-                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                base = _from_base(node, module, is_init)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names]
             for target in targets:
                 while target not in paths and "." in target:

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 __all__ = ["AcceptRequest", "BranchRequest", "CheckoutRequest", "ComposeRequest", "ExportRequest", "HeadlessJam",
-           "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef", "TeamRequest",
-           "WordsRequest"]
+           "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest",
+           "TeamRequest", "WordsRequest"]
 
 ProjectRef: TypeAlias = str | os.PathLike[str]
 """A project: its id under the projects (or, in an `App(folders=True)`, its folder's path as a str), or a
@@ -45,11 +45,9 @@ class MergeRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamRequest:
-    """A new song from a prompt written by an agent team (`producer.teams.team_compose`): compose's
-    options (None leaves a choice to the prompt and the genre), the agents' configuration
-    (`config`, else bandstand.toml) and a team file's seats, the variation accepted at once or
-    not, and an accepted take rendered (`audio`)."""
+class SongRequest:
+    """What a new song is asked for, by a composer or a team: the prompt and compose's options
+    (None leaves a choice to the prompt and the genre)."""
 
     prompt: str
     seed: int | None = None
@@ -59,6 +57,15 @@ class TeamRequest:
     key: str | None = None
     mode: str | None = None
     genre: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRequest(SongRequest):
+    """A new song from a prompt written by an agent team (`producer.teams.team_compose`): compose's
+    options (None leaves a choice to the prompt and the genre), the agents' configuration
+    (`config`, else bandstand.toml) and a team file's seats, the variation accepted at once or
+    not, and an accepted take rendered (`audio`)."""
+
     accept: bool = False
     assume_defaults: bool = False
     config: str | os.PathLike[str] | None = None
@@ -72,17 +79,9 @@ class TeamRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class ComposeRequest:
+class ComposeRequest(SongRequest):
     """A new song from a prompt; None leaves a choice to the prompt and the genre."""
 
-    prompt: str
-    seed: int | None = None
-    bars: int | None = None
-    parts: tuple[str, ...] | None = None
-    tempo: float | None = None
-    key: str | None = None
-    mode: str | None = None
-    genre: str | None = None
     audio: bool = False
     assume_defaults: bool = True
     takes: int | None = None  # takes of each part, the best kept (or a `quality` preset's)
