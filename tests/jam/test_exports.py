@@ -22,6 +22,6 @@ def test_protocol_and_server_exports() -> None:
     assert all(hasattr(bandstand.protocol, name) for name in bandstand.protocol.__all__)
     assert set(bandstand.server.__all__) == {
         "API_PREFIX", "AccessControl", "JamHub", "Limits", "Mounted", "ServerConfig", "ServerState", "bind", "create_app",
-        "jam_hub", "serve", "server_state", "web_root",
+        "jam_hub", "lazy_mount", "serve", "server_state", "web_root",
     }
     assert all(hasattr(bandstand.server, name) for name in bandstand.server.__all__)
