@@ -66,6 +66,8 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     "bandstand.producer.composing.compose",  # App.compose, App.resume, App.compose_steps (#29)
     "bandstand.producer.sessions.importing",  # App.import_midi (#29)
     "bandstand.producer.sessions.listen",  # App.listen (#29)
+    "bandstand.producer.sessions.projects",  # App.project (a session folder by its path) (#29)
+    "bandstand.producer.sessions.session_list",  # App.sessions, plan_clean, clean, active_seconds (#29)
     # the jam: made, started, directed, read, stopped with its recording, kept as a song, a
     # recording made a song, a headless jam, the band's makers and types (#29)
     "bandstand.producer.jams.jam",
@@ -195,7 +197,7 @@ def test_the_routed_rule_sees_every_way_of_importing(tmp_path: Path) -> None:
     src = tmp_path / "bandstand"
     for client in CLIENTS:
         (src / client).mkdir(parents=True)
-    (src / "cli" / "ok.py").write_text("from bandstand.producer.sessions import projects\n"
+    (src / "cli" / "ok.py").write_text("from bandstand.producer.sessions import head_files\n"
                                        "from bandstand.producer.teams import runner\nimport bandstand.producer\n")
     (src / "cli" / "a.py").write_text("def f():\n    from bandstand.producer.sessions.branches import merge\n")
     (src / "server" / "b.py").write_text("from bandstand.producer.sessions import branches\n")

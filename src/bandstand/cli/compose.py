@@ -421,13 +421,14 @@ def sessions_clean(
 ) -> None:
     """Remove unfinished or old sessions and leftover temporary files."""
     from bandstand.errors import InvalidInput
-    from bandstand.producer.sessions.session_list import ACTIVE_SECONDS, clean, plan_clean
+    from bandstand.producer import App
 
-    plan = plan_clean(out, older_than_days=older_than, incomplete=incomplete)
+    app = App(out)
+    plan = app.plan_clean(older_than_days=older_than, incomplete=incomplete)
     if plan.kept:
         n = len(plan.kept)
         typer.echo(f"kept {n} unfinished session{'s' if n != 1 else ''} changed in the last "
-                   f"{ACTIVE_SECONDS // 60} minutes (a run may still be writing {'them' if n != 1 else 'it'}): "
+                   f"{app.active_seconds() // 60} minutes (a run may still be writing {'them' if n != 1 else 'it'}): "
                    + ", ".join(i.session_id for i in plan.kept))
     if plan.empty:
         typer.echo("nothing else to clean" if plan.kept else "nothing to clean")
@@ -442,7 +443,7 @@ def sessions_clean(
         if not typer.confirm(f"Delete {_count(len(plan.sessions), 'session')} and "
                              f"{_count(len(plan.temp_files), 'file')}?"):
             raise typer.Exit(1)
-    typer.echo(f"removed {_count(clean(plan), 'item')}")
+    typer.echo(f"removed {_count(app.clean(plan), 'item')}")
 
 
 def _count(n: int, noun: str) -> str:

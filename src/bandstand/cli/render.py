@@ -99,9 +99,9 @@ def render(
 def _render_session(session_dir: Path) -> None:
     """The session's WAV and stems for HEAD, rendered when stale."""
     from bandstand.cli._rendering import render_status
-    from bandstand.producer.sessions.projects import open_project
+    from bandstand.producer import App
 
-    session = open_project(session_dir)
+    session = App().project(Path(session_dir), regenerate=False)
     with render_status(f"revision {session.revision}") as progress:
         wav = session.ensure_audio(progress)
     typer.echo(f"audio       {wav}  (revision {session.revision})")

@@ -39,14 +39,14 @@ def transport(
     import json
 
     from bandstand.errors import InvalidInput
+    from bandstand.producer import App
     from bandstand.producer.live.transport import (
         TransportCommand,
         command_transport,
         transport_state,
     )
-    from bandstand.producer.sessions.projects import open_project
 
-    session = open_project(session_dir)
+    session = App().project(Path(session_dir), regenerate=False)
     if action is None:
         state = transport_state(session.session_dir)
     else:
