@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -29,6 +30,13 @@ def _job(job: SongJob, out_dir: str) -> JobResult:
         return JobResult(job.index, job.folder, "failed", worker=worker, error=f"{type(exc).__name__}: {exc}")
 
 
+def _leave_ctrl_c_to_the_batch() -> None:
+    # Ctrl-C in a terminal reaches the whole process group: a worker that died of it could leave
+    # the pool's shutdown waiting for a result that never comes; the batch cancels what has not
+    # started and lets the songs being written finish
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_local(jobs: Sequence[SongJob], out_dir: str | Path, *, workers: int = 1,
               on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
     """Compose every job with `workers` processes; the results in job order."""
@@ -37,7 +45,8 @@ def run_local(jobs: Sequence[SongJob], out_dir: str | Path, *, workers: int = 1,
     results: dict[int, JobResult] = {}
     workers_seen: set[int] = set()
     try:
-        with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context,
+                                 initializer=_leave_ctrl_c_to_the_batch) as pool:
             pending: set[Future[JobResult]] = {pool.submit(_job, job, str(out_dir)) for job in jobs}
             try:
                 while pending:
@@ -50,7 +59,7 @@ def run_local(jobs: Sequence[SongJob], out_dir: str | Path, *, workers: int = 1,
             except BaseException:
                 workers_seen.update(pool._processes or {})  # the pool may end them before they clean up
                 for future in pending:
-                    future.cancel()
+                    future.cancel()  # the songs being written finish (the pool's shutdown waits for them)
                 raise
     except BaseException:
         clear_staging(out_dir, workers_seen)  # the pool has stopped: what its workers left is nobody's
