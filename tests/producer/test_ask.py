@@ -29,8 +29,14 @@ def test_questions_are_told_from_requests(text: str, asking: bool) -> None:
 
 
 def test_the_key_is_the_declared_one_and_the_heard_one(song: ProjectSession) -> None:
+    """The declared key, and the key the notes are heard in: the declared one or its relative (this
+    song's groovy take leans on G, the relative major, by theory's Temperley profile; music21's
+    Aarden–Essen hears E minor), which the answer then names as such."""
     reply = answer(song.head, "what key is this in?")
-    assert reply.topic == "key" and "E minor" in reply.content and reply.figures["keyHeard"] == "E minor"
+    assert reply.topic == "key" and "E minor" in reply.content and reply.figures["key"] == "E minor"
+    assert reply.figures["keyHeard"] in ("E minor", "G major")
+    if reply.figures["keyHeard"] == "G major":
+        assert "relative key" in reply.content
 
 
 def test_a_sections_chords_come_from_the_song(song: ProjectSession) -> None:

@@ -8,6 +8,7 @@ state, so it is pydantic and round-trips through JSON.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -136,6 +137,16 @@ class Intent(_Model):
 
     def has_constraint(self, kind: str) -> bool:
         return any(c.kind == kind for c in self.constraints)
+
+    def take(self, seed: int) -> int:
+        """The seed a part is played with: `seed` itself for a prompt that names no mood, else the
+        moods' own take on it (the motif, the line, the fills), so "music for a rainy Tuesday" and
+        "lo-fi hip hop to study to" — both lo-fi in F minor, one form — are two songs with one seed,
+        not one song twice. The direction a mood names (darker, sparser, slower) is its dials'."""
+        if not self.mood:
+            return seed
+        data = f"{seed}/moods/{'+'.join(sorted(self.mood))}".encode()
+        return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
 
     def requested_roles(self) -> list[str]:
         """Roles named by instrument requests, in prompt order, without duplicates."""

@@ -102,7 +102,7 @@ def generate_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: 
     if role not in ROLES:
         raise InvalidInput(f"unknown part role '{role}'; use one of: {', '.join(ROLES)}", role=role)
     s = build_situation(intent, harmony, arrangement)
-    rng = random.Random(seed)
+    rng = random.Random(intent.take(seed))  # the moods' own take on the part
     words = [StyleOverride(role="*", knobs=intent.style)] if intent.style else []
     phrase = play(role, s, rng, styles_for(role, s, [*words, *style_overrides]))
     program = _program(intent, role)
