@@ -1,10 +1,10 @@
 """The import contract (DESIGN.md "Layout", docs/architecture.md): arrows point down the
 stack only, the clients (`cli`, `server`, `mcp`) sit on the producer facade, and no module
-takes part in an import cycle.
+takes part in an import cycle, and the producer sees compose by its api alone.
 
 Every module under `src/bandstand` is parsed and every import in it is read — at the top,
 inside functions and under `TYPE_CHECKING` alike, since a hidden arrow is still an arrow.
-Three rules:
+Four rules:
 
 1. A package imports only packages of a strictly lower layer (`LAYERS`, lowest first;
    packages in one layer do not import each other). The root package (`bandstand/__init__`,
@@ -22,6 +22,10 @@ Three rules:
    shared piece down into a module of its own, by passing it in, or by splitting a module
    that is two concepts. `CYCLE_DEBT` would list one that cannot be broken yet, with why; it
    is empty.
+4. Of compose, the producer imports `bandstand.compose.api` alone (the engine's narrow face:
+   its calls, and the models and tables it re-exports), never another compose module nor the
+   package itself. `PRODUCER_COMPOSE_DEBT` would list a module still imported directly, with
+   its count and why; it only shrinks, and it is empty.
 """
 
 from __future__ import annotations
@@ -301,3 +305,74 @@ def test_the_cycle_rule_sees_a_cycle_hidden_in_a_function(tmp_path: Path) -> Non
     graph = _module_graph(pkg)
     assert graph["pkg.a"] == {"pkg.sub.b"} and graph["pkg.sub.b"] == {"pkg.sub.c"} and graph["pkg.d"] == set()
     assert _cycles(graph) == [frozenset({"pkg.a", "pkg.sub.b", "pkg.sub.c"})]
+
+
+COMPOSE_API = "bandstand.compose.api"
+
+PRODUCER_COMPOSE_DEBT: dict[str, tuple[int, str]] = {}
+"""Compose modules the producer still imports besides `compose.api` → (import statements, why).
+A new one fails, a count that grows fails, and so does one that shrinks without being lowered
+here in the same change: the list only ever gets shorter. Empty since #29 routed the last 67
+imports (29 modules) through the api."""
+
+
+def _compose_imports(src: Path = SRC) -> list[tuple[str, str]]:
+    """(producer module, compose module) for every import in the producer's modules — at the top,
+    in functions, under `TYPE_CHECKING` — of a compose module other than `compose.api` (`from
+    bandstand.compose import x` is read as `bandstand.compose.x`; the package itself counts)."""
+    found = []
+    for path in sorted((src / "producer").rglob("*.py")):
+        rel = path.relative_to(src)
+        module = ".".join((src.name, *rel.with_suffix("").parts))
+        is_init = rel.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _from_base(node, module, is_init)
+                if base in ("bandstand", "bandstand.compose"):
+                    targets = [f"{base}.{alias.name}" for alias in node.names]
+                else:
+                    targets = [base]
+            compose = f"{src.name}.compose"
+            found += [(module, t) for t in targets if (t == compose or t.startswith(f"{compose}."))
+                      and t != COMPOSE_API and not t.startswith(f"{COMPOSE_API}.")]
+    return found
+
+
+def test_the_producer_reaches_compose_through_its_api_alone() -> None:
+    found = _compose_imports()
+    counts = collections.Counter(target for _, target in found)
+    where = collections.defaultdict(set)
+    for module, target in found:
+        where[target].add(module)
+    problems = [f"{target} imported {count}× (allowed {PRODUCER_COMPOSE_DEBT.get(target, (0, ''))[0]}) by "
+                f"{', '.join(sorted(where[target]))}: import it from {COMPOSE_API} (re-export it there if it is "
+                "not yet, lazily)" for target, count in sorted(counts.items())
+                if count > PRODUCER_COMPOSE_DEBT.get(target, (0, ""))[0]]
+    problems += [f"{target} is imported {counts.get(target, 0)}× now, fewer than the {allowed} PRODUCER_COMPOSE_DEBT "
+                 "allows: lower the entry (the list only shrinks)"
+                 for target, (allowed, _) in sorted(PRODUCER_COMPOSE_DEBT.items()) if counts.get(target, 0) < allowed]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_compose_api_rule_sees_every_way_of_importing(tmp_path: Path) -> None:
+    """The rule's own check, on a producer made here: a compose module imported at the top, in a
+    function, under TYPE_CHECKING, relatively, by name from the package, or the package itself, is
+    caught; the api, however it is named, is not."""
+    src = tmp_path / "bandstand"
+    (src / "producer" / "sub").mkdir(parents=True)
+    (src / "producer" / "ok.py").write_text("from bandstand.compose.api import plan\nimport bandstand.compose.api\n"
+                                            "from bandstand.compose import api\nfrom ..compose.api import Intent\n")
+    (src / "producer" / "a.py").write_text("from bandstand.compose.lexicon import MOODS\n")
+    (src / "producer" / "sub" / "b.py").write_text("def f():\n    import bandstand.compose.sound\n")
+    (src / "producer" / "sub" / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                                   "    from ...compose.models.intent import Intent\n")
+    (src / "producer" / "d.py").write_text("from bandstand.compose import api, sessions\nfrom bandstand import compose\n")
+    assert _compose_imports(src) == [
+        ("bandstand.producer.a", "bandstand.compose.lexicon"),
+        ("bandstand.producer.d", "bandstand.compose.sessions"), ("bandstand.producer.d", "bandstand.compose"),
+        ("bandstand.producer.sub.b", "bandstand.compose.sound"),
+        ("bandstand.producer.sub.c", "bandstand.compose.models.intent"),
+    ]

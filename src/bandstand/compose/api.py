@@ -1,8 +1,24 @@
-"""The Python API of compose: `compose(prompt, **config)`, `resume(session_dir)` and
-`Pipeline` for callers that need to cancel, pause, approve or reject; and the
-narrow engine calls the producer uses instead of the graph's own modules
-(`plan`, `regenerate`, `reach`, `dependencies`, `products`, `part_seed`, from
-`compose.runs`).
+"""The Python API of compose, and the one face the producer sees it by.
+
+- `compose(prompt, **config)`, `resume(session_dir)` and `Pipeline` for callers that need
+  to cancel, pause, approve or reject.
+- The narrow engine calls (from `compose.runs`): `plan`, `plans_for`, `replan`,
+  `regenerate`, `reach`, `dependencies`, `lay_out`, `active_spans`, `products`,
+  `part_seed`, `plan_seed`, `read_state`, `write_state`; and three made here for what
+  the producer did by hand: `write_parts(recipe, keys, plans)` writes parts again over
+  given plans, `midi_files(song)` makes a song's MIDI files as a session holds them, and
+  `planned_state` is the checkpoint of a song planned beside the graph (an agent team's).
+- What the producer names from compose beside the engine: the plans' models (`Intent`,
+  `HarmonyPlan`, `ArrangementPlan`, `SoundPlan` …), the lexicon's tables, the song's
+  files (`song_files`, `write_audio`, `read_session_song`, the lead sheet), the sessions
+  folder (`list_sessions`, `plan_clean`, `clean`), the sound plan, the key map and a few
+  planners' tables — each re-exported under its own name (see `_LAZY`).
+
+`bandstand.producer` imports compose through this module alone
+(`tests/test_import_contract.py`). Importing it is cheap: every name but the
+pipeline's own is loaded on first use (PEP 562 `__getattr__`), so a caller that
+reads the sessions folder does not load the graph, and the pipeline's methods
+load the engine when they run.
 
 Everything a person can get wrong (an empty prompt, bars out of range, an
 unknown key, mode, part or step, an output folder that cannot be written)
@@ -12,69 +28,182 @@ nothing behind.
 
 from __future__ import annotations
 
+import importlib
 import os
-import secrets
-import shlex
-import threading
-import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand.compose.checkpoint import BackgroundCheckpoint, FileCheckpoint
-from bandstand.compose.engine import Approver, Decision, Engine, EventSink
-from bandstand.compose.intent import Overrides, decompose
-from bandstand.compose.options import make_config, node_names
-from bandstand.compose.recipe import GENERATOR, Recipe
-from bandstand.compose.runs import (
-    PLAN_OPTIONS,
-    PartFn,
-    Plans,
-    Regenerated,
-    Rerun,
-    RunProducts,
-    active_spans,
-    default_part,
-    dependencies,
-    lay_out,
-    part_seed,
-    plan,
-    plan_seed,
-    plans_for,
-    products,
-    reach,
-    read_state,
-    regenerate,
-    replan,
-    role_order,
-    roles_for,
-    supported_roles,
-    write_state,
-)
-from bandstand.compose.stages import build_graph
-from bandstand.compose.state import (
-    STEPS,
-    PipelineState,
-    SongState,
-    new_session_id,
-    part_node,
-    part_role,
-)
 from bandstand.errors import InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
-from bandstand.score import Song
 
 if TYPE_CHECKING:
-    from bandstand.agents import AgentBackend
-    from bandstand.compose.models.intent import Intent
+    import threading
 
-__all__ = ["GENERATOR", "PLAN_OPTIONS", "STEPS", "Approver", "ComposeResult", "Decision", "EventSink", "Overrides",
-           "PartFn", "Pipeline", "PipelineState", "Plans", "Recipe", "Regenerated", "Rerun", "RunProducts",
-           "active_spans", "compose", "decompose", "default_part", "dependencies", "lay_out", "make_config",
-           "new_session_id", "node_names", "part_node", "part_role", "part_seed", "plan", "plan_seed", "plans_for",
-           "products", "reach", "read_state", "regenerate", "replan", "resume", "role_order", "roles_for", "supported_roles",
-           "write_state"]
+    from bandstand.agents import AgentBackend
+    from bandstand.compose.arrangement import FORMS, Slot
+    from bandstand.compose.engine import Approver, Decision, EventSink
+    from bandstand.compose.harmony import build_harmony
+    from bandstand.compose.intent import Overrides, decompose
+    from bandstand.compose.key_map import (
+        bar_chords,
+        bar_keys,
+        key_changes,
+        layers,
+        overlay,
+        with_chords,
+    )
+    from bandstand.compose.leadsheet import chords_from_track, lead_sheet
+    from bandstand.compose.lexicon import (
+        GENRE_BY_NAME,
+        INSTRUMENTS,
+        MOOD_BY_LABEL,
+        MOODS,
+        primary_genre,
+    )
+    from bandstand.compose.lexicon.genres import ALIASES
+    from bandstand.compose.models.arrangement import ArrangementPlan, SectionKind, SectionPlan
+    from bandstand.compose.models.harmony import HarmonyPlan
+    from bandstand.compose.models.intent import Constraint, Intent
+    from bandstand.compose.models.key_map import KeySpan
+    from bandstand.compose.models.parts import PartResult
+    from bandstand.compose.models.sound import SoundPlan
+    from bandstand.compose.notes import preset_name
+    from bandstand.compose.options import make_config, node_names
+    from bandstand.compose.output import chord_changes
+    from bandstand.compose.parts import (
+        DEFAULT_PROGRAMS,
+        KEYS_PROGRAMS,
+        TRACK_NAMES,
+        build_situation,
+        styles_for,
+    )
+    from bandstand.compose.parts.context import METRE_BARS
+    from bandstand.compose.parts.remote import parse_generators
+    from bandstand.compose.quality.takes import takes_for
+    from bandstand.compose.recipe import GENERATOR, Recipe
+    from bandstand.compose.runs import (
+        PLAN_OPTIONS,
+        PartFn,
+        Plans,
+        Regenerated,
+        Rerun,
+        RunProducts,
+        active_spans,
+        default_part,
+        dependencies,
+        lay_out,
+        part_seed,
+        plan,
+        plan_seed,
+        plans_for,
+        products,
+        reach,
+        read_state,
+        regenerate,
+        replan,
+        role_order,
+        roles_for,
+        supported_roles,
+        write_state,
+    )
+    from bandstand.compose.sessions import (
+        ACTIVE_SECONDS,
+        SESSION_RE,
+        CleanPlan,
+        SessionInfo,
+        clean,
+        inspect,
+        list_sessions,
+        plan_clean,
+    )
+    from bandstand.compose.songfiles import (
+        LEAD_SHEET,
+        MANIFEST,
+        RENDER_CACHE,
+        lead_sheet_source,
+        part_files,
+        self_listed,
+        song_files,
+        write_audio,
+    )
+    from bandstand.compose.songjson import SONG_JSON, read_session_song
+    from bandstand.compose.sound import apply_sound, build_sound
+    from bandstand.compose.state import (
+        STEPS,
+        PipelineState,
+        SongState,
+        new_session_id,
+        part_node,
+        part_role,
+    )
+    from bandstand.compose.validation import evaluate_quality
+    from bandstand.score import Song
+
+_LAZY: dict[str, str] = {
+    # name → the module of bandstand.compose that defines it (loaded on first use)
+    **dict.fromkeys(("FORMS", "Slot"), "arrangement"),
+    **dict.fromkeys(("Approver", "Decision", "EventSink"), "engine"),
+    "build_harmony": "harmony",
+    **dict.fromkeys(("Overrides", "decompose"), "intent"),
+    **dict.fromkeys(("bar_chords", "bar_keys", "key_changes", "layers", "overlay", "with_chords"), "key_map"),
+    **dict.fromkeys(("chords_from_track", "lead_sheet"), "leadsheet"),
+    "ALIASES": "lexicon.genres",
+    **dict.fromkeys(("GENRE_BY_NAME", "INSTRUMENTS", "MOOD_BY_LABEL", "MOODS", "primary_genre"), "lexicon"),
+    **dict.fromkeys(("ArrangementPlan", "SectionKind", "SectionPlan"), "models.arrangement"),
+    "HarmonyPlan": "models.harmony",
+    **dict.fromkeys(("Constraint", "Intent"), "models.intent"),
+    "KeySpan": "models.key_map",
+    "PartResult": "models.parts",
+    "SoundPlan": "models.sound",
+    "preset_name": "notes",
+    **dict.fromkeys(("make_config", "node_names"), "options"),
+    "chord_changes": "output",
+    **dict.fromkeys(("DEFAULT_PROGRAMS", "KEYS_PROGRAMS", "TRACK_NAMES", "build_situation", "styles_for"), "parts"),
+    "METRE_BARS": "parts.context",
+    "parse_generators": "parts.remote",
+    "takes_for": "quality.takes",
+    **dict.fromkeys(("GENERATOR", "Recipe"), "recipe"),
+    **dict.fromkeys(("PLAN_OPTIONS", "PartFn", "Plans", "Regenerated", "Rerun", "RunProducts", "active_spans",
+                     "default_part", "dependencies", "lay_out", "part_seed", "plan", "plan_seed", "plans_for",
+                     "products", "reach", "read_state", "regenerate", "replan", "role_order", "roles_for",
+                     "supported_roles", "write_state"), "runs"),
+    **dict.fromkeys(("ACTIVE_SECONDS", "SESSION_RE", "CleanPlan", "SessionInfo", "clean", "inspect", "list_sessions",
+                     "plan_clean"), "sessions"),
+    **dict.fromkeys(("LEAD_SHEET", "MANIFEST", "RENDER_CACHE", "lead_sheet_source", "part_files", "self_listed",
+                     "song_files", "write_audio"), "songfiles"),
+    **dict.fromkeys(("SONG_JSON", "read_session_song"), "songjson"),
+    **dict.fromkeys(("apply_sound", "build_sound"), "sound"),
+    **dict.fromkeys(("STEPS", "PipelineState", "SongState", "new_session_id",
+                     "part_node", "part_role"), "state"),
+    "evaluate_quality": "validation",
+}
+
+__all__ = ["ACTIVE_SECONDS", "ALIASES", "DEFAULT_PROGRAMS", "FORMS", "GENERATOR", "GENRE_BY_NAME", "INSTRUMENTS",
+           "KEYS_PROGRAMS", "LEAD_SHEET", "MANIFEST", "METRE_BARS", "MOODS", "MOOD_BY_LABEL", "PLAN_OPTIONS",
+           "RENDER_CACHE", "SESSION_RE", "SONG_JSON", "STEPS", "TRACK_NAMES", "Approver", "ArrangementPlan",
+           "CleanPlan", "ComposeResult", "Constraint", "Decision", "EventSink", "HarmonyPlan", "Intent", "KeySpan",
+           "Overrides", "PartFn", "PartResult", "Pipeline", "PipelineState", "Plans", "Recipe", "Regenerated",
+           "Rerun", "RunProducts", "SectionKind", "SectionPlan", "SessionInfo", "Slot", "SongState", "SoundPlan",
+           "active_spans", "apply_sound", "bar_chords", "bar_keys", "build_harmony", "build_situation", "build_sound",
+           "chord_changes", "chords_from_track", "clean", "compose", "decompose", "default_part", "dependencies",
+           "evaluate_quality", "inspect", "key_changes", "lay_out", "layers", "lead_sheet", "lead_sheet_source",
+           "list_sessions", "make_config", "midi_files", "new_session_id", "node_names", "overlay",
+           "parse_generators", "part_files", "part_node", "part_role", "part_seed", "plan", "plan_clean", "plan_seed",
+           "planned_state", "plans_for", "preset_name", "primary_genre", "products", "reach", "read_session_song",
+           "read_state", "regenerate", "replan", "resume", "role_order", "roles_for", "self_listed", "song_files",
+           "styles_for", "supported_roles", "takes_for", "with_chords", "write_audio", "write_parts", "write_state"]
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'bandstand.compose.api' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"bandstand.compose.{where}"), name)
+    globals()[name] = value
+    return value
+
 
 Handlers = Mapping[str, Callable[..., object]]
 
@@ -124,6 +253,8 @@ class ComposeResult:
         """The options that give this song again with the same prompt (the seed, and a genre the
         person chose when asked), or None when a step was redone with a new seed variant at an
         approval gate: no seed gives that song again."""
+        import shlex
+
         state = self.state
         if any(h.action == "rejected" for h in state.song_state.history):
             return None
@@ -186,6 +317,10 @@ class Pipeline:
     def __init__(self, state: PipelineState, *, handlers: Handlers | None = None,
                  on_event: EventSink | None = None, approver: Approver | None = None,
                  intent_backend: AgentBackend | None = None, cancel: threading.Event | None = None) -> None:
+        from bandstand.compose.checkpoint import BackgroundCheckpoint, FileCheckpoint
+        from bandstand.compose.engine import Engine
+        from bandstand.compose.stages import build_graph
+
         self.state = state
         self.session_dir = Path(state.session_dir)
         intent = state.nodes.get("intent")
@@ -199,6 +334,12 @@ class Pipeline:
     def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
                approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
                cancel: threading.Event | None = None, **options: Any) -> Pipeline:
+        import secrets
+
+        from bandstand.compose.checkpoint import FileCheckpoint
+        from bandstand.compose.options import make_config
+        from bandstand.compose.state import PipelineState
+
         if not isinstance(prompt, str) or not prompt.strip():
             raise InvalidInput('the prompt is empty; describe the song, e.g. "dark trap, 140 BPM, key of Am"')
         if isinstance(intent_backend, str):  # a backend's name, kept in the config
@@ -220,6 +361,10 @@ class Pipeline:
     def load(cls, session_dir: str | Path, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
              approver: Approver | None = None, intent_backend: AgentBackend | None = None,
              cancel: threading.Event | None = None) -> Pipeline:
+        import uuid
+
+        from bandstand.compose.checkpoint import FileCheckpoint
+
         root = Path(session_dir)
         if not root.is_dir():
             raise InvalidInput(f"no session folder at {root}; see 'bandstand sessions list'")
@@ -256,6 +401,8 @@ class Pipeline:
     def result(self, state: PipelineState | None = None) -> ComposeResult:
         import json
 
+        from bandstand.score import Song
+
         state = state or self.state
         manifest_path = self.session_dir / "manifest.json"
         manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else None
@@ -264,6 +411,8 @@ class Pipeline:
 
     def products(self) -> RunProducts:
         """What the run made, typed (after `run`; KeyError when a plan is missing)."""
+        from bandstand.compose.runs import products
+
         return products(self.engine.artifacts)
 
     def restore(self) -> None:
@@ -273,6 +422,8 @@ class Pipeline:
     def recipe(self, track_names: Mapping[str, str]) -> Recipe:
         """The recipe that makes this run's song again, node by node (`track_names`: role →
         the track's name)."""
+        from bandstand.compose.recipe import Recipe
+
         return Recipe.from_run(self.state, self.engine.artifacts, track_names)
 
     def cancel(self) -> None:
@@ -318,3 +469,46 @@ def resume(session_dir: str | Path, *, approve: bool | None = None, handlers: Ha
     elif approve is False:
         pipeline.reject()
     return pipeline.run()
+
+
+def write_parts(recipe: Recipe, keys: Sequence[str], plans: Mapping[str, Intent | HarmonyPlan | ArrangementPlan], *,
+                part_fn: PartFn | None = None) -> dict[str, PartResult]:
+    """The parts `keys` (part keys: `bass`, `lead:2` …) written again from `recipe` over `plans`
+    (intent, harmony, arrangement; the recipe's where one is not given), with the recipe's seeds
+    and variants: a change the caller has already read the reach of (`regenerate` reads it
+    itself). `part_fn` writes each part (default: the built-in musicians). `RuntimeFailure` when
+    one fails."""
+    from bandstand.compose.recipe import rerun
+    from bandstand.compose.stages import default_part
+
+    return rerun(recipe, keys, plans=plans, part_fn=part_fn or default_part).parts
+
+
+def midi_files(song: Song) -> dict[str, bytes]:
+    """The song's MIDI files as a session holds them, by file name: the full arrangement first,
+    then one per part (each with the song's conductor data), the mix written as CC7/CC10."""
+    from dataclasses import replace
+
+    from bandstand.compose.songfiles import FULL, _single, mix_controls, part_files
+    from bandstand.midi import song_to_midi_bytes
+
+    out = {f"{FULL}.mid": song_to_midi_bytes(replace(song, tracks=[mix_controls(t) for t in song.tracks]))}
+    out.update((name, song_to_midi_bytes(_single(song, mix_controls(track)))) for name, track in part_files(song).items())
+    return out
+
+
+def planned_state(session_dir: str | Path, prompt: str, seed: int, plans: Plans, sound: SoundPlan, *,
+                  by: str) -> PipelineState:
+    """The pipeline state of a session whose plans were made beside the graph (an agent team's
+    coordinator), as a finished compose run leaves it: the plans and `sound` as completed nodes
+    with their outputs (summarised as made `by`), the intent, the session's folder and id. Its
+    song state is the caller's to fill; `write_state` keeps it where a resume finds it."""
+    from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState
+
+    root = Path(session_dir)
+    state = PipelineState.start(prompt, PipelineConfig(seed=seed, out_dir=str(root.parent)), seed)
+    state.session_dir, state.session_id, state.intent, state.status = str(root), root.name, plans.intent, "completed"
+    for name, value in (*plans._asdict().items(), ("sound", sound)):
+        state.nodes[name] = NodeRecord(node=name, status="completed", output=value.model_dump(mode="json"),
+                                       summary=f"{name} ({by})")
+    return state

@@ -45,8 +45,7 @@ from bandstand.protocol.jsonvalue import JSONObject
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
-    from bandstand.compose.api import Decision, EventSink
-    from bandstand.compose.sessions import CleanPlan
+    from bandstand.compose.api import CleanPlan, Decision, EventSink
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.composing.compose import Answer, Composed
     from bandstand.producer.execution.running import Control

@@ -41,8 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bandstand.compose.intent import Overrides
-from bandstand.compose.lexicon import MOODS
+from bandstand.compose.api import MOODS, Overrides
 from bandstand.errors import ConfigError, InvalidInput
 from bandstand.files import read_user_text
 from bandstand.producer.batch.jobs import SongJob, slug
@@ -194,7 +193,7 @@ def read_spec(text: str, *, source: str = "spec") -> DatasetSpec:
         raise InvalidInput(f"{source}: [dataset] seeds: a count (seeds = 3) or a list of seeds from 0 to 2³¹−1")
     bars = head.get("bars")
     if bars is not None:
-        from bandstand.compose.intent import Overrides
+        from bandstand.compose.api import Overrides
 
         if isinstance(bars, bool) or not isinstance(bars, int):
             raise InvalidInput(f"{source}: [dataset] bars {bars!r} is not a whole number")

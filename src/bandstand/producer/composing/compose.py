@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bandstand.compose.api import (
+    ALIASES,
     GENERATOR,
     STEPS,
     Approver,
@@ -39,9 +40,8 @@ from bandstand.compose.api import (
     plans_for,
     read_state,
     regenerate,
+    takes_for,
 )
-from bandstand.compose.lexicon.genres import ALIASES
-from bandstand.compose.quality.takes import takes_for
 from bandstand.craft.edits import StyleEdit
 from bandstand.craft.requests import parse_request
 from bandstand.errors import ConfigError, Conflict, InvalidInput
@@ -216,7 +216,7 @@ def part_generators(given: Any = None) -> dict[str, str]:
 
 def _parsed(items: list[str]) -> dict[str, str]:
     # the HTTP generator's module (urllib, http.client) loads only when some generator is named
-    from bandstand.compose.parts.remote import parse_generators
+    from bandstand.compose.api import parse_generators
 
     return parse_generators(items)
 
@@ -269,7 +269,7 @@ def _first_take(pipeline: Pipeline, result: ComposeResult) -> ComposeResult:
     """A finished run becomes revision 1 of the session as a studio project, with the recipe
     that regenerates any of its nodes in its provenance (once: a session that is already a
     project keeps its history)."""
-    from bandstand.compose.sound import apply_sound
+    from bandstand.compose.api import apply_sound
     from bandstand.producer.sessions.head_files import pianoroll_source
     from bandstand.producer.sessions.projects import create_from_song
     from bandstand.studio import Provenance, RevisionStore

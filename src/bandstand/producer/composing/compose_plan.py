@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bandstand.compose.lexicon import primary_genre
-from bandstand.compose.lexicon.genres import ALIASES
+from bandstand.compose.api import ALIASES, primary_genre
 from bandstand.craft.requests import BPM, ROLE_WORDS
 from bandstand.errors import InvalidInput
 from bandstand.producer.requests.effects import Fx, infer_effects, normalise_effect
@@ -185,7 +184,7 @@ def new_recipe(spec: ComposeSpec, seed: int) -> Recipe:
 
 def default_parts(recipe: Recipe) -> tuple[PartSpec, ...]:
     """The parts of a recipe's arrangement, each on the genre's instrument for its role."""
-    from bandstand.compose.parts import DEFAULT_PROGRAMS
+    from bandstand.compose.api import DEFAULT_PROGRAMS
 
     genre = primary_genre(recipe.intent)
     return tuple(PartSpec(role, role.replace("_", " ").title(), genre.program(role, DEFAULT_PROGRAMS.get(role, 0)))

@@ -24,8 +24,7 @@ def recipe(song: Song, prompt: str) -> dict[str, object]:
     song's tempo, key and length, with the arrangement's sections made the song's own form
     (which parts play where), each part's track named, the bars each part played in, and the
     key map of the bars the jam played in another key."""
-    from bandstand.compose.api import Overrides, Recipe, plans_for
-    from bandstand.compose.models.arrangement import SectionPlan
+    from bandstand.compose.api import Overrides, Recipe, SectionPlan, plans_for
 
     tonic, _, mode = (song.key or "C minor").partition(" ")
     bars = sum(s.bars for s in song.sections)
@@ -71,8 +70,7 @@ def _runs(bars: list[int]) -> list[tuple[int, int]]:
 def _key_spans(song: Song, intent: Any, sections: list[list[int]]) -> list[Any]:
     """The recipe's key map for the bars the jam played in another key than its first: each key's
     harmony as compose plans it for that key, its main loop laid over the bars as the song's own is."""
-    from bandstand.compose.harmony import build_harmony
-    from bandstand.compose.models.key_map import KeySpan
+    from bandstand.compose.api import KeySpan, build_harmony
     from bandstand.theory import parse_key
 
     keys = [song.key_at(song.bar_to_beat(bar)) for bar in range(1, sum(len(s) for s in sections) + 1)]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from bandstand.compose.state import new_session_id
+from bandstand.compose.api import new_session_id
 from bandstand.errors import InvalidInput, NotFound
 from bandstand.jam.context import energy_level
 from bandstand.jam.persona import resolve_members

@@ -32,8 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bandstand.compose.api import Recipe, part_node, part_role
-from bandstand.compose.lexicon import GENRE_BY_NAME, primary_genre
+from bandstand.compose.api import GENRE_BY_NAME, Recipe, part_node, part_role, primary_genre
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import InvalidInput
 from bandstand.files import write_json
@@ -164,8 +163,7 @@ def _variant_plan(recipe: Recipe, keys: list[str], target: str, kind: str, step:
             energy = round(min(1.0, (intent.energy if intent.energy is not None else 0.6) + 0.15), 3)
             r = r.model_copy(update={"intent": intent.model_copy(update={"energy": energy})})
         elif kind == "structural":
-            from bandstand.compose.arrangement import FORMS
-            from bandstand.compose.lexicon import primary_genre
+            from bandstand.compose.api import FORMS, primary_genre
 
             form_now = recipe.form or recipe.arrangement.form_name
             forms = [f for f in FORMS if f not in (form_now, primary_genre(recipe.intent).form)]
@@ -192,7 +190,7 @@ def _fingerprint(recipe: Recipe, tracks: Sequence[Any], target: str) -> str:
 
 
 def _score(built: Rebuilt) -> dict[str, float]:
-    from bandstand.compose.validation import evaluate_quality
+    from bandstand.compose.api import evaluate_quality
 
     r = built.recipe
     quality = evaluate_quality(built.song, r.intent, r.harmony, r.arrangement)

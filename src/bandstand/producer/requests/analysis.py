@@ -130,8 +130,7 @@ def _planned_chords(project: Project) -> list[tuple[str, frozenset[int]]]:
         return []
     from pydantic import ValidationError
 
-    from bandstand.compose.api import Recipe
-    from bandstand.compose.key_map import bar_chords
+    from bandstand.compose.api import Recipe, bar_chords
 
     try:
         recipe = Recipe.model_validate(project.provenance.recipe)

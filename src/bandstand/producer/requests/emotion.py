@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bandstand.compose.lexicon.moods import MOOD_BY_LABEL, MOODS
+from bandstand.compose.api import MOOD_BY_LABEL, MOODS
 from bandstand.craft.style import StyleOverride
 
 __all__ = ["AXES", "MOOD_EMOTION", "NEUTRAL", "Emotion", "derive_emotion"]

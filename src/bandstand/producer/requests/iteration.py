@@ -19,9 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand.compose.api import Recipe, part_role
-from bandstand.compose.lexicon import GENRE_BY_NAME
-from bandstand.compose.lexicon.instruments import INSTRUMENTS
+from bandstand.compose.api import GENRE_BY_NAME, INSTRUMENTS, Recipe, part_role
 from bandstand.craft.edits import (
     AlternativeEdit,
     Edit,

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from bandstand.compose.api import Recipe, part_node, part_role
-from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.api import ArrangementPlan, Recipe, part_node, part_role
 from bandstand.craft.edits import (
     AddPartEdit,
     Edit,

@@ -14,16 +14,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bandstand.compose.api import PartFn, default_part
-from bandstand.compose.assembly import active_spans, assemble
-from bandstand.compose.key_map import key_changes, layers, overlay, with_chords
-from bandstand.compose.models.arrangement import ArrangementPlan
-from bandstand.compose.models.harmony import HarmonyPlan
-from bandstand.compose.models.intent import Constraint, Intent
-from bandstand.compose.models.parts import PartResult
-from bandstand.compose.parts.context import METRE_BARS
-from bandstand.compose.recipe import Recipe, Rerun, rerun
-from bandstand.compose.state import part_role
+from bandstand.compose.api import (
+    METRE_BARS,
+    ArrangementPlan,
+    Constraint,
+    HarmonyPlan,
+    Intent,
+    PartFn,
+    PartResult,
+    Recipe,
+    Rerun,
+    active_spans,
+    default_part,
+    key_changes,
+    lay_out,
+    layers,
+    overlay,
+    part_role,
+    replan,
+    with_chords,
+    write_parts,
+)
 from bandstand.producer.requests.iteration_plan import Plan, Window
 from bandstand.producer.requests.sensitivity import BlastRadius, blast_radius
 from bandstand.producer.requests.tempo_plan import tempo_edited
@@ -141,9 +152,9 @@ def _plans(plan: Plan) -> Rerun:
         config = {"genre": plan.genre, "tempo": recipe.intent.tempo, "key": recipe.intent.key,
                   "mode": recipe.intent.mode, "bars": recipe.arrangement.total_bars}
     if "harmony" in plan.run and "arrangement" not in plan.run:  # new chords over the same arrangement
-        made = rerun(recipe, [], run=[*plan.run, "arrangement"], config=config)
+        made = replan(recipe, [*plan.run, "arrangement"], config)
         return made.model_copy(update={"arrangement": rechord(recipe.arrangement, made.arrangement)})
-    return rerun(recipe, [], run=plan.run, config=config)
+    return replan(recipe, plan.run, config)
 
 
 def _structure(a: ArrangementPlan) -> list[tuple[object, ...]]:
@@ -161,7 +172,7 @@ def _dress(new: Track, old: Track | None, plan: Plan, key: str, name: str) -> Tr
 
 def _new_part_mix(track: Track, made: Rerun, buses: Sequence[str]) -> Track:
     """A part the song did not have gets the mix the sound plan gives its role."""
-    from bandstand.compose.sound import apply_sound, build_sound
+    from bandstand.compose.api import apply_sound, build_sound
 
     sound = build_sound(made.intent, {track.role: track.program}, {track.role: track})
     dressed = apply_sound(Song(tracks=[track]), sound).tracks[0]
@@ -199,8 +210,8 @@ def _in_other_keys(recipe: Recipe, made: Rerun, keys: Sequence[str], part_fn: Pa
         own = layer.intent
         intent = made.intent.model_copy(update={"key": own.key, "mode": own.mode, "key_analysis": own.key_analysis})
         arrangement = with_chords(made.arrangement, layer.chords)
-        parts = rerun(recipe, keys, plans={"intent": intent, "harmony": layer.harmony, "arrangement": arrangement},
-                      part_fn=part_fn).parts
+        parts = write_parts(recipe, keys, {"intent": intent, "harmony": layer.harmony, "arrangement": arrangement},
+                            part_fn=part_fn)
         out.append(_InKey(intent, layer.harmony, arrangement, layer.bars, parts))
     return out
 
@@ -208,11 +219,11 @@ def _in_other_keys(recipe: Recipe, made: Rerun, keys: Sequence[str], part_fn: Pa
 def _laid(key: str, parts: Mapping[str, PartResult], in_keys: Sequence[_InKey], made: Rerun) -> Track:
     """Part `key` laid out as compose does, its bars in other keys of the map taken from the
     writing in their key (one metre throughout: `made`'s)."""
-    laid = assemble([parts[key].track], made.intent, made.harmony, made.arrangement).tracks[0]
+    laid = lay_out(parts[key].track, made.intent, made.harmony, made.arrangement)
     for other in in_keys:  # the bars in another key: the part as written in that key
         if key in other.parts:
             bpb = made.intent.time_signature[0] * 4.0 / made.intent.time_signature[1]
-            there = assemble([other.parts[key].track], other.intent, other.harmony, other.arrangement).tracks[0]
+            there = lay_out(other.parts[key].track, other.intent, other.harmony, other.arrangement)
             laid = splice(laid, there, [((a - 1) * bpb, b * bpb) for a, b in other.bars])
     return laid
 
@@ -233,8 +244,8 @@ def _on_metres(recipe: Recipe, made: Rerun, keys: Sequence[str], parts: Mapping[
             intent = made.intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator),
                                                     "constraints": [*made.intent.constraints, bars_there]})
             there = made.model_copy(update={"intent": intent})
-            written = rerun(recipe, keys, plans={"intent": intent, "harmony": made.harmony,
-                                                 "arrangement": made.arrangement}, part_fn=part_fn).parts
+            written = write_parts(recipe, keys, {"intent": intent, "harmony": made.harmony,
+                                                 "arrangement": made.arrangement}, part_fn=part_fn)
             layered = _in_other_keys(recipe, there, [k for k in keys if part_role(k) not in UNPITCHED], part_fn)
         bars = {bar for a, b in held for bar in range(a, b + 1)}
         for key in keys:
@@ -273,9 +284,8 @@ def rebuild(base: Song, plan: Plan, names: Mapping[str, str], *, part_fn: PartFn
                       != active_spans(part_role(k), made.arrangement, bpb)))
     radius = blast_radius(plan.changed, keys, plan.frozen)
     regenerate = list(radius.parts)
-    parts: dict[str, PartResult] = rerun(recipe, regenerate, plans={"intent": made.intent, "harmony": made.harmony,
-                                                                     "arrangement": made.arrangement},
-                                         part_fn=part_fn or default_part).parts
+    parts = write_parts(recipe, regenerate, {"intent": made.intent, "harmony": made.harmony,
+                                             "arrangement": made.arrangement}, part_fn=part_fn)
     in_keys = _in_other_keys(recipe, made, [k for k in regenerate if part_role(k) not in UNPITCHED],
                              part_fn or default_part)
     by_name = {t.name: t for t in base.tracks}
@@ -359,7 +369,7 @@ def _song(base: Song, tracks: list[Track], made: Rerun, sections: bool, recipe: 
 
 def _replan_sound(song: Song, made: Rerun, frozen: set[str], names: Mapping[str, str]) -> tuple[Song, Any]:
     """A new genre brings its own sounds and mix (frozen parts keep theirs)."""
-    from bandstand.compose.sound import apply_sound, build_sound
+    from bandstand.compose.api import apply_sound, build_sound
 
     held = {names[k] for k in frozen if k in names}
     sound = build_sound(made.intent, {t.role: t.program for t in song.tracks if t.name not in held},

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bandstand.compose.key_map import bar_keys, key_changes, overlay
-from bandstand.compose.recipe import Recipe
+from bandstand.compose.api import Recipe, bar_keys, key_changes, overlay
 from bandstand.score import TempoChange as ScoreChange
 from bandstand.studio import KeyChange, Project, TempoChange, Variation
 from bandstand.studio.variations import resolve_phrases

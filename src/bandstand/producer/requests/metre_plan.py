@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bandstand.compose.models.arrangement import ArrangementPlan
+from bandstand.compose.api import ArrangementPlan
 from bandstand.errors import InvalidInput
 from bandstand.score import Song, TimeSignature, Track
 from bandstand.score.metre_map import MetreMap, overlay, relay, relay_song, remetre

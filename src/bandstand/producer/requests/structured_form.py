@@ -48,8 +48,7 @@ class FormSection:
 @cache
 def _tables() -> tuple[dict[str, str], dict[str, int], dict[str, str]]:
     """Word → kind, kind → usual bars, kind → name, from the request words and the arrangement's forms."""
-    from bandstand.compose.arrangement import FORMS
-    from bandstand.compose.models.arrangement import SectionKind
+    from bandstand.compose.api import FORMS, SectionKind
     from bandstand.craft.requests import SECTION_WORDS
 
     kinds: tuple[str, ...] = get_args(SectionKind)
@@ -156,6 +155,6 @@ def read_form(value: Any) -> tuple[FormSection, ...]:
 
 def form_slots(form: tuple[FormSection, ...]) -> tuple[Any, ...]:
     """The form as the arrangement's `Slot`s."""
-    from bandstand.compose.arrangement import Slot
+    from bandstand.compose.api import Slot
 
     return tuple(Slot(s.kind, s.name, s.bars, s.kind) for s in form)  # type: ignore[arg-type]

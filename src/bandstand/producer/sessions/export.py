@@ -77,7 +77,7 @@ def load_song(session_dir: str | os.PathLike[str]) -> Song:
         from bandstand.studio import to_song
 
         return to_song(ProjectSession(root).head)
-    from bandstand.compose.songjson import read_session_song
+    from bandstand.compose.api import read_session_song
 
     mixed = read_session_song(root)
     if mixed is not None:
@@ -102,7 +102,7 @@ def export_folder(session_dir: str | os.PathLike[str], out: str | None = None) -
     """Where an export for a caller other than the local CLI user goes (see the module docstring):
     ``SESSION/export``, or ``SESSION/export/OUT`` for a relative `out`; one-line `InvalidInput`
     (field ``out``) for anything else."""
-    from bandstand.compose.sessions import SESSION_RE
+    from bandstand.compose.api import SESSION_RE
     from bandstand.files import refuse_links
 
     root = _session(session_dir)
@@ -149,18 +149,13 @@ def export_session(session_dir: str | os.PathLike[str], fmt: str, out_dir: str |
     if fmt not in ("wav", "stems"):
         out.mkdir(parents=True, exist_ok=True)
     if fmt == "musicxml":
-        from bandstand.compose.leadsheet import lead_sheet
+        from bandstand.compose.api import lead_sheet
 
         written.append(write_bytes(out / "lead-sheet.musicxml", lead_sheet(song)))
     elif fmt == "mid":
-        from bandstand.compose.songfiles import FULL, _single, mix_controls, part_files
-        from bandstand.midi import song_to_midi_bytes
+        from bandstand.compose.api import midi_files
 
-        full = Song(**{**{f: getattr(song, f) for f in song.__dataclass_fields__},
-                       "tracks": [mix_controls(t) for t in song.tracks]})
-        written.append(write_bytes(out / f"{FULL}.mid", song_to_midi_bytes(full)))
-        for name, track in part_files(song).items():
-            written.append(write_bytes(out / name, song_to_midi_bytes(_single(song, mix_controls(track)))))
+        written += [write_bytes(out / name, data) for name, data in midi_files(song).items()]
     elif fmt == "strudel":
         from bandstand.craft.to_strudel import to_strudel
 

@@ -34,7 +34,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bandstand.compose.songfiles import (
+from bandstand.compose.api import (
     LEAD_SHEET,
     MANIFEST,
     RENDER_CACHE,
@@ -43,7 +43,7 @@ from bandstand.compose.songfiles import (
     song_files,
     write_audio,
 )
-from bandstand.compose.songfiles import part_files as names
+from bandstand.compose.api import part_files as names
 from bandstand.files import TMP_SUFFIX, write_bytes, write_json
 from bandstand.score import Song
 from bandstand.studio import Project, to_song
@@ -51,7 +51,7 @@ from bandstand.studio.store import read_json
 from bandstand.version import __version__
 
 if TYPE_CHECKING:
-    from bandstand.compose.models.sound import SoundPlan
+    from bandstand.compose.api import SoundPlan
 
 __all__ = ["AUDIO_STAMP", "FULL_MIDI", "MANIFEST", "PIANOROLL", "PRODUCER_NOTES", "STAGED", "WAV", "HeadFiles",
            "audio_revision", "files_revision", "install_audio", "part_files", "pianoroll_source", "render_audio",

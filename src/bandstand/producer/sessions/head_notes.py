@@ -25,8 +25,7 @@ from bandstand.studio.store import read_json
 from bandstand.theory import parse_chord
 
 if TYPE_CHECKING:
-    from bandstand.compose.api import Recipe
-    from bandstand.compose.models.sound import SoundPlan
+    from bandstand.compose.api import Recipe, SoundPlan
 
 __all__ = ["AGREEMENT", "PIPELINE_STATE", "HeadStory", "checkpoint_sound", "chords_agree", "planned_chords",
            "producer_notes", "sound_target", "story_of"]
@@ -70,7 +69,7 @@ def checkpoint_sound(session_dir: Path) -> SoundPlan | None:
         return None
     from pydantic import ValidationError
 
-    from bandstand.compose.models.sound import SoundPlan
+    from bandstand.compose.api import SoundPlan
 
     try:
         return SoundPlan.model_validate(output)
@@ -80,7 +79,7 @@ def checkpoint_sound(session_dir: Path) -> SoundPlan | None:
 
 def planned_chords(recipe: Recipe, song: Song) -> list[tuple[float, str]] | None:
     """The chord symbol of every bar where the recipe's harmony plan changes chord."""
-    from bandstand.compose.output import chord_changes
+    from bandstand.compose.api import chord_changes
 
     return chord_changes(recipe.harmony, recipe.arrangement, song.beats_per_bar)
 
@@ -125,7 +124,7 @@ def story_of(session_dir: Path, project: Project, song: Song) -> HeadStory:
 def _progression(story: HeadStory, song: Song) -> str | None:
     if story.recipe is not None and story.chords is not None:
         return story.recipe.harmony.summary
-    from bandstand.compose.leadsheet import chords_from_track
+    from bandstand.compose.api import chords_from_track
 
     played = chords_from_track(song, next((t for t in song.tracks if t.role == "chords"), None))
     if not played:
@@ -142,7 +141,7 @@ def producer_notes(project: Project, files: dict[str, str], story: HeadStory, so
     """How to rebuild HEAD in a DAW: the song's story from its recipe (genre, tempo and feel, key,
     progression, seed, influences, constraints), every track with its sound, preset, level, pan,
     effects and sends, the buses, the master and the markers."""
-    from bandstand.compose.notes import preset_name
+    from bandstand.compose.api import preset_name
 
     recipe, sound = story.recipe, story.sound
     intent = recipe.intent if recipe is not None else None

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bandstand.compose.sessions import SESSION_RE, inspect
+from bandstand.compose.api import SESSION_RE, inspect
 from bandstand.errors import CheckpointError, Conflict, InvalidInput, NotFound, VariationConflict
 from bandstand.files import refuse_links
 from bandstand.producer.sessions.projects import ProjectSession, open_project

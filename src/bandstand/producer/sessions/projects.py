@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the tool registry (every tool's parameter model) loads when
     from bandstand.compose.api import Recipe
     from bandstand.producer.sessions.audition import Audition
     from bandstand.studio.tools import Strikes, ToolCall, ToolContext, ToolResult
-from bandstand.compose.songjson import SONG_JSON, read_session_song
+from bandstand.compose.api import SONG_JSON, read_session_song
 from bandstand.errors import BandstandError
 from bandstand.score import Song
 from bandstand.studio import (

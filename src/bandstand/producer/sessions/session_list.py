@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bandstand.compose.sessions import ACTIVE_SECONDS, SessionInfo, clean, list_sessions, plan_clean
+from bandstand.compose.api import ACTIVE_SECONDS, SessionInfo, clean, list_sessions, plan_clean
 from bandstand.protocol.wire import WireModel
 
 __all__ = ["ACTIVE_SECONDS", "SessionSummary", "clean", "list_summaries", "plan_clean", "summary_of"]

@@ -53,7 +53,7 @@ def arrangement_json(project: Project) -> JSONObject:
     lead sheet names them (`beat` from the song's start, only where the chord changes), each
     track's instrument (General MIDI name, or "Drum kit"), the General MIDI drum names, and a
     few first requests that fit the song (`producer.requests.suggestions`)."""
-    from bandstand.compose.leadsheet import chords_from_track
+    from bandstand.compose.api import chords_from_track
     from bandstand.midi import GM_DRUMS, GM_PROGRAMS
     from bandstand.producer.requests.suggestions import suggestions
 

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bandstand.compose.parts import KEYS_PROGRAMS, styles_for
+from bandstand.compose.api import KEYS_PROGRAMS, styles_for
 from bandstand.craft import Situation, Style, StyleOverride, play, to_track
 from bandstand.producer.teams.contracts import InstrumentContract, SectionContract
 from bandstand.producer.teams.coordinator import SongSetup, track_name

@@ -14,13 +14,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bandstand.compose.api import GENERATOR, PLAN_OPTIONS, Recipe, part_seed, plan, role_order
-from bandstand.compose.lexicon import primary_genre
-from bandstand.compose.models.arrangement import ArrangementPlan
-from bandstand.compose.models.harmony import HarmonyPlan
-from bandstand.compose.models.intent import Intent
-from bandstand.compose.models.sound import SoundPlan
-from bandstand.compose.parts import DEFAULT_PROGRAMS, TRACK_NAMES, build_situation
+from bandstand.compose.api import (
+    DEFAULT_PROGRAMS,
+    GENERATOR,
+    PLAN_OPTIONS,
+    TRACK_NAMES,
+    ArrangementPlan,
+    HarmonyPlan,
+    Intent,
+    Recipe,
+    SoundPlan,
+    build_situation,
+    part_seed,
+    plan,
+    primary_genre,
+    role_order,
+)
 from bandstand.craft import Situation
 from bandstand.errors import InvalidInput
 from bandstand.producer.sessions.tool_context import tool_context
@@ -128,7 +137,7 @@ class Planned:
 
 def plan_setup(prompt: str, seed: int, options: Mapping[str, Any], ids: IdIssuer) -> Planned:
     """Plan the song (see the module docstring); nothing is written and no track exists yet."""
-    from bandstand.compose.sound import build_sound
+    from bandstand.compose.api import build_sound
 
     intent, harmony, arrangement = plan_song(prompt, seed, options)
     roles = tuple(sorted(arrangement.all_roles(), key=role_order))

@@ -11,7 +11,7 @@ reverb on it is not added twice.
 
 from __future__ import annotations
 
-from bandstand.compose.models.sound import SoundPlan
+from bandstand.compose.api import SoundPlan
 from bandstand.studio import Project
 from bandstand.studio.tools import ToolCall
 

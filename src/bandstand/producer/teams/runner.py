@@ -30,8 +30,13 @@ from pydantic import BaseModel
 
 from bandstand.agents.base import AgentBackend, Usage
 from bandstand.agents.config import AgentsConfig, TeamConfig
-from bandstand.compose.api import make_config, new_session_id, write_state
-from bandstand.compose.state import NodeRecord, PipelineConfig, PipelineState
+from bandstand.compose.api import (
+    Plans,
+    make_config,
+    new_session_id,
+    planned_state,
+    write_state,
+)
 from bandstand.errors import InvalidInput, OutputNotWritable, RuntimeFailure
 from bandstand.producer.sessions.tool_context import tool_context
 from bandstand.producer.teams.agents import TeamRun, Writer, section_agent_id, write_step
@@ -159,13 +164,9 @@ def _plan_steps(planned: Planned) -> list[ev.PlanStep]:
 def _write_state(root: Path, planned: Planned) -> None:
     """The session's pipeline state, as compose leaves it: the plan nodes and the sound plan
     (the head files name presets and the master's loudness from it)."""
-    state = PipelineState.start(planned.prompt, PipelineConfig(seed=planned.seed, out_dir=str(root.parent)),
-                                planned.seed)
-    state.session_dir, state.session_id, state.intent, state.status = str(root), root.name, planned.intent, "completed"
-    for name, value in (("intent", planned.intent), ("harmony", planned.harmony),
-                        ("arrangement", planned.arrangement), ("sound", planned.sound)):
-        state.nodes[name] = NodeRecord(node=name, status="completed", output=value.model_dump(mode="json"),
-                                       summary=f"{name} (agent team's coordinator)")
+    state = planned_state(root, planned.prompt, planned.seed, Plans(planned.intent, planned.harmony,
+                                                                    planned.arrangement), planned.sound,
+                          by="agent team's coordinator")
     song = state.song_state
     song.title, song.key, song.mode, song.tempo = planned.blank.name, planned.harmony.key, planned.harmony.mode, \
         planned.intent.tempo
