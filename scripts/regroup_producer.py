@@ -65,10 +65,10 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "live": ("Playing into the live outputs (OSC to SuperDirt, a MIDI port with clock): the studio's "
              "transport, a session played live, the Strudel desk outside a jam.",
              ("live_outputs", "live_play", "live_transport", "transport", "strudel_desk")),
-    "board": ("The conductor/musician task board as use cases: its checks, a launch of agent sessions "
-              "(conductor, musicians, their work), and the board as the clients reach it.",
+    "board": ("The conductor/musician task board as use cases: the board as the clients reach it (`desk`, "
+              "through `App.board`), its checks, a launch of agent sessions (conductor, musicians, their work).",
               ("board_checks", "board_backends", "board_conductor", "board_launch", "board_musician", "board_sessions", "board_work",
-               "task_board")),
+               "desk")),
     "teams": ("", ("team_compose", "team_band", "team_runs")),
     "engines": ("The layers below as the clients may name them: theory, pattern code, MIDI and render, "
                 "the language-model backends — each the lower layer's own names, re-exported, so a "

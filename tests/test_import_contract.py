@@ -78,6 +78,16 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     "bandstand.producer.jams.jam_headless",
     "bandstand.producer.jams.jam_recipe",
     "bandstand.producer.jams.jam_song",
+    # the task board: opened from a URL or a SQLite file's path, its reports, task files, watchers, checks,
+    # hooks, a launch, a musician and one session's tools — `App.board(where)`, a `BoardDesk` (#29)
+    "bandstand.producer.board.desk",
+    "bandstand.producer.board.board_backends",
+    "bandstand.producer.board.board_checks",
+    "bandstand.producer.board.board_conductor",
+    "bandstand.producer.board.board_launch",
+    "bandstand.producer.board.board_musician",
+    "bandstand.producer.board.board_sessions",
+    "bandstand.producer.board.board_work",
 )
 """Producer modules no client (`cli`, `server`, `mcp`) imports: their use cases are `App` methods. A
 client importing one (a module, a name from it, or it from its package) fails the test."""

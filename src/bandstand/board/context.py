@@ -42,6 +42,11 @@ class ContextCheck:
     def code(self) -> int:
         return EXIT_CODES[self.decision]
 
+    @property
+    def said(self) -> str:
+        """The decision in words (`reports.DECISION_TEXT`)."""
+        return DECISION_TEXT[self.decision]
+
 
 def context_warning(files: TaskFiles, *, usage: float | None = None, cost: float | None = None, agents: int = 0,
                     agent_cost: float = 8.0, self_correction: str | None = None) -> ContextWarning:

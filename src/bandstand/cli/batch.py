@@ -39,10 +39,10 @@ Examples:
 
 
 def board_url(value: str) -> str:
-    """A board URL from what a person typed: a URL, or the path of a SQLite file."""
-    if "://" in value:
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
+    """A board URL from what a person typed: a URL, or the path of a SQLite file (`App.board`'s rule)."""
+    from bandstand.producer import App
+
+    return App.board(value).url
 
 
 def _progress(total: int, quiet: bool) -> Any:
@@ -153,12 +153,10 @@ def _ray(jobs: list[Any], out: Path, address: str | None, workers: int, runtime_
 
 def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, session: str | None,
              stale_after: float, heartbeat: float, quiet: bool) -> tuple[list[Any], Any]:
-    from datetime import timedelta
-
+    from bandstand.producer import App
     from bandstand.producer.batch import CONDUCTOR, Conductor
-    from bandstand.producer.board.task_board import Board
 
-    with Board.open(url, stale_after=timedelta(seconds=stale_after)) as opened:
+    with App.board(url, stale_after=stale_after).open() as opened:
         conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR, out=out)
         conductor.enqueue()
         procs = [subprocess.Popen([sys.executable, "-m", "bandstand", "worker", "--board", url, "--out", str(out),
@@ -214,8 +212,8 @@ def worker(
     as_json: bool = typer.Option(False, "--json", help="Print what it did as JSON when it stops."),
 ) -> None:
     """Take batch songs from a board and compose them, until stopped (Ctrl-C, SIGTERM)."""
+    from bandstand.producer import App
     from bandstand.producer.batch import work
-    from bandstand.producer.board.task_board import Board
 
     agents = team = None
     if config is not None:
@@ -233,7 +231,7 @@ def worker(
         if not as_json:
             typer.echo(f"{result.status}: {result.folder} ({result.seconds:.2f} s)", err=True)
 
-    with Board.open(board_url(board)) as opened:
+    with App.board(board).open() as opened:
         report = work(opened, str(out), me, heartbeat=heartbeat, poll=poll, idle_exit=idle_exit, max_tasks=max_tasks,
                       stop=stop, on_result=said, agents=agents, team=team)
     if as_json:

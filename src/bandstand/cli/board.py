@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
-    from bandstand.producer.board.task_board import Board
+    from bandstand.producer.app import BoardDesk, ContextEstimate
 
 BOARD_EXAMPLES = """\b
 Examples (a task from start to finish; docs/board.md explains each step):
@@ -58,11 +58,12 @@ def _options(
     _STATE.update(board=board, workdir=workdir, json=as_json, stale_after=stale_after, busy_timeout=busy_timeout)
 
 
-def _board() -> Board:
-    from bandstand.producer.board.task_board import open_board
+def _desk(board: str | None = None) -> BoardDesk:
+    """The board `--board` names (or a command's own `board`), through the producer."""
+    from bandstand.producer import App
 
-    return open_board(_STATE.get("board"), workdir=_STATE.get("workdir", "."),
-                      stale_after=_STATE.get("stale_after", 540.0), busy_timeout=_STATE.get("busy_timeout", 30.0))
+    return App.board(board or _STATE.get("board"), workdir=_STATE.get("workdir", "."),
+                     stale_after=_STATE.get("stale_after", 540.0), busy_timeout=_STATE.get("busy_timeout", 30.0))
 
 
 def _session(session: str | None) -> str:
@@ -88,7 +89,7 @@ def _task_out(task: Any) -> None:
 @app.command()
 def init(session: str = SessionOpt) -> None:
     """Create the board (migrations) and the conductor's own row, task-00."""
-    with _board() as b:
+    with _desk().open() as b:
         _task_out(b.init(_session(session)))
 
 
@@ -96,22 +97,17 @@ def init(session: str = SessionOpt) -> None:
 def create(task_id: str, instructions: str = typer.Option(None, help="Path of the instruction file."),
            phase: str = typer.Option(None, help="Phase name.")) -> None:
     """Create a task in state watching."""
-    with _board() as b:
+    with _desk().open() as b:
         _task_out(b.create_task(task_id, instruction_path=instructions, phase=phase))
 
 
 @app.command("list")
 def list_tasks() -> None:
     """All tasks and their states (a row in a state the protocol does not know is marked; exit 1)."""
-    from bandstand.producer.board.task_board import State
-
-    with _board() as b:
-        rows = b.task_rows()
-    known = {s.value for s in State}
-    bad = [r["task_id"] for r in rows if r["state"] not in known]
+    rows, bad = _desk().task_rows()
 
     def state(r: dict[str, Any]) -> str:
-        return r["state"] if r["state"] in known else f"{r['state']!r} (not a protocol state)"
+        return f"{r['state']!r} (not a protocol state)" if r["task_id"] in bad else r["state"]
 
     _out(rows, "\n".join(f"{r['task_id']:<14} {state(r):<16} {r['worked_by'] or '-':<24} hb {r['last_heartbeat'] or '-'}"
                          for r in rows) or "the board is empty")
@@ -124,7 +120,7 @@ def list_tasks() -> None:
 @app.command()
 def show(task_id: str) -> None:
     """One task in full."""
-    with _board() as b:
+    with _desk().open() as b:
         task = b.task(task_id)
     _out(task.as_dict(), "\n".join(f"{k}: {v}" for k, v in task.as_dict().items()))
 
@@ -132,7 +128,7 @@ def show(task_id: str) -> None:
 @app.command()
 def instruct(task_id: str, text: str, session: str = SessionOpt) -> None:
     """(conductor) Post an instruction to a task."""
-    with _board() as b:
+    with _desk().open() as b:
         mid = b.instruct(task_id, text, conductor_session=_session(session))
     _out({"id": mid}, f"message #{mid}")
 
@@ -145,7 +141,7 @@ def claim(task_id: str = typer.Argument(None, help="Task to claim; omit with --n
     from bandstand.errors import BoardUsageError
 
     sid = _session(session)
-    with _board() as b:
+    with _desk().open() as b:
         if next_:
             result = b.claim_next(sid)
             if result is None:
@@ -166,37 +162,9 @@ def claim(task_id: str = typer.Argument(None, help="Task to claim; omit with --n
 @app.command()
 def heartbeat(task_id: str, session: str = SessionOpt) -> None:
     """(musician) Refresh the heartbeat."""
-    with _board() as b:
+    with _desk().open() as b:
         b.heartbeat(task_id, _session(session))
         _task_out(b.task(task_id))
-
-
-def _outputs(values: list[str]) -> list[Any]:
-    from bandstand.producer.board.task_board import KeyOutput
-
-    out = []
-    for v in values:
-        path, _, kind = v.rpartition(":") if v.endswith((":created", ":modified", ":rag-addition")) else (v, "", "created")
-        out.append(KeyOutput(path=path, kind=kind))  # type: ignore[arg-type]
-    return out
-
-
-def _review_fields(smoothness: int, checkpoint: str, context: float, summary: str, self_correction: str | None,
-                   deviations: int, severity: str | None, agents: int, agent_cost: float, proposal: str | None,
-                   files: str, tests: str, output: list[str]) -> dict[str, Any]:
-    from bandstand.errors import BoardUsageError
-    from bandstand.producer.board.task_board import AgentsRemaining, Deviations
-
-    n, _, m = checkpoint.partition("/")
-    if not (n.isdigit() and m.isdigit()):
-        raise BoardUsageError(f"--checkpoint takes n/m, e.g. 2/4; got {checkpoint!r}")
-    return dict(
-        smoothness=smoothness, checkpoint=int(n), checkpoints_total=int(m), context_usage=context, summary=summary,
-        self_correction=bool(self_correction), self_correction_detail=self_correction or "",
-        deviations=Deviations(count=deviations, severity=severity),  # type: ignore[arg-type]
-        agents_remaining=AgentsRemaining(count=agents, percent_each=agent_cost), proposal_path=proposal,
-        files_modified=[f for f in files.split(",") if f], tests=tests, key_outputs=_outputs(output),
-    )
 
 
 _REVIEW_OPTS: dict[str, Any] = dict(
@@ -226,13 +194,13 @@ def _review_command(name: str, final: bool, doc: str) -> None:
                 agents: int = _REVIEW_OPTS["agents"], agent_cost: float = _REVIEW_OPTS["agent_cost"],
                 proposal: str = _REVIEW_OPTS["proposal"], files: str = _REVIEW_OPTS["files"],
                 tests: str = _REVIEW_OPTS["tests"], output: list[str] = _REVIEW_OPTS["output"]) -> None:
-        from bandstand.producer.board.task_board import CompletionReport, ReviewRequest
+        from bandstand.producer.app import BoardReview
 
-        fields = _review_fields(smoothness, checkpoint, context, summary, self_correction, deviations, severity,
-                                agents, agent_cost, proposal, files, tests, output)
-        report = CompletionReport(**fields) if final else ReviewRequest(**fields)
-        with _board() as b:
-            _task_out(b.request_review(task_id, _session(session), report))
+        review = BoardReview(smoothness, checkpoint, context, summary, final=final, self_correction=self_correction,
+                             deviations=deviations, severity=severity, agents=agents, agent_cost=agent_cost,
+                             proposal=proposal, files=tuple(f for f in files.split(",") if f), tests=tests,
+                             outputs=tuple(output))
+        _task_out(_desk().review(task_id, _session(session), review))
 
     command.__doc__ = doc
     app.command(name)(command)
@@ -249,11 +217,8 @@ def report_error(task_id: str, error: str = typer.Option(..., help="What failed.
                  report: str = typer.Option(None, help="Path of a longer error report."),
                  session: str = SessionOpt) -> None:
     """(musician) Report a failure and wait in error."""
-    from bandstand.producer.board.task_board import ErrorReport
-
-    with _board() as b:
-        _task_out(b.report_error(task_id, _session(session),
-                                 ErrorReport(context_usage=context, retry=retry, error=error, report_path=report)))
+    _task_out(_desk().report_error(task_id, _session(session), error=error, retry=retry, context=context,
+                                   report=report))
 
 
 _CONTEXT_OPTS: dict[str, Any] = dict(
@@ -265,12 +230,11 @@ _CONTEXT_OPTS: dict[str, Any] = dict(
 )
 
 
-def _context_warning(task_id: str, context: float | None, cost: float | None, self_correction: str | None,
-                     agents: int, agent_cost: float) -> Any:
-    from bandstand.producer.board.task_board import TaskFiles, context_warning
+def _estimate(context: float | None, cost: float | None, self_correction: str | None, agents: int,
+              agent_cost: float) -> ContextEstimate:
+    from bandstand.producer.app import ContextEstimate
 
-    return context_warning(TaskFiles(_STATE.get("workdir", "."), task_id), usage=context, cost=cost, agents=agents,
-                           agent_cost=agent_cost, self_correction=self_correction)
+    return ContextEstimate(context, cost, self_correction, agents, agent_cost)
 
 
 @app.command("context-warning")
@@ -279,9 +243,8 @@ def context_warning(task_id: str, context: float = _CONTEXT_OPTS["context"], cos
                     agent_cost: float = _CONTEXT_OPTS["agent_cost"], session: str = SessionOpt) -> None:
     """(musician) Send a context warning (usage, cost to the checkpoint, self-correction, deviations,
     agents remaining and that fit); above 80% at the checkpoint this stops the task in error."""
-    warning = _context_warning(task_id, context, cost, self_correction, agents, agent_cost)
-    with _board() as b:
-        _task_out(b.warn_context(task_id, _session(session), warning))
+    estimate = _estimate(context, cost, self_correction, agents, agent_cost)
+    _task_out(_desk().warn_context(task_id, _session(session), estimate))
 
 
 @app.command("context-check")
@@ -291,16 +254,13 @@ def context_check(task_id: str, context: float = _CONTEXT_OPTS["context"], cost:
     """(musician) The 50% budget check: proceed (exit 0), ask the conductor (a context warning,
     exit 1) or stop and escalate (the warning, then state error; exit 2). From 50% on --cost is
     required; it counts 6× after a self-correction."""
-    from bandstand.producer.board.task_board import DECISION_TEXT
-    from bandstand.producer.board.task_board import context_check as run
-
-    warning = _context_warning(task_id, context, cost, self_correction, agents, agent_cost)
-    with _board() as b:
-        result = run(b, task_id, _session(session), warning, declared_self_correction=self_correction)
+    estimate = _estimate(context, cost, self_correction, agents, agent_cost)
+    result = _desk().context_check(task_id, _session(session), estimate)
+    warning = result.warning
     _out({"decision": result.decision, "code": result.code, "projected": warning.projected,
           "agents_that_fit": warning.agents_that_fit, "self_correction": warning.self_correction,
           "posted": result.posted, "state": str(result.task.state), "report": warning.render()},
-         f"{task_id}: {DECISION_TEXT[result.decision]}; {warning.context_usage:g}% now, "
+         f"{task_id}: {result.said}; {warning.context_usage:g}% now, "
          f"{warning.projected:g}% at the checkpoint" + (" (×6 after self-correction)" if warning.self_correction else "")
          + f"; {warning.agents_that_fit} agent(s) fit in the 65% budget"
          + (f"; context warning sent, task {result.task.state}" if result.posted else ""))
@@ -313,19 +273,8 @@ def handoff(task_id: str, reason: str = typer.Option(...), last_step: str = type
             remaining: list[str] = typer.Option([], help="A remaining step; repeatable."),
             context: float = typer.Option(..., min=0, max=100), session: str = SessionOpt) -> None:
     """(musician) Clean exit: write temp/task-NN-HANDOFF, the handoff message, then exited."""
-    from bandstand.producer.board.task_board import Handoff, HandoffDoc, TaskFiles
-
-    sid = _session(session)
-    with _board() as b:
-        task = b.task(task_id)
-        files = TaskFiles(b.workdir, task_id)
-        path = files.write_handoff(HandoffDoc(
-            session_id=sid, worked_by=task.worked_by or "", completed_steps=[last_step], pending_steps=remaining,
-            deviations=[f"{s}: {t}" for s, t in files.deviations()],
-            next_session_instructions="Re-run verification, then continue with: " + (remaining[0] if remaining else "review"),
-        ))
-        _task_out(b.handoff(task_id, sid, Handoff(context_usage=context, reason=reason, handoff_path=str(path),
-                                                  last_completed_step=last_step, remaining_steps=remaining)))
+    _task_out(_desk().handoff(task_id, _session(session), reason=reason, last_step=last_step, context=context,
+                              remaining=remaining))
 
 
 @app.command("write-handoff")
@@ -334,22 +283,14 @@ def write_handoff(task_id: str, completed: list[str] = typer.Option([], help="A 
                   self_correction: str = typer.Option("none"), next_steps: str = typer.Option("", "--next"),
                   session: str = SessionOpt) -> None:
     """(musician) Write temp/task-NN-HANDOFF for the next session, without changing the task."""
-    from bandstand.producer.board.task_board import HandoffDoc, TaskFiles
-
-    sid = _session(session)
-    with _board() as b:
-        task = b.task(task_id)
-        files = TaskFiles(b.workdir, task_id)
-        path = files.write_handoff(HandoffDoc(
-            session_id=sid, worked_by=task.worked_by or "", completed_steps=completed, pending_steps=pending,
-            deviations=[f"{s}: {t}" for s, t in files.deviations()], self_correction=self_correction,
-            next_session_instructions=next_steps))
+    path = _desk().write_handoff(task_id, _session(session), completed=completed, pending=pending,
+                                 self_correction=self_correction, next_steps=next_steps)
     _out({"path": str(path)}, str(path))
 
 
 def _conductor(name: str, method: str, arg: str, help_: str) -> None:
     def command(task_id: str, text: str = typer.Option(..., f"--{arg}", help=help_), session: str = SessionOpt) -> None:
-        with _board() as b:
+        with _desk().open() as b:
             _task_out(getattr(b, method)(task_id, text, conductor_session=_session(session)))
 
     command.__doc__ = f"(conductor) {help_}"
@@ -372,7 +313,7 @@ def emergency(task_ids: list[str] = typer.Argument(None, help="Tasks to alert; o
 
     if bool(task_ids) == all_:
         raise BoardUsageError("name the tasks to alert, or use --all (not both)")
-    with _board() as b:
+    with _desk().open() as b:
         sent = b.emergency(message, conductor_session=_session(session), task_ids=None if all_ else list(task_ids))
     _out(sent, "\n".join(f"{t}: emergency #{mid}" for t, mid in sent.items()) or "no task is held: nobody to alert")
 
@@ -380,21 +321,21 @@ def emergency(task_ids: list[str] = typer.Argument(None, help="Tasks to alert; o
 @app.command()
 def resume(task_id: str, session: str = SessionOpt) -> None:
     """(musician) Back to work after an approval or a fix proposal."""
-    with _board() as b:
+    with _desk().open() as b:
         _task_out(b.resume(task_id, _session(session)))
 
 
 @app.command()
 def complete(task_id: str, summary: str = typer.Option("complete"), session: str = SessionOpt) -> None:
     """(musician) Finish: allowed only after the conductor approved the completion report. The last write."""
-    with _board() as b:
+    with _desk().open() as b:
         _task_out(b.complete(task_id, _session(session), summary))
 
 
 @app.command("exit")
 def exit_(task_id: str, reason: str = typer.Option(...), session: str = SessionOpt) -> None:
     """(musician) Exit the task (working or error → exited). The last write."""
-    with _board() as b:
+    with _desk().open() as b:
         _task_out(b.exit(task_id, _session(session), reason))
 
 
@@ -402,7 +343,7 @@ def exit_(task_id: str, reason: str = typer.Option(...), session: str = SessionO
 def messages(since: int = typer.Option(0, min=0, max=2**63 - 1, help="Only messages with a larger id."),
              task: str = typer.Option(None, help="Only this task's messages.")) -> None:
     """Messages with id > SINCE, oldest first."""
-    with _board() as b:
+    with _desk().open() as b:
         found = b.messages_since(since, task_id=task)
     _out([m.as_dict() for m in found],
          "\n\n".join(f"#{m.id} {m.timestamp} {m.task_id} {m.message_type} from {m.from_session}\n{m.message}"
@@ -412,7 +353,7 @@ def messages(since: int = typer.Option(0, min=0, max=2**63 - 1, help="Only messa
 @app.command()
 def siblings(task_id: str) -> None:
     """The other musicians' tasks."""
-    with _board() as b:
+    with _desk().open() as b:
         found = b.siblings(task_id)
     _out([t.as_dict() for t in found], "\n".join(f"{t.task_id}: {t.state} ({t.worked_by or '-'})" for t in found) or "none")
 
@@ -422,7 +363,7 @@ def health(task_id: str = typer.Argument("task-00")) -> None:
     """Heartbeat health of a task (default: the conductor). Exit 1 when stale."""
     from dataclasses import asdict
 
-    with _board() as b:
+    with _desk().open() as b:
         h = b.health(task_id)
     age = "never" if h.heartbeat_age_s is None else f"{h.heartbeat_age_s:.0f} s ago"
     _out(asdict(h), f"{h.task_id}: {h.state or 'missing'}, heartbeat {age} — {'STALE' if h.stale else 'fresh'}")
@@ -435,40 +376,31 @@ def stale() -> None:
     """Tasks whose heartbeat is older than --stale-after in a state someone should keep fresh
     (working, needs_review, error, review_approved, review_failed, fix_proposed, exit_requested),
     with how to recover each."""
-    from bandstand.producer.board.task_board import RECOVERY
-
-    with _board() as b:
-        found = b.stale_tasks()
-    _out([t.as_dict() | {"recovery": RECOVERY[t.state]} for t in found],
-         "\n".join(f"{t.task_id}: {t.state}, last heartbeat {t.last_heartbeat} ({t.worked_by}) — {RECOVERY[t.state]}"
-                   for t in found) or "no stale tasks")
+    found = _desk().stale()
+    _out([t.as_dict() | {"recovery": how} for t, how in found],
+         "\n".join(f"{t.task_id}: {t.state}, last heartbeat {t.last_heartbeat} ({t.worked_by}) — {how}"
+                   for t, how in found) or "no stale tasks")
 
 
 @app.command()
 def status(task_id: str, text: str,
            ctx: float = typer.Option(None, min=0, max=100, help="Context usage percent to record.")) -> None:
     """Append a line to temp/task-NN-status (e.g. 'step 2 started' --ctx 30)."""
-    from bandstand.producer.board.task_board import TaskFiles
-
-    TaskFiles(_STATE.get("workdir", "."), task_id).status(text, ctx=ctx)
+    _desk().status(task_id, text, ctx)
 
 
 @app.command()
 def deviation(task_id: str, severity: str, text: str,
               ctx: float = typer.Option(None, min=0, max=100, help="Context usage percent to record.")) -> None:
     """Record a deviation: SEVERITY is Low, Medium or High."""
-    from bandstand.producer.board.task_board import TaskFiles
-
-    TaskFiles(_STATE.get("workdir", "."), task_id).deviation(severity, text, ctx=ctx)  # type: ignore[arg-type]
+    _desk().deviation(task_id, severity, text, ctx)
 
 
 @app.command()
 def proposal(kind: str, slug: str, title: str = typer.Option(...), rationale: str = typer.Option(...),
              body: str = typer.Option("")) -> None:
     """Write docs/implementation/proposals/YYYY-MM-DD-SLUG.md (KIND: PATTERN, ANTI_PATTERN, MEMORY, …)."""
-    from bandstand.producer.board.task_board import write_proposal
-
-    path = write_proposal(_STATE.get("workdir", "."), kind, slug, title, rationale, body)
+    path = _desk().write_proposal(kind, slug, title=title, rationale=rationale, body=body)
     _out({"path": str(path)}, str(path))
 
 
@@ -477,12 +409,7 @@ def assess_resumption(task_id: str) -> None:
     """What a resuming session finds: clean or forced previous exit, deviations, mismatches."""
     from dataclasses import asdict
 
-    from bandstand.producer.board.task_board import TaskFiles
-    from bandstand.producer.board.task_board import assess_resumption as assess
-
-    with _board() as b:
-        task = b.task(task_id)
-        result = assess(TaskFiles(b.workdir, task_id), str(task.state), task.worked_by)
+    result = _desk().assess_resumption(task_id)
     _out(asdict(result), result.summary())
     if result.report_to_conductor:
         raise typer.Exit(1)
@@ -498,24 +425,21 @@ def wait(task_id: str, kind: str = typer.Option("pause", help="pause (needs_revi
     import asyncio
 
     from bandstand.errors import BoardUsageError
-    from bandstand.producer.board.task_board import WatchTimings, background_watcher, pause_watcher
 
     if kind not in ("pause", "background"):  # anything else used to run the pause watcher
         raise BoardUsageError(f"--kind is pause or background, not {kind!r}")
     sid = _session(session)
-    timings = WatchTimings(poll_interval=poll, pause_timeout=timeout)
+    desk = _desk()
 
     async def run() -> int:
-        with _board() as b:
-            if kind == "background":
-                async for m in background_watcher(b, task_id, sid, since, timings):
-                    _out(m.as_dict(), f"#{m.id} {m.message_type}: {m.message}")
-                return 0
-            async for event in pause_watcher(b, task_id, sid, timings):
-                _out({"kind": event.kind, "state": str(event.state), "detail": event.detail},
-                     f"{event.kind}: {event.state} {event.detail}".strip())
-                return 3 if event.kind == "timeout" else 0
-        return 0
+        if kind == "background":
+            for m in await desk.wait_for_messages(task_id, sid, since=since, poll=poll):
+                _out(m.as_dict(), f"#{m.id} {m.message_type}: {m.message}")
+            return 0
+        event = await desk.wait_for_verdict(task_id, sid, poll=poll, timeout=timeout)
+        _out({"kind": event.kind, "state": str(event.state), "detail": event.detail},
+             f"{event.kind}: {event.state} {event.detail}".strip())
+        return 3 if event.kind == "timeout" else 0
 
     code = asyncio.run(run())
     if code:
@@ -531,26 +455,19 @@ def _check(report: Any) -> None:
 @app.command("check-state")
 def check_state(task_id: str, session_id: str = typer.Argument(None)) -> None:
     """Task exists, session match, heartbeat OK/STALE/ALARM, pending messages, fallback rows. Exit 0 / 1."""
-    from bandstand.producer.board.board_checks import run_check
-
-    with _board() as b:
-        _check(run_check("state", task_id, board=b, session_id=session_id))
+    _check(_desk().check("state", task_id, session_id=session_id))
 
 
 @app.command("check-temp")
 def check_temp(task_id: str) -> None:
     """Status/deviation files, severity breakdown, self-corrections, HANDOFF. Exit 0 / 1."""
-    from bandstand.producer.board.board_checks import run_check
-
-    _check(run_check("temp", task_id, workdir=_STATE.get("workdir", ".")))
+    _check(_desk().check("temp", task_id))
 
 
 @app.command("check-headroom")
 def check_headroom(task_id: str) -> None:
     """Context trajectory from [ctx: N%] entries. Exit 0 healthy, 1 caution, 2 critical."""
-    from bandstand.producer.board.board_checks import run_check
-
-    _check(run_check("headroom", task_id, workdir=_STATE.get("workdir", ".")))
+    _check(_desk().check("headroom", task_id))
 
 
 TestsOpt = typer.Option([], "--tests", help="A test path (relative to --workdir); repeatable.")
@@ -562,10 +479,7 @@ def check_coverage(task_id: str, tests: list[str] = TestsOpt,
                    minimum: float = typer.Option(80.0, "--min", help="The gate, percent (default 80).")) -> None:
     """The coverage gate: the task's tests pass and cover ≥ --min % of --source.
     Exit 0 passed, 1 below the gate, 2 tests failed or nothing measured."""
-    from bandstand.producer.board.board_checks import run_check
-
-    _check(run_check("coverage", task_id, workdir=_STATE.get("workdir", "."), tests=tests, sources=source,
-                     minimum=minimum))
+    _check(_desk().check("coverage", task_id, tests=tests, sources=source, minimum=minimum))
 
 
 @app.command("check-flaky")
@@ -573,9 +487,7 @@ def check_flaky(task_id: str, tests: list[str] = TestsOpt,
                 reruns: int = typer.Option(3, "--reruns", help="Reruns of each failing test (default 3).")) -> None:
     """Flaky-test reruns: failing tests are rerun up to --reruns times.
     Exit 0 all passed, 1 flaky (passed on a rerun), 2 still failing."""
-    from bandstand.producer.board.board_checks import run_check
-
-    _check(run_check("flaky", task_id, workdir=_STATE.get("workdir", "."), tests=tests, reruns=reruns))
+    _check(_desk().check("flaky", task_id, tests=tests, reruns=reruns))
 
 
 BoardOpt = typer.Option(None, "--board", help="The board URL (as 'bandstand board --board URL' sets it).")
@@ -594,15 +506,9 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
            board: str = BoardOpt) -> None:
     """Start a Conductor and N Musicians as agent sessions on the board and run it to the end.
     Progress on stderr; Ctrl-C stops the musicians and leaves the board to continue later."""
-    from pathlib import Path
+    from bandstand.producer.app import BoardWork
 
-    from bandstand.producer.board.board_launch import LaunchRequest
-    from bandstand.producer.board.board_launch import launch as run
-
-    request = LaunchRequest(musicians=musicians, backend=backend, board=board or _STATE.get("board"), tasks=tasks,
-                            workdir=Path(_STATE.get("workdir", ".")), out=Path(out) if out else None,
-                            heartbeat=heartbeat, stale_after=_STATE.get("stale_after", 540.0), poll=poll,
-                            conductor=conductor, config=config)
+    work = BoardWork(backend=backend, out=out, heartbeat=heartbeat, poll=poll, config=config)
     shown: list[str] = []
 
     def progress(p: Any) -> None:
@@ -612,7 +518,7 @@ def launch(musicians: int = typer.Option(..., "--musicians", "-n", help="How man
             print(f"board: {line}", file=sys.stderr, flush=True)
 
     try:
-        outcome = run(request, on_progress=progress)
+        outcome = _desk(board).launch(musicians, work, tasks=tasks, conductor=conductor, on_progress=progress)
     except KeyboardInterrupt:
         print("bandstand: stopped; the musicians have ended and the board is as it stood: run the same "
               "command to continue it", file=sys.stderr)
@@ -643,22 +549,17 @@ def musician(session: str = SessionOpt,
     other machines to add musicians). Ends when every task is finished, or on SIGTERM/Ctrl-C."""
     import signal
     import threading
-    from pathlib import Path
 
-    from bandstand.producer.board.board_backends import check_backend
-    from bandstand.producer.board.board_musician import MusicianSetup, run_musician
+    from bandstand.producer.app import BoardWork
 
-    check_backend(backend, config)
-    workdir = Path(_STATE.get("workdir", "."))
-    setup = MusicianSetup(board=board or _STATE.get("board") or "", session_id=_session(session), backend=backend,
-                          workdir=workdir, out=Path(out) if out else workdir / "output" / "board",
-                          heartbeat=heartbeat, poll=poll, stale_after=_STATE.get("stale_after", 540.0), config=config)
+    work = BoardWork(backend=backend, out=out, heartbeat=heartbeat, poll=poll, config=config)
+    sid = _session(session)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    report = run_musician(setup, stop=stop)
+    report = _desk(board).musician(sid, work, stop=stop)
     _out({"completed": report.completed, "lost": report.lost, "errors": report.errors},
-         f"{setup.session_id}: completed {', '.join(report.completed) or 'nothing'}"
+         f"{sid}: completed {', '.join(report.completed) or 'nothing'}"
          + (f"; lost {', '.join(report.lost)}" if report.lost else ""))
 
 
@@ -678,16 +579,13 @@ def _read_hook_payload() -> dict[str, Any]:
 @hook_app.command("session-start")
 def hook_session_start() -> None:
     """SessionStart hook: inject CLAUDE_SESSION_ID into the session's context."""
-    from bandstand.producer.board.task_board import session_start
+    from bandstand.producer import App
 
-    typer.echo(json.dumps(session_start(_read_hook_payload())))
+    typer.echo(json.dumps(App.board().session_start(_read_hook_payload())))
 
 
 @hook_app.command("stop")
 def hook_stop() -> None:
     """Stop hook: block the stop until the session's task allows it."""
-    from bandstand.producer.board.task_board import stop_hook as stop
-
     payload = _read_hook_payload()
-    with _board() as b:
-        typer.echo(json.dumps(stop(payload, b)))
+    typer.echo(json.dumps(_desk().stop_hook(payload)))

@@ -59,7 +59,6 @@ def launch(
     the `live` outputs (`bandstand.jam.liveout`) too."""
     import webbrowser
 
-    from bandstand.producer.board.task_board import DEFAULT_URL
     from bandstand.server import ServerConfig, bind, create_app, lazy_mount, serve
     from bandstand.server.config import is_loopback, new_token
 
@@ -73,7 +72,7 @@ def launch(
     studio = Studio(out_dir or Path("output"), backend=studio_backend)
     mounts = _mcp(studio, lazy_mount)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
-                      studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url or DEFAULT_URL,
+                      studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url,
                       mounts=mounts, autopilot=autopilot, lifespans=_live(live, studio.out_dir))
     path, _, fragment = page.partition("#")
     tickets = app_.state.server.page_tickets

@@ -1,6 +1,6 @@
 """The board tools as an MCP server: `bandstand mcp --board URL --as SESSION --role musician|conductor`.
 
-One session's board tools (the producer's `open_board_tools`, over
+One session's board tools (`App.board(URL).tools`, over
 `board.tools.BoardToolbox`) for an MCP client that is itself the session — a
 Claude Code session started by hand, an editor agent. The toolbox checks
 every call against the protocol (schema, session, transitions, fencing) and
@@ -51,7 +51,7 @@ def build_board_server(toolbox: Any) -> BandstandServer:
 def run_board_stdio(board: str | None, session_id: str, role: str, *, workdir: str | os.PathLike[str] = ".",
                     phase: str | None = None) -> None:
     """Serve one session's board tools on stdio until the client closes stdin."""
-    from bandstand.producer.board.board_sessions import open_board_tools
+    from bandstand.producer import App
 
-    with open_board_tools(board, session_id, role, workdir=workdir, phase=phase) as toolbox:
+    with App.board(board, workdir=workdir).tools(session_id, role, phase=phase) as toolbox:
         build_board_server(toolbox).run()

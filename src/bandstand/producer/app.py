@@ -27,9 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from bandstand.producer.requests_models import (
     AcceptRequest,
+    BoardReview,
+    BoardWork,
     BranchRequest,
     CheckoutRequest,
     ComposeRequest,
+    ContextEstimate,
     ExportRequest,
     HeadlessJam,
     ImportRequest,
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
     from bandstand.compose.api import CleanPlan, Decision, EventSink
     from bandstand.producer.batch import JobResult, SongJob
+    from bandstand.producer.board.desk import BoardDesk as BoardDesk
     from bandstand.producer.composing.compose import Answer, Composed
     from bandstand.producer.execution.running import Control
     from bandstand.producer.jams.jam import BackendFactory as BackendFactory
@@ -67,9 +71,9 @@ if TYPE_CHECKING:
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
 
-__all__ = ["AcceptRequest", "App", "BranchRequest", "CheckoutRequest", "ComposeRequest", "ExportRequest",
-           "HeadlessJam", "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest",
-           "WordsRequest"]
+__all__ = ["AcceptRequest", "App", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest", "ComposeRequest",
+           "ContextEstimate", "ExportRequest", "HeadlessJam", "ImportRequest", "JamFile", "JamRecording",
+           "JamSongRequest", "MergeRequest", "TeamRequest", "WordsRequest"]
 
 Sink = Callable[[JSONObject], None]
 
@@ -416,3 +420,12 @@ class App:
 
         return backend_factory(name, model=model, base_url=base_url) if band is None else \
             member_factory(list(band), name, list(assignments), model=model, base_url=base_url)
+
+    # -- board
+    @staticmethod
+    def board(where: str | os.PathLike[str] | None = None, *, workdir: str | os.PathLike[str] = ".",
+              stale_after: float = 540.0, busy_timeout: float = 30.0) -> BoardDesk:
+        """The task board at `where` (a URL or a SQLite file's path; None: the default) as clients use it."""
+        from bandstand.producer.board.desk import BoardDesk
+
+        return BoardDesk.at(where, workdir=workdir, stale_after=stale_after, busy_timeout=busy_timeout)

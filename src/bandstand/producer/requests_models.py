@@ -1,7 +1,8 @@
 """The typed requests (and small replies) of `App`'s use cases, re-exported by `producer.app`:
 frozen dataclasses a client fills in from its own input (flags, a JSON body, tool arguments) and
 hands to `App.compose`, `direct`, `accept`, `export`, `import_midi`, `branch`, `checkout`, `merge`,
-`team`, `stop_jam`, `jam_to_song`, `record_jam` …"""
+`team`, `stop_jam`, `jam_to_song`, `record_jam` … and the task board's (`App.board`: `BoardReview`,
+`ContextEstimate`, `BoardWork`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
-__all__ = ["AcceptRequest", "BranchRequest", "CheckoutRequest", "ComposeRequest", "ExportRequest", "HeadlessJam",
-           "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest",
-           "TeamRequest", "WordsRequest"]
+__all__ = ["AcceptRequest", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest", "ComposeRequest",
+           "ContextEstimate", "ExportRequest", "HeadlessJam", "ImportRequest", "JamFile", "JamRecording",
+           "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest", "TeamRequest", "WordsRequest"]
 
 ProjectRef: TypeAlias = str | os.PathLike[str]
 """A project: its id under the projects (or, in an `App(folders=True)`, its folder's path as a str), or a
@@ -182,3 +183,58 @@ class JamFile:
 
     path: Path
     media_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReview:
+    """A musician's review request at a checkpoint — with `final`, its completion report (the last review) —
+    as `BoardDesk.review` sends it: `checkpoint` is "n/m" (refused here when it is not), each of `outputs`
+    "PATH[:created|modified|rag-addition]" (created when no kind is given), `severity` the highest deviation's."""
+
+    smoothness: int
+    checkpoint: str
+    context: float
+    summary: str
+    final: bool = False
+    self_correction: str | None = None
+    deviations: int = 0
+    severity: str | None = None
+    agents: int = 0
+    agent_cost: float = 8.0
+    proposal: str | None = None
+    files: tuple[str, ...] = ()
+    tests: str = ""
+    outputs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n, _, m = self.checkpoint.partition("/")
+        if not (n.isdigit() and m.isdigit()):
+            from bandstand.errors import BoardUsageError
+
+            raise BoardUsageError(f"--checkpoint takes n/m, e.g. 2/4; got {self.checkpoint!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ContextEstimate:
+    """A musician's context budget as it states it (`BoardDesk.context_warning`, `context_check`): the usage now
+    (None: the last `[ctx: N%]` of the task's status file), the estimated cost to the next checkpoint, a
+    self-correction (the status file's are found anyway), the agents still planned and each one's cost."""
+
+    context: float | None = None
+    cost: float | None = None
+    self_correction: str | None = None
+    agents: int = 0
+    agent_cost: float = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardWork:
+    """How a board launch's sessions work (`BoardDesk.launch`, `BoardDesk.musician`): the backend (builtin,
+    claude-code, anthropic, openai), where the results go (None: WORKDIR/output/board), the seconds between
+    heartbeats and between polls, and the agents' configuration file (None: bandstand.toml)."""
+
+    backend: str = "builtin"
+    out: str | os.PathLike[str] | None = None
+    heartbeat: float = 5.0
+    poll: float = 0.5
+    config: str | None = None

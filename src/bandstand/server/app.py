@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from bandstand.producer.board.task_board import DEFAULT_URL
 from bandstand.protocol import ToolCatalog, protocol_registry
 from bandstand.server import errors
 from bandstand.server.config import ServerConfig
@@ -67,7 +66,7 @@ def create_app(
     studio: Any = None,
     routers: Sequence[APIRouter] = (),
     runs_dir: str | os.PathLike[str] = "runs",
-    board_url: str = DEFAULT_URL,
+    board_url: str | None = None,
     mounts: Sequence[Mounted] = (),
     autopilot: bool = True,
     lifespans: Sequence[Callable[[ServerState], contextlib.AbstractAsyncContextManager[None]]] = (),

@@ -10,7 +10,6 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from bandstand.errors import NotFound
-from bandstand.producer.board.task_board import DEFAULT_URL
 from bandstand.protocol import (
     Registry,
     ToolCatalog,
@@ -33,7 +32,7 @@ class ServerState:
     hub: JamHub | None = None  # built when the app starts (it needs the event loop)
     studio: Any = None  # the `producer.sessions.studio.Studio` behind the studio API (None: no projects folder)
     runs_dir: str = "runs"  # where agent sessions and teams write their JSONL logs (the log view reads them)
-    board_url: str = DEFAULT_URL  # the task board the log view shows
+    board_url: str | None = None  # the task board the log view shows (None: the default board)
     tickets: PageTickets | None = None  # the page URLs' one-time tokens (AccessControl spends them)
     streams: StreamSlots | None = None  # the open log streams (built with the config's limits when None)
     _documents: dict[str, Any] = field(default_factory=dict)

@@ -1,8 +1,8 @@
-"""The conductor/musician task board as use cases: its checks, a launch of agent sessions
-(conductor, musicians, their work), and the board as the clients reach it.
+"""The conductor/musician task board as use cases: the board as the clients reach it (`desk`, through
+`App.board`), its checks, a launch of agent sessions (conductor, musicians, their work).
 
-Modules: `board_checks`, `board_conductor`, `board_launch`, `board_musician`, `board_sessions`,
-`board_work`, `task_board`. Import them by their full name
+Modules: `desk`, `board_backends`, `board_checks`, `board_conductor`, `board_launch`, `board_musician`,
+`board_sessions`, `board_work`. Import them by their full name
 (`bandstand.producer.board.board_checks`); the package re-exports nothing (the facade is
 `bandstand.producer.App`, docs/architecture.md)."""
 

@@ -1,8 +1,10 @@
 """The work a launched musician does, and how the conductor verifies it.
 
-The built-in musician composes one short song per task through the producer
-facade (`App.compose`, no model, no audio render): the task's instruction is the
-prompt and the task's number the seed, so the same board gives the same songs.
+The built-in musician composes one short song per task as `App.compose` does
+(`composing.compose.compose_song` with a `ComposeRequest`: no model, no audio render; not
+through `App` itself, which reaches the board through `App.board` — an import cycle): the
+task's instruction is the prompt and the task's number the seed, so the same board gives the
+same songs.
 It composes into a staging folder and renames it to ``OUT/<task>``: a task taken
 over from a killed musician finds either nothing or a whole song — a song already
 there is kept, not composed again. A model-backed musician's answer is written
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bandstand.producer.app import App, ComposeRequest
+from bandstand.producer.requests_models import ComposeRequest
 
 __all__ = ["BARS", "TaskChecks", "WorkResult", "answer_work", "compose_work", "task_checks", "verify"]
 
@@ -109,7 +111,11 @@ def compose_work(task_id: str, instruction: str, out: str | Path, worker: str) -
         return _song_result(task_id, final, kept=True)
     staging = out / ".staging" / f"{task_id}.{re.sub(r'[^A-Za-z0-9_.-]', '_', worker)}"
     shutil.rmtree(staging, ignore_errors=True)
-    composed = App(staging).compose(ComposeRequest(instruction, seed=seed_of(task_id), bars=BARS))
+    from bandstand.producer.composing.compose import compose_song
+
+    request = ComposeRequest(instruction, seed=seed_of(task_id), bars=BARS)
+    composed = compose_song(request.prompt, assume_defaults=request.assume_defaults, out_dir=str(staging),
+                            **request.options())
     session = Path(composed.result.state.session_dir)
     try:
         session.rename(final)

@@ -23,8 +23,7 @@ from typing import Any
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 
-from bandstand.errors import BoardUsageError, NotFound
-from bandstand.producer.board.task_board import Board, BoardWatcher, SqliteStore, open_store
+from bandstand.producer import App
 from bandstand.producer.teams.team_runs import RunBudget, RunFollower, list_runs, run_path
 from bandstand.server.state import ServerState, server_state
 from bandstand.server.streams import STREAM_ANSWERS, BoundedStream, Lag, frame
@@ -39,19 +38,6 @@ BUDGET = RunBudget()
 
 def runs_root(state: ServerState) -> Path:
     return Path(state.runs_dir)
-
-
-def open_board(url: str) -> Board:
-    """The board at `url` for reading (an SQLite file must exist; it is not created)."""
-    if url.startswith("sqlite:///"):
-        path = Path(url.removeprefix("sqlite:///").partition("?")[0])
-        if not path.is_file():
-            raise NotFound(f"there is no board at {path} (bandstand board init makes one; serve --board names another)")
-        return Board(SqliteStore(path, writer_lock=False))
-    try:
-        return Board(open_store(url))
-    except BoardUsageError as exc:
-        raise NotFound(f"the board at {url} cannot be read: {exc}") from exc
 
 
 @router.get("/runs", summary="The runs of agent sessions and teams under the runs folder, newest first")
@@ -108,12 +94,9 @@ async def run_stream(name: str, request: Request, state: ServerState = Depends(s
 
 @router.get("/board", summary="The task board now: every task with its heartbeat age, and recent messages")
 async def board(state: ServerState = Depends(server_state)) -> dict[str, Any]:
-    opened = await to_thread.run_sync(open_board, state.board_url)
-    try:
-        snapshot = await to_thread.run_sync(BoardWatcher(opened).poll)
-    finally:
-        opened.close()
-    return {"url": _shown(state.board_url), **(snapshot or {})}
+    desk = App.board(state.board_url)
+    snapshot = await to_thread.run_sync(desk.snapshot)
+    return {"url": _shown(desk.url), **(snapshot or {})}
 
 
 @router.get("/board/stream", summary="SSE: board snapshots whenever a task or a message changes",
@@ -121,12 +104,13 @@ async def board(state: ServerState = Depends(server_state)) -> dict[str, Any]:
 async def board_stream(request: Request, state: ServerState = Depends(server_state)) -> BoundedStream:
     slots = state.stream_slots
     slots.check(_client(request))  # too many streams: refused before the board is opened
-    opened = await to_thread.run_sync(open_board, state.board_url)
-    watcher = BoardWatcher(opened)
+    desk = App.board(state.board_url)
+    watcher = await to_thread.run_sync(desk.watch)
+    opened = watcher.board
 
     def next_frame() -> bytes | None:
         snapshot = watcher.poll()
-        return None if snapshot is None else frame("board", {"url": _shown(state.board_url), **snapshot})
+        return None if snapshot is None else frame("board", {"url": _shown(desk.url), **snapshot})
 
     async def events() -> AsyncIterator[bytes]:
         try:
