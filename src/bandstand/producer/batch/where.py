@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from bandstand.errors import InvalidInput
 
-__all__ = ["Where", "parse_on", "parse_runtime_env"]
+__all__ = ["Where", "board_url", "parse_on", "parse_runtime_env"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,13 @@ def parse_on(on: str | None, board: str | None) -> Where:
             raise InvalidInput(f"--on {text}: write ray://HOST:PORT, e.g. --on ray://10.0.0.5:10001")
         return Where("ray", address)
     raise InvalidInput(f"--on {text!r}: use local, board (with --board URL), ray, or ray://HOST:PORT")
+
+
+def board_url(value: str) -> str:
+    """A board URL from what a person typed: a URL, or the path of a SQLite file."""
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
 
 
 def parse_runtime_env(text: str | None) -> dict[str, Any] | None:
