@@ -29,16 +29,21 @@ EXPORTS = {
     "bandstand.producer.live.strudel_desk": {"DeskContext", "PatternDesk", "Played", "reference"},
     "bandstand.producer.engines.pattern_code": {"as_fraction", "evaluate", "lookup_sound", "pattern_to_song", "run_program",
                                         "validate_pattern", "value_pitch", "value_sound"},
-    "bandstand.producer.app": {"AcceptRequest", "App", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest",
-                               "ComposeRequest", "ContextEstimate", "ExportRequest", "HeadlessJam", "ImportRequest",
-                               "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest",
-                               "WordsRequest"},
-    "bandstand.producer.requests_models": {"AcceptRequest", "BoardReview", "BoardWork", "BranchRequest",
-                                           "CheckoutRequest", "ComposeRequest", "ContextEstimate", "ExportRequest",
-                                           "HeadlessJam", "ImportRequest", "JamFile", "JamRecording",
-                                           "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest",
-                                           "TeamRequest", "WordsRequest"},
+    "bandstand.producer.app": {"AcceptRequest", "App", "BatchRequest", "BoardReview", "BoardWork", "BranchRequest",
+                               "Cancelled", "CheckoutRequest", "ComposeRequest", "ContextEstimate", "Control",
+                               "DatasetRequest", "ExportRequest", "HeadlessJam", "ImportRequest", "JamFile",
+                               "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest", "WordsRequest",
+                               "WorkerRequest"},
+    "bandstand.producer.requests_models": {"AcceptRequest", "BatchRequest", "BoardReview", "BoardWork",
+                                           "BranchRequest", "CheckoutRequest", "ComposeRequest", "ContextEstimate",
+                                           "DatasetRequest", "ExportRequest", "HeadlessJam", "ImportRequest",
+                                           "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef",
+                                           "SongRequest", "TeamRequest", "WordsRequest", "WorkerRequest"},
     "bandstand.producer.board.desk": {"BoardDesk", "board_url"},
+    "bandstand.producer.batch.desk": {"BatchDesk", "BatchPlan", "BatchRun", "DatasetPlan", "RunSongs"},
+    "bandstand.producer.batch.board_run": {"conduct", "run_board"},
+    "bandstand.producer.batch.where": {"Where", "parse_on", "parse_runtime_env"},
+    "bandstand.producer.teams.team_runs": {"ReadyRun", "TeamRuns"},
     "bandstand.producer.jams.jam_song": {"JamSong", "Round", "arrange", "check_jam_project", "jam_project", "jam_to_song",
                                     "keep_jam", "read_jam", "recipe", "section_labels"},
     "bandstand.producer.sessions.importing": {"IMPORT_AUTHOR", "PHRASE", "Imported", "import_midi"},
@@ -69,9 +74,10 @@ EXPORTS = {
 }
 
 
-LINES = {"bandstand.producer.app": 440}
-"""Lines a module stays under (420), but the facade: each area routed through `App` adds one accessor to it
-and re-exports its requests (#29: `App.board`, 13 lines), the area's use cases living in a sub-facade."""
+LINES = {"bandstand.producer.app": 480}
+"""Lines a module stays under (420), but the facade: each area routed through `App` (#29) adds its accessor at the
+end and re-exports its requests (`App.board` 13 lines, `App.batches`/`team_runs` 12 — `App.batch` went to the batch
+desk —, `App.live`/`patterns`/`theory` 18, `App.desk` 0), while the area's use cases live in its desk."""
 
 
 @pytest.mark.parametrize("module", sorted(EXPORTS))

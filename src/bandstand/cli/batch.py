@@ -15,11 +15,7 @@ JSON object) to stdout.
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -36,13 +32,6 @@ Examples:
   bandstand worker --board postgresql://bandstand@db:5432/orchestra --out songs   # on every other machine
   bandstand batch prompts.txt --on ray --workers 2 --out songs   # RAY_ADDRESS's cluster, or a local one
 """
-
-
-def board_url(value: str) -> str:
-    """A board URL from what a person typed: a URL, or the path of a SQLite file (`App.board`'s rule)."""
-    from bandstand.producer import App
-
-    return App.board(value).url
 
 
 def _progress(total: int, quiet: bool) -> Any:
@@ -88,32 +77,21 @@ def batch(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
 ) -> None:
     """Compose every song of a prompts file, here, through a board or on Ray."""
-    from bandstand.producer.batch import batch_id, load_prompts
-    from bandstand.producer.batch.where import parse_on, parse_runtime_env
+    from bandstand.producer import App
+    from bandstand.producer.app import BatchRequest
 
-    where = parse_on(on, board)
-    ray_env = parse_runtime_env(runtime_env)
-
-    defaults: dict[str, Any] = {"render_audio": audio}
-    if team:
-        defaults["team"] = True
-    if bars is not None:
-        defaults["bars"] = bars
-    jobs = load_prompts(prompts, seed=seed, defaults=defaults)
-    ident = batch_id(jobs)
-    extra = {"batch": ident, "out": str(out), "seed": seed}
-    if where.kind == "ray":
-        results = _ray(jobs, out, where.address, workers, ray_env, as_json)
-        extra.update(ray=where.address or os.environ.get("RAY_ADDRESS") or "local")
-    elif board is None:
-        if workers < 1:
-            from bandstand.errors import InvalidInput
-
-            raise InvalidInput("--workers 0 needs --board (workers elsewhere take the songs)")
-        results = _local(jobs, out, workers, as_json)
+    desk = App(out).batches()
+    plan = desk.plan(BatchRequest(prompts, seed=seed, bars=bars, team=team, audio=audio, on=on, board=board,
+                                  workers=workers, runtime_env=runtime_env, session=session,
+                                  stale_after=stale_after, heartbeat=heartbeat))
+    jobs = plan.jobs
+    extra: dict[str, Any] = {"batch": plan.ident, "out": str(out), "seed": seed}
+    if plan.where.kind != "board":
+        results = _songs(len(jobs), as_json, lambda on_result: desk.run(plan, on_result=on_result).results)
+        if plan.cluster is not None:
+            extra.update(ray=plan.cluster)
     else:
-        results, status = _conduct(jobs, ident, board_url(board), out, workers, session, stale_after, heartbeat,
-                                   as_json)
+        results, status = _conduct(desk, plan, as_json)
         extra.update(board=True, takeovers=status.takeovers, given_up=status.given_up)
     _print(results, jobs, as_json, extra)
     elsewhere = [r for r in results if r.status == "elsewhere"]
@@ -125,12 +103,10 @@ def batch(
         raise typer.Exit(1)
 
 
-def _local(jobs: list[Any], out: Path, workers: int, quiet: bool, runner: Any = None) -> list[Any]:
-    from bandstand.producer.batch import run_local
-
-    run = runner or (lambda on_result: run_local(jobs, out, workers=workers, on_result=on_result))
-    with _progress(len(jobs), quiet) as bar:
-        task = bar.add_task("songs", total=len(jobs), note="")
+def _songs(total: int, quiet: bool, run: Any) -> list[Any]:
+    """`run(on_result)`'s results, a progress bar (or a line per song) showing each as it arrives."""
+    with _progress(total, quiet) as bar:
+        task = bar.add_task("songs", total=total, note="")
 
         def done(result: Any) -> None:
             bar.update(task, advance=1, note=f"{result.folder} {result.status}")
@@ -140,63 +116,33 @@ def _local(jobs: list[Any], out: Path, workers: int, quiet: bool, runner: Any = 
         return list(run(done))
 
 
-def _ray(jobs: list[Any], out: Path, address: str | None, workers: int, runtime_env: Any, quiet: bool) -> list[Any]:
-    from bandstand.producer.batch.on_ray import run_ray
+def _conduct(desk: Any, plan: Any, quiet: bool) -> tuple[list[Any], Any]:
+    """The batch conducted on its board (`BatchDesk.run`), its every step shown; SIGTERM stops it."""
+    jobs = plan.jobs
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with _progress(len(jobs), quiet) as bar:
+        task = bar.add_task("songs", total=len(jobs), note="")
 
-    if workers < 1:
-        from bandstand.errors import InvalidInput
+        said: set[int] = set()
 
-        raise InvalidInput("--on ray --workers 0: give the local cluster's CPUs (at least 1)")
-    return _local(jobs, out, workers, quiet, runner=lambda on_result: run_ray(
-        jobs, out, address=address, workers=workers, runtime_env=runtime_env, on_result=on_result))
-
-
-def _conduct(jobs: list[Any], ident: str, url: str, out: Path, workers: int, session: str | None,
-             stale_after: float, heartbeat: float, quiet: bool) -> tuple[list[Any], Any]:
-    from bandstand.producer import App
-    from bandstand.producer.batch import CONDUCTOR, Conductor
-
-    with App.board(url, stale_after=stale_after).open() as opened:
-        conductor = Conductor(opened, jobs, ident, session=session or CONDUCTOR, out=out)
-        conductor.enqueue()
-        procs = [subprocess.Popen([sys.executable, "-m", "bandstand", "worker", "--board", url, "--out", str(out),
-                                   "--heartbeat", str(heartbeat), "--session",
-                                   f"{socket.gethostname()}-{os.getpid()}-w{k + 1}"], stdout=subprocess.DEVNULL)
-                 for k in range(workers)]
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        try:
-            with _progress(len(jobs), quiet) as bar:
-                task = bar.add_task("songs", total=len(jobs), note="")
-
-                said: set[int] = set()
-
-                def show(status: Any) -> None:
-                    sections = f", {status.sections_done}/{status.sections} sections" if status.sections else ""
-                    bar.update(task, completed=len(status.results), note=f"{status.working} working{sections}, "
-                               f"{status.takeovers} taken over, {len(status.given_up)} given up")
-                    if quiet or bar.console.is_terminal:
-                        return
-                    for index in sorted(set(status.results) - said):  # not a terminal: a line per song
-                        result = status.results[index]
-                        typer.echo(f"{result.status}: {result.folder} ({result.worker}"
-                                   + (f"; {result.said()})" if result.status in ("copied", "elsewhere") else ")"),
-                                   err=True)
-                        said.add(index)
-                    for index in sorted(set(status.given_up) - said):
-                        typer.echo(f"given up: {jobs[index].folder} ({status.given_up[index]})", err=True)
-                        said.add(index)
-                status = conductor.run(on_step=show, stop=stop)
-        finally:
-            for proc in procs:
-                proc.send_signal(signal.SIGTERM)
-            for proc in procs:
-                proc.wait()
-    results = [status.results[j.index] for j in jobs if j.index in status.results]
-    from bandstand.producer.batch import JobResult
-
-    results += [JobResult(i, jobs[i].folder, "failed", error=why) for i, why in status.given_up.items()]
-    return sorted(results, key=lambda r: r.index), status
+        def show(status: Any) -> None:
+            sections = f", {status.sections_done}/{status.sections} sections" if status.sections else ""
+            bar.update(task, completed=len(status.results), note=f"{status.working} working{sections}, "
+                       f"{status.takeovers} taken over, {len(status.given_up)} given up")
+            if quiet or bar.console.is_terminal:
+                return
+            for index in sorted(set(status.results) - said):  # not a terminal: a line per song
+                result = status.results[index]
+                typer.echo(f"{result.status}: {result.folder} ({result.worker}"
+                           + (f"; {result.said()})" if result.status in ("copied", "elsewhere") else ")"),
+                           err=True)
+                said.add(index)
+            for index in sorted(set(status.given_up) - said):
+                typer.echo(f"given up: {jobs[index].folder} ({status.given_up[index]})", err=True)
+                said.add(index)
+        run = desk.run(plan, on_step=show, stop=stop)
+    return run.results, run.status
 
 
 @worker_app.command()
@@ -213,16 +159,8 @@ def worker(
 ) -> None:
     """Take batch songs from a board and compose them, until stopped (Ctrl-C, SIGTERM)."""
     from bandstand.producer import App
-    from bandstand.producer.batch import work
+    from bandstand.producer.app import WorkerRequest
 
-    agents = team = None
-    if config is not None:
-        from bandstand.producer.engines.backends import load_config
-
-        agents = load_config(config)
-        team = agents.team
-
-    me = session or f"worker-{socket.gethostname()}-{os.getpid()}"
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -231,9 +169,9 @@ def worker(
         if not as_json:
             typer.echo(f"{result.status}: {result.folder} ({result.seconds:.2f} s)", err=True)
 
-    with App.board(board).open() as opened:
-        report = work(opened, str(out), me, heartbeat=heartbeat, poll=poll, idle_exit=idle_exit, max_tasks=max_tasks,
-                      stop=stop, on_result=said, agents=agents, team=team)
+    report = App(out).batches().work(WorkerRequest(board, session=session, heartbeat=heartbeat, poll=poll,
+                                                   idle_exit=idle_exit, max_tasks=max_tasks, config=config),
+                                     stop=stop, on_result=said)
     if as_json:
-        typer.echo(json.dumps({"session": me, "done": [r.to_json() for r in report.done], "failed": report.failed,
-                               "lost": report.lost}, indent=2))
+        typer.echo(json.dumps({"session": report.session, "done": [r.to_json() for r in report.done],
+                               "failed": report.failed, "lost": report.lost}, indent=2))

@@ -38,25 +38,19 @@ def dataset(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object when done."),
 ) -> None:
     """Compose a dataset of songs from a grid spec, with a metadata table (Parquet)."""
-    from bandstand.producer.batch.dataset import Shard, build_dataset, load_spec, parse_shard
-    from bandstand.producer.batch.where import parse_on, parse_runtime_env
+    from bandstand.producer import App
+    from bandstand.producer.app import DatasetRequest
 
-    where = parse_on(on, board)
-    ray_env = parse_runtime_env(runtime_env)
-    part = parse_shard(shard) if shard else Shard()
-    loaded = load_spec(spec)
-    songs = len(loaded.jobs(limit=limit, shard=part))  # refused before anything is written: too many songs
-    if where.kind == "ray":
-        from bandstand.producer.batch.on_ray import check_out
-
-        check_out(out)
+    desk = App(out).batches()
+    plan = desk.plan_dataset(DatasetRequest(spec, on=on, board=board, workers=workers, limit=limit, shard=shard,
+                                            runtime_env=runtime_env))  # refused before anything is written
+    where, songs = plan.where, plan.songs
 
     def progress(result: Any, counts: Any) -> None:
         if not as_json:
             typer.echo(f"{counts.line()}: {result.said()} {result.folder}", err=True)
 
-    report = build_dataset(loaded, out, _runner(where, workers, ray_env), limit=limit, shard=part,
-                           on_result=progress)
+    report = desk.build_dataset(plan, on_result=progress)
     failed = [r for r in report.results if r.status == "failed"]
     summary = {"out": str(out), "table": str(report.table), "rows": report.rows, "set": report.total,
                "run": songs, "composed": sum(r.status == "composed" for r in report.results),
@@ -74,20 +68,3 @@ def dataset(
     if failed or len(report.results) < songs:
         raise typer.Exit(1)
 
-
-def _runner(where: Any, workers: int, ray_env: Any) -> Any:
-    """The engine as a function of (jobs, folder, on_result) → results."""
-    if where.kind == "ray":
-        from bandstand.producer.batch.on_ray import run_ray
-
-        return lambda jobs, out, said: run_ray(jobs, out, address=where.address, workers=workers,
-                                               runtime_env=ray_env, on_result=said)
-    if where.kind == "board":
-        from bandstand.cli.batch import board_url
-        from bandstand.producer.batch.board_run import run_board
-
-        url = board_url(where.address)
-        return lambda jobs, out, said: run_board(jobs, url, out, workers=workers, on_result=said)
-    from bandstand.producer.batch import run_local
-
-    return lambda jobs, out, said: run_local(jobs, out, workers=workers, on_result=said)

@@ -85,25 +85,10 @@ def run_team(
     as_json: bool = typer.Option(False, "--json", help="Print every event as one JSON line."),
 ) -> None:
     """Run the team on --prompt, printing the live events; then the answer."""
-    import time
+    from bandstand.producer import App
 
-    from bandstand.errors import InvalidInput, OutputNotWritable
-    from bandstand.producer.engines.backends import load_config
-    from bandstand.producer.teams.team_runs import Team, load_team
-
-    if not prompt.strip():
-        raise InvalidInput('the prompt is empty; pass --prompt "what the team should do"')
-    settings = load_config(config, overrides={"runs_dir": str(runs_dir) if runs_dir else None})
-    spec = load_team(file)
-    log_dir = Path(settings.runs_dir) / f"team-{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
-    try:  # before any member starts, so a bad folder is one line, not a crash mid-run
-        log_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputNotWritable(
-            f"cannot create the log folder {log_dir}: {exc.strerror or exc}; "
-            "choose another --runs-dir (or runs_dir in bandstand.toml)"
-        ) from exc
-    _execute(Team(spec, settings, log_dir=log_dir), prompt, log_dir, as_json)
+    ready = App.team_runs(runs_dir, config).start(file, prompt)
+    _execute(ready.team, ready.prompt, ready.log_dir, as_json)
 
 
 @app.command("resume", epilog=RESUME_EXAMPLES)
@@ -119,19 +104,16 @@ def resume_team(
 ) -> None:
     """Continue a team run from its logs: every member keeps its conversation, the leader
     gets what it was waiting for; new events go to the same folder."""
-    from bandstand.producer.engines.backends import load_config
-    from bandstand.producer.teams.team_runs import Team, load_team, resume_point
+    from bandstand.producer import App
 
-    plan = resume_point(run_dir, load_team(team_file) if team_file is not None else None)
-    if plan.done is not None:  # the leader had answered: nothing to continue
+    ready = App.team_runs(config=config).resume(run_dir, team_file)
+    if ready.done is not None:  # the leader had answered: nothing to continue
         if as_json:
-            typer.echo(json.dumps({"type": "already_done", "answer": plan.done}, ensure_ascii=False))
+            typer.echo(json.dumps({"type": "already_done", "answer": ready.done}, ensure_ascii=False))
         else:
-            typer.echo(f"{plan.done or '(no answer)'}\nlog: {run_dir} (already done; nothing to continue)")
+            typer.echo(f"{ready.done or '(no answer)'}\nlog: {run_dir} (already done; nothing to continue)")
         return
-    settings = load_config(config)
-    team = Team(plan.spec, settings, log_dir=run_dir, histories=plan.resume.histories)
-    _execute(team, plan.resume.prompt, run_dir, as_json, plan.resume)
+    _execute(ready.team, ready.prompt, run_dir, as_json, ready.resume)
 
 
 def _execute(team: Any, prompt: str, log_dir: Path, as_json: bool, resume: Any = None) -> None:

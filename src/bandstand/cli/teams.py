@@ -45,7 +45,7 @@ def compose_with_team(request: TeamRequest, *, out: Path, as_json: bool) -> None
     import signal
 
     from bandstand.producer import App
-    from bandstand.producer.execution.running import Cancelled, Control
+    from bandstand.producer.app import Cancelled, Control
 
     def show(event: dict[str, Any]) -> None:
         line = _line(event)

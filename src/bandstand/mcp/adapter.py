@@ -9,7 +9,7 @@ answer or a one-line error out, the work off the event loop.
   text is the line the CLI prints after `bandstand: error: ` (a pattern
   error's caret lines included).
 - Work runs on a worker thread (a jam call, which is quick and lives on the
-  loop, is awaited there). It gets a `producer.execution.running.Control`: its progress
+  loop, is awaited there). It gets a `producer.app.Control`: its progress
   reaches the client as MCP progress notifications (when the client asked for
   them), and a cancelled request sets its cancel flag, so the producer stops
   at its next safe point while the server answers other calls at once.
@@ -47,7 +47,7 @@ from mcp.types import CallToolResult, ResourceLink, TextContent, ToolAnnotations
 
 from bandstand.errors import BandstandError, InvalidInput
 from bandstand.mcp.band import Answer
-from bandstand.producer.execution.running import Cancelled, Control
+from bandstand.producer.app import Cancelled, Control
 
 __all__ = ["ARGUMENT_LIMITS", "ArgumentLimits", "Call", "McpTool", "check_arguments", "error_text", "make_tool",
            "respond"]

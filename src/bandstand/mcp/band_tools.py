@@ -26,8 +26,7 @@ from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure,
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.studio_tools import PROJECT_PARAMETER
 from bandstand.producer import App
-from bandstand.producer.app import ComposeRequest, ImportRequest, WordsRequest
-from bandstand.producer.execution.running import Control
+from bandstand.producer.app import ComposeRequest, Control, ImportRequest, WordsRequest
 from bandstand.producer.sessions.export import FORMATS, export_folder, export_session
 from bandstand.producer.sessions.studio_tools import explain_validation, model_signature
 from bandstand.producer.sessions.summaries import (

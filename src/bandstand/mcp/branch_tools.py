@@ -9,8 +9,7 @@ from pydantic import Field
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, ProjectParams
 from bandstand.producer import App
-from bandstand.producer.app import BranchRequest, CheckoutRequest, MergeRequest
-from bandstand.producer.execution.running import Control
+from bandstand.producer.app import BranchRequest, CheckoutRequest, Control, MergeRequest
 
 __all__ = ["BRANCH_TOOLS"]
 

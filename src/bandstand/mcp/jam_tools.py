@@ -21,8 +21,7 @@ from bandstand.errors import Conflict
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params, ProjectParams
 from bandstand.producer import App
-from bandstand.producer.app import JamRecording, WordsRequest
-from bandstand.producer.execution.running import Control
+from bandstand.producer.app import Control, JamRecording, WordsRequest
 
 __all__ = ["JAM_TOOLS", "own_jam"]
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params
-from bandstand.producer.execution.running import Control
+from bandstand.producer.app import Control
 from bandstand.producer.live.strudel_desk import reference
 
 __all__ = ["PATTERN_TOOLS", "REFERENCE_URI"]

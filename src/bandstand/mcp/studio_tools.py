@@ -21,7 +21,7 @@ from mcp.types import CallToolResult
 from bandstand.errors import InvalidInput
 from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
-from bandstand.producer.execution.running import Control
+from bandstand.producer.app import Control
 from bandstand.producer.sessions.studio_tools import TOOLS, Tool
 from bandstand.producer.sessions.summaries import tool_outcome_json
 

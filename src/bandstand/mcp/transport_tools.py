@@ -9,7 +9,7 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, ProjectParams
-from bandstand.producer.execution.running import Control
+from bandstand.producer.app import Control
 from bandstand.producer.live.transport import TransportCommand, command_transport
 
 __all__ = ["TRANSPORT_TOOLS"]

@@ -1,7 +1,7 @@
 """`App`: the one entry point of the service. Every use case a client offers — compose and resume,
 direct a song in words (edit or ask), accept/discard/undo/redo, export, import, the branches (make,
-check out, merge, list, graph), listen, the jam, composing with a team, a batch, the projects and
-sessions — is one method here, with typed requests (frozen dataclasses) and the use case's own reply.
+check out, merge, list, graph), listen, the jam, composing with a team, batches and team runs (a desk each),
+the projects and sessions — is one method here, with typed requests (frozen dataclasses) and its own reply.
 
     app = App("songs")                                            # offline: rules, built-in musicians
     song = app.compose(ComposeRequest("funk groove in E minor", seed=3, bars=16))
@@ -14,7 +14,8 @@ the studio stream's modes whichever client sends them, so the CLI, HTTP and MCP 
 the same words. The methods delegate to the use-case modules beside this one, imported on use so a client
 pays only for what it calls; the requests live in `producer.requests_models`. The jam is reached here alone
 (no client imports `producer.jams`), its band's makers too; a client names the jam's types (`LiveJam`,
-`Persona`, `BackendFactory`) in annotations by importing them from this module under `TYPE_CHECKING`.
+`Persona`, `BackendFactory`) in annotations by importing them from this module under `TYPE_CHECKING`;
+a request's run control, `Control` and `Cancelled`, which clients make and catch, is re-exported for real.
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bandstand.producer.execution.running import Cancelled, Control
 from bandstand.producer.requests_models import (
     AcceptRequest,
+    BatchRequest,
     BoardReview,
     BoardWork,
     BranchRequest,
     CheckoutRequest,
     ComposeRequest,
     ContextEstimate,
+    DatasetRequest,
     ExportRequest,
     HeadlessJam,
     ImportRequest,
@@ -43,16 +47,16 @@ from bandstand.producer.requests_models import (
     ProjectRef,
     TeamRequest,
     WordsRequest,
+    WorkerRequest,
 )
 from bandstand.protocol.jsonvalue import JSONObject
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
     from bandstand.compose.api import CleanPlan, Decision, EventSink
-    from bandstand.producer.batch import JobResult, SongJob
+    from bandstand.producer.batch.desk import BatchDesk
     from bandstand.producer.board.desk import BoardDesk as BoardDesk
     from bandstand.producer.composing.compose import Answer, Composed
-    from bandstand.producer.execution.running import Control
     from bandstand.producer.jams.jam import BackendFactory as BackendFactory
     from bandstand.producer.jams.jam import LiveJam as LiveJam
     from bandstand.producer.jams.jam import Persona as Persona
@@ -68,12 +72,14 @@ if TYPE_CHECKING:
     from bandstand.producer.sessions.session_list import SessionSummary
     from bandstand.producer.sessions.studio import Studio
     from bandstand.producer.teams.team_compose import TeamRun
+    from bandstand.producer.teams.team_runs import TeamRuns as TeamRuns
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
 
-__all__ = ["AcceptRequest", "App", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest", "ComposeRequest",
-           "ContextEstimate", "ExportRequest", "HeadlessJam", "ImportRequest", "JamFile", "JamRecording",
-           "JamSongRequest", "MergeRequest", "TeamRequest", "WordsRequest"]
+__all__ = ["AcceptRequest", "App", "BatchRequest", "BoardReview", "BoardWork", "BranchRequest", "Cancelled",
+           "CheckoutRequest", "ComposeRequest", "ContextEstimate", "Control", "DatasetRequest", "ExportRequest",
+           "HeadlessJam", "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest",
+           "WordsRequest", "WorkerRequest"]
 
 Sink = Callable[[JSONObject], None]
 
@@ -158,13 +164,6 @@ class App:
         from bandstand.producer.composing.compose import STEPS
 
         return tuple(STEPS)
-
-    def batch(self, jobs: Sequence[SongJob], *, workers: int = 1,
-              on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
-        """Every song of a batch, composed here by `workers` processes (`producer.batch.run_local`)."""
-        from bandstand.producer.batch import run_local
-
-        return run_local(jobs, self.projects, workers=workers, on_result=on_result)
 
     # ------------------------------------------------------------------ requests in words: one router, one path
 
@@ -429,3 +428,17 @@ class App:
         from bandstand.producer.board.desk import BoardDesk
 
         return BoardDesk.at(where, workdir=workdir, stale_after=stale_after, busy_timeout=busy_timeout)
+
+    # -- batches and team runs
+    def batches(self) -> BatchDesk:
+        """Many songs at once into the projects folder: a batch, a dataset, a board's worker (`producer.batch.desk`)."""
+        from bandstand.producer.batch.desk import BatchDesk
+
+        return BatchDesk(self.projects)
+
+    @staticmethod
+    def team_runs(runs_dir: str | os.PathLike[str] | None = None, config: str | os.PathLike[str] | None = None) -> TeamRuns:
+        """Agent team runs under `runs_dir` (None: the configuration's): started, resumed, listed and followed."""
+        from bandstand.producer.teams.team_runs import TeamRuns
+
+        return TeamRuns(runs_dir, config)

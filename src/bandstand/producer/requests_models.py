@@ -1,8 +1,8 @@
 """The typed requests (and small replies) of `App`'s use cases, re-exported by `producer.app`:
 frozen dataclasses a client fills in from its own input (flags, a JSON body, tool arguments) and
 hands to `App.compose`, `direct`, `accept`, `export`, `import_midi`, `branch`, `checkout`, `merge`,
-`team`, `stop_jam`, `jam_to_song`, `record_jam` … and the task board's (`App.board`: `BoardReview`,
-`ContextEstimate`, `BoardWork`)."""
+`team`, `stop_jam`, `jam_to_song`, `record_jam` …, to the task board (`App.board`: `BoardReview`,
+`ContextEstimate`, `BoardWork`) and to the batch desk (`App.batches`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
-__all__ = ["AcceptRequest", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest", "ComposeRequest",
-           "ContextEstimate", "ExportRequest", "HeadlessJam", "ImportRequest", "JamFile", "JamRecording",
-           "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest", "TeamRequest", "WordsRequest"]
+__all__ = ["AcceptRequest", "BatchRequest", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest",
+           "ComposeRequest", "ContextEstimate", "DatasetRequest", "ExportRequest", "HeadlessJam", "ImportRequest",
+           "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest", "TeamRequest",
+           "WordsRequest", "WorkerRequest"]
 
 ProjectRef: TypeAlias = str | os.PathLike[str]
 """A project: its id under the projects (or, in an `App(folders=True)`, its folder's path as a str), or a
@@ -238,3 +239,55 @@ class BoardWork:
     heartbeat: float = 5.0
     poll: float = 0.5
     config: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRequest:
+    """Every song of a prompts file (one prompt, or a JSON object, per line): song N gets seed `seed`+N unless
+    its line sets one, and `bars`, `team`, `audio` unless it sets them. Where they run is `on` and `board` as a
+    person types them (`--on local|board|ray|ray://HOST:PORT`, `--board URL-or-SQLite-path`): `workers`
+    processes here (0 with a board: workers elsewhere take the songs) or the local Ray cluster's CPUs, Ray's
+    `runtime_env` as JSON text; on a board, the conductor's `session`, the seconds without a heartbeat before a
+    song is taken over (`stale_after`) and the local workers' `heartbeat`."""
+
+    prompts: str | os.PathLike[str]
+    seed: int = 0
+    bars: int | None = None
+    team: bool = False
+    audio: bool = False
+    on: str | None = None
+    board: str | None = None
+    workers: int = 1
+    runtime_env: str | None = None
+    session: str | None = None
+    stale_after: float = 60.0
+    heartbeat: float = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetRequest:
+    """The songs of a dataset spec (TOML: a grid × seeds), the first `limit` of the `shard` ("I/N": every N-th
+    from the I-th) or all, run where `on`, `board`, `workers` and `runtime_env` say (as in `BatchRequest`)."""
+
+    spec: str | os.PathLike[str]
+    on: str | None = None
+    board: str | None = None
+    workers: int = 1
+    limit: int | None = None
+    shard: str | None = None
+    runtime_env: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerRequest:
+    """A board's worker: it takes batch songs (and team songs' sections, written by the seats of `config`'s
+    [agents.team] when given) from `board` as `session` (None: host and process), heartbeating every
+    `heartbeat` seconds and looking every `poll` when idle, until idle `idle_exit` seconds or `max_tasks` done."""
+
+    board: str
+    session: str | None = None
+    heartbeat: float = 5.0
+    poll: float = 0.25
+    idle_exit: float | None = None
+    max_tasks: int | None = None
+    config: str | os.PathLike[str] | None = None

@@ -8,6 +8,8 @@
   (SQLite or PostgreSQL, workers on any number of machines, stale workers taken over).
 - `sections` — a team song's sections as board tasks (`BoardSections`): musicians on other machines
   write them.
+- `desk` — the batch desk clients reach through `App.batches` (a batch planned and run, a dataset, a
+  worker), with `where` (``--on``, the board's URL), `board_run`, `on_ray` and `dataset` under it.
 """
 
 from bandstand.producer.batch.board import CONDUCTOR, BatchStatus, Conductor, WorkerReport, work

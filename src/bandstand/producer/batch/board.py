@@ -205,11 +205,12 @@ def _result(board: Board, task_id: str, index: int) -> JobResult:
 
 @dataclass(slots=True)
 class WorkerReport:
-    """What a worker did: songs it finished (composed or kept), failed, and tasks it lost."""
+    """What a worker (`session`) did: songs it finished (composed or kept), failed, and tasks it lost."""
 
     done: list[JobResult] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
+    session: str = ""
 
 
 class _Heartbeat:
@@ -323,7 +324,7 @@ def work(board: Board, out_dir: str, session: str, *, heartbeat: float = 5.0, po
     seconds, `max_tasks` are done or `stop` is set (see the module docstring). A section job is
     written by this worker's seat for its role (`agents`: an `AgentsConfig`, `team`: a
     `TeamConfig`), else by the built-in musician."""
-    report = WorkerReport()
+    report = WorkerReport(session=session)
     idle_since = time.monotonic()
     while not (stop is not None and stop.is_set()):
         if max_tasks is not None and len(report.done) + len(report.failed) >= max_tasks:

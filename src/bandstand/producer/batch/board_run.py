@@ -1,6 +1,7 @@
 """Songs through a board with workers started here: the conductor in this process and
 `workers` ``bandstand worker`` processes on this machine (workers on other machines may join the
-same board). Each result goes to `on_result` as the conductor sees it finished."""
+same board). `conduct` is the one loop (``bandstand batch --board`` shows its every step,
+``bandstand dataset --on board`` each result as the conductor sees it finished, `run_board`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -18,16 +20,46 @@ from bandstand.producer.batch.board import CONDUCTOR, BatchStatus, Conductor
 from bandstand.producer.batch.jobs import SongJob, batch_id
 from bandstand.producer.batch.songs import JobResult
 
-__all__ = ["run_board"]
+__all__ = ["conduct", "run_board"]
+
+
+def conduct(jobs: Sequence[SongJob], url: str, out_dir: str | Path, *, workers: int = 1,
+            session: str | None = None, stale_after: float = 60.0, heartbeat: float = 5.0,
+            on_step: Callable[[BatchStatus], None] | None = None, stop: threading.Event | None = None,
+            workers_stderr: bool = False) -> tuple[list[JobResult], BatchStatus]:
+    """Conduct the songs on the board at `url` (as `session`, default `CONDUCTOR`) with `workers`
+    local workers — their stderr this process's when `workers_stderr` — until every song is done
+    or given up or `stop` is set; the results in job order (a song given up after its tries is a
+    ``failed`` result) and the batch's last status."""
+    songs = list(jobs)
+    out = Path(out_dir)
+    with Board.open(url, stale_after=timedelta(seconds=stale_after)) as board:
+        conductor = Conductor(board, songs, batch_id(songs), session=session or CONDUCTOR, out=out)
+        conductor.enqueue()
+        procs = [subprocess.Popen([sys.executable, "-m", "bandstand", "worker", "--board", url, "--out", str(out),
+                                   "--heartbeat", str(heartbeat), "--session",
+                                   f"{socket.gethostname()}-{os.getpid()}-w{k + 1}"],
+                                  stdout=subprocess.DEVNULL, stderr=None if workers_stderr else subprocess.DEVNULL)
+                 for k in range(max(0, workers))]
+        try:
+            status = conductor.run(on_step=on_step, stop=stop)
+        finally:
+            for proc in procs:
+                proc.send_signal(signal.SIGTERM)
+            for proc in procs:
+                proc.wait()
+    by_index = dict(status.results)
+    for index, why in status.given_up.items():
+        by_index.setdefault(index, JobResult(index, next(j.folder for j in songs if j.index == index), "failed",
+                                             error=why))
+    return [by_index[j.index] for j in songs if j.index in by_index], status
 
 
 def run_board(jobs: Sequence[SongJob], url: str, out_dir: str | Path, *, workers: int = 1,
               stale_after: float = 60.0, heartbeat: float = 5.0,
               on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
-    """Conduct the songs on the board at `url` with `workers` local workers; results in job order
-    (a song given up after its tries is a ``failed`` result)."""
+    """`conduct`, each result (a song given up too) to `on_result` once, as the conductor sees it."""
     songs = list(jobs)
-    out = Path(out_dir)
     told: set[int] = set()
 
     def tell(status: BatchStatus) -> None:
@@ -42,23 +74,5 @@ def run_board(jobs: Sequence[SongJob], url: str, out_dir: str | Path, *, workers
                     on_result(JobResult(index, next(j.folder for j in songs if j.index == index), "failed",
                                         error=why))
 
-    with Board.open(url, stale_after=timedelta(seconds=stale_after)) as board:
-        conductor = Conductor(board, songs, batch_id(songs), session=CONDUCTOR, out=out)
-        conductor.enqueue()
-        procs = [subprocess.Popen([sys.executable, "-m", "bandstand", "worker", "--board", url, "--out", str(out),
-                                   "--heartbeat", str(heartbeat), "--session",
-                                   f"{socket.gethostname()}-{os.getpid()}-w{k + 1}"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                 for k in range(max(0, workers))]
-        try:
-            status = conductor.run(on_step=tell)
-        finally:
-            for proc in procs:
-                proc.send_signal(signal.SIGTERM)
-            for proc in procs:
-                proc.wait()
-    by_index = dict(status.results)
-    for index, why in status.given_up.items():
-        by_index.setdefault(index, JobResult(index, next(j.folder for j in songs if j.index == index), "failed",
-                                             error=why))
-    return [by_index[j.index] for j in songs if j.index in by_index]
+    return conduct(songs, url, out_dir, workers=workers, stale_after=stale_after, heartbeat=heartbeat,
+                   on_step=tell)[0]

@@ -27,7 +27,7 @@ from fastapi.responses import FileResponse
 from sse_starlette.sse import EventSourceResponse
 
 from bandstand.errors import NotFound
-from bandstand.producer.execution.running import Cancelled, Control
+from bandstand.producer.app import Cancelled, Control
 from bandstand.producer.sessions.export import export_folder, export_session
 from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel

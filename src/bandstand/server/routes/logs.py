@@ -7,7 +7,7 @@ and teams under the runs folder) and the task board, as JSON and live over SSE.
     GET /api/v1/board                 the board now: tasks (state, heartbeat age, stale) and recent messages
     GET /api/v1/board/stream          SSE: `board` snapshots whenever a task or a message changes
 
-Reading is bounded (`bandstand.runtime.runs.RunBudget`, `bandstand.board.view.BoardWatcher`)
+Reading is bounded (`TeamRuns`' budget, `runtime.runs.RunBudget`; `bandstand.board.view.BoardWatcher`)
 and runs on worker threads; a stream polls every `POLL_SECONDS` and sends an SSE comment
 every `PING_SECONDS` while nothing happens. The board is read, never created or written:
 an SQLite board that does not exist is a 404.
@@ -17,38 +17,39 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 
 from bandstand.producer import App
-from bandstand.producer.teams.team_runs import RunBudget, RunFollower, list_runs, run_path
 from bandstand.server.state import ServerState, server_state
 from bandstand.server.streams import STREAM_ANSWERS, BoundedStream, Lag, frame
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import TeamRuns
 
 router = APIRouter(tags=["logs"])
 
 POLL_SECONDS = 0.5
 BOARD_POLL_SECONDS = 1.0
 PING_SECONDS = 8
-BUDGET = RunBudget()
 
 
-def runs_root(state: ServerState) -> Path:
-    return Path(state.runs_dir)
+def team_runs(state: ServerState) -> TeamRuns:
+    return App.team_runs(state.runs_dir)
 
 
 @router.get("/runs", summary="The runs of agent sessions and teams under the runs folder, newest first")
 async def runs(state: ServerState = Depends(server_state)) -> dict[str, Any]:
-    found = await to_thread.run_sync(list_runs, runs_root(state), BUDGET)
-    return {"root": str(runs_root(state)), "runs": [r.as_dict() for r in found]}
+    runs_here = team_runs(state)
+    found = await to_thread.run_sync(runs_here.runs)
+    return {"root": str(runs_here.root), "runs": [r.as_dict() for r in found]}
 
 
 @router.get("/runs/{name}", summary="A run's events so far, in time order (a replay)")
 async def run_events(name: str, state: ServerState = Depends(server_state)) -> dict[str, Any]:
-    follower = RunFollower(run_path(runs_root(state), name), BUDGET)
+    follower = team_runs(state).follow(name)
     events = await to_thread.run_sync(follower.read)
     return {"name": name, "kind": follower.kind, "events": events, "truncated": follower.truncated,
             "skipped": follower.skipped}
@@ -61,7 +62,7 @@ def _client(request: Request) -> str:
 @router.get("/runs/{name}/stream", summary="SSE: a run's events, everything so far and then as they are written",
             responses=STREAM_ANSWERS)
 async def run_stream(name: str, request: Request, state: ServerState = Depends(server_state)) -> BoundedStream:
-    follower = RunFollower(run_path(runs_root(state), name), BUDGET)
+    follower = team_runs(state).follow(name)
     slots, limits = state.stream_slots, state.config.limits
 
     def next_frame(first: bool) -> tuple[bytes | None, bool]:
