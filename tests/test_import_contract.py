@@ -74,6 +74,15 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     "bandstand.producer.jams.jam_headless",
     "bandstand.producer.jams.jam_recipe",
     "bandstand.producer.jams.jam_song",
+    # playing live, the transport, the Strudel desk (App.live()); pattern code (App.patterns()), theory
+    # (App.theory()) (#29)
+    "bandstand.producer.live.live_outputs",
+    "bandstand.producer.live.live_play",
+    "bandstand.producer.live.live_transport",
+    "bandstand.producer.live.strudel_desk",
+    "bandstand.producer.live.transport",
+    "bandstand.producer.engines.pattern_code",
+    "bandstand.producer.engines.music_theory",
 )
 """Producer modules no client (`cli`, `server`, `mcp`) imports: their use cases are `App` methods. A
 client importing one (a module, a name from it, or it from its package) fails the test."""

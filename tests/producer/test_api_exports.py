@@ -63,7 +63,14 @@ EXPORTS = {
                                  "compose_with_model", "edit_with_model", "reason_with_model"},
     "bandstand.producer.requests.preview": {"preview"},
     "bandstand.producer.requests.direct": {"Directed", "ask", "direct"},
+    "bandstand.producer.live.desk": {"LiveDesk", "Scratch", "Transport", "TransportCommand", "TransportState"},
+    "bandstand.producer.engines.pattern_tools": {"DEFAULT_BPM", "MAX_GRID_STEPS", "PatternSong", "PatternTools"},
+    "bandstand.producer.engines.theory_tools": {"KeyHeard", "Romans", "TheoryTools"},
 }
+
+
+LINES = {"bandstand.producer.app": 440}
+"""The facade holds, past the use cases of its own, one accessor per sub-facade (`App.live()` …, #29)."""
 
 
 @pytest.mark.parametrize("module", sorted(EXPORTS))
@@ -71,4 +78,5 @@ def test_exports_are_pinned_and_defined(module: str) -> None:
     mod = importlib.import_module(module)
     assert set(mod.__all__) == EXPORTS[module]
     assert all(hasattr(mod, name) for name in mod.__all__)
-    assert mod.__doc__ and len(Path(str(mod.__file__)).read_text(encoding="utf-8").splitlines()) < 420
+    lines = len(Path(str(mod.__file__)).read_text(encoding="utf-8").splitlines())
+    assert mod.__doc__ and lines < LINES.get(module, 420)

@@ -49,11 +49,15 @@ if TYPE_CHECKING:
     from bandstand.compose.sessions import CleanPlan
     from bandstand.producer.batch import JobResult, SongJob
     from bandstand.producer.composing.compose import Answer, Composed
+    from bandstand.producer.engines.pattern_tools import PatternTools as PatternTools
+    from bandstand.producer.engines.theory_tools import TheoryTools as TheoryTools
     from bandstand.producer.execution.running import Control
     from bandstand.producer.jams.jam import BackendFactory as BackendFactory
     from bandstand.producer.jams.jam import LiveJam as LiveJam
     from bandstand.producer.jams.jam import Persona as Persona
     from bandstand.producer.jams.jam_song import JamSong
+    from bandstand.producer.live.desk import LiveDesk
+    from bandstand.producer.live.strudel_desk import PatternDesk as PatternDesk
     from bandstand.producer.requests.direct import Directed
     from bandstand.producer.requests.job import Outcome, Prepared
     from bandstand.producer.sessions.branches import GraphLine, Moved
@@ -67,6 +71,7 @@ if TYPE_CHECKING:
     from bandstand.producer.teams.team_compose import TeamRun
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
+    from bandstand.theory import Chord as Chord
 
 __all__ = ["AcceptRequest", "App", "BranchRequest", "CheckoutRequest", "ComposeRequest", "ExportRequest",
            "HeadlessJam", "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest",
@@ -417,3 +422,16 @@ class App:
 
         return backend_factory(name, model=model, base_url=base_url) if band is None else \
             member_factory(list(band), name, list(assignments), model=model, base_url=base_url)
+
+    # -- live: play live, the transport, the Strudel desk (`producer.live.desk`); pattern code, theory (`engines`)
+    def live(self) -> LiveDesk:
+        from bandstand.producer.live.desk import LiveDesk
+        return LiveDesk(self)
+
+    def patterns(self) -> PatternTools:
+        from bandstand.producer.engines.pattern_tools import PatternTools
+        return PatternTools()
+
+    def theory(self) -> TheoryTools:
+        from bandstand.producer.engines.theory_tools import TheoryTools
+        return TheoryTools()
