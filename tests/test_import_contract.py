@@ -93,6 +93,15 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     "bandstand.producer.batch",
     "bandstand.producer.teams.team_runs",  # the TeamRuns desk, re-exported by producer.app (#29)
     "bandstand.producer.execution.running",  # Control and Cancelled, re-exported by producer.app (#29)
+    # playing live, the transport, the Strudel desk (App.live()); pattern code (App.patterns()), theory
+    # (App.theory()) (#29)
+    "bandstand.producer.live.live_outputs",
+    "bandstand.producer.live.live_play",
+    "bandstand.producer.live.live_transport",
+    "bandstand.producer.live.strudel_desk",
+    "bandstand.producer.live.transport",
+    "bandstand.producer.engines.pattern_code",
+    "bandstand.producer.engines.music_theory",
 )
 """Producer modules (or packages: the package and its modules) no client (`cli`, `server`, `mcp`)
 imports: their use cases are `App` methods. A client importing one (a module, a name from it, or it

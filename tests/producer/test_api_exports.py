@@ -71,6 +71,9 @@ EXPORTS = {
                                  "compose_with_model", "edit_with_model", "reason_with_model"},
     "bandstand.producer.requests.preview": {"preview"},
     "bandstand.producer.requests.direct": {"Directed", "ask", "direct"},
+    "bandstand.producer.live.desk": {"LiveDesk", "Scratch", "Transport", "TransportCommand", "TransportState"},
+    "bandstand.producer.engines.pattern_tools": {"DEFAULT_BPM", "MAX_GRID_STEPS", "PatternSong", "PatternTools"},
+    "bandstand.producer.engines.theory_tools": {"KeyHeard", "Romans", "TheoryTools"},
 }
 
 

@@ -94,9 +94,7 @@ def jam(
                 f"recorded {cycles_} cycle{'s' * (cycles_ != 1)}, {rounds} round{'s' * (rounds != 1)} → {out}"
             )
         return
-    from bandstand.producer.live.live_outputs import open_outputs
-
-    live = open_outputs(osc, midi_out, latency=latency)  # a wrong address or no MIDI: one line, before serving
+    live = App().live().outputs(osc, midi_out, latency=latency)  # a wrong address or no MIDI: one line, before serving
     for output in live:
         typer.echo(f"live out: {output.describe()}", err=True)
     _serve(band, factory, seed, turn_timeout, host, port, no_browser, allow_remote, autopilot, live)

@@ -8,15 +8,19 @@ stdin. Bad code is one error line plus a caret under the offending column
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import PatternTools
 
 app = typer.Typer(
     help="Query, show, render and validate Strudel-style patterns.",
@@ -28,13 +32,13 @@ app = typer.Typer(
 CodeArg = typer.Argument(
     ..., metavar="CODE", help="Pattern code, e.g. 's(\"bd sd\").fast(2)'; '-' reads stdin."
 )
-MAX_GRID_STEPS = 48  # wider cycles are quantized to this many columns
 
 
-def as_fraction(t: Any) -> Fraction:
-    from bandstand.producer.engines.pattern_code import as_fraction as convert
+@functools.cache
+def _tools() -> PatternTools:
+    from bandstand.producer import App
 
-    return convert(t)
+    return App().patterns()
 
 
 def _code(code: str) -> str:
@@ -42,9 +46,7 @@ def _code(code: str) -> str:
 
 
 def _evaluate(code: str) -> Any:
-    from bandstand.producer.engines.pattern_code import evaluate
-
-    return evaluate(_code(code))
+    return _tools().evaluate(_code(code))
 
 
 def _number(text: str, option: str) -> Fraction:
@@ -57,7 +59,7 @@ def _number(text: str, option: str) -> Fraction:
 
 
 def _time(t: Any) -> str:
-    f = as_fraction(t)
+    f = _tools().time(t)
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
@@ -92,10 +94,7 @@ def query(
     b, e = _number(begin, "--from"), _number(end, "--to")
     if not e > b:
         raise InvalidInput(f"--to {end} must be after --from {begin}")
-    pattern = _evaluate(code)
-    haps = sorted(
-        pattern.query_arc(b, e), key=lambda h: (as_fraction(h.part.begin), as_fraction(h.part.end))
-    )
+    haps = _tools().haps(_evaluate(code), b, e)
     if as_json:
         rows = [
             {
@@ -114,77 +113,15 @@ def query(
         typer.echo("(no events)")
 
 
-def _label(value: Any) -> str:
-    if isinstance(value, dict):
-        parts = [str(value[k]) for k in ("s", "note") if k in value]
-        if "n" in value and "note" not in value:
-            parts.append(f"n{value['n']}")
-        if parts:
-            return " ".join(parts)
-        return " ".join(f"{k}={v}" for k, v in value.items())
-    return str(value)
-
-
-def _is_drum(value: Any) -> bool:
-    from bandstand.producer.engines.pattern_code import lookup_sound, value_sound
-
-    name = value_sound(value)
-    sound = lookup_sound(name) if name else None
-    return sound is not None and sound.kind == "drum"
-
-
-def _grid(pattern: Any, cycle: int) -> list[str]:
-    """One cycle as rows of steps: 'x' an onset, '-' a held note, '.' nothing."""
-    from bandstand.producer.engines.pattern_code import value_pitch
-
-    every = pattern.query_arc(cycle, cycle + 1)
-    haps = [h for h in every if h.whole is not None]
-    if not haps:
-        if every:
-            return [f"cycle {cycle}: (a continuous signal; add .segment(8) to see it in steps)"]
-        return [f"cycle {cycle}: (silence)"]
-    points = {as_fraction(t) - cycle for h in haps for t in (h.part.begin, h.part.end)}
-    steps = 1
-    for p in points:
-        steps = steps * p.denominator // math.gcd(steps, p.denominator)
-    quantized = steps > MAX_GRID_STEPS
-    steps = min(steps, MAX_GRID_STEPS)
-    rows: dict[str, list[str]] = {}
-    order: dict[str, tuple[float, str]] = {}
-    for h in haps:
-        label = _label(h.value)
-        row = rows.setdefault(label, ["."] * steps)
-        if label not in order:
-            # Unpitched rows first by name, then pitched rows high to low, like a piano roll.
-            pitch = value_pitch(h.value)
-            order[label] = (-math.inf if pitch is None else -pitch, label)
-        first = math.floor((as_fraction(h.part.begin) - cycle) * steps)
-        if not _is_drum(h.value):
-            last = max(first + 1, math.ceil((as_fraction(h.part.end) - cycle) * steps))
-            for i in range(first, min(last, steps)):
-                if row[i] == ".":
-                    row[i] = "-"
-        if h.has_onset():
-            row[first] = "x"
-    width = max(len(label) for label in rows)
-    note = ", quantized" if quantized else ""
-    lines = [f"cycle {cycle} ({steps} steps{note})"]
-    lines += [
-        f"  {label.ljust(width)} |{''.join(rows[label])}|"
-        for label in sorted(rows, key=order.__getitem__)
-    ]
-    return lines
-
-
 @app.command()
 def show(
     code: str = CodeArg,
     cycles: int = typer.Option(4, "--cycles", min=1, max=64, help="How many cycles to draw."),
 ) -> None:
     """Draw CODE as a readable grid, one block per cycle."""
-    pattern = _evaluate(code)
+    pattern, tools = _evaluate(code), _tools()
     for cycle in range(cycles):
-        for line in _grid(pattern, cycle):
+        for line in tools.grid(pattern, cycle):
             typer.echo(line)
 
 
@@ -203,17 +140,12 @@ def render(
     wav: Path | None = typer.Option(None, "--wav", help="Also render audio to this WAV file."),
 ) -> None:
     """Render CODE to a Standard MIDI File (and optionally a WAV file)."""
-    from bandstand.producer.engines.pattern_code import pattern_to_song, run_program
     from bandstand.producer.engines.rendering import write_midi
 
-    program = run_program(_code(code))
-    for note in program.notes:  # what the program asked for that is not honoured (a samples() URL …)
+    made = _tools().song(_code(code), cycles, bpm=bpm, beats_per_cycle=beats_per_cycle)
+    for note in made.notes:  # what the program asked for that is not honoured (a samples() URL …)
         typer.echo(f"note: {note}", err=True)
-    if bpm is None:  # the program's own tempo: cycles per second × beats in a cycle × 60
-        bpm = float(program.cps * 60 * beats_per_cycle) if program.cps is not None else 120.0
-    song = pattern_to_song(
-        program.pattern, cycles, bpm=bpm, beats_per_cycle=beats_per_cycle, title="pattern"
-    )
+    song, bpm = made.song, made.bpm
     notes = sum(len(t.notes) for t in song.tracks)
     write_midi(song, out)
     typer.echo(
@@ -236,9 +168,7 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check CODE like the jam band does: parses, known functions and sounds, density, scale."""
-    from bandstand.producer.engines.pattern_code import validate_pattern
-
-    report = validate_pattern(_code(code), scale=scale, cycles=cycles)
+    report = _tools().validate(_code(code), scale=scale, cycles=cycles)
     if as_json:
         typer.echo(report.model_dump_json())
     else:
@@ -314,10 +244,10 @@ def chat(
     """The Strudel assistant: type code to play it, or words for the band to write it, in a shared key and
     tempo (reads lines from stdin; try ':help')."""
     from bandstand.errors import BandstandError
-    from bandstand.producer.live.strudel_desk import PatternDesk, reference
+    from bandstand.producer import App
 
-    desk = PatternDesk()
-    desk.update_context(key=key, tempo=tempo)
+    live = App().live()
+    desk = live.pattern_desk(key, tempo)
     typer.echo(f"Strudel assistant in {desk.context.key} at {desk.context.bpm:g} BPM. ':help' for commands.")
     for raw in sys.stdin:
         line = raw.strip()
@@ -334,7 +264,7 @@ def chat(
             elif command == ":bars":
                 typer.echo(f"beats per bar: {desk.update_context(beats_per_bar=int(_number(rest, ':bars'))).beats_per_bar}")
             elif command == ":ref":
-                typer.echo(reference(rest or None).rstrip())
+                typer.echo(live.reference(rest or None).rstrip())
             elif command == ":stop":
                 was = desk.stop()
                 typer.echo("stopped" if was else "nothing was playing")

@@ -7,7 +7,7 @@ else the first of afplay (macOS), pw-play (PipeWire), paplay (PulseAudio), aplay
 ffplay and mpv found on PATH. Without one, or when the player cannot reach an audio device,
 one line says where the WAV is and how to open the studio page (exit 1). Ctrl-C stops the
 playback. With `--osc HOST:PORT` or `--midi-out NAME` the song's notes go live to SuperDirt or
-a MIDI port instead, as they sound (`bandstand.producer.live.live_play`; nothing is rendered)."""
+a MIDI port instead, as they sound (`App.live().play`; nothing is rendered)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -118,11 +118,11 @@ def _play_live(session_dir: Path, section: str | None, osc: str | None, midi_out
     """The song's notes live into SuperDirt / a MIDI port, until the end or Ctrl-C."""
     import threading
 
-    from bandstand.producer.live.live_outputs import open_outputs
-    from bandstand.producer.live.live_play import play_live, song_to_play
+    from bandstand.producer import App
 
-    song_to_play(session_dir, section)  # an unknown session or section: one line, before any port opens
-    outputs = open_outputs(osc, midi_out, latency=latency)
+    live = App().live()
+    live.song(session_dir, section)  # an unknown session or section: one line, before any port opens
+    outputs = live.outputs(osc, midi_out, latency=latency)
     for output in outputs:
         typer.echo(f"live out: {output.describe()}")
 
@@ -130,11 +130,11 @@ def _play_live(session_dir: Path, section: str | None, osc: str | None, midi_out
         typer.echo(f"playing {what}, {seconds:.0f} s — Ctrl-C stops")
 
     stop = threading.Event()
-    done: list[object] = []
+    done: list[Any] = []  # what `play` answered (a LivePlayed), or what it raised
 
     def run() -> None:
         try:
-            done.append(play_live(session_dir, outputs, section, stop=stop, on_start=started))
+            done.append(live.play(session_dir, outputs, section, stop=stop, on_start=started))
         except BaseException as exc:  # handed to the main thread, which reports it
             done.append(exc)
 
@@ -151,9 +151,7 @@ def _play_live(session_dir: Path, section: str | None, osc: str | None, midi_out
     result = done[0] if done else None
     if isinstance(result, BaseException):
         raise result
-    from bandstand.producer.live.live_play import LivePlayed
-
-    if isinstance(result, LivePlayed):
+    if result is not None:
         typer.echo(f"sent {result.notes} notes ({result.cues} cues) over {result.seconds:.1f} s")
         for error in result.errors:
             typer.echo(f"warning: a send failed: {error}", err=True)

@@ -102,19 +102,17 @@ def _live(outputs: list[Any] | None, projects: Path) -> list[Any]:
     transports say, into `outputs` (none without outputs)."""
     if not outputs:
         return []
-    from bandstand.producer.live.live_outputs import feeding
-    from bandstand.producer.live.live_transport import playing_transports
+    from bandstand.producer import App
 
-    return [lambda state: feeding(state.hub.emitter, outputs), lambda state: playing_transports(projects, outputs)]
+    live = App(projects).live()
+    return [lambda state: live.feed_jam(state.hub.emitter, outputs), lambda state: live.follow_transports(outputs)]
 
 
 def _open_live(osc: str | None, midi_out: str | None, latency: float | None) -> list[Any]:
     """The live outputs the options ask for, opened and named on stderr (a mistake: one line, before serving)."""
-    if osc is None and midi_out is None:
-        return []
-    from bandstand.producer.live.live_outputs import open_outputs
+    from bandstand.producer import App
 
-    outputs = open_outputs(osc, midi_out, latency=latency)
+    outputs = App().live().outputs(osc, midi_out, latency=latency)  # none asked for: none, nothing loaded
     for output in outputs:
         typer.echo(f"live out: {output.describe()}", err=True)
     return list(outputs)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from bandstand.producer.engines.music_theory import Chord
+    from bandstand.producer.app import Chord, TheoryTools
 
 app = typer.Typer(
     help="Music theory: chord symbols, scales, Roman numerals, key detection.",
@@ -25,6 +25,12 @@ app = typer.Typer(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
+def _theory() -> TheoryTools:
+    from bandstand.producer import App
+
+    return App().theory()
+
+
 def _emit(payload: Any) -> None:
     typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
 
@@ -32,7 +38,7 @@ def _emit(payload: Any) -> None:
 def _chord_json(chord: Chord) -> dict[str, Any]:
     return {
         "symbol": chord.symbol,
-        "canonical": _canonical(chord),
+        "canonical": _theory().canonical(chord),
         "root": chord.root,
         "root_name": chord.root_name,
         "quality": chord.quality,
@@ -44,12 +50,6 @@ def _chord_json(chord: Chord) -> dict[str, Any]:
         "extensions": list(chord.extensions),
         "alterations": list(chord.alterations),
     }
-
-
-def _canonical(chord: Chord) -> str:
-    from bandstand.producer.engines.music_theory import format_chord
-
-    return format_chord(chord)
 
 
 def _chord_line(chord: Chord) -> str:
@@ -65,9 +65,7 @@ def chord_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Parse chord symbols: root, quality, notes, bass."""
-    from bandstand.producer.engines.music_theory import parse_chord
-
-    chords = [parse_chord(s) for s in symbols]
+    chords = _theory().chords(symbols)
     if as_json:
         _emit([_chord_json(c) for c in chords])
     else:
@@ -81,9 +79,7 @@ def scale_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Spell scales: notes and pitch classes."""
-    from bandstand.producer.engines.music_theory import get_scale
-
-    scales = [get_scale(n) for n in names]
+    scales = _theory().scales(names)
     if as_json:
         _emit([
             {
@@ -109,10 +105,8 @@ def roman_command(
     as_json: JsonOpt = False,
 ) -> None:
     """The chord each Roman numeral names in a key."""
-    from bandstand.producer.engines.music_theory import parse_key, roman_to_chord
-
-    k = parse_key(key)
-    chords = [(f, roman_to_chord(f, k)) for f in figures]
+    read = _theory().romans(figures, key)
+    k, chords = read.key, read.chords
     if as_json:
         _emit([{"figure": f, "key": k.name, **_chord_json(c)} for f, c in chords])
     else:
@@ -127,15 +121,8 @@ def key_command(
     profile: Annotated[str, typer.Option("--profile", metavar="NAME", help="Key profile: temperley, krumhansl, aarden, or combined (temperley + aarden).")] = "temperley",
 ) -> None:
     """Detect the key of a MIDI file (pitched tracks, weighted by duration)."""
-    from bandstand.errors import InvalidInput
-    from bandstand.producer.engines.music_theory import detect_key
-    from bandstand.producer.engines.rendering import read_midi
-
-    song = read_midi(path)
-    notes = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes]
-    if not notes:
-        raise InvalidInput(f"{path}: no pitched notes to detect a key from (only drums or an empty file)")
-    estimate = detect_key(notes, profile=profile)
+    heard = _theory().key_heard(path, profile)
+    estimate = heard.estimate
     if as_json:
         _emit({
             "file": path,
@@ -144,8 +131,8 @@ def key_command(
             "mode": estimate.key.mode,
             "confidence": estimate.confidence,
             "correlation": round(estimate.correlation, 6),
-            "notes": len(notes),
-            "declared_key": song.key,
+            "notes": heard.notes,
+            "declared_key": heard.declared_key,
             "ranking": [{"key": k.name, "correlation": round(r, 6)} for k, r in estimate.ranking[:5]],
         })
     else:

@@ -1,6 +1,6 @@
 """`bandstand transport SESSION_DIR [play|stop|set_playhead|loop]` — the studio's transport from
 the terminal: every studio page open on the song follows (its player starts, stops, moves its
-playhead, loops). The use case is `bandstand.producer.live.transport`; without an action it shows
+playhead, loops). The use case is `App.live()`'s transport; without an action it shows
 the transport."""
 
 from __future__ import annotations
@@ -40,24 +40,21 @@ def transport(
 
     from bandstand.errors import InvalidInput
     from bandstand.producer import App
-    from bandstand.producer.live.transport import (
-        TransportCommand,
-        command_transport,
-        transport_state,
-    )
 
-    session = App().project(Path(session_dir), regenerate=False)
-    if action is None:
-        state = transport_state(session.session_dir)
-    else:
+    live = App().live()
+    song = live.transport(Path(session_dir))  # not a session: one line, before the action is read
+    state = song.state
+    if action is not None:
         if action not in ("play", "stop", "set_playhead", "loop"):
             raise InvalidInput(f"no transport action {action!r}; one of play, stop, set_playhead, loop")
+        from bandstand.producer.live.desk import TransportCommand
+
         try:
             command = TransportCommand(action=action, bar=bar, section=section)  # type: ignore[arg-type]
         except ValueError as exc:
             raise InvalidInput(f"--bar {bar:g} is out of range; bars start at 1" if bar is not None and bar < 1
                                else f"not a transport command: {exc}") from None
-        state = command_transport(session, command)
+        state = live.command(song.folder, command).state
     if as_json:
         typer.echo(json.dumps(state.model_dump(), ensure_ascii=False))
         return

@@ -15,11 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from bandstand.producer.live.strudel_desk import PatternDesk
+from bandstand.producer import App
 from bandstand.producer.sessions.library import Library
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import PatternDesk
 
 __all__ = ["FILE_TYPES", "MAX_RESOURCE_BYTES", "Answer", "Band", "Link", "file_uri", "project_uri"]
 
@@ -76,7 +79,7 @@ class Band:
     backend: Any | None = None
     jam: Callable[[], Any] | None = None
     """Returns the live jam the jam tools drive (set once the server's event loop runs)."""
-    desk: PatternDesk = field(default_factory=PatternDesk)
+    desk: PatternDesk = field(default_factory=lambda: App().live().pattern_desk())
     """The Strudel assistant's desk the pattern tools play on (its key, tempo, the code playing)."""
     jam_errors: list[str] = field(default_factory=list)
     """Mistakes found in directives' rounds since the jam's state was last read (the newest 20)."""

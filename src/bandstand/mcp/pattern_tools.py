@@ -1,6 +1,6 @@
 """The Strudel assistant as MCP tools — `execute_pattern`, `stop_pattern`,
 `update_musical_context`, `write_pattern` and `strudel_reference` — over the band's
-`producer.live.strudel_desk.PatternDesk`, as `bandstand pattern chat` does: an MCP client writes
+Strudel desk (`App.live().pattern_desk`), as `bandstand pattern chat` does: an MCP client writes
 Strudel code, plays it (checked in the desk's key and tempo; a WAV preview when asked) and stops
 it. The function reference is also the resource `bandstand://strudel/reference`."""
 
@@ -10,8 +10,8 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, Params
+from bandstand.producer import App
 from bandstand.producer.app import Control
-from bandstand.producer.live.strudel_desk import reference
 
 __all__ = ["PATTERN_TOOLS", "REFERENCE_URI"]
 
@@ -80,7 +80,7 @@ def _write(band: Band, p: WritePatternParams, control: Control) -> Answer:
 
 
 def _reference(band: Band, p: StrudelReferenceParams, control: Control) -> Answer:
-    return Answer({"reference": reference(p.query)})
+    return Answer({"reference": App().live().reference(p.query)})
 
 
 PATTERN_TOOLS: tuple[BandTool, ...] = (

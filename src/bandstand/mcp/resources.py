@@ -29,7 +29,6 @@ from bandstand.errors import BandstandError, NotFound
 from bandstand.mcp.adapter import error_text
 from bandstand.mcp.band import FILE_TYPES, MAX_RESOURCE_BYTES, Band, file_uri
 from bandstand.producer import App
-from bandstand.producer.live.strudel_desk import reference
 from bandstand.producer.sessions.summaries import audio_json, history_json, variation_json
 
 __all__ = ["PROMPTS", "add_prompts", "add_resources"]
@@ -91,7 +90,7 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def strudel_reference() -> str:
         """The Strudel function reference: the language's rules and every function the engine has."""
-        return reference()
+        return App().live().reference()
 
     server.resource("bandstand://strudel/reference", name="strudel reference",
                     mime_type="text/markdown")(_guarded(strudel_reference))

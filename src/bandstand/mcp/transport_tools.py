@@ -1,5 +1,5 @@
 """The studio's transport as MCP tools — Maestro's `play`, `stop` and `set_playhead`, and
-`loop_section` — over `producer.live.transport`, as `bandstand transport` and `POST
+`loop_section` — over `App.live()`'s transport, as `bandstand transport` and `POST
 /api/v1/projects/{id}/transport` do: every studio page open on the song follows. Each answers
 the transport's new state."""
 
@@ -9,8 +9,9 @@ from pydantic import Field
 
 from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.band_tools import BandTool, ProjectParams
+from bandstand.producer import App
 from bandstand.producer.app import Control
-from bandstand.producer.live.transport import TransportCommand, command_transport
+from bandstand.producer.live.desk import TransportCommand
 
 __all__ = ["TRANSPORT_TOOLS"]
 
@@ -41,8 +42,8 @@ class LoopSectionParams(ProjectParams):
 
 
 def _command(band: Band, project: str, command: TransportCommand) -> Answer:
-    session = band.library.session(project)
-    return Answer({"project": session.session_dir.name, **command_transport(session, command).model_dump()})
+    song = App.over(band.library).live().command(project, command)
+    return Answer({"project": song.folder.name, **song.state.model_dump()})
 
 
 def _play(band: Band, p: PlayParams, control: Control) -> Answer:

@@ -57,10 +57,14 @@ if TYPE_CHECKING:
     from bandstand.producer.batch.desk import BatchDesk
     from bandstand.producer.board.desk import BoardDesk as BoardDesk
     from bandstand.producer.composing.compose import Answer, Composed
+    from bandstand.producer.engines.pattern_tools import PatternTools as PatternTools
+    from bandstand.producer.engines.theory_tools import TheoryTools as TheoryTools
     from bandstand.producer.jams.jam import BackendFactory as BackendFactory
     from bandstand.producer.jams.jam import LiveJam as LiveJam
     from bandstand.producer.jams.jam import Persona as Persona
     from bandstand.producer.jams.jam_song import JamSong
+    from bandstand.producer.live.desk import LiveDesk
+    from bandstand.producer.live.strudel_desk import PatternDesk as PatternDesk
     from bandstand.producer.requests.direct import Directed
     from bandstand.producer.requests.job import Outcome, Prepared
     from bandstand.producer.sessions.branches import GraphLine, Moved
@@ -75,6 +79,7 @@ if TYPE_CHECKING:
     from bandstand.producer.teams.team_runs import TeamRuns as TeamRuns
     from bandstand.protocol import Emitter
     from bandstand.studio import HistoryEntry, Variation
+    from bandstand.theory import Chord as Chord
 
 __all__ = ["AcceptRequest", "App", "BatchRequest", "BoardReview", "BoardWork", "BranchRequest", "Cancelled",
            "CheckoutRequest", "ComposeRequest", "ContextEstimate", "Control", "DatasetRequest", "ExportRequest",
@@ -442,3 +447,16 @@ class App:
         from bandstand.producer.teams.team_runs import TeamRuns
 
         return TeamRuns(runs_dir, config)
+
+    # -- live: play live, the transport, the Strudel desk (`producer.live.desk`); pattern code, theory (`engines`)
+    def live(self) -> LiveDesk:
+        from bandstand.producer.live.desk import LiveDesk
+        return LiveDesk(self)
+
+    def patterns(self) -> PatternTools:
+        from bandstand.producer.engines.pattern_tools import PatternTools
+        return PatternTools()
+
+    def theory(self) -> TheoryTools:
+        from bandstand.producer.engines.theory_tools import TheoryTools
+        return TheoryTools()

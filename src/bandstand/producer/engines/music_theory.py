@@ -1,7 +1,7 @@
 """What `bandstand theory` shows — chords, scales, keys, Roman numerals, the key heard in
-notes — as the clients may name it: the theory layer's own functions, re-exported (each fact
-lives once, in `bandstand.theory`; a client imports only the producer, see
-docs/architecture.md)."""
+notes — as the producer names it: the theory layer's own functions, re-exported (each fact
+lives once, in `bandstand.theory`). Clients reach them through `App.theory()`
+(`producer.engines.theory_tools`) alone, see docs/architecture.md."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What `bandstand pattern` does with pattern code — evaluate it, check it, render it to a
-song, read a hap's sound and pitch — as the clients may name it: the pattern engine's own
-functions, re-exported (the engine lives once, in `bandstand.patterns`; a client imports only
-the producer, see docs/architecture.md)."""
+song, read a hap's sound and pitch — as the producer names it: the pattern engine's own
+functions, re-exported (the engine lives once, in `bandstand.patterns`). Clients reach them
+through `App.patterns()` (`producer.engines.pattern_tools`) alone, see docs/architecture.md."""
 
 from __future__ import annotations
 

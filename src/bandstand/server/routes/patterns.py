@@ -1,5 +1,5 @@
 """Strudel code for the pages' scratch tab: `POST /api/v1/patterns/play` runs the code on a
-fresh `producer.live.strudel_desk.PatternDesk` in the key and tempo asked (checked as
+fresh Strudel desk (`App.live().scratch`) in the key and tempo asked (checked as
 `execute_pattern` checks it) and answers what it plays and `cycles` of it as a song the page's
 player loops. A mistake is a 422 of one line naming the place; nothing is kept between calls."""
 
@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from bandstand.producer.live.strudel_desk import PatternDesk
+from bandstand.producer import App
 
 router = APIRouter(tags=["patterns"])
 
@@ -27,7 +27,5 @@ class PlayBody(BaseModel):
 @router.post("/patterns/play")
 def play_pattern(body: PlayBody) -> dict[str, Any]:
     """Run Strudel code as strudel.cc does and answer what it plays and `cycles` of it as a song."""
-    desk = PatternDesk()
-    desk.update_context(key=body.key, tempo=body.tempo)
-    played = desk.execute(body.code, cycles=min(body.cycles, 16))
-    return {"played": played.model_dump(), "song": desk.song(cycles=body.cycles)}
+    scratch = App().live().scratch(body.code, cycles=body.cycles, key=body.key, tempo=body.tempo)
+    return {"played": scratch.played.model_dump(), "song": scratch.song}
