@@ -40,24 +40,9 @@ def check(
     ),
 ) -> None:
     """Say which backends are usable here and what the others need."""
-    from bandstand.producer.engines.backends import check_backends, load_config
+    from bandstand.producer import App
 
-    settings = load_config(config)
-    rows: list[dict[str, Any]] = [
-        {"backend": s.name, "usable": s.usable, "detail": s.detail}
-        for s in check_backends(settings)
-    ]
-    if probe:
-        import asyncio
-
-        from bandstand.producer.engines.backends import probe_backends
-
-        results = asyncio.run(probe_backends(settings, [r["backend"] for r in rows if r["usable"]]))
-        for row in rows:
-            if row["backend"] in results:
-                row["probe"] = results[row["backend"]]
-                # a backend whose probe turn failed does not work here, whatever its settings say
-                row["usable"] = not row["probe"].startswith("failed")
+    rows: list[dict[str, Any]] = [c.to_json() for c in App().desk().check_backends(config, probe=probe)]
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return

@@ -1,5 +1,5 @@
 """`bandstand export SESSION_DIR --format musicxml|stems|mid|wav|png|strudel` — a thin client of
-`bandstand.producer.sessions.export`: it translates the arguments and prints what was written."""
+`App.desk().export` (the local user names any folder): it translates the arguments and prints what was written."""
 
 from __future__ import annotations
 
@@ -28,9 +28,9 @@ def export(
     out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Where to write [SESSION_DIR/export].")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    from bandstand.producer.sessions.export import export_session
+    from bandstand.producer import App
 
-    done = export_session(session, fmt, out)
+    done = App().desk().export(session, fmt, out)
     if as_json:
         typer.echo(json.dumps(done.to_json()))
         return

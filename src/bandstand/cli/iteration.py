@@ -1,5 +1,5 @@
 """`bandstand edit`, `bandstand ask` and `bandstand alternatives` — thin clients of
-`bandstand.producer.requests.direct` and `bandstand.producer.requests.alternatives`: they pass
+`App.direct`/`App.ask` and `App.desk().alternatives`: they pass
 the words on and print what came back — a variation (blast radius, cost, the
 musical diff per part, the phrases; nothing in the song changes until
 `bandstand accept`), a mixer change made as one revision (undoable), or an
@@ -85,9 +85,9 @@ BACKEND_HELP = "Also read the request with a language model (claude-code, anthro
 
 
 def _backend(name: str | None) -> Any:
-    from bandstand.producer.engines.backends import backend_named
+    from bandstand.producer import App
 
-    return backend_named(name)
+    return App().desk().backend(name)
 
 
 def _print_directed(directed: Any) -> None:
@@ -158,9 +158,9 @@ def alternatives(
     count: Annotated[int, typer.Option("--count", "-n", help="How many (1–5).")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    from bandstand.producer.requests.alternatives import alternatives as propose
+    from bandstand.producer import App
 
-    made = propose(session, target, count=count)
+    made = App().desk().alternatives(session, target, count=count)
     if as_json:
         typer.echo(json.dumps(made.to_json(), ensure_ascii=False))
         return

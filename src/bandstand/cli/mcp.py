@@ -65,9 +65,8 @@ def mcp(
     model = players = None
     if backend:
         from bandstand.producer import App
-        from bandstand.producer.engines.backends import backend_named
 
-        model, players = backend_named(backend), App.jam_backend(backend)
+        model, players = App().desk().backend(backend), App.jam_backend(backend)
     from bandstand.mcp import run_board_stdio, run_stdio
 
     if board is not None and session is not None:

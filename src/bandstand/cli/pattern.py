@@ -203,9 +203,9 @@ def from_midi(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (the code, its bars and tempo)."),
 ) -> None:
     """Print one track of a MIDI file as Strudel code (one cycle = one bar), note for note."""
-    from bandstand.producer.sessions.export import midi_clip
+    from bandstand.producer import App
 
-    clip = midi_clip(file, track)
+    clip = App().desk().midi_clip(file, track)
     if as_json:
         typer.echo(json.dumps(clip.to_json(), ensure_ascii=False))
         return

@@ -8,29 +8,12 @@ are played, the rest come from the session's render cache."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
-
-
-def _check_output(path: Path, flag: str) -> Path:
-    """`path` if a file can be written there; checked before anything is written."""
-    from bandstand.errors import OutputNotWritable
-
-    if path.is_dir():
-        raise OutputNotWritable(f"{flag} {path} is a folder; give a file name, e.g. {flag} {path / ('song' + flag.replace('--', '.'))}")
-    probe = path.parent
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir():
-        raise OutputNotWritable(f"cannot write {flag} {path}: {probe} is a file, not a folder; choose another path")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise OutputNotWritable(f"cannot write {flag} {path}: {probe} is not writable; choose another path")
-    return path
 
 
 RENDER_EXAMPLES = """\b
@@ -65,35 +48,14 @@ def render(
                                "--wav, --png, --no-audio and --sample-rate are for a .mid file")
         _render_session(file)
         return
-    from bandstand.producer.engines.rendering import (
-        find_soundfont,
-        read_midi,
-        render_pianoroll,
-        render_wav,
-        title_line,
-        warm,
-    )
+    from bandstand.producer import App
 
-    song = read_midi(file)  # first: a file that is refused never loads the synthesizer (300 MB for any input)
-    if not no_audio:
-        warm()  # numba's engine and the SoundFont's table load on a thread while the outputs are checked
-    png_out = _check_output(png or file.with_suffix(".png"), "--png")
-    wav_out = None if no_audio else _check_output(wav or file.with_suffix(".wav"), "--wav")
-    if wav_out is None:
-        png_path = render_pianoroll(song, png_out, width=width, height=height)
-        typer.echo(f"{title_line(song)}")
-        typer.echo(f"piano roll  {png_path}")
-        return
-    find_soundfont()  # no SoundFont: say so before the piano roll is written, not after
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-pianoroll") as pool:
-        roll = pool.submit(render_pianoroll, song, png_out, width=width, height=height)  # drawn while it plays
-        wav_path = render_wav(song, wav_out, sample_rate=sample_rate)
-        png_path = roll.result()
-    typer.echo(f"{title_line(song)}")
-    typer.echo(f"piano roll  {png_path}")
-    typer.echo(f"audio       {wav_path}  ({song.duration_seconds:.1f} s + tail)")
+    done = App().desk().render_file(file, wav=wav, png=png, audio=not no_audio, width=width, height=height,
+                                    sample_rate=sample_rate)
+    typer.echo(f"{done.title}")
+    typer.echo(f"piano roll  {done.pianoroll}")
+    if done.wav is not None:
+        typer.echo(f"audio       {done.wav}  ({done.seconds:.1f} s + tail)")
 
 
 def _render_session(session_dir: Path) -> None:

@@ -21,7 +21,7 @@ import typer
 from bandstand.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from bandstand.producer.engines.backends import AgentBackend
+    from bandstand.producer.app import AgentBackend
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -67,9 +67,9 @@ def launch(
     sock = bind(host, port)
     config = ServerConfig(host=host, port=sock.getsockname()[1], token=token, allow_remote=allow_remote,
                           host_names=_own_names() if allow_remote else ())
-    from bandstand.producer.sessions.studio import Studio
+    from bandstand.producer import App
 
-    studio = Studio(out_dir or Path("output"), backend=studio_backend)
+    studio = App(out_dir or Path("output"), backend=studio_backend).studio
     mounts = _mcp(studio, lazy_mount)
     app_ = create_app(config, band, backend=factory, seed=seed, turn_timeout=turn_timeout,  # type: ignore[arg-type]
                       studio=studio, runs_dir=runs_dir or _runs_dir(), board_url=board_url,
@@ -119,9 +119,9 @@ def _open_live(osc: str | None, midi_out: str | None, latency: float | None) -> 
 
 
 def _runs_dir() -> Path:
-    from bandstand.producer.engines.backends import load_config
+    from bandstand.producer import App
 
-    return Path(load_config().runs_dir)
+    return Path(App().desk().agents_config().runs_dir)
 
 
 def _mcp(studio: Any, lazy_mount: Callable[..., Any]) -> list[Any]:
@@ -184,11 +184,9 @@ def serve(
 
 def _studio_backend(name: str, *, model: str | None = None, base_url: str | None = None) -> AgentBackend | None:
     """The language model the studio asks about requests its rules do not read (None: offline)."""
-    if name == "algorithmic":
-        return None
-    from bandstand.producer.engines.backends import backend_named
+    from bandstand.producer import App
 
-    return backend_named(name, {f"{name}.model": model, f"{name}.base_url": base_url if name != "claude-code" else None})
+    return App().desk().backend(name, model=model, base_url=base_url)
 
 
 STUDIO_EXAMPLES = """\b

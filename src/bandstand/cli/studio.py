@@ -1,4 +1,4 @@
-"""The studio commands, thin over `bandstand.producer.sessions.projects`:
+"""The studio commands, thin over `App` (a project, and `App.desk()`: history, variations, the tools):
 
     bandstand tool SESSION_DIR NAME [--args JSON] [--audio] [--json]   (or: bandstand tool --list)
     bandstand accept SESSION_DIR [VARIATION_ID] [--phrases ID,…] [--audio] [--json]
@@ -50,7 +50,7 @@ RenderNow = Annotated[bool | None, typer.Option(
 def _audio(session: Any, render: bool | None) -> dict[str, Any]:
     """Render the WAV for HEAD when asked to (`--audio`); a missing SoundFont is a note, not a
     failure."""
-    from bandstand.producer.sessions import head_files
+    from bandstand.producer import App
 
     if render:
         from bandstand.cli._rendering import render_status
@@ -60,8 +60,7 @@ def _audio(session: Any, render: bool | None) -> dict[str, Any]:
                 session.ensure_audio(progress)
         except (RenderError, SoundFontNotFound) as exc:
             typer.echo(f"note: the WAV was not rendered ({exc}); it is marked stale", err=True)
-    current = head_files.audio_revision(session.session_dir) == session.revision
-    return {"file": str(session.session_dir / head_files.WAV), "current": current}
+    return App().desk().audio(session)
 
 
 def _stale_hint(session_dir: Path, audio: dict[str, Any], render: bool | None) -> None:
@@ -94,14 +93,15 @@ def tool(
     as_json: AsJson = False,
     list_tools: Annotated[bool, typer.Option("--list", help="List the tools and stop.")] = False,
 ) -> None:
-    from bandstand.producer.sessions.studio_tools import TOOLS, signature
+    from bandstand.producer import App
 
+    desk = App().desk()
     if list_tools:
         if as_json:
-            print_json(TOOLS.schemas())
+            print_json(desk.tools().schemas())
         else:
-            for t in TOOLS:
-                typer.echo(f"{t.phase:<12} {signature(t)}\n{'':<13}{t.description}")
+            for t in desk.tools():
+                typer.echo(f"{t.phase:<12} {desk.signature(t)}\n{'':<13}{t.description}")
         return
     if session_dir is None or name is None:
         raise InvalidInput("give SESSION_DIR and a tool NAME (or --list to see the tools)")
@@ -113,13 +113,11 @@ def tool(
             from None
     if not isinstance(arguments, dict):
         raise InvalidInput("--args must be a JSON object of parameters, e.g. --args '{\"tempo\": 96}'")
-    from bandstand.producer.sessions.summaries import tool_outcome_json
-
-    session = open_session(session_dir)
-    outcome = session.apply_tools([{"name": name, "args": arguments}], author="cli", request=f"tool {name}")
+    applied = desk.apply_tool(Path(session_dir), name, arguments, author="cli")
+    session, outcome = applied.session, applied.outcome
     audio = _audio(session, audio_now) if outcome.entry is not None else None
     if as_json:
-        print_json({**tool_outcome_json(outcome), "audio": audio})
+        print_json({**applied.to_json(), "audio": audio})
         return
     result = {k: v for k, v in outcome.results[0].result.items()}
     if outcome.entry is None:
@@ -219,16 +217,16 @@ def redo(session_dir: Session, audio_now: RenderNow = None, as_json: AsJson = Fa
 def history(session_dir: Session, as_json: AsJson = False,
             as_graph: Annotated[bool, typer.Option("--graph", help="Draw the branches as a graph, newest first "
                                                    "(like git log --graph).")] = False) -> None:
-    from bandstand.producer.sessions.summaries import history_json
+    from bandstand.producer import App
 
     if as_graph:
         print_graph(session_dir, as_json)
         return
-    rows = open_session(session_dir).history()
+    history = App().desk().history(Path(session_dir))
     if as_json:
-        print_json([history_json(r) for r in rows])
+        print_json(history.rows_json())
         return
-    for r in rows:
+    for r in history.rows:
         e = r.entry
         mark = "→" if r.head else " "
         state = "  (undone)" if r.undone else ""
@@ -241,14 +239,12 @@ def history(session_dir: Session, as_json: AsJson = False,
                         epilog="\b\nExamples:\n  bandstand variations output/session-x\n"
                                "  bandstand variations output/session-x --json\n")
 def variations(session_dir: Session, as_json: AsJson = False) -> None:
-    from bandstand.producer.sessions.studio_tools import diff_lines
-    from bandstand.producer.sessions.summaries import variation_json
+    from bandstand.producer import App
 
-    session = open_session(session_dir)
-    head = session.revision
-    found = session.variations()
+    listed = App().desk().variations(Path(session_dir))
+    head, found = listed.head, listed.variations
     if as_json:
-        print_json([variation_json(v, head=head) for v in found])
+        print_json(listed.rows_json())
         return
     if not found:
         typer.echo("no variations yet")
@@ -258,7 +254,7 @@ def variations(session_dir: Session, as_json: AsJson = False) -> None:
         c = v.counts
         typer.echo(f"{v.id[:8]}  {v.state:<9} r{v.base_revision}  {v.intent or v.request or '-'}  "
                    f"+{c['added']} −{c['removed']} ~{c['modified']} notes, {len(v.phrases)} phrases{stale}")
-        for line in diff_lines(v.diff):
+        for line in listed.diff_lines(v):
             typer.echo(f"    {line}")
         for p in v.phrases[:12] if v.state == "ready" else ():
             n = p.counts()

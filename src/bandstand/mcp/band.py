@@ -1,10 +1,10 @@
 """What the MCP tools act on, and how a session's files are named for MCP clients.
 
-`Band` holds the projects (a `producer.sessions.library.Library`: a project is named
+`Band` holds the projects (a `Library`, `App.library`: a project is named
 by its id, or on stdio by its folder), the language model that reads
 requests when one is configured (the producer decides what it is used for),
 and where the jam lives (the stdio server's own, or the one `bandstand serve`
-plays to its page). Exports go where `producer.sessions.export.export_folder` says (the
+plays to its page). Exports go where `App.desk().export` puts them (the
 project's own export/ folder), on stdio as over HTTP. A session file is the resource
 `bandstand://projects/{project}/files/{path}`; `FILE_TYPES` says which
 files are served and as what.
@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from bandstand.producer import App
-from bandstand.producer.sessions.library import Library
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Library
 
 if TYPE_CHECKING:
     from bandstand.producer.app import PatternDesk

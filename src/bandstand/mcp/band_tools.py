@@ -27,16 +27,10 @@ from bandstand.mcp.band import Answer, Band
 from bandstand.mcp.studio_tools import PROJECT_PARAMETER
 from bandstand.producer import App
 from bandstand.producer.app import ComposeRequest, Control, ImportRequest, WordsRequest
-from bandstand.producer.sessions.export import FORMATS, export_folder, export_session
-from bandstand.producer.sessions.studio_tools import explain_validation, model_signature
-from bandstand.producer.sessions.summaries import (
-    audio_json,
-    history_json,
-    revision_json,
-    variation_json,
-)
 
 __all__ = ["BAND_TOOLS", "BandTool", "band_tools", "tool_schema"]
+
+EXPORT_FORMATS = App().desk().export_formats()  # what `export` takes (`producer.sessions.export.FORMATS`)
 
 Body = Callable[[Band, Any, Control], Answer] | Callable[[Band, Any, Control], Awaitable[Answer]]
 
@@ -155,7 +149,7 @@ class ExportParams(ProjectParams):
     playing the song) → the files written.
     Audio reports progress; cancelling writes nothing."""
 
-    format: str = Field(description=" | ".join(FORMATS), json_schema_extra={"enum": list(FORMATS)})
+    format: str = Field(description=" | ".join(EXPORT_FORMATS), json_schema_extra={"enum": list(EXPORT_FORMATS)})
     out: str | None = Field(None, max_length=200, description="A sub-folder of the project's export/ folder to write "
                             "into, e.g. 'mix-2' (default: export/ itself); no absolute path, '~', '..' or "
                             "project name.")
@@ -232,15 +226,12 @@ def _edit(band: Band, p: EditParams, control: Control) -> Answer:
 
 
 def _list_variations(band: Band, p: ListVariationsParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    head = session.revision
-    return Answer({"project": session.session_dir.name, "head": head,
-                   "variations": [variation_json(v, head=head) for v in session.variations()]})
+    return Answer(App.over(band.library).desk().variations(p.project).to_json())
 
 
 def _moved(band: Band, session: Any, entry: Any) -> Answer:
-    return Answer({"project": session.session_dir.name, **revision_json(entry),
-                   "audio": audio_json(session)}, band.links(session.session_dir))
+    return Answer({"project": session.session_dir.name, **App().desk().moved(session, entry)},
+                  band.links(session.session_dir))
 
 
 def _accept(band: Band, p: AcceptParams, control: Control) -> Answer:
@@ -266,23 +257,18 @@ def _redo(band: Band, p: RedoParams, control: Control) -> Answer:
 
 
 def _history(band: Band, p: HistoryParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    return Answer({"project": session.session_dir.name, "head": session.revision,
-                   "history": [history_json(r) for r in session.history()]})
+    return Answer(App.over(band.library).desk().history(p.project).to_json())
 
 
 def _alternatives(band: Band, p: AlternativesParams, control: Control) -> Answer:
-    from bandstand.producer.requests.alternatives import alternatives
-
-    session = band.library.session(p.project)
-    made = alternatives(session.session_dir, p.target, count=p.count, session=session, control=control)
+    session = band.library.session(p.project)  # the library keeps it open: the desk finds this one
+    made = App.over(band.library).desk().alternatives(p.project, p.target, count=p.count, control=control)
     return Answer({"project": session.session_dir.name, **made.to_json()})
 
 
 def _export(band: Band, p: ExportParams, control: Control) -> Answer:
-    session = band.library.session(p.project)
-    done = export_session(session.session_dir, p.format, export_folder(session.session_dir, p.out),
-                          control=control)
+    session = band.library.session(p.project)  # the library keeps it open: the desk finds this one
+    done = App.over(band.library).desk().export(p.project, p.format, p.out, control=control)
     return Answer({"project": session.session_dir.name, **done.to_json()},
                   band.links_to(session.session_dir, done.files))
 
@@ -335,7 +321,7 @@ def _call(band: Band, tool: BandTool) -> Any:
         try:  # strict, as JSON: "yes" is not a boolean, "5" not a number
             params = tool.params.model_validate_json(pydantic_core.to_json(arguments), strict=True)
         except ValidationError as exc:
-            message, field = explain_validation(tool.params, exc, model_signature(tool.name, tool.params))
+            message, field = App().desk().explain(tool.name, tool.params, exc)
             return failure(error_text(InvalidInput(message, field=field)))
         body: Any = tool.body
 

@@ -6,7 +6,7 @@ server's access checks: Host, Origin and the token (`Authorization: Bearer
 TOKEN`), so the SDK's own DNS-rebinding check, which knows nothing of the
 server's names, is left off. It serves the projects of the server's studio
 (`--out`), with its language model; an export stays in its project's
-export/ folder (`producer.sessions.export.export_folder`). The jam tools drive the
+export/ folder (`App.desk().export`). The jam tools drive the
 jam the server's page plays.
 """
 
@@ -27,7 +27,7 @@ PATH = "/mcp"
 
 
 def mcp_mount(studio: Any) -> Any:
-    """A `bandstand.server.Mounted` serving MCP at /mcp over `studio` (a `producer.sessions.studio.Studio`)."""
+    """A `bandstand.server.Mounted` serving MCP at /mcp over `studio` (a `Studio`, `App.studio`)."""
     from bandstand.server.mounts import Mounted
     from bandstand.server.state import ServerState
 

@@ -29,7 +29,6 @@ from bandstand.errors import BandstandError, NotFound
 from bandstand.mcp.adapter import error_text
 from bandstand.mcp.band import FILE_TYPES, MAX_RESOURCE_BYTES, Band, file_uri
 from bandstand.producer import App
-from bandstand.producer.sessions.summaries import audio_json, history_json, variation_json
 
 __all__ = ["PROMPTS", "add_prompts", "add_resources"]
 
@@ -60,6 +59,7 @@ def _files(root: Path) -> list[Path]:
 
 def add_resources(server: MCPServer, band: Band) -> None:
     library = band.library
+    desk = App.over(library).desk()
 
     def projects() -> str:
         """The projects (composed sessions) this server knows, newest first."""
@@ -71,20 +71,18 @@ def add_resources(server: MCPServer, band: Band) -> None:
 
     def history(project: str) -> str:
         """Every revision, oldest first: who asked what, what changed, undone entries marked."""
-        return _json([history_json(r) for r in library.session(project).history()])
+        return _json(desk.history(project).rows_json())
 
     def variations(project: str) -> str:
         """The variations: state, base revision, phrases and the musical diff per part."""
-        session = library.session(project)
-        head = session.revision
-        return _json([variation_json(v, head=head) for v in session.variations()])
+        return _json(desk.variations(project).rows_json())
 
     def files(project: str) -> str:
         """The session's files at HEAD: path, resource URI, media type and size."""
         session = library.session(project)
         root = session.session_dir
         name = root.name
-        return _json({"project": name, "audio": audio_json(session), "files": [
+        return _json({"project": name, "audio": desk.audio(session), "files": [
             {"path": str(p.relative_to(root)), "uri": file_uri(name, str(p.relative_to(root))),
              "mime_type": FILE_TYPES[p.suffix], "bytes": p.stat().st_size} for p in _files(root)]})
 

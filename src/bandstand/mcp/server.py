@@ -24,7 +24,7 @@ from bandstand.mcp.pattern_tools import PATTERN_TOOLS
 from bandstand.mcp.resources import add_prompts, add_resources
 from bandstand.mcp.studio_tools import studio_tools
 from bandstand.mcp.transport_tools import TRANSPORT_TOOLS
-from bandstand.producer.sessions.studio_tools import suggest
+from bandstand.producer import App
 from bandstand.version import __version__
 
 __all__ = ["INSTRUCTIONS", "BandstandServer", "build_server"]
@@ -52,7 +52,7 @@ class BandstandServer(MCPServer[Any]):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> Any:
         if name not in self.tool_names:
-            return failure(f"unknown tool '{name}'{suggest(name, self.tool_names, 'tools')}")
+            return failure(f"unknown tool '{name}'{App().desk().unknown_tool(name, self.tool_names)}")
         return await super().call_tool(name, arguments, context)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from bandstand.mcp.band import Band
 from bandstand.mcp.jam_tools import own_jam
 from bandstand.mcp.server import build_server
-from bandstand.producer.sessions.library import Library
+from bandstand.producer import App
 
 __all__ = ["run_stdio"]
 
@@ -22,5 +22,5 @@ def run_stdio(out: str | os.PathLike[str] = "output", *, backend: Any | None = N
               jam_backend: Any | None = None) -> None:
     """Serve MCP on stdio until the client closes stdin. `backend` is the language model of edit
     and ask (None: the rules); `jam_backend` who plays in the jam (None: the built-in musicians)."""
-    band = Band(Library(Path(out), folders=True), backend=backend)
+    band = Band(App(Path(out), folders=True).library, backend=backend)
     build_server(band, lifespan=own_jam(band, jam_backend)).run()

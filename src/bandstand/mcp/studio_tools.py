@@ -1,8 +1,8 @@
 """The studio's tools as MCP tools — the one place the registry becomes MCP.
 
-Every tool of `bandstand.studio.tools.TOOLS` is offered under its own name,
+Every tool of the studio's registry (`App.desk().tools()`) is offered under its own name,
 with its description and its JSON schema plus one parameter, `project` (the
-session: its id or folder). A call runs through `ProjectSession.apply_tools`
+session: its id or folder). A call runs through `App.desk().apply_tool`
 exactly as `bandstand tool SESSION NAME --args JSON` does — the same checks,
 the same one-line refusals (types taken strictly: "yes" is not a boolean),
 one revision per call, undoable — and answers
@@ -13,7 +13,7 @@ here without code of its own.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
@@ -21,9 +21,11 @@ from mcp.types import CallToolResult
 from bandstand.errors import InvalidInput
 from bandstand.mcp.adapter import McpTool, check_arguments, error_text, failure, make_tool, respond
 from bandstand.mcp.band import Answer, Band
+from bandstand.producer import App
 from bandstand.producer.app import Control
-from bandstand.producer.sessions.studio_tools import TOOLS, Tool
-from bandstand.producer.sessions.summaries import tool_outcome_json
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Tool
 
 __all__ = ["PROJECT_PARAMETER", "studio_schema", "studio_tools"]
 
@@ -62,11 +64,9 @@ def _call(band: Band, tool: Tool) -> Any:
         args = {k: v for k, v in arguments.items() if k != "project"}
 
         def work(control: Control) -> Answer:
-            session = band.library.session(project_arg(arguments))
-            outcome = session.apply_tools([{"name": tool.name, "args": args}], author="mcp",
-                                          request=f"tool {tool.name}", strict=True)
-            data = {"project": session.session_dir.name, **tool_outcome_json(outcome)}
-            return Answer(data)
+            applied = App.over(band.library).desk().apply_tool(project_arg(arguments), tool.name, args, author="mcp",
+                                                               strict=True)
+            return Answer({"project": applied.session.session_dir.name, **applied.to_json()})
 
         return await respond(tool.name, ctx, work)
     return call
@@ -75,4 +75,4 @@ def _call(band: Band, tool: Tool) -> Any:
 def studio_tools(band: Band) -> list[McpTool]:
     """One MCP tool per registry tool, in the registry's order."""
     return [make_tool(t.name, t.description,
-                      studio_schema(t), _call(band, t), read_only=t.read_only) for t in TOOLS]
+                      studio_schema(t), _call(band, t), read_only=t.read_only) for t in App().desk().tools()]

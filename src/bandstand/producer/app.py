@@ -11,12 +11,12 @@ the projects and sessions — is one method here, with typed requests (frozen da
 A project is named by its id (`session-…`) under `projects`, or — in an `App(folders=True)`, as the CLI
 makes it — by its folder's path. Words are routed once (`producer.requests.intent`, in `prepare`) and run by
 the studio stream's modes whichever client sends them, so the CLI, HTTP and MCP make the same change from
-the same words. The methods delegate to the use-case modules beside this one, imported on use so a client
-pays only for what it calls; the requests live in `producer.requests_models`. The jam is reached here alone
-(no client imports `producer.jams`), its band's makers too; a client names the jam's types (`LiveJam`,
-`Persona`, `BackendFactory`) in annotations by importing them from this module under `TYPE_CHECKING`;
-a request's run control, `Control` and `Cancelled`, which clients make and catch, is re-exported for real.
-"""
+the same words. The methods delegate to the use-case modules beside this one, imported on use so a client pays only
+for what it calls; the requests live in `producer.requests_models`. The jam is reached here alone, its band's makers
+too; an area of many use cases through its desk (`board()`, `batches()`, `team_runs()`, `live()`, `patterns()`,
+`theory()`, `desk()` for the studio's reads and tools). A client names the service's types (`LiveJam`, `Persona`,
+`Studio`, `Prepared`, `Tool` …) in annotations by importing them from here under `TYPE_CHECKING`; a request's run
+control, `Control` and `Cancelled`, which clients make and catch, is re-exported for real."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ from bandstand.producer.requests_models import (
 from bandstand.protocol.jsonvalue import JSONObject
 
 if TYPE_CHECKING:
-    from bandstand.agents import AgentBackend
+    from bandstand.agents import AgentBackend as AgentBackend
     from bandstand.compose.api import CleanPlan, Decision, EventSink
     from bandstand.producer.batch.desk import BatchDesk
     from bandstand.producer.board.desk import BoardDesk as BoardDesk
@@ -66,15 +66,19 @@ if TYPE_CHECKING:
     from bandstand.producer.live.desk import LiveDesk
     from bandstand.producer.live.strudel_desk import PatternDesk as PatternDesk
     from bandstand.producer.requests.direct import Directed
-    from bandstand.producer.requests.job import Outcome, Prepared
+    from bandstand.producer.requests.job import Outcome
+    from bandstand.producer.requests.job import Prepared as Prepared
+    from bandstand.producer.requests.stream import Sink
     from bandstand.producer.sessions.branches import GraphLine, Moved
+    from bandstand.producer.sessions.desk import StudioDesk
     from bandstand.producer.sessions.export import Export
     from bandstand.producer.sessions.importing import Imported
-    from bandstand.producer.sessions.library import Library
+    from bandstand.producer.sessions.library import Library as Library
     from bandstand.producer.sessions.listen import Listening
     from bandstand.producer.sessions.projects import ProjectSession
     from bandstand.producer.sessions.session_list import SessionSummary
-    from bandstand.producer.sessions.studio import Studio
+    from bandstand.producer.sessions.studio import Studio as Studio
+    from bandstand.producer.sessions.studio_tools import Tool as Tool
     from bandstand.producer.teams.team_compose import TeamRun
     from bandstand.producer.teams.team_runs import TeamRuns as TeamRuns
     from bandstand.protocol import Emitter
@@ -86,13 +90,10 @@ __all__ = ["AcceptRequest", "App", "BatchRequest", "BoardReview", "BoardWork", "
            "HeadlessJam", "ImportRequest", "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "TeamRequest",
            "WordsRequest", "WorkerRequest"]
 
-Sink = Callable[[JSONObject], None]
-
 
 @dataclass(slots=True)
 class App:
-    """See the module docstring. `backend`: an `agents.AgentBackend` that reads what the rules do
-    not (None: offline); `folders`: projects may also be named by their folder's path."""
+    """See the module docstring. `backend` reads what the rules do not (None: offline); `folders`: projects by path too."""
 
     projects: Path = Path("output")
     backend: AgentBackend | None = None
@@ -112,8 +113,7 @@ class App:
 
     @classmethod
     def over(cls, library: Library, *, backend: AgentBackend | None = None) -> App:
-        """The facade over a library of projects a client already holds (MCP's): its projects are
-        that library's, opened and known by path as it has them."""
+        """The facade over a library of projects a client already holds (MCP's), opened and known by path as it has them."""
         app = cls(library.root, backend=backend)
         app._library = library
         return app
@@ -173,10 +173,8 @@ class App:
     # ------------------------------------------------------------------ requests in words: one router, one path
 
     def prepare(self, request: WordsRequest) -> Prepared:
-        """The words routed once into a typed request, its project and conversation found; refused in
-        one line when it cannot run (`producer.requests.stream.prepare`)."""
-        return self.studio.prepare(request.words, project_id=request.project,
-                                   conversation_id=request.conversation_id)
+        """The words routed once into a typed request, its project and conversation found, or refused in one line."""
+        return self.studio.prepare(request.words, project_id=request.project, conversation_id=request.conversation_id)
 
     async def stream(self, prepared: Prepared, sink: Sink, *, control: Control | None = None,
                      on_outcome: Callable[[Outcome], None] | None = None) -> JSONObject:
@@ -219,10 +217,7 @@ class App:
         return self.session(project).redo()
 
     def export(self, request: ExportRequest, *, control: Control | None = None) -> Export:
-        from bandstand.producer.sessions.export import export_folder, export_session
-
-        root = self.session(request.project).session_dir
-        return export_session(root, request.format, export_folder(root, request.out), control=control)
+        return self.desk().export(request.project, request.format, request.out, control=control)
 
     def import_midi(self, request: ImportRequest) -> Imported:
         from bandstand.producer.sessions.importing import import_midi
@@ -460,3 +455,9 @@ class App:
     def theory(self) -> TheoryTools:
         from bandstand.producer.engines.theory_tools import TheoryTools
         return TheoryTools()
+
+    # -- the studio's reads and tools: history, variations, tools, exports, renders, alternatives, backends
+    def desk(self) -> StudioDesk:
+        from bandstand.producer.sessions.desk import StudioDesk
+
+        return StudioDesk(self)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 __all__ = ["AcceptRequest", "BatchRequest", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest",
            "ComposeRequest", "ContextEstimate", "DatasetRequest", "ExportRequest", "HeadlessJam", "ImportRequest",
@@ -114,6 +114,9 @@ class WordsRequest:
     project: str | None
     words: str
     conversation_id: str | None = None
+
+    MAX_LENGTH: ClassVar[int] = 16_384
+    """The longest words a request may carry, in characters (the studio stream refuses longer ones)."""
 
 
 @dataclass(frozen=True, slots=True)

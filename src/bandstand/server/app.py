@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -36,7 +36,7 @@ from bandstand.server.state import ServerState
 from bandstand.version import __version__
 
 if TYPE_CHECKING:
-    from bandstand.producer.app import BackendFactory, Persona
+    from bandstand.producer.app import BackendFactory, Persona, Studio
 
 API_PREFIX = "/api/v1"
 
@@ -63,7 +63,7 @@ def create_app(
     seed: int = 0,
     turn_timeout: float = 30.0,
     tools: ToolCatalog | None = None,
-    studio: Any = None,
+    studio: Studio | None = None,
     routers: Sequence[APIRouter] = (),
     runs_dir: str | os.PathLike[str] = "runs",
     board_url: str | None = None,
@@ -72,15 +72,15 @@ def create_app(
     lifespans: Sequence[Callable[[ServerState], contextlib.AbstractAsyncContextManager[None]]] = (),
 ) -> FastAPI:
     """The server for `config`: the jam with `personas`, the protocol, the studio API over
-    `studio` (a `producer.sessions.studio.Studio`; None: no projects) and `routers`, all under /api/v1;
+    `studio` (a `Studio`, `App.studio`; None: no projects) and `routers`, all under /api/v1;
     the log view reads the runs under `runs_dir` and the board at `board_url`; the `mounts` are
     served each at its path (MCP at /mcp); each of `lifespans` runs while the server does, from
     when the jam hub exists (live out subscribes to the jam's emitter there).
-    `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry)."""
+    `tools` is the catalog of `/protocol/tools.json` (default: the studio's tool registry, `App.desk().tools()`)."""
     if tools is None:
-        from bandstand.producer.sessions.studio_tools import TOOLS
+        from bandstand.producer import App
 
-        tools = TOOLS.schemas
+        tools = App().desk().tools().schemas
     state = ServerState(config=config, registry=protocol_registry(), tools=tools, studio=studio,
                         runs_dir=str(runs_dir), board_url=board_url)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
@@ -23,6 +23,9 @@ from bandstand.server.hub import JamHub
 from bandstand.server.streams import StreamSlots
 from bandstand.server.tickets import PageTickets
 
+if TYPE_CHECKING:
+    from bandstand.producer.app import Studio
+
 
 @dataclass(slots=True)
 class ServerState:
@@ -30,7 +33,7 @@ class ServerState:
     registry: Registry
     tools: ToolCatalog | None
     hub: JamHub | None = None  # built when the app starts (it needs the event loop)
-    studio: Any = None  # the `producer.sessions.studio.Studio` behind the studio API (None: no projects folder)
+    studio: Studio | None = None  # the studio behind the studio API (`App.of(studio)`; None: no projects folder)
     runs_dir: str = "runs"  # where agent sessions and teams write their JSONL logs (the log view reads them)
     board_url: str | None = None  # the task board the log view shows (None: the default board)
     tickets: PageTickets | None = None  # the page URLs' one-time tokens (AccessControl spends them)
@@ -72,7 +75,7 @@ def server_state(connection: HTTPConnection) -> ServerState:
     return state
 
 
-def studio_service(connection: HTTPConnection) -> Any:
+def studio_service(connection: HTTPConnection) -> Studio:
     """The studio behind the projects, variations, conversations and stream routes."""
     studio = server_state(connection).studio
     if studio is None:

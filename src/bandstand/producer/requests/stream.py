@@ -30,6 +30,7 @@ from bandstand.producer.requests.intent import route
 from bandstand.producer.requests.job import Job, Outcome, Prepared
 from bandstand.producer.requests.model import classify
 from bandstand.producer.requests.modes import MODES
+from bandstand.producer.requests_models import WordsRequest
 from bandstand.protocol import STUDIO, Emitter, ProtocolViolation
 from bandstand.protocol.jsonvalue import JSONObject
 from bandstand.protocol.studio import (
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_PROMPT", "prepare", "run_stream", "wants_team"]
 
-MAX_PROMPT = 16_384
+MAX_PROMPT = WordsRequest.MAX_LENGTH  # the longest prompt, in characters
 NEEDS_PROJECT = {"EDITING", "compose.edit", "compose.mood", "compose.parts"}
 Sink = Callable[[JSONObject], None]
 

@@ -8,18 +8,20 @@ branch or revision), 409 (a name taken, changes that clash, nothing to merge).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from bandstand.producer import App
 from bandstand.producer.app import BranchRequest, CheckoutRequest, MergeRequest
-from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.routes.projects import ProjectId
 from bandstand.server.state import studio_service
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Studio
 
 router = APIRouter(prefix="/projects", tags=["projects"], responses=ERROR_RESPONSES)
 

@@ -5,7 +5,7 @@ client cancels by closing the stream (the render stops within a block of work an
 The finished file is left in the project's `export/page/` folder and the last event (`ready`)
 names where to download it: `GET /api/v1/projects/ID/export/file?format=wav`. A plain
 `GET …/export?format=…` (projects.py) still answers with the file at once, for scripts.
-The use case is `producer.sessions.export.export_session`; this module moves files and events only.
+The use case is `App.desk().export`; this module moves files and events only.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import tempfile
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query
@@ -27,13 +27,15 @@ from fastapi.responses import FileResponse
 from sse_starlette.sse import EventSourceResponse
 
 from bandstand.errors import NotFound
+from bandstand.producer import App
 from bandstand.producer.app import Cancelled, Control
-from bandstand.producer.sessions.export import export_folder, export_session
-from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.routes.projects import EXPORT_TYPES
 from bandstand.server.state import studio_service
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Studio
 
 __all__ = ["PAGE_FOLDER", "router"]
 
@@ -47,7 +49,7 @@ Format = Literal["wav", "stems", "mid", "musicxml", "strudel", "png"]
 
 
 class ExportJob(WireModel):
-    """What to export (`producer.sessions.export.FORMATS`)."""
+    """What to export (`App.desk().export_formats()`)."""
 
     model_config = STRICT
 
@@ -57,11 +59,12 @@ class ExportJob(WireModel):
 def _deliver(root: Path, project_id: str, fmt: str, control: Control) -> dict[str, Any]:
     """Export into a scratch folder of export/, then put the one file to download (the stems as a
     zip) in place under export/page/ by a rename: a cancel or a failure leaves nothing there."""
-    page = export_folder(root, PAGE_FOLDER)
+    desk = App().desk()
+    page = desk.export_folder(root, PAGE_FOLDER)
     page.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=".page-", dir=page))
     try:
-        done = export_session(root, fmt, scratch, control=control)
+        done = desk.export(root, fmt, scratch, control=control)  # the folder is the session's, read as it is
         _, name = EXPORT_TYPES[fmt]
         if fmt == "stems":
             made = scratch / name
@@ -130,7 +133,7 @@ async def export_stream(body: ExportJob, project_id: str = ProjectId,
 def export_file(project_id: str = ProjectId, format: Format = Query(description="which export"),
                 studio: Studio = Depends(studio_service)) -> FileResponse:
     media, name = EXPORT_TYPES[format]
-    path = export_folder(studio.library.path(project_id), PAGE_FOLDER) / name
+    path = App.of(studio).desk().export_folder(project_id, PAGE_FOLDER) / name
     if not path.is_file():
         raise NotFound(f"no finished {format} export of {project_id}; make one with POST "
                        f"/api/v1/projects/{project_id}/export/stream")

@@ -5,7 +5,7 @@ A project is a session folder in the server's output folder (`bandstand serve
 --out DIR`); its id is the folder's name. A GET only reads (a page on another
 port can make a browser send one blindly, cookie and all): a composed song is
 imported as a project by `POST …/open`, never by a GET. The routes translate;
-the use cases are `bandstand.producer.sessions.library` and `producer.sessions.studio`.
+the use cases are `App`'s and its studio's (`App.of(studio)`, its projects `App.library`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import tempfile
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request
@@ -28,10 +28,12 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 
 from bandstand.producer import App
-from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import COMPOSE, Emitter, WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Studio
 
 router = APIRouter(prefix="/projects", tags=["projects"], responses=ERROR_RESPONSES)
 

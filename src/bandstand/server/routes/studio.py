@@ -2,7 +2,7 @@
 server-sent events), `POST /api/v1/preview` (the plan, nothing run), `GET
 /api/v1/streams` (the requests running now), and conversations
 (`/api/v1/conversations`). The producer decides everything
-(`producer.sessions.studio.Studio`); these routes translate HTTP and SSE.
+(`App.of(studio)`); these routes translate HTTP and SSE.
 
 The stream is read before it starts: a request that cannot run (not understood,
 an unknown project) is a 4xx with one line, not a stream. Then every event is
@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends
 from fastapi import Path as PathParam
@@ -27,12 +27,12 @@ from starlette.types import Receive, Scope, Send
 
 from bandstand.producer import App
 from bandstand.producer.app import WordsRequest
-from bandstand.producer.requests.job import Prepared
-from bandstand.producer.requests.stream import MAX_PROMPT
-from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Prepared, Studio
 
 router = APIRouter(tags=["studio"], responses=ERROR_RESPONSES)
 
@@ -42,7 +42,7 @@ class StreamRequest(WireModel):
 
     model_config = STRICT
 
-    prompt: str = Field(min_length=1, max_length=MAX_PROMPT,
+    prompt: str = Field(min_length=1, max_length=WordsRequest.MAX_LENGTH,
                         description="what to do: 'make the bass busier', 'what key is this in?', or a structured "
                                     "prompt starting with the line BANDSTAND PROMPT")
     project_id: str | None = Field(default=None, max_length=100, description="the project (none: a new one)")

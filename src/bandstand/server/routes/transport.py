@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 
 from bandstand.producer import App
 from bandstand.producer.live.desk import TransportCommand
-from bandstand.producer.sessions.studio import Studio
 from bandstand.server.errors import ERROR_RESPONSES
 from bandstand.server.routes.projects import ProjectId
 from bandstand.server.state import ServerState, server_state, studio_service
 from bandstand.server.streams import STREAM_ANSWERS, BoundedStream, frame
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Studio
 
 router = APIRouter(prefix="/projects", tags=["transport"], responses=ERROR_RESPONSES)
 

@@ -5,16 +5,18 @@ that lost the studio stream reads them here), commit all of it or some phrases
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends
 from fastapi import Path as PathParam
 from pydantic import Field
 
-from bandstand.producer.sessions.studio import Studio
 from bandstand.protocol import WireModel
 from bandstand.server.errors import ERROR_RESPONSES, STRICT
 from bandstand.server.state import studio_service
+
+if TYPE_CHECKING:
+    from bandstand.producer.app import Studio
 
 router = APIRouter(prefix="/variations", tags=["variations"], responses=ERROR_RESPONSES)
 
