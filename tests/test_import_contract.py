@@ -102,6 +102,10 @@ ROUTED_THROUGH_APP: tuple[str, ...] = (
     "bandstand.producer.live.transport",
     "bandstand.producer.engines.pattern_code",
     "bandstand.producer.engines.music_theory",
+    # the MIDI and render layers' own functions: a pattern's files (App.patterns().write_midi/write_wav), a file's
+    # render (App.desk().render_file), the SoundFont the pages play (App.desk().soundfont()) (#29)
+    "bandstand.producer.engines.rendering",
+    "bandstand.producer.engines.backends",  # which language model a --backend names: App.desk().backend (#29)
     # the studio's reads and tools: `App.desk()` (history, variations, audio, moved, apply_tool, tools, explain,
     # unknown_tool, export, export_folder, midi_clip, alternatives, backend, agents_config, check_backends); the
     # server's studio and the stream's types are named from `producer.app` (#29)
@@ -231,6 +235,26 @@ def test_the_clients_reach_the_routed_use_cases_through_app_alone() -> None:
     assert all((SRC.parent / (name.replace(".", "/") + ".py")).is_file()
                or (SRC.parent / name.replace(".", "/") / "__init__.py").is_file() for name in ROUTED_THROUGH_APP), \
         "ROUTED_THROUGH_APP names a module that does not exist"
+
+
+FACE: dict[str, str] = {
+    "bandstand.producer": "the package: `App`",
+    "bandstand.producer.app": "`App`, its typed requests and replies, and the types clients name (some under TYPE_CHECKING)",
+    "bandstand.producer.live.desk": "`TransportCommand`, the transport route's request body: a pydantic model, which "
+                                    "`producer.app` does not import (pydantic would load on `bandstand --help`)",
+}
+"""The producer modules a client may import at all: the facade is exported alone (#29). Everything else is
+reached through `App`'s methods and desks."""
+
+
+def test_the_clients_import_the_facade_alone() -> None:
+    found = sorted({f"{module} imports {name}: reach it through bandstand.producer.App"
+                    for module, name in _client_imports()
+                    if name.startswith("bandstand.producer.")
+                    and not any(name == face or (name.startswith(f"{face}.") and face != "bandstand.producer")
+                                for face in FACE)
+                    and name.removeprefix("bandstand.producer.") != "App"})
+    assert not found, "\n".join(found)
 
 
 def test_the_routed_rule_sees_every_way_of_importing(tmp_path: Path) -> None:

@@ -140,21 +140,18 @@ def render(
     wav: Path | None = typer.Option(None, "--wav", help="Also render audio to this WAV file."),
 ) -> None:
     """Render CODE to a Standard MIDI File (and optionally a WAV file)."""
-    from bandstand.producer.engines.rendering import write_midi
-
-    made = _tools().song(_code(code), cycles, bpm=bpm, beats_per_cycle=beats_per_cycle)
+    tools = _tools()
+    made = tools.song(_code(code), cycles, bpm=bpm, beats_per_cycle=beats_per_cycle)
     for note in made.notes:  # what the program asked for that is not honoured (a samples() URL …)
         typer.echo(f"note: {note}", err=True)
     song, bpm = made.song, made.bpm
     notes = sum(len(t.notes) for t in song.tracks)
-    write_midi(song, out)
+    tools.write_midi(made, out)
     typer.echo(
         f"wrote {out} ({len(song.tracks)} tracks, {notes} notes, {cycles} cycles at {bpm:g} bpm)"
     )
     if wav is not None:
-        from bandstand.producer.engines.rendering import render_wav
-
-        render_wav(song, wav)
+        tools.write_wav(made, wav)
         typer.echo(f"wrote {wav}")
 
 

@@ -14,6 +14,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from bandstand.patterns import Hap, Pattern
     from bandstand.patterns.validate import ValidationReport
     from bandstand.score import Song
@@ -110,6 +112,20 @@ class PatternTools:
             bpm = float(program.cps * 60 * beats_per_cycle) if program.cps is not None else DEFAULT_BPM
         song = pattern_to_song(program.pattern, cycles, bpm=bpm, beats_per_cycle=beats_per_cycle, title=title)
         return PatternSong(song, bpm, tuple(program.notes))
+
+    @staticmethod
+    def write_midi(made: PatternSong, path: Path) -> None:
+        """The song `song()` made as a Standard MIDI File at `path` (written atomically)."""
+        from bandstand.producer.engines.rendering import write_midi
+
+        write_midi(made.song, path)
+
+    @staticmethod
+    def write_wav(made: PatternSong, path: Path) -> None:
+        """The song `song()` made, played by the built-in synthesizer into a WAV file at `path`."""
+        from bandstand.producer.engines.rendering import render_wav
+
+        render_wav(made.song, path)
 
     @staticmethod
     def validate(code: str, *, scale: str | None = None, cycles: int = 4) -> ValidationReport:

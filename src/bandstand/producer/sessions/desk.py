@@ -236,6 +236,14 @@ class StudioDesk:
         return midi_clip(path, track)
 
     @staticmethod
+    def soundfont() -> Path:
+        """The SoundFont the renders and the pages' synthesizer play (`SoundFontNotFound`, saying where it was
+        looked for and how to get one, when there is none)."""
+        from bandstand.producer.engines.rendering import find_soundfont
+
+        return find_soundfont()
+
+    @staticmethod
     def render_file(file: Path, *, wav: Path | None = None, png: Path | None = None, audio: bool = True,
                     width: int = 1600, height: int = 900, sample_rate: int = 44100) -> FileRender:
         """A MIDI file (not a project) as a piano roll and, with `audio`, a WAV — each beside it unless `png`/`wav`

@@ -23,7 +23,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
 from bandstand.errors import SoundFontNotFound
-from bandstand.producer.engines.rendering import find_soundfont
+from bandstand.producer import App
 from bandstand.server.routes.pages import web_root
 
 VENDOR_ENV = "BANDSTAND_WEB_VENDOR"
@@ -78,7 +78,7 @@ def synth_status() -> dict[str, Any]:
 
 def soundfont_status() -> dict[str, Any]:
     try:
-        path = find_soundfont()
+        path = App().desk().soundfont()
     except SoundFontNotFound as exc:
         return {"available": False, "reason": str(exc)}
     return {"available": True, "name": path.name, "bytes": path.stat().st_size, "url": "/audio/soundfont.sf2"}
@@ -97,7 +97,7 @@ def _file(request: Request, path: Path, media_type: str) -> Response:
 @assets_router.get("/soundfont.sf2", include_in_schema=False)
 async def soundfont(request: Request) -> Response:
     try:
-        path = find_soundfont()
+        path = App().desk().soundfont()
     except SoundFontNotFound as exc:
         raise HTTPException(404, str(exc)) from None
     return _file(request, path, "application/octet-stream")
