@@ -70,12 +70,14 @@ def _grid_counts(notes: Sequence[_N]) -> Counter[str]:
 
 
 def _roots(notes: Sequence[_N], bar_of: Callable[[float], int]) -> dict[int, int]:
-    lowest: dict[int, int] = {}
+    """Each bar's root as a bass player states it: the lowest note of the bar's first onset (an approach
+    or passing note a busier line adds later in the bar, even below it, does not move the root)."""
+    first: dict[int, tuple[float, int]] = {}
     for n in notes:
         bar = bar_of(n.start)
-        if bar not in lowest or n.pitch < lowest[bar]:
-            lowest[bar] = n.pitch
-    return {bar: p % 12 for bar, p in lowest.items()}
+        if bar not in first or (n.start, n.pitch) < first[bar]:
+            first[bar] = (n.start, n.pitch)
+    return {bar: pitch % 12 for bar, (_, pitch) in first.items()}
 
 
 def _bar_ranges(bars: Sequence[int], limit: int = 4) -> str:
