@@ -118,6 +118,8 @@ def test_the_same_seed_and_turn_give_the_same_reply() -> None:
 )
 # a long bar in half time at full tilt: 65 events in a cycle before `thin` capped half time at 64
 @example("BEAT", ("c", "minor"), 9, 1, Style(density=0, time=0.5, swing=False, solo=False), (15, 4))
+# a long busy bar swung on every beat: `swingBy(1/3, 15)` over eight drum layers passed the query budget
+@example("BEAT", ("d", "major"), 2, 1, Style(density=2, time=1.0, swing=True, solo=True), (15, 4))
 def test_every_pattern_is_valid_and_entirely_in_the_scale(name, key, energy, round_, style, metre) -> None:
     chords = {"minor": ["{}m"], "major": ["{}"], "dorian": ["{}m"], "mixolydian": ["{}"]}
     tonic, mode = key

@@ -131,6 +131,12 @@ def perform(turn: TurnInput, role: str, sit: Situation, knobs: Style, seed: int,
     return thin(in_scale(play(role, sit, rng, (knobs,) * len(sit.bars)), sit.scale))
 
 
+LONG_SWING = 8
+"""Swing subdivisions a cycle past which a swung pattern's cost is checked: `swingBy(x, n)` queries the pattern
+n times a cycle, and a 15/4 bar of eight busy drum layers swung on every beat passes the validator's query budget
+(such a bar is played straight; every shorter bar swings as written)."""
+
+
 def write(turn: TurnInput, phrase: Phrase, sit: Situation, *, sound: str | None = None, effects: str = "",
           degrees: bool = True) -> str:
     """The phrase as pattern code in the jam's key (melodies in scale degrees, a bass line
@@ -140,9 +146,19 @@ def write(turn: TurnInput, phrase: Phrase, sit: Situation, *, sound: str | None 
     name = turn.context.scale[0]
     if set(phrase.feel.time_feel) == {2.0}:
         phrase = double_feel(phrase)
-    return to_pattern(phrase, sound=sound, scale=sit.scale if degrees else None, tonic=sit.tonic,
-                      scale_name=f"{name[0].upper()}{name[1:]}:{turn.context.mode}",
-                      sharps="#" in "".join(turn.context.scale), effects=effects)
+
+    def written(p: Phrase) -> str:
+        return to_pattern(p, sound=sound, scale=sit.scale if degrees else None, tonic=sit.tonic,
+                          scale_name=f"{name[0].upper()}{name[1:]}:{turn.context.mode}",
+                          sharps="#" in "".join(turn.context.scale), effects=effects)
+
+    code = written(phrase)
+    if ".swingBy(" in code and phrase.beats_per_bar / (2 * phrase.feel.swing_unit) > LONG_SWING:
+        from bandstand.patterns.validate import validate_pattern
+
+        if validate_pattern(code).error:  # swung, a long busy bar passes the engine's budget: played straight
+            code = written(replace(phrase, feel=replace(phrase.feel, swing=())))
+    return code
 
 
 def double_feel(phrase: Phrase) -> Phrase:
