@@ -36,7 +36,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 REQUESTS = ["make the drums simpler and less reverb on the lead", "make the bass busier", "darker chords",
             "make the bass busier and half the tempo in bars 5-8", "3/4 in bars 5-8"]
 TEMPO_WORDS = REQUESTS[3]  # the tempo map moves in bars 5-8 only, in every client's variation
-METRE_WORDS = REQUESTS[4]  # the metre map moves in bars 5-8 only, in every client's variation
 
 
 def bandstand(*args: str) -> str:

@@ -87,8 +87,8 @@ def run_compiled(data: bytes, script: Sequence[Step | int], pedal: bool = False)
         if isinstance(step, int):
             at += step
             rows.append((at, 1, 0, 3, 0))
-        elif step[0] in ("sounds_off", "notes_off"):
-            rows += [(at, 1, ch, 120 if step[0] == "sounds_off" else 123, 0) for ch in range(16)]
+        elif step[0] == "sounds_off":
+            rows += [(at, 1, ch, 120, 0) for ch in range(16)]
         else:
             name, args = step
             values = (*args, 0, 0)[:3] if name != "program_change" else (args[0], args[1], 0)

@@ -25,7 +25,7 @@ from contextlib import contextmanager, nullcontext, suppress
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from bandstand.board.busy import WriterLock, busy_error, stopped_hint
 from bandstand.errors import BandstandError, BoardBusy, BoardDamaged, BoardUsageError
@@ -67,18 +67,6 @@ def schema_sql(dialect: str) -> str:
 def split_statements(sql: str) -> list[str]:
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
-
-
-class Store(Protocol):
-    """A board store: transactions over named queries, and migrations."""
-
-    dialect: str
-    url: str
-
-    def transaction(self, *, write: bool = False) -> Any: ...
-    def migrate(self) -> list[int]: ...
-    def execute_script(self, sql: str) -> None: ...
-    def close(self) -> None: ...
 
 
 class _SqliteTx:

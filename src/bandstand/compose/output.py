@@ -58,8 +58,6 @@ from bandstand.version import __version__
 if TYPE_CHECKING:
     from bandstand.render.meter import Meter
 
-KNOWN_DIRS = ("state", "progression", "midi", "audio", "images", "notes")
-
 
 @dataclass(slots=True)
 class SessionOutput:

@@ -53,7 +53,7 @@ from bandstand.craft.kit import (
 
 __all__ = ["WORLD_KITS"]
 
-MUTE_CUICA, OPEN_CUICA, MUTE_TRIANGLE, OPEN_TRIANGLE = 78, 79, 80, 81
+OPEN_CUICA, MUTE_TRIANGLE, OPEN_TRIANGLE = 79, 80, 81
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:

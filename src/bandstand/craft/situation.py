@@ -132,8 +132,6 @@ class Idiom:
     harmonic: float = 0.5
     rhythmic: float = 0.5
     electronic: float = 0.0
-    power_chords: bool = False  # rock/punk/metal guitars: root, fifth and octave
-    palm_muted: bool = False  # metal: chugged, short
     kit: str = ""  # the genre whose own kit the drummer plays within the drum family (`genre_kits`)
     touches: tuple[str, ...] = ()  # what named instruments add on top (a music box lead, a güiro line)
 
@@ -142,9 +140,8 @@ class Idiom:
 class Situation:
     """Everything a part is played against. `groove` is the band's shared groove
     choice (a number the drummer and the bassist both read, so the bass locks to the
-    kick the drummer really plays); `development` is how far the material has been
-    developed already (jam rounds since the idea was born); `diatonic_only` asks for
-    scale tones only (the jam's validator checks every pitched note against the scale)."""
+    kick the drummer really plays); `diatonic_only` asks for scale tones only (the
+    jam's validator checks every pitched note against the scale)."""
 
     tonic: int
     mode: str
@@ -158,7 +155,6 @@ class Situation:
     constraints: frozenset[str] = frozenset()
     named_roles: frozenset[str] = frozenset()
     diatonic_only: bool = False
-    development: int = 0
     pulse: float = 1.0  # beats per counting unit of the metre: 1 in x/4, 0.5 in x/8
     textures: tuple[str, ...] = ()  # sounds around the music the texture role plays (rain, vinyl)
     looping: bool = False  # a loop that repeats (the jam): its first bar follows its last

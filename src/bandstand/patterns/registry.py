@@ -48,7 +48,6 @@ Calling:
 - ``REGISTRY.call_method(pat, name, *args)`` / ``p.name(*args)`` — the method
   form; for arity-2 transforms several arguments are sequenced
   (``p.fast(1, 2)`` ≡ ``p.fast(seq(1, 2))``), as in Strudel.
-- ``REGISTRY.call_variant(pat, name, variant, *args)`` — ``p.add.out(1)``.
 - ``REGISTRY.get(name)`` → `PatternFunction` or None; ``REGISTRY.names()``;
   ``REGISTRY.closest(name)`` → the nearest known name (for error messages).
 """
@@ -232,6 +231,3 @@ class Registry:
 
     def call_method(self, pat: Pattern, name: str, *args: Any) -> Pattern:
         return self._table[name].call_method(pat, *args)
-
-    def call_variant(self, pat: Pattern, name: str, variant: str, *args: Any) -> Pattern:
-        return self._table[name].variants[variant](pat, *args)

@@ -13,8 +13,6 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 PROTOCOL_VERSION = "1.0"
-ENVELOPE = ("seq", "protocolVersion")
-"""The keys the emitter adds to every event it sends."""
 
 
 class WireModel(BaseModel):

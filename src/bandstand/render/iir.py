@@ -173,14 +173,6 @@ class Cascade:
                 chunk[...] = work
         return chunk
 
-    def filtered(self, frames: npt.NDArray[Any], add: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
-        """The next chunk given as frames × channels, plus `add` (broadcast to channels × frames) if
-        given, filtered into a new channel-major array; `frames` is left as it is."""
-        signals = np.array(frames.T, dtype=self.dtype, order="C")
-        if add is not None:
-            signals += add
-        return self(signals)
-
 
 def filter_sos(audio: npt.NDArray[Any], sections: Sequence[Sequence[float]]) -> npt.NDArray[Any]:
     """A new array: the whole audio (frames × channels, or frames) through a cascade from rest; no

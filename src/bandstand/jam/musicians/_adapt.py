@@ -74,8 +74,7 @@ def situation(turn: TurnInput, idea: int, *, idiom: Idiom = JAM_IDIOM, role: str
     scale = tuple(sorted({pitch_class(name) for name in ctx.scale}))
     return Situation(tonic=pitch_class(ctx.scale[0]), mode=ctx.mode, scale=scale, tempo=ctx.bpm,
                      beats_per_bar=beats, steps=length, bars=bars, idiom=idiom, groove=idea,
-                     diatonic_only=True, development=max(0, turn.round - turn.style.since),
-                     pulse=4 / ctx.beat_unit, textures=textures, looping=True)
+                     diatonic_only=True, pulse=4 / ctx.beat_unit, textures=textures, looping=True)
 
 
 def style(turn: TurnInput, *, density: float = 0.0, register: float = 0.0, feel: bool = True) -> Style:

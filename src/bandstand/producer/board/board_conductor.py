@@ -37,8 +37,6 @@ class BoardProgress:
     approved: int = 0
     rejected: int = 0
     recovered: list[str] = field(default_factory=list)
-    fixes: int = 0
-    exits: int = 0
 
     def count(self, *states: str) -> int:
         return sum(1 for s in self.states.values() if s in states)
@@ -148,7 +146,6 @@ class LaunchConductor:
             if rejections >= MAX_RETRIES:
                 self.board.request_exit(task.task_id, f"rejected {rejections} times ({feedback}): hand off",
                                         conductor_session=self.session_id)
-                self.progress.exits += 1
                 return
             self.board.reject(task.task_id, feedback, conductor_session=self.session_id)
             self.progress.rejected += 1
@@ -186,8 +183,7 @@ class LaunchConductor:
         from bandstand.board import State
         from bandstand.producer.board.board_sessions import tool_turns
 
-        counted = {State.REVIEW_APPROVED: "approved", State.REVIEW_FAILED: "rejected",
-                   State.EXIT_REQUESTED: "exits", State.FIX_PROPOSED: "fixes"}
+        counted = {State.REVIEW_APPROVED: "approved", State.REVIEW_FAILED: "rejected"}
         for _ in range(2):
             await tool_turns(self.session, message, self.toolbox)
             state = self.board.task(task.task_id).state
@@ -203,11 +199,9 @@ class LaunchConductor:
         if errors <= MAX_RETRIES:
             self.board.propose_fix(task.task_id, f"retry {errors} of {MAX_RETRIES}: {task.last_error}; "
                                    "try again and resubmit", conductor_session=self.session_id)
-            self.progress.fixes += 1
         else:
             self.board.request_exit(task.task_id, f"{errors} failures ({task.last_error}): hand off",
                                     conductor_session=self.session_id)
-            self.progress.exits += 1
 
     def finish(self) -> None:
         from bandstand.board import CONDUCTOR_TASK, State

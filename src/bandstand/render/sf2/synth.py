@@ -244,10 +244,6 @@ class Synth:
         for ch in range(CHANNELS) if chan is None else (chan,):
             self.control_change(ch, 120, 0)
 
-    def notes_off(self, chan: int | None = None) -> None:
-        for ch in range(CHANNELS) if chan is None else (chan,):
-            self.control_change(ch, 123, 0)
-
     # -- notes -----------------------------------------------------------------------------------
 
     def _font(self) -> SoundFont:
