@@ -16,7 +16,7 @@ EXPORTS = {
                                "backend_factory", "band_jam", "direct_jam", "jam_state", "load_persona",
                                "member_factory", "new_jam", "recording_folder", "resolve_members", "start_jam",
                                "stop_and_record", "stop_jam"},
-    "bandstand.producer.jams.jam_headless": {"check_out_folder", "record_jam", "run_headless"},
+    "bandstand.producer.jams.jam_headless": {"RecordedJam", "check_out_folder", "record_jam", "run_headless"},
     "bandstand.producer.sessions.refs": {"folder_of", "open_folder"},
     "bandstand.producer.sessions.studio_tools": {"TOOLS", "Tool", "diff_lines", "explain_validation", "model_signature",
                                         "signature", "suggest"},
