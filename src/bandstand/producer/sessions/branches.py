@@ -27,8 +27,8 @@ from bandstand.producer.sessions.projects import ProjectSession
 from bandstand.studio.merge import merge_projects
 from bandstand.studio.store import MAIN, HistoryEntry, RevisionStore, Step
 
-__all__ = ["NAME_MAX", "Branch", "BranchJSON", "BranchesListing", "GraphLine", "GraphLineJSON", "Moved", "branches_json", "check_name", "checkout", "create_branch",
-           "graph", "graph_json", "list_branches", "merge"]
+__all__ = ["NAME_MAX", "Branch", "BranchJSON", "BranchesListing", "GraphLine", "GraphLineJSON", "Moved",
+           "branches_json", "check_name", "checkout", "create_branch", "graph", "graph_json", "list_branches", "merge"]
 
 NAME_MAX = 40
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
