@@ -7,12 +7,23 @@ its last call (None when nothing did), so a live view polls it cheaply.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from bandstand.board.board import Board, Task, format_ts, parse_ts
 from bandstand.board.states import RECOVERY, State
 
-__all__ = ["BoardWatcher", "row_view", "task_view"]
+__all__ = ["BoardSnapshot", "BoardWatcher", "row_view", "task_view"]
+
+
+class BoardSnapshot(TypedDict):
+    """What `BoardWatcher.poll` answers: every task (`row_view`), the messages new since the
+    last poll, the board's clock, its staleness limit and whether messages are still behind."""
+
+    tasks: list[dict[str, Any]]
+    messages: list[dict[str, Any]]
+    now: str
+    stale_after_s: float
+    behind: bool
 
 
 def task_view(task: Task, board: Board) -> dict[str, Any]:
@@ -50,7 +61,7 @@ class BoardWatcher:
     _first: bool = True
     _behind: bool = field(default=False)
 
-    def poll(self) -> dict[str, Any] | None:
+    def poll(self) -> BoardSnapshot | None:
         """{"tasks", "messages" (new since the last poll), "now", "behind"} or None when nothing changed."""
         raw = self.board.task_rows()
         messages: list[dict[str, Any]] = []

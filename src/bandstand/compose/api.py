@@ -33,7 +33,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from bandstand.errors import InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
@@ -139,6 +139,7 @@ if TYPE_CHECKING:
         part_role,
     )
     from bandstand.compose.validation import evaluate_quality
+    from bandstand.protocol.jsonvalue import JSONObject
     from bandstand.score import Song
 
 _LAZY: dict[str, str] = {
@@ -196,7 +197,7 @@ __all__ = ["ACTIVE_SECONDS", "ALIASES", "DEFAULT_PROGRAMS", "FORMS", "GENERATOR"
            "styles_for", "supported_roles", "takes_for", "with_chords", "write_audio", "write_parts", "write_state"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     where = _LAZY.get(name)
     if where is None:
         raise AttributeError(f"module 'bandstand.compose.api' has no attribute {name!r}")
@@ -224,6 +225,79 @@ def _create_session(out_dir: str, session_id: str) -> Path:
     return session
 
 
+class IntentSummary(TypedDict):
+    """What a run's summary says of the intent it read."""
+
+    genre: list[str]
+    sub_genre: list[str]
+    tempo: float
+    key: str
+    mode: str
+    half_time: bool
+    perceived_bpm: float
+    mood: list[str]
+    influences: list[str]
+    time_signature: list[int]
+    ambiguities: list[JSONObject]
+    summary: str
+
+
+class SectionSummary(TypedDict):
+    """One section of the arrangement, as a run's summary lists it."""
+
+    name: str
+    kind: str
+    start_bar: int
+    bars: int
+    energy: float
+    roles: list[str]
+
+
+class QualitySummary(TypedDict):
+    """The validation's verdict in a run's summary: the axes' scores, their mean, the gate."""
+
+    axes: JSONObject
+    mean: float | None
+    passed: bool
+    failing_axes: list[str]
+
+
+class TakesOfPart(TypedDict):
+    """A part made in several takes: the take kept and every take's score."""
+
+    kept: int
+    scores: list[float]
+
+
+class TakesSummary(TypedDict):
+    count: int
+    parts: dict[str, TakesOfPart]
+
+
+class RunSummary(TypedDict):
+    """A compose run as one JSON object: what `bandstand compose --json` prints, key for key."""
+
+    session_dir: str
+    session_id: str
+    status: str
+    seed: int
+    reproduce: str | None
+    prompt: str
+    intent: IntentSummary | None
+    progression: list[str]
+    sections: list[SectionSummary]
+    total_bars: int
+    parts: list[str]
+    files: list[str]
+    quality: QualitySummary | None
+    takes: TakesSummary
+    timings_ms: dict[str, float]
+    total_ms: float
+    nodes: dict[str, str]
+    retries: int
+    error: JSONObject | None
+
+
 @dataclass(slots=True)
 class ComposeResult:
     """What a run produced: the pipeline state, the song, the manifest and where it all is."""
@@ -231,7 +305,7 @@ class ComposeResult:
     state: PipelineState
     session_dir: Path
     song: Song | None
-    manifest: dict[str, Any] | None
+    manifest: JSONObject | None  # the session's manifest.json as read
 
     @property
     def status(self) -> str:
@@ -262,16 +336,16 @@ class ComposeResult:
         return (f"--seed {state.seed}" + (f" --genre {shlex.quote(genre)}" if genre else "")
                 + (f" --takes {takes}" if takes > 1 else ""))
 
-    def _takes(self) -> dict[str, dict[str, Any]]:
+    def _takes(self) -> dict[str, TakesOfPart]:
         """Per part made in several takes: the take kept and every take's score."""
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, TakesOfPart] = {}
         for rec in self.state.nodes.values():
             stats = rec.output.get("stats") if isinstance(rec.output, dict) else None
             if rec.node.startswith("parts:") and isinstance(stats, dict) and stats.get("takes"):
                 out[rec.node.split(":", 1)[1]] = {"kept": stats.get("take", 0), "scores": stats["takes"]}
         return out
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> RunSummary:
         """The run as one JSON-able object (what `bandstand compose --json` prints)."""
         state, intent = self.state, self.state.intent
         arr, val = state.nodes.get("arrangement"), state.nodes.get("validation")
@@ -333,7 +407,7 @@ class Pipeline:
     @classmethod
     def create(cls, prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
                approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
-               cancel: threading.Event | None = None, **options: Any) -> Pipeline:
+               cancel: threading.Event | None = None, **options: object) -> Pipeline:
         import secrets
 
         from bandstand.compose.checkpoint import FileCheckpoint
@@ -445,17 +519,18 @@ def _backend(name: str) -> AgentBackend:
 
 def compose(prompt: str, *, handlers: Handlers | None = None, on_event: EventSink | None = None,
             approver: Approver | None = None, intent_backend: AgentBackend | str | None = None,
-            **config: Any) -> ComposeResult:
+            cancel: threading.Event | None = None, **config: object) -> ComposeResult:
     """Compose a song from `prompt` and return the result.
 
-    Keywords are `PipelineConfig` fields: seed, bars, parts, tempo, key, mode, genre, out_dir,
+    `cancel`, when set, stops the run (as `Pipeline.cancel`). The other keywords are
+    `PipelineConfig` fields (checked by `make_config`, hence typed `object` here): seed, bars, parts, tempo, key, mode, genre, out_dir,
     skip_stages, approval_gates, max_retries_per_stage, stall_timeout, stage_timeout, pipeline_timeout,
     parallel_parts, quality_gate, checkpoints, render_audio, render_pianoroll, intent_backend (a backend
     name). `intent_backend` may also be an `AgentBackend` object: a language model then reads the prompt
     alongside the rules in the intent node.
     """
     return Pipeline.create(prompt, handlers=handlers, on_event=on_event, approver=approver,
-                           intent_backend=intent_backend, **config).run()
+                           intent_backend=intent_backend, cancel=cancel, **config).run()
 
 
 def resume(session_dir: str | Path, *, approve: bool | None = None, handlers: Handlers | None = None,

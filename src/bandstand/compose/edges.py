@@ -24,13 +24,14 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
 from bandstand.compose.state import PipelineState
 
 if TYPE_CHECKING:
     from bandstand.compose.graph import Artifacts
+    from bandstand.protocol.jsonvalue import JSONValue
 
 __all__ = ["Edge", "Group", "edges_of", "typed_node"]
 
@@ -76,7 +77,7 @@ class Edge:
         return f"{self.source}: {what}{' | None' if self.optional else ''}"
 
 
-def _edge(name: str, hint: Any, where: str) -> Edge:
+def _edge(name: str, hint: object, where: str) -> Edge:
     optional = False
     args = typing.get_args(hint)
     if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
@@ -103,8 +104,9 @@ def edges_of(inputs: type) -> tuple[Edge, ...]:
     return tuple(_edge(f.name, hints[f.name], inputs.__name__) for f in dataclasses.fields(inputs))
 
 
-def _signature(run: Callable[..., Any]) -> tuple[type, type]:
-    """(inputs model, output type) of `run(ctx, inputs) -> NodeResult[Output]`."""
+def _signature(run: Callable[[NodeContext, InT], NodeResult[OutT]]) -> tuple[type[InT], type[OutT]]:
+    """(inputs model, output type) of `run(ctx, inputs) -> NodeResult[Output]`, read off its
+    annotations (which mypy has held to `InT` and `OutT`)."""
     hints = typing.get_type_hints(run)
     params = list(inspect.signature(run).parameters)
     name = getattr(run, "__qualname__", repr(run))
@@ -114,8 +116,7 @@ def _signature(run: Callable[..., Any]) -> tuple[type, type]:
     (output,) = typing.get_args(result) or (None,)
     if typing.get_origin(result) is not NodeResult or not isinstance(output, type):
         raise TypeError(f"{name} returns {result}, not NodeResult[<a class>]")
-    inputs: type = hints[params[1]]
-    return inputs, output
+    return hints[params[1]], output
 
 
 def _gather(ctx: NodeContext, inputs: type[InT], edges: tuple[Edge, ...]) -> InT:
@@ -130,26 +131,39 @@ def _gather(ctx: NodeContext, inputs: type[InT], edges: tuple[Edge, ...]) -> InT
     return inputs(**values)
 
 
+def _applying(name: str, output: type[OutT], apply: Callable[[PipelineState, OutT], None]
+              ) -> Callable[[PipelineState, object], None]:
+    """A node's `apply` as the engine calls it: with the artifact the engine has held to the
+    node's output type (`_typed`), which this checks again rather than assumes."""
+
+    def applied(state: PipelineState, artifact: object) -> None:
+        if not isinstance(artifact, output):
+            raise TypeError(f"{name} applies a {output.__name__}, not a {type(artifact).__name__}")
+        apply(state, artifact)
+
+    return applied
+
+
 def typed_node(name: str, run: Callable[[NodeContext, InT], NodeResult[OutT]], *, reads: tuple[str, ...] = (),
                critical: bool = False, seed_key: str = "", member: str | None = None,
-               restore: Callable[[Any, Artifacts], OutT] | None = None,
+               restore: Callable[[JSONValue, Artifacts], OutT] | None = None,
                on_skip: Callable[[NodeContext], OutT] | None = None,
                apply: Callable[[PipelineState, OutT], None] | None = None,
                deterministic: bool = True, stops_short: bool = False) -> Node:
     """A graph node from a typed handler: its edges, input names and output type read off the
     handler's annotations (see the module docstring)."""
     inputs, output = _signature(run)
-    edges = edges_of(inputs)
+    model: type = inputs
+    edges = edges_of(model)
 
     def handler(ctx: NodeContext) -> NodeResult[OutT]:
         given: InT = _gather(ctx, inputs, edges)
         return run(ctx, given)
 
     handler.__qualname__ = f"{getattr(run, '__qualname__', name)}<typed>"
-    extra: dict[str, Any] = {}
-    if restore is not None:
-        extra["restore"] = restore
-    return Node(name, handler, inputs=tuple(e.source for e in edges if not e.optional),
+    node = Node(name, handler, inputs=tuple(e.source for e in edges if not e.optional),
                 optional=tuple(e.source for e in edges if e.optional), reads=reads, output=output, critical=critical,
-                seed_key=seed_key, member=member, on_skip=on_skip, apply=apply, deterministic=deterministic,
-                stops_short=stops_short, takes=edges, **extra)
+                seed_key=seed_key, member=member, on_skip=on_skip,
+                apply=None if apply is None else _applying(name, output, apply), deterministic=deterministic,
+                stops_short=stops_short, takes=edges)
+    return node if restore is None else dataclasses.replace(node, restore=restore)

@@ -144,7 +144,7 @@ def _classify(exc: BaseException, node: Node) -> Verdict:
     return Verdict("TOOL_EXECUTION_FAILED", retry=True)
 
 
-def _typed(node: Node, ctx: NodeContext) -> NodeResult[Any]:
+def _typed(node: Node, ctx: NodeContext) -> NodeResult[object]:
     """Run a node's handler and hold its artifact to the node's declared output type."""
     result: Any = node.run(ctx)
     if not isinstance(result, NodeResult):
@@ -154,7 +154,7 @@ def _typed(node: Node, ctx: NodeContext) -> NodeResult[Any]:
         wanted = node.output.__name__ if isinstance(node.output, type) else " or ".join(t.__name__ for t in node.output)
         raise StageFailed(f"{node.name} produced a {type(result.artifact).__name__}, not a {wanted}",
                           node=node.name, code="TOOL_EXECUTION_FAILED")
-    done: NodeResult[Any] = result
+    done: NodeResult[object] = result
     return done
 
 
@@ -552,6 +552,7 @@ class Engine:
 
     def _complete(self, node: Node, job: Job) -> str:
         state, rec, result = self.state, self.state.nodes[node.name], job.result
+        assert result is not None, "a job that ended without an error holds its result"
         state.status = "running"
         rec.tool_calls.extend(job.ctx.tool_calls)
         rec.status = "completed"

@@ -25,9 +25,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
-from bandstand.compose.state import PipelineConfig, PipelineState, ToolCall, now
+from bandstand.compose.state import ErrorCode, PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import Cancelled, StageFailed
 
 __all__ = ["FACTS", "Cancelled", "Job", "Node", "NodeContext", "NodeResult", "TimeUp", "Worker", "WorkerPool",
@@ -36,9 +36,10 @@ __all__ = ["FACTS", "Cancelled", "Job", "Node", "NodeContext", "NodeResult", "Ti
 if TYPE_CHECKING:
     from bandstand.compose.edges import Edge
     from bandstand.compose.graph import Artifacts
+    from bandstand.protocol.jsonvalue import JSONValue
 
 T = TypeVar("T")
-A = TypeVar("A")
+A = TypeVar("A", covariant=True)  # a result holding a PartResult is a result holding an object
 R = TypeVar("R")
 P = ParamSpec("P")
 
@@ -62,11 +63,11 @@ class NodeResult(Generic[A]):
     (node or group names) when its gate failed."""
 
     artifact: A
-    output: Any  # JSON: what the checkpoint keeps
+    output: JSONValue  # what the checkpoint keeps
     summary: str
     quality_score: float | None = None
     degraded: str | None = None
-    degraded_code: str = "TOOL_EXECUTION_FAILED"
+    degraded_code: ErrorCode = "TOOL_EXECUTION_FAILED"
     degraded_hint: str | None = None
     regenerate: tuple[str, ...] = ()
     failing_axes: tuple[str, ...] = ()
@@ -140,9 +141,9 @@ class Node:
     critical: bool = False
     seed_key: str = ""
     member: str | None = None
-    restore: Callable[[Any, Artifacts], object] = _identity
+    restore: Callable[[JSONValue, Artifacts], object] = _identity
     on_skip: Callable[[NodeContext], object] | None = None
-    apply: Callable[[PipelineState, Any], None] | None = None
+    apply: Callable[[PipelineState, object], None] | None = None
     deterministic: bool = True
     stops_short: bool = False
     takes: tuple[Edge, ...] = ()
@@ -274,13 +275,14 @@ class Job:
     __slots__ = ("ctx", "done", "error", "finished", "fn", "node", "result", "started", "started_at", "told",
                  "worker")
 
-    def __init__(self, node: str, ctx: NodeContext, fn: Callable[[], Any], done: queue.SimpleQueue[Job]) -> None:
+    def __init__(self, node: str, ctx: NodeContext, fn: Callable[[], NodeResult[object]],
+                 done: queue.SimpleQueue[Job]) -> None:
         self.node = node
         self.ctx = ctx
         self.fn = fn
         self.done = done
         self.finished = False
-        self.result: Any = None
+        self.result: NodeResult[object] | None = None  # set when the attempt finished without an error
         self.error: BaseException | None = None
         self.started = time.perf_counter()
         self.started_at = time.monotonic()  # what a wall limit per attempt counts from

@@ -40,7 +40,7 @@ from bandstand.compose.node_inputs import (
     ValidationInputs,
 )
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
-from bandstand.compose.state import PARTS, STEPS, PipelineState, part_node, part_role
+from bandstand.compose.state import PARTS, STEPS, ErrorCode, PipelineState, part_node, part_role
 from bandstand.craft.situation import ROLE_PARENT
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
@@ -348,7 +348,8 @@ def run_output(ctx: NodeContext, given: OutputInputs) -> NodeResult[SessionFiles
     degraded = "; ".join(out.degraded) or None
     shown = [f for f in files if not f.startswith("state/")]
     summary = f"{_plural(len(shown), 'file')} (and the state) in {ctx.state.session_dir}"
-    code, hint = "FILE_WRITE_FAILED" if out.write_failed else "TOOL_EXECUTION_FAILED", None
+    code: ErrorCode = "FILE_WRITE_FAILED" if out.write_failed else "TOOL_EXECUTION_FAILED"
+    hint: str | None = None
     up = ctx.out_of_time
     if out.out_of_time and up is not None:
         folder = ctx.state.session_dir

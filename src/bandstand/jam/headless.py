@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from bandstand.errors import AgentError, InvalidInput, OutputNotWritable
 from bandstand.jam.autopilot import tick_headless
@@ -109,6 +109,16 @@ def check_someone_played(engine: JamEngine, failures: list[str]) -> None:
                          "('bandstand agents check', --base-url, --model)")
 
 
+class HeadlessSummary(TypedDict):
+    """What a headless jam played and where it wrote it."""
+
+    cycles: int
+    rounds: int
+    events: int
+    context: dict[str, object]
+    files: dict[str, str]
+
+
 def chat_line(message: dict[str, Any]) -> str | None:
     """One emitted message as a chat line (None for messages the chat does not show)."""
     kind = message["type"]
@@ -139,7 +149,7 @@ async def run_headless(
     echo: Callable[[str], None] = print,
     as_json: bool = False,
     autopilot: bool = True,
-) -> dict[str, Any]:
+) -> HeadlessSummary:
     """Run a jam for `cycles` cycles with `directives`; returns a summary."""
     folder = check_out_folder(out)
     plan = schedule(directives, cycles, every)

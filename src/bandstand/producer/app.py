@@ -24,7 +24,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bandstand.producer.execution.running import Cancelled, Control
 from bandstand.producer.requests_models import (
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from bandstand.producer.jams.jam import BackendFactory as BackendFactory
     from bandstand.producer.jams.jam import LiveJam as LiveJam
     from bandstand.producer.jams.jam import Persona as Persona
+    from bandstand.producer.jams.jam_headless import RecordedJam
     from bandstand.producer.jams.jam_song import JamSong
     from bandstand.producer.live.desk import LiveDesk
     from bandstand.producer.live.strudel_desk import PatternDesk as PatternDesk
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
     from bandstand.producer.requests.job import Outcome
     from bandstand.producer.requests.job import Prepared as Prepared
     from bandstand.producer.requests.stream import Sink
-    from bandstand.producer.sessions.branches import GraphLine, Moved
+    from bandstand.producer.sessions.branches import BranchesListing, GraphLine, Moved
     from bandstand.producer.sessions.desk import StudioDesk
     from bandstand.producer.sessions.export import Export
     from bandstand.producer.sessions.importing import Imported
@@ -245,7 +246,7 @@ class App:
 
         return merge(self.project(request.project), request.branch, author=request.author)
 
-    def branches(self, project: ProjectRef, *, graph: bool = False, read_only: bool = False) -> dict[str, Any]:
+    def branches(self, project: ProjectRef, *, graph: bool = False, read_only: bool = False) -> BranchesListing:
         """The branches (the current one marked) and HEAD as clients show them — with the history graph when
         `graph` (`producer.sessions.branches.branches_json`); `read_only`: the project as it is on disk."""
         from bandstand.producer.sessions.branches import branches_json
@@ -387,7 +388,7 @@ class App:
 
     async def record_jam(self, band: Sequence[Persona], request: HeadlessJam, *,
                          backend: BackendFactory | None = None, echo: Callable[[str], None] = print,
-                         as_json: bool = False) -> dict[str, Any]:
+                         as_json: bool = False) -> RecordedJam:
         """A headless jam of `band`, its chat to `echo`; its summary (`producer.jams.jam_headless.record_jam`)."""
         from bandstand.producer.jams.jam_headless import record_jam
 

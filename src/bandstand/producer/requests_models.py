@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, TypedDict
 
 __all__ = ["AcceptRequest", "BatchRequest", "BoardReview", "BoardWork", "BranchRequest", "CheckoutRequest",
            "ComposeRequest", "ContextEstimate", "DatasetRequest", "ExportRequest", "HeadlessJam", "ImportRequest",
-           "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef", "SongRequest", "TeamRequest",
-           "WordsRequest", "WorkerRequest"]
+           "JamFile", "JamRecording", "JamSongRequest", "MergeRequest", "ProjectRef", "SongOptions", "SongRequest",
+           "TeamRequest", "WordsRequest", "WorkerRequest"]
 
 ProjectRef: TypeAlias = str | os.PathLike[str]
 """A project: its id under the projects (or, in an `App(folders=True)`, its folder's path as a str), or a
@@ -61,6 +61,17 @@ class SongRequest:
     genre: str | None = None
 
 
+class SongOptions(TypedDict):
+    """Compose's options as a team takes them (`TeamRequest.song`): None leaves a choice to the prompt."""
+
+    bars: int | None
+    parts: list[str] | None
+    tempo: float | None
+    key: str | None
+    mode: str | None
+    genre: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class TeamRequest(SongRequest):
     """A new song from a prompt written by an agent team (`producer.teams.team_compose`): compose's
@@ -74,7 +85,7 @@ class TeamRequest(SongRequest):
     team_file: str | os.PathLike[str] | None = None
     audio: bool = True
 
-    def song(self) -> dict[str, Any]:
+    def song(self) -> SongOptions:
         """Compose's options as the team takes them (`TeamOptions.compose`)."""
         return {"bars": self.bars, "parts": None if self.parts is None else list(self.parts), "tempo": self.tempo,
                 "key": self.key, "mode": self.mode, "genre": self.genre}

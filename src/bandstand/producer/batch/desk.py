@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bandstand.errors import InvalidInput
 from bandstand.producer.batch.jobs import SongJob, batch_id, load_prompts
@@ -25,6 +25,7 @@ from bandstand.producer.requests_models import BatchRequest, DatasetRequest, Wor
 if TYPE_CHECKING:
     from bandstand.producer.batch.board import BatchStatus, WorkerReport
     from bandstand.producer.batch.dataset import DatasetRun, DatasetSpec, Progress, Shard
+    from bandstand.protocol.jsonvalue import JSONObject
 
 __all__ = ["BatchDesk", "BatchPlan", "BatchRun", "DatasetPlan", "RunSongs"]
 
@@ -41,7 +42,7 @@ class BatchPlan:
     jobs: list[SongJob]
     ident: str
     where: Where
-    runtime_env: dict[str, Any] | None
+    runtime_env: JSONObject | None
 
     @property
     def cluster(self) -> str | None:
@@ -69,7 +70,7 @@ class DatasetPlan:
     shard: Shard
     songs: int
     where: Where
-    runtime_env: dict[str, Any] | None
+    runtime_env: JSONObject | None
 
 
 def _where(on: str | None, board: str | None) -> Where:
@@ -88,7 +89,7 @@ class BatchDesk:
         line (`InvalidInput`) before anything runs."""
         where = _where(request.on, request.board)
         runtime_env = parse_runtime_env(request.runtime_env)
-        defaults: dict[str, Any] = {"render_audio": request.audio}
+        defaults: dict[str, bool | int] = {"render_audio": request.audio}  # SongJob fields
         if request.team:
             defaults["team"] = True
         if request.bars is not None:
@@ -160,7 +161,7 @@ class BatchDesk:
                         agents=agents, team=team)
 
     @staticmethod
-    def _engine(where: Where, workers: int, runtime_env: dict[str, Any] | None) -> RunSongs:
+    def _engine(where: Where, workers: int, runtime_env: JSONObject | None) -> RunSongs:
         """Where the songs run, as one function (a board's, with its defaults, gives each result once)."""
         if where.kind == "ray":
             from bandstand.producer.batch.on_ray import run_ray

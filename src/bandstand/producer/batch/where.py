@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from bandstand.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from bandstand.protocol.jsonvalue import JSONObject
 
 __all__ = ["Where", "parse_on", "parse_runtime_env"]
 
@@ -48,7 +51,7 @@ def parse_on(on: str | None, board: str | None) -> Where:
     raise InvalidInput(f"--on {text!r}: use local, board (with --board URL), ray, or ray://HOST:PORT")
 
 
-def parse_runtime_env(text: str | None) -> dict[str, Any] | None:
+def parse_runtime_env(text: str | None) -> JSONObject | None:
     """``--runtime-env`` (a JSON object, Ray's runtime environment) as a dict."""
     if text is None:
         return None

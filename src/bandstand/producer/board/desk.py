@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bandstand.producer.requests_models import BoardReview, BoardWork, ContextEstimate
 
@@ -28,11 +28,12 @@ if TYPE_CHECKING:
     from bandstand.board.reports import ContextWarning
     from bandstand.board.taskfiles import ResumptionAssessment
     from bandstand.board.tools import BoardToolbox
-    from bandstand.board.view import BoardWatcher
+    from bandstand.board.view import BoardSnapshot, BoardWatcher
     from bandstand.board.watchers import PauseEvent
     from bandstand.producer.board.board_conductor import BoardProgress
     from bandstand.producer.board.board_launch import LaunchOutcome
     from bandstand.producer.board.board_musician import MusicianReport
+    from bandstand.protocol.jsonvalue import JSONObject
 
 __all__ = ["BoardDesk", "board_url"]
 
@@ -93,10 +94,12 @@ class BoardDesk:
         except BoardUsageError as exc:
             raise NotFound(f"the board at {self.url} cannot be read: {exc}") from exc
 
-    def snapshot(self) -> dict[str, Any] | None:
+    def snapshot(self) -> BoardSnapshot:
         """The board now as a viewer sees it (`board.view.BoardWatcher.poll`), read once."""
         with self.reader() as board:
-            return self.watch(board).poll()
+            found = self.watch(board).poll()
+        assert found is not None, "a watcher's first poll always answers"
+        return found
 
     def watch(self, board: Board | None = None) -> BoardWatcher:
         """A watcher of the board (a `reader` unless given; close its `board` when done)."""
@@ -106,14 +109,15 @@ class BoardDesk:
 
     # ------------------------------------------------------------------ reading
 
-    def task_rows(self) -> tuple[list[dict[str, Any]], list[str]]:
-        """Every task as stored, and the ids of those in a state the protocol does not know."""
+    def task_rows(self) -> tuple[list[JSONObject], list[str]]:
+        """Every task as stored (the store's columns: text, numbers, nulls), and the ids of those in a
+        state the protocol does not know."""
         from bandstand.board import State
 
         with self.open() as board:
             rows = board.task_rows()
         known = {s.value for s in State}
-        return rows, [r["task_id"] for r in rows if r["state"] not in known]
+        return rows, [str(r["task_id"]) for r in rows if r["state"] not in known]
 
     def stale(self) -> list[tuple[Task, str]]:
         """The tasks whose heartbeat is stale, each with how to recover it (`board.states.RECOVERY`)."""
@@ -141,14 +145,14 @@ class BoardDesk:
             kinds = (":created", ":modified", ":rag-addition")
             path, _, kind = value.rpartition(":") if value.endswith(kinds) else (value, "", "created")
             outputs.append(KeyOutput(path=path, kind=kind))  # type: ignore[arg-type]
-        fields: dict[str, Any] = dict(
+        made = CompletionReport if review.final else ReviewRequest  # the final one asks to finish the task
+        report = made(
             smoothness=review.smoothness, checkpoint=int(n), checkpoints_total=int(m), context_usage=review.context,
             summary=review.summary, self_correction=bool(review.self_correction),
             self_correction_detail=review.self_correction or "",
             deviations=Deviations(count=review.deviations, severity=review.severity),  # type: ignore[arg-type]
             agents_remaining=AgentsRemaining(count=review.agents, percent_each=review.agent_cost),
             proposal_path=review.proposal, files_modified=list(review.files), tests=review.tests, key_outputs=outputs)
-        report = CompletionReport(**fields) if review.final else ReviewRequest(**fields)
         with self.open() as board:
             return board.request_review(task_id, session, report)
 
@@ -282,13 +286,13 @@ class BoardDesk:
         return report
 
     @staticmethod
-    def session_start(payload: dict[str, Any]) -> dict[str, Any]:
+    def session_start(payload: JSONObject) -> JSONObject:
         """The SessionStart hook's answer: the session's id put into its context."""
         from bandstand.board.hooks import session_start
 
         return session_start(payload)
 
-    def stop_hook(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def stop_hook(self, payload: JSONObject) -> JSONObject:
         """The Stop hook's answer: the stop blocked until the session's task allows it."""
         from bandstand.board.hooks import stop
 

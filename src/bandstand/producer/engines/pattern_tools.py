@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from numbers import Rational
     from pathlib import Path
 
     from bandstand.patterns import Hap, Pattern
@@ -51,8 +52,9 @@ class PatternTools:
         return evaluate(code)
 
     @staticmethod
-    def time(t: Any) -> Fraction:
-        """A pattern time (a hap's begin or end) as an exact fraction of cycles."""
+    def time(t: Rational) -> Fraction:
+        """A pattern time (a hap's begin or end: a gmpy2 `mpq`, which is a `numbers.Rational`) as an exact
+        fraction of cycles."""
         from bandstand.producer.engines.pattern_code import as_fraction
 
         return as_fraction(t)
@@ -136,7 +138,7 @@ class PatternTools:
         return validate_pattern(code, scale=scale, cycles=cycles)
 
 
-def _label(value: Any) -> str:
+def _label(value: object) -> str:
     """A grid row's name: the sound and note of a hap's value, else its fields."""
     if isinstance(value, dict):
         parts = [str(value[k]) for k in ("s", "note") if k in value]
@@ -148,7 +150,7 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def _is_drum(value: Any) -> bool:
+def _is_drum(value: object) -> bool:
     from bandstand.producer.engines.pattern_code import lookup_sound, value_sound
 
     name = value_sound(value)

@@ -7,19 +7,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bandstand.jam.headless import check_out_folder, run_headless
+from bandstand.jam.headless import HeadlessSummary, check_out_folder, run_headless
 
 if TYPE_CHECKING:
     from bandstand.producer.jams.jam import BackendFactory, Persona
     from bandstand.producer.requests_models import HeadlessJam
 
-__all__ = ["check_out_folder", "record_jam", "run_headless"]
+__all__ = ["RecordedJam", "check_out_folder", "record_jam", "run_headless"]
+
+
+class RecordedJam(HeadlessSummary):
+    """A headless jam's summary, and the studio project it left (`JamProject.summary`)."""
+
+    project: dict[str, object]
 
 
 async def record_jam(band: Sequence[Persona], request: HeadlessJam, *, backend: BackendFactory | None = None,
-                     echo: Callable[[str], None] = print, as_json: bool = False) -> dict[str, Any]:
+                     echo: Callable[[str], None] = print, as_json: bool = False) -> RecordedJam:
     """A headless jam of `band` (through `backend`; None: the built-in musicians), its chat to `echo` (one JSON
     line per message with `as_json`). The folder is checked before any sound (a folder the jam cannot use, or a
     project someone edited, is refused); afterwards it is a studio project of the jam as played. Its summary."""
@@ -32,5 +38,4 @@ async def record_jam(band: Sequence[Persona], request: HeadlessJam, *, backend: 
                                  every=request.every, out=out, backend=backend or algorithmic_backend,
                                  seed=request.seed, turn_timeout=request.turn_timeout, wav=request.wav,
                                  echo=echo, as_json=as_json, autopilot=request.autopilot)
-    summary["project"] = jam_project(out).summary()
-    return summary
+    return {**summary, "project": jam_project(out).summary()}

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bandstand.producer.live.transport import TransportCommand, TransportState, transport_state
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bandstand.producer.app import App
     from bandstand.producer.live.live_play import LivePlayed
     from bandstand.producer.live.live_transport import LiveTransport
-    from bandstand.producer.live.strudel_desk import PatternDesk, Played
+    from bandstand.producer.live.strudel_desk import PatternDesk, Played, ScratchSong
     from bandstand.producer.requests_models import ProjectRef
     from bandstand.protocol import Emitter
 
@@ -56,7 +56,7 @@ class Scratch:
     """Code played on a fresh desk (`LiveDesk.scratch`): what it plays and `cycles` of it as a song."""
 
     played: Played
-    song: dict[str, Any]
+    song: ScratchSong
 
 
 class LiveDesk:

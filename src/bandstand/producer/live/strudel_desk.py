@@ -27,14 +27,40 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, Field
 
 from bandstand.errors import InvalidInput, PatternError, TheoryError
 from bandstand.score import TEMPO_RANGE, clamp_tempo
 
-__all__ = ["DeskContext", "PatternDesk", "Played", "reference"]
+__all__ = ["DeskContext", "PatternDesk", "Played", "ScratchNote", "ScratchSong", "ScratchTrack", "reference"]
+
+
+class ScratchNote(TypedDict):
+    """A note of a scratch song, in beats."""
+
+    start: float
+    duration: float
+    pitch: int
+    velocity: int
+
+
+class ScratchTrack(TypedDict):
+    id: str
+    name: str
+    program: int
+    drum: bool
+    notes: list[ScratchNote]
+
+
+class ScratchSong(TypedDict):
+    """Code played as the pages' player plays a song (`PatternDesk.song`): its tempo, its length in
+    beats and its tracks."""
+
+    tempo: float
+    length: int
+    tracks: list[ScratchTrack]
 
 _ROLE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\b(drums?|beat|kick|snare|hats?|hi-?hats?|groove|breakbeat|four on the floor|percussion)\b", "BEAT"),
@@ -163,7 +189,7 @@ class PatternDesk:
         finally:
             await engine.stop()
 
-    def song(self, *, cycles: int = 4) -> dict[str, Any]:
+    def song(self, *, cycles: int = 4) -> ScratchSong:
         """The code playing, `cycles` of it, as the pages' player plays a song (tempo, tracks of
         notes in beats, GM programs, drum kits): a page loops it in its scratch tab."""
         from bandstand.patterns.expr.evaluator import run_program
@@ -173,7 +199,7 @@ class PatternDesk:
             raise InvalidInput("nothing is playing: execute some code first", field="code")
         beats = self.context.beats_per_bar
         made = pattern_to_song(run_program(self.playing.code).pattern, cycles, self.playing.bpm, beats)
-        tracks = [{"id": f"scratch-{i}-{t.name}", "name": t.name, "program": t.program, "drum": t.is_drum,
+        tracks: list[ScratchTrack] = [{"id": f"scratch-{i}-{t.name}", "name": t.name, "program": t.program, "drum": t.is_drum,
                    "notes": [{"start": n.start, "duration": n.duration, "pitch": n.pitch, "velocity": n.velocity}
                              for n in t.notes]}
                   for i, t in enumerate(made.tracks)]

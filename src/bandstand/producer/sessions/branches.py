@@ -18,8 +18,8 @@ targets that cannot be used are one line (`InvalidInput`, `NotFound`,
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from bandstand.errors import Conflict, InvalidInput, NotFound
 from bandstand.producer.sessions import head_files
@@ -27,8 +27,8 @@ from bandstand.producer.sessions.projects import ProjectSession
 from bandstand.studio.merge import merge_projects
 from bandstand.studio.store import MAIN, HistoryEntry, RevisionStore, Step
 
-__all__ = ["NAME_MAX", "Branch", "GraphLine", "Moved", "branches_json", "check_name", "checkout", "create_branch",
-           "graph", "graph_json", "list_branches", "merge"]
+__all__ = ["NAME_MAX", "Branch", "BranchJSON", "BranchesListing", "GraphLine", "GraphLineJSON", "Moved",
+           "branches_json", "check_name", "checkout", "create_branch", "graph", "graph_json", "list_branches", "merge"]
 
 NAME_MAX = 40
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -45,6 +45,38 @@ class Branch:
     head: int
     tip: int
     current: bool
+
+
+class BranchJSON(TypedDict):
+    """A branch as the API answers it."""
+
+    name: str
+    head: int
+    tip: int
+    current: bool
+
+
+class GraphLineJSON(TypedDict):
+    """A line of the history graph as the API answers it (`GraphLine.to_json`)."""
+
+    graph: str
+    revision: int | None
+    branch: str
+    labels: list[str]
+    head: bool
+    undone: bool
+    words: str
+
+
+class BranchesListing(TypedDict):
+    """The branches (the current one marked) and HEAD — with the graph when asked — as the API
+    answers them (`branches_json`; the keys in this order)."""
+
+    projectId: str  # the wire's name
+    current: str
+    revision: int
+    branches: list[BranchJSON]
+    graph: NotRequired[list[GraphLineJSON]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +101,9 @@ class GraphLine:
     undone: bool = False
     words: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "labels": list(self.labels)}
+    def to_json(self) -> GraphLineJSON:
+        return {"graph": self.graph, "revision": self.revision, "branch": self.branch, "labels": list(self.labels),
+                "head": self.head, "undone": self.undone, "words": self.words}
 
 
 def check_name(name: str, field: str = "name") -> str:
@@ -203,7 +236,7 @@ def merge(session: ProjectSession, branch: str, *, author: str = "user", step: S
                                step=step, merged=theirs_rev)
 
 
-def _value(v: Any) -> str:
+def _value(v: object) -> str:
     return f"{v:g}" if isinstance(v, float) else "none" if v is None else str(v)
 
 
@@ -269,15 +302,17 @@ def graph(session: ProjectSession) -> list[GraphLine]:
     return out
 
 
-def graph_json(line: GraphLine) -> dict[str, Any]:
+def graph_json(line: GraphLine) -> GraphLineJSON:
     return line.to_json()
 
 
-def branches_json(session: ProjectSession, *, with_graph: bool = False) -> dict[str, Any]:
+def branches_json(session: ProjectSession, *, with_graph: bool = False) -> BranchesListing:
     """The branches (current marked) and HEAD — with the graph when asked — as the API answers."""
     found = list_branches(session)
-    data: dict[str, Any] = {"projectId": session.session_dir.name, "current": next(b.name for b in found if b.current),
-                            "revision": session.revision, "branches": [asdict(b) for b in found]}
+    data: BranchesListing = {
+        "projectId": session.session_dir.name, "current": next(b.name for b in found if b.current),
+        "revision": session.revision,
+        "branches": [{"name": b.name, "head": b.head, "tip": b.tip, "current": b.current} for b in found]}
     if with_graph:
         data["graph"] = [graph_json(g) for g in graph(session)]
     return data

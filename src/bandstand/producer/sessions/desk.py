@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bandstand.protocol.jsonvalue import JSONObject
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bandstand.producer.requests_models import ProjectRef
     from bandstand.producer.sessions.export import Clip, Export
     from bandstand.producer.sessions.projects import HistoryRow, ProjectSession, ToolOutcome
+    from bandstand.protocol.jsonvalue import JSONValue
     from bandstand.studio import HistoryEntry, Variation
     from bandstand.studio.tools.registry import Tool, ToolRegistry
 
@@ -163,7 +164,7 @@ class StudioDesk:
 
     # ------------------------------------------------------------------ the studio's tools
 
-    def apply_tool(self, project: ProjectRef, name: str, args: Mapping[str, Any], *, author: str,
+    def apply_tool(self, project: ProjectRef, name: str, args: Mapping[str, JSONValue], *, author: str,
                    strict: bool = False) -> ToolApplied:
         """One studio tool called by name on the project (one revision when it changes something, undoable),
         the history's request naming it; `strict`: the arguments' types as JSON has them ("yes" is no boolean)."""

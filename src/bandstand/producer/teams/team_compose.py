@@ -44,7 +44,7 @@ def refuse_team_choices_alone(team: bool, choices: Mapping[str, bool], *,
                        "song is a variation to accept)", field=given)
 
 
-def team_options(*, seed: int | None, song: dict[str, Any], out: str | os.PathLike[str], accept: bool,
+def team_options(*, seed: int | None, song: Mapping[str, object], out: str | os.PathLike[str], accept: bool,
                  assume_defaults: bool = False, config: str | os.PathLike[str] | None = None,
                  team_file: str | os.PathLike[str] | None = None) -> TeamOptions:
     """`TeamOptions` from a client's choices: the agents' configuration ([agents] and its team table,

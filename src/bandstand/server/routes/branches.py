@@ -48,7 +48,7 @@ class Merge(WireModel):
 
 @router.get("/{project_id}/branches", summary="The branches (the current one marked) and the history as a graph")
 def list_branches(project_id: str = ProjectId, studio: Studio = Depends(studio_service)) -> dict[str, Any]:
-    return App.of(studio).branches(project_id, graph=True, read_only=True)
+    return dict(App.of(studio).branches(project_id, graph=True, read_only=True))  # the schema stays a plain object
 
 
 @router.post("/{project_id}/branches", status_code=201, summary="Make a branch at HEAD and switch to it")
@@ -56,7 +56,7 @@ def create_branch(body: NewBranch, project_id: str = ProjectId,
                   studio: Studio = Depends(studio_service)) -> dict[str, Any]:
     app = App.of(studio)
     app.branch(BranchRequest(project_id, body.name))
-    return app.branches(project_id)
+    return dict(app.branches(project_id))
 
 
 @router.post("/{project_id}/checkout", summary="Switch to a branch (its head becomes HEAD), or go to a revision")

@@ -97,7 +97,7 @@ async def run_stream(name: str, request: Request, state: ServerState = Depends(s
 async def board(state: ServerState = Depends(server_state)) -> dict[str, Any]:
     desk = App.board(state.board_url)
     snapshot = await to_thread.run_sync(desk.snapshot)
-    return {"url": _shown(desk.url), **(snapshot or {})}
+    return {"url": _shown(desk.url), **snapshot}
 
 
 @router.get("/board/stream", summary="SSE: board snapshots whenever a task or a message changes",
