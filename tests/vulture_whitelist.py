@@ -102,3 +102,10 @@ _.do_POST  # BaseHTTPRequestHandler
 _.close_connection  # BaseHTTPRequestHandler
 _.daemon_threads  # ThreadingHTTPServer
 _.stuck_when_told  # tests/runtime/test_team_resume.py names it as "tests.runtime.team_responders:stuck_when_told"
+
+# Keys of TypedDicts that type JSON replies (#29, typed boundaries): the JSON carries them to the
+# CLI's --json, the HTTP API and MCP, where no Python code of ours reads them back by name
+_.stale_after_s  # board.view's board snapshot
+_.timings_ms  # compose.api's RunSummary
+_.total_ms  # compose.api's RunSummary
+_.projectId  # producer.sessions.branches' BranchesListing
