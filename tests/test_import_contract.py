@@ -37,7 +37,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "bandstand"
 
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "version"}),
+    frozenset({"errors", "version", "lazy"}),
     frozenset({"files"}),
     frozenset({"theory"}),
     frozenset({"score"}),
@@ -133,15 +133,21 @@ def _rank() -> dict[str, int]:
     return {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
 
+def _parsed(path: Path, src: Path) -> tuple[str, bool, list[ast.AST]]:
+    """A module under `src`: its dotted name, whether it is a package's `__init__`, and every node of it."""
+    rel = path.relative_to(src)
+    module = ".".join((src.name, *rel.with_suffix("").parts))
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return module, rel.name == "__init__.py", list(ast.walk(tree))
+
+
 def _imports() -> list[tuple[str, str, str]]:
     """(package, imported package, importing module) for every import of another package."""
     found = []
     for path in sorted(SRC.rglob("*.py")):
-        rel = path.relative_to(SRC)
-        package = rel.parts[0].removesuffix(".py")
-        module = ".".join(("bandstand", *rel.with_suffix("").parts))
-        is_init = rel.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        package = path.relative_to(SRC).parts[0].removesuffix(".py")
+        module, is_init, nodes = _parsed(path, SRC)
+        for node in nodes:
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -210,10 +216,8 @@ def _client_imports(src: Path = SRC) -> list[tuple[str, str]]:
     found = []
     for client in sorted(CLIENTS):
         for path in sorted((src / client).rglob("*.py")):
-            rel = path.relative_to(src)
-            module = ".".join((src.name, *rel.with_suffix("").parts))
-            is_init = rel.name == "__init__.py"
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            module, is_init, nodes = _parsed(path, src)
+            for node in nodes:
                 if isinstance(node, ast.Import):
                     found += [(module, alias.name) for alias in node.names]
                 elif isinstance(node, ast.ImportFrom):
@@ -385,10 +389,8 @@ def _compose_imports(src: Path = SRC) -> list[tuple[str, str]]:
     bandstand.compose import x` is read as `bandstand.compose.x`; the package itself counts)."""
     found = []
     for path in sorted((src / "producer").rglob("*.py")):
-        rel = path.relative_to(src)
-        module = ".".join((src.name, *rel.with_suffix("").parts))
-        is_init = rel.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        module, is_init, nodes = _parsed(path, src)
+        for node in nodes:
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]

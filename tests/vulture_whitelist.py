@@ -14,7 +14,6 @@ from vulture.whitelists.whitelist_utils import Whitelist
 _ = Whitelist()
 
 # PEP 562: a package's lazy names and what dir() lists, called by the import system
-_.__getattr__
 _.__dir__
 
 # pydantic reads a model's configuration from the class

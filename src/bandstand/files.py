@@ -98,6 +98,20 @@ def refuse_links(folder: str | os.PathLike[str], what: str = "folder") -> Path:
     return root
 
 
+def unwritable(path: str | os.PathLike[str]) -> str | None:
+    """Why nothing can be written at `path` (a file or a folder still to be made), read off the nearest
+    folder on its way that exists — "F is a file, not a folder" or "F is not writable" — or None when it
+    can. Nothing is created."""
+    probe = Path(path)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is a file, not a folder"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"{probe} is not writable"
+    return None
+
+
 def config_path(explicit: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
     """The configuration file: `explicit` (it must exist), else the file `$BANDSTAND_CONFIG`
     names (it must exist), else ./bandstand.toml when there is one; None without any."""

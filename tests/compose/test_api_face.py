@@ -23,7 +23,7 @@ def _loaded_after(code: str) -> set[str]:
 
 def test_importing_the_api_loads_none_of_compose() -> None:
     assert _loaded_after("import bandstand.compose.api") == {
-        "bandstand", "bandstand.compose", "bandstand.compose.api", "bandstand.errors", "bandstand.files",
+        "bandstand", "bandstand.compose", "bandstand.compose.api", "bandstand.errors", "bandstand.files", "bandstand.lazy",
         "bandstand.version"}
 
 

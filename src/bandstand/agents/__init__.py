@@ -17,8 +17,9 @@ breaker does not load every backend and the config models.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from bandstand.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from bandstand.agents.algorithmic import AlgorithmicBackend, Responder
@@ -100,10 +101,4 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module 'bandstand.agents' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bandstand.agents.{where}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr("bandstand.agents", _LAZY, globals())

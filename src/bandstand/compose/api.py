@@ -28,7 +28,6 @@ nothing behind.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from bandstand.errors import InvalidInput, OutputNotWritable
 from bandstand.files import TMP_SUFFIX
+from bandstand.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     import threading
@@ -197,13 +197,7 @@ __all__ = ["ACTIVE_SECONDS", "ALIASES", "DEFAULT_PROGRAMS", "FORMS", "GENERATOR"
            "styles_for", "supported_roles", "takes_for", "with_chords", "write_audio", "write_parts", "write_state"]
 
 
-def __getattr__(name: str) -> object:
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module 'bandstand.compose.api' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bandstand.compose.{where}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr("bandstand.compose.api", _LAZY, globals(), package="bandstand.compose")
 
 
 Handlers = Mapping[str, Callable[..., object]]

@@ -19,7 +19,6 @@ not a silent recording.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from bandstand.errors import AgentError, InvalidInput, OutputNotWritable
+from bandstand.files import unwritable
 from bandstand.jam.autopilot import tick_headless
 from bandstand.jam.context import MusicalContext, apply_directive
 from bandstand.jam.directives import parse_directive
@@ -75,13 +75,9 @@ def check_out_folder(out: str | Path) -> Path:
     Nothing is created here: the nearest existing folder on the way must be a
     writable folder, so a bad `--out` fails at once instead of after the jam."""
     folder = Path(out)
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir():
-        raise OutputNotWritable(f"cannot record into {folder}: {probe} is a file, not a folder; choose another --out")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise OutputNotWritable(f"cannot record into {folder}: {probe} is not writable; choose another --out")
+    why = unwritable(folder)
+    if why:
+        raise OutputNotWritable(f"cannot record into {folder}: {why}; choose another --out")
     return folder
 
 

@@ -120,13 +120,11 @@ def _writable(path: Path, flag: str) -> Path:
 
     if path.is_dir():
         raise OutputNotWritable(f"{flag} {path} is a folder; give a file name, e.g. {flag} {path / ('song' + flag.replace('--', '.'))}")
-    probe = path.parent
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir():
-        raise OutputNotWritable(f"cannot write {flag} {path}: {probe} is a file, not a folder; choose another path")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise OutputNotWritable(f"cannot write {flag} {path}: {probe} is not writable; choose another path")
+    from bandstand.files import unwritable
+
+    why = unwritable(path.parent)
+    if why:
+        raise OutputNotWritable(f"cannot write {flag} {path}: {why}; choose another path")
     return path
 
 
