@@ -19,7 +19,6 @@ one that waits on what never comes — not one that is merely slow.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import queue
 import threading
 import time
@@ -27,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
+from bandstand.compose.seeds import stable_seed
 from bandstand.compose.state import ErrorCode, PipelineConfig, PipelineState, ToolCall, now
 from bandstand.errors import Cancelled, StageFailed
 
@@ -50,8 +50,7 @@ FACTS: tuple[str, ...] = ("key", "mode", "tempo", "metre", "genre", "energy", "f
 def derive_seed(run_seed: int, key: str | int, part: str | None = None, variant: int = 0) -> int:
     """A stable 32-bit seed for one node (and one part) of a run. Parts are keyed by role
     name, so regenerating one part does not move the others."""
-    data = f"{run_seed}/{key}/{part or ''}/{variant}".encode()
-    return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
+    return stable_seed(run_seed, key, part or "", variant)
 
 
 @dataclass(frozen=True, slots=True)

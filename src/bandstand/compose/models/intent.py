@@ -8,10 +8,11 @@ state, so it is pydantic and round-trips through JSON.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from bandstand.compose.seeds import stable_seed
 
 TempoSource = Literal["explicit", "genre_default", "influence_intersection", "mood_inferred"]
 KeySource = Literal["explicit", "genre_convention", "mood_mapping", "random"]
@@ -145,8 +146,7 @@ class Intent(_Model):
         not one song twice. The direction a mood names (darker, sparser, slower) is its dials'."""
         if not self.mood:
             return seed
-        data = f"{seed}/moods/{'+'.join(sorted(self.mood))}".encode()
-        return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "big")
+        return stable_seed(seed, "moods", "+".join(sorted(self.mood)))
 
     def requested_roles(self) -> list[str]:
         """Roles named by instrument requests, in prompt order, without duplicates."""

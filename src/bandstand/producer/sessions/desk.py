@@ -47,7 +47,7 @@ class History:
         return [history_json(r) for r in self.rows]
 
     def to_json(self) -> JSONObject:
-        return {"project": self.project, "head": self.head, "history": list(self.rows_json())}
+        return {"project": self.project, "head": self.head, "history": self.rows_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class Variations:
         return [variation_json(v, head=self.head) for v in self.variations]
 
     def to_json(self) -> JSONObject:
-        return {"project": self.project, "head": self.head, "variations": list(self.rows_json())}
+        return {"project": self.project, "head": self.head, "variations": self.rows_json()}
 
     @staticmethod
     def diff_lines(variation: Variation) -> list[str]:
@@ -117,11 +117,10 @@ class FileRender:
 def _writable(path: Path, flag: str) -> Path:
     """`path` if a file can be written there, checked before anything is written (`flag` names it)."""
     from bandstand.errors import OutputNotWritable
+    from bandstand.files import unwritable
 
     if path.is_dir():
         raise OutputNotWritable(f"{flag} {path} is a folder; give a file name, e.g. {flag} {path / ('song' + flag.replace('--', '.'))}")
-    from bandstand.files import unwritable
-
     why = unwritable(path.parent)
     if why:
         raise OutputNotWritable(f"cannot write {flag} {path}: {why}; choose another path")
