@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,16 +77,22 @@ def test_a_board_batch_taken_by_the_desks_own_worker(tmp_path: Path) -> None:
     plan = desk.plan(BatchRequest(_prompts(tmp_path, "synthwave night drive\n"), bars=8, board=board, workers=0,
                                   heartbeat=0.2))
     steps: list[int] = []
-    done = threading.Event()
-    reports = []
+    done, enqueued = threading.Event(), threading.Event()
+    reports: list[Any] = []
+
+    def step(status: Any) -> None:
+        steps.append(len(status.results))
+        enqueued.set()
 
     def worker() -> None:
         reports.append(desk.work(WorkerRequest(board, session="here", heartbeat=0.2, poll=0.05, idle_exit=60),
                                  stop=done))
 
-    conductor = threading.Thread(target=lambda: reports.append(desk.run(plan, on_step=lambda s: steps.append(
-        len(s.results)))))
+    conductor = threading.Thread(target=lambda: reports.append(desk.run(plan, on_step=step)))
     conductor.start()
+    # the worker comes once the conductor has made the board and put the song on it, as a worker process started
+    # by `bandstand batch` does: two threads of one process creating one SQLite file at once is not that case
+    assert enqueued.wait(timeout=60)
     taker = threading.Thread(target=worker)
     taker.start()
     conductor.join(timeout=120)
