@@ -207,3 +207,24 @@ def test_a_fader_at_unity_and_centre_is_skipped_bit_for_bit() -> None:
     assert np.array_equal(unity, dry[0])
     assert np.array_equal(mixed(TrackMix(automation=(flat,))), unity)  # the fader that multiplies
     assert np.array_equal(mixed(TrackMix(volume=0.5)), dry[0] * np.float32(0.5))
+
+
+def test_a_one_reverb_bus_hears_its_senders_at_the_rooms_rate() -> None:
+    """A bus whose chain is one reverb sums its senders' downmixes (tapped as each track is
+    finished) instead of their full-rate audio: the room hears the same signal, added in another
+    order, so its return is the general path's within float32 rounding."""
+    from bandstand.render.mixer import DEFAULT_REVERB, mix_song
+    from bandstand.render.reverb import reverb
+    from bandstand.score import Note, Song, Track, TrackMix
+
+    rng = np.random.default_rng(11)
+    dry = rng.normal(0.0, 0.2, (2, 3 * 44100, 2)).astype(np.float32)
+    mixes = (TrackMix(volume=0.8, pan=0.3, sends=(Send("Reverb", 0.3),)), TrackMix(sends=(Send("Reverb", 0.6),)))
+    tracks = [Track(f"T{i}", "lead", program=0, notes=[Note(0.0, 4.0, 60, 90)], mix=m) for i, m in enumerate(mixes)]
+    mix = mix_song(Song(title="R", tempo=120.0, tracks=tracks), dry.copy())
+    fx = DEFAULT_REVERB.inserts[0]
+    sent = (mix.tracks[0] * np.float32(0.3) + mix.tracks[1] * np.float32(0.6)).T.copy()  # the full-rate input
+    want = reverb(sent, 44100, fx.num("room_size"), fx.num("damping"), fx.num("pre_delay_ms"), level=fx.num("wet"))
+    got = mix.buses["Reverb"].T
+    assert np.abs(want).max() > 0.01
+    assert np.allclose(got, want, rtol=0.0, atol=2e-6 * float(np.abs(want).max()))

@@ -248,8 +248,15 @@ def main() -> None:
 
     pydantic's plugin lookup (every installed distribution's entry points, read on the first
     model built) is skipped unless the environment names plugins: the CLI uses none, and a
-    cold command paid for the scan."""
+    cold command paid for the scan.
+
+    numpy's BLAS runs on one thread unless `OPENBLAS_NUM_THREADS` says otherwise: the render
+    spreads its own work over the CPUs, and BLAS's threads, woken for each small product,
+    took CPU time from the synthesis threads (about 4 % of a compose with its WAV on two
+    CPUs, most of it waking them and their spinning). numpy reads it on its first import,
+    which comes later."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     code = run()
     if threading.current_thread() is not threading.main_thread() or os.environ.get(SLOW_EXIT_ENV):
         sys.exit(code)

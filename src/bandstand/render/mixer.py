@@ -16,6 +16,17 @@ where the track sounds (plus its chain's tail) — the synthesizers call it on
 each track as soon as they have played it, in whichever process played it.
 Its `mix` then sums the tracks (in song order, a chunk at a time, each track
 only where it sounds) and the sends, and runs the buses.
+
+A bus whose chain is one reverb (the "Reverb" bus every compose sends to)
+hears its senders at the room's own rate: the reverb mixes its input down to
+one channel at a quarter of the rate before anything else, so `finish` taps
+each sending track's post-fader audio into such a downmix as it passes through
+the chain's last stage (a chunk at a time, while it is in cache, on the
+synthesis thread), and the bus sums those small signals, times each send's
+level, instead of adding the full-rate tracks into a full-rate input and
+mixing that down. The room hears the same sum in another order of additions:
+the bus return moves by float32 rounding (about 1e-7 of its level), nothing
+audible, and no full-rate pass over the senders is left after synthesis.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from bandstand.render.cancel import Check, never
 from bandstand.render.chain import CHUNK, chain_tail, guard_stage, run_chain, stream, stretch
@@ -39,6 +51,7 @@ from bandstand.render.dsp import (
 )
 from bandstand.render.effects import Stage
 from bandstand.render.iir import jit, kernel
+from bandstand.render.reverb import DECIMATION, downmix, room
 from bandstand.render.scratch import Scratch
 from bandstand.score import Bus, Effect, Song, Track, audible
 
@@ -158,6 +171,43 @@ class MixPlan:
         ctx = Context(sample_rate, song.tempo)
         self.tails = [round(sample_rate * (chain_tail(t.mix.inserts, ctx, c) + RING_MARGIN_SECONDS))
                       for t, c in zip(song.tracks, self.curves, strict=True)]
+        rooms = {name for t in song.tracks for send in t.mix.sends if send.level > 0
+                 and _one_reverb(self.bus(send.bus)) is not None for name in [send.bus]}
+        # each track that sends to such a bus: its downmix at the room's rate, filled by `finish`
+        self.lows: dict[int, npt.NDArray[np.float32]] = {
+            i: self._low_zeros(frames // DECIMATION) for i, t in enumerate(song.tracks)
+            if self.heard[i] and any(send.level > 0 and send.bus in rooms for send in t.mix.sends)}
+        self.tapped: set[int] = set()  # the tracks whose downmix `finish` took
+
+    def bus(self, name: str) -> Bus:
+        """The bus a send to `name` reaches: the song's, else the default room for "Reverb", else a
+        plain bus."""
+        known = next((b for b in self.song.buses if b.name == name), None)
+        return known or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
+
+    def _low_zeros(self, runs: int) -> npt.NDArray[np.float32]:
+        return self.scratch.zeros((runs,)) if self.scratch is not None else np.zeros(runs, dtype=np.float32)
+
+    def _tap(self, index: int) -> Stage | None:
+        """The stage that mixes track `index`'s chunks down into its room-rate signal (None when it
+        sends to no one-reverb bus)."""
+        low = self.lows.get(index)
+        if low is None:
+            return None
+        kernels = jit()
+        k = DECIMATION
+
+        def tap(chunk: Audio, first: int) -> Audio:
+            r0, runs = first // k, chunk.shape[1] // k
+            into = low[r0 : r0 + runs]
+            if kernels is not None and chunk.strides[-1] == chunk.itemsize:
+                kernels.downmix(chunk, k, into)
+            else:
+                downmix(chunk[:, : runs * k], k, into)
+            return chunk
+
+        self.tapped.add(index)
+        return tap
 
     def finish(self, index: int, row: Audio, first: int, end: int) -> tuple[int, int]:
         """Track `index`'s dry audio (`row`, channels × frames, sounding in frames [first, end))
@@ -171,12 +221,14 @@ class MixPlan:
             return 0, 0
         track = self.song.tracks[index]
         span, fader = row[:, start:stop], _Fader(track, self.curves[index])
+        tap = self._tap(index)
+        taps = [tap] if tap is not None else []
         if any(not fx.bypass for fx in track.mix.inserts):
             ctx = Context(self.sample_rate, self.song.tempo, {}, False, start, self.scratch)
             run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage, self.checked],
-                      final=[self.checked, fader])
-        elif not fader.unity:  # a MIDI file's tracks, and any at unity and centre, need no pass
-            stream(span, [self.checked, fader], start)
+                      final=[self.checked, fader, *taps])
+        elif not fader.unity or taps:  # a MIDI file's tracks, and any at unity and centre, need no pass
+            stream(span, [self.checked, *([] if fader.unity else [fader]), *taps], start)
         return start, stop
 
     def mix(self, tracks: Audio, spans: list[tuple[int, int]], *, peaks: bool = False) -> Mix:
@@ -231,21 +283,59 @@ class MixPlan:
                frames: int, peaks: bool) -> dict[str, tuple[Audio, int, int, float]]:
         """Each bus's return: what the tracks send it, through its inserts and volume, over the
         stretch its senders sound in plus its chain's tail."""
-        known = {b.name: b for b in self.song.buses}
         out: dict[str, tuple[Audio, int, int, float]] = {}
         for name, senders in sends.items():
-            bus = known.get(name) or (DEFAULT_REVERB if name == DEFAULT_REVERB.name else Bus(name))
+            bus = self.bus(name)
             bus_in = self._zeros(frames)
-            _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False, self.check)
             ctx = Context(self.sample_rate, self.song.tempo, {}, True)
             tail = round(self.sample_rate * (chain_tail(bus.inserts, ctx) + RING_MARGIN_SECONDS))
             start, stop = stretch(min(spans[i][0] for i, _ in senders), max(spans[i][1] for i, _ in senders),
                                   tail, frames)
             span = bus_in[:, start:stop]
-            run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start, self.scratch),
-                      before=[guard_stage, self.checked], final=[self.checked, _scale(np.float32(bus.volume))])
+            fx = _one_reverb(bus)
+            if fx is not None and all(i in self.lows for i, _ in senders):
+                self._room(fx, bus, span, start, [(i, tracks[i], spans[i], level) for i, level in senders])
+            else:
+                _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False, self.check)
+                run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start, self.scratch),
+                          before=[guard_stage, self.checked], final=[self.checked, _scale(np.float32(bus.volume))])
             out[name] = (bus_in, start, stop, self._peak(span) if peaks else 0.0)
         return out
+
+    def _room(self, fx: Effect, bus: Bus, span: Audio, start: int,
+              senders: list[tuple[int, Audio, tuple[int, int], np.float32]]) -> None:
+        """A one-reverb bus's return over `span` (from song frame `start`, a multiple of
+        `DECIMATION`): the senders' room-rate downmixes (tapped by `finish`; taken here from a track
+        it did not finish, one a cache gave) times their levels, summed in song order, through the
+        room, times the bus's volume."""
+        k = DECIMATION
+        for index, row, (first, end), _ in senders:
+            if index not in self.tapped and first < end:  # not finished here: its downmix taken now
+                stream(row[:, first:end], [self.checked, self._tap(index)], first)  # type: ignore[list-item]
+        r0, runs = start // k, span.shape[1] // k
+        mono = self._low_zeros(runs)
+        for c0 in range(0, runs, CHUNK):
+            self.check()
+            c1 = min(runs, c0 + CHUNK)
+            part = mono[c0:c1]
+            for n, (index, _, _, level) in enumerate(senders):
+                low = self.lows[index][r0 + c0 : r0 + c1]
+                if n == 0:
+                    np.multiply(low, level, out=part)
+                else:
+                    part += low * level
+        volume = np.float32(bus.volume)
+        room(mono, self.sample_rate, fx.num("room_size"), fx.num("damping"), fx.num("pre_delay_ms"), span,
+             level=fx.num("wet"), scratch=self.scratch)
+        if volume != 1.0:
+            stream(span, [self.checked, _scale(volume)], start)
+
+
+def _one_reverb(bus: Bus) -> Effect | None:
+    """The bus's reverb when its chain is that reverb alone (and nothing of it automated: a bus has
+    no automation), else None."""
+    live = [fx for fx in bus.inserts if not fx.bypass]
+    return live[0] if len(live) == 1 and live[0].type == "reverb" else None
 
 
 def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bool, check: Check = never) -> list[float]:

@@ -147,13 +147,31 @@ def reverb(audio: Audio, sample_rate: int, room_size: float, damping: float, pre
             else:
                 downmix(audio[:, r0 * k : r1 * k], k, mono[r0:r1])
             _step(scratch)
+    return room(mono, sample_rate, room_size, damping, pre_delay_ms, target, add=add, level=level, scratch=scratch)
+
+
+def room(mono: npt.NDArray[np.float32], sample_rate: int, room_size: float, damping: float, pre_delay_ms: float,
+         target: Audio, *, add: bool = False, level: Level | float = 1.0, scratch: Scratch | None = None) -> Audio:
+    """The room's sound of `mono` — a signal already mixed down to one channel at a quarter of
+    `sample_rate` (`DECIMATION`), one value per run of four frames of `target` — brought back to
+    the full rate, times `level`, written into `target` (channels × frames; from run
+    len(mono) × 4 on it is silence) or, with `add`, added to it. `reverb` is this after its
+    downmix; a bus whose chain is one reverb is given its senders' downmixes summed
+    (`bandstand.render.mixer`), without a full-rate input at all. Returns `target`."""
+    k = DECIMATION
+    runs = len(mono)
+    if runs < 2:
+        if not add:
+            target[...] = 0.0
+        return target
+    kernels = jit() if target.dtype == np.float32 and target.strides[-1] == target.itemsize else None
     rate = sample_rate // k
     ir = impulse_response(rate, round(room_size, 3), round(damping, 3))
     shift = min(runs, int(pre_delay_ms / 1000.0 * rate))
     wet_low = _zeros(scratch, (2, runs + 1))
-    room = convolve(mono[: runs - shift], ir, scratch)
+    tail = convolve(mono[: runs - shift], ir, scratch)
     for r0 in range(0, runs - shift, _UP):
-        wet_low[:, shift + r0 : shift + min(runs - shift, r0 + _UP)] = room[:, r0 : r0 + _UP]
+        wet_low[:, shift + r0 : shift + min(runs - shift, r0 + _UP)] = tail[:, r0 : r0 + _UP]
         _step(scratch)
     wet_low[:, runs] = wet_low[:, runs - 1]
     # back to the full rate: linear interpolation between the quarter-rate samples, a stretch at a time
