@@ -34,8 +34,9 @@ one 256-bar song (five parts, composed without audio), each written as compose
 writes `midi/full-arrangement.mid` (the sound plan applied, the mix as
 CC7/CC10), rendered side by side, runs interleaved: Debian's `fluidsynth -ni -F
 out.wav -r 44100 SOUNDFONT song.mid` (its reverb and chorus on, and off with
-`-R 0 -C 0`) and `bandstand render song.mid --wav … --png …` with each engine
-(`$BANDSTAND_SYNTH`), each a new process: CPU, wall, peak resident set (GNU
+`-R 0 -C 0`) and `bandstand render song.mid --wav … --no-png` with each engine
+(`$BANDSTAND_SYNTH`) — the WAV alone, as FluidSynth makes it; the default command,
+which draws the piano roll too, is measured beside it (`_with_png`) — each a new process: CPU, wall, peak resident set (GNU
 `time`'s, when /usr/bin/time is there: a child's own ru_maxrss starts at its
 parent's size on Linux), real-time factors, ratios to FluidSynth; the warm
 in-process `render_wav` of the same MIDI with each engine; the voice-samples
@@ -369,10 +370,11 @@ FLUIDR3 = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")  # what bandstand would p
 FLUIDSYNTH_MODES = {"fluidsynth": [], "fluidsynth_no_reverb_chorus": ["-R", "0", "-C", "0"]}
 WHAT_EACH_SIDE_DOES = {
     "bandstand_render_cli": (
-        "a new Python process: imports, the MIDI read, the piano-roll PNG, synthesis of every track "
+        "a new Python process (`--no-png`): imports, the MIDI read, synthesis of every track "
         "(two threads, CC7/CC10 applied by the synthesizer), each track's fader and pan (a MIDI file "
         "carries no inserts, sends or buses, so no EQ, compression or bus reverb), the master (loudness "
         "analysis, gain, true-peak limiter), the tail trimmed, 16-bit WAV"),
+    "bandstand_render_cli_with_png": "the same and the piano-roll PNG (drawn on a thread): the default command",
     "bandstand_in_process_render_wav": "the same render of the same MIDI file, libraries loaded, no PNG",
     "bandstand_in_process_render_wav_with_mix": (
         "the composed song before its MIDI export, with its mix: synthesis + per-track chains (EQ, "
@@ -466,11 +468,14 @@ def _contenders(fluidsynth: str | None, soundfont: Path, midi: Path, folder: Pat
             wav = folder / f"{name}.wav"
             out[name] = ([fluidsynth, "-ni", *flags, "-F", str(wav), "-r", "44100", str(soundfont), str(midi)],
                          env, wav)
-    for engine in engines:
+    for engine in engines:  # the WAV alone, as FluidSynth makes it; and the default command (the piano roll too)
         wav = folder / f"bandstand_{engine}.wav"
         out[f"bandstand_{engine}"] = ([sys.executable, "-m", "bandstand", "render", str(midi), "--wav", str(wav),
-                                       "--png", str(folder / f"bandstand_{engine}.png")],
-                                      {**env, **_engine_env(engine)}, wav)
+                                       "--no-png"], {**env, **_engine_env(engine)}, wav)
+        drawn = folder / f"bandstand_{engine}_with_png.wav"
+        out[f"bandstand_{engine}_with_png"] = ([sys.executable, "-m", "bandstand", "render", str(midi), "--wav",
+                                                str(drawn), "--png", str(folder / f"bandstand_{engine}.png")],
+                                               {**env, **_engine_env(engine)}, drawn)
     return out
 
 
@@ -557,6 +562,8 @@ def versus_song(midi: Path, mixed: Song, about: dict[str, Any], fluidsynth: str 
             ref = processes[theirs]
             ratios[engine][f"cli_cpu_vs_{theirs}"] = round(ours["cpu_s_median"] / ref["cpu_s_median"], 2)
             ratios[engine][f"cli_wall_vs_{theirs}"] = round(ours["wall_s_median"] / ref["wall_s_median"], 2)
+            drawn = processes[f"bandstand_{engine}_with_png"]
+            ratios[engine][f"cli_with_png_cpu_vs_{theirs}"] = round(drawn["cpu_s_median"] / ref["cpu_s_median"], 2)
             if engine not in in_process:
                 continue
             ratios[engine][f"in_process_cpu_vs_{theirs}"] = round(

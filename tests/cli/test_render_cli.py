@@ -64,3 +64,16 @@ def test_a_missing_soundfont_is_reported_before_anything_is_written(
     _one_line_error(capsys, ["render", str(song_file)], "BANDSTAND_SOUNDFONT")
     assert not song_file.with_suffix(".png").exists()  # it used to draw the piano roll first
     assert run(["render", str(song_file), "--no-audio"]) == 0  # no audio asked: no SoundFont needed
+
+
+def test_no_png_writes_the_wav_alone_and_both_nos_are_refused(
+    song_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wav = tmp_path / "only.wav"
+    assert run(["render", str(song_file), "--no-png", "--wav", str(wav)]) == 0
+    out = capsys.readouterr().out
+    assert wav.read_bytes()[:4] == b"RIFF" and "audio" in out and "piano roll" not in out
+    assert not song_file.with_suffix(".png").exists()
+    _one_line_error(capsys, ["render", str(song_file), "--no-png", "--no-audio"], "--no-audio and --no-png",
+                    "nothing to render")
+    assert not song_file.with_suffix(".wav").exists()

@@ -106,10 +106,11 @@ class BackendCheck:
 
 @dataclass(frozen=True, slots=True)
 class FileRender:
-    """A MIDI file rendered: its title line, the piano roll, the WAV (None: not asked for) and how long it plays."""
+    """A MIDI file rendered: its title line, the piano roll and the WAV (None: not asked for) and how long it
+    plays."""
 
     title: str
-    pianoroll: Path
+    pianoroll: Path | None
     wav: Path | None
     seconds: float
 
@@ -243,11 +244,13 @@ class StudioDesk:
 
     @staticmethod
     def render_file(file: Path, *, wav: Path | None = None, png: Path | None = None, audio: bool = True,
-                    width: int = 1600, height: int = 900, sample_rate: int = 44100) -> FileRender:
-        """A MIDI file (not a project) as a piano roll and, with `audio`, a WAV — each beside it unless `png`/`wav`
-        say where. The file is read first (one refused never loads the synthesizer, 300 MB for any input), the
-        synthesizer warms while every output is checked (`--png`, `--wav`: refused before anything is written),
-        a missing SoundFont is said before the piano roll is written, and the roll is drawn while the WAV plays."""
+                    pianoroll: bool = True, width: int = 1600, height: int = 900,
+                    sample_rate: int = 44100) -> FileRender:
+        """A MIDI file (not a project) as a piano roll (with `pianoroll`) and a WAV (with `audio`) — each beside it
+        unless `png`/`wav` say where; asking for neither is a mistake. The file is read first (one refused never
+        loads the synthesizer, 300 MB for any input), the synthesizer warms while every output is checked
+        (`--png`, `--wav`: refused before anything is written), a missing SoundFont is said before the piano roll
+        is written, and the roll is drawn while the WAV plays."""
         from bandstand.producer.engines.rendering import (
             find_soundfont,
             read_midi,
@@ -257,15 +260,22 @@ class StudioDesk:
             warm,
         )
 
+        if not (audio or pianoroll):
+            from bandstand.errors import InvalidInput
+
+            raise InvalidInput("--no-audio and --no-png leave nothing to render: drop one of them")
         song = read_midi(file)
         if audio:
             warm()
-        png_out = _writable(png or file.with_suffix(".png"), "--png")
+        png_out = _writable(png or file.with_suffix(".png"), "--png") if pianoroll else None
         wav_out = _writable(wav or file.with_suffix(".wav"), "--wav") if audio else None
         if wav_out is None:
-            roll = render_pianoroll(song, png_out, width=width, height=height)
+            roll = render_pianoroll(song, png_out, width=width, height=height) if png_out is not None else None
             return FileRender(title_line(song), roll, None, song.duration_seconds)
         find_soundfont()
+        if png_out is None:
+            return FileRender(title_line(song), None, render_wav(song, wav_out, sample_rate=sample_rate),
+                              song.duration_seconds)
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-pianoroll") as pool:
