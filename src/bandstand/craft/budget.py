@@ -6,11 +6,11 @@ silent bar, its ceiling at the song's peaks), and the roles playing there share 
 The budget is planned, not measured on the other parts: each part keeps to its share alone, so
 regenerating one part never changes another. A part over its share (with `SLACK`) gives way one
 step at a time, in the order a producer thins a busy arrangement, until it fits or has no step
-left: in the kit, a shaker or tambourine in sixteenths plays eighths, then sits out where the
-cymbals keep the time; hand percussion plays eighths, then rests below the lift; comping (where
+left: in the kit, a shaker or tambourine sits out where the cymbals keep the time; hand percussion plays eighths, then rests below the lift; comping (where
 its off-beats are not the idiom, `density.SPACIOUS_COMPS`) keeps to the eighths, then to the
-beats, playing its whole figure where the lead rests; the lead rests in the last bar of each
-four-bar phrase (call and response with the comping), then drops its sixteenth passing notes;
+beats, playing its whole figure where the lead rests; below the lift the lead lands on the
+downbeat of the last bar of each four-bar phrase and rests there (call and response with the
+comping);
 the pad holds its chords instead of striking them again. The kit's backbone and figures (kick,
 snare, clap, hats and ride, ghost notes, rim, congas, clave) and the bass are never thinned."""
 
@@ -31,8 +31,10 @@ from bandstand.craft.kit import (
     SHORT_GUIRO,
     TAMBOURINE,
 )
+from bandstand.craft.knobs import base_style
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
+from bandstand.craft.style import Style
 
 __all__ = ["PEAK_ENERGY", "SLACK", "WEIGHT", "allowance", "section_budget", "within_budget"]
 
@@ -44,6 +46,10 @@ WEIGHT: dict[str, float] = {
     "counter_melody": 0.1, "pad": 0.06, "percussion": 0.12, "texture": 0.06, "fx": 0.02,
 }
 SLACK = 1.15  # a part gives way only when this far over its share: the budget is a ceiling, not a quota
+# Comping styles a player voices as shells when the band is busy: the spacious ones and the bossa guitar.
+SHELL_COMPS = SPACIOUS_COMPS | {"bossa_comp"}
+SHELL_FROM = 4  # notes struck together from which comping may be thinned to a shell
+LIFT_KEPT = 1.5  # a section at the lift stays this much busier than the part's busiest one below it
 PEAK_ENERGY = 0.9  # from this section energy the room is the idiom's whole ceiling
 GRID = 0.25  # beats in a sixteenth
 TOL = 1e-6
@@ -55,8 +61,10 @@ Step = Callable[[Events, Sequence[Bar], Situation], Events]
 
 
 def section_budget(low: float, high: float, energy: float) -> float:
-    """Notes per bar a section of `energy` has room for, every part together."""
-    return low + (high - low) * max(0.0, min(1.0, energy / PEAK_ENERGY))
+    """Notes per bar a section of `energy` has room for, every part together: rising with the
+    square of the energy, so a chorus has room to lift over its verse as each part does (a verse
+    at half the peak's energy has a quarter of the range above the floor)."""
+    return low + (high - low) * max(0.0, min(1.0, energy / PEAK_ENERGY)) ** 2
 
 
 def allowance(role: str, s: Situation, bars: Sequence[Bar]) -> float:
@@ -90,16 +98,39 @@ def _answers(bar: Bar) -> bool:
     return bar.bar_in_section % 4 == 3
 
 
-def _drums_hand_eighths(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
-    """A shaker or tambourine in sixteenths plays eighths."""
-    return _keep(events, bars, s, lambda e, b: e.pitch not in HAND_TIME or _on(_step(e.start, b), 2))
-
-
 def _drums_one_timekeeper(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
     """A shaker or tambourine doubling the cymbals sits the section out (alone it keeps the time)."""
     if not any(e.pitch in CYMBAL_TIME for e in events):
         return events
     return [e for e in events if e.pitch not in HAND_TIME]
+
+
+def _comp_shells(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
+    """A chord of four notes or more struck as a shell, as a comping guitarist or pianist thins it:
+    no octave doublings (the lowest note stays) and, in a chord of four pitch classes or more, no
+    fifth. Smaller chords (triads, power chords), and styles whose full voicing is their sound (a
+    wall of distorted guitars, a strum), keep it; the rhythm stays as written."""
+    if s.idiom.comp_style not in SHELL_COMPS:
+        return events
+    strikes: dict[float, Events] = {}
+    for e in events:
+        strikes.setdefault(e.start, []).append(e)
+    out: Events = []
+    for chord in strikes.values():
+        if len(chord) < SHELL_FROM:
+            out.extend(chord)
+            continue
+        harmony = _bar_of(chord[0], bars, s.beats_per_bar).chord
+        fifth = (harmony.root + 7) % 12 if len(harmony.pcs) >= SHELL_FROM else None
+        low = min(e.pitch for e in chord)
+        seen: set[int] = set()
+        for e in sorted(chord, key=lambda e: e.pitch):
+            pc = e.pitch % 12
+            if e.pitch != low and (pc in seen or pc == fifth):
+                continue
+            seen.add(pc)
+            out.append(e)
+    return sorted(out)
 
 
 def _comp_beats(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
@@ -118,23 +149,21 @@ def _comp_quarters(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
 
 
 def _lead_answered(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
-    """The lead rests in the last bar of each four-bar phrase (the comping answers there); a note
-    held into that bar stops at its downbeat."""
+    """The lead lands on the downbeat of the last bar of each four-bar phrase and rests there (a
+    beat of its landing note), leaving the bar to the comping's answer. At the lift it sings
+    through, as it breathes only below it (`density.breathes`)."""
+    if len(bars) < 4 or bars[0].section_energy >= LIFT_ENERGY:
+        return events
     bpb = s.beats_per_bar
     out: Events = []
     for e in events:
         bar = _bar_of(e, bars, bpb)
-        if _answers(bar) and len(bars) >= 4:
+        if _answers(bar):
+            if abs(e.start - bar.start) < TOL:
+                out.append(e._replace(duration=min(e.duration, s.pulse)))
             continue
-        rest = bar.start + bpb
-        if bar.bar_in_section % 4 == 2 and len(bars) >= 4 and e.start + e.duration > rest + TOL:
-            e = e._replace(duration=max(GRID, rest - e.start))
         out.append(e)
     return out
-
-
-def _lead_eighths(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
-    return _keep(events, bars, s, lambda e, b: _on(_step(e.start, b), 2))
 
 
 def _pad_held(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
@@ -158,41 +187,63 @@ def _percussion_rests(events: Events, bars: Sequence[Bar], s: Situation) -> Even
 
 
 STEPS: dict[str, tuple[Step, ...]] = {
-    "drums": (_drums_hand_eighths, _drums_one_timekeeper),
+    "drums": (_drums_one_timekeeper,),
     "percussion": (_percussion_eighths, _percussion_rests),
-    "chords": (_comp_beats, _comp_quarters),
+    "chords": (_comp_shells, _comp_beats, _comp_quarters),
     "arp": (_comp_beats,),
     "pad": (_pad_held,),
-    "lead": (_lead_answered, _lead_eighths),
+    "lead": (_lead_answered,),
     "counter_melody": (_lead_answered,),
 }
 """How each role gives way, first step first; a role not here (the bass, the sub bass, a texture)
 plays as written."""
 
 
-def within_budget(phrase: Phrase, s: Situation) -> Phrase:
+def _asked(s: Situation, role: str, styles: Sequence[Style] | None) -> frozenset[int]:
+    """The bars where someone asked `role` for more than the genre and the mood's words give it
+    ("make the pad busier"): there it plays as asked."""
+    if not styles:
+        return frozenset()
+    given = base_style(s, role).density + max(s.mood_density, 0.0) + TOL
+    return frozenset(i for i, style in enumerate(styles) if style.density > given)
+
+
+def within_budget(phrase: Phrase, s: Situation, styles: Sequence[Style] | None = None) -> Phrase:
     """`phrase` kept to its role's share of each section's budget (see the module docstring). A
-    loop (the jam) plays as it is directed, and a part of a role with no steps as written."""
+    loop (the jam) plays as it is directed, a part of a role with no steps as written, and a
+    section where `styles` (one a bar) ask the part for more density than the words gave it as
+    asked."""
     steps = STEPS.get(phrase.role)
     if s.looping or not steps or not phrase.events:
         return phrase
     bpb = s.beats_per_bar
+    asked = _asked(s, phrase.role, styles)
     sections: dict[int, list[Bar]] = {}
     for bar in s.active(phrase.role):
         sections.setdefault(bar.section, []).append(bar)
+    for bars in list(sections.values()):
+        if any(b.index in asked for b in bars):
+            del sections[bars[0].section]
     by_bar: dict[int, Events] = {}
     for e in phrase.events:
         by_bar.setdefault(int((e.start + TOL) // bpb), []).append(e)
     changed = False
     out: Events = []
-    for bars in sections.values():
+    below = 0.0  # the part's busiest section below the lift, as it plays it
+    for bars in sorted(sections.values(), key=lambda bars: bars[0].section_energy >= LIFT_ENERGY):
         events = [e for b in bars for e in by_bar.pop(b.index, [])]
-        room = allowance(phrase.role, s, bars) * SLACK
+        room = allowance(phrase.role, s, bars) * SLACK * len(bars)
+        lifted = bars[0].section_energy >= LIFT_ENERGY
         for step in steps:
-            if len(events) <= room * len(bars):
+            if len(events) <= room:
                 break
-            events = step(events, bars, s)
-            changed = True
+            thinner = step(events, bars, s)
+            if lifted and len(thinner) < LIFT_KEPT * below * len(bars):  # the chorus still lifts
+                break
+            changed = changed or len(thinner) != len(events)
+            events = thinner
+        if not lifted:
+            below = max(below, len(events) / len(bars))
         out.extend(events)
     if not changed:
         return phrase

@@ -62,8 +62,9 @@ TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE, SHAKER, TAMBOURINE, CABASA,
 # quarters at most until the song's last peak, where it plays as written
 HAND_ENTERS = 0.7
 HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
-DENSITY_REACH = 0.8
-ROLLS_LIFT = 0.4  # a louder section rolls its hats more readily: one that rolls, every louder one does  # energy moved by the density knob from its middle to an end, times two
+DENSITY_REACH = 0.8  # energy moved by the density knob from its middle to an end, times two
+ROLLS = 0.7  # the chance a trap song rolls its hats (a section's figure), before the knobs and the lift
+ROLLS_LIFT = 0.4  # a louder section rolls its hats more readily: one that rolls, every louder one does
 
 
 def _vel(base: int, energy: float) -> int:
@@ -165,15 +166,14 @@ def _build_roll(bar: Bar, steps: int, out: list[Raw]) -> None:
 @dataclass(frozen=True, slots=True)
 class _Figure:
     """What a drummer keeps through a section, as a producer programs a loop: the hi-hat roll
-    (its beat and division) in every bar, the turn (another roll) at the phrase's end, and the
-    ghost snares. Drawn once per section kind (a second chorus plays the first one's figure),
-    so the groove stays put from bar to bar and varies where a phrase turns (the kick's own
-    two-bar figure and answer are the band's groove, `kick_steps`)."""
+    (its beat and division) in every bar and the turn (another roll) at the phrase's end. Drawn
+    once per section kind (a second chorus plays the first one's figure), so the groove stays put
+    from bar to bar and varies where a phrase turns (the kick's own two-bar figure and answer are
+    the band's groove, `kick_steps`)."""
 
     rolls: float  # the song's draw the section's roll chance is compared with (the same in every section)
     roll: tuple[int, int]  # (beat, sixteenths per beat in the roll: 6 triplets, 8 32nds, 12)
     turn: tuple[int, int]
-    ghosts: tuple[float, ...]  # a draw per sixteenth off-beat, compared with the ghost chance
 
 
 def _figure(seed: int, bar: Bar) -> _Figure:
@@ -183,7 +183,7 @@ def _figure(seed: int, bar: Bar) -> _Figure:
     if turn == roll:
         turn = (turn[0], 6 if roll[1] != 6 else 8)
     rolls = random.Random(seed * 1_000_003 + zlib.crc32(b"rolls")).random()
-    return _Figure(rolls=rolls, roll=roll, turn=turn, ghosts=tuple(r.random() for _ in range(8)))
+    return _Figure(rolls=rolls, roll=roll, turn=turn)
 
 
 def _roll_of(fig: _Figure, bar: Bar, fill: int) -> tuple[int, int]:
@@ -216,12 +216,11 @@ def _jazz_comping(bar: Bar, rng: random.Random, steps: int, out: list[Raw]) -> N
         out.append((bar.start + rng.choice(offbeats) * 0.25, HIT, KICK, rng.randint(70, 90)))
 
 
-def _ghosts(bar: Bar, fig: _Figure, rng: random.Random, dial: float, steps: int, out: list[Raw]) -> None:
-    """Rhythmic dial above 0.5: ghost snares on sixteenth off-beats, the same ones every bar
-    of the section (the figure's draws), each at its own touch."""
+def _ghosts(bar: Bar, rng: random.Random, dial: float, steps: int, out: list[Raw]) -> None:
+    """Rhythmic dial above 0.5: seeded ghost snares on sixteenth off-beats."""
     chance = (dial - 0.5) * 0.35
-    for i, step in enumerate(range(1, steps, 2)):
-        if fig.ghosts[i % len(fig.ghosts)] < chance:
+    for step in range(1, steps, 2):
+        if rng.random() < chance:
             out.append((bar.start + step * 0.25, HIT, SNARE, rng.randint(24, 40)))
 
 
@@ -268,12 +267,12 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
         fig = _figure(seed, bar)
         roll = _roll_of(fig, bar, fill)
         if fam.hat_rolls and bar.energy >= 0.3 \
-                and fig.rolls < 0.45 + 0.3 * style.syncopation + ROLLS_LIFT * (bar.section_energy - 0.5):
+                and fig.rolls < ROLLS + 0.3 * style.syncopation + ROLLS_LIFT * (bar.section_energy - 0.5):
             out = _hat_roll(bar, *roll, out)
         if fam.comping_snare:
             _jazz_comping(bar, r, steps, out)
         elif style.complexity > 0.5 and bar.energy >= 0.4:
-            _ghosts(bar, fig, r, style.complexity, steps, out)
+            _ghosts(bar, r, style.complexity, steps, out)
         push = style.syncopation - base.syncopation
         if push > 0.15:  # pushed kicks: anticipate the next beat
             out.extend((bar.start + k * 0.25, HIT, KICK, _vel(84, bar.energy)) for k in (7, 15)[: 1 + (push > 0.3)]

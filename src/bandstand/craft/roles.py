@@ -101,4 +101,4 @@ def play(role: str, s: Situation, rng: random.Random, styles: Sequence[Style] | 
         styles = (base_style(s, role),) * len(s.bars)
     elif len(styles) != len(s.bars):
         raise InvalidInput(f"{len(styles)} styles for {len(s.bars)} bars; give one style per bar")
-    return within_budget(player(s, styles, rng, role), s)
+    return within_budget(player(s, styles, rng, role), s, styles)
