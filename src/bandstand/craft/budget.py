@@ -6,13 +6,16 @@ silent bar, its ceiling at the song's peaks), and the roles playing there share 
 The budget is planned, not measured on the other parts: each part keeps to its share alone, so
 regenerating one part never changes another. A part over its share (with `SLACK`) gives way one
 step at a time, in the order a producer thins a busy arrangement, until it fits or has no step
-left: in the kit, a shaker or tambourine sits out where the cymbals keep the time; hand percussion plays eighths, then rests below the lift; comping (where
-its off-beats are not the idiom, `density.SPACIOUS_COMPS`) keeps to the eighths, then to the
-beats, playing its whole figure where the lead rests; below the lift the lead lands on the
-downbeat of the last bar of each four-bar phrase and rests there (call and response with the
-comping);
-the pad holds its chords instead of striking them again. The kit's backbone and figures (kick,
-snare, clap, hats and ride, ghost notes, rim, congas, clave) and the bass are never thinned."""
+left, and a section at the lift only while it stays `LIFT_KEPT` times busier than the part's
+busiest section below it (the chorus still lifts): in the kit, a shaker or tambourine sits out
+where the cymbals keep the time; hand percussion plays eighths, then rests below the lift;
+comping voices its seventh chords as shells (no fifth), then (where its off-beats are not the idiom,
+`density.SPACIOUS_COMPS`) keeps to the eighths, then to the beats, playing its whole figure where
+the lead rests; below the lift the lead lands on the downbeat of the last bar of each four-bar
+phrase and rests there (call and response with the comping); the pad holds its chords instead of
+striking them again. The kit's backbone and figures (kick, snare, clap, hats and ride, ghost
+notes, rim, congas, clave) and the bass are never thinned, and a part someone asked to play
+busier plays as asked."""
 
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ WEIGHT: dict[str, float] = {
 SLACK = 1.15  # a part gives way only when this far over its share: the budget is a ceiling, not a quota
 # Comping styles a player voices as shells when the band is busy: the spacious ones and the bossa guitar.
 SHELL_COMPS = SPACIOUS_COMPS | {"bossa_comp"}
-SHELL_FROM = 4  # notes struck together from which comping may be thinned to a shell
+SHELL_FROM = 4  # pitch classes of a chord from which comping may leave out its fifth
 LIFT_KEPT = 1.5  # a section at the lift stays this much busier than the part's busiest one below it
 PEAK_ENERGY = 0.9  # from this section energy the room is the idiom's whole ceiling
 GRID = 0.25  # beats in a sixteenth
@@ -106,31 +109,22 @@ def _drums_one_timekeeper(events: Events, bars: Sequence[Bar], s: Situation) -> 
 
 
 def _comp_shells(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
-    """A chord of four notes or more struck as a shell, as a comping guitarist or pianist thins it:
-    no octave doublings (the lowest note stays) and, in a chord of four pitch classes or more, no
-    fifth. Smaller chords (triads, power chords), and styles whose full voicing is their sound (a
-    wall of distorted guitars, a strum), keep it; the rhythm stays as written."""
+    """A seventh chord (four pitch classes or more) struck as a shell, as a comping guitarist or
+    pianist thins it: without its fifth (the lowest note stays). Triads and power chords, and
+    styles whose full voicing is their sound (a wall of distorted guitars, a strum), keep their
+    voicing; the rhythm stays as written."""
     if s.idiom.comp_style not in SHELL_COMPS:
         return events
-    strikes: dict[float, Events] = {}
-    for e in events:
-        strikes.setdefault(e.start, []).append(e)
     out: Events = []
-    for chord in strikes.values():
-        if len(chord) < SHELL_FROM:
-            out.extend(chord)
+    low: dict[float, int] = {}
+    for e in events:
+        low[e.start] = min(low.get(e.start, 128), e.pitch)
+    for e in events:
+        harmony = _bar_of(e, bars, s.beats_per_bar).chord
+        if len(harmony.pcs) >= SHELL_FROM and e.pitch % 12 == (harmony.root + 7) % 12 and e.pitch != low[e.start]:
             continue
-        harmony = _bar_of(chord[0], bars, s.beats_per_bar).chord
-        fifth = (harmony.root + 7) % 12 if len(harmony.pcs) >= SHELL_FROM else None
-        low = min(e.pitch for e in chord)
-        seen: set[int] = set()
-        for e in sorted(chord, key=lambda e: e.pitch):
-            pc = e.pitch % 12
-            if e.pitch != low and (pc in seen or pc == fifth):
-                continue
-            seen.add(pc)
-            out.append(e)
-    return sorted(out)
+        out.append(e)
+    return out
 
 
 def _comp_beats(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
