@@ -11,8 +11,9 @@ are the writer's (the phrase stays on the grid)."""
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from bandstand.craft.density import doubled, thinned, timekeeping_every
@@ -62,6 +63,8 @@ TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE, SHAKER, TAMBOURINE, CABASA,
 HAND_ENTERS = 0.7
 HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
 DENSITY_REACH = 0.8  # energy moved by the density knob from its middle to an end, times two
+ROLLS = 0.7  # the chance a trap song rolls its hats (a section's figure), before the knobs and the lift
+ROLLS_LIFT = 0.4  # a louder section rolls its hats more readily: one that rolls, every louder one does
 
 
 def _vel(base: int, energy: float) -> int:
@@ -160,10 +163,37 @@ def _build_roll(bar: Bar, steps: int, out: list[Raw]) -> None:
             out.append((bar.start + span - 1.0 + i * 0.125, HIT * 0.5, SNARE, min(127, 100 + i * 3)))
 
 
-def _hat_roll(bar: Bar, rng: random.Random, notes: list[Raw]) -> list[Raw]:
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    """What a drummer keeps through a section, as a producer programs a loop: the hi-hat roll
+    (its beat and division) in every bar and the turn (another roll) at the phrase's end. Drawn
+    once per section kind (a second chorus plays the first one's figure), so the groove stays put
+    from bar to bar and varies where a phrase turns (the kick's own two-bar figure and answer are
+    the band's groove, `kick_steps`)."""
+
+    rolls: float  # the song's draw the section's roll chance is compared with (the same in every section)
+    roll: tuple[int, int]  # (beat, sixteenths per beat in the roll: 6 triplets, 8 32nds, 12)
+    turn: tuple[int, int]
+
+
+def _figure(seed: int, bar: Bar) -> _Figure:
+    r = random.Random(seed * 1_000_003 + zlib.crc32(f"figure:{bar.kind}".encode()))
+    roll = (r.choice((1, 3, 3, 2)), r.choice((6, 8, 8, 12)))
+    turn = (r.choice((2, 3, 3)), r.choice((8, 12, 12)))
+    if turn == roll:
+        turn = (turn[0], 6 if roll[1] != 6 else 8)
+    rolls = random.Random(seed * 1_000_003 + zlib.crc32(b"rolls")).random()
+    return _Figure(rolls=rolls, roll=roll, turn=turn)
+
+
+def _roll_of(fig: _Figure, bar: Bar, fill: int) -> tuple[int, int]:
+    """The roll this bar plays: the turn at a phrase's end that has no fill (a fill is the
+    variation there, one at a time), else the figure's roll."""
+    return fig.turn if bar.bar_in_phrase == 3 and not fill else fig.roll
+
+
+def _hat_roll(bar: Bar, beat: int, div: int, notes: list[Raw]) -> list[Raw]:
     """Trap hi-hat roll: one beat of the bar re-cut into 16th triplets or 32nds, rising."""
-    beat = rng.choice((1, 3, 3, 2))
-    div = rng.choice((6, 8, 8, 12))
     t0 = bar.start + beat
     kept = [n for n in notes if not (n[2] in HATS and t0 - 1e-6 <= n[0] < t0 + 1.0 - 1e-6)]
     for i in range(div):
@@ -234,8 +264,11 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
             _build_roll(bar, steps, out)
         elif fill:
             _fill(fam, bar, steps, fill, out, r)
-        if fam.hat_rolls and bar.energy >= 0.3 and r.random() < 0.45 + 0.3 * style.syncopation:
-            out = _hat_roll(bar, r, out)
+        fig = _figure(seed, bar)
+        roll = _roll_of(fig, bar, fill)
+        if fam.hat_rolls and bar.energy >= 0.3 \
+                and fig.rolls < ROLLS + 0.3 * style.syncopation + ROLLS_LIFT * (bar.section_energy - 0.5):
+            out = _hat_roll(bar, *roll, out)
         if fam.comping_snare:
             _jazz_comping(bar, r, steps, out)
         elif style.complexity > 0.5 and bar.energy >= 0.4:

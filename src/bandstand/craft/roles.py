@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from bandstand.craft.bass import play_bass
+from bandstand.craft.budget import within_budget
 from bandstand.craft.comping import play_chords
 from bandstand.craft.drums import play_drums
 from bandstand.craft.knobs import base_style
@@ -91,7 +92,8 @@ counter-melody when there is no lead. A request is read as the first of these th
 
 def play(role: str, s: Situation, rng: random.Random, styles: Sequence[Style] | None = None) -> Phrase:
     """The phrase `role` plays in `s` (each bar with its style; the role's base style
-    when none is given). The same situation, styles and random state give the same phrase."""
+    when none is given), kept to its share of the band's density budget (`budget`). The same
+    situation, styles and random state give the same phrase."""
     player = PLAYERS.get(role)
     if player is None:
         raise InvalidInput(f"unknown part role '{role}'; use one of: {', '.join(ROLES)}", role=role)
@@ -99,4 +101,4 @@ def play(role: str, s: Situation, rng: random.Random, styles: Sequence[Style] | 
         styles = (base_style(s, role),) * len(s.bars)
     elif len(styles) != len(s.bars):
         raise InvalidInput(f"{len(styles)} styles for {len(s.bars)} bars; give one style per bar")
-    return player(s, styles, rng, role)
+    return within_budget(player(s, styles, rng, role), s, styles)
