@@ -134,7 +134,7 @@ _FIRST: tuple[GenreTraits, ...] = (
        "mixolydian,minor", "E A G C Bb", "shuffle blues walking boogie riffy", (33, 29, 22, 16), (0.4, 0.4),
        "blues", 0.55, 0.05, leaves_out="pad"),  # an amped guitar's boogie, harmonica, bass, drums
     _g("country", "country", "country|country pop|honky tonk|country and western|nashville", (90, 130),
-       0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 110, 48),
+       0.05, "major", "G D A C E", "rock_backbeat pop two_beat strummed lyrical", (33, 25, 110, 48),
        (0.2, 0.3), "pop", 0.55, 0.05, leaves_out="pad"),  # strummed steel-string, fiddle, a train beat
     _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|ambient electronic|meditation",
        (60, 90), 0.0, "major,lydian,minor", "C D E F A", "ambient ambient sustained sustained ambient",
