@@ -41,7 +41,7 @@ BALANCE: dict[str, dict[str, float]] = {
     "rock": {"chords": 1.5},
     "folk": {"chords": 1.0, "lead": 1.0},
     "country": {"drums": -2.0, "chords": 1.0},  # a band behind a singer: the kit sits back
-    "blues": {"drums": -2.0, "lead": 1.0},
+    "blues": {"drums": -4.0, "lead": 3.0},  # the harp or the guitar is the singer: a slow blues' kit lays back under it
     "soul": {"drums": -1.5},
 }
 # What a role's stem measures beyond the model above (its insert chain — the drums' and the
