@@ -95,3 +95,13 @@ def test_a_clean_guitar_a_piano_or_a_distortion_guitar_sample_has_no_amp_drive()
     for role in ("chords", "lead", "pad"):
         part = plan.for_role(role)
         assert part is not None and not any(e.type == "overdrive" for e in part.effects)
+
+
+def test_the_country_bass_plays_the_two_beat():
+    """Country's boom-chick: the root on one and the fifth on three (walking up into a new
+    chord when the band is up), not a pop bass's eighths."""
+    assert primary_genre(decompose("a classic country song")).bass_style == "two_beat"
+    bass = composed("a classic country song")["bass"]
+    steps = [round(n.start * 4) % 16 for n in bass.notes]
+    assert set(steps) <= {0, 8, 12, 14}  # one, three, and the walk up on four and its "and"
+    assert min(steps.count(0), steps.count(8)) >= 0.25 * len(steps)

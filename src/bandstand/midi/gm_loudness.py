@@ -11,7 +11,7 @@ reads these figures to set each fader for the sound behind it.
 
 from __future__ import annotations
 
-__all__ = ["DRUM_KIT_DB", "PROGRAM_LOUDNESS_DB", "SUSTAINED_PROGRAMS"]
+__all__ = ["DRUM_KIT_DB", "DRUM_NOTE_DB", "KIT_LOUDNESS_DB", "PROGRAM_LOUDNESS_DB", "SUSTAINED_PROGRAMS"]
 
 PROGRAM_LOUDNESS_DB: dict[int, float] = {
     0: 0.0, 1: -0.3, 2: 0.8, 3: -2.0, 4: 6.6, 5: 2.3, 6: -0.7, 7: 2.1,
@@ -32,6 +32,21 @@ PROGRAM_LOUDNESS_DB: dict[int, float] = {
     120: -2.5, 121: -18.3, 122: 14.5, 123: 11.8, 124: 10.8, 125: -10.9, 126: -7.6, 127: 1.7,
 }
 DRUM_KIT_DB = 8.8  # the GM kit's 4/4 groove (three hits a beat at velocity 100) against the piano
+# The same groove on each GS kit (channel 10's program, `midi.DRUM_KITS`): the room kit's ambience
+# stands 3.5 dB above the standard kit, the brushes 5.7 dB under it.
+KIT_LOUDNESS_DB: dict[int, float] = {0: 8.8, 8: 12.3, 16: 9.0, 24: 11.1, 25: 8.6, 32: 8.8, 40: 3.1, 48: 8.2}
+# Each GM drum note struck alone, three times a beat at velocity 100, against that groove (dB): the
+# kick and snare carry a kit's loudness, the hats and ride (−12 to −14) and the shaker (−8.5) hardly
+# move the meter, a cross-stick sits 3 dB under the kick — so a groove of brushed hats and a
+# cross-stick measures far quieter than a backbeat with as many hits.
+DRUM_NOTE_DB: dict[int, float] = {
+    35: 1.5, 36: 1.3, 37: -3.3, 38: 4.9, 39: 0.5, 40: 4.0, 41: 5.7, 42: -12.2,
+    43: 5.5, 44: -13.1, 45: 5.3, 46: -10.7, 47: 4.1, 48: 4.6, 49: 0.9, 50: 4.3,
+    51: -13.8, 52: -2.0, 53: -14.4, 54: -0.6, 55: -1.9, 56: -5.3, 57: 1.2, 58: -7.7,
+    59: -14.5, 60: -3.3, 61: 0.3, 62: -6.7, 63: 0.0, 64: 3.7, 65: 3.8, 66: 4.6,
+    67: -1.4, 68: -0.6, 69: -1.0, 70: -8.5, 71: 6.2, 72: 2.4, 73: -1.0, 74: -3.7,
+    75: 1.6, 76: -0.4, 77: 0.5, 78: 2.5, 79: -0.3, 80: -15.3, 81: -14.9,
+}
 
 # Sounds that hold as long as the key is down (organs, bowed strings, winds, brass, synth
 # leads and pads, choirs); the others (pianos, mallets, plucked strings, basses) die away.

@@ -13,7 +13,13 @@ import re
 from dataclasses import dataclass
 
 from bandstand.compose.intent import analysis
-from bandstand.compose.intent.explicit import MODES, Explicit, find_explicit, normalize_root
+from bandstand.compose.intent.explicit import (
+    MODES,
+    ODD_METRES,
+    Explicit,
+    find_explicit,
+    normalize_root,
+)
 from bandstand.compose.intent.llm import Extraction
 from bandstand.compose.intent.scan import Hit, mask, modifier_before, scan
 from bandstand.compose.lexicon import (
@@ -293,6 +299,8 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
     # a genre that has its own metre sets it ("jazz waltz" is jazz in 3/4)
     meter = ex.time_signature or next((GENRE_BY_NAME[g].meter for g in genres if GENRE_BY_NAME[g].meter != (4, 4)),
                                       (4, 4))
+    if ex.odd_metre:  # "odd time signatures": 7/8 or 5/4 by the seed, whatever the genre's own metre
+        meter = ODD_METRES[random.Random(f"metre:{seed}").randrange(len(ODD_METRES))]
 
     instrument_requests = _instruments(text, ex.spans, hits, main) + _mood_sounds(moods)
     players = next((e.players for e in ENSEMBLES if re.search(rf"\b{e.word}\b", text, re.IGNORECASE)), None)

@@ -43,6 +43,12 @@ CONSTRAINTS: tuple[tuple[str, str], ...] = (
 # Constraints that are also structure hints (the arrangement reads hints).
 CONSTRAINT_HINTS = {"no_chorus": "no chorus", "no_drop": "no drop", "no_intro": "no intro"}
 
+# Words that ask for an odd metre without naming one ("odd time signatures", "in odd meters"):
+# the seed picks one of `ODD_METRES`, the metres prog and math rock live in.
+ODD_METRE_WORDS = (r"\b(?:odd|irregular|asymmetric(?:al)?|unusual|complex|shifting|changing)[- ]"
+                   r"(?:time[- ]signatures?|met(?:re|er)s?|time[- ]feels?)\b|\bodd[- ](?:time|metered)\b")
+ODD_METRES: tuple[tuple[int, int], ...] = ((7, 8), (5, 4))
+
 STRUCTURE_HINTS: tuple[tuple[str, str], ...] = (
     (r"\b(?:4|four)[- ]?on[- ]?(?:the[- ])?floor\b|\b4otf\b", "four-on-the-floor"),
     (r"\bhalf[- ]?time\b", "half-time"),
@@ -85,6 +91,7 @@ class Explicit:
     minutes: float | None = None
     bad_bars: int | None = None
     time_signature: tuple[int, int] | None = None
+    odd_metre: bool = False  # "odd time signatures": a metre that is not 2, 3 or 4 beats, chosen by the seed
     constraints: list[tuple[str, str]] = field(default_factory=list)
     hints: list[str] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
@@ -196,6 +203,8 @@ def _time_signature(text: str, ex: Explicit) -> None:
             ex.time_signature = (num, den)
     if ex.time_signature is None and _take(text, ex, r"\bin three\b|\btriple meter\b"):
         ex.time_signature = (3, 4)
+    if ex.time_signature is None and _take(text, ex, ODD_METRE_WORDS):
+        ex.odd_metre = True
 
 
 def find_explicit(text: str, reserved: list[tuple[int, int]] | None = None) -> Explicit:

@@ -38,7 +38,8 @@ _FIRST: tuple[GenreTraits, ...] = (
        leaves_out="pad"),  # a sampled (jazz piano) loop over drums and bass: the sample is the chords, no synth pad
     _g("lo-fi", "hip-hop", "lo-fi|lofi|lo fi|lofi hip hop|lo-fi hip hop|chillhop|study beats|jazzhop",
        (70, 90), 0.15, "minor,dorian,major", "C D Eb F G A", "boom_bap lofi root_fifth jazz_comp sparse",
-       (33, 4, 11, 89), (0.45, 0.35), "lofi", 0.35, 0.5),
+       (33, 4, 11, 89), (0.45, 0.35), "lofi", 0.35, 0.5,
+       leaves_out="pad"),  # a dusty Rhodes loop, bass and drums (the beat is sampled): no synth pad under it
     _g("neo-soul", "soul", "neo-soul|neo soul|neosoul|alt r&b|alternative r&b", (65, 95), 0.14,
        "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk sustained lyrical",
        (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3),
@@ -129,12 +130,12 @@ _FIRST: tuple[GenreTraits, ...] = (
        (33, 27, 80, 89), (0.35, 0.35), "rock", 0.6, 0.3),
     _g("metal", "rock", "metal|heavy metal|thrash|metalcore|djent|death metal", (120, 180), 0.0,
        "minor,phrygian", "E D C# B", "metal metal driving_eighths palm_mute riffy", (34, 30, 30, 48),
-       (0.3, 0.6), "rock", 0.95, 0.1),
+       (0.3, 0.6), "rock", 0.95, 0.1, leaves_out="pad"),  # two distorted guitars, bass, drums: no string pad
     _g("blues", "blues", "blues|delta blues|chicago blues|blues rock|rhythm and blues|12-bar", (70, 120), 0.25,
        "mixolydian,minor", "E A G C Bb", "shuffle blues walking boogie riffy", (33, 29, 22, 16), (0.4, 0.4),
        "blues", 0.55, 0.05, leaves_out="pad"),  # an amped guitar's boogie, harmonica, bass, drums
     _g("country", "country", "country|country pop|honky tonk|country and western|nashville", (90, 130),
-       0.05, "major", "G D A C E", "rock_backbeat pop root_fifth strummed lyrical", (33, 25, 110, 48),
+       0.05, "major", "G D A C E", "rock_backbeat pop two_beat strummed lyrical", (33, 25, 110, 48),
        (0.2, 0.3), "pop", 0.55, 0.05, leaves_out="pad"),  # strummed steel-string, fiddle, a train beat
     _g("ambient", "ambient", "ambient|drone|atmospheric|soundscape|ambient electronic|meditation",
        (60, 90), 0.0, "major,lydian,minor", "C D E F A", "ambient ambient sustained sustained ambient",
