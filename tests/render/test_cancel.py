@@ -54,7 +54,9 @@ def test_a_cancelled_render_stops_writes_nothing_and_leaves_no_child(tmp_path: P
     with pytest.raises(RenderCancelled):
         render_wav(demo_song(8), tmp_path / "song.wav", workers=workers, stems_dir=tmp_path / "stems",
                    cancelled=asked)
-    assert at <= asked.asked <= at + 1  # stopped at the first check that said yes (two threads may ask at once)
+    # stopped at the first check that said yes: every other thread asking then (the two synthesis threads; late,
+    # the master's writer and the four stems' writers) asks once more, and stops there
+    assert at <= asked.asked <= at + 4
     assert not (tmp_path / "song.wav").exists()
     left = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert all(p.parent.name == "stems" and p.suffix == ".wav" for p in left), left  # whole stems at most
