@@ -249,26 +249,24 @@ class MixPlan:
         self._sum(block=False)
 
     def _sum(self, *, block: bool) -> None:
-        """Add the offered tracks whose turn has come (song order: the same bits whichever thread
-        finished which track first) into `mixed`, in one pass over it, a chunk at a time; without
-        `block`, only when no other thread is adding."""
+        """Add every offered track whose turn has come (song order: the same bits whichever thread
+        finished which track first) into `mixed`, a chunk at a time; without `block`, only when no
+        other thread is adding."""
         count = len(self.song.tracks)
-        while self._summed < count and self._summed in self._offered:
+        while True:
             if not self._summing.acquire(blocking=block):
-                return  # the thread adding now takes this track too (it looks again once done)
+                return
             try:
-                turn: list[int] = []
-                while self._summed + len(turn) < count and self._summed + len(turn) in self._offered:
-                    turn.append(self._summed + len(turn))
-                adding = [(i, (row, start, stop)) for i in turn for row, start, stop in [self._offered.pop(i)]
-                          if start < stop]
-                if adding:
-                    loudest = _add(self.mixed, [(row, start, stop, np.float32(1.0)) for _, (row, start, stop) in adding],
-                                   self.peaks, self.check)
-                    self.loudest.update({i: peak for (i, _), peak in zip(adding, loudest, strict=True)})
-                self._summed += len(turn)
+                while self._summed < count and self._summed in self._offered:
+                    row, start, stop = self._offered.pop(self._summed)
+                    if start < stop:
+                        loudest = _add(self.mixed, [(row, start, stop, np.float32(1.0))], self.peaks, self.check)
+                        self.loudest[self._summed] = loudest[0]
+                    self._summed += 1
             finally:
                 self._summing.release()
+            if block or not (self._summed < count and self._summed in self._offered):
+                return
 
     def mix(self, tracks: Audio, spans: list[tuple[int, int]], *, peaks: bool = False) -> Mix:
         """Sum the finished tracks (tracks × channels × frames, post-fader, each silent outside its
