@@ -228,37 +228,3 @@ def test_a_one_reverb_bus_hears_its_senders_at_the_rooms_rate() -> None:
     got = mix.buses["Reverb"].T
     assert np.abs(want).max() > 0.01
     assert np.allclose(got, want, rtol=0.0, atol=2e-6 * float(np.abs(want).max()))
-
-
-def test_the_tracks_join_the_sum_in_song_order_whichever_is_finished_first() -> None:
-    """`finish` adds each track into the mix as soon as the tracks before it are in (on the
-    synthesis threads, while others still play); a track finished early waits for its turn, so
-    the sum has the same bits in any order of finishing."""
-    from bandstand.render.mixer import MixPlan, sounding
-    from bandstand.score import Note, Song, Track, TrackMix
-
-    rng = np.random.default_rng(3)
-    dry = rng.normal(0.0, 0.2, (4, 2, 2 * 44100)).astype(np.float32)
-    song = Song(title="S", tempo=120.0, tracks=[
-        Track(f"T{i}", "lead", program=0, notes=[Note(0.0, 2.0, 60, 90)], mix=TrackMix(volume=0.3 + 0.1 * i))
-        for i in range(4)])
-
-    def summed(order: list[int]) -> tuple[np.ndarray, MixPlan, list[int]]:
-        rows = dry.copy()
-        plan = MixPlan(song, 44100, rows.shape[2], peaks=True)
-        spans = [(0, 0)] * 4
-        added = []  # how many tracks are in the sum after each finish
-        for i in order:
-            spans[i] = plan.finish(i, rows[i], *sounding(rows[i]))
-            added.append(plan._summed)
-        return np.array(plan.mix(rows, spans, peaks=True).audio), plan, added
-
-    forward, plan, early = summed([0, 1, 2, 3])
-    backward, late, waited = summed([3, 2, 1, 0])
-    assert early == [1, 2, 3, 4] and waited == [0, 0, 0, 4]
-    assert np.array_equal(forward, backward)
-    assert plan.loudest == late.loudest and len(plan.loudest) == 4
-    reference = dry[0] * np.float32(0.3)
-    for i in range(1, 4):
-        reference = reference + dry[i] * np.float32(0.3 + 0.1 * i)
-    assert np.allclose(forward.T, reference, atol=1e-6)

@@ -124,7 +124,7 @@ def _mixed(song: Song, sample_rate: int, soundfont: Path | None, workers: int | 
     buffers = (len(song.tracks) + 3 + len(song.buses)) * 2 * frames * 4  # rows, spare, mix, buses
     space = Scratch.find(buffers) if (buffers > SCRATCH_BYTES if scratch is None else scratch) else None
     check = checker(cancelled) if space is None else space.checked(checker(cancelled))
-    plan = MixPlan(song, sample_rate, frames, check, space, peaks=stems)
+    plan = MixPlan(song, sample_rate, frames, check, space)
     finish: Finish = _Telling(plan.finish, song, sum(heard), progress) if progress is not None else plan.finish
     if progress is not None:
         wait_warm(progress)  # a warm-up on another thread: waited for, and said, so no stall limit fires

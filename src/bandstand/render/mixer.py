@@ -32,7 +32,6 @@ audible, and no full-rate pass over the senders is left after synthesis.
 from __future__ import annotations
 
 import math
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -161,15 +160,9 @@ class MixPlan:
     rings. `finish` runs a track's chain and fader over its dry audio in place; `mix` sums them."""
 
     def __init__(self, song: Song, sample_rate: int, frames: int, check: Check = never,
-                 scratch: Scratch | None = None, *, peaks: bool = False) -> None:
+                 scratch: Scratch | None = None) -> None:
         _preload(song)
         self.song, self.sample_rate, self.frames, self.scratch = song, sample_rate, frames, scratch
-        self.peaks = peaks  # whether the sum measures each track's largest sample as it adds it
-        self.mixed = self._zeros(frames)  # the tracks' sum, filled in song order as they are finished
-        self.loudest: dict[int, float] = {}
-        self._offered: dict[int, tuple[Audio, int, int]] = {}  # finished, waiting for their turn in the sum
-        self._summed = 0  # the tracks before this one are in `mixed`
-        self._summing = threading.Lock()
         self.check, self.checked = check, _checked(check)
         self.heard = audible([t.mix for t in song.tracks])
         beats = (block_beats(song, -(-frames // BLOCK), sample_rate) if any(t.mix.automation for t in song.tracks)
@@ -222,11 +215,9 @@ class MixPlan:
         fill (silence elsewhere)."""
         if not self.heard[index]:
             row[...] = 0.0
-            self._offer(index, row, 0, 0)
             return 0, 0
         start, stop = stretch(first, end, self.tails[index], row.shape[1])
         if start == stop:
-            self._offer(index, row, 0, 0)
             return 0, 0
         track = self.song.tracks[index]
         span, fader = row[:, start:stop], _Fader(track, self.curves[index])
@@ -238,45 +229,15 @@ class MixPlan:
                       final=[self.checked, fader, *taps])
         elif not fader.unity or taps:  # a MIDI file's tracks, and any at unity and centre, need no pass
             stream(span, [self.checked, *([] if fader.unity else [fader]), *taps], start)
-        self._offer(index, row, start, stop)
         return start, stop
-
-    def _offer(self, index: int, row: Audio, start: int, stop: int) -> None:
-        """Track `index` is finished (its post-fader audio in `row`, sounding in [start, stop)): it
-        joins the sum when the tracks before it have — on this thread, now, unless another is
-        adding (it then adds this one too)."""
-        self._offered[index] = (row, start, stop)
-        self._sum(block=False)
-
-    def _sum(self, *, block: bool) -> None:
-        """Add every offered track whose turn has come (song order: the same bits whichever thread
-        finished which track first) into `mixed`, a chunk at a time; without `block`, only when no
-        other thread is adding."""
-        count = len(self.song.tracks)
-        while True:
-            if not self._summing.acquire(blocking=block):
-                return
-            try:
-                while self._summed < count and self._summed in self._offered:
-                    row, start, stop = self._offered.pop(self._summed)
-                    if start < stop:
-                        loudest = _add(self.mixed, [(row, start, stop, np.float32(1.0))], self.peaks, self.check)
-                        self.loudest[self._summed] = loudest[0]
-                    self._summed += 1
-            finally:
-                self._summing.release()
-            if block or not (self._summed < count and self._summed in self._offered):
-                return
 
     def mix(self, tracks: Audio, spans: list[tuple[int, int]], *, peaks: bool = False) -> Mix:
         """Sum the finished tracks (tracks × channels × frames, post-fader, each silent outside its
-        span) and their sends, and run the buses: the buses on a second thread while this one adds
-        the tracks `finish` has not yet added (the synthesis threads add each track as soon as
-        the ones before it are in; a track a cache gave is added here) — each writes only its
-        own buffers; the bus returns join the mix in order afterwards. With `peaks`, measure each
-        track's and bus's largest sample."""
+        span) and their sends, and run the buses: the buses on a second thread while this one sums
+        the tracks (each writes only its own buffers; the bus returns join the mix in order
+        afterwards). With `peaks`, measure each track's and bus's largest sample."""
         song, frames = self.song, tracks.shape[2] if tracks.ndim == 3 else 0
-        mixed = self.mixed
+        mixed = self._zeros(frames)
         result = Mix(mixed.T)
         sends: dict[str, list[tuple[int, np.float32]]] = {}
         plays: list[int] = []
@@ -291,14 +252,9 @@ class MixPlan:
                         sends.setdefault(send.bus, []).append((index, np.float32(send.level)))
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-buses") as pool:
             buses = pool.submit(self._buses, tracks, spans, sends, frames, peaks)
-            for index in range(len(song.tracks)):  # what `finish` did not see (a cache gave it) joins the sum
-                if index >= self._summed and index not in self._offered:
-                    self._offered[index] = (tracks[index], *spans[index]) if index in plays else (tracks[index], 0, 0)
-            self._sum(block=True)
-            if peaks and not self.peaks:
-                self.loudest = {i: self._peak(tracks[i][:, spans[i][0] : spans[i][1]]) for i in plays}
+            loudest = _add(mixed, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks, self.check)
             returns = buses.result()
-        result.peaks = {f"track:{i}": self.loudest[i] for i in plays} if peaks else {}
+        result.peaks = {f"track:{i}": loudest[n] for n, i in enumerate(plays)} if peaks else {}
         for name, (bus_in, start, stop, peak) in returns.items():
             for c0 in range(start, stop, CHUNK):  # a chunk at a time: the scratch lets go as it goes
                 self.check()
