@@ -20,20 +20,10 @@ busier plays as asked."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from bandstand.craft.density import LIFT_ENERGY, SPACIOUS_COMPS, notes_per_bar_range
-from bandstand.craft.kit import (
-    CABASA,
-    CLOSED_HAT,
-    GM_SHAKER,
-    LONG_GUIRO,
-    OPEN_HAT,
-    PEDAL_HAT,
-    RIDE,
-    SHAKER,
-    SHORT_GUIRO,
-    TAMBOURINE,
-)
+from bandstand.craft.kit import HAND_TIME, HIHATS, RIDE
 from bandstand.craft.knobs import base_style
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Situation
@@ -56,8 +46,7 @@ LIFT_KEPT = 1.5  # a section at the lift stays this much busier than the part's 
 PEAK_ENERGY = 0.9  # from this section energy the room is the idiom's whole ceiling
 GRID = 0.25  # beats in a sixteenth
 TOL = 1e-6
-CYMBAL_TIME = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT, RIDE})
-HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
+CYMBAL_TIME = HIHATS | {RIDE}
 
 Events = list[NoteEvent]
 Step = Callable[[Events, Sequence[Bar], Situation], Events]
@@ -243,6 +232,4 @@ def within_budget(phrase: Phrase, s: Situation, styles: Sequence[Style] | None =
         return phrase
     out.extend(e for rest in by_bar.values() for e in rest)
     out.sort()
-    return Phrase(role=phrase.role, events=tuple(out), beats_per_bar=phrase.beats_per_bar, bars=phrase.bars,
-                  pulse=phrase.pulse, is_drum=phrase.is_drum, style=phrase.style, controls=phrase.controls,
-                  bends=phrase.bends, feel=phrase.feel, monophonic=phrase.monophonic, glide=phrase.glide)
+    return replace(phrase, events=tuple(out))

@@ -19,23 +19,20 @@ from functools import lru_cache
 from bandstand.craft.density import doubled, thinned, timekeeping_every
 from bandstand.craft.genre_kits import kit_for
 from bandstand.craft.kit import (
-    CABASA,
     CLAP,
     CLOSED_HAT,
     CRASH,
     FILLS,
-    GM_SHAKER,
+    HAND_TIME,
+    HIHATS,
     KICK,
-    LONG_GUIRO,
     LOW_TOM,
     OPEN_HAT,
     PEDAL_HAT,
     RIDE,
     SHAKER,
-    SHORT_GUIRO,
     SNARE,
     STEP_VELOCITY,
-    TAMBOURINE,
     DrumFamily,
     Layer,
     fill_length,
@@ -51,17 +48,14 @@ Raw = tuple[float, float, int, int]
 
 HIT = 0.2  # drum note length in beats (drums ignore note-off, readers want one)
 HATS = (CLOSED_HAT, OPEN_HAT)
-HIHATS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT})
 SPARSE_BELOW = 0.3
 SPARSE_VOICES = frozenset({KICK, CLOSED_HAT, PEDAL_HAT, RIDE, SHAKER})
 CYMBALS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT, RIDE, CRASH})
 # Voices that keep time (one at a time below the lift; the hi-hat foot on two and four is a backbeat, not one)
-TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE, SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO,
-                         GM_SHAKER})
+TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE}) | HAND_TIME
 # Hand percussion keeping time over the cymbals that a kit adds at the lift (from HAND_ENTERS): it plays
 # quarters at most until the song's last peak, where it plays as written
 HAND_ENTERS = 0.7
-HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
 DENSITY_REACH = 0.8  # energy moved by the density knob from its middle to an end, times two
 ROLLS = 0.7  # the chance a trap song rolls its hats (a section's figure), before the knobs and the lift
 ROLLS_LIFT = 0.4  # a louder section rolls its hats more readily: one that rolls, every louder one does
@@ -176,8 +170,10 @@ class _Figure:
     turn: tuple[int, int]
 
 
-def _figure(seed: int, bar: Bar) -> _Figure:
-    r = random.Random(seed * 1_000_003 + zlib.crc32(f"figure:{bar.kind}".encode()))
+@lru_cache(maxsize=64)
+def _figure(seed: int, kind: str) -> _Figure:
+    """The figure of the song's (`seed`) sections of `kind`."""
+    r = random.Random(seed * 1_000_003 + zlib.crc32(f"figure:{kind}".encode()))
     roll = (r.choice((1, 3, 3, 2)), r.choice((6, 8, 8, 12)))
     turn = (r.choice((2, 3, 3)), r.choice((8, 12, 12)))
     if turn == roll:
@@ -264,7 +260,7 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
             _build_roll(bar, steps, out)
         elif fill:
             _fill(fam, bar, steps, fill, out, r)
-        fig = _figure(seed, bar)
+        fig = _figure(seed, bar.kind)
         roll = _roll_of(fig, bar, fill)
         if fam.hat_rolls and bar.energy >= 0.3 \
                 and fig.rolls < ROLLS + 0.3 * style.syncopation + ROLLS_LIFT * (bar.section_energy - 0.5):

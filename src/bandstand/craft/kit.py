@@ -23,6 +23,9 @@ SIDE_STICK = RIM
 LOW_FLOOR_TOM, HIGH_FLOOR_TOM, CHINA = 41, 43, 52
 LOW_TIMBALE, LOW_AGOGO, MARACAS = 66, 68, 70
 SHORT_GUIRO, LONG_GUIRO, HIGH_WOOD, LOW_WOOD, GM_SHAKER = 73, 74, 76, 77, 82
+HIHATS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT})
+# Hand percussion that keeps time (a shaker, a tambourine, a güiro) — over the cymbals, or alone
+HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
 
 STEP_VELOCITY: dict[str, int] = {"X": 118, "x": 96, "o": 72, "g": 44}
 

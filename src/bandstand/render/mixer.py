@@ -171,12 +171,10 @@ class MixPlan:
         ctx = Context(sample_rate, song.tempo)
         self.tails = [round(sample_rate * (chain_tail(t.mix.inserts, ctx, c) + RING_MARGIN_SECONDS))
                       for t, c in zip(song.tracks, self.curves, strict=True)]
-        rooms = {name for t in song.tracks for send in t.mix.sends if send.level > 0
-                 and _one_reverb(self.bus(send.bus)) is not None for name in [send.bus]}
-        # each track that sends to such a bus: its downmix at the room's rate, filled by `finish`
+        # each heard track that sends to a one-reverb bus: its downmix at the room's rate, filled by `finish`
         self.lows: dict[int, npt.NDArray[np.float32]] = {
             i: self._low_zeros(frames // DECIMATION) for i, t in enumerate(song.tracks)
-            if self.heard[i] and any(send.level > 0 and send.bus in rooms for send in t.mix.sends)}
+            if self.heard[i] and any(send.level > 0 and _one_reverb(self.bus(send.bus)) for send in t.mix.sends)}
         self.tapped: set[int] = set()  # the tracks whose downmix `finish` took
 
     def bus(self, name: str) -> Bus:
@@ -188,12 +186,10 @@ class MixPlan:
     def _low_zeros(self, runs: int) -> npt.NDArray[np.float32]:
         return self.scratch.zeros((runs,)) if self.scratch is not None else np.zeros(runs, dtype=np.float32)
 
-    def _tap(self, index: int) -> Stage | None:
-        """The stage that mixes track `index`'s chunks down into its room-rate signal (None when it
-        sends to no one-reverb bus)."""
-        low = self.lows.get(index)
-        if low is None:
-            return None
+    def _tap(self, index: int) -> Stage:
+        """The stage that mixes track `index`'s chunks down into its room-rate signal (one of
+        `lows`)."""
+        low = self.lows[index]
         kernels = jit()
         k = DECIMATION
 
@@ -221,8 +217,7 @@ class MixPlan:
             return 0, 0
         track = self.song.tracks[index]
         span, fader = row[:, start:stop], _Fader(track, self.curves[index])
-        tap = self._tap(index)
-        taps = [tap] if tap is not None else []
+        taps = [self._tap(index)] if index in self.lows else []
         if any(not fx.bypass for fx in track.mix.inserts):
             ctx = Context(self.sample_rate, self.song.tempo, {}, False, start, self.scratch)
             run_chain(span, track.mix.inserts, ctx, self.curves[index], before=[guard_stage, self.checked],
@@ -311,7 +306,7 @@ class MixPlan:
         k = DECIMATION
         for index, row, (first, end), _ in senders:
             if index not in self.tapped and first < end:  # not finished here: its downmix taken now
-                stream(row[:, first:end], [self.checked, self._tap(index)], first)  # type: ignore[list-item]
+                stream(row[:, first:end], [self.checked, self._tap(index)], first)
         r0, runs = start // k, span.shape[1] // k
         mono = self._low_zeros(runs)
         for c0 in range(0, runs, CHUNK):
