@@ -63,3 +63,13 @@ def test_a_song_that_fails_is_reported_not_raised(tmp_path: Path) -> None:
 def test_the_staging_folder_goes_when_it_is_empty(tmp_path: Path) -> None:
     run_local(JOBS[:1], tmp_path, workers=1)
     assert not (tmp_path / STAGING).exists()
+
+
+def test_a_song_taken_over_after_its_worker_renamed_it_clears_that_workers_staging(tmp_path: Path) -> None:
+    """A worker killed between its rename and its clean-up leaves an empty staging folder; the
+    worker that takes the song over finds it finished ("kept") and clears what the first left."""
+    first = compose_job(JOBS[0], tmp_path, worker="w1")
+    (tmp_path / STAGING / f"{JOBS[0].folder}.w1-4242").mkdir(parents=True)  # its own folder, not yet removed
+    again = compose_job(JOBS[0], tmp_path, worker="w2")
+    assert (again.status, again.midi_sha256) == ("kept", first.midi_sha256)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [JOBS[0].folder]

@@ -107,7 +107,8 @@ def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "", sections
     final = out / job.folder
     where = str(final.resolve())
     record = song_record(final)
-    if record is not None:
+    if record is not None:  # taken over after its worker renamed it and died before its clean-up
+        _clear_attempts(out, job.folder)
         return JobResult(job.index, job.folder, "kept", str(record.get("midi_sha256", "")), 0.0,
                          str(record.get("worker", "")), where=where)
     started = time.perf_counter()
@@ -125,16 +126,24 @@ def compose_job(job: SongJob, out_dir: str | Path, *, worker: str = "", sections
             if song_record(final) is None:
                 raise
             record = song_record(final) or {}
+            shutil.rmtree(staging, ignore_errors=True)
+            _clear_attempts(out, job.folder)
             return JobResult(job.index, job.folder, "kept", str(record.get("midi_sha256", "")), 0.0,
                              str(record.get("worker", "")), where=where)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    for leftover in (out / STAGING).glob(f"{job.folder}.*"):  # what earlier attempts at this song left
+    _clear_attempts(out, job.folder)
+    return JobResult(job.index, job.folder, "composed", sha, round(time.perf_counter() - started, 3), worker,
+                     where=where)
+
+
+def _clear_attempts(out: Path, folder: str) -> None:
+    """What earlier attempts at the song `folder` left in the staging folder (a worker stopped
+    mid-song, or after its rename but before its clean-up), then the staging folder if empty."""
+    for leftover in (out / STAGING).glob(f"{folder}.*"):
         shutil.rmtree(leftover, ignore_errors=True)
     with contextlib.suppress(OSError):
         (out / STAGING).rmdir()
-    return JobResult(job.index, job.folder, "composed", sha, round(time.perf_counter() - started, 3), worker,
-                     where=where)
 
 
 def clear_staging(out_dir: str | Path, pids: set[int]) -> None:
