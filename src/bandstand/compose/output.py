@@ -231,6 +231,9 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "files": [{"path": f.path, "type": f.type, "description": f.description, "size": f.size} for f in out.files],
         "nodes": {name: _node_entry(state, name) for name in state.nodes},
         "quality": dict(quality) if quality else None,
+        # the quality gate's retries: each take judged (what fell short, what was redrawn), the
+        # one kept and, when none passed, what was tried said once
+        **({"quality_retries": state.quality_retries.model_dump(mode="json")} if state.quality_retries else {}),
         "master": {"target_lufs": sound.target_lufs if sound else -14.0, "ceiling_dbtp": -1.0},
         "degraded": out.degraded,
         "seed": state.seed,

@@ -40,7 +40,15 @@ from bandstand.compose.node_inputs import (
     ValidationInputs,
 )
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
-from bandstand.compose.state import PARTS, STEPS, ErrorCode, PipelineState, part_node, part_role
+from bandstand.compose.state import (
+    PARTS,
+    STEPS,
+    ErrorCode,
+    PipelineState,
+    node_role,
+    part_node,
+    part_role,
+)
 from bandstand.craft.situation import ROLE_PARENT
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
@@ -347,9 +355,13 @@ def run_validation(ctx: NodeContext, given: ValidationInputs) -> NodeResult[Vali
     axes = " ".join(f"{k} {v:.2f}" for k, v in score.axes.items())
     report = ValidationReport(score=score, gate=verdict)
     summary = f"quality {score.mean:.2f} ({axes}) — {'passed' if verdict.passed else 'gate failed: ' + verdict.reason}"
-    regenerate = () if verdict.passed else GATE_NODES.get(verdict.responsible_stage, ())
+    regenerate: tuple[str, ...] = ()
+    if not verdict.passed:  # the parts the weakest number is about, when the song has them; else the stage
+        blamed = tuple(n for n in ctx.state.nodes if node_role(n) is not None
+                       and part_role(node_role(n) or "") in verdict.responsible_parts)
+        regenerate = blamed or GATE_NODES.get(verdict.responsible_stage, ())
     return NodeResult(report, report.model_dump(mode="json"), summary, quality_score=round(score.mean, 4), regenerate=regenerate,
-                      failing_axes=tuple(verdict.failing_axes))
+                      failing_axes=tuple(verdict.failing_axes), failing=verdict.weakest or verdict.reason)
 
 
 # ----------------------------------------------------------------------------- output

@@ -92,6 +92,19 @@ FIGURE_STAGE: dict[str, int] = {
     "kick_bass_lock": 4, "density_energy": 3, "bass_coverage": 4, "notes_per_bar": 4, "section_contrast": 3,
     "step_share": 4, "melodic_range": 4, "direction_changes": 4, "motif_recurrence": 4,
 }
+BASS_PARTS = ("bass", "sub_bass")
+MELODY_PARTS = ("lead", "counter_melody", "arp")
+# The parts a failing number is about: a retry redraws them (with new seeds), not the whole band
+# — redrawing the drums again and again cannot mend a bass line. A figure of one role group is
+# about that group ("chord_tones.bass" → the bass); a number not listed is the stage's.
+METRIC_PARTS: dict[str, tuple[str, ...]] = {
+    "groove_consistency": ("drums", "percussion"), "genre_fidelity": ("drums", "percussion"),
+    "kick_bass_lock": (*BASS_PARTS, "drums"), "bass_coverage": BASS_PARTS,
+    "chord_tone_rate_strong": (*BASS_PARTS, *MELODY_PARTS), "in_harmony_rate": ("chords", *BASS_PARTS, *MELODY_PARTS),
+    "step_share": MELODY_PARTS, "melodic_range": MELODY_PARTS, "direction_changes": MELODY_PARTS,
+    "motif_recurrence": MELODY_PARTS,
+}
+GROUP_PARTS: dict[str, tuple[str, ...]] = {"bass": BASS_PARTS, "lead": MELODY_PARTS}
 AXIS_METRICS: dict[str, tuple[str, ...]] = {
     "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong", "key_heard", "ends_on_tonic"),
     "rhythm": ("kick_bass_lock", "groove_consistency"),
@@ -375,7 +388,31 @@ def gate(score: QualityScore) -> GateResult:
     why = (f"{', '.join(failing)} below {AXIS_MIN}" if failing else f"mean {mean:.2f} below {MEAN_MIN}")
     stage = stage_of(metric)
     return GateResult(passed=False, failing_axes=failing, responsible_stage=stage,
-                      reason=f"{why}; weakest: {metric} = {rated[metric]:.2f} (stage {stage})")
+                      reason=f"{why}; weakest: {metric} = {rated[metric]:.2f} (stage {stage})",
+                      responsible_parts=list(parts_of(metric)) if stage == 4 else [],
+                      weakest=_in_words(metric, score))
+
+
+def parts_of(metric: str) -> tuple[str, ...]:
+    """The roles a metric or a calibrated figure is about (empty: the whole stage's)."""
+    key, _, group = metric.partition(".")
+    if group:
+        return GROUP_PARTS.get(group, (group,))
+    return METRIC_PARTS.get(key, ())
+
+
+def _in_words(metric: str, score: QualityScore) -> str:
+    """'groove consistency 0.31 < 0.78' (a figure against its reference range), or the metric
+    and its rating."""
+    name = metric.replace("_", " ").replace(".", " of the ")
+    figure = score.figures.get(metric)
+    if figure is not None:
+        side = f"< {figure.low:.2f}" if figure.value < figure.low else (
+            f"> {figure.high:.2f}" if figure.value > figure.high else f"in {figure.low:.2f}–{figure.high:.2f}")
+        return f"{name} {figure.value:.2f} {side}"
+    value = score.metrics.get(metric)
+    return f"{name} {value:.2f} (rated {score.metric_scores.get(metric, 0.0):.2f})" if value is not None \
+        else f"{name} rated {score.metric_scores.get(metric, 0.0):.2f}"
 
 
 def stage_of(metric: str) -> int:
