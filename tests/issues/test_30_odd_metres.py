@@ -153,7 +153,7 @@ def test_the_compose_cli_round_trips_through_import(tmp_path: Path) -> None:
                     "--out", str(out)], check=True, capture_output=True, text=True)
     session = next(out.glob("session-*"))
     manifest = json.loads((session / "manifest.json").read_text())
-    assert manifest["metre_changes"]
+    assert manifest["metre_changes"] and all("time_signature" in s for s in manifest["sections"])
     done = subprocess.run([env_python, "-m", "bandstand", "import", str(session / "midi" / "full-arrangement.mid"),
                            "--out", str(tmp_path / "projects"), "--json"], check=True, capture_output=True, text=True)
     imported = json.loads(done.stdout)
