@@ -580,7 +580,11 @@ def test_quality_gate_that_keeps_failing_is_bounded_and_partial(tmp_path: Path) 
     assert state.status == "completed_partial"
     rec = state.nodes["validation"]
     assert rec.status == "failed" and rec.error is not None and rec.error.code == "QUALITY_GATE_FAILED"
-    assert state.nodes["output"].status == "completed" and state.nodes["harmony"].variant == 2
+    # three takes fell short the same way: said once, and the best of equals (the first) is kept
+    assert rec.error.message == "harmony 0.3 on 3 takes of the harmony; kept the best (take 1, quality 0.30)"
+    assert state.quality_retries is not None and state.quality_retries.kept == 0
+    assert [t.redrawn for t in state.quality_retries.takes] == [["harmony"], ["harmony"], []]
+    assert state.nodes["output"].status == "completed" and state.nodes["harmony"].variant == 0
 
 
 def test_quality_gate_off_keeps_the_first_song(tmp_path: Path) -> None:

@@ -157,13 +157,16 @@ def test_explicit_bars_minutes_and_meter() -> None:
 
 
 def test_odd_time_signature_words_give_an_odd_metre_chosen_by_the_seed() -> None:
-    """"Odd time signatures" names no metre: the seed picks 7/8 or 5/4 (prog's and math rock's
-    metres), never 4/4; a metre written out wins."""
+    """"Odd time signatures" names no metre: the seed picks the home metre, 7/8 or 5/4 (prog's
+    and math rock's metres), never 4/4, and the other sections' metres
+    (`tests/issues/test_30_odd_metres.py`); a metre written out wins for the whole song."""
     prompt = "a progressive rock epic with odd time signatures"
     metres = {decompose(prompt, seed=seed).time_signature for seed in range(12)}
     assert metres == {(7, 8), (5, 4)}
     assert decompose("math rock in odd meters", seed=3).time_signature in {(7, 8), (5, 4)}
+    assert len(set(decompose("math rock in odd meters", seed=3).section_metres.values())) == 3
     assert decompose("prog in 7/8 with odd time signatures", seed=1).time_signature == (7, 8)
+    assert decompose("prog in 7/8 with odd time signatures", seed=1).section_metres == {}
     assert decompose("a progressive rock epic", seed=1).time_signature == (4, 4)
     assert decompose("a folk song about a complex time in my life", seed=1).time_signature == (4, 4)
 

@@ -16,7 +16,9 @@ controller ramps on the tracks playing the section:
 
 Times are beats throughout, so parts read from files of any PPQ (which
 `read_midi` rescales to beats) land on the same grid; bar → tick is
-``(bar − 1) × 480 × beats_per_bar``.
+``(bar − 1) × 480 × beats_per_bar`` in a song in one metre. A song whose sections
+have metres of their own (`compose.metres`) carries its metre map (a time
+signature at every change) and its bars start where the map puts them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from bandstand.compose.metres import metre_map
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
@@ -32,10 +35,10 @@ from bandstand.score import (
     ControlChange,
     Section,
     Song,
-    TimeSignature,
     Track,
     assign_channels,
 )
+from bandstand.score.metre_map import MetreMap
 
 __all__ = ["TRANSITIONS", "Ramp", "active_spans", "assemble"]
 
@@ -58,15 +61,20 @@ STEPS_PER_BEAT = 2  # controller points per beat in a ramp
 EARLY = 0.06  # beats: how far ahead of its section a humanized note may start and still belong to it
 
 
-def active_spans(role: str, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, float]]:
-    """The beat spans in which `role` plays, adjacent sections merged."""
+def active_spans(role: str, arrangement: ArrangementPlan, beats_per_bar: float | MetreMap) -> list[tuple[float, float]]:
+    """The beat spans in which `role` plays, adjacent sections merged (bars of `beats_per_bar`
+    beats, or where a metre map puts them)."""
+    metres = beats_per_bar
+
+    def bar_start(bar: int) -> float:
+        return metres.start(bar) if isinstance(metres, MetreMap) else (bar - 1) * metres
+
     named = frozenset(arrangement.all_roles())
     spans: list[tuple[float, float]] = []
     for sec in arrangement.sections:
         if not active_in(role, sec.roles, named):
             continue
-        start = (sec.start_bar - 1) * beats_per_bar
-        end = start + sec.bars * beats_per_bar
+        start, end = bar_start(sec.start_bar), bar_start(sec.start_bar + sec.bars)
         if spans and abs(spans[-1][1] - start) < 1e-9:
             spans[-1] = (spans[-1][0], end)
         else:
@@ -101,10 +109,10 @@ def _silence(track: Track, spans: list[tuple[float, float]]) -> Track:
     return out
 
 
-def _ramp(sec: SectionPlan, nxt: SectionPlan | None, ramp: Ramp, beats_per_bar: float) -> list[ControlChange]:
-    end = (sec.start_bar - 1 + sec.bars) * beats_per_bar
-    length = min(ramp.bars, sec.bars) * beats_per_bar
-    start = end - length
+def _ramp(sec: SectionPlan, nxt: SectionPlan | None, ramp: Ramp, metres: MetreMap) -> list[ControlChange]:
+    end = metres.start(sec.start_bar + sec.bars)
+    start = metres.start(sec.start_bar + sec.bars - min(ramp.bars, sec.bars))
+    length = end - start
     points = max(2, int(length * STEPS_PER_BEAT))
     ccs = [ControlChange(start + length * i / points, ramp.control,
                          round(ramp.start + (ramp.end - ramp.start) * i / (points - 1)))
@@ -116,24 +124,23 @@ def _ramp(sec: SectionPlan, nxt: SectionPlan | None, ramp: Ramp, beats_per_bar: 
 
 def assemble(parts: list[Track], intent: Intent, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> Song:
     """One `Song` from the generated parts, laid out by the arrangement."""
-    num, den = intent.time_signature
-    signature = TimeSignature(num, den)
-    bpb = signature.beats_per_bar
+    metres = metre_map(intent, arrangement)
     song = Song(
-        title=intent.raw_prompt.strip()[:80] or intent.summary, tempo=intent.tempo, time_signature=signature,
+        title=intent.raw_prompt.strip()[:80] or intent.summary, tempo=intent.tempo, time_signature=metres.opening,
+        metre_changes=list(metres.changes),
         key=f"{harmony.key} {harmony.mode}",
         # the MIDI writer puts one marker per section on the conductor track
         sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections],
     )
     named = frozenset(arrangement.all_roles())
-    tracks = [_silence(t, active_spans(t.role, arrangement, bpb)) for t in parts]
+    tracks = [_silence(t, active_spans(t.role, arrangement, metres)) for t in parts]
     sections = arrangement.sections
     for i, sec in enumerate(sections):
         ramp = TRANSITIONS.get(sec.transition)
         if ramp is None:
             continue
         nxt = sections[i + 1] if i + 1 < len(sections) else None
-        ccs = _ramp(sec, nxt, ramp, bpb)
+        ccs = _ramp(sec, nxt, ramp, metres)
         for t in tracks:
             if active_in(t.role, sec.roles, named) and not (t.is_drum and ramp.control == 74):
                 t.controls.extend(ccs)

@@ -21,6 +21,7 @@ that depends on it, transitively, and nothing else.
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -41,11 +42,15 @@ from bandstand.compose.nodes import (
     WorkerPool,
 )
 from bandstand.compose.state import (
+    PARTS,
     ErrorCode,
     NodeRecord,
     PipelineState,
+    QualityRetries,
+    QualityTake,
     StageError,
     node_group,
+    node_role,
     now,
 )
 from bandstand.errors import AttemptTimeout, RuntimeFailure, Signal, StageFailed, UserError
@@ -172,7 +177,9 @@ class Engine:
         self.artifacts = Artifacts(artifacts or {})
         self._cancel = cancel if cancel is not None else threading.Event()  # set from any thread
         self._decision: Decision | None = None
-        self._regen: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+        self._regen: tuple[str, tuple[str, ...], tuple[str, ...], str] | None = None
+        # the songs the gate failed this run, each with the nodes that made it (to keep the best)
+        self._judged: list[dict[str, tuple[NodeRecord, object]]] = []
         self._pool = WorkerPool()
 
     # ------------------------------------------------------------------ control
@@ -573,29 +580,66 @@ class Engine:
         self._emit(ev.NodeCompleted(pipeline_id=state.pipeline_id, node=node.name, summary=result.summary,
                                     duration_ms=rec.duration_ms))
         if result.regenerate and state.config.quality_gate:
-            self._regen = (node.name, result.regenerate, result.failing_axes)
+            self._regen = (node.name, result.regenerate, result.failing_axes, result.failing)
             return "regenerate"
+        if self._judged and result.quality_score is not None:  # a retry the gate passed
+            retries = state.quality_retries or QualityRetries()
+            retries.takes.append(QualityTake(quality=result.quality_score))
+            retries.kept, self._judged = len(retries.takes) - 1, []
+            state.quality_retries = retries
         return "ok"
 
     def _regenerate(self, rounds: int) -> bool:
-        """Redo what a failed quality gate blamed (new seed variants); False when the bounded
-        rounds are used up and the gate's node is marked failed instead."""
+        """Redo what a failed quality gate blamed (new seed variants: the parts the weakest number
+        is about, or the stage it names); False when the bounded rounds are used up: the best
+        take judged is kept, and the gate's node is marked failed with what was tried, said once."""
         assert self._regen is not None
-        judge, targets, axes = self._regen
+        judge, targets, axes, failing = self._regen
         self._regen = None
-        rec = self.state.nodes[judge]
+        state, rec = self.state, self.state.nodes[judge]
         known = self._targets(targets)
-        if rounds > self.state.config.quality_regenerations or not known:
+        made = self.graph.closure([*self._targets([PARTS]), *known], self.nodes())
+        self._judged.append({n: (state.nodes[n].model_copy(deep=True), self.artifacts[n])
+                             for n in made if n in self.artifacts})
+        last = rounds > state.config.quality_regenerations or not known
+        retries = state.quality_retries or QualityRetries()
+        retries.takes.append(QualityTake(quality=rec.quality_score or 0.0, failing=failing or rec.summary,
+                                         redrawn=[] if last else [_part_or_node(n) for n in known]))
+        state.quality_retries = retries
+        if last:
+            retries.kept = self._keep_best(retries)
+            retries.report = _tried(retries)
+            self._judged = []
+            rec = state.nodes[judge]
             rec.status = "failed"
-            rec.error = StageError(code="QUALITY_GATE_FAILED", message=rec.summary, recoverable=True,
+            rec.error = StageError(code="QUALITY_GATE_FAILED", message=retries.report, recoverable=True,
                                    recovery_hint=HINTS["QUALITY_GATE_FAILED"])
+            state.note(judge, "quality_kept", retries.report)
             return False
-        self.state.note(judge, "quality_regenerate", f"{', '.join(targets)}: {', '.join(axes)}")
-        self._emit(ev.QualityRetry(pipeline_id=self.state.pipeline_id, failing_axes=list(axes),
-                                   regenerate=list(targets), round=rounds))
+        takes = retries.takes
+        same = len(takes) > 1 and _NUMBER.sub("#", takes[-1].failing) == _NUMBER.sub("#", takes[-2].failing)
+        state.note(judge, "quality_regenerate", f"{', '.join(targets)}: {', '.join(axes)}")
+        self._emit(ev.QualityRetry(pipeline_id=state.pipeline_id, failing_axes=list(axes),
+                                   regenerate=list(targets), round=rounds, failing=failing, same=same,
+                                   redrawing=_these(takes[-1].redrawn)))
         self.invalidate(targets, bump=True)
         self._save()
         return True
+
+    def _keep_best(self, retries: QualityRetries) -> int:
+        """Put back the nodes of the best take judged (the earliest of equals); its index."""
+        first = len(retries.takes) - len(self._judged)  # takes judged before a resume: no longer at hand
+        best = max(range(first, len(retries.takes)), key=lambda k: (retries.takes[k].quality, -k))
+        if best != len(retries.takes) - 1:
+            kept = self._judged[best - first]
+            for node in self.nodes():
+                if node.name in kept:
+                    record, artifact = kept[node.name]
+                    self.state.nodes[node.name] = record
+                    self.artifacts[node.name] = artifact
+                    if node.apply is not None:
+                        node.apply(self.state, artifact)
+        return best
 
     def _gates_reached(self, wave: list[Node]) -> list[str]:
         """Approval gates this wave completed: a gated node, or the last of a gated group."""
@@ -679,6 +723,40 @@ class _Fatal(Signal):
 
 
 __all__ = ["HINTS", "Approver", "Decision", "Engine", "EventSink", "Limits", "Verdict"]
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _part_or_node(name: str) -> str:
+    """`parts:drums` → drums; a plan node by its name."""
+    return node_role(name) or name
+
+
+def _these(names: Iterable[str]) -> str:
+    """'the drums', 'the bass and the drums', 'the harmony, the arrangement and the bass'."""
+    said = [f"the {n.replace('_', ' ')}" for n in dict.fromkeys(names)]
+    if not said:
+        return "nothing"
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def _tried(retries: QualityRetries) -> str:
+    """What the gate's retries tried, said once: "groove consistency 0.31 < 0.78 on 3 takes of
+    the drums; kept the best" when every take fell short the same way, else each way once."""
+    takes = retries.takes
+    redrawn = _these(n for t in takes for n in t.redrawn)
+    kept = retries.kept if retries.kept is not None else len(takes) - 1
+    best = f"take {kept + 1}, quality {takes[kept].quality:.2f}"
+    ways = list(dict.fromkeys(_NUMBER.sub("#", t.failing) for t in takes))
+    if len(ways) == 1:  # one way each time, its figure in the range the takes measured
+        values = [float(m.group()) for t in takes if (m := _NUMBER.search(t.failing))]
+        said = takes[0].failing
+        if values and min(values) != max(values):
+            said = _NUMBER.sub(f"{min(values):.2f}–{max(values):.2f}", said, count=1)
+        return f"{said} on {len(takes)} takes of {redrawn}; kept the best ({best})"
+    return (f"below the quality gate on {len(takes)} takes of {redrawn} "
+            f"({'; '.join(dict.fromkeys(t.failing for t in takes))}); kept the best ({best})")
 
 
 def _causes(attempts: list[StageError]) -> str:

@@ -70,6 +70,7 @@ class NodeResult(Generic[A]):
     degraded_hint: str | None = None
     regenerate: tuple[str, ...] = ()
     failing_axes: tuple[str, ...] = ()
+    failing: str = ""  # what failed, in words (the gate's weakest number: "groove consistency 0.31 < 0.78")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from bandstand.compose.metres import metre_map
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.intent import Intent
 from bandstand.compose.models.sound import SoundPlan
@@ -116,13 +117,23 @@ def mix_page(song: Song, sound: SoundPlan | None, target_lufs: float | None) -> 
 
 def arrangement_map(arrangement: ArrangementPlan, intent: Intent) -> str:
     bpb = intent.time_signature[0]
-    rows = [(s.name, s.kind, s.start_bar, s.end_bar, s.bars, f"{(s.start_bar - 1) * bpb}", f"{s.energy:.2f}",
+    metres = metre_map(intent, arrangement)
+    if metres.uniform:
+        rows: list[tuple[object, ...]] = [
+            (s.name, s.kind, s.start_bar, s.end_bar, s.bars, f"{(s.start_bar - 1) * bpb}", f"{s.energy:.2f}",
              ", ".join(s.roles), s.transition) for s in arrangement.sections]
+        head: tuple[str, ...] = ("section", "kind", "from bar", "to bar", "bars", "start beat", "energy", "playing",
+                                 "transition out")
+    else:  # each section in its own metre: the metre column, and start beats where the map puts them
+        rows = [(s.name, s.kind, str(metres.at(s.start_bar)), s.start_bar, s.end_bar, s.bars,
+                 f"{metres.start(s.start_bar):g}", f"{s.energy:.2f}", ", ".join(s.roles), s.transition)
+                for s in arrangement.sections]
+        head = ("section", "kind", "metre", "from bar", "to bar", "bars", "start beat", "energy", "playing",
+                "transition out")
     fallback = " (generic fallback)" if arrangement.generic_fallback else ""
     arc = "".join(" ▁▂▃▄▅▆▇█"[min(8, round(e * 8))] for e in arrangement.bar_energy)
     return (f"# Arrangement map\n\nForm: {arrangement.form_name}{fallback}, {arrangement.total_bars} bars.\n\n"
-            + _table(("section", "kind", "from bar", "to bar", "bars", "start beat", "energy", "playing",
-                      "transition out"), rows)
+            + _table(head, rows)
             + f"\n\nEnergy per bar:\n\n```\n{arc}\n```\n")
 
 

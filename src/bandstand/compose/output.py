@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bandstand.compose import notes
+from bandstand.compose.metres import metre_map
 from bandstand.compose.models.arrangement import ArrangementPlan, SectionPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.compose.models.intent import Intent
@@ -52,7 +53,7 @@ from bandstand.compose.sound import apply_sound
 from bandstand.compose.state import PipelineState, now
 from bandstand.files import write_bytes, write_json, write_text
 from bandstand.protocol.jsonvalue import JSONObject
-from bandstand.score import Marker, Section, Song, TimeSignature, Track
+from bandstand.score import Marker, Section, Song, Track
 from bandstand.version import __version__
 
 if TYPE_CHECKING:
@@ -74,15 +75,18 @@ class SessionOutput:
 
 
 def _bare_song(intent: Intent, arrangement: ArrangementPlan, tracks: list[Track]) -> Song:
-    bpb = intent.time_signature[0]
-    return Song(title=intent.summary, tempo=intent.tempo, time_signature=TimeSignature(*intent.time_signature),
-                key=f"{intent.key} {intent.mode}",
+    metres = metre_map(intent, arrangement)
+    return Song(title=intent.summary, tempo=intent.tempo, time_signature=metres.opening,
+                metre_changes=list(metres.changes), key=f"{intent.key} {intent.mode}",
                 sections=[Section(s.name, s.start_bar, s.bars, s.energy) for s in arrangement.sections],
-                markers=[Marker((s.start_bar - 1) * bpb, s.name) for s in arrangement.sections], tracks=tracks)
+                markers=[Marker(metres.start(s.start_bar), s.name) for s in arrangement.sections], tracks=tracks)
 
 
-def chord_changes(harmony: HarmonyPlan, arrangement: ArrangementPlan, beats_per_bar: float) -> list[tuple[float, str]] | None:
-    """The chord symbol of every bar where it changes, from the harmony plan and the arrangement."""
+def chord_changes(harmony: HarmonyPlan, arrangement: ArrangementPlan,
+                  beats_per_bar: float | Callable[[int], float]) -> list[tuple[float, str]] | None:
+    """The chord symbol of every bar where it changes, from the harmony plan and the arrangement
+    (bars of `beats_per_bar` beats, or starting where `beats_per_bar(bar)` says: a song whose
+    metre changes)."""
     chords = harmony.chords
     if not chords:
         return None
@@ -102,7 +106,7 @@ def chord_changes(harmony: HarmonyPlan, arrangement: ArrangementPlan, beats_per_
         except (IndexError, KeyError):
             continue
         if not out or out[-1][1] != symbol:
-            out.append(((bar - 1) * beats_per_bar, symbol))
+            out.append((beats_per_bar(bar) if callable(beats_per_bar) else (bar - 1) * beats_per_bar, symbol))
     return out
 
 
@@ -123,7 +127,7 @@ def write_session(root: Path, state: PipelineState, intent: Intent, harmony: Har
     if sound is not None:
         whole = apply_sound(whole, sound)
     write_text(root / "progression" / "main.progression", progression_text)
-    written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.beats_per_bar),
+    written = write_song_outputs(root, whole, sound=sound, chords=chord_changes(harmony, arrangement, whole.bar_to_beat),
                                  render_audio=state.config.render_audio,
                                  render_pianoroll=state.config.render_pianoroll, cancelled=cancelled,
                                  time_up=time_up, progress=progress, measure=quality is not None)
@@ -200,7 +204,8 @@ def _audio_quality(root: Path, parts: list[dict[str, Any]], meters: Mapping[Path
 
 def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan, out: SessionOutput,
              quality: Mapping[str, Any] | None, sound: SoundPlan | None = None) -> JSONObject:
-    num, den = intent.time_signature
+    metres = metre_map(intent, arrangement)
+    opening = metres.opening
     return {
         "session_id": state.session_id,
         "pipeline_id": state.pipeline_id,
@@ -213,14 +218,22 @@ def manifest(state: PipelineState, intent: Intent, arrangement: ArrangementPlan,
         "key": f"{intent.key} {intent.mode}",
         "tempo": intent.tempo,
         "half_time": intent.tempo_analysis.half_time,
-        "time_signature": f"{num}/{den}",
+        "time_signature": str(opening),
+        # a song whose sections have metres of their own: the map after the opening metre, by bar
+        **({"metre_changes": [{"bar": c.bar, "time_signature": str(c.time_signature)} for c in metres.changes]}
+           if metres.changes else {}),
         "total_bars": arrangement.total_bars,
-        "sections": [{"name": s.name, "start_bar": s.start_bar, "bars": s.bars} for s in arrangement.sections],
+        "sections": [{"name": s.name, "start_bar": s.start_bar, "bars": s.bars,
+                      **({"time_signature": str(metres.at(s.start_bar))} if metres.changes else {})}
+                     for s in arrangement.sections],
         "track_count": len(out.parts),
         "parts": out.parts,
         "files": [{"path": f.path, "type": f.type, "description": f.description, "size": f.size} for f in out.files],
         "nodes": {name: _node_entry(state, name) for name in state.nodes},
         "quality": dict(quality) if quality else None,
+        # the quality gate's retries: each take judged (what fell short, what was redrawn), the
+        # one kept and, when none passed, what was tried said once
+        **({"quality_retries": state.quality_retries.model_dump(mode="json")} if state.quality_retries else {}),
         "master": {"target_lufs": sound.target_lufs if sound else -14.0, "ceiling_dbtp": -1.0},
         "degraded": out.degraded,
         "seed": state.seed,

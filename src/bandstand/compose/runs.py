@@ -194,7 +194,7 @@ def plans_for(prompt: str, facts: Overrides, roles: Sequence[str] | None = None,
     seeds = {name: plan_seed(seed, name) if seed is not None else 0 for name in PLAN_NODES}
     intent = decompose(prompt, seed=seeds["intent"], overrides=facts)
     if time_signature is not None:
-        intent = intent.model_copy(update={"time_signature": time_signature})
+        intent = intent.model_copy(update={"time_signature": time_signature, "section_metres": {}})
     harmony = build_harmony(intent, seeds["harmony"])
     chosen = list(roles) if roles is not None else roles_for(intent)
     return Plans(intent, harmony, build_arrangement(intent, harmony, chosen, seeds["arrangement"], form))

@@ -123,7 +123,8 @@ def mix_controls(track: Track) -> Track:
 def _single(song: Song, track: Track) -> Song:
     return Song(title=f"{song.title} — {track.role}", tempo=song.tempo, time_signature=song.time_signature,
                 key=song.key, sections=list(song.sections), tracks=[track], markers=list(song.markers),
-                tempo_changes=list(song.tempo_changes), key_changes=list(song.key_changes))
+                tempo_changes=list(song.tempo_changes), key_changes=list(song.key_changes),
+                metre_changes=list(song.metre_changes))
 
 
 def _all(tasks: list[Callable[[], Any]]) -> None:

@@ -40,11 +40,19 @@ from bandstand.compose.node_inputs import (
     ValidationInputs,
 )
 from bandstand.compose.nodes import Node, NodeContext, NodeResult
-from bandstand.compose.state import PARTS, STEPS, ErrorCode, PipelineState, part_node, part_role
+from bandstand.compose.state import (
+    PARTS,
+    STEPS,
+    ErrorCode,
+    PipelineState,
+    node_role,
+    part_node,
+    part_role,
+)
 from bandstand.craft.situation import ROLE_PARENT
 from bandstand.craft.style import StyleOverride
 from bandstand.errors import AgentError, StageFailed
-from bandstand.score import Song, TimeSignature
+from bandstand.score import Song, TimeSignature, Track
 
 if TYPE_CHECKING:
     from bandstand.agents import AgentBackend
@@ -202,7 +210,11 @@ def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext, PartInput
         intent = played_as(given.intent, ctx.config.node_genres.get(key))
         harmony, arrangement = given.harmony, given.arrangement
         url = ctx.config.generators.get(role)
-        remote = _remote(ctx, key, url, role, intent, harmony, arrangement) if url else None
+        remote: PartResult | str | None = None
+        if url and intent.section_metres:  # the protocol asks for a part in one metre
+            remote = "the song changes metre between its sections, which the generator protocol cannot ask for"
+        elif url:
+            remote = _remote(ctx, key, url, role, intent, harmony, arrangement)
         result = remote if isinstance(remote, PartResult) else _takes(ctx, key, part_fn, role, intent, harmony,
                                                                       arrangement, overrides)
         output: dict[str, Any] = {"stats": result.stats.model_dump(mode="json"),
@@ -218,11 +230,31 @@ def make_run_part(part_fn: PartFn, key: str) -> Callable[[NodeContext, PartInput
 
 def _takes(ctx: NodeContext, key: str, part_fn: PartFn, role: str, intent: Intent, harmony: HarmonyPlan,
            arrangement: ArrangementPlan, overrides: Sequence[StyleOverride]) -> PartResult:
-    """The part, or the best of `config.takes` takes of it (`compose.quality.takes`)."""
+    """The part, or the best of `config.takes` takes of it (`compose.quality.takes`). A song whose
+    sections have metres of their own has the part written once per metre and each bar taken
+    from the writing in its metre (`compose.metres.on_map`)."""
+    from bandstand.compose.metres import metre_map, on_map
+
     def take(k: int) -> PartResult:
         name = f"generate_part:{key}" + (f":take{k}" if k else "")
-        part: PartResult = ctx.tool(name, part_fn, role, intent, harmony, arrangement, ctx.seed(k), overrides)
-        return part
+        if not intent.section_metres:
+            part: PartResult = ctx.tool(name, part_fn, role, intent, harmony, arrangement, ctx.seed(k), overrides)
+            return part
+        written: list[PartResult] = []
+
+        def write(there: Intent) -> Track:
+            ts = "/".join(map(str, there.time_signature))
+            made: PartResult = ctx.tool(f"{name}:{ts}", part_fn, role, there, harmony, arrangement, ctx.seed(k),
+                                        overrides)
+            written.append(made)
+            return made.track
+
+        track = on_map(write, intent, arrangement)
+        notes = len(track.notes)
+        stats = written[0].stats.model_copy(update={
+            "note_count": notes, "control_count": len(track.controls),
+            "notes_per_bar": round(notes / max(1, arrangement.total_bars), 3)})
+        return PartResult(track=track, stats=stats)
 
     if ctx.config.takes <= 1:
         return take(0)
@@ -230,7 +262,7 @@ def _takes(ctx: NodeContext, key: str, part_fn: PartFn, role: str, intent: Inten
     from bandstand.compose.quality.takes import best_take
 
     return best_take(take, ctx.config.takes, TimeSignature(*intent.time_signature).beats_per_bar, harmony,
-                     arrangement, primary_genre(intent).bass_style)
+                     arrangement, primary_genre(intent).bass_style, metres=metre_map(intent, arrangement))
 
 
 def _remote(ctx: NodeContext, key: str, url: str, role: str, intent: Intent, harmony: HarmonyPlan,
@@ -323,9 +355,13 @@ def run_validation(ctx: NodeContext, given: ValidationInputs) -> NodeResult[Vali
     axes = " ".join(f"{k} {v:.2f}" for k, v in score.axes.items())
     report = ValidationReport(score=score, gate=verdict)
     summary = f"quality {score.mean:.2f} ({axes}) — {'passed' if verdict.passed else 'gate failed: ' + verdict.reason}"
-    regenerate = () if verdict.passed else GATE_NODES.get(verdict.responsible_stage, ())
+    regenerate: tuple[str, ...] = ()
+    if not verdict.passed:  # the parts the weakest number is about, when the song has them; else the stage
+        blamed = tuple(n for n in ctx.state.nodes if node_role(n) is not None
+                       and part_role(node_role(n) or "") in verdict.responsible_parts)
+        regenerate = blamed or GATE_NODES.get(verdict.responsible_stage, ())
     return NodeResult(report, report.model_dump(mode="json"), summary, quality_score=round(score.mean, 4), regenerate=regenerate,
-                      failing_axes=tuple(verdict.failing_axes))
+                      failing_axes=tuple(verdict.failing_axes), failing=verdict.weakest or verdict.reason)
 
 
 # ----------------------------------------------------------------------------- output

@@ -201,6 +201,24 @@ class SongState(_Model):
     history: list[HistoryEntry] = []
 
 
+class QualityTake(_Model):
+    """One song the quality gate judged: its quality, what failed (in words; empty when it passed)
+    and what was redrawn after it."""
+
+    quality: float
+    failing: str = ""
+    redrawn: list[str] = []
+
+
+class QualityRetries(_Model):
+    """The quality gate's retries: every take it judged, in order, the one kept (0-based) and,
+    when they all fell short, what was tried said once (`report`)."""
+
+    takes: list[QualityTake] = []
+    kept: int | None = None
+    report: str | None = None
+
+
 class PipelineState(_Model):
     """Everything about one run; written as the checkpoint whenever nodes complete."""
 
@@ -224,6 +242,7 @@ class PipelineState(_Model):
     total_duration_ms: float = 0.0
     paused_at: str | None = None
     error: StageError | None = None
+    quality_retries: QualityRetries | None = None
 
     @model_validator(mode="before")
     @classmethod

@@ -41,6 +41,7 @@ otherwise it names the stage whose output the weakest number measures.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from statistics import fmean
 
 from bandstand.compose.lexicon import GenreTraits, primary_genre
@@ -65,6 +66,7 @@ from bandstand.craft.groove import groove
 from bandstand.craft.kit import CLAP, KICK, RIM, SNARE, kick_steps
 from bandstand.errors import TheoryError
 from bandstand.score import Note, Song
+from bandstand.score.metre_map import MetreMap
 from bandstand.theory import detect_key, get_scale
 
 __all__ = ["AXIS_MIN", "FIGURE_STAGE", "MEAN_MIN", "METRIC_STAGE", "evaluate_quality", "gate", "stage_of"]
@@ -90,6 +92,19 @@ FIGURE_STAGE: dict[str, int] = {
     "kick_bass_lock": 4, "density_energy": 3, "bass_coverage": 4, "notes_per_bar": 4, "section_contrast": 3,
     "step_share": 4, "melodic_range": 4, "direction_changes": 4, "motif_recurrence": 4,
 }
+BASS_PARTS = ("bass", "sub_bass")
+MELODY_PARTS = ("lead", "counter_melody", "arp")
+# The parts a failing number is about: a retry redraws them (with new seeds), not the whole band
+# — redrawing the drums again and again cannot mend a bass line. A figure of one role group is
+# about that group ("chord_tones.bass" → the bass); a number not listed is the stage's.
+METRIC_PARTS: dict[str, tuple[str, ...]] = {
+    "groove_consistency": ("drums", "percussion"), "genre_fidelity": ("drums", "percussion"),
+    "kick_bass_lock": (*BASS_PARTS, "drums"), "bass_coverage": BASS_PARTS,
+    "chord_tone_rate_strong": (*BASS_PARTS, *MELODY_PARTS), "in_harmony_rate": ("chords", *BASS_PARTS, *MELODY_PARTS),
+    "step_share": MELODY_PARTS, "melodic_range": MELODY_PARTS, "direction_changes": MELODY_PARTS,
+    "motif_recurrence": MELODY_PARTS,
+}
+GROUP_PARTS: dict[str, tuple[str, ...]] = {"bass": BASS_PARTS, "lead": MELODY_PARTS}
 AXIS_METRICS: dict[str, tuple[str, ...]] = {
     "harmony": ("in_scale_rate", "in_harmony_rate", "chord_tone_rate_strong", "key_heard", "ends_on_tonic"),
     "rhythm": ("kick_bass_lock", "groove_consistency"),
@@ -112,8 +127,9 @@ def _ramp(value: float, zero: float, full: float) -> float:
 class _View:
     """The song cut into what the measures need: pitched notes, kicks, bass onsets, per-bar chords."""
 
-    def __init__(self, song: Song, harmony: HarmonyPlan, arrangement: ArrangementPlan) -> None:
+    def __init__(self, song: Song, harmony: HarmonyPlan, arrangement: ArrangementPlan, frame: SongContext) -> None:
         self.bpb = song.beats_per_bar
+        self.frame = frame  # where each bar starts (a song whose metre changes has bars of several lengths)
         self.bars = arrangement.total_bars
         self.pitched = [(t.role, n) for t in song.tracks if not t.is_drum for n in t.notes]
         # the groove is the drums' and the percussion's; a texture (rain, crackle) is not time
@@ -129,7 +145,16 @@ class _View:
         self.layered = sum(1 for t in song.tracks if t.notes) >= 2
 
     def bar_of(self, beat: float) -> int:
+        if self.frame.bar_starts:
+            return self.frame.bar_of(beat + TOL - 0.125)
         return min(self.bars - 1, max(0, int((beat + TOL) // self.bpb)))
+
+    def in_bar(self, beat: float) -> tuple[float, float]:
+        """(the beat's place in its bar, the bar's length)."""
+        if not self.frame.bar_starts:
+            return beat % self.bpb, self.bpb
+        bar = self.frame.bar_of(beat)
+        return beat - self.frame.start_of(bar), self.frame.length_of(bar)
 
 
 def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict[str, float],
@@ -144,7 +169,7 @@ def _harmony(v: _View, harmony: HarmonyPlan, m: dict[str, float | None], s: dict
     in_scale = sum(1 for _, n in notes if n.pitch % 12 in scale) / len(notes)
     in_harm = sum(1 for _, n in notes if n.pitch % 12 in scale or n.pitch % 12 in v.chord_pcs[v.bar_of(n.start)])
     in_harm_rate = in_harm / len(notes)
-    strong = [n for role, n in notes if role in MELODIC_ROLES and on_strong_beat(n.start, v.bpb)]
+    strong = [n for role, n in notes if role in MELODIC_ROLES and on_strong_beat(*v.in_bar(n.start))]
     ct = sum(1 for n in strong if n.pitch % 12 in v.chord_pcs[v.bar_of(n.start)]) / len(strong) if strong else None
     expected_scale = 0.95 - 0.45 * harmony.harmonic_dial  # colour chords are allowed to leave the scale
     m["in_scale_rate"], m["in_harmony_rate"], m["chord_tone_rate_strong"] = in_scale, in_harm_rate, ct
@@ -280,7 +305,10 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
         kick_vec, back_vec = [0.0] * steps, [0.0] * steps
         step_len = v.bpb / steps
         for n in v.drums:
-            pos = round((n.start % v.bpb) / step_len) % steps
+            at, length = v.in_bar(n.start)
+            if abs(length - v.bpb) > 1e-6:  # the template is the opening metre's: its bars alone are read
+                continue
+            pos = round(at / step_len) % steps
             if n.pitch in (KICK, 35):
                 kick_vec[pos] += 1.0
             elif n.pitch in BACKBEAT and n.velocity >= 60:
@@ -291,7 +319,7 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
         m["kick_template_similarity"], m["backbeat_template_similarity"] = kick_sim, back_sim
         if any(kick_t):  # an idiom with no kick pattern (film, ambient, classical percussion) has none to match
             parts += [_ramp(kick_sim, 0.3, 0.8), _ramp(back_sim, 0.3, 0.8)]
-        swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, v.bpb)
+        swing = _measured_swing(v.drums, groove(traits.drum_family).swing_unit, v.in_bar)
         if swing is not None:
             m["swing_measured"] = swing
             parts.append(_clamp(1.0 - max(0.0, abs(swing - traits.swing) - 0.06) / 0.15))
@@ -300,12 +328,12 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
     s["genre_fidelity"] = genre
 
 
-def _measured_swing(drums: list[Note], unit: float, bar: float) -> float | None:
-    """Median delay of notes near the off-beats of `unit` (counted within each bar),
-    as a fraction of `unit`."""
+def _measured_swing(drums: list[Note], unit: float, in_bar: Callable[[float], tuple[float, float]]) -> float | None:
+    """Median delay of notes near the off-beats of `unit` (counted within each bar: `in_bar`
+    gives a beat's place in its bar), as a fraction of `unit`."""
     delays = []
     for n in drums:
-        pos = (n.start % bar) / unit
+        pos = in_bar(n.start)[0] / unit
         k = math.floor(pos + 0.2)
         if k % 2 == 1 and -0.2 <= pos - k <= 0.45:
             delays.append(pos - k)
@@ -324,7 +352,8 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     """Measure `song` on the four axes (see the module docstring)."""
     traits = primary_genre(intent)
     steps = max(1, round(song.beats_per_bar * 4))
-    view = _View(song, harmony, arrangement)
+    frame = from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style, MetreMap.of_song(song))
+    view = _View(song, harmony, arrangement, frame)
     if not view.all_notes:  # nothing was played: nothing passes
         return QualityScore(axes=dict.fromkeys(AXES, 0.0), metrics={k: None for ks in AXIS_METRICS.values() for k in ks},
                             metric_scores={k: 0.0 for ks in AXIS_METRICS.values() for k in ks},
@@ -334,7 +363,6 @@ def evaluate_quality(song: Song, intent: Intent, harmony: HarmonyPlan, arrangeme
     notes: list[str] = []
     _harmony(view, harmony, metrics, scores, notes)
     _writing(song, harmony, arrangement, metrics, scores, notes)
-    frame = from_plans(song.beats_per_bar, harmony, arrangement, traits.bass_style)
     _rhythm(view, traits, frame, metrics, scores, notes)
     _arrangement(view, arrangement, metrics, scores, notes)
     _vibe(view, song, intent, harmony, traits, steps, metrics, scores, notes)
@@ -360,7 +388,31 @@ def gate(score: QualityScore) -> GateResult:
     why = (f"{', '.join(failing)} below {AXIS_MIN}" if failing else f"mean {mean:.2f} below {MEAN_MIN}")
     stage = stage_of(metric)
     return GateResult(passed=False, failing_axes=failing, responsible_stage=stage,
-                      reason=f"{why}; weakest: {metric} = {rated[metric]:.2f} (stage {stage})")
+                      reason=f"{why}; weakest: {metric} = {rated[metric]:.2f} (stage {stage})",
+                      responsible_parts=list(parts_of(metric)) if stage == 4 else [],
+                      weakest=_in_words(metric, score))
+
+
+def parts_of(metric: str) -> tuple[str, ...]:
+    """The roles a metric or a calibrated figure is about (empty: the whole stage's)."""
+    key, _, group = metric.partition(".")
+    if group:
+        return GROUP_PARTS.get(group, (group,))
+    return METRIC_PARTS.get(key, ())
+
+
+def _in_words(metric: str, score: QualityScore) -> str:
+    """'groove consistency 0.31 < 0.78' (a figure against its reference range), or the metric
+    and its rating."""
+    name = metric.replace("_", " ").replace(".", " of the ")
+    figure = score.figures.get(metric)
+    if figure is not None:
+        side = f"< {figure.low:.2f}" if figure.value < figure.low else (
+            f"> {figure.high:.2f}" if figure.value > figure.high else f"in {figure.low:.2f}–{figure.high:.2f}")
+        return f"{name} {figure.value:.2f} {side}"
+    value = score.metrics.get(metric)
+    return f"{name} {value:.2f} (rated {score.metric_scores.get(metric, 0.0):.2f})" if value is not None \
+        else f"{name} rated {score.metric_scores.get(metric, 0.0):.2f}"
 
 
 def stage_of(metric: str) -> int:

@@ -113,10 +113,16 @@ class QualityRetry(ComposeEvent):
     failing_axes: list[str]
     regenerate: list[str]
     round: int
+    failing: str = ""  # the weakest number in words ("groove consistency 0.31 < 0.78")
+    same: bool = False  # the take before fell short the same way
+    redrawing: str = ""  # what is drawn again, in words ("the drums")
 
     def line(self) -> str:
-        return (f"↻ Quality gate: {', '.join(self.failing_axes)} below target; "
-                f"regenerating {', '.join(self.regenerate)} (round {self.round})")
+        what = self.redrawing or ", ".join(self.regenerate)
+        if self.same:
+            return f"↻ Quality gate: the same again; redrawing {what} (round {self.round})"
+        why = f" ({self.failing})" if self.failing else ""
+        return f"↻ Quality gate: {', '.join(self.failing_axes) or 'the mean'} below target{why}; redrawing {what} (round {self.round})"
 
 
 class Paused(ComposeEvent):

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from bandstand.compose.intent import analysis
 from bandstand.compose.intent.explicit import (
     MODES,
-    ODD_METRES,
     Explicit,
     find_explicit,
     normalize_root,
+    section_metres,
 )
 from bandstand.compose.intent.llm import Extraction
 from bandstand.compose.intent.scan import Hit, mask, modifier_before, scan
@@ -299,8 +299,9 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
     # a genre that has its own metre sets it ("jazz waltz" is jazz in 3/4)
     meter = ex.time_signature or next((GENRE_BY_NAME[g].meter for g in genres if GENRE_BY_NAME[g].meter != (4, 4)),
                                       (4, 4))
-    if ex.odd_metre:  # "odd time signatures": 7/8 or 5/4 by the seed, whatever the genre's own metre
-        meter = ODD_METRES[random.Random(f"metre:{seed}").randrange(len(ODD_METRES))]
+    by_section: dict[str, tuple[int, int]] = {}
+    if ex.odd_metre:  # "odd time signatures": a metre per section by the seed, whatever the genre's own
+        meter, by_section = section_metres(seed)
 
     instrument_requests = _instruments(text, ex.spans, hits, main) + _mood_sounds(moods)
     players = next((e.players for e in ENSEMBLES if re.search(rf"\b{e.word}\b", text, re.IGNORECASE)), None)
@@ -318,7 +319,7 @@ def decompose(prompt: str, *, seed: int = 0, overrides: Overrides | None = None,
             weight=round(1 / len(artists), 3), tempo_range=a.tempo_range) for a in artists],
         instrument_requests=instrument_requests, structure_hints=ex.hints, duration=duration,
         constraints=[Constraint(kind=k, text=t) for k, t in ex.constraints],
-        time_signature=meter, tempo_analysis=tempo, key_analysis=key,
+        time_signature=meter, section_metres=by_section, tempo_analysis=tempo, key_analysis=key,
         creativity_dials=creativity, genre_dna=dna, energy=analysis.energy(dna, moods),
         requested_outputs=["midi", "wav", "pianoroll", "notes"], ambiguities=ambiguities,
         inferred_fields=inferred,

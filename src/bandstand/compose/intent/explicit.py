@@ -7,6 +7,7 @@ request for drums.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -43,11 +44,32 @@ CONSTRAINTS: tuple[tuple[str, str], ...] = (
 # Constraints that are also structure hints (the arrangement reads hints).
 CONSTRAINT_HINTS = {"no_chorus": "no chorus", "no_drop": "no drop", "no_intro": "no intro"}
 
-# Words that ask for an odd metre without naming one ("odd time signatures", "in odd meters"):
-# the seed picks one of `ODD_METRES`, the metres prog and math rock live in.
+# Words that ask for odd metres without naming one ("odd time signatures", "in odd meters"): the
+# song changes metre between its sections, as a prog epic does (`section_metres`).
 ODD_METRE_WORDS = (r"\b(?:odd|irregular|asymmetric(?:al)?|unusual|complex|shifting|changing)[- ]"
                    r"(?:time[- ]signatures?|met(?:re|er)s?|time[- ]feels?)\b|\bodd[- ](?:time|metered)\b")
 ODD_METRES: tuple[tuple[int, int], ...] = ((7, 8), (5, 4))
+"""The odd metres prog and math rock live in: the seed makes one the song's home (its verses)."""
+RELEASE_METRE = (4, 4)
+"""The even metre an odd-metre song releases into (a chorus, or a bridge, in four)."""
+HOME_SECTIONS = ("intro", "verse", "head", "loop", "outro")
+"""The section kinds in the home metre; the lift (chorus, hook, drop, prechorus) takes one of the
+others and the departures (bridge, solo, break, build) the last one."""
+LIFT_SECTIONS = ("chorus", "hook", "drop", "prechorus")
+DEPARTURE_SECTIONS = ("bridge", "solo", "break", "build")
+
+
+def section_metres(seed: int) -> tuple[tuple[int, int], dict[str, tuple[int, int]]]:
+    """The home metre and the metre of every section kind of a song in odd metres, by the seed:
+    verses in one odd metre, the lift in 4/4 or the other odd metre, the departures in the third
+    (verse 7/8, chorus 4/4, bridge 5/4 — or verse 5/4, chorus 7/8, bridge 4/4)."""
+    rng = random.Random(f"metre:{seed}")
+    home = ODD_METRES[rng.randrange(len(ODD_METRES))]
+    others = [RELEASE_METRE, *(m for m in ODD_METRES if m != home)]
+    lift = others.pop(rng.randrange(len(others)))
+    away = others[0]
+    out = dict.fromkeys(HOME_SECTIONS, home) | dict.fromkeys(LIFT_SECTIONS, lift)
+    return home, out | dict.fromkeys(DEPARTURE_SECTIONS, away)
 
 STRUCTURE_HINTS: tuple[tuple[str, str], ...] = (
     (r"\b(?:4|four)[- ]?on[- ]?(?:the[- ])?floor\b|\b4otf\b", "four-on-the-floor"),

@@ -112,6 +112,9 @@ class Intent(_Model):
     duration: Duration
     constraints: list[Constraint] = []
     time_signature: tuple[int, int] = (4, 4)
+    section_metres: dict[str, tuple[int, int]] = Field(
+        default_factory=dict, description="a song that changes metre between its sections ('odd time "
+        "signatures'): the metre of each section kind; `time_signature` is its home metre. Empty: one metre")
     tempo_analysis: TempoAnalysis
     key_analysis: KeyAnalysis
     creativity_dials: CreativityDials

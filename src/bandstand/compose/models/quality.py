@@ -51,4 +51,8 @@ class GateResult(BaseModel):
     failing_axes: list[str]
     responsible_stage: int = Field(ge=0, le=8, description="0 when passed; else the stage to regenerate")
     reason: str
+    responsible_parts: list[str] = Field(default_factory=list, description="the roles the weakest number is "
+                                         "about (a retry redraws those parts alone); empty: the stage's nodes")
+    weakest: str = Field(default="", description="the weakest number in words, with its reference: "
+                         "'groove consistency 0.31 < 0.78'")
 

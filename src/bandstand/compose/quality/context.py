@@ -7,12 +7,14 @@ reference music that has no plans (a Bach chorale), from the song alone
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.harmony import HarmonyPlan
 from bandstand.errors import TheoryError
 from bandstand.score import Song
+from bandstand.score.metre_map import MetreMap
 from bandstand.theory import detect_key
 
 __all__ = ["BASS_ROLES", "SectionSpan", "SongContext", "from_plans", "from_song"]
@@ -46,16 +48,30 @@ class SongContext:
     sections: tuple[SectionSpan, ...] = ()
     wants_lock: bool = False
     colour: float = 0.0  # the harmonic dial: how far the plan asks the notes to leave the key
+    # a song whose metre changes: the beat every bar starts at, and the end (bars + 1 entries)
+    bar_starts: tuple[float, ...] = ()
 
     def bar_of(self, beat: float) -> int:
         """The 0-based bar a beat falls in (a 32nd early counts as the next bar)."""
+        if self.bar_starts:
+            return min(self.bars - 1, max(0, bisect_right(self.bar_starts, beat + 0.125) - 1))
         return min(self.bars - 1, max(0, int((beat + 0.125) // self.beats_per_bar)))
+
+    def start_of(self, bar: int) -> float:
+        """The beat 0-based `bar` starts at."""
+        return self.bar_starts[bar] if self.bar_starts else bar * self.beats_per_bar
+
+    def length_of(self, bar: int) -> float:
+        """How many beats 0-based `bar` lasts."""
+        return self.bar_starts[bar + 1] - self.bar_starts[bar] if self.bar_starts else self.beats_per_bar
 
 
 def from_plans(beats_per_bar: float, harmony: HarmonyPlan, arrangement: ArrangementPlan,
-               bass_style: str | None = None) -> SongContext:
-    """The frame compose planned (a song of `beats_per_bar` beats a bar)."""
+               bass_style: str | None = None, metres: MetreMap | None = None) -> SongContext:
+    """The frame compose planned (a song of `beats_per_bar` beats a bar, or of the bars of
+    `metres` when its metre changes)."""
     bars = arrangement.total_bars
+    starts = tuple(metres.start(b + 1) for b in range(bars + 1)) if metres is not None and not metres.uniform else ()
     chords = harmony.chords
     per_bar = tuple(frozenset(chords[arrangement.chord_index_at(b + 1) % len(chords)].pitch_classes)
                     for b in range(bars)) if chords else ()
@@ -65,7 +81,7 @@ def from_plans(beats_per_bar: float, harmony: HarmonyPlan, arrangement: Arrangem
     return SongContext(beats_per_bar, bars, scale[0] if scale else 0, minor, frozenset(scale), per_bar,
                        tuple(arrangement.bar_energy[:bars]), sections,
                        wants_lock=bass_style is not None and bass_style not in AROUND_THE_KICK,
-                       colour=harmony.harmonic_dial)
+                       colour=harmony.harmonic_dial, bar_starts=starts)
 
 
 def from_song(song: Song) -> SongContext:
@@ -78,5 +94,6 @@ def from_song(song: Song) -> SongContext:
     except TheoryError:
         return SongContext(song.beats_per_bar, bars, 0, False, frozenset(range(12)))
     roles = frozenset(t.role for t in song.tracks if t.notes)
+    starts = tuple(song.bar_to_beat(b + 1) for b in range(bars + 1)) if song.metre_changes else ()
     return SongContext(song.beats_per_bar, bars, key.tonic_pc, key.is_minor, frozenset(key.scale.pitch_classes),
-                       sections=(SectionSpan(0, bars, roles),))
+                       sections=(SectionSpan(0, bars, roles),), bar_starts=starts)

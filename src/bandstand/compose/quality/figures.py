@@ -97,7 +97,7 @@ def resolved(n: Note, notes: list[Note], starts: list[float], ctx: SongContext) 
     re-struck, by the next strong beat, moves a step (one or two semitones) to a chord tone —
     a suspension or an appoggiatura."""
     i = bisect_left(starts, n.start + TOL)
-    end = n.start + max(n.duration + 0.25, ctx.beats_per_bar / 2 + TOL)
+    end = n.start + max(n.duration + 0.25, ctx.length_of(ctx.bar_of(n.start)) / 2 + TOL)
     while i < len(notes) and notes[i].start <= end:
         m = notes[i]
         if 1 <= abs(m.pitch - n.pitch) <= 2 and _is_chord_tone(m, ctx):
@@ -127,7 +127,8 @@ def pitch_figures(tracks: list[Track], ctx: SongContext) -> dict[str, float | No
             line = sorted(t.notes, key=lambda n: n.start)
             starts = [n.start for n in line]
             for n in line:
-                if on_strong_beat(n.start, ctx.beats_per_bar):
+                bar = ctx.bar_of(n.start)
+                if on_strong_beat(n.start - ctx.start_of(bar), ctx.length_of(bar)):
                     strong += 1
                     agreeing += _is_chord_tone(n, ctx) or resolved(n, line, starts, ctx)
         out[f"chord_tones.{group}"] = agreeing / strong if strong else None
@@ -141,16 +142,16 @@ def groove_consistency(drums: list[Note], ctx: SongContext) -> float | None:
     on its first beat) is the ending, not the groove, and is left out."""
     if not drums:
         return None
-    steps = max(1, round(ctx.beats_per_bar * 4))
-    step_len = ctx.beats_per_bar / steps
     vectors: dict[int, list[float]] = {}
-    for n in drums:
+    for n in drums:  # each bar on its own metre's grid (a song whose metre changes has bars of several lengths)
         b = ctx.bar_of(n.start)
-        pos = min(steps - 1, max(0, round((n.start - b * ctx.beats_per_bar) / step_len)))
+        steps = max(1, round(ctx.length_of(b) * 4))
+        pos = min(steps - 1, max(0, round((n.start - ctx.start_of(b)) / (ctx.length_of(b) / steps))))
         group = VOICE_GROUP.get(n.pitch, len(VOICE_GROUPS))
         vectors.setdefault(b, [0.0] * (steps * (len(VOICE_GROUPS) + 1)))[group * steps + pos] += 1.0
     last = max(vectors)
-    beat = steps / ctx.beats_per_bar  # sixteenths in a beat
+    steps = max(1, round(ctx.length_of(last) * 4))
+    beat = steps / ctx.length_of(last)  # sixteenths in a beat
     if last == ctx.bars - 1 and len(vectors) > 1 and all(i % steps < beat for i, x in enumerate(vectors[last]) if x):
         del vectors[last]  # the closing hit
     sims: list[float] = []

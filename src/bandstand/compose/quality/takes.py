@@ -17,6 +17,7 @@ from bandstand.compose.quality.context import SongContext, from_plans
 from bandstand.compose.quality.figures import part_figures
 from bandstand.compose.quality.model import take_score
 from bandstand.errors import InvalidInput
+from bandstand.score.metre_map import MetreMap
 
 __all__ = ["MAX_TAKES", "PRESETS", "best_take", "score_part", "takes_for"]
 
@@ -45,10 +46,11 @@ def score_part(part: PartResult, ctx: SongContext) -> float:
 
 
 def best_take(make: Callable[[int], PartResult], takes: int, beats_per_bar: float, harmony: HarmonyPlan,
-              arrangement: ArrangementPlan, bass_style: str | None = None) -> PartResult:
+              arrangement: ArrangementPlan, bass_style: str | None = None, *,
+              metres: MetreMap | None = None) -> PartResult:
     """Make `takes` takes (`make(k)` makes take k), keep the best; its stats name the take kept
-    and every take's score."""
-    ctx = from_plans(beats_per_bar, harmony, arrangement, bass_style)
+    and every take's score (measured on the bars of `metres` when the song's metre changes)."""
+    ctx = from_plans(beats_per_bar, harmony, arrangement, bass_style, metres)
     made = [make(k) for k in range(takes)]
     scores = [score_part(p, ctx) for p in made]
     best = max(range(takes), key=lambda k: (scores[k], -k))

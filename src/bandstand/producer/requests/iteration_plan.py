@@ -275,8 +275,8 @@ def _metre(plan: Plan, edit: MetreEdit) -> None:
         return
     intent = plan.recipe.intent
     plan.recipe = plan.recipe.model_copy(update={"intent": intent.model_copy(
-        update={"time_signature": (edit.numerator, edit.denominator)})})
-    if plan.metres is not None:  # one metre throughout from now on
+        update={"time_signature": (edit.numerator, edit.denominator), "section_metres": {}})})
+    if plan.metres is not None or intent.section_metres:  # one metre throughout from now on
         plan.metres = MetreMap(ts)
     plan.change("metre")
     plan.rerun("arrangement")

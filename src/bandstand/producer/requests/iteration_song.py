@@ -239,10 +239,11 @@ def _on_metres(recipe: Recipe, made: Rerun, keys: Sequence[str], parts: Mapping[
         if not held:
             continue
         there, layered, written = made, in_keys, parts
-        if ts != own:
+        if ts != own or made.intent.section_metres:  # a composed song in odd metres: written per metre here
             bars_there = Constraint(kind=METRE_BARS, text=f"bars in {ts}, in a song in {own}")  # their own grooves
-            intent = made.intent.model_copy(update={"time_signature": (ts.numerator, ts.denominator),
-                                                    "constraints": [*made.intent.constraints, bars_there]})
+            intent = made.intent.model_copy(update={
+                "time_signature": (ts.numerator, ts.denominator), "section_metres": {},
+                "constraints": [*made.intent.constraints, *([bars_there] if ts != own else [])]})
             there = made.model_copy(update={"intent": intent})
             written = write_parts(recipe, keys, {"intent": intent, "harmony": made.harmony,
                                                  "arrangement": made.arrangement}, part_fn=part_fn)

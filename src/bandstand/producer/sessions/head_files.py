@@ -148,7 +148,10 @@ def _manifest(session_dir: Path, project: Project, files: dict[str, str], writte
         "tempo": project.tempo,
         "time_signature": f"{ts.numerator}/{ts.denominator}",
         "total_bars": sum(s.bars for s in project.sections),
-        "sections": [{"name": s.name, "start_bar": s.start_bar, "bars": s.bars} for s in project.sections],
+        # a song whose metre changes: each section with the metre it starts in
+        "sections": [{"name": s.name, "start_bar": s.start_bar, "bars": s.bars,
+                      **({"time_signature": str(project.metre_at(s.start_bar))} if project.metre_changes else {})}
+                     for s in project.sections],
         "track_count": len(project.tracks),
         "parts": [{"role": t.role, "name": t.name, "file": files[t.id], "note_count": t.note_count,
                    "program": t.program, "drum_kit": t.drum_kit, "volume": t.volume, "pan": t.pan}

@@ -81,7 +81,7 @@ def planned_chords(recipe: Recipe, song: Song) -> list[tuple[float, str]] | None
     """The chord symbol of every bar where the recipe's harmony plan changes chord."""
     from bandstand.compose.api import chord_changes
 
-    return chord_changes(recipe.harmony, recipe.arrangement, song.beats_per_bar)
+    return chord_changes(recipe.harmony, recipe.arrangement, song.bar_to_beat)
 
 
 def chords_agree(song: Song, changes: list[tuple[float, str]]) -> bool:
