@@ -42,7 +42,7 @@ def test_genres_without_a_synth_pad_have_none(prompt):
     ("a slow twelve-bar blues", "chords", {29}),  # the overdriven electric, not a piano strummed like a guitar
     ("a funky 70s groove", "bass", {36, 37}), ("a funky 70s groove", "chords", {28}),
     ("a classic country song", "chords", {25}), ("a classic country song", "lead", {110}),
-    ("a progressive rock epic", "chords", {25}), ("a progressive rock epic", "pad", {16, 17, 18}),
+    ("a progressive rock epic", "chords", {29}), ("a progressive rock epic", "pad", {16, 17, 18}),
     ("a progressive rock epic", "lead", {29, 30}), ("an R&B slow jam", "lead", {66}),
     ("a classic country song", "drums", {8}), ("a heavy metal anthem", "drums", {0}),
     ("a neo soul ballad with warm Rhodes", "chords", {4}),

@@ -128,6 +128,9 @@ ROOMS: dict[str, tuple[float, float, str]] = {
 }
 SEND_BY_ROLE = {"drums": 0.1, "bass": 0.0, "sub_bass": 0.0, "chords": 0.22, "lead": 0.25, "pad": 0.4,
                 "arp": 0.25, "counter_melody": 0.25, "percussion": 0.15}
+# A band's kit is recorded in the room with the band: its room mics are a good part of the drum sound
+# (a rock kit's above all), where a drum machine or a sampled break stays dry in front.
+DRUM_ROOM_SEND: dict[str, float] = {"rock": 0.4, "country": 0.3, "soul": 0.3, "blues": 0.3, "funk": 0.25}
 # Integrated loudness the master aims at, by family: club music loud, quiet music quiet (6 LU apart at most).
 LOUDNESS: dict[str, float] = {"electronic": -10.0, "hip-hop": -11.0, "rock": -11.0, "pop": -12.0, "latin": -12.0,
                               "caribbean": -12.0, "african": -12.0, "funk": -12.0, "soul": -13.0, "blues": -13.0,
@@ -248,7 +251,7 @@ def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str
         track = tracks.get(role) if tracks is not None else None
         level = fader_db(role, targets[role], program, role in DRUM_ROLES, track.notes if track is not None else None,
                          num * 4.0 / den)
-        send = SEND_BY_ROLE.get(role, 0.2)
+        send = DRUM_ROOM_SEND.get(genre.family, SEND_BY_ROLE["drums"]) if role == "drums" else SEND_BY_ROLE.get(role, 0.2)
         if wet is not None:
             send = round(min(0.6, send * wet["send_scale"]), 3)
         effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays, program), constraints)

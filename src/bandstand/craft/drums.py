@@ -23,6 +23,7 @@ from bandstand.craft.kit import (
     CLOSED_HAT,
     CRASH,
     FILLS,
+    HAND_ACCENT,
     HAND_TIME,
     HIHATS,
     KICK,
@@ -51,6 +52,7 @@ HATS = (CLOSED_HAT, OPEN_HAT)
 SPARSE_BELOW = 0.3
 SPARSE_VOICES = frozenset({KICK, CLOSED_HAT, PEDAL_HAT, RIDE, SHAKER})
 CYMBALS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT, RIDE, CRASH})
+STICK_CYMBALS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE})  # the time a drummer's hand keeps
 # Voices that keep time (one at a time below the lift; the hi-hat foot on two and four is a backbeat, not one)
 TIMEKEEPERS = frozenset({CLOSED_HAT, OPEN_HAT, RIDE}) | HAND_TIME
 # Hand percussion keeping time over the cymbals that a kit adds at the lift (from HAND_ENTERS): it plays
@@ -108,7 +110,12 @@ def _layers(fam: DrumFamily, bar: Bar, steps: int, until: int, out: list[Raw], g
             if every > 1:
                 kept = set(thinned([h for h, _ in hits], every))
                 hits = tuple(h for h in hits if h[0] in kept)
+        # a stick on the cymbals plays the strokes the pattern writes alike by where they fall in the beat
+        hand = fam.hands and layer.note in STICK_CYMBALS and len(set(layer.pattern_for(bar.bar_in_phrase)) - {"."}) == 1
+        flat = STEP_VELOCITY[max(layer.pattern_for(bar.bar_in_phrase))] if hand else 0
         for step, base in hits:
+            if hand and base == flat:
+                base = round(base * HAND_ACCENT[step % 4])
             note = layer.note
             if note in HATS and ((choice.hat_shape == "skip" and step % 8 == 6)
                                  or (choice.hat_shape == "quarters" and step % 4 and e < 0.7)):

@@ -28,6 +28,9 @@ HIHATS = frozenset({CLOSED_HAT, OPEN_HAT, PEDAL_HAT})
 HAND_TIME = frozenset({SHAKER, TAMBOURINE, CABASA, SHORT_GUIRO, LONG_GUIRO, GM_SHAKER})
 
 STEP_VELOCITY: dict[str, int] = {"X": 118, "x": 96, "o": 72, "g": 44}
+# A drummer's hand on the hats or the ride, where the pattern writes every stroke alike: the beat
+# full, the 'and' lighter, the sixteenths between lighter still (what a machine's flat hats lack).
+HAND_ACCENT = (1.0, 0.62, 0.8, 0.62)  # by sixteenth within the beat
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,7 @@ class DrumFamily:
     steady_kick: bool = False  # the kick keeps going through fills (four-on-the-floor, dembow)
     hits: bool = False  # every section opens with a hit (film music): kick, low tom and a crash
     thinning: bool = True  # the band's groove may leave notes out (a jam drummer only adds)
+    hands: bool = False  # a drummer's stick on the cymbals: strokes written alike are played by the hand (`HAND_ACCENT`)
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
@@ -75,7 +79,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.oxx.o.x.oxx.ox", lo=0.7),
         _l(SNARE, ".......g.......g", lo=0.55),
         _l(OPEN_HAT, "..............o.", lo=0.78),
-    ), fill="toms"),
+    ), fill="toms", hands=True),
     "trap": DrumFamily("trap", (
         _l(KICK, "X......X.X......", "X.X.......X..X.."),
         _l(CLAP, "........X.......", lo=0.15),
@@ -129,7 +133,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(OPEN_HAT, "x.o.x.o.x.o.x.o.", lo=0.78),
         _l(KICK, "...............x", lo=0.7),
         _l(TAMBOURINE, "x.o.x.o.x.o.x.o.", lo=0.8),
-    ), fill="toms"),
+    ), fill="toms", hands=True),
     "dembow": DrumFamily("dembow", (
         _l(KICK, "X...X...X...X..."),
         _l(SNARE, "...x..x....x..x.", lo=0.15),
@@ -165,28 +169,28 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "xoxoxoxoxoxoxoxo", lo=0.5),
         _l(OPEN_HAT, "..............o.", lo=0.65),
         _l(TAMBOURINE, "x.x.x.x.x.x.x.x.", lo=0.75),
-    ), fill="toms"),
+    ), fill="toms", hands=True),
     "shuffle": DrumFamily("shuffle", (
         _l(KICK, "X.......X.......", "X.......X.....x."),
         _l(SNARE, "....X.......X...", lo=0.1),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
         _l(SNARE, "..g...g...g...g.", lo=0.7),
-    ), fill="toms"),
+    ), fill="toms", hands=True),
     "one_drop": DrumFamily("one_drop", (
         _l(KICK, "........X......."),
         _l(RIM, "........X.......", lo=0.1),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.6),
         _l(CLOSED_HAT, "x.xox.xox.xox.xo", lo=0.6),
         _l(OPEN_HAT, "..............o.", lo=0.7),
-    ), fill="toms", crash=False),
+    ), fill="toms", crash=False, hands=True),
     "halftime": DrumFamily("halftime", (
         _l(KICK, "X.........X.....", "X......x..X....."),
         _l(SNARE, "........X.......", lo=0.12),
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.65),
         _l(CLOSED_HAT, "x.xox.xox.xox.xo", lo=0.65),
         _l(SNARE, "...........g...g", lo=0.55),
-    ), fill="snare_roll"),
+    ), fill="snare_roll", hands=True),
     # Burial-style 2-step in half time: skippy kicks off the beat, one snare on 3,
     # sparse swung hats and ghosted rims and shakers under it
     "garage_halftime": DrumFamily("garage_halftime", (
@@ -213,7 +217,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.7),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.7),
         _l(CRASH, "x.......x.......", lo=0.88),
-    ), fill="toms"),
+    ), fill="toms", hands=True),
     # punk: fast and straight, the snare on 2 and 4, hats (then the ride) on every eighth
     "punk": DrumFamily("punk", (
         _l(KICK, "X.......X.x.....", "X...x...X.x.....", hi=0.7),
@@ -223,7 +227,7 @@ FAMILIES: dict[str, DrumFamily] = {
         _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.75),
         _l(RIDE, "x.x.x.x.x.x.x.x.", lo=0.75),
         _l(CRASH, "x...............", lo=0.85),
-    ), fill="toms"),
+    ), fill="toms", hands=True),
     # synthpop: a drum machine with a big gated snare, sixteenth hats when it lifts
     "synthpop": DrumFamily("synthpop", (
         _l(KICK, "X.......X.......", "X.......X.x....."),

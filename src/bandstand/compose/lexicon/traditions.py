@@ -69,7 +69,7 @@ TRADITIONS: tuple[GenreTraits, ...] = (
        (0.5, 0.4), "rock", 0.7, 0.1),
     _g("progressive rock", "rock", "progressive rock|prog rock|prog|art rock|symphonic rock", (90, 140), 0.0,
        "minor,dorian,lydian", "E D A B F#", "rock_backbeat cinematic picked_rock arpeggiated riffy",
-       (34, 25, 29, 16), (0.6, 0.55), "cinematic", 0.75, 0.3),  # 12-string arpeggios, a guitar solo, a Hammond held under them
+       (34, 29, 29, 16), (0.6, 0.55), "cinematic", 0.75, 0.3),  # 12-string arpeggios, a guitar solo, a Hammond held under them
     _g("doom metal", "rock", "doom metal|doom|stoner metal|stoner rock|stoner|sludge|sludge metal", (55, 80), 0.0,
        "minor,phrygian", "D C C# B", "halftime metal sustained power_chords sparse", (34, 30, 30, 48), (0.3, 0.3),
        "rock", 0.8, 0.05, leaves_out="pad"),
