@@ -100,3 +100,17 @@ def test_salsa_is_held_to_a_percussion_sections_range_not_a_bossa_trios():
     assert notes_per_bar_range("bossa", "salsa") == notes_per_bar_range("afrobeat")
     assert notes_per_bar_range("bossa", "bossa nova") == notes_per_bar_range("bossa")
     assert notes_per_bar_range("funk", "salsa") == notes_per_bar_range("funk")  # played on another feel
+
+
+@pytest.mark.parametrize("prompt", ["afrobeats party song", "something angry"])
+def test_a_band_that_fills_its_ceiling_takes_turns_and_its_choruses_still_lift(prompt: str):
+    """Afrobeat and punk bands, everyone playing, sit at their idiom's ceiling; arranged to take turns
+    (`arrangement.TURNS`: a part sits a verse out or comes in halfway, the last peak has everyone), a
+    song lands in the middle third of the range over ten seeds, none over it, and every peak section
+    still plays more than 1.5 times as many notes a bar as the verses."""
+    rows = [_by_kind(prompt, seed) for seed in range(10)]
+    lo, hi = notes_per_bar_range(*rows[0][2])
+    npb = sorted(row[0] for row in rows)
+    assert lo + (hi - lo) / 3 <= (npb[4] + npb[5]) / 2 <= hi - (hi - lo) / 3 and npb[-1] <= hi, npb
+    for _, kinds, _ in rows:
+        assert kinds.get("chorus", kinds.get("hook", 0.0)) > 1.5 * kinds["verse"], kinds

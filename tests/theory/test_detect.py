@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bandstand.errors import TheoryError
 from bandstand.theory import PROFILES, detect_key, get_scale, parse_key, voice_progression
+from bandstand.theory._detect import TONIC_AT_THE_ENDS
 
 
 def _progression(symbols: str, beats: float = 2.0) -> list[tuple[int, float]]:
@@ -98,9 +99,11 @@ def test_accepts_score_notes_and_lists() -> None:
 
     pairs = _progression("Am Dm E7 Am")
     notes = [Note(start=float(i), duration=d, pitch=p, velocity=80) for i, (p, d) in enumerate(pairs)]
+    triples = [(p, d, float(i)) for i, (p, d) in enumerate(pairs)]
     as_lists = [[p, d] for p, d in pairs]
-    assert detect_key(notes).key == detect_key(pairs).key == detect_key(as_lists).key
-    assert detect_key(notes).confidence == detect_key(pairs).confidence
+    assert detect_key(notes).key == detect_key(pairs).key == detect_key(as_lists).key == detect_key(triples).key
+    assert detect_key(notes).confidence == detect_key(triples).confidence
+    assert detect_key(pairs).confidence == detect_key(as_lists).confidence
 
 
 def test_the_combined_profile_averages_temperley_and_aarden() -> None:
@@ -110,3 +113,48 @@ def test_the_combined_profile_averages_temperley_and_aarden() -> None:
     aarden = dict((k.name, s) for k, s in detect_key(notes, profile="aarden").ranking)
     for name, score in combined.items():
         assert score == pytest.approx((temperley[name] + aarden[name]) / 2)
+
+
+def _timed(symbols: str, bass: dict[str, int], beats: float = 4.0) -> list[tuple[int, float, float]]:
+    """A progression as (pitch, duration, onset) triples: a close voicing above its root in the bass."""
+    notes = []
+    for bar, (symbol, voicing) in enumerate(zip(symbols.split(), voice_progression(symbols.split(), 60, 76),
+                                                strict=True)):
+        notes += [(p, beats, bar * beats) for p in voicing]
+        notes.append((bass[symbol.rstrip("m7")], beats, bar * beats))
+    return notes
+
+
+def test_the_bass_at_the_ends_tells_a_minor_key_from_its_relative_major() -> None:
+    # the same chords, the same durations: a natural-minor loop starting and ending on Am,
+    # and the C major loop starting and ending on C
+    bass = {"A": 45, "F": 41, "C": 48, "G": 43}
+    minor = _timed("Am F C G Am F C G Am", bass)
+    major = _timed("C G Am F C G Am F C", bass)
+    assert detect_key(minor).key.name == "A minor"
+    assert detect_key(major).key.name == "C major"
+    assert detect_key(minor).bonus == pytest.approx(sum(TONIC_AT_THE_ENDS))
+    # without onsets the histograms alone (nearly the same) decide, and no bonus is given
+    bare = detect_key([(p, d) for p, d, _ in minor])
+    assert bare.bonus == 0.0 and bare.correlation == pytest.approx(bare.ranking[0][1])
+
+
+def test_the_bonus_is_kept_out_of_the_correlation() -> None:
+    notes = _timed("Am F C G Am", {"A": 45, "F": 41, "C": 48, "G": 43})
+    timed, bare = detect_key(notes), detect_key([(p, d) for p, d, _ in notes])
+    assert timed.key.name == "A minor" and timed.bonus > 0
+    assert timed.correlation == pytest.approx(dict((k.name, c) for k, c in bare.ranking)["A minor"])
+
+
+def test_a_clear_key_is_not_outvoted_by_its_bass_at_the_ends() -> None:
+    # a C major cadence whose last bass note is A: still C major
+    notes = _timed("C F G7 C F G7 C F G7 Am", {"C": 48, "F": 41, "G": 43, "A": 45})
+    assert detect_key(notes).key.name == "C major"
+
+
+def test_a_loop_that_stops_on_a_sus_chord_has_no_ending_to_hear() -> None:
+    notes = [(57, 4.0, 0.0), (60, 4.0, 0.0), (64, 4.0, 0.0), (55, 4.0, 4.0), (57, 4.0, 4.0), (62, 4.0, 4.0)]
+    assert detect_key(notes).bonus in (0.0, TONIC_AT_THE_ENDS[0])  # Gsus2 last: only the opening A may count
+    assert all(k.tonic_pc != 7 or score == pytest.approx(bare) for (k, score), bare in zip(
+        detect_key(notes).ranking, [dict((k.name, c) for k, c in detect_key([(p, d) for p, d, _ in notes]).ranking)[k.name]
+                                    for k, _ in detect_key(notes).ranking], strict=True))

@@ -118,7 +118,7 @@ def roman_command(
 def key_command(
     path: Annotated[str, typer.Argument(metavar="FILE.mid", help="A Standard MIDI File.")],
     as_json: JsonOpt = False,
-    profile: Annotated[str, typer.Option("--profile", metavar="NAME", help="Key profile: temperley, krumhansl, aarden, or combined (temperley + aarden).")] = "temperley",
+    profile: Annotated[str, typer.Option("--profile", metavar="NAME", help="Key profile: combined (temperley + aarden, the default), temperley, krumhansl or aarden.")] = "combined",
 ) -> None:
     """Detect the key of a MIDI file (pitched tracks, weighted by duration)."""
     heard = _theory().key_heard(path, profile)

@@ -5,7 +5,9 @@ the requested length (sections ≥ 4 bars; middle sections dropped or the body
 repeated when the length demands it), given energies by section kind,
 smoothed into a per-bar arc (adjacent bars differ by at most 0.3), and
 activated role by role: intros are sparse, verses add the rhythm section,
-choruses and drops bring everyone, breaks strip down, outros thin out.
+choruses and drops bring everyone, breaks strip down, outros thin out. A band
+whose parts together fill its idiom's ceiling takes turns (`TURNS`): a part sits
+a verse out or comes in halfway through a section, and the last peak has everyone.
 """
 
 from __future__ import annotations
@@ -368,6 +370,31 @@ def _cover_every_role(sections: list[SectionPlan], roles: Sequence[str]) -> None
 
 BOTTOM = ("bass", "sub_bass")
 
+Entries = dict[str, float]
+TURNS: dict[str, dict[str, tuple[Entries, ...]]] = {
+    # the first verse is the groove, drums and bass, the guitar joining halfway, and the flute (or horn) line
+    # sits it out; in the second the line answers in the second half; the first hook opens on the line over
+    # the groove, the guitar and keys dropping in halfway; the pad waits for the last hook
+    "afrobeat": {"verse": ({"lead": 1.0, "chords": 0.5, "arp": 0.5}, {"lead": 0.5, "chords": 0.5, "arp": 0.5}),
+                 "hook": ({"chords": 0.5, "arp": 0.5, "pad": 1.0}, {"pad": 1.0})},
+    # loud-quiet-loud: the first verse opens on drums and voice, bass and guitars coming in halfway; the
+    # second keeps the guitars for its last phrase, into the chorus; the guitarist takes the solo over bass
+    # and drums; the chorus before the last (and a double last one's first half) opens as a breakdown
+    # without the guitars. The pad stays in every chorus: over power chords (no third) it holds the key.
+    "punk": {"verse": ({"bass": 0.5, "chords": 0.5}, {"chords": 0.75}), "solo": ({"chords": 1.0},),
+             "breakdown": ({"chords": 0.5},)},
+}
+"""Drum families whose band, everyone playing, fills the idiom's notes-per-bar ceiling (afrobeat's kit,
+shaker and congas under interlocking guitar, keys and bass; punk's power chords in eighths over a
+driving kit and bass) → section kind → for its first, second … time (the last for any later one), the
+roles that come in part of the way through it, at that fraction of its bars (1: they sit the section
+out). `BREAKDOWN` names a peak played just before the last one (and a long last one's first half); the
+last peak is everyone's. A lead comes in on a phrase (a section's first bar or its half: its motif
+opens the phrase), and the comping plays in some of every verse (its harmony is heard). A punk solo is the one section
+louder than a verse with fewer players (`_roles_follow_energy`): the band's guitarist plays it."""
+BREAKDOWN = "breakdown"
+DOUBLE_PEAK = 16  # bars: a last peak this long is two, the first a breakdown
+
 
 def _bass_plays_out(sections: list[SectionPlan], roles: Sequence[str]) -> None:
     """The song lands on a bottom: the bass plays the last section (the final cadence and
@@ -375,6 +402,28 @@ def _bass_plays_out(sections: list[SectionPlan], roles: Sequence[str]) -> None:
     if sections and any(r in roles for r in BOTTOM):
         last = sections[-1]
         last.roles = [r for r in roles if r in last.roles or r in BOTTOM]
+
+
+def _take_turns(sections: list[SectionPlan], late: dict[str, tuple[Entries, ...]]) -> None:
+    """A busy band's parts take turns (`TURNS`), so its density follows the section's energy
+    instead of sitting at the idiom's ceiling: parts sit a section out or come in part of the way
+    through it (`SectionPlan.entries`). The last peak has everyone — once it is under way: one
+    twice a peak's length opens as a breakdown, as the peak before it does. A part comes in late
+    only where another plays from the section's first bar."""
+    peaks = [i for i, s in enumerate(sections) if s.kind in PEAKS]
+    last = peaks[-1] if peaks else -1
+    seen: dict[str, int] = {}
+    for i, sec in enumerate(sections):
+        nth = seen[sec.kind] = seen.get(sec.kind, -1) + 1
+        if sec.bars < 4 or (i == last and sec.bars < DOUBLE_PEAK):
+            continue
+        breakdown = sec.kind in PEAKS and (i + 1 == last or i == last)
+        rule = late.get(BREAKDOWN if breakdown else sec.kind, ({},))
+        entries = {r: round(sec.bars * at) for r, at in rule[min(nth, len(rule) - 1)].items() if r in sec.roles}
+        if not any(r not in entries and r != "texture" for r in sec.roles):
+            continue
+        sec.roles = [r for r in sec.roles if entries.get(r, 0) < sec.bars]
+        sec.entries = {r: at for r, at in entries.items() if r in sec.roles and at > 0} | sec.entries
 
 
 def resolve_target(natural: int, intent: Intent) -> int:
@@ -504,6 +553,8 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
     _roles_follow_energy(sections, roles)
     _cover_every_role(sections, roles)
     _bass_plays_out(sections, roles)
+    if genre.drum_family in TURNS:
+        _take_turns(sections, TURNS[genre.drum_family])
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
                            total_bars=start - 1, sections=sections, bar_energy=arc, groove=rng.getrandbits(16),
                            form_variant=variant)

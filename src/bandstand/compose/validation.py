@@ -277,7 +277,7 @@ def _vibe(v: _View, song: Song, intent: Intent, harmony: HarmonyPlan, traits: Ge
     s["tempo_fidelity"] = _clamp(1.0 - abs(song.tempo - intent.tempo) / (0.1 * intent.tempo))
     m["tempo_fidelity"] = s["tempo_fidelity"]
     key_score = 1.0
-    pitched = [(n.pitch, n.duration) for _, n in v.pitched]
+    pitched = [n for _, n in v.pitched]
     if pitched:
         try:
             est = detect_key(pitched)

@@ -82,7 +82,7 @@ def voicing_variety(song: Song) -> float | None:
 def key_heard(song: Song, harmony: HarmonyPlan) -> tuple[float | None, int | None]:
     """(1.0 when the key heard in the notes is the declared key, its relative or another mode
     of the same scale, falling with the declared key's rank among the 24 otherwise; that rank)."""
-    notes = [(n.pitch, n.duration) for n in sounding_notes(song)]
+    notes = sounding_notes(song)
     if not notes:
         return None, None
     try:

@@ -133,8 +133,9 @@ def _synth_pulse(sit: Situation, bar: Bar, kicks: list[tuple[int, int]], rng: ra
                 events.append((s, 1.6, root, 100))
             events.append((s + 2, 1.6, octave if bar.energy >= 0.7 and s % 8 == 4 else root, 92))
         return events
-    if sit.idiom.drum_family in ("two_step", "garage_halftime"):
-        # garage: the bass rides the skipping kick, octave pickups between (in half time only when up)
+    if sit.idiom.drum_family in ("two_step", "garage_halftime", "trap"):
+        # garage: the bass rides the skipping kick, octave pickups between (in half time only when up); grime,
+        # garage's child on a half-time kit, rides its kick the same way with its sublow held to the next hit
         pickups = 0.5 if sit.idiom.drum_family == "two_step" else 0.85
         starts = sorted({k for k, _ in kicks} | ({6, 14} if bar.energy >= pickups else set()))
         starts = [k for k in starts if k < sit.steps]

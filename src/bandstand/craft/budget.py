@@ -7,8 +7,10 @@ The budget is planned, not measured on the other parts: each part keeps to its s
 regenerating one part never changes another. A part over its share (with `SLACK`) gives way one
 step at a time, in the order a producer thins a busy arrangement, until it fits or has no step
 left, and a section at the lift only while it stays `LIFT_KEPT` times busier than the part's
-busiest section below it (the chorus still lifts): in the kit, a shaker or tambourine sits out
-where the cymbals keep the time; hand percussion plays eighths, then rests below the lift;
+busiest section below it (the chorus still lifts): in the kit, hand percussion keeping time in
+sixteenths plays eighths through the section's first half (the percussionist comes in halfway),
+then a shaker or tambourine sits out where the cymbals keep the time; hand percussion (its own
+part) plays eighths, then rests below the lift;
 comping voices its seventh chords as shells (no fifth), then (where its off-beats are not the idiom,
 `density.SPACIOUS_COMPS`) keeps to the eighths, then to the beats, playing its whole figure where
 the lead rests; below the lift the lead lands on the downbeat of the last bar of each four-bar
@@ -88,6 +90,16 @@ def _keep(events: Events, bars: Sequence[Bar], s: Situation, kept: Callable[[Not
 def _answers(bar: Bar) -> bool:
     """The last bar of a four-bar phrase: where the comping answers a lead that rests."""
     return bar.bar_in_section % 4 == 3
+
+
+def _drums_hands_enter_late(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
+    """Hand percussion keeping time in sixteenths (a shaker, a tambourine) plays the eighths through
+    the first half of the section and its whole figure from the second half: the percussionist
+    comes in halfway, the drummer's lift is there from the first bar."""
+    def kept(e: NoteEvent, bar: Bar) -> bool:
+        return e.pitch not in HAND_TIME or 2 * bar.bar_in_section >= bar.bars_in_section or _on(_step(e.start, bar), 2)
+
+    return _keep(events, bars, s, kept)
 
 
 def _drums_one_timekeeper(events: Events, bars: Sequence[Bar], s: Situation) -> Events:
@@ -170,7 +182,7 @@ def _percussion_rests(events: Events, bars: Sequence[Bar], s: Situation) -> Even
 
 
 STEPS: dict[str, tuple[Step, ...]] = {
-    "drums": (_drums_one_timekeeper,),
+    "drums": (_drums_hands_enter_late, _drums_one_timekeeper),
     "percussion": (_percussion_eighths, _percussion_rests),
     "chords": (_comp_shells, _comp_beats, _comp_quarters),
     "arp": (_comp_beats,),

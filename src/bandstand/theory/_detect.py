@@ -2,9 +2,13 @@
 
 The notes' pitch classes, weighted by duration, form a 12-bin histogram that is
 correlated with a major and a minor profile rotated to each of the 12 tonics.
-The best of the 24 keys wins; the confidence is its share of a sharp softmax
-over all 24 correlations, so a clear key scores near 1 and a tie between
-relative keys near 0.5.
+When the notes carry their onsets, the bass of the first and of the last
+sonority adds a small bonus to the keys whose tonic it is (a piece starts and,
+above all, ends on its tonic in the bass, on a chord with a third): that is what
+tells a minor key from its relative major, which share a scale and nearly a
+histogram. The best of the
+24 keys wins; the confidence is its share of a sharp softmax over all 24 scores,
+so a clear key scores near 1 and a tie between relative keys near 0.5.
 """
 
 from __future__ import annotations
@@ -37,24 +41,39 @@ PROFILES: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
 }
 #: name → profiles whose correlations are averaged (measured on 134 Bach chorales, see docs/theory.md)
 ENSEMBLES: dict[str, tuple[str, ...]] = {"combined": ("temperley", "aarden")}
+#: the profile `detect_key` uses unless told: Temperley's minor profile expects the raised leading tone
+#: of classical minor and hears an aeolian pop song in its relative major; the mean with Aarden–Essen's
+#: does not (see docs/theory.md, "Key detection")
+DEFAULT_PROFILE = "combined"
+#: the bonus to a key whose tonic is the bass of the (first, last) sonority, when onsets are known:
+#: large enough to choose between relative keys, too small to outvote a clear histogram
+TONIC_AT_THE_ENDS = (0.03, 0.05)
 _SOFTMAX_TEMPERATURE = 0.05
+_TOL = 0.05  # beats: notes struck this close together are one sonority
+#: the intervals above the bass a last sonority may hold to be heard as an ending: a triad with its
+#: sixth, seventh or ninth (a loop that stops on a sus chord or a suspension has not ended)
+_ENDING = frozenset({0, 2, 3, 4, 7, 9, 10, 11})
 
 
 @dataclass(frozen=True, slots=True)
 class KeyEstimate:
-    """The detected key, a confidence in 0..1, and every key with its correlation, best first."""
+    """The detected key, a confidence in 0..1, and every key with its score, best first (its
+    profile correlation plus, when the notes carry onsets, the tonic-at-the-ends bonus)."""
 
     key: Key
     confidence: float
     ranking: tuple[tuple[Key, float], ...]
+    bonus: float = 0.0  # the part of the best key's score the bass at the ends gave it
 
     @property
     def correlation(self) -> float:
-        return self.ranking[0][1]
+        """The best key's profile correlation alone: how clearly the notes' histogram names it."""
+        return round(self.ranking[0][1] - self.bonus, 12)
 
 
 class PitchedNote(Protocol):
-    """Anything with a MIDI `pitch` and a `duration` (a `bandstand.score.Note`, say)."""
+    """Anything with a MIDI `pitch` and a `duration` (a `bandstand.score.Note`, say); one that also
+    has a `start` (in beats) lets the finder hear the bass at the ends."""
 
     @property
     def pitch(self) -> int: ...
@@ -63,23 +82,52 @@ class PitchedNote(Protocol):
     def duration(self) -> float: ...
 
 
-Notes = Iterable[int] | Iterable[tuple[int, float]] | Iterable[PitchedNote]
+Notes = (Iterable[int] | Iterable[tuple[int, float]] | Iterable[tuple[int, float, float]]
+         | Iterable[PitchedNote])
+
+
+def _read(notes: Notes) -> list[tuple[int, float, float | None]]:
+    """(pitch, duration, onset or None) of every note; bare MIDI numbers last 1 each."""
+    read: list[tuple[int, float, float | None]] = []
+    for item in notes:
+        start: float | None = None
+        if isinstance(item, int):
+            pitch, weight = item, 1.0
+        elif isinstance(item, tuple | list):
+            pitch, weight = item[0], item[1]
+            start = float(item[2]) if len(item) > 2 else None
+        else:
+            pitch, weight = item.pitch, item.duration
+            at = getattr(item, "start", None)
+            start = None if at is None else float(at)
+        if weight < 0:
+            raise TheoryError(f"negative duration {weight} for pitch {pitch}", text=str(item), position=0)
+        read.append((int(pitch), float(weight), start))
+    return read
 
 
 def pitch_class_histogram(notes: Notes) -> list[float]:
     """Duration-weighted pitch-class histogram; bare MIDI numbers count 1 each."""
     hist = [0.0] * 12
-    for item in notes:
-        if isinstance(item, int):
-            pitch, weight = item, 1.0
-        elif isinstance(item, tuple | list):
-            pitch, weight = item
-        else:
-            pitch, weight = item.pitch, item.duration
-        if weight < 0:
-            raise TheoryError(f"negative duration {weight} for pitch {pitch}", text=str(item), position=0)
-        hist[int(pitch) % 12] += float(weight)
+    for pitch, weight, _ in _read(notes):
+        hist[pitch % 12] += weight
     return hist
+
+
+def _bass_at_the_ends(read: list[tuple[int, float, float | None]]) -> tuple[int | None, int | None] | None:
+    """The pitch classes of the lowest note struck first and of the lowest note still sounding
+    at the last onset — None for the latter unless the last sonority is a chord that ends (a third
+    above its bass, nothing but `_ENDING` tones), None for both unless every note has an onset."""
+    timed = [(p, d, s) for p, d, s in read if d > 0 and s is not None]
+    if not timed or len(timed) < len(read):
+        return None
+    first = min(s for _, _, s in timed)
+    last = max(s for _, _, s in timed)
+    opening = min(p for p, _, s in timed if s <= first + _TOL)
+    final = [p for p, d, s in timed if s <= last + _TOL and s + d > last + _TOL]
+    bass = min(final)
+    above = {(p - bass) % 12 for p in final}
+    return opening % 12, bass % 12 if above & {3, 4} and above <= _ENDING else None
 
 
 def _correlation(xs: list[float], ys: tuple[float, ...]) -> float:
@@ -95,26 +143,33 @@ def _keys() -> list[Key]:
     return [parse_key(f"{t} major") for t in ROOT_NAMES] + [parse_key(f"{t} minor") for t in MINOR_TONIC_NAMES]
 
 
-def detect_key(notes: Notes, profile: str = "temperley") -> KeyEstimate:
-    """Estimate the key of some notes: MIDI numbers, (MIDI number, duration) pairs, or notes
-    with `pitch` and `duration`."""
+def detect_key(notes: Notes, profile: str = DEFAULT_PROFILE) -> KeyEstimate:
+    """Estimate the key of some notes: MIDI numbers, (MIDI number, duration) pairs, (MIDI
+    number, duration, onset) triples, or notes with `pitch`, `duration` and perhaps `start`.
+    With onsets for every note, the bass at the ends weighs in (`TONIC_AT_THE_ENDS`)."""
     members = ENSEMBLES.get(profile, (profile,))
     if any(m not in PROFILES for m in members):
         known = ", ".join([*PROFILES, *ENSEMBLES])
         raise TheoryError(f"unknown key profile {profile!r} (known: {known})", text=profile, position=0)
-    hist = pitch_class_histogram(notes)
+    read = _read(notes)
+    hist = [0.0] * 12
+    for pitch, weight, _ in read:
+        hist[pitch % 12] += weight
     if sum(hist) <= 0:
         raise TheoryError("no notes to detect a key from", text="", position=0)
-    scores: list[tuple[Key, float]] = []
+    ends = _bass_at_the_ends(read)
+    scores: list[tuple[Key, float, float]] = []
     for index, key in enumerate(_keys()):
         tonic = index % 12
         total = 0.0
         for member in members:
             base = PROFILES[member][0 if index < 12 else 1]
             total += _correlation(hist, tuple(base[(pc - tonic) % 12] for pc in range(12)))
-        scores.append((key, total / len(members)))
-    ranking = tuple(sorted(scores, key=lambda ks: -ks[1]))
+        bonus = 0.0 if ends is None else sum(w for w, pc in zip(TONIC_AT_THE_ENDS, ends, strict=True) if pc == tonic)
+        scores.append((key, total / len(members) + bonus, bonus))
+    scores.sort(key=lambda ksb: -ksb[1])
+    ranking = tuple((k, score) for k, score, _ in scores)
     top = ranking[0][1]
     weights = [math.exp((score - top) / _SOFTMAX_TEMPERATURE) for _, score in ranking]
     confidence = weights[0] / sum(weights)
-    return KeyEstimate(ranking[0][0], round(confidence, 6), ranking)
+    return KeyEstimate(ranking[0][0], round(confidence, 6), ranking, scores[0][2])

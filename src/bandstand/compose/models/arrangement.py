@@ -29,6 +29,9 @@ class SectionPlan(BaseModel):
     roles: list[str]
     chord_indices: list[int]
     transition: Transition = "cut"
+    entries: dict[str, int] = Field(default_factory=dict, description="the bar of the section (0-based) a role "
+                                    "comes in on, where it does not play from the first (the guitar in the second "
+                                    "half of a verse)")
 
     @property
     def end_bar(self) -> int:

@@ -32,6 +32,7 @@ from bandstand.craft import (
     to_track,
 )
 from bandstand.craft.groove import groove
+from bandstand.craft.intro import rising_intro
 from bandstand.craft.roles import DEFAULT_PROGRAMS
 from bandstand.errors import InvalidInput
 from bandstand.score import Track
@@ -108,6 +109,7 @@ def generate_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: 
     program = _program(intent, role)
     track = to_track(phrase, name=TRACK_NAMES.get(role, role.replace("_", " ").title()), program=program,
                      tempo=s.tempo, rng=rng)
+    track.notes = rising_intro(track.notes, s)  # after the humanizing, which moves velocities
     if program not in KEYS_PROGRAMS:
         track.controls = [c for c in track.controls if c.control != SUSTAIN]
     return PartResult(track=track, stats=_stats(track, phrase, s, len(s.active(role))))

@@ -45,14 +45,15 @@ def idiom_of(traits: GenreTraits, intent: Intent) -> Idiom:
     )
 
 
-def _entries(kind: str, roles: list[str], bars: int) -> dict[str, int]:
+def _entries(kind: str, roles: list[str], bars: int, planned: dict[str, int]) -> dict[str, int]:
     """The bar of its section each role enters on: in an intro the parts come in one by one
     (the n-th of k voices at n/k of the way through; a texture is there from the start);
-    everywhere else everyone plays from the section's first bar."""
+    elsewhere where the arrangement brings a part in later (`SectionPlan.entries`), everyone
+    else from the section's first bar."""
     if kind != "intro":
-        return {}
+        return dict(planned)
     voices = [r for r in roles if r != "texture"]
-    return {r: (j * bars) // len(voices) for j, r in enumerate(voices)}
+    return {r: (j * bars) // len(voices) for j, r in enumerate(voices)} | planned
 
 
 def fitting_idiom(idiom: Idiom, steps: int) -> Idiom:
@@ -94,7 +95,7 @@ def build_situation(intent: Intent, harmony: HarmonyPlan, arrangement: Arrangeme
         roles = frozenset(sec.roles)
         repeat = seen.get(sec.kind, 0)
         seen[sec.kind] = repeat + 1
-        entries = _entries(sec.kind, sec.roles, sec.bars)
+        entries = _entries(sec.kind, sec.roles, sec.bars, sec.entries)
         for i in range(sec.bars):
             last = i == sec.bars - 1
             bars.append(Bar(

@@ -87,7 +87,7 @@ def from_plans(beats_per_bar: float, harmony: HarmonyPlan, arrangement: Arrangem
 def from_song(song: Song) -> SongContext:
     """The frame of music without a plan: the key the theory's key finder hears, one section
     in which every role present plays."""
-    pitched = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes]
+    pitched = [n for t in song.tracks if not t.is_drum for n in t.notes]
     bars = max(1, song.length_bars)
     try:
         key = detect_key(pitched).key

@@ -77,7 +77,7 @@ def key_figures(notes: list[Note], ctx: SongContext) -> dict[str, float | None]:
     if not notes:
         return {"key_clarity": None, "key_rank": None}
     try:
-        est = detect_key([(n.pitch, n.duration) for n in notes])
+        est = detect_key(notes)
     except TheoryError:
         return {"key_clarity": None, "key_rank": None}
     keys = [k for k, _ in est.ranking]

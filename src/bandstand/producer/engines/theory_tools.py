@@ -71,15 +71,16 @@ class TheoryTools:
         return Romans(k, tuple((f, roman_to_chord(f, k)) for f in figures))
 
     @staticmethod
-    def key_heard(path: str | os.PathLike[str], profile: str = "temperley") -> KeyHeard:
+    def key_heard(path: str | os.PathLike[str], profile: str = "combined") -> KeyHeard:
         """The key of a Standard MIDI File: its pitched tracks' notes weighted by duration, against the key
-        `profile` (temperley, krumhansl, aarden or combined); a file without pitched notes is an `InvalidInput`."""
+        `profile` (combined — the default, temperley, krumhansl or aarden), the bass of its first and last
+        sonority leaning towards their tonic; a file without pitched notes is an `InvalidInput`."""
         from bandstand.errors import InvalidInput
         from bandstand.midi import read_midi
         from bandstand.producer.engines.music_theory import detect_key
 
         song = read_midi(path)
-        notes = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes]
+        notes = [n for t in song.tracks if not t.is_drum for n in t.notes]
         if not notes:
             raise InvalidInput(f"{path}: no pitched notes to detect a key from (only drums or an empty file)")
         return KeyHeard(detect_key(notes, profile=profile), len(notes), song.key)

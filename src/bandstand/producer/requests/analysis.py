@@ -97,10 +97,10 @@ class Analysis:
         return asdict(self)
 
 
-def key_heard(notes: Sequence[tuple[int, float]]) -> tuple[Key | None, float]:
-    """The key the compose gate hears in (MIDI pitch, duration) pairs and its correlation (None, 0.0
-    without pitched notes)."""
-    if sum(d for _, d in notes) <= 0:
+def key_heard(notes: Sequence[tuple[int, float, float]] | Sequence[tuple[int, float]]) -> tuple[Key | None, float]:
+    """The key the compose gate hears in (MIDI pitch, duration, onset) triples — or (pitch, duration)
+    pairs, without the bass at the ends — and its correlation (None, 0.0 without pitched notes)."""
+    if sum(n[1] for n in notes) <= 0:
         return None, 0.0
     estimate = detect_key(notes)
     return estimate.key, round(estimate.correlation, 3)
@@ -182,7 +182,7 @@ def analyse(project: Project) -> Analysis:
         from bandstand.studio.model import Section
 
         sections = [Section(name="Song", start_bar=1, bars=total_bars)]
-    tonal, confidence = key_heard([(n.pitch, n.duration) for t, _, n in notes if not t.is_drum])
+    tonal, confidence = key_heard([(n.pitch, n.duration, b) for t, b, n in notes if not t.is_drum])
     spelling = _declared(project.key) or tonal
     tempo_changes = [TempoChange(c.beat, c.bpm) for c in project.tempo_changes]
     planned = _planned_chords(project)

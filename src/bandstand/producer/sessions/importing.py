@@ -72,7 +72,7 @@ def _key(song: Song) -> tuple[str | None, str]:
     if song.key:
         return song.key, "file"
 
-    pitched = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum for n in t.notes if n.duration > 0]
+    pitched = [n for t in song.tracks if not t.is_drum for n in t.notes if n.duration > 0]
     if not pitched:
         return None, "none"
     return detect_key(pitched).key.name, "detected"
