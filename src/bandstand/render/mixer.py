@@ -52,7 +52,7 @@ from bandstand.render.dsp import (
 from bandstand.render.effects import Stage
 from bandstand.render.iir import jit, kernel
 from bandstand.render.reverb import DECIMATION, downmix, room
-from bandstand.render.scratch import Scratch
+from bandstand.render.scratch import Ready, Scratch
 from bandstand.score import Bus, Effect, Song, Track, audible
 
 __all__ = ["DEFAULT_REVERB", "Mix", "MixPlan", "mix_song", "pan_gains", "sounding"]
@@ -176,6 +176,7 @@ class MixPlan:
             i: self._low_zeros(frames // DECIMATION) for i, t in enumerate(song.tracks)
             if self.heard[i] and any(send.level > 0 and _one_reverb(self.bus(send.bus)) for send in t.mix.sends)}
         self.tapped: set[int] = set()  # the tracks whose downmix `finish` took
+        self._ready = scratch.ready if scratch is not None else None
 
     def bus(self, name: str) -> Bus:
         """The bus a send to `name` reaches: the song's, else the default room for "Reverb", else a
@@ -247,7 +248,8 @@ class MixPlan:
                         sends.setdefault(send.bus, []).append((index, np.float32(send.level)))
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandstand-buses") as pool:
             buses = pool.submit(self._buses, tracks, spans, sends, frames, peaks)
-            loudest = _add(mixed, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks, self.check)
+            loudest = _add(mixed, [(tracks[i], *spans[i], np.float32(1.0)) for i in plays], peaks, self.check,
+                           self._ready)
             returns = buses.result()
         result.peaks = {f"track:{i}": loudest[n] for n, i in enumerate(plays)} if peaks else {}
         for name, (bus_in, start, stop, peak) in returns.items():
@@ -291,7 +293,7 @@ class MixPlan:
             if fx is not None and all(i in self.lows for i, _ in senders):
                 self._room(fx, bus, span, start, [(i, tracks[i], spans[i], level) for i, level in senders])
             else:
-                _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False, self.check)
+                _add(bus_in, [(tracks[i], *spans[i], level) for i, level in senders], False, self.check, self._ready)
                 run_chain(span, bus.inserts, Context(self.sample_rate, self.song.tempo, {}, True, start, self.scratch),
                           before=[guard_stage, self.checked], final=[self.checked, _scale(np.float32(bus.volume))])
             out[name] = (bus_in, start, stop, self._peak(span) if peaks else 0.0)
@@ -333,14 +335,17 @@ def _one_reverb(bus: Bus) -> Effect | None:
     return live[0] if len(live) == 1 and live[0].type == "reverb" else None
 
 
-def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bool, check: Check = never) -> list[float]:
+def _add(into: Audio, parts: list[tuple[Audio, int, int, np.float32]], peaks: bool, check: Check = never,
+         ready: Ready | None = None) -> list[float]:
     """Add each part (channels × frames, sounding in [start, stop), times its level) into `into`, in
-    the order given, a chunk at a time (asking `check` before each); with `peaks`, each part's
-    largest sample."""
+    the order given, a chunk at a time (asking `check` before each, and handing `ready` the chunk of
+    `into` it is about to write); with `peaks`, each part's largest sample."""
     loudest = [0.0] * len(parts)
     for c0 in range(0, into.shape[1], CHUNK):
         check()
         c1 = min(into.shape[1], c0 + CHUNK)
+        if ready is not None and any(start < c1 and c0 < stop for _, start, stop, _ in parts):
+            ready(into[:, c0:c1])
         for n, (audio, start, stop, level) in enumerate(parts):
             lo, hi = max(start, c0), min(stop, c1)
             if lo < hi:

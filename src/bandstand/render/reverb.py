@@ -180,6 +180,8 @@ def room(mono: npt.NDArray[np.float32], sample_rate: int, room_size: float, damp
         _step(scratch)
         w = wet_low[:, r0 : min(runs, r0 + _UP) + 1]
         a, b = r0 * k, (r0 + w.shape[1] - 1) * k
+        if scratch is not None:
+            scratch.ready(target[:, a:b])
         gain = level(a, b - a) if callable(level) else level
         if kernels is not None:  # the steps below in one pass, the same numbers
             gains = gain if isinstance(gain, np.ndarray) else np.array([gain], dtype=np.float32)

@@ -4,11 +4,18 @@ in an unlinked temporary file mapped into memory, instead of in memory.
 A song's buffers grow with its length (a 28-minute song is 600 MB per stereo
 buffer, and a render holds one per track, the mix and a bus); its work does
 not: every stage walks the song a slice or a chunk at a time. So the buffers
-live in a file, which both synthesis threads write into, and every few steps
-the process lets go of the pages it touched
-(`madvise(MADV_DONTNEED)`: the data stays in the file and the page cache, which
-the system may evict; touching a page again reads it back). The arithmetic is
-the same, so the bytes are too; only where the numbers live changes.
+live in a file, which both synthesis threads write into, and when the file's pages the
+process has mapped pass a budget (`RESIDENT_BUDGET`, looked at every few steps) it lets go
+of them all (`madvise(MADV_DONTNEED)`: the data stays in the file and the page cache, which
+the system may evict; touching a page again maps it back). The arithmetic is the same, so
+the bytes are too; only where the numbers live changes.
+
+Letting go costs: a page let go of and touched again is a second fault, and a first write
+to a file page is several times dearer than to memory. So the budget is what lets go: a
+song of a few minutes lets go a handful of times, not at every step (which cost a
+64-bar compose half a second of the kernel's time), and a long one stays within the same
+budget, so the peak does not grow with the song. Pages about to be written are mapped a
+stretch at a time (`ready`: one call instead of a fault a page).
 
 The folder is the first of `$BANDSTAND_SCRATCH`, `$TMPDIR`, /var/tmp and /tmp
 that is on a disk (a tmpfs is memory: nothing would be saved) with room for the
@@ -25,6 +32,7 @@ import mmap
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -32,18 +40,25 @@ import numpy.typing as npt
 
 from bandstand.render.cancel import Check
 
-__all__ = ["ENV_VAR", "SCRATCH_BYTES", "Scratch"]
+Ready = Callable[[npt.NDArray[np.float32]], None]  # makes a stretch of a buffer ready to be written (`Scratch.ready`)
+
+__all__ = ["ENV_VAR", "RESIDENT_BUDGET", "SCRATCH_BYTES", "Ready", "Scratch", "mapped_files"]
 
 ENV_VAR = "BANDSTAND_SCRATCH"
 _MEMORY_FILESYSTEMS = frozenset({"tmpfs", "ramfs", "devtmpfs"})
 
 SCRATCH_BYTES = 48 << 20  # renders whose full-length buffers are smaller stay in memory
-_RELEASE_EVERY = 16  # steps (synthesis slices, chunks of 32,768 frames) between two releases
+RESIDENT_BUDGET = 128 << 20  # bytes of scratch pages mapped before they are let go
+_LOOK_EVERY = 8  # steps (synthesis slices, chunks of 32,768 frames) between two looks at what is mapped
+_STATM = "/proc/self/statm"  # its third figure: the pages of files this process has mapped (Linux)
+_POPULATE_WRITE = 23  # madvise(MADV_POPULATE_WRITE): Linux 5.14 and later
+_PAGE = mmap.PAGESIZE
 
 
 class Scratch:
     """Zeroed arrays backed by unlinked temporary files (in `folder`, default `$TMPDIR`), whose
-    touched pages are let go of every `every` ticks."""
+    touched pages are let go of when, at a look every `every` ticks, the process maps more than
+    `budget` bytes of files beyond what it mapped when the scratch was made."""
 
     @classmethod
     def find(cls, size: int) -> Scratch | None:
@@ -59,9 +74,12 @@ class Scratch:
                 return cls(folder)
         return None
 
-    def __init__(self, folder: str | None = None, every: int = _RELEASE_EVERY) -> None:
-        self.folder, self.every = folder, every
+    def __init__(self, folder: str | None = None, every: int = _LOOK_EVERY, budget: int = RESIDENT_BUDGET) -> None:
+        self.folder, self.every, self.budget = folder, every, budget
+        self._before = mapped_files()
         self._maps: list[mmap.mmap] = []
+        self._bases: list[tuple[int, int, mmap.mmap]] = []  # each map's address, size and map
+        self.populates = True  # whether `ready` maps pages ahead (False once the kernel said it cannot)
         self._ticks = 0
         self._lock = threading.Lock()
 
@@ -77,7 +95,29 @@ class Scratch:
             mapped = mmap.mmap(fh.fileno(), size)
         self._maps.append(mapped)
         out: npt.NDArray[np.float32] = np.frombuffer(mapped, dtype=np.float32, count=count).reshape(shape)
+        self._bases.append((out.ctypes.data, size, mapped))
         return out
+
+    def ready(self, view: npt.NDArray[np.float32]) -> None:
+        """Make `view`'s pages (a slice of one of this scratch's arrays, contiguous along its last
+        axis) ready to be written: one call per row that maps them all
+        (`madvise(MADV_POPULATE_WRITE)`) instead of a fault a page as the writer meets them, about
+        half the kernel's time for a file page's first write. Does nothing for any other array, or
+        where the kernel cannot (before Linux 5.14)."""
+        if not self.populates or view.size == 0 or view.strides[-1] != view.itemsize:
+            return
+        data, width = view.ctypes.data, view.shape[-1] * view.itemsize
+        rows = [data + i * view.strides[0] for i in range(view.shape[0])] if view.ndim == 2 else [data]
+        for start in rows:
+            for base, size, mapped in self._bases:
+                if base <= start < base + size:
+                    offset = (start - base) & ~(_PAGE - 1)
+                    try:
+                        mapped.madvise(_POPULATE_WRITE, offset, min(size, start - base + width) - offset)
+                    except OSError:  # an older kernel: the writer's faults map the pages as before
+                        self.populates = False
+                        return
+                    break
 
     def release(self) -> None:
         """Let go of every page this process touched (their data stays in the files)."""
@@ -85,12 +125,15 @@ class Scratch:
             mapped.madvise(mmap.MADV_DONTNEED)
 
     def tick(self) -> None:
-        """One step of work done; every `every` steps, `release`."""
+        """One step of work done; every `every` steps, a look at what is mapped, and `release`
+        when it is over the budget."""
         with self._lock:
             self._ticks += 1
             due = self._ticks % self.every == 0
         if due:
-            self.release()
+            now = mapped_files()
+            if now is None or self._before is None or now - self._before > self.budget:
+                self.release()
 
     def checked(self, check: Check) -> Check:
         """`check`, then a tick: the render's one call per step does both."""
@@ -99,6 +142,16 @@ class Scratch:
             self.tick()
 
         return step
+
+
+def mapped_files() -> int | None:
+    """Bytes of files this process has mapped now, the scratch's pages among them (Linux's
+    /proc/self/statm); None where that cannot be read (then every look lets go)."""
+    try:
+        with open(_STATM, "rb") as fh:
+            return int(fh.read().split()[2]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _filesystem(folder: str) -> str:

@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from bandstand.errors import ConfigError, RenderError, UserError
 from bandstand.render.cancel import Check, never
-from bandstand.render.scratch import Scratch
+from bandstand.render.scratch import Ready, Scratch
 from bandstand.render.soundfont import find_soundfont
 from bandstand.score import DRUM_CHANNEL, Song, Track, assign_channels
 
@@ -441,20 +441,22 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
     out = scratch.zeros(shape) if scratch is not None else np.zeros(shape, dtype=np.float32)
     spans = np.zeros((tracks + 1, 2), dtype=np.int64)
     synthesize_into(song, out, spans, name=name, data=data, where=str(path), table=table, include=include,
-                    sample_rate=sample_rate, workers=workers, finish=finish, check=check)
+                    sample_rate=sample_rate, workers=workers, finish=finish, check=check,
+                    ready=scratch.ready if scratch is not None else None)
     return Dry(out[:tracks], [(int(a), int(b)) for a, b in spans[:tracks]])
 
 
 def synthesize_into(song: Song, out: Audio, spans: npt.NDArray[np.int64], *, name: str, data: bytes, where: str,
                     table: Any, include: Sequence[bool] | None = None, play: Sequence[bool] | None = None,
                     sample_rate: int = 44100, workers: int | None = None, finish: Finish | None = None,
-                    check: Check = never) -> None:
+                    check: Check = never, ready: Ready | None = None) -> None:
     """`synthesize_dry`'s work into the caller's rows: `out` (tracks + 1 × 2 × frames, zeros where
     tracks play; the last row is the spare a split track's second half plays into) and `spans`
     (tracks + 1 × 2), with the engine `name` made ready by `_table` (`table`: the SoundFont's).
     The plan is made from every track `include` names, as a full render makes it; with `play`,
     only the items of the tracks it names are played (a render that takes the others from
-    elsewhere, `bandstand.render.trackcache`), and other rows are left as they are."""
+    elsewhere, `bandstand.render.trackcache`), and other rows are left as they are. The compiled
+    engine hands `ready` each stretch of a row before it writes it (`TrackPlayer.play`)."""
     tracks = len(song.tracks)
     jobs, split = _jobs(song, include, table)
     if play is not None:
@@ -468,7 +470,7 @@ def synthesize_into(song: Song, out: Audio, spans: npt.NDArray[np.int64], *, nam
 
     def run(claimed: Iterator[Job], guarded: Check) -> None:
         if name == "compiled":
-            _play_compiled(claimed, out, sample_rate, table, spans, finish, guarded)
+            _play_compiled(claimed, out, sample_rate, table, spans, finish, guarded, ready)
         else:
             _play(claimed, out, sample_rate, data, where, spans, finish, guarded)
 
@@ -550,13 +552,13 @@ def _ready_table(name: str, data: bytes, where: str) -> Any:
 
 
 def _play_compiled(jobs: Iterable[Job], out: Audio, sample_rate: int, table: Any, spans: npt.NDArray[np.int64],
-                   finish: Finish | None, check: Check) -> None:
+                   finish: Finish | None, check: Check, ready: Ready | None = None) -> None:
     """`_play` by the compiled engine: each job's events a whole track per call."""
     from bandstand.render.sf2.track import TrackPlayer
 
     player = TrackPlayer(table, sample_rate, pedal=True)
     for events, index, then_finish in jobs:
-        first, end = player.play(events, out[index], check)
+        first, end = player.play(events, out[index], check, ready)
         if then_finish and finish is not None:
             first, end = finish(index, out[index], first, end)
         spans[index] = (first, end)

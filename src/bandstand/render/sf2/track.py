@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from bandstand.errors import RenderError
 from bandstand.render.cancel import Check, never
+from bandstand.render.scratch import Ready
 from bandstand.render.sf2 import engine
 from bandstand.render.sf2 import layout as L
 from bandstand.render.sf2.table import FontTable
@@ -23,6 +24,7 @@ from bandstand.render.sf2.table import FontTable
 __all__ = ["TrackPlayer"]
 
 Event = tuple[float, int, int, int, int]  # seconds, kind, channel, a, b (bandstand.render.synth)
+_AHEAD = 4 * engine.SLICE  # frames of a row handed to `ready` at once
 
 
 class TrackPlayer:
@@ -67,13 +69,16 @@ class TrackPlayer:
             rows[:, 1:] = np.array([e[1:] for e in events], dtype=np.int64)
         return rows
 
-    def play(self, events: Sequence[Event], out: npt.NDArray[np.float32], check: Check = never) -> tuple[int, int]:
+    def play(self, events: Sequence[Event], out: npt.NDArray[np.float32], check: Check = never,
+             ready: Ready | None = None) -> tuple[int, int]:
         """Play `events` (sorted) into `out` (2 × frames, zeros, C-contiguous); return the frames
-        [first, end) of the slices that are not silence ((0, 0) when all are)."""
-        return self.play_rows(self.events(events, out.shape[1]), out, check)
+        [first, end) of the slices that are not silence ((0, 0) when all are). `ready`, when given,
+        is handed each stretch of `out` a little before the engine writes it (a scratch file's
+        pages mapped in at once: `bandstand.render.scratch.Scratch.ready`)."""
+        return self.play_rows(self.events(events, out.shape[1]), out, check, ready)
 
     def play_rows(self, rows: npt.NDArray[np.int64], out: npt.NDArray[np.float32],
-                  check: Check = never) -> tuple[int, int]:
+                  check: Check = never, ready: Ready | None = None) -> tuple[int, int]:
         """`play` with the events already as the engine's rows (frames, kind, channel, a, b)."""
         frames = out.shape[1]
         self._reset(frames)
@@ -82,8 +87,12 @@ class TrackPlayer:
                 self.ci, self.g, self.rate)
         bind = getattr(self.step, "bind", None)  # kept machine code: the arrays taken apart once
         step = bind(*args) if bind is not None else functools.partial(self.step, *args)
+        readied = 0
         while True:
             check()
+            if ready is not None and self.g[L.G_POSITION] >= readied < frames:
+                readied = int(self.g[L.G_POSITION]) + _AHEAD
+                ready(out[:, readied - _AHEAD : readied])
             state = step()
             if state == 1:
                 break
