@@ -5,6 +5,7 @@ pages let go of keep their data."""
 from __future__ import annotations
 
 import resource
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +68,23 @@ def test_ready_pages_are_written_without_a_fault_each(tmp_path: Path) -> None:
         assert written < 16  # 4,096 pages written, none (but a stray few of Python's own) faulted in
     assert a[0, 999] == 0.0 and a[1, 1000] == 3.0 and a.sum() == 3.0 * 4 * MB
     scratch.ready(np.zeros((2, 100), dtype=np.float32))  # not the scratch's: nothing happens
+
+
+@pytest.mark.skipif(not LINUX, reason="what is mapped is read from /proc/self/statm")
+def test_a_discarded_scratch_is_freed_on_a_thread_of_its_own(tmp_path: Path) -> None:
+    scratch = Scratch(str(tmp_path), budget=1 << 40)
+    a = scratch.zeros((2, 4 * MB))
+    a[...] = 1.0  # 32 MB mapped
+    mapped = mapped_files()
+    assert mapped is not None
+    scratch.discard()
+    for thread in threading.enumerate():
+        if thread.name == "bandstand-scratch-free":
+            thread.join()
+    now = mapped_files()
+    assert now is not None and now < mapped - 24 * MB  # its pages are gone while the array still exists
+    scratch.tick()  # nothing left to let go of
+    scratch.ready(a[:, :10])
 
 
 def composed(bars: int) -> Song:

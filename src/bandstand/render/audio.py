@@ -110,6 +110,7 @@ class _Mixed:
     check: Check
     reused: tuple[int, ...]
     played: tuple[int, ...]
+    scratch: Scratch | None = None  # where the buffers live, when in a scratch file
 
 
 def _mixed(song: Song, sample_rate: int, soundfont: Path | None, workers: int | None, settings: Master | None,
@@ -147,7 +148,7 @@ def _mixed(song: Song, sample_rate: int, soundfont: Path | None, workers: int | 
     if kept is not None:
         kept.result()  # storing swallows what the disk refuses: what comes through here is a bug
     played = tuple(i for i, h in enumerate(heard) if h and i not in reused)
-    out = _Mixed(mixed.audio, mastering, {}, 1.0, check, reused, played)
+    out = _Mixed(mixed.audio, mastering, {}, 1.0, check, reused, played, space)
     if stems:
         parts = {name: mixed.tracks[i] for i, name in stem_names(song).items()}
         parts.update({f"bus-{_slug(name)}": audio for name, audio in mixed.buses.items()})
@@ -324,6 +325,8 @@ def render_wav(
             stems.result()
     else:
         path = write_wav(mixed.audio, out_path, sample_rate, check=check, mastering=mixed.plan, meter=meter)
+    if mixed.scratch is not None:  # written: the buffers' pages freed on a thread of their own, not here
+        mixed.scratch.discard()
     if meters is not None and meter is not None:
         meters[path] = meter
     return path
