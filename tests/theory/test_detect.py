@@ -158,3 +158,23 @@ def test_a_loop_that_stops_on_a_sus_chord_has_no_ending_to_hear() -> None:
     assert all(k.tonic_pc != 7 or score == pytest.approx(bare) for (k, score), bare in zip(
         detect_key(notes).ranking, [dict((k.name, c) for k, c in detect_key([(p, d) for p, d, _ in notes]).ranking)[k.name]
                                     for k, _ in detect_key(notes).ranking], strict=True))
+
+
+def test_a_song_that_ends_on_a_short_note_still_has_an_ending() -> None:
+    # the last chord struck staccato (shorter than the finder's tolerance): it is still the last sonority
+    notes = [(45, 1.0, 0.0), (60, 1.0, 0.0), (64, 1.0, 0.0), (43, 1.0, 1.0), (45, 0.03, 2.0), (60, 0.03, 2.0),
+             (64, 0.03, 2.0)]
+    timed = dict((k.name, score) for k, score in detect_key(notes).ranking)
+    bare = dict((k.name, score) for k, score in detect_key([(p, d) for p, d, _ in notes]).ranking)
+    assert timed["A minor"] - bare["A minor"] == pytest.approx(sum(TONIC_AT_THE_ENDS))  # A opened and ended it
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 127), st.floats(0, 8), st.floats(0, 64)), min_size=1, max_size=30))
+def test_any_timed_notes_get_a_key_or_a_clear_error(notes: list[tuple[int, float, float]]) -> None:
+    try:
+        estimate = detect_key(notes)
+    except TheoryError:
+        assert sum(d for _, d, _ in notes) <= 0
+        return
+    assert 0.0 <= estimate.confidence <= 1.0 and estimate.bonus in (0.0, *TONIC_AT_THE_ENDS, sum(TONIC_AT_THE_ENDS))

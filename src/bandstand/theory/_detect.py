@@ -108,8 +108,12 @@ def _read(notes: Notes) -> list[tuple[int, float, float | None]]:
 
 def pitch_class_histogram(notes: Notes) -> list[float]:
     """Duration-weighted pitch-class histogram; bare MIDI numbers count 1 each."""
+    return _histogram(_read(notes))
+
+
+def _histogram(read: list[tuple[int, float, float | None]]) -> list[float]:
     hist = [0.0] * 12
-    for pitch, weight, _ in _read(notes):
+    for pitch, weight, _ in read:
         hist[pitch % 12] += weight
     return hist
 
@@ -124,7 +128,7 @@ def _bass_at_the_ends(read: list[tuple[int, float, float | None]]) -> tuple[int 
     first = min(s for _, _, s in timed)
     last = max(s for _, _, s in timed)
     opening = min(p for p, _, s in timed if s <= first + _TOL)
-    final = [p for p, d, s in timed if s <= last + _TOL and s + d > last + _TOL]
+    final = [p for p, d, s in timed if s >= last - _TOL or s + d > last + _TOL]  # struck at the end, or held into it
     bass = min(final)
     above = {(p - bass) % 12 for p in final}
     return opening % 12, bass % 12 if above & {3, 4} and above <= _ENDING else None
@@ -152,9 +156,7 @@ def detect_key(notes: Notes, profile: str = DEFAULT_PROFILE) -> KeyEstimate:
         known = ", ".join([*PROFILES, *ENSEMBLES])
         raise TheoryError(f"unknown key profile {profile!r} (known: {known})", text=profile, position=0)
     read = _read(notes)
-    hist = [0.0] * 12
-    for pitch, weight, _ in read:
-        hist[pitch % 12] += weight
+    hist = _histogram(read)
     if sum(hist) <= 0:
         raise TheoryError("no notes to detect a key from", text="", position=0)
     ends = _bass_at_the_ends(read)
