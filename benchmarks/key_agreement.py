@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE))
 from songwriting import MINORISH, MODE_STEPS, PROMPTS, _agrees, compose_one  # noqa: E402
 from songwriting_idioms import Heard  # noqa: E402
 
-NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
+from bandstand.theory import ROOT_NAMES as NAMES  # noqa: E402  (the theory's spelling of the twelve tonics)
 
 #: prompts of our own: minor keys and the modes, where a relative major lies close
 EXTRA = [
