@@ -193,10 +193,19 @@ def test_wav_and_stems_export_show_progress_and_cancel_stops_the_render(
     page, errors = open_song(browser, server, song)
     page.click('[data-tab="history"]')
     panel = page.locator(".exports .export-progress")
+    # A 64-bar song plays in about a second now, quicker than polling the panel sees each message:
+    # every text the panel shows is recorded as it is shown, with whether its Cancel was visible.
+    page.evaluate("""() => {
+      const panel = document.querySelector('.exports .export-progress'), what = panel.querySelector('.what');
+      window.shown = [];
+      new MutationObserver(() => window.shown.push([what.textContent, !panel.querySelector('.cancel').hidden]))
+        .observe(what, {childList: true, characterData: true, subtree: true});
+    }""")
     with page.expect_download(timeout=300_000) as download:
         page.click('.exports a[data-format="wav"]')
-        expect(panel).to_contain_text("WAV: played")  # what is rendered …
-        expect(panel.locator(".cancel")).to_be_visible()
+    shown = page.evaluate("window.shown")
+    played = [text for text, cancel in shown if text.startswith("WAV: played") and cancel]
+    assert played and played[-1].startswith("WAV: played") and " parts (" in played[-1], shown  # what is rendered …
     events = page.evaluate("window.studio.exports.last.events")
     percents = [e["data"]["percent"] for e in events if e["kind"] == "progress"]
     assert percents == sorted(percents) and percents[0] == 0 and percents[-1] == 100 and len(set(percents)) >= 4  # … how far
@@ -208,11 +217,24 @@ def test_wav_and_stems_export_show_progress_and_cancel_stops_the_render(
     expect(panel.locator(".cancel")).to_be_hidden()
     page.screenshot(path=str(ARTIFACTS / "export-ready.png"))
 
+    # Cancel the stems while their parts are being played. A 64-bar song plays in about a second
+    # now, quicker than a poll of the panel could see it and click: the page's own Cancel is
+    # pressed the moment the first "played" message is shown (a MutationObserver runs before the
+    # page handles the stream's next event), while the parts left take hundreds of milliseconds.
+    page.evaluate("""() => {
+      const panel = document.querySelector('.exports .export-progress'), what = panel.querySelector('.what');
+      const seen = new MutationObserver(() => {
+        if (!what.textContent.startsWith('Stems: played')) return;
+        seen.disconnect(); window.cancelledAt = what.textContent; panel.querySelector('.cancel').click();
+      });
+      seen.observe(what, {childList: true, characterData: true, subtree: true});
+    }""")
     page.click('.exports a[data-format="stems"]')
-    expect(panel).to_contain_text("Stems: played")
-    page.screenshot(path=str(ARTIFACTS / "export-progress.png"))
-    page.click(".exports .export-progress .cancel")
     expect(panel).to_contain_text("Stems: cancelled")
+    page.screenshot(path=str(ARTIFACTS / "export-cancelled.png"))
+    assert page.evaluate("window.cancelledAt").startswith("Stems: played 1 of ")
+    assert page.evaluate("window.studio.exports.last.format") == "stems"
+    assert not any(e["kind"] == "ready" for e in page.evaluate("window.studio.exports.last.events"))
     # the render stopped: its scratch folder goes within seconds and no stems were put in place
     page_folder = folder / "export" / "page"
     deadline = time.monotonic() + 60
