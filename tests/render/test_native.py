@@ -135,9 +135,11 @@ def test_what_cannot_be_trusted_is_not_loaded(kept: dict[str, Callable[..., Any]
 
 _PLAY = """
 import sys
+started = []
+sys.addaudithook(lambda event, args: started.append(args[1]) if event == "subprocess.Popen" else None)
 from bandstand.render import render_wav
 render_wav(sys.argv[1], sys.argv[2])
-print("numba" in sys.modules)
+print("numba" in sys.modules, started)
 """
 
 
@@ -167,8 +169,10 @@ def test_a_new_process_plays_the_kept_engine_without_numba_and_the_same_bytes(tm
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
         runs[label] = (done.stdout.strip(), wav.read_bytes())
-    assert runs["first"][0] == "True" and runs["numba"][0] == "True"
-    assert runs["kept"][0] == "False"  # played from the kept machine code: numba never imported
+    assert runs["first"][0].startswith("True") and runs["numba"][0].startswith("True")
+    # played from the kept machine code: numba never imported, and no process started to link it
+    # (looking up libm ran `ldconfig -p` for each of a kernel's symbols: twelve times a compose)
+    assert runs["kept"][0] == "False []"
     assert runs["first"][1] == runs["kept"][1] == runs["numba"][1]
     assert sorted(p.name.split("-")[0] for p in (tmp_path / "cache" / "native").glob("*.o")) == [
         "engine.step", "jit.downmix", "jit.sosfilt32", "jit.to_pcm16", "jit.true_peaks", "jit.upsample"]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import glob
 import hashlib
 import importlib.machinery
@@ -250,20 +251,34 @@ def load(name: str) -> Callable[..., Any] | None:
 def _in_process(ll: Any, symbol: str) -> bool:
     """Whether the process has `symbol` (libm's functions, Python's C API) for the object's code;
     libm is made known to the linker when the symbol is found there."""
-    if ll.address_of_symbol(symbol):
+    if ll.address_of_symbol(symbol) or hasattr(_process(), symbol):
         return True
+    library = _libm()  # looked for only when the process itself lacks a symbol: it runs `ldconfig -p`
+    if library is None or not hasattr(ctypes.CDLL(library), symbol):
+        return False
+    ll.load_library_permanently(library)
+    return True
+
+
+@functools.cache
+def _process() -> ctypes.CDLL:
+    """The symbols the process has loaded (Python's C API; libm, which Python links)."""
+    return ctypes.CDLL(None)
+
+
+@functools.cache
+def _libm() -> str | None:
+    """libm's name for the loader, looked up once (`ctypes.util.find_library` starts a process)."""
     import ctypes.util
 
-    for library in (None, ctypes.util.find_library("m")):
-        try:
-            handle = ctypes.CDLL(library)
-        except OSError:
-            continue
-        if hasattr(handle, symbol):
-            if library is not None:
-                ll.load_library_permanently(library)
-            return True
-    return False
+    name = ctypes.util.find_library("m")
+    if name is None:
+        return None
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return None
+    return name
 
 
 def _caller(address: int, args: Sequence[Sequence[Any]], returns: str) -> Callable[..., Any]:
