@@ -29,14 +29,32 @@ def test_permissions_follow_the_umask(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
 
 
-def test_a_failure_leaves_nothing_half_written(tmp_path: Path) -> None:
+@pytest.mark.parametrize("durable", [True, False])
+def test_a_failure_leaves_nothing_half_written(tmp_path: Path, durable: bool) -> None:
     target = tmp_path / "out.json"
     write_json(target, {"v": 1})
-    with pytest.raises(RuntimeError), atomic_open(target, "w") as fh:
+    with pytest.raises(RuntimeError), atomic_open(target, "w", durable=durable) as fh:
         fh.write("{broken")
         raise RuntimeError("crash mid-write")
     assert target.read_text() == '{\n  "v": 1\n}\n'
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(TMP_SUFFIX)]
+
+
+def test_files_are_synced_before_the_rename_but_rendered_audio_is_not(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A song's files and state are synced to the disk before they are renamed into place; a WAV
+    (`durable=False`, what `bandstand.render.audio.write_wav` writes) is renamed whole, unsynced."""
+    import numpy as np
+
+    from bandstand.render.audio import write_wav
+
+    synced: list[str] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real(fd)))
+    write_json(tmp_path / "state.json", {"v": 1})
+    wav = write_wav(np.zeros((4410, 2), dtype=np.float32), tmp_path / "song.wav")
+    assert [Path(p).name.startswith(".state.json.") for p in synced] == [True]
+    assert wav.read_bytes()[:4] == b"RIFF" and not [p for p in tmp_path.iterdir() if p.name.endswith(TMP_SUFFIX)]
 
 
 def test_unwritable_folder_is_a_user_error(tmp_path: Path) -> None:

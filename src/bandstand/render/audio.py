@@ -227,7 +227,7 @@ def write_wav(audio: Audio, path: str | os.PathLike[str], sample_rate: int = 441
     scale = np.float32(gain * 32767.0)
     frames = len(audio) if mastering is None else mastering.frames
     kernels = jit()
-    with atomic_open(path, "wb") as fh, wave.open(fh, "wb") as wav:
+    with atomic_open(path, "wb", durable=False) as fh, wave.open(fh, "wb") as wav:  # rendered again, never synced
         wav.setnchannels(2)
         wav.setsampwidth(2)
         wav.setframerate(sample_rate)
