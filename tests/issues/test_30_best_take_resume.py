@@ -111,7 +111,7 @@ def _check_kept_over_every_take(session: Path, reference: Path) -> dict[str, Any
     assert manifest["quality"] == expected["quality"]
     assert _midi(session) == _midi(reference)  # the song is the first take's, note for note
     state = FileCheckpoint.in_session(session).load()
-    assert state.nodes[f"{PARTS}:drums"].variant == retries["kept"]
+    assert state.nodes[f"{PARTS}:drums"].variant == retries["kept"] * state.config.takes
     assert state.nodes["validation"].quality_score == max(scores)
     assert not (session / "state" / "takes").exists()  # the gate has decided: its takes are cleaned
     return manifest
@@ -137,11 +137,16 @@ def test_killed_mid_retry_then_resumed_keeps_the_best_take_judged_before_the_kil
 
 def test_four_takes_of_each_part_killed_and_resumed_keep_the_best_of_all_and_list_every_score(
         tmp_path: Path, reference: dict[int, Path]) -> None:
-    killed = _script("kill", tmp_path, 4, 2)
+    """Each draw of the drums makes four takes and keeps its best; each redraw makes four new
+    ones (seed variants 4–7, then 8–11), and the gate keeps the best draw: the second, judged
+    before the kill."""
+    killed = _script("kill", tmp_path, 4, 3)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     session = Path(killed.stdout.split()[0])
     assert _script("resume", session, 4, 0).returncode == 0
     manifest = _check_kept_over_every_take(session, reference[4])
+    assert manifest["quality_retries"]["kept"] == 1
+    assert len({t["quality"] for t in manifest["quality_retries"]["takes"]}) == 3  # three different songs
     parts = manifest["takes"]["parts"]
     assert manifest["takes"]["count"] == 4 and set(parts) == set(_manifest(reference[4])["takes"]["parts"])
     for role, take in parts.items():  # every part: four takes scored, the best of them kept

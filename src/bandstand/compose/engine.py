@@ -272,17 +272,24 @@ class Engine:
 
     def invalidate(self, names: Iterable[str], *, bump: bool) -> list[str]:
         """Reset the named nodes (or groups) and everything that depends on them, so they run
-        again; `bump` gives the named ones a new seed variant. Returns the reset nodes."""
+        again; `bump` gives the named ones new seed variants (past every take a part made).
+        Returns the reset nodes."""
         targets = self._targets(names)
         reset = self.graph.closure(targets, self.nodes())
         cfg = self.state.config
         for name in reset:
             old = self.state.nodes[name]
-            variant = old.variant + (1 if bump and name in targets else 0)
+            variant = old.variant + (self._draws(name) if bump and name in targets else 0)
             self.state.nodes[name] = NodeRecord(node=name, critical=old.critical, max_retries=cfg.max_retries_per_stage,
                                                 variant=variant)
             self.artifacts.pop(name, None)
         return reset
+
+    def _draws(self, name: str) -> int:
+        """The seed variants one run of a node uses: a part makes `takes` takes, take k at k
+        variants on, so a new draw of it moves past them all (else it would score all but one
+        of the same takes again)."""
+        return self.state.config.takes if node_group(name) == PARTS else 1
 
     # ------------------------------------------------------------------ helpers
 
