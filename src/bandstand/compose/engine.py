@@ -622,13 +622,7 @@ class Engine:
         index = len(retries.takes)
         retries.takes.append(QualityTake(quality=rec.quality_score or 0.0, failing=failing or rec.summary,
                                          redrawn=[] if last else [_part_or_node(n) for n in known]))
-        if not last:  # the last take is the song at hand; an earlier one is redrawn now, so kept
-            judged = {n: (state.nodes[n].model_copy(deep=True), self.artifacts[n]) for n in made if n in self.artifacts}
-            self._judged[index] = judged
-            if self.checkpoint is not None and state.config.checkpoints:  # before the checkpoint that counts it
-                self.checkpoint.save_take(JudgedTake(index=index, nodes={n: r for n, (r, _) in judged.items()}))
-                self._takes_stored = True
-        if last:
+        if last:  # the last take is the song at hand
             retries.kept = self._keep_best(retries)
             retries.report = _tried(retries)
             self._judged = {}
@@ -638,6 +632,12 @@ class Engine:
                                    recovery_hint=HINTS["QUALITY_GATE_FAILED"])
             state.note(judge, "quality_kept", retries.report)
             return False
+        # this take is redrawn now: kept aside, and beside the checkpoint before the one that counts it
+        judged = {n: (state.nodes[n].model_copy(deep=True), self.artifacts[n]) for n in made if n in self.artifacts}
+        self._judged[index] = judged
+        if self.checkpoint is not None and state.config.checkpoints:
+            self.checkpoint.save_take(JudgedTake(index=index, nodes={n: r for n, (r, _) in judged.items()}))
+            self._takes_stored = True
         takes = retries.takes
         same = len(takes) > 1 and _NUMBER.sub("#", takes[-1].failing) == _NUMBER.sub("#", takes[-2].failing)
         state.note(judge, "quality_regenerate", f"{', '.join(targets)}: {', '.join(axes)}")
