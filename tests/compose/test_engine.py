@@ -587,6 +587,57 @@ def test_quality_gate_that_keeps_failing_is_bounded_and_partial(tmp_path: Path) 
     assert state.nodes["output"].status == "completed" and state.nodes["harmony"].variant == 0
 
 
+def _gate_paused_each_round(tmp_path: Path, qualities: list[float],
+                            while_paused: Callable[[int], None] = lambda pause: None) -> PipelineState:
+    """A gate that fails every round with `qualities` (one a take), blaming the parts; the run
+    pauses at the parts after each draw and every resume is a new engine over the checkpoint, so
+    no take judged is in memory when the gate decides. `while_paused(n)` runs at pause n."""
+    scores = iter(qualities)
+
+    def validation(ctx: NodeContext) -> NodeResult:
+        q = next(scores)
+        return NodeResult({"q": q}, {"q": q}, f"rhythm {q}", quality_score=q, regenerate=("parts",),
+                          failing_axes=("rhythm",))
+
+    run = Run(tmp_path, approval_gates=["parts"], quality_regenerations=len(qualities) - 1)
+    state = run.engine(graph(validation=validation)).run()
+    pauses = 0
+    while state.status == "paused":
+        while_paused(pauses)
+        pauses += 1
+        engine = Engine(run.checkpoint.load(), graph(validation=validation), checkpoint=run.checkpoint)
+        engine.approve()
+        state = engine.run()
+    assert pauses == len(qualities)
+    return state
+
+
+def test_the_best_take_judged_before_a_resume_is_kept(tmp_path: Path) -> None:
+    takes = tmp_path / "state" / "takes"
+    seen: list[list[str]] = []
+    state = _gate_paused_each_round(tmp_path, [0.6, 0.3, 0.4],
+                                    lambda pause: seen.append(sorted(p.name for p in takes.glob("*"))))
+    # each take the gate judged and redrew waits beside the checkpoint until the gate decides
+    assert seen == [[], ["take-1.json"], ["take-1.json", "take-2.json"]] and not takes.exists()
+    assert state.status == "completed_partial" and state.quality_retries is not None
+    assert [t.quality for t in state.quality_retries.takes] == [0.6, 0.3, 0.4] and state.quality_retries.kept == 0
+    # the song is take 1's: its parts (seed variant 0) and its judge's record, rebuilt from the take
+    assert {r.variant for r in state.group("parts")} == {0}
+    assert state.nodes["validation"].quality_score == 0.6 and state.nodes["validation"].output == {"q": 0.6}
+    assert state.nodes["output"].status == "completed"
+    assert state == FileCheckpoint.in_session(tmp_path).load()
+
+
+def test_a_take_lost_with_its_file_is_passed_over_for_the_next_best(tmp_path: Path) -> None:
+    def lose_take_1(pause: int) -> None:
+        if pause == 2:
+            (tmp_path / "state" / "takes" / "take-1.json").unlink()
+
+    state = _gate_paused_each_round(tmp_path, [0.6, 0.5, 0.4], lose_take_1)
+    assert state.quality_retries is not None and state.quality_retries.kept == 1
+    assert {r.variant for r in state.group("parts")} == {1} and state.nodes["validation"].quality_score == 0.5
+
+
 def test_quality_gate_off_keeps_the_first_song(tmp_path: Path) -> None:
     def validation(ctx: NodeContext) -> NodeResult:
         return NodeResult({}, {}, "low", quality_score=0.3, regenerate=("parts",))

@@ -3,7 +3,10 @@
 `FileCheckpoint` writes `state/pipeline-state.json` atomically after copying
 the previous checkpoint to `pipeline-state.json.bak`; loading falls back to
 the `.bak` when the main file is missing or corrupt, checks the schema
-version, and otherwise fails with one clear `CheckpointError`.
+version, and otherwise fails with one clear `CheckpointError`. Beside it, while
+the quality gate retries, `state/takes/take-N.json` holds each take the gate
+judged (`JudgedTake`: the records of the nodes that made it), written atomically
+before any checkpoint that counts it, and removed once the gate has decided.
 """
 
 from __future__ import annotations
@@ -11,19 +14,21 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import threading
 from pathlib import Path
 from typing import Protocol
 
 from pydantic import ValidationError
 
-from bandstand.compose.state import SCHEMA_VERSION, PipelineState
+from bandstand.compose.state import SCHEMA_VERSION, JudgedTake, PipelineState
 from bandstand.errors import CheckpointError
 from bandstand.files import write_bytes
 
 __all__ = ["STATE_FILE", "BackgroundCheckpoint", "CheckpointStore", "FileCheckpoint"]
 
 STATE_FILE = Path("state") / "pipeline-state.json"
+TAKES_DIR = "takes"  # beside the state file: the gate's judged takes while it retries
 IDLE_SECONDS = 0.5
 
 
@@ -36,6 +41,12 @@ class CheckpointStore(Protocol):
 
     def flush(self) -> None: ...
 
+    def save_take(self, take: JudgedTake) -> None: ...
+
+    def load_take(self, index: int) -> JudgedTake | None: ...
+
+    def drop_takes(self) -> None: ...
+
 
 def _major(version: str) -> str:
     return version.split(".", 1)[0]
@@ -47,6 +58,7 @@ class FileCheckpoint:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.backup = self.path.with_name(self.path.name + ".bak")
+        self.takes = self.path.with_name(TAKES_DIR)
 
     @classmethod
     def in_session(cls, session_dir: str | Path) -> FileCheckpoint:
@@ -64,6 +76,29 @@ class FileCheckpoint:
 
     def flush(self) -> None:
         """Writes are synchronous here; nothing is pending."""
+
+    def take_path(self, index: int) -> Path:
+        return self.takes / f"take-{index + 1}.json"
+
+    def save_take(self, take: JudgedTake) -> None:
+        self.write_take(take.index, _encode_take(take))
+
+    def write_take(self, index: int, data: bytes) -> None:
+        """One judged take, written atomically (a crash leaves the old file or none)."""
+        write_bytes(self.take_path(index), data)
+
+    def load_take(self, index: int) -> JudgedTake | None:
+        """Take `index` as the gate judged it; None when it is not there or unreadable (a crash
+        before it was written: the checkpoint then does not count it either)."""
+        try:
+            return JudgedTake.model_validate_json(self.take_path(index).read_bytes())
+        except (OSError, ValueError):
+            return None
+
+    def drop_takes(self) -> None:
+        """The gate has decided: its takes are no longer needed."""
+        if self.takes.is_dir():
+            shutil.rmtree(self.takes, ignore_errors=True)
 
     def _read(self, path: Path) -> PipelineState:
         try:
@@ -111,7 +146,8 @@ class BackgroundCheckpoint:
     def __init__(self, store: FileCheckpoint) -> None:
         self.store = store
         self.path = store.path
-        self._queue: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        # in order: a checkpoint's bytes (index None), a judged take's (its index), or None to drop the takes
+        self._queue: queue.SimpleQueue[tuple[int | None, bytes] | None] = queue.SimpleQueue()
         self._idle = threading.Event()
         self._idle.set()
         self._pending = 0
@@ -120,11 +156,26 @@ class BackgroundCheckpoint:
         self._thread: threading.Thread | None = None
 
     def save(self, state: PipelineState) -> None:
-        data = state.model_dump_json().encode("utf-8") + b"\n"
+        self._put((None, state.model_dump_json().encode("utf-8") + b"\n"))
+
+    def save_take(self, take: JudgedTake) -> None:
+        """Queued like a checkpoint, so it is on disk before any later checkpoint that counts it."""
+        self._put((take.index, _encode_take(take)))
+
+    def load_take(self, index: int) -> JudgedTake | None:
+        self.flush()
+        return self.store.load_take(index)
+
+    def drop_takes(self) -> None:
+        """Queued after the checkpoint that records the gate's decision: a crash before that
+        checkpoint is on disk finds the takes still there."""
+        self._put(None)
+
+    def _put(self, item: tuple[int | None, bytes] | None) -> None:
         with self._lock:
             self._pending += 1
             self._idle.clear()
-            self._queue.put(data)
+            self._queue.put(item)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, daemon=True, name="compose-checkpoint")
                 self._thread.start()
@@ -134,7 +185,7 @@ class BackgroundCheckpoint:
         a new writer), so finished runs leave no thread behind."""
         while True:
             try:
-                data = self._queue.get(timeout=IDLE_SECONDS)
+                item = self._queue.get(timeout=IDLE_SECONDS)
             except queue.Empty:
                 with self._lock:
                     if self._queue.empty():
@@ -142,7 +193,12 @@ class BackgroundCheckpoint:
                         return
                 continue
             try:
-                self.store.write(data)
+                if item is None:
+                    self.store.drop_takes()
+                elif item[0] is None:
+                    self.store.write(item[1])
+                else:
+                    self.store.write_take(item[0], item[1])
             except BaseException as exc:
                 self._error = exc
             with self._lock:
@@ -160,3 +216,7 @@ class BackgroundCheckpoint:
     def load(self) -> PipelineState:
         self.flush()
         return self.store.load()
+
+
+def _encode_take(take: JudgedTake) -> bytes:
+    return take.model_dump_json().encode("utf-8") + b"\n"

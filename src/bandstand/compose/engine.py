@@ -10,7 +10,9 @@ again, up to the limit, only when another attempt may end differently
 work would take the same time), and a node that `stops_short` is told its
 time is up and finishes without the rest (the output node: no WAV). Every
 retry is recorded. After every wave the whole state is checkpointed
-(atomically, the previous checkpoint kept as `.bak`). Critical nodes that give up fail the
+(atomically, the previous checkpoint kept as `.bak`); every take a quality gate judged and
+failed is checkpointed beside it until the gate decides, so the best take is kept over all
+of them whatever stopped the run in between. Critical nodes that give up fail the
 run; other failures, degraded results and a quality gate that still fails
 after its bounded regenerations end the run `completed_partial`. Skips,
 approval gates (pause / approve / reject), cancellation, resume and quality
@@ -44,6 +46,7 @@ from bandstand.compose.nodes import (
 from bandstand.compose.state import (
     PARTS,
     ErrorCode,
+    JudgedTake,
     NodeRecord,
     PipelineState,
     QualityRetries,
@@ -178,8 +181,11 @@ class Engine:
         self._cancel = cancel if cancel is not None else threading.Event()  # set from any thread
         self._decision: Decision | None = None
         self._regen: tuple[str, tuple[str, ...], tuple[str, ...], str] | None = None
-        # the songs the gate failed this run, each with the nodes that made it (to keep the best)
-        self._judged: list[dict[str, tuple[NodeRecord, object]]] = []
+        # the songs the gate failed this run by their take's index, each with the nodes that made it
+        # (to keep the best); those judged before a resume are read back from the checkpoint's takes
+        self._judged: dict[int, dict[str, tuple[NodeRecord, object]]] = {}
+        retries = state.quality_retries
+        self._takes_stored = retries is not None and bool(retries.takes)  # takes the checkpoint may hold
         self._pool = WorkerPool()
 
     # ------------------------------------------------------------------ control
@@ -266,17 +272,24 @@ class Engine:
 
     def invalidate(self, names: Iterable[str], *, bump: bool) -> list[str]:
         """Reset the named nodes (or groups) and everything that depends on them, so they run
-        again; `bump` gives the named ones a new seed variant. Returns the reset nodes."""
+        again; `bump` gives the named ones new seed variants (past every take a part made).
+        Returns the reset nodes."""
         targets = self._targets(names)
         reset = self.graph.closure(targets, self.nodes())
         cfg = self.state.config
         for name in reset:
             old = self.state.nodes[name]
-            variant = old.variant + (1 if bump and name in targets else 0)
+            variant = old.variant + (self._draws(name) if bump and name in targets else 0)
             self.state.nodes[name] = NodeRecord(node=name, critical=old.critical, max_retries=cfg.max_retries_per_stage,
                                                 variant=variant)
             self.artifacts.pop(name, None)
         return reset
+
+    def _draws(self, name: str) -> int:
+        """The seed variants one run of a node uses: a part makes `takes` takes, take k at k
+        variants on, so a new draw of it moves past them all (else it would score all but one
+        of the same takes again)."""
+        return self.state.config.takes if node_group(name) == PARTS else 1
 
     # ------------------------------------------------------------------ helpers
 
@@ -289,6 +302,10 @@ class Engine:
         if self.checkpoint is not None and self.state.config.checkpoints:
             self.state.recovery.checkpoint_path = str(self.checkpoint.path)
             self.checkpoint.save(self.state)
+            retries = self.state.quality_retries
+            if self._takes_stored and (retries is None or retries.kept is not None):
+                self.checkpoint.drop_takes()  # the gate has decided, in the checkpoint just saved
+                self._takes_stored = False
 
     def _gate_summary(self, gate: str) -> str:
         recs = [r for r in self.state.nodes.values() if r.node == gate or node_group(r.node) == gate]
@@ -582,11 +599,10 @@ class Engine:
         if result.regenerate and state.config.quality_gate:
             self._regen = (node.name, result.regenerate, result.failing_axes, result.failing)
             return "regenerate"
-        if self._judged and result.quality_score is not None:  # a retry the gate passed
-            retries = state.quality_retries or QualityRetries()
+        retries = state.quality_retries
+        if retries is not None and retries.kept is None and result.quality_score is not None:  # a retry passed
             retries.takes.append(QualityTake(quality=result.quality_score))
-            retries.kept, self._judged = len(retries.takes) - 1, []
-            state.quality_retries = retries
+            retries.kept, self._judged = len(retries.takes) - 1, {}
         return "ok"
 
     def _regenerate(self, rounds: int) -> bool:
@@ -599,23 +615,29 @@ class Engine:
         state, rec = self.state, self.state.nodes[judge]
         known = self._targets(targets)
         made = self.graph.closure([*self._targets([PARTS]), *known], self.nodes())
-        self._judged.append({n: (state.nodes[n].model_copy(deep=True), self.artifacts[n])
-                             for n in made if n in self.artifacts})
         last = rounds > state.config.quality_regenerations or not known
-        retries = state.quality_retries or QualityRetries()
+        retries = state.quality_retries
+        if retries is None or retries.kept is not None:  # a gate's first failure: its own takes
+            retries = state.quality_retries = QualityRetries()
+        index = len(retries.takes)
         retries.takes.append(QualityTake(quality=rec.quality_score or 0.0, failing=failing or rec.summary,
                                          redrawn=[] if last else [_part_or_node(n) for n in known]))
-        state.quality_retries = retries
-        if last:
+        if last:  # the last take is the song at hand
             retries.kept = self._keep_best(retries)
             retries.report = _tried(retries)
-            self._judged = []
+            self._judged = {}
             rec = state.nodes[judge]
             rec.status = "failed"
             rec.error = StageError(code="QUALITY_GATE_FAILED", message=retries.report, recoverable=True,
                                    recovery_hint=HINTS["QUALITY_GATE_FAILED"])
             state.note(judge, "quality_kept", retries.report)
             return False
+        # this take is redrawn now: kept aside, and beside the checkpoint before the one that counts it
+        judged = {n: (state.nodes[n].model_copy(deep=True), self.artifacts[n]) for n in made if n in self.artifacts}
+        self._judged[index] = judged
+        if self.checkpoint is not None and state.config.checkpoints:
+            self.checkpoint.save_take(JudgedTake(index=index, nodes={n: r for n, (r, _) in judged.items()}))
+            self._takes_stored = True
         takes = retries.takes
         same = len(takes) > 1 and _NUMBER.sub("#", takes[-1].failing) == _NUMBER.sub("#", takes[-2].failing)
         state.note(judge, "quality_regenerate", f"{', '.join(targets)}: {', '.join(axes)}")
@@ -627,19 +649,42 @@ class Engine:
         return True
 
     def _keep_best(self, retries: QualityRetries) -> int:
-        """Put back the nodes of the best take judged (the earliest of equals); its index."""
-        first = len(retries.takes) - len(self._judged)  # takes judged before a resume: no longer at hand
-        best = max(range(first, len(retries.takes)), key=lambda k: (retries.takes[k].quality, -k))
-        if best != len(retries.takes) - 1:
-            kept = self._judged[best - first]
-            for node in self.nodes():
-                if node.name in kept:
-                    record, artifact = kept[node.name]
-                    self.state.nodes[node.name] = record
-                    self.artifacts[node.name] = artifact
-                    if node.apply is not None:
-                        node.apply(self.state, artifact)
+        """Put back the nodes of the best take judged (the earliest of equals); its index. A take
+        judged before a resume is read back from the checkpoint, its artifacts rebuilt from the
+        records as a resume rebuilds them; one that cannot be read (a checkpoint lost with it)
+        is passed over for the next best."""
+        last = len(retries.takes) - 1
+        for best in sorted(range(len(retries.takes)), key=lambda k: (-retries.takes[k].quality, k)):
+            if best == last:  # the song at hand
+                break
+            kept = self._judged.get(best) or self._stored_take(best)
+            if kept is not None:
+                self._put_back(kept)
+                break
         return best
+
+    def _put_back(self, kept: Mapping[str, tuple[NodeRecord, object]]) -> None:
+        """Make a judged take the song at hand again: its records, and its artifacts (rebuilt
+        from the records, in graph order, where the take holds none)."""
+        for name, (record, artifact) in kept.items():
+            self.state.nodes[name] = record
+            if artifact is _UNBUILT:
+                self.artifacts.pop(name, None)
+            else:
+                self.artifacts[name] = artifact
+        self.restore()
+        for node in self.nodes():
+            if node.name in kept and node.apply is not None and node.name in self.artifacts:
+                node.apply(self.state, self.artifacts[node.name])
+
+    def _stored_take(self, index: int) -> dict[str, tuple[NodeRecord, object]] | None:
+        """Take `index` from the checkpoint's takes: its records, artifacts not built yet."""
+        if self.checkpoint is None or not self.state.config.checkpoints:
+            return None
+        take = self.checkpoint.load_take(index)
+        if take is None or take.index != index:
+            return None
+        return {name: (record, _UNBUILT) for name, record in take.nodes.items()}
 
     def _gates_reached(self, wave: list[Node]) -> list[str]:
         """Approval gates this wave completed: a gated node, or the last of a gated group."""
@@ -726,6 +771,7 @@ __all__ = ["HINTS", "Approver", "Decision", "Engine", "EventSink", "Limits", "Ve
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_UNBUILT = object()  # a kept take's artifact that `restore` builds from its record
 
 
 def _part_or_node(name: str) -> str:

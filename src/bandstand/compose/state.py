@@ -25,9 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bandstand.compose.models.intent import Intent
 from bandstand.craft.style import StyleOverride
 
-__all__ = ["CRITICAL", "PARTS", "SCHEMA_VERSION", "SKIPPABLE", "STEPS", "HistoryEntry", "NodeRecord", "PipelineConfig",
-           "PipelineState", "Recovery", "SongState", "StageError", "ToolCall", "new_session_id", "node_group", "node_role",
-           "now", "part_node", "part_role"]
+__all__ = ["CRITICAL", "PARTS", "SCHEMA_VERSION", "SKIPPABLE", "STEPS", "HistoryEntry", "JudgedTake", "NodeRecord",
+           "PipelineConfig", "PipelineState", "Recovery", "SongState", "StageError", "ToolCall", "new_session_id",
+           "node_group", "node_role", "now", "part_node", "part_role"]
 
 SCHEMA_VERSION = "2.1.0"
 # Before 2.1 every run carried a 60 s wall limit per node, chosen or not; a resumed run of then
@@ -217,6 +217,16 @@ class QualityRetries(_Model):
     takes: list[QualityTake] = []
     kept: int | None = None
     report: str | None = None
+
+
+class JudgedTake(_Model):
+    """A song the quality gate judged and did not pass, as the records of the nodes that made it
+    (their checkpointed outputs rebuild its artifacts, as a resume does): kept beside the
+    checkpoint while the gate retries, so the best take survives a crash or a pause.
+    `index` is its place in `QualityRetries.takes` (0-based)."""
+
+    index: int
+    nodes: dict[str, NodeRecord]
 
 
 class PipelineState(_Model):
