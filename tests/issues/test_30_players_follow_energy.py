@@ -1,9 +1,9 @@
 """Issue #30, "too busy": a band that takes turns (`arrangement.TURNS`) still adds players as the
 energy rises. A section louder than another has at least as many players (a part that comes in
 part of the way through it is one of them), unless the idiom calls for a breakdown there (a break,
-funk's bridge on drums and bass, the guitar back for its last phrase: `arrangement.BREAKDOWNS`); intros and outros build and thin out as
-they do. A punk solo used to be the exception: the rhythm guitar sat it out, so the solo, louder
-than a verse, had a player fewer."""
+funk's bridge on drums and bass, the guitar back for its last phrase: `arrangement.BREAKDOWNS`);
+intros and outros build and thin out as they do. A punk solo used to be the exception: the rhythm
+guitar sat it out, so the solo, louder than a verse, had a player fewer."""
 
 from __future__ import annotations
 
