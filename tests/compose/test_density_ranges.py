@@ -102,15 +102,31 @@ def test_salsa_is_held_to_a_percussion_sections_range_not_a_bossa_trios():
     assert notes_per_bar_range("funk", "salsa") == notes_per_bar_range("funk")  # played on another feel
 
 
-@pytest.mark.parametrize("prompt", ["afrobeats party song", "something angry"])
-def test_a_band_that_fills_its_ceiling_takes_turns_and_its_choruses_still_lift(prompt: str):
-    """Afrobeat and punk bands, everyone playing, sit at their idiom's ceiling; arranged to take turns
-    (`arrangement.TURNS`: a part sits a verse out or comes in halfway, the last peak has everyone), a
-    song lands in the middle third of the range over ten seeds, none over it, and every peak section
-    still plays more than 1.5 times as many notes a bar as the verses."""
+@pytest.mark.parametrize(("prompt", "below"), [("afrobeats party song", "verse"), ("something angry", "verse"),
+                                               ("salsa", "verse"), ("trance", "build")])
+def test_a_band_that_fills_its_ceiling_takes_turns_and_its_choruses_still_lift(prompt: str, below: str):
+    """Afrobeat, punk, salsa and trance bands, everyone playing, sit at their idiom's ceiling; arranged to
+    take turns (`arrangement.TURNS`: a part sits a verse out or comes in halfway, trance's layers come in
+    every eight bars, the last peak has everyone), a song lands in the middle third of the range over ten
+    seeds, none over it, and every peak section still plays more than 1.5 times as many notes a bar as the
+    verses (trance: its builds)."""
     rows = [_by_kind(prompt, seed) for seed in range(10)]
     lo, hi = notes_per_bar_range(*rows[0][2])
     npb = sorted(row[0] for row in rows)
     assert lo + (hi - lo) / 3 <= (npb[4] + npb[5]) / 2 <= hi - (hi - lo) / 3 and npb[-1] <= hi, npb
     for _, kinds, _ in rows:
-        assert kinds.get("chorus", kinds.get("hook", 0.0)) > 1.5 * kinds["verse"], kinds
+        peak = kinds.get("chorus", kinds.get("hook", kinds.get("drop", 0.0)))
+        assert peak > 1.5 * kinds[below], kinds
+
+
+def test_a_funk_band_breathes_below_its_ceiling_and_its_choruses_lift():
+    """Funk takes turns too (the verse on drums and bass, the guitar joining, the horns on the first and
+    the last chorus, the bridge a breakdown to drums and bass): no song over the ceiling over ten seeds. Its median sits in
+    the lower half of the range's top third, not its middle: the chorus kit's sixteenth hats and tambourine
+    alone play about thirty notes a bar, so the choruses, half the song, lift well over the ceiling."""
+    rows = [_by_kind("funk", seed) for seed in range(10)]
+    lo, hi = notes_per_bar_range(*rows[0][2])
+    npb = sorted(row[0] for row in rows)
+    assert (npb[4] + npb[5]) / 2 <= hi - (hi - lo) / 6 and npb[-1] <= hi, npb
+    for _, kinds, _ in rows:
+        assert kinds["chorus"] > 1.5 * kinds["verse"] and kinds["bridge"] < kinds["verse"], kinds

@@ -7,7 +7,9 @@ smoothed into a per-bar arc (adjacent bars differ by at most 0.3), and
 activated role by role: intros are sparse, verses add the rhythm section,
 choruses and drops bring everyone, breaks strip down, outros thin out. A band
 whose parts together fill its idiom's ceiling takes turns (`TURNS`): a part sits
-a verse out or comes in halfway through a section, and the last peak has everyone.
+a verse out or comes in halfway through a section, and the last peak has everyone;
+a louder section never has fewer players than a quieter one, unless the idiom
+plays it as a breakdown (`BREAKDOWNS`: funk's bridge on drums and bass).
 """
 
 from __future__ import annotations
@@ -378,20 +380,47 @@ TURNS: dict[str, dict[str, tuple[Entries, ...]]] = {
     "afrobeat": {"verse": ({"lead": 1.0, "chords": 0.5, "arp": 0.5}, {"lead": 0.5, "chords": 0.5, "arp": 0.5}),
                  "hook": ({"chords": 0.5, "arp": 0.5, "pad": 1.0}, {"pad": 1.0})},
     # loud-quiet-loud: the first verse opens on drums and voice, bass and guitars coming in halfway; the
-    # second keeps the guitars for its last phrase, into the chorus; the guitarist takes the solo over bass
-    # and drums; the chorus before the last (and a double last one's first half) opens as a breakdown
-    # without the guitars. The pad stays in every chorus: over power chords (no third) it holds the key.
-    "punk": {"verse": ({"bass": 0.5, "chords": 0.5}, {"chords": 0.75}), "solo": ({"chords": 1.0},),
+    # second keeps the guitars for its last phrase, into the chorus; the solo opens over bass and drums, the
+    # rhythm guitar back for its last phrase; the chorus before the last (and a double last one's
+    # first half) opens as a breakdown without the guitars. The pad stays in every chorus: over power chords
+    # (no third) it holds the key.
+    "punk": {"verse": ({"bass": 0.5, "chords": 0.5}, {"chords": 0.75}), "solo": ({"chords": 0.75},),
              "breakdown": ({"chords": 0.5},)},
+    # funk: a verse is the pocket, drums and bass, the guitar joining halfway through the first and after
+    # two bars of the second, the horns (and keys) out; the horns play the first chorus, rest through the
+    # second (the guitar's) and come back for the last; the bridge is the breakdown to drums and bass
+    # (`BREAKDOWNS`), the guitar back for its last phrase; the chorus before the last (if it is) opens on
+    # drums and bass, the band back halfway
+    "funk": {"verse": ({"lead": 1.0, "chords": 0.5, "pad": 1.0, "arp": 1.0},
+                       {"lead": 1.0, "chords": 0.25, "pad": 1.0, "arp": 1.0}),
+             "prechorus": ({"lead": 1.0, "pad": 1.0},), "chorus": ({}, {"lead": 1.0}), "bridge": ({"chords": 0.75},),
+             "breakdown": ({"chords": 0.5, "lead": 0.5, "pad": 1.0, "arp": 0.5},)},
+    # salsa: the piano montuno and the tumbao never stop; the horns sit the verses out (the singer's) and
+    # play the coros; the first coro's hand percussion joins halfway; later coros alternate, the coro's
+    # phrases first and the horns answering in the second half (coro and pregón), as the montuno section
+    # does, its second half the mambo
+    "salsa": {"verse": ({"lead": 1.0, "pad": 1.0},),
+              "chorus": ({"percussion": 0.5, "pad": 1.0}, {"lead": 0.5, "pad": 1.0}),
+              "solo": ({"lead": 0.5, "pad": 1.0},), "breakdown": ({"percussion": 0.5, "pad": 1.0},)},
+    # trance: layers come in every eight bars (or sixteen): the build opens on the kit and the pad, the
+    # chords and the arpeggio joining halfway; a drop brings the bass, the chords and the lead back at once,
+    # the arpeggio the last layer in, halfway; the breakdown has no drums (`_ACTIVATION`'s break)
+    "trance": {"build": ({"arp": 0.5, "chords": 0.5},), "drop": ({"arp": 0.5},),
+               "breakdown": ({"arp": 0.5},)},
 }
-"""Drum families whose band, everyone playing, fills the idiom's notes-per-bar ceiling (afrobeat's kit,
-shaker and congas under interlocking guitar, keys and bass; punk's power chords in eighths over a
-driving kit and bass) → section kind → for its first, second … time (the last for any later one), the
-roles that come in part of the way through it, at that fraction of its bars (1: they sit the section
-out). `BREAKDOWN` names a peak played just before the last one (and a long last one's first half); the
-last peak is everyone's. A lead comes in on a phrase (a section's first bar or its half: its motif
-opens the phrase), and the comping plays in some of every verse (its harmony is heard). A punk solo is the one section
-louder than a verse with fewer players (`_roles_follow_energy`): the band's guitarist plays it."""
+"""A genre's band (or a drum family's: afrobeat's, punk's) whose parts, everyone playing, fill the idiom's
+notes-per-bar ceiling (afrobeat's kit, shaker and congas under interlocking guitar, keys and bass; punk's
+power chords in eighths over a driving kit and bass; a funk kit's sixteenth hats under a chicken-scratch
+guitar and horns; a salsa percussion section over montuno, tumbao and horns; trance's kit, supersaw and
+arpeggio) → section kind → for its first, second … time (the last for any later one), the roles that come
+in part of the way through it, at that fraction of its bars (1: they sit the section out). `BREAKDOWN`
+names a peak played just before the last one (and a long last one's first half); the last peak is
+everyone's. A lead comes in on a phrase (a section's first bar or its half: its motif opens the phrase),
+and the comping plays in some of every verse (its harmony is heard). A section louder than another has
+as many players (`_roles_follow_energy`), a breakdown aside."""
+BREAKDOWNS: dict[str, dict[str, tuple[str, ...]]] = {"funk": {"bridge": ("drums", "bass", "sub_bass", "chords")}}
+"""Sections an idiom plays as a breakdown: genre → section kind → the roles left playing there, before
+`TURNS` (funk's bridge is the band dropping out to drums and bass, the guitar back for its last phrase)."""
 BREAKDOWN = "breakdown"
 DOUBLE_PEAK = 16  # bars: a last peak this long is two, the first a breakdown
 
@@ -424,6 +453,15 @@ def _take_turns(sections: list[SectionPlan], late: dict[str, tuple[Entries, ...]
             continue
         sec.roles = [r for r in sec.roles if entries.get(r, 0) < sec.bars]
         sec.entries = {r: at for r, at in entries.items() if r in sec.roles and at > 0} | sec.entries
+
+
+def _break_down(sections: list[SectionPlan], kept: dict[str, tuple[str, ...]], roles: Sequence[str]) -> None:
+    """The sections an idiom plays as a breakdown (`BREAKDOWNS`) left to the roles it keeps there."""
+    for sec in sections:
+        keep = [r for r in roles if r in kept.get(sec.kind, ())]
+        if keep:
+            sec.roles = keep + (["texture"] if "texture" in sec.roles else [])
+            sec.entries = {}
 
 
 def resolve_target(natural: int, intent: Intent) -> int:
@@ -553,8 +591,10 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
     _roles_follow_energy(sections, roles)
     _cover_every_role(sections, roles)
     _bass_plays_out(sections, roles)
-    if genre.drum_family in TURNS:
-        _take_turns(sections, TURNS[genre.drum_family])
+    _break_down(sections, BREAKDOWNS.get(genre.name, {}), roles)
+    turns = TURNS.get(genre.name, TURNS.get(genre.drum_family))
+    if turns is not None:
+        _take_turns(sections, turns)
     return ArrangementPlan(form_name="generic" if generic else name, generic_fallback=generic,
                            total_bars=start - 1, sections=sections, bar_energy=arc, groove=rng.getrandbits(16),
                            form_variant=variant)

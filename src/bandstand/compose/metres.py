@@ -16,7 +16,7 @@ from bandstand.compose.models.arrangement import ArrangementPlan
 from bandstand.compose.models.intent import Constraint, Intent
 from bandstand.compose.parts.context import METRE_BARS
 from bandstand.score import MetreChange, TimeSignature, Track
-from bandstand.score.metre_map import MetreMap, relay, runs
+from bandstand.score.metre_map import EARLY, MetreMap, relay, runs
 
 __all__ = ["in_metre", "metre_map", "on_map", "section_metre"]
 
@@ -49,11 +49,12 @@ def in_metre(intent: Intent, ts: TimeSignature) -> Intent:
 
 def _clipped(track: Track, metres: MetreMap, held: Sequence[tuple[int, int]]) -> Track:
     """`track` with no note ringing past the last bar of its run (the next bar is another
-    metre's writing)."""
+    metre's writing). A note belongs to the bar it is struck in, or to the next one when it is
+    struck up to `EARLY` before its line (a downbeat humanized early: `relay`)."""
     ends = [(metres.start(a), metres.end(b)) for a, b in held]
     notes = []
     for n in track.notes:
-        end = next((e for s, e in ends if s - _EPS <= n.start < e), None)
+        end = next((e for s, e in ends if s - _EPS <= n.start + EARLY < e), None)
         if end is None:
             continue
         notes.append(n if n.end <= end + _EPS else replace(n, duration=max(0.01, end - n.start)))

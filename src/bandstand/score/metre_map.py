@@ -26,9 +26,11 @@ from bandstand.score.song import (
     bar_start,
 )
 
-__all__ = ["MetreMap", "bar_metres", "move_beat", "overlay", "relay", "relay_song", "remetre", "runs"]
+__all__ = ["EARLY", "MetreMap", "bar_metres", "move_beat", "overlay", "relay", "relay_song", "remetre", "runs"]
 
 _EPS = 1e-9
+# beats: a note struck up to a 32nd before a bar line (a downbeat humanized early) is that bar's note
+EARLY = 0.125
 _E = TypeVar("_E")
 
 
@@ -141,7 +143,9 @@ def _moved(events: Sequence[_E], time: Callable[[_E], float], src: MetreMap, dst
 def relay(track: Track, src: MetreMap, dst: MetreMap, bars: Collection[int] | None = None) -> Track:
     """`track` (laid on `src`) laid on `dst`: every event keeps its bar and its place in the bar;
     a note that ended inside its bar ends by the bar's end in `dst` (a 4/4 bar's last beat has
-    no room in 3/4); with `bars`, only the events of those bars are kept."""
+    no room in 3/4); with `bars`, only the events of those bars are kept. A note struck up to
+    `EARLY` before a bar line is the next bar's (its downbeat, humanized early) and stays as early
+    before that bar's line in `dst`."""
     if src == dst and bars is None:
         return track
 
@@ -150,10 +154,10 @@ def relay(track: Track, src: MetreMap, dst: MetreMap, bars: Collection[int] | No
 
     notes = []
     for n in track.notes:
-        bar = src.bar(n.start + _EPS)
+        bar = src.bar(n.start + EARLY)
         if not keep(bar):
             continue
-        start = dst.start(bar) + max(0.0, n.start - src.start(bar))
+        start = max(0.0, dst.start(bar) + n.start - src.start(bar))
         duration = n.duration
         if n.start + n.duration <= src.end(bar) + _EPS:
             duration = max(0.01, min(duration, dst.end(bar) - start))
