@@ -190,9 +190,8 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     ending, ending_name = ending_slots(family, mode, verse)
     rhythm = HARMONIC_RHYTHM.get(family, 1)
     vocab = _Vocabulary(key, family in INVERSION_FAMILIES and dial >= INVERSION_DIAL, rhythm)
-    verse_section = vocab.add(functions.get("verse", verse))
-    loop = verse_section[:len(verse)]
-    sections = [SectionHarmony(function="verse", chords=[i for i in verse_section for _ in range(rhythm)])]
+    loop = vocab.add(verse)
+    sections = [SectionHarmony(function="verse", chords=[i for i in loop for _ in range(rhythm)])]
     for function, slots in functions.items():
         if function == "verse":
             continue

@@ -84,8 +84,8 @@ ENDINGS: dict[str, tuple[str, str, str]] = {
     "baroque": ("IV: V:7 I:", "iv:m V:7 i:m", "perfect cadence (IV–V–I)"),
     "ambient": ("IV:maj7 I:add9", "bVI:maj7 i:m(add9)", "plagal drift home (IV–I)"),
 }
-# Families whose minor-key verse and chorus loops land: the loop's second pass ends on the tonic
-# (the blues, jazz and gospel grammars and the one-chord loops keep their own shapes).
+# Families whose minor-key chorus lands: its loop's second pass ends on the tonic (the blues, jazz
+# and gospel grammars, baroque's sequences, the Andalusian descent and one-chord loops keep their own).
 LANDS = CADENCES - {"blues", "jazz", "gospel", "baroque", "andalusian"}
 GRAMMAR_NAMES: dict[str, str] = {"blues": "12-bar blues", "jazz": "AABA head over ii–V–Is",
                                  "gospel": "gospel 2-5-1s and walk-ups", "techno": "one-chord loop"}
@@ -161,7 +161,8 @@ def landed(slots: list[Slot], mode: str) -> list[Slot]:
 
 def section_slots(family: str, mode: str, verse: list[Slot], rng: random.Random) -> dict[str, list[Slot]]:
     """The slots of each section function (see `FUNCTIONS`), the verse's given. In a minor key
-    the families in `LANDS` play the verse's and the chorus's loops twice, landing on the tonic."""
+    the families in `LANDS` play the chorus's loop twice, landing on the tonic (the verse hands
+    over to the chorus on the dominant, `cadence`, and lands there)."""
     if family == "blues":
         quick = [*verse[:1], *verse[4:5], *verse[2:]] if len(verse) == 12 else verse
         return {"verse": verse, "chorus": verse, "prechorus": verse, "bridge": quick, "intro": verse[-4:]}
@@ -173,8 +174,8 @@ def section_slots(family: str, mode: str, verse: list[Slot], rng: random.Random)
     out = {"verse": verse, "chorus": chorus, "prechorus": pre, "bridge": bridge, "intro": [tonic]}
     if family in CADENCES:  # the dominant a phrase stops on before a chorus (with its leading tone)
         out["cadence"] = _colour_like(_slots("V:7" if family in ("jazz", "blues", "gospel") else "V:"), verse)
-    if family in LANDS and mode not in MAJOR_MODES and len(verse) <= 4:
-        out["verse"], out["chorus"] = landed(verse, mode), landed(chorus, mode) if len(chorus) <= 4 else chorus
+    if family in LANDS and mode not in MAJOR_MODES and len(chorus) <= 4:
+        out["chorus"] = landed(chorus, mode)
     if family == "jazz":  # AABA over the loop (A) and the bridge (B)
         out["head"] = verse + verse + bridge[: len(verse)] + verse
         out["solo"] = out["head"]
