@@ -24,7 +24,7 @@ from dataclasses import replace
 from bandstand.compose.harmony.dial import Slot, numeral_case
 from bandstand.compose.harmony.vocab import MAJOR_MODES, parse_token, progressions
 
-__all__ = ["ENDINGS", "FUNCTIONS", "GRAMMAR_NAMES", "ending_slots", "section_slots"]
+__all__ = ["ENDINGS", "FUNCTIONS", "GRAMMAR_NAMES", "LANDS", "ending_slots", "landed", "section_slots"]
 
 FUNCTIONS = ("verse", "chorus", "prechorus", "bridge")
 Table = dict[str, dict[str, tuple[str, ...]]]
@@ -55,7 +55,7 @@ CHORUS: Table = {
                "minor": ("bVI:maj9 bVII:13 i:m9 iv:m9",)},
     "techno": {"major": ("I:7sus4",), "minor": ("i:m7",)},
     "cinematic": {"major": ("IV: V: vi:m IV:", "I: V: vi:m IV:"), "minor": ("bVI: bVII: i:m i:m", "bVI: bIII: bVII: i:m")},
-    "metal": {"major": ("IV: V: I: I:",), "minor": ("bVI: bVII: i:m i:m", "bVI: bVII: bVI: V:")},
+    "metal": {"major": ("IV: V: I: I:",), "minor": ("bVI: bVII: i:m i:m", "bVI: bVII: i:m V:")},
     "punk": {"major": ("IV: I: V: V:", "I: V: vi:m IV:"), "minor": ("bVI: bVII: i:m i:m",)},
 }
 # Families whose sections end phrases with cadences (a half cadence before the chorus: the
@@ -84,6 +84,9 @@ ENDINGS: dict[str, tuple[str, str, str]] = {
     "baroque": ("IV: V:7 I:", "iv:m V:7 i:m", "perfect cadence (IV–V–I)"),
     "ambient": ("IV:maj7 I:add9", "bVI:maj7 i:m(add9)", "plagal drift home (IV–I)"),
 }
+# Families whose minor-key chorus lands: its loop's second pass ends on the tonic (the blues, jazz
+# and gospel grammars, baroque's sequences, the Andalusian descent and one-chord loops keep their own).
+LANDS = CADENCES - {"blues", "jazz", "gospel", "baroque", "andalusian"}
 GRAMMAR_NAMES: dict[str, str] = {"blues": "12-bar blues", "jazz": "AABA head over ii–V–Is",
                                  "gospel": "gospel 2-5-1s and walk-ups", "techno": "one-chord loop"}
 
@@ -129,8 +132,37 @@ def _chorus(family: str, mode: str, verse: list[Slot], rng: random.Random) -> li
     return verse[k:] + verse[:k]
 
 
+def _tonic_slot(slots: Sequence[Slot], mode: str) -> Slot:
+    """The progression's own tonic chord, else a plain one in the mode."""
+    found = next((s for s in slots if s.semis == 0), None)
+    if found is not None:
+        return found
+    quality = "" if mode in MAJOR_MODES else "m"
+    return Slot(numeral_case("I", quality), 0, quality)
+
+
+def landed(slots: list[Slot], mode: str) -> list[Slot]:
+    """`slots` played twice, the second pass landing on the tonic: the chord that leads back to
+    the tonic round the loop comes a bar early and the last bar is the tonic (i–bVI–bIII–bVII
+    becomes i–bVI–bIII–bVII | i–bVI–bVII–i). A minor loop that goes round evenly through bVI,
+    bIII and bVII is as much the relative major's vi–IV–I–V; a phrase that ends at home says
+    which it is. A loop that already ends on its tonic, or has fewer than three chords, is
+    played as it is."""
+    if len(slots) < 3 or slots[-1].semis == 0:
+        return list(slots)
+    tonic = _tonic_slot(slots, mode)
+    approach = slots[-1]
+    if slots[-3] == approach or slots[-2] == approach:  # i–bVII–bVI–bVII: land from the bVI
+        second = [*slots[:-1], tonic]
+    else:
+        second = [*slots[:-2], approach, tonic]
+    return [*slots, *second]
+
+
 def section_slots(family: str, mode: str, verse: list[Slot], rng: random.Random) -> dict[str, list[Slot]]:
-    """The slots of each section function (see `FUNCTIONS`), the verse's given."""
+    """The slots of each section function (see `FUNCTIONS`), the verse's given. In a minor key
+    the families in `LANDS` play the chorus's loop twice, landing on the tonic (the verse hands
+    over to the chorus on the dominant, `cadence`, and lands there)."""
     if family == "blues":
         quick = [*verse[:1], *verse[4:5], *verse[2:]] if len(verse) == 12 else verse
         return {"verse": verse, "chorus": verse, "prechorus": verse, "bridge": quick, "intro": verse[-4:]}
@@ -142,6 +174,8 @@ def section_slots(family: str, mode: str, verse: list[Slot], rng: random.Random)
     out = {"verse": verse, "chorus": chorus, "prechorus": pre, "bridge": bridge, "intro": [tonic]}
     if family in CADENCES:  # the dominant a phrase stops on before a chorus (with its leading tone)
         out["cadence"] = _colour_like(_slots("V:7" if family in ("jazz", "blues", "gospel") else "V:"), verse)
+    if family in LANDS and mode not in MAJOR_MODES and len(chorus) <= 4:
+        out["chorus"] = landed(chorus, mode)
     if family == "jazz":  # AABA over the loop (A) and the bridge (B)
         out["head"] = verse + verse + bridge[: len(verse)] + verse
         out["solo"] = out["head"]

@@ -86,7 +86,7 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "techno": {  # one or two chords that evolve in sound, not in harmony
         "major": ("I:7sus4", "I:7sus4 I:7sus4 bVII:sus2 I:7sus4"),
-        "minor": ("i:m7", "i:m9", "i:m7 i:m7 bVII:sus2 i:m7"),
+        "minor": ("i:m7", "i:m9", "i:m(add9) i:m(add9) bVII:sus2 i:m(add9)"),
     },
     "cinematic": {  # plain triads that climb; the aeolian bVI–bVII–i
         "major": ("I: V: vi:m IV:", "I: iii:m IV: I:", "vi:m IV: I: V:"),
