@@ -40,7 +40,9 @@ BALANCE: dict[str, dict[str, float]] = {
     "jazz": {"drums": -2.0, "chords": 1.0},
     "rock": {"chords": 1.5},
     "folk": {"chords": 1.0, "lead": 1.0},
-    "country": {"drums": -2.0, "chords": 1.0},  # a band behind a singer: the kit sits back
+    # a band behind a singer: the guitars and the fiddle carry the record, the kit (a train beat) and the
+    # two-beat bass sit under them, as on a Nashville session record
+    "country": {"drums": -6.0, "bass": -3.0, "chords": 1.0},
     "blues": {"drums": -4.0, "lead": 3.0},  # the harp or the guitar is the singer: a slow blues' kit lays back under it
     "soul": {"drums": -1.5},
 }
