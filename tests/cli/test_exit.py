@@ -52,3 +52,24 @@ def test_a_reader_that_goes_away_is_not_an_error(tmp_path: Path) -> None:
     reader.stdin.close()
     reader.wait(timeout=10)
     assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+THRESHOLDS = """
+import atexit, gc, sys
+atexit.register(lambda: print("GC", *gc.get_threshold()))
+sys.argv = ["bandstand", *sys.argv[1:]]
+from bandstand.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["theory", "chord", "Cmaj7", "--json"], "GC 200000 30 30"),  # a command that ends in seconds
+    (["--quiet", "theory", "chord", "C"], "GC 200000 30 30"),  # options before the command are not it
+    (["jam", "--help"], "GC 700 10 10"),  # commands that keep running keep Python's collector
+    (["serve", "--help"], "GC 700 10 10"),
+    (["play", "--help"], "GC 700 10 10"),
+])
+def test_a_short_command_collects_rarely_and_a_long_one_as_python_does(args: list[str], expected: str) -> None:
+    done = subprocess.run([sys.executable, "-c", THRESHOLDS, *args], capture_output=True, text=True, timeout=60)
+    assert done.stdout.rstrip().splitlines()[-1] == expected, (done.stdout[-500:], done.stderr[-500:])
