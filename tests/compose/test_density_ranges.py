@@ -78,10 +78,11 @@ def _by_kind(prompt: str, seed: int) -> tuple[float, dict[str, float], tuple[str
 
 # Issue #30's busy bands: a metal guitar chugging sixteenths through its verses under a double kick, a
 # bossa kit playing ride, bell, shaker and cabasa at once; an afrobeats pad re-struck on every half bar
-# of a hook; a rain texture of thirty drops a bar; a salsa band held to a bossa trio's range (gospel,
-# zydeco and chiptune are not there yet: a gospel chorus's sixteenth hats and shout still sit above).
+# of a hook; a rain texture of thirty drops a bar; a salsa band held to a bossa trio's range; a chiptune
+# with a string pad under its arpeggiator, held to a rock band's range (gospel and zydeco are not there
+# yet: a gospel chorus's sixteenth hats and shout still sit above).
 BUSY = ("something angry", "bossa nova with nylon guitar", "afrobeats party song", "lo-fi beat with rain",
-        "salsa with piano montuno")
+        "salsa with piano montuno", "8-bit video game theme")
 
 
 @pytest.mark.parametrize("prompt", BUSY)
@@ -100,6 +101,16 @@ def test_salsa_is_held_to_a_percussion_sections_range_not_a_bossa_trios():
     assert notes_per_bar_range("bossa", "salsa") == notes_per_bar_range("afrobeat")
     assert notes_per_bar_range("bossa", "bossa nova") == notes_per_bar_range("bossa")
     assert notes_per_bar_range("funk", "salsa") == notes_per_bar_range("funk")  # played on another feel
+
+
+def test_a_chiptune_is_a_consoles_four_voices_on_a_synth_bands_range():
+    """A game console's voices — a pulse lead, an arpeggio, a triangle bass, noise drums — and the
+    stabs: no pad; its rock backbeat is played by synthpop's band (pulse bass, arpeggiator), so its
+    range is synthpop's, a rock song's stays rock's."""
+    intent = decompose("8-bit video game theme", seed=1)
+    assert "pad" not in resolve_roles(intent, None, ROLES)
+    assert notes_per_bar_range("rock_backbeat", "chiptune") == notes_per_bar_range("synthpop")
+    assert notes_per_bar_range("rock_backbeat", "indie rock") == notes_per_bar_range("rock_backbeat")
 
 
 @pytest.mark.parametrize(("prompt", "below"), [("afrobeats party song", "verse"), ("something angry", "verse"),

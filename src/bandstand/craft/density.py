@@ -89,8 +89,11 @@ DEFAULT_RANGE = NOTES_PER_BAR["rock_backbeat"]
 # a salsa band is a percussion section (timbales or bongo bell, congas, clave, a kick) over a
 # piano montuno in constant eighths and a tumbao — afrobeat's shape (a kit, hand drums and a
 # shaker over interlocking guitar, keys and bass), not a bossa nova trio's cross-stick and
-# brushes. (genre, the drum family it is played on) → the family whose range it takes.
-RANGE_FAMILY: dict[tuple[str, str], str] = {("salsa", "bossa"): "afrobeat"}
+# brushes. Chiptune plays a rock backbeat on a game console's synth voices — a pulse-wave bass
+# in eighths, an arpeggiator rolling the chords, stabs and a square lead over noise drums —
+# synthpop's band, not a rock band's. (genre, the drum family it is played on) → the family
+# whose range it takes.
+RANGE_FAMILY: dict[tuple[str, str], str] = {("salsa", "bossa"): "afrobeat", ("chiptune", "rock_backbeat"): "synthpop"}
 
 
 def notes_per_bar_range(drum_family: str, genre: str = "") -> tuple[float, float]:

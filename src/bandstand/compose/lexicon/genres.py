@@ -151,7 +151,8 @@ _FIRST: tuple[GenreTraits, ...] = (
        (0.45, 0.2), "classical", 0.45, 0.0, leaves_out="drums"),  # an orchestra or a pianist: no drum kit
     _g("chiptune", "electronic", "chiptune|8-bit|8 bit|16-bit|16 bit|video game|video game music|game music|retro game|nes|gameboy",
        (120, 160), 0.0, "minor,major", "C A E G D", "rock_backbeat pop synth_pulse stabs hook", (38, 81, 80, 81),
-       (0.25, 0.4), "pop", 0.75, 1.0, extras=("arp",)),
+       (0.25, 0.4), "pop", 0.75, 1.0, extras=("arp",),
+       leaves_out="pad"),  # a game console's few voices (pulse lead, arpeggio, triangle bass, noise drums): no pad
     # --- genres that once borrowed a neighbour's idiom, each with its own now ---
     _g("grime", "hip-hop", "grime|grime beat|eskibeat|eski|sublow", (138, 142), 0.0, "minor,phrygian",
        "F G A C D", "trap trap synth_pulse stabs riffy", (38, 62, 80, 81), (0.3, 0.65), "grime", 0.8, 0.9,
