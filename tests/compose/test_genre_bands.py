@@ -76,7 +76,9 @@ def test_the_funk_guitar_scratches_muted_strokes_between_its_chord_chops():
     struck = onsets(chords.notes)
     chops = [t for t, hit in struck.items() if len(hit) >= 3]
     scratches = [hit[0] for hit in struck.values() if len(hit) == 1 and hit[0].duration < 0.1]
-    assert chops and len(scratches) >= len(chops) / 3  # the choruses scratch; a verse chops with rests (#30)
+    # the choruses scratch (on the 'and's alone under the horns, which play every chorus); a verse
+    # chops with rests (#30)
+    assert chops and len(scratches) >= len(chops) / 5
     assert max(n.velocity for n in scratches) < min(n.velocity for t in chops for n in struck[t])
 
 

@@ -387,13 +387,13 @@ TURNS: dict[str, dict[str, tuple[Entries, ...]]] = {
     "punk": {"verse": ({"bass": 0.5, "chords": 0.5}, {"chords": 0.75}), "solo": ({"chords": 0.75},),
              "breakdown": ({"chords": 0.5},)},
     # funk: a verse is the pocket, drums and bass, the guitar joining halfway through the first and after
-    # two bars of the second, the horns (and keys) out; the horns play the first chorus, rest through the
-    # second (the guitar's) and come back for the last; the bridge is the breakdown to drums and bass
+    # two bars of the second, the horns (and keys) out; the horns play every chorus, the guitar thinning
+    # under them (`craft.comping`'s scratch: the 'and's and its accents); the bridge is the breakdown to drums and bass
     # (`BREAKDOWNS`), the guitar back for its last phrase; the chorus before the last (if it is) opens on
     # drums and bass, the band back halfway
     "funk": {"verse": ({"lead": 1.0, "chords": 0.5, "pad": 1.0, "arp": 1.0},
                        {"lead": 1.0, "chords": 0.25, "pad": 1.0, "arp": 1.0}),
-             "prechorus": ({"lead": 1.0, "pad": 1.0},), "chorus": ({}, {"lead": 1.0}), "bridge": ({"chords": 0.75},),
+             "prechorus": ({"lead": 1.0, "pad": 1.0},), "chorus": ({},), "bridge": ({"chords": 0.75},),
              "breakdown": ({"chords": 0.5, "lead": 0.5, "pad": 1.0, "arp": 0.5},)},
     # salsa: the piano montuno and the tumbao never stop; the horns sit the verses out (the singer's) and
     # play the coros; the first coro's hand percussion joins halfway; later coros alternate, the coro's

@@ -146,6 +146,9 @@ DUSTY = {"lofi", "neosoul"}
 AMPS: dict[int, tuple[float, str]] = {
     29: (0.35, "an amp on the edge of break-up: the overdriven guitar's crunch"),
 }
+# Genres whose lines are played dry, tight to the kit (a funk horn section's stabs, a metal guitar's
+# riff): a tempo-synced echo smears them.
+DRY_LINES = {"funk", "metal"}
 AIRY = {"classical", "ambient", "jazz"}  # families whose General MIDI sounds come out dark
 DRUM_ROLES = {"drums", "percussion"}
 
@@ -223,7 +226,7 @@ def _chain(role: str, genre: GenreTraits, intent: Intent, delays: bool, program:
     elif program in AMPS and role not in DRUM_ROLES:
         drive, why = AMPS[program]
         chain.append(Effect(type="overdrive", params={"drive": drive, "tone": 0.55, "mix": 0.7}, reason=why))
-    if delays and role in ("lead", "arp", "counter_melody"):
+    if delays and role in ("lead", "arp", "counter_melody") and genre.name not in DRY_LINES:
         division = "1/8d" if role == "lead" else "1/8"
         chain.append(Effect(type="delay", params={"time_beats": DIVISIONS[division], "feedback": 0.3, "mix": 0.18},
                             reason=f"tempo-synced {division} echo ({delay_ms(bpm, division)} ms at {bpm:g} BPM)"))

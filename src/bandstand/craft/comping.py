@@ -218,16 +218,19 @@ def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
     (a short, quiet scratch of the strings, heard at the root the grip holds), a few let through
     as chord chops on a grip that keeps the root (`_with_root`). The chorus scratches the
     eighths between its chops; a verse, and a quiet bar, keep the chops alone, with rests
-    between (the slap bass and the hats fill the sixteenths there)."""
+    between (the slap bass and the hats fill the sixteenths there). Under the horns (the lead
+    line) the guitar makes room as a funk arranger has it: it scratches the 'and's alone, half as
+    many strokes, so the horns' stabs sit in the gaps."""
     top = _with_root(voicing[-3:], bar.chord.root)
     muted = next((p for p in top if p % 12 == bar.chord.root % 12), top[-1])
     cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
-    every = 2 if bar.section_energy >= LIFT_ENERGY else 0
+    horns = "lead" in bar.roles
+    every = (4 if horns else 2) if bar.section_energy >= LIFT_ENERGY else 0
     hits: list[Hit] = []
     for s in range(min(sit.steps, len(cell))):
-        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6):
+        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6 and not horns):
             hits.append((s, 0.9, 100 if cell[s] == "X" else 88, top))
-        elif every and s % every == 0:
+        elif every and s % every == (2 if horns else 0):
             hits.append((s, 0.35, 46, (muted,)))  # the muted strings: a click more than a chord
     return hits
 
