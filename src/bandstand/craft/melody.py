@@ -201,8 +201,6 @@ def _call_and_response(v: _Voice, bar: Bar, turn: Turn, motif: Motif, home: int,
             sung[("below", *key)] = harmony_below(line, singable(bar.chord.pcs), v.ladder)
         return list(sung[key]), list(sung[("below", *key)])
     rhythm, contour, lift = pregon(motif.rhythm, motif.answer, motif.contour, turn)
-    if bar.section_energy >= LIFT_ENERGY and turn.answer % 2 == 1:
-        rhythm = _busier(rhythm)  # every other answer sings more words
     heard = {tuple((o, p) for o, _, p in line) for k, line in sung.items() if k[0] in ("coro", "pregon")}
     line = []
     for extra in range(4):

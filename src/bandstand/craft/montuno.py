@@ -70,7 +70,8 @@ def _late(cell: Cell) -> Cell:
 def pregon(rhythm: Cell, answer: Cell, contour: Sequence[int], turn: Turn) -> tuple[Cell, tuple[int, ...], int]:
     """The pregón's bar `turn.bar` of answer `turn.answer`: (rhythm, contour, scale steps above the
     coro's starting note). Its first bar develops the motif (`DEVELOPMENTS`); its last answers that
-    with the other cell, a step lower, and lands (the melodist ends it on a chord tone)."""
+    with the other cell's first half, a step lower, landing and holding (the melodist ends it on a
+    chord tone): room to breathe before the coro comes back."""
     lift, inverted, which = DEVELOPMENTS[turn.answer % len(DEVELOPMENTS)]
     lift += 2 * (turn.answer // len(DEVELOPMENTS))  # past the table, the same answers a third higher
     steps = tuple(-c for c in contour) if inverted else tuple(contour)
@@ -78,7 +79,9 @@ def pregon(rhythm: Cell, answer: Cell, contour: Sequence[int], turn: Turn) -> tu
     if turn.bar == 0:
         return cell, steps, lift
     other = rhythm if which == "answer" else answer
-    return other, tuple(reversed(steps)), lift - 1
+    kept = tuple((o, ln) for o, ln in other if o < 2.0) or other[:1]  # a short tail, held: room for the coro
+    last_on, _ = kept[-1]
+    return (*kept[:-1], (last_on, max(1.0, 2.5 - last_on))), tuple(reversed(steps)), lift - 1
 
 
 def harmony_below(line: Sequence[tuple[float, float, int]], chord_pcs: Sequence[int], ladder: Sequence[int],
