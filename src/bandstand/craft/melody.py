@@ -94,29 +94,15 @@ def home_triad(sit: Situation) -> frozenset[int]:
     return frozenset({sit.tonic % 12, (sit.tonic + third) % 12, (sit.tonic + 7) % 12})
 
 
-def landings(sit: Situation) -> tuple[frozenset[int], ...]:
-    """The tones a phrase lands on, by preference: in a minor key first the tonic and its fifth
-    (the minor third is the relative major's tonic: held at phrase ends, section after section, it
-    is heard as that key's home), then the whole tonic triad; in a major key the tonic triad."""
-    home = home_triad(sit)
-    if (sit.tonic + 4) % 12 in sit.scale:
-        return (home,)
-    return frozenset({sit.tonic % 12, (sit.tonic + 7) % 12}), home
-
-
-def at_home(targets: tuple[int, ...], chord: Chord, homes: Sequence[frozenset[int]]) -> tuple[int, ...]:
-    """The tones a phrase may land on: of `targets`, those of the first of `homes` (the tonic
-    triad's tones, by preference: `landings`) that has some; else the chord's other tones that
-    home shares (over IV its fifth, the tonic); else `targets`. A phrase that ends on the sixth
-    over IV, bar after bar, is heard in the key a fifth below."""
-    for home in homes:
-        kept = tuple(pc for pc in targets if pc in home)
-        if kept:
-            return kept
-        shared = tuple(pc for pc in (chord.root, chord.third, chord.fifth) if pc in home and pc in chord.pcs)
-        if shared:
-            return shared
-    return targets
+def at_home(targets: tuple[int, ...], chord: Chord, home: frozenset[int]) -> tuple[int, ...]:
+    """The tones a phrase may land on: of `targets`, those of the tonic triad; else the chord's
+    other tones the tonic triad shares (over IV its fifth, the tonic); else `targets`. A phrase
+    that ends on the sixth over IV, bar after bar, is heard in the key a fifth below."""
+    kept = tuple(pc for pc in targets if pc in home)
+    if kept:
+        return kept
+    shared = tuple(pc for pc in (chord.root, chord.third, chord.fifth) if pc in home and pc in chord.pcs)
+    return shared or targets
 
 
 def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
@@ -191,7 +177,7 @@ def _land(sit: Situation, bar: Bar, events: Line, lo: int, hi: int) -> None:
     """The phrase's last note moved to the nearest tone of the tonic triad the chord holds (its
     root or third else), as a cadence lands."""
     onset, length, pitch = events[-1]
-    targets = at_home((bar.chord.root, bar.chord.third), bar.chord, landings(sit))
+    targets = at_home((bar.chord.root, bar.chord.third), bar.chord, home_triad(sit))
     landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
     events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
 
@@ -311,7 +297,7 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
             onset, length, pitch = events[-1]
             targets: tuple[int, ...] = (bar.chord.third,) if bar.repeat and bar.kind in ("chorus", "hook", "drop") \
                 else (bar.chord.root, bar.chord.third)
-            targets = at_home(targets, bar.chord, landings(sit))
+            targets = at_home(targets, bar.chord, home_triad(sit))
             landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
             events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
         if role == "lead" and not sit.diatonic_only and op not in ("motif", "repeat") and len(events) >= 3:
