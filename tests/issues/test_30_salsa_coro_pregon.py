@@ -49,7 +49,7 @@ def _montuno_bars(path: Path) -> list[Bar]:
     return [tuple(sorted(b)) for b in out]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 5])  # seed 5's form is "a verse fewer": it keeps the montuno
 def test_a_salsa_montuno_alternates_a_fixed_coro_with_a_new_pregon_each_time(tmp_path: Path, seed: int) -> None:
     result = compose("salsa with piano montuno", seed=seed, out_dir=str(tmp_path), render_audio=False,
                      render_pianoroll=False)

@@ -46,8 +46,13 @@ def _short_intro(slots: list[S]) -> list[S]:
     return [replace(s, bars=max(4, s.bars // 2)) if s.kind == "intro" and i == 0 else s for i, s in enumerate(slots)]
 
 
+KEPT = frozenset({"Montuno"})
+"""Sections a form never loses to a variant: a salsa's montuno (its coro and pregón) is what the song
+builds to, not a verse to spare."""
+
+
 def _verse_fewer(slots: list[S]) -> list[S]:
-    body = [i for i, s in enumerate(slots) if s.kind in ("verse", "loop", "solo")]
+    body = [i for i, s in enumerate(slots) if s.kind in ("verse", "loop", "solo") and s.name not in KEPT]
     if len(body) < 3 or len(slots) < 5:  # a song of two verses keeps both (the motif needs its returns)
         return slots
     cut = body[-1]
