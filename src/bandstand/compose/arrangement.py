@@ -370,6 +370,11 @@ def _cover_every_role(sections: list[SectionPlan], roles: Sequence[str]) -> None
         peak.roles = [r for r in roles if r in peak.roles or r in missing]
 
 
+KEPT_SECTIONS: dict[str, frozenset[str]] = {"salsa": frozenset({"Montuno"})}
+"""Genre → sections no seed's form variant cuts: a salsa's montuno, its coro and pregón
+(`craft.montuno`), is what the song builds to, not a verse to spare (a bossa nova on the same
+latin form may lose it)."""
+
 BOTTOM = ("bass", "sub_bass")
 
 Entries = dict[str, float]
@@ -559,7 +564,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
     slots = own or list(GENERIC if generic else FORMS[name])
     variant = "as written"
     if form is None and not generic:  # a form asked for by name is played as written
-        slots, variant = vary_form(slots, seed, name)
+        slots, variant = vary_form(slots, seed, name, KEPT_SECTIONS.get(genre.name, frozenset()))
     electronic = name in ELECTRONIC_FORMS
     if not own:
         slots = _apply_hints(slots, intent.structure_hints, electronic)
