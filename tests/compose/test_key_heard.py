@@ -18,7 +18,7 @@ import pytest
 
 from bandstand.compose import compose
 from bandstand.compose.arrangement import build_arrangement, resolve_roles
-from bandstand.compose.harmony import build_harmony, smooth_bass
+from bandstand.compose.harmony import TONIC_UNDER_BVI, build_harmony, smooth_bass, tonic_under
 from bandstand.compose.harmony.dial import BORROW_MINOR, BORROW_TRAP, Slot, richer
 from bandstand.compose.harmony.vocab import MAJOR_MODES, VOCAB, parse_token
 from bandstand.compose.parts import ROLES
@@ -162,3 +162,30 @@ def test_both_key_finders_hear_the_declared_key(prompt, seed, bars, tmp_path):
         assert (ours.tonic_pc, ours.is_minor) == (tonic, mode == "minor"), ("ours", ours.name, song.key)
     else:
         assert _agrees(tonic, mode, ours.tonic_pc, ours.is_minor), ("ours", ours.name, song.key)
+
+
+def test_a_synthwave_minor_loop_holds_its_keynote_under_bvi():
+    """The edm family's minor loops (synthwave, trance …) sound bVI over the keynote (its third:
+    `TONIC_UNDER_BVI`), so a loop through i, bVI, bIII and bVII is not the relative major's
+    vi–IV–I–V; the song's last chord stays in root position, and other chords and keys are left be."""
+    eb_minor, c_major = parse_key("Eb minor"), parse_key("C major")
+    assert tonic_under(parse_chord("Cb"), Slot("bVI", 8, ""), eb_minor).symbol == "Cb/Eb"
+    assert tonic_under(parse_chord("Db"), Slot("bVII", 10, ""), eb_minor).symbol == "Db"
+    assert tonic_under(parse_chord("Ab"), Slot("bVI", 8, ""), c_major).symbol == "Ab"
+    assert "edm" in TONIC_UNDER_BVI
+    plan = build_harmony(make_intent("synthwave", key="Eb", mode="minor"), 1)
+    bvi = [c for c in plan.chords if c.roman.startswith("bVI") and not c.roman.startswith("bVII")]
+    assert bvi and all(c.bass == 3 for c in bvi), [(c.symbol, c.roman) for c in bvi]
+    assert plan.chords[plan.ending[-1]].bass == plan.chords[plan.ending[-1]].root
+
+
+@pytest.mark.parametrize(("prompt", "seed"), [("dark synthwave in Eb minor", 1), ("dark synthwave in Eb minor", 2),
+                                              ("a synthwave drive through neon streets", 1)])
+def test_a_synthwave_song_is_heard_in_its_minor_key_not_its_relative_major(prompt, seed, tmp_path):
+    """music21's finder (the `aarden` profile) heard "dark synthwave in Eb minor" (seed 1) in Gb major,
+    its relative, while its bass went round Eb, Db and Cb evenly; with bVI over the keynote it names
+    the declared tonic and mode."""
+    song, tonic, mode = _composed(prompt, seed, tmp_path)
+    notes = [(n.pitch, n.duration) for t in song.tracks if not t.is_drum and t.role != "texture" for n in t.notes]
+    theirs = detect_key(notes, profile="aarden").key
+    assert mode == "minor" and (theirs.tonic_pc, theirs.is_minor) == (tonic, True), (theirs.name, song.key)

@@ -370,6 +370,11 @@ def _cover_every_role(sections: list[SectionPlan], roles: Sequence[str]) -> None
         peak.roles = [r for r in roles if r in peak.roles or r in missing]
 
 
+KEPT_SECTIONS: dict[str, frozenset[str]] = {"salsa": frozenset({"Montuno"})}
+"""Genre → sections no seed's form variant cuts: a salsa's montuno, its coro and pregón
+(`craft.montuno`), is what the song builds to, not a verse to spare (a bossa nova on the same
+latin form may lose it)."""
+
 BOTTOM = ("bass", "sub_bass")
 
 Entries = dict[str, float]
@@ -396,12 +401,12 @@ TURNS: dict[str, dict[str, tuple[Entries, ...]]] = {
              "prechorus": ({"lead": 1.0, "pad": 1.0},), "chorus": ({},), "bridge": ({"chords": 0.75},),
              "breakdown": ({"chords": 0.5, "lead": 0.5, "pad": 1.0, "arp": 0.5},)},
     # salsa: the piano montuno and the tumbao never stop; the horns sit the verses out (the singer's) and
-    # play the coros; the first coro's hand percussion joins halfway; later coros alternate, the coro's
-    # phrases first and the horns answering in the second half (coro and pregón), as the montuno section
-    # does, its second half the mambo
+    # play the coros; the first coro's hand percussion joins halfway; the second coro's phrases come first,
+    # the horns answering in its second half; the montuno section is the lead's from its first bar, a coro
+    # and the singer's pregón taking turns over the vamp (`craft.montuno`)
     "salsa": {"verse": ({"lead": 1.0, "pad": 1.0},),
               "chorus": ({"percussion": 0.5, "pad": 1.0}, {"lead": 0.5, "pad": 1.0}),
-              "solo": ({"lead": 0.5, "pad": 1.0},), "breakdown": ({"percussion": 0.5, "pad": 1.0},)},
+              "solo": ({"pad": 1.0},), "breakdown": ({"percussion": 0.5, "pad": 1.0},)},
     # trance: layers come in every eight bars (or sixteen): the build opens on the kit and the pad, the
     # chords and the arpeggio joining halfway; a drop brings the bass, the chords and the lead back at once,
     # the arpeggio the last layer in, halfway; the breakdown has no drums (`_ACTIVATION`'s break)
@@ -559,7 +564,7 @@ def build_arrangement(intent: Intent, chord_bars: Sequence[float] | HarmonyPlan,
     slots = own or list(GENERIC if generic else FORMS[name])
     variant = "as written"
     if form is None and not generic:  # a form asked for by name is played as written
-        slots, variant = vary_form(slots, seed, name)
+        slots, variant = vary_form(slots, seed, name, KEPT_SECTIONS.get(genre.name, frozenset()))
     electronic = name in ELECTRONIC_FORMS
     if not own:
         slots = _apply_hints(slots, intent.structure_hints, electronic)

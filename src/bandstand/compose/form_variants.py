@@ -70,11 +70,14 @@ VARIANTS: tuple[tuple[str, Callable[[list[Any]], list[Any]]], ...] = (
 )
 
 
-def vary_form(slots: Sequence[S], seed: int, form: str) -> tuple[list[S], str]:
+def vary_form(slots: Sequence[S], seed: int, form: str, keep: frozenset[str] = frozenset()) -> tuple[list[S], str]:
     """`slots` (the form named `form`) as the seed's variant shapes them, and the variant's
-    name; each form draws its own (one seed does not shape every genre alike)."""
+    name; each form draws its own (one seed does not shape every genre alike). A variant that
+    would lose a section named in `keep` (the idiom's own: a salsa's montuno) is not one of them."""
     written = list(slots)
     shaped = [(name, shape(written)) for name, shape in VARIANTS]
-    options = [(name, out) for name, out in shaped if name == "as written" or out != written]  # only real changes
+    kept = [s.name for s in written if s.name in keep]
+    options = [(name, out) for name, out in shaped  # only real changes, keeping what the idiom keeps
+               if name == "as written" or (out != written and [s.name for s in out if s.name in keep] == kept)]
     name, out = random.Random(f"form:{form}:{seed}").choice(options)
     return out, name

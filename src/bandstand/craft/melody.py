@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from bandstand.craft.density import LIFT_ENERGY, breathes
 from bandstand.craft.knobs import Raw, bar_rng, feel_of, reshape
+from bandstand.craft.montuno import Turn, coro_rhythm, harmony_below, pregon, turn_of
 from bandstand.craft.ornaments import lead_ornament_chance, ornament_line
 from bandstand.craft.phrase import NoteEvent, Phrase
 from bandstand.craft.situation import Bar, Chord, Situation
@@ -158,6 +159,60 @@ def _nearest_index(ladder: list[int], pitch: int) -> int:
     return min(range(len(ladder)), key=lambda i: abs(ladder[i] - pitch))
 
 
+Line = list[tuple[float, float, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Voice:
+    """What the melodist keeps while it sings: its scale ladder, register and the note it left off on."""
+
+    sit: Situation
+    ladder: list[int]
+    lo: int
+    hi: int
+    anchor: int
+
+
+def _land(sit: Situation, bar: Bar, events: Line, lo: int, hi: int) -> None:
+    """The phrase's last note moved to the nearest tone of the tonic triad the chord holds (its
+    root or third else), as a cadence lands."""
+    onset, length, pitch = events[-1]
+    targets = at_home((bar.chord.root, bar.chord.third), bar.chord, home_triad(sit))
+    landed = _snap(pitch, singable(targets) if len(targets) > 1 else targets)
+    events[-1] = (onset, length, landed if lo <= landed <= hi else pitch)
+
+
+def _call_and_response(v: _Voice, bar: Bar, turn: Turn, motif: Motif, home: int, sung: dict[tuple[object, ...], Line],
+                       ) -> tuple[Line, Line]:
+    """A bar of a section sung as coro and pregón (`montuno`): (the line, the coro's second voice).
+    The coro is the chorus's motif, realised once over each of its bars' chords and sung the same
+    every time it comes back, in thirds; the pregón develops it alone, a new answer each time (a
+    line already heard in this section is moved a step up until it is new)."""
+    if turn.call:
+        key: tuple[object, ...] = ("coro", turn.bar, bar.chord.symbol)
+        if key not in sung:
+            rhythm = coro_rhythm(motif.rhythm, motif.answer, turn)
+            contour = motif.contour if turn.bar == 0 else tuple(reversed(motif.contour))
+            line = _realise(v.sit, bar, rhythm, contour, home if turn.bar == 0 else v.anchor, v.ladder, v.lo, v.hi,
+                            False)
+            if turn.bar == turn.length - 1 and line:
+                _land(v.sit, bar, line, v.lo, v.hi)
+            sung[key] = line
+            sung[("below", *key)] = harmony_below(line, singable(bar.chord.pcs), v.ladder)
+        return list(sung[key]), list(sung[("below", *key)])
+    rhythm, contour, lift = pregon(motif.rhythm, motif.answer, motif.contour, turn)
+    heard = {tuple((o, p) for o, _, p in line) for k, line in sung.items() if k[0] in ("coro", "pregon")}
+    line = []
+    for extra in range(4):
+        line = _realise(v.sit, bar, rhythm, contour, home + lift + extra, v.ladder, v.lo, v.hi, False)
+        if turn.bar == turn.length - 1 and line:
+            _land(v.sit, bar, line, v.lo, v.hi)
+        if tuple((o, p) for o, _, p in line) not in heard:
+            break
+    sung[("pregon", turn.answer, turn.bar)] = line
+    return line, []
+
+
 def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "lead") -> Phrase:
     style = sit.idiom.lead_style
     if role == "counter_melody":
@@ -171,11 +226,23 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
     anchor = centre
     offset = 2.0 if role == "counter_melody" else 0.0  # the counter-melody answers in the gaps
     said: dict[tuple[str, str, bool, bool], list[tuple[float, float, int]]] = {}
+    said_turns: dict[tuple[object, ...], Line] = {}
     for bar in sit.active(role):
         if bar.final:  # the last chord: land on its root (or its third) and hold
             target = _snap(ladder[anchor], (bar.chord.root,) if role == "lead" else (bar.chord.third,))
             notes.append((bar.start, sit.beats_per_bar * 0.95, target if lo - 5 <= target <= hi else ladder[anchor],
                           max(1, min(127, round(84 * (0.78 + 0.3 * bar.energy))))))
+            continue
+        turn = turn_of(sit.idiom.name, bar.kind, bar.bar_in_section) if role == "lead" else None
+        if turn is not None:  # a salsa's montuno: coro and pregón
+            motif = motifs.setdefault("chorus", make_motif(random.Random(base + zlib.crc32(b"chorus")), style))
+            home = _nearest_index(ladder, _snap(ladder[max(0, min(len(ladder) - 1, centre + round(
+                (bar.section_energy - 0.5) * 12)))], bar.chord.pcs))
+            events, below = _call_and_response(_Voice(sit, ladder, lo, hi, anchor), bar, turn, motif, home, said_turns)
+            notes.extend(reshape(_sung(sit, bar, events, 0) + _sung(sit, bar, below, 12), styles[bar.index], 36, 108,
+                                 bar.start + sit.beats_per_bar))
+            if events:
+                anchor = _nearest_index(ladder, events[-1][2])
             continue
         kind_style = "lyrical" if style == "bebop" and bar.kind == "head" else style
         if bar.kind == "solo":  # a solo improvises over the changes: a new idea every bar
@@ -242,15 +309,21 @@ def play_lead(sit: Situation, styles: Sequence[Style], rng: random.Random, role:
                                    bar_rng(base ^ 0x5EED, where), lead_ornament_chance(sit.idiom.harmonic))
         if role == "counter_melody":
             events = [(o + offset, ln, p) for o, ln, p in events if o + offset < sit.beats_per_bar][:2]
-        played: list[Raw] = []
-        for onset, length, pitch in events:
-            accent = 10 if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0 else 0
-            arc = math.sin(math.pi * ((bar.bar_in_section % 4) + onset / sit.beats_per_bar) / 4)  # phrase swell
-            vel = round((76 + accent + 16 * arc) * (0.78 + 0.3 * bar.energy)) - (14 if role == "counter_melody" else 0)
-            played.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
+        played = _sung(sit, bar, events, 14 if role == "counter_melody" else 0)
         notes.extend(reshape(played, styles[bar.index], 36, 108, bar.start + sit.beats_per_bar))
         if events:
             anchor = _nearest_index(ladder, events[-1][2])
     notes.sort()
     return Phrase(role=role, events=tuple(NoteEvent(*n) for n in notes), beats_per_bar=sit.beats_per_bar, pulse=sit.pulse,
                   bars=len(sit.bars), style=style, feel=feel_of(sit, styles, role))
+
+
+def _sung(sit: Situation, bar: Bar, events: Line, softer: int) -> list[Raw]:
+    """A bar's line as notes: accents on the strong beats, a swell over the four-bar phrase."""
+    played: list[Raw] = []
+    for onset, length, pitch in events:
+        accent = 10 if abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0 else 0
+        arc = math.sin(math.pi * ((bar.bar_in_section % 4) + onset / sit.beats_per_bar) / 4)  # phrase swell
+        vel = round((76 + accent + 16 * arc) * (0.78 + 0.3 * bar.energy)) - softer
+        played.append((bar.start + onset, max(0.1, length * 0.92), pitch, max(1, min(127, vel))))
+    return played

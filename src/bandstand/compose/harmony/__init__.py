@@ -48,6 +48,20 @@ HARMONIC_RHYTHM: dict[str, int] = {"ambient": 2, "cinematic": 2}
 # Families whose bass line walks by step through inversions (Dbmaj7/F) once the dial allows colour.
 INVERSION_FAMILIES = frozenset({"neosoul", "gospel", "pop", "lofi", "rock", "ambient"})
 INVERSION_DIAL = 0.4
+TONIC_UNDER_BVI = frozenset({"edm"})
+"""Families whose minor loops hold the keynote in the bass under bVI (bVI/1, its third: a synthwave or
+trance bassline pedals the tonic there). A minor loop whose bass goes round i, bVI, bIII and bVII evenly
+is as much the relative major's vi–IV–I–V: music21 heard "dark synthwave in Eb minor" in Gb major."""
+
+
+def tonic_under(chord: Chord, slot: Slot, key: Key) -> Chord:
+    """A minor key's bVI over the keynote (its third: `TONIC_UNDER_BVI`); any other chord unchanged."""
+    if not key.is_minor or slot.semis != 8 or chord.is_slash or key.tonic_pc not in chord.pitch_classes:
+        return chord
+    try:
+        return parse_chord(f"{chord.symbol}/{spell_root(key.tonic_pc, key)}")
+    except TheoryError:
+        return chord
 
 
 def smooth_bass(chord: Chord, previous_bass: int, key: Key) -> Chord:
@@ -134,8 +148,8 @@ class _Vocabulary:
     """The song's chords, each spelled, voiced (led from the chord before it in its
     progression) and listed once, in order of first appearance."""
 
-    def __init__(self, key: Key, inversions: bool, rhythm: int) -> None:
-        self.key, self.inversions, self.rhythm = key, inversions, rhythm
+    def __init__(self, key: Key, inversions: bool, rhythm: int, tonic_bass: bool = False) -> None:
+        self.key, self.inversions, self.rhythm, self.tonic_bass = key, inversions, rhythm, tonic_bass
         self.scale = frozenset(key.scale.pitch_classes)
         self.chords: list[ProgressionChord] = []
 
@@ -147,6 +161,8 @@ class _Vocabulary:
         out: list[int] = []
         for k, slot in enumerate(slots):
             chord = spell_slot(slot, self.key)
+            if self.tonic_bass and not (final and k == len(slots) - 1):
+                chord = tonic_under(chord, slot, self.key)
             if self.inversions and bass is not None and not (final and k == len(slots) - 1):
                 chord = smooth_bass(chord, bass, self.key)
             pitches = voice_chord(chord, low, high, previous)
@@ -189,7 +205,7 @@ def build_harmony(intent: Intent, seed: int) -> HarmonyPlan:
     functions = section_slots(family, mode, verse, form_rng)
     ending, ending_name = ending_slots(family, mode, verse)
     rhythm = HARMONIC_RHYTHM.get(family, 1)
-    vocab = _Vocabulary(key, family in INVERSION_FAMILIES and dial >= INVERSION_DIAL, rhythm)
+    vocab = _Vocabulary(key, family in INVERSION_FAMILIES and dial >= INVERSION_DIAL, rhythm, family in TONIC_UNDER_BVI)
     loop = vocab.add(verse)
     sections = [SectionHarmony(function="verse", chords=[i for i in loop for _ in range(rhythm)])]
     for function, slots in functions.items():
