@@ -46,6 +46,7 @@ def test_genres_without_a_synth_pad_have_none(prompt):
     ("a progressive rock epic", "lead", {29, 30}), ("an R&B slow jam", "lead", {66}),
     ("a classic country song", "drums", {8}), ("a heavy metal anthem", "drums", {0}),
     ("a neo soul ballad with warm Rhodes", "chords", {4}),
+    ("an R&B slow jam", "drums", {40}), ("an R&B slow jam", "bass", {33}),  # brushes, a finger bass
 ])
 def test_each_idiom_plays_its_own_band(prompt, role, programs):
     assert composed(prompt)[role].program in programs, (prompt, role, composed(prompt)[role].program)
@@ -97,6 +98,27 @@ def test_a_clean_guitar_a_piano_or_a_distortion_guitar_sample_has_no_amp_drive()
     for role in ("chords", "lead", "pad"):
         part = plan.for_role(role)
         assert part is not None and not any(e.type == "overdrive" for e in part.effects)
+
+
+def test_the_rnb_slow_jam_rocks_in_twelve_eight_on_its_triplets():
+    """A 90s slow jam is in 12/8: the hats ride the eighth-note triplets (two sixteenths each, 24
+    to the bar), the backbeat falls on 2 and 4 of the dotted-quarter pulse (steps 6 and 18), and
+    the groove adds no sixteenth between the triplets (only the fills run in sixteenths)."""
+    assert decompose("an R&B slow jam").time_signature == (12, 8)
+    drums = composed("an R&B slow jam")["drums"]
+    steps = [(round(n.start * 4) % 24, n.pitch, n.velocity) for n in drums.notes]
+    assert all(step % 2 == 0 for step, pitch, _ in steps if pitch in (42, 46))
+    assert sum(step % 2 == 0 for step, _, _ in steps) >= 0.9 * len(steps)
+    backbeats = [step for step, pitch, velocity in steps if pitch == 38 and velocity > 60]
+    assert sum(step in (6, 18) for step in backbeats) >= 0.75 * len(backbeats)
+
+
+def test_an_rnb_song_asked_for_in_four_four_plays_a_four_four_backbeat():
+    """The slow jam's kit is written for a 12/8 bar: in 4/4 the drummer plays the family's
+    backbeat (snare on 2 and 4), not the first sixteen steps of the 12/8 bar."""
+    drums = composed("an R&B slow jam in 4/4")["drums"]
+    backbeats = [round(n.start * 4) % 16 for n in drums.notes if n.pitch == 38 and n.velocity > 60]
+    assert sum(step in (4, 12) for step in backbeats) >= 0.75 * len(backbeats)
 
 
 def test_the_country_bass_plays_the_two_beat():

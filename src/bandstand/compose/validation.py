@@ -258,7 +258,7 @@ def _arrangement(v: _View, arrangement: ArrangementPlan, m: dict[str, float | No
 
 
 def _template(traits: GenreTraits, steps: int, notes: frozenset[int]) -> list[float]:
-    fam = kit_for(traits.drum_family, traits.kit)
+    fam = kit_for(traits.drum_family, traits.kit, steps)
     vec = [0.0] * steps
     if KICK in notes:
         for step, _ in kick_steps(fam, 0.9, 0, steps):

@@ -30,7 +30,7 @@ Figure = Callable[[Situation, Bar, list[tuple[int, int]], random.Random, int, St
 def _kicks(sit: Situation, bar: Bar) -> list[tuple[int, int]]:
     if bar.kick is not None:  # the drummer was heard: lock to what it plays
         return list(bar.kick) or [(0, 100)]
-    fam = kit_for(sit.idiom.drum_family, sit.idiom.kit)
+    fam = kit_for(sit.idiom.drum_family, sit.idiom.kit, sit.steps)
     fill = fill_length(bar.energy) if bar.section_end else 0
     hits = kick_steps(fam, bar.energy, bar.bar_in_phrase, sit.steps, fill, sit.groove)
     if bar.pre_drop:

@@ -235,7 +235,7 @@ def _energy(bar: Bar, style: Style) -> Bar:
 
 
 def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role: str = "drums") -> Phrase:
-    fam = kit_for(sit.idiom.drum_family, sit.idiom.kit)
+    fam = kit_for(sit.idiom.drum_family, sit.idiom.kit, sit.steps)
     steps = sit.steps
     notes: list[Raw] = []
     prev_energy = 0.0
@@ -261,6 +261,8 @@ def play_drums(sit: Situation, styles: Sequence[Style], rng: random.Random, role
         # the density knob moves the section's lift as it moves the bar's energy
         lifted = bar.section_energy + (style.density - 0.5) * DENSITY_REACH
         every = 1 if sit.looping else timekeeping_every(lifted, bar.energy)
+        if fam.triplets and every > 2:  # a 12/8 drummer thins the triplets to the dotted quarters, not to quarters
+            every = 6
         _layers(fam, bar, steps, steps - fill, out, sit.groove, touch, every)
         if building:
             out = [n for n in out if n[2] != SNARE and n[2] != CLAP]

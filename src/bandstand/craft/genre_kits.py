@@ -56,11 +56,12 @@ def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
     return Layer(note, tuple(patterns), lo, hi)
 
 
-def _kit(name: str, feel: str, *layers: Layer, crash: bool | None = None, hat_rolls: bool | None = None) -> DrumFamily:
+def _kit(name: str, feel: str, *layers: Layer, crash: bool | None = None, hat_rolls: bool | None = None,
+         triplets: bool = False) -> DrumFamily:
     """Genre `name`'s kit: its own layers with the fills and cymbal habits of family `feel`."""
     base = FAMILIES[feel]
     return replace(base, name=name, layers=layers, crash=base.crash if crash is None else crash,
-                   hat_rolls=base.hat_rolls if hat_rolls is None else hat_rolls)
+                   hat_rolls=base.hat_rolls if hat_rolls is None else hat_rolls, triplets=triplets)
 
 
 # genre → (the drum family it is a kit of, the kit)
@@ -108,13 +109,15 @@ GENRE_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
                       _l(OPEN_HAT, "......o.......o.", lo=0.8),
                       _l(RIM, "..........o.....", lo=0.3))),
     # --- half time ---
-    ("halftime", _kit("r&b", "halftime",  # slow jam: a snare on 3, rolling sixteenth hats, finger snaps (rim)
-                      _l(KICK, "X......x..X.....", "X.....x...X..x.."),
-                      _l(SNARE, "........X.......", lo=0.12),
-                      _l(CLOSED_HAT, "x.x.x.x.x.x.x.x.", hi=0.55),
-                      _l(CLOSED_HAT, "xxx.x.xxx.x.x.xx", lo=0.55),
-                      _l(RIM, "....o.......o...", lo=0.35),
-                      _l(OPEN_HAT, "..............o.", lo=0.75))),
+    # --- the 12/8 slow jam (24 sixteenths a bar, the eighth-note triplets two steps each) ---
+    ("shuffle", _kit("r&b", "shuffle",  # triplet hats, the backbeat on 2 and 4 of the dotted-quarter pulse
+                     _l(KICK, "X.........x.X...........", "X.........x.X.......x..."),
+                     _l(SNARE, "......X...........X.....", lo=0.12),
+                     _l(CLOSED_HAT, "x.o.o.x.o.o.x.o.o.x.o.o.", hi=0.7),
+                     _l(CLOSED_HAT, "X.o.o.x.o.o.X.o.o.x.o.o.", lo=0.7),
+                     _l(RIM, "......o...........o.....", hi=0.35),
+                     _l(CLAP, "......x...........x.....", lo=0.6),
+                     _l(OPEN_HAT, "......................o.", lo=0.75), triplets=True)),
     ("halftime", _kit("dubstep", "halftime",  # a kick on one, the snare on three, space in between
                       _l(KICK, "X.........X.....", "X.......X.X....."),
                       _l(SNARE, "........X.......", lo=0.1),
@@ -319,10 +322,17 @@ GENRE_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
                      _l(MID_TOM, "........o.......", lo=0.9))),
 )} | WORLD_KITS
 
-def kit_for(drum_family: str, genre: str) -> DrumFamily:
+def kit_for(drum_family: str, genre: str, steps: int | None = None) -> DrumFamily:
     """What the drummer plays: genre `genre`'s kit while its own feel `drum_family` is
-    playing, the family's pattern otherwise."""
+    playing, the family's pattern otherwise. A kit written for a bar of another length than
+    `steps` sixteenths (the slow jam's 12/8 kit in an R&B song asked for in 4/4) leaves the
+    bar to its family's pattern."""
     entry = GENRE_KITS.get(genre)
-    if entry is not None and entry[0] == drum_family:
+    if entry is not None and entry[0] == drum_family and (steps is None or _fits(entry[1], steps)):
         return entry[1]
     return family(drum_family)
+
+
+def _fits(kit: DrumFamily, steps: int) -> bool:
+    """Whether every pattern of `kit` repeats evenly in a bar of `steps` sixteenths."""
+    return not kit.triplets or all(steps % len(p) == 0 for layer in kit.layers for p in layer.patterns)

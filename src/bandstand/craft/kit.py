@@ -65,6 +65,7 @@ class DrumFamily:
     hits: bool = False  # every section opens with a hit (film music): kick, low tom and a crash
     thinning: bool = True  # the band's groove may leave notes out (a jam drummer only adds)
     hands: bool = False  # a drummer's stick on the cymbals: strokes written alike are played by the hand (`HAND_ACCENT`)
+    triplets: bool = False  # a compound-metre kit (12/8): its grid is eighth-note triplets, two sixteenths each
 
 
 def _l(note: int, *patterns: str, lo: float = 0.0, hi: float = 1.01) -> Layer:
@@ -346,6 +347,10 @@ KICK_SETS: dict[str, tuple[tuple[str, ...], ...]] = {
               ("X.x.......x.....", "X.x....x..x.....")),
 }
 HAT_SHAPES = ("as written", "accents", "skip", "sixteenths", "quarters")
+# a 12/8 groove's choices: the hats as written or opened on the bar's last triplet, and snare ghosts on
+# triplets between the dotted-quarter beats (after one and three, before three and one), never on a sixteenth
+TRIPLET_HAT_SHAPES = ("as written", "accents")
+TRIPLET_GHOSTS = (2, 10, 14, 22)
 
 
 def groove_choice(fam: DrumFamily, groove: int) -> GrooveChoice:
@@ -355,6 +360,8 @@ def groove_choice(fam: DrumFamily, groove: int) -> GrooveChoice:
     import random
 
     r = random.Random(groove * 7919 + len(fam.name))
+    if fam.triplets:  # a 12/8 groove keeps to its triplets: no sixteenth kick, hats or ghosts between them
+        return GrooveChoice(hat_shape=r.choice(TRIPLET_HAT_SHAPES), ghosts=tuple(sorted(r.sample(TRIPLET_GHOSTS, r.randrange(3)))))
     steady = fam.steady_kick or fam.name in ("jazz_ride", "ambient", "waltz")
     extra = None if steady else r.choice((*KICK_SPICE, None))
     shapes = HAT_SHAPES if fam.thinning else tuple(h for h in HAT_SHAPES if h not in ("skip", "quarters"))

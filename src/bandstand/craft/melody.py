@@ -105,6 +105,12 @@ def at_home(targets: tuple[int, ...], chord: Chord, home: frozenset[int]) -> tup
     return shared or targets
 
 
+def _compound(sit: Situation) -> bool:
+    """Whether the metre counts dotted quarters (6/8, 9/8, 12/8): eighths in threes."""
+    eighths = round(sit.beats_per_bar * 2)
+    return sit.pulse == 0.5 and eighths >= 6 and eighths % 3 == 0
+
+
 def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
     """The chord tone nearest to `pitch` (ties go down)."""
     for d in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6):
@@ -116,10 +122,12 @@ def _snap(pitch: int, pcs: tuple[int, ...]) -> int:
 def _realise(sit: Situation, bar: Bar, rhythm: Cell, contour: tuple[int, ...], anchor: int,
              ladder: list[int], lo: int, hi: int, bebop: bool) -> list[tuple[float, float, int]]:
     """Pitches for one bar: walk the scale ladder by the contour from `anchor`;
-    notes on strong beats (1 and 3) and notes held a beat or longer become chord tones."""
+    notes on strong beats (1 and 3; in 6/8 and 12/8 the first and third dotted quarters) and
+    notes held a beat or longer become chord tones."""
     idx = max(0, min(len(ladder) - 1, anchor))
     out: list[tuple[float, float, int]] = []
     beats = sit.beats_per_bar
+    strong_every = 3 if _compound(sit) else 2  # quarter beats between strong beats
     for i, (onset, length) in enumerate(rhythm):
         if onset >= beats:
             break
@@ -129,7 +137,7 @@ def _realise(sit: Situation, bar: Bar, rhythm: Cell, contour: tuple[int, ...], a
                 step = -step
             idx = max(0, min(len(ladder) - 1, idx + step))
         pitch = ladder[idx]
-        strong = abs(onset - round(onset)) < 1e-6 and round(onset) % 2 == 0
+        strong = abs(onset - round(onset)) < 1e-6 and round(onset) % strong_every == 0
         if strong or length >= 1.0:  # strong beats and held notes sit on chord tones
             pitch = _snap(pitch, singable(bar.chord.pcs))
             if not lo <= pitch <= hi:

@@ -43,9 +43,10 @@ _FIRST: tuple[GenreTraits, ...] = (
     _g("neo-soul", "soul", "neo-soul|neo soul|neosoul|alt r&b|alternative r&b", (65, 95), 0.14,
        "dorian,minor,major", "Eb Ab Db F Bb C", "boom_bap neosoul syncopated_funk sustained lyrical",
        (33, 4, 73, 89), (0.65, 0.5), "pop", 0.45, 0.3),
-    _g("r&b", "soul", "r&b|rnb|r 'n' b|r and b|contemporary r&b|slow jam", (60, 100), 0.08, "minor,major",
-       "Eb Ab Db Bb F C", "halftime neosoul sub_808 sustained lyrical", (38, 4, 66, 48), (0.5, 0.4),
-       "pop", 0.5, 0.6),  # the slow jam's tenor sax sings the line over Rhodes and strings
+    _g("r&b", "soul", "r&b|rnb|r 'n' b|r and b|contemporary r&b|slow jam", (78, 100), 0.0, "minor,major",
+       "Eb Ab Db Bb F C", "shuffle neosoul root_fifth sustained lyrical", (33, 4, 66, 48), (0.5, 0.4),
+       "pop", 0.5, 0.2, meter=(12, 8)),  # a 90s slow jam in 12/8 (dotted quarter 52-67): a finger bass, brushes,
+    # the tenor sax singing the line over Rhodes and strings
     _g("soul", "soul", "soul|motown|classic soul|northern soul|southern soul", (70, 110), 0.1, "major,minor",
        "C F G Bb Eb", "rock_backbeat gospel syncopated_funk stabs lyrical", (33, 4, 61, 48), (0.45, 0.4),
        "pop", 0.6, 0.1),

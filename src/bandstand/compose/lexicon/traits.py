@@ -34,6 +34,9 @@ LEAD_STYLES = frozenset({"hook", "sparse", "lyrical", "riffy", "bebop", "ambient
 # live kit in a room for blues, country, soul, funk and folk bands, the jazz kit for a combo; the
 # standard kit for the rest (rock's too: the room kit's gated snare read as an 80s record).
 KITS: dict[str, int] = {"blues": 8, "country": 8, "soul": 8, "funk": 8, "folk": 8, "jazz": 32}
+# A genre whose kit is not its family's: the 12/8 slow jam is played with brushes (the GS brush kit;
+# musicnn heard "soul" 19th on the room kit, 7th with brushes).
+OWN_KITS: dict[str, int] = {"r&b": 40}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,7 @@ def row(name: str, family: str, aliases: str, tempo: tuple[float, float], swing:
         modes=tuple(modes.split(",")), keys=tuple(keys.split()),
         drum_family=drum, harmony_family=harmony, bass_style=bass, comp_style=comp,
         lead_style=lead,
-        instrumentation=(("drums", KITS.get(family, 0)), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
+        instrumentation=(("drums", OWN_KITS.get(name, KITS.get(family, 0))), ("bass", b), ("chords", c), ("lead", ld), ("pad", p)),
         dials=dials, form=form, energy=energy, electronic=electronic,
         aliases=tuple(a.strip() for a in aliases.split("|") if a.strip()), meter=meter, extras=extras,
         kit=name, leaves_out=tuple(leaves_out.split()),
