@@ -220,15 +220,17 @@ def _scratch(sit: Situation, bar: Bar, voicing: tuple[int, ...], rng: random.Ran
     eighths between its chops; a verse, and a quiet bar, keep the chops alone, with rests
     between (the slap bass and the hats fill the sixteenths there). Under the horns (the lead
     line) the guitar makes room as a funk arranger has it: it scratches the 'and's alone, half as
-    many strokes, so the horns' stabs sit in the gaps."""
+    many strokes, so the horns' stabs sit in the gaps, and its lighter chops wait for the
+    section's second half, where it digs in with the horns towards the next section."""
     top = _with_root(voicing[-3:], bar.chord.root)
     muted = next((p for p in top if p % 12 == bar.chord.root % 12), top[-1])
     cell = SCRATCH_CELLS[rng.randrange(len(SCRATCH_CELLS))]
     horns = "lead" in bar.roles
+    light = not horns or 2 * bar.bar_in_section >= bar.bars_in_section  # the lighter chops: not under the horns' first half
     every = (4 if horns else 2) if bar.section_energy >= LIFT_ENERGY else 0
     hits: list[Hit] = []
     for s in range(min(sit.steps, len(cell))):
-        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6 and not horns):
+        if cell[s] == "X" or (cell[s] == "x" and bar.energy >= 0.6 and light):
             hits.append((s, 0.9, 100 if cell[s] == "X" else 88, top))
         elif every and s % every == (2 if horns else 0):
             hits.append((s, 0.35, 46, (muted,)))  # the muted strings: a click more than a chord
