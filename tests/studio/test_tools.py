@@ -21,6 +21,7 @@ from bandstand.studio.tools import (
     ToolContext,
     run_batch,
 )
+from bandstand.studio.tools.registry import Bender
 from bandstand.theory import parse_key, pitch_class
 
 from .songs import small_song
@@ -145,6 +146,27 @@ def test_every_tool_in_one_batch(project: Project) -> None:
     assert {"id": outcome.results[7].result.get("track_id", rhodes.id), "name": "Rhodes"} in \
         outcome.results[7].entities["tracks"]
     assert to_song(p).tracks[3].name == "Rhodes"
+
+
+def test_idiomatic_bends_take_the_place_of_the_regions_bends(project: Project) -> None:
+    """A part written bent (a metal lead) asked for its player's bends gets them once, not twice;
+    bends given as events are added to what is there."""
+    def scoop(notes: list[tuple[float, float, int]], role: str, style: str, end: float) -> list[tuple[float, int]]:
+        return [(start, -1024) for start, _, _ in notes] + [(start + 0.125, 0) for start, _, _ in notes]
+
+    region = next(r for t, r in project.regions() if t.name == "Bass" and r.notes)
+    ctx = ToolContext(ids=SeededIds(5), bender=Bender(("bass",), scoop))
+    given = run_batch(project, [{"name": "add_pitch_bend", "args": {"region": region.id, "events": [
+        {"beat": 0.5, "value": 4096}]}}], ctx=ctx).project
+    assert len(given.region_by_id(region.id)[1].pitch_bends) == len(region.pitch_bends) + 1
+    for start in (given, project):
+        bent = run_batch(start, [{"name": "add_pitch_bend", "args": {"region": region.id, "idiom": True}}],
+                         ctx=ctx).project
+        bends = bent.region_by_id(region.id)[1].pitch_bends
+        assert len(bends) == 2 * len(region.notes) and 4096 not in {b.value for b in bends}
+        again = run_batch(bent, [{"name": "add_pitch_bend", "args": {"region": region.id, "idiom": True}}],
+                          ctx=ctx).project
+        assert again.region_by_id(region.id)[1].pitch_bends == bends
 
 
 def test_notes_are_moved_resized_revoiced_and_removed_by_id(project: Project) -> None:

@@ -131,6 +131,9 @@ SEND_BY_ROLE = {"drums": 0.1, "bass": 0.0, "sub_bass": 0.0, "chords": 0.22, "lea
 # A band's kit is recorded in the room with the band: its room mics are a good part of the drum sound
 # (a rock kit's above all), where a drum machine or a sampled break stays dry in front.
 DRUM_ROOM_SEND: dict[str, float] = {"rock": 0.4, "country": 0.3, "soul": 0.3, "blues": 0.3, "funk": 0.25}
+# Genres whose kit sits in a bigger room than its family's: a heavy metal anthem's kit, double kick
+# and all, is the big live room of the records (the close-miked kit alone reads as a machine).
+DRUM_ROOM_SEND_BY_GENRE: dict[str, float] = {"metal": 0.6}
 # Integrated loudness the master aims at, by family: club music loud, quiet music quiet (6 LU apart at most).
 LOUDNESS: dict[str, float] = {"electronic": -10.0, "hip-hop": -11.0, "rock": -11.0, "pop": -12.0, "latin": -12.0,
                               "caribbean": -12.0, "african": -12.0, "funk": -12.0, "soul": -13.0, "blues": -13.0,
@@ -254,7 +257,8 @@ def build_sound(intent: Intent, programs: Mapping[str, int], tracks: Mapping[str
         track = tracks.get(role) if tracks is not None else None
         level = fader_db(role, targets[role], program, role in DRUM_ROLES, track.notes if track is not None else None,
                          num * 4.0 / den)
-        send = DRUM_ROOM_SEND.get(genre.family, SEND_BY_ROLE["drums"]) if role == "drums" else SEND_BY_ROLE.get(role, 0.2)
+        kit_room = DRUM_ROOM_SEND_BY_GENRE.get(genre.name, DRUM_ROOM_SEND.get(genre.family, SEND_BY_ROLE["drums"]))
+        send = kit_room if role == "drums" else SEND_BY_ROLE.get(role, 0.2)
         if wet is not None:
             send = round(min(0.6, send * wet["send_scale"]), 3)
         effects = word_effects(role, intent.raw_prompt, _chain(role, genre, intent, delays, program), constraints)

@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BEND_ROLES", "GENRE_DEPTH", "SEMITONE", "Gesture", "bendable", "idiomatic_bends"]
+__all__ = ["BEND_ROLES", "BENT_LEADS", "GENRE_DEPTH", "SEMITONE", "Gesture", "bendable", "idiomatic_bends"]
 
 SEMITONE = 4096
 """Bend units per semitone at the default ±2-semitone range."""
@@ -51,6 +51,10 @@ GENRE_DEPTH: dict[str, float] = {
     "lo-fi": 1.0, "lofi": 1.0, "reggae": 0.9, "country": 1.2, "classical": 0.3, "ambient": 0.4,
 }
 """How widely a genre bends (a factor on every depth; 1 when the genre is not named)."""
+
+BENT_LEADS = frozenset({"metal"})
+"""Genres whose lead compose writes bent as it is played (a metal guitarist's scoops into the
+phrase and wide vibrato on the held notes); elsewhere bends are a studio edit on request."""
 
 MAX_DEPTH = 2.0
 """Nothing bends past the default range's two semitones."""

@@ -31,11 +31,12 @@ from bandstand.craft import (
     resolve,
     to_track,
 )
+from bandstand.craft.bends import BENT_LEADS, idiomatic_bends
 from bandstand.craft.groove import groove
 from bandstand.craft.intro import rising_intro
 from bandstand.craft.roles import DEFAULT_PROGRAMS
 from bandstand.errors import InvalidInput
-from bandstand.score import Track
+from bandstand.score import PitchBend, Track
 
 __all__ = [
     "CORE_ROLES",
@@ -112,5 +113,9 @@ def generate_part(role: str, intent: Intent, harmony: HarmonyPlan, arrangement: 
     track.notes = rising_intro(track.notes, s)  # after the humanizing, which moves velocities
     if program not in KEYS_PROGRAMS:
         track.controls = [c for c in track.controls if c.control != SUSTAIN]
+    genre = primary_genre(intent).name
+    if role == "lead" and genre in BENT_LEADS and not track.pitch_bends:  # bent as played: on the humanized notes
+        track.pitch_bends = [PitchBend(beat, value) for beat, value in
+                             idiomatic_bends([(n.start, n.duration, n.pitch) for n in track.notes], role, genre)]
     return PartResult(track=track, stats=_stats(track, phrase, s, len(s.active(role))))
 

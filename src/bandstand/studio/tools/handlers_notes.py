@@ -191,7 +191,10 @@ def add_pitch_bend(ctx: ToolContext, project: Project, p: P.AddPitchBend) -> Res
     track, region = find_region(project, p.region)
     given = [(e.beat, e.value) for e in p.events] or _idiomatic(ctx, track, region, p.style or "")
     _check_beats(region, [beat for beat, _ in given])
-    events = [*region.pitch_bends, *(PitchBendEvent(beat=beat, value=value) for beat, value in given)]
+    # the player's own bends take the place of those the part was written with (a metal lead's), not
+    # a second set on top of them
+    kept = () if p.idiom else region.pitch_bends
+    events = [*kept, *(PitchBendEvent(beat=beat, value=value) for beat, value in given)]
     return _update(project, region, pitch_bends=tuple(sorted(events, key=lambda e: e.beat))), {"bend_count": len(given)}
 
 

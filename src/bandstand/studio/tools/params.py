@@ -402,7 +402,8 @@ class AddMidiCC(ToolParams):
 
 class AddPitchBend(ToolParams):
     """Add pitch-bend events to a region: the `events` given, or (`idiom`) the bends its part's
-    player would make — scoops into notes and vibrato on held ones for a lead, slides for a bass."""
+    player would make — scoops into notes and vibrato on held ones for a lead, slides for a bass —
+    in place of the bends the region held."""
 
     region: str = RegionRef
     events: list[BendPoint] = Field(default_factory=list, max_length=2048)
