@@ -79,10 +79,11 @@ def _by_kind(prompt: str, seed: int) -> tuple[float, dict[str, float], tuple[str
 # Issue #30's busy bands: a metal guitar chugging sixteenths through its verses under a double kick, a
 # bossa kit playing ride, bell, shaker and cabasa at once; an afrobeats pad re-struck on every half bar
 # of a hook; a rain texture of thirty drops a bar; a salsa band held to a bossa trio's range; a chiptune
-# with a string pad under its arpeggiator, held to a rock band's range (gospel and zydeco are not there
-# yet: a gospel chorus's sixteenth hats and shout still sit above).
+# with a string pad under its arpeggiator, held to a rock band's range; a robot lullaby (new age's harp
+# arpeggios and an arpeggiator) held to a drone's (gospel and zydeco are not there yet: a gospel chorus's
+# sixteenth hats and shout still sit above).
 BUSY = ("something angry", "bossa nova with nylon guitar", "afrobeats party song", "lo-fi beat with rain",
-        "salsa with piano montuno", "8-bit video game theme")
+        "salsa with piano montuno", "8-bit video game theme", "a robot lullaby")
 
 
 @pytest.mark.parametrize("prompt", BUSY)
@@ -111,6 +112,13 @@ def test_a_chiptune_is_a_consoles_four_voices_on_a_synth_bands_range():
     assert "pad" not in resolve_roles(intent, None, ROLES)
     assert notes_per_bar_range("rock_backbeat", "chiptune") == notes_per_bar_range("synthpop")
     assert notes_per_bar_range("rock_backbeat", "indie rock") == notes_per_bar_range("rock_backbeat")
+
+
+def test_new_age_is_a_small_orchestras_range_not_a_drones():
+    """New age floats without drums as ambient music does, but a harpist's running arpeggios under a
+    flute and a cello play the film score's range; an ambient soundscape keeps the drone's."""
+    assert notes_per_bar_range("ambient", "new age") == notes_per_bar_range("cinematic")
+    assert notes_per_bar_range("ambient", "ambient") == notes_per_bar_range("ambient")
 
 
 @pytest.mark.parametrize(("prompt", "below"), [("afrobeats party song", "verse"), ("something angry", "verse"),

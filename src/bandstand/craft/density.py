@@ -91,9 +91,12 @@ DEFAULT_RANGE = NOTES_PER_BAR["rock_backbeat"]
 # shaker over interlocking guitar, keys and bass), not a bossa nova trio's cross-stick and
 # brushes. Chiptune plays a rock backbeat on a game console's synth voices — a pulse-wave bass
 # in eighths, an arpeggiator rolling the chords, stabs and a square lead over noise drums —
-# synthpop's band, not a rock band's. (genre, the drum family it is played on) → the family
-# whose range it takes.
-RANGE_FAMILY: dict[tuple[str, str], str] = {("salsa", "bossa"): "afrobeat", ("chiptune", "rock_backbeat"): "synthpop"}
+# synthpop's band, not a rock band's. New age floats without drums as ambient music does, but
+# its band is a harpist's (or pianist's) running arpeggios under a flute and a cello — a small
+# orchestra's, the film score's range, not a drone's. (genre, the drum family it is played on) →
+# the family whose range it takes.
+RANGE_FAMILY: dict[tuple[str, str], str] = {("salsa", "bossa"): "afrobeat", ("chiptune", "rock_backbeat"): "synthpop",
+                                            ("new age", "ambient"): "cinematic"}
 
 
 def notes_per_bar_range(drum_family: str, genre: str = "") -> tuple[float, float]:
