@@ -91,7 +91,7 @@ GENRE_KITS: dict[str, tuple[str, DrumFamily]] = {k.name: (feel, k) for feel, k i
                   _l(CRASH, "x...............", lo=0.9))),
     # --- boom bap ---
     ("boom_bap", _kit("lo-fi", "boom_bap",  # lazy: the kick late in the bar, a rim for the snare, dusty hats
-                      _l(KICK, "X.......X.x.....", "X......x..x....."),
+                      _l(KICK, "X.........x.....", "X......x..x....."),
                       _l(RIM, "....x.......x...", lo=0.1, hi=0.5),
                       _l(SNARE, "....x.......x...", lo=0.5),
                       _l(CLOSED_HAT, "x.o.x.o.x.o.x.o.", hi=0.75),

@@ -343,7 +343,7 @@ KICK_SETS: dict[str, tuple[tuple[str, ...], ...]] = {
                       ("X.x.....X.......", "X.x.....X.X...x.")),
     "funk": (("X.x...x...X..x..", "X.....x.X.x....."), ("X..x..x...X.....", "X.x...x.X..x....")),
     # the lo-fi kit's lazy kicks, late in the bar: each beat a producer chops has its own
-    "lo-fi": (("X.......X.x.....", "X......x..x....."), ("X......x..X.....", "X.......X..x.x.."),
+    "lo-fi": (("X.........x.....", "X......x..x....."), ("X......x..X.....", "X.........x..x.."),
               ("X.x.......x.....", "X.x....x..x.....")),
 }
 HAT_SHAPES = ("as written", "accents", "skip", "sixteenths", "quarters")
