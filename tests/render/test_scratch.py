@@ -1,6 +1,6 @@
-"""Renders whose full-length buffers live in a scratch file: the same bytes as in memory (master
-and stems, one process or two, effects, sends, buses, a split track, the master's limiter), and
-pages let go of keep their data."""
+"""Renders whose full-length buffers live in a scratch file or in anonymous memory: the same bytes
+as in numpy's memory (master and stems, one process or two, effects, sends, buses, a split track,
+the master's limiter); pages let go of keep their data; which of the two a render gets."""
 
 from __future__ import annotations
 
@@ -16,7 +16,15 @@ from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.sound import apply_sound
 from bandstand.render import render_wav
 from bandstand.render.master import Master
-from bandstand.render.scratch import ENV_VAR, Scratch, mapped_files
+from bandstand.render.scratch import (
+    ENV_VAR,
+    MEMORY_BYTES,
+    MEMORY_ENV_VAR,
+    Scratch,
+    mapped_files,
+    memory_allowance,
+    place,
+)
 from bandstand.score import Note, Song, Track
 from tests.midi.songs import demo_song
 from tests.render.test_chain import mixed_song
@@ -56,8 +64,9 @@ def test_pages_are_let_go_of_past_the_budget_only(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not LINUX, reason="Linux maps pages ahead (MADV_POPULATE_WRITE)")
-def test_ready_pages_are_written_without_a_fault_each(tmp_path: Path) -> None:
-    scratch = Scratch(str(tmp_path))
+@pytest.mark.parametrize("where", ["file", "memory"])
+def test_ready_pages_are_written_without_a_fault_each(tmp_path: Path, where: str) -> None:
+    scratch = Scratch(str(tmp_path)) if where == "file" else Scratch.in_memory()
     a = scratch.zeros((2, 4 * MB))
     view = a[:, 1000 : 1000 + 2 * MB]
     scratch.ready(view)
@@ -109,12 +118,12 @@ def test_a_scratch_render_is_the_same_bytes(tmp_path: Path, name: str, workers: 
     song = SONGS[name]()
     settings = Master(target_lufs=-9.0)  # loud: the limiter works hard
     files = {}
-    for scratch in (False, True):
+    for scratch in (False, True, None):  # numpy's memory, the file, anonymous memory (`place`)
         folder = tmp_path / str(scratch)
         render_wav(song, folder / "song.wav", workers=workers, settings=settings, stems_dir=folder / "stems",
                    scratch=scratch)
         files[scratch] = {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*.wav"))}
-    assert len(files[True]) >= 2 and files[True] == files[False]
+    assert len(files[True]) >= 2 and files[True] == files[False] == files[None]
 
 
 def test_the_scratch_folder_is_on_a_disk_with_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,3 +135,47 @@ def test_the_scratch_folder_is_on_a_disk_with_room(tmp_path: Path, monkeypatch: 
         monkeypatch.setenv(ENV_VAR, "/dev/shm")
         found = Scratch.find(1 << 20)
         assert found is not None and found.folder != "/dev/shm"
+
+
+def resident() -> int:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * 4096
+
+
+@pytest.mark.skipif(not LINUX, reason="the resident set is read from /proc/self/statm")
+def test_memory_is_kept_until_discarded_then_freed_on_a_thread() -> None:
+    scratch = Scratch.in_memory()
+    a = scratch.zeros((2, 4 * MB))
+    a[...] = 2.0  # 32 MB written
+    before = resident()
+    for _ in range(64):
+        scratch.tick()  # nothing is let go of: the numbers live nowhere else
+    assert a.sum() == 2.0 * 8 * MB and resident() > before - 4 * MB
+    scratch.discard()
+    for thread in threading.enumerate():
+        if thread.name == "bandstand-scratch-free":
+            thread.join()
+    assert resident() < before - 24 * MB  # freed while the array still exists
+
+
+def test_where_a_render_keeps_its_buffers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    monkeypatch.delenv(MEMORY_ENV_VAR, raising=False)
+    room = memory_allowance()
+    assert 0 < room <= MEMORY_BYTES
+    small, large = place(room), place(room + 1)
+    assert small is not None and small.memory  # within the machine's room: memory
+    assert large is not None and not large.memory and large.folder == str(tmp_path)  # past it: the file
+    forced = place(1 << 20, True)
+    assert forced is not None and not forced.memory and place(1 << 20, False) is None  # as the caller asks
+    monkeypatch.setenv(MEMORY_ENV_VAR, "0")  # the smallest resident set: every render in the file
+    chosen = place(1 << 20)
+    assert memory_allowance() == 0 and chosen is not None and not chosen.memory
+    monkeypatch.setenv(MEMORY_ENV_VAR, "64")
+    assert memory_allowance() == 64 * MB
+    monkeypatch.setenv(MEMORY_ENV_VAR, "lots")  # not a number: the default
+    assert memory_allowance() == room
+    monkeypatch.setenv(ENV_VAR, "/nonexistent/folder")
+    monkeypatch.setenv("TMPDIR", "/nonexistent/folder")
+    monkeypatch.setenv(MEMORY_ENV_VAR, "0")
+    nowhere = place(1 << 60)  # no disk has room for the file: memory all the same
+    assert nowhere is not None and nowhere.memory

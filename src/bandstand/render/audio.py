@@ -30,7 +30,7 @@ from bandstand.render.meter import Meter
 from bandstand.render.mixer import DEFAULT_REVERB, MixPlan
 from bandstand.render.partial import Font, synthesize_some
 from bandstand.render.reverb import decay_seconds
-from bandstand.render.scratch import SCRATCH_BYTES, Scratch
+from bandstand.render.scratch import Scratch, place
 from bandstand.render.synth import TAIL_SECONDS, Finish, frames_for, synthesize_dry, wait_warm
 from bandstand.render.trackcache import TrackCache, track_keys
 from bandstand.score import Song, audible, file_slug, part_names
@@ -83,9 +83,10 @@ def render_song(song: Song, sample_rate: int = 44100, *, soundfont: Path | None 
     """Synthesize, mix and master the song; with `stems`, keep each track's and bus's audio too.
     Each track is mixed (inserts, fader) by the synthesis process that played it, as soon as it
     has played it. `cancelled` is asked between small steps: once it says yes the render stops
-    with `RenderCancelled` (see `bandstand.render.cancel`). The full-length buffers live in a
-    scratch file (`bandstand.render.scratch`) when they would take more than `SCRATCH_BYTES`, or
-    as `scratch` says; the audio is the same either way.
+    with `RenderCancelled` (see `bandstand.render.cancel`). The full-length buffers live in
+    memory, or in a scratch file when they would take more than the machine's room for them
+    (`bandstand.render.scratch.place`), or as `scratch` says (True: the file, False: numpy's
+    memory); the audio is the same either way.
 
     With a `cache` (`bandstand.render.trackcache`), each heard track's finished audio is taken
     from it when it holds the track's key, and only the others are played (as the full render
@@ -110,7 +111,7 @@ class _Mixed:
     check: Check
     reused: tuple[int, ...]
     played: tuple[int, ...]
-    scratch: Scratch | None = None  # where the buffers live, when in a scratch file
+    scratch: Scratch | None = None  # where the buffers live (in memory or a file), when not numpy's memory
 
 
 def _mixed(song: Song, sample_rate: int, soundfont: Path | None, workers: int | None, settings: Master | None,
@@ -123,7 +124,7 @@ def _mixed(song: Song, sample_rate: int, soundfont: Path | None, workers: int | 
     tail = tail_seconds(song)
     frames = frames_for(song, sample_rate, tail)
     buffers = (len(song.tracks) + 3 + len(song.buses)) * 2 * frames * 4  # rows, spare, mix, buses
-    space = Scratch.find(buffers) if (buffers > SCRATCH_BYTES if scratch is None else scratch) else None
+    space = place(buffers, scratch)
     check = checker(cancelled) if space is None else space.checked(checker(cancelled))
     plan = MixPlan(song, sample_rate, frames, check, space)
     finish: Finish = _Telling(plan.finish, song, sum(heard), progress) if progress is not None else plan.finish
