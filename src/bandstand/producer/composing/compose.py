@@ -185,9 +185,38 @@ def compose_song(prompt: str, *, answer: Answer | None = None, assume_defaults: 
     if decisions:
         options["assumed"] = [*options.get("assumed", ()), *decisions]
     sink = _Reporter(control, on_event) if control is not None else on_event
-    pipeline = Pipeline.create(prompt, on_event=sink, approver=approver(answer, assume_defaults),
+    pipeline = Pipeline.create(prompt, on_event=_ImportingAhead(sink), approver=approver(answer, assume_defaults),
                                cancel=control.cancel if control is not None else None, **options)
     return Composed(_first_take(pipeline, pipeline.run()), decisions)
+
+
+class _ImportingAhead:
+    """Passes every event on to `sink`; when the output node starts, imports on a thread of its
+    own the modules `_first_take` will need (the studio's models, the project's head files): the
+    render's threads spend most of that node in compiled code without the interpreter lock, so
+    the imports come nearly free there instead of after it, where the command waited for them
+    (about 25 ms of a cold compose)."""
+
+    MODULES = ("bandstand.producer.sessions.projects", "bandstand.producer.sessions.head_files", "bandstand.studio")
+
+    def __init__(self, sink: EventSink | None) -> None:
+        self.sink, self.started = sink, False
+
+    def __call__(self, event: Any) -> None:
+        if not self.started and isinstance(event, ev.NodeStarted) and event.node == "output":
+            self.started = True
+            threading.Thread(target=self._import, name="bandstand-import-ahead", daemon=True).start()
+        if self.sink is not None:
+            self.sink(event)
+
+    def _import(self) -> None:
+        import importlib
+
+        for name in self.MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:  # raised again where it is imported for real, on the command's thread
+                return
 
 
 def part_generators(given: Any = None) -> dict[str, str]:
