@@ -15,7 +15,7 @@ A file's pages cost: a first write to one is several times dearer than to memory
 page let go of and touched again is a second fault. And for a song of a few minutes they buy
 nothing: the pages let go of stay in the page cache — in RAM — until the render frees them,
 because the kernel writes dirty pages back only past `vm.dirty_background_ratio` of the
-memory (10 % by default) or after 30 s. A three-minute compose held 300 MB resident with the
+memory (10 % by default) or after 30 s. A two-minute compose held 300 MB resident with the
 file against 520 MB in memory, but its memory cgroup was charged 604 MB against 579 MB.
 So buffers that fit `memory_allowance` (1 GiB, and at most an eighth of the memory
 available) stay in memory — anonymous pages, mapped a stretch at a time as for the file —
@@ -226,6 +226,8 @@ def memory_allowance() -> int:
 
 
 def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux's `MemAvailable`), else the physical memory's size,
+    else None."""
     try:
         with open("/proc/meminfo", "rb") as fh:
             for line in fh:
