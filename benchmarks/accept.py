@@ -1,7 +1,8 @@
 """Directing without waiting for a full render (issue #23): `bandstand accept` of a one-part
 edit and `bandstand undo`, in new processes as a user types them, on a 64-bar song composed
-with `bandstand compose PROMPT --bars 64` (which renders the WAV and fills the session's render
-cache, `state/render-cache/`).
+with `bandstand compose PROMPT --bars 64` (which renders the WAV but leaves the session's render
+cache, `state/render-cache/`, empty: the first studio render fills it, so `listen_after_accept`
+plays every part and `listen_after_undo` reads the unchanged ones back).
 
 Each round copies the composed session once per way of running (the WAV, stems and cache
 hard-linked: they are only ever replaced by a rename), proposes "make the bass busier"
