@@ -271,7 +271,7 @@ class MixPlan:
         return loudest
 
     def _zeros(self, frames: int) -> Audio:
-        """A full-length stereo buffer, in the scratch file when there is one."""
+        """A full-length stereo buffer, in the scratch (anonymous memory or its file) when there is one."""
         if self.scratch is not None:
             return self.scratch.zeros((2, frames))
         return np.zeros((2, frames), dtype=np.float32)

@@ -420,8 +420,8 @@ def synthesize_dry(song: Song, sample_rate: int = 44100, soundfont: Path | None 
                    scratch: Scratch | None = None) -> Dry:
     """Every track's stereo audio, the song plus `tail` seconds, each `finish`ed (when given) by
     the thread that played it as soon as it is complete. `check` is asked between slices and
-    raises to cancel. With `scratch`, the rows live in its file (see
-    `bandstand.render.scratch`).
+    raises to cancel. With `scratch`, the rows live there (its anonymous memory or its file:
+    see `bandstand.render.scratch`).
 
     Tracks that `include` leaves out stay silent and cost nothing. `workers` threads (default
     `default_workers()`) share the work, each taking the next item (heaviest first) as soon as
