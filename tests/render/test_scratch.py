@@ -14,6 +14,7 @@ import pytest
 from bandstand.compose import compose
 from bandstand.compose.models.sound import SoundPlan
 from bandstand.compose.sound import apply_sound
+from bandstand.errors import ConfigError
 from bandstand.render import render_wav
 from bandstand.render.master import Master
 from bandstand.render.scratch import (
@@ -172,8 +173,10 @@ def test_where_a_render_keeps_its_buffers(tmp_path: Path, monkeypatch: pytest.Mo
     assert memory_allowance() == 0 and chosen is not None and not chosen.memory
     monkeypatch.setenv(MEMORY_ENV_VAR, "64")
     assert memory_allowance() == 64 * MB
-    monkeypatch.setenv(MEMORY_ENV_VAR, "lots")  # not a number: the default
-    assert memory_allowance() == room
+    for wrong in ("lots", "-5", "nan"):  # one line naming the variable, as a wrong $BANDSTAND_SYNTH
+        monkeypatch.setenv(MEMORY_ENV_VAR, wrong)
+        with pytest.raises(ConfigError, match=MEMORY_ENV_VAR):
+            memory_allowance()
     monkeypatch.setenv(ENV_VAR, "/nonexistent/folder")
     monkeypatch.setenv("TMPDIR", "/nonexistent/folder")
     monkeypatch.setenv(MEMORY_ENV_VAR, "0")

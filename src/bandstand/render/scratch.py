@@ -57,6 +57,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bandstand.errors import ConfigError
 from bandstand.render.cancel import Check
 
 Ready = Callable[[npt.NDArray[np.float32]], None]  # makes a stretch of a buffer ready to be written (`Scratch.ready`)
@@ -214,13 +215,19 @@ def place(size: int, scratch: bool | None = None) -> Scratch | None:
 def memory_allowance() -> int:
     """The most bytes a render's buffers may take in memory: `$BANDSTAND_RENDER_MEMORY_MB` when
     set (0: every render uses the file), else `MEMORY_BYTES` and no more than an eighth of the
-    memory available now (`MemAvailable`, Linux; the physical memory's where it cannot be read)."""
+    memory available now (`MemAvailable`, Linux; the physical memory's where it cannot be read).
+    A value that is not a number of MB, 0 or more, is a `ConfigError` (one line), as a wrong
+    `$BANDSTAND_SYNTH` is."""
     given = os.environ.get(MEMORY_ENV_VAR, "").strip()
     if given:
         try:
-            return max(0, int(float(given) * (1 << 20)))
+            megabytes = float(given)
         except ValueError:
-            pass  # not a number: the default, as for an unset variable
+            megabytes = -1.0
+        if not 0 <= megabytes < 1 << 40:  # also refuses nan and inf
+            raise ConfigError(f"${MEMORY_ENV_VAR} is {given!r}; give the MB a render may keep in memory, "
+                              "e.g. 512, or 0 for every render in a scratch file")
+        return int(megabytes * (1 << 20))
     available = _available_memory()
     return MEMORY_BYTES if available is None else min(MEMORY_BYTES, available // _AVAILABLE_SHARE)
 
