@@ -574,3 +574,48 @@ def test_the_keyboard_zooms_chooses_opens_mutes_undoes_and_a_section_loops(serve
     page.wait_for_function(f"window.studio.state.data.revision === {before}")
     assert errors == []
     page.close()
+
+
+def test_a_late_history_answer_never_puts_an_older_history_back(served: tuple[Served, Path], browser: Any) -> None:
+    """Each change reads the history again, and under load the reads overlap (five quick Ctrl-Z are
+    five reads): the answer to a first change's read is held until a second change's history has
+    been drawn; let through then, it is older than what the page shows, and the page keeps the newer."""
+    from playwright.sync_api import expect
+
+    server, root = served
+    song = sorted((root / "songs").glob("session-*"), key=lambda p: p.stat().st_mtime)[0].name
+    page, errors = open_page(browser, server, f"#/song/{song}")
+    page.wait_for_function("window.studio.view && window.studio.view.tracks.length >= 4")
+    expect(page.locator("#history li.head")).to_have_count(1)
+    track = page.evaluate("window.studio.view.tracks[0].id")
+    start = revision(page)
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:  # answered by the server now, handed to the page later
+        held.append((route, route.fetch()))
+
+    page.route("**/branches", hold, times=1)
+    mute = page.locator(f'#heads .head[data-track="{track}"] button[data-act="mute"]')
+    mute.click()  # a revision, whose history read is held …
+    page.wait_for_function(f"window.studio.state.data.revision !== {start} && window.studio.state.busy === 0")
+    first = revision(page)  # (a new revision's number follows the undone ones': not always start + 1)
+    for _ in range(200):  # the handler runs while the page is waited on
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    mute.click()  # … while the next change's history is read and drawn
+    page.wait_for_function(f"window.studio.state.data.revision !== {first} && window.studio.state.busy === 0")
+    second = revision(page)
+    expect(page.locator("#history li.head")).to_have_attribute("data-revision", str(second))
+    route, answer = held.pop()
+    route.fulfill(response=answer)  # the older history arrives last
+    page.wait_for_timeout(300)
+    expect(page.locator("#history li.head")).to_have_attribute("data-revision", str(second))
+    expect(page.locator("#history li.head")).to_contain_text(f"r{second}")
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    page.wait_for_function(f"window.studio.state.data.revision === {start}")
+    assert errors == []
+    page.close()

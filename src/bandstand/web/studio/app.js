@@ -127,9 +127,14 @@ async function openSong(projectId) {
   resumeVariation().catch(() => {});
 }
 
-// Read the song at HEAD and show it everywhere (a playing song switches to it where it is).
+// Read the song at HEAD and show it everywhere (a playing song switches to it where it is). Reads
+// may overlap (a change's own, another tab's seen by `watchHead`): a read answered after a newer one
+// was asked for is dropped, so a late answer never shows an older HEAD over a newer one.
+let reads = 0;
 async function reload() {
+  const mine = ++reads;
   const data = await get(`/projects/${encodeURIComponent(state.projectId)}?view=true`);
+  if (mine !== reads) return state.view;
   state.data = data;
   state.view = indexProject({ ...data.project, view: data.view || data.project.view });
   const v = state.view;
@@ -595,8 +600,11 @@ async function watchHead() {
     try {
       const head = await get(`/projects/${encodeURIComponent(state.projectId)}?notes=false`);
       if (head.revision !== state.data.revision && !state.busy) {
-        await reload();
-        showHistory($("#history"), state.projectId).catch(() => {});
+        // in the queue of changes, so an edit made meanwhile is read after this, never before
+        await serial(async () => {
+          await reload();
+          showHistory($("#history"), state.projectId).catch(() => {});
+        });
         if (!state.variation) resumeVariation().catch(() => {});
       }
     } catch { /* the next check will tell */ }

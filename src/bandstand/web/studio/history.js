@@ -8,8 +8,14 @@
 import { get, stream } from "./api.js";
 import { esc } from "./dom.js";
 
+// Reads overlap (each change asks for the history, several changes a second under a quick Ctrl-Z):
+// only the newest read is drawn, so an answer that comes late never puts an older history back.
+let asked = 0;
+
 export async function showHistory(box, projectId) {
+  const mine = ++asked;
   const data = await get(`/projects/${encodeURIComponent(projectId)}/branches`);
+  if (mine !== asked) return data; // a newer read was asked for: it draws
   box.innerHTML = data.graph.map((g) => {
     if (g.revision === null) return `<li class="joint"><span class="graph">${esc(g.graph)}</span></li>`;
     const labels = g.labels.map((l) => `<span class="branch-label${l.startsWith("HEAD -> ") ? " current" : ""}">${esc(l.replace("HEAD -> ", ""))}</span>`).join("");
