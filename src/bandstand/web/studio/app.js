@@ -128,13 +128,18 @@ async function openSong(projectId) {
 }
 
 // Read the song at HEAD and show it everywhere (a playing song switches to it where it is). Reads
-// may overlap (a change's own, another tab's seen by `watchHead`): a read answered after a newer one
-// was asked for is dropped, so a late answer never shows an older HEAD over a newer one.
-let reads = 0;
+// may overlap (a change's own, another tab's seen by `watchHead`, a song opened meanwhile): a read
+// answered after a newer one was asked for is not shown — it waits for the newer one, which is —
+// so a late answer never shows an older HEAD, or the song before, over the newer.
+let reading = null;
 async function reload() {
-  const mine = ++reads;
-  const data = await get(`/projects/${encodeURIComponent(state.projectId)}?view=true`);
-  if (mine !== reads) return state.view;
+  const mine = get(`/projects/${encodeURIComponent(state.projectId)}?view=true`);
+  reading = mine;
+  const data = await mine;
+  if (reading !== mine) {
+    for (let newer = null; newer !== reading;) { newer = reading; await newer.catch(() => {}); }
+    return state.view;
+  }
   state.data = data;
   state.view = indexProject({ ...data.project, view: data.view || data.project.view });
   const v = state.view;
