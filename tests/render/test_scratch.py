@@ -161,8 +161,10 @@ def test_memory_is_kept_until_discarded_then_freed_on_a_thread() -> None:
 def test_where_a_render_keeps_its_buffers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, str(tmp_path))
     monkeypatch.delenv(MEMORY_ENV_VAR, raising=False)
+    assert 0 < memory_allowance() <= MEMORY_BYTES  # the machine's room, re-read per render: it moves
+    monkeypatch.setenv(MEMORY_ENV_VAR, "64")  # a room that holds still for the threshold
     room = memory_allowance()
-    assert 0 < room <= MEMORY_BYTES
+    assert room == 64 * MB
     small, large = place(room), place(room + 1)
     assert small is not None and small.memory  # within the machine's room: memory
     assert large is not None and not large.memory and large.folder == str(tmp_path)  # past it: the file
@@ -171,8 +173,6 @@ def test_where_a_render_keeps_its_buffers(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv(MEMORY_ENV_VAR, "0")  # the smallest resident set: every render in the file
     chosen = place(1 << 20)
     assert memory_allowance() == 0 and chosen is not None and not chosen.memory
-    monkeypatch.setenv(MEMORY_ENV_VAR, "64")
-    assert memory_allowance() == 64 * MB
     for wrong in ("lots", "-5", "nan"):  # one line naming the variable, as a wrong $BANDSTAND_SYNTH
         monkeypatch.setenv(MEMORY_ENV_VAR, wrong)
         with pytest.raises(ConfigError, match=MEMORY_ENV_VAR):

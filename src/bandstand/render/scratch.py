@@ -88,9 +88,7 @@ class Scratch:
     @classmethod
     def in_memory(cls) -> Scratch:
         """A scratch whose arrays are anonymous memory (never let go of before `discard`)."""
-        made = cls()
-        made.memory = True
-        return made
+        return cls(memory=True)
 
     @classmethod
     def find(cls, size: int) -> Scratch | None:
@@ -106,12 +104,13 @@ class Scratch:
                 return cls(folder)
         return None
 
-    def __init__(self, folder: str | None = None, every: int = _LOOK_EVERY, budget: int = RESIDENT_BUDGET) -> None:
+    def __init__(self, folder: str | None = None, every: int = _LOOK_EVERY, budget: int = RESIDENT_BUDGET, *,
+                 memory: bool = False) -> None:
         self.folder, self.every, self.budget = folder, every, budget
-        self._before = mapped_files()
+        self.memory = memory  # anonymous memory rather than files (`in_memory`)
+        self._before = None if memory else mapped_files()
         self._maps: list[mmap.mmap] = []
         self._bases: list[tuple[int, int, mmap.mmap]] = []  # each map's address, size and map
-        self.memory = False  # anonymous memory rather than files (`in_memory`)
         self.populates = True  # whether `ready` maps pages ahead (False once the kernel said it cannot)
         self._ticks = 0
         self._lock = threading.Lock()
