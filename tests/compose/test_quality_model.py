@@ -186,3 +186,21 @@ def test_the_closing_hit_is_not_the_groove() -> None:
     assert groove_consistency(groove + closing, ctx) == pytest.approx(1.0)
     played_on = [*closing, Note(13, 0.25, 38, 100)]  # a hit past the one: a bar of its own, compared
     assert groove_consistency(groove + played_on, ctx) < 0.9
+
+
+def test_a_two_bar_kick_figure_and_its_answer_are_a_groove_kept() -> None:
+    """A kick alone ("no drums except kick") playing the kit's two-bar figure and its answer, as
+    a loop repeats it, is a steady groove; bars that change every time are not."""
+    from bandstand.compose.quality.context import SectionSpan, SongContext
+    from bandstand.compose.quality.figures import groove_consistency
+    from bandstand.score import Note
+
+    ctx = SongContext(beats_per_bar=4, bars=8, tonic_pc=0, minor=False, scale=frozenset({0, 2, 4, 5, 7, 9, 11}),
+                      sections=(SectionSpan(0, 8, frozenset({"drums"})),))
+    figure, answer = (0, 10), (0, 7, 10)  # the lo-fi kit's "X.........x....." and "X......x..x....."
+    loop = [Note(bar * 4 + step / 4, 0.25, 36, 100) for bar in range(8) for step in (figure, answer)[bar % 2]]
+    kept = groove_consistency(loop, ctx)
+    assert kept is not None and kept >= 0.9  # bar 1 differs from bar 0; every later bar repeats the one two before
+    wandering = [Note(bar * 4 + step / 4, 0.25, 36, 100) for bar in range(8) for step in (0, 3 + bar, 13 - bar)]
+    lost = groove_consistency(wandering, ctx)
+    assert lost is not None and lost < 0.6

@@ -39,3 +39,15 @@ def test_trap_hats_repeat_bar_to_bar_inside_a_phrase(seed, tmp_path):
         first = sec["start_bar"] - 1
         if sec["bars"] >= 4 and sec["energy"] >= 0.45:  # the middle bars of a phrase: the loop as programmed
             assert grid.get(first + 1) == grid.get(first + 2), sec["name"]
+
+
+@pytest.mark.parametrize("seed", [15, 29, 658415768])
+def test_a_kick_alone_keeps_its_two_bar_figure_through_the_groove_gate(seed, tmp_path):
+    """docs/compose.md's "no drums except kick" example: the kit's two-bar kick figure is all the
+    drums play, and the gate hears it as the loop it is (these seeds' three takes each fell
+    short when each bar was compared with the one before only)."""
+    result = compose("Lo-fi piano with 808s, no drums except kick", seed=seed, bars=16, out_dir=str(tmp_path),
+                     render_audio=False, render_pianoroll=False, parts=["drums", "chords", "lead", "sub_bass"])
+    drums = next(t for t in result.song.tracks if t.is_drum)
+    assert {n.pitch for n in drums.notes} == {36}
+    assert result.status == "completed"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from itertools import pairwise
 from statistics import fmean
 
 from bandstand.compose.quality.context import BASS_ROLES, SongContext
@@ -157,7 +156,10 @@ def groove_consistency(drums: list[Note], ctx: SongContext) -> float | None:
     sims: list[float] = []
     for sec in ctx.sections:
         bars = [vectors[b] for b in range(sec.start, sec.start + sec.bars) if b in vectors]
-        sims.extend(cosine(a, b) for a, b in pairwise(bars))
+        # each bar against the one before, or the one two before: a two-bar figure and its answer
+        # (the kick's, `craft.kit.kick_steps`) is a groove kept, as a loop is
+        sims.extend(max(cosine(bars[i - 1], bars[i]), cosine(bars[i - 2], bars[i]) if i >= 2 else 0.0)
+                    for i in range(1, len(bars)))
     return fmean(sims) if sims else None
 
 
